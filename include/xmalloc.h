@@ -1,0 +1,19 @@
+/*
+ * xmalloc: allocation that cannot fail.  Out of memory is one of the two
+ * cases fatal() exists for, so these wrappers abort with a message instead
+ * of returning NULL.  Every pointer they return is owned by the caller and
+ * released with free().
+ */
+#ifndef JOBDECK_XMALLOC_H
+#define JOBDECK_XMALLOC_H
+
+#include <stddef.h>
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+char	*xprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs what jobdeck needs to build and test, when it is missing:
+# ncursesw, libvterm, check and pkg-config (and groff to lint the man page).
+# On Debian and Ubuntu it uses apt-get (through sudo when not root);
+# elsewhere it names the packages and fails.
+set -u
+need=""
+have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+have_pc ncursesw || need="$need libncurses-dev"
+have_pc vterm || need="$need libvterm-dev"
+have_pc check || need="$need check"
+command -v groff >/dev/null 2>&1 || need="$need groff-base"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+[ -z "$need" ] && exit 0
+if command -v apt-get >/dev/null 2>&1; then
+	sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			sudo="sudo"
+		else
+			echo "jobdeck: need root or sudo to install:$need" >&2
+			exit 1
+		fi
+	fi
+	echo "jobdeck: installing$need" >&2
+	$sudo apt-get update -qq >&2 || exit 1
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >&2 \
+	    || exit 1
+	exit 0
+fi
+cat >&2 <<MSG
+jobdeck: missing:$need
+Install them with your package manager: ncursesw (wide-character ncurses)
+development files, libvterm 0.1.x development files, the check unit-test
+library, pkg-config and groff. On Debian or Ubuntu:
+  apt-get install libncurses-dev libvterm-dev check pkg-config groff-base
+MSG
+exit 1
