@@ -37,12 +37,15 @@ LIB_SRCS = \
 	src/vt.c \
 	src/joblog.c \
 	src/session.c \
+	src/rawtext.c \
 	src/job.c \
 	src/jobtable.c \
 	src/cmd.c \
 	src/cmd-job.c \
+	src/cmd-session.c \
 	src/cmd-ui.c \
 	src/keys.c \
+	src/lineedit.c \
 	src/ui.c \
 	src/ui-draw.c \
 	src/ui-pager.c
@@ -50,17 +53,20 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o
-CHECK_SUITES = loop pty vt joblog session job cmd keys
+CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
 check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
-		     $(B)/joblog.o $(B)/session.o $(B)/job.o $(B)/jobtable.o
+		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
+		     $(B)/jobtable.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
-		     $(B)/cmd-ui.o
+		     $(B)/cmd-session.o $(B)/cmd-ui.o
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
+check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
+check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 CHECK_BINS = $(CHECK_SUITES:%=tests/bin/check_%)
 E2E_BIN	= tests/bin/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o

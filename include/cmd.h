@@ -1,0 +1,69 @@
+/*
+ * cmd: the command language.  Each command is a const struct cmd_entry
+ * listed in cmd_table[]; the prompt, key bindings and (later) the control
+ * socket all run commands through cmd_find()/cmd_execute(), so they behave
+ * the same.  cmd_run_line() is the prompt's dispatcher: `!name args` runs a
+ * command, `cd`, `export` and `unset` change the session, and anything else
+ * starts a new job.  Commands never print: results and errors go to the
+ * client's callbacks.
+ *
+ * Ownership: a struct cmd_ctx borrows everything it points to.  Strings and
+ * line arrays passed to the client are only valid during the callback.
+ */
+#ifndef JOBDECK_CMD_H
+#define JOBDECK_CMD_H
+
+struct job;
+struct jobtable;
+struct session;
+
+/* Where a command's results go; any member may be NULL. */
+struct cmd_client {
+	void	(*message)(const char *msg, void *arg);
+	void	(*error)(const char *msg, void *arg);
+	void	(*show)(const char *title, char **lines, int count,
+		    void *arg);
+	void	(*select)(struct job *, int focus, void *arg);
+	void	(*quit)(void *arg);
+};
+
+struct cmd_ctx {
+	struct jobtable		*jt;
+	struct session		*session;
+	const struct cmd_client	*client;
+	void			*arg;
+	const char		*log_dir;	/* NULL: jobs are not logged */
+	int			 scrollback;
+	int			 no_pty;
+	int			 failed;	/* set by cmd_error() */
+};
+
+struct cmd_entry {
+	const char	*name;
+	const char	*alias;
+	const char	*usage;
+	const char	*help;
+	int		 min_args;
+	int		 max_args;	/* -1: no limit */
+
+#define CMD_BARE	0x1	/* also runs without the leading ! (cd) */
+	int		 flags;
+
+	int		(*exec)(struct cmd_ctx *, int argc, char **argv);
+};
+
+extern const struct cmd_entry *const cmd_table[];
+
+const struct cmd_entry	*cmd_find(const char *name, char **cause);
+int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
+int			 cmd_run_line(struct cmd_ctx *, const char *line);
+struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
+struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
+
+void	cmd_error(struct cmd_ctx *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	cmd_message(struct cmd_ctx *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * jobtable: every job of the deck.  It spawns jobs (giving ids 1, 2, 3...),
+ * finds them by id or name, watches their fds on the loop (reading every
+ * job's output all the time, with a per-turn budget so one noisy job cannot
+ * starve the others), reaps children on SIGCHLD with waitpid(-1, WNOHANG)
+ * (jobdeck is a child subreaper, so strays reparented to it are reaped too),
+ * kills a job's process group with a grace period before SIGKILL, and tells
+ * subscribers about starts, output and exits.  It never prints.
+ *
+ * Ownership: the caller owns the struct jobtable; the jobtable owns every
+ * struct job in it and the watches and timers it adds to the loop.
+ */
+#ifndef JOBDECK_JOBTABLE_H
+#define JOBDECK_JOBTABLE_H
+
+#include <stddef.h>
+
+struct job;
+struct job_spec;
+struct loop;
+struct jobtable;
+
+/* Subscriber callbacks; any may be NULL. */
+struct jobtable_cbs {
+	void	(*started)(struct job *, void *arg);
+	void	(*output)(struct job *, const char *buf, size_t len,
+		    void *arg);
+	void	(*exited)(struct job *, void *arg);
+};
+
+#define JOBTABLE_READ_BUDGET	(256 * 1024)	/* bytes per job per turn */
+#define JOBTABLE_KILL_GRACE_MS	5000
+
+struct jobtable	*jobtable_new(struct loop *);
+void		 jobtable_free(struct jobtable *);
+
+int		 jobtable_subscribe(struct jobtable *,
+		    const struct jobtable_cbs *, void *arg);
+void		 jobtable_unsubscribe(struct jobtable *, int handle);
+
+void		 jobtable_set_size(struct jobtable *, int rows, int cols);
+void		 jobtable_set_grace(struct jobtable *, int ms);
+struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
+		    char **cause);
+struct job	*jobtable_find(struct jobtable *, const char *id_or_name,
+		    char **cause);
+int		 jobtable_count(const struct jobtable *);
+struct job	*jobtable_get(const struct jobtable *, int index);
+int		 jobtable_running(const struct jobtable *);
+
+int		 jobtable_kill(struct jobtable *, struct job *, int sig);
+int		 jobtable_kill_all(struct jobtable *);
+void		 jobtable_reap(struct jobtable *);
+int		 jobtable_busy(const struct jobtable *);
+void		 jobtable_kill_strays(void);
+
+int		 jobtable_write(struct jobtable *, struct job *,
+		    const char *buf, size_t len);
+void		 jobtable_update(struct jobtable *, struct job *);
+
+#endif

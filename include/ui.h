@@ -1,0 +1,34 @@
+/*
+ * ui: the curses front end and the only user of curses drawing.  It lays
+ * out the panel of jobs, the pane with the selected job's terminal and the
+ * prompt line; reads keys (the line editor, bindings, focus mode that hands
+ * keys to the selected job, text views); runs typed lines through cmd; and
+ * draws in the loop's before-sleep hook, once per turn, only what changed,
+ * coalescing to a frame rate while output floods.
+ *
+ * Ownership: the caller owns the struct ui and keeps the loop, jobtable and
+ * session alive while it exists.  ui_new() takes the terminal (initscr) and
+ * ui_free() gives it back (endwin).
+ */
+#ifndef JOBDECK_UI_H
+#define JOBDECK_UI_H
+
+struct jobtable;
+struct loop;
+struct session;
+struct ui;
+
+struct ui_opts {
+	const char	*log_dir;	/* NULL: jobs are not logged */
+	int		 scrollback;	/* lines per job */
+	int		 no_pty;	/* run every job on pipes */
+};
+
+struct ui	*ui_new(struct loop *, struct jobtable *, struct session *,
+		    const struct ui_opts *, char **cause);
+void		 ui_free(struct ui *);
+void		 ui_quit(struct ui *);
+void		 ui_message(struct ui *, const char *msg, int error);
+int		 ui_start_job(struct ui *, const char *command);
+
+#endif

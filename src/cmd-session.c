@@ -1,0 +1,91 @@
+/*
+ * cmd-session.c: the shell-like builtins that change the session for every
+ * later job: cd, export and unset.  They run with or without a leading !.
+ */
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "session.h"
+
+static int	cmd_cd_exec(struct cmd_ctx *, int, char **);
+static int	cmd_export_exec(struct cmd_ctx *, int, char **);
+static int	cmd_unset_exec(struct cmd_ctx *, int, char **);
+
+const struct cmd_entry cmd_cd_entry = {
+	.name = "cd",
+	.usage = "[DIR | -]",
+	.help = "change the directory later jobs start in ($HOME by default)",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_BARE,
+	.exec = cmd_cd_exec,
+};
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.usage = "NAME=VALUE...",
+	.help = "set environment variables for later jobs",
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_BARE,
+	.exec = cmd_export_exec,
+};
+
+const struct cmd_entry cmd_unset_entry = {
+	.name = "unset",
+	.usage = "NAME...",
+	.help = "remove environment variables for later jobs",
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_BARE,
+	.exec = cmd_unset_exec,
+};
+
+/* cd [DIR | -]: change the session's directory. */
+static int
+cmd_cd_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char	*cause = NULL;
+
+	if (session_cd(ctx->session, argc > 1 ? argv[1] : NULL, &cause) != 0) {
+		cmd_error(ctx, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	cmd_message(ctx, "%s", session_cwd(ctx->session));
+	return 0;
+}
+
+/* export NAME=VALUE...: set variables in the session's environment. */
+static int
+cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char	*cause = NULL;
+	int	 i;
+
+	for (i = 1; i < argc; i++) {
+		if (session_export(ctx->session, argv[i], &cause) != 0) {
+			cmd_error(ctx, "%s", cause);
+			free(cause);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* unset NAME...: remove variables from the session's environment. */
+static int
+cmd_unset_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char	*cause = NULL;
+	int	 i;
+
+	for (i = 1; i < argc; i++) {
+		if (session_unset(ctx->session, argv[i], &cause) != 0) {
+			cmd_error(ctx, "%s", cause);
+			free(cause);
+			return -1;
+		}
+	}
+	return 0;
+}

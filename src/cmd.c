@@ -1,0 +1,238 @@
+/*
+ * cmd.c: the command table, lookup by name or unique prefix, argument
+ * checking, and the prompt's line dispatcher.  The commands themselves live
+ * in cmd-job.c (jobs), cmd-session.c (cd, export, unset) and cmd-ui.c
+ * (focus, help, quit).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "job.h"
+#include "jobtable.h"
+#include "session.h"
+#include "xmalloc.h"
+
+extern const struct cmd_entry cmd_ps_entry;
+extern const struct cmd_entry cmd_kill_entry;
+extern const struct cmd_entry cmd_kill_all_entry;
+extern const struct cmd_entry cmd_logs_entry;
+extern const struct cmd_entry cmd_cd_entry;
+extern const struct cmd_entry cmd_export_entry;
+extern const struct cmd_entry cmd_unset_entry;
+extern const struct cmd_entry cmd_focus_entry;
+extern const struct cmd_entry cmd_help_entry;
+extern const struct cmd_entry cmd_quit_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_ps_entry,
+	&cmd_kill_entry,
+	&cmd_kill_all_entry,
+	&cmd_logs_entry,
+	&cmd_focus_entry,
+	&cmd_cd_entry,
+	&cmd_export_entry,
+	&cmd_unset_entry,
+	&cmd_help_entry,
+	&cmd_quit_entry,
+	NULL
+};
+
+/*
+ * Find a command by exact name or alias, else by unique prefix; NULL with
+ * *cause when there is none or the prefix is ambiguous.
+ */
+const struct cmd_entry *
+cmd_find(const char *name, char **cause)
+{
+	const struct cmd_entry	*const *e, *found = NULL;
+	size_t			 len = strlen(name);
+	char			*list = NULL, *tmp;
+	int			 matches = 0;
+
+	for (e = cmd_table; *e != NULL; e++) {
+		if (strcmp((*e)->name, name) == 0 ||
+		    ((*e)->alias != NULL && strcmp((*e)->alias, name) == 0))
+			return *e;
+	}
+	for (e = cmd_table; len > 0 && *e != NULL; e++) {
+		if (strncmp((*e)->name, name, len) != 0)
+			continue;
+		found = *e;
+		matches++;
+		tmp = xprintf("%s%s!%s", list == NULL ? "" : list,
+		    list == NULL ? "" : ", ", (*e)->name);
+		free(list);
+		list = tmp;
+	}
+	if (matches == 1) {
+		free(list);
+		return found;
+	}
+	if (matches > 1)
+		*cause = xprintf("ambiguous command: !%s (%s)", name, list);
+	else
+		*cause = xprintf("unknown command: !%s", name);
+	free(list);
+	return NULL;
+}
+
+/* Run argv[0] (without the !) with its arguments; 0 or -1. */
+int
+cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry	*entry;
+	char			*cause = NULL;
+	int			 nargs = argc - 1;
+
+	entry = cmd_find(argv[0], &cause);
+	if (entry == NULL) {
+		cmd_error(ctx, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (nargs < entry->min_args ||
+	    (entry->max_args >= 0 && nargs > entry->max_args)) {
+		cmd_error(ctx, "usage: !%s%s%s", entry->name,
+		    entry->usage[0] != '\0' ? " " : "", entry->usage);
+		return -1;
+	}
+	ctx->failed = 0;
+	if (entry->exec(ctx, argc, argv) != 0 || ctx->failed)
+		return -1;
+	return 0;
+}
+
+/* Return whether line's first word is a command that runs without !. */
+static const struct cmd_entry *
+cmd_find_bare(const char *line)
+{
+	const struct cmd_entry	*const *e;
+	size_t			 len;
+
+	len = strcspn(line, " \t");
+	for (e = cmd_table; *e != NULL; e++) {
+		if (((*e)->flags & CMD_BARE) && strlen((*e)->name) == len &&
+		    strncmp((*e)->name, line, len) == 0)
+			return *e;
+	}
+	return NULL;
+}
+
+/*
+ * Run one line typed at the prompt: a !command, a session builtin (cd,
+ * export, unset) or a new job.  Returns 0, or -1 after reporting an error.
+ */
+int
+cmd_run_line(struct cmd_ctx *ctx, const char *line)
+{
+	char	**argv, *cause = NULL;
+	int	  argc, rc;
+
+	line += strspn(line, " \t");
+	if (*line == '\0')
+		return 0;
+	if (*line != '!' && cmd_find_bare(line) == NULL)
+		return cmd_start_job(ctx, line) == NULL ? -1 : 0;
+	if (*line == '!')
+		line++;
+	if (session_split(ctx->session, line, &argc, &argv, &cause) != 0) {
+		cmd_error(ctx, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (argc == 0) {
+		cmd_error(ctx, "missing command after !  (try !help)");
+		rc = -1;
+	} else
+		rc = cmd_execute(ctx, argc, argv);
+	session_split_free(argc, argv);
+	return rc;
+}
+
+/* Start a shell command as a new job in the session's cwd and env. */
+struct job *
+cmd_start_job(struct cmd_ctx *ctx, const char *command)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		**env, *cause = NULL;
+
+	env = session_env(ctx->session);
+	memset(&spec, 0, sizeof spec);
+	spec.command = command;
+	spec.shell = session_shell(ctx->session);
+	spec.cwd = session_cwd(ctx->session);
+	spec.envp = env;
+	spec.log_dir = ctx->log_dir;
+	spec.scrollback = ctx->scrollback;
+	spec.no_pty = ctx->no_pty;
+	job = jobtable_spawn(ctx->jt, &spec, &cause);
+	session_env_free(env);
+	if (job == NULL) {
+		cmd_error(ctx, "cannot start %s: %s", command, cause);
+		free(cause);
+		return NULL;
+	}
+	if (ctx->client != NULL && ctx->client->select != NULL)
+		ctx->client->select(job, 0, ctx->arg);
+	return job;
+}
+
+/* Find a job by id or name, reporting "no such job: X" if there is none. */
+struct job *
+cmd_find_job(struct cmd_ctx *ctx, const char *id)
+{
+	struct job	*job;
+	char		*cause = NULL;
+
+	job = jobtable_find(ctx->jt, id, &cause);
+	if (job == NULL) {
+		cmd_error(ctx, "%s", cause);
+		free(cause);
+	}
+	return job;
+}
+
+/* Report an error to the client and mark the command failed. */
+void
+cmd_error(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	ctx->failed = 1;
+	if (msg != NULL && ctx->client != NULL && ctx->client->error != NULL)
+		ctx->client->error(msg, ctx->arg);
+	free(msg);
+}
+
+/* Report a short success message to the client. */
+void
+cmd_message(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	if (msg != NULL && ctx->client != NULL && ctx->client->message != NULL)
+		ctx->client->message(msg, ctx->arg);
+	free(msg);
+}
+
+/* Hand a titled text to the client to show. */
+void
+cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count)
+{
+	if (ctx->client != NULL && ctx->client->show != NULL)
+		ctx->client->show(title, lines, count, ctx->arg);
+}

@@ -1,0 +1,617 @@
+/*
+ * job.c: one process jobdeck runs: its spec, state, child fds, emulator,
+ * log and exit status.  The event loop lives elsewhere (jobtable.c); here
+ * every function does one bounded step and returns.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "joblog.h"
+#include "pty.h"
+#include "rawtext.h"
+#include "vt.h"
+#include "xmalloc.h"
+
+/* The most of a log file !logs reads back. */
+#define JOB_LOG_READ_MAX	(64 * 1024 * 1024)
+
+struct job {
+	int		  id;
+	char		 *name;
+	char		 *command;
+	char		 *shell;
+	char		 *cwd;
+	char		**envp;
+	char		 *log_dir;
+	int		  scrollback;
+	int		  no_pty;
+
+	enum job_state	  state;
+	struct pty_child  child;
+	int		  rows;
+	int		  cols;
+	struct vt	 *vt;
+	struct joblog	 *log;
+	char		 *log_error;
+
+	int64_t		  started;
+	int64_t		  ended;
+	int		  status;
+
+#define JOB_CANCEL	0x1	/* the user asked it to stop */
+#define JOB_REAPED	0x2	/* waitpid() returned its status */
+	int		  flags;
+
+	char		 *in;		/* queued input for the child */
+	size_t		  in_len;
+	size_t		  in_cap;
+	uint64_t	  out_bytes;
+};
+
+static void	job_vt_output(const char *, size_t, void *);
+
+static const struct vt_cbs job_vt_cbs = {
+	.output = job_vt_output,
+};
+
+/* Copy a NULL-terminated string array. */
+static char **
+job_copy_strv(char *const *v)
+{
+	char	**copy;
+	size_t	  n, i;
+
+	for (n = 0; v != NULL && v[n] != NULL; n++)
+		;
+	copy = xcalloc(n + 1, sizeof *copy);
+	for (i = 0; i < n; i++)
+		copy[i] = xstrdup(v[i]);
+	return copy;
+}
+
+/* Return the monotonic clock in milliseconds, as loop_now_ms() does. */
+static int64_t
+job_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Create a queued job from a spec (copied). */
+struct job *
+job_new(int id, const struct job_spec *spec)
+{
+	struct job	*j;
+
+	j = xcalloc(1, sizeof *j);
+	j->id = id;
+	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
+	j->command = xstrdup(spec->command);
+	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
+	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
+	j->envp = job_copy_strv(spec->envp);
+	j->log_dir = spec->log_dir != NULL ? xstrdup(spec->log_dir) : NULL;
+	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 10000;
+	j->no_pty = spec->no_pty;
+	j->state = JOB_QUEUED;
+	j->child.pid = -1;
+	j->child.out_fd = j->child.in_fd = -1;
+	j->rows = 24;
+	j->cols = 80;
+	return j;
+}
+
+/* Free a job, closing its fds; the process is not signalled. */
+void
+job_free(struct job *j)
+{
+	size_t	i;
+
+	if (j == NULL)
+		return;
+	pty_child_close(&j->child);
+	if (j->vt != NULL)
+		vt_free(j->vt);
+	if (j->log != NULL)
+		joblog_close(j->log);
+	for (i = 0; j->envp[i] != NULL; i++)
+		free(j->envp[i]);
+	free(j->envp);
+	free(j->name);
+	free(j->command);
+	free(j->shell);
+	free(j->cwd);
+	free(j->log_dir);
+	free(j->log_error);
+	free(j->in);
+	free(j);
+}
+
+/* Return a copy of envp with TERM set to term. */
+static char **
+job_env_with_term(char *const *envp, const char *term)
+{
+	char	**env;
+	size_t	  n, i, k;
+
+	for (n = 0; envp[n] != NULL; n++)
+		;
+	env = xcalloc(n + 2, sizeof *env);
+	for (i = k = 0; i < n; i++) {
+		if (strncmp(envp[i], "TERM=", 5) != 0)
+			env[k++] = envp[i];
+	}
+	env[k++] = (char *)term;
+	env[k] = NULL;
+	return env;
+}
+
+/* Start the child on a pty of rows x cols (or on pipes); 0 or -1. */
+int
+job_start(struct job *j, int rows, int cols, char **cause)
+{
+	struct pty_spec	 spec;
+	char		*argv[4];
+	char		**env;
+	char		*logname;
+	int		 rc;
+
+	j->rows = rows > 0 ? rows : 24;
+	j->cols = cols > 1 ? cols : 80;
+	argv[0] = j->shell;
+	argv[1] = (char *)"-c";
+	argv[2] = j->command;
+	argv[3] = NULL;
+	env = job_env_with_term(j->envp, "TERM=xterm-256color");
+
+	memset(&spec, 0, sizeof spec);
+	spec.path = j->shell;
+	spec.argv = argv;
+	spec.envp = env;
+	spec.cwd = j->cwd;
+	spec.rows = j->rows;
+	spec.cols = j->cols;
+	spec.no_pty = j->no_pty;
+	rc = pty_spawn(&spec, &j->child, cause);
+	free(env);
+	if (rc != 0)
+		return -1;
+
+	j->state = JOB_RUNNING;
+	j->started = job_now_ms();
+	if (j->log_dir != NULL) {
+		logname = xprintf("%ld-%d.log", (long)getpid(), j->id);
+		j->log = joblog_open(j->log_dir, logname, &j->log_error);
+		free(logname);
+	}
+	return 0;
+}
+
+/* Queue bytes the emulator wants to send to the child. */
+static void
+job_vt_output(const char *buf, size_t len, void *arg)
+{
+	job_write(arg, buf, len);
+}
+
+/* Return the job's emulator, creating it on first use. */
+struct vt *
+job_vt_get(struct job *j)
+{
+	static const char newline_mode[] = "\033[20h";
+
+	if (j->vt == NULL) {
+		j->vt = vt_new(j->rows, j->cols, j->scrollback, &job_vt_cbs, j);
+		if (!j->child.is_pty) {
+			/* On pipes nothing turns LF into CR LF. */
+			vt_feed(j->vt, newline_mode, sizeof newline_mode - 1);
+		}
+	}
+	return j->vt;
+}
+
+/* Read once from the child into buf, log it and feed the emulator. */
+ssize_t
+job_read(struct job *j, char *buf, size_t size)
+{
+	ssize_t	n;
+
+	if (j->child.out_fd == -1)
+		return 0;
+	do
+		n = read(j->child.out_fd, buf, size);
+	while (n == -1 && errno == EINTR);
+	if (n == -1 && errno == EIO)
+		n = 0;		/* Linux: the slave side is gone */
+	if (n <= 0)
+		return n;
+	j->out_bytes += (uint64_t)n;
+	if (j->log != NULL && joblog_write(j->log, buf, (size_t)n) == -1 &&
+	    j->log_error == NULL)
+		j->log_error = xstrdup(joblog_error(j->log));
+	vt_feed(job_vt_get(j), buf, (size_t)n);
+	return n;
+}
+
+/* Close the output side once the child can write no more. */
+void
+job_close_output(struct job *j)
+{
+	pty_child_close(&j->child);
+	j->in_len = 0;
+}
+
+/* Queue input for the child and try to write it now; 0 or -1. */
+int
+job_write(struct job *j, const char *buf, size_t len)
+{
+	if (j->child.in_fd == -1)
+		return -1;
+	if (j->in_len + len > j->in_cap) {
+		while (j->in_len + len > j->in_cap)
+			j->in_cap = j->in_cap == 0 ? 256 : j->in_cap * 2;
+		j->in = xreallocarray(j->in, j->in_cap, 1);
+	}
+	memcpy(j->in + j->in_len, buf, len);
+	j->in_len += len;
+	return job_flush_input(j) == -1 ? -1 : 0;
+}
+
+/* Write as much queued input as the child takes; pending bytes or -1. */
+int
+job_flush_input(struct job *j)
+{
+	ssize_t	n;
+
+	while (j->in_len > 0) {
+		n = write(j->child.in_fd, j->in, j->in_len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			j->in_len = 0;	/* the reader is gone */
+			return -1;
+		}
+		memmove(j->in, j->in + n, j->in_len - (size_t)n);
+		j->in_len -= (size_t)n;
+	}
+	return (int)(j->in_len > 0);
+}
+
+/* Return whether input is waiting for the child to read it. */
+int
+job_input_pending(const struct job *j)
+{
+	return j->in_len > 0 && j->child.in_fd != -1;
+}
+
+/* Resize the emulator and the pty, so the child gets SIGWINCH. */
+int
+job_resize(struct job *j, int rows, int cols)
+{
+	if (rows < 1 || cols < 2)
+		return -1;
+	if (rows == j->rows && cols == j->cols)
+		return 0;
+	j->rows = rows;
+	j->cols = cols;
+	if (j->vt != NULL)
+		vt_resize(j->vt, rows, cols);
+	if (j->child.out_fd == -1)
+		return 0;
+	return pty_set_size(&j->child, rows, cols);
+}
+
+/* Send sig to the job's whole process group; 0 or -1 with errno. */
+int
+job_signal(struct job *j, int sig)
+{
+	if (j->child.pid <= 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	return kill(-j->child.pid, sig);
+}
+
+/* Mark that the user asked the job to stop, so its end shows as canceled. */
+void
+job_set_cancel(struct job *j)
+{
+	if (j->state == JOB_RUNNING || j->state == JOB_QUEUED)
+		j->flags |= JOB_CANCEL;
+}
+
+/* Record the wait status of the job's process and its new state. */
+void
+job_set_exited(struct job *j, int status, int64_t now)
+{
+	j->flags |= JOB_REAPED;
+	j->status = status;
+	j->ended = now;
+	if (j->started == 0)
+		j->started = now;
+	if (j->flags & JOB_CANCEL)
+		j->state = JOB_CANCELED;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		j->state = JOB_COMPLETED;
+	else
+		j->state = JOB_FAILED;
+}
+
+/* Return when the job started, on the monotonic clock in milliseconds. */
+int64_t
+job_started_ms(const struct job *j)
+{
+	return j->started;
+}
+
+/* Return how long the job has run (until it ended, or until now). */
+int64_t
+job_duration_ms(const struct job *j, int64_t now)
+{
+	if (j->started == 0)
+		return 0;
+	if (j->flags & JOB_REAPED)
+		return j->ended - j->started;
+	return now > j->started ? now - j->started : 0;
+}
+
+/* Return the job's id. */
+int
+job_id(const struct job *j)
+{
+	return j->id;
+}
+
+/* Return the job's name, or NULL. */
+const char *
+job_name(const struct job *j)
+{
+	return j->name;
+}
+
+/* Return the job's command string. */
+const char *
+job_command(const struct job *j)
+{
+	return j->command;
+}
+
+/* Return the job's working directory, or NULL if inherited. */
+const char *
+job_cwd(const struct job *j)
+{
+	return j->cwd;
+}
+
+/* Return the child's pid (also its process group), or -1. */
+pid_t
+job_pid(const struct job *j)
+{
+	return j->child.pid;
+}
+
+/* Return the job's state. */
+enum job_state
+job_state(const struct job *j)
+{
+	return j->state;
+}
+
+/* Return the lower-case word for a state, as !ps shows it. */
+const char *
+job_state_name(enum job_state s)
+{
+	switch (s) {
+	case JOB_QUEUED:
+		return "queued";
+	case JOB_RUNNING:
+		return "running";
+	case JOB_COMPLETED:
+		return "completed";
+	case JOB_FAILED:
+		return "failed";
+	case JOB_CANCELED:
+		return "canceled";
+	case JOB_TIMED_OUT:
+		return "timed-out";
+	}
+	return "unknown";
+}
+
+/* Return whether the job's process has not been reaped yet. */
+int
+job_is_running(const struct job *j)
+{
+	return j->state == JOB_RUNNING;
+}
+
+/* Return whether the job runs on a pty (not on pipes). */
+int
+job_is_pty(const struct job *j)
+{
+	return j->child.is_pty;
+}
+
+/* Return why the job has no pty (0 if it has one or pipes were asked for). */
+int
+job_pty_errno(const struct job *j)
+{
+	return j->child.pty_errno;
+}
+
+/* Return the fd the job's output is read from, or -1. */
+int
+job_out_fd(const struct job *j)
+{
+	return j->child.out_fd;
+}
+
+/* Return the fd the job's input is written to, or -1. */
+int
+job_in_fd(const struct job *j)
+{
+	return j->child.in_fd;
+}
+
+/* Return the raw wait status (valid once the job is no longer running). */
+int
+job_exit_status(const struct job *j)
+{
+	return j->status;
+}
+
+/* Return the job's emulator, or NULL if it has printed nothing yet. */
+struct vt *
+job_vt(const struct job *j)
+{
+	return j->vt;
+}
+
+/* Return the log file's path, or NULL when there is none. */
+const char *
+job_log_path(const struct job *j)
+{
+	return j->log != NULL ? joblog_path(j->log) : NULL;
+}
+
+/* Return why logging is off for this job, or NULL. */
+const char *
+job_log_error(const struct job *j)
+{
+	return j->log_error;
+}
+
+/* Return how many bytes of output the job has produced. */
+uint64_t
+job_output_bytes(const struct job *j)
+{
+	return j->out_bytes;
+}
+
+/* Copy the last non-empty line of output into buf; returns its length. */
+size_t
+job_last_line(const struct job *j, char *buf, size_t size)
+{
+	if (size > 0)
+		buf[0] = '\0';
+	if (j->vt == NULL)
+		return 0;
+	return vt_last_line(j->vt, buf, size);
+}
+
+/* Describe how the job ended: "Exited 1", "Killed by SIGTERM". */
+char *
+job_describe_exit(const struct job *j)
+{
+	const char	*name;
+
+	if (j->state == JOB_RUNNING || j->state == JOB_QUEUED)
+		return xstrdup(j->state == JOB_RUNNING ? "Running" : "Queued");
+	if (WIFSIGNALED(j->status)) {
+		name = sigabbrev_np(WTERMSIG(j->status));
+		if (name != NULL)
+			return xprintf("Killed by SIG%s", name);
+		return xprintf("Killed by signal %d", WTERMSIG(j->status));
+	}
+	return xprintf("Exited %d", WEXITSTATUS(j->status));
+}
+
+/* Read up to JOB_LOG_READ_MAX bytes from the end of the log as lines. */
+static char **
+job_log_lines(const struct job *j, int *count)
+{
+	struct rawtext	*rt;
+	char		 buf[65536];
+	ssize_t		 n;
+	off_t		 size, start;
+	int		 fd;
+
+	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC);
+	if (fd == -1)
+		return NULL;
+	size = lseek(fd, 0, SEEK_END);
+	start = size > JOB_LOG_READ_MAX ? size - JOB_LOG_READ_MAX : 0;
+	if (size == -1 || lseek(fd, start, SEEK_SET) == -1) {
+		close(fd);
+		return NULL;
+	}
+	rt = rawtext_new();
+	if (start > 0) {
+		/* Skip the partial first line. */
+		while ((n = read(fd, buf, 1)) == 1 && buf[0] != '\n')
+			;
+	}
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		rawtext_feed(rt, buf, (size_t)n);
+	close(fd);
+	return rawtext_finish(rt, count);
+}
+
+/*
+ * Return the job's whole output as text lines: the emulator's scrollback and
+ * screen, or the log file when more has scrolled away than the scrollback
+ * keeps.
+ */
+char **
+job_text_lines(const struct job *j, int *count)
+{
+	char	**lines;
+	int	  n, i, cy, cx, last;
+
+	*count = 0;
+	if (j->vt == NULL)
+		return NULL;
+	if (j->log != NULL && joblog_error(j->log) == NULL &&
+	    vt_scrollback_count(j->vt) >= j->scrollback) {
+		lines = job_log_lines(j, count);
+		if (lines != NULL)
+			return lines;
+	}
+	n = vt_text_count(j->vt);
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++)
+		lines[i] = vt_text_line(j->vt, i);
+	/* Trailing blank screen rows below the cursor are not output. */
+	vt_cursor(j->vt, &cy, &cx);
+	last = n - vt_rows(j->vt) + cy;
+	while (n > 0 && n - 1 > last && lines[n - 1][0] == '\0')
+		free(lines[--n]);
+	*count = n;
+	return lines;
+}
+
+/* Free what job_text_lines() returned. */
+void
+job_text_free(char **lines, int count)
+{
+	rawtext_free_lines(lines, count);
+}
+
+/* Format a duration as "0m 03s", "2m 34s" or "1h 05m 00s" into buf. */
+const char *
+job_format_duration(int64_t ms, char *buf, size_t size)
+{
+	int64_t	s = ms / 1000;
+
+	if (s >= 3600)
+		snprintf(buf, size, "%lldh %02lldm %02llds", (long long)(s / 3600),
+		    (long long)(s / 60 % 60), (long long)(s % 60));
+	else
+		snprintf(buf, size, "%lldm %02llds", (long long)(s / 60),
+		    (long long)(s % 60));
+	return buf;
+}

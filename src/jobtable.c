@@ -1,0 +1,560 @@
+/*
+ * jobtable.c: the set of jobs.  Spawning, lookup, the loop watches that read
+ * every job's output, reaping on SIGCHLD, killing with a grace period, and
+ * the subscribers told about it all.  Jobs live in an array (glibc's
+ * sys/queue.h has no safe foreach) and are never freed while the table
+ * lives, so callbacks may hold job pointers.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "jobtable.h"
+#include "loop.h"
+#include "xmalloc.h"
+
+#define JOBTABLE_MAX_SUBS	16
+#define JOBTABLE_READ_CHUNK	(64 * 1024)
+
+/* One job and the loop state the table keeps for it. */
+struct jobtable_entry {
+	struct jobtable	*jt;
+	struct job	*job;
+	uint64_t	 kill_timer;	/* 0: none armed */
+	int		 out_fd;	/* watched output fd, or -1 */
+	int		 in_fd;		/* watched input fd (pipes), or -1 */
+};
+
+struct jobtable_sub {
+	const struct jobtable_cbs	*cbs;
+	void				*arg;
+};
+
+struct jobtable {
+	struct loop		 *loop;
+	struct jobtable_entry	**entries;
+	int			  count;
+	int			  alloc;
+	int			  next_id;
+	int			  rows;
+	int			  cols;
+	int			  grace_ms;
+	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
+	char			  buf[JOBTABLE_READ_CHUNK];
+};
+
+static void	jobtable_fd_cb(int, short, void *);
+static void	jobtable_sigchld_cb(int, void *);
+
+/* Create an empty table that watches its jobs on loop. */
+struct jobtable *
+jobtable_new(struct loop *loop)
+{
+	struct jobtable	*jt;
+
+	jt = xcalloc(1, sizeof *jt);
+	jt->loop = loop;
+	jt->next_id = 1;
+	jt->rows = 24;
+	jt->cols = 80;
+	jt->grace_ms = JOBTABLE_KILL_GRACE_MS;
+	loop_watch_signal(loop, SIGCHLD, jobtable_sigchld_cb, jt);
+	return jt;
+}
+
+/* Free the table and its jobs; processes still running are not touched. */
+void
+jobtable_free(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	if (jt == NULL)
+		return;
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (e->out_fd != -1)
+			loop_unwatch_fd(jt->loop, e->out_fd);
+		if (e->in_fd != -1)
+			loop_unwatch_fd(jt->loop, e->in_fd);
+		if (e->kill_timer != 0)
+			loop_cancel_timer(jt->loop, e->kill_timer);
+		job_free(e->job);
+		free(e);
+	}
+	free(jt->entries);
+	free(jt);
+}
+
+/* Add a subscriber; returns a handle for jobtable_unsubscribe() or -1. */
+int
+jobtable_subscribe(struct jobtable *jt, const struct jobtable_cbs *cbs,
+    void *arg)
+{
+	int	i;
+
+	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
+		if (jt->subs[i].cbs == NULL) {
+			jt->subs[i].cbs = cbs;
+			jt->subs[i].arg = arg;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Remove a subscriber. */
+void
+jobtable_unsubscribe(struct jobtable *jt, int handle)
+{
+	if (handle >= 0 && handle < JOBTABLE_MAX_SUBS)
+		jt->subs[handle].cbs = NULL;
+}
+
+/* Tell every subscriber that a job started. */
+static void
+jobtable_emit_started(struct jobtable *jt, struct job *job)
+{
+	int	i;
+
+	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
+		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->started != NULL)
+			jt->subs[i].cbs->started(job, jt->subs[i].arg);
+	}
+}
+
+/* Tell every subscriber about a piece of output. */
+static void
+jobtable_emit_output(struct jobtable *jt, struct job *job, const char *buf,
+    size_t len)
+{
+	int	i;
+
+	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
+		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->output != NULL)
+			jt->subs[i].cbs->output(job, buf, len, jt->subs[i].arg);
+	}
+}
+
+/* Tell every subscriber that a job ended. */
+static void
+jobtable_emit_exited(struct jobtable *jt, struct job *job)
+{
+	int	i;
+
+	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
+		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->exited != NULL)
+			jt->subs[i].cbs->exited(job, jt->subs[i].arg);
+	}
+}
+
+/* Set the size new jobs get and resize every job to it. */
+void
+jobtable_set_size(struct jobtable *jt, int rows, int cols)
+{
+	int	i;
+
+	jt->rows = rows;
+	jt->cols = cols;
+	for (i = 0; i < jt->count; i++)
+		job_resize(jt->entries[i]->job, rows, cols);
+}
+
+/* Set the grace period between SIGTERM and SIGKILL. */
+void
+jobtable_set_grace(struct jobtable *jt, int ms)
+{
+	jt->grace_ms = ms;
+}
+
+/* Watch the entry's fds for what the job needs now. */
+static void
+jobtable_update_watch(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+	int		 in_fd, out_fd, pending;
+
+	out_fd = job_out_fd(e->job);
+	in_fd = job_in_fd(e->job);
+	pending = job_input_pending(e->job);
+
+	if (e->out_fd != -1 && e->out_fd != out_fd) {
+		loop_unwatch_fd(jt->loop, e->out_fd);
+		e->out_fd = -1;
+	}
+	if (e->in_fd != -1 && (e->in_fd != in_fd || !pending)) {
+		loop_unwatch_fd(jt->loop, e->in_fd);
+		e->in_fd = -1;
+	}
+	if (out_fd == -1)
+		return;
+	if (in_fd == out_fd) {
+		if (e->out_fd == -1) {
+			loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
+			e->out_fd = out_fd;
+		}
+		loop_set_events(jt->loop, out_fd,
+		    POLLIN | (pending ? POLLOUT : 0));
+		return;
+	}
+	if (e->out_fd == -1) {
+		loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
+		e->out_fd = out_fd;
+	}
+	if (pending && in_fd != -1 && e->in_fd == -1) {
+		loop_watch_fd(jt->loop, in_fd, POLLOUT, jobtable_fd_cb, e);
+		e->in_fd = in_fd;
+	}
+}
+
+/* Read the job's output up to budget bytes; returns 0 at end of output. */
+static int
+jobtable_drain(struct jobtable_entry *e, size_t budget)
+{
+	struct jobtable	*jt = e->jt;
+	size_t		 done = 0;
+	ssize_t		 n;
+
+	while (done < budget) {
+		n = job_read(e->job, jt->buf, sizeof jt->buf);
+		if (n > 0) {
+			done += (size_t)n;
+			jobtable_emit_output(jt, e->job, jt->buf, (size_t)n);
+			continue;
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			/* Nothing can write to it any more. */
+			if (e->out_fd != -1)
+				loop_unwatch_fd(jt->loop, e->out_fd);
+			if (e->in_fd != -1 && e->in_fd != e->out_fd)
+				loop_unwatch_fd(jt->loop, e->in_fd);
+			e->out_fd = e->in_fd = -1;
+			job_close_output(e->job);
+			return 0;
+		}
+		break;
+	}
+	return 1;
+}
+
+/* Handle readiness on a job's fd: read its output, write its input. */
+static void
+jobtable_fd_cb(int fd, short revents, void *arg)
+{
+	struct jobtable_entry	*e = arg;
+
+	if ((revents & POLLOUT) || fd == e->in_fd) {
+		if (job_flush_input(e->job) == -1 && fd == e->in_fd &&
+		    fd != e->out_fd) {
+			loop_unwatch_fd(e->jt->loop, e->in_fd);
+			e->in_fd = -1;
+		}
+	}
+	if (fd == e->out_fd && (revents & (POLLIN | POLLHUP | POLLERR))) {
+		if (jobtable_drain(e, JOBTABLE_READ_BUDGET) == 0)
+			return;
+	}
+	jobtable_update_watch(e);
+}
+
+/* Spawn a job from spec at the table's size; NULL with *cause on error. */
+struct job *
+jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
+    char **cause)
+{
+	struct jobtable_entry	*e;
+	struct job		*job;
+
+	if (spec->name != NULL && jobtable_find(jt, spec->name, NULL) != NULL) {
+		*cause = xprintf("a job named %s exists already", spec->name);
+		return NULL;
+	}
+	job = job_new(jt->next_id, spec);
+	if (job_start(job, jt->rows, jt->cols, cause) != 0) {
+		job_free(job);
+		return NULL;
+	}
+	jt->next_id++;
+	if (jt->count == jt->alloc) {
+		jt->alloc = jt->alloc == 0 ? 16 : jt->alloc * 2;
+		jt->entries = xreallocarray(jt->entries, jt->alloc,
+		    sizeof *jt->entries);
+	}
+	e = xcalloc(1, sizeof *e);
+	e->jt = jt;
+	e->job = job;
+	e->out_fd = e->in_fd = -1;
+	jt->entries[jt->count++] = e;
+	jobtable_update_watch(e);
+	jobtable_emit_started(jt, job);
+	return job;
+}
+
+/* Return the entry holding job, or NULL. */
+static struct jobtable_entry *
+jobtable_entry(const struct jobtable *jt, const struct job *job)
+{
+	int	i;
+
+	for (i = 0; i < jt->count; i++) {
+		if (jt->entries[i]->job == job)
+			return jt->entries[i];
+	}
+	return NULL;
+}
+
+/* Find a job by id ("3") or name ("web"); NULL with *cause if none. */
+struct job *
+jobtable_find(struct jobtable *jt, const char *s, char **cause)
+{
+	const char	*name;
+	char		*end;
+	long		 id;
+	int		 i;
+
+	if (s[0] != '\0' && isdigit((unsigned char)s[0])) {
+		errno = 0;
+		id = strtol(s, &end, 10);
+		if (*end == '\0' && errno == 0) {
+			for (i = 0; i < jt->count; i++) {
+				if (job_id(jt->entries[i]->job) == id)
+					return jt->entries[i]->job;
+			}
+		}
+	}
+	for (i = 0; i < jt->count; i++) {
+		name = job_name(jt->entries[i]->job);
+		if (name != NULL && strcmp(name, s) == 0)
+			return jt->entries[i]->job;
+	}
+	if (cause != NULL)
+		*cause = xprintf("no such job: %s", s);
+	return NULL;
+}
+
+/* Return how many jobs the table holds. */
+int
+jobtable_count(const struct jobtable *jt)
+{
+	return jt->count;
+}
+
+/* Return the job at index (0 = oldest), or NULL. */
+struct job *
+jobtable_get(const struct jobtable *jt, int index)
+{
+	if (index < 0 || index >= jt->count)
+		return NULL;
+	return jt->entries[index]->job;
+}
+
+/* Return how many jobs are running. */
+int
+jobtable_running(const struct jobtable *jt)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < jt->count; i++)
+		n += job_is_running(jt->entries[i]->job);
+	return n;
+}
+
+/* Send SIGKILL to a job's group once its grace period is over. */
+static void
+jobtable_grace_cb(void *arg)
+{
+	struct jobtable_entry	*e = arg;
+
+	e->kill_timer = 0;
+	job_signal(e->job, SIGKILL);
+}
+
+/* Signal a job's group; for SIGTERM and the like, SIGKILL after grace. */
+int
+jobtable_kill(struct jobtable *jt, struct job *job, int sig)
+{
+	struct jobtable_entry	*e;
+
+	e = jobtable_entry(jt, job);
+	if (e == NULL || job_signal(job, 0) == -1) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
+	    sig == SIGHUP || sig == SIGQUIT)
+		job_set_cancel(job);
+	if (job_signal(job, sig) == -1)
+		return -1;
+	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {
+		/* A stopped group never sees the signal otherwise. */
+		job_signal(job, SIGCONT);
+		if (e->kill_timer == 0)
+			e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
+			    jobtable_grace_cb, e);
+	}
+	return 0;
+}
+
+/*
+ * Send SIGTERM to every job's group that still has a member, all at once,
+ * with SIGKILL after the grace period; returns how many groups were
+ * signalled.
+ */
+int
+jobtable_kill_all(struct jobtable *jt)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < jt->count; i++) {
+		if (jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* Return whether any job is running or any kill is still in its grace. */
+int
+jobtable_busy(const struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (job_is_running(e->job))
+			return 1;
+		if (e->kill_timer != 0 && job_signal(e->job, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Reap every child that has exited, recording the jobs' statuses. */
+void
+jobtable_reap(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	pid_t			 pid;
+	int			 status, i;
+
+	for (;;) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		for (i = 0; i < jt->count; i++) {
+			e = jt->entries[i];
+			if (job_pid(e->job) != pid || !job_is_running(e->job))
+				continue;
+			/* Show what it wrote before it went. */
+			if (e->out_fd != -1)
+				jobtable_drain(e, (size_t)-1);
+			job_set_exited(e->job, status, loop_now_ms());
+			jobtable_emit_exited(jt, e->job);
+			if (e->out_fd != -1)
+				jobtable_update_watch(e);
+			break;
+		}
+		/* Not a job: a stray reparented to us; it is reaped now. */
+	}
+}
+
+/* Reap on SIGCHLD. */
+static void
+jobtable_sigchld_cb(int signo, void *arg)
+{
+	(void)signo;
+	jobtable_reap(arg);
+}
+
+/* Queue input for a job; 0 or -1 if it can take no input. */
+int
+jobtable_write(struct jobtable *jt, struct job *job, const char *buf,
+    size_t len)
+{
+	struct jobtable_entry	*e;
+	int			 rc;
+
+	e = jobtable_entry(jt, job);
+	if (e == NULL)
+		return -1;
+	rc = job_write(job, buf, len);
+	jobtable_update_watch(e);
+	return rc;
+}
+
+/* Watch a job's fds for what it needs now (after input was queued). */
+void
+jobtable_update(struct jobtable *jt, struct job *job)
+{
+	struct jobtable_entry	*e;
+
+	e = jobtable_entry(jt, job);
+	if (e != NULL)
+		jobtable_update_watch(e);
+}
+
+/* Append to pids the children of this process listed by /proc; count. */
+static int
+jobtable_list_children(pid_t *pids, int max)
+{
+	DIR		*d;
+	struct dirent	*de;
+	FILE		*f;
+	char		 path[320];
+	long		 pid;
+	int		 n = 0;
+
+	d = opendir("/proc/self/task");
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL && n < max) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/children",
+		    de->d_name);
+		f = fopen(path, "re");
+		if (f == NULL)
+			continue;
+		while (n < max && fscanf(f, "%ld", &pid) == 1)
+			pids[n++] = (pid_t)pid;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Kill every process still parented to jobdeck (strays that escaped their
+ * job's group and were reparented to this subreaper) and reap them, until
+ * none is left or a few seconds have passed.
+ */
+void
+jobtable_kill_strays(void)
+{
+	pid_t	pids[1024];
+	int	n, i, round;
+
+	for (round = 0; round < 200; round++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		n = jobtable_list_children(pids, 1024);
+		if (n == 0)
+			return;
+		for (i = 0; i < n; i++) {
+			kill(-pids[i], SIGKILL);
+			kill(pids[i], SIGKILL);
+		}
+		usleep(10000);
+	}
+}

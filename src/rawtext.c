@@ -1,0 +1,185 @@
+/*
+ * rawtext.c: raw terminal output to plain text lines, for reading logs.
+ * The input may arrive in pieces; the parser state carries over between
+ * rawtext_feed() calls.  Text is kept as bytes, so UTF-8 passes through.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rawtext.h"
+#include "xmalloc.h"
+
+enum rawtext_state {
+	RT_TEXT,
+	RT_ESC,		/* after ESC */
+	RT_ESC_INTER,	/* ESC followed by intermediates (0x20-0x2f) */
+	RT_CSI,		/* inside CSI parameters */
+	RT_STRING,	/* OSC, DCS, SOS, PM, APC body */
+	RT_STRING_ESC,	/* ESC inside a string: maybe ST */
+	RT_CR		/* after CR: a line feed ends the line, text restarts it */
+};
+
+struct rawtext {
+	enum rawtext_state	  state;
+	char			 *line;
+	size_t			  len;
+	size_t			  cap;
+	size_t			  col;	/* write position in bytes */
+	char			**lines;
+	int			  count;
+	int			  alloc;
+};
+
+/* Create an empty converter. */
+struct rawtext *
+rawtext_new(void)
+{
+	return xcalloc(1, sizeof(struct rawtext));
+}
+
+/* Put one byte at the write position, overwriting or appending. */
+static void
+rawtext_put(struct rawtext *rt, char c)
+{
+	if (rt->col >= rt->cap) {
+		rt->cap = rt->cap == 0 ? 128 : rt->cap * 2;
+		rt->line = xreallocarray(rt->line, rt->cap, 1);
+	}
+	while (rt->len < rt->col)
+		rt->line[rt->len++] = ' ';
+	rt->line[rt->col++] = c;
+	if (rt->col > rt->len)
+		rt->len = rt->col;
+}
+
+/* Finish the current line and start an empty one. */
+static void
+rawtext_end_line(struct rawtext *rt)
+{
+	if (rt->count == rt->alloc) {
+		rt->alloc = rt->alloc == 0 ? 256 : rt->alloc * 2;
+		rt->lines = xreallocarray(rt->lines, rt->alloc, sizeof *rt->lines);
+	}
+	while (rt->len > 0 && rt->line[rt->len - 1] == ' ')
+		rt->len--;
+	rt->lines[rt->count++] = xstrndup(rt->line == NULL ? "" : rt->line,
+	    rt->len);
+	rt->len = rt->col = 0;
+}
+
+/* Handle one byte of text state. */
+static void
+rawtext_text(struct rawtext *rt, unsigned char c)
+{
+	size_t	next;
+
+	switch (c) {
+	case '\n':
+		rawtext_end_line(rt);
+		break;
+	case '\r':
+		rt->state = RT_CR;
+		break;
+	case '\b':
+		if (rt->col > 0)
+			rt->col--;
+		break;
+	case '\t':
+		next = (rt->col / 8 + 1) * 8;
+		while (rt->col < next)
+			rawtext_put(rt, ' ');
+		break;
+	case 0x1b:
+		rt->state = RT_ESC;
+		break;
+	default:
+		if (c >= 0x20 && c != 0x7f)
+			rawtext_put(rt, (char)c);
+		break;
+	}
+}
+
+/* Feed a piece of raw output. */
+void
+rawtext_feed(struct rawtext *rt, const char *buf, size_t len)
+{
+	size_t		i;
+	unsigned char	c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)buf[i];
+		switch (rt->state) {
+		case RT_CR:
+			rt->state = RT_TEXT;
+			if (c == '\r')
+				rt->state = RT_CR;
+			else if (c == '\n')
+				rawtext_end_line(rt);
+			else {
+				/* The line is being redrawn: start it again. */
+				rt->len = rt->col = 0;
+				rawtext_text(rt, c);
+			}
+			break;
+		case RT_TEXT:
+			rawtext_text(rt, c);
+			break;
+		case RT_ESC:
+			if (c == '[')
+				rt->state = RT_CSI;
+			else if (c == ']' || c == 'P' || c == 'X' || c == '^' ||
+			    c == '_')
+				rt->state = RT_STRING;
+			else if (c >= 0x20 && c <= 0x2f)
+				rt->state = RT_ESC_INTER;
+			else
+				rt->state = RT_TEXT;
+			break;
+		case RT_ESC_INTER:
+			if (c < 0x20 || c > 0x2f)
+				rt->state = RT_TEXT;
+			break;
+		case RT_CSI:
+			if (c >= 0x40 && c <= 0x7e)
+				rt->state = RT_TEXT;
+			else if (c == 0x1b)
+				rt->state = RT_ESC;
+			break;
+		case RT_STRING:
+			if (c == 0x07)
+				rt->state = RT_TEXT;
+			else if (c == 0x1b)
+				rt->state = RT_STRING_ESC;
+			break;
+		case RT_STRING_ESC:
+			rt->state = c == '\\' ? RT_TEXT : RT_STRING;
+			break;
+		}
+	}
+}
+
+/* End the input and return its lines; the converter is freed. */
+char **
+rawtext_finish(struct rawtext *rt, int *count)
+{
+	char	**lines;
+
+	if (rt->len > 0)
+		rawtext_end_line(rt);
+	lines = rt->lines;
+	*count = rt->count;
+	free(rt->line);
+	free(rt);
+	return lines;
+}
+
+/* Free what rawtext_finish() returned. */
+void
+rawtext_free_lines(char **lines, int count)
+{
+	int	i;
+
+	for (i = 0; i < count; i++)
+		free(lines[i]);
+	free(lines);
+}

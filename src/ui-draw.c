@@ -1,0 +1,701 @@
+/*
+ * ui-draw.c: drawing the panel of jobs, the pane with the selected job's
+ * terminal, and the prompt line into curses, then one doupdate().  Colours
+ * are reduced to what the outer terminal has: 256-colour indices and RGB
+ * map onto xterm's cube and grey ramp, or onto the 16 or 8 basic colours.
+ */
+#include <sys/wait.h>
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "job.h"
+#include "jobtable.h"
+#include "lineedit.h"
+#include "loop.h"
+#include "ui-private.h"
+#include "vt.h"
+
+/* Semantic colours of the front end's own parts. */
+enum ui_colour {
+	UI_C_ACTIVE,
+	UI_C_DONE,
+	UI_C_FAILED,
+	UI_C_CANCELED,
+	UI_C_FOCUS,
+	UI_C_ERROR,
+	UI_C_DIM
+};
+
+/* The xterm palette's first 16 colours, as RGB. */
+static const uint8_t ui_basic_rgb[16][3] = {
+	{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
+	{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
+	{ 127, 127, 127 }, { 255, 0, 0 }, { 0, 255, 0 }, { 255, 255, 0 },
+	{ 92, 92, 255 }, { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 },
+};
+
+static const int ui_cube_levels[6] = { 0, 95, 135, 175, 215, 255 };
+
+/* The most characters (base and marks) taken from one cell. */
+#define UI_MAX_CHARS	8
+
+/* Start colours with the terminal's defaults; returns whether it has any. */
+int
+ui_draw_init_colours(void)
+{
+	if (!has_colors())
+		return 0;
+	start_color();
+	if (use_default_colors() != OK)
+		assume_default_colors(COLOR_WHITE, COLOR_BLACK);
+	return 1;
+}
+
+/* Return the RGB value of a 256-colour palette index. */
+static void
+ui_index_rgb(int idx, int rgb[3])
+{
+	int	i;
+
+	if (idx < 16) {
+		for (i = 0; i < 3; i++)
+			rgb[i] = ui_basic_rgb[idx][i];
+	} else if (idx < 232) {
+		idx -= 16;
+		rgb[0] = ui_cube_levels[idx / 36];
+		rgb[1] = ui_cube_levels[idx / 6 % 6];
+		rgb[2] = ui_cube_levels[idx % 6];
+	} else
+		rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (idx - 232);
+}
+
+/* Return the squared distance between two RGB colours. */
+static int
+ui_rgb_distance(const int a[3], const int b[3])
+{
+	int	d = 0, i;
+
+	for (i = 0; i < 3; i++)
+		d += (a[i] - b[i]) * (a[i] - b[i]);
+	return d;
+}
+
+/* Return the nearest of the first n basic colours to an RGB colour. */
+static int
+ui_nearest_basic(const int rgb[3], int n)
+{
+	int	best = 0, bestd = -1, d, i, c[3];
+
+	for (i = 0; i < n; i++) {
+		ui_index_rgb(i, c);
+		d = ui_rgb_distance(rgb, c);
+		if (bestd == -1 || d < bestd) {
+			best = i;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/* Return the nearest index of xterm's cube or grey ramp to an RGB colour. */
+static int
+ui_nearest_256(const int rgb[3])
+{
+	int	cube[3], idx[3], grey, gidx, c[3], i, best;
+
+	for (i = 0; i < 3; i++) {
+		idx[i] = rgb[i] < 48 ? 0 : rgb[i] < 115 ? 1 :
+		    (rgb[i] - 35) / 40;
+		cube[i] = ui_cube_levels[idx[i]];
+	}
+	best = 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
+	grey = (rgb[0] + rgb[1] + rgb[2]) / 3;
+	gidx = grey > 238 ? 23 : grey < 8 ? 0 : (grey - 3) / 10;
+	c[0] = c[1] = c[2] = 8 + 10 * gidx;
+	if (ui_rgb_distance(rgb, c) < ui_rgb_distance(rgb, cube))
+		best = 232 + gidx;
+	return best;
+}
+
+/* Map a vt colour word to a curses colour number (-1: default). */
+static int
+ui_colour(uint32_t word)
+{
+	int	rgb[3], idx;
+
+	switch (VT_COLOR_KIND(word)) {
+	case VT_COLOR_INDEXED:
+		idx = (int)(word & 0xff);
+		if (COLORS >= 256 || idx < COLORS)
+			return idx;
+		if (idx < 16 && COLORS >= 8)
+			return idx - 8;
+		ui_index_rgb(idx, rgb);
+		break;
+	case VT_COLOR_RGB:
+		rgb[0] = (int)(word >> 16 & 0xff);
+		rgb[1] = (int)(word >> 8 & 0xff);
+		rgb[2] = (int)(word & 0xff);
+		if (COLORS >= 256)
+			return ui_nearest_256(rgb);
+		break;
+	default:
+		return -1;
+	}
+	if (COLORS < 8)
+		return -1;
+	return ui_nearest_basic(rgb, COLORS >= 16 ? 16 : 8);
+}
+
+/* Return a colour pair for fg on bg, remembering the last one asked for. */
+static int
+ui_pair(int fg, int bg)
+{
+	static int	last_fg = -2, last_bg = -2, last_pair;
+	int		pair;
+
+	if (COLORS < 8 || (fg == -1 && bg == -1))
+		return 0;
+	if (fg == last_fg && bg == last_bg)
+		return last_pair;
+	pair = alloc_pair(fg, bg);
+	if (pair < 0)
+		pair = 0;
+	last_fg = fg;
+	last_bg = bg;
+	last_pair = pair;
+	return pair;
+}
+
+/* Return the pair of one of the front end's own colours. */
+static int
+ui_semantic(enum ui_colour c)
+{
+	static const short fg[] = {
+		[UI_C_ACTIVE] = COLOR_GREEN,
+		[UI_C_DONE] = COLOR_GREEN,
+		[UI_C_FAILED] = COLOR_RED,
+		[UI_C_CANCELED] = COLOR_YELLOW,
+		[UI_C_FOCUS] = COLOR_YELLOW,
+		[UI_C_ERROR] = COLOR_RED,
+		[UI_C_DIM] = COLOR_BLUE,
+	};
+
+	return ui_pair(fg[c], -1);
+}
+
+/* Put one wide string of n characters at y, x with attributes and pair. */
+static void
+ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair)
+{
+	cchar_t	cc;
+
+	setcchar(&cc, wc, attr, 0, &pair);
+	mvadd_wch(y, x, &cc);
+}
+
+/*
+ * Write UTF-8 text at y, x in at most width columns; returns the columns
+ * used.  Characters that cannot be shown become '?'.
+ */
+static int
+ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
+{
+	mbstate_t	 mbs;
+	wchar_t		 wc[2] = { 0, 0 };
+	size_t		 n, len = strlen(s);
+	int		 used = 0, w;
+
+	memset(&mbs, 0, sizeof mbs);
+	while (len > 0 && used < width) {
+		n = mbrtowc(&wc[0], s, len, &mbs);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&mbs, 0, sizeof mbs);
+			wc[0] = L'?';
+			n = 1;
+		} else if (n == 0)
+			break;
+		s += n;
+		len -= n;
+		w = wcwidth(wc[0]);
+		if (w < 0) {
+			wc[0] = L'?';
+			w = 1;
+		}
+		if (w == 0)
+			continue;
+		if (used + w > width)
+			break;
+		ui_put_wc(y, x + used, wc, attr, pair);
+		used += w;
+	}
+	return used;
+}
+
+/* Return the columns a UTF-8 string takes. */
+static int
+ui_text_width(const char *s)
+{
+	mbstate_t	mbs;
+	wchar_t		wc;
+	size_t		n, len = strlen(s);
+	int		used = 0, w;
+
+	memset(&mbs, 0, sizeof mbs);
+	while (len > 0) {
+		n = mbrtowc(&wc, s, len, &mbs);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&mbs, 0, sizeof mbs);
+			n = 1;
+			w = 1;
+		} else if (n == 0)
+			break;
+		else
+			w = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		s += n;
+		len -= n;
+		used += w;
+	}
+	return used;
+}
+
+/* Fill width columns at y, x with blanks. */
+static void
+ui_blank(int y, int x, int width, attr_t attr)
+{
+	int	i;
+
+	for (i = 0; i < width; i++)
+		ui_put_wc(y, x + i, L" ", attr, 0);
+}
+
+/* Draw a box with a title on the left and another on the right. */
+static void
+ui_box(const struct ui_rect *r, const char *title, const char *right,
+    attr_t attr, int pair)
+{
+	cchar_t	hl, vl, ul, ur, ll, lr;
+	int	used, rw;
+
+	setcchar(&hl, L"─", attr, 0, &pair);
+	setcchar(&vl, L"│", attr, 0, &pair);
+	setcchar(&ul, L"┌", attr, 0, &pair);
+	setcchar(&ur, L"┐", attr, 0, &pair);
+	setcchar(&ll, L"└", attr, 0, &pair);
+	setcchar(&lr, L"┘", attr, 0, &pair);
+	mvadd_wch(r->y, r->x, &ul);
+	mvhline_set(r->y, r->x + 1, &hl, r->w - 2);
+	mvadd_wch(r->y, r->x + r->w - 1, &ur);
+	mvvline_set(r->y + 1, r->x, &vl, r->h - 2);
+	mvvline_set(r->y + 1, r->x + r->w - 1, &vl, r->h - 2);
+	mvadd_wch(r->y + r->h - 1, r->x, &ll);
+	mvhline_set(r->y + r->h - 1, r->x + 1, &hl, r->w - 2);
+	mvadd_wch(r->y + r->h - 1, r->x + r->w - 1, &lr);
+
+	rw = 0;
+	if (right != NULL && r->w > 12) {
+		rw = ui_text_width(right) + 2;
+		if (rw > r->w / 2)
+			rw = 0;
+		else {
+			ui_put_wc(r->y, r->x + r->w - 1 - rw, L" ", attr, pair);
+			ui_put_text(r->y, r->x + r->w - rw, rw - 2, right,
+			    attr | A_BOLD, pair);
+			ui_put_wc(r->y, r->x + r->w - 2, L" ", attr, pair);
+		}
+	}
+	if (title != NULL && r->w > 6) {
+		ui_put_wc(r->y, r->x + 1, L" ", attr, pair);
+		used = ui_put_text(r->y, r->x + 2, r->w - 5 - rw, title,
+		    attr | A_BOLD, pair);
+		ui_put_wc(r->y, r->x + 2 + used, L" ", attr, pair);
+	}
+}
+
+/* Write left-aligned and right-aligned text on one line of width columns. */
+static void
+ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
+    const char *right, attr_t rattr, int rpair)
+{
+	int	rw = 0, used;
+
+	ui_blank(y, x, width, lattr);
+	if (right != NULL) {
+		rw = ui_text_width(right);
+		if (rw >= width)
+			rw = 0;
+		else
+			ui_put_text(y, x + width - rw, rw, right, rattr, rpair);
+	}
+	used = ui_put_text(y, x, width - rw - (rw > 0), left, lattr, lpair);
+	(void)used;
+}
+
+/* Describe a job's state for line two of its panel entry. */
+static void
+ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
+    const char **mark, int *pair)
+{
+	char	 dur[32], *how;
+
+	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
+	switch (job_state(job)) {
+	case JOB_QUEUED:
+		snprintf(text, tsize, "Queued");
+		*mark = "… Queued";
+		*pair = ui_semantic(UI_C_DIM);
+		return;
+	case JOB_RUNNING:
+		snprintf(text, tsize, "Running for %s", dur);
+		*mark = "◉ Active";
+		*pair = ui_semantic(UI_C_ACTIVE);
+		return;
+	case JOB_COMPLETED:
+		*mark = "✓ Done";
+		*pair = ui_semantic(UI_C_DONE);
+		break;
+	case JOB_FAILED:
+		*mark = "✗ Failed";
+		*pair = ui_semantic(UI_C_FAILED);
+		break;
+	case JOB_CANCELED:
+		*mark = "⊘ Canceled";
+		*pair = ui_semantic(UI_C_CANCELED);
+		break;
+	case JOB_TIMED_OUT:
+		*mark = "⏱ Timed out";
+		*pair = ui_semantic(UI_C_FAILED);
+		break;
+	}
+	how = job_describe_exit(job);
+	snprintf(text, tsize, "%s after %s", how, dur);
+	free(how);
+}
+
+/* Draw the panel: a three-line entry per job, the selected one highlighted. */
+static void
+ui_draw_panel(struct ui *ui)
+{
+	const struct ui_rect	*r = &ui->panel;
+	struct job		*job;
+	const char		*mark = "";
+	char			 title[64], left[1024], right[64], status[128];
+	char			 last[512];
+	int64_t			 now = loop_now_ms();
+	int			 n, i, y, iw = r->w - 2, pair = 0;
+	attr_t			 sel;
+
+	snprintf(title, sizeof title, "Processes (%d running)",
+	    jobtable_running(ui->jt));
+	ui_box(r, title, NULL, A_NORMAL, 0);
+	for (y = r->y + 1; y < r->y + r->h - 1; y++)
+		ui_blank(y, r->x + 1, iw, A_NORMAL);
+	n = jobtable_count(ui->jt);
+	if (n == 0) {
+		ui_line(r->y + 1, r->x + 1, iw, " No jobs yet: type a command "
+		    "below", A_DIM, 0, NULL, 0, 0);
+		return;
+	}
+	y = r->y + 1;
+	for (i = ui->panel_top; i < n && y + 2 < r->y + r->h - 1 + 0; i++) {
+		job = jobtable_get(ui->jt, i);
+		sel = job == ui->selected ? A_REVERSE : A_NORMAL;
+		snprintf(left, sizeof left, "[%d] %s%s%s", job_id(job),
+		    job_name(job) != NULL ? job_name(job) : "",
+		    job_name(job) != NULL ? ": " : "", job_command(job));
+		snprintf(right, sizeof right, "%sPID: %ld",
+		    job_is_pty(job) ? "" : "no terminal ", (long)job_pid(job));
+		ui_line(y, r->x + 1, iw, left, sel | A_BOLD, 0, right, sel, 0);
+
+		ui_job_status(job, now, status, sizeof status, &mark, &pair);
+		snprintf(left, sizeof left, "  %s", status);
+		ui_line(y + 1, r->x + 1, iw, left, A_NORMAL, 0, mark, A_BOLD,
+		    pair);
+
+		job_last_line(job, last, sizeof last);
+		snprintf(left, sizeof left, "  Last output: %s", last);
+		ui_line(y + 2, r->x + 1, iw, left, A_DIM, 0, NULL, 0, 0);
+		y += 3;
+	}
+}
+
+/* Draw one emulator cell at y, x; room is the columns left in the row. */
+static void
+ui_draw_cell(const struct vt *vt, const struct vt_cell *c, int wide_next,
+    int y, int x, int room, int reverse)
+{
+	uint32_t	chars[UI_MAX_CHARS];
+	wchar_t		wc[CCHARW_MAX + 1];
+	attr_t		attr = A_NORMAL;
+	size_t		n, i;
+	int		w, fg, bg;
+
+	if (c->attrs & VT_ATTR_BOLD)
+		attr |= A_BOLD;
+	if (c->attrs & VT_ATTR_UNDERLINE)
+		attr |= A_UNDERLINE;
+	if (c->attrs & VT_ATTR_ITALIC)
+		attr |= A_ITALIC;
+	if (c->attrs & VT_ATTR_BLINK)
+		attr |= A_BLINK;
+	if (((c->attrs & VT_ATTR_REVERSE) != 0) != (reverse != 0))
+		attr |= A_REVERSE;
+	fg = ui_colour(c->fg);
+	bg = ui_colour(c->bg);
+
+	wc[0] = L' ';
+	wc[1] = L'\0';
+	if (c->ch != VT_CELL_BLANK && c->ch != VT_CELL_WIDE_RIGHT) {
+		w = wcwidth((wchar_t)c->ch);
+		/* Only what fits where the emulator put it. */
+		if (w >= 1 && (w == 1 || (wide_next && room >= 2))) {
+			n = vt_cell_text(vt, c, chars, UI_MAX_CHARS);
+			for (i = 0; i < n && i < CCHARW_MAX; i++)
+				wc[i] = (wchar_t)chars[i];
+			wc[i] = L'\0';
+		}
+	}
+	ui_put_wc(y, x, wc, attr, ui_pair(fg, bg));
+	if (wc[0] != L' ' && wcwidth(wc[0]) == 1 && wide_next && room >= 2) {
+		/* The emulator thinks it is wide; curses does not. */
+		wc[0] = L' ';
+		wc[1] = L'\0';
+		ui_put_wc(y, x + 1, wc, attr, ui_pair(fg, bg));
+	}
+}
+
+/* Draw a row of cells (n of them, the rest blank) at y, x across width. */
+static void
+ui_draw_cells(const struct vt *vt, const struct vt_cell *cells, int n, int y,
+    int x, int width, int reverse)
+{
+	static const struct vt_cell	blank = { 0, 0, 0, 0, 0 };
+	const struct vt_cell		*c, *next;
+	int				 col;
+
+	for (col = 0; col < width; col++) {
+		c = col < n ? &cells[col] : &blank;
+		if (c->ch == VT_CELL_WIDE_RIGHT) {
+			if (col == 0 || cells[col - 1].ch == VT_CELL_BLANK ||
+			    wcwidth((wchar_t)cells[col - 1].ch) != 2)
+				ui_draw_cell(vt, &blank, 0, y, x + col,
+				    width - col, reverse);
+			continue;
+		}
+		next = col + 1 < n ? &cells[col + 1] : NULL;
+		ui_draw_cell(vt, c, next != NULL &&
+		    next->ch == VT_CELL_WIDE_RIGHT, y, x + col, width - col,
+		    reverse);
+	}
+}
+
+/* Draw the pane: the selected job's terminal, scrolled back if asked. */
+static void
+ui_draw_pane(struct ui *ui, int all)
+{
+	const struct ui_rect	*r = &ui->pane;
+	const struct vt_cell	*cells;
+	struct job		*job = ui->selected;
+	struct vt		*vt = NULL;
+	char			 title[256], right[64];
+	int			 focused = ui->flags & UI_FOCUSED;
+	int			 ih = r->h - 2, iw = r->w - 2, row, n, sb, rev;
+
+	title[0] = right[0] = '\0';
+	if (job != NULL) {
+		snprintf(title, sizeof title, "[%d] %s%s", job_id(job),
+		    job_command(job), focused ? " [Focused]" : "");
+		if (ui->scroll > 0)
+			snprintf(right, sizeof right, "↑%d  PID %ld", ui->scroll,
+			    (long)job_pid(job));
+		else
+			snprintf(right, sizeof right, "PID %ld",
+			    (long)job_pid(job));
+		vt = job_vt(job);
+	}
+	ui_box(r, job != NULL ? title : "No job selected",
+	    right[0] != '\0' ? right : NULL, focused ? A_BOLD : A_NORMAL,
+	    focused ? ui_semantic(UI_C_FOCUS) : 0);
+	if (vt == NULL) {
+		for (row = 0; row < ih; row++)
+			ui_blank(r->y + 1 + row, r->x + 1, iw, A_NORMAL);
+		return;
+	}
+	rev = vt_reverse_video(vt);
+	sb = vt_scrollback_count(vt);
+	for (row = 0; row < ih; row++) {
+		if (row < ui->scroll) {
+			cells = vt_scrollback_line(vt, sb - ui->scroll + row, &n);
+		} else if (row - ui->scroll < vt_rows(vt)) {
+			if (!all && ui->scroll == 0 && !vt_row_dirty(vt, row))
+				continue;
+			cells = vt_screen_row(vt, row - ui->scroll);
+			n = vt_cols(vt);
+		} else {
+			cells = NULL;
+			n = 0;
+		}
+		ui_draw_cells(vt, cells, n < iw ? n : iw, r->y + 1 + row,
+		    r->x + 1, iw, rev);
+	}
+	vt_clear_dirty(vt);
+}
+
+/* Draw the bottom line: the prompt and the message, or the focus hint. */
+static void
+ui_draw_prompt(struct ui *ui)
+{
+	const wchar_t	*text;
+	size_t		 len, cur, start;
+	wchar_t		 wc[2] = { 0, 0 };
+	int		 y = ui->rows - 1, x, width, mw, avail, pair;
+	char		 hint[256];
+
+	ui_blank(y, 0, ui->cols, A_NORMAL);
+	pair = ui->message_error ? ui_semantic(UI_C_ERROR) : 0;
+	if (ui->flags & UI_QUITTING) {
+		ui_put_text(y, 1, ui->cols - 2, ui->message, A_BOLD, 0);
+		return;
+	}
+	if (ui->flags & UI_FOCUSED) {
+		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] %s  ·  "
+		    "Ctrl+T: back", job_id(ui->selected),
+		    job_command(ui->selected));
+		ui_put_text(y, 0, ui->cols, hint, A_BOLD,
+		    ui_semantic(UI_C_FOCUS));
+		return;
+	}
+	if (ui->pager != NULL) {
+		ui_put_text(y, 1, ui->cols - 2, "q: close   ↑ ↓ PgUp PgDn "
+		    "Home End g G: move", A_DIM, 0);
+		return;
+	}
+	mw = ui_text_width(ui->message);
+	if (mw > ui->cols / 2)
+		mw = ui->cols / 2;
+	if (mw > 0)
+		ui_put_text(y, ui->cols - mw - 1, mw, ui->message,
+		    ui->message_error ? A_BOLD : A_NORMAL, pair);
+	ui_put_text(y, 0, 2, "> ", A_BOLD, 0);
+	text = lineedit_text(ui->edit, &len);
+	cur = lineedit_cursor(ui->edit);
+	avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
+	if (avail < 10)
+		avail = ui->cols - 3;
+	start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
+	x = 2;
+	for (; start < len && x - 2 < avail; start++) {
+		width = wcwidth(text[start]);
+		if (width < 1)
+			width = 1;
+		if (x - 2 + width > avail)
+			break;
+		wc[0] = text[start];
+		ui_put_wc(y, x, wc, A_NORMAL, 0);
+		x += width;
+	}
+}
+
+/* Put the terminal cursor where the user types. */
+static void
+ui_place_cursor(struct ui *ui)
+{
+	const wchar_t	*text;
+	struct vt	*vt;
+	size_t		 len, cur, i, start;
+	int		 row, col, x, avail, mw;
+
+	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
+		curs_set(0);
+		return;
+	}
+	if (ui->flags & UI_FOCUSED) {
+		vt = ui->selected != NULL ? job_vt(ui->selected) : NULL;
+		if (vt == NULL) {
+			move(ui->pane.y + 1, ui->pane.x + 1);
+			curs_set(1);
+			return;
+		}
+		if (!vt_cursor(vt, &row, &col) || ui->scroll != 0 ||
+		    row >= ui->pane.h - 2 || col >= ui->pane.w - 2) {
+			curs_set(0);
+			return;
+		}
+		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
+		curs_set(1);
+		return;
+	}
+	text = lineedit_text(ui->edit, &len);
+	cur = lineedit_cursor(ui->edit);
+	mw = ui_text_width(ui->message);
+	if (mw > ui->cols / 2)
+		mw = ui->cols / 2;
+	avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
+	if (avail < 10)
+		avail = ui->cols - 3;
+	start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
+	x = 2;
+	for (i = start; i < cur; i++)
+		x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+	move(ui->rows - 1, x < ui->cols ? x : ui->cols - 1);
+	curs_set(1);
+}
+
+/* Draw everything marked dirty, then update the terminal once. */
+void
+ui_draw(struct ui *ui)
+{
+	int	all = ui->flags & UI_DRAW_ALL;
+
+	if (ui->too_small) {
+		erase();
+		ui_put_text(0, 0, ui->cols, "terminal too small", A_BOLD, 0);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	if (all)
+		erase();
+	if (ui->pager != NULL) {
+		ui_pager_draw(ui);
+		ui_draw_prompt(ui);
+	} else {
+		if (all || (ui->flags & UI_DRAW_PANEL))
+			ui_draw_panel(ui);
+		if (all || (ui->flags & UI_DRAW_PANE))
+			ui_draw_pane(ui, all);
+		ui_draw_prompt(ui);
+	}
+	ui_place_cursor(ui);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* Draw the text view: a box over the whole screen and the visible lines. */
+void
+ui_pager_draw(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+	struct ui_rect	 r = { 0, 0, ui->rows - 1, ui->cols };
+	char		 pos[64];
+	int		 row, ih = r.h - 2;
+
+	if (p->count == 0)
+		snprintf(pos, sizeof pos, "empty");
+	else
+		snprintf(pos, sizeof pos, "%d-%d of %d", p->top + 1,
+		    p->top + ih < p->count ? p->top + ih : p->count, p->count);
+	ui_box(&r, p->title, pos, A_NORMAL, 0);
+	for (row = 0; row < ih; row++) {
+		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
+		if (p->top + row < p->count)
+			ui_put_text(r.y + 1 + row, 1, r.w - 2,
+			    p->lines[p->top + row], row == 0 && p->top == 0 &&
+			    strncmp(p->title, "Jobs", 4) == 0 ? A_BOLD :
+			    A_NORMAL, 0);
+	}
+}

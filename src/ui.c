@@ -1,0 +1,670 @@
+/*
+ * ui.c: the front end's setup, layout, input and events.  Keys go to the
+ * line editor and bindings at the prompt, to the text view when one is open,
+ * and to the selected job's emulator in focus mode.  Job events only mark
+ * what needs drawing; ui-draw.c draws it in the before-sleep hook.
+ */
+#include <sys/ioctl.h>
+
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "job.h"
+#include "jobtable.h"
+#include "keys.h"
+#include "lineedit.h"
+#include "loop.h"
+#include "session.h"
+#include "ui-private.h"
+#include "vt.h"
+#include "xmalloc.h"
+
+#define UI_KEY_CTRL(c)	((c) & 0x1f)
+#define UI_FOCUS_KEY	UI_KEY_CTRL('t')
+#define UI_HISTORY_MAX	1000
+
+static void	ui_job_started(struct job *, void *);
+static void	ui_job_output(struct job *, const char *, size_t, void *);
+static void	ui_job_exited(struct job *, void *);
+static void	ui_client_message(const char *, void *);
+static void	ui_client_error(const char *, void *);
+static void	ui_client_show(const char *, char **, int, void *);
+static void	ui_client_select(struct job *, int, void *);
+static void	ui_client_quit(void *);
+
+static const struct jobtable_cbs ui_jobtable_cbs = {
+	.started = ui_job_started,
+	.output = ui_job_output,
+	.exited = ui_job_exited,
+};
+
+static const struct cmd_client ui_cmd_client = {
+	.message = ui_client_message,
+	.error = ui_client_error,
+	.show = ui_client_show,
+	.select = ui_client_select,
+	.quit = ui_client_quit,
+};
+
+/* Return the index of job in the table, or -1. */
+int
+ui_job_index(const struct ui *ui, const struct job *job)
+{
+	int	i, n = jobtable_count(ui->jt);
+
+	for (i = 0; i < n; i++) {
+		if (jobtable_get(ui->jt, i) == job)
+			return i;
+	}
+	return -1;
+}
+
+/* Mark parts of the screen for drawing; urgent ones are drawn this turn. */
+static void
+ui_dirty(struct ui *ui, int what, int urgent)
+{
+	ui->flags |= what;
+	if (urgent)
+		ui->flags |= UI_URGENT;
+}
+
+/* Set the message line; error messages are drawn in red. */
+void
+ui_message(struct ui *ui, const char *msg, int error)
+{
+	snprintf(ui->message, sizeof ui->message, "%s", msg);
+	ui->message_error = error;
+	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+}
+
+/* Compute the panel and pane rectangles and size every job to the pane. */
+static void
+ui_layout(struct ui *ui)
+{
+	int	body = ui->rows - 1, pw, ph;
+
+	ui->too_small = ui->rows < 6 || ui->cols < 24;
+	if (ui->too_small)
+		return;
+	if (ui->cols >= 60) {
+		pw = ui->cols / 3;
+		if (pw < 30)
+			pw = 30;
+		if (pw > 48)
+			pw = 48;
+		ui->panel = (struct ui_rect){ 0, 0, body, pw };
+		ui->pane = (struct ui_rect){ 0, pw, body, ui->cols - pw };
+	} else {
+		/* Narrow: the panel above the pane. */
+		ph = body / 3;
+		if (ph < 5)
+			ph = 5;
+		ui->panel = (struct ui_rect){ 0, 0, ph, ui->cols };
+		ui->pane = (struct ui_rect){ ph, 0, body - ph, ui->cols };
+	}
+	jobtable_set_size(ui->jt, ui->pane.h - 2, ui->pane.w - 2);
+}
+
+/* Read the outer terminal's size after SIGWINCH and lay everything out. */
+static void
+ui_resize(struct ui *ui)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resize_term(ws.ws_row, ws.ws_col);
+	ui->rows = LINES;
+	ui->cols = COLS;
+	ui_layout(ui);
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+}
+
+/* Handle SIGWINCH from the loop. */
+static void
+ui_sigwinch(int signo, void *arg)
+{
+	(void)signo;
+	ui_resize(arg);
+}
+
+/* Leave focus mode. */
+static void
+ui_unfocus(struct ui *ui)
+{
+	if (!(ui->flags & UI_FOCUSED))
+		return;
+	ui->flags &= ~UI_FOCUSED;
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+}
+
+/* Focus the selected job if it can take keys, else say why. */
+static void
+ui_focus(struct ui *ui)
+{
+	struct job	*job = ui->selected;
+	char		 msg[UI_MESSAGE_MAX];
+
+	if (job == NULL) {
+		ui_message(ui, "no running job to focus: start one first", 1);
+		return;
+	}
+	if (!job_is_running(job)) {
+		snprintf(msg, sizeof msg, "no running job to focus: [%d] has "
+		    "ended", job_id(job));
+		ui_message(ui, msg, 1);
+		return;
+	}
+	if (!job_is_pty(job)) {
+		if (job_pty_errno(job) != 0)
+			snprintf(msg, sizeof msg, "[%d] has no terminal (%s), so "
+			    "it cannot be focused", job_id(job),
+			    strerror(job_pty_errno(job)));
+		else
+			snprintf(msg, sizeof msg, "[%d] has no terminal (it runs "
+			    "on pipes), so it cannot be focused", job_id(job));
+		ui_message(ui, msg, 1);
+		return;
+	}
+	ui->flags |= UI_FOCUSED;
+	ui->scroll = 0;
+	ui->message[0] = '\0';
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+}
+
+/* Select job (NULL: none), leaving focus mode if the selection changes. */
+static void
+ui_select(struct ui *ui, struct job *job)
+{
+	int	index, visible;
+
+	if (job != ui->selected) {
+		ui_unfocus(ui);
+		ui->selected = job;
+		ui->scroll = 0;
+	}
+	index = ui_job_index(ui, job);
+	visible = (ui->panel.h - 2) / 3;
+	if (visible < 1)
+		visible = 1;
+	if (index >= 0 && index < ui->panel_top)
+		ui->panel_top = index;
+	if (index >= ui->panel_top + visible)
+		ui->panel_top = index - visible + 1;
+	if (job != NULL && job_vt(job) != NULL)
+		vt_mark_all_dirty(job_vt(job));
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+}
+
+/* Select the job delta places after (or before) the selected one. */
+static void
+ui_select_step(struct ui *ui, int delta)
+{
+	int	n = jobtable_count(ui->jt), i;
+
+	if (n == 0)
+		return;
+	i = ui_job_index(ui, ui->selected);
+	i = i < 0 ? 0 : (i + delta + n) % n;
+	ui_select(ui, jobtable_get(ui->jt, i));
+}
+
+/* Scroll the selected job's pane back (positive) or forward. */
+static void
+ui_scroll(struct ui *ui, int delta)
+{
+	struct vt	*vt;
+	int		 max;
+
+	if (ui->selected == NULL || (vt = job_vt(ui->selected)) == NULL)
+		return;
+	max = vt_altscreen(vt) ? 0 : vt_scrollback_count(vt);
+	ui->scroll += delta;
+	if (ui->scroll > max)
+		ui->scroll = max;
+	if (ui->scroll < 0)
+		ui->scroll = 0;
+	vt_mark_all_dirty(vt);
+	ui_dirty(ui, UI_DRAW_PANE, 1);
+}
+
+/* Start a job from a command line, as if typed at the prompt. */
+int
+ui_start_job(struct ui *ui, const char *command)
+{
+	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
+}
+
+/* Run the typed line. */
+static void
+ui_submit(struct ui *ui)
+{
+	char	*line;
+
+	line = lineedit_take(ui->edit);
+	ui->message[0] = '\0';
+	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+	cmd_run_line(&ui->ctx, line);
+	free(line);
+}
+
+/* Select the job whose panel entry was clicked. */
+static void
+ui_click(struct ui *ui)
+{
+	MEVENT	ev;
+	int	index;
+
+	if (getmouse(&ev) != OK || ui->too_small)
+		return;
+	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return;
+	if (ev.y <= ui->panel.y || ev.y >= ui->panel.y + ui->panel.h - 1 ||
+	    ev.x < ui->panel.x || ev.x >= ui->panel.x + ui->panel.w)
+		return;
+	index = ui->panel_top + (ev.y - ui->panel.y - 1) / 3;
+	if (index < jobtable_count(ui->jt))
+		ui_select(ui, jobtable_get(ui->jt, index));
+}
+
+/* Handle a key at the prompt. */
+static void
+ui_prompt_key(struct ui *ui, int rc, wint_t k)
+{
+	static const struct {
+		wint_t			key;
+		enum lineedit_action	action;
+	} ctrl[] = {
+		{ UI_KEY_CTRL('a'), LINEEDIT_HOME },
+		{ UI_KEY_CTRL('e'), LINEEDIT_END },
+		{ UI_KEY_CTRL('b'), LINEEDIT_LEFT },
+		{ UI_KEY_CTRL('f'), LINEEDIT_RIGHT },
+		{ UI_KEY_CTRL('u'), LINEEDIT_KILL_START },
+		{ UI_KEY_CTRL('k'), LINEEDIT_KILL_END },
+		{ UI_KEY_CTRL('w'), LINEEDIT_KILL_WORD },
+		{ UI_KEY_CTRL('c'), LINEEDIT_CLEAR },
+		{ UI_KEY_CTRL('h'), LINEEDIT_BACKSPACE },
+		{ UI_KEY_CTRL('d'), LINEEDIT_DELETE },
+		{ 0x7f, LINEEDIT_BACKSPACE },
+	}, named[] = {
+		{ KEY_LEFT, LINEEDIT_LEFT },
+		{ KEY_RIGHT, LINEEDIT_RIGHT },
+		{ KEY_HOME, LINEEDIT_HOME },
+		{ KEY_END, LINEEDIT_END },
+		{ KEY_BACKSPACE, LINEEDIT_BACKSPACE },
+		{ KEY_DC, LINEEDIT_DELETE },
+		{ KEY_UP, LINEEDIT_PREV },
+		{ KEY_DOWN, LINEEDIT_NEXT },
+	};
+	size_t	i;
+
+	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+	if (rc == OK) {
+		switch (k) {
+		case UI_FOCUS_KEY:
+			ui_focus(ui);
+			return;
+		case UI_KEY_CTRL('n'):
+			ui_select_step(ui, 1);
+			return;
+		case UI_KEY_CTRL('p'):
+			ui_select_step(ui, -1);
+			return;
+		case UI_KEY_CTRL('l'):
+			clearok(curscr, TRUE);
+			ui_dirty(ui, UI_DRAW_ALL, 1);
+			return;
+		case L'\r':
+		case L'\n':
+			ui_submit(ui);
+			return;
+		}
+		for (i = 0; i < sizeof ctrl / sizeof ctrl[0]; i++) {
+			if (ctrl[i].key == k) {
+				lineedit_do(ui->edit, ctrl[i].action);
+				return;
+			}
+		}
+		if (k >= 0x20 && k != 0x7f)
+			lineedit_insert(ui->edit, (wchar_t)k);
+		return;
+	}
+	switch (k) {
+	case KEY_ENTER:
+		ui_submit(ui);
+		return;
+	case KEY_PPAGE:
+		ui_scroll(ui, ui->pane.h > 4 ? ui->pane.h - 3 : 1);
+		return;
+	case KEY_NPAGE:
+		ui_scroll(ui, -(ui->pane.h > 4 ? ui->pane.h - 3 : 1));
+		return;
+	case KEY_MOUSE:
+		ui_click(ui);
+		return;
+	}
+	for (i = 0; i < sizeof named / sizeof named[0]; i++) {
+		if (named[i].key == k) {
+			lineedit_do(ui->edit, named[i].action);
+			return;
+		}
+	}
+}
+
+/* Handle a key in focus mode: everything but the focus key goes to the job. */
+static void
+ui_focus_key(struct ui *ui, int rc, wint_t k)
+{
+	struct keys_event	 ev;
+	struct job		*job = ui->selected;
+
+	if (rc == OK && k == UI_FOCUS_KEY) {
+		ui_unfocus(ui);
+		return;
+	}
+	if (rc == KEY_CODE_YES && k == KEY_MOUSE) {
+		ui_click(ui);
+		return;
+	}
+	if (job == NULL || !job_is_running(job)) {
+		ui_unfocus(ui);
+		return;
+	}
+	if (!keys_translate(ui->keys, rc, k, &ev))
+		return;
+	if (ui->scroll != 0) {
+		ui->scroll = 0;
+		vt_mark_all_dirty(job_vt_get(job));
+	}
+	keys_send(job_vt_get(job), &ev);
+	jobtable_update(ui->jt, job);
+	ui_dirty(ui, UI_DRAW_PANE, 1);
+}
+
+/* Read every key waiting on stdin. */
+static void
+ui_stdin_cb(int fd, short revents, void *arg)
+{
+	struct ui	*ui = arg;
+	wint_t		 k;
+	int		 rc, n = 0;
+
+	(void)fd;
+	while ((rc = wget_wch(stdscr, &k)) != ERR) {
+		n++;
+		if (rc == KEY_CODE_YES && k == KEY_RESIZE) {
+			ui_resize(ui);
+			continue;
+		}
+		if (ui->flags & UI_QUITTING)
+			continue;
+		if (ui->pager != NULL)
+			ui_pager_key(ui, rc, (unsigned int)k);
+		else if (ui->flags & UI_FOCUSED)
+			ui_focus_key(ui, rc, k);
+		else
+			ui_prompt_key(ui, rc, k);
+	}
+	if (n == 0 && (revents & (POLLHUP | POLLERR))) {
+		/* The terminal is gone: stop the jobs and leave. */
+		loop_unwatch_fd(ui->loop, STDIN_FILENO);
+		ui_quit(ui);
+	}
+}
+
+/* Tick the durations in the panel while any job runs. */
+static void
+ui_tick_cb(void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui->tick_timer = 0;
+	if (jobtable_running(ui->jt) == 0)
+		return;
+	ui_dirty(ui, UI_DRAW_PANEL, 0);
+	ui->tick_timer = loop_add_timer(ui->loop, UI_TICK_MS, ui_tick_cb, ui);
+}
+
+/* A frame timer expired: the next hook will draw. */
+static void
+ui_frame_cb(void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui->frame_timer = 0;
+}
+
+/* Leave the loop once every job has stopped. */
+static void
+ui_check_quit(struct ui *ui)
+{
+	if ((ui->flags & UI_QUITTING) && !jobtable_busy(ui->jt))
+		loop_stop(ui->loop);
+}
+
+/* Stop waiting for jobs: SIGKILL went out at the grace period. */
+static void
+ui_quit_timeout_cb(void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui->quit_timer = 0;
+	loop_stop(ui->loop);
+}
+
+/* Draw what changed, now or at the next frame; the before-sleep hook. */
+static void
+ui_hook(void *arg)
+{
+	struct ui	*ui = arg;
+	int64_t		 now, wait;
+
+	ui_check_quit(ui);
+	if (!(ui->flags & (UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE |
+	    UI_DRAW_PROMPT)))
+		return;
+	now = loop_now_ms();
+	wait = ui->last_draw + UI_FRAME_MS - now;
+	if (!(ui->flags & UI_URGENT) && wait > 0) {
+		if (ui->frame_timer == 0)
+			ui->frame_timer = loop_add_timer(ui->loop, wait,
+			    ui_frame_cb, ui);
+		return;
+	}
+	ui_draw(ui);
+	ui->last_draw = now;
+	ui->flags &= ~(UI_URGENT | UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE |
+	    UI_DRAW_PROMPT);
+}
+
+/* A job started: show it, select it if it was typed, tick durations. */
+static void
+ui_job_started(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+
+	(void)job;
+	if (ui->tick_timer == 0)
+		ui->tick_timer = loop_add_timer(ui->loop, UI_TICK_MS,
+		    ui_tick_cb, ui);
+	if (ui->selected == NULL)
+		ui_select(ui, job);
+	ui_dirty(ui, UI_DRAW_PANEL, 1);
+}
+
+/*
+ * A job printed: redraw its pane if it is shown, and the panel's last line.
+ * Not urgent, so a flood draws at the frame rate while a lone change after
+ * a quiet spell is drawn at once (the hook only waits within a frame).
+ */
+static void
+ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
+{
+	struct ui	*ui = arg;
+
+	(void)buf;
+	(void)len;
+	if (job == ui->selected) {
+		ui_dirty(ui, UI_DRAW_PANE, 0);
+		if (ui->scroll != 0)
+			ui_scroll(ui, 0);
+	}
+	ui_dirty(ui, UI_DRAW_PANEL, 0);
+}
+
+/* A job ended: give the prompt back if it was focused. */
+static void
+ui_job_exited(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+
+	if (job == ui->selected && (ui->flags & UI_FOCUSED))
+		ui_unfocus(ui);
+	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
+	ui_check_quit(ui);
+}
+
+/* Show a command's message. */
+static void
+ui_client_message(const char *msg, void *arg)
+{
+	ui_message(arg, msg, 0);
+}
+
+/* Show a command's error. */
+static void
+ui_client_error(const char *msg, void *arg)
+{
+	ui_message(arg, msg, 1);
+}
+
+/* Show a command's text in the text view. */
+static void
+ui_client_show(const char *title, char **lines, int count, void *arg)
+{
+	ui_pager_open(arg, title, lines, count);
+}
+
+/* Select (and maybe focus) a job a command named. */
+static void
+ui_client_select(struct job *job, int focus, void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui_select(ui, job);
+	if (focus)
+		ui_focus(ui);
+}
+
+/* !quit. */
+static void
+ui_client_quit(void *arg)
+{
+	ui_quit(arg);
+}
+
+/*
+ * Stop every job (SIGTERM, then SIGKILL after the grace period) and leave
+ * the loop once none is left, saying so on the screen meanwhile.
+ */
+void
+ui_quit(struct ui *ui)
+{
+	char	msg[64];
+
+	if (ui->flags & UI_QUITTING)
+		return;
+	ui->flags |= UI_QUITTING;
+	ui_unfocus(ui);
+	ui_pager_close(ui);
+	ui->stopping = jobtable_kill_all(ui->jt);
+	if (!jobtable_busy(ui->jt)) {
+		loop_stop(ui->loop);
+		return;
+	}
+	snprintf(msg, sizeof msg, "stopping %d job%s…", ui->stopping,
+	    ui->stopping == 1 ? "" : "s");
+	ui_message(ui, msg, 0);
+	ui->quit_timer = loop_add_timer(ui->loop, JOBTABLE_KILL_GRACE_MS + 1000,
+	    ui_quit_timeout_cb, ui);
+}
+
+/* Take the terminal and set up the screen; NULL with *cause on failure. */
+struct ui *
+ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
+    const struct ui_opts *opts, char **cause)
+{
+	struct ui	*ui;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		*cause = xstrdup("stdin and stdout must be a terminal");
+		return NULL;
+	}
+	ui = xcalloc(1, sizeof *ui);
+	ui->loop = loop;
+	ui->jt = jt;
+	ui->session = session;
+	ui->ctx.jt = jt;
+	ui->ctx.session = session;
+	ui->ctx.client = &ui_cmd_client;
+	ui->ctx.arg = ui;
+	ui->ctx.log_dir = opts->log_dir;
+	ui->ctx.scrollback = opts->scrollback;
+	ui->ctx.no_pty = opts->no_pty;
+
+	/* Our SIGWINCH handler first, so curses does not install its own. */
+	loop_watch_signal(loop, SIGWINCH, ui_sigwinch, ui);
+	if (initscr() == NULL) {
+		*cause = xstrdup("cannot initialise the terminal");
+		free(ui);
+		return NULL;
+	}
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+	mouseinterval(0);
+	ui_draw_init_colours();
+	ui->keys = keys_new();
+	ui->edit = lineedit_new(UI_HISTORY_MAX);
+	ui->rows = LINES;
+	ui->cols = COLS;
+	ui_layout(ui);
+	ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs, ui);
+	loop_watch_fd(loop, STDIN_FILENO, POLLIN, ui_stdin_cb, ui);
+	loop_set_hook(loop, ui_hook, ui);
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+	return ui;
+}
+
+/* Give the terminal back and free the front end. */
+void
+ui_free(struct ui *ui)
+{
+	if (ui == NULL)
+		return;
+	loop_set_hook(ui->loop, NULL, NULL);
+	loop_unwatch_fd(ui->loop, STDIN_FILENO);
+	if (ui->tick_timer != 0)
+		loop_cancel_timer(ui->loop, ui->tick_timer);
+	if (ui->frame_timer != 0)
+		loop_cancel_timer(ui->loop, ui->frame_timer);
+	if (ui->quit_timer != 0)
+		loop_cancel_timer(ui->loop, ui->quit_timer);
+	jobtable_unsubscribe(ui->jt, ui->jt_handle);
+	ui_pager_close(ui);
+	endwin();
+	keys_free(ui->keys);
+	lineedit_free(ui->edit);
+	free(ui);
+}
