@@ -263,6 +263,45 @@ ui_text_width(const char *s)
 	return used;
 }
 
+/*
+ * Copy UTF-8 text into out cut to at most cols columns, ending in an
+ * ellipsis when something was cut.
+ */
+static void
+ui_fit(const char *s, int cols, char *out, size_t size)
+{
+	mbstate_t	 mbs;
+	wchar_t		 wc;
+	size_t		 n, len = strlen(s), o = 0;
+	int		 used = 0, w;
+
+	if (size == 0)
+		return;
+	if (ui_text_width(s) <= cols) {
+		snprintf(out, size, "%s", s);
+		return;
+	}
+	memset(&mbs, 0, sizeof mbs);
+	while (len > 0 && cols > 1) {
+		n = mbrtowc(&wc, s, len, &mbs);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+			break;
+		w = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		if (used + w > cols - 1 || o + n + 4 > size)
+			break;
+		memcpy(out + o, s, n);
+		o += n;
+		used += w;
+		s += n;
+		len -= n;
+	}
+	if (cols >= 1 && o + 4 <= size) {
+		memcpy(out + o, "…", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+}
+
 /* Fill width columns at y, x with blanks. */
 static void
 ui_blank(int y, int x, int width, attr_t attr)
@@ -321,7 +360,8 @@ static void
 ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
     const char *right, attr_t rattr, int rpair)
 {
-	int	rw = 0, used;
+	char	fitted[1024];
+	int	rw = 0;
 
 	ui_blank(y, x, width, lattr);
 	if (right != NULL) {
@@ -331,8 +371,8 @@ ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
 		else
 			ui_put_text(y, x + width - rw, rw, right, rattr, rpair);
 	}
-	used = ui_put_text(y, x, width - rw - (rw > 0), left, lattr, lpair);
-	(void)used;
+	ui_fit(left, width - rw - (rw > 0), fitted, sizeof fitted);
+	ui_put_text(y, x, width - rw - (rw > 0), fitted, lattr, lpair);
 }
 
 /* Describe a job's state for line two of its panel entry. */
@@ -501,14 +541,17 @@ ui_draw_pane(struct ui *ui, int all)
 	const struct vt_cell	*cells;
 	struct job		*job = ui->selected;
 	struct vt		*vt = NULL;
-	char			 title[256], right[64];
+	char			 title[1100], right[64], cmd[1024];
 	int			 focused = ui->flags & UI_FOCUSED;
 	int			 ih = r->h - 2, iw = r->w - 2, row, n, sb, rev;
 
 	title[0] = right[0] = '\0';
 	if (job != NULL) {
-		snprintf(title, sizeof title, "[%d] %s%s", job_id(job),
-		    job_command(job), focused ? " [Focused]" : "");
+		/* Cut the command, never the [Focused] mark. */
+		ui_fit(job_command(job), r->w - 30 - (focused ? 10 : 0), cmd,
+		    sizeof cmd);
+		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
+		    focused ? " [Focused]" : "");
 		if (ui->scroll > 0)
 			snprintf(right, sizeof right, "↑%d  PID %ld", ui->scroll,
 			    (long)job_pid(job));

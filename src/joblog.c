@@ -1,0 +1,208 @@
+/*
+ * joblog.c: an append-only file of one job's raw output.
+ *
+ * joblog_open() creates each missing directory of the path with mode 0700
+ * (existing ones are left as they are) and refuses a final directory owned
+ * by another user, since the /tmp fallback of joblog_default_dir() is in a
+ * shared place.  The file is opened O_APPEND with mode 0600; symbolic
+ * links are followed.  The first write error closes the file and records
+ * "log disabled: PATH: strerror"; that write returns -1 and every later one
+ * is ignored and returns 0, so the job goes on without its log.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joblog.h"
+#include "xmalloc.h"
+
+struct joblog {
+	int	 fd;		/* -1 once logging is off */
+	char	*path;
+	char	*error;		/* why logging is off, or NULL */
+	off_t	 size;
+};
+
+static int	joblog_mkdirs(const char *, char **);
+
+/* Create dir and its missing parents with mode 0700, like mkdir -p. */
+static int
+joblog_mkdirs(const char *dir, char **cause)
+{
+	struct stat	 sb;
+	char		*copy, *p;
+	int		 last, error;
+
+	copy = xstrdup(dir);
+	p = copy;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		while (*p != '\0' && *p != '/')
+			p++;
+		last = (*p == '\0' || p[strspn(p, "/")] == '\0');
+		*p = '\0';
+		/* An existing directory may still fail (EROFS, EACCES). */
+		if (mkdir(copy, 0700) != 0 && (error = errno) != EEXIST &&
+		    (stat(copy, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+			*cause = xprintf("%s: %s", copy, strerror(error));
+			free(copy);
+			return -1;
+		}
+		if (last)
+			break;
+		*p++ = '/';
+	}
+	free(copy);
+
+	if (stat(dir, &sb) != 0) {
+		*cause = xprintf("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		*cause = xprintf("%s: %s", dir, strerror(ENOTDIR));
+		return -1;
+	}
+	if (sb.st_uid != geteuid()) {
+		*cause = xprintf("%s: not owned by this user", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Open (creating if needed) dir/name for appending, making dir if missing. */
+struct joblog *
+joblog_open(const char *dir, const char *name, char **cause)
+{
+	struct joblog	*jl;
+	struct stat	 sb;
+	char		*path;
+	int		 fd;
+
+	if (dir == NULL || *dir == '\0') {
+		*cause = xstrdup("no log directory");
+		return NULL;
+	}
+	if (name == NULL || *name == '\0' || strchr(name, '/') != NULL ||
+	    strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		*cause = xprintf("bad log file name: \"%s\"",
+		    name == NULL ? "" : name);
+		return NULL;
+	}
+	if (joblog_mkdirs(dir, cause) != 0)
+		return NULL;
+
+	if (dir[strlen(dir) - 1] == '/')
+		path = xprintf("%s%s", dir, name);
+	else
+		path = xprintf("%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
+	    0600);
+	if (fd == -1 || fstat(fd, &sb) != 0) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		free(path);
+		return NULL;
+	}
+
+	jl = xcalloc(1, sizeof *jl);
+	jl->fd = fd;
+	jl->path = path;
+	jl->size = S_ISREG(sb.st_mode) ? sb.st_size : 0;
+	return jl;
+}
+
+/* Close the file and free the log. */
+void
+joblog_close(struct joblog *jl)
+{
+	if (jl == NULL)
+		return;
+	if (jl->fd != -1)
+		close(jl->fd);
+	free(jl->path);
+	free(jl->error);
+	free(jl);
+}
+
+/* Append all of buf; on error turn logging off and return -1, once. */
+int
+joblog_write(struct joblog *jl, const void *buf, size_t len)
+{
+	const char	*p = buf;
+	ssize_t		 n;
+	int		 error;
+
+	if (jl->fd == -1)
+		return 0;
+	while (len > 0) {
+		n = write(jl->fd, p, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error = n == 0 ? ENOSPC : errno;
+			jl->error = xprintf("log disabled: %s: %s", jl->path,
+			    strerror(error));
+			close(jl->fd);
+			jl->fd = -1;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		jl->size += n;
+	}
+	return 0;
+}
+
+/* Return the log file's path. */
+const char *
+joblog_path(const struct joblog *jl)
+{
+	return jl->path;
+}
+
+/* Return why logging was turned off, or NULL while it is on. */
+const char *
+joblog_error(const struct joblog *jl)
+{
+	return jl->error;
+}
+
+/* Return the file's size: what it held when opened plus what was written. */
+off_t
+joblog_size(const struct joblog *jl)
+{
+	return jl->size;
+}
+
+/* Return a new string: the default log directory for this user. */
+char *
+joblog_default_dir(void)
+{
+	const char	*v;
+	size_t		 len;
+
+	if ((v = getenv("XDG_STATE_HOME")) != NULL && v[0] == '/') {
+		len = strlen(v);
+		while (len > 1 && v[len - 1] == '/')
+			len--;
+		if (len == 1)
+			return xstrdup("/jobdeck/logs");
+		return xprintf("%.*s/jobdeck/logs", (int)len, v);
+	}
+	if ((v = getenv("HOME")) != NULL && v[0] == '/') {
+		len = strlen(v);
+		while (len > 1 && v[len - 1] == '/')
+			len--;
+		if (len == 1)
+			return xstrdup("/.local/state/jobdeck/logs");
+		return xprintf("%.*s/.local/state/jobdeck/logs", (int)len, v);
+	}
+	return xprintf("/tmp/jobdeck-%u/logs", (unsigned)getuid());
+}

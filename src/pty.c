@@ -1,0 +1,433 @@
+/*
+ * pty.c: start a child on a new pseudo-terminal, or on pipes when no
+ * terminal can be had.  The only caller of forkpty().
+ *
+ * Everything that needs memory or a lookup is done in the parent before
+ * fork: the PATH search (in spec->envp's PATH, relative entries taken from
+ * the child's cwd), the fallback argv for scripts without a #! line, and
+ * the fd limit.  Between fork and exec the child calls only
+ * async-signal-safe functions (sigaction, sigprocmask, chdir, setsid,
+ * dup2, fcntl, close_range/close, write, execve, _exit) plus strlen and
+ * glibc's strerrordesc_np, which only index constant tables; it never
+ * touches the locale or the heap.  All signals are blocked across fork so
+ * no handler of the parent (the loop's self-pipe writer) can run in the
+ * child before its dispositions are reset to SIG_DFL.
+ *
+ * The terminal starts in cooked mode with UTF-8 input (ICANON, ECHO, ISIG,
+ * IEXTEN, IUTF8, ICRNL, OPOST|ONLCR) and the usual control characters.
+ * IXON is off, so Ctrl+S and Ctrl+Q reach the program instead of freezing
+ * its output.
+ *
+ * Exec failures, reported by the child on its own output: a name not found
+ * in PATH gives "NAME: not found" and exit 127; other errors give
+ * "NAME: strerror" and exit 126 (EACCES, ENOEXEC) or 127.  A file without
+ * a #! line (ENOEXEC) is run with /bin/sh, as execvp() and shells do.  A
+ * cwd that cannot be entered gives "cd: DIR: strerror" and exit 127.
+ *
+ * Pipe fallback (spec->no_pty, or forkpty() failed for any reason): stdin
+ * is one pipe, stdout and stderr share one pipe so their order is kept,
+ * and the child calls setsid() so it still leads its own session and
+ * process group.  It has no controlling terminal.  The parent should ignore
+ * SIGPIPE, since a write to in_fd after the child exits raises it.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "pty.h"
+#include "xmalloc.h"
+
+/*
+ * The system's <pty.h> is shadowed by ours under -Iinclude, so declare
+ * forkpty() (glibc libutil, the BSDs' <util.h>) here, as glibc does.
+ */
+int	forkpty(int *, char *, const struct termios *, const struct winsize *);
+
+/* What the child needs, prepared by the parent before fork. */
+struct pty_prep {
+	const char	 *name;		/* spec->path, for messages */
+	char		 *file;		/* path to execve, or NULL: not found */
+	char		**sh_argv;	/* argv for /bin/sh on ENOEXEC */
+	char *const	 *argv;
+	char *const	 *envp;
+	const char	 *cwd;
+	int		  open_max;
+};
+
+static const char *pty_env_path(char *const *);
+static char	*pty_search_path(const char *, char *const *, const char *);
+static void	 pty_prepare(const struct pty_spec *, struct pty_prep *);
+static void	 pty_prep_free(struct pty_prep *);
+static void	 pty_make_termios(struct termios *);
+static void	 pty_make_winsize(struct winsize *, int, int);
+static int	 pty_set_flags(int);
+static void	 pty_write_err(const char *, const char *, int);
+static void	 pty_child_exec(const struct pty_prep *)
+		     __attribute__((noreturn));
+static int	 pty_spawn_pty(const struct pty_prep *, struct pty_child *,
+		     const struct winsize *);
+static int	 pty_spawn_pipes(const struct pty_prep *, struct pty_child *,
+		     char **);
+
+static char *const pty_empty_env[] = { NULL };
+
+/* Return PATH's value in envp, or the system default path. */
+static const char *
+pty_env_path(char *const *envp)
+{
+	size_t	i;
+
+	for (i = 0; envp[i] != NULL; i++) {
+		if (strncmp(envp[i], "PATH=", 5) == 0)
+			return envp[i] + 5;
+	}
+	return "/usr/local/bin:/usr/bin:/bin";
+}
+
+/* Find name in envp's PATH: an executable file, else one we may not run. */
+static char *
+pty_search_path(const char *name, char *const *envp, const char *cwd)
+{
+	struct stat	 sb;
+	const char	*path, *end;
+	char		*dir, *cand, *denied = NULL;
+	size_t		 len;
+
+	path = pty_env_path(envp);
+	for (;;) {
+		end = strchr(path, ':');
+		len = end == NULL ? strlen(path) : (size_t)(end - path);
+		dir = len == 0 ? xstrdup(".") : xstrndup(path, len);
+		if (dir[0] != '/' && cwd != NULL)
+			cand = xprintf("%s/%s/%s", cwd, dir, name);
+		else
+			cand = xprintf("%s/%s", dir, name);
+		free(dir);
+		if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			if (access(cand, X_OK) == 0) {
+				free(denied);
+				return cand;
+			}
+			if (denied == NULL) {
+				denied = cand;
+				cand = NULL;
+			}
+		}
+		free(cand);
+		if (end == NULL)
+			break;
+		path = end + 1;
+	}
+	return denied;
+}
+
+/* Fill prep from spec: resolve the program, build the sh argv, find limits. */
+static void
+pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
+{
+	long		max;
+	size_t		n, i;
+
+	memset(prep, 0, sizeof *prep);
+	prep->name = spec->path;
+	prep->argv = spec->argv;
+	prep->envp = spec->envp != NULL ? spec->envp : pty_empty_env;
+	prep->cwd = spec->cwd;
+
+	if (strchr(spec->path, '/') != NULL)
+		prep->file = xstrdup(spec->path);
+	else if (spec->path[0] != '\0')
+		prep->file = pty_search_path(spec->path, prep->envp, spec->cwd);
+
+	for (n = 0; spec->argv[n] != NULL; n++)
+		/* nothing */;
+	prep->sh_argv = xcalloc(n + 2, sizeof *prep->sh_argv);
+	prep->sh_argv[0] = (char *)"sh";
+	prep->sh_argv[1] = prep->file;
+	for (i = 1; i < n; i++)
+		prep->sh_argv[i + 1] = spec->argv[i];
+
+	max = sysconf(_SC_OPEN_MAX);
+	if (max <= 0 || max > INT_MAX)
+		max = 65536;
+	prep->open_max = (int)max;
+}
+
+/* Free what pty_prepare() allocated. */
+static void
+pty_prep_free(struct pty_prep *prep)
+{
+	free(prep->file);
+	free(prep->sh_argv);
+}
+
+/* Fill t with a sane cooked-mode terminal. */
+static void
+pty_make_termios(struct termios *t)
+{
+	memset(t, 0, sizeof *t);
+	t->c_iflag = ICRNL | IUTF8;
+	t->c_oflag = OPOST | ONLCR;
+	t->c_cflag = CREAD | CS8 | HUPCL;
+	t->c_lflag = ICANON | ISIG | IEXTEN | ECHO | ECHOE | ECHOK | ECHOKE |
+	    ECHOCTL;
+	t->c_cc[VINTR] = 0x03;		/* ^C */
+	t->c_cc[VQUIT] = 0x1c;		/* ^\ */
+	t->c_cc[VERASE] = 0x7f;		/* ^? */
+	t->c_cc[VKILL] = 0x15;		/* ^U */
+	t->c_cc[VEOF] = 0x04;		/* ^D */
+	t->c_cc[VSTART] = 0x11;		/* ^Q */
+	t->c_cc[VSTOP] = 0x13;		/* ^S */
+	t->c_cc[VSUSP] = 0x1a;		/* ^Z */
+	t->c_cc[VREPRINT] = 0x12;	/* ^R */
+	t->c_cc[VWERASE] = 0x17;	/* ^W */
+	t->c_cc[VLNEXT] = 0x16;		/* ^V */
+	t->c_cc[VDISCARD] = 0x0f;	/* ^O */
+	t->c_cc[VMIN] = 1;
+	t->c_cc[VTIME] = 0;
+	cfsetispeed(t, B38400);
+	cfsetospeed(t, B38400);
+}
+
+/* Fill ws with rows x cols, 24 x 80 for values that are not positive. */
+static void
+pty_make_winsize(struct winsize *ws, int rows, int cols)
+{
+	memset(ws, 0, sizeof *ws);
+	ws->ws_row = rows <= 0 ? 24 : rows > USHRT_MAX ? USHRT_MAX : rows;
+	ws->ws_col = cols <= 0 ? 80 : cols > USHRT_MAX ? USHRT_MAX : cols;
+}
+
+/* Set O_NONBLOCK and FD_CLOEXEC on a descriptor the parent keeps. */
+static int
+pty_set_flags(int fd)
+{
+	int	fl;
+
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		return -1;
+	if ((fl = fcntl(fd, F_GETFD)) == -1 ||
+	    fcntl(fd, F_SETFD, fl | FD_CLOEXEC) == -1)
+		return -1;
+	return 0;
+}
+
+/* Write "A: B: strerror", "A: B" or "A: strerror" to stderr, signal-safely. */
+static void
+pty_write_err(const char *a, const char *b, int error)
+{
+	const char	*msg = NULL;
+	ssize_t		 r;
+
+	if (error != 0 && (msg = strerrordesc_np(error)) == NULL)
+		msg = "Unknown error";
+	r = write(STDERR_FILENO, a, strlen(a));
+	if (b != NULL) {
+		r = write(STDERR_FILENO, ": ", 2);
+		r = write(STDERR_FILENO, b, strlen(b));
+	}
+	if (msg != NULL) {
+		r = write(STDERR_FILENO, ": ", 2);
+		r = write(STDERR_FILENO, msg, strlen(msg));
+	}
+	r = write(STDERR_FILENO, "\n", 1);
+	(void)r;
+}
+
+/* In the child: reset signals, chdir, close stray fds and exec. */
+static void
+pty_child_exec(const struct pty_prep *prep)
+{
+	struct sigaction	sa;
+	sigset_t		set;
+	int			sig, fd, error;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+	}
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+
+	if (prep->cwd != NULL && chdir(prep->cwd) != 0) {
+		pty_write_err("cd", prep->cwd, errno);
+		_exit(127);
+	}
+
+	/* Close every fd above 2; the loop does not stop at gaps. */
+	if (close_range(3, ~0U, 0) != 0) {
+		for (fd = 3; fd < prep->open_max; fd++)
+			close(fd);
+	}
+
+	if (prep->file == NULL) {
+		pty_write_err(prep->name, "not found", 0);
+		_exit(127);
+	}
+	execve(prep->file, prep->argv, prep->envp);
+	error = errno;
+	if (error == ENOEXEC) {
+		execve("/bin/sh", prep->sh_argv, prep->envp);
+		error = ENOEXEC;
+	}
+	pty_write_err(prep->name, NULL, error);
+	_exit(error == EACCES || error == ENOEXEC ? 126 : 127);
+}
+
+/* Try to start the child on a new pty; -1 with errno if forkpty failed. */
+static int
+pty_spawn_pty(const struct pty_prep *prep, struct pty_child *child,
+    const struct winsize *ws)
+{
+	struct termios	tio;
+	sigset_t	all, old;
+	pid_t		pid;
+	int		master, error;
+
+	pty_make_termios(&tio);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = forkpty(&master, NULL, &tio, ws);
+	if (pid == 0)
+		pty_child_exec(prep);
+	error = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid == -1) {
+		errno = error;
+		return -1;
+	}
+	/* A failure here cannot undo the fork; the fd still works. */
+	(void)pty_set_flags(master);
+	child->pid = pid;
+	child->out_fd = child->in_fd = master;
+	child->is_pty = 1;
+	child->pty_errno = 0;
+	return 0;
+}
+
+/* Start the child on pipes: stdin from one, stdout and stderr into another. */
+static int
+pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
+    char **cause)
+{
+	sigset_t	all, old;
+	pid_t		pid;
+	int		in[2], out[2], fd0, fd1, error;
+
+	if (pipe2(in, O_CLOEXEC) != 0) {
+		*cause = xprintf("pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(out, O_CLOEXEC) != 0) {
+		error = errno;
+		close(in[0]);
+		close(in[1]);
+		*cause = xprintf("pipe: %s", strerror(error));
+		return -1;
+	}
+
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		/* Move both ends above 2 first: no dup2 may clobber one. */
+		if ((fd0 = fcntl(in[0], F_DUPFD, 3)) == -1 ||
+		    (fd1 = fcntl(out[1], F_DUPFD, 3)) == -1 ||
+		    dup2(fd0, STDIN_FILENO) == -1 ||
+		    dup2(fd1, STDOUT_FILENO) == -1 ||
+		    dup2(fd1, STDERR_FILENO) == -1)
+			_exit(127);
+		setsid();
+		pty_child_exec(prep);
+	}
+	error = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(in[0]);
+	close(out[1]);
+	if (pid == -1) {
+		close(in[1]);
+		close(out[0]);
+		*cause = xprintf("fork: %s", strerror(error));
+		return -1;
+	}
+	(void)pty_set_flags(in[1]);
+	(void)pty_set_flags(out[0]);
+	child->pid = pid;
+	child->out_fd = out[0];
+	child->in_fd = in[1];
+	child->is_pty = 0;
+	return 0;
+}
+
+/* Start spec's program on a pty, or on pipes if asked or no pty is free. */
+int
+pty_spawn(const struct pty_spec *spec, struct pty_child *child,
+    char **cause)
+{
+	struct pty_prep	prep;
+	struct winsize	ws;
+	int		r;
+
+	child->pid = -1;
+	child->out_fd = child->in_fd = -1;
+	child->is_pty = 0;
+	child->pty_errno = 0;
+	if (spec->path == NULL || spec->argv == NULL || spec->argv[0] == NULL) {
+		*cause = xstrdup("no program to run");
+		return -1;
+	}
+
+	pty_prepare(spec, &prep);
+	pty_make_winsize(&ws, spec->rows, spec->cols);
+	if (!spec->no_pty) {
+		if (pty_spawn_pty(&prep, child, &ws) == 0) {
+			pty_prep_free(&prep);
+			return 0;
+		}
+		child->pty_errno = errno;
+	}
+	r = pty_spawn_pipes(&prep, child, cause);
+	pty_prep_free(&prep);
+	return r;
+}
+
+/* Tell the child's terminal its new size (SIGWINCH); pipes have none. */
+int
+pty_set_size(const struct pty_child *child, int rows, int cols)
+{
+	struct winsize	ws;
+
+	if (!child->is_pty)
+		return 0;
+	if (rows <= 0 || cols <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	pty_make_winsize(&ws, rows, cols);
+	return ioctl(child->out_fd, TIOCSWINSZ, &ws);
+}
+
+/* Close the child's fds once each and forget them; the child is left alone. */
+void
+pty_child_close(struct pty_child *child)
+{
+	if (child->out_fd >= 0)
+		close(child->out_fd);
+	if (child->in_fd >= 0 && child->in_fd != child->out_fd)
+		close(child->in_fd);
+	child->out_fd = child->in_fd = -1;
+}

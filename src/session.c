@@ -1,0 +1,761 @@
+/*
+ * session.c: the command line's shell state -- working directory,
+ * environment, and a shell-like word splitter for builtin arguments.
+ *
+ * The environment is one array of "NAME=VALUE" strings: a copy of jobdeck's
+ * own (first occurrence of a name wins) with export and unset applied in
+ * place, new names at the end.  PWD is always present and always names the
+ * session cwd: `export PWD=x` and `unset PWD` are accepted and change
+ * nothing, because jobs must start where session_cwd() says.
+ *
+ * cd follows a shell's default (-L, logical) mode, as bash does:
+ *   - no operand or "" goes to $HOME ("cd: HOME not set"), "-" to $OLDPWD
+ *     ("cd: OLDPWD not set");
+ *   - a relative operand is taken from the session cwd (jobdeck never
+ *     calls chdir()); one not starting with "." or ".." is first looked up
+ *     in $CDPATH when that is set;
+ *   - the path is normalised lexically: "//" and "." go, ".." removes the
+ *     previous component, so `cd ..` out of a symlinked directory goes back
+ *     where the user came from.  Each component before a ".." must be a
+ *     directory; if the lexical path does not exist, the physical one
+ *     (realpath) is tried, as bash does;
+ *   - the result must be a directory the user may search (stat + access);
+ *   - errors are "cd: OPERAND: strerror", OPERAND as given (or the value of
+ *     HOME/OLDPWD);
+ *   - on success OLDPWD is the previous cwd and PWD the new one.
+ * The cwd is stored absolute, without ".", ".." or repeated slashes, and
+ * without a trailing slash except for "/".
+ *
+ * export takes NAME=VALUE, NAME+=VALUE (append) or NAME (keeps the value,
+ * or sets it empty); names must be identifiers, and an error quotes the
+ * whole argument like bash: "export: `1x=2': not a valid identifier".
+ *
+ * session_split() follows the POSIX shell for: blanks (space, tab,
+ * newline) between words; '...' literal; "..." where \" \\ \$ \` and
+ * backslash-newline are escapes and other backslashes stay; a backslash
+ * outside quotes quotes the next character (a trailing one is kept);
+ * $NAME and ${NAME} from the session environment, unset being empty;
+ * tilde prefixes ~ ~/... ~user at the start of a word, and after the '='
+ * and each ':' of an assignment word (export PATH=~/bin:~/sbin), unquoted
+ * and with HOME from the session environment.  Deviations: no field
+ * splitting or globbing of expansions (as zsh), a word made only of
+ * unquoted expansions that are empty is dropped (as every shell), a '$'
+ * not followed by a name or '{' is literal ($1, $?, $$ are not special),
+ * ${...} takes only a name (anything else is "bad substitution"), and
+ * there is no command substitution, no arithmetic and no comments.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "xmalloc.h"
+
+struct session {
+	char	**env;		/* "NAME=VALUE", NULL-terminated */
+	size_t	  nenv;
+	size_t	  envsize;	/* allocated slots, with the NULL */
+	char	 *cwd;
+};
+
+/* A growing string for session_split(). */
+struct session_buf {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
+};
+
+static int	 session_is_name(const char *, size_t);
+static ssize_t	 session_find(const struct session *, const char *, size_t);
+static const char *session_get(const struct session *, const char *, size_t);
+static void	 session_set(struct session *, const char *, size_t,
+		     const char *);
+static void	 session_del(struct session *, const char *, size_t);
+static int	 session_normalise(const char *, char **);
+static int	 session_check_dir(const char *);
+static int	 session_enter(const char *, const char *, char **);
+static char	*session_initial_cwd(const struct session *);
+static void	 buf_add(struct session_buf *, const char *, size_t);
+static void	 buf_addc(struct session_buf *, char);
+static int	 split_is_blank(char);
+static int	 split_dollar(const struct session *, const char **,
+		     struct session_buf *, char **);
+static void	 split_tilde(const struct session *, const char **,
+		     struct session_buf *, int);
+static int	 split_is_assign(const struct session_buf *);
+
+/* Return 1 if s[0..len) is a shell identifier: [A-Za-z_][A-Za-z0-9_]*. */
+static int
+session_is_name(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len == 0 || !((s[0] >= 'A' && s[0] <= 'Z') ||
+	    (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+		return 0;
+	for (i = 1; i < len; i++) {
+		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Return the index of name (len bytes) in the environment, or -1. */
+static ssize_t
+session_find(const struct session *s, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nenv; i++) {
+		if (strncmp(s->env[i], name, len) == 0 && s->env[i][len] == '=')
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Return the value of name (len bytes), or NULL when unset. */
+static const char *
+session_get(const struct session *s, const char *name, size_t len)
+{
+	ssize_t	i;
+
+	if ((i = session_find(s, name, len)) == -1)
+		return NULL;
+	return s->env[i] + len + 1;
+}
+
+/* Set name (len bytes) to value, in place if it exists, else at the end. */
+static void
+session_set(struct session *s, const char *name, size_t len,
+    const char *value)
+{
+	ssize_t	 i;
+	char	*entry;
+
+	entry = xprintf("%.*s=%s", (int)len, name, value);
+	if ((i = session_find(s, name, len)) != -1) {
+		free(s->env[i]);
+		s->env[i] = entry;
+		return;
+	}
+	if (s->nenv + 1 >= s->envsize) {
+		s->envsize = s->envsize * 2 + 16;
+		s->env = xreallocarray(s->env, s->envsize, sizeof *s->env);
+	}
+	s->env[s->nenv++] = entry;
+	s->env[s->nenv] = NULL;
+}
+
+/* Remove name (len bytes) from the environment, keeping the order. */
+static void
+session_del(struct session *s, const char *name, size_t len)
+{
+	ssize_t	i;
+
+	if ((i = session_find(s, name, len)) == -1)
+		return;
+	free(s->env[i]);
+	memmove(&s->env[i], &s->env[i + 1], (s->nenv - (size_t)i) *
+	    sizeof *s->env);
+	s->nenv--;
+}
+
+/*
+ * Normalise the absolute path abs lexically into *out, checking that what
+ * precedes each ".." is a directory, and return 0 or an errno value.
+ */
+static int
+session_normalise(const char *abs, char **out)
+{
+	struct stat	 sb;
+	const char	*p = abs, *end;
+	char		*res, *slash;
+	size_t		 len = 0, n;
+	int		 error;
+
+	res = xmalloc(strlen(abs) + 2);
+	res[0] = '\0';
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		if (n == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (stat(len == 0 ? "/" : res, &sb) != 0) {
+				error = errno;
+				free(res);
+				return error;
+			}
+			if (!S_ISDIR(sb.st_mode)) {
+				free(res);
+				return ENOTDIR;
+			}
+			if ((slash = strrchr(res, '/')) != NULL) {
+				*slash = '\0';
+				len = (size_t)(slash - res);
+			}
+		} else {
+			res[len++] = '/';
+			memcpy(res + len, p, n);
+			len += n;
+			res[len] = '\0';
+		}
+		p = end;
+	}
+	if (len == 0)
+		strcpy(res, "/");
+	*out = res;
+	return 0;
+}
+
+/* Return 0 if path is a directory we may enter, else an errno value. */
+static int
+session_check_dir(const char *path)
+{
+	struct stat	sb;
+
+	if (stat(path, &sb) != 0)
+		return errno;
+	if (!S_ISDIR(sb.st_mode))
+		return ENOTDIR;
+	if (access(path, X_OK) != 0)
+		return errno;
+	return 0;
+}
+
+/*
+ * Resolve operand (relative to base) to a directory we may enter, trying
+ * the lexical path and then the physical one; return 0 or an errno value.
+ */
+static int
+session_enter(const char *base, const char *operand, char **out)
+{
+	char	*abs, *norm, *real;
+	int	 error;
+
+	if (operand[0] == '/')
+		abs = xstrdup(operand);
+	else
+		abs = xprintf("%s/%s", base, operand);
+
+	if ((error = session_normalise(abs, &norm)) == 0) {
+		if ((error = session_check_dir(norm)) == 0) {
+			free(abs);
+			*out = norm;
+			return 0;
+		}
+		free(norm);
+	}
+	if (error == ENOENT || error == ENOTDIR) {
+		if ((real = realpath(abs, NULL)) != NULL) {
+			if (session_check_dir(real) == 0) {
+				free(abs);
+				*out = real;
+				return 0;
+			}
+			free(real);
+		}
+	}
+	free(abs);
+	return error;
+}
+
+/* Return the starting cwd: $PWD if it is clean and names ".", else getcwd. */
+static char *
+session_initial_cwd(const struct session *s)
+{
+	struct stat	 a, b;
+	const char	*pwd;
+	char		*phys, *norm;
+
+	phys = getcwd(NULL, 0);
+	pwd = session_get(s, "PWD", 3);
+	if (pwd != NULL && pwd[0] == '/' &&
+	    session_normalise(pwd, &norm) == 0) {
+		if (strcmp(norm, pwd) == 0 && stat(pwd, &a) == 0 &&
+		    stat(".", &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			free(phys);
+			return norm;
+		}
+		if (phys == NULL)
+			return norm;
+		free(norm);
+	}
+	if (phys == NULL)
+		return xstrdup("/");
+	return phys;
+}
+
+/* Make a session from an environment (may be NULL): copy it, find the cwd. */
+struct session *
+session_new(char *const *environ)
+{
+	struct session	*s;
+	const char	*eq;
+	size_t		 i;
+
+	s = xcalloc(1, sizeof *s);
+	s->envsize = 16;
+	s->env = xcalloc(s->envsize, sizeof *s->env);
+	for (i = 0; environ != NULL && environ[i] != NULL; i++) {
+		if ((eq = strchr(environ[i], '=')) == NULL ||
+		    eq == environ[i] ||
+		    session_find(s, environ[i], eq - environ[i]) != -1)
+			continue;
+		session_set(s, environ[i], eq - environ[i], eq + 1);
+	}
+	s->cwd = session_initial_cwd(s);
+	session_set(s, "PWD", 3, s->cwd);
+	return s;
+}
+
+/* Free the session. */
+void
+session_free(struct session *s)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nenv; i++)
+		free(s->env[i]);
+	free(s->env);
+	free(s->cwd);
+	free(s);
+}
+
+/* Return the session's working directory, absolute and normalised. */
+const char *
+session_cwd(const struct session *s)
+{
+	return s->cwd;
+}
+
+/* Return name's value in the session environment, or NULL when unset. */
+const char *
+session_getenv(const struct session *s, const char *name)
+{
+	return session_get(s, name, strlen(name));
+}
+
+/* Change the session cwd like a shell's cd; see the top of the file. */
+int
+session_cd(struct session *s, const char *dir, char **cause)
+{
+	const char	*operand = dir, *cdpath, *p, *end;
+	char		*target = NULL, *base;
+	size_t		 n;
+	int		 error;
+
+	if (operand == NULL || *operand == '\0') {
+		operand = session_get(s, "HOME", 4);
+		if (operand == NULL || *operand == '\0') {
+			*cause = xstrdup("cd: HOME not set");
+			return -1;
+		}
+	} else if (strcmp(operand, "-") == 0) {
+		operand = session_get(s, "OLDPWD", 6);
+		if (operand == NULL || *operand == '\0') {
+			*cause = xstrdup("cd: OLDPWD not set");
+			return -1;
+		}
+	}
+
+	cdpath = session_get(s, "CDPATH", 6);
+	if (operand[0] != '/' && cdpath != NULL && *cdpath != '\0' &&
+	    strcmp(operand, ".") != 0 && strcmp(operand, "..") != 0 &&
+	    strncmp(operand, "./", 2) != 0 && strncmp(operand, "../", 3) != 0) {
+		for (p = cdpath; target == NULL; p = end + 1) {
+			end = strchrnul(p, ':');
+			n = (size_t)(end - p);
+			if (n == 0)
+				base = xstrdup(s->cwd);
+			else if (p[0] == '/')
+				base = xstrndup(p, n);
+			else
+				base = xprintf("%s/%.*s", s->cwd, (int)n, p);
+			if (session_enter(base, operand, &target) != 0)
+				target = NULL;
+			free(base);
+			if (*end == '\0')
+				break;
+		}
+	}
+	if (target == NULL &&
+	    (error = session_enter(s->cwd, operand, &target)) != 0) {
+		*cause = xprintf("cd: %s: %s", operand, strerror(error));
+		return -1;
+	}
+
+	session_set(s, "OLDPWD", 6, s->cwd);
+	free(s->cwd);
+	s->cwd = target;
+	session_set(s, "PWD", 3, s->cwd);
+	return 0;
+}
+
+/* Export NAME=VALUE, NAME+=VALUE or NAME into the session environment. */
+int
+session_export(struct session *s, const char *assignment,
+    char **cause)
+{
+	const char	*eq, *old;
+	char		*value;
+	size_t		 len;
+	int		 append = 0;
+
+	if (assignment == NULL) {
+		*cause = xstrdup("export: usage: export NAME[=VALUE]");
+		return -1;
+	}
+	if ((eq = strchr(assignment, '=')) != NULL) {
+		len = (size_t)(eq - assignment);
+		if (len > 0 && assignment[len - 1] == '+') {
+			append = 1;
+			len--;
+		}
+	} else
+		len = strlen(assignment);
+	if (!session_is_name(assignment, len)) {
+		*cause = xprintf("export: `%s': not a valid identifier",
+		    assignment);
+		return -1;
+	}
+	if (len == 3 && strncmp(assignment, "PWD", 3) == 0)
+		return 0;
+
+	old = session_get(s, assignment, len);
+	if (eq == NULL) {
+		if (old == NULL)
+			session_set(s, assignment, len, "");
+		return 0;
+	}
+	if (append && old != NULL) {
+		value = xprintf("%s%s", old, eq + 1);
+		session_set(s, assignment, len, value);
+		free(value);
+	} else
+		session_set(s, assignment, len, eq + 1);
+	return 0;
+}
+
+/* Remove name from the session environment; an unset name is no error. */
+int
+session_unset(struct session *s, const char *name, char **cause)
+{
+	size_t	len;
+
+	if (name == NULL) {
+		*cause = xstrdup("unset: usage: unset NAME");
+		return -1;
+	}
+	len = strlen(name);
+	if (!session_is_name(name, len)) {
+		*cause = xprintf("unset: `%s': not a valid identifier", name);
+		return -1;
+	}
+	if (len == 3 && strcmp(name, "PWD") == 0)
+		return 0;
+	session_del(s, name, len);
+	return 0;
+}
+
+/* Return a copy of the merged environment for a job; PWD is the cwd. */
+char **
+session_env(const struct session *s)
+{
+	char	**env;
+	size_t	  i;
+
+	env = xcalloc(s->nenv + 1, sizeof *env);
+	for (i = 0; i < s->nenv; i++)
+		env[i] = xstrdup(s->env[i]);
+	env[s->nenv] = NULL;
+	return env;
+}
+
+/* Free an array from session_env(); NULL is ignored. */
+void
+session_env_free(char **env)
+{
+	size_t	i;
+
+	if (env == NULL)
+		return;
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* Return $SHELL if it is an absolute path to an executable, else /bin/sh. */
+const char *
+session_shell(const struct session *s)
+{
+	struct stat	 sb;
+	const char	*sh;
+
+	sh = session_get(s, "SHELL", 5);
+	if (sh != NULL && sh[0] == '/' && stat(sh, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && access(sh, X_OK) == 0)
+		return sh;
+	return "/bin/sh";
+}
+
+/* Append len bytes of p to b. */
+static void
+buf_add(struct session_buf *b, const char *p, size_t len)
+{
+	if (b->len + len + 1 > b->size) {
+		b->size = (b->len + len + 1) * 2;
+		b->s = xreallocarray(b->s, b->size, 1);
+	}
+	memcpy(b->s + b->len, p, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+/* Append one character to b. */
+static void
+buf_addc(struct session_buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+/* Return 1 for the blanks that separate words. */
+static int
+split_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * Expand the $ at *pp into b and move *pp past it, keeping a '$' that no
+ * name or '{' follows; return 0, or -1 with *cause set.
+ */
+static int
+split_dollar(const struct session *s, const char **pp,
+    struct session_buf *b, char **cause)
+{
+	const char	*p = *pp + 1, *name, *end, *v;
+	size_t		 len;
+
+	if (*p == '{') {
+		name = p + 1;
+		if ((end = strchr(name, '}')) == NULL) {
+			*cause = xstrdup("unterminated ${");
+			return -1;
+		}
+		len = (size_t)(end - name);
+		if (!session_is_name(name, len)) {
+			*cause = xprintf("${%.*s}: bad substitution", (int)len,
+			    name);
+			return -1;
+		}
+		*pp = end + 1;
+	} else if (session_is_name(p, 1)) {
+		name = p;
+		for (len = 1; session_is_name(name, len + 1); len++)
+			/* nothing */;
+		*pp = name + len;
+	} else {
+		buf_addc(b, '$');
+		*pp = p;
+		return 0;
+	}
+	if ((v = session_get(s, name, len)) != NULL)
+		buf_add(b, v, strlen(v));
+	return 0;
+}
+
+/*
+ * Expand the tilde prefix at *pp into b if it is one (ending at '/', a
+ * blank, the end, or in an assignment a ':'); move *pp past what was used.
+ */
+static void
+split_tilde(const struct session *s, const char **pp,
+    struct session_buf *b, int assign)
+{
+	const char	*p = *pp + 1, *end, *home = NULL;
+	struct passwd	*pw;
+	char		*user;
+	size_t		 len;
+
+	for (end = p; *end != '\0' && *end != '/' && !split_is_blank(*end) &&
+	    !(assign && *end == ':'); end++) {
+		/* A quoted or expanded character makes it no tilde prefix. */
+		if (strchr("'\"\\$", *end) != NULL) {
+			buf_addc(b, '~');
+			*pp = p;
+			return;
+		}
+	}
+	len = (size_t)(end - p);
+	if (len == 0)
+		home = session_get(s, "HOME", 4);
+	else {
+		user = xstrndup(p, len);
+		if ((pw = getpwnam(user)) != NULL)
+			home = pw->pw_dir;
+		free(user);
+	}
+	if (home == NULL) {
+		buf_addc(b, '~');
+		*pp = p;
+		return;
+	}
+	buf_add(b, home, strlen(home));
+	*pp = end;
+}
+
+/* Return 1 if b so far is NAME= or NAME+= from unquoted text. */
+static int
+split_is_assign(const struct session_buf *b)
+{
+	size_t	len = b->len;
+
+	if (len < 2 || b->s[len - 1] != '=')
+		return 0;
+	len--;
+	if (b->s[len - 1] == '+')
+		len--;
+	return session_is_name(b->s, len);
+}
+
+/* Split line into words like a shell for simple cases; see the file's top. */
+int
+session_split(const struct session *s, const char *line, int *argc,
+    char ***argv, char **cause)
+{
+	struct session_buf	  b = { NULL, 0, 0 };
+	char			**v = NULL;
+	const char		 *p = line == NULL ? "" : line;
+	size_t			  n = 0;
+	int			  in_word = 0, quoted = 0, plain = 0;
+	int			  assign = 0, tilde_ok = 0;
+
+	*argc = 0;
+	*argv = NULL;
+	for (;;) {
+		if (*p == '\0' || split_is_blank(*p)) {
+			if (in_word && (b.len > 0 || quoted)) {
+				v = xreallocarray(v, n + 2, sizeof *v);
+				v[n++] = xstrndup(b.s == NULL ? "" : b.s,
+				    b.len);
+				v[n] = NULL;
+			}
+			in_word = quoted = assign = 0;
+			b.len = 0;
+			if (*p == '\0')
+				break;
+			p++;
+			continue;
+		}
+		if (!in_word) {
+			in_word = tilde_ok = plain = 1;
+		}
+		if (*p == '~' && tilde_ok) {
+			split_tilde(s, &p, &b, assign);
+			tilde_ok = plain = 0;
+			continue;
+		}
+		tilde_ok = 0;
+		switch (*p) {
+		case '\'':
+			quoted = 1;
+			plain = 0;
+			p++;
+			while (*p != '\'' && *p != '\0')
+				buf_addc(&b, *p++);
+			if (*p == '\0')
+				goto unterminated;
+			p++;
+			break;
+		case '"':
+			quoted = 1;
+			plain = 0;
+			p++;
+			while (*p != '"') {
+				if (*p == '\0')
+					goto unterminated;
+				if (*p == '\\' && p[1] != '\0' &&
+				    strchr("\"\\$`\n", p[1]) != NULL) {
+					if (p[1] != '\n')
+						buf_addc(&b, p[1]);
+					p += 2;
+				} else if (*p == '$') {
+					if (split_dollar(s, &p, &b, cause) != 0)
+						goto fail;
+				} else
+					buf_addc(&b, *p++);
+			}
+			p++;
+			break;
+		case '\\':
+			plain = 0;
+			if (p[1] == '\0')
+				buf_addc(&b, *p++);
+			else if (p[1] == '\n')
+				p += 2;
+			else {
+				quoted = 1;
+				buf_addc(&b, p[1]);
+				p += 2;
+			}
+			break;
+		case '$':
+			plain = 0;
+			if (split_dollar(s, &p, &b, cause) != 0)
+				goto fail;
+			break;
+		default:
+			buf_addc(&b, *p++);
+			if (plain && !assign && p[-1] == '=' &&
+			    split_is_assign(&b))
+				assign = tilde_ok = 1;
+			else if (assign && p[-1] == ':')
+				tilde_ok = 1;
+			break;
+		}
+	}
+	free(b.s);
+	if (v == NULL) {
+		v = xcalloc(1, sizeof *v);
+		v[0] = NULL;
+	}
+	*argc = (int)n;
+	*argv = v;
+	return 0;
+
+unterminated:
+	*cause = xstrdup("unterminated quote");
+fail:
+	free(b.s);
+	session_split_free((int)n, v);
+	return -1;
+}
+
+/* Free the words from session_split(). */
+void
+session_split_free(int argc, char **argv)
+{
+	int	i;
+
+	if (argv == NULL)
+		return;
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}

@@ -1,0 +1,718 @@
+/*
+ * check_loop.c: tests for the event loop on real pipes, timers, signals
+ * and child processes.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loop.h"
+
+/* What the callbacks of a test saw. */
+struct rec {
+	struct loop	*loop;
+	int		 calls;
+	short		 revents;
+	int		 fd;
+	int		 other;		/* fd a callback acts on */
+	char		 log[64];	/* one letter per event, in order */
+	size_t		 nlog;
+	uint64_t	 id;		/* timer a callback acts on */
+};
+
+/* Append a letter to the record's log. */
+static void
+rec_log(struct rec *r, char c)
+{
+	if (r->nlog + 1 < sizeof r->log) {
+		r->log[r->nlog++] = c;
+		r->log[r->nlog] = '\0';
+	}
+}
+
+/* Make a pipe, both ends close-on-exec. */
+static void
+make_pipe(int fds[2])
+{
+	ck_assert_int_eq(pipe2(fds, O_CLOEXEC), 0);
+}
+
+/* Count a call, remember revents, read one byte if readable. */
+static void
+read_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+	char		 c;
+
+	r->calls++;
+	r->revents = revents;
+	r->fd = fd;
+	if (revents & POLLIN) {
+		if (read(fd, &c, 1) == 1)
+			rec_log(r, c);
+	}
+}
+
+/* Count a call for the POLLOUT test. */
+static void
+write_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+
+	r->calls++;
+	r->revents = revents;
+	r->fd = fd;
+}
+
+/* Unwatch the other fd and log 'A'. */
+static void
+unwatch_other_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+
+	(void)fd;
+	(void)revents;
+	rec_log(r, 'A');
+	loop_unwatch_fd(r->loop, r->other);
+}
+
+/* Log 'B': must not run when A unwatched it this turn. */
+static void
+log_b_cb(int fd, short revents, void *arg)
+{
+	char	c;
+
+	(void)revents;
+	if (read(fd, &c, 1) == 1)
+		rec_log(arg, 'B');
+}
+
+/* Log 'C': the replacement watch for the same fd. */
+static void
+log_c_cb(int fd, short revents, void *arg)
+{
+	char	c;
+
+	(void)revents;
+	if (read(fd, &c, 1) == 1)
+		rec_log(arg, 'C');
+}
+
+/* Unwatch the other fd and watch it again with log_c_cb. */
+static void
+rewatch_other_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+	char		 c;
+
+	(void)revents;
+	if (read(fd, &c, 1) == 1)
+		rec_log(r, 'A');
+	loop_unwatch_fd(r->loop, r->other);
+	ck_assert_int_eq(loop_watch_fd(r->loop, r->other, POLLIN, log_c_cb, r),
+	    0);
+}
+
+/* Unwatch and close our own fd. */
+static void
+unwatch_self_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+
+	(void)revents;
+	r->calls++;
+	loop_unwatch_fd(r->loop, fd);
+	close(fd);
+}
+
+/* Add a watch of the other fd from inside a callback. */
+static void
+add_other_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+	char		 c;
+
+	(void)revents;
+	if (read(fd, &c, 1) == 1)
+		rec_log(r, 'A');
+	loop_watch_fd(r->loop, r->other, POLLIN, log_b_cb, r);
+}
+
+START_TEST(test_fd_readable)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int		 p[2];
+
+	make_pipe(p);
+	ck_assert_int_eq(loop_watch_fd(l, p[0], POLLIN, read_cb, &r), 0);
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_int_eq(r.calls, 0);
+
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	ck_assert_int_eq(r.fd, p[0]);
+	ck_assert(r.revents & POLLIN);
+	ck_assert_str_eq(r.log, "x");
+
+	/* Unwatched: data waits, the callback is not called. */
+	loop_unwatch_fd(l, p[0]);
+	ck_assert_int_eq(write(p[1], "y", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_int_eq(r.calls, 1);
+	loop_free(l);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(test_fd_writable_and_hup)
+{
+	struct loop	*l = loop_new();
+	struct rec	 w = { 0 }, r = { 0 };
+	int		 p[2];
+
+	make_pipe(p);
+	ck_assert_int_eq(loop_watch_fd(l, p[1], POLLOUT, write_cb, &w), 0);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(w.calls, 1);
+	ck_assert_int_eq(w.revents, POLLOUT);
+	loop_unwatch_fd(l, p[1]);
+	close(p[1]);
+
+	ck_assert_int_eq(loop_watch_fd(l, p[0], POLLIN, read_cb, &r), 0);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	ck_assert(r.revents & POLLHUP);
+	loop_free(l);
+	close(p[0]);
+}
+END_TEST
+
+START_TEST(test_set_events_pauses)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int		 p[2];
+
+	make_pipe(p);
+	ck_assert_int_eq(loop_watch_fd(l, p[0], POLLIN, read_cb, &r), 0);
+	ck_assert_int_eq(write(p[1], "ab", 2), 2);
+	loop_set_events(l, p[0], 0);
+	ck_assert_int_eq(loop_run_once(l, 50), 0);
+	ck_assert_int_eq(r.calls, 0);
+	/* Paused even when the writer has gone (no POLLHUP spin). */
+	close(p[1]);
+	ck_assert_int_eq(loop_run_once(l, 50), 0);
+	ck_assert_int_eq(r.calls, 0);
+	loop_set_events(l, p[0], POLLIN);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	ck_assert_str_eq(r.log, "a");
+	loop_free(l);
+	close(p[0]);
+}
+END_TEST
+
+START_TEST(test_unwatch_other_in_callback)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int		 a[2], b[2];
+
+	make_pipe(a);
+	make_pipe(b);
+	r.loop = l;
+	r.other = b[0];
+	ck_assert_int_eq(loop_watch_fd(l, a[0], POLLIN, unwatch_other_cb, &r),
+	    0);
+	ck_assert_int_eq(loop_watch_fd(l, b[0], POLLIN, log_b_cb, &r), 0);
+	ck_assert_int_eq(write(b[1], "b", 1), 1);
+	ck_assert_int_eq(write(a[1], "a", 1), 1);
+	/* Both are ready in the same poll; A runs first and removes B. */
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "A");
+	loop_unwatch_fd(l, a[0]);
+	ck_assert_int_eq(loop_run_once(l, 50), 0);
+	ck_assert_str_eq(r.log, "A");
+	loop_free(l);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+END_TEST
+
+START_TEST(test_rewatch_other_in_callback)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int		 a[2], b[2];
+
+	make_pipe(a);
+	make_pipe(b);
+	r.loop = l;
+	r.other = b[0];
+	ck_assert_int_eq(loop_watch_fd(l, a[0], POLLIN, rewatch_other_cb, &r),
+	    0);
+	ck_assert_int_eq(loop_watch_fd(l, b[0], POLLIN, log_b_cb, &r), 0);
+	ck_assert_int_eq(write(a[1], "a", 1), 1);
+	ck_assert_int_eq(write(b[1], "b", 1), 1);
+	/* Neither the old nor the new callback of b runs this turn. */
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "A");
+	/* Next turn the new one does. */
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "AC");
+	loop_free(l);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+END_TEST
+
+START_TEST(test_unwatch_self_and_add_in_callback)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 }, s = { 0 };
+	int		 a[2], b[2], c[2];
+
+	make_pipe(a);
+	make_pipe(b);
+	make_pipe(c);
+	r.loop = l;
+	ck_assert_int_eq(loop_watch_fd(l, a[0], POLLIN, unwatch_self_cb, &r),
+	    0);
+	ck_assert_int_eq(write(a[1], "a", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	ck_assert_int_eq(loop_run_once(l, 20), 0);
+	ck_assert_int_eq(r.calls, 1);
+
+	/* A watch added during dispatch is first polled next turn. */
+	s.loop = l;
+	s.other = c[0];
+	ck_assert_int_eq(loop_watch_fd(l, b[0], POLLIN, add_other_cb, &s), 0);
+	ck_assert_int_eq(write(c[1], "c", 1), 1);
+	ck_assert_int_eq(write(b[1], "b", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(s.log, "A");
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(s.log, "AB");
+	loop_free(l);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+	close(c[0]);
+	close(c[1]);
+}
+END_TEST
+
+/* Timer callbacks log their letter, passed through a small struct. */
+struct targ {
+	struct rec	*r;
+	char		 c;
+	uint64_t	 cancel;	/* timer to cancel when fired, or 0 */
+	int		 readd;		/* add a 0 ms timer when fired */
+	int		 stop;		/* loop_stop when fired */
+};
+
+/* Log the letter; maybe cancel, re-add or stop. */
+static void
+timer_cb(void *arg)
+{
+	struct targ		*t = arg;
+	static struct targ	 z;
+
+	rec_log(t->r, t->c);
+	if (t->cancel != 0)
+		loop_cancel_timer(t->r->loop, t->cancel);
+	if (t->readd) {
+		z.r = t->r;
+		z.c = 'z';
+		loop_add_timer(t->r->loop, 0, timer_cb, &z);
+	}
+	if (t->stop)
+		loop_stop(t->r->loop);
+}
+
+START_TEST(test_timers_order_and_cancel)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	struct targ	 a = { &r, 'a', 0, 0, 0 }, b = { &r, 'b', 0, 0, 0 };
+	struct targ	 c = { &r, 'c', 0, 0, 0 }, d = { &r, 'd', 0, 0, 0 };
+	struct targ	 e = { &r, 'e', 0, 0, 0 };
+	uint64_t	 ia, ib, ic, id, ie;
+	int64_t		 end;
+
+	r.loop = l;
+	ic = loop_add_timer(l, 60, timer_cb, &c);
+	ia = loop_add_timer(l, 20, timer_cb, &a);
+	id = loop_add_timer(l, 40, timer_cb, &d);
+	ib = loop_add_timer(l, 20, timer_cb, &b);
+	ie = loop_add_timer(l, 30, timer_cb, &e);
+	ck_assert(ia != 0 && ib != 0 && ic != 0 && id != 0 && ie != 0);
+	ck_assert(ia != ib && ib != ic && ic != id && id != ie);
+	loop_cancel_timer(l, ie);
+
+	end = loop_now_ms() + 3000;
+	while (r.nlog < 4 && loop_now_ms() < end)
+		ck_assert_int_eq(loop_run_once(l, -1), 0);
+	ck_assert_str_eq(r.log, "abdc");
+
+	/* Cancelling fired or cancelled ids does nothing; ids are new. */
+	loop_cancel_timer(l, ia);
+	loop_cancel_timer(l, ie);
+	ck_assert(loop_add_timer(l, 0, timer_cb, &a) > ie);
+	ck_assert_int_eq(loop_run_once(l, -1), 0);
+	ck_assert_str_eq(r.log, "abdca");
+	loop_free(l);
+}
+END_TEST
+
+START_TEST(test_timer_waits)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	struct targ	 a = { &r, 'a', 0, 0, 0 };
+	int64_t		 start, took;
+
+	r.loop = l;
+	start = loop_now_ms();
+	loop_add_timer(l, 80, timer_cb, &a);
+	/* max_wait_ms shorter than the timer: returns with nothing fired. */
+	ck_assert_int_eq(loop_run_once(l, 10), 0);
+	ck_assert_str_eq(r.log, "");
+	while (r.nlog == 0)
+		ck_assert_int_eq(loop_run_once(l, -1), 0);
+	took = loop_now_ms() - start;
+	ck_assert_int_ge(took, 80);
+	ck_assert_int_lt(took, 2000);
+	loop_free(l);
+}
+END_TEST
+
+START_TEST(test_timer_changes_in_callback)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	struct targ	 a = { &r, 'a', 0, 1, 0 }, b = { &r, 'b', 0, 0, 0 };
+
+	r.loop = l;
+	/* a and b are both due; a cancels b; a also adds a 0 ms timer z. */
+	a.cancel = 0;
+	loop_add_timer(l, 0, timer_cb, &a);
+	a.cancel = loop_add_timer(l, 0, timer_cb, &b);
+	usleep(2000);
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_str_eq(r.log, "a");
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_str_eq(r.log, "az");
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_str_eq(r.log, "az");
+	loop_free(l);
+}
+END_TEST
+
+/* Log the signal: 'u' for SIGUSR1, 'v' for SIGUSR2, 'c' for SIGCHLD. */
+static void
+signal_cb(int signo, void *arg)
+{
+	struct rec	*r = arg;
+
+	r->calls++;
+	rec_log(r, signo == SIGUSR1 ? 'u' : signo == SIGUSR2 ? 'v' :
+	    signo == SIGCHLD ? 'c' : '?');
+}
+
+START_TEST(test_signal_raise)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int64_t		 end;
+
+	ck_assert_int_eq(loop_watch_signal(l, SIGUSR1, signal_cb, &r), 0);
+	ck_assert_int_eq(loop_watch_signal(l, SIGUSR2, signal_cb, &r), 0);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(r.calls, 0);	/* never in the handler */
+	end = loop_now_ms() + 3000;
+	while (r.calls == 0 && loop_now_ms() < end)
+		ck_assert_int_eq(loop_run_once(l, 1000), 0);
+	ck_assert_str_eq(r.log, "u");
+
+	ck_assert_int_eq(raise(SIGUSR2), 0);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	while (r.calls < 3 && loop_now_ms() < end)
+		ck_assert_int_eq(loop_run_once(l, 1000), 0);
+	ck_assert_str_eq(r.log, "uuv");
+	loop_free(l);
+}
+END_TEST
+
+START_TEST(test_signal_sigchld_wakes_poll)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	pid_t		 pid;
+	int		 status;
+	int64_t		 start;
+
+	ck_assert_int_eq(loop_watch_signal(l, SIGCHLD, signal_cb, &r), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		usleep(100000);
+		_exit(3);
+	}
+	/* Nothing else to wait for: only the signal can end this wait. */
+	start = loop_now_ms();
+	while (r.calls == 0)
+		ck_assert_int_eq(loop_run_once(l, -1), 0);
+	ck_assert_int_ge(loop_now_ms() - start, 50);
+	ck_assert_str_eq(r.log, "c");
+	ck_assert_int_eq(waitpid(pid, &status, WNOHANG), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+	loop_free(l);
+}
+END_TEST
+
+static volatile sig_atomic_t old_handler_hits;
+
+/* A handler the loop must put back when freed. */
+static void
+old_handler(int signo)
+{
+	(void)signo;
+	old_handler_hits++;
+}
+
+/* List the open fds of this process into fds; return how many. */
+static int
+open_fds(int *fds, int max)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0, fd;
+
+	d = opendir("/proc/self/fd");
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL && n < max) {
+		if (de->d_name[0] == '.')
+			continue;
+		fd = atoi(de->d_name);
+		if (fd != dirfd(d))
+			fds[n++] = fd;
+	}
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_signal_pipe_and_restore)
+{
+	struct loop		*l, *l2;
+	struct rec		 r = { 0 };
+	struct sigaction	 sa, cur;
+	int			 before[256], after[256], nb, na, i, j;
+	int			 fl, nnew = 0;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = old_handler;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	signal(SIGUSR2, SIG_IGN);
+
+	nb = open_fds(before, 256);
+	l = loop_new();
+	ck_assert_int_eq(loop_watch_signal(l, SIGUSR1, signal_cb, &r), 0);
+	ck_assert_int_eq(loop_watch_signal(l, SIGUSR2, signal_cb, &r), 0);
+	na = open_fds(after, 256);
+	/* The self-pipe: two new fds, non-blocking and close-on-exec. */
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && before[j] != after[i]; j++)
+			/* nothing */;
+		if (j < nb)
+			continue;
+		nnew++;
+		fl = fcntl(after[i], F_GETFL);
+		ck_assert(fl != -1 && (fl & O_NONBLOCK));
+		fl = fcntl(after[i], F_GETFD);
+		ck_assert(fl != -1 && (fl & FD_CLOEXEC));
+	}
+	ck_assert_int_eq(nnew, 2);
+
+	/* A second loop cannot take the signals while the first has them. */
+	l2 = loop_new();
+	ck_assert_int_eq(loop_watch_signal(l2, SIGUSR1, signal_cb, &r), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	loop_free(l2);
+
+	/* The loop's handler is in place, and errno survives it. */
+	errno = 1234;
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(errno, 1234);
+	ck_assert_int_eq(old_handler_hits, 0);
+
+	loop_free(l);
+	ck_assert_int_eq(sigaction(SIGUSR1, NULL, &cur), 0);
+	ck_assert(cur.sa_handler == old_handler);
+	ck_assert_int_eq(sigaction(SIGUSR2, NULL, &cur), 0);
+	ck_assert(cur.sa_handler == SIG_IGN);
+	ck_assert_int_eq(open_fds(after, 256), nb);
+	raise(SIGUSR1);
+	ck_assert_int_eq(old_handler_hits, 1);
+
+	/* Now another loop may watch signals. */
+	l2 = loop_new();
+	ck_assert_int_eq(loop_watch_signal(l2, SIGUSR1, signal_cb, &r), 0);
+	raise(SIGUSR1);
+	ck_assert_int_eq(loop_run_once(l2, 1000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	loop_free(l2);
+}
+END_TEST
+
+/* Count hook calls; write a byte to a pipe on the first. */
+static void
+hook_cb(void *arg)
+{
+	struct rec	*r = arg;
+
+	r->calls++;
+	if (r->calls == 1)
+		(void)write(r->other, "h", 1);
+}
+
+/* Fails the test: loop_run_once must refuse to nest. */
+static void
+nest_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+	char		 c;
+
+	(void)revents;
+	(void)read(fd, &c, 1);
+	ck_assert_int_eq(loop_run_once(r->loop, 0), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	r->calls++;
+}
+
+START_TEST(test_hook_once_per_turn)
+{
+	struct loop	*l = loop_new();
+	struct rec	 h = { 0 }, r = { 0 };
+	int		 p[2];
+
+	make_pipe(p);
+	h.other = p[1];
+	loop_set_hook(l, hook_cb, &h);
+	ck_assert_int_eq(loop_watch_fd(l, p[0], POLLIN, read_cb, &r), 0);
+	/* The hook writes before poll, so this turn already sees the byte. */
+	ck_assert_int_eq(loop_run_once(l, 5000), 0);
+	ck_assert_int_eq(h.calls, 1);
+	ck_assert_str_eq(r.log, "h");
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_int_eq(h.calls, 3);
+	loop_set_hook(l, NULL, NULL);
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	ck_assert_int_eq(h.calls, 3);
+
+	/* A nested turn from a callback is refused. */
+	loop_unwatch_fd(l, p[0]);
+	r.loop = l;
+	r.calls = 0;
+	ck_assert_int_eq(loop_watch_fd(l, p[0], POLLIN, nest_cb, &r), 0);
+	ck_assert_int_eq(write(p[1], "n", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_int_eq(r.calls, 1);
+	loop_free(l);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(test_run_until_stop)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	struct targ	 a = { &r, 'a', 0, 0, 0 }, b = { &r, 'b', 0, 0, 1 };
+	struct targ	 c = { &r, 'c', 0, 0, 0 };
+
+	r.loop = l;
+	loop_add_timer(l, 10, timer_cb, &a);
+	loop_add_timer(l, 30, timer_cb, &b);
+	loop_add_timer(l, 5000, timer_cb, &c);
+	ck_assert_int_eq(loop_run(l), 0);
+	ck_assert_str_eq(r.log, "ab");
+	/* The stop is used up: run again until the next stop. */
+	b.stop = 1;
+	loop_add_timer(l, 10, timer_cb, &b);
+	ck_assert_int_eq(loop_run(l), 0);
+	ck_assert_str_eq(r.log, "abb");
+	loop_free(l);
+}
+END_TEST
+
+/* Build the loop suite. */
+static Suite *
+loop_suite(void)
+{
+	Suite	*s = suite_create("loop");
+	TCase	*tc;
+
+	tc = tcase_create("fd");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_fd_readable);
+	tcase_add_test(tc, test_fd_writable_and_hup);
+	tcase_add_test(tc, test_set_events_pauses);
+	tcase_add_test(tc, test_unwatch_other_in_callback);
+	tcase_add_test(tc, test_rewatch_other_in_callback);
+	tcase_add_test(tc, test_unwatch_self_and_add_in_callback);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("timer");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_timers_order_and_cancel);
+	tcase_add_test(tc, test_timer_waits);
+	tcase_add_test(tc, test_timer_changes_in_callback);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("signal");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_signal_raise);
+	tcase_add_test(tc, test_signal_sigchld_wakes_poll);
+	tcase_add_test(tc, test_signal_pipe_and_restore);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hook_once_per_turn);
+	tcase_add_test(tc, test_run_until_stop);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite; exit non-zero if any test failed. */
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(loop_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,700 @@
+/*
+ * check_session.c: tests for the command line's shell state on a real
+ * directory tree: cd in all its forms and errors, export and unset as
+ * seen by session_env, PWD, the shell, and the word splitter.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+
+/*
+ * The tree each test gets, under base:
+ *	home/			HOME
+ *	real/sub/
+ *	a/link -> ../real
+ *	sub/			only reachable from a/link/.. physically
+ *	file			a regular file
+ *	"with space"/
+ */
+static char	base[PATH_MAX];
+static char	home[PATH_MAX + 8];
+static char	home_env[PATH_MAX + 16];
+
+/* Build base/rel joined into a static buffer (one of four, rotating). */
+static const char *
+at(const char *rel)
+{
+	static char	buf[4][PATH_MAX * 2];
+	static int	n;
+	char		*b = buf[n++ % 4];
+
+	if (*rel == '\0')
+		snprintf(b, PATH_MAX * 2, "%s", base);
+	else
+		snprintf(b, PATH_MAX * 2, "%s/%s", base, rel);
+	return b;
+}
+
+/* Make the tree and chdir into base; the process cwd must never move. */
+static void
+setup(void)
+{
+	char	tmpl[] = "/tmp/check_session.XXXXXX";
+	int	fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	ck_assert_ptr_nonnull(realpath(tmpl, base));
+	snprintf(home, sizeof home, "%s/home", base);
+	snprintf(home_env, sizeof home_env, "HOME=%s", home);
+	ck_assert_int_eq(mkdir(home, 0755), 0);
+	ck_assert_int_eq(mkdir(at("real"), 0755), 0);
+	ck_assert_int_eq(mkdir(at("real/sub"), 0755), 0);
+	ck_assert_int_eq(mkdir(at("a"), 0755), 0);
+	ck_assert_int_eq(symlink("../real", at("a/link")), 0);
+	ck_assert_int_eq(mkdir(at("sub"), 0755), 0);
+	ck_assert_int_eq(mkdir(at("with space"), 0755), 0);
+	fd = open(at("file"), O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(chdir(base), 0);
+}
+
+/* Remove the tree. */
+static void
+teardown(void)
+{
+	char	cmd[PATH_MAX * 2 + 64];
+
+	if (chdir("/") != 0)
+		return;
+	snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s'; rm -rf '%s'", base,
+	    base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", base);
+}
+
+/* A session over a small fixed environment (plus extra, may be NULL). */
+static struct session *
+new_session(const char *extra)
+{
+	char	*env[] = { home_env, "PATH=/usr/bin:/bin", "FOO=foo",
+	    "FOO=shadowed", "LANG=C", (char *)extra, NULL };
+
+	return session_new(env);
+}
+
+/* Return the value of name in a session_env() array, or NULL. */
+static const char *
+env_value(char **env, const char *name)
+{
+	size_t	len = strlen(name);
+	int	i;
+
+	for (i = 0; env[i] != NULL; i++) {
+		if (strncmp(env[i], name, len) == 0 && env[i][len] == '=')
+			return env[i] + len + 1;
+	}
+	return NULL;
+}
+
+/* Return how many entries of env are for name. */
+static int
+env_count(char **env, const char *name)
+{
+	size_t	len = strlen(name);
+	int	i, n = 0;
+
+	for (i = 0; env[i] != NULL; i++) {
+		if (strncmp(env[i], name, len) == 0 && env[i][len] == '=')
+			n++;
+	}
+	return n;
+}
+
+/* cd, failing the test with the message on error. */
+static void
+cd_ok(struct session *s, const char *dir)
+{
+	char	*cause = NULL;
+
+	if (session_cd(s, dir, &cause) != 0)
+		ck_abort_msg("cd %s: %s", dir == NULL ? "(none)" : dir, cause);
+}
+
+/* cd that must fail with exactly want, leaving the cwd alone. */
+static void
+cd_fails(struct session *s, const char *dir, const char *want)
+{
+	char	*cause = NULL, before[PATH_MAX * 2];
+
+	snprintf(before, sizeof before, "%s", session_cwd(s));
+	ck_assert_int_eq(session_cd(s, dir, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_str_eq(cause, want);
+	ck_assert_str_eq(session_cwd(s), before);
+	free(cause);
+}
+
+START_TEST(test_new_copies_env_and_cwd)
+{
+	struct session	 *s = new_session(NULL);
+	char		**env;
+
+	ck_assert_str_eq(session_cwd(s), base);
+	ck_assert_str_eq(session_getenv(s, "FOO"), "foo");
+	ck_assert_str_eq(session_getenv(s, "HOME"), home);
+	ck_assert_ptr_null(session_getenv(s, "NOPE"));
+	ck_assert_str_eq(session_getenv(s, "PWD"), base);
+	env = session_env(s);
+	ck_assert_int_eq(env_count(env, "FOO"), 1);
+	ck_assert_str_eq(env_value(env, "FOO"), "foo");
+	ck_assert_str_eq(env_value(env, "PWD"), base);
+	ck_assert_str_eq(env_value(env, "LANG"), "C");
+	session_env_free(env);
+	session_free(s);
+
+	/* A NULL environment is an empty one. */
+	s = session_new(NULL);
+	ck_assert_str_eq(session_cwd(s), base);
+	ck_assert_ptr_null(session_getenv(s, "HOME"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_new_keeps_logical_pwd)
+{
+	struct session	*s;
+	char		 pwd[PATH_MAX * 2 + 8];
+
+	/* In real/ through a/link: a $PWD naming the same dir is kept. */
+	ck_assert_int_eq(chdir(at("real")), 0);
+	snprintf(pwd, sizeof pwd, "PWD=%s", at("a/link"));
+	s = new_session(pwd);
+	ck_assert_str_eq(session_cwd(s), at("a/link"));
+	session_free(s);
+
+	/* A stale or unclean $PWD is not. */
+	snprintf(pwd, sizeof pwd, "PWD=%s", at("sub"));
+	s = new_session(pwd);
+	ck_assert_str_eq(session_cwd(s), at("real"));
+	session_free(s);
+	snprintf(pwd, sizeof pwd, "PWD=%s/../real", at("a/link"));
+	s = new_session(pwd);
+	ck_assert_str_eq(session_cwd(s), at("real"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_absolute_relative_dotdot)
+{
+	struct session	*s = new_session(NULL);
+	char		 phys[PATH_MAX];
+
+	cd_ok(s, "/usr");
+	ck_assert_str_eq(session_cwd(s), "/usr");
+	ck_assert_str_eq(session_getenv(s, "PWD"), "/usr");
+	ck_assert_str_eq(session_getenv(s, "OLDPWD"), base);
+	cd_ok(s, "bin");
+	ck_assert_str_eq(session_cwd(s), "/usr/bin");
+	cd_ok(s, "..");
+	ck_assert_str_eq(session_cwd(s), "/usr");
+	cd_ok(s, "../../../..");
+	ck_assert_str_eq(session_cwd(s), "/");
+	cd_ok(s, "//usr///bin/./");
+	ck_assert_str_eq(session_cwd(s), "/usr/bin");
+	cd_ok(s, base);
+	cd_ok(s, "./real/sub/../sub/.");
+	ck_assert_str_eq(session_cwd(s), at("real/sub"));
+	cd_ok(s, "../../with space");
+	ck_assert_str_eq(session_cwd(s), at("with space"));
+
+	/* The process itself never moves. */
+	ck_assert_ptr_nonnull(getcwd(phys, sizeof phys));
+	ck_assert_str_eq(phys, base);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_symlink_logical_and_physical)
+{
+	struct session	*s = new_session(NULL);
+
+	cd_ok(s, "a/link");
+	ck_assert_str_eq(session_cwd(s), at("a/link"));
+	cd_ok(s, "sub");
+	ck_assert_str_eq(session_cwd(s), at("a/link/sub"));
+	/* .. goes back the way the user came, as in a shell. */
+	cd_ok(s, "../..");
+	ck_assert_str_eq(session_cwd(s), at("a"));
+
+	/* a/sub does not exist, but real/../sub does: physical fallback. */
+	cd_ok(s, "link/../sub");
+	ck_assert_str_eq(session_cwd(s), at("sub"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_dash_and_home)
+{
+	struct session	*s = new_session(NULL);
+	char		*cause = NULL;
+
+	cd_fails(s, "-", "cd: OLDPWD not set");
+	cd_ok(s, "/usr");
+	cd_ok(s, "-");
+	ck_assert_str_eq(session_cwd(s), base);
+	ck_assert_str_eq(session_getenv(s, "OLDPWD"), "/usr");
+	cd_ok(s, "-");
+	ck_assert_str_eq(session_cwd(s), "/usr");
+
+	cd_ok(s, NULL);
+	ck_assert_str_eq(session_cwd(s), home);
+	cd_ok(s, "/");
+	cd_ok(s, "");
+	ck_assert_str_eq(session_cwd(s), home);
+
+	ck_assert_int_eq(session_unset(s, "HOME", &cause), 0);
+	cd_fails(s, NULL, "cd: HOME not set");
+	ck_assert_int_eq(session_export(s, "HOME=/nonexistent-home", &cause),
+	    0);
+	cd_fails(s, NULL,
+	    "cd: /nonexistent-home: No such file or directory");
+	/* A stale OLDPWD reports its value. */
+	ck_assert_int_eq(session_export(s, "OLDPWD=/gone", &cause), 0);
+	cd_fails(s, "-", "cd: /gone: No such file or directory");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_errors)
+{
+	struct session	*s = new_session(NULL);
+	char		 want[PATH_MAX * 3];
+
+	cd_fails(s, "/nope", "cd: /nope: No such file or directory");
+	cd_fails(s, "nope", "cd: nope: No such file or directory");
+	cd_fails(s, "/etc/passwd", "cd: /etc/passwd: Not a directory");
+	cd_fails(s, "file", "cd: file: Not a directory");
+	cd_fails(s, "file/", "cd: file/: Not a directory");
+	cd_fails(s, "file/..", "cd: file/..: Not a directory");
+	cd_fails(s, "/nope/..", "cd: /nope/..: No such file or directory");
+	snprintf(want, sizeof want, "cd: %s/nope: No such file or directory",
+	    base);
+	cd_fails(s, at("nope"), want);
+	ck_assert_str_eq(session_cwd(s), base);
+	ck_assert_ptr_null(session_getenv(s, "OLDPWD"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_permission_denied)
+{
+	struct session	*s = new_session(NULL);
+	char		*cause = NULL;
+	pid_t		 pid;
+	int		 status, ok;
+
+	ck_assert_int_eq(mkdir(at("locked"), 0700), 0);
+	if (geteuid() != 0)
+		ck_assert_int_eq(chmod(at("locked"), 0), 0);
+	else
+		ck_assert_int_eq(chmod(base, 0755), 0);
+	/* Root may enter anything, so try as nobody, in a child. */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setresgid(65534, 65534, 65534) != 0 ||
+		    setresuid(65534, 65534, 65534) != 0))
+			_exit(2);
+		ok = session_cd(s, "locked", &cause) == -1 &&
+		    strcmp(cause, "cd: locked: Permission denied") == 0 &&
+		    strcmp(session_cwd(s), base) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "child status %d", status);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_cd_cdpath)
+{
+	struct session	*s;
+	char		 cdpath[PATH_MAX * 2 + 16];
+
+	snprintf(cdpath, sizeof cdpath, "CDPATH=/nonexistent::%s", at("real"));
+	s = new_session(cdpath);
+	cd_ok(s, "/");
+	cd_ok(s, "sub");
+	ck_assert_str_eq(session_cwd(s), at("real/sub"));
+	/* The empty entry is the cwd, and it comes first. */
+	cd_ok(s, base);
+	cd_ok(s, "sub");
+	ck_assert_str_eq(session_cwd(s), at("sub"));
+	/* ./ is never looked up in CDPATH. */
+	cd_ok(s, "/");
+	cd_fails(s, "./sub", "cd: ./sub: No such file or directory");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_export_and_unset)
+{
+	struct session	 *s = new_session("GONE=x");
+	char		**env, *cause = NULL;
+
+	ck_assert_int_eq(session_export(s, "FOO=new value", &cause), 0);
+	ck_assert_int_eq(session_export(s, "NEWV=1", &cause), 0);
+	ck_assert_int_eq(session_export(s, "EQ=a=b=c", &cause), 0);
+	ck_assert_int_eq(session_export(s, "EMPTY=", &cause), 0);
+	ck_assert_int_eq(session_export(s, "BARE", &cause), 0);
+	ck_assert_int_eq(session_export(s, "LANG", &cause), 0);
+	ck_assert_int_eq(session_export(s, "PATH+=:/opt/bin", &cause), 0);
+	ck_assert_int_eq(session_export(s, "APP+=x", &cause), 0);
+	ck_assert_int_eq(session_unset(s, "GONE", &cause), 0);
+	ck_assert_int_eq(session_unset(s, "NEVER_SET", &cause), 0);
+
+	ck_assert_str_eq(session_getenv(s, "FOO"), "new value");
+	env = session_env(s);
+	ck_assert_int_eq(env_count(env, "FOO"), 1);
+	ck_assert_str_eq(env_value(env, "FOO"), "new value");
+	ck_assert_str_eq(env_value(env, "NEWV"), "1");
+	ck_assert_str_eq(env_value(env, "EQ"), "a=b=c");
+	ck_assert_str_eq(env_value(env, "EMPTY"), "");
+	ck_assert_str_eq(env_value(env, "BARE"), "");
+	ck_assert_str_eq(env_value(env, "LANG"), "C");
+	ck_assert_str_eq(env_value(env, "PATH"), "/usr/bin:/bin:/opt/bin");
+	ck_assert_str_eq(env_value(env, "APP"), "x");
+	ck_assert_ptr_null(env_value(env, "GONE"));
+	ck_assert_ptr_null(session_getenv(s, "GONE"));
+	session_env_free(env);
+
+	/* Unset, then export again: back, once. */
+	ck_assert_int_eq(session_unset(s, "FOO", &cause), 0);
+	ck_assert_ptr_null(session_getenv(s, "FOO"));
+	ck_assert_int_eq(session_export(s, "FOO=again", &cause), 0);
+	env = session_env(s);
+	ck_assert_int_eq(env_count(env, "FOO"), 1);
+	ck_assert_str_eq(env_value(env, "FOO"), "again");
+	session_env_free(env);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_export_invalid)
+{
+	static const struct {
+		const char	*arg;
+		const char	*want;
+	} t[] = {
+		{ "1x", "export: `1x': not a valid identifier" },
+		{ "1x=2", "export: `1x=2': not a valid identifier" },
+		{ "", "export: `': not a valid identifier" },
+		{ "=x", "export: `=x': not a valid identifier" },
+		{ "A-B=1", "export: `A-B=1': not a valid identifier" },
+		{ "A B=1", "export: `A B=1': not a valid identifier" },
+		{ "+=1", "export: `+=1': not a valid identifier" },
+		{ "A++=1", "export: `A++=1': not a valid identifier" },
+	};
+	struct session	*s = new_session(NULL);
+	char		*cause = NULL;
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		ck_assert_int_eq(session_export(s, t[i].arg, &cause), -1);
+		ck_assert_str_eq(cause, t[i].want);
+		free(cause);
+	}
+	ck_assert_int_eq(session_unset(s, "9", &cause), -1);
+	ck_assert_str_eq(cause, "unset: `9': not a valid identifier");
+	free(cause);
+	ck_assert_int_eq(session_unset(s, "FOO=1", &cause), -1);
+	ck_assert_str_eq(cause, "unset: `FOO=1': not a valid identifier");
+	free(cause);
+	ck_assert_str_eq(session_getenv(s, "FOO"), "foo");
+	/* Underscores and digits after the first character are fine. */
+	ck_assert_int_eq(session_export(s, "_a1_B2=ok", &cause), 0);
+	ck_assert_str_eq(session_getenv(s, "_a1_B2"), "ok");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_pwd_follows_cwd)
+{
+	struct session	 *s = new_session("PWD=/somewhere/else");
+	char		**env, *cause = NULL;
+
+	ck_assert_str_eq(session_getenv(s, "PWD"), base);
+	cd_ok(s, "real");
+	/* PWD cannot be made to lie about the cwd. */
+	ck_assert_int_eq(session_export(s, "PWD=/tmp", &cause), 0);
+	ck_assert_int_eq(session_unset(s, "PWD", &cause), 0);
+	env = session_env(s);
+	ck_assert_int_eq(env_count(env, "PWD"), 1);
+	ck_assert_str_eq(env_value(env, "PWD"), at("real"));
+	ck_assert_str_eq(env_value(env, "OLDPWD"), base);
+	session_env_free(env);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_shell)
+{
+	struct session	*s = new_session(NULL);
+	char		*cause = NULL;
+
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	ck_assert_int_eq(session_export(s, "SHELL=/bin/bash", &cause), 0);
+	ck_assert_str_eq(session_shell(s), "/bin/bash");
+	ck_assert_int_eq(session_export(s, "SHELL=bash", &cause), 0);
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	ck_assert_int_eq(session_export(s, "SHELL=/etc/passwd", &cause), 0);
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	ck_assert_int_eq(session_export(s, "SHELL=/bin", &cause), 0);
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	ck_assert_int_eq(session_export(s, "SHELL=/no/such/shell", &cause),
+	    0);
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	ck_assert_int_eq(session_export(s, "SHELL=", &cause), 0);
+	ck_assert_str_eq(session_shell(s), "/bin/sh");
+	session_free(s);
+}
+END_TEST
+
+/*
+ * Split cases: the line and the words joined by '|' with each word in
+ * <>, or "!message" for an error.  @ in a want stands for $HOME.
+ */
+static const struct {
+	const char	*line;
+	const char	*want;
+} split_cases[] = {
+	{ "", "" },
+	{ "   \t\n ", "" },
+	{ "a", "<a>" },
+	{ "a b  c", "<a>|<b>|<c>" },
+	{ " \ta\tb\n", "<a>|<b>" },
+	{ "'a b' c", "<a b>|<c>" },
+	{ "'$FOO \\' x", "<$FOO \\>|<x>" },
+	{ "'a''b'c", "<abc>" },
+	{ "\"a $FOO b\"", "<a foo b>" },
+	{ "\"\\\"\\\\\\$FOO\\`\"", "<\"\\$FOO`>" },
+	{ "\"a\\nb\"", "<a\\nb>" },
+	{ "\"it's\"", "<it's>" },
+	{ "'say \"hi\"'", "<say \"hi\">" },
+	{ "a\\ b", "<a b>" },
+	{ "\\$FOO \\'x\\'", "<$FOO>|<'x'>" },
+	{ "a\\\nb", "<ab>" },
+	{ "\"a\\\nb\"", "<ab>" },
+	{ "trailing\\", "<trailing\\>" },
+	{ "$FOO", "<foo>" },
+	{ "${FOO}bar x${FOO}", "<foobar>|<xfoo>" },
+	{ "$FOO.$FOO", "<foo.foo>" },
+	{ "$FOObar", "" },
+	{ "x$FOObar", "<x>" },
+	{ "a $UNSET b", "<a>|<b>" },
+	{ "\"$UNSET\"", "<>" },
+	{ "'' \"\"", "<>|<>" },
+	{ "a '' b", "<a>|<>|<b>" },
+	{ "$SPACED", "<x  y>" },
+	{ "$QUOTED", "<'q' \"r\">" },
+	{ "$ a$ $1 $? ${FOO}$", "<$>|<a$>|<$1>|<$?>|<foo$>" },
+	{ "${FOO", "!unterminated ${" },
+	{ "${1x}", "!${1x}: bad substitution" },
+	{ "${}", "!${}: bad substitution" },
+	{ "${FOO:-x}", "!${FOO:-x}: bad substitution" },
+	{ "'abc", "!unterminated quote" },
+	{ "\"abc", "!unterminated quote" },
+	{ "ok \"a\\\"", "!unterminated quote" },
+	{ "~", "<@>" },
+	{ "~/x ~/", "<@/x>|<@/>" },
+	{ "a~ b/~", "<a~>|<b/~>" },
+	{ "'~' \"~\" \\~", "<~>|<~>|<~>" },
+	{ "~\"x\"", "<~x>" },
+	{ "~nosuchuser-xyz/a", "<~nosuchuser-xyz/a>" },
+	{ "X=~/bin:~/sbin", "<X=@/bin:@/sbin>" },
+	{ "PATH+=:~/b", "<PATH+=:@/b>" },
+	{ "a:~ 1X=~ X\\=~", "<a:~>|<1X=~>|<X=~>" },
+	{ "\"$HOME\"/x", "<@/x>" },
+};
+
+/* Replace each @ in want by home into buf. */
+static const char *
+expand_home(const char *want, char *buf, size_t size)
+{
+	size_t	len = 0;
+
+	for (; *want != '\0' && len + strlen(home) + 1 < size; want++) {
+		if (*want == '@') {
+			memcpy(buf + len, home, strlen(home));
+			len += strlen(home);
+		} else
+			buf[len++] = *want;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+START_TEST(test_split_table)
+{
+	struct session	 *s = new_session("SPACED=x  y");
+	char		**argv, *cause, got[4096], want[4096];
+	int		  argc, i, r;
+	size_t		  k;
+
+	ck_assert_int_eq(session_export(s, "QUOTED='q' \"r\"", &cause), 0);
+	for (k = 0; k < sizeof split_cases / sizeof split_cases[0]; k++) {
+		cause = NULL;
+		argv = (char **)1;
+		r = session_split(s, split_cases[k].line, &argc, &argv, &cause);
+		if (split_cases[k].want[0] == '!') {
+			ck_assert_msg(r == -1, "case %zu <%s> did not fail", k,
+			    split_cases[k].line);
+			ck_assert_str_eq(cause, split_cases[k].want + 1);
+			ck_assert_int_eq(argc, 0);
+			ck_assert_ptr_null(argv);
+			free(cause);
+			continue;
+		}
+		ck_assert_msg(r == 0, "case %zu <%s>: %s", k,
+		    split_cases[k].line, cause);
+		got[0] = '\0';
+		for (i = 0; i < argc; i++) {
+			if (i > 0)
+				strcat(got, "|");
+			strcat(got, "<");
+			strcat(got, argv[i]);
+			strcat(got, ">");
+		}
+		ck_assert_ptr_null(argv[argc]);
+		expand_home(split_cases[k].want, want, sizeof want);
+		ck_assert_msg(strcmp(got, want) == 0,
+		    "case %zu <%s>: got %s, want %s", k, split_cases[k].line,
+		    got, want);
+		session_split_free(argc, argv);
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_split_user_home_and_no_home)
+{
+	struct session	 *s = new_session(NULL);
+	struct passwd	 *pw;
+	char		**argv, *cause = NULL, want[PATH_MAX + 8];
+	int		  argc;
+
+	pw = getpwuid(0);
+	ck_assert_ptr_nonnull(pw);
+	snprintf(want, sizeof want, "%s/x", pw->pw_dir);
+	ck_assert_int_eq(session_split(s, "~root/x", &argc, &argv, &cause),
+	    0);
+	ck_assert_int_eq(argc, 1);
+	ck_assert_str_eq(argv[0], want);
+	session_split_free(argc, argv);
+
+	/* Without HOME, ~ stays as it is; NULL is an empty line. */
+	ck_assert_int_eq(session_unset(s, "HOME", &cause), 0);
+	ck_assert_int_eq(session_split(s, "~/x", &argc, &argv, &cause), 0);
+	ck_assert_int_eq(argc, 1);
+	ck_assert_str_eq(argv[0], "~/x");
+	session_split_free(argc, argv);
+	ck_assert_int_eq(session_split(s, NULL, &argc, &argv, &cause), 0);
+	ck_assert_int_eq(argc, 0);
+	ck_assert_ptr_nonnull(argv);
+	ck_assert_ptr_null(argv[0]);
+	session_split_free(argc, argv);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_split_then_cd)
+{
+	struct session	 *s = new_session(NULL);
+	char		**argv, *cause = NULL;
+	int		  argc;
+
+	/* What the cd builtin will do with a typed line. */
+	ck_assert_int_eq(session_split(s, "cd \"with space\"", &argc, &argv,
+	    &cause), 0);
+	ck_assert_int_eq(argc, 2);
+	cd_ok(s, argv[1]);
+	ck_assert_str_eq(session_cwd(s), at("with space"));
+	session_split_free(argc, argv);
+	ck_assert_int_eq(session_split(s, "cd ~", &argc, &argv, &cause), 0);
+	cd_ok(s, argv[1]);
+	ck_assert_str_eq(session_cwd(s), home);
+	session_split_free(argc, argv);
+	ck_assert_int_eq(session_split(s, "cd $OLDPWD/..", &argc, &argv,
+	    &cause), 0);
+	cd_ok(s, argv[1]);
+	ck_assert_str_eq(session_cwd(s), base);
+	session_split_free(argc, argv);
+	session_free(s);
+}
+END_TEST
+
+/* Build the session suite. */
+static Suite *
+session_suite(void)
+{
+	Suite	*s = suite_create("session");
+	TCase	*tc;
+
+	tc = tcase_create("cd");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_new_copies_env_and_cwd);
+	tcase_add_test(tc, test_new_keeps_logical_pwd);
+	tcase_add_test(tc, test_cd_absolute_relative_dotdot);
+	tcase_add_test(tc, test_cd_symlink_logical_and_physical);
+	tcase_add_test(tc, test_cd_dash_and_home);
+	tcase_add_test(tc, test_cd_errors);
+	tcase_add_test(tc, test_cd_cdpath);
+	tcase_add_test(tc, test_cd_permission_denied);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("env");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_export_and_unset);
+	tcase_add_test(tc, test_export_invalid);
+	tcase_add_test(tc, test_pwd_follows_cwd);
+	tcase_add_test(tc, test_shell);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_split_table);
+	tcase_add_test(tc, test_split_user_home_and_no_home);
+	tcase_add_test(tc, test_split_then_cd);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite; exit non-zero if any test failed. */
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(session_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
