@@ -585,10 +585,10 @@ job_text_lines(const struct job *j, int *count)
 	lines = xcalloc((size_t)n + 1, sizeof *lines);
 	for (i = 0; i < n; i++)
 		lines[i] = vt_text_line(j->vt, i);
-	/* Trailing blank screen rows below the cursor are not output. */
+	/* Trailing blank rows at and below the cursor are not output. */
 	vt_cursor(j->vt, &cy, &cx);
 	last = n - vt_rows(j->vt) + cy;
-	while (n > 0 && n - 1 > last && lines[n - 1][0] == '\0')
+	while (n > 0 && n - 1 >= last && lines[n - 1][0] == '\0')
 		free(lines[--n]);
 	*count = n;
 	return lines;

@@ -1,0 +1,1157 @@
+/*
+ * check_e2e.c: end-to-end tests of jobdeck (issue 2).  Each test runs the
+ * real binary on a 120x40 pty through the term harness, types at it and
+ * waits for what a person would see on the screen.
+ *
+ * The binary is $JOBDECK_BIN, else ./jobdeck (relative to the directory
+ * the suite is run from, the repository root under make); it is started
+ * as `jobdeck -c /dev/null [COMMAND...]` in a fresh temporary directory.
+ * Jobs that the tests need to watch write their pid ($$, or $! for a
+ * background child) to files in that directory.
+ *
+ * The screen contract (layout at 120x40): the panel is columns 0-39, the
+ * pane columns 40-119 with its title on row 0 and its inner area on rows
+ * 1-37, and row 39 holds the prompt and the message line.  Every failed
+ * expectation carries a dump of the screen.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/term.h"
+
+#define GRACE_MS	5000	/* jobdeck's kill grace period */
+#define WAIT_MS		5000	/* default wait for text */
+
+static const struct term_rect panel = { 0, 0, 39, 40 };
+static const struct term_rect pane = { 1, 40, 37, 80 };
+static const struct term_rect pane_title = { 0, 40, 1, 80 };
+static const struct term_rect bottom = { 39, 0, 1, 120 };
+
+static const char	*deck_dump(struct term *);
+static const char	*deck_fmt(const char *, ...)
+			    __attribute__((format(printf, 1, 2)));
+static struct term	*deck_start(const char *const *, const char *const *);
+static void		 deck_run(struct term *, const char *);
+static void		 deck_plain(const char *, char *, size_t);
+static int		 deck_find_line(struct term *,
+			    const struct term_rect *, const char *);
+static int		 deck_wait_line(struct term *,
+			    const struct term_rect *, const char *, int);
+static int		 deck_wait_line_gone(struct term *,
+			    const struct term_rect *, const char *, int);
+static int		 deck_wait_last_line(struct term *,
+			    const struct term_rect *, const char *, int);
+static int		 deck_wait_any(struct term *,
+			    const struct term_rect *, const char *,
+			    const char *, int);
+static int		 deck_in_order(const char *, const char *const *);
+static size_t		 deck_survivors(struct term *, int, char *, size_t);
+static int		 deck_is_red(const struct term_color *);
+static void		 deck_stop_and_check(struct term *, int);
+
+/* Expect text inside a region within ms, or fail with the screen. */
+#define EXPECT_IN(t, r, text, ms)					\
+	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
+	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
+	    deck_dump(t))
+
+/* Expect text to be gone from a region within ms. */
+#define EXPECT_GONE_IN(t, r, text, ms)					\
+	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
+	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
+	    deck_dump(t))
+
+/* Expect a line (box borders and blanks stripped) equal to text. */
+#define EXPECT_LINE(t, r, text, ms)					\
+	ck_assert_msg(deck_wait_line((t), (r), (text), (ms)),		\
+	    "no line \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
+	    deck_dump(t))
+
+/* Assert cond, explaining with what and the screen. */
+#define DECK_ASSERT(t, cond, what)					\
+	ck_assert_msg((cond), "%s\n%s", (what), deck_dump(t))
+
+/*
+ * Return the screen dump for a failure message.  check cuts messages at
+ * BUFSIZ, so a long dump also goes to stderr whole.
+ */
+static const char *
+deck_dump(struct term *t)
+{
+	const char	*d = term_dump(t);
+
+	if (strlen(d) > 6000)
+		fprintf(stderr, "check_e2e: full screen dump:\n%s\n", d);
+	return d;
+}
+
+/* Format into a static buffer (one message at a time). */
+static const char *
+deck_fmt(const char *fmt, ...)
+{
+	static char	buf[2048];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/*
+ * Start jobdeck with extra environment env and launch commands cmds (both
+ * may be NULL) and wait for its panel.
+ */
+static struct term *
+deck_start(const char *const *env, const char *const *cmds)
+{
+	const char	*argv[16];
+	const char	*bin;
+	struct term	*t;
+	size_t		 n = 0, i;
+
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	argv[n++] = bin;
+	argv[n++] = "-c";
+	argv[n++] = "/dev/null";
+	for (i = 0; cmds != NULL && cmds[i] != NULL && n < 15; i++)
+		argv[n++] = cmds[i];
+	argv[n] = NULL;
+	t = term_start(argv, env);
+	ck_assert_msg(t != NULL, "cannot start %s: %s (build it with "
+	    "`make jobdeck`, or set JOBDECK_BIN)", bin, strerror(errno));
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+	return t;
+}
+
+/* Type a command line at the prompt and press Enter. */
+static void
+deck_run(struct term *t, const char *line)
+{
+	term_type(t, line);
+	term_key(t, TERM_KEY_ENTER);
+}
+
+/*
+ * Copy a screen line without box-drawing characters (U+2500-U+257F) and
+ * without leading and trailing blanks; out may be in.
+ */
+static void
+deck_plain(const char *in, char *out, size_t size)
+{
+	const unsigned char	*p = (const unsigned char *)in;
+	size_t			 n = 0;
+
+	while (*p != '\0' && n + 1 < size) {
+		if (p[0] == 0xe2 && (p[1] == 0x94 || p[1] == 0x95) &&
+		    p[2] != '\0') {
+			out[n++] = ' ';
+			p += 3;
+			continue;
+		}
+		out[n++] = (char)*p++;
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+	for (p = (const unsigned char *)out; *p == ' '; p++)
+		continue;
+	memmove(out, p, strlen((const char *)p) + 1);
+}
+
+/* Return the screen row holding exactly text (see deck_plain), or -1. */
+static int
+deck_find_line(struct term *t, const struct term_rect *r, const char *text)
+{
+	const char	*s, *nl;
+	char		 line[1024], plain[1024];
+	size_t		 len;
+	int		 row = r != NULL ? r->row : 0;
+
+	for (s = term_text_in(t, r); ; s = nl + 1, row++) {
+		nl = strchr(s, '\n');
+		len = nl != NULL ? (size_t)(nl - s) : strlen(s);
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		memcpy(line, s, len);
+		line[len] = '\0';
+		deck_plain(line, plain, sizeof plain);
+		if (strcmp(plain, text) == 0)
+			return row;
+		if (nl == NULL)
+			return -1;
+	}
+}
+
+/* Wait up to ms for a line equal to text inside r. */
+static int
+deck_wait_line(struct term *t, const struct term_rect *r, const char *text,
+    int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+
+	while (deck_find_line(t, r, text) == -1) {
+		if (term_now_ms() >= deadline)
+			return 0;
+		term_pump(t, 30);
+	}
+	return 1;
+}
+
+/* Wait up to ms for no line equal to text inside r. */
+static int
+deck_wait_line_gone(struct term *t, const struct term_rect *r,
+    const char *text, int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+
+	while (deck_find_line(t, r, text) != -1) {
+		if (term_now_ms() >= deadline)
+			return 0;
+		term_pump(t, 30);
+	}
+	return 1;
+}
+
+/* Wait up to ms for the last non-blank line inside r to equal text. */
+static int
+deck_wait_last_line(struct term *t, const struct term_rect *r,
+    const char *text, int ms)
+{
+	int64_t		 deadline = term_now_ms() + ms;
+	const char	*s, *start;
+	char		 line[1024], plain[1024];
+	size_t		 len;
+
+	for (;;) {
+		s = term_text_in(t, r);
+		plain[0] = '\0';
+		while (*s != '\0') {
+			start = s;
+			s += strcspn(s, "\n");
+			len = (size_t)(s - start);
+			if (len >= sizeof line)
+				len = sizeof line - 1;
+			memcpy(line, start, len);
+			line[len] = '\0';
+			deck_plain(line, line, sizeof line);
+			if (line[0] != '\0')
+				memcpy(plain, line, sizeof plain);
+			if (*s == '\n')
+				s++;
+		}
+		if (strcmp(plain, text) == 0)
+			return 1;
+		if (term_now_ms() >= deadline)
+			return 0;
+		term_pump(t, 30);
+	}
+}
+
+/* Wait up to ms for a or b inside r; return 1 or 2 for which, 0 if none. */
+static int
+deck_wait_any(struct term *t, const struct term_rect *r, const char *a,
+    const char *b, int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+
+	for (;;) {
+		if (term_find_in(t, r, a, NULL, NULL))
+			return 1;
+		if (term_find_in(t, r, b, NULL, NULL))
+			return 2;
+		if (term_now_ms() >= deadline)
+			return 0;
+		term_pump(t, 30);
+	}
+}
+
+/* Tell whether the NULL-terminated words occur in line in this order. */
+static int
+deck_in_order(const char *line, const char *const *words)
+{
+	const char	*p = line;
+
+	for (; *words != NULL; words++) {
+		if ((p = strstr(p, *words)) == NULL)
+			return 0;
+		p += strlen(*words);
+	}
+	return 1;
+}
+
+/*
+ * Wait up to ms for every process started under t, other than jobdeck
+ * itself, to be gone; return how many are left, described in out.
+ */
+static size_t
+deck_survivors(struct term *t, int ms, char *out, size_t size)
+{
+	pid_t	 pids[64];
+	int64_t	 deadline = term_now_ms() + ms;
+	char	 path[64], cmd[128];
+	size_t	 n, i, kept, len = 0;
+	ssize_t	 got;
+	int	 fd;
+
+	for (;;) {
+		n = term_procs(t, pids, 64);
+		for (i = kept = 0; i < n && i < 64; i++) {
+			if (pids[i] != term_pid(t))
+				pids[kept++] = pids[i];
+		}
+		if (kept == 0 || term_now_ms() >= deadline)
+			break;
+		term_pump(t, 50);
+	}
+	out[0] = '\0';
+	for (i = 0; i < kept && len + 1 < size; i++) {
+		snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pids[i]);
+		cmd[0] = '\0';
+		if ((fd = open(path, O_RDONLY)) != -1) {
+			got = read(fd, cmd, sizeof cmd - 1);
+			close(fd);
+			cmd[got > 0 ? got : 0] = '\0';
+			for (got--; got > 0; got--) {
+				if (cmd[got - 1] == '\0')
+					cmd[got - 1] = ' ';
+			}
+		}
+		snprintf(out + len, size - len, "  pid %ld: %s\n",
+		    (long)pids[i], cmd);
+		len += strlen(out + len);
+	}
+	return kept;
+}
+
+/* Tell whether a colour is red: palette 1 or 9, or RGB that is mostly red. */
+static int
+deck_is_red(const struct term_color *c)
+{
+	if (c->is_default)
+		return 0;
+	if (c->index == 1 || c->index == 9)
+		return 1;
+	return c->r >= 128 && c->g <= 100 && c->b <= 100;
+}
+
+/*
+ * Two jobs record their pids, jobdeck is stopped by how (SIGTERM, SIGHUP,
+ * or 0 for closing the terminal), and nothing it started may survive.
+ */
+static void
+deck_stop_and_check(struct term *t, int how)
+{
+	char	left[2048];
+	pid_t	p1, p2;
+	int	status;
+
+	p1 = term_wait_pidfile(t, "p1", WAIT_MS);
+	p2 = term_wait_pidfile(t, "p2", WAIT_MS);
+	DECK_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
+	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
+	if (how != 0)
+		term_signal(t, how);
+	else
+		term_hangup(t);
+	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
+	    "jobdeck did not exit within %d ms of %s", GRACE_MS + 5000,
+	    how == 0 ? "the terminal closing" : strsignal(how));
+	ck_assert_msg(term_wait_pid_dead(t, p1, 2000),
+	    "job 1 (pid %ld) survived jobdeck", (long)p1);
+	ck_assert_msg(term_wait_pid_dead(t, p2, 2000),
+	    "job 2 (pid %ld) survived jobdeck", (long)p2);
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes started by jobdeck survived it:\n%s", left);
+}
+
+/* 1. A read -p prompt is answered through focus mode. */
+START_TEST(test_read_prompt)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "read -p \"Enter your name: \" name && "
+	    "echo \"Hello, $name\"");
+	EXPECT_IN(t, &pane, "Enter your name: ", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
+	EXPECT_IN(t, &bottom, "Ctrl+T: back", WAIT_MS);
+	term_type(t, "Ada");
+	EXPECT_IN(t, &pane, "Enter your name: Ada", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &bottom, "Ada", NULL, NULL),
+	    "keys typed while focused reached the prompt");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &pane, "Hello, Ada", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	EXPECT_IN(t, &panel, "Exited 0 after", WAIT_MS);
+	/* The job ended, so the prompt has the keyboard again. */
+	EXPECT_GONE_IN(t, &bottom, "Ctrl+T: back", WAIT_MS);
+	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	term_type(t, "xyz");
+	EXPECT_IN(t, &bottom, "> xyz", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 2. Ctrl+C in focus mode interrupts the job. */
+START_TEST(test_ctrl_c)
+{
+	const char *const	 cmds[] = { "sleep 1000", NULL };
+	struct term		*t = deck_start(NULL, cmds);
+
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	EXPECT_IN(t, &panel, "[1] sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (1 running)", WAIT_MS);
+	/* Durations tick every second. */
+	EXPECT_IN(t, &panel, "Running for 0m 02s", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_C);
+	EXPECT_GONE_IN(t, &panel, "◉ Active", WAIT_MS);
+	DECK_ASSERT(t, deck_wait_any(t, &panel, "Exited", "Killed by",
+	    WAIT_MS) != 0, "the panel shows neither Exited nor Killed by");
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 3. Ctrl+T toggles focus; focused keys reach the child, not the prompt. */
+START_TEST(test_focus_toggle)
+{
+	static const char *const header[] = {
+		"ID", "PID", "STATE", "EXIT", "TIME", "COMMAND", NULL
+	};
+	struct term	*t = deck_start(NULL, NULL);
+	char		 line[1024];
+	int		 row;
+
+	deck_run(t, "cat");
+	EXPECT_IN(t, &panel, "[1] cat", WAIT_MS);
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
+	term_type(t, "abc");
+	EXPECT_IN(t, &pane, "abc", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &bottom, "abc", NULL, NULL),
+	    "keys typed while focused reached the prompt");
+	/* Enter: the tty echoes the line and cat writes it back. */
+	term_key(t, TERM_KEY_ENTER);
+	ck_assert_msg(term_wait_count_in(t, &pane, "abc", 2, WAIT_MS),
+	    "cat did not echo \"abc\" back\n%s", deck_dump(t));
+
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	EXPECT_GONE_IN(t, &bottom, "Ctrl+T: back", WAIT_MS);
+	deck_run(t, "!ps");
+	EXPECT_IN(t, NULL, "COMMAND", WAIT_MS);
+	DECK_ASSERT(t, term_find(t, "STATE", &row, NULL),
+	    "no STATE in the !ps header");
+	snprintf(line, sizeof line, "%s", term_row_text(t, row));
+	DECK_ASSERT(t, deck_in_order(line, header),
+	    deck_fmt("the !ps header is not ID PID STATE EXIT TIME COMMAND: "
+	    "\"%s\"", line));
+	DECK_ASSERT(t, term_find(t, "running", &row, NULL),
+	    "no job is running in !ps");
+	snprintf(line, sizeof line, "%s", term_row_text(t, row));
+	DECK_ASSERT(t, strstr(line, "cat") != NULL,
+	    deck_fmt("the running row is not cat: \"%s\"", line));
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "COMMAND", WAIT_MS);
+	/* The cat was not disturbed by any of it. */
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 4a. !kill of a job that ignores SIGTERM ends it with SIGKILL. */
+START_TEST(test_kill_ignores_term)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	char		 left[2048];
+	int64_t		 t0, took;
+	pid_t		 pid;
+
+	deck_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
+	pid = term_wait_pidfile(t, "p", WAIT_MS);
+	DECK_ASSERT(t, pid > 0, "the job did not write its pid");
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	t0 = term_now_ms();
+	deck_run(t, "!kill 1");
+	term_pump(t, 1000);
+	DECK_ASSERT(t, term_pid_alive(pid),
+	    "the job died at once: SIGKILL came before the grace period");
+	ck_assert_msg(term_wait_pid_dead(t, pid, GRACE_MS + 3000),
+	    "the job (pid %ld) ignoring SIGTERM is alive %d ms after !kill\n%s",
+	    (long)pid, GRACE_MS + 3000, deck_dump(t));
+	took = term_now_ms() - t0;
+	ck_assert_msg(took <= GRACE_MS + 2000, "the job took %lld ms to die",
+	    (long long)took);
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes of the killed job survived:\n%s", left);
+	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 4b. !kill also ends a job's background children. */
+START_TEST(test_kill_background_child)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	char		 left[2048], want[64];
+	pid_t		 pid, bg;
+
+	deck_run(t, "sleep 1000 & echo $! > bg; echo $$ > p; wait");
+	pid = term_wait_pidfile(t, "p", WAIT_MS);
+	bg = term_wait_pidfile(t, "bg", WAIT_MS);
+	DECK_ASSERT(t, pid > 0 && bg > 0, "the job did not write p and bg");
+	snprintf(want, sizeof want, "PID: %ld", (long)pid);
+	EXPECT_IN(t, &panel, want, WAIT_MS);
+	snprintf(want, sizeof want, "PID %ld", (long)pid);
+	EXPECT_IN(t, &pane_title, want, WAIT_MS);
+	deck_run(t, "!kill 1");
+	ck_assert_msg(term_wait_pid_dead(t, pid, GRACE_MS + 2000),
+	    "the job (pid %ld) is alive after !kill\n%s", (long)pid,
+	    deck_dump(t));
+	ck_assert_msg(term_wait_pid_dead(t, bg, GRACE_MS + 2000),
+	    "the job's background child (pid %ld) is alive after !kill\n%s",
+	    (long)bg, deck_dump(t));
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes of the killed job survived:\n%s", left);
+	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 4c. !kill-all stops every job at once, not one after another. */
+START_TEST(test_kill_all)
+{
+	const char *const cmds[] = {
+		"trap \"\" TERM; echo $$ > p1; while :; do sleep 1; done",
+		"trap \"\" TERM; echo $$ > p2; while :; do sleep 1; done",
+		"trap \"\" TERM; echo $$ > p3; while :; do sleep 1; done",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+	char		 name[16], left[2048];
+	int64_t		 t0, took;
+	pid_t		 pids[3];
+	int		 i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "p%d", i + 1);
+		pids[i] = term_wait_pidfile(t, name, WAIT_MS);
+		DECK_ASSERT(t, pids[i] > 0,
+		    deck_fmt("job %d did not write its pid", i + 1));
+	}
+	EXPECT_IN(t, &panel, "Processes (3 running)", WAIT_MS);
+	t0 = term_now_ms();
+	deck_run(t, "!kill-all");
+	for (i = 0; i < 3; i++) {
+		ck_assert_msg(term_wait_pid_dead(t, pids[i],
+		    (int)(t0 + 2 * GRACE_MS - term_now_ms())),
+		    "job %d (pid %ld) is alive %d ms after !kill-all\n%s",
+		    i + 1, (long)pids[i], 2 * GRACE_MS, deck_dump(t));
+	}
+	took = term_now_ms() - t0;
+	ck_assert_msg(took < GRACE_MS + 3000, "!kill-all of three jobs that "
+	    "ignore SIGTERM took %lld ms: not all at once", (long long)took);
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes of the killed jobs survived:\n%s", left);
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	ck_assert_msg(term_wait_count_in(t, &panel, "⊘ Canceled", 3, WAIT_MS),
+	    "not all three jobs show as canceled\n%s", deck_dump(t));
+	term_close(t);
+}
+END_TEST
+
+/* 4d. !quit stops every job, says so, and exits 0 leaving nothing. */
+START_TEST(test_quit)
+{
+	const char *const cmds[] = {
+		"trap \"\" TERM; echo $$ > p1; while :; do sleep 1; done",
+		"echo $$ > p2; sleep 1000",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+	char		 left[2048];
+	pid_t		 p1, p2;
+	int		 status;
+
+	p1 = term_wait_pidfile(t, "p1", WAIT_MS);
+	p2 = term_wait_pidfile(t, "p2", WAIT_MS);
+	DECK_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
+	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
+	deck_run(t, "!quit");
+	EXPECT_IN(t, NULL, "stopping 2 jobs", 3000);
+	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
+	    "jobdeck did not exit within %d ms of !quit\n%s", GRACE_MS + 5000,
+	    deck_dump(t));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "!quit: wait status 0x%x, not exit 0", status);
+	ck_assert_msg(term_wait_pid_dead(t, p1, 2000),
+	    "job 1 (pid %ld, ignores SIGTERM) survived !quit", (long)p1);
+	ck_assert_msg(term_wait_pid_dead(t, p2, 2000),
+	    "job 2 (pid %ld) survived !quit", (long)p2);
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes started by jobdeck survived !quit:\n%s", left);
+	/* The terminal is restored: the alternate screen is gone. */
+	DECK_ASSERT(t, !term_find(t, "Processes (", NULL, NULL),
+	    "the screen was not restored after !quit");
+	term_close(t);
+}
+END_TEST
+
+/* 4e. SIGTERM to jobdeck stops every job. */
+START_TEST(test_sigterm)
+{
+	const char *const cmds[] = {
+		"echo $$ > p1; sleep 1000",
+		"sleep 1000 & echo $! > p2; wait",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+
+	deck_stop_and_check(t, SIGTERM);
+	term_close(t);
+}
+END_TEST
+
+/* 4f. SIGHUP to jobdeck stops every job. */
+START_TEST(test_sighup)
+{
+	const char *const cmds[] = {
+		"echo $$ > p1; sleep 1000",
+		"sleep 1000 & echo $! > p2; wait",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+
+	deck_stop_and_check(t, SIGHUP);
+	term_close(t);
+}
+END_TEST
+
+/* 4g. The terminal closing stops jobdeck and every job. */
+START_TEST(test_hangup)
+{
+	const char *const cmds[] = {
+		"echo $$ > p1; sleep 1000",
+		"sleep 1000 & echo $! > p2; wait",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+
+	deck_stop_and_check(t, 0);
+	term_close(t);
+}
+END_TEST
+
+/* 4h. A process that escapes with setsid still dies with jobdeck. */
+START_TEST(test_setsid_escape)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	char		 left[2048];
+	pid_t		 pid, esc;
+	int		 status;
+
+	/*
+	 * The job waits for esc before it ends: until setsid has run, the
+	 * background child is in the job's group and would get its SIGHUP.
+	 */
+	deck_run(t, "setsid sh -c 'echo $$ > esc; sleep 1000' & "
+	    "while [ ! -s esc ]; do sleep 0.1; done; echo $$ > p");
+	pid = term_wait_pidfile(t, "p", WAIT_MS);
+	esc = term_wait_pidfile(t, "esc", WAIT_MS);
+	DECK_ASSERT(t, pid > 0 && esc > 0, "the job did not write p and esc");
+	DECK_ASSERT(t, getsid(esc) == esc,
+	    "the escaping process did not get a session of its own");
+	deck_run(t, "!quit");
+	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
+	    "jobdeck did not exit within %d ms of !quit\n%s", GRACE_MS + 5000,
+	    deck_dump(t));
+	ck_assert_msg(term_wait_pid_dead(t, esc, 2000),
+	    "the setsid process (pid %ld) survived jobdeck", (long)esc);
+	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
+	    "processes started by jobdeck survived it:\n%s", left);
+	term_close(t);
+}
+END_TEST
+
+/* 5a. A terminal resize reaches the child as its new pane size. */
+START_TEST(test_resize)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "while :; do stty size; sleep 0.2; done");
+	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
+	term_resize(t, 30, 100);
+	/* Panel clamp(100/3, 30, 48) = 33 wide: the pane is 27 x 65 inside. */
+	EXPECT_IN(t, NULL, "27 65", WAIT_MS);
+	EXPECT_IN(t, NULL, "Processes (1 running)", WAIT_MS);
+	term_resize(t, 40, 120);
+	ck_assert_msg(deck_wait_last_line(t, &pane, "37 78", WAIT_MS),
+	    "the child did not see 37 78 again after growing back\n%s",
+	    deck_dump(t));
+	term_close(t);
+}
+END_TEST
+
+/* 5b. !logs shows the first and, after End or G, the last line. */
+START_TEST(test_logs)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	int		 row;
+
+	deck_run(t, "seq 1 5000");
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	EXPECT_LINE(t, &pane, "5000", WAIT_MS);
+	deck_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	EXPECT_LINE(t, NULL, "1", WAIT_MS);
+	row = deck_find_line(t, NULL, "1");
+	DECK_ASSERT(t, deck_find_line(t, NULL, "2") == row + 1 &&
+	    deck_find_line(t, NULL, "3") == row + 2,
+	    "the logs view does not start with the lines 1, 2, 3");
+	DECK_ASSERT(t, deck_find_line(t, NULL, "5000") == -1,
+	    "the logs view shows 5000 before End");
+
+	term_key(t, TERM_KEY_END);
+	EXPECT_LINE(t, NULL, "5000", WAIT_MS);
+	row = deck_find_line(t, NULL, "5000");
+	DECK_ASSERT(t, deck_find_line(t, NULL, "4999") == row - 1,
+	    "after End, 4999 is not right above 5000");
+	ck_assert_msg(deck_wait_line_gone(t, NULL, "1", WAIT_MS),
+	    "after End the first line is still shown\n%s", deck_dump(t));
+
+	term_type(t, "g");
+	EXPECT_LINE(t, NULL, "1", WAIT_MS);
+	term_type(t, "G");
+	EXPECT_LINE(t, NULL, "5000", WAIT_MS);
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Logs [1]", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 5c. Colours and bold survive the pane. */
+START_TEST(test_colors)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	struct term_cell c;
+	int		 row, col;
+
+	deck_run(t, "printf '\\033[31mRED\\033[0m \\033[1mBOLD\\033[0m'");
+	EXPECT_IN(t, &pane, "RED BOLD", WAIT_MS);
+	term_find_in(t, &pane, "RED BOLD", &row, &col);
+	term_cell(t, row, col, &c);
+	DECK_ASSERT(t, deck_is_red(&c.fg), deck_fmt("R of RED is not red: "
+	    "index %d rgb %d,%d,%d default %d", c.fg.index, c.fg.r, c.fg.g,
+	    c.fg.b, c.fg.is_default));
+	DECK_ASSERT(t, !c.bold, "R of RED is bold");
+	term_cell(t, row, col + 2, &c);
+	DECK_ASSERT(t, deck_is_red(&c.fg), "D of RED is not red");
+	term_cell(t, row, col + 4, &c);
+	DECK_ASSERT(t, c.bold, "B of BOLD is not bold");
+	DECK_ASSERT(t, !deck_is_red(&c.fg), "B of BOLD is red");
+	term_cell(t, row, col + 7, &c);
+	DECK_ASSERT(t, c.bold, "D of BOLD is not bold");
+
+	/* 256 colours and RGB, on an outer terminal with 256 colours. */
+	deck_run(t, "printf '\\033[38;5;208mORANGE\\033[0m "
+	    "\\033[38;2;0;200;0mGREEN\\033[0m'");
+	EXPECT_IN(t, &pane, "ORANGE GREEN", WAIT_MS);
+	term_find_in(t, &pane, "ORANGE GREEN", &row, &col);
+	term_cell(t, row, col, &c);
+	DECK_ASSERT(t, !c.fg.is_default && (c.fg.index == 208 ||
+	    (c.fg.r >= 200 && c.fg.g >= 80 && c.fg.g <= 180 && c.fg.b <= 80)),
+	    deck_fmt("ORANGE (38;5;208) is index %d rgb %d,%d,%d",
+	    c.fg.index, c.fg.r, c.fg.g, c.fg.b));
+	term_cell(t, row, col + 7, &c);
+	DECK_ASSERT(t, !c.fg.is_default && c.fg.g >= 128 && c.fg.r <= 100 &&
+	    c.fg.b <= 100, deck_fmt("GREEN (38;2;0;200;0) is index %d "
+	    "rgb %d,%d,%d", c.fg.index, c.fg.r, c.fg.g, c.fg.b));
+	term_close(t);
+}
+END_TEST
+
+/* 5d. Wide characters take two cells. */
+START_TEST(test_wide_chars)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	struct term_cell c;
+	int		 row, col;
+
+	deck_run(t, "echo 日本語");
+	EXPECT_IN(t, &pane, "日本語", WAIT_MS);
+	term_find_in(t, &pane, "日本語", &row, &col);
+	term_cell(t, row, col, &c);
+	DECK_ASSERT(t, strcmp(c.text, "日") == 0 && c.width == 2,
+	    deck_fmt("cell of 日 holds \"%s\" width %d", c.text, c.width));
+	term_cell(t, row, col + 2, &c);
+	DECK_ASSERT(t, strcmp(c.text, "本") == 0,
+	    deck_fmt("two cells after 日 is \"%s\", not 本", c.text));
+	term_cell(t, row, col + 4, &c);
+	DECK_ASSERT(t, strcmp(c.text, "語") == 0,
+	    deck_fmt("four cells after 日 is \"%s\", not 語", c.text));
+	term_close(t);
+}
+END_TEST
+
+/* 5e. cd, export and unset persist for later jobs; cd errors are shown. */
+START_TEST(test_session_state)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "cd /tmp");
+	term_pump(t, 300);
+	DECK_ASSERT(t, !term_find_in(t, &panel, "[1]", NULL, NULL),
+	    "cd started a job");
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	deck_run(t, "pwd");
+	EXPECT_IN(t, &pane_title, "[1] pwd", WAIT_MS);
+	EXPECT_LINE(t, &pane, "/tmp", WAIT_MS);
+
+	deck_run(t, "export FOO=bar");
+	deck_run(t, "echo \"foo=$FOO\"");
+	EXPECT_LINE(t, &pane, "foo=bar", WAIT_MS);
+	deck_run(t, "unset FOO");
+	deck_run(t, "echo \"foo=[$FOO]\"");
+	EXPECT_LINE(t, &pane, "foo=[]", WAIT_MS);
+
+	deck_run(t, "cd /nope");
+	EXPECT_IN(t, &bottom, "cd: /nope: No such file or directory",
+	    WAIT_MS);
+	deck_run(t, "pwd");
+	EXPECT_IN(t, &pane_title, "[4] pwd", WAIT_MS);
+	EXPECT_LINE(t, &pane, "/tmp", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &panel, "[5]", NULL, NULL),
+	    "a session command started a job");
+	term_close(t);
+}
+END_TEST
+
+/* 6. Unknown commands and jobs are reported in the message line. */
+START_TEST(test_errors)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	term_key(t, TERM_KEY_CTRL_T);
+	DECK_ASSERT(t, deck_wait_any(t, &bottom, "no running job",
+	    "no terminal", WAIT_MS) == 1,
+	    "Ctrl+T with no job does not say \"no running job\"");
+	deck_run(t, "!frobnicate");
+	EXPECT_IN(t, &bottom, "unknown command: !frobnicate", WAIT_MS);
+	deck_run(t, "!kill 999");
+	EXPECT_IN(t, &bottom, "no such job: 999", WAIT_MS);
+	DECK_ASSERT(t, !term_find(t, "[1]", NULL, NULL),
+	    "a ! command started a job");
+	term_close(t);
+}
+END_TEST
+
+/* 7. A job inherits no descriptor but the terminal on 0-2. */
+START_TEST(test_fd_leak)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	/* The glob's own directory fd is the lowest free one: 3. */
+	deck_run(t, "printf FDS:; for f in /proc/$$/fd/*; do "
+	    "printf ' %s' \"${f##*/}\"; done; echo");
+	EXPECT_IN(t, &pane, "FDS:", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	EXPECT_LINE(t, &pane, "FDS: 0 1 2 3", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 8. A missing program says "not found" and exits 127. */
+START_TEST(test_not_found)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	char		 line[1024];
+	int		 row;
+
+	deck_run(t, "nosuchprog_xyz");
+	EXPECT_IN(t, &pane, "not found", WAIT_MS);
+	EXPECT_IN(t, &panel, "Exited 127 after", WAIT_MS);
+	EXPECT_IN(t, &panel, "✗ Failed", WAIT_MS);
+	deck_run(t, "!ps");
+	EXPECT_IN(t, NULL, "COMMAND", WAIT_MS);
+	DECK_ASSERT(t, term_find(t, "nosuchprog_xyz", &row, NULL),
+	    "the job is not in !ps");
+	snprintf(line, sizeof line, "%s", term_row_text(t, row));
+	DECK_ASSERT(t, strstr(line, "failed") != NULL &&
+	    strstr(line, "127") != NULL,
+	    deck_fmt("the !ps row is not failed with 127: \"%s\"", line));
+	term_key(t, TERM_KEY_ESC);
+	EXPECT_GONE_IN(t, NULL, "COMMAND", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 9. Jobs on pipes (JOBDECK_NO_PTY=1) show both streams; no focus. */
+START_TEST(test_no_pty)
+{
+	const char *const	 env[] = { "JOBDECK_NO_PTY=1", NULL };
+	struct term		*t = deck_start(env, NULL);
+
+	deck_run(t, "echo out; echo err >&2; sleep 1000");
+	EXPECT_LINE(t, &pane, "out", WAIT_MS);
+	EXPECT_LINE(t, &pane, "err", WAIT_MS);
+	EXPECT_IN(t, &panel, "no terminal", WAIT_MS);
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &bottom, "no terminal", WAIT_MS);
+	term_pump(t, 200);
+	DECK_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
+	    "a job on pipes was focused");
+	term_close(t);
+}
+END_TEST
+
+/* 10. Output written just before exit, without a newline, is shown. */
+START_TEST(test_last_output)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "printf 'last line without newline'");
+	EXPECT_IN(t, &pane, "last line without newline", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	/* The panel is 40 columns: the line is cut, its start must show. */
+	EXPECT_IN(t, &panel, "Last output: last line", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 11. Ctrl+N and Ctrl+P select the next and previous job. */
+START_TEST(test_select)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "echo AAA; sleep 1000");
+	EXPECT_LINE(t, &pane, "AAA", WAIT_MS);
+	deck_run(t, "echo BBB; sleep 1000");
+	EXPECT_LINE(t, &pane, "BBB", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "[2]", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_P);
+	EXPECT_LINE(t, &pane, "AAA", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "[1]", WAIT_MS);
+	ck_assert_msg(deck_wait_line_gone(t, &pane, "BBB", WAIT_MS),
+	    "Ctrl+P: job 2's output is still in the pane\n%s", deck_dump(t));
+	term_key(t, TERM_KEY_CTRL_N);
+	EXPECT_LINE(t, &pane, "BBB", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "[2]", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 12. !help lists the commands. */
+START_TEST(test_help)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "!help");
+	EXPECT_IN(t, NULL, "!kill-all", WAIT_MS);
+	EXPECT_IN(t, NULL, "!logs", WAIT_MS);
+	EXPECT_IN(t, NULL, "!ps", WAIT_MS);
+	EXPECT_IN(t, NULL, "!quit", WAIT_MS);
+	EXPECT_IN(t, NULL, "Ctrl+T", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 4i. SIGINT to jobdeck stops every job. */
+START_TEST(test_sigint)
+{
+	const char *const cmds[] = {
+		"echo $$ > p1; sleep 1000",
+		"sleep 1000 & echo $! > p2; wait",
+		NULL
+	};
+	struct term	*t = deck_start(NULL, cmds);
+
+	deck_stop_and_check(t, SIGINT);
+	term_close(t);
+}
+END_TEST
+
+/* 4j. !kill -9 sends SIGKILL at once, and the job shows as canceled. */
+START_TEST(test_kill_signal)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	pid_t		 pid;
+
+	deck_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
+	pid = term_wait_pidfile(t, "p", WAIT_MS);
+	DECK_ASSERT(t, pid > 0, "the job did not write its pid");
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	deck_run(t, "!kill -9 1");
+	ck_assert_msg(term_wait_pid_dead(t, pid, 2000),
+	    "the job (pid %ld) is alive 2 s after !kill -9\n%s", (long)pid,
+	    deck_dump(t));
+	EXPECT_IN(t, &panel, "Killed by SIGKILL", WAIT_MS);
+	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 13. !focus ID selects and focuses that job. */
+START_TEST(test_focus_command)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "cat");
+	EXPECT_IN(t, &pane_title, "[1] cat", WAIT_MS);
+	deck_run(t, "sleep 1000");
+	EXPECT_IN(t, &pane_title, "[2] sleep 1000", WAIT_MS);
+	deck_run(t, "!focus 1");
+	EXPECT_IN(t, &pane_title, "[1] cat", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
+	term_type(t, "hello");
+	term_key(t, TERM_KEY_ENTER);
+	ck_assert_msg(term_wait_count_in(t, &pane, "hello", 2, WAIT_MS),
+	    "cat did not echo \"hello\" back\n%s", deck_dump(t));
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* 14. The prompt edits the line, keeps a history, and Ctrl+C clears it. */
+START_TEST(test_line_editing)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	term_type(t, "cho hi");
+	term_key(t, TERM_KEY_HOME);
+	term_type(t, "e");
+	term_key(t, TERM_KEY_END);
+	term_type(t, " there");
+	EXPECT_IN(t, &bottom, "> echo hi there", WAIT_MS);
+	term_type(t, "\027");			/* Ctrl+W: the word */
+	term_type(t, "you");
+	EXPECT_IN(t, &bottom, "> echo hi you", WAIT_MS);
+	term_key(t, TERM_KEY_LEFT);
+	term_key(t, TERM_KEY_LEFT);
+	term_key(t, TERM_KEY_LEFT);
+	term_key(t, TERM_KEY_BACKSPACE);	/* the space before "you" */
+	term_type(t, "-");
+	EXPECT_IN(t, &bottom, "> echo hi-you", WAIT_MS);
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_LINE(t, &pane, "hi-you", WAIT_MS);
+	EXPECT_GONE_IN(t, &bottom, "echo", WAIT_MS);
+
+	term_key(t, TERM_KEY_UP);
+	EXPECT_IN(t, &bottom, "> echo hi-you", WAIT_MS);
+	term_type(t, "\025");			/* Ctrl+U: the whole line */
+	EXPECT_GONE_IN(t, &bottom, "echo", WAIT_MS);
+	term_type(t, "abc");
+	EXPECT_IN(t, &bottom, "> abc", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_C);
+	EXPECT_GONE_IN(t, &bottom, "abc", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
+	    "editing keys started a job");
+	term_close(t);
+}
+END_TEST
+
+/* 15. PgUp and PgDn at the prompt scroll the selected job's scrollback. */
+START_TEST(test_scrollback)
+{
+	struct term	*t = deck_start(NULL, NULL);
+
+	deck_run(t, "seq 1 200");
+	EXPECT_LINE(t, &pane, "200", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	DECK_ASSERT(t, deck_find_line(t, &pane, "150") == -1,
+	    "line 150 should have scrolled out of the pane");
+	term_key(t, TERM_KEY_PAGEUP);
+	EXPECT_LINE(t, &pane, "150", WAIT_MS);
+	term_key(t, TERM_KEY_PAGEDOWN);
+	EXPECT_LINE(t, &pane, "200", WAIT_MS);
+	ck_assert_msg(deck_wait_line_gone(t, &pane, "150", WAIT_MS),
+	    "PgDn did not scroll back to the live screen\n%s", deck_dump(t));
+	term_close(t);
+}
+END_TEST
+
+/* Build the suite: one test case per test, each with its own timeout. */
+static Suite *
+e2e_suite(void)
+{
+	static const struct {
+		const char	*name;
+		const TTest	*const *test;
+		int		 timeout;
+	} cases[] = {
+		{ "read_prompt", &test_read_prompt, 20 },
+		{ "ctrl_c", &test_ctrl_c, 20 },
+		{ "focus_toggle", &test_focus_toggle, 20 },
+		{ "kill_ignores_term", &test_kill_ignores_term, 30 },
+		{ "kill_background_child", &test_kill_background_child, 25 },
+		{ "kill_all", &test_kill_all, 30 },
+		{ "quit", &test_quit, 30 },
+		{ "sigterm", &test_sigterm, 25 },
+		{ "sighup", &test_sighup, 25 },
+		{ "hangup", &test_hangup, 25 },
+		{ "setsid_escape", &test_setsid_escape, 30 },
+		{ "sigint", &test_sigint, 25 },
+		{ "kill_signal", &test_kill_signal, 20 },
+		{ "resize", &test_resize, 20 },
+		{ "logs", &test_logs, 30 },
+		{ "colors", &test_colors, 20 },
+		{ "wide_chars", &test_wide_chars, 20 },
+		{ "session_state", &test_session_state, 30 },
+		{ "errors", &test_errors, 20 },
+		{ "fd_leak", &test_fd_leak, 20 },
+		{ "not_found", &test_not_found, 20 },
+		{ "no_pty", &test_no_pty, 20 },
+		{ "last_output", &test_last_output, 20 },
+		{ "select", &test_select, 20 },
+		{ "help", &test_help, 20 },
+		{ "focus_command", &test_focus_command, 20 },
+		{ "line_editing", &test_line_editing, 20 },
+		{ "scrollback", &test_scrollback, 20 },
+	};
+	Suite	*s = suite_create("e2e");
+	TCase	*tc;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	/* Failure messages carry a screen dump: allow more than 4 KiB. */
+	check_set_max_msg_size(16384);
+	sr = srunner_create(e2e_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
