@@ -3,8 +3,9 @@
  * plain text lines.  Escape sequences (CSI, OSC, DCS and the other string
  * controls, two- and three-byte ESC sequences) are dropped, a carriage
  * return that does not end a line starts the line again (so progress bars
- * keep their last state), backspace steps back, tabs expand to 8 columns and
- * other control characters vanish.  It is a reader for !logs, not an
+ * keep their last state), backspace steps back one character, tabs expand
+ * to 8 columns, malformed UTF-8 becomes U+FFFD and other control characters
+ * vanish.  It is a reader for !logs, not an
  * emulator: cursor addressing is not replayed.
  *
  * Ownership: the caller owns the struct rawtext and the array and strings

@@ -323,7 +323,16 @@ job_signal(struct job *j, int sig)
 		errno = ESRCH;
 		return -1;
 	}
-	return kill(-j->child.pid, sig);
+	if (kill(-j->child.pid, sig) == 0)
+		return 0;
+	/*
+	 * Just after the fork the child may not have called setsid() yet, so
+	 * its group does not exist; it has no children of its own then, and
+	 * its signals stay blocked until it has reset their handlers.
+	 */
+	if (errno == ESRCH && !(j->flags & JOB_REAPED))
+		return kill(j->child.pid, sig);
+	return -1;
 }
 
 /* Mark that the user asked the job to stop, so its end shows as canceled. */

@@ -3,6 +3,7 @@
  * The input may arrive in pieces; the parser state carries over between
  * rawtext_feed() calls.  Text is kept as bytes, so UTF-8 passes through.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,21 @@ enum rawtext_state {
 	RT_CR		/* after CR: a line feed ends the line, text restarts it */
 };
 
+/* One character of a line: its UTF-8 bytes. */
+struct rawtext_char {
+	char	bytes[4];
+	uint8_t	len;
+};
+
 struct rawtext {
 	enum rawtext_state	  state;
-	char			 *line;
-	size_t			  len;
+	struct rawtext_char	 *line;
+	size_t			  len;	/* characters in the line */
 	size_t			  cap;
-	size_t			  col;	/* write position in bytes */
+	size_t			  col;	/* write position in characters */
+	char			  pend[4];	/* a UTF-8 sequence being read */
+	uint8_t			  pend_len;
+	uint8_t			  pend_need;
 	char			**lines;
 	int			  count;
 	int			  alloc;
@@ -37,34 +47,81 @@ rawtext_new(void)
 	return xcalloc(1, sizeof(struct rawtext));
 }
 
-/* Put one byte at the write position, overwriting or appending. */
+/* Put one character (len UTF-8 bytes) at the write position. */
 static void
-rawtext_put(struct rawtext *rt, char c)
+rawtext_put(struct rawtext *rt, const char *bytes, size_t len)
 {
-	if (rt->col >= rt->cap) {
+	while (rt->col >= rt->cap) {
 		rt->cap = rt->cap == 0 ? 128 : rt->cap * 2;
-		rt->line = xreallocarray(rt->line, rt->cap, 1);
+		rt->line = xreallocarray(rt->line, rt->cap, sizeof *rt->line);
 	}
-	while (rt->len < rt->col)
-		rt->line[rt->len++] = ' ';
-	rt->line[rt->col++] = c;
+	while (rt->len < rt->col) {
+		rt->line[rt->len].bytes[0] = ' ';
+		rt->line[rt->len++].len = 1;
+	}
+	memcpy(rt->line[rt->col].bytes, bytes, len);
+	rt->line[rt->col++].len = (uint8_t)len;
 	if (rt->col > rt->len)
 		rt->len = rt->col;
+}
+
+/* Put a byte that is not valid UTF-8 as U+FFFD. */
+static void
+rawtext_put_invalid(struct rawtext *rt)
+{
+	rawtext_put(rt, "\xef\xbf\xbd", 3);
 }
 
 /* Finish the current line and start an empty one. */
 static void
 rawtext_end_line(struct rawtext *rt)
 {
+	char	*text;
+	size_t	 i, n = 0;
+
 	if (rt->count == rt->alloc) {
 		rt->alloc = rt->alloc == 0 ? 256 : rt->alloc * 2;
 		rt->lines = xreallocarray(rt->lines, rt->alloc, sizeof *rt->lines);
 	}
-	while (rt->len > 0 && rt->line[rt->len - 1] == ' ')
+	while (rt->len > 0 && rt->line[rt->len - 1].len == 1 &&
+	    rt->line[rt->len - 1].bytes[0] == ' ')
 		rt->len--;
-	rt->lines[rt->count++] = xstrndup(rt->line == NULL ? "" : rt->line,
-	    rt->len);
+	text = xmalloc(rt->len * 4 + 1);
+	for (i = 0; i < rt->len; i++) {
+		memcpy(text + n, rt->line[i].bytes, rt->line[i].len);
+		n += rt->line[i].len;
+	}
+	text[n] = '\0';
+	rt->lines[rt->count++] = text;
 	rt->len = rt->col = 0;
+}
+
+/* Take one byte of a UTF-8 sequence; returns 0 if it belongs to none. */
+static int
+rawtext_utf8(struct rawtext *rt, unsigned char c)
+{
+	if (rt->pend_need > 0) {
+		if ((c & 0xc0) == 0x80) {
+			rt->pend[rt->pend_len++] = (char)c;
+			if (rt->pend_len == rt->pend_need) {
+				rawtext_put(rt, rt->pend, rt->pend_len);
+				rt->pend_need = rt->pend_len = 0;
+			}
+			return 1;
+		}
+		/* Cut short: show it as invalid, then treat c afresh. */
+		rt->pend_need = rt->pend_len = 0;
+		rawtext_put_invalid(rt);
+	}
+	if (c < 0x80)
+		return 0;
+	if (c >= 0xc2 && c <= 0xf4) {
+		rt->pend[0] = (char)c;
+		rt->pend_len = 1;
+		rt->pend_need = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	} else
+		rawtext_put_invalid(rt);
+	return 1;
 }
 
 /* Handle one byte of text state. */
@@ -72,7 +129,10 @@ static void
 rawtext_text(struct rawtext *rt, unsigned char c)
 {
 	size_t	next;
+	char	ch = (char)c;
 
+	if (rawtext_utf8(rt, c))
+		return;
 	switch (c) {
 	case '\n':
 		rawtext_end_line(rt);
@@ -87,14 +147,14 @@ rawtext_text(struct rawtext *rt, unsigned char c)
 	case '\t':
 		next = (rt->col / 8 + 1) * 8;
 		while (rt->col < next)
-			rawtext_put(rt, ' ');
+			rawtext_put(rt, " ", 1);
 		break;
 	case 0x1b:
 		rt->state = RT_ESC;
 		break;
 	default:
 		if (c >= 0x20 && c != 0x7f)
-			rawtext_put(rt, (char)c);
+			rawtext_put(rt, &ch, 1);
 		break;
 	}
 }
@@ -164,6 +224,8 @@ rawtext_finish(struct rawtext *rt, int *count)
 {
 	char	**lines;
 
+	if (rt->pend_need > 0)
+		rawtext_put_invalid(rt);
 	if (rt->len > 0)
 		rawtext_end_line(rt);
 	lines = rt->lines;

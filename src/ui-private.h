@@ -68,6 +68,7 @@ struct ui {
 	struct ui_pager		*pager;
 
 	int64_t			 last_draw;
+	int			 last_draw_paced;	/* it drew output, not a key */
 	uint64_t		 frame_timer;
 	uint64_t		 tick_timer;
 	uint64_t		 quit_timer;

@@ -472,12 +472,17 @@ ui_hook(void *arg)
 		return;
 	now = loop_now_ms();
 	wait = ui->last_draw + UI_FRAME_MS - now;
-	if (!(ui->flags & UI_URGENT) && wait > 0) {
+	/*
+	 * Only a flood waits for the next frame: output right after a
+	 * keystroke's draw (the echo) is drawn at once.
+	 */
+	if (!(ui->flags & UI_URGENT) && ui->last_draw_paced && wait > 0) {
 		if (ui->frame_timer == 0)
 			ui->frame_timer = loop_add_timer(ui->loop, wait,
 			    ui_frame_cb, ui);
 		return;
 	}
+	ui->last_draw_paced = !(ui->flags & UI_URGENT);
 	ui_draw(ui);
 	ui->last_draw = now;
 	ui->flags &= ~(UI_URGENT | UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE |

@@ -1,0 +1,803 @@
+/*
+ * check_cmd.c: tests for the command language through cmd_run_line(), as
+ * the prompt uses it, with real jobs on a real loop: error messages
+ * (table-driven), unique and ambiguous prefixes, !ps, !kill with signals,
+ * !kill-all, !logs, !focus, !help, !quit, the session builtins cd, export
+ * and unset as later jobs see them, and plain lines starting jobs.  The
+ * client's callbacks record what the commands report.
+ */
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "job.h"
+#include "jobtable.h"
+#include "loop.h"
+#include "session.h"
+
+static char *const test_env[] = {
+	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/", "FOO=outer", NULL
+};
+
+#define MAX_REC	16
+
+/* What the client was told, and the objects under test. */
+struct rec {
+	char		*errors[MAX_REC];
+	int		 nerrors;
+	char		*messages[MAX_REC];
+	int		 nmessages;
+	char		*title;		/* the last show */
+	char		**lines;
+	int		 count;
+	int		 nshows;
+	struct job	*selected;	/* the last select */
+	int		 focus;
+	int		 nselects;
+	int		 quits;
+
+	struct loop	*loop;
+	struct jobtable	*jt;
+	struct session	*session;
+	struct cmd_ctx	 ctx;
+	char		 dir[64];
+	char		*cwd0;		/* the session's first cwd */
+};
+
+static struct rec	rec;
+
+/* Keep an error. */
+static void
+rec_error(const char *msg, void *arg)
+{
+	struct rec	*r = arg;
+
+	ck_assert_int_lt(r->nerrors, MAX_REC);
+	r->errors[r->nerrors++] = strdup(msg);
+}
+
+/* Keep a message. */
+static void
+rec_message(const char *msg, void *arg)
+{
+	struct rec	*r = arg;
+
+	ck_assert_int_lt(r->nmessages, MAX_REC);
+	r->messages[r->nmessages++] = strdup(msg);
+}
+
+/* Forget the last show. */
+static void
+rec_free_show(struct rec *r)
+{
+	int	i;
+
+	for (i = 0; i < r->count; i++)
+		free(r->lines[i]);
+	free(r->lines);
+	free(r->title);
+	r->lines = NULL;
+	r->title = NULL;
+	r->count = 0;
+}
+
+/* Keep a copy of a shown text. */
+static void
+rec_show(const char *title, char **lines, int count, void *arg)
+{
+	struct rec	*r = arg;
+	int		 i;
+
+	rec_free_show(r);
+	r->title = strdup(title);
+	r->lines = calloc((size_t)count + 1, sizeof *r->lines);
+	for (i = 0; i < count; i++)
+		r->lines[i] = strdup(lines[i]);
+	r->count = count;
+	r->nshows++;
+}
+
+/* Keep the selected job. */
+static void
+rec_select(struct job *job, int focus, void *arg)
+{
+	struct rec	*r = arg;
+
+	r->selected = job;
+	r->focus = focus;
+	r->nselects++;
+}
+
+/* Count a quit. */
+static void
+rec_quit(void *arg)
+{
+	struct rec	*r = arg;
+
+	r->quits++;
+}
+
+static const struct cmd_client rec_client = {
+	.message = rec_message,
+	.error = rec_error,
+	.show = rec_show,
+	.select = rec_select,
+	.quit = rec_quit,
+};
+
+/* Forget everything the client was told. */
+static void
+rec_clear(void)
+{
+	int	i;
+
+	for (i = 0; i < rec.nerrors; i++)
+		free(rec.errors[i]);
+	for (i = 0; i < rec.nmessages; i++)
+		free(rec.messages[i]);
+	rec_free_show(&rec);
+	rec.nerrors = rec.nmessages = rec.nshows = rec.nselects = 0;
+	rec.quits = 0;
+	rec.selected = NULL;
+	rec.focus = -1;
+}
+
+/* Make a loop, a jobtable, a session and a context that records. */
+static void
+setup(void)
+{
+	memset(&rec, 0, sizeof rec);
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	strcpy(rec.dir, "/tmp/check_cmd.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(rec.dir));
+	rec.loop = loop_new();
+	rec.jt = jobtable_new(rec.loop);
+	jobtable_set_grace(rec.jt, 500);
+	rec.session = session_new(test_env);
+	rec.cwd0 = strdup(session_cwd(rec.session));
+	rec.ctx.jt = rec.jt;
+	rec.ctx.session = rec.session;
+	rec.ctx.client = &rec_client;
+	rec.ctx.arg = &rec;
+	rec_clear();
+}
+
+/* Kill what is left and free everything. */
+static void
+teardown(void)
+{
+	char	cmd[128];
+	int	i;
+
+	rec_clear();
+	for (i = 0; i < jobtable_count(rec.jt); i++)
+		job_signal(jobtable_get(rec.jt, i), SIGKILL);
+	jobtable_free(rec.jt);
+	loop_free(rec.loop);
+	session_free(rec.session);
+	free(rec.cwd0);
+	jobtable_kill_strays();
+	snprintf(cmd, sizeof cmd, "rm -rf %s", rec.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", rec.dir);
+}
+
+/* Run a prompt line; assert it succeeded and reported no error. */
+static void
+run_ok(const char *line)
+{
+	int	rc;
+
+	rc = cmd_run_line(&rec.ctx, line);
+	ck_assert_msg(rc == 0 && rec.nerrors == 0, "%s: rc %d, error %s", line,
+	    rc, rec.nerrors > 0 ? rec.errors[0] : "none");
+}
+
+/* Run a prompt line that must fail with exactly the error want. */
+static void
+run_error(const char *line, const char *want)
+{
+	int	rc;
+
+	rc = cmd_run_line(&rec.ctx, line);
+	ck_assert_msg(rc == -1, "%s: rc %d", line, rc);
+	ck_assert_msg(rec.nerrors == 1, "%s: %d errors", line, rec.nerrors);
+	ck_assert_str_eq(rec.errors[0], want);
+}
+
+/* Whether the job has been reaped and its output closed. */
+static int
+is_done(struct job *job)
+{
+	return !job_is_running(job) && job_out_fd(job) == -1;
+}
+
+/* Turn the loop until job is done (at most 5 s). */
+static void
+wait_done(struct job *job)
+{
+	int64_t	end = loop_now_ms() + 5000;
+
+	while (!is_done(job)) {
+		ck_assert_msg(loop_now_ms() < end, "job %d (%s) did not end",
+		    job_id(job), job_command(job));
+		loop_run_once(rec.loop, 20);
+	}
+}
+
+/* Turn the loop for ms milliseconds. */
+static void
+run_for(int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	while (loop_now_ms() < end)
+		loop_run_once(rec.loop, end - loop_now_ms());
+}
+
+/* Start a plain line as a job, wait for its end and return it. */
+static struct job *
+run_job(const char *line)
+{
+	struct job	*job;
+
+	rec_clear();
+	run_ok(line);
+	ck_assert_int_eq(rec.nselects, 1);
+	job = rec.selected;
+	ck_assert_ptr_nonnull(job);
+	wait_done(job);
+	return job;
+}
+
+/* Assert that the job's text has a line equal to want. */
+static void
+assert_text_line(const struct job *job, const char *want)
+{
+	char	**lines;
+	int	  count, i, found = 0;
+
+	lines = job_text_lines(job, &count);
+	for (i = 0; i < count && !found; i++)
+		found = strcmp(lines[i], want) == 0;
+	ck_assert_msg(found, "no line \"%s\" in %d lines (first \"%s\")", want,
+	    count, count > 0 ? lines[0] : "");
+	job_text_free(lines, count);
+}
+
+/* A prompt line and the one error it must give (or contain). */
+static const struct err_case {
+	const char	*line;
+	const char	*error;
+	int		 contains;
+} err_cases[] = {
+	{ "!frobnicate", "unknown command: !frobnicate", 0 },
+	{ "!frobnicate now", "unknown command: !frobnicate", 0 },
+	{ "!k", "ambiguous command: !k (!kill, !kill-all)", 0 },
+	{ "!kill 999", "no such job: 999", 0 },
+	{ "!kill", "usage: !kill [-SIGNAL] ID...", 0 },
+	{ "!kill -9", "usage: !kill [-SIGNAL] ID...", 0 },
+	{ "!kill -NOPE 1", "kill: unknown signal: NOPE", 0 },
+	{ "!kill -99 1", "kill: unknown signal: 99", 0 },
+	{ "!kill-all now", "usage: !kill-all", 0 },
+	{ "!logs", "usage: !logs ID", 0 },
+	{ "!logs 1 2", "usage: !logs ID", 0 },
+	{ "!logs 999", "no such job: 999", 0 },
+	{ "!focus nope", "no such job: nope", 0 },
+	{ "!ps -a", "usage: !ps", 0 },
+	{ "!quit now", "usage: !quit", 0 },
+	{ "!", "missing command after !  (try !help)", 0 },
+	{ "cd /nope", "cd: /nope: No such file or directory", 0 },
+	{ "!cd /nope", "cd: /nope: No such file or directory", 0 },
+	{ "cd /tmp /", "cd [DIR | -]", 1 },
+	{ "cd -", "cd: OLDPWD not set", 0 },
+	{ "export 1x=2", "export: `1x=2': not a valid identifier", 0 },
+	{ "export", "export NAME=VALUE...", 1 },
+	{ "unset 'A B'", "unset: `A B': not a valid identifier", 0 },
+	{ "!logs 'unterminated", "unterminated quote", 0 },
+	{ "!logs ${X", "unterminated ${", 0 },
+};
+
+/* Each bad line gives its error, and starts, shows and selects nothing. */
+START_TEST(test_errors)
+{
+	const struct err_case	*c = &err_cases[_i];
+
+	if (c->contains) {
+		ck_assert_int_eq(cmd_run_line(&rec.ctx, c->line), -1);
+		ck_assert_int_eq(rec.nerrors, 1);
+		ck_assert_msg(strncmp(rec.errors[0], "usage: ", 7) == 0 &&
+		    strstr(rec.errors[0], c->error) != NULL, "%s: error %s",
+		    c->line, rec.errors[0]);
+	} else
+		run_error(c->line, c->error);
+	ck_assert_int_eq(rec.nmessages, 0);
+	ck_assert_int_eq(rec.nshows, 0);
+	ck_assert_int_eq(rec.nselects, 0);
+	ck_assert_int_eq(rec.quits, 0);
+	ck_assert_int_eq(jobtable_count(rec.jt), 0);
+	ck_assert_str_eq(session_cwd(rec.session), rec.cwd0);
+}
+END_TEST
+
+/* Commands are found by name, alias and unique prefix. */
+START_TEST(test_find)
+{
+	char	*cause = NULL;
+	int	 i;
+
+	for (i = 0; cmd_table[i] != NULL; i++)
+		ck_assert_ptr_eq(cmd_find(cmd_table[i]->name, &cause),
+		    cmd_table[i]);
+	ck_assert_str_eq(cmd_find("kill", &cause)->name, "kill");
+	ck_assert_str_eq(cmd_find("kill-", &cause)->name, "kill-all");
+	ck_assert_str_eq(cmd_find("killall", &cause)->name, "kill-all");
+	ck_assert_str_eq(cmd_find("he", &cause)->name, "help");
+	ck_assert_str_eq(cmd_find("?", &cause)->name, "help");
+	ck_assert_str_eq(cmd_find("q", &cause)->name, "quit");
+	ck_assert_str_eq(cmd_find("l", &cause)->name, "logs");
+	ck_assert_ptr_null(cause);
+	ck_assert_ptr_null(cmd_find("", &cause));
+	ck_assert_str_eq(cause, "unknown command: !");
+	free(cause);
+	ck_assert_ptr_null(cmd_find("helpme", &cause));
+	ck_assert_str_eq(cause, "unknown command: !helpme");
+	free(cause);
+}
+END_TEST
+
+/* !help (and !he, and !?) lists every command of cmd_table. */
+START_TEST(test_help)
+{
+	static const char *const lines[] = { "!help", "!he", "!?", "  !hel  " };
+	const struct cmd_entry	*e;
+	char			 want[64];
+	size_t			 k;
+	int			 i, j, found;
+
+	for (k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+		rec_clear();
+		run_ok(lines[k]);
+		ck_assert_int_eq(rec.nshows, 1);
+		ck_assert_str_eq(rec.title, "Help");
+		for (i = 0; (e = cmd_table[i]) != NULL; i++) {
+			snprintf(want, sizeof want, "  %s%s ",
+			    (e->flags & CMD_BARE) ? "" : "!", e->name);
+			for (j = 0, found = 0; j < rec.count && !found; j++)
+				found = strncmp(rec.lines[j], want,
+				    strlen(want)) == 0 &&
+				    strstr(rec.lines[j], e->help) != NULL;
+			ck_assert_msg(found, "%s: no line for %s", lines[k],
+			    e->name);
+		}
+	}
+}
+END_TEST
+
+/* !quit and !q call the client's quit. */
+START_TEST(test_quit)
+{
+	run_ok("!quit");
+	ck_assert_int_eq(rec.quits, 1);
+	run_ok("!q");
+	ck_assert_int_eq(rec.quits, 2);
+	ck_assert_int_eq(rec.nshows, 0);
+}
+END_TEST
+
+/* A plain line starts a job and selects it; blank lines do nothing. */
+START_TEST(test_plain_line_starts_job)
+{
+	struct job	*job;
+
+	run_ok("");
+	run_ok("   \t");
+	ck_assert_int_eq(jobtable_count(rec.jt), 0);
+	ck_assert_int_eq(rec.nselects, 0);
+
+	run_ok("  echo one | tr a-z A-Z && echo two");
+	ck_assert_int_eq(jobtable_count(rec.jt), 1);
+	job = jobtable_get(rec.jt, 0);
+	ck_assert_int_eq(rec.nselects, 1);
+	ck_assert_ptr_eq(rec.selected, job);
+	ck_assert_int_eq(rec.focus, 0);
+	ck_assert_int_eq(job_is_pty(job), 1);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	assert_text_line(job, "ONE");
+	assert_text_line(job, "two");
+
+	/* A word that only starts like a builtin is a job too. */
+	job = run_job("cdx=1; exportx=2; echo $cdx$exportx");
+	assert_text_line(job, "12");
+	ck_assert_int_eq(jobtable_count(rec.jt), 2);
+}
+END_TEST
+
+/* !focus ID selects the job with focus. */
+START_TEST(test_focus)
+{
+	struct job	*job;
+
+	run_ok("sleep 100");
+	job = rec.selected;
+	run_ok("echo hi");
+	ck_assert_ptr_ne(rec.selected, job);
+	rec_clear();
+	run_ok("!focus 1");
+	ck_assert_int_eq(rec.nselects, 1);
+	ck_assert_ptr_eq(rec.selected, job);
+	ck_assert_int_eq(rec.focus, 1);
+	rec_clear();
+	run_ok("!f 2");
+	ck_assert_ptr_eq(rec.selected, jobtable_get(rec.jt, 1));
+	ck_assert_int_eq(rec.focus, 1);
+}
+END_TEST
+
+/* One !ps row: the fields it shows. */
+struct ps_row {
+	int	id;
+	long	pid;
+	char	state[32];
+	char	exit[32];
+	char	time[32];
+	char	command[128];
+};
+
+/* Parse a !ps row; return 0 if it does not parse. */
+static int
+ps_parse(const char *line, struct ps_row *r)
+{
+	int	m, s, n = 0;
+
+	if (sscanf(line, "%d %ld %31s %31s %dm %ds %n", &r->id, &r->pid,
+	    r->state, r->exit, &m, &s, &n) != 6 || n == 0)
+		return 0;
+	snprintf(r->time, sizeof r->time, "%dm %02ds", m, s);
+	snprintf(r->command, sizeof r->command, "%s", line + n);
+	return 1;
+}
+
+/* Show !ps and parse its rows into rows; assert the header. */
+static int
+ps(struct ps_row *rows, int max)
+{
+	const char	*h;
+	int		 i;
+
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_int_ge(rec.count, 1);
+	h = rec.lines[0];
+	ck_assert_msg(strstr(h, "ID") == h &&
+	    strstr(h, "PID") > h && strstr(h, "STATE") > strstr(h, "PID") &&
+	    strstr(h, "EXIT") > strstr(h, "STATE") &&
+	    strstr(h, "TIME") > strstr(h, "EXIT") &&
+	    strstr(h, "COMMAND") > strstr(h, "TIME"), "header: %s", h);
+	ck_assert_int_le(rec.count - 1, max);
+	for (i = 1; i < rec.count; i++)
+		ck_assert_msg(ps_parse(rec.lines[i], &rows[i - 1]),
+		    "row: %s", rec.lines[i]);
+	return rec.count - 1;
+}
+
+/* !ps shows one row per job with its state, exit and command. */
+START_TEST(test_ps)
+{
+	struct ps_row	 rows[8];
+	struct job	*j1, *j2, *j3;
+	static const struct {
+		const char	*state;
+		const char	*exit;
+		const char	*command;
+	} want[] = {
+		{ "completed", "0", "true" },
+		{ "failed", "3", "exit 3" },
+		{ "running", "-", "sleep 100" },
+		{ "canceled", "SIGTERM", "sleep 100" },
+	};
+	int		 n, i;
+
+	n = ps(rows, 8);
+	ck_assert_int_eq(n, 0);
+
+	j1 = run_job("true");
+	j2 = run_job("exit 3");
+	rec_clear();
+	run_ok("sleep 100");
+	j3 = rec.selected;
+	run_for(100);
+	n = ps(rows, 8);
+	ck_assert_int_eq(n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(rows[i].id, i + 1);
+		ck_assert_str_eq(rows[i].state, want[i].state);
+		ck_assert_str_eq(rows[i].exit, want[i].exit);
+		ck_assert_str_eq(rows[i].command, want[i].command);
+	}
+	ck_assert_int_eq(rows[0].pid, job_pid(j1));
+	ck_assert_int_eq(rows[1].pid, job_pid(j2));
+	ck_assert_int_eq(rows[2].pid, job_pid(j3));
+	ck_assert_str_eq(rows[0].time, "0m 00s");
+
+	rec_clear();
+	run_ok("!kill 3");
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], "sent SIGTERM to 1 job");
+	wait_done(j3);
+	n = ps(rows, 8);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(rows[2].state, want[3].state);
+	ck_assert_str_eq(rows[2].exit, want[3].exit);
+	ck_assert_str_eq(rows[2].command, want[3].command);
+}
+END_TEST
+
+/* A !kill line and the signal the job must die of. */
+static const struct kill_case {
+	const char	*line;
+	int		 sig;
+	const char	*message;
+} kill_cases[] = {
+	{ "!kill 1", SIGTERM, "sent SIGTERM to 1 job" },
+	{ "!kill -9 1", SIGKILL, "sent SIGKILL to 1 job" },
+	{ "!kill -KILL 1", SIGKILL, "sent SIGKILL to 1 job" },
+	{ "!kill -SIGKILL 1", SIGKILL, "sent SIGKILL to 1 job" },
+	{ "!kill -hup 1", SIGHUP, "sent SIGHUP to 1 job" },
+	{ "!kill -INT 1", SIGINT, "sent SIGINT to 1 job" },
+	{ "!kill -USR1 1", SIGUSR1, "sent SIGUSR1 to 1 job" },
+};
+
+/* Each row's !kill delivers its signal to the job. */
+START_TEST(test_kill_signals)
+{
+	const struct kill_case	*c = &kill_cases[_i];
+	struct job		*job;
+
+	run_ok("sleep 100");
+	job = rec.selected;
+	run_for(100);
+	rec_clear();
+	run_ok(c->line);
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], c->message);
+	wait_done(job);
+	ck_assert(WIFSIGNALED(job_exit_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), c->sig);
+	ck_assert_int_eq(job_state(job),
+	    c->sig == SIGUSR1 ? JOB_FAILED : JOB_CANCELED);
+}
+END_TEST
+
+/* !kill takes several ids and reports the bad ones. */
+START_TEST(test_kill_several)
+{
+	run_ok("sleep 100");
+	run_ok("sleep 100");
+	run_for(100);
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx, "!kill 1 999 2"), -1);
+	ck_assert_int_eq(rec.nerrors, 1);
+	ck_assert_str_eq(rec.errors[0], "no such job: 999");
+	wait_done(jobtable_get(rec.jt, 0));
+	wait_done(jobtable_get(rec.jt, 1));
+	ck_assert_int_eq(job_state(jobtable_get(rec.jt, 0)), JOB_CANCELED);
+	ck_assert_int_eq(job_state(jobtable_get(rec.jt, 1)), JOB_CANCELED);
+
+	/* Killing a job that has ended is an error. */
+	run_for(100);
+	rec_clear();
+	run_error("!kill 1", "kill: job 1 is not running");
+}
+END_TEST
+
+/* !kill-all stops every job; with none running it says so. */
+START_TEST(test_kill_all)
+{
+	int	i;
+
+	run_ok("sleep 100");
+	run_ok("trap '' TERM; sleep 100");
+	run_ok("true");
+	wait_done(jobtable_get(rec.jt, 2));
+	run_for(100);
+	rec_clear();
+	run_ok("!kill-all");
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], "stopping 2 jobs");
+	for (i = 0; i < 2; i++) {
+		wait_done(jobtable_get(rec.jt, i));
+		ck_assert_int_eq(job_state(jobtable_get(rec.jt, i)),
+		    JOB_CANCELED);
+	}
+	ck_assert_int_eq(job_state(jobtable_get(rec.jt, 2)), JOB_COMPLETED);
+	run_for(200);
+	rec_clear();
+	run_ok("!killall");
+	ck_assert_str_eq(rec.messages[0], "no running jobs");
+}
+END_TEST
+
+/* !logs ID shows the job's lines from the first. */
+START_TEST(test_logs)
+{
+	struct job	*job;
+	char		 want[16];
+	int		 i, bad = -1;
+
+	job = run_job("seq 1 50");
+	rec_clear();
+	run_ok("!logs 1");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_str_eq(rec.title, "Logs [1] seq 1 50");
+	ck_assert_int_eq(rec.count, 50);
+	for (i = 0; i < rec.count && bad == -1; i++) {
+		snprintf(want, sizeof want, "%d", i + 1);
+		if (strcmp(rec.lines[i], want) != 0)
+			bad = i;
+	}
+	ck_assert_msg(bad == -1, "line %d is %s", bad + 1, rec.lines[bad]);
+	ck_assert_uint_eq(job_output_bytes(job), 9 + 41 * 2 + 50 * 2);
+
+	/* A job that printed nothing has no lines. */
+	run_job("true");
+	rec_clear();
+	run_ok("!logs 2");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_str_eq(rec.title, "Logs [2] true");
+	ck_assert_int_eq(rec.count, 0);
+
+	/* Longer than the scrollback: the log file gives every line. */
+	rec.ctx.log_dir = rec.dir;
+	rec.ctx.scrollback = 100;
+	run_job("seq 1 3000");
+	rec_clear();
+	run_ok("!logs 3");
+	ck_assert_str_eq(rec.title, "Logs [3] seq 1 3000");
+	ck_assert_int_eq(rec.count, 3000);
+	ck_assert_str_eq(rec.lines[0], "1");
+	ck_assert_str_eq(rec.lines[2999], "3000");
+}
+END_TEST
+
+/* cd changes where later jobs start; cd - goes back; errors change nothing. */
+START_TEST(test_cd)
+{
+	struct job	*job;
+
+	run_error("cd /nope", "cd: /nope: No such file or directory");
+	rec_clear();
+	run_ok("cd /tmp");
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], "/tmp");
+	ck_assert_int_eq(jobtable_count(rec.jt), 0);
+	job = run_job("pwd");
+	assert_text_line(job, "/tmp");
+	ck_assert_str_eq(job_cwd(job), "/tmp");
+
+	rec_clear();
+	run_ok("!cd /usr/bin");
+	job = run_job("pwd; echo $PWD $OLDPWD");
+	assert_text_line(job, "/usr/bin");
+	assert_text_line(job, "/usr/bin /tmp");
+	rec_clear();
+	run_ok("cd -");
+	ck_assert_str_eq(session_cwd(rec.session), "/tmp");
+	rec_clear();
+	run_ok("cd");
+	ck_assert_str_eq(session_cwd(rec.session), "/");
+	rec_clear();
+	run_error("cd /nope", "cd: /nope: No such file or directory");
+	ck_assert_str_eq(session_cwd(rec.session), "/");
+}
+END_TEST
+
+/* export and unset change the environment of later jobs. */
+START_TEST(test_export_unset)
+{
+	struct job	*job;
+
+	job = run_job("echo \"[$FOO]\"");
+	assert_text_line(job, "[outer]");
+	rec_clear();
+	run_ok("export FOO=bar");
+	ck_assert_int_eq(jobtable_count(rec.jt), 1);
+	job = run_job("echo $FOO");
+	assert_text_line(job, "bar");
+
+	rec_clear();
+	run_ok("export A=1 B='two words' C=\"$FOO-x\"");
+	job = run_job("echo \"$A|$B|$C\"");
+	assert_text_line(job, "1|two words|bar-x");
+
+	rec_clear();
+	run_ok("unset FOO");
+	job = run_job("echo \"[$FOO]\"; env | grep -c '^FOO='");
+	assert_text_line(job, "[]");
+	assert_text_line(job, "0");
+
+	rec_clear();
+	run_ok("!export FOO=again");
+	job = run_job("echo $FOO");
+	assert_text_line(job, "again");
+}
+END_TEST
+
+/*
+ * Kill the jobs a failed test left behind: check ends a failed test with
+ * _exit(), so its teardown does not run, and its jobs are reparented to
+ * this process, a subreaper.
+ */
+static void
+kill_leftovers(void)
+{
+	jobtable_kill_strays();
+}
+
+/* Build the cmd suite. */
+static Suite *
+cmd_suite(void)
+{
+	Suite	*s = suite_create("cmd");
+	TCase	*tc;
+
+	tc = tcase_create("lookup");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_loop_test(tc, test_errors, 0,
+	    (int)(sizeof err_cases / sizeof err_cases[0]));
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_quit);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("jobs");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_plain_line_starts_job);
+	tcase_add_test(tc, test_focus);
+	tcase_add_test(tc, test_ps);
+	tcase_add_loop_test(tc, test_kill_signals, 0,
+	    (int)(sizeof kill_cases / sizeof kill_cases[0]));
+	tcase_add_test(tc, test_kill_several);
+	tcase_add_test(tc, test_kill_all);
+	tcase_add_test(tc, test_logs);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("session");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_cd);
+	tcase_add_test(tc, test_export_unset);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite as a subreaper; exit non-zero if any test failed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		perror("check_cmd: PR_SET_CHILD_SUBREAPER");
+	sr = srunner_create(cmd_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,936 @@
+/*
+ * check_job.c: tests for job and jobtable with real children on real ptys
+ * (and pipes), driven by a real struct loop: output and exit callbacks,
+ * states and exit statuses, a missing program, kill with and without the
+ * grace period's SIGKILL, background children, kill-all at once, lookup by
+ * id and name, output left in the pty at exit, the pipe fallback, input,
+ * !logs text from the log file, the log's bytes, inherited fds and the pty
+ * size.
+ *
+ * The test process is made a child subreaper, as jobdeck is, so orphaned
+ * background children come back to it and jobtable_reap() reaps them.
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "jobtable.h"
+#include "loop.h"
+#include "vt.h"
+
+static char *const test_env[] = {
+	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp", NULL
+};
+
+#define MAX_JOBS	8
+
+/* Everything one test drives, and what the jobtable told it. */
+struct fx {
+	struct loop	*loop;
+	struct jobtable	*jt;
+	char		 dir[64];	/* a temporary directory */
+
+	int		 started;
+	int		 exited;
+	struct job	*exited_jobs[MAX_JOBS];
+	uint64_t	 bytes_at_exit[MAX_JOBS];
+	char		*out;		/* every output byte, all jobs */
+	size_t		 out_len;
+	size_t		 out_cap;
+};
+
+static struct fx	fx;
+
+/* Count a start. */
+static void
+on_started(struct job *job, void *arg)
+{
+	struct fx	*f = arg;
+
+	(void)job;
+	f->started++;
+}
+
+/* Keep a piece of output. */
+static void
+on_output(struct job *job, const char *buf, size_t len, void *arg)
+{
+	struct fx	*f = arg;
+
+	(void)job;
+	if (f->out_len + len + 1 > f->out_cap) {
+		while (f->out_len + len + 1 > f->out_cap)
+			f->out_cap = f->out_cap == 0 ? 65536 : f->out_cap * 2;
+		f->out = realloc(f->out, f->out_cap);
+		ck_assert_ptr_nonnull(f->out);
+	}
+	memcpy(f->out + f->out_len, buf, len);
+	f->out_len += len;
+	f->out[f->out_len] = '\0';
+}
+
+/* Record an exit and how much output had been read by then. */
+static void
+on_exited(struct job *job, void *arg)
+{
+	struct fx	*f = arg;
+
+	ck_assert_int_lt(f->exited, MAX_JOBS);
+	ck_assert_int_ne(job_state(job), JOB_RUNNING);
+	f->exited_jobs[f->exited] = job;
+	f->bytes_at_exit[f->exited] = job_output_bytes(job);
+	f->exited++;
+}
+
+static const struct jobtable_cbs fx_cbs = {
+	.started = on_started,
+	.output = on_output,
+	.exited = on_exited,
+};
+
+/* Make a loop, a table subscribed to by fx and a temporary directory. */
+static void
+setup(void)
+{
+	memset(&fx, 0, sizeof fx);
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	strcpy(fx.dir, "/tmp/check_job.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(fx.dir));
+	fx.loop = loop_new();
+	fx.jt = jobtable_new(fx.loop);
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &fx_cbs, &fx), 0);
+}
+
+/* Kill what is left, free everything and remove the directory. */
+static void
+teardown(void)
+{
+	char	cmd[128];
+	int	i;
+
+	for (i = 0; i < jobtable_count(fx.jt); i++)
+		job_signal(jobtable_get(fx.jt, i), SIGKILL);
+	jobtable_free(fx.jt);
+	loop_free(fx.loop);
+	jobtable_kill_strays();
+	free(fx.out);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", fx.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", fx.dir);
+}
+
+/* Start command as a job with the usual spec; assert it started. */
+static struct job *
+spawn_spec(const char *command, const char *name, int no_pty,
+    const char *log_dir, int scrollback)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cause = NULL;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = name;
+	spec.command = command;
+	spec.shell = "/bin/sh";
+	spec.envp = test_env;
+	spec.no_pty = no_pty;
+	spec.log_dir = log_dir;
+	spec.scrollback = scrollback;
+	job = jobtable_spawn(fx.jt, &spec, &cause);
+	ck_assert_msg(job != NULL, "spawn %s: %s", command, cause);
+	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	ck_assert_int_gt(job_pid(job), 0);
+	return job;
+}
+
+/* Start command on a pty with no name and no log. */
+static struct job *
+spawn(const char *command)
+{
+	return spawn_spec(command, NULL, 0, NULL, 0);
+}
+
+/* Turn the loop until cond(arg) holds or ms pass; return whether it held. */
+static int
+run_until(int (*cond)(void *), void *arg, int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	while (!cond(arg)) {
+		if (loop_now_ms() >= end)
+			return 0;
+		ck_assert_int_ne(loop_run_once(fx.loop, 20), -1);
+	}
+	return 1;
+}
+
+/* Turn the loop for ms milliseconds. */
+static void
+run_for(int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	while (loop_now_ms() < end)
+		loop_run_once(fx.loop, end - loop_now_ms());
+}
+
+/* Whether the job has been reaped and its output closed. */
+static int
+is_done(void *arg)
+{
+	struct job	*job = arg;
+
+	return !job_is_running(job) && job_out_fd(job) == -1;
+}
+
+/* Whether every job in the table has been reaped. */
+static int
+all_reaped(void *arg)
+{
+	(void)arg;
+	return jobtable_running(fx.jt) == 0;
+}
+
+/* Whether the output so far contains the string arg. */
+static int
+output_has(void *arg)
+{
+	return fx.out != NULL && strstr(fx.out, arg) != NULL;
+}
+
+/* Wait (up to 5 s) until job is reaped and its output closed. */
+static void
+wait_done(struct job *job)
+{
+	ck_assert_msg(run_until(is_done, job, 5000),
+	    "job %d (%s) did not end", job_id(job), job_command(job));
+}
+
+/* Return the job's text lines joined with newlines (caller frees). */
+static char *
+job_text(const struct job *job)
+{
+	char	**lines, *s;
+	size_t	  len = 0;
+	int	  count, i;
+
+	lines = job_text_lines(job, &count);
+	for (i = 0; i < count; i++)
+		len += strlen(lines[i]) + 1;
+	s = calloc(1, len + 1);
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i < count; i++) {
+		strcat(s, lines[i]);
+		strcat(s, "\n");
+	}
+	job_text_free(lines, count);
+	return s;
+}
+
+/* Assert that the job's text has a line equal to want. */
+static void
+assert_text_line(const struct job *job, const char *want)
+{
+	char	**lines;
+	int	  count, i, found = 0;
+	char	 *all;
+
+	lines = job_text_lines(job, &count);
+	for (i = 0; i < count && !found; i++)
+		found = strcmp(lines[i], want) == 0;
+	job_text_free(lines, count);
+	if (!found) {
+		all = job_text(job);
+		ck_abort_msg("no line \"%s\" in:\n%s", want, all);
+	}
+}
+
+/* Return whether pid is gone: no such process, or a zombie. */
+static int
+pid_gone(pid_t pid)
+{
+	char	path[64], buf[512], *p;
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] == '\0')
+		return 1;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
+/* Whether the pid pointed to is gone. */
+static int
+pid_gone_cond(void *arg)
+{
+	return pid_gone(*(pid_t *)arg);
+}
+
+/* Read a whole file into a new string; *len gets its length. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*f;
+	char	*buf;
+	long	 size;
+
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)size + 1);
+	ck_assert_ptr_nonnull(buf);
+	*len = fread(buf, 1, (size_t)size, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* `echo hello`: output, exit callback, state, status and text. */
+START_TEST(test_echo_hello)
+{
+	struct job	*job;
+	char		 last[64], *s;
+
+	job = spawn("echo hello");
+	ck_assert_int_eq(fx.started, 1);
+	ck_assert_int_eq(job_id(job), 1);
+	ck_assert_int_eq(job_is_pty(job), 1);
+	ck_assert_str_eq(job_command(job), "echo hello");
+	s = job_describe_exit(job);
+	ck_assert_str_eq(s, "Running");
+	free(s);
+	wait_done(job);
+
+	ck_assert_int_eq(fx.exited, 1);
+	ck_assert_ptr_eq(fx.exited_jobs[0], job);
+	ck_assert_str_eq(fx.out, "hello\r\n");
+	ck_assert_uint_eq(job_output_bytes(job), 7);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	ck_assert_str_eq(job_state_name(job_state(job)), "completed");
+	ck_assert(WIFEXITED(job_exit_status(job)));
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 0);
+	ck_assert_int_eq(jobtable_running(fx.jt), 0);
+	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
+	s = job_describe_exit(job);
+	ck_assert_str_eq(s, "Exited 0");
+	free(s);
+
+	ck_assert_ptr_nonnull(job_vt(job));
+	s = job_text(job);
+	ck_assert_str_eq(s, "hello\n");
+	free(s);
+	ck_assert_uint_eq(job_last_line(job, last, sizeof last), 5);
+	ck_assert_str_eq(last, "hello");
+}
+END_TEST
+
+/* A command, how it must end, and a line its text must hold. */
+static const struct end_case {
+	const char	*command;
+	enum job_state	 state;
+	int		 exit;		/* exit status, or -signal */
+	const char	*describe;
+	const char	*text;		/* in the text; NULL: no output */
+} end_cases[] = {
+	{ "true", JOB_COMPLETED, 0, "Exited 0", NULL },
+	{ "exit 3", JOB_FAILED, 3, "Exited 3", NULL },
+	{ "echo out; exit 255", JOB_FAILED, 255, "Exited 255", "out" },
+	{ "kill -KILL $$", JOB_FAILED, -SIGKILL, "Killed by SIGKILL", NULL },
+	{ "kill -TERM $$", JOB_FAILED, -SIGTERM, "Killed by SIGTERM", NULL },
+	{ "no-such-program-jobdeck", JOB_FAILED, 127, "Exited 127",
+	    "no-such-program-jobdeck: not found" },
+};
+
+/* Each row's command ends in its state with its status and output. */
+START_TEST(test_exit_table)
+{
+	const struct end_case	*c = &end_cases[_i];
+	struct job		*job;
+	char			*s;
+	int			 st;
+
+	job = spawn(c->command);
+	wait_done(job);
+	ck_assert_int_eq(fx.exited, 1);
+	ck_assert_msg(job_state(job) == c->state, "%s: state %s", c->command,
+	    job_state_name(job_state(job)));
+	st = job_exit_status(job);
+	if (c->exit >= 0) {
+		ck_assert_msg(WIFEXITED(st), "%s: status %#x", c->command, st);
+		ck_assert_int_eq(WEXITSTATUS(st), c->exit);
+	} else {
+		ck_assert_msg(WIFSIGNALED(st), "%s: status %#x", c->command,
+		    st);
+		ck_assert_int_eq(WTERMSIG(st), -c->exit);
+	}
+	s = job_describe_exit(job);
+	ck_assert_str_eq(s, c->describe);
+	free(s);
+	if (c->text != NULL) {
+		s = job_text(job);
+		ck_assert_msg(strstr(s, c->text) != NULL, "%s: text is %s",
+		    c->command, s);
+		free(s);
+	} else
+		ck_assert_uint_eq(fx.out_len, 0);
+}
+END_TEST
+
+/* A missing program: exit 127 and the shell's "not found" in the text. */
+START_TEST(test_missing_program)
+{
+	struct job	*job;
+	char		*s;
+
+	job = spawn("frobnicate-jobdeck --now");
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 127);
+	s = job_text(job);
+	ck_assert_msg(strstr(s, "frobnicate-jobdeck") != NULL &&
+	    strstr(s, "not found") != NULL, "text: %s", s);
+	free(s);
+}
+END_TEST
+
+/* Killing `sleep 100` cancels it at once with SIGTERM. */
+START_TEST(test_kill_term)
+{
+	struct job	*job;
+	int64_t		 t0;
+
+	jobtable_set_grace(fx.jt, 3000);
+	job = spawn("sleep 100");
+	run_for(100);
+	ck_assert(job_is_running(job));
+	t0 = loop_now_ms();
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_int_lt(loop_now_ms() - t0, 1500);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_str_eq(job_state_name(JOB_CANCELED), "canceled");
+	ck_assert(WIFSIGNALED(job_exit_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), SIGTERM);
+
+	/* A job that is gone (its sleep reaped too) cannot be killed again. */
+	run_for(200);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), -1);
+}
+END_TEST
+
+/*
+ * Jobs killed the moment they are spawned (before the child has had time
+ * to call setsid()) still die: kill-all on quit must not miss a new job.
+ */
+START_TEST(test_kill_just_spawned)
+{
+	struct job	*jobs[4];
+	int		 i;
+
+	jobtable_set_grace(fx.jt, 300);
+	for (i = 0; i < 4; i++)
+		jobs[i] = spawn_spec("sleep 100", NULL, i % 2, NULL, 0);
+	ck_assert_int_eq(jobtable_kill(fx.jt, jobs[0], SIGTERM), 0);
+	ck_assert_int_eq(jobtable_kill(fx.jt, jobs[1], SIGTERM), 0);
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 4);
+	ck_assert(run_until(all_reaped, NULL, 3000));
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(job_state(jobs[i]), JOB_CANCELED);
+}
+END_TEST
+
+/* A job that ignores SIGTERM gets SIGKILL once the grace period is over. */
+START_TEST(test_kill_grace)
+{
+	struct job	*job;
+	int64_t		 t0, took;
+
+	jobtable_set_grace(fx.jt, 300);
+	job = spawn("trap '' TERM; echo ready; sleep 100");
+	ck_assert(run_until(output_has, "ready", 5000));
+	t0 = loop_now_ms();
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	ck_assert_int_eq(jobtable_busy(fx.jt), 1);
+	run_for(150);
+	ck_assert_msg(job_is_running(job), "SIGTERM was not ignored");
+	wait_done(job);
+	took = loop_now_ms() - t0;
+	ck_assert_msg(took >= 290 && took < 1500, "took %lld ms",
+	    (long long)took);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert(WIFSIGNALED(job_exit_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), SIGKILL);
+	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
+}
+END_TEST
+
+/* Kill reaches a background child of the job's shell. */
+START_TEST(test_kill_background_child)
+{
+	struct job	*job;
+	char		 cmd[400], path[96], *s;
+	size_t		 len;
+	pid_t		 bg;
+
+	snprintf(path, sizeof path, "%s/bg.pid", fx.dir);
+	snprintf(cmd, sizeof cmd, "sleep 100 & echo $! > %s.tmp; "
+	    "mv %s.tmp %s; wait", path, path, path);
+	jobtable_set_grace(fx.jt, 3000);
+	job = spawn(cmd);
+	while (access(path, F_OK) != 0) {
+		ck_assert_msg(job_is_running(job), "job ended early");
+		loop_run_once(fx.loop, 10);
+	}
+	s = slurp(path, &len);
+	bg = (pid_t)atol(s);
+	free(s);
+	ck_assert_int_gt(bg, 1);
+	ck_assert_int_ne(bg, job_pid(job));
+	ck_assert(!pid_gone(bg));
+
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_msg(run_until(pid_gone_cond, &bg, 2000),
+	    "background child %ld survived", (long)bg);
+}
+END_TEST
+
+/* kill-all signals every job at once: three grace periods overlap. */
+START_TEST(test_kill_all_at_once)
+{
+	struct job	*jobs[3];
+	int64_t		 t0, took;
+	char		 cmd[64];
+	int		 i;
+
+	jobtable_set_grace(fx.jt, 500);
+	for (i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof cmd, "trap '' TERM; echo ready%d; "
+		    "sleep 100", i);
+		jobs[i] = spawn(cmd);
+	}
+	ck_assert(run_until(output_has, "ready0", 5000));
+	ck_assert(run_until(output_has, "ready1", 5000));
+	ck_assert(run_until(output_has, "ready2", 5000));
+	ck_assert_int_eq(jobtable_running(fx.jt), 3);
+
+	t0 = loop_now_ms();
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 3);
+	ck_assert(run_until(all_reaped, NULL, 5000));
+	took = loop_now_ms() - t0;
+	ck_assert_msg(took >= 490 && took < 1000, "took %lld ms",
+	    (long long)took);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(job_state(jobs[i]), JOB_CANCELED);
+		ck_assert_int_eq(WTERMSIG(job_exit_status(jobs[i])), SIGKILL);
+	}
+	ck_assert_int_eq(fx.exited, 3);
+
+	/* Once the shells' children are reaped too, nothing is left. */
+	run_for(200);
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 0);
+}
+END_TEST
+
+/* Jobs are found by id and by name; unknown ones give a message. */
+START_TEST(test_find)
+{
+	struct job_spec	 spec;
+	struct job	*a, *b, *c;
+	char		*cause = NULL;
+
+	a = spawn_spec("sleep 100", NULL, 0, NULL, 0);
+	b = spawn_spec("sleep 100", "web", 0, NULL, 0);
+	c = spawn_spec("true", "db", 1, NULL, 0);
+	ck_assert_int_eq(job_id(a), 1);
+	ck_assert_int_eq(job_id(b), 2);
+	ck_assert_int_eq(job_id(c), 3);
+	ck_assert_int_eq(jobtable_count(fx.jt), 3);
+	ck_assert_ptr_eq(jobtable_get(fx.jt, 0), a);
+	ck_assert_ptr_eq(jobtable_get(fx.jt, 2), c);
+	ck_assert_ptr_null(jobtable_get(fx.jt, 3));
+	ck_assert_ptr_null(jobtable_get(fx.jt, -1));
+
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "1", &cause), a);
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "2", &cause), b);
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "web", &cause), b);
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "db", &cause), c);
+	ck_assert_ptr_null(cause);
+	ck_assert_str_eq(job_name(b), "web");
+	ck_assert_ptr_null(job_name(a));
+
+	ck_assert_ptr_null(jobtable_find(fx.jt, "999", &cause));
+	ck_assert_str_eq(cause, "no such job: 999");
+	free(cause);
+	ck_assert_ptr_null(jobtable_find(fx.jt, "1x", &cause));
+	ck_assert_str_eq(cause, "no such job: 1x");
+	free(cause);
+	ck_assert_ptr_null(jobtable_find(fx.jt, "we", &cause));
+	ck_assert_str_eq(cause, "no such job: we");
+	free(cause);
+	ck_assert_ptr_null(jobtable_find(fx.jt, "", &cause));
+	free(cause);
+
+	/* Names are unique; the failed spawn uses up no id. */
+	memset(&spec, 0, sizeof spec);
+	spec.name = "web";
+	spec.command = "true";
+	spec.shell = "/bin/sh";
+	spec.envp = test_env;
+	ck_assert_ptr_null(jobtable_spawn(fx.jt, &spec, &cause));
+	ck_assert_str_eq(cause, "a job named web exists already");
+	free(cause);
+	ck_assert_int_eq(jobtable_count(fx.jt), 3);
+	spec.name = "web2";
+	c = jobtable_spawn(fx.jt, &spec, &cause);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(job_id(c), 4);
+	ck_assert_int_eq(fx.started, 4);
+}
+END_TEST
+
+/* Output still in the pty when the child exits is read before the exit. */
+START_TEST(test_output_left_in_pty)
+{
+	struct job	*job;
+	char		**lines;
+	int		  count;
+
+	/* "1\r\n" ... "20000\r\n": 88894 digits and 20000 CR LF. */
+	job = spawn("seq 1 20000");
+	wait_done(job);
+	ck_assert_int_eq(fx.exited, 1);
+	ck_assert_uint_eq(fx.bytes_at_exit[0], 88894 + 40000);
+	ck_assert_uint_eq(job_output_bytes(job), 88894 + 40000);
+	ck_assert_uint_eq(fx.out_len, 88894 + 40000);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	lines = job_text_lines(job, &count);
+	ck_assert_int_gt(count, 1);
+	ck_assert_str_eq(lines[count - 1], "20000");
+	ck_assert_str_eq(lines[count - 2], "19999");
+	job_text_free(lines, count);
+}
+END_TEST
+
+/*
+ * The same without the loop's help: the child exits with its output still
+ * in the pty (waitid with WNOWAIT leaves it to be reaped) and
+ * jobtable_reap() reads all of it before it reports the exit.
+ */
+START_TEST(test_reap_reads_rest)
+{
+	struct job	*job;
+	siginfo_t	 si;
+	char		**lines;
+	int		  count, tries;
+
+	/*
+	 * "1\r\n" ... "1500\r\n": 4893 digits and 1500 CR LF, more than the
+	 * line discipline's 4 KB and little enough for the pty to hold.
+	 */
+	job = spawn("seq 1 1500");
+	memset(&si, 0, sizeof si);
+	for (tries = 0; tries < 500 && si.si_pid == 0; tries++) {
+		ck_assert_int_eq(waitid(P_PID, (id_t)job_pid(job), &si,
+		    WEXITED | WNOWAIT | WNOHANG), 0);
+		if (si.si_pid == 0)
+			usleep(10000);
+	}
+	ck_assert_msg(si.si_pid == job_pid(job), "seq did not exit");
+	ck_assert_uint_eq(fx.out_len, 0);
+	jobtable_reap(fx.jt);
+	ck_assert_int_eq(fx.exited, 1);
+	ck_assert_uint_eq(fx.bytes_at_exit[0], 4893 + 3000);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	lines = job_text_lines(job, &count);
+	ck_assert_int_gt(count, 1);
+	ck_assert_str_eq(lines[count - 1], "1500");
+	job_text_free(lines, count);
+}
+END_TEST
+
+/* On pipes, stdout and stderr both arrive and the job has no pty. */
+START_TEST(test_pipe_fallback)
+{
+	struct job	*job;
+	char		*s;
+
+	job = spawn_spec("echo to-stdout; echo to-stderr >&2; "
+	    "test -t 0 || echo no-tty; exit 4", NULL, 1, NULL, 0);
+	ck_assert_int_eq(job_is_pty(job), 0);
+	ck_assert_int_eq(job_pty_errno(job), 0);
+	ck_assert_int_ne(job_in_fd(job), job_out_fd(job));
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 4);
+	ck_assert_str_eq(fx.out, "to-stdout\nto-stderr\nno-tty\n");
+	s = job_text(job);
+	ck_assert_str_eq(s, "to-stdout\nto-stderr\nno-tty\n");
+	free(s);
+}
+END_TEST
+
+/* Input queued with jobtable_write reaches the child's read (pty, pipes). */
+START_TEST(test_input)
+{
+	struct job	*job;
+	int		 no_pty = _i;
+
+	job = spawn_spec("read x; echo got $x; read y; echo and $y", NULL,
+	    no_pty, NULL, 0);
+	ck_assert_int_eq(job_is_pty(job), !no_pty);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "abc\n", 4), 0);
+	ck_assert(run_until(output_has, "got abc", 5000));
+	ck_assert(job_is_running(job));
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "d", 1), 0);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "ef\n", 3), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	assert_text_line(job, "got abc");
+	assert_text_line(job, "and def");
+	if (!no_pty)
+		assert_text_line(job, "abc");	/* the tty's echo */
+
+	/* A job whose output is closed takes no input. */
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "x", 1), -1);
+}
+END_TEST
+
+/* Past the scrollback, !logs text comes from the log, from line 1. */
+START_TEST(test_text_from_log)
+{
+	struct job	*job;
+	char		**lines, *log, want[32], *expect;
+	size_t		  len, elen = 0;
+	int		  count, i, bad;
+
+	job = spawn_spec("seq 1 15000", NULL, 0, fx.dir, 1000);
+	ck_assert_ptr_nonnull(job_log_path(job));
+	ck_assert_msg(strncmp(job_log_path(job), fx.dir, strlen(fx.dir)) == 0,
+	    "log at %s", job_log_path(job));
+	ck_assert_ptr_null(job_log_error(job));
+	wait_done(job);
+	ck_assert_int_ge(vt_scrollback_count(job_vt(job)), 1000);
+
+	lines = job_text_lines(job, &count);
+	ck_assert_int_eq(count, 15000);
+	ck_assert_str_eq(lines[0], "1");
+	ck_assert_str_eq(lines[14999], "15000");
+	for (i = 0, bad = -1; i < count && bad == -1; i++) {
+		snprintf(want, sizeof want, "%d", i + 1);
+		if (strcmp(lines[i], want) != 0)
+			bad = i;
+	}
+	ck_assert_msg(bad == -1, "line %d is \"%s\"", bad + 1, lines[bad]);
+	job_text_free(lines, count);
+
+	/* The log holds every byte, exactly as the child wrote it. */
+	expect = malloc(15000 * 8);
+	ck_assert_ptr_nonnull(expect);
+	for (i = 1; i <= 15000; i++)
+		elen += (size_t)sprintf(expect + elen, "%d\r\n", i);
+	log = slurp(job_log_path(job), &len);
+	ck_assert_uint_eq(len, elen);
+	ck_assert_uint_eq(job_output_bytes(job), elen);
+	ck_assert_int_eq(memcmp(log, expect, elen), 0);
+	ck_assert_uint_eq(fx.out_len, elen);
+	ck_assert_int_eq(memcmp(fx.out, expect, elen), 0);
+	free(log);
+	free(expect);
+}
+END_TEST
+
+/* Raw bytes (escapes, CR redraws, binary) reach the log unchanged. */
+START_TEST(test_log_raw_bytes)
+{
+	struct job	*job;
+	char		*log;
+	size_t		 len;
+	static const char want[] = "\033[1mbold\033[0m\r\n10%\r50%\r\n"
+	    "\001\002\377\r\n";
+
+	job = spawn_spec("printf '\\033[1mbold\\033[0m\\n10%%\\r50%%\\n"
+	    "\\001\\002\\377\\n'", NULL, 0, fx.dir, 100);
+	wait_done(job);
+	log = slurp(job_log_path(job), &len);
+	ck_assert_uint_eq(len, sizeof want - 1);
+	ck_assert_int_eq(memcmp(log, want, len), 0);
+	free(log);
+	assert_text_line(job, "bold");
+	assert_text_line(job, "50%");
+}
+END_TEST
+
+/*
+ * A child inherits no fd of the parent's but its terminal on 0-2.  The
+ * shell lists its own fds with ls (not the last command, so it is not
+ * exec'd in the shell's place).
+ */
+START_TEST(test_no_inherited_fds)
+{
+	struct job	*job;
+	char		 path[96], **lines;
+	int		 fds[2], sv[2], fd, count, i, n = 0;
+
+	snprintf(path, sizeof path, "%s/leak-marker", fx.dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dup2(fd, 37), 37);
+	ck_assert_int_eq(dup2(fd, 200), 200);
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+
+	job = spawn("ls -l /proc/$$/fd; exit 0");
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	lines = job_text_lines(job, &count);
+	for (i = 0; i < count; i++) {
+		if (strstr(lines[i], " -> ") == NULL)
+			continue;
+		n++;
+		ck_assert_msg(strstr(lines[i], " -> /dev/pts/") != NULL,
+		    "inherited: %s", lines[i]);
+	}
+	job_text_free(lines, count);
+	ck_assert_int_eq(n, 3);
+	close(fd);
+	close(37);
+	close(200);
+	close(fds[0]);
+	close(fds[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
+/* The pty has the table's size, and resizing the table resizes it. */
+START_TEST(test_pty_size)
+{
+	struct job	*job;
+
+	jobtable_set_size(fx.jt, 30, 100);
+	job = spawn("stty size; read x; stty size");
+	ck_assert(run_until(output_has, "30 100\r\n", 5000));
+	ck_assert_int_eq(vt_rows(job_vt(job)), 30);
+	ck_assert_int_eq(vt_cols(job_vt(job)), 100);
+
+	jobtable_set_size(fx.jt, 40, 120);
+	ck_assert_int_eq(vt_rows(job_vt(job)), 40);
+	ck_assert_int_eq(vt_cols(job_vt(job)), 120);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	wait_done(job);
+	assert_text_line(job, "30 100");
+	assert_text_line(job, "40 120");
+}
+END_TEST
+
+/* A resized job gets SIGWINCH while it runs. */
+START_TEST(test_pty_winch)
+{
+	struct job	*job;
+
+	jobtable_set_size(fx.jt, 24, 80);
+	job = spawn("trap 'stty size; exit 0' WINCH; echo ready; "
+	    "while :; do sleep 0.05; done");
+	ck_assert(run_until(output_has, "ready", 5000));
+	jobtable_set_size(fx.jt, 50, 132);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	assert_text_line(job, "50 132");
+}
+END_TEST
+
+/*
+ * Kill the jobs a failed test left behind: check ends a failed test with
+ * _exit(), so its teardown does not run, and its jobs are reparented to
+ * this process, a subreaper.
+ */
+static void
+kill_leftovers(void)
+{
+	jobtable_kill_strays();
+}
+
+/* Build the job suite. */
+static Suite *
+job_suite(void)
+{
+	Suite	*s = suite_create("job");
+	TCase	*tc;
+
+	tc = tcase_create("run");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_echo_hello);
+	tcase_add_loop_test(tc, test_exit_table, 0,
+	    (int)(sizeof end_cases / sizeof end_cases[0]));
+	tcase_add_test(tc, test_missing_program);
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_output_left_in_pty);
+	tcase_add_test(tc, test_reap_reads_rest);
+	tcase_add_test(tc, test_pipe_fallback);
+	tcase_add_loop_test(tc, test_input, 0, 2);
+	tcase_add_test(tc, test_no_inherited_fds);
+	tcase_add_test(tc, test_pty_size);
+	tcase_add_test(tc, test_pty_winch);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kill");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_kill_term);
+	tcase_add_test(tc, test_kill_just_spawned);
+	tcase_add_test(tc, test_kill_grace);
+	tcase_add_test(tc, test_kill_background_child);
+	tcase_add_test(tc, test_kill_all_at_once);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("log");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_text_from_log);
+	tcase_add_test(tc, test_log_raw_bytes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite as a subreaper; exit non-zero if any test failed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		perror("check_job: PR_SET_CHILD_SUBREAPER");
+	sr = srunner_create(job_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
