@@ -5,8 +5,8 @@
  * return that does not end a line starts the line again (so progress bars
  * keep their last state), backspace steps back one character, tabs expand
  * to 8 columns, malformed UTF-8 becomes U+FFFD and other control characters
- * vanish.  It is a reader for !logs, not an
- * emulator: cursor addressing is not replayed.
+ * vanish.  It is a reader for !logs, not an emulator: cursor addressing
+ * is not replayed.
  *
  * Ownership: the caller owns the struct rawtext and the array and strings
  * rawtext_finish() returns (free them with rawtext_free_lines()).

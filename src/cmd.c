@@ -95,7 +95,8 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (nargs < entry->min_args ||
 	    (entry->max_args >= 0 && nargs > entry->max_args)) {
-		cmd_error(ctx, "usage: !%s%s%s", entry->name,
+		cmd_error(ctx, "usage: %s%s%s%s",
+		    (entry->flags & CMD_BARE) ? "" : "!", entry->name,
 		    entry->usage[0] != '\0' ? " " : "", entry->usage);
 		return -1;
 	}
