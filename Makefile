@@ -20,6 +20,8 @@ OPT	?= -O2 -g
 ifeq ($(SANITIZE),1)
 OPT	= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 LDSAN	= -fsanitize=address,undefined
+export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS = detect_leaks=1
 endif
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm)
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm)
@@ -28,7 +30,15 @@ CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check)
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
 LIBS	= $(PKG_LIBS) -lutil $(LDSAN)
 
+ifeq ($(SANITIZE),1)
+B	= build/asan
+TB	= tests/bin/asan
+PROG	= build/asan/jobdeck
+else
 B	= build
+TB	= tests/bin
+PROG	= jobdeck
+endif
 LIB_SRCS = \
 	src/fatal.c \
 	src/xmalloc.c \
@@ -67,15 +77,15 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
-CHECK_BINS = $(CHECK_SUITES:%=tests/bin/check_%)
-E2E_BIN	= tests/bin/check_e2e
+CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
+E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
 
 .PHONY: all run check check-build test unit e2e manlint install uninstall \
 	clean deps demo
-all: jobdeck
+all: $(PROG)
 
-jobdeck: $(LIB_OBJS) $(B)/main.o
+$(PROG): $(LIB_OBJS) $(B)/main.o
 	$(CC) $(OPT) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 $(B)/%.o: src/%.c
@@ -87,7 +97,7 @@ $(B)/tests/%.o: tests/%.c
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -c -o $@ $<
 
 .SECONDEXPANSION:
-tests/bin/check_%: $(B)/tests/check_%.o $$(check_%_OBJS)
+$(TB)/check_%: $(B)/tests/check_%.o $$(check_%_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
@@ -113,18 +123,18 @@ check:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory test
 
-check-build: jobdeck $(CHECK_BINS) $(E2E_BIN)
+check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN)
 
 # The whole suite without the install step (what `check` runs).
 test: check-build
-	@sh tests/run.sh $(CHECK_BINS) $(E2E_BIN)
+	@JOBDECK_BIN=$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN)
 	@$(MAKE) --no-print-directory manlint
 
 unit: $(CHECK_BINS)
 	@sh tests/run.sh $(CHECK_BINS)
 
-e2e: jobdeck $(E2E_BIN)
-	@sh tests/run.sh $(E2E_BIN)
+e2e: $(PROG) $(E2E_BIN)
+	@JOBDECK_BIN=$(PROG) sh tests/run.sh $(E2E_BIN)
 
 # groff exits 0 even when it warns, so any output is a failure.
 manlint:
@@ -142,5 +152,8 @@ uninstall:
 
 clean:
 	rm -rf $(B) tests/bin jobdeck
+
+# Keep objects make would see as intermediate, so nothing rebuilds twice.
+.SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
