@@ -127,14 +127,14 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN)
 
 # The whole suite without the install step (what `check` runs).
 test: check-build
-	@JOBDECK_BIN=$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN)
 	@$(MAKE) --no-print-directory manlint
 
 unit: $(CHECK_BINS)
 	@sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN)
-	@JOBDECK_BIN=$(PROG) sh tests/run.sh $(E2E_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN)
 
 # groff exits 0 even when it warns, so any output is a failure.
 manlint:

@@ -40,6 +40,7 @@ void		 jobtable_unsubscribe(struct jobtable *, int handle);
 
 void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
+int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
 		    char **cause);
 struct job	*jobtable_find(struct jobtable *, const char *id_or_name,

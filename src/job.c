@@ -352,8 +352,9 @@ job_set_exited(struct job *j, int status, int64_t now)
 	j->ended = now;
 	if (j->started == 0)
 		j->started = now;
-	if (j->flags & JOB_CANCEL)
-		j->state = JOB_CANCELED;
+	if ((j->flags & JOB_CANCEL) ||
+	    (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT))
+		j->state = JOB_CANCELED;	/* the user's kill or Ctrl+C */
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		j->state = JOB_COMPLETED;
 	else

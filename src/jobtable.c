@@ -32,6 +32,7 @@ struct jobtable_entry {
 	uint64_t	 kill_timer;	/* 0: none armed */
 	int		 out_fd;	/* watched output fd, or -1 */
 	int		 in_fd;		/* watched input fd (pipes), or -1 */
+	int		 hung;		/* output ended while the job runs */
 };
 
 struct jobtable_sub {
@@ -169,6 +170,13 @@ jobtable_set_size(struct jobtable *jt, int rows, int cols)
 		job_resize(jt->entries[i]->job, rows, cols);
 }
 
+/* Return the grace period between SIGTERM and SIGKILL in milliseconds. */
+int
+jobtable_grace(const struct jobtable *jt)
+{
+	return jt->grace_ms;
+}
+
 /* Set the grace period between SIGTERM and SIGKILL. */
 void
 jobtable_set_grace(struct jobtable *jt, int ms)
@@ -202,12 +210,13 @@ jobtable_update_watch(struct jobtable_entry *e)
 			loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
 			e->out_fd = out_fd;
 		}
-		loop_set_events(jt->loop, out_fd,
+		loop_set_events(jt->loop, out_fd, e->hung ? 0 :
 		    POLLIN | (pending ? POLLOUT : 0));
 		return;
 	}
 	if (e->out_fd == -1) {
-		loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
+		loop_watch_fd(jt->loop, out_fd, e->hung ? 0 : POLLIN,
+		    jobtable_fd_cb, e);
 		e->out_fd = out_fd;
 	}
 	if (pending && in_fd != -1 && e->in_fd == -1) {
@@ -232,6 +241,17 @@ jobtable_drain(struct jobtable_entry *e, size_t budget)
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			if (job_is_running(e->job)) {
+				/*
+				 * The child closed its side but lives on:
+				 * closing a pty master now would hang it up
+				 * (SIGHUP), so keep the fd, unpolled, until
+				 * the child is reaped.
+				 */
+				e->hung = 1;
+				loop_set_events(jt->loop, e->out_fd, 0);
+				return 0;
+			}
 			/* Nothing can write to it any more. */
 			if (e->out_fd != -1)
 				loop_unwatch_fd(jt->loop, e->out_fd);
@@ -456,10 +476,18 @@ jobtable_reap(struct jobtable *jt)
 			e = jt->entries[i];
 			if (job_pid(e->job) != pid || !job_is_running(e->job))
 				continue;
-			/* Show what it wrote before it went. */
-			if (e->out_fd != -1)
-				jobtable_drain(e, (size_t)-1);
+			/*
+			 * Show what it wrote before it went; more, from
+			 * children still holding the terminal, is read on
+			 * later turns.
+			 */
+			if (e->out_fd != -1 && !e->hung)
+				jobtable_drain(e, JOBTABLE_READ_BUDGET);
 			job_set_exited(e->job, status, loop_now_ms());
+			if (e->hung) {
+				e->hung = 0;
+				jobtable_drain(e, JOBTABLE_READ_BUDGET);
+			}
 			jobtable_emit_exited(jt, e->job);
 			if (e->out_fd != -1)
 				jobtable_update_watch(e);

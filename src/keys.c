@@ -123,7 +123,8 @@ keys_translate(const struct keys *k, int rc, wint_t key,
 	ev->key = VT_KEY_NONE;
 	ev->mods = 0;
 	if (rc == OK) {
-		if (key == L'\r' || key == L'\n') {
+		/* nonl(): Enter arrives as CR; LF can only be Ctrl+J. */
+		if (key == L'\r') {
 			ev->kind = KEYS_KEY;
 			ev->key = VT_KEY_ENTER;
 		} else {

@@ -486,7 +486,9 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 		l->pfds[npoll].revents = 0;
 	}
 
-	n = poll(l->pfds, (nfds_t)nfds, loop_timeout(l, max_wait_ms));
+	/* A hook that stopped the loop must not wait for the next event. */
+	n = poll(l->pfds, (nfds_t)nfds, l->stop ? 0 :
+	    loop_timeout(l, max_wait_ms));
 	if (n < 0) {
 		if (errno != EINTR) {
 			saved = errno;

@@ -30,6 +30,8 @@ enum ui_colour {
 	UI_C_DIM
 };
 
+static int	ui_semantic(enum ui_colour);
+
 /* The xterm palette's first 16 colours, as RGB. */
 static const uint8_t ui_basic_rgb[16][3] = {
 	{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
@@ -47,11 +49,16 @@ static const int ui_cube_levels[6] = { 0, 95, 135, 175, 215, 255 };
 int
 ui_draw_init_colours(void)
 {
+	int	c;
+
 	if (!has_colors())
 		return 0;
 	start_color();
 	if (use_default_colors() != OK)
 		assume_default_colors(COLOR_WHITE, COLOR_BLACK);
+	/* The front end's own colours first, so they always have a pair. */
+	for (c = 0; c <= UI_C_DIM; c++)
+		ui_semantic((enum ui_colour)c);
 	return 1;
 }
 
@@ -151,18 +158,32 @@ ui_colour(uint32_t word)
 	return ui_nearest_basic(rgb, COLORS >= 16 ? 16 : 8);
 }
 
-/* Return a colour pair for fg on bg, remembering the last one asked for. */
+/*
+ * Return a colour pair for fg on bg, remembering the last one asked for.
+ * A new pair is made only while the terminal has free ones: when ncurses'
+ * alloc_pair() recycles a pair, every cell already drawn with it changes
+ * colour, so once the table is full the nearest existing pair (the same
+ * foreground on the default background) stands in.  The counter is module
+ * state because the pair table it counts is curses' own, one per process.
+ */
 static int
 ui_pair(int fg, int bg)
 {
-	static int	last_fg = -2, last_bg = -2, last_pair;
+	static int	last_fg = -2, last_bg = -2, last_pair, made;
 	int		pair;
 
 	if (COLORS < 8 || (fg == -1 && bg == -1))
 		return 0;
 	if (fg == last_fg && bg == last_bg)
 		return last_pair;
-	pair = alloc_pair(fg, bg);
+	pair = find_pair(fg, bg);
+	if (pair < 0 && made < COLOR_PAIRS - 1) {
+		pair = alloc_pair(fg, bg);
+		if (pair > 0)
+			made++;
+	}
+	if (pair < 0)
+		pair = find_pair(fg, -1);
 	if (pair < 0)
 		pair = 0;
 	last_fg = fg;
@@ -588,12 +609,45 @@ ui_draw_pane(struct ui *ui, int all)
 	vt_clear_dirty(vt);
 }
 
+/*
+ * Return the first character of the typed line to show so that the cursor
+ * fits in the columns left beside the message (stored in *avail).
+ */
+static size_t
+ui_prompt_start(const struct ui *ui, int *avail)
+{
+	const wchar_t	*text;
+	size_t		 len, start;
+	int		 mw, used, w;
+
+	text = lineedit_text(ui->edit, &len);
+	mw = ui_text_width(ui->message);
+	if (mw > ui->cols / 2)
+		mw = ui->cols / 2;
+	*avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
+	if (*avail < 10)
+		*avail = ui->cols - 3;
+	/* Walk back from the cursor, keeping one column for it. */
+	start = lineedit_cursor(ui->edit);
+	used = 1;
+	while (start > 0) {
+		w = wcwidth(text[start - 1]);
+		if (w < 1)
+			w = 1;
+		if (used + w > *avail)
+			break;
+		used += w;
+		start--;
+	}
+	return start;
+}
+
 /* Draw the bottom line: the prompt and the message, or the focus hint. */
 static void
 ui_draw_prompt(struct ui *ui)
 {
 	const wchar_t	*text;
-	size_t		 len, cur, start;
+	size_t		 len, start;
 	wchar_t		 wc[2] = { 0, 0 };
 	int		 y = ui->rows - 1, x, width, mw, avail, pair;
 	char		 hint[256];
@@ -625,11 +679,7 @@ ui_draw_prompt(struct ui *ui)
 		    ui->message_error ? A_BOLD : A_NORMAL, pair);
 	ui_put_text(y, 0, 2, "> ", A_BOLD, 0);
 	text = lineedit_text(ui->edit, &len);
-	cur = lineedit_cursor(ui->edit);
-	avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
-	if (avail < 10)
-		avail = ui->cols - 3;
-	start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
+	start = ui_prompt_start(ui, &avail);
 	x = 2;
 	for (; start < len && x - 2 < avail; start++) {
 		width = wcwidth(text[start]);
@@ -650,7 +700,7 @@ ui_place_cursor(struct ui *ui)
 	const wchar_t	*text;
 	struct vt	*vt;
 	size_t		 len, cur, i, start;
-	int		 row, col, x, avail, mw;
+	int		 row, col, x, avail;
 
 	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
 		curs_set(0);
@@ -674,13 +724,7 @@ ui_place_cursor(struct ui *ui)
 	}
 	text = lineedit_text(ui->edit, &len);
 	cur = lineedit_cursor(ui->edit);
-	mw = ui_text_width(ui->message);
-	if (mw > ui->cols / 2)
-		mw = ui->cols / 2;
-	avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
-	if (avail < 10)
-		avail = ui->cols - 3;
-	start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
+	start = ui_prompt_start(ui, &avail);
 	x = 2;
 	for (i = start; i < cur; i++)
 		x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);

@@ -53,6 +53,7 @@ struct ui {
 	struct job		*selected;
 	int			 panel_top;	/* first job index shown */
 	int			 scroll;	/* lines scrolled back in the pane */
+	int			 scroll_base;	/* scrollback count scroll counts from */
 
 #define UI_FOCUSED	0x01	/* keys go to the selected job */
 #define UI_QUITTING	0x02	/* stopping jobs before leaving */

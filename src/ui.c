@@ -84,13 +84,32 @@ ui_message(struct ui *ui, const char *msg, int error)
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
 }
 
+/* Scroll the panel so that the selected job's entry is on it. */
+static void
+ui_keep_visible(struct ui *ui)
+{
+	int	index, visible;
+
+	index = ui_job_index(ui, ui->selected);
+	visible = (ui->panel.h - 2) / 3;
+	if (visible < 1)
+		visible = 1;
+	if (index >= 0 && index < ui->panel_top)
+		ui->panel_top = index;
+	if (index >= ui->panel_top + visible)
+		ui->panel_top = index - visible + 1;
+	if (ui->panel_top < 0)
+		ui->panel_top = 0;
+}
+
 /* Compute the panel and pane rectangles and size every job to the pane. */
 static void
 ui_layout(struct ui *ui)
 {
 	int	body = ui->rows - 1, pw, ph;
 
-	ui->too_small = ui->rows < 6 || ui->cols < 24;
+	ui->too_small = ui->rows < 6 || ui->cols < 24 ||
+	    (ui->cols < 60 && body < 10);
 	if (ui->too_small)
 		return;
 	if (ui->cols >= 60) {
@@ -110,6 +129,7 @@ ui_layout(struct ui *ui)
 		ui->pane = (struct ui_rect){ ph, 0, body - ph, ui->cols };
 	}
 	jobtable_set_size(ui->jt, ui->pane.h - 2, ui->pane.w - 2);
+	ui_keep_visible(ui);
 }
 
 /* Read the outer terminal's size after SIGWINCH and lay everything out. */
@@ -121,6 +141,8 @@ ui_resize(struct ui *ui)
 	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
 	    ws.ws_col > 0)
 		resize_term(ws.ws_row, ws.ws_col);
+	/* What curses thinks is on the terminal is stale now. */
+	clearok(curscr, TRUE);
 	ui->rows = LINES;
 	ui->cols = COLS;
 	ui_layout(ui);
@@ -183,21 +205,12 @@ ui_focus(struct ui *ui)
 static void
 ui_select(struct ui *ui, struct job *job)
 {
-	int	index, visible;
-
 	if (job != ui->selected) {
 		ui_unfocus(ui);
 		ui->selected = job;
 		ui->scroll = 0;
 	}
-	index = ui_job_index(ui, job);
-	visible = (ui->panel.h - 2) / 3;
-	if (visible < 1)
-		visible = 1;
-	if (index >= 0 && index < ui->panel_top)
-		ui->panel_top = index;
-	if (index >= ui->panel_top + visible)
-		ui->panel_top = index - visible + 1;
+	ui_keep_visible(ui);
 	if (job != NULL && job_vt(job) != NULL)
 		vt_mark_all_dirty(job_vt(job));
 	ui_dirty(ui, UI_DRAW_ALL, 1);
@@ -226,6 +239,7 @@ ui_scroll(struct ui *ui, int delta)
 	if (ui->selected == NULL || (vt = job_vt(ui->selected)) == NULL)
 		return;
 	max = vt_altscreen(vt) ? 0 : vt_scrollback_count(vt);
+	ui->scroll_base = vt_scrollback_count(vt);
 	ui->scroll += delta;
 	if (ui->scroll > max)
 		ui->scroll = max;
@@ -233,6 +247,30 @@ ui_scroll(struct ui *ui, int delta)
 		ui->scroll = 0;
 	vt_mark_all_dirty(vt);
 	ui_dirty(ui, UI_DRAW_PANE, 1);
+}
+
+/*
+ * Keep a scrolled-back view on the same lines while new ones are pushed
+ * into the scrollback (until the ring is full and starts dropping them).
+ */
+static void
+ui_follow_scrollback(struct ui *ui, struct vt *vt)
+{
+	int	count;
+
+	if (vt == NULL)
+		return;
+	count = vt_scrollback_count(vt);
+	if (count == ui->scroll_base)
+		return;
+	if (count > ui->scroll_base)
+		ui->scroll += count - ui->scroll_base;
+	ui->scroll_base = count;
+	if (ui->scroll > count)
+		ui->scroll = count;
+	if (vt_altscreen(vt))
+		ui->scroll = 0;
+	vt_mark_all_dirty(vt);
 }
 
 /* Start a job from a command line, as if typed at the prompt. */
@@ -519,7 +557,7 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 	if (job == ui->selected) {
 		ui_dirty(ui, UI_DRAW_PANE, 0);
 		if (ui->scroll != 0)
-			ui_scroll(ui, 0);
+			ui_follow_scrollback(ui, job_vt(job));
 	}
 	ui_dirty(ui, UI_DRAW_PANEL, 0);
 }
@@ -597,7 +635,7 @@ ui_quit(struct ui *ui)
 	snprintf(msg, sizeof msg, "stopping %d job%s…", ui->stopping,
 	    ui->stopping == 1 ? "" : "s");
 	ui_message(ui, msg, 0);
-	ui->quit_timer = loop_add_timer(ui->loop, JOBTABLE_KILL_GRACE_MS + 1000,
+	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
 	    ui_quit_timeout_cb, ui);
 }
 

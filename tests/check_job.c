@@ -345,6 +345,40 @@ START_TEST(test_echo_hello)
 }
 END_TEST
 
+/*
+ * A job that closes every standard stream (so reading its pty gives EIO)
+ * keeps running: jobdeck must not close the master and hang it up.
+ */
+START_TEST(test_closed_streams_not_hung_up)
+{
+	struct job	*job;
+
+	job = spawn("echo before; exec sleep 1 </dev/null >/dev/null 2>&1");
+	run_for(500);
+	ck_assert_msg(job_is_running(job), "the job was hung up: %s",
+	    job_state_name(job_state(job)));
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	ck_assert(WIFEXITED(job_exit_status(job)));
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 0);
+	assert_text_line(job, "before");
+	ck_assert_int_eq(job_out_fd(job), -1);
+}
+END_TEST
+
+/* A job killed by SIGINT (Ctrl+C from its terminal) shows as canceled. */
+START_TEST(test_sigint_is_canceled)
+{
+	struct job	*job;
+
+	job = spawn("sleep 100");
+	run_for(100);
+	ck_assert_int_eq(job_signal(job, SIGINT), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+}
+END_TEST
+
 /* A command, how it must end, and a line its text must hold. */
 static const struct end_case {
 	const char	*command;
@@ -896,6 +930,8 @@ job_suite(void)
 	tcase_add_test(tc, test_no_inherited_fds);
 	tcase_add_test(tc, test_pty_size);
 	tcase_add_test(tc, test_pty_winch);
+	tcase_add_test(tc, test_closed_streams_not_hung_up);
+	tcase_add_test(tc, test_sigint_is_canceled);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kill");

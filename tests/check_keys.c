@@ -93,7 +93,8 @@ static const struct key_case {
 	{ "DEL byte", OK_CH(0x7f), KEYS_CHAR, 0x7f, VT_KEY_NONE, 0,
 	    "\x7f", "\x7f" },
 	{ "Enter CR", OK_CH('\r'), KEYS_KEY, 0, VT_KEY_ENTER, 0, "\r", "\r" },
-	{ "Enter LF", OK_CH('\n'), KEYS_KEY, 0, VT_KEY_ENTER, 0, "\r", "\r" },
+	{ "Ctrl+J (LF)", OK_CH('\n'), KEYS_CHAR, '\n', VT_KEY_NONE, 0, "\n",
+	    "\n" },
 
 	/* Cursor keys: the only ones DECCKM changes. */
 	{ "Up", CODE(KEY_UP), KEYS_KEY, 0, VT_KEY_UP, 0, "\033[A", "\033OA" },
