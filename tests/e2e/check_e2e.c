@@ -421,6 +421,9 @@ START_TEST(test_ctrl_c)
 	DECK_ASSERT(t, deck_wait_any(t, &panel, "Exited", "Killed by",
 	    WAIT_MS) != 0, "the panel shows neither Exited nor Killed by");
 	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	/* The user interrupted it: canceled, not failed. */
+	EXPECT_IN(t, &panel, "Killed by SIGINT", WAIT_MS);
+	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	term_close(t);
 }
@@ -693,6 +696,7 @@ END_TEST
 START_TEST(test_resize)
 {
 	struct term	*t = deck_start(NULL, NULL);
+	int		 row;
 
 	deck_run(t, "while :; do stty size; sleep 0.2; done");
 	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
@@ -704,6 +708,17 @@ START_TEST(test_resize)
 	ck_assert_msg(deck_wait_last_line(t, &pane, "37 78", WAIT_MS),
 	    "the child did not see 37 78 again after growing back\n%s",
 	    deck_dump(t));
+	/* The whole frame is redrawn, not just what curses thought changed. */
+	term_pump(t, 300);
+	DECK_ASSERT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
+	    strlen("┌ Processes (1 running)")) == 0,
+	    "the panel's title is missing after growing back");
+	for (row = 1; row < 38; row++)
+		DECK_ASSERT(t, strncmp(term_row_text(t, row), "│", 3) == 0 &&
+		    strstr(term_row_text(t, row), "││") != NULL,
+		    deck_fmt("row %d lost its borders after growing back", row));
+	DECK_ASSERT(t, strncmp(term_row_text(t, 38), "└", 3) == 0,
+	    "the bottom border is missing after growing back");
 	term_close(t);
 }
 END_TEST
