@@ -197,37 +197,43 @@ cmd_find_job(struct cmd_ctx *ctx, const char *id)
 	return job;
 }
 
+/* Format a message and hand it to one of the client's callbacks. */
+static void
+cmd_report(struct cmd_ctx *ctx, void (*cb)(const char *, void *),
+    const char *fmt, va_list ap)
+{
+	char	*msg;
+
+	if (vasprintf(&msg, fmt, ap) == -1)
+		return;
+	if (cb != NULL)
+		cb(msg, ctx->arg);
+	free(msg);
+}
+
 /* Report an error to the client and mark the command failed. */
 void
 cmd_error(struct cmd_ctx *ctx, const char *fmt, ...)
 {
-	va_list	 ap;
-	char	*msg;
+	va_list	ap;
 
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
-	va_end(ap);
 	ctx->failed = 1;
-	if (msg != NULL && ctx->client != NULL && ctx->client->error != NULL)
-		ctx->client->error(msg, ctx->arg);
-	free(msg);
+	va_start(ap, fmt);
+	cmd_report(ctx, ctx->client != NULL ? ctx->client->error : NULL, fmt,
+	    ap);
+	va_end(ap);
 }
 
 /* Report a short success message to the client. */
 void
 cmd_message(struct cmd_ctx *ctx, const char *fmt, ...)
 {
-	va_list	 ap;
-	char	*msg;
+	va_list	ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
+	cmd_report(ctx, ctx->client != NULL ? ctx->client->message : NULL, fmt,
+	    ap);
 	va_end(ap);
-	if (msg != NULL && ctx->client != NULL && ctx->client->message != NULL)
-		ctx->client->message(msg, ctx->arg);
-	free(msg);
 }
 
 /* Hand a titled text to the client to show. */

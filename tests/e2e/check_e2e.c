@@ -616,8 +616,10 @@ START_TEST(test_quit)
 }
 END_TEST
 
-/* 4e. SIGTERM to jobdeck stops every job. */
-START_TEST(test_sigterm)
+/* 4e. SIGTERM, SIGHUP, SIGINT or the terminal closing stop every job. */
+static const int stop_signals[] = { SIGTERM, SIGHUP, SIGINT, 0 };
+
+START_TEST(test_stop_by)
 {
 	const char *const cmds[] = {
 		"echo $$ > p1; sleep 1000",
@@ -626,37 +628,8 @@ START_TEST(test_sigterm)
 	};
 	struct term	*t = deck_start(NULL, cmds);
 
-	deck_stop_and_check(t, SIGTERM);
-	term_close(t);
-}
-END_TEST
-
-/* 4f. SIGHUP to jobdeck stops every job. */
-START_TEST(test_sighup)
-{
-	const char *const cmds[] = {
-		"echo $$ > p1; sleep 1000",
-		"sleep 1000 & echo $! > p2; wait",
-		NULL
-	};
-	struct term	*t = deck_start(NULL, cmds);
-
-	deck_stop_and_check(t, SIGHUP);
-	term_close(t);
-}
-END_TEST
-
-/* 4g. The terminal closing stops jobdeck and every job. */
-START_TEST(test_hangup)
-{
-	const char *const cmds[] = {
-		"echo $$ > p1; sleep 1000",
-		"sleep 1000 & echo $! > p2; wait",
-		NULL
-	};
-	struct term	*t = deck_start(NULL, cmds);
-
-	deck_stop_and_check(t, 0);
+	/* 0: close the terminal (a hangup) instead of sending a signal. */
+	deck_stop_and_check(t, stop_signals[_i]);
 	term_close(t);
 }
 END_TEST
@@ -970,6 +943,13 @@ START_TEST(test_select)
 	term_key(t, TERM_KEY_CTRL_N);
 	EXPECT_LINE(t, &pane, "BBB", WAIT_MS);
 	EXPECT_IN(t, &pane_title, "[2]", WAIT_MS);
+	/*
+	 * A click (SGR mouse report, as xterm sends it: press and release
+	 * of button 1 at column 6, row 3 — job 1's entry) selects job 1.
+	 */
+	term_type(t, "\033[<0;6;3M\033[<0;6;3m");
+	EXPECT_LINE(t, &pane, "AAA", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "[1]", WAIT_MS);
 	term_close(t);
 }
 END_TEST
@@ -985,21 +965,6 @@ START_TEST(test_help)
 	EXPECT_IN(t, NULL, "!ps", WAIT_MS);
 	EXPECT_IN(t, NULL, "!quit", WAIT_MS);
 	EXPECT_IN(t, NULL, "Ctrl+T", WAIT_MS);
-	term_close(t);
-}
-END_TEST
-
-/* 4i. SIGINT to jobdeck stops every job. */
-START_TEST(test_sigint)
-{
-	const char *const cmds[] = {
-		"echo $$ > p1; sleep 1000",
-		"sleep 1000 & echo $! > p2; wait",
-		NULL
-	};
-	struct term	*t = deck_start(NULL, cmds);
-
-	deck_stop_and_check(t, SIGINT);
 	term_close(t);
 }
 END_TEST
@@ -1120,11 +1085,7 @@ e2e_suite(void)
 		{ "kill_background_child", &test_kill_background_child, 25 },
 		{ "kill_all", &test_kill_all, 30 },
 		{ "quit", &test_quit, 30 },
-		{ "sigterm", &test_sigterm, 25 },
-		{ "sighup", &test_sighup, 25 },
-		{ "hangup", &test_hangup, 25 },
 		{ "setsid_escape", &test_setsid_escape, 30 },
-		{ "sigint", &test_sigint, 25 },
 		{ "kill_signal", &test_kill_signal, 20 },
 		{ "resize", &test_resize, 20 },
 		{ "logs", &test_logs, 30 },
@@ -1152,6 +1113,11 @@ e2e_suite(void)
 		tcase_add_test(tc, *cases[i].test);
 		suite_add_tcase(s, tc);
 	}
+	tc = tcase_create("stop_by");
+	tcase_set_timeout(tc, 25);
+	tcase_add_loop_test(tc, test_stop_by, 0,
+	    (int)(sizeof stop_signals / sizeof stop_signals[0]));
+	suite_add_tcase(s, tc);
 	return s;
 }
 
