@@ -81,8 +81,13 @@ CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
 
+# Benchmarks (never part of make check): the side-by-side harness and the
+# emulator micro-benchmark; bench/run.sh installs the peers it compares.
+BENCH_BIN = $(B)/bench/jdbench
+VTBENCH_BIN = $(B)/bench/vtbench
+
 .PHONY: all run check check-build test unit e2e manlint install uninstall \
-	clean deps demo
+	clean deps demo bench bench-quick
 all: $(PROG)
 
 $(PROG): $(LIB_OBJS) $(B)/main.o
@@ -100,6 +105,26 @@ $(B)/tests/%.o: tests/%.c
 $(TB)/check_%: $(B)/tests/check_%.o $$(check_%_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
+$(B)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ibench -c -o $@ $<
+
+$(BENCH_BIN): $(B)/bench/jdbench.o
+	$(CC) $(OPT) -o $@ $^ -lutil $(LDSAN) $(LDFLAGS)
+
+$(VTBENCH_BIN): $(B)/bench/vtbench.o $(BASE_OBJS) $(B)/vt.o
+	$(CC) $(OPT) -o $@ $^ $(LIBS) $(LDFLAGS)
+
+bench:
+	@sh scripts/deps.sh
+	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN)
+	@sh bench/run.sh full
+
+bench-quick:
+	@sh scripts/deps.sh
+	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN)
+	@sh bench/run.sh quick
 
 $(E2E_BIN): $(E2E_OBJS)
 	@mkdir -p $(@D)
