@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "job.h"
@@ -23,7 +24,8 @@
 #include "xmalloc.h"
 
 #define JOBTABLE_MAX_SUBS	16
-#define JOBTABLE_READ_CHUNK	(64 * 1024)
+#define JOBTABLE_READ_CHUNK	(16 * 1024)
+#define JOBTABLE_READ_SLICE_NS	500000	/* time one job may take per turn */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -225,19 +227,37 @@ jobtable_update_watch(struct jobtable_entry *e)
 	}
 }
 
-/* Read the job's output up to budget bytes; returns 0 at end of output. */
+/* Return the monotonic clock in nanoseconds. */
+static int64_t
+jobtable_now_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Read the job's output up to budget bytes or a time slice, whichever ends
+ * first, so a flooding job cannot keep the keyboard or the other jobs
+ * waiting for more than about half a millisecond; returns 0 at the end of
+ * the output.
+ */
 static int
 jobtable_drain(struct jobtable_entry *e, size_t budget)
 {
 	struct jobtable	*jt = e->jt;
 	size_t		 done = 0;
 	ssize_t		 n;
+	int64_t		 start = jobtable_now_ns();
 
 	while (done < budget) {
 		n = job_read(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
 			jobtable_emit_output(jt, e->job, jt->buf, (size_t)n);
+			if (jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
+				break;
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
