@@ -165,7 +165,6 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	struct pty_spec	 spec;
 	char		*argv[4];
 	char		**env;
-	char		*logname;
 	int		 rc;
 
 	j->rows = rows > 0 ? rows : 24;
@@ -191,12 +190,20 @@ job_start(struct job *j, int rows, int cols, char **cause)
 
 	j->state = JOB_RUNNING;
 	j->started = job_now_ms();
-	if (j->log_dir != NULL) {
-		logname = xprintf("%ld-%d.log", (long)getpid(), j->id);
-		j->log = joblog_open(j->log_dir, logname, &j->log_error);
-		free(logname);
-	}
 	return 0;
+}
+
+/* Open the job's log file on its first output, so silent jobs hold no fd. */
+static void
+job_open_log(struct job *j)
+{
+	char	*logname;
+
+	if (j->log != NULL || j->log_dir == NULL || j->log_error != NULL)
+		return;
+	logname = xprintf("%ld-%d.log", (long)getpid(), j->id);
+	j->log = joblog_open(j->log_dir, logname, &j->log_error);
+	free(logname);
 }
 
 /* Queue bytes the emulator wants to send to the child. */
@@ -238,6 +245,7 @@ job_read(struct job *j, char *buf, size_t size)
 	if (n <= 0)
 		return n;
 	j->out_bytes += (uint64_t)n;
+	job_open_log(j);
 	if (j->log != NULL && joblog_write(j->log, buf, (size_t)n) == -1 &&
 	    j->log_error == NULL)
 		j->log_error = xstrdup(joblog_error(j->log));

@@ -6,6 +6,7 @@
  * anything still parented to jobdeck is killed and reaped.
  */
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,6 +92,21 @@ main_check_config(const char *path)
 	return 0;
 }
 
+/*
+ * Raise the soft limit on open files to the hard one: each job holds a pty
+ * and a log file, so the usual 1024 would cap a deck at a few hundred jobs.
+ */
+static void
+main_raise_fd_limit(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /* SIGTERM, SIGHUP and SIGINT: stop every job and leave. */
 static void
 main_signal_cb(int signo, void *arg)
@@ -146,6 +162,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "jobdeck: cannot become a subreaper: %s\n",
 		    strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
+	main_raise_fd_limit();
 
 	loop = loop_new();
 	loop_watch_signal(loop, SIGTERM, main_signal_cb, &ms);

@@ -761,11 +761,13 @@ START_TEST(test_text_from_log)
 	int		  count, i, bad;
 
 	job = spawn_spec("seq 1 15000", NULL, 0, fx.dir, 1000);
+	/* The log is opened with the first output, not before. */
+	ck_assert_ptr_null(job_log_path(job));
+	wait_done(job);
 	ck_assert_ptr_nonnull(job_log_path(job));
 	ck_assert_msg(strncmp(job_log_path(job), fx.dir, strlen(fx.dir)) == 0,
 	    "log at %s", job_log_path(job));
 	ck_assert_ptr_null(job_log_error(job));
-	wait_done(job);
 	ck_assert_int_ge(vt_scrollback_count(job_vt(job)), 1000);
 
 	lines = job_text_lines(job, &count);
