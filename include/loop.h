@@ -30,6 +30,7 @@ void		 loop_free(struct loop *);
 int		 loop_watch_fd(struct loop *, int fd, short events,
 		    loop_fd_cb *cb, void *arg);
 void		 loop_set_events(struct loop *, int fd, short events);
+void		 loop_set_urgent(struct loop *, int fd, int urgent);
 void		 loop_unwatch_fd(struct loop *, int fd);
 
 uint64_t	 loop_add_timer(struct loop *, int64_t ms, loop_timer_cb *cb,
@@ -43,6 +44,7 @@ void		 loop_set_hook(struct loop *, loop_hook_cb *cb, void *arg);
 int		 loop_run_once(struct loop *, int64_t max_wait_ms);
 int		 loop_run(struct loop *);
 void		 loop_stop(struct loop *);
+void		 loop_yield(struct loop *);
 int64_t		 loop_now_ms(void);
 
 #endif

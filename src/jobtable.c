@@ -25,7 +25,7 @@
 
 #define JOBTABLE_MAX_SUBS	16
 #define JOBTABLE_READ_CHUNK	(16 * 1024)
-#define JOBTABLE_READ_SLICE_NS	500000	/* time one job may take per turn */
+#define JOBTABLE_READ_SLICE_NS	200000	/* time one job may take per turn */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -238,13 +238,14 @@ jobtable_now_ns(void)
 }
 
 /*
- * Read the job's output up to budget bytes or a time slice, whichever ends
- * first, so a flooding job cannot keep the keyboard or the other jobs
- * waiting for more than about half a millisecond; returns 0 at the end of
- * the output.
+ * Read the job's output up to budget bytes and, when sliced, for at most a
+ * time slice, so a flooding job cannot keep the keyboard or the other jobs
+ * waiting for more than a fraction of a millisecond; returns 0 at the end
+ * of the output.  At reap time the drain is not sliced, so what the child
+ * left in its pty is read before its exit is reported.
  */
 static int
-jobtable_drain(struct jobtable_entry *e, size_t budget)
+jobtable_drain(struct jobtable_entry *e, size_t budget, int sliced)
 {
 	struct jobtable	*jt = e->jt;
 	size_t		 done = 0;
@@ -256,7 +257,8 @@ jobtable_drain(struct jobtable_entry *e, size_t budget)
 		if (n > 0) {
 			done += (size_t)n;
 			jobtable_emit_output(jt, e->job, jt->buf, (size_t)n);
-			if (jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
+			if (sliced &&
+			    jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
 				break;
 			continue;
 		}
@@ -300,7 +302,7 @@ jobtable_fd_cb(int fd, short revents, void *arg)
 		}
 	}
 	if (fd == e->out_fd && (revents & (POLLIN | POLLHUP | POLLERR))) {
-		if (jobtable_drain(e, JOBTABLE_READ_BUDGET) == 0)
+		if (jobtable_drain(e, JOBTABLE_READ_BUDGET, 1) == 0)
 			return;
 	}
 	jobtable_update_watch(e);
@@ -502,11 +504,11 @@ jobtable_reap(struct jobtable *jt)
 			 * later turns.
 			 */
 			if (e->out_fd != -1 && !e->hung)
-				jobtable_drain(e, JOBTABLE_READ_BUDGET);
+				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 			job_set_exited(e->job, status, loop_now_ms());
 			if (e->hung) {
 				e->hung = 0;
-				jobtable_drain(e, JOBTABLE_READ_BUDGET);
+				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 			}
 			jobtable_emit_exited(jt, e->job);
 			if (e->out_fd != -1)

@@ -48,6 +48,7 @@ struct loop_watch {
 	int		 fd;
 	short		 events;
 	int		 dead;
+	int		 urgent;	/* dispatched before the others */
 	loop_fd_cb	*cb;
 	void		*arg;
 };
@@ -91,6 +92,7 @@ struct loop {
 
 	int			 running;	/* inside loop_run_once */
 	int			 stop;
+	int			 yield;	/* skip the non-urgent watches this turn */
 };
 
 /*
@@ -197,6 +199,7 @@ loop_watch_fd(struct loop *l, int fd, short events, loop_fd_cb *cb, void *arg)
 			    l->watches_size, sizeof *l->watches);
 		}
 		w = &l->watches[l->nwatches++];
+		w->urgent = 0;
 	}
 	w->fd = fd;
 	w->events = events;
@@ -214,6 +217,16 @@ loop_set_events(struct loop *l, int fd, short events)
 
 	if ((w = loop_find(l, fd)) != NULL)
 		w->events = events;
+}
+
+/* Mark fd's watch urgent (dispatched before the others in a turn) or not. */
+void
+loop_set_urgent(struct loop *l, int fd, int urgent)
+{
+	struct loop_watch	*w;
+
+	if ((w = loop_find(l, fd)) != NULL)
+		w->urgent = urgent;
 }
 
 /* Stop watching fd; during dispatch the watch is only marked dead. */
@@ -455,7 +468,7 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 	struct pollfd		*p;
 	size_t			 npoll, nfds, i;
 	short			 revents;
-	int			 n, saved, sig_ready = 0;
+	int			 n, saved, sig_ready = 0, pass;
 
 	if (l->running) {
 		errno = EBUSY;
@@ -505,17 +518,27 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 	} else if (l->sig_rfd >= 0 && l->pfds[npoll].revents != 0)
 		sig_ready = 1;
 
-	for (i = 0; n > 0 && i < npoll; i++) {
-		if (l->pfds[i].revents == 0)
-			continue;
-		/* Re-read: earlier callbacks may have grown the array. */
-		w = &l->watches[i];
-		if (w->dead)
-			continue;
-		revents = l->pfds[i].revents &
-		    (w->events | POLLHUP | POLLERR | POLLNVAL);
-		if (revents != 0)
-			w->cb(w->fd, revents, w->arg);
+	/*
+	 * Urgent watches first (the keyboard, the focused job), then the
+	 * rest, unless an urgent callback asked for the turn to end early so
+	 * that the hook can draw its result now; the others stay readable and
+	 * are served next turn.
+	 */
+	l->yield = 0;
+	for (pass = 1; pass >= 0 && !(pass == 0 && l->yield); pass--) {
+		for (i = 0; n > 0 && i < npoll; i++) {
+			if (l->pfds[i].revents == 0)
+				continue;
+			/* Re-read: earlier callbacks may have grown it. */
+			w = &l->watches[i];
+			if (w->dead || (w->urgent != 0) != pass)
+				continue;
+			revents = l->pfds[i].revents &
+			    (w->events | POLLHUP | POLLERR | POLLNVAL);
+			l->pfds[i].revents = 0;
+			if (revents != 0)
+				w->cb(w->fd, revents, w->arg);
+		}
 	}
 
 	if (sig_ready)
@@ -538,6 +561,13 @@ loop_run(struct loop *l)
 	}
 	l->stop = 0;
 	return 0;
+}
+
+/* From an urgent callback: end this turn's dispatch after the urgent ones. */
+void
+loop_yield(struct loop *l)
+{
+	l->yield = 1;
 }
 
 /* Make loop_run() return after the current turn. */

@@ -62,6 +62,10 @@ struct ui {
 #define UI_DRAW_PANEL	0x10
 #define UI_DRAW_PANE	0x20
 #define UI_DRAW_PROMPT	0x40
+#define UI_PANEL_STALE	0x80	/* output changed the panel: next paced frame */
+#define UI_ECHO		0x100	/* a key went to the focused job: draw its echo */
+#define UI_DRAW_MASK	(UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE | \
+			    UI_DRAW_PROMPT | UI_PANEL_STALE)
 	int			 flags;
 
 	char			 message[UI_MESSAGE_MAX];

@@ -163,7 +163,9 @@ ui_unfocus(struct ui *ui)
 {
 	if (!(ui->flags & UI_FOCUSED))
 		return;
-	ui->flags &= ~UI_FOCUSED;
+	if (ui->selected != NULL && job_out_fd(ui->selected) != -1)
+		loop_set_urgent(ui->loop, job_out_fd(ui->selected), 0);
+	ui->flags &= ~(UI_FOCUSED | UI_ECHO);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
 }
 
@@ -196,6 +198,9 @@ ui_focus(struct ui *ui)
 		return;
 	}
 	ui->flags |= UI_FOCUSED;
+	/* Its echo goes before other jobs' output in every turn. */
+	if (job_out_fd(job) != -1)
+		loop_set_urgent(ui->loop, job_out_fd(job), 1);
 	ui->scroll = 0;
 	ui->message[0] = '\0';
 	ui_dirty(ui, UI_DRAW_ALL, 1);
@@ -420,10 +425,16 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 	if (ui->scroll != 0) {
 		ui->scroll = 0;
 		vt_mark_all_dirty(job_vt_get(job));
+		ui_dirty(ui, UI_DRAW_PANE, 1);
 	}
 	keys_send(job_vt_get(job), &ev);
 	jobtable_update(ui->jt, job);
-	ui_dirty(ui, UI_DRAW_PANE, 1);
+	/*
+	 * Nothing to draw until the child answers: its echo is drawn at once,
+	 * and other jobs wait a turn so the answer is read sooner.
+	 */
+	ui->flags |= UI_ECHO;
+	loop_yield(ui->loop);
 }
 
 /* Read every key waiting on stdin. */
@@ -503,10 +514,10 @@ ui_hook(void *arg)
 {
 	struct ui	*ui = arg;
 	int64_t		 now, wait;
+	int		 urgent, keep = 0;
 
 	ui_check_quit(ui);
-	if (!(ui->flags & (UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE |
-	    UI_DRAW_PROMPT)))
+	if (!(ui->flags & UI_DRAW_MASK))
 		return;
 	now = loop_now_ms();
 	wait = ui->last_draw + UI_FRAME_MS - now;
@@ -520,11 +531,21 @@ ui_hook(void *arg)
 			    ui_frame_cb, ui);
 		return;
 	}
-	ui->last_draw_paced = !(ui->flags & UI_URGENT);
+	urgent = ui->flags & UI_URGENT;
+	if (urgent && (ui->flags & UI_PANEL_STALE) &&
+	    !(ui->flags & (UI_DRAW_ALL | UI_DRAW_PANEL))) {
+		/* The panel's last lines can wait for the next frame. */
+		keep = UI_PANEL_STALE;
+		if (ui->frame_timer == 0)
+			ui->frame_timer = loop_add_timer(ui->loop, UI_FRAME_MS,
+			    ui_frame_cb, ui);
+	} else if (ui->flags & UI_PANEL_STALE)
+		ui->flags |= UI_DRAW_PANEL;
+	ui->last_draw_paced = !urgent;
 	ui_draw(ui);
 	ui->last_draw = now;
-	ui->flags &= ~(UI_URGENT | UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE |
-	    UI_DRAW_PROMPT);
+	ui->flags &= ~(UI_URGENT | UI_DRAW_MASK);
+	ui->flags |= keep;
 }
 
 /* A job started: show it, select it if it was typed, tick durations. */
@@ -555,11 +576,17 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 	(void)buf;
 	(void)len;
 	if (job == ui->selected) {
-		ui_dirty(ui, UI_DRAW_PANE, 0);
+		/* The focused job's answer to a key is drawn at once. */
+		if (ui->flags & UI_ECHO) {
+			ui->flags &= ~UI_ECHO;
+			ui_dirty(ui, UI_DRAW_PANE, 1);
+			loop_yield(ui->loop);
+		} else
+			ui_dirty(ui, UI_DRAW_PANE, 0);
 		if (ui->scroll != 0)
 			ui_follow_scrollback(ui, job_vt(job));
 	}
-	ui_dirty(ui, UI_DRAW_PANEL, 0);
+	ui_dirty(ui, UI_PANEL_STALE, 0);
 }
 
 /* A job ended: give the prompt back if it was focused. */
@@ -685,6 +712,7 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui_layout(ui);
 	ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs, ui);
 	loop_watch_fd(loop, STDIN_FILENO, POLLIN, ui_stdin_cb, ui);
+	loop_set_urgent(loop, STDIN_FILENO, 1);
 	loop_set_hook(loop, ui_hook, ui);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
 	return ui;

@@ -147,6 +147,63 @@ add_other_cb(int fd, short revents, void *arg)
 	loop_watch_fd(r->loop, r->other, POLLIN, log_b_cb, r);
 }
 
+/* Read one byte and, when r->other is set, ask the loop to yield. */
+static void
+yield_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+
+	read_cb(fd, revents, arg);
+	if (r->other)
+		loop_yield(r->loop);
+}
+
+/*
+ * Urgent watches are dispatched before the others whatever their order;
+ * one that yields leaves the others for the next turn, losing nothing.
+ */
+START_TEST(test_urgent_first_and_yield)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 };
+	int		 a[2], b[2];
+
+	make_pipe(a);
+	make_pipe(b);
+	r.loop = l;
+	/* a is watched first, b (urgent) second: b must come first. */
+	ck_assert_int_eq(loop_watch_fd(l, a[0], POLLIN, read_cb, &r), 0);
+	ck_assert_int_eq(loop_watch_fd(l, b[0], POLLIN, yield_cb, &r), 0);
+	loop_set_urgent(l, b[0], 1);
+	ck_assert_int_eq(write(a[1], "a", 1), 1);
+	ck_assert_int_eq(write(b[1], "b", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "ba");
+
+	/* Now b yields: a waits one turn, then is served. */
+	r.other = 1;
+	ck_assert_int_eq(write(a[1], "A", 1), 1);
+	ck_assert_int_eq(write(b[1], "B", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "baB");
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "baBA");
+
+	/* Not urgent any more: watch order again, and no yield applies. */
+	loop_set_urgent(l, b[0], 0);
+	r.other = 0;
+	ck_assert_int_eq(write(a[1], "c", 1), 1);
+	ck_assert_int_eq(write(b[1], "d", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "baBAcd");
+	loop_free(l);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+END_TEST
+
 START_TEST(test_fd_readable)
 {
 	struct loop	*l = loop_new();
@@ -675,6 +732,7 @@ loop_suite(void)
 	tc = tcase_create("fd");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_fd_readable);
+	tcase_add_test(tc, test_urgent_first_and_yield);
 	tcase_add_test(tc, test_fd_writable_and_hup);
 	tcase_add_test(tc, test_set_events_pauses);
 	tcase_add_test(tc, test_unwatch_other_in_callback);
