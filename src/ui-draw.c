@@ -693,6 +693,18 @@ ui_draw_prompt(struct ui *ui)
 	}
 }
 
+/* Show or hide the terminal cursor, telling curses only of changes. */
+static void
+ui_cursor_visible(int visible)
+{
+	static int	shown = -1;
+
+	if (visible != shown) {
+		curs_set(visible);
+		shown = visible;
+	}
+}
+
 /* Put the terminal cursor where the user types. */
 static void
 ui_place_cursor(struct ui *ui)
@@ -703,23 +715,23 @@ ui_place_cursor(struct ui *ui)
 	int		 row, col, x, avail;
 
 	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
-		curs_set(0);
+		ui_cursor_visible(0);
 		return;
 	}
 	if (ui->flags & UI_FOCUSED) {
 		vt = ui->selected != NULL ? job_vt(ui->selected) : NULL;
 		if (vt == NULL) {
 			move(ui->pane.y + 1, ui->pane.x + 1);
-			curs_set(1);
+			ui_cursor_visible(1);
 			return;
 		}
 		if (!vt_cursor(vt, &row, &col) || ui->scroll != 0 ||
 		    row >= ui->pane.h - 2 || col >= ui->pane.w - 2) {
-			curs_set(0);
+			ui_cursor_visible(0);
 			return;
 		}
 		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
-		curs_set(1);
+		ui_cursor_visible(1);
 		return;
 	}
 	text = lineedit_text(ui->edit, &len);
@@ -729,7 +741,7 @@ ui_place_cursor(struct ui *ui)
 	for (i = start; i < cur; i++)
 		x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
 	move(ui->rows - 1, x < ui->cols ? x : ui->cols - 1);
-	curs_set(1);
+	ui_cursor_visible(1);
 }
 
 /* Draw everything marked dirty, then update the terminal once. */

@@ -702,6 +702,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* Never hold a frame back to look for typed-ahead keys first. */
+	typeahead(-1);
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
 	mouseinterval(0);
 	ui_draw_init_colours();
