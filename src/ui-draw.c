@@ -767,7 +767,8 @@ ui_draw(struct ui *ui)
 			ui_draw_panel(ui);
 		if (all || (ui->flags & UI_DRAW_PANE))
 			ui_draw_pane(ui, all);
-		ui_draw_prompt(ui);
+		if (all || (ui->flags & UI_DRAW_PROMPT))
+			ui_draw_prompt(ui);
 	}
 	ui_place_cursor(ui);
 	wnoutrefresh(stdscr);
