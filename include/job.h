@@ -68,7 +68,6 @@ int		 job_pty_errno(const struct job *);
 int		 job_out_fd(const struct job *);
 int		 job_in_fd(const struct job *);
 int		 job_exit_status(const struct job *);
-int64_t		 job_started_ms(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
 struct vt	*job_vt_get(struct job *);

@@ -369,13 +369,6 @@ job_set_exited(struct job *j, int status, int64_t now)
 		j->state = JOB_FAILED;
 }
 
-/* Return when the job started, on the monotonic clock in milliseconds. */
-int64_t
-job_started_ms(const struct job *j)
-{
-	return j->started;
-}
-
 /* Return how long the job has run (until it ended, or until now). */
 int64_t
 job_duration_ms(const struct job *j, int64_t now)

@@ -1069,6 +1069,29 @@ START_TEST(test_scrollback)
 }
 END_TEST
 
+/* 16. A scrolled-back view stays on its lines while new output arrives. */
+START_TEST(test_scrollback_steady)
+{
+	static const struct term_rect	 top = { 1, 41, 1, 78 };
+	struct term			*t = deck_start(NULL, NULL);
+	char				 before[256];
+
+	deck_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
+	EXPECT_LINE(t, &pane, "L90", WAIT_MS);
+	term_key(t, TERM_KEY_PAGEUP);
+	term_pump(t, 200);
+	snprintf(before, sizeof before, "%s", term_text_in(t, &top));
+	DECK_ASSERT(t, strncmp(before, "L", 1) == 0,
+	    deck_fmt("the pane's top row after PgUp is \"%s\"", before));
+	/* About 20 more lines arrive meanwhile. */
+	term_pump(t, 1000);
+	DECK_ASSERT(t, strcmp(term_text_in(t, &top), before) == 0,
+	    deck_fmt("the scrolled view moved from \"%s\" to \"%s\"",
+	    before, term_text_in(t, &top)));
+	term_close(t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 e2e_suite(void)
@@ -1102,6 +1125,7 @@ e2e_suite(void)
 		{ "focus_command", &test_focus_command, 20 },
 		{ "line_editing", &test_line_editing, 20 },
 		{ "scrollback", &test_scrollback, 20 },
+		{ "scrollback_steady", &test_scrollback_steady, 20 },
 	};
 	Suite	*s = suite_create("e2e");
 	TCase	*tc;

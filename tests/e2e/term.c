@@ -1059,6 +1059,12 @@ term_resize(struct term *t, int rows, int cols)
 		    pos.row < 0 ? 1 : rows, pos.col + 1);
 		vterm_input_write(t->vt, fix, (size_t)n);
 	}
+	/*
+	 * Keep nothing of the old frame, as terminals that do not reflow
+	 * (tmux among them) show it: a program must repaint everything after
+	 * SIGWINCH, and a test then sees what it failed to repaint.
+	 */
+	vterm_input_write(t->vt, "\033[H\033[2J", 7);
 	t->rows = rows;
 	t->cols = cols;
 	if (t->fd != -1)
