@@ -45,6 +45,7 @@ int		 loop_run_once(struct loop *, int64_t max_wait_ms);
 int		 loop_run(struct loop *);
 void		 loop_stop(struct loop *);
 void		 loop_yield(struct loop *);
+void		 loop_await_urgent(struct loop *, int ms);
 int64_t		 loop_now_ms(void);
 
 #endif

@@ -93,6 +93,7 @@ struct loop {
 	int			 running;	/* inside loop_run_once */
 	int			 stop;
 	int			 yield;	/* skip the non-urgent watches this turn */
+	int64_t			 urgent_until;	/* ms: poll only urgent watches till then */
 };
 
 /*
@@ -469,6 +470,8 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 	size_t			 npoll, nfds, i;
 	short			 revents;
 	int			 n, saved, sig_ready = 0, pass;
+	int			 timeout, await;
+	int64_t			 left;
 
 	if (l->running) {
 		errno = EBUSY;
@@ -485,11 +488,16 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 		l->pfds_size = nfds;
 		l->pfds = xreallocarray(l->pfds, nfds, sizeof *l->pfds);
 	}
+	if (l->urgent_until != 0 && loop_now_ms() >= l->urgent_until)
+		l->urgent_until = 0;
+	await = l->urgent_until != 0;
 	for (i = 0; i < npoll; i++) {
 		w = &l->watches[i];
 		p = &l->pfds[i];
 		/* A paused watch is skipped so POLLHUP cannot spin. */
 		p->fd = (w->dead || w->events == 0) ? -1 : w->fd;
+		if (await && !w->urgent)
+			p->fd = -1;
 		p->events = w->events;
 		p->revents = 0;
 	}
@@ -500,8 +508,17 @@ loop_run_once(struct loop *l, int64_t max_wait_ms)
 	}
 
 	/* A hook that stopped the loop must not wait for the next event. */
-	n = poll(l->pfds, (nfds_t)nfds, l->stop ? 0 :
-	    loop_timeout(l, max_wait_ms));
+	timeout = l->stop ? 0 : loop_timeout(l, max_wait_ms);
+	if (await) {
+		left = l->urgent_until - loop_now_ms();
+		if (timeout < 0 || left < timeout)
+			timeout = left < 0 ? 0 : (int)left;
+	}
+	n = poll(l->pfds, (nfds_t)nfds, timeout);
+	/* An answer came (or the wait is over): back to every watch. */
+	if (await && (n != 0 || timeout == 0 ||
+	    loop_now_ms() >= l->urgent_until))
+		l->urgent_until = 0;
 	if (n < 0) {
 		if (errno != EINTR) {
 			saved = errno;
@@ -568,6 +585,20 @@ void
 loop_yield(struct loop *l)
 {
 	l->yield = 1;
+}
+
+/*
+ * From a callback: end this turn after the urgent watches and, for up to ms
+ * milliseconds, wait on the urgent watches alone, so the answer to what was
+ * just sent (a key's echo) is not read behind other work.
+ */
+void
+loop_await_urgent(struct loop *l, int ms)
+{
+	l->yield = 1;
+	l->urgent_until = loop_now_ms() + (ms > 0 ? ms : 0);
+	if (ms <= 0)
+		l->urgent_until = 0;
 }
 
 /* Make loop_run() return after the current turn. */

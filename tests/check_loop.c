@@ -204,6 +204,83 @@ START_TEST(test_urgent_first_and_yield)
 }
 END_TEST
 
+/* Read one byte and, when r->other is set, wait for urgent watches alone. */
+static void
+await_cb(int fd, short revents, void *arg)
+{
+	struct rec	*r = arg;
+
+	read_cb(fd, revents, arg);
+	if (r->other)
+		loop_await_urgent(r->loop, 300);
+}
+
+/* Write one byte to the fd in r->fd (a timer standing in for a child). */
+static void
+answer_cb(void *arg)
+{
+	struct rec	*r = arg;
+
+	ck_assert_int_eq(write(r->fd, "c", 1), 1);
+}
+
+/*
+ * After loop_await_urgent, a ready non-urgent watch waits while the urgent
+ * ones are polled alone: until one answers, or the window closes.
+ */
+START_TEST(test_await_urgent)
+{
+	struct loop	*l = loop_new();
+	struct rec	 r = { 0 }, t = { 0 };
+	int		 a[2], b[2];
+	int64_t		 t0;
+
+	make_pipe(a);
+	make_pipe(b);
+	r.loop = l;
+	ck_assert_int_eq(loop_watch_fd(l, a[0], POLLIN, read_cb, &r), 0);
+	ck_assert_int_eq(loop_watch_fd(l, b[0], POLLIN, await_cb, &r), 0);
+	loop_set_urgent(l, b[0], 1);
+
+	/* b asks for the window; a, readable all along, is not served. */
+	r.other = 1;
+	ck_assert_int_eq(write(a[1], "a", 1), 1);
+	ck_assert_int_eq(write(b[1], "b", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "b");
+	r.other = 0;
+	t.fd = b[1];
+	loop_add_timer(l, 50, answer_cb, &t);
+	t0 = loop_now_ms();
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);	/* the timer */
+	ck_assert_str_eq(r.log, "b");
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);	/* the answer */
+	ck_assert_str_eq(r.log, "bc");
+	ck_assert_int_ge(loop_now_ms() - t0, 45);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);	/* the window is over */
+	ck_assert_str_eq(r.log, "bca");
+
+	/* No answer: a waits for the window to close, then is served. */
+	r.other = 1;
+	ck_assert_int_eq(write(a[1], "A", 1), 1);
+	ck_assert_int_eq(write(b[1], "d", 1), 1);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "bcad");
+	r.other = 0;
+	t0 = loop_now_ms();
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "bcad");
+	ck_assert_int_ge(loop_now_ms() - t0, 250);
+	ck_assert_int_eq(loop_run_once(l, 2000), 0);
+	ck_assert_str_eq(r.log, "bcadA");
+	loop_free(l);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+END_TEST
+
 START_TEST(test_fd_readable)
 {
 	struct loop	*l = loop_new();
@@ -733,6 +810,7 @@ loop_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_fd_readable);
 	tcase_add_test(tc, test_urgent_first_and_yield);
+	tcase_add_test(tc, test_await_urgent);
 	tcase_add_test(tc, test_fd_writable_and_hup);
 	tcase_add_test(tc, test_set_events_pauses);
 	tcase_add_test(tc, test_unwatch_other_in_callback);
