@@ -1,0 +1,193 @@
+/*
+ * procfile.c: parse a Procfile (foreman, honcho, overmind) into entries.
+ *
+ * The format has no specification; foreman's README and its line pattern
+ * ^([A-Za-z0-9_-]+):\s*(.+)$ are the reference.  Lines end at \n, and a \r
+ * before it goes with the other trailing blanks, so CRLF files work.  A line
+ * that is blank (spaces, tabs, \r, \f, \v), or whose first non-blank is '#',
+ * is skipped.  Every other line is NAME ':' COMMAND, split at the first ':'
+ * so commands may hold colons; blanks around the name and the command are
+ * dropped.  A UTF-8 byte order mark at the start of the file is skipped.
+ *
+ * Deviations: foreman silently ignores lines that do not match; here they
+ * are errors, as are names given twice (foreman keeps the last), so a typo
+ * never drops a process.  Blanks before the ':' are allowed.
+ *
+ * Errors ("LINE: message", LINE counting from 1):
+ *	expected 'name: command'		no ':', or nothing before it
+ *	invalid name 'we b'			not [A-Za-z0-9_-]+
+ *	empty command for 'web'
+ *	duplicate name 'web' (first on line 2)
+ *	NUL byte in line
+ *	line longer than 65536 bytes
+ *	more than 256 entries
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfile.h"
+#include "xmalloc.h"
+
+static int	 procfile_is_blank(char);
+static int	 procfile_is_name(const char *, size_t);
+static char	*procfile_excerpt(const char *, size_t);
+
+/* Return 1 if c is a blank that surrounds names and commands. */
+static int
+procfile_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Return 1 if s[0..len) is a process name: [A-Za-z0-9_-]+. */
+static int
+procfile_is_name(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Return a copy of s[0..len) fit for a message: at most 32 bytes (cut at a
+ * UTF-8 boundary, then "..."), control characters shown as '?'.
+ */
+static char *
+procfile_excerpt(const char *s, size_t len)
+{
+	char	*e, *r;
+	size_t	 n = len, i;
+
+	if (n > 32) {
+		n = 32;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	e = xstrndup(s, n);
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)e[i] < 0x20 || e[i] == 0x7f)
+			e[i] = '?';
+	}
+	if (n == len)
+		return e;
+	r = xprintf("%s...", e);
+	free(e);
+	return r;
+}
+
+/*
+ * Parse the len bytes at buf (no terminator needed) into *out and *n; return
+ * 0, or -1 with *out NULL, *n 0 and *cause set.  See the top of the file.
+ */
+int
+procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
+    size_t *n, char **cause)
+{
+	struct procfile_entry	*ents = NULL;
+	const char		*p, *end, *eol, *nl, *s, *e, *colon, *ne;
+	char			*bad;
+	size_t			 nents = 0, line = 0, i;
+
+	*out = NULL;
+	*n = 0;
+	if (buf == NULL || len == 0)
+		return 0;
+	p = buf;
+	end = buf + len;
+	if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+
+	for (; p < end; p = nl == NULL ? end : nl + 1) {
+		line++;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		eol = nl == NULL ? end : nl;
+		if (memchr(p, '\0', (size_t)(eol - p)) != NULL) {
+			*cause = xprintf("%zu: NUL byte in line", line);
+			goto fail;
+		}
+		if ((size_t)(eol - p) > PROCFILE_MAX_LINE) {
+			*cause = xprintf("%zu: line longer than %d bytes", line,
+			    PROCFILE_MAX_LINE);
+			goto fail;
+		}
+
+		for (s = p; s < eol && procfile_is_blank(*s); s++)
+			/* nothing */;
+		for (e = eol; e > s && procfile_is_blank(e[-1]); e--)
+			/* nothing */;
+		if (s == e || *s == '#')
+			continue;
+
+		colon = memchr(s, ':', (size_t)(e - s));
+		for (ne = colon; ne != NULL && ne > s &&
+		    procfile_is_blank(ne[-1]); ne--)
+			/* nothing */;
+		if (colon == NULL || ne == s) {
+			*cause = xprintf("%zu: expected 'name: command'", line);
+			goto fail;
+		}
+		if (!procfile_is_name(s, (size_t)(ne - s))) {
+			bad = procfile_excerpt(s, (size_t)(ne - s));
+			*cause = xprintf("%zu: invalid name '%s'", line, bad);
+			free(bad);
+			goto fail;
+		}
+		for (colon++; colon < e && procfile_is_blank(*colon); colon++)
+			/* nothing */;
+		if (colon == e) {
+			*cause = xprintf("%zu: empty command for '%.*s'", line,
+			    (int)(ne - s), s);
+			goto fail;
+		}
+		for (i = 0; i < nents; i++) {
+			if (strlen(ents[i].name) == (size_t)(ne - s) &&
+			    memcmp(ents[i].name, s, (size_t)(ne - s)) == 0) {
+				*cause = xprintf("%zu: duplicate name '%s' "
+				    "(first on line %zu)", line, ents[i].name,
+				    ents[i].line);
+				goto fail;
+			}
+		}
+		if (nents == PROCFILE_MAX_ENTRIES) {
+			*cause = xprintf("%zu: more than %d entries", line,
+			    PROCFILE_MAX_ENTRIES);
+			goto fail;
+		}
+
+		ents = xreallocarray(ents, nents + 1, sizeof *ents);
+		ents[nents].name = xstrndup(s, (size_t)(ne - s));
+		ents[nents].command = xstrndup(colon, (size_t)(e - colon));
+		ents[nents].line = line;
+		nents++;
+	}
+	*out = ents;
+	*n = nents;
+	return 0;
+
+fail:
+	procfile_free(ents, nents);
+	return -1;
+}
+
+/* Free n entries from procfile_parse() and the array; NULL is ignored. */
+void
+procfile_free(struct procfile_entry *ents, size_t n)
+{
+	size_t	i;
+
+	if (ents == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(ents[i].name);
+		free(ents[i].command);
+	}
+	free(ents);
+}
