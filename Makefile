@@ -47,6 +47,11 @@ LIB_SRCS = \
 	src/vt.c \
 	src/joblog.c \
 	src/session.c \
+	src/toml.c \
+	src/config.c \
+	src/expand.c \
+	src/procfile.c \
+	src/launch.c \
 	src/rawtext.c \
 	src/job.c \
 	src/jobtable.c \
@@ -54,16 +59,23 @@ LIB_SRCS = \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
+	src/cmd-run.c \
+	src/cmd-ctl.c \
+	src/ctl.c \
+	src/ctl-client.c \
 	src/keys.c \
 	src/lineedit.c \
 	src/ui.c \
 	src/ui-draw.c \
-	src/ui-pager.c
+	src/ui-pager.c \
+	src/json.c \
+	src/run.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o
-CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext
+CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
+	       expand procfile toml config json run
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
@@ -71,23 +83,62 @@ check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
-		     $(B)/jobtable.o
+		     $(B)/jobtable.o $(B)/expand.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
-		     $(B)/cmd-session.o $(B)/cmd-ui.o
+		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
+		     $(B)/cmd-ctl.o $(B)/json.o \
+		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
+check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o
+check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
+check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
+check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
+		     $(B)/config.o
+check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
+# check_run drives the binary (JOBDECK_BIN), so it links no module.
+check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
+# The control socket end to end: the real deck, the real `jobdeck ctl`.
+CTL_BIN	= $(TB)/check_ctl
+CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/check_ctl.o \
+	   $(B)/tests/jsonread.o
+# The fault suite: every way out, floods, hostile output, no fds, ptys or
+# disk, misbehaving children (about 80 s; some cases need root).
+FAULT_BIN = $(TB)/check_fault
+FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_fault.o
+
+# toml-test (https://github.com/toml-lang/toml-test): the decoder tool and
+# the conformance runner, which `make test` runs on the suite in TOML_TEST.
+TOML_TEST ?= ../shared/toml-test
+TOML_TOOLS = $(TB)/toml-decode $(TB)/toml-conformance
+TOML_TOOL_OBJS = $(BASE_OBJS) $(B)/toml.o $(B)/tests/tomljson.o
 
 # Benchmarks (never part of make check): the side-by-side harness and the
 # emulator micro-benchmark; bench/run.sh installs the peers it compares.
 BENCH_BIN = $(B)/bench/jdbench
 VTBENCH_BIN = $(B)/bench/vtbench
 
+# Fuzzing (tests/fuzz/): `make fuzz` builds each libFuzzer target with clang
+# into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
+# runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
+# each through tests/fuzz/replay.c, built with $(CC) like the rest.
+FUZZ_TARGETS = toml config cmdline expand procfile vt
+FUZZ_SECONDS ?= 60
+FUZZ_CC	?= clang
+FUZZ_B	= build/fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = $(CSTD) -Wall -Wextra -O1 -g -fno-omit-frame-pointer \
+	      $(FUZZ_SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP
+FUZZ_LIB = $(FUZZ_B)/libjobdeck.a
+FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(TB)/fuzz_%)
+
 .PHONY: all run check check-build test unit e2e manlint install uninstall \
-	clean deps demo bench bench-quick
+	clean deps demo bench bench-quick fuzz fuzz-build fuzz-replay
 all: $(PROG)
 
 $(PROG): $(LIB_OBJS) $(B)/main.o
@@ -130,6 +181,59 @@ $(E2E_BIN): $(E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(CTL_BIN): $(CTL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
+$(FAULT_BIN): $(FAULT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
+$(TB)/toml-%: $(B)/tests/toml-%.o $(TOML_TOOL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ -lm $(LDSAN) $(LDFLAGS)
+
+# Fuzz targets link only the modules they use, out of one archive.
+$(B)/libjobdeck.a: $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(TB)/fuzz_%: $(B)/tests/fuzz/replay.o $(B)/tests/fuzz/fuzz_%.o \
+    $(B)/libjobdeck.a
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(LIBS) -lm $(LDFLAGS)
+
+$(FUZZ_B)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_B)/tests/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -c -o $@ $<
+
+$(FUZZ_LIB): $(LIB_SRCS:src/%.c=$(FUZZ_B)/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lutil \
+	    -lm $(LDFLAGS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	@sh scripts/deps.sh
+	@FUZZ_CC=$(FUZZ_CC) sh scripts/fuzz-deps.sh
+	@$(MAKE) --no-print-directory fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Every seed corpus file and saved crash of every fuzz target, no clang.
+fuzz-replay: $(FUZZ_REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+	    r=tests/fuzz/regress/$$t; [ -d $$r ] || r=; \
+	    $(TB)/fuzz_$$t tests/fuzz/corpus/$$t $$r || exit 1; \
+	done
+
 deps:
 	@sh scripts/deps.sh
 
@@ -137,29 +241,33 @@ deps:
 run:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory jobdeck
-	./jobdeck -c config.toml.example $(DEMO_JOBS)
-
-DEMO_JOBS = \
-	'while :; do printf "\r%s" "$$(date +%T)"; sleep 1; done' \
-	'read -p "Enter your name: " name && echo "Hello, $$name"' \
-	'top'
+	@chmod go-w config.toml.example
+	./jobdeck -c config.toml.example
 
 check:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory test
 
-check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN)
+check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(CTL_BIN) $(TOML_TOOLS) \
+	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
 test: check-build
-	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
+	    $(CTL_BIN) $(FAULT_BIN)
+	@$(TB)/toml-conformance $(TOML_TEST)
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
 
-unit: $(CHECK_BINS)
-	@sh tests/run.sh $(CHECK_BINS)
+unit: $(PROG) $(CHECK_BINS)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN)
-	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN)
+e2e: $(PROG) $(E2E_BIN) $(CTL_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(CTL_BIN)
+
+.PHONY: fault
+fault: $(PROG) $(FAULT_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(FAULT_BIN)
 
 # groff exits 0 even when it warns, so any output is a failure.
 manlint:

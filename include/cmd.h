@@ -1,11 +1,13 @@
 /*
  * cmd: the command language.  Each command is a const struct cmd_entry
- * listed in cmd_table[]; the prompt, key bindings and (later) the control
- * socket all run commands through cmd_find()/cmd_execute(), so they behave
+ * listed in cmd_table[]; the prompt, key bindings and the control socket
+ * (ctl.c) all run commands through cmd_find()/cmd_execute(), so they behave
  * the same.  cmd_run_line() is the prompt's dispatcher: `!name args` runs a
  * command, `cd`, `export` and `unset` change the session, and anything else
  * starts a new job.  Commands never print: results and errors go to the
- * client's callbacks.
+ * client's callbacks.  With ctx->json set, a command hands its result to
+ * cmd_json() as one JSON document instead of text; commands that only
+ * report a message leave that to the client.
  *
  * Ownership: a struct cmd_ctx borrows everything it points to.  Strings and
  * line arrays passed to the client are only valid during the callback.
@@ -13,11 +15,20 @@
 #ifndef JOBDECK_CMD_H
 #define JOBDECK_CMD_H
 
+struct config;
+struct config_job;
+struct expand_param;
 struct job;
 struct jobtable;
+struct json_buf;
 struct session;
 
-/* Where a command's results go; any member may be NULL. */
+/*
+ * Where a command's results go; any member may be NULL.  follow turns the
+ * client into a stream: of every job's events (job NULL, `events`) or of
+ * one job's new output (`logs --follow`); 0, or -1 with *cause.  Only the
+ * control socket streams; without follow those commands fail.
+ */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
 	void	(*error)(const char *msg, void *arg);
@@ -25,17 +36,25 @@ struct cmd_client {
 		    void *arg);
 	void	(*select)(struct job *, int focus, void *arg);
 	void	(*quit)(void *arg);
+	void	(*json)(const char *document, void *arg);
+	int	(*follow)(struct job *, void *arg, char **cause);
 };
+
+/* Values of cmd_ctx.failed after a command. */
+#define CMD_FAILED	1	/* it failed: no such job, cannot start... */
+#define CMD_USAGE	2	/* misused: unknown command, bad option */
 
 struct cmd_ctx {
 	struct jobtable		*jt;
 	struct session		*session;
 	const struct cmd_client	*client;
 	void			*arg;
+	const struct config	*config;	/* for !run; NULL: none */
 	const char		*log_dir;	/* NULL: jobs are not logged */
 	int			 scrollback;
 	int			 no_pty;
-	int			 failed;	/* set by cmd_error() */
+	int			 json;		/* results as JSON */
+	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 };
 
 struct cmd_entry {
@@ -59,11 +78,20 @@ int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
+struct job		*cmd_start_config_job(struct cmd_ctx *,
+			    const struct config_job *,
+			    const struct expand_param *, size_t);
 
 void	cmd_error(struct cmd_ctx *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	cmd_usage_error(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_message(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count);
+void	cmd_json(struct cmd_ctx *, const char *document);
+void	cmd_json_job(struct json_buf *, struct job *);
+void	cmd_json_job_doc(struct cmd_ctx *, struct job *);
+void	cmd_show_jobs(struct cmd_ctx *, struct job **, int);
 
 #endif

@@ -8,7 +8,11 @@
  *
  * Ownership: jobtable owns every struct job.  A job owns its spec copy, its
  * fds (closed by job_close_output() or job_free()), its vt and its joblog.
- * Pointers returned by accessors belong to the job.
+ * Pointers returned by accessors belong to the job; the line arrays of
+ * job_text_lines(), job_text_since() and job_text_incremental() belong to
+ * the caller (free them with job_text_free()).  job_start_time() is the
+ * wall clock (ms since the epoch) of the last start, for display; every
+ * other time is on the monotonic clock.
  */
 #ifndef JOBDECK_JOB_H
 #define JOBDECK_JOB_H
@@ -19,6 +23,13 @@
 
 struct job;
 struct vt;
+
+/* When a job is started again by itself after it ends. */
+enum job_restart {
+	JOB_RESTART_NO,
+	JOB_RESTART_ON_FAILURE,		/* failed (not canceled, not timed out) */
+	JOB_RESTART_ALWAYS		/* any end but the user's kill */
+};
 
 enum job_state {
 	JOB_QUEUED,
@@ -31,14 +42,20 @@ enum job_state {
 
 /* What to run.  job_new() copies every string; envp may be NULL. */
 struct job_spec {
-	const char	 *name;		/* optional, unique */
+	const char	 *name;		/* optional, unique among live jobs */
 	const char	 *command;	/* shell string, run as SHELL -c COMMAND */
+	char *const	 *argv;		/* or: a program and its argv, no shell */
 	const char	 *shell;	/* absolute path of the shell */
 	const char	 *cwd;
 	char *const	 *envp;		/* full environment */
 	const char	 *log_dir;	/* NULL: no log file */
 	int		  scrollback;	/* lines */
 	int		  no_pty;	/* run on pipes */
+	const char	 *input;	/* written to stdin once started, or NULL */
+	int64_t		  timeout_ms;	/* 0: none; then killed, "timed out" */
+	enum job_restart  restart;
+	int64_t		  restart_delay_ms;
+	int		  max_restarts;	/* -1: no limit */
 };
 
 struct job	*job_new(int id, const struct job_spec *);
@@ -54,10 +71,18 @@ int		 job_resize(struct job *, int rows, int cols);
 int		 job_signal(struct job *, int sig);
 void		 job_set_exited(struct job *, int status, int64_t now_ms);
 void		 job_set_cancel(struct job *);
+void		 job_set_timed_out(struct job *);
+void		 job_set_queued(struct job *);
+void		 job_set_start_error(struct job *, const char *why, int64_t now_ms);
+int		 job_restart_due(const struct job *);
 
 int		 job_id(const struct job *);
 const char	*job_name(const struct job *);
 const char	*job_command(const struct job *);
+char *const	*job_argv(const struct job *);
+const struct job_spec *job_spec(struct job *);
+int		 job_starts(const struct job *);
+void		 job_clear_starts(struct job *);
 const char	*job_cwd(const struct job *);
 pid_t		 job_pid(const struct job *);
 enum job_state	 job_state(const struct job *);
@@ -73,12 +98,17 @@ struct vt	*job_vt(const struct job *);
 struct vt	*job_vt_get(struct job *);
 const char	*job_log_path(const struct job *);
 const char	*job_log_error(const struct job *);
+const char	*job_log_warning(struct job *);
 uint64_t	 job_output_bytes(const struct job *);
 size_t		 job_last_line(const struct job *, char *buf, size_t size);
 
 char		*job_describe_exit(const struct job *);
 char		**job_text_lines(const struct job *, int *count);
+char		**job_text_since(struct job *, uint64_t *mark, int *count);
+char		**job_text_incremental(struct job *, int *count);
 void		 job_text_free(char **lines, int count);
+int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
+const char	*job_format_time(int64_t ms, char *buf, size_t size);
 
 #endif

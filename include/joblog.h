@@ -17,6 +17,7 @@ struct joblog;
 struct joblog	*joblog_open(const char *dir, const char *name, char **cause);
 void		 joblog_close(struct joblog *);
 int		 joblog_write(struct joblog *, const void *buf, size_t len);
+void		 joblog_idle(struct joblog *);
 const char	*joblog_path(const struct joblog *);
 const char	*joblog_error(const struct joblog *);
 off_t		 joblog_size(const struct joblog *);

@@ -5,10 +5,14 @@
  * starve the others), reaps children on SIGCHLD with waitpid(-1, WNOHANG)
  * (jobdeck is a child subreaper, so strays reparented to it are reaped too),
  * kills a job's process group with a grace period before SIGKILL, and tells
- * subscribers about starts, output and exits.  It never prints.
+ * subscribers about starts, output and exits.  Jobs beyond max_running wait
+ * queued and start in order as others end; a job's time limit and restart
+ * policy (from its spec) run here too, and the oldest finished jobs beyond
+ * keep_finished are dropped.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
- * struct job in it and the watches and timers it adds to the loop.
+ * struct job in it and the watches and timers it adds to the loop.  A job
+ * pointer stays valid until the removed callback has been told of it.
  */
 #ifndef JOBDECK_JOBTABLE_H
 #define JOBDECK_JOBTABLE_H
@@ -26,6 +30,8 @@ struct jobtable_cbs {
 	void	(*output)(struct job *, const char *buf, size_t len,
 		    void *arg);
 	void	(*exited)(struct job *, void *arg);
+	void	(*queued)(struct job *, void *arg);	/* waits for a slot */
+	void	(*removed)(struct job *, void *arg);	/* about to be freed */
 };
 
 #define JOBTABLE_READ_BUDGET	(256 * 1024)	/* bytes per job per turn */
@@ -51,6 +57,9 @@ int		 jobtable_running(const struct jobtable *);
 
 int		 jobtable_kill(struct jobtable *, struct job *, int sig);
 int		 jobtable_kill_all(struct jobtable *);
+int		 jobtable_restart(struct jobtable *, struct job *, char **cause);
+void		 jobtable_set_max_running(struct jobtable *, int n);
+void		 jobtable_set_keep_finished(struct jobtable *, int n);
 void		 jobtable_reap(struct jobtable *);
 int		 jobtable_busy(const struct jobtable *);
 void		 jobtable_kill_strays(void);

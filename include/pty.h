@@ -7,6 +7,19 @@
  * spec->envp; if exec fails it prints "NAME: not found" (or the error) to its
  * stderr and exits 127.
  *
+ * Split mode (spec->split_stderr, for `jobdeck run`): always pipes, the
+ * child's stderr on a pipe of its own (err_fd), and pty_spawn() waits until
+ * the child has called execve: exec_errno is then 0, or why the program
+ * could not be started (ENOENT when not found, EACCES, a failed chdir's
+ * errno); the child has written "NAME: not found" (or the error) to
+ * err_fd and exits 126 or 127 as usual, and is the caller's to reap.
+ * spec->null_stdin gives pipes with /dev/null as stdin and no in_fd.
+ *
+ * pty_spawn() always sets err_fd, to -1 or to an fd above 2 (never 0-2),
+ * and pty_child_close() closes it only when it is above 2, so a pty_child
+ * zeroed by calloc and never spawned (err_fd 0, as in job.c) never closes
+ * this process's stdin.
+ *
  * Ownership: after pty_spawn() succeeds the caller owns the child's pid
  * and the fds in struct pty_child (close them with pty_child_close()).
  */
@@ -23,6 +36,8 @@ struct pty_spec {
 	int		  rows;
 	int		  cols;
 	int		  no_pty;	/* 1: use pipes without trying a pty */
+	int		  split_stderr;	/* pipes only: stderr on its own pipe */
+	int		  null_stdin;	/* pipes only: stdin is /dev/null */
 };
 
 struct pty_child {
@@ -31,6 +46,8 @@ struct pty_child {
 	int		  in_fd;	/* write the child's input (may equal out_fd) */
 	int		  is_pty;	/* 1 when out_fd is a pty master */
 	int		  pty_errno;	/* why there is no pty, or 0 */
+	int		  err_fd;	/* its stderr when split, else -1 */
+	int		  exec_errno;	/* split: why exec failed, or 0 */
 };
 
 int	pty_spawn(const struct pty_spec *, struct pty_child *, char **cause);

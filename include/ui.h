@@ -13,6 +13,9 @@
 #ifndef JOBDECK_UI_H
 #define JOBDECK_UI_H
 
+struct config;
+struct config_job;
+struct job;
 struct jobtable;
 struct loop;
 struct session;
@@ -22,6 +25,8 @@ struct ui_opts {
 	const char	*log_dir;	/* NULL: jobs are not logged */
 	int		 scrollback;	/* lines per job */
 	int		 no_pty;	/* run every job on pipes */
+	const struct config *config;	/* for !run and autostart; may be NULL */
+	int		 focus_key;	/* control character; 0: Ctrl+T */
 };
 
 struct ui	*ui_new(struct loop *, struct jobtable *, struct session *,
@@ -30,5 +35,7 @@ void		 ui_free(struct ui *);
 void		 ui_quit(struct ui *);
 void		 ui_message(struct ui *, const char *msg, int error);
 int		 ui_start_job(struct ui *, const char *command);
+int		 ui_start_config_job(struct ui *, const struct config_job *);
+void		 ui_focus_job(struct ui *, struct job *);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * cmd-job.c: the commands that look at and stop jobs: !ps, !kill,
- * !kill-all and !logs.
+ * !kill-all and !logs, and the job table and JSON job object that !ps,
+ * !list and !status share.
  */
 #include <sys/wait.h>
 
@@ -15,6 +16,7 @@
 #include "cmd.h"
 #include "job.h"
 #include "jobtable.h"
+#include "json.h"
 #include "loop.h"
 #include "xmalloc.h"
 
@@ -52,12 +54,15 @@ const struct cmd_entry cmd_kill_all_entry = {
 	.exec = cmd_kill_all_exec,
 };
 
+/* "l" stays logs now that list shares the prefix. */
 const struct cmd_entry cmd_logs_entry = {
 	.name = "logs",
+	.alias = "l",
 	.usage = "ID",
-	.help = "show a job's whole output, from the first line",
+	.help = "show a job's whole output, from the first line (ctl: "
+	    "--follow for what it prints until it ends)",
 	.min_args = 1,
-	.max_args = 1,
+	.max_args = 2,
 	.exec = cmd_logs_exec,
 };
 
@@ -78,23 +83,127 @@ cmd_ps_exit(const struct job *job, char *buf, size_t size)
 		snprintf(buf, size, "%d", WEXITSTATUS(st));
 }
 
-/* !ps: show a table of every job. */
-static int
-cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
+/*
+ * Write a job's fields into the open JSON object jb: id, name, command,
+ * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
+ * 8601, UTC), duration_ms, exit_code and signal (null while it runs or
+ * waits) and log (the log file's path, or null).
+ */
+void
+cmd_json_job(struct json_buf *jb, struct job *job)
 {
-	struct job	*job;
-	char		**lines, exitbuf[32], timebuf[32];
-	int64_t		 now = loop_now_ms();
-	int		 n, i;
+	char *const	*argv = job_argv(job);
+	char		 buf[64];
+	const char	*name;
+	int		 st = job_exit_status(job), ended, i;
 
-	(void)argc;
-	(void)argv;
-	n = jobtable_count(ctx->jt);
+	ended = !job_is_running(job) && job_state(job) != JOB_QUEUED;
+	json_key(jb, "id");
+	json_put_int(jb, job_id(job));
+	json_key(jb, "name");
+	json_put_string(jb, job_name(job));
+	json_key(jb, "command");
+	json_put_string(jb, job_command(job));
+	json_key(jb, "argv");
+	if (argv == NULL)
+		json_put_null(jb);
+	else {
+		json_array_begin(jb);
+		for (i = 0; argv[i] != NULL; i++)
+			json_put_string(jb, argv[i]);
+		json_array_end(jb);
+	}
+	json_key(jb, "cwd");
+	json_put_string(jb, job_cwd(job));
+	json_key(jb, "state");
+	json_put_string(jb, job_state_name(job_state(job)));
+	json_key(jb, "pid");
+	if (job_pid(job) > 0)
+		json_put_int(jb, job_pid(job));
+	else
+		json_put_null(jb);
+	json_key(jb, "pty");
+	json_put_bool(jb, job_is_pty(job));
+	json_key(jb, "started_at");
+	if (job_start_time(job) > 0)
+		json_put_string(jb, job_format_time(job_start_time(job), buf,
+		    sizeof buf));
+	else
+		json_put_null(jb);
+	json_key(jb, "duration_ms");
+	json_put_int(jb, job_duration_ms(job, loop_now_ms()));
+	json_key(jb, "exit_code");
+	if (ended && !WIFSIGNALED(st))
+		json_put_int(jb, WEXITSTATUS(st));
+	else
+		json_put_null(jb);
+	json_key(jb, "signal");
+	if (ended && WIFSIGNALED(st)) {
+		name = sigabbrev_np(WTERMSIG(st));
+		if (name != NULL) {
+			snprintf(buf, sizeof buf, "SIG%s", name);
+			json_put_string(jb, buf);
+		} else
+			json_put_int(jb, WTERMSIG(st));
+	} else
+		json_put_null(jb);
+	json_key(jb, "log");
+	json_put_string(jb, job_log_path(job));
+}
+
+/* Hand a job to the client as a JSON document: the object of cmd_json_job. */
+void
+cmd_json_job_doc(struct cmd_ctx *ctx, struct job *job)
+{
+	struct json_buf	 jb;
+	char		*doc;
+
+	json_init(&jb);
+	json_object_begin(&jb);
+	cmd_json_job(&jb, job);
+	json_object_end(&jb);
+	doc = json_finish(&jb, NULL);
+	json_clear(&jb);
+	cmd_json(ctx, doc);
+	free(doc);
+}
+
+/*
+ * Show jobs as the !ps table (ID, PID, STATE, EXIT, TIME, COMMAND) or,
+ * for JSON, as {"jobs": [job, ...]}.
+ */
+void
+cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
+{
+	struct json_buf	 jb;
+	struct job	*job;
+	char		**lines, *doc, exitbuf[32], timebuf[32];
+	int64_t		 now = loop_now_ms();
+	int		 i;
+
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "jobs");
+		json_array_begin(&jb);
+		for (i = 0; i < n; i++) {
+			json_object_begin(&jb);
+			cmd_json_job(&jb, jobs[i]);
+			json_object_end(&jb);
+		}
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, doc);
+		free(doc);
+		return;
+	}
 	lines = xcalloc((size_t)n + 1, sizeof *lines);
 	lines[0] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %s", "ID", "PID",
 	    "STATE", "EXIT", "TIME", "COMMAND");
 	for (i = 0; i < n; i++) {
-		job = jobtable_get(ctx->jt, i);
+		job = jobs[i];
 		cmd_ps_exit(job, exitbuf, sizeof exitbuf);
 		job_format_duration(job_duration_ms(job, now), timebuf,
 		    sizeof timebuf);
@@ -108,6 +217,23 @@ cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (i = 0; i <= n; i++)
 		free(lines[i]);
 	free(lines);
+}
+
+/* !ps: show a table of every job. */
+static int
+cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	**jobs;
+	int		  n, i;
+
+	(void)argc;
+	(void)argv;
+	n = jobtable_count(ctx->jt);
+	jobs = xcalloc((size_t)n + 1, sizeof *jobs);
+	for (i = 0; i < n; i++)
+		jobs[i] = jobtable_get(ctx->jt, i);
+	cmd_show_jobs(ctx, jobs, n);
+	free(jobs);
 	return 0;
 }
 
@@ -146,11 +272,12 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argv[1][0] == '-' && argv[1][1] != '\0') {
 		sig = cmd_parse_signal(argv[1] + 1);
 		if (sig == -1) {
-			cmd_error(ctx, "kill: unknown signal: %s", argv[1] + 1);
+			cmd_usage_error(ctx, "kill: unknown signal: %s",
+			    argv[1] + 1);
 			return -1;
 		}
 		if (argc < 3) {
-			cmd_error(ctx, "usage: !kill [-SIGNAL] ID...");
+			cmd_usage_error(ctx, "usage: !kill [-SIGNAL] ID...");
 			return -1;
 		}
 		i = 2;
@@ -188,21 +315,69 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* !logs ID: show a job's whole output as text. */
+/*
+ * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
+ * "lines"}); --follow hands the client over to a stream of what follows.
+ */
 static int
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct job	*job;
-	char		**lines, *title;
-	int		 count;
+	struct json_buf	  jb;
+	struct job	 *job;
+	const char	 *id = NULL;
+	char		**lines, *title, *cause = NULL;
+	int		  count, i, follow = 0, bad = 0;
 
-	(void)argc;
-	job = cmd_find_job(ctx, argv[1]);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--follow") == 0 ||
+		    strcmp(argv[i], "-f") == 0)
+			follow = 1;
+		else if (id == NULL && argv[i][0] != '-')
+			id = argv[i];
+		else
+			bad = 1;
+	}
+	if (id == NULL || bad) {
+		cmd_usage_error(ctx, "usage: !logs %sID", follow ?
+		    "--follow " : "");
+		return -1;
+	}
+	job = cmd_find_job(ctx, id);
 	if (job == NULL)
 		return -1;
+	if (follow) {
+		if (ctx->client == NULL || ctx->client->follow == NULL) {
+			cmd_error(ctx, "logs --follow works only through the "
+			    "control socket (jobdeck ctl logs --follow %s)",
+			    id);
+			return -1;
+		}
+		if (ctx->client->follow(job, ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "logs: %s", cause);
+			free(cause);
+			return -1;
+		}
+		return 0;
+	}
 	lines = job_text_lines(job, &count);
-	title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
-	cmd_show(ctx, title, lines, count);
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "id");
+		json_put_int(&jb, job_id(job));
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		for (i = 0; i < count; i++)
+			json_put_string(&jb, lines[i]);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		title = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, title);
+	} else {
+		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
+		cmd_show(ctx, title, lines, count);
+	}
 	free(title);
 	job_text_free(lines, count);
 	return 0;

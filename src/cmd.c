@@ -1,8 +1,9 @@
 /*
  * cmd.c: the command table, lookup by name or unique prefix, argument
  * checking, and the prompt's line dispatcher.  The commands themselves live
- * in cmd-job.c (jobs), cmd-session.c (cd, export, unset) and cmd-ui.c
- * (focus, help, quit).
+ * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-ctl.c (list,
+ * status, spawn, send, events), cmd-session.c (cd, export, unset) and
+ * cmd-ui.c (focus, help, quit).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,18 +20,32 @@ extern const struct cmd_entry cmd_ps_entry;
 extern const struct cmd_entry cmd_kill_entry;
 extern const struct cmd_entry cmd_kill_all_entry;
 extern const struct cmd_entry cmd_logs_entry;
+extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_restart_entry;
 extern const struct cmd_entry cmd_cd_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_unset_entry;
 extern const struct cmd_entry cmd_focus_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_quit_entry;
+extern const struct cmd_entry cmd_list_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_spawn_entry;
+extern const struct cmd_entry cmd_send_entry;
+extern const struct cmd_entry cmd_events_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
+	&cmd_list_entry,
+	&cmd_status_entry,
 	&cmd_kill_entry,
 	&cmd_kill_all_entry,
 	&cmd_logs_entry,
+	&cmd_run_entry,
+	&cmd_restart_entry,
+	&cmd_spawn_entry,
+	&cmd_send_entry,
+	&cmd_events_entry,
 	&cmd_focus_entry,
 	&cmd_cd_entry,
 	&cmd_export_entry,
@@ -87,22 +102,25 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 	char			*cause = NULL;
 	int			 nargs = argc - 1;
 
+	ctx->failed = 0;
 	entry = cmd_find(argv[0], &cause);
 	if (entry == NULL) {
-		cmd_error(ctx, "%s", cause);
+		cmd_usage_error(ctx, "%s", cause);
 		free(cause);
 		return -1;
 	}
 	if (nargs < entry->min_args ||
 	    (entry->max_args >= 0 && nargs > entry->max_args)) {
-		cmd_error(ctx, "usage: %s%s%s%s",
+		cmd_usage_error(ctx, "usage: %s%s%s%s",
 		    (entry->flags & CMD_BARE) ? "" : "!", entry->name,
 		    entry->usage[0] != '\0' ? " " : "", entry->usage);
 		return -1;
 	}
-	ctx->failed = 0;
-	if (entry->exec(ctx, argc, argv) != 0 || ctx->failed)
+	if (entry->exec(ctx, argc, argv) != 0 || ctx->failed) {
+		if (!ctx->failed)
+			ctx->failed = CMD_FAILED;
 		return -1;
+	}
 	return 0;
 }
 
@@ -145,7 +163,7 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 		return -1;
 	}
 	if (argc == 0) {
-		cmd_error(ctx, "missing command after !  (try !help)");
+		cmd_usage_error(ctx, "missing command after !  (try !help)");
 		rc = -1;
 	} else
 		rc = cmd_execute(ctx, argc, argv);
@@ -217,7 +235,21 @@ cmd_error(struct cmd_ctx *ctx, const char *fmt, ...)
 {
 	va_list	ap;
 
-	ctx->failed = 1;
+	if (ctx->failed == 0)
+		ctx->failed = CMD_FAILED;
+	va_start(ap, fmt);
+	cmd_report(ctx, ctx->client != NULL ? ctx->client->error : NULL, fmt,
+	    ap);
+	va_end(ap);
+}
+
+/* Report a misuse (unknown command, bad option) and mark the command so. */
+void
+cmd_usage_error(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list	ap;
+
+	ctx->failed = CMD_USAGE;
 	va_start(ap, fmt);
 	cmd_report(ctx, ctx->client != NULL ? ctx->client->error : NULL, fmt,
 	    ap);
@@ -242,4 +274,12 @@ cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count)
 {
 	if (ctx->client != NULL && ctx->client->show != NULL)
 		ctx->client->show(title, lines, count, ctx->arg);
+}
+
+/* Hand a command's JSON result (one document) to the client. */
+void
+cmd_json(struct cmd_ctx *ctx, const char *document)
+{
+	if (ctx->client != NULL && ctx->client->json != NULL)
+		ctx->client->json(document, ctx->arg);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expand.h"
 #include "job.h"
 #include "joblog.h"
 #include "pty.h"
@@ -35,6 +36,14 @@ struct job {
 	char		 *log_dir;
 	int		  scrollback;
 	int		  no_pty;
+	char		**argv;		/* NULL: command runs through the shell */
+	char		 *input;
+	int64_t		  timeout_ms;
+	enum job_restart  restart;
+	int64_t		  restart_delay_ms;
+	int		  max_restarts;
+	struct job_spec	  view;		/* job_spec()'s answer */
+	int		  starts;	/* how many times it was started */
 
 	enum job_state	  state;
 	struct pty_child  child;
@@ -43,13 +52,17 @@ struct job {
 	struct vt	 *vt;
 	struct joblog	 *log;
 	char		 *log_error;
+	int		  log_warned;	/* job_log_warning() told it */
 
 	int64_t		  started;
+	int64_t		  started_wall;	/* ms since the epoch, 0: never */
 	int64_t		  ended;
 	int		  status;
+	uint64_t	  text_mark;	/* job_text_incremental()'s offset */
 
 #define JOB_CANCEL	0x1	/* the user asked it to stop */
 #define JOB_REAPED	0x2	/* waitpid() returned its status */
+#define JOB_TIMEOUT	0x4	/* killed because its time was up */
 	int		  flags;
 
 	char		 *in;		/* queued input for the child */
@@ -79,6 +92,31 @@ job_copy_strv(char *const *v)
 	return copy;
 }
 
+/* Join argv into one line for display, quoting words a shell would split. */
+static char *
+job_join_argv(char *const *argv)
+{
+	char		*out = xstrdup(""), *next, *q;
+	const char	*w, *p;
+	size_t		 i;
+	int		 plain;
+
+	for (i = 0; argv != NULL && argv[i] != NULL; i++) {
+		w = argv[i];
+		plain = *w != '\0';
+		for (p = w; *p != '\0' && plain; p++) {
+			if (strchr(" \t\n'\"\\$`*?[]{}()<>|&;#~!=", *p) != NULL)
+				plain = 0;
+		}
+		q = plain ? xstrdup(w) : expand_shell_quote(w);
+		next = xprintf("%s%s%s", out, i > 0 ? " " : "", q);
+		free(q);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 /* Return the monotonic clock in milliseconds, as loop_now_ms() does. */
 static int64_t
 job_now_ms(void)
@@ -86,6 +124,16 @@ job_now_ms(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Return the wall clock in milliseconds since the epoch. */
+static int64_t
+job_wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -98,13 +146,21 @@ job_new(int id, const struct job_spec *spec)
 	j = xcalloc(1, sizeof *j);
 	j->id = id;
 	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
-	j->command = xstrdup(spec->command);
+	j->argv = spec->argv != NULL ? job_copy_strv(spec->argv) : NULL;
+	j->command = spec->command != NULL ? xstrdup(spec->command) :
+	    job_join_argv(spec->argv);
 	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
 	j->envp = job_copy_strv(spec->envp);
 	j->log_dir = spec->log_dir != NULL ? xstrdup(spec->log_dir) : NULL;
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 10000;
 	j->no_pty = spec->no_pty;
+	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
+	j->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : 0;
+	j->restart = spec->restart;
+	j->restart_delay_ms = spec->restart_delay_ms > 0 ?
+	    spec->restart_delay_ms : 0;
+	j->max_restarts = spec->max_restarts;
 	j->state = JOB_QUEUED;
 	j->child.pid = -1;
 	j->child.out_fd = j->child.in_fd = -1;
@@ -129,6 +185,10 @@ job_free(struct job *j)
 	for (i = 0; j->envp[i] != NULL; i++)
 		free(j->envp[i]);
 	free(j->envp);
+	for (i = 0; j->argv != NULL && j->argv[i] != NULL; i++)
+		free(j->argv[i]);
+	free(j->argv);
+	free(j->input);
 	free(j->name);
 	free(j->command);
 	free(j->shell);
@@ -167,6 +227,17 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	char		**env;
 	int		 rc;
 
+	if (j->state == JOB_RUNNING) {
+		*cause = xprintf("job %d is running", j->id);
+		return -1;
+	}
+	/* Started again: what the last run left is closed, the rest kept. */
+	pty_child_close(&j->child);
+	j->child.pid = -1;
+	j->flags = 0;
+	j->status = 0;
+	j->ended = 0;
+	j->in_len = 0;
 	j->rows = rows > 0 ? rows : 24;
 	j->cols = cols > 1 ? cols : 80;
 	argv[0] = j->shell;
@@ -176,8 +247,8 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	env = job_env_with_term(j->envp, "TERM=xterm-256color");
 
 	memset(&spec, 0, sizeof spec);
-	spec.path = j->shell;
-	spec.argv = argv;
+	spec.path = j->argv != NULL ? j->argv[0] : j->shell;
+	spec.argv = j->argv != NULL ? j->argv : argv;
 	spec.envp = env;
 	spec.cwd = j->cwd;
 	spec.rows = j->rows;
@@ -190,6 +261,10 @@ job_start(struct job *j, int rows, int cols, char **cause)
 
 	j->state = JOB_RUNNING;
 	j->started = job_now_ms();
+	j->started_wall = job_wall_ms();
+	j->starts++;
+	if (j->input != NULL)
+		job_write(j, j->input, strlen(j->input));
 	return 0;
 }
 
@@ -259,6 +334,8 @@ job_close_output(struct job *j)
 {
 	pty_child_close(&j->child);
 	j->in_len = 0;
+	if (j->log != NULL)
+		joblog_idle(j->log);
 }
 
 /* Queue input for the child and try to write it now; 0 or -1. */
@@ -360,7 +437,9 @@ job_set_exited(struct job *j, int status, int64_t now)
 	j->ended = now;
 	if (j->started == 0)
 		j->started = now;
-	if ((j->flags & JOB_CANCEL) ||
+	if (j->flags & JOB_TIMEOUT)
+		j->state = JOB_TIMED_OUT;
+	else if ((j->flags & JOB_CANCEL) ||
 	    (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT))
 		j->state = JOB_CANCELED;	/* the user's kill or Ctrl+C */
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -612,6 +691,138 @@ job_text_free(char **lines, int count)
 	rawtext_free_lines(lines, count);
 }
 
+/*
+ * Return the offset just past the last newline of the log's bytes
+ * [from, size), or from if there is none.
+ */
+static off_t
+job_log_last_newline(int fd, off_t from, off_t size)
+{
+	char	buf[8192];
+	off_t	end = size, start;
+	ssize_t	n;
+
+	while (end > from) {
+		start = end - (off_t)sizeof buf > from ? end -
+		    (off_t)sizeof buf : from;
+		n = pread(fd, buf, (size_t)(end - start), start);
+		if (n <= 0)
+			return from;
+		while (n > 0) {
+			if (buf[n - 1] == '\n')
+				return start + n;
+			n--;
+		}
+		end = start;
+	}
+	return from;
+}
+
+/*
+ * The log part of job_text_since(): the text of the log's bytes from *mark
+ * (a byte offset) to its last newline, or to its end when all is set.
+ */
+static char **
+job_log_since(const struct job *j, uint64_t *mark, int all, int *count)
+{
+	struct rawtext	*rt;
+	char		 buf[65536];
+	off_t		 size, from, end;
+	ssize_t		 n;
+	int		 fd;
+
+	*count = 0;
+	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC);
+	if (fd == -1)
+		return NULL;
+	size = lseek(fd, 0, SEEK_END);
+	if (size == -1 || (uint64_t)size <= *mark) {
+		close(fd);
+		return NULL;
+	}
+	from = (off_t)*mark;
+	if (size - from > JOB_LOG_READ_MAX) {
+		/* Too much at once: the last part, from a line's start. */
+		from = size - JOB_LOG_READ_MAX;
+		while (pread(fd, buf, 1, from) == 1 && buf[0] != '\n' &&
+		    from < size)
+			from++;
+		if (from < size)
+			from++;
+	}
+	end = all ? size : job_log_last_newline(fd, from, size);
+	rt = rawtext_new();
+	*mark = (uint64_t)end;
+	while (from < end) {
+		n = pread(fd, buf, end - from > (off_t)sizeof buf ? sizeof buf :
+		    (size_t)(end - from), from);
+		if (n <= 0)
+			break;
+		rawtext_feed(rt, buf, (size_t)n);
+		from += n;
+	}
+	close(fd);
+	return rawtext_finish(rt, count);
+}
+
+/*
+ * Return the job's output after *mark as text lines and move *mark past
+ * it.  While the job runs, only complete lines are returned (a line still
+ * being written comes whole on a later call); once it has ended, the rest.
+ * *mark starts at 0; it is a byte offset in the log, or without a log a
+ * count of the emulator's text lines (which drifts once the scrollback is
+ * full).
+ */
+char **
+job_text_since(struct job *j, uint64_t *mark, int *count)
+{
+	char	**lines, **out;
+	int	  n, i, complete, cy, cx, all;
+
+	*count = 0;
+	all = j->state != JOB_RUNNING;
+	if (j->log != NULL && joblog_error(j->log) == NULL)
+		return job_log_since(j, mark, all, count);
+	if (j->vt == NULL)
+		return NULL;
+	lines = job_text_lines(j, &n);
+	complete = n;
+	if (!all && n > 0) {
+		/* The cursor's line is still being written. */
+		vt_cursor(j->vt, &cy, &cx);
+		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
+		    n - 1)
+			complete = n - 1;
+	}
+	if ((uint64_t)complete <= *mark) {
+		job_text_free(lines, n);
+		return NULL;
+	}
+	out = xcalloc((size_t)(complete - (int)*mark) + 1, sizeof *out);
+	for (i = (int)*mark; i < complete; i++)
+		out[(*count)++] = xstrdup(lines[i]);
+	*mark = (uint64_t)complete;
+	job_text_free(lines, n);
+	return out;
+}
+
+/*
+ * Return what the job printed since the last call (the first: all of it),
+ * as job_text_since() does with the job's own mark.
+ */
+char **
+job_text_incremental(struct job *j, int *count)
+{
+	return job_text_since(j, &j->text_mark, count);
+}
+
+/* Return the wall-clock time of the job's last start (ms), or 0. */
+int64_t
+job_start_time(const struct job *j)
+{
+	return j->started_wall;
+}
+
 /* Format a duration as "0m 03s", "2m 34s" or "1h 05m 00s" into buf. */
 const char *
 job_format_duration(int64_t ms, char *buf, size_t size)
@@ -625,4 +836,129 @@ job_format_duration(int64_t ms, char *buf, size_t size)
 		snprintf(buf, size, "%lldm %02llds", (long long)(s / 60),
 		    (long long)(s % 60));
 	return buf;
+}
+
+/*
+ * Format a wall-clock time in ms since the epoch as ISO 8601 in UTC with
+ * milliseconds ("2026-11-22T09:05:03.042Z") into buf; "-" for 0.
+ */
+const char *
+job_format_time(int64_t ms, char *buf, size_t size)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ms / 1000);
+	char		tmp[32];
+
+	if (ms <= 0 || gmtime_r(&t, &tm) == NULL) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%03dZ", tmp, (int)(ms % 1000));
+	return buf;
+}
+
+/* Mark a running job as killed for running out of time. */
+void
+job_set_timed_out(struct job *j)
+{
+	if (j->state == JOB_RUNNING)
+		j->flags |= JOB_TIMEOUT;
+}
+
+/*
+ * Return whether an ended job's restart policy asks for another run: never
+ * after the user's kill or a timeout, and no more than max_restarts times.
+ */
+int
+job_restart_due(const struct job *j)
+{
+	if (j->restart == JOB_RESTART_NO)
+		return 0;
+	if (j->max_restarts >= 0 && j->starts > j->max_restarts)
+		return 0;
+	if (j->state == JOB_FAILED)
+		return 1;
+	return j->state == JOB_COMPLETED && j->restart == JOB_RESTART_ALWAYS;
+}
+
+/* Return the job's argv when it runs without a shell, else NULL. */
+char *const *
+job_argv(const struct job *j)
+{
+	return j->argv;
+}
+
+/* Return the spec the job was made from (valid while the job lives). */
+const struct job_spec *
+job_spec(struct job *j)
+{
+	memset(&j->view, 0, sizeof j->view);
+	j->view.name = j->name;
+	j->view.command = j->command;
+	j->view.argv = j->argv;
+	j->view.shell = j->shell;
+	j->view.cwd = j->cwd;
+	j->view.envp = j->envp;
+	j->view.log_dir = j->log_dir;
+	j->view.scrollback = j->scrollback;
+	j->view.no_pty = j->no_pty;
+	j->view.input = j->input;
+	j->view.timeout_ms = j->timeout_ms;
+	j->view.restart = j->restart;
+	j->view.restart_delay_ms = j->restart_delay_ms;
+	j->view.max_restarts = j->max_restarts;
+	return &j->view;
+}
+
+/* Return how many times the job was started (restarts plus one). */
+int
+job_starts(const struct job *j)
+{
+	return j->starts;
+}
+
+/* Forget earlier runs, so the restart policy counts from zero again. */
+void
+job_clear_starts(struct job *j)
+{
+	j->starts = 0;
+}
+
+/* Put an ended job back in the queue, to be started when there is room. */
+void
+job_set_queued(struct job *j)
+{
+	if (j->state != JOB_RUNNING)
+		j->state = JOB_QUEUED;
+}
+
+/*
+ * A job that could not be started (again) ends as failed with status 127,
+ * and the reason written into its screen.
+ */
+void
+job_set_start_error(struct job *j, const char *why, int64_t now)
+{
+	char	*line;
+
+	line = xprintf("\r\njobdeck: %s\r\n", why != NULL ? why :
+	    "cannot start");
+	vt_feed(job_vt_get(j), line, strlen(line));
+	free(line);
+	j->flags = 0;
+	job_set_exited(j, 127 << 8, now);
+}
+
+/*
+ * Return why the job's logging is off, the first time it is asked after
+ * logging failed (so it is shown once), else NULL.
+ */
+const char *
+job_log_warning(struct job *j)
+{
+	if (j->log_error == NULL || j->log_warned)
+		return NULL;
+	j->log_warned = 1;
+	return j->log_error;
 }

@@ -26,6 +26,7 @@ struct joblog {
 	char	*path;
 	char	*error;		/* why logging is off, or NULL */
 	off_t	 size;
+	int	 idle;		/* fd closed by joblog_idle(), reopened on write */
 };
 
 static int	joblog_mkdirs(const char *, char **);
@@ -139,6 +140,16 @@ joblog_write(struct joblog *jl, const void *buf, size_t len)
 	ssize_t		 n;
 	int		 error;
 
+	if (jl->fd == -1 && jl->idle) {
+		jl->idle = 0;
+		jl->fd = open(jl->path, O_WRONLY | O_CREAT | O_APPEND |
+		    O_CLOEXEC | O_NOCTTY, 0600);
+		if (jl->fd == -1) {
+			jl->error = xprintf("log disabled: %s: %s", jl->path,
+			    strerror(errno));
+			return -1;
+		}
+	}
 	if (jl->fd == -1)
 		return 0;
 	while (len > 0) {
@@ -158,6 +169,21 @@ joblog_write(struct joblog *jl, const void *buf, size_t len)
 		jl->size += n;
 	}
 	return 0;
+}
+
+/*
+ * Close the file while nothing can be written to it (the job's output has
+ * ended), so a finished job holds no descriptor; a later write (the job
+ * restarted) opens it again.
+ */
+void
+joblog_idle(struct joblog *jl)
+{
+	if (jl->fd == -1 || jl->error != NULL)
+		return;
+	close(jl->fd);
+	jl->fd = -1;
+	jl->idle = 1;
 }
 
 /* Return the log file's path. */

@@ -35,6 +35,9 @@ struct jobtable_entry {
 	int		 out_fd;	/* watched output fd, or -1 */
 	int		 in_fd;		/* watched input fd (pipes), or -1 */
 	int		 hung;		/* output ended while the job runs */
+	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
+	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
+	int		 restart_asked;	/* jobtable_restart() while it ran */
 };
 
 struct jobtable_sub {
@@ -51,12 +54,20 @@ struct jobtable {
 	int			  rows;
 	int			  cols;
 	int			  grace_ms;
+	int			  max_running;	/* 0: no limit */
+	int			  keep_finished;	/* -1: keep every finished job */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
 
 static void	jobtable_fd_cb(int, short, void *);
 static void	jobtable_sigchld_cb(int, void *);
+static struct jobtable_entry *jobtable_entry(const struct jobtable *,
+		    const struct job *);
+static void	jobtable_cancel_timers(struct jobtable_entry *);
+static int	jobtable_live(const struct jobtable_entry *);
+static void	jobtable_started(struct jobtable_entry *);
+static void	jobtable_after_exit(struct jobtable_entry *);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -70,6 +81,7 @@ jobtable_new(struct loop *loop)
 	jt->rows = 24;
 	jt->cols = 80;
 	jt->grace_ms = JOBTABLE_KILL_GRACE_MS;
+	jt->keep_finished = -1;
 	loop_watch_signal(loop, SIGCHLD, jobtable_sigchld_cb, jt);
 	return jt;
 }
@@ -89,8 +101,7 @@ jobtable_free(struct jobtable *jt)
 			loop_unwatch_fd(jt->loop, e->out_fd);
 		if (e->in_fd != -1)
 			loop_unwatch_fd(jt->loop, e->in_fd);
-		if (e->kill_timer != 0)
-			loop_cancel_timer(jt->loop, e->kill_timer);
+		jobtable_cancel_timers(e);
 		job_free(e->job);
 		free(e);
 	}
@@ -123,15 +134,41 @@ jobtable_unsubscribe(struct jobtable *jt, int handle)
 		jt->subs[handle].cbs = NULL;
 }
 
-/* Tell every subscriber that a job started. */
+/* The events with nothing but a job to tell. */
+enum jobtable_event {
+	JOBTABLE_STARTED,
+	JOBTABLE_EXITED,
+	JOBTABLE_QUEUED,
+	JOBTABLE_REMOVED
+};
+
+/* Tell every subscriber that a job started, ended, was queued or removed. */
 static void
-jobtable_emit_started(struct jobtable *jt, struct job *job)
+jobtable_emit(struct jobtable *jt, enum jobtable_event ev, struct job *job)
 {
-	int	i;
+	const struct jobtable_cbs	*cbs;
+	void				(*cb)(struct job *, void *);
+	int				 i;
 
 	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
-		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->started != NULL)
-			jt->subs[i].cbs->started(job, jt->subs[i].arg);
+		if ((cbs = jt->subs[i].cbs) == NULL)
+			continue;
+		switch (ev) {
+		case JOBTABLE_STARTED:
+			cb = cbs->started;
+			break;
+		case JOBTABLE_EXITED:
+			cb = cbs->exited;
+			break;
+		case JOBTABLE_QUEUED:
+			cb = cbs->queued;
+			break;
+		default:
+			cb = cbs->removed;
+			break;
+		}
+		if (cb != NULL)
+			cb(job, jt->subs[i].arg);
 	}
 }
 
@@ -145,18 +182,6 @@ jobtable_emit_output(struct jobtable *jt, struct job *job, const char *buf,
 	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
 		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->output != NULL)
 			jt->subs[i].cbs->output(job, buf, len, jt->subs[i].arg);
-	}
-}
-
-/* Tell every subscriber that a job ended. */
-static void
-jobtable_emit_exited(struct jobtable *jt, struct job *job)
-{
-	int	i;
-
-	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
-		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->exited != NULL)
-			jt->subs[i].cbs->exited(job, jt->subs[i].arg);
 	}
 }
 
@@ -315,13 +340,18 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 {
 	struct jobtable_entry	*e;
 	struct job		*job;
+	int			 queued;
 
-	if (spec->name != NULL && jobtable_find(jt, spec->name, NULL) != NULL) {
-		*cause = xprintf("a job named %s exists already", spec->name);
+	if (spec->name != NULL &&
+	    (job = jobtable_find(jt, spec->name, NULL)) != NULL &&
+	    jobtable_live(jobtable_entry(jt, job))) {
+		*cause = xprintf("a job named %s is running already (job %d)",
+		    spec->name, job_id(job));
 		return NULL;
 	}
 	job = job_new(jt->next_id, spec);
-	if (job_start(job, jt->rows, jt->cols, cause) != 0) {
+	queued = jt->max_running > 0 && jobtable_running(jt) >= jt->max_running;
+	if (!queued && job_start(job, jt->rows, jt->cols, cause) != 0) {
 		job_free(job);
 		return NULL;
 	}
@@ -336,9 +366,242 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e->job = job;
 	e->out_fd = e->in_fd = -1;
 	jt->entries[jt->count++] = e;
-	jobtable_update_watch(e);
-	jobtable_emit_started(jt, job);
+	if (queued)
+		jobtable_emit(jt, JOBTABLE_QUEUED, job);
+	else
+		jobtable_started(e);
 	return job;
+}
+
+/* Return whether an entry's job runs, waits in the queue or for a restart. */
+static int
+jobtable_live(const struct jobtable_entry *e)
+{
+	return job_is_running(e->job) || job_state(e->job) == JOB_QUEUED ||
+	    e->restart_timer != 0;
+}
+
+/* Cancel the timers an entry has armed. */
+static void
+jobtable_cancel_timers(struct jobtable_entry *e)
+{
+	struct loop	*loop = e->jt->loop;
+
+	if (e->kill_timer != 0)
+		loop_cancel_timer(loop, e->kill_timer);
+	if (e->timeout_timer != 0)
+		loop_cancel_timer(loop, e->timeout_timer);
+	if (e->restart_timer != 0)
+		loop_cancel_timer(loop, e->restart_timer);
+	e->kill_timer = e->timeout_timer = e->restart_timer = 0;
+}
+
+/* Kill a job whose time is up; it will end as "timed out". */
+static void
+jobtable_timeout_cb(void *arg)
+{
+	struct jobtable_entry	*e = arg;
+
+	e->timeout_timer = 0;
+	job_set_timed_out(e->job);
+	jobtable_kill(e->jt, e->job, SIGTERM);
+}
+
+/* A job's process started: watch it, arm its time limit, tell everyone. */
+static void
+jobtable_started(struct jobtable_entry *e)
+{
+	struct jobtable		*jt = e->jt;
+	const struct job_spec	*spec = job_spec(e->job);
+
+	e->hung = 0;
+	jobtable_update_watch(e);
+	if (spec->timeout_ms > 0)
+		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
+		    jobtable_timeout_cb, e);
+	jobtable_emit(jt, JOBTABLE_STARTED, e->job);
+}
+
+/*
+ * Start an entry's job again, or queue it when max_running jobs run; a
+ * job that cannot start ends as failed (exit 127) with the reason in its
+ * log's error.
+ */
+static void
+jobtable_start_entry(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+	char		*cause = NULL;
+
+	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running) {
+		job_set_queued(e->job);
+		jobtable_emit(jt, JOBTABLE_QUEUED, e->job);
+		return;
+	}
+	/* What is left of the last run's group goes now. */
+	if (e->kill_timer != 0) {
+		loop_cancel_timer(jt->loop, e->kill_timer);
+		e->kill_timer = 0;
+		job_signal(e->job, SIGKILL);
+	}
+	/* The last run's fds are closed by job_start: unwatch them first. */
+	if (e->out_fd != -1)
+		loop_unwatch_fd(jt->loop, e->out_fd);
+	if (e->in_fd != -1 && e->in_fd != e->out_fd)
+		loop_unwatch_fd(jt->loop, e->in_fd);
+	e->out_fd = e->in_fd = -1;
+	if (job_start(e->job, jt->rows, jt->cols, &cause) != 0) {
+		job_set_start_error(e->job, cause, loop_now_ms());
+		free(cause);
+		jobtable_emit(jt, JOBTABLE_EXITED, e->job);
+		return;
+	}
+	jobtable_started(e);
+}
+
+/* Start queued jobs, oldest first, while there is room. */
+static void
+jobtable_start_queued(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	for (i = 0; i < jt->count; i++) {
+		if (jt->max_running > 0 &&
+		    jobtable_running(jt) >= jt->max_running)
+			return;
+		e = jt->entries[i];
+		if (job_state(e->job) == JOB_QUEUED)
+			jobtable_start_entry(e);
+	}
+}
+
+/* A restart delay is over: run the job again. */
+static void
+jobtable_restart_cb(void *arg)
+{
+	struct jobtable_entry	*e = arg;
+
+	e->restart_timer = 0;
+	jobtable_start_entry(e);
+}
+
+/* Remove entry i: tell subscribers, unwatch, free the job. */
+static void
+jobtable_remove_entry(struct jobtable *jt, int i)
+{
+	struct jobtable_entry	*e = jt->entries[i];
+
+	jobtable_emit(jt, JOBTABLE_REMOVED, e->job);
+	if (e->out_fd != -1)
+		loop_unwatch_fd(jt->loop, e->out_fd);
+	if (e->in_fd != -1 && e->in_fd != e->out_fd)
+		loop_unwatch_fd(jt->loop, e->in_fd);
+	jobtable_cancel_timers(e);
+	job_free(e->job);
+	free(e);
+	memmove(&jt->entries[i], &jt->entries[i + 1],
+	    (size_t)(jt->count - i - 1) * sizeof *jt->entries);
+	jt->count--;
+}
+
+/* Drop the oldest finished jobs beyond keep_finished (their logs stay). */
+static void
+jobtable_trim_finished(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i, finished = 0;
+
+	if (jt->keep_finished < 0)
+		return;
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (!jobtable_live(e) && e->out_fd == -1)
+			finished++;
+	}
+	for (i = 0; i < jt->count && finished > jt->keep_finished;) {
+		e = jt->entries[i];
+		if (!jobtable_live(e) && e->out_fd == -1) {
+			jobtable_remove_entry(jt, i);
+			finished--;
+		} else
+			i++;
+	}
+}
+
+/*
+ * After a job ended: start it again if the user asked or its policy says
+ * so, else perhaps drop old finished jobs; then fill the free slot.
+ */
+static void
+jobtable_after_exit(struct jobtable_entry *e)
+{
+	struct jobtable		*jt = e->jt;
+	const struct job_spec	*spec;
+
+	if (e->timeout_timer != 0) {
+		loop_cancel_timer(jt->loop, e->timeout_timer);
+		e->timeout_timer = 0;
+	}
+	if (e->restart_asked) {
+		e->restart_asked = 0;
+		job_clear_starts(e->job);
+		jobtable_start_entry(e);
+	} else if (job_restart_due(e->job)) {
+		spec = job_spec(e->job);
+		e->restart_timer = loop_add_timer(jt->loop,
+		    spec->restart_delay_ms, jobtable_restart_cb, e);
+	}
+	jobtable_start_queued(jt);
+	jobtable_trim_finished(jt);
+}
+
+/*
+ * Run a job again with its original spec, as the same id: at once if it
+ * has ended (or waits), else once the SIGTERM sent now has ended it.
+ */
+int
+jobtable_restart(struct jobtable *jt, struct job *job, char **cause)
+{
+	struct jobtable_entry	*e;
+
+	if ((e = jobtable_entry(jt, job)) == NULL) {
+		*cause = xprintf("no such job");
+		return -1;
+	}
+	if (job_is_running(job)) {
+		e->restart_asked = 1;
+		if (jobtable_kill(jt, job, SIGTERM) == 0 || errno != ESRCH)
+			return 0;
+		e->restart_asked = 0;
+		*cause = xprintf("job %d cannot be stopped", job_id(job));
+		return -1;
+	}
+	if (e->restart_timer != 0) {
+		loop_cancel_timer(jt->loop, e->restart_timer);
+		e->restart_timer = 0;
+	}
+	job_clear_starts(job);
+	if (job_state(job) == JOB_QUEUED)
+		return 0;
+	jobtable_start_entry(e);
+	return 0;
+}
+
+/* Let at most n jobs run at once (0: no limit); the rest wait queued. */
+void
+jobtable_set_max_running(struct jobtable *jt, int n)
+{
+	jt->max_running = n > 0 ? n : 0;
+	jobtable_start_queued(jt);
+}
+
+/* Keep at most n finished jobs (-1: all), dropping the oldest first. */
+void
+jobtable_set_keep_finished(struct jobtable *jt, int n)
+{
+	jt->keep_finished = n < 0 ? -1 : n;
+	jobtable_trim_finished(jt);
 }
 
 /* Return the entry holding job, or NULL. */
@@ -373,7 +636,7 @@ jobtable_find(struct jobtable *jt, const char *s, char **cause)
 			}
 		}
 	}
-	for (i = 0; i < jt->count; i++) {
+	for (i = jt->count - 1; i >= 0; i--) {
 		name = job_name(jt->entries[i]->job);
 		if (name != NULL && strcmp(name, s) == 0)
 			return jt->entries[i]->job;
@@ -427,6 +690,19 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 	struct jobtable_entry	*e;
 
 	e = jobtable_entry(jt, job);
+	if (e != NULL && job_state(job) == JOB_QUEUED) {
+		/* It never ran: it ends here, canceled. */
+		job_set_cancel(job);
+		job_set_exited(job, 0, loop_now_ms());
+		jobtable_emit(jt, JOBTABLE_EXITED, job);
+		return 0;
+	}
+	if (e != NULL && e->restart_timer != 0) {
+		/* Waiting to run again: it stays ended. */
+		loop_cancel_timer(jt->loop, e->restart_timer);
+		e->restart_timer = 0;
+		return 0;
+	}
 	if (e == NULL || job_signal(job, 0) == -1) {
 		errno = ESRCH;
 		return -1;
@@ -456,10 +732,18 @@ jobtable_kill_all(struct jobtable *jt)
 {
 	int	i, n = 0;
 
+	/* The queue first, so nothing starts as the others end. */
 	for (i = 0; i < jt->count; i++) {
-		if (jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
+		if (!job_is_running(jt->entries[i]->job) &&
+		    jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
 			n++;
 	}
+	for (i = 0; i < jt->count; i++) {
+		if (job_is_running(jt->entries[i]->job) &&
+		    jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
+			n++;
+	}
+	jobtable_trim_finished(jt);
 	return n;
 }
 
@@ -510,9 +794,10 @@ jobtable_reap(struct jobtable *jt)
 				e->hung = 0;
 				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 			}
-			jobtable_emit_exited(jt, e->job);
+			jobtable_emit(jt, JOBTABLE_EXITED, e->job);
 			if (e->out_fd != -1)
 				jobtable_update_watch(e);
+			jobtable_after_exit(e);
 			break;
 		}
 		/* Not a job: a stray reparented to us; it is reaped now. */

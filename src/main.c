@@ -1,7 +1,9 @@
 /*
  * main.c: jobdeck's options, wiring and the order of setup and teardown.
- * The loop comes first (it owns signal delivery), then the session, the job
- * table and the front end; jobs named on the command line start last.  On
+ * The control socket is bound first, so that a second deck of the same
+ * name stops before it touches the screen; then the loop (it owns signal
+ * delivery), the session, the job table, the front end, and the socket's
+ * server; jobs named on the command line start last.  On
  * the way out every job is stopped before the terminal is given back, and
  * anything still parented to jobdeck is killed and reaped.
  */
@@ -18,9 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd.h"
+#include "config.h"
+#include "ctl.h"
 #include "jobtable.h"
 #include "joblog.h"
 #include "loop.h"
+#include "run.h"
 #include "session.h"
 #include "ui.h"
 #include "xmalloc.h"
@@ -37,7 +43,12 @@ struct main_state {
 static void
 main_usage(FILE *f)
 {
-	fprintf(f, "usage: jobdeck [-c FILE] [-h] [-V] [--] [COMMAND ...]\n");
+	fprintf(f, "usage: jobdeck [-c FILE | -f PROCFILE] [-S NAME] "
+	    "[--check-config] [--help-config]\n"
+	    "               [-h] [-V] [--] [COMMAND ...]\n"
+	    "       jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]\n"
+	    "       jobdeck run [-c FILE] [--json] [OPTIONS] "
+	    "(JOBNAME | -- PROGRAM [ARG ...])\n");
 }
 
 /* Print the help text. */
@@ -49,47 +60,25 @@ main_help(void)
 	    "A terminal UI that runs each COMMAND (a shell string) as a job on its\n"
 	    "own pseudo-terminal and shows its live output beside a panel of jobs.\n"
 	    "\n"
-	    "  -c FILE   configuration file (/dev/null: none)\n"
-	    "  -h        show this help\n"
-	    "  -V        show the version\n"
+	    "  -c FILE          configuration file (TOML, or a Procfile by name;\n"
+	    "                   default $XDG_CONFIG_HOME/jobdeck/config.toml)\n"
+	    "  -f PROCFILE      read jobs from a Procfile (name: command lines)\n"
+	    "  -S NAME          the deck's name, for its control socket "
+	    "(default: default)\n"
+	    "  --check-config   check the configuration and exit\n"
+	    "  --help-config    list every configuration option and exit\n"
+	    "  -h               show this help\n"
+	    "  -V               show the version\n"
 	    "\n"
 	    "At the > prompt: a command starts a job; cd, export and unset persist;\n"
-	    "!ps, !kill [-SIG] ID, !kill-all, !logs ID, !focus ID, !help, !quit.\n"
+	    "!ps, !kill [-SIG] ID, !kill-all, !logs ID, !run NAME, !restart ID,\n"
+	    "!focus ID, !help, !quit.\n"
 	    "Ctrl+T gives the keyboard to the selected job and takes it back.\n"
+	    "`jobdeck ctl COMMAND` runs a command in a running deck "
+	    "(jobdeck ctl -h).\n"
+	    "`jobdeck run` runs one command to its end without a screen "
+	    "(jobdeck run -h).\n"
 	    "See jobdeck(1).\n");
-}
-
-/*
- * Check the -c file: until configuration lands, only a file with nothing
- * but blank lines and comments is accepted.  Returns 0, or -1 after saying
- * why.
- */
-static int
-main_check_config(const char *path)
-{
-	FILE	*f;
-	char	 line[4096];
-	int	 lineno = 0;
-	size_t	 skip;
-
-	f = fopen(path, "re");
-	if (f == NULL) {
-		fprintf(stderr, "jobdeck: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f) != NULL) {
-		lineno++;
-		skip = strspn(line, " \t\r\n");
-		if (line[skip] != '\0' && line[skip] != '#') {
-			fprintf(stderr, "jobdeck: %s:%d:%zu: configuration "
-			    "settings are not supported yet (use an empty file "
-			    "or -c /dev/null)\n", path, lineno, skip + 1);
-			fclose(f);
-			return -1;
-		}
-	}
-	fclose(f);
-	return 0;
 }
 
 /*
@@ -119,13 +108,39 @@ main_signal_cb(int signo, void *arg)
 		ui_quit(ms->ui);
 }
 
+/* `quit` through the control socket: as !quit. */
+static void
+main_ctl_quit(void *arg)
+{
+	struct main_state	*ms = arg;
+
+	if (ms->ui != NULL)
+		ui_quit(ms->ui);
+}
+
+/* `focus ID` through the control socket: as !focus. */
+static void
+main_ctl_focus(struct job *job, void *arg)
+{
+	struct main_state	*ms = arg;
+
+	if (ms->ui != NULL)
+		ui_focus_job(ms->ui, job);
+}
+
 /* Run jobdeck. */
 int
 main(int argc, char **argv)
 {
+	static const struct ctl_cbs main_ctl_cbs = {
+		.quit = main_ctl_quit,
+		.focus = main_ctl_focus,
+	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "check-config", no_argument, NULL, 'C' },
+		{ "help-config", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_state	 ms = { NULL, 0 };
@@ -133,16 +148,46 @@ main(int argc, char **argv)
 	struct session		*session;
 	struct jobtable		*jt;
 	struct ui_opts		 opts;
-	char			*cause = NULL, *log_dir;
-	const char		*config = NULL, *no_pty;
-	int			 ch, i;
+	struct config		*cfg = NULL;
+	const struct config_job	*cj;
+	char			*cause = NULL, *log_dir, *text;
+	const char		*config = NULL, *no_pty, *deck = "default";
+	struct ctl		*ctl;
+	struct cmd_ctx		 ctx;
+	int			 ch, i, procfile = 0, check = 0;
+	size_t			 j;
+
+	/* Subcommands with front ends of their own. */
+	if (argc > 1 && strcmp(argv[1], "run") == 0)
+		return run_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
+		return ctl_main(argc - 1, argv + 1);
 
 	setlocale(LC_ALL, "");
-	while ((ch = getopt_long(argc, argv, "+c:hV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+c:f:hS:V", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'c':
+		case 'f':
+			if (config != NULL) {
+				fprintf(stderr, "jobdeck: -c and -f name one "
+				    "file between them\n");
+				return 2;
+			}
 			config = optarg;
+			procfile = ch == 'f';
 			break;
+		case 'C':
+			check = 1;
+			break;
+		case 'S':
+			deck = optarg;
+			break;
+		case 'H':
+			text = config_help_text();
+			fputs(text, stdout);
+			free(text);
+			return 0;
 		case 'h':
 			main_help();
 			return 0;
@@ -154,14 +199,38 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (config != NULL && main_check_config(config) != 0)
+	if (config_load(config, procfile, &cfg, &cause) != 0) {
+		fprintf(stderr, "jobdeck: %s\n", cause);
+		free(cause);
 		return 2;
+	}
+	if (check) {
+		printf("%s: ok, %zu job%s\n", cfg->path != NULL ? cfg->path :
+		    "no configuration file", cfg->njobs,
+		    cfg->njobs == 1 ? "" : "s");
+		config_free(cfg);
+		return 0;
+	}
+	/* A deck of that name may run: say so before the screen is taken. */
+	if ((ctl = ctl_listen(deck, &cause)) == NULL) {
+		fprintf(stderr, "jobdeck: %s\n", cause);
+		free(cause);
+		config_free(cfg);
+		return 2;
+	}
 
 	/* Orphaned descendants of our jobs come to us, so none escapes. */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1)
 		fprintf(stderr, "jobdeck: cannot become a subreaper: %s\n",
 		    strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * The terminal is in raw mode, so only kill(1) can stop us, and a
+	 * stopped deck would leave it raw; curses also skips its SIGTSTP
+	 * dance around every refresh when the signal is ignored.  Jobs get
+	 * the default back (pty.c).
+	 */
+	signal(SIGTSTP, SIG_IGN);
 	main_raise_fd_limit();
 
 	loop = loop_new();
@@ -170,22 +239,43 @@ main(int argc, char **argv)
 	loop_watch_signal(loop, SIGINT, main_signal_cb, &ms);
 	session = session_new(environ);
 	jt = jobtable_new(loop);
-	log_dir = joblog_default_dir();
+	jobtable_set_grace(jt, (int)(cfg->settings.kill_timeout * 1000));
+	jobtable_set_max_running(jt, cfg->settings.max_running);
+	jobtable_set_keep_finished(jt, cfg->settings.keep_finished);
+	log_dir = cfg->settings.log_dir != NULL ?
+	    xstrdup(cfg->settings.log_dir) : joblog_default_dir();
 
 	memset(&opts, 0, sizeof opts);
 	opts.log_dir = log_dir;
-	opts.scrollback = 10000;
+	opts.scrollback = cfg->settings.scrollback;
+	opts.config = cfg;
+	opts.focus_key = config_key_code(cfg->settings.focus_key);
 	no_pty = getenv("JOBDECK_NO_PTY");
 	opts.no_pty = no_pty != NULL && *no_pty != '\0' && *no_pty != '0';
 	ms.ui = ui_new(loop, jt, session, &opts, &cause);
 	if (ms.ui == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
 		free(cause);
+		ctl_free(ctl);
 		jobtable_free(jt);
 		session_free(session);
 		loop_free(loop);
 		free(log_dir);
+		config_free(cfg);
 		return 1;
+	}
+	memset(&ctx, 0, sizeof ctx);
+	ctx.jt = jt;
+	ctx.session = session;
+	ctx.config = cfg;
+	ctx.log_dir = log_dir;
+	ctx.scrollback = opts.scrollback;
+	ctx.no_pty = opts.no_pty;
+	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
+	for (j = 0; j < cfg->njobs; j++) {
+		cj = &cfg->jobs[j];
+		if (cj->autostart)
+			ui_start_config_job(ms.ui, cj);
 	}
 	for (i = optind; i < argc; i++)
 		ui_start_job(ms.ui, argv[i]);
@@ -194,11 +284,13 @@ main(int argc, char **argv)
 
 	loop_run(loop);
 
+	ctl_free(ctl);
 	ui_free(ms.ui);
 	jobtable_kill_strays();
 	jobtable_free(jt);
 	session_free(session);
 	loop_free(loop);
 	free(log_dir);
+	config_free(cfg);
 	return ms.signo != 0 ? 128 + ms.signo : 0;
 }

@@ -7,7 +7,7 @@
  * the child's cwd), the fallback argv for scripts without a #! line, and
  * the fd limit.  Between fork and exec the child calls only
  * async-signal-safe functions (sigaction, sigprocmask, chdir, setsid,
- * dup2, fcntl, close_range/close, write, execve, _exit) plus strlen and
+ * dup2, dup3, fcntl, close_range/close, write, execve, _exit) plus strlen and
  * glibc's strerrordesc_np, which only index constant tables; it never
  * touches the locale or the heap.  All signals are blocked across fork so
  * no handler of the parent (the loop's self-pipe writer) can run in the
@@ -29,6 +29,15 @@
  * and the child calls setsid() so it still leads its own session and
  * process group.  It has no controlling terminal.  The parent should ignore
  * SIGPIPE, since a write to in_fd after the child exits raises it.
+ *
+ * Split mode (spec->split_stderr) uses pipes only and gives stderr a pipe
+ * of its own.  It also reports the exec: a fourth, close-on-exec pipe
+ * whose write end the child keeps on fd 3.  execve() closes it, so the
+ * parent reads end of file; a failure writes the errno there first.  The
+ * parent waits for one or the other, which costs the time of a fork and
+ * an exec.  spec->null_stdin opens /dev/null as the child's stdin instead
+ * of a pipe.  The parent's end of the stderr pipe is kept above fd 2 (see
+ * pty_child_close()).
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -62,6 +71,8 @@ struct pty_prep {
 	char *const	 *envp;
 	const char	 *cwd;
 	int		  open_max;
+	int		  split;	/* stderr apart, exec report on fd 3 */
+	int		  null_stdin;
 };
 
 static const char *pty_env_path(char *const *);
@@ -72,10 +83,17 @@ static void	 pty_make_termios(struct termios *);
 static void	 pty_make_winsize(struct winsize *, int, int);
 static int	 pty_set_flags(int);
 static void	 pty_write_err(const char *, const char *, int);
+static void	 pty_child_fail(const struct pty_prep *, int, int)
+		     __attribute__((noreturn));
+static int	 pty_child_fds(int, int, int, int);
 static void	 pty_child_exec(const struct pty_prep *)
 		     __attribute__((noreturn));
 static int	 pty_spawn_pty(const struct pty_prep *, struct pty_child *,
 		     const struct winsize *);
+static int	 pty_open_pipes(const struct pty_prep *, int *, int *, int *,
+		     int *, char **);
+static void	 pty_close_pair(int *);
+static int	 pty_read_report(int);
 static int	 pty_spawn_pipes(const struct pty_prep *, struct pty_child *,
 		     char **);
 
@@ -143,6 +161,8 @@ pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
 	prep->argv = spec->argv;
 	prep->envp = spec->envp != NULL ? spec->envp : pty_empty_env;
 	prep->cwd = spec->cwd;
+	prep->split = spec->split_stderr;
+	prep->null_stdin = spec->null_stdin;
 
 	if (strchr(spec->path, '/') != NULL)
 		prep->file = xstrdup(spec->path);
@@ -245,13 +265,26 @@ pty_write_err(const char *a, const char *b, int error)
 	(void)r;
 }
 
+/* In the child: report error on fd 3 in split mode, then exit. */
+static void
+pty_child_fail(const struct pty_prep *prep, int error, int status)
+{
+	ssize_t	r;
+
+	if (prep->split) {
+		r = write(3, &error, sizeof error);
+		(void)r;
+	}
+	_exit(status);
+}
+
 /* In the child: reset signals, chdir, close stray fds and exec. */
 static void
 pty_child_exec(const struct pty_prep *prep)
 {
 	struct sigaction	sa;
 	sigset_t		set;
-	int			sig, fd, error;
+	int			sig, fd, first, error;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -264,19 +297,24 @@ pty_child_exec(const struct pty_prep *prep)
 	sigprocmask(SIG_SETMASK, &set, NULL);
 
 	if (prep->cwd != NULL && chdir(prep->cwd) != 0) {
-		pty_write_err("cd", prep->cwd, errno);
-		_exit(127);
+		error = errno;
+		pty_write_err("cd", prep->cwd, error);
+		pty_child_fail(prep, error, 127);
 	}
 
-	/* Close every fd above 2; the loop does not stop at gaps. */
-	if (close_range(3, ~0U, 0) != 0) {
-		for (fd = 3; fd < prep->open_max; fd++)
+	/*
+	 * Close every fd above 2 (above 3, the exec report, in split mode);
+	 * the loop does not stop at gaps.
+	 */
+	first = prep->split ? 4 : 3;
+	if (close_range((unsigned int)first, ~0U, 0) != 0) {
+		for (fd = first; fd < prep->open_max; fd++)
 			close(fd);
 	}
 
 	if (prep->file == NULL) {
 		pty_write_err(prep->name, "not found", 0);
-		_exit(127);
+		pty_child_fail(prep, ENOENT, 127);
 	}
 	execve(prep->file, prep->argv, prep->envp);
 	error = errno;
@@ -285,7 +323,8 @@ pty_child_exec(const struct pty_prep *prep)
 		error = ENOEXEC;
 	}
 	pty_write_err(prep->name, NULL, error);
-	_exit(error == EACCES || error == ENOEXEC ? 126 : 127);
+	pty_child_fail(prep, error,
+	    error == EACCES || error == ENOEXEC ? 126 : 127);
 }
 
 /* Try to start the child on a new pty; -1 with errno if forkpty failed. */
@@ -319,38 +358,136 @@ pty_spawn_pty(const struct pty_prep *prep, struct pty_child *child,
 	return 0;
 }
 
-/* Start the child on pipes: stdin from one, stdout and stderr into another. */
+/*
+ * In the child: put stdin, stdout and stderr on fds 0-2 (err1 -1: stderr
+ * goes with stdout) and the exec report, if any, on fd 3; -1 on failure.
+ */
+static int
+pty_child_fds(int in0, int out1, int err1, int report1)
+{
+	int	fd0, fd1, fd2, fdr = -1;
+
+	/* Move every end above 2 first: no dup2 may clobber one. */
+	if ((fd0 = fcntl(in0, F_DUPFD, 3)) == -1 ||
+	    (fd1 = fcntl(out1, F_DUPFD, 3)) == -1)
+		return -1;
+	fd2 = fd1;
+	if (err1 != -1 && (fd2 = fcntl(err1, F_DUPFD, 3)) == -1)
+		return -1;
+	if (report1 != -1 && (fdr = fcntl(report1, F_DUPFD_CLOEXEC, 3)) == -1)
+		return -1;
+	if (dup2(fd0, STDIN_FILENO) == -1 || dup2(fd1, STDOUT_FILENO) == -1 ||
+	    dup2(fd2, STDERR_FILENO) == -1)
+		return -1;
+	if (fdr > 3 && dup3(fdr, 3, O_CLOEXEC) == -1)
+		return -1;
+	return 0;
+}
+
+/* Close both ends of a pipe that are open and mark them closed. */
+static void
+pty_close_pair(int *p)
+{
+	if (p[0] != -1)
+		close(p[0]);
+	if (p[1] != -1)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+/*
+ * Open what the pipe child needs: stdin (a pipe, or /dev/null in in[0]
+ * alone), stdout, and in split mode stderr (its read end moved above 2)
+ * and the exec report.  Every end is close-on-exec; unused ones are -1.
+ */
+static int
+pty_open_pipes(const struct pty_prep *prep, int *in, int *out, int *err,
+    int *report, char **cause)
+{
+	int	fd, error;
+
+	in[0] = in[1] = out[0] = out[1] = -1;
+	err[0] = err[1] = report[0] = report[1] = -1;
+	if (prep->null_stdin) {
+		if ((in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1) {
+			*cause = xprintf("/dev/null: %s", strerror(errno));
+			return -1;
+		}
+	} else if (pipe2(in, O_CLOEXEC) != 0)
+		goto fail;
+	if (pipe2(out, O_CLOEXEC) != 0)
+		goto fail;
+	if (prep->split) {
+		if (pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0)
+			goto fail;
+		if (err[0] <= STDERR_FILENO) {
+			if ((fd = fcntl(err[0], F_DUPFD_CLOEXEC, 3)) == -1)
+				goto fail;
+			close(err[0]);
+			err[0] = fd;
+		}
+	}
+	return 0;
+
+fail:
+	error = errno;
+	pty_close_pair(in);
+	pty_close_pair(out);
+	pty_close_pair(err);
+	pty_close_pair(report);
+	*cause = xprintf("pipe: %s", strerror(error));
+	return -1;
+}
+
+/* Wait for the split child's exec report: 0 once it has exec'd, or errno. */
+static int
+pty_read_report(int fd)
+{
+	int		error = 0;
+	size_t		got = 0;
+	ssize_t		n;
+	char		buf[sizeof error];
+
+	while (got < sizeof buf) {
+		n = read(fd, buf + got, sizeof buf - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got == sizeof buf)
+		memcpy(&error, buf, sizeof error);
+	return error;
+}
+
+/*
+ * Start the child on pipes: stdin from one (or /dev/null), stdout and
+ * stderr into another, or in split mode each into its own.
+ */
 static int
 pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
     char **cause)
 {
 	sigset_t	all, old;
 	pid_t		pid;
-	int		in[2], out[2], fd0, fd1, error;
+	ssize_t		r = 0;
+	int		in[2], out[2], err[2], report[2], error;
 
-	if (pipe2(in, O_CLOEXEC) != 0) {
-		*cause = xprintf("pipe: %s", strerror(errno));
+	if (pty_open_pipes(prep, in, out, err, report, cause) != 0)
 		return -1;
-	}
-	if (pipe2(out, O_CLOEXEC) != 0) {
-		error = errno;
-		close(in[0]);
-		close(in[1]);
-		*cause = xprintf("pipe: %s", strerror(error));
-		return -1;
-	}
 
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0) {
-		/* Move both ends above 2 first: no dup2 may clobber one. */
-		if ((fd0 = fcntl(in[0], F_DUPFD, 3)) == -1 ||
-		    (fd1 = fcntl(out[1], F_DUPFD, 3)) == -1 ||
-		    dup2(fd0, STDIN_FILENO) == -1 ||
-		    dup2(fd1, STDOUT_FILENO) == -1 ||
-		    dup2(fd1, STDERR_FILENO) == -1)
+		if (pty_child_fds(in[0], out[1], err[1], report[1]) != 0) {
+			error = errno;
+			if (report[1] != -1)
+				r = write(report[1], &error, sizeof error);
+			(void)r;
 			_exit(127);
+		}
 		setsid();
 		pty_child_exec(prep);
 	}
@@ -358,17 +495,34 @@ pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(in[0]);
 	close(out[1]);
+	if (err[1] != -1)
+		close(err[1]);
+	if (report[1] != -1)
+		close(report[1]);
 	if (pid == -1) {
-		close(in[1]);
+		if (in[1] != -1)
+			close(in[1]);
 		close(out[0]);
+		if (err[0] != -1)
+			close(err[0]);
+		if (report[0] != -1)
+			close(report[0]);
 		*cause = xprintf("fork: %s", strerror(error));
 		return -1;
 	}
-	(void)pty_set_flags(in[1]);
+	if (report[0] != -1) {
+		child->exec_errno = pty_read_report(report[0]);
+		close(report[0]);
+	}
+	if (in[1] != -1)
+		(void)pty_set_flags(in[1]);
 	(void)pty_set_flags(out[0]);
+	if (err[0] != -1)
+		(void)pty_set_flags(err[0]);
 	child->pid = pid;
 	child->out_fd = out[0];
 	child->in_fd = in[1];
+	child->err_fd = err[0];
 	child->is_pty = 0;
 	return 0;
 }
@@ -383,9 +537,10 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 	int		r;
 
 	child->pid = -1;
-	child->out_fd = child->in_fd = -1;
+	child->out_fd = child->in_fd = child->err_fd = -1;
 	child->is_pty = 0;
 	child->pty_errno = 0;
+	child->exec_errno = 0;
 	if (spec->path == NULL || spec->argv == NULL || spec->argv[0] == NULL) {
 		*cause = xstrdup("no program to run");
 		return -1;
@@ -393,7 +548,7 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 
 	pty_prepare(spec, &prep);
 	pty_make_winsize(&ws, spec->rows, spec->cols);
-	if (!spec->no_pty) {
+	if (!spec->no_pty && !spec->split_stderr && !spec->null_stdin) {
 		if (pty_spawn_pty(&prep, child, &ws) == 0) {
 			pty_prep_free(&prep);
 			return 0;
@@ -421,7 +576,11 @@ pty_set_size(const struct pty_child *child, int rows, int cols)
 	return ioctl(child->out_fd, TIOCSWINSZ, &ws);
 }
 
-/* Close the child's fds once each and forget them; the child is left alone. */
+/*
+ * Close the child's fds once each and forget them; the child is left alone.
+ * err_fd is only closed above 2 (it never is 0-2), so a zeroed struct that
+ * was never spawned leaves this process's stdin open.
+ */
 void
 pty_child_close(struct pty_child *child)
 {
@@ -429,5 +588,7 @@ pty_child_close(struct pty_child *child)
 		close(child->out_fd);
 	if (child->in_fd >= 0 && child->in_fd != child->out_fd)
 		close(child->in_fd);
-	child->out_fd = child->in_fd = -1;
+	if (child->err_fd > STDERR_FILENO)
+		close(child->err_fd);
+	child->out_fd = child->in_fd = child->err_fd = -1;
 }

@@ -468,8 +468,12 @@ ui_draw_panel(struct ui *ui)
 		snprintf(left, sizeof left, "[%d] %s%s%s", job_id(job),
 		    job_name(job) != NULL ? job_name(job) : "",
 		    job_name(job) != NULL ? ": " : "", job_command(job));
-		snprintf(right, sizeof right, "%sPID: %ld",
-		    job_is_pty(job) ? "" : "no terminal ", (long)job_pid(job));
+		if (job_pid(job) <= 0)
+			right[0] = '\0';	/* queued: never ran yet */
+		else
+			snprintf(right, sizeof right, "%sPID: %ld",
+			    job_is_pty(job) ? "" : "no terminal ",
+			    (long)job_pid(job));
 		ui_line(y, r->x + 1, iw, left, sel | A_BOLD, 0, right, sel, 0);
 
 		ui_job_status(job, now, status, sizeof status, &mark, &pair);
@@ -576,7 +580,7 @@ ui_draw_pane(struct ui *ui, int all)
 		if (ui->scroll > 0)
 			snprintf(right, sizeof right, "↑%d  PID %ld", ui->scroll,
 			    (long)job_pid(job));
-		else
+		else if (job_pid(job) > 0)
 			snprintf(right, sizeof right, "PID %ld",
 			    (long)job_pid(job));
 		vt = job_vt(job);
@@ -660,8 +664,8 @@ ui_draw_prompt(struct ui *ui)
 	}
 	if (ui->flags & UI_FOCUSED) {
 		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] %s  ·  "
-		    "Ctrl+T: back", job_id(ui->selected),
-		    job_command(ui->selected));
+		    "%s: back", job_id(ui->selected),
+		    job_command(ui->selected), ui->focus_name);
 		ui_put_text(y, 0, ui->cols, hint, A_BOLD,
 		    ui_semantic(UI_C_FOCUS));
 		return;

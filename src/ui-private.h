@@ -16,6 +16,7 @@ struct keys;
 struct lineedit;
 
 #define UI_FRAME_MS	16	/* at most one frame this often under flood */
+#define UI_ECHO_WAIT_MS	2	/* after a key, wait this long for its echo alone */
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
 
@@ -51,6 +52,8 @@ struct ui {
 	int			 too_small;
 
 	struct job		*selected;
+	int			 focus_key;	/* a control character */
+	char			 focus_name[16];	/* "Ctrl+T" */
 	int			 panel_top;	/* first job index shown */
 	int			 scroll;	/* lines scrolled back in the pane */
 	int			 scroll_base;	/* scrollback count scroll counts from */

@@ -27,12 +27,13 @@
 #include "xmalloc.h"
 
 #define UI_KEY_CTRL(c)	((c) & 0x1f)
-#define UI_FOCUS_KEY	UI_KEY_CTRL('t')
 #define UI_HISTORY_MAX	1000
 
 static void	ui_job_started(struct job *, void *);
 static void	ui_job_output(struct job *, const char *, size_t, void *);
 static void	ui_job_exited(struct job *, void *);
+static void	ui_job_queued(struct job *, void *);
+static void	ui_job_removed(struct job *, void *);
 static void	ui_client_message(const char *, void *);
 static void	ui_client_error(const char *, void *);
 static void	ui_client_show(const char *, char **, int, void *);
@@ -43,6 +44,8 @@ static const struct jobtable_cbs ui_jobtable_cbs = {
 	.started = ui_job_started,
 	.output = ui_job_output,
 	.exited = ui_job_exited,
+	.queued = ui_job_queued,
+	.removed = ui_job_removed,
 };
 
 static const struct cmd_client ui_cmd_client = {
@@ -285,6 +288,13 @@ ui_start_job(struct ui *ui, const char *command)
 	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
 }
 
+/* Start a configured job (autostart); 0, or -1 after showing why. */
+int
+ui_start_config_job(struct ui *ui, const struct config_job *cj)
+{
+	return cmd_start_config_job(&ui->ctx, cj, NULL, 0) == NULL ? -1 : 0;
+}
+
 /* Run the typed line. */
 static void
 ui_submit(struct ui *ui)
@@ -350,10 +360,11 @@ ui_prompt_key(struct ui *ui, int rc, wint_t k)
 
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
 	if (rc == OK) {
-		switch (k) {
-		case UI_FOCUS_KEY:
+		if ((int)k == ui->focus_key) {
 			ui_focus(ui);
 			return;
+		}
+		switch (k) {
 		case UI_KEY_CTRL('n'):
 			ui_select_step(ui, 1);
 			return;
@@ -408,7 +419,7 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 	struct keys_event	 ev;
 	struct job		*job = ui->selected;
 
-	if (rc == OK && k == UI_FOCUS_KEY) {
+	if (rc == OK && (int)k == ui->focus_key) {
 		ui_unfocus(ui);
 		return;
 	}
@@ -431,10 +442,11 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 	jobtable_update(ui->jt, job);
 	/*
 	 * Nothing to draw until the child answers: its echo is drawn at once,
-	 * and other jobs wait a turn so the answer is read sooner.
+	 * and for a moment only the keyboard and this job are polled, so the
+	 * answer is not read behind another job's flood.
 	 */
 	ui->flags |= UI_ECHO;
-	loop_yield(ui->loop);
+	loop_await_urgent(ui->loop, UI_ECHO_WAIT_MS);
 }
 
 /* Read every key waiting on stdin. */
@@ -572,6 +584,8 @@ static void
 ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 {
 	struct ui	*ui = arg;
+	const char	*why, *reason;
+	char		 msg[512];
 
 	(void)buf;
 	(void)len;
@@ -587,6 +601,16 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			ui_follow_scrollback(ui, job_vt(job));
 	}
 	ui_dirty(ui, UI_PANEL_STALE, 0);
+	/* A full disk or a missing log directory: the job goes on, unlogged. */
+	if ((why = job_log_warning(job)) != NULL) {
+		/* The reason first, so a narrow line still shows it. */
+		reason = strrchr(why, ':');
+		reason = reason != NULL && reason[1] == ' ' ? reason + 2 : why;
+		snprintf(msg, sizeof msg, "[%d] is not logged: %s (%.*s)",
+		    job_id(job), reason, (int)(reason == why ? 0 :
+		    reason - why - 2), why);
+		ui_message(ui, msg, 1);
+	}
 }
 
 /* A job ended: give the prompt back if it was focused. */
@@ -599,6 +623,33 @@ ui_job_exited(struct job *job, void *arg)
 		ui_unfocus(ui);
 	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
 	ui_check_quit(ui);
+}
+
+/* A job waits for a free slot: show it as queued. */
+static void
+ui_job_queued(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+
+	if (ui->selected == NULL)
+		ui_select(ui, job);
+	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
+}
+
+/* A finished job leaves the table: select a neighbour if it was shown. */
+static void
+ui_job_removed(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+	int		 i, n = jobtable_count(ui->jt);
+
+	if (job == ui->selected) {
+		i = ui_job_index(ui, job);
+		ui->selected = NULL;
+		ui_select(ui, i + 1 < n ? jobtable_get(ui->jt, i + 1) :
+		    jobtable_get(ui->jt, i - 1));
+	}
+	ui_dirty(ui, UI_DRAW_ALL, 1);
 }
 
 /* Show a command's message. */
@@ -631,6 +682,16 @@ ui_client_select(struct job *job, int focus, void *arg)
 	ui_select(ui, job);
 	if (focus)
 		ui_focus(ui);
+}
+
+/* Select a job and give it the keyboard (`jobdeck ctl focus`). */
+void
+ui_focus_job(struct ui *ui, struct job *job)
+{
+	if (ui->flags & UI_QUITTING)
+		return;
+	ui_pager_close(ui);
+	ui_client_select(job, 1, ui);
 }
 
 /* !quit. */
@@ -686,6 +747,10 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
 	ui->ctx.log_dir = opts->log_dir;
+	ui->ctx.config = opts->config;
+	ui->focus_key = opts->focus_key > 0 ? opts->focus_key : UI_KEY_CTRL('t');
+	snprintf(ui->focus_name, sizeof ui->focus_name, "Ctrl+%c",
+	    'A' + ui->focus_key - 1);
 	ui->ctx.scrollback = opts->scrollback;
 	ui->ctx.no_pty = opts->no_pty;
 

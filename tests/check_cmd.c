@@ -304,6 +304,20 @@ static const struct err_case {
 	{ "unset 'A B'", "unset: `A B': not a valid identifier", 0 },
 	{ "!logs 'unterminated", "unterminated quote", 0 },
 	{ "!logs ${X", "unterminated ${", 0 },
+	{ "!logs --follow", "usage: !logs --follow ID", 0 },
+	{ "!list --status bogus", "list: unknown status: bogus (running, "
+	    "queued, completed, failed, canceled, timed-out)", 0 },
+	{ "!list --limit", "usage: !list [--status STATE,...] [--limit N]", 0 },
+	{ "!status", "usage: !status [--incremental] ID", 0 },
+	{ "!status 999", "no such job: 999", 0 },
+	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
+	    "K=V]... [--no-shell] -- COMMAND...", 0 },
+	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
+	    "directory", 0 },
+	{ "!send 1", "usage: !send ID [--] TEXT...", 0 },
+	{ "!send 999 x", "no such job: 999", 0 },
+	{ "!events", "events works only through the control socket "
+	    "(jobdeck ctl events)", 0 },
 };
 
 /* Each bad line gives its error, and starts, shows and selects nothing. */

@@ -634,7 +634,7 @@ START_TEST(test_find)
 	spec.shell = "/bin/sh";
 	spec.envp = test_env;
 	ck_assert_ptr_null(jobtable_spawn(fx.jt, &spec, &cause));
-	ck_assert_str_eq(cause, "a job named web exists already");
+	ck_assert_str_eq(cause, "a job named web is running already (job 2)");
 	free(cause);
 	ck_assert_int_eq(jobtable_count(fx.jt), 3);
 	spec.name = "web2";
@@ -819,6 +819,67 @@ START_TEST(test_log_raw_bytes)
 }
 END_TEST
 
+/* Take the text since *mark and compare it with want (count lines). */
+static void
+assert_since(struct job *job, uint64_t *mark, const char *const *want,
+    int nwant)
+{
+	char	**lines;
+	int	  count, i;
+
+	lines = job_text_since(job, mark, &count);
+	ck_assert_msg(count == nwant, "%d lines, not %d (first \"%s\")",
+	    count, nwant, count > 0 ? lines[0] : "");
+	for (i = 0; i < count; i++)
+		ck_assert_str_eq(lines[i], want[i]);
+	job_text_free(lines, count);
+}
+
+/*
+ * job_text_since() and job_text_incremental(): complete lines while the
+ * job runs, the rest once it ends, nothing twice; from the log (_i 0) or,
+ * without one, from the emulator (_i 1).  And the wall-clock start.
+ */
+START_TEST(test_text_since)
+{
+	static const char *const first[] = { "a" };
+	static const char *const rest[] = { "b", "c" };
+	static const char *const all[] = { "a", "b", "c" };
+	struct job	*job;
+	uint64_t	 mark = 0;
+	char		 buf[64], **lines;
+	int		 count;
+
+	job = spawn_spec("echo a; printf b; read x; echo c", NULL, 0,
+	    _i == 0 ? fx.dir : NULL, 100);
+	ck_assert_int_gt(job_start_time(job), 1700000000000LL);
+	job_format_time(job_start_time(job), buf, sizeof buf);
+	ck_assert_msg(strlen(buf) == 24 && buf[10] == 'T' && buf[23] == 'Z',
+	    "start time %s", buf);
+	ck_assert_str_eq(job_format_time(0, buf, sizeof buf), "-");
+	ck_assert_str_eq(job_format_time(1000042, buf, sizeof buf),
+	    "1970-01-01T00:16:40.042Z");
+
+	ck_assert(run_until(output_has, "b", 5000));
+	ck_assert_int_eq(_i == 0, job_log_path(job) != NULL);
+	assert_since(job, &mark, first, 1);
+	assert_since(job, &mark, NULL, 0);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	wait_done(job);
+	assert_since(job, &mark, rest, 2);
+	assert_since(job, &mark, NULL, 0);
+
+	lines = job_text_incremental(job, &count);
+	ck_assert_int_eq(count, 3);
+	ck_assert_str_eq(lines[0], all[0]);
+	ck_assert_str_eq(lines[2], all[2]);
+	job_text_free(lines, count);
+	lines = job_text_incremental(job, &count);
+	ck_assert_int_eq(count, 0);
+	job_text_free(lines, count);
+}
+END_TEST
+
 /*
  * A child inherits no fd of the parent's but its terminal on 0-2.  The
  * shell lists its own fds with ls (not the last command, so it is not
@@ -910,6 +971,282 @@ kill_leftovers(void)
 }
 
 /* Build the job suite. */
+/* Spawn a spec as it is; the job may be running or queued. */
+static struct job *
+spawn_full(struct job_spec *spec, const char *command)
+{
+	struct job	*job;
+	char		*cause = NULL;
+
+	spec->command = command;
+	spec->shell = "/bin/sh";
+	spec->envp = test_env;
+	job = jobtable_spawn(fx.jt, spec, &cause);
+	ck_assert_msg(job != NULL, "spawn %s: %s", command, cause);
+	return job;
+}
+
+/* Count how often needle occurs in the output so far. */
+static int
+output_count(const char *needle)
+{
+	const char	*p = fx.out;
+	int		 n = 0;
+
+	while (p != NULL && (p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* Whether fx has seen at least *arg exits. */
+static int
+exits_reached(void *arg)
+{
+	return fx.exited >= *(int *)arg;
+}
+
+/* A program and its argv run without a shell: words stay whole. */
+START_TEST(test_argv_no_shell)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*argv[] = { "printf", "<%s>", "a b", "$HOME", "it's",
+	    "*", NULL };
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	job = spawn_full(&spec, NULL);
+	ck_assert_str_eq(job_command(job),
+	    "printf '<%s>' 'a b' '$HOME' 'it'\\''s' '*'");
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	ck_assert_msg(output_has("<a b><$HOME><it's><*>"), "output: %s",
+	    fx.out);
+}
+END_TEST
+
+/* A time limit kills the job, even one that ignores SIGTERM. */
+START_TEST(test_timeout)
+{
+	struct job_spec	 spec;
+	struct job	*a, *b;
+	int64_t		 t0 = loop_now_ms();
+
+	jobtable_set_grace(fx.jt, 300);
+	memset(&spec, 0, sizeof spec);
+	spec.timeout_ms = 200;
+	a = spawn_full(&spec, "sleep 30");
+	b = spawn_full(&spec, "trap '' TERM; echo armed; "
+	    "while :; do sleep 0.05; done");
+	wait_done(a);
+	wait_done(b);
+	ck_assert_int_eq(job_state(a), JOB_TIMED_OUT);
+	ck_assert_int_eq(job_state(b), JOB_TIMED_OUT);
+	ck_assert_int_lt(loop_now_ms() - t0, 3000);
+	ck_assert_int_ge(job_duration_ms(a, loop_now_ms()), 150);
+}
+END_TEST
+
+/* on-failure: a failing job runs max_restarts more times, then stops. */
+START_TEST(test_restart_on_failure)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	int		 three = 3;
+
+	memset(&spec, 0, sizeof spec);
+	spec.restart = JOB_RESTART_ON_FAILURE;
+	spec.restart_delay_ms = 50;
+	spec.max_restarts = 2;
+	job = spawn_full(&spec, "echo run.; exit 3");
+	ck_assert(run_until(exits_reached, &three, 5000));
+	run_for(400);
+	ck_assert_int_eq(fx.exited, 3);
+	ck_assert_int_eq(fx.started, 3);
+	ck_assert_int_eq(job_starts(job), 3);
+	ck_assert_int_eq(output_count("run."), 3);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(jobtable_count(fx.jt), 1);
+	ck_assert_int_eq(job_id(job), 1);
+
+	/* Success is not a failure: no restart. */
+	job = spawn_full(&spec, "true");
+	wait_done(job);
+	run_for(200);
+	ck_assert_int_eq(job_starts(job), 1);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+}
+END_TEST
+
+/* always: restarts after success too, until the user kills it. */
+START_TEST(test_restart_always_until_killed)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	int		 three = 3, exits;
+
+	memset(&spec, 0, sizeof spec);
+	spec.restart = JOB_RESTART_ALWAYS;
+	spec.restart_delay_ms = 30;
+	spec.max_restarts = -1;
+	job = spawn_full(&spec, "echo tick.");
+	ck_assert(run_until(exits_reached, &three, 5000));
+	if (job_is_running(job))
+		wait_done(job);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	exits = fx.exited;
+	run_for(300);
+	ck_assert_int_eq(fx.exited, exits);
+	ck_assert_int_eq(fx.started, exits);
+	ck_assert(!job_is_running(job));
+
+	/* The user's kill of a running job is never restarted. */
+	job = spawn_full(&spec, "sleep 30");
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	run_for(200);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_int_eq(job_starts(job), 1);
+}
+END_TEST
+
+/* max_running: the second job waits queued until the first ends. */
+START_TEST(test_max_running_queue)
+{
+	struct job_spec	 spec;
+	struct job	*a, *b, *c;
+	char		*first, *second;
+
+	jobtable_set_max_running(fx.jt, 1);
+	memset(&spec, 0, sizeof spec);
+	a = spawn_full(&spec, "sleep 0.3; echo first.");
+	b = spawn_full(&spec, "echo second.");
+	ck_assert_int_eq(job_state(a), JOB_RUNNING);
+	ck_assert_int_eq(job_state(b), JOB_QUEUED);
+	ck_assert_int_le(job_pid(b), 0);
+	ck_assert_int_eq(fx.started, 1);
+	wait_done(a);
+	wait_done(b);
+	ck_assert_int_eq(job_state(b), JOB_COMPLETED);
+	first = strstr(fx.out, "first.");
+	second = strstr(fx.out, "second.");
+	ck_assert(first != NULL && second != NULL && first < second);
+
+	/* A queued job can be killed: canceled without ever running. */
+	a = spawn_full(&spec, "sleep 30");
+	b = spawn_full(&spec, "echo never.");
+	c = spawn_full(&spec, "echo nor.");
+	ck_assert_int_eq(jobtable_kill(fx.jt, b, SIGTERM), 0);
+	ck_assert_int_eq(job_state(b), JOB_CANCELED);
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 2);
+	wait_done(a);
+	run_for(200);
+	ck_assert_int_eq(job_state(c), JOB_CANCELED);
+	ck_assert(!output_has("never.") && !output_has("nor."));
+}
+END_TEST
+
+/* A spec's input reaches a read in the job. */
+START_TEST(test_spec_input)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+
+	memset(&spec, 0, sizeof spec);
+	spec.input = "hello there\n";
+	job = spawn_full(&spec, "read x; echo \"got:$x.\"");
+	wait_done(job);
+	ck_assert_msg(output_has("got:hello there."), "output: %s", fx.out);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+}
+END_TEST
+
+/* Count removals. */
+static void
+on_removed(struct job *job, void *arg)
+{
+	int	*n = arg;
+
+	(void)job;
+	(*n)++;
+}
+
+static const struct jobtable_cbs removed_cbs = {
+	.removed = on_removed,
+};
+
+/* keep_finished drops the oldest finished jobs, never a running one. */
+START_TEST(test_keep_finished)
+{
+	struct job_spec	 spec;
+	struct job	*job, *live;
+	int		 i, removed = 0;
+
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &removed_cbs, &removed), 0);
+	jobtable_set_keep_finished(fx.jt, 2);
+	memset(&spec, 0, sizeof spec);
+	live = spawn_full(&spec, "sleep 30");
+	for (i = 0; i < 4; i++) {
+		job = spawn_full(&spec, "true");
+		wait_done(job);
+	}
+	ck_assert_int_eq(removed, 2);
+	ck_assert_int_eq(jobtable_count(fx.jt), 3);
+	ck_assert_ptr_eq(jobtable_get(fx.jt, 0), live);
+	ck_assert_int_eq(job_id(jobtable_get(fx.jt, 1)), 4);
+	ck_assert_int_eq(job_id(jobtable_get(fx.jt, 2)), 5);
+	ck_assert_ptr_null(jobtable_find(fx.jt, "2", NULL));
+}
+END_TEST
+
+/* Whether "up." was printed at least *arg times. */
+static int
+ups_reached(void *arg)
+{
+	return output_count("up.") >= *(int *)arg;
+}
+
+/* jobtable_restart: a running job is stopped and run again, same id. */
+START_TEST(test_user_restart)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cause = NULL;
+	pid_t		 first;
+	int		 one = 1, two = 2;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = "svc";
+	job = spawn_full(&spec, "echo up.; sleep 30");
+	first = job_pid(job);
+	ck_assert(run_until(ups_reached, &one, 5000));
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	ck_assert(run_until(exits_reached, &one, 5000));
+	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	ck_assert_int_ne(job_pid(job), first);
+	ck_assert_int_eq(fx.started, 2);
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "svc", NULL), job);
+	ck_assert(run_until(ups_reached, &two, 5000));
+
+	/* An ended job starts again at once. */
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGKILL), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	ck_assert_int_eq(fx.started, 3);
+	run_for(200);
+	ck_assert_int_eq(output_count("up."), 3);
+
+	/* A name is free again once its job has ended. */
+	ck_assert_ptr_null(jobtable_spawn(fx.jt, &spec, &cause));
+	ck_assert_str_eq(cause, "a job named svc is running already (job 1)");
+	free(cause);
+}
+END_TEST
+
 static Suite *
 job_suite(void)
 {
@@ -947,12 +1284,27 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_all_at_once);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("policy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 15);
+	tcase_add_test(tc, test_argv_no_shell);
+	tcase_add_test(tc, test_timeout);
+	tcase_add_test(tc, test_restart_on_failure);
+	tcase_add_test(tc, test_restart_always_until_killed);
+	tcase_add_test(tc, test_max_running_queue);
+	tcase_add_test(tc, test_spec_input);
+	tcase_add_test(tc, test_keep_finished);
+	tcase_add_test(tc, test_user_restart);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("log");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_text_from_log);
 	tcase_add_test(tc, test_log_raw_bytes);
+	tcase_add_loop_test(tc, test_text_since, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

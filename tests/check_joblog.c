@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -126,6 +127,59 @@ START_TEST(test_append_and_size)
 	ck_assert_int_eq(slurp(p, buf, sizeof buf), 15);
 	ck_assert_mem_eq(buf, "hello world\n\0\x01\xff", 15);
 	joblog_close(jl);
+}
+END_TEST
+
+/* Count this process's open descriptors. */
+static int
+count_fds(void)
+{
+	DIR		*d = opendir("/proc/self/fd");
+	struct dirent	*de;
+	int		 n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own fd */
+}
+
+/* An idle log holds no descriptor and opens again on the next write. */
+START_TEST(test_idle_closes_and_reopens)
+{
+	struct joblog	*jl;
+	char		 p[160], buf[256], *cause = NULL;
+	int		 before;
+
+	snprintf(p, sizeof p, "%s/idle.log", base);
+	before = count_fds();
+	jl = joblog_open(base, "idle.log", &cause);
+	ck_assert_ptr_nonnull(jl);
+	ck_assert_int_eq(count_fds(), before + 1);
+	ck_assert_int_eq(joblog_write(jl, "run 1\n", 6), 0);
+	joblog_idle(jl);
+	ck_assert_int_eq(count_fds(), before);
+	ck_assert_str_eq(joblog_path(jl), p);
+	ck_assert_int_eq(joblog_write(jl, "run 2\n", 6), 0);
+	ck_assert_int_eq(count_fds(), before + 1);
+	ck_assert_int_eq(joblog_size(jl), 12);
+	ck_assert_int_eq(slurp(p, buf, sizeof buf), 12);
+	ck_assert_str_eq(buf, "run 1\nrun 2\n");
+	ck_assert_ptr_null(joblog_error(jl));
+
+	/* The directory went away meanwhile: logging is off, with why. */
+	joblog_idle(jl);
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(chmod(base, 0500), 0);
+	if (geteuid() != 0) {
+		ck_assert_int_eq(joblog_write(jl, "run 3\n", 6), -1);
+		ck_assert_ptr_nonnull(strstr(joblog_error(jl),
+		    "Permission denied"));
+	}
+	ck_assert_int_eq(chmod(base, 0700), 0);
+	joblog_close(jl);
+	ck_assert_int_eq(count_fds(), before);
 }
 END_TEST
 
@@ -350,6 +404,7 @@ joblog_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_open_creates_nested_dirs_and_modes);
 	tcase_add_test(tc, test_append_and_size);
+	tcase_add_test(tc, test_idle_closes_and_reopens);
 	tcase_add_test(tc, test_full_disk_turns_log_off);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_dir_of_other_user_refused);

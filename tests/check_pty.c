@@ -663,6 +663,165 @@ can_hide_ptmx(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Spawn argv in split mode (stderr apart, exec reported); fail on error. */
+static void
+spawn_split(struct pty_child *c, const char *path, char *const *argv,
+    const char *cwd, int null_stdin)
+{
+	struct pty_spec	 spec;
+	char		*cause = NULL;
+
+	memset(&spec, 0, sizeof spec);
+	spec.path = path;
+	spec.argv = argv;
+	spec.envp = test_env;
+	spec.cwd = cwd;
+	spec.split_stderr = 1;
+	spec.null_stdin = null_stdin;
+	if (pty_spawn(&spec, c, &cause) != 0)
+		ck_abort_msg("pty_spawn: %s", cause);
+	ck_assert_int_gt(c->pid, 0);
+	ck_assert_int_eq(c->is_pty, 0);
+	ck_assert_int_gt(c->err_fd, 2);
+	ck_assert(fcntl(c->err_fd, F_GETFD) & FD_CLOEXEC);
+	ck_assert(fcntl(c->err_fd, F_GETFL) & O_NONBLOCK);
+}
+
+START_TEST(test_split_stderr)
+{
+	struct pty_child	 c;
+	struct out		 o = { .len = 0 }, e = { .len = 0 };
+	char *const		 argv[] = { "sh", "-c",
+	    "echo out; echo err >&2; read x; echo got:$x; echo err2 >&2;"
+	    " for f in /proc/$$/fd/*; do"
+	    " if [ -e \"$f\" ]; then echo ${f##*/}; fi; done", NULL };
+	int			 status;
+
+	spawn_split(&c, "/bin/sh", argv, NULL, 0);
+	ck_assert_int_eq(c.exec_errno, 0);
+	ck_assert_int_ne(c.in_fd, -1);
+	ck_assert(read_until(c.out_fd, &o, "out\n", 10000));
+	ck_assert(read_until(c.err_fd, &e, "err\n", 10000));
+	ck_assert_int_eq(write(c.in_fd, "abc\n", 4), 4);
+	ck_assert(read_until(c.err_fd, &e, NULL, 10000));
+	ck_assert(read_until(c.out_fd, &o, NULL, 10000));
+	/* Only 0-2: neither the exec report nor any other pipe leaked. */
+	ck_assert_str_eq(o.buf, "out\ngot:abc\n0\n1\n2\n");
+	ck_assert_str_eq(e.buf, "err\nerr2\n");
+	status = wait_child(c.pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	pty_child_close(&c);
+	ck_assert_int_eq(c.err_fd, -1);
+	ck_assert_int_ne(fcntl(0, F_GETFD), -1);
+}
+END_TEST
+
+/* Spawn a split child that cannot start; check errno, message and 127/126. */
+static void
+check_split_failure(const char *path, const char *cwd, int want_errno,
+    const char *want_msg, int want_status)
+{
+	struct pty_child	 c;
+	struct out		 o = { .len = 0 }, e = { .len = 0 };
+	char *const		 argv[] = { (char *)path, NULL };
+	int			 status;
+
+	spawn_split(&c, path, argv, cwd, 1);
+	ck_assert_int_eq(c.exec_errno, want_errno);
+	ck_assert(read_until(c.err_fd, &e, NULL, 10000));
+	ck_assert(read_until(c.out_fd, &o, NULL, 10000));
+	ck_assert_str_eq(e.buf, want_msg);
+	ck_assert_str_eq(o.buf, "");
+	status = wait_child(c.pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == want_status);
+	pty_child_close(&c);
+}
+
+START_TEST(test_split_exec_report)
+{
+	char	dir[] = "/tmp/check_pty.XXXXXX", file[160], msg[200];
+
+	check_split_failure("no-such-program-xyz", NULL, ENOENT,
+	    "no-such-program-xyz: not found\n", 127);
+	check_split_failure("/nonexistent/prog", NULL, ENOENT,
+	    "/nonexistent/prog: No such file or directory\n", 127);
+	check_split_failure("/bin/true", "/nonexistent/dir", ENOENT,
+	    "cd: /nonexistent/dir: No such file or directory\n", 127);
+
+	/* Found but not executable. */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof file, "%s/noexec", dir);
+	write_file(file, "#!/bin/sh\necho no\n", 0644);
+	snprintf(msg, sizeof msg, "%s: Permission denied\n", file);
+	check_split_failure(file, NULL, EACCES, msg, 126);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_null_stdin)
+{
+	struct pty_child	 c;
+	struct out		 o = { .len = 0 };
+	char *const		 argv[] = { "readlink", "/proc/self/fd/0",
+	    NULL };
+
+	spawn_split(&c, "readlink", argv, NULL, 1);
+	ck_assert_int_eq(c.in_fd, -1);
+	ck_assert(read_until(c.out_fd, &o, NULL, 10000));
+	ck_assert_str_eq(o.buf, "/dev/null\n");
+	wait_child(c.pid);
+	pty_child_close(&c);
+}
+END_TEST
+
+START_TEST(test_zeroed_child_keeps_fd0)
+{
+	struct pty_child	*c;
+
+	/* job.c's pattern: calloc, then only out_fd and in_fd set to -1. */
+	c = calloc(1, sizeof *c);
+	ck_assert_ptr_nonnull(c);
+	c->pid = -1;
+	c->out_fd = c->in_fd = -1;
+	ck_assert_int_eq(c->err_fd, 0);
+	pty_child_close(c);
+	ck_assert_int_ne(fcntl(0, F_GETFD), -1);
+	ck_assert_int_eq(c->err_fd, -1);
+	pty_child_close(c);
+	ck_assert_int_ne(fcntl(0, F_GETFD), -1);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_split_with_std_fds_closed)
+{
+	struct pty_child	 c;
+	struct out		 e = { .len = 0 };
+	char *const		 argv[] = { "sh", "-c", "echo err >&2", NULL };
+	pid_t			 pid;
+	int			 status;
+
+	/* In a child of ours: with 0-2 closed, err_fd still lands above 2. */
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		close(0);
+		close(1);
+		close(2);
+		spawn_split(&c, "/bin/sh", argv, NULL, 0);
+		if (c.err_fd <= 2 || !read_until(c.err_fd, &e, NULL, 10000) ||
+		    strcmp(e.buf, "err\n") != 0)
+			_exit(1);
+		waitpid(c.pid, NULL, 0);
+		pty_child_close(&c);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+END_TEST
+
 /* Build the pty suite. */
 static Suite *
 pty_suite(void)
@@ -701,6 +860,11 @@ pty_suite(void)
 	tc = tcase_create("pipes");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_pipe_fallback);
+	tcase_add_test(tc, test_split_stderr);
+	tcase_add_test(tc, test_split_exec_report);
+	tcase_add_test(tc, test_null_stdin);
+	tcase_add_test(tc, test_zeroed_child_keeps_fd0);
+	tcase_add_test(tc, test_split_with_std_fds_closed);
 	/* Needs a private mount namespace (root); left out otherwise. */
 	if (can_hide_ptmx())
 		tcase_add_test(tc, test_fallback_when_no_pty);

@@ -1077,7 +1077,7 @@ START_TEST(test_scrollback_steady)
 	char				 before[256];
 
 	deck_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
-	EXPECT_LINE(t, &pane, "L90", WAIT_MS);
+	EXPECT_LINE(t, &pane, "L50", WAIT_MS);
 	term_key(t, TERM_KEY_PAGEUP);
 	term_pump(t, 200);
 	snprintf(before, sizeof before, "%s", term_text_in(t, &top));
@@ -1089,6 +1089,252 @@ START_TEST(test_scrollback_steady)
 	    deck_fmt("the scrolled view moved from \"%s\" to \"%s\"",
 	    before, term_text_in(t, &top)));
 	term_close(t);
+}
+END_TEST
+
+/*
+ * Configuration (issue 4).  deck_start_file() starts jobdeck with
+ * `OPT FILE` instead of `-c /dev/null`, FILE written from text into a
+ * private directory (0600, as jobdeck wants it).
+ */
+static char	cfg_dir[64];
+
+/* Write text to name in a fresh private directory; return its path. */
+static const char *
+cfg_write(const char *name, const char *text)
+{
+	static char	path[128];
+	int		fd;
+
+	strcpy(cfg_dir, "/tmp/jd-e2e-cfg.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(cfg_dir));
+	snprintf(path, sizeof path, "%s/%s", cfg_dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* Remove what cfg_write() made. */
+static void
+cfg_remove(void)
+{
+	char	cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", cfg_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", cfg_dir);
+}
+
+/* Start jobdeck with opt (-c or -f) and a file holding text. */
+static struct term *
+deck_start_file(const char *opt, const char *name, const char *text)
+{
+	const char	*argv[4];
+	const char	*bin;
+	struct term	*t;
+
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	argv[0] = bin;
+	argv[1] = opt;
+	argv[2] = cfg_write(name, text);
+	argv[3] = NULL;
+	t = term_start(argv, NULL);
+	ck_assert_msg(t != NULL, "cannot start %s: %s", bin, strerror(errno));
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+	return t;
+}
+
+/* Run jobdeck with args (no terminal); its output and exit status. */
+static int
+deck_batch(const char *args, char *out, size_t size)
+{
+	const char	*bin;
+	char		 cmd[512];
+	FILE		*f;
+	size_t		 n;
+	int		 status;
+
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", bin, args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(out, 1, size - 1, f);
+	out[n] = '\0';
+	status = pclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Autostarted jobs appear with env, params and templating; !run starts more. */
+START_TEST(test_config_autostart)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[[job]]\n"
+	    "name = \"hello\"\n"
+	    "command = \"echo hello-${GREETING} {who}; sleep 1000\"\n"
+	    "env = { GREETING = \"hi\" }\n"
+	    "params = { who = \"big world\" }\n"
+	    "\n"
+	    "[[job]]\n"
+	    "name = \"later\"\n"
+	    "command = \"printf\"\n"
+	    "args = [\"<%s>\\\\n\", \"later-{n}\", \"${NOPE:-dflt}\"]\n"
+	    "autostart = false\n");
+	EXPECT_IN(t, &panel, "[1] hello: echo hello-", WAIT_MS);
+	EXPECT_IN(t, &pane, "hello-hi big world", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &panel, "later", NULL, NULL),
+	    "a job with autostart = false started");
+	deck_run(t, "!run later n=$5;rm");
+	EXPECT_IN(t, &pane, "<later-$5;rm>", WAIT_MS);
+	EXPECT_IN(t, &pane, "<dflt>", WAIT_MS);
+	EXPECT_IN(t, &panel, "[2] later:", WAIT_MS);
+	deck_run(t, "!run nosuch");
+	EXPECT_IN(t, &bottom, "run: no configured job named nosuch", WAIT_MS);
+	deck_run(t, "!run later oops");
+	EXPECT_IN(t, &bottom, "run: expected key=value, not 'oops'", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* timeout: the job is stopped and shows "Timed out". */
+START_TEST(test_config_timeout)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[[job]]\nname = \"slow\"\ncommand = \"sleep 1000\"\n"
+	    "timeout = 0.5\n");
+	EXPECT_IN(t, &panel, "[1] slow: sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &panel, "Timed out", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* on-failure: max_restarts more runs, then it stays failed. */
+START_TEST(test_config_restart)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[[job]]\nname = \"flaky\"\ncommand = \"echo try-run; exit 3\"\n"
+	    "restart = \"on-failure\"\nrestart_delay = 0.2\n"
+	    "max_restarts = 2\n");
+	EXPECT_IN(t, &panel, "✗ Failed", WAIT_MS);
+	DECK_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 3, WAIT_MS),
+	    "the job did not run three times");
+	term_pump(t, 1000);
+	DECK_ASSERT(t, term_count_in(t, &pane, "try-run") == 3,
+	    "the job ran more than 1 + max_restarts times");
+	EXPECT_IN(t, &panel, "Exited 3 after", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
+	    "a restart made a new job instead of rerunning [1]");
+
+	/* !restart runs it again, with a fresh count. */
+	deck_run(t, "!restart flaky");
+	DECK_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 6, WAIT_MS),
+	    "!restart did not run the job three more times");
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* max_running = 1: the second job waits queued until the first ends. */
+START_TEST(test_config_queue)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[settings]\nmax_running = 1\n\n"
+	    "[[job]]\nname = \"first\"\ncommand = \"sleep 1.5; echo A-done\"\n\n"
+	    "[[job]]\nname = \"second\"\ncommand = \"echo B-ran\"\n");
+	EXPECT_IN(t, &panel, "[2] second: echo B-ran", WAIT_MS);
+	EXPECT_IN(t, &panel, "Queued", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (1 running)", WAIT_MS);
+	DECK_ASSERT(t, !term_find(t, "B-ran\n", NULL, NULL) &&
+	    term_count_in(t, &panel, "✓ Done") == 0,
+	    "the queued job ran before the first ended");
+	DECK_ASSERT(t, term_wait_count_in(t, &panel, "✓ Done", 2, WAIT_MS),
+	    "the two jobs did not both finish");
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* input: the text reaches a read in the job. */
+START_TEST(test_config_input)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[[job]]\nname = \"asker\"\n"
+	    "command = \"read -r x; echo \\\"got:[$x]\\\"; sleep 1000\"\n"
+	    "input = \"typed in\\n\"\n");
+	EXPECT_IN(t, &pane, "got:[typed in]", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* A Procfile gives one job per line. */
+START_TEST(test_config_procfile)
+{
+	struct term	*t;
+
+	t = deck_start_file("-f", "Procfile",
+	    "# the app\nweb: echo from-web; sleep 1000\n\n"
+	    "worker: echo from-worker; sleep 1000\n");
+	EXPECT_IN(t, &panel, "[1] web:", WAIT_MS);
+	EXPECT_IN(t, &panel, "[2] worker:", WAIT_MS);
+	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* Bad configuration: a precise message, exit 2, and no screen. */
+START_TEST(test_config_errors)
+{
+	char		 out[4096], args[256];
+	const char	*path;
+	int		 rc;
+
+	path = cfg_write("config.toml", "[settings]\nkill_timeout = 99999\n");
+	snprintf(args, sizeof args, "-c %s", path);
+	rc = deck_batch(args, out, sizeof out);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(out, deck_fmt("%s:2:16: kill_timeout must be a "
+	    "number between 0 and 3600", path)) != NULL, "got: %s", out);
+	ck_assert_msg(strstr(out, "\033[") == NULL, "the screen was touched");
+	cfg_remove();
+
+	path = cfg_write("config.toml", "[[job]]\nname = \"a\"\ncomand = \"x\"\n");
+	snprintf(args, sizeof args, "--check-config -c %s", path);
+	ck_assert_int_eq(deck_batch(args, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, "unknown key 'comand' in [[job]] (did you "
+	    "mean 'command'?)") != NULL, "got: %s", out);
+	cfg_remove();
+
+	path = cfg_write("Procfile", "web echo\n");
+	snprintf(args, sizeof args, "--check-config -f %s", path);
+	ck_assert_int_eq(deck_batch(args, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, deck_fmt("%s:1:", path)) != NULL,
+	    "got: %s", out);
+	cfg_remove();
+
+	ck_assert_int_eq(deck_batch("--check-config -c config.toml.example",
+	    out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "config.toml.example: ok") != NULL,
+	    "got: %s", out);
+	ck_assert_int_eq(deck_batch("--help-config", out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "max_running") != NULL, "got: %s", out);
 }
 END_TEST
 
@@ -1126,6 +1372,13 @@ e2e_suite(void)
 		{ "line_editing", &test_line_editing, 20 },
 		{ "scrollback", &test_scrollback, 20 },
 		{ "scrollback_steady", &test_scrollback_steady, 20 },
+		{ "config_autostart", &test_config_autostart, 20 },
+		{ "config_timeout", &test_config_timeout, 20 },
+		{ "config_restart", &test_config_restart, 20 },
+		{ "config_queue", &test_config_queue, 20 },
+		{ "config_input", &test_config_input, 20 },
+		{ "config_procfile", &test_config_procfile, 20 },
+		{ "config_errors", &test_config_errors, 20 },
 	};
 	Suite	*s = suite_create("e2e");
 	TCase	*tc;
@@ -1144,7 +1397,6 @@ e2e_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-
 /* Run the suite; the exit status says whether every test passed. */
 int
 main(void)

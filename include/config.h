@@ -1,0 +1,153 @@
+/*
+ * config: jobdeck's configuration.  One table, config_options[], names
+ * every option (its section, name, type, default, bounds and one line of
+ * help); it drives parsing, validation, defaults, `jobdeck --help-config`
+ * and the option list of the man page (a test holds the two together).
+ * A config comes from a TOML file (config.toml), from a Procfile (`name:
+ * command` lines), or from the defaults alone.
+ *
+ * Errors name the place: "config.toml:12:5: expected '=' after key",
+ * "config.toml:20:1: unknown key 'comand' in [[job]] (did you mean
+ * 'command'?)", "config.toml:8:11: kill_timeout must be a number between
+ * 0 and 3600".  config never prints and never exits.
+ *
+ * Ownership: config_load() and friends return a struct config the caller
+ * frees with config_free(); every string and array in it belongs to it.
+ */
+#ifndef JOBDECK_CONFIG_H
+#define JOBDECK_CONFIG_H
+
+#include <stddef.h>
+
+struct expand_param;
+
+enum config_restart {
+	CONFIG_RESTART_NO,
+	CONFIG_RESTART_ON_FAILURE,
+	CONFIG_RESTART_ALWAYS
+};
+
+/* [settings]; the defaults and bounds are in config_options[]. */
+struct config_settings {
+	char		*shell;		/* NULL: $SHELL, else /bin/sh */
+	int		 scrollback;	/* lines kept above the screen */
+	double		 kill_timeout;	/* seconds from SIGTERM to SIGKILL */
+	char		*log_dir;	/* NULL: $XDG_STATE_HOME/jobdeck/logs */
+	char		*focus_key;	/* "C-t"; see config_key_code() */
+	int		 max_running;	/* 0: no limit; others wait queued */
+	int		 keep_finished;	/* finished jobs kept in the panel,
+					   oldest dropped first; 0: none */
+};
+
+/*
+ * One [[job]] (or one Procfile line).  command, args, cwd and input are
+ * templates for expand_text(), already checked to expand with params.
+ */
+struct config_job {
+	char		*name;		/* unique, [A-Za-z0-9_.-]+, not all */
+					/*   digits */
+	char		*command;	/* shell string, or the program if args */
+	char		**args;		/* NULL: command is a shell string */
+	size_t		 nargs;		/* args[nargs] is NULL */
+	char		*cwd;		/* NULL: the session's */
+	char		**env;		/* "KEY=VALUE", in file order, NULL- */
+	size_t		 nenv;		/*   terminated; NULL when not set */
+	int		 inherit_env;	/* 0: start from env alone */
+	double		 timeout;	/* seconds, 0: none */
+	char		*input;		/* written to stdin at start, or NULL */
+	int		 autostart;
+	enum config_restart restart;	/* after an exit; on-failure: status */
+					/*   other than 0, or a signal */
+	double		 restart_delay;	/* seconds */
+	int		 max_restarts;	/* restarts in a row, then it stays */
+					/*   stopped; 0: no limit (default 5) */
+	int		 pty;		/* 0: run on pipes */
+	struct expand_param *params;	/* {name} defaults, keys and values */
+	size_t		 nparams;	/*   owned here (const-cast); params
+					   [nparams].key is NULL */
+	int		 line;		/* where it was defined, 0 if nowhere */
+};
+
+struct config {
+	char			*path;	/* the file it came from, or NULL */
+	struct config_settings	 settings;
+	struct config_job	*jobs;
+	size_t			 njobs;
+};
+
+/* What an option is, for the table. */
+enum config_type {
+	CONFIG_STRING,
+	CONFIG_INT,
+	CONFIG_NUMBER,		/* integer or float */
+	CONFIG_BOOL,
+	CONFIG_ENUM,		/* a string among choices, "|"-separated */
+	CONFIG_STRING_ARRAY,
+	CONFIG_STRING_TABLE	/* a table of string values: env, params */
+};
+
+struct config_option {
+	const char	*section;	/* "settings" or "job" */
+	const char	*name;
+	enum config_type type;
+	const char	*def;		/* default as TOML text; NULL: none */
+	double		 min, max;	/* bounds for numbers */
+	const char	*choices;	/* CONFIG_ENUM: "no|on-failure|always" */
+	const char	*help;		/* one line */
+
+	/* How config.c stores and checks it; the fields above describe it. */
+#define CONFIG_REQUIRED	0x1	/* every [[job]] must set it */
+#define CONFIG_NONEMPTY	0x2	/* a string that may not be "" */
+#define CONFIG_PAIRS	0x4	/* table kept as expand_param, not "K=V" */
+#define CONFIG_TEMPLATE	0x8	/* expanded at start: checked by expand */
+	int		 flags;
+	size_t		 offset;	/* of its field in config_settings */
+					/*   or config_job */
+	size_t		 count;		/* arrays, tables: their size_t count */
+	int		(*check)(const char *, char **); /* strings and table
+					   keys: extra rule, or NULL */
+};
+
+extern const struct config_option	config_options[];
+extern const size_t			config_noptions;
+
+/* The option called name in section ("settings", "job"), or NULL. */
+const struct config_option *config_find_option(const char *section,
+		     const char *name);
+/* "string", "integer", "number", "boolean", "array of strings", ... */
+const char	*config_type_name(enum config_type);
+/*
+ * The control character a focus key names: "C-a" to "C-z" (the letter in
+ * either case) except C-i, C-j and C-m (Tab, Enter): "C-t" is 0x14.  -1 if
+ * key is not such a name.
+ */
+int		 config_key_code(const char *key);
+
+/*
+ * config_default() has the table's defaults and no jobs.  config_parse()
+ * reads TOML, config_parse_procfile() a Procfile; name only prefixes
+ * messages ("NAME:LINE:COL: message", "NAME:LINE: message").
+ * config_load() reads path, or config_default_path() when path is NULL
+ * (a missing default file gives the defaults, a missing path is an
+ * error), as a Procfile if procfile is set or the file is named Procfile
+ * or Procfile.*; it refuses a file writable by group or others, owned by
+ * another user than the caller or root, or larger than TOML_MAX_INPUT.
+ * config_default_path() is $XDG_CONFIG_HOME/jobdeck/config.toml, else
+ * $HOME/.config/jobdeck/config.toml, else NULL; the caller frees it.
+ * config_help_text() is the text of `jobdeck --help-config`, to free.
+ * On error *out is NULL and *cause an allocated message.
+ */
+struct config	*config_default(void);
+int		 config_parse(const char *name, const char *buf, size_t len,
+		     struct config **out, char **cause);
+int		 config_parse_procfile(const char *name, const char *buf,
+		     size_t len, struct config **out, char **cause);
+int		 config_load(const char *path, int procfile,
+		     struct config **out, char **cause);
+char		*config_default_path(void);
+char		*config_help_text(void);
+const struct config_job *config_find_job(const struct config *,
+		     const char *name);
+void		 config_free(struct config *);
+
+#endif

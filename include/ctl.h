@@ -1,0 +1,89 @@
+/*
+ * ctl: the control socket.  Each deck listens on a Unix socket,
+ * $XDG_RUNTIME_DIR/jobdeck/NAME.sock, else /tmp/jobdeck-UID/NAME.sock
+ * (NAME from -S, "default" by default: [A-Za-z0-9_.-], at most 64
+ * bytes).  The directory is made 0700 and must be a directory owned by
+ * the user that neither group nor others can write; the socket is 0600,
+ * and the server refuses (replies an error and closes) any peer whose
+ * uid (SO_PEERCRED) is not its own.  ctl.c is the server, ctl-client.c
+ * the `jobdeck ctl` client.
+ *
+ * The protocol.  A client connects, writes one request and reads one
+ * reply; the server closes the connection when the reply is sent.
+ *
+ *   Request: one line ending in "\n", at most CTL_REQUEST_MAX bytes with
+ *   the newline: a command of the prompt's language without its "!"
+ *   ("kill -TERM 3"), split into words by session_split() as the prompt
+ *   splits it, and run through the same cmd_table[].  jobdeck ctl puts
+ *   each word in single quotes ('it'\''s'), so the server expands
+ *   nothing; a word cannot hold a newline.  An optional first word
+ *   "--json" asks for the result as JSON.  A request without a newline
+ *   is complete at end of file; bytes after the newline are ignored.
+ *
+ *   Reply: a status line, "0\n", "1\n" or "2\n" (the exit status the
+ *   client uses: success, the command failed, a bad request or usage),
+ *   then the body.  On 0 the body is the command's output: text lines, or
+ *   with --json one JSON document and "\n" (commands that only report a
+ *   message give {"ok":true,"message":...}).  On 1 or 2 the body is the
+ *   error messages, one per line, the prompt's own words ("no such job:
+ *   9", "unknown command: !frob", "unterminated quote").
+ *
+ *   Streams: `events` and `logs --follow ID` reply "0\n" and then keep
+ *   writing lines, until the client leaves or (logs) the job ends.
+ *   events writes one JSON object per line: {"event":"started","id",
+ *   "name","pid","command"}, {"event":"queued","id","name","command"},
+ *   {"event":"output","id","text"} for each line of output as it
+ *   completes (escape sequences stripped, as !logs shows it),
+ *   {"event":"exited","id","exit_code","signal","duration_ms","state"}
+ *   and {"event":"removed","id"}.  logs --follow writes the job's output
+ *   so far and then each line as it completes (with --json, "output"
+ *   events and a last "exited" one).
+ *
+ * Limits, so that no client can block or swamp the deck: every socket is
+ * non-blocking and read and written through loop watches; a request must
+ * be complete within CTL_REQUEST_TIMEOUT_MS and CTL_REQUEST_MAX bytes
+ * (else "request timed out" or "request too long", status 2, and the
+ * connection is closed); a NUL byte is an error; a streaming client whose
+ * unsent output passes CTL_OUTPUT_MAX is dropped (a one-shot reply is as
+ * long as the command's output); beyond CTL_CLIENTS_MAX clients at once,
+ * a new one is answered "too many clients" (status 1) and closed.  A
+ * client of another uid is answered "permission denied" (status 2).
+ *
+ * Ownership: the caller owns the struct ctl; it owns the listening socket
+ * (unlinked by ctl_free()), its clients and their sockets, and its loop
+ * watches and timers.  The cmd_ctx given to ctl_start() is copied; what
+ * it points to, and the callbacks, must outlive the struct ctl.  The
+ * server never prints and never exits; ctl_main() (the client) prints and
+ * returns an exit status.
+ */
+#ifndef JOBDECK_CTL_H
+#define JOBDECK_CTL_H
+
+struct cmd_ctx;
+struct ctl;
+struct job;
+struct loop;
+
+/* What the deck does for the socket's clients; any member may be NULL. */
+struct ctl_cbs {
+	void	(*quit)(void *arg);			/* quit */
+	void	(*focus)(struct job *, void *arg);	/* focus ID */
+};
+
+#define CTL_NAME_MAX		64
+#define CTL_REQUEST_MAX		(64 * 1024)
+#define CTL_REQUEST_TIMEOUT_MS	5000
+#define CTL_OUTPUT_MAX		(16 * 1024 * 1024)
+#define CTL_CLIENTS_MAX		128
+
+int		 ctl_socket_path(const char *name, int create, char **path,
+		    char **cause);
+struct ctl	*ctl_listen(const char *name, char **cause);
+void		 ctl_start(struct ctl *, struct loop *,
+		    const struct cmd_ctx *, const struct ctl_cbs *, void *arg);
+const char	*ctl_path(const struct ctl *);
+void		 ctl_free(struct ctl *);
+
+int		 ctl_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * launch: a configured job ([[job]] or a Procfile line) turned into a
+ * job_spec, ready for jobtable_spawn().  Templating runs here: first
+ * ${VAR} and ${VAR:-default} from the job's environment (its env over the
+ * session's over jobdeck's own), then {name} from the parameters (the
+ * caller's over the job's params).  A shell command gets parameter values
+ * single-quoted, so they are never re-parsed by the shell; args get them
+ * verbatim, as whole words.  A relative cwd is taken from the session's.
+ *
+ * Ownership: launch_new() returns a struct launch that owns the spec and
+ * every string it points to; launch_free() frees them.  The spec's
+ * log_dir, scrollback and no_pty may be set by the caller before spawning
+ * (with strings the caller keeps alive).
+ */
+#ifndef JOBDECK_LAUNCH_H
+#define JOBDECK_LAUNCH_H
+
+#include <stddef.h>
+
+struct config_job;
+struct config_settings;
+struct expand_param;
+struct job_spec;
+struct session;
+struct launch;
+
+struct launch	*launch_new(const struct config_job *,
+		    const struct config_settings *, const struct session *,
+		    const struct expand_param *params, size_t nparams,
+		    char **cause);
+struct job_spec	*launch_spec(struct launch *);
+void		 launch_free(struct launch *);
+
+int		 launch_parse_params(int argc, char **argv,
+		    struct expand_param **params, size_t *nparams,
+		    char **cause);
+void		 launch_free_params(struct expand_param *, size_t);
+
+#endif

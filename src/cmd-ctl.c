@@ -1,0 +1,580 @@
+/*
+ * cmd-ctl.c: the commands made for scripts (jobdeck ctl), which work at
+ * the prompt too: !list (a filtered !ps), !status (one job in detail, with
+ * its output, or only what is new), !spawn (a job with its own name, cwd,
+ * environment, with or without a shell), !send (text to a job's input) and
+ * !events (a stream of every job's events, control socket only).
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "job.h"
+#include "jobtable.h"
+#include "json.h"
+#include "loop.h"
+#include "session.h"
+#include "xmalloc.h"
+
+static int	cmd_list_exec(struct cmd_ctx *, int, char **);
+static int	cmd_status_exec(struct cmd_ctx *, int, char **);
+static int	cmd_spawn_exec(struct cmd_ctx *, int, char **);
+static int	cmd_send_exec(struct cmd_ctx *, int, char **);
+static int	cmd_events_exec(struct cmd_ctx *, int, char **);
+
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.usage = "[--status STATE,...] [--limit N]",
+	.help = "list jobs in the given states (running, queued, completed, "
+	    "failed, canceled, timed-out), the N most recent",
+	.min_args = 0,
+	.max_args = 4,
+	.exec = cmd_list_exec,
+};
+
+const struct cmd_entry cmd_status_entry = {
+	.name = "status",
+	.usage = "[--incremental] ID",
+	.help = "show a job's state, times, exit and output (--incremental: "
+	    "only the output since the last such call)",
+	.min_args = 1,
+	.max_args = 2,
+	.exec = cmd_status_exec,
+};
+
+const struct cmd_entry cmd_spawn_entry = {
+	.name = "spawn",
+	.usage = "[--name N] [--cwd DIR] [--env K=V]... [--no-shell] -- "
+	    "COMMAND...",
+	.help = "start a job: a shell command (the words joined), or with "
+	    "--no-shell a program and its arguments",
+	.min_args = 1,
+	.max_args = -1,
+	.exec = cmd_spawn_exec,
+};
+
+const struct cmd_entry cmd_send_entry = {
+	.name = "send",
+	.usage = "ID [--] TEXT...",
+	.help = "write text to a job's input (escapes: \\n \\r \\t \\\\ \\xHH)",
+	.min_args = 2,
+	.max_args = -1,
+	.exec = cmd_send_exec,
+};
+
+const struct cmd_entry cmd_events_entry = {
+	.name = "events",
+	.usage = "",
+	.help = "stream every job's events as JSON lines (control socket only)",
+	.min_args = 0,
+	.max_args = 0,
+	.exec = cmd_events_exec,
+};
+
+/*
+ * Return the value of option name in argv[*i] ("--name VALUE" or
+ * "--name=VALUE"), advancing *i past it; NULL if argv[*i] is not that
+ * option.  A missing value is a usage error (*bad set).
+ */
+static const char *
+cmd_option(int argc, char **argv, int *i, const char *name, int *bad)
+{
+	size_t	len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) != 0)
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[(*i)++] + len + 1;
+	if (argv[*i][len] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*bad = 1;
+		return NULL;
+	}
+	*i += 2;
+	return argv[*i - 1];
+}
+
+/* Parse a state list ("running,failed") into a mask of 1 << state. */
+static int
+cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
+{
+	static const enum job_state states[] = {
+		JOB_QUEUED, JOB_RUNNING, JOB_COMPLETED, JOB_FAILED,
+		JOB_CANCELED, JOB_TIMED_OUT
+	};
+	const char	*p = list, *end;
+	size_t		 len, k;
+
+	*mask = 0;
+	do {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		for (k = 0; k < sizeof states / sizeof states[0]; k++) {
+			if (strlen(job_state_name(states[k])) == len &&
+			    strncmp(job_state_name(states[k]), p, len) == 0)
+				break;
+		}
+		if (k == sizeof states / sizeof states[0]) {
+			cmd_usage_error(ctx, "list: unknown status: %.*s "
+			    "(running, queued, completed, failed, canceled, "
+			    "timed-out)", (int)len, p);
+			return -1;
+		}
+		*mask |= 1U << states[k];
+		p = end != NULL ? end + 1 : NULL;
+	} while (p != NULL);
+	return 0;
+}
+
+/*
+ * !list [--status STATE,...] [--limit N]: the jobs in those states (all
+ * by default), at most the N most recent, in id order.
+ */
+static int
+cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	**jobs, *job;
+	const char	 *value;
+	unsigned int	  mask = ~0U;
+	char		 *end;
+	long		  limit = -1;
+	int		  i = 1, n, count, first, bad = 0;
+
+	while (i < argc) {
+		if ((value = cmd_option(argc, argv, &i, "--status", &bad)) !=
+		    NULL) {
+			if (cmd_parse_states(ctx, value, &mask) != 0)
+				return -1;
+		} else if ((value = cmd_option(argc, argv, &i, "--limit",
+		    &bad)) != NULL) {
+			errno = 0;
+			limit = strtol(value, &end, 10);
+			if (*value == '\0' || *end != '\0' || errno != 0 ||
+			    limit < 1 || limit > INT_MAX) {
+				cmd_usage_error(ctx, "list: --limit wants a "
+				    "positive number: %s", value);
+				return -1;
+			}
+		} else {
+			cmd_usage_error(ctx, "usage: !list [--status "
+			    "STATE,...] [--limit N]");
+			return -1;
+		}
+	}
+	if (bad) {
+		cmd_usage_error(ctx, "usage: !list [--status STATE,...] "
+		    "[--limit N]");
+		return -1;
+	}
+	n = jobtable_count(ctx->jt);
+	jobs = xcalloc((size_t)n + 1, sizeof *jobs);
+	for (i = count = 0; i < n; i++) {
+		job = jobtable_get(ctx->jt, i);
+		if (mask & (1U << job_state(job)))
+			jobs[count++] = job;
+	}
+	first = limit > 0 && count > limit ? count - (int)limit : 0;
+	cmd_show_jobs(ctx, jobs + first, count - first);
+	free(jobs);
+	return 0;
+}
+
+/* Describe a job's end for !status: "0", "SIGTERM", "-" while it runs. */
+static void
+cmd_status_exit(struct job *job, char *buf, size_t size)
+{
+	const char	*name;
+	int		 st = job_exit_status(job);
+
+	if (job_is_running(job) || job_state(job) == JOB_QUEUED)
+		snprintf(buf, size, "-");
+	else if (WIFSIGNALED(st) && (name = sigabbrev_np(WTERMSIG(st))) != NULL)
+		snprintf(buf, size, "signal SIG%s", name);
+	else if (WIFSIGNALED(st))
+		snprintf(buf, size, "signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, size, "%d", WEXITSTATUS(st));
+}
+
+/*
+ * !status [--incremental] ID: a job's fields and its output as text lines
+ * (JSON: the job object with "output", the lines each ending in "\n");
+ * with --incremental only the output since the last incremental call.
+ */
+static int
+cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct json_buf	  jb;
+	struct job	 *job;
+	const char	 *id = NULL;
+	char		**lines, **out, *doc, buf[64], exitbuf[64];
+	size_t		  len;
+	int		  count, i, n = 0, incremental = 0, bad = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--incremental") == 0 ||
+		    strcmp(argv[i], "-i") == 0)
+			incremental = 1;
+		else if (id == NULL && argv[i][0] != '-')
+			id = argv[i];
+		else
+			bad = 1;
+	}
+	if (id == NULL || bad) {
+		cmd_usage_error(ctx, "usage: !status [--incremental] ID");
+		return -1;
+	}
+	if ((job = cmd_find_job(ctx, id)) == NULL)
+		return -1;
+	if (incremental)
+		lines = job_text_incremental(job, &count);
+	else
+		lines = job_text_lines(job, &count);
+
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		cmd_json_job(&jb, job);
+		json_key(&jb, "output");
+		for (i = 0, len = 0; i < count; i++)
+			len += strlen(lines[i]) + 1;
+		doc = xmalloc(len + 1);
+		for (i = 0, len = 0; i < count; i++) {
+			n = (int)strlen(lines[i]);
+			memcpy(doc + len, lines[i], (size_t)n);
+			len += (size_t)n;
+			doc[len++] = '\n';
+		}
+		json_put_stringn(&jb, doc, len);
+		free(doc);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, doc);
+		free(doc);
+		job_text_free(lines, count);
+		return 0;
+	}
+
+	n = 0;
+	out = xcalloc((size_t)count + 12, sizeof *out);
+	out[n++] = xprintf("id:       %d", job_id(job));
+	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
+	    job_name(job) : "-");
+	out[n++] = xprintf("state:    %s", job_state_name(job_state(job)));
+	out[n++] = xprintf("command:  %s", job_command(job));
+	out[n++] = xprintf("cwd:      %s", job_cwd(job) != NULL ?
+	    job_cwd(job) : "-");
+	if (job_pid(job) > 0)
+		out[n++] = xprintf("pid:      %ld", (long)job_pid(job));
+	else
+		out[n++] = xprintf("pid:      -");
+	out[n++] = xprintf("started:  %s", job_format_time(job_start_time(job),
+	    buf, sizeof buf));
+	out[n++] = xprintf("duration: %s", job_format_duration(
+	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
+	cmd_status_exit(job, exitbuf, sizeof exitbuf);
+	out[n++] = xprintf("exit:     %s", exitbuf);
+	out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
+	for (i = 0; i < count; i++)
+		out[n++] = xstrdup(lines[i]);
+	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
+	cmd_show(ctx, doc, out, n);
+	free(doc);
+	for (i = 0; i < n; i++)
+		free(out[i]);
+	free(out);
+	job_text_free(lines, count);
+	return 0;
+}
+
+/* Return whether s is NAME=VALUE with a shell identifier for NAME. */
+static int
+cmd_is_assignment(const char *s)
+{
+	const char	*p;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (p = s + 1; *p != '=' && *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	}
+	return *p == '=';
+}
+
+/*
+ * Return env (a NULL-terminated array) with each NAME=VALUE of sets over
+ * it, as a new array of borrowed pointers for the caller to free.
+ */
+static char **
+cmd_env_over(char **env, char **sets, int nsets)
+{
+	char	**out;
+	size_t	  n, k, len;
+	int	  i;
+
+	for (n = 0; env[n] != NULL; n++)
+		;
+	out = xcalloc(n + (size_t)nsets + 1, sizeof *out);
+	memcpy(out, env, n * sizeof *out);
+	for (i = 0; i < nsets; i++) {
+		len = strcspn(sets[i], "=") + 1;
+		for (k = 0; k < n; k++) {
+			if (strncmp(out[k], sets[i], len) == 0)
+				break;
+		}
+		out[k] = sets[i];
+		if (k == n)
+			n++;
+	}
+	out[n] = NULL;
+	return out;
+}
+
+/*
+ * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--]
+ * COMMAND...: start a job in the session's cwd and environment (or the
+ * given ones): the words joined as a shell command, or with --no-shell
+ * the program and its arguments as they are.
+ */
+static int
+cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job_spec	  spec;
+	struct stat	  sb;
+	struct job	 *job;
+	const char	 *name = NULL, *cwd = NULL, *value;
+	char		**sets, **env, **envp, *dir = NULL, *command = NULL;
+	char		 *cause = NULL, *tmp;
+	int		  i = 1, nsets = 0, no_shell = 0, bad = 0, rc = -1;
+
+	sets = xcalloc((size_t)argc, sizeof *sets);
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(argv[i], "--no-shell") == 0) {
+			no_shell = 1;
+			i++;
+		} else if ((value = cmd_option(argc, argv, &i, "--name",
+		    &bad)) != NULL)
+			name = value;
+		else if ((value = cmd_option(argc, argv, &i, "--cwd",
+		    &bad)) != NULL)
+			cwd = value;
+		else if ((value = cmd_option(argc, argv, &i, "--env",
+		    &bad)) != NULL) {
+			if (!cmd_is_assignment(value)) {
+				cmd_usage_error(ctx, "spawn: --env wants "
+				    "NAME=VALUE: %s", value);
+				goto out;
+			}
+			sets[nsets++] = (char *)value;
+		} else
+			bad = 1;
+		if (bad)
+			break;
+	}
+	if (bad || i >= argc) {
+		cmd_usage_error(ctx, "usage: !spawn [--name N] [--cwd DIR] "
+		    "[--env K=V]... [--no-shell] -- COMMAND...");
+		goto out;
+	}
+	if (name != NULL && (*name == '\0' ||
+	    strspn(name, "0123456789") == strlen(name))) {
+		cmd_usage_error(ctx, "spawn: a job's name cannot be empty or a "
+		    "number: %s", name);
+		goto out;
+	}
+	if (cwd != NULL) {
+		dir = *cwd == '/' ? xstrdup(cwd) :
+		    xprintf("%s/%s", session_cwd(ctx->session), cwd);
+		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			cmd_error(ctx, "spawn: %s: %s", cwd,
+			    strerror(stat(dir, &sb) != 0 ? errno : ENOTDIR));
+			goto out;
+		}
+	}
+	if (!no_shell) {
+		command = xstrdup(argv[i]);
+		while (++i < argc) {
+			tmp = xprintf("%s %s", command, argv[i]);
+			free(command);
+			command = tmp;
+		}
+	}
+
+	env = session_env(ctx->session);
+	envp = cmd_env_over(env, sets, nsets);
+	memset(&spec, 0, sizeof spec);
+	spec.name = name;
+	spec.command = command;
+	spec.argv = no_shell ? argv + i : NULL;
+	spec.shell = session_shell(ctx->session);
+	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
+	spec.envp = envp;
+	spec.log_dir = ctx->log_dir;
+	spec.scrollback = ctx->scrollback;
+	spec.no_pty = ctx->no_pty;
+	job = jobtable_spawn(ctx->jt, &spec, &cause);
+	free(envp);
+	session_env_free(env);
+	if (job == NULL) {
+		cmd_error(ctx, "spawn: cannot start %s: %s", command != NULL ?
+		    command : argv[i], cause);
+		free(cause);
+		goto out;
+	}
+	if (ctx->client != NULL && ctx->client->select != NULL)
+		ctx->client->select(job, 0, ctx->arg);
+	if (ctx->json)
+		cmd_json_job_doc(ctx, job);
+	else
+		cmd_message(ctx, "started [%d] %s", job_id(job),
+		    job_command(job));
+	rc = 0;
+out:
+	free(sets);
+	free(dir);
+	free(command);
+	return rc;
+}
+
+/* Return the value of a hex digit, or -1. */
+static int
+cmd_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Decode send's escapes (\n \r \t \\ \xHH) in s into a new buffer and its
+ * length; NULL with *cause for an unknown or short escape.
+ */
+static char *
+cmd_unescape(const char *s, size_t *len, char **cause)
+{
+	char	*out = xmalloc(strlen(s) + 1);
+	size_t	 n = 0;
+	int	 hi, lo;
+
+	for (; *s != '\0'; s++) {
+		if (*s != '\\') {
+			out[n++] = *s;
+			continue;
+		}
+		switch (*++s) {
+		case 'n':
+			out[n++] = '\n';
+			break;
+		case 'r':
+			out[n++] = '\r';
+			break;
+		case 't':
+			out[n++] = '\t';
+			break;
+		case '\\':
+			out[n++] = '\\';
+			break;
+		case 'x':
+			if ((hi = cmd_hex(s[1])) == -1 ||
+			    (lo = cmd_hex(s[2])) == -1) {
+				*cause = xprintf("\\x wants two hex digits");
+				free(out);
+				return NULL;
+			}
+			out[n++] = (char)(hi << 4 | lo);
+			s += 2;
+			break;
+		case '\0':
+			*cause = xprintf("a lone \\ at the end");
+			free(out);
+			return NULL;
+		default:
+			*cause = xprintf("unknown escape \\%c (\\n \\r \\t "
+			    "\\\\ \\xHH)", *s);
+			free(out);
+			return NULL;
+		}
+	}
+	*len = n;
+	return out;
+}
+
+/* !send ID [--] TEXT...: write the text (words joined) to a job's input. */
+static int
+cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	*job;
+	char		*text, *tmp, *buf, *cause = NULL;
+	size_t		 len;
+	int		 i = 2;
+
+	if (strcmp(argv[i], "--") == 0 && ++i >= argc) {
+		cmd_usage_error(ctx, "usage: !send ID [--] TEXT...");
+		return -1;
+	}
+	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
+		return -1;
+	text = xstrdup(argv[i]);
+	while (++i < argc) {
+		tmp = xprintf("%s %s", text, argv[i]);
+		free(text);
+		text = tmp;
+	}
+	buf = cmd_unescape(text, &len, &cause);
+	free(text);
+	if (buf == NULL) {
+		cmd_usage_error(ctx, "send: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (!job_is_running(job) || jobtable_write(ctx->jt, job, buf, len)
+	    != 0) {
+		cmd_error(ctx, "send: job %d is not running", job_id(job));
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	cmd_message(ctx, "sent %zu byte%s to [%d]", len, len == 1 ? "" : "s",
+	    job_id(job));
+	return 0;
+}
+
+/* !events: turn the client into a stream of every job's events. */
+static int
+cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char	*cause = NULL;
+
+	(void)argc;
+	(void)argv;
+	if (ctx->client == NULL || ctx->client->follow == NULL) {
+		cmd_error(ctx, "events works only through the control socket "
+		    "(jobdeck ctl events)");
+		return -1;
+	}
+	if (ctx->client->follow(NULL, ctx->arg, &cause) != 0) {
+		cmd_error(ctx, "events: %s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,1405 @@
+/*
+ * config.c: the option table, and turning a TOML tree or a Procfile into a
+ * struct config.
+ *
+ * config_options[] is the schema, after tmux's options-table.c: one row
+ * per option with its section, type, default (as TOML text), bounds and
+ * help, plus where the value is stored.  Defaults, validation, freeing,
+ * `jobdeck --help-config` and (through a test) the man page all read it;
+ * nothing else in this file names an option, except that "command" is a
+ * shell string only when "args" is not set.
+ *
+ * The file (TOML 1.0 through toml.c) has two parts:
+ *
+ *	[settings]	a table of the "settings" options
+ *	[[job]]		an array of tables of the "job" options
+ *
+ * Both may also be written inline (settings = {...}, job = [{...}]).  Any
+ * other key is an error, with a suggestion when a known name is at most
+ * two edits away (Damerau-Levenshtein, optimal string alignment) and at
+ * most one edit per three letters of it ("foo" is not "job" misspelt), or
+ * with the section it belongs in when it is an option of the other one.
+ * Types are strict: an integer option takes a TOML integer, or a float with
+ * no fraction (5.0); a number option takes either; NaN and infinities are
+ * never in bounds.  Strings may not hold NUL bytes.  A job's command, args,
+ * cwd and input are templates: they go through expand_text() here with
+ * the job's params and no environment, so a bad template is a load error
+ * and not a failure at start (command with EXPAND_SHELL unless args is
+ * set).  Procfile commands are checked the same way.
+ *
+ * Errors stop at the first one, "NAME:LINE:COL: message", pointing at the
+ * value for a bad value, at the key for an unknown key, and at the [[job]]
+ * header for a missing key.  Names quoted in messages are cut to 32 bytes
+ * with control characters shown as '?'.
+ *
+ * config_load() reads with open/fstat/read, at most TOML_MAX_INPUT bytes.
+ * The file holds commands jobdeck runs, so, as ssh does with its files,
+ * one that is writable by group or others, or owned by someone other than
+ * the user or root, is refused.  /dev/null is the empty configuration.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "expand.h"
+#include "procfile.h"
+#include "toml.h"
+#include "xmalloc.h"
+
+/* The largest distance for a "did you mean" suggestion. */
+#define CONFIG_SUGGEST_MAX	2
+
+/* Bytes of a user's name or key quoted in a message. */
+#define CONFIG_EXCERPT_MAX	32
+
+#define SET(f)	offsetof(struct config_settings, f)
+#define JOB(f)	offsetof(struct config_job, f)
+
+/* An enum option is stored as an int, the index of its choice. */
+_Static_assert(sizeof (enum config_restart) == sizeof (int),
+    "enum options are stored as int");
+
+/* One parse: the name for messages. */
+struct config_ctx {
+	const char	*name;
+	char		**cause;
+};
+
+/* A growing string for config_help_text(). */
+struct config_buf {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
+};
+
+static int	 config_check_name(const char *, char **);
+static int	 config_check_key(const char *, char **);
+static int	 config_check_env(const char *, char **);
+static int	 config_check_param(const char *, char **);
+
+const struct config_option config_options[] = {
+	{ .section = "settings", .name = "shell", .type = CONFIG_STRING,
+	  .help = "shell for command strings; unset: $SHELL, else /bin/sh",
+	  .flags = CONFIG_NONEMPTY, .offset = SET(shell) },
+	{ .section = "settings", .name = "scrollback", .type = CONFIG_INT,
+	  .def = "10000", .min = 0, .max = 1000000,
+	  .help = "lines of output each job keeps above its screen",
+	  .offset = SET(scrollback) },
+	{ .section = "settings", .name = "kill_timeout", .type = CONFIG_NUMBER,
+	  .def = "5", .min = 0, .max = 3600,
+	  .help = "seconds from SIGTERM to SIGKILL when a job is stopped",
+	  .offset = SET(kill_timeout) },
+	{ .section = "settings", .name = "log_dir", .type = CONFIG_STRING,
+	  .help = "directory of job logs; unset: $XDG_STATE_HOME/jobdeck/logs",
+	  .flags = CONFIG_NONEMPTY, .offset = SET(log_dir) },
+	{ .section = "settings", .name = "focus_key", .type = CONFIG_STRING,
+	  .def = "\"C-t\"",
+	  .help = "key to focus a job and back: C-a to C-z but C-i, C-j, C-m",
+	  .offset = SET(focus_key), .check = config_check_key },
+	{ .section = "settings", .name = "max_running", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 10000,
+	  .help = "jobs running at once, the others wait queued; 0: no limit",
+	  .offset = SET(max_running) },
+	{ .section = "settings", .name = "keep_finished", .type = CONFIG_INT,
+	  .def = "100", .min = 0, .max = 10000,
+	  .help = "finished jobs kept in the panel, oldest dropped first",
+	  .offset = SET(keep_finished) },
+
+	{ .section = "job", .name = "name", .type = CONFIG_STRING,
+	  .help = "unique; letters, digits, _ . -, and not only digits",
+	  .flags = CONFIG_REQUIRED | CONFIG_NONEMPTY, .offset = JOB(name),
+	  .check = config_check_name },
+	{ .section = "job", .name = "command", .type = CONFIG_STRING,
+	  .help = "shell string, or the program to run when args is set",
+	  .flags = CONFIG_REQUIRED | CONFIG_NONEMPTY | CONFIG_TEMPLATE,
+	  .offset = JOB(command) },
+	{ .section = "job", .name = "args", .type = CONFIG_STRING_ARRAY,
+	  .help = "arguments for command, which then runs without a shell",
+	  .flags = CONFIG_TEMPLATE, .offset = JOB(args), .count = JOB(nargs) },
+	{ .section = "job", .name = "cwd", .type = CONFIG_STRING,
+	  .help = "working directory; unset: the session's",
+	  .flags = CONFIG_NONEMPTY | CONFIG_TEMPLATE, .offset = JOB(cwd) },
+	{ .section = "job", .name = "env", .type = CONFIG_STRING_TABLE,
+	  .help = "environment variables set for the job",
+	  .offset = JOB(env), .count = JOB(nenv),
+	  .check = config_check_env },
+	{ .section = "job", .name = "inherit_env", .type = CONFIG_BOOL,
+	  .def = "true",
+	  .help = "start from jobdeck's environment; false: from env alone",
+	  .offset = JOB(inherit_env) },
+	{ .section = "job", .name = "timeout", .type = CONFIG_NUMBER,
+	  .def = "0", .min = 0, .max = 31536000,
+	  .help = "seconds a run may last before it is stopped; 0: no limit",
+	  .offset = JOB(timeout) },
+	{ .section = "job", .name = "input", .type = CONFIG_STRING,
+	  .help = "text written to the job's input when it starts",
+	  .flags = CONFIG_TEMPLATE, .offset = JOB(input) },
+	{ .section = "job", .name = "autostart", .type = CONFIG_BOOL,
+	  .def = "true",
+	  .help = "start with jobdeck; false: only when asked",
+	  .offset = JOB(autostart) },
+	{ .section = "job", .name = "restart", .type = CONFIG_ENUM,
+	  .def = "\"no\"", .choices = "no|on-failure|always",
+	  .help = "restart after it exits: never, after a failure, always",
+	  .offset = JOB(restart) },
+	{ .section = "job", .name = "restart_delay", .type = CONFIG_NUMBER,
+	  .def = "1", .min = 0, .max = 3600,
+	  .help = "seconds from an exit to the restart",
+	  .offset = JOB(restart_delay) },
+	{ .section = "job", .name = "max_restarts", .type = CONFIG_INT,
+	  .def = "5", .min = 0, .max = 1000000,
+	  .help = "restarts in a row before it stays stopped; 0: no limit",
+	  .offset = JOB(max_restarts) },
+	{ .section = "job", .name = "pty", .type = CONFIG_BOOL,
+	  .def = "true",
+	  .help = "run on a pseudo-terminal; false: on pipes",
+	  .offset = JOB(pty) },
+	{ .section = "job", .name = "params", .type = CONFIG_STRING_TABLE,
+	  .help = "values for {name} in command, args, cwd and input",
+	  .flags = CONFIG_PAIRS, .offset = JOB(params),
+	  .count = JOB(nparams), .check = config_check_param },
+};
+const size_t config_noptions = sizeof config_options / sizeof config_options[0];
+
+static int	 config_fail(struct config_ctx *, int, int, char *);
+static char	*config_excerpt(const char *, size_t);
+static int	 config_is_digits(const char *);
+static size_t	 config_distance(const char *, size_t, const char *);
+static const struct config_option *config_lookup(const char *, const char *,
+		     size_t);
+static const char *config_suggest(const char *, const char *, size_t);
+static char	*config_type_error(const struct config_option *);
+static void	 config_set_default(const struct config_option *, void *);
+static void	 config_init(const char *, void *);
+static void	 config_clear(const char *, void *);
+static int	 config_get_string(struct config_ctx *,
+		     const struct config_option *, const char *,
+		     const struct toml_value *, char **);
+static int	 config_set_enum(struct config_ctx *,
+		     const struct config_option *, const struct toml_value *,
+		     void *);
+static int	 config_set_array(struct config_ctx *,
+		     const struct config_option *, const struct toml_value *,
+		     void *);
+static int	 config_set_table(struct config_ctx *,
+		     const struct config_option *, const struct toml_value *,
+		     void *);
+static int	 config_set(struct config_ctx *, const struct config_option *,
+		     const struct toml_value *, void *);
+static int	 config_section(struct config_ctx *, const char *,
+		     const struct toml_value *, void *);
+static int	 config_check_template(struct config_ctx *,
+		     const struct config_job *, const char *,
+		     const struct toml_value *, int);
+static int	 config_check_job(struct config_ctx *, const struct config *,
+		     size_t, const struct toml_value *,
+		     const struct toml_value *);
+static int	 config_jobs(struct config_ctx *, struct config *,
+		     const struct toml_value *);
+static int	 config_unknown_root(struct config_ctx *, const char *, size_t,
+		     const struct toml_value *, int, int);
+static int	 config_root(struct config_ctx *, struct config *,
+		     const struct toml_value *);
+static int	 config_is_procfile(const char *);
+static int	 config_read(const char *, int, char **, size_t *, char **);
+static void	 buf_printf(struct config_buf *, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
+
+/* Check a job name: [A-Za-z0-9_.-]+, not all digits (ids are numbers). */
+static int
+config_check_name(const char *s, char **cause)
+{
+	const char	*p;
+	char		*e;
+
+	for (p = s; *p != '\0'; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		    *p == '-')
+			continue;
+		e = config_excerpt(s, strlen(s));
+		*cause = xprintf("job name '%s' may only have letters, digits, "
+		    "'_', '.' and '-'", e);
+		free(e);
+		return -1;
+	}
+	if (config_is_digits(s)) {
+		e = config_excerpt(s, strlen(s));
+		*cause = xprintf("job name '%s' must not be all digits (ids "
+		    "are numbers)", e);
+		free(e);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check a focus key: see config_key_code(). */
+static int
+config_check_key(const char *s, char **cause)
+{
+	if (config_key_code(s) != -1)
+		return 0;
+	*cause = xstrdup("focus_key must be C-a to C-z, except C-i, C-j and "
+	    "C-m");
+	return -1;
+}
+
+/* Check an env name: not empty and without '='. */
+static int
+config_check_env(const char *s, char **cause)
+{
+	char	*e;
+
+	if (*s != '\0' && strchr(s, '=') == NULL)
+		return 0;
+	e = config_excerpt(s, strlen(s));
+	*cause = xprintf("env name '%s' must be non-empty and without '='", e);
+	free(e);
+	return -1;
+}
+
+/* Check a params name: what {name} can refer to, [A-Za-z_][A-Za-z0-9_]*. */
+static int
+config_check_param(const char *s, char **cause)
+{
+	const char	*p;
+	char		*e;
+
+	for (p = s; *p != '\0'; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    *p == '_' || (p != s && *p >= '0' && *p <= '9'))
+			continue;
+		break;
+	}
+	if (*s != '\0' && *p == '\0')
+		return 0;
+	e = config_excerpt(s, strlen(s));
+	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
+	free(e);
+	return -1;
+}
+
+/* Set *cause to "NAME:LINE:COL: msg", free msg and return -1. */
+static int
+config_fail(struct config_ctx *ctx, int line, int col, char *msg)
+{
+	*ctx->cause = xprintf("%s:%d:%d: %s", ctx->name, line, col, msg);
+	free(msg);
+	return -1;
+}
+
+/*
+ * Return a copy of s[0..len) for a message: at most CONFIG_EXCERPT_MAX
+ * bytes (cut at a UTF-8 boundary, then "..."), control characters as '?'.
+ */
+static char *
+config_excerpt(const char *s, size_t len)
+{
+	char	*e, *r;
+	size_t	 n = len, i;
+
+	if (n > CONFIG_EXCERPT_MAX) {
+		n = CONFIG_EXCERPT_MAX;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	e = xmalloc(n + 1);
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			e[i] = '?';
+		else
+			e[i] = s[i];
+	}
+	e[n] = '\0';
+	if (n == len)
+		return e;
+	r = xprintf("%s...", e);
+	free(e);
+	return r;
+}
+
+/* Return 1 if s is one or more ASCII digits. */
+static int
+config_is_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Return the optimal string alignment distance between a[0..alen) and b
+ * (insertions, deletions, substitutions and swaps of neighbours), or
+ * CONFIG_SUGGEST_MAX + 1 when it is surely larger than that.
+ */
+static size_t
+config_distance(const char *a, size_t alen, const char *b)
+{
+	size_t	blen = strlen(b), i, j, cost, v;
+	size_t	d[3][32];	/* rows i-2, i-1 and i, by i % 3 */
+
+	if (alen > blen + CONFIG_SUGGEST_MAX ||
+	    blen > alen + CONFIG_SUGGEST_MAX || blen >= 32)
+		return CONFIG_SUGGEST_MAX + 1;
+	for (j = 0; j <= blen; j++)
+		d[0][j] = j;
+	for (i = 1; i <= alen; i++) {
+		d[i % 3][0] = i;
+		for (j = 1; j <= blen; j++) {
+			cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			v = d[(i - 1) % 3][j] + 1;
+			if (d[i % 3][j - 1] + 1 < v)
+				v = d[i % 3][j - 1] + 1;
+			if (d[(i - 1) % 3][j - 1] + cost < v)
+				v = d[(i - 1) % 3][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] &&
+			    d[(i - 2) % 3][j - 2] + 1 < v)
+				v = d[(i - 2) % 3][j - 2] + 1;
+			d[i % 3][j] = v;
+		}
+	}
+	return d[alen % 3][blen];
+}
+
+/* Return the option called key (len bytes) in section, or NULL. */
+static const struct config_option *
+config_lookup(const char *section, const char *key, size_t len)
+{
+	const struct config_option	*o;
+	size_t				 i;
+
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, section) == 0 &&
+		    strlen(o->name) == len && memcmp(o->name, key, len) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * Return the name in section (NULL: the top level's "settings" and "job")
+ * closest to key (len bytes) within CONFIG_SUGGEST_MAX edits, or NULL;
+ * the first in table order wins a tie.
+ */
+static const char *
+config_suggest(const char *section, const char *key, size_t len)
+{
+	static const char	*top[] = { "settings", "job" };
+	const char		*best = NULL, *cand;
+	size_t			 i, n, d, bestd = CONFIG_SUGGEST_MAX + 1;
+
+	n = section == NULL ? 2 : config_noptions;
+	for (i = 0; i < n; i++) {
+		if (section == NULL)
+			cand = top[i];
+		else if (strcmp(config_options[i].section, section) != 0)
+			continue;
+		else
+			cand = config_options[i].name;
+		/* Two edits turn "foo" into "job": allow one per 3 bytes. */
+		d = config_distance(key, len, cand);
+		if (d < bestd && d * 3 <= strlen(cand) && d < len) {
+			best = cand;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/* Return the name of a type for help and the man page. */
+const char *
+config_type_name(enum config_type type)
+{
+	switch (type) {
+	case CONFIG_STRING:
+	case CONFIG_ENUM:
+		return "string";
+	case CONFIG_INT:
+		return "integer";
+	case CONFIG_NUMBER:
+		return "number";
+	case CONFIG_BOOL:
+		return "boolean";
+	case CONFIG_STRING_ARRAY:
+		return "array of strings";
+	case CONFIG_STRING_TABLE:
+		return "table of strings";
+	}
+	return "unknown";
+}
+
+/* Return the option called name in section, or NULL. */
+const struct config_option *
+config_find_option(const char *section, const char *name)
+{
+	if (section == NULL || name == NULL)
+		return NULL;
+	return config_lookup(section, name, strlen(name));
+}
+
+/*
+ * Return the control character a focus key names, or -1.  The form is
+ * "C-x" with x a letter of either case, other than i, j and m, which are
+ * Tab and Enter to a terminal: "C-t" gives 0x14.
+ */
+int
+config_key_code(const char *key)
+{
+	int	c;
+
+	if (key == NULL || key[0] != 'C' || key[1] != '-' || key[2] == '\0' ||
+	    key[3] != '\0')
+		return -1;
+	c = key[2];
+	if (c >= 'A' && c <= 'Z')
+		c += 'a' - 'A';
+	if (c < 'a' || c > 'z' || c == 'i' || c == 'j' || c == 'm')
+		return -1;
+	return c - 'a' + 1;
+}
+
+/* Return "NAME must be ..." for a value of the wrong type or range. */
+static char *
+config_type_error(const struct config_option *o)
+{
+	struct config_buf	 b = { NULL, 0, 0 };
+	const char		*p, *bar;
+
+	switch (o->type) {
+	case CONFIG_STRING:
+		return xprintf("%s must be a string", o->name);
+	case CONFIG_INT:
+		return xprintf("%s must be an integer between %.15g and %.15g",
+		    o->name, o->min, o->max);
+	case CONFIG_NUMBER:
+		return xprintf("%s must be a number between %.15g and %.15g",
+		    o->name, o->min, o->max);
+	case CONFIG_BOOL:
+		return xprintf("%s must be true or false", o->name);
+	case CONFIG_ENUM:
+		buf_printf(&b, "%s must be one of ", o->name);
+		for (p = o->choices; p != NULL; p = bar == NULL ? NULL :
+		    bar + 1) {
+			bar = strchr(p, '|');
+			buf_printf(&b, "%s\"%.*s\"", p == o->choices ? "" :
+			    ", ", bar == NULL ? (int)strlen(p) : (int)(bar - p),
+			    p);
+		}
+		return b.s;
+	case CONFIG_STRING_ARRAY:
+		return xprintf("%s must be an array of strings", o->name);
+	case CONFIG_STRING_TABLE:
+		return xprintf("%s must be a table of strings", o->name);
+	}
+	return xprintf("%s has an unknown type", o->name);
+}
+
+/* Store o's default (TOML text from the table) in its field of base. */
+static void
+config_set_default(const struct config_option *o, void *base)
+{
+	char		*field = (char *)base + o->offset;
+	const char	*p, *bar;
+	size_t		 len;
+	int		 i, n;
+	double		 d;
+
+	if (o->def == NULL)
+		return;
+	switch (o->type) {
+	case CONFIG_STRING:
+		len = strlen(o->def);
+		*(char **)field = xstrndup(o->def + 1, len - 2);
+		break;
+	case CONFIG_INT:
+		i = (int)strtol(o->def, NULL, 10);
+		memcpy(field, &i, sizeof i);
+		break;
+	case CONFIG_NUMBER:
+		d = strtod(o->def, NULL);
+		memcpy(field, &d, sizeof d);
+		break;
+	case CONFIG_BOOL:
+		i = strcmp(o->def, "true") == 0;
+		memcpy(field, &i, sizeof i);
+		break;
+	case CONFIG_ENUM:
+		len = strlen(o->def) - 2;
+		i = 0;
+		for (p = o->choices, n = 0; p != NULL; p = bar == NULL ? NULL :
+		    bar + 1, n++) {
+			bar = strchr(p, '|');
+			if ((size_t)(bar == NULL ? strlen(p) : (size_t)(bar -
+			    p)) == len && memcmp(p, o->def + 1, len) == 0)
+				i = n;
+		}
+		memcpy(field, &i, sizeof i);
+		break;
+	case CONFIG_STRING_ARRAY:
+	case CONFIG_STRING_TABLE:
+		break;
+	}
+}
+
+/* Zero the struct of section at base and fill in the defaults. */
+static void
+config_init(const char *section, void *base)
+{
+	size_t	i;
+
+	if (strcmp(section, "settings") == 0)
+		memset(base, 0, sizeof (struct config_settings));
+	else
+		memset(base, 0, sizeof (struct config_job));
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, section) == 0)
+			config_set_default(&config_options[i], base);
+	}
+}
+
+/* Free everything the struct of section at base owns. */
+static void
+config_clear(const char *section, void *base)
+{
+	const struct config_option	*o;
+	struct expand_param		*pp;
+	char				*field, **sp;
+	size_t				 i, j, n;
+
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, section) != 0)
+			continue;
+		field = (char *)base + o->offset;
+		n = 0;
+		if (o->type == CONFIG_STRING_ARRAY ||
+		    o->type == CONFIG_STRING_TABLE)
+			memcpy(&n, (char *)base + o->count, sizeof n);
+		if (o->type == CONFIG_STRING)
+			free(*(char **)field);
+		else if (o->type == CONFIG_STRING_TABLE &&
+		    (o->flags & CONFIG_PAIRS)) {
+			pp = *(struct expand_param **)field;
+			for (j = 0; j < n; j++) {
+				free((char *)pp[j].key);
+				free((char *)pp[j].value);
+			}
+			free(pp);
+		} else if (o->type == CONFIG_STRING_ARRAY ||
+		    o->type == CONFIG_STRING_TABLE) {
+			sp = *(char ***)field;
+			for (j = 0; j < n; j++)
+				free(sp[j]);
+			free(sp);
+		}
+	}
+}
+
+/*
+ * Get the string v into *s (owned by the tree) for option o, checking it
+ * has no NUL; what names what is being checked ("args", "env values").
+ */
+static int
+config_get_string(struct config_ctx *ctx, const struct config_option *o,
+    const char *what, const struct toml_value *v, char **s)
+{
+	const char	*str;
+	size_t		 len;
+
+	if (toml_type(v) != TOML_STRING)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    config_type_error(o));
+	str = toml_string(v, &len);
+	if (strlen(str) != len)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xprintf("%s must not contain NUL bytes", what));
+	if (len == 0 && (o->flags & CONFIG_NONEMPTY))
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xprintf("%s must not be empty", what));
+	*s = (char *)str;
+	return 0;
+}
+
+/* Set enum option o from v. */
+static int
+config_set_enum(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, void *field)
+{
+	const char	*s, *p, *bar;
+	size_t		 len, n;
+	int		 i;
+
+	if (toml_type(v) == TOML_STRING) {
+		s = toml_string(v, &len);
+		for (p = o->choices, i = 0; p != NULL; p = bar == NULL ? NULL :
+		    bar + 1, i++) {
+			bar = strchr(p, '|');
+			n = bar == NULL ? strlen(p) : (size_t)(bar - p);
+			if (n == len && memcmp(p, s, len) == 0) {
+				memcpy(field, &i, sizeof i);
+				return 0;
+			}
+		}
+	}
+	return config_fail(ctx, toml_line(v), toml_col(v),
+	    config_type_error(o));
+}
+
+/* Set array option o from v: a NULL-terminated copy of its strings. */
+static int
+config_set_array(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, void *base)
+{
+	char	**arr, *s;
+	size_t	  n, i, count = 0;
+
+	if (toml_type(v) != TOML_ARRAY)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    config_type_error(o));
+	n = toml_array_size(v);
+	arr = xcalloc(n + 1, sizeof *arr);
+	memcpy((char *)base + o->offset, &arr, sizeof arr);
+	for (i = 0; i < n; i++) {
+		if (config_get_string(ctx, o, o->name, toml_array_get(v, i),
+		    &s) != 0)
+			return -1;
+		arr[i] = xstrdup(s);
+		count = i + 1;
+		memcpy((char *)base + o->count, &count, sizeof count);
+	}
+	return 0;
+}
+
+/*
+ * Set table option o from v: "KEY=VALUE" strings, or expand_param pairs
+ * with CONFIG_PAIRS; both NULL-terminated (a NULL key) and in file order.
+ */
+static int
+config_set_table(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, void *base)
+{
+	struct expand_param	*pp = NULL;
+	const struct toml_value	*tv;
+	const char		*key;
+	char			**sp = NULL, *s, *what, *msg, *e;
+	size_t			 n, i, len, count;
+	int			 r;
+
+	if (toml_type(v) != TOML_TABLE)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    config_type_error(o));
+	n = toml_table_size(v);
+	if (o->flags & CONFIG_PAIRS) {
+		pp = xcalloc(n + 1, sizeof *pp);
+		memcpy((char *)base + o->offset, &pp, sizeof pp);
+	} else {
+		sp = xcalloc(n + 1, sizeof *sp);
+		memcpy((char *)base + o->offset, &sp, sizeof sp);
+	}
+	for (i = 0; i < n; i++) {
+		key = toml_table_key(v, i, &len);
+		if (strlen(key) != len) {
+			e = config_excerpt(key, len);
+			msg = xprintf("%s name '%s' must not contain NUL bytes",
+			    o->name, e);
+			free(e);
+			return config_fail(ctx, toml_table_key_line(v, i),
+			    toml_table_key_col(v, i), msg);
+		}
+		if (o->check != NULL && o->check(key, &msg) != 0)
+			return config_fail(ctx, toml_table_key_line(v, i),
+			    toml_table_key_col(v, i), msg);
+		tv = toml_table_value(v, i);
+		if (toml_type(tv) != TOML_STRING)
+			return config_fail(ctx, toml_line(tv), toml_col(tv),
+			    xprintf("%s values must be strings", o->name));
+		what = xprintf("%s values", o->name);
+		r = config_get_string(ctx, o, what, tv, &s);
+		free(what);
+		if (r != 0)
+			return -1;
+		if (pp != NULL) {
+			pp[i].key = xstrdup(key);
+			pp[i].value = xstrdup(s);
+		} else
+			sp[i] = xprintf("%s=%s", key, s);
+		count = i + 1;
+		memcpy((char *)base + o->count, &count, sizeof count);
+	}
+	return 0;
+}
+
+/* Set option o in the struct at base from the value v. */
+static int
+config_set(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, void *base)
+{
+	char		*field = (char *)base + o->offset, *s, *msg;
+	enum toml_type	 t = toml_type(v);
+	double		 d;
+	int		 i;
+
+	switch (o->type) {
+	case CONFIG_STRING:
+		if (config_get_string(ctx, o, o->name, v, &s) != 0)
+			return -1;
+		if (o->check != NULL && o->check(s, &msg) != 0)
+			return config_fail(ctx, toml_line(v), toml_col(v), msg);
+		free(*(char **)field);
+		*(char **)field = xstrdup(s);
+		return 0;
+	case CONFIG_INT:
+	case CONFIG_NUMBER:
+		if (t == TOML_INTEGER)
+			d = (double)toml_integer(v);
+		else if (t == TOML_FLOAT)
+			d = toml_float(v);
+		else
+			break;
+		/* NaN fails both comparisons. */
+		if (!(d >= o->min && d <= o->max))
+			break;
+		if (d == 0)
+			d = 0;	/* no -0.0 */
+		if (o->type == CONFIG_NUMBER) {
+			memcpy(field, &d, sizeof d);
+			return 0;
+		}
+		i = (int)d;
+		if ((double)i != d)
+			break;
+		memcpy(field, &i, sizeof i);
+		return 0;
+	case CONFIG_BOOL:
+		if (t != TOML_BOOL)
+			break;
+		i = toml_bool(v) ? 1 : 0;
+		memcpy(field, &i, sizeof i);
+		return 0;
+	case CONFIG_ENUM:
+		return config_set_enum(ctx, o, v, field);
+	case CONFIG_STRING_ARRAY:
+		return config_set_array(ctx, o, v, base);
+	case CONFIG_STRING_TABLE:
+		return config_set_table(ctx, o, v, base);
+	}
+	return config_fail(ctx, toml_line(v), toml_col(v),
+	    config_type_error(o));
+}
+
+/*
+ * Apply the table t to the struct of section at base: every key must be
+ * one of the section's options.
+ */
+static int
+config_section(struct config_ctx *ctx, const char *section,
+    const struct toml_value *t, void *base)
+{
+	const struct config_option	*o;
+	const char			*key, *near, *other, *where;
+	char				*e, *msg;
+	size_t				 i, len;
+
+	other = strcmp(section, "job") == 0 ? "settings" : "job";
+	where = strcmp(section, "job") == 0 ? "[[job]]" : "[settings]";
+	for (i = 0; i < toml_table_size(t); i++) {
+		key = toml_table_key(t, i, &len);
+		if ((o = config_lookup(section, key, len)) != NULL) {
+			if (config_set(ctx, o, toml_table_value(t, i),
+			    base) != 0)
+				return -1;
+			continue;
+		}
+		e = config_excerpt(key, len);
+		if ((near = config_suggest(section, key, len)) != NULL)
+			msg = xprintf("unknown key '%s' in %s (did you mean "
+			    "'%s'?)", e, where, near);
+		else if (config_lookup(other, key, len) != NULL)
+			msg = xprintf("unknown key '%s' in %s (it belongs in "
+			    "%s)", e, where, strcmp(other, "job") == 0 ?
+			    "[[job]]" : "[settings]");
+		else
+			msg = xprintf("unknown key '%s' in %s", e, where);
+		free(e);
+		return config_fail(ctx, toml_table_key_line(t, i),
+		    toml_table_key_col(t, i), msg);
+	}
+	return 0;
+}
+
+/* Check the template s of job j (from the value v) with expand_text(). */
+static int
+config_check_template(struct config_ctx *ctx, const struct config_job *j,
+    const char *what, const struct toml_value *v, int flags)
+{
+	char	*r, *msg = NULL, *full;
+
+	r = expand_text(toml_string(v, NULL), NULL, NULL, j->params,
+	    j->nparams, flags, &msg);
+	if (r != NULL) {
+		free(r);
+		return 0;
+	}
+	full = xprintf("%s: %s", what, msg == NULL ? "cannot expand" : msg);
+	free(msg);
+	return config_fail(ctx, toml_line(v), toml_col(v), full);
+}
+
+/*
+ * Check job n of cfg once its table t is applied: required keys, a unique
+ * name, and valid templates.  jobs is the whole array, for messages.
+ */
+static int
+config_check_job(struct config_ctx *ctx, const struct config *cfg,
+    size_t n, const struct toml_value *t, const struct toml_value *jobs)
+{
+	const struct config_job		*j = &cfg->jobs[n];
+	const struct config_option	*o;
+	const struct toml_value		*v, *first;
+	size_t				 i, k;
+	int				 flags;
+	char				*e, *msg;
+
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, "job") == 0 &&
+		    (o->flags & CONFIG_REQUIRED) &&
+		    toml_table_get(t, o->name) == NULL)
+			return config_fail(ctx, toml_line(t), toml_col(t),
+			    xprintf("[[job]] needs a %s", o->name));
+	}
+	for (k = 0; k < n; k++) {
+		if (strcmp(cfg->jobs[k].name, j->name) != 0)
+			continue;
+		v = toml_table_get(t, "name");
+		first = toml_table_get(toml_array_get(jobs, k), "name");
+		e = config_excerpt(j->name, strlen(j->name));
+		msg = xprintf("duplicate job name '%s' (first at line %d)", e,
+		    toml_line(first));
+		free(e);
+		return config_fail(ctx, toml_line(v), toml_col(v), msg);
+	}
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, "job") != 0 ||
+		    !(o->flags & CONFIG_TEMPLATE) ||
+		    (v = toml_table_get(t, o->name)) == NULL)
+			continue;
+		flags = 0;
+		if (o->offset == JOB(command) && j->args == NULL)
+			flags = EXPAND_SHELL;
+		if (o->type == CONFIG_STRING) {
+			if (config_check_template(ctx, j, o->name, v,
+			    flags) != 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < toml_array_size(v); k++) {
+			if (config_check_template(ctx, j, o->name,
+			    toml_array_get(v, k), flags) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Apply the job array v: one struct config_job per table, in order. */
+static int
+config_jobs(struct config_ctx *ctx, struct config *cfg,
+    const struct toml_value *v)
+{
+	const struct toml_value	*t;
+	size_t			 n, i;
+
+	if (toml_type(v) != TOML_ARRAY)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xstrdup("job must be an array of tables ([[job]])"));
+	n = toml_array_size(v);
+	cfg->jobs = xcalloc(n == 0 ? 1 : n, sizeof *cfg->jobs);
+	for (i = 0; i < n; i++) {
+		t = toml_array_get(v, i);
+		if (toml_type(t) != TOML_TABLE)
+			return config_fail(ctx, toml_line(t), toml_col(t),
+			    xstrdup("job must be an array of tables "
+			    "([[job]])"));
+		config_init("job", &cfg->jobs[i]);
+		cfg->jobs[i].line = toml_line(t);
+		cfg->njobs = i + 1;
+		if (config_section(ctx, "job", t, &cfg->jobs[i]) != 0 ||
+		    config_check_job(ctx, cfg, i, t, v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Report the unknown top-level key (len bytes) whose value is v. */
+static int
+config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
+    const struct toml_value *v, int line, int col)
+{
+	const char	*near;
+	char		*e, *hint, *msg;
+	int		 header;
+
+	near = config_suggest(NULL, key, len);
+	if (near != NULL)
+		hint = xprintf(" (did you mean %s?)", strcmp(near, "job") == 0 ?
+		    "[[job]]" : "[settings]");
+	else if (config_lookup("settings", key, len) != NULL)
+		hint = xstrdup(" (it belongs in [settings])");
+	else if (config_lookup("job", key, len) != NULL)
+		hint = xstrdup(" (it belongs in [[job]])");
+	else
+		hint = xstrdup("");
+
+	/* A header's '[' comes before its key; a key = value's value after. */
+	header = toml_line(v) < line ||
+	    (toml_line(v) == line && toml_col(v) < col);
+	e = config_excerpt(key, len);
+	if (header && toml_type(v) == TOML_TABLE)
+		msg = xprintf("unknown table [%s]%s", e, hint);
+	else if (header && toml_type(v) == TOML_ARRAY)
+		msg = xprintf("unknown table [[%s]]%s", e, hint);
+	else
+		msg = xprintf("unknown key '%s'%s", e, hint);
+	if (header) {
+		line = toml_line(v);
+		col = toml_col(v);
+	}
+	free(e);
+	free(hint);
+	return config_fail(ctx, line, col, msg);
+}
+
+/* Apply the root table: [settings] and [[job]] only. */
+static int
+config_root(struct config_ctx *ctx, struct config *cfg,
+    const struct toml_value *root)
+{
+	const struct toml_value	*v;
+	const char		*key;
+	size_t			 i, len;
+
+	for (i = 0; i < toml_table_size(root); i++) {
+		key = toml_table_key(root, i, &len);
+		v = toml_table_value(root, i);
+		if (len == 8 && memcmp(key, "settings", 8) == 0) {
+			if (toml_type(v) != TOML_TABLE)
+				return config_fail(ctx, toml_line(v),
+				    toml_col(v), xstrdup("settings must be a "
+				    "table ([settings])"));
+			if (config_section(ctx, "settings", v,
+			    &cfg->settings) != 0)
+				return -1;
+		} else if (len == 3 && memcmp(key, "job", 3) == 0) {
+			if (config_jobs(ctx, cfg, v) != 0)
+				return -1;
+		} else
+			return config_unknown_root(ctx, key, len, v,
+			    toml_table_key_line(root, i),
+			    toml_table_key_col(root, i));
+	}
+	return 0;
+}
+
+/* Return a config with the defaults of every setting and no jobs. */
+struct config *
+config_default(void)
+{
+	struct config	*cfg;
+
+	cfg = xcalloc(1, sizeof *cfg);
+	config_init("settings", &cfg->settings);
+	return cfg;
+}
+
+/*
+ * Parse the TOML text buf (len bytes) into *out; return 0, or -1 with *out
+ * NULL and *cause "NAME:LINE:COL: message".  name is only for messages.
+ */
+int
+config_parse(const char *name, const char *buf, size_t len,
+    struct config **out, char **cause)
+{
+	struct config_ctx	 ctx;
+	struct toml_value	*root;
+	struct config		*cfg;
+	char			*tcause = NULL;
+
+	*out = NULL;
+	*cause = NULL;
+	ctx.name = name == NULL ? "config" : name;
+	ctx.cause = cause;
+	if (buf == NULL)
+		buf = "";
+	if ((root = toml_parse(buf, len, &tcause)) == NULL) {
+		*cause = xprintf("%s:%s", ctx.name, tcause == NULL ?
+		    "0:0: cannot parse" : tcause);
+		free(tcause);
+		return -1;
+	}
+	cfg = config_default();
+	if (config_root(&ctx, cfg, root) != 0) {
+		toml_free(root);
+		config_free(cfg);
+		return -1;
+	}
+	toml_free(root);
+	*out = cfg;
+	return 0;
+}
+
+/*
+ * Parse the Procfile text buf (len bytes) into *out: one job per line with
+ * the line's command as a shell string and defaults for the rest.  Return
+ * 0, or -1 with *out NULL and *cause "NAME:LINE: message".
+ */
+int
+config_parse_procfile(const char *name, const char *buf, size_t len,
+    struct config **out, char **cause)
+{
+	struct procfile_entry	*ents;
+	struct config		*cfg;
+	struct config_job	*j;
+	char			*pcause = NULL, *msg, *r;
+	size_t			 n, i;
+
+	*out = NULL;
+	*cause = NULL;
+	if (name == NULL)
+		name = "Procfile";
+	if (procfile_parse(buf, len, &ents, &n, &pcause) != 0) {
+		*cause = xprintf("%s:%s", name, pcause == NULL ?
+		    "0: cannot parse" : pcause);
+		free(pcause);
+		return -1;
+	}
+	cfg = config_default();
+	cfg->jobs = xcalloc(n == 0 ? 1 : n, sizeof *cfg->jobs);
+	for (i = 0; i < n; i++) {
+		j = &cfg->jobs[i];
+		config_init("job", j);
+		cfg->njobs = i + 1;
+		j->line = (int)ents[i].line;
+		j->name = xstrdup(ents[i].name);
+		j->command = xstrdup(ents[i].command);
+		msg = NULL;
+		if (config_check_name(j->name, &msg) != 0)
+			goto fail;
+		r = expand_text(j->command, NULL, NULL, NULL, 0, EXPAND_SHELL,
+		    &msg);
+		if (r == NULL) {
+			pcause = msg;
+			msg = xprintf("command: %s", pcause == NULL ?
+			    "cannot expand" : pcause);
+			free(pcause);
+			goto fail;
+		}
+		free(r);
+	}
+	procfile_free(ents, n);
+	*out = cfg;
+	return 0;
+
+fail:
+	*cause = xprintf("%s:%zu: %s", name, ents[i].line, msg);
+	free(msg);
+	procfile_free(ents, n);
+	config_free(cfg);
+	return -1;
+}
+
+/* Return 1 if path's last component is Procfile or Procfile.something. */
+static int
+config_is_procfile(const char *path)
+{
+	const char	*base;
+
+	base = strrchr(path, '/');
+	base = base == NULL ? path : base + 1;
+	return strcmp(base, "Procfile") == 0 ||
+	    strncmp(base, "Procfile.", 9) == 0;
+}
+
+/*
+ * Read path into *buf and *len, refusing what others could have written.
+ * Return 0, 1 if missing_ok and the file does not exist, or -1 with
+ * *cause set.
+ */
+static int
+config_read(const char *path, int missing_ok, char **buf, size_t *len,
+    char **cause)
+{
+	struct stat	 sb, null;
+	char		*b = NULL;
+	size_t		 n = 0, size = 0;
+	ssize_t		 r;
+	int		 fd;
+
+	*buf = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		if (missing_ok && (errno == ENOENT || errno == ENOTDIR))
+			return 1;
+		*cause = xprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0) {
+		*cause = xprintf("cannot open %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		*cause = xprintf("cannot read %s: %s", path, strerror(EISDIR));
+		goto fail;
+	}
+	if (S_ISCHR(sb.st_mode) && stat("/dev/null", &null) == 0 &&
+	    S_ISCHR(null.st_mode) && null.st_rdev == sb.st_rdev) {
+		close(fd);
+		*buf = xstrdup("");
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
+		*cause = xprintf("%s: not a regular file", path);
+		goto fail;
+	}
+	if (sb.st_uid != getuid() && sb.st_uid != 0) {
+		*cause = xprintf("%s: owned by another user (uid %lu); it must "
+		    "be yours or root's", path, (unsigned long)sb.st_uid);
+		goto fail;
+	}
+	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+		*cause = xprintf("%s: writable by %s (mode %04o); chmod go-w "
+		    "it", path, (sb.st_mode & S_IWOTH) ? "others" : "group",
+		    (unsigned)(sb.st_mode & 07777));
+		goto fail;
+	}
+	if (S_ISREG(sb.st_mode) && sb.st_size > TOML_MAX_INPUT)
+		goto too_big;
+
+	for (;;) {
+		if (n == size) {
+			if (size > TOML_MAX_INPUT)
+				goto too_big;
+			/* Room for one byte too many, to see it is there. */
+			size = size == 0 ? 8192 : size * 2;
+			if (size > TOML_MAX_INPUT)
+				size = TOML_MAX_INPUT + 1;
+			b = xreallocarray(b, size + 1, 1);
+		}
+		r = read(fd, b + n, size - n);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1) {
+			*cause = xprintf("cannot read %s: %s", path,
+			    strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > TOML_MAX_INPUT)
+		goto too_big;
+	close(fd);
+	if (b == NULL)
+		b = xmalloc(1);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+
+too_big:
+	*cause = xprintf("%s: larger than %d MiB", path,
+	    TOML_MAX_INPUT / (1024 * 1024));
+fail:
+	free(b);
+	close(fd);
+	return -1;
+}
+
+/*
+ * Return the default configuration file, $XDG_CONFIG_HOME/jobdeck/
+ * config.toml (when that is an absolute path), else $HOME/.config/jobdeck/
+ * config.toml, or NULL when neither is set.  The caller frees it.
+ */
+char *
+config_default_path(void)
+{
+	const char	*dir;
+
+	if ((dir = getenv("XDG_CONFIG_HOME")) != NULL && dir[0] == '/')
+		return xprintf("%s/jobdeck/config.toml", dir);
+	if ((dir = getenv("HOME")) != NULL && dir[0] != '\0')
+		return xprintf("%s/.config/jobdeck/config.toml", dir);
+	return NULL;
+}
+
+/*
+ * Load the configuration at path (NULL: the default path, which may be
+ * missing), as a Procfile when procfile is set or the file is called
+ * Procfile or Procfile.*, else as TOML.  Return 0 with *out set, or -1
+ * with *out NULL and *cause set.
+ */
+int
+config_load(const char *path, int procfile, struct config **out,
+    char **cause)
+{
+	char	*def = NULL, *buf;
+	size_t	 len;
+	int	 r;
+
+	*out = NULL;
+	*cause = NULL;
+	if (path == NULL) {
+		if ((def = config_default_path()) == NULL) {
+			*out = config_default();
+			return 0;
+		}
+		path = def;
+	}
+	r = config_read(path, def != NULL, &buf, &len, cause);
+	if (r == 1) {
+		free(def);
+		*out = config_default();
+		return 0;
+	}
+	if (r == -1) {
+		free(def);
+		return -1;
+	}
+	if (procfile || config_is_procfile(path))
+		r = config_parse_procfile(path, buf, len, out, cause);
+	else
+		r = config_parse(path, buf, len, out, cause);
+	free(buf);
+	if (r == 0)
+		(*out)->path = xstrdup(path);
+	free(def);
+	return r;
+}
+
+/* Append printf-style text to b. */
+static void
+buf_printf(struct config_buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->size) {
+		b->size = (b->len + (size_t)n + 1) * 2;
+		b->s = xreallocarray(b->s, b->size, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/*
+ * Return the text of `jobdeck --help-config`: every option, by section, in
+ * columns of name, type (with bounds or choices), default and help.
+ */
+char *
+config_help_text(void)
+{
+	static const char		*sections[] = { "settings", "job" };
+	const struct config_option	*o;
+	struct config_buf		 b = { NULL, 0, 0 };
+	char				**type, **def;
+	size_t				 i, k, wname = 0, wtype = 0, wdef = 0;
+
+	type = xcalloc(config_noptions, sizeof *type);
+	def = xcalloc(config_noptions, sizeof *def);
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (o->type == CONFIG_INT || o->type == CONFIG_NUMBER)
+			type[i] = xprintf("%s %.15g..%.15g",
+			    config_type_name(o->type), o->min, o->max);
+		else if (o->type == CONFIG_ENUM)
+			type[i] = xstrdup(o->choices);
+		else
+			type[i] = xstrdup(config_type_name(o->type));
+		if (o->flags & CONFIG_REQUIRED)
+			def[i] = xstrdup("required");
+		else
+			def[i] = xstrdup(o->def == NULL ? "-" : o->def);
+		if (strlen(o->name) > wname)
+			wname = strlen(o->name);
+		if (strlen(type[i]) > wtype)
+			wtype = strlen(type[i]);
+		if (strlen(def[i]) > wdef)
+			wdef = strlen(def[i]);
+	}
+	buf_printf(&b, "jobdeck configuration options (TOML):\n");
+	for (k = 0; k < 2; k++) {
+		buf_printf(&b, "\n%s\n", k == 0 ? "[settings]" : "[[job]]");
+		for (i = 0; i < config_noptions; i++) {
+			o = &config_options[i];
+			if (strcmp(o->section, sections[k]) != 0)
+				continue;
+			buf_printf(&b, "  %-*s  %-*s  %-*s  %s\n", (int)wname,
+			    o->name, (int)wtype, type[i], (int)wdef, def[i],
+			    o->help);
+		}
+	}
+	for (i = 0; i < config_noptions; i++) {
+		free(type[i]);
+		free(def[i]);
+	}
+	free(type);
+	free(def);
+	return b.s;
+}
+
+/* Return the job called name in cfg, or NULL. */
+const struct config_job *
+config_find_job(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	if (cfg == NULL || name == NULL)
+		return NULL;
+	for (i = 0; i < cfg->njobs; i++) {
+		if (cfg->jobs[i].name != NULL &&
+		    strcmp(cfg->jobs[i].name, name) == 0)
+			return &cfg->jobs[i];
+	}
+	return NULL;
+}
+
+/* Free cfg and everything in it; NULL is allowed. */
+void
+config_free(struct config *cfg)
+{
+	size_t	i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->njobs; i++)
+		config_clear("job", &cfg->jobs[i]);
+	free(cfg->jobs);
+	config_clear("settings", &cfg->settings);
+	free(cfg->path);
+	free(cfg);
+}

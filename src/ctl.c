@@ -1,0 +1,1358 @@
+/*
+ * ctl.c: the control socket's server (the protocol is in ctl.h).
+ *
+ * The socket path and its directory are checked here for the client too.
+ * ctl_listen() runs before the screen is taken: it finds out whether a
+ * deck of that name runs (connect() succeeds), replaces a socket a crashed
+ * deck left (connect() is refused), and binds.  ctl_start() then watches
+ * the socket on the loop and subscribes to the job table.
+ *
+ * Each client is read until its request line is complete, then the
+ * command runs through cmd_execute() with a cmd_client of this file that
+ * collects messages, errors, shown text and JSON into the reply; the reply
+ * is written as far as the socket takes it, the rest when it is writable.
+ * A streaming client stays: `events` clients get every job event, cut
+ * into JSON lines here (output is split into lines per job, each run of
+ * complete lines through rawtext); a `logs --follow` client is sent the
+ * job's new complete lines after each piece of output (job_text_since()
+ * with its own mark), and closed when the job ends.
+ *
+ * A client is never freed inside a callback: dropping one closes its
+ * socket at once and marks it dead, and a zero-delay timer frees the dead.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ctl.h"
+#include "job.h"
+#include "jobtable.h"
+#include "json.h"
+#include "loop.h"
+#include "rawtext.h"
+#include "session.h"
+#include "xmalloc.h"
+
+#define CTL_ACCEPT_BURST	64	/* connections accepted per turn */
+#define CTL_ACCEPT_PAUSE_MS	100	/* out of fds: try again after */
+#define CTL_LINE_MAX		(64 * 1024)	/* longer lines are cut */
+#define CTL_READ_CHUNK		4096
+
+/* A growing byte buffer. */
+struct ctl_buf {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
+};
+
+struct ctl_client {
+	struct ctl	*ctl;
+	int		 fd;
+	struct ctl_buf	 in;		/* the request so far */
+	struct ctl_buf	 out;		/* unsent reply */
+	size_t		 out_off;	/* sent part of out */
+	uint64_t	 timer;		/* the request's time limit */
+	int		 json;
+
+	/* Collected while the command runs. */
+	struct ctl_buf	 body;
+	struct ctl_buf	 messages;
+	struct ctl_buf	 errors;
+	int		 follow;	/* follow() was called */
+	struct job	*follow_job;	/* its job; NULL: events */
+
+	struct job	*job;		/* logs --follow: the job */
+	uint64_t	 mark;		/* its output sent so far */
+
+#define CTL_ANSWERED	0x1	/* the request is read: ignore input */
+#define CTL_EVENTS	0x2	/* streaming every job's events */
+#define CTL_FOLLOW	0x4	/* streaming one job's output */
+#define CTL_CLOSING	0x8	/* close once the output is sent */
+#define CTL_DEAD	0x10	/* socket closed: free at the next reap */
+	int		 flags;
+};
+
+/* A job's output not yet ended by a newline, for the events stream. */
+struct ctl_feed {
+	struct job	*job;
+	struct ctl_buf	 line;
+};
+
+struct ctl {
+	struct loop		 *loop;
+	struct jobtable		 *jt;
+	int			  fd;
+	char			 *path;
+	dev_t			  dev;	/* our socket, to unlink */
+	ino_t			  ino;
+	struct cmd_ctx		  ctx;
+	const struct ctl_cbs	 *cbs;
+	void			 *cbs_arg;
+	int			  jt_handle;
+
+	struct ctl_client	**clients;
+	int			  nclients;
+	int			  alloc;
+	int			  nevents;	/* clients of events */
+	int			  nfollow;	/* clients of logs -f */
+	struct ctl_feed		 *feeds;
+	int			  nfeeds;
+
+	uint64_t		  reap_timer;
+	uint64_t		  accept_timer;
+};
+
+static void	ctl_accept_cb(int, short, void *);
+static void	ctl_client_cb(int, short, void *);
+static void	ctl_client_drop(struct ctl_client *);
+static void	ctl_client_flush(struct ctl_client *);
+static void	ctl_job_started(struct job *, void *);
+static void	ctl_job_output(struct job *, const char *, size_t, void *);
+static void	ctl_job_exited(struct job *, void *);
+static void	ctl_job_queued(struct job *, void *);
+static void	ctl_job_removed(struct job *, void *);
+static void	ctl_cmd_message(const char *, void *);
+static void	ctl_cmd_error(const char *, void *);
+static void	ctl_cmd_show(const char *, char **, int, void *);
+static void	ctl_cmd_quit(void *);
+static void	ctl_cmd_select(struct job *, int, void *);
+static void	ctl_cmd_json(const char *, void *);
+static int	ctl_cmd_follow(struct job *, void *, char **);
+
+static const struct jobtable_cbs ctl_jobtable_cbs = {
+	.started = ctl_job_started,
+	.output = ctl_job_output,
+	.exited = ctl_job_exited,
+	.queued = ctl_job_queued,
+	.removed = ctl_job_removed,
+};
+
+static const struct cmd_client ctl_cmd_client = {
+	.message = ctl_cmd_message,
+	.error = ctl_cmd_error,
+	.show = ctl_cmd_show,
+	.select = ctl_cmd_select,
+	.quit = ctl_cmd_quit,
+	.json = ctl_cmd_json,
+	.follow = ctl_cmd_follow,
+};
+
+/* Append len bytes to a buffer. */
+static void
+ctl_buf_add(struct ctl_buf *b, const char *s, size_t len)
+{
+	size_t	need = b->len + len + 1;
+
+	if (need > b->size) {
+		if (b->size == 0)
+			b->size = 256;
+		while (b->size < need)
+			b->size *= 2;
+		b->s = xreallocarray(b->s, b->size, 1);
+	}
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+/* Append a string and a newline to a buffer. */
+static void
+ctl_buf_line(struct ctl_buf *b, const char *s)
+{
+	ctl_buf_add(b, s, strlen(s));
+	ctl_buf_add(b, "\n", 1);
+}
+
+/* Free a buffer's memory and empty it. */
+static void
+ctl_buf_free(struct ctl_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+/* Return whether name can name a deck: [A-Za-z0-9_.-]+, at most 64. */
+static int
+ctl_valid_name(const char *name)
+{
+	size_t	len = strlen(name);
+
+	return len > 0 && len <= CTL_NAME_MAX &&
+	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_.-") == len;
+}
+
+/*
+ * Check (and with create, make) the socket directory: a real directory,
+ * owned by us, that group and others cannot write.  A missing directory
+ * is fine without create (no deck runs there).
+ */
+static int
+ctl_check_dir(const char *dir, int create, char **cause)
+{
+	struct stat	sb;
+
+	if (lstat(dir, &sb) != 0) {
+		if (errno != ENOENT) {
+			*cause = xprintf("%s: %s", dir, strerror(errno));
+			return -1;
+		}
+		if (!create)
+			return 0;
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+			*cause = xprintf("cannot create %s: %s", dir,
+			    strerror(errno));
+			return -1;
+		}
+		if (lstat(dir, &sb) != 0) {
+			*cause = xprintf("%s: %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		*cause = xprintf("%s is not a directory", dir);
+		return -1;
+	}
+	if (sb.st_uid != geteuid()) {
+		*cause = xprintf("%s is owned by uid %ld, not by this user "
+		    "(uid %ld); refusing to use it", dir, (long)sb.st_uid,
+		    (long)geteuid());
+		return -1;
+	}
+	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+		*cause = xprintf("%s can be written by group or others (mode "
+		    "%04o); refusing to use it (chmod 700 it)", dir,
+		    (unsigned int)(sb.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Work out the socket path of deck name and check its directory (made if
+ * create is set); 0 with *path (for the caller to free), or -1 with
+ * *cause.
+ */
+int
+ctl_socket_path(const char *name, int create, char **path, char **cause)
+{
+	struct sockaddr_un	 sun;
+	const char		*runtime;
+	char			*dir;
+
+	*path = NULL;
+	if (!ctl_valid_name(name)) {
+		*cause = xprintf("bad deck name: %s (letters, digits, '_', "
+		    "'.' and '-', at most %d)", name, CTL_NAME_MAX);
+		return -1;
+	}
+	runtime = getenv("XDG_RUNTIME_DIR");
+	if (runtime != NULL && runtime[0] == '/')
+		dir = xprintf("%s/jobdeck", runtime);
+	else
+		dir = xprintf("/tmp/jobdeck-%ld", (long)geteuid());
+	if (ctl_check_dir(dir, create, cause) != 0) {
+		free(dir);
+		return -1;
+	}
+	*path = xprintf("%s/%s.sock", dir, name);
+	free(dir);
+	if (strlen(*path) >= sizeof sun.sun_path) {
+		*cause = xprintf("socket path too long: %s", *path);
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Fill a Unix socket address with path (checked to fit). */
+static void
+ctl_sockaddr(struct sockaddr_un *sun, const char *path)
+{
+	memset(sun, 0, sizeof *sun);
+	sun->sun_family = AF_UNIX;
+	snprintf(sun->sun_path, sizeof sun->sun_path, "%s", path);
+}
+
+/*
+ * Return 1 if a deck answers on path, 0 if nothing does (no socket, or a
+ * stale one, which is removed), -1 with *cause if path is unusable.
+ */
+static int
+ctl_probe(const char *path, char **cause)
+{
+	struct sockaddr_un	sun;
+	struct stat		sb;
+	int			fd, rc;
+
+	if (lstat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(sb.st_mode)) {
+		*cause = xprintf("%s exists and is not a socket", path);
+		return -1;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		*cause = xprintf("socket: %s", strerror(errno));
+		return -1;
+	}
+	ctl_sockaddr(&sun, path);
+	do
+		rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
+	while (rc == -1 && errno == EINTR);
+	close(fd);
+	if (rc == 0 || errno == EAGAIN)
+		return 1;	/* EAGAIN: a deck whose backlog is full */
+	if (errno == ECONNREFUSED) {
+		/* Left by a deck that died: nobody listens any more. */
+		if (unlink(path) != 0 && errno != ENOENT) {
+			*cause = xprintf("cannot remove the stale socket %s: "
+			    "%s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	*cause = xprintf("%s: %s", path, strerror(errno));
+	return -1;
+}
+
+/*
+ * Make deck name's socket and listen on it (nothing is read from it until
+ * ctl_start()); NULL with *cause if a deck of that name runs, the
+ * directory is unsafe, or the socket cannot be made.
+ */
+struct ctl *
+ctl_listen(const char *name, char **cause)
+{
+	struct sockaddr_un	 sun;
+	struct stat		 sb;
+	struct ctl		*ctl;
+	char			*path;
+	mode_t			 mask;
+	int			 fd, rc, error;
+
+	if (ctl_socket_path(name, 1, &path, cause) != 0)
+		return NULL;
+	if ((rc = ctl_probe(path, cause)) != 0) {
+		if (rc == 1)
+			*cause = xprintf("a deck named %s is running (%s)",
+			    name, path);
+		free(path);
+		return NULL;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		*cause = xprintf("socket: %s", strerror(errno));
+		free(path);
+		return NULL;
+	}
+	ctl_sockaddr(&sun, path);
+	mask = umask(0177);
+	rc = bind(fd, (struct sockaddr *)&sun, sizeof sun);
+	error = errno;
+	umask(mask);
+	if (rc != 0) {
+		if (error == EADDRINUSE)
+			*cause = xprintf("a deck named %s is running (%s)",
+			    name, path);
+		else
+			*cause = xprintf("%s: %s", path, strerror(error));
+		close(fd);
+		free(path);
+		return NULL;
+	}
+	if (chmod(path, 0600) != 0 || listen(fd, CTL_CLIENTS_MAX) != 0 ||
+	    stat(path, &sb) != 0) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		unlink(path);
+		close(fd);
+		free(path);
+		return NULL;
+	}
+	ctl = xcalloc(1, sizeof *ctl);
+	ctl->fd = fd;
+	ctl->path = path;
+	ctl->dev = sb.st_dev;
+	ctl->ino = sb.st_ino;
+	ctl->jt_handle = -1;
+	return ctl;
+}
+
+/* Return the socket's path. */
+const char *
+ctl_path(const struct ctl *ctl)
+{
+	return ctl->path;
+}
+
+/*
+ * Start serving: watch the socket on loop and run requests with a copy of
+ * ctx (its client and arg are replaced); cbs (with arg) do what only the
+ * deck can: quit, focus a job.
+ */
+void
+ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
+    const struct ctl_cbs *cbs, void *arg)
+{
+	ctl->loop = loop;
+	ctl->jt = ctx->jt;
+	ctl->ctx = *ctx;
+	ctl->ctx.client = &ctl_cmd_client;
+	ctl->ctx.arg = NULL;
+	ctl->ctx.json = 0;
+	ctl->cbs = cbs;
+	ctl->cbs_arg = arg;
+	ctl->jt_handle = jobtable_subscribe(ctl->jt, &ctl_jobtable_cbs, ctl);
+	loop_watch_fd(loop, ctl->fd, POLLIN, ctl_accept_cb, ctl);
+}
+
+/* Close a client's socket and its watch and timer (not its memory). */
+static void
+ctl_client_close(struct ctl_client *c)
+{
+	struct ctl	*ctl = c->ctl;
+
+	if (c->fd == -1)
+		return;
+	if (ctl->loop != NULL) {
+		loop_unwatch_fd(ctl->loop, c->fd);
+		if (c->timer != 0)
+			loop_cancel_timer(ctl->loop, c->timer);
+	}
+	c->timer = 0;
+	close(c->fd);
+	c->fd = -1;
+	if (c->flags & CTL_EVENTS)
+		ctl->nevents--;
+	if (c->flags & CTL_FOLLOW)
+		ctl->nfollow--;
+	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW);
+	c->job = NULL;
+}
+
+/* Free a client (closed first if need be). */
+static void
+ctl_client_free(struct ctl_client *c)
+{
+	ctl_client_close(c);
+	ctl_buf_free(&c->in);
+	ctl_buf_free(&c->out);
+	ctl_buf_free(&c->body);
+	ctl_buf_free(&c->messages);
+	ctl_buf_free(&c->errors);
+	free(c);
+}
+
+/* Free the clients marked dead; a zero-delay timer after they died. */
+static void
+ctl_reap_cb(void *arg)
+{
+	struct ctl	*ctl = arg;
+	int		 i, j;
+
+	ctl->reap_timer = 0;
+	for (i = j = 0; i < ctl->nclients; i++) {
+		if (ctl->clients[i]->flags & CTL_DEAD)
+			ctl_client_free(ctl->clients[i]);
+		else
+			ctl->clients[j++] = ctl->clients[i];
+	}
+	ctl->nclients = j;
+	if (ctl->nevents == 0) {
+		for (i = 0; i < ctl->nfeeds; i++)
+			ctl_buf_free(&ctl->feeds[i].line);
+		ctl->nfeeds = 0;
+	}
+}
+
+/* Drop a client: close its socket now, free it after this turn. */
+static void
+ctl_client_drop(struct ctl_client *c)
+{
+	struct ctl	*ctl = c->ctl;
+
+	if (c->flags & CTL_DEAD)
+		return;
+	ctl_client_close(c);
+	c->flags |= CTL_DEAD;
+	if (ctl->reap_timer == 0 && ctl->loop != NULL)
+		ctl->reap_timer = loop_add_timer(ctl->loop, 0, ctl_reap_cb,
+		    ctl);
+}
+
+/* Poll a client for what it needs: its request, room for its output. */
+static void
+ctl_client_watch(struct ctl_client *c)
+{
+	short	events = 0;
+
+	if (c->flags & CTL_DEAD)
+		return;
+	/* Streams keep reading, to see the client leave. */
+	if (!(c->flags & CTL_ANSWERED) ||
+	    (c->flags & (CTL_EVENTS | CTL_FOLLOW)))
+		events |= POLLIN;
+	if (c->out_off < c->out.len)
+		events |= POLLOUT;
+	loop_set_events(c->ctl->loop, c->fd, events);
+}
+
+/* Write what the socket takes of a client's output; close when done. */
+static void
+ctl_client_flush(struct ctl_client *c)
+{
+	ssize_t	n;
+
+	while (!(c->flags & CTL_DEAD) && c->out_off < c->out.len) {
+		n = write(c->fd, c->out.s + c->out_off,
+		    c->out.len - c->out_off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			ctl_client_drop(c);
+			return;
+		}
+		c->out_off += (size_t)n;
+	}
+	if (c->flags & CTL_DEAD)
+		return;
+	if (c->out_off == c->out.len) {
+		c->out.len = c->out_off = 0;
+		if (c->flags & CTL_CLOSING) {
+			ctl_client_drop(c);
+			return;
+		}
+	} else if (c->out_off > c->out.size / 2) {
+		memmove(c->out.s, c->out.s + c->out_off, c->out.len -
+		    c->out_off);
+		c->out.len -= c->out_off;
+		c->out_off = 0;
+	}
+	ctl_client_watch(c);
+}
+
+/*
+ * Queue output for a client and send what the socket takes; a streaming
+ * client that lets more than CTL_OUTPUT_MAX bytes pile up is dropped (a
+ * reply is as long as the command's output).
+ */
+static void
+ctl_client_send(struct ctl_client *c, const char *s, size_t len)
+{
+	int	was_empty = c->out_off == c->out.len;
+
+	if (c->flags & CTL_DEAD)
+		return;
+	if ((c->flags & (CTL_EVENTS | CTL_FOLLOW)) &&
+	    c->out.len - c->out_off + len > CTL_OUTPUT_MAX) {
+		ctl_client_drop(c);
+		return;
+	}
+	ctl_buf_add(&c->out, s, len);
+	/* Otherwise the socket is full and POLLOUT is being waited for. */
+	if (was_empty)
+		ctl_client_flush(c);
+}
+
+/* Answer a client with a status and one error line, then close it. */
+static void
+ctl_client_fail(struct ctl_client *c, int status, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *reply;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	reply = xprintf("%d\n%s\n", status, msg != NULL ? msg : "error");
+	free(msg);
+	c->flags |= CTL_ANSWERED | CTL_CLOSING;
+	if (c->timer != 0) {
+		loop_cancel_timer(c->ctl->loop, c->timer);
+		c->timer = 0;
+	}
+	ctl_client_send(c, reply, strlen(reply));
+	free(reply);
+}
+
+/* A request took too long to arrive: say so and drop it. */
+static void
+ctl_client_timeout_cb(void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	c->timer = 0;
+	ctl_client_fail(c, 2, "request timed out after %d ms",
+	    CTL_REQUEST_TIMEOUT_MS);
+}
+
+/* Write a short refusal to a socket we will not serve and close it. */
+static void
+ctl_refuse(int fd, int status, const char *msg)
+{
+	char	*reply;
+
+	reply = xprintf("%d\n%s\n", status, msg);
+	(void)write(fd, reply, strlen(reply));
+	free(reply);
+	close(fd);
+}
+
+/* Let the listening socket be polled again after running out of fds. */
+static void
+ctl_accept_resume_cb(void *arg)
+{
+	struct ctl	*ctl = arg;
+
+	ctl->accept_timer = 0;
+	loop_set_events(ctl->loop, ctl->fd, POLLIN);
+}
+
+/* Count the clients still open. */
+static int
+ctl_live_clients(const struct ctl *ctl)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < ctl->nclients; i++)
+		n += !(ctl->clients[i]->flags & CTL_DEAD);
+	return n;
+}
+
+/* Accept waiting connections: check the peer's uid and the limit. */
+static void
+ctl_accept_cb(int fd, short revents, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	struct ucred		 cred;
+	socklen_t		 len;
+	char			*msg;
+	int			 cfd, i;
+
+	(void)revents;
+	for (i = 0; i < CTL_ACCEPT_BURST; i++) {
+		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd == -1) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				/* Still readable: wait rather than spin. */
+				loop_set_events(ctl->loop, fd, 0);
+				if (ctl->accept_timer == 0)
+					ctl->accept_timer = loop_add_timer(
+					    ctl->loop, CTL_ACCEPT_PAUSE_MS,
+					    ctl_accept_resume_cb, ctl);
+			}
+			return;
+		}
+		len = sizeof cred;
+		if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) !=
+		    0 || cred.uid != geteuid()) {
+			msg = xprintf("permission denied: this deck belongs to "
+			    "uid %ld", (long)geteuid());
+			ctl_refuse(cfd, 2, msg);
+			free(msg);
+			continue;
+		}
+		if (ctl_live_clients(ctl) >= CTL_CLIENTS_MAX) {
+			ctl_refuse(cfd, 1, "too many clients at once; try "
+			    "again");
+			continue;
+		}
+		c = xcalloc(1, sizeof *c);
+		c->ctl = ctl;
+		c->fd = cfd;
+		if (ctl->nclients == ctl->alloc) {
+			ctl->alloc = ctl->alloc == 0 ? 16 : ctl->alloc * 2;
+			ctl->clients = xreallocarray(ctl->clients, ctl->alloc,
+			    sizeof *ctl->clients);
+		}
+		ctl->clients[ctl->nclients++] = c;
+		c->timer = loop_add_timer(ctl->loop, CTL_REQUEST_TIMEOUT_MS,
+		    ctl_client_timeout_cb, c);
+		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
+	}
+}
+
+/* Build one JSON event line: begin it with its kind and the job's id. */
+static void
+ctl_event_begin(struct json_buf *jb, const char *kind, struct job *job)
+{
+	json_init(jb);
+	json_object_begin(jb);
+	json_key(jb, "event");
+	json_put_string(jb, kind);
+	json_key(jb, "id");
+	json_put_int(jb, job_id(job));
+}
+
+/* Finish a JSON event and return it as a line ending in "\n". */
+static char *
+ctl_event_end(struct json_buf *jb, size_t *len)
+{
+	char	*doc, *line;
+
+	json_object_end(jb);
+	doc = json_finish(jb, len);
+	json_clear(jb);
+	line = xprintf("%s\n", doc);
+	free(doc);
+	(*len)++;
+	return line;
+}
+
+/* Return an "output" event line for one line of a job's text. */
+static char *
+ctl_event_output(struct job *job, const char *text, size_t *len)
+{
+	struct json_buf	jb;
+
+	ctl_event_begin(&jb, "output", job);
+	json_key(&jb, "text");
+	json_put_string(&jb, text);
+	return ctl_event_end(&jb, len);
+}
+
+/* Return an "exited" event line: exit code or signal, duration, state. */
+static char *
+ctl_event_exited(struct job *job, size_t *len)
+{
+	struct json_buf	 jb;
+	const char	*name;
+	char		 buf[32];
+	int		 st = job_exit_status(job);
+
+	ctl_event_begin(&jb, "exited", job);
+	json_key(&jb, "exit_code");
+	if (WIFSIGNALED(st))
+		json_put_null(&jb);
+	else
+		json_put_int(&jb, WEXITSTATUS(st));
+	json_key(&jb, "signal");
+	if (!WIFSIGNALED(st))
+		json_put_null(&jb);
+	else if ((name = sigabbrev_np(WTERMSIG(st))) != NULL) {
+		snprintf(buf, sizeof buf, "SIG%s", name);
+		json_put_string(&jb, buf);
+	} else
+		json_put_int(&jb, WTERMSIG(st));
+	json_key(&jb, "duration_ms");
+	json_put_int(&jb, job_duration_ms(job, loop_now_ms()));
+	json_key(&jb, "state");
+	json_put_string(&jb, job_state_name(job_state(job)));
+	return ctl_event_end(&jb, len);
+}
+
+/* Send a line to every client streaming events. */
+static void
+ctl_broadcast(struct ctl *ctl, const char *line, size_t len)
+{
+	struct ctl_client	*c;
+	int			 i;
+
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_EVENTS) && !(c->flags & CTL_DEAD))
+			ctl_client_send(c, line, len);
+	}
+}
+
+/* Send "output" events for the text of raw complete lines. */
+static void
+ctl_broadcast_text(struct ctl *ctl, struct job *job, const char *raw,
+    size_t len)
+{
+	struct rawtext	 *rt;
+	struct ctl_buf	  all = { NULL, 0, 0 };
+	char		**lines, *line;
+	size_t		  n;
+	int		  count, i;
+
+	rt = rawtext_new();
+	rawtext_feed(rt, raw, len);
+	lines = rawtext_finish(rt, &count);
+	for (i = 0; i < count; i++) {
+		line = ctl_event_output(job, lines[i], &n);
+		ctl_buf_add(&all, line, n);
+		free(line);
+	}
+	rawtext_free_lines(lines, count);
+	if (all.len > 0)
+		ctl_broadcast(ctl, all.s, all.len);
+	ctl_buf_free(&all);
+}
+
+/* Return the feed of a job, made if make is set; NULL if none. */
+static struct ctl_feed *
+ctl_feed(struct ctl *ctl, struct job *job, int make)
+{
+	int	i;
+
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].job == job)
+			return &ctl->feeds[i];
+	}
+	if (!make)
+		return NULL;
+	ctl->feeds = xreallocarray(ctl->feeds, ctl->nfeeds + 1,
+	    sizeof *ctl->feeds);
+	memset(&ctl->feeds[ctl->nfeeds], 0, sizeof *ctl->feeds);
+	ctl->feeds[ctl->nfeeds].job = job;
+	return &ctl->feeds[ctl->nfeeds++];
+}
+
+/* Send what a job's feed holds as a last line and forget the feed. */
+static void
+ctl_feed_flush(struct ctl *ctl, struct job *job)
+{
+	struct ctl_feed	*f;
+	int		 i;
+
+	if ((f = ctl_feed(ctl, job, 0)) == NULL)
+		return;
+	if (f->line.len > 0 && ctl->nevents > 0)
+		ctl_broadcast_text(ctl, job, f->line.s, f->line.len);
+	ctl_buf_free(&f->line);
+	i = (int)(f - ctl->feeds);
+	memmove(&ctl->feeds[i], &ctl->feeds[i + 1],
+	    (size_t)(ctl->nfeeds - i - 1) * sizeof *ctl->feeds);
+	ctl->nfeeds--;
+}
+
+/* Send a followed job's new lines (all of them once it has ended). */
+static void
+ctl_follow_send(struct ctl_client *c)
+{
+	struct ctl_buf	  all = { NULL, 0, 0 };
+	char		**lines, *line;
+	size_t		  n;
+	int		  count, i;
+
+	lines = job_text_since(c->job, &c->mark, &count);
+	for (i = 0; i < count; i++) {
+		if (c->json) {
+			line = ctl_event_output(c->job, lines[i], &n);
+			ctl_buf_add(&all, line, n);
+			free(line);
+		} else
+			ctl_buf_line(&all, lines[i]);
+	}
+	job_text_free(lines, count);
+	if (all.len > 0)
+		ctl_client_send(c, all.s, all.len);
+	ctl_buf_free(&all);
+}
+
+/* A followed job has ended (or is going): send the rest and close. */
+static void
+ctl_follow_end(struct ctl_client *c)
+{
+	char	*line;
+	size_t	 n;
+
+	ctl_follow_send(c);
+	if (c->json && !(c->flags & CTL_DEAD)) {
+		line = ctl_event_exited(c->job, &n);
+		ctl_client_send(c, line, n);
+		free(line);
+	}
+	if (c->flags & CTL_FOLLOW)
+		c->ctl->nfollow--;
+	c->flags &= ~CTL_FOLLOW;
+	c->job = NULL;
+	c->flags |= CTL_CLOSING;
+	ctl_client_flush(c);
+}
+
+/* A job started: tell the events clients. */
+static void
+ctl_job_started(struct job *job, void *arg)
+{
+	struct ctl	*ctl = arg;
+	struct json_buf	 jb;
+	char		*line;
+	size_t		 n;
+
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "started", job);
+	json_key(&jb, "name");
+	json_put_string(&jb, job_name(job));
+	json_key(&jb, "pid");
+	json_put_int(&jb, job_pid(job));
+	json_key(&jb, "command");
+	json_put_string(&jb, job_command(job));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
+
+/* A job waits for a free slot: tell the events clients. */
+static void
+ctl_job_queued(struct job *job, void *arg)
+{
+	struct ctl	*ctl = arg;
+	struct json_buf	 jb;
+	char		*line;
+	size_t		 n;
+
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "queued", job);
+	json_key(&jb, "name");
+	json_put_string(&jb, job_name(job));
+	json_key(&jb, "command");
+	json_put_string(&jb, job_command(job));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
+
+/*
+ * A job printed: cut its output into lines for the events clients, and
+ * send its followers their new lines.
+ */
+static void
+ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	struct ctl_feed		*f;
+	const char		*nl;
+	size_t			 keep;
+	int			 i;
+
+	if (ctl->nevents > 0) {
+		f = ctl_feed(ctl, job, 1);
+		ctl_buf_add(&f->line, buf, len);
+		nl = memrchr(f->line.s, '\n', f->line.len);
+		if (nl != NULL) {
+			keep = f->line.len - (size_t)(nl + 1 - f->line.s);
+			ctl_broadcast_text(ctl, job, f->line.s,
+			    f->line.len - keep);
+			memmove(f->line.s, nl + 1, keep);
+			f->line.len = keep;
+		}
+		if (f->line.len > CTL_LINE_MAX) {
+			ctl_broadcast_text(ctl, job, f->line.s, f->line.len);
+			f->line.len = 0;
+		}
+	}
+	/* Without a newline in it, a piece cannot complete a line. */
+	if (ctl->nfollow == 0 || memchr(buf, '\n', len) == NULL)
+		return;
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_FOLLOW) && c->job == job &&
+		    !(c->flags & CTL_DEAD))
+			ctl_follow_send(c);
+	}
+}
+
+/* A job ended: its last line and "exited" to events; followers end. */
+static void
+ctl_job_exited(struct job *job, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	char			*line;
+	size_t			 n;
+	int			 i;
+
+	ctl_feed_flush(ctl, job);
+	if (ctl->nevents > 0) {
+		line = ctl_event_exited(job, &n);
+		ctl_broadcast(ctl, line, n);
+		free(line);
+	}
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_FOLLOW) && c->job == job &&
+		    !(c->flags & CTL_DEAD))
+			ctl_follow_end(c);
+	}
+}
+
+/* A job leaves the table: forget it everywhere, tell events clients. */
+static void
+ctl_job_removed(struct job *job, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	struct json_buf		 jb;
+	char			*line;
+	size_t			 n;
+	int			 i;
+
+	ctl_feed_flush(ctl, job);
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_FOLLOW) && c->job == job &&
+		    !(c->flags & CTL_DEAD))
+			ctl_follow_end(c);
+	}
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "removed", job);
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
+
+/* The command's message: kept for the reply. */
+static void
+ctl_cmd_message(const char *msg, void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	ctl_buf_line(&c->messages, msg);
+}
+
+/* The command's error: kept for the reply. */
+static void
+ctl_cmd_error(const char *msg, void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	ctl_buf_line(&c->errors, msg);
+}
+
+/* The command's text: its lines (JSON: {"title","lines"}) for the reply. */
+static void
+ctl_cmd_show(const char *title, char **lines, int count, void *arg)
+{
+	struct ctl_client	*c = arg;
+	struct json_buf		 jb;
+	char			*doc;
+	int			 i;
+
+	if (!c->json) {
+		for (i = 0; i < count; i++)
+			ctl_buf_line(&c->body, lines[i]);
+		return;
+	}
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "title");
+	json_put_string(&jb, title);
+	json_key(&jb, "lines");
+	json_array_begin(&jb);
+	for (i = 0; i < count; i++)
+		json_put_string(&jb, lines[i]);
+	json_array_end(&jb);
+	json_object_end(&jb);
+	doc = json_finish(&jb, NULL);
+	json_clear(&jb);
+	ctl_buf_line(&c->body, doc);
+	free(doc);
+}
+
+/* The command's JSON result: the reply's body. */
+static void
+ctl_cmd_json(const char *doc, void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	ctl_buf_line(&c->body, doc);
+}
+
+/* quit: hand it to the deck. */
+static void
+ctl_cmd_quit(void *arg)
+{
+	struct ctl_client	*c = arg;
+	struct ctl		*ctl = c->ctl;
+
+	if (ctl->cbs != NULL && ctl->cbs->quit != NULL)
+		ctl->cbs->quit(ctl->cbs_arg);
+}
+
+/*
+ * focus: hand it to the deck.  Jobs a client starts are not selected for
+ * it (select without focus), so a script does not move the user's view.
+ */
+static void
+ctl_cmd_select(struct job *job, int focus, void *arg)
+{
+	struct ctl_client	*c = arg;
+	struct ctl		*ctl = c->ctl;
+
+	if (focus && ctl->cbs != NULL && ctl->cbs->focus != NULL)
+		ctl->cbs->focus(job, ctl->cbs_arg);
+}
+
+/* events or logs --follow: the client streams once the reply starts. */
+static int
+ctl_cmd_follow(struct job *job, void *arg, char **cause)
+{
+	struct ctl_client	*c = arg;
+
+	if (c->follow) {
+		*cause = xstrdup("already streaming");
+		return -1;
+	}
+	c->follow = 1;
+	c->follow_job = job;
+	return 0;
+}
+
+/* Start a stream after its "0" status line. */
+static void
+ctl_client_stream(struct ctl_client *c)
+{
+	struct ctl	*ctl = c->ctl;
+	struct job	*job = c->follow_job;
+
+	if (job == NULL) {
+		c->flags |= CTL_EVENTS;
+		ctl->nevents++;
+		return;
+	}
+	c->job = job;
+	c->mark = 0;
+	if (!job_is_running(job) && job_state(job) != JOB_QUEUED) {
+		ctl_follow_end(c);
+		return;
+	}
+	/* What it printed so far is a reply: not held to the stream's cap. */
+	ctl_follow_send(c);
+	if (!(c->flags & CTL_DEAD)) {
+		c->flags |= CTL_FOLLOW;
+		ctl->nfollow++;
+	}
+}
+
+/* Run a complete request and queue its reply. */
+static void
+ctl_client_request(struct ctl_client *c, char *line, size_t len)
+{
+	struct ctl	 *ctl = c->ctl;
+	struct cmd_ctx	  ctx;
+	struct json_buf	  jb;
+	struct ctl_buf	  reply = { NULL, 0, 0 };
+	char		**argv, *cause = NULL, *doc, status[8];
+	int		  argc, first = 0;
+
+	c->flags |= CTL_ANSWERED;
+	if (c->timer != 0) {
+		loop_cancel_timer(ctl->loop, c->timer);
+		c->timer = 0;
+	}
+	if (memchr(line, '\0', len) != NULL) {
+		ctl_client_fail(c, 2, "bad request: it holds a NUL byte");
+		return;
+	}
+	line[len] = '\0';
+	if (len > 0 && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	if (session_split(ctl->ctx.session, line, &argc, &argv, &cause) != 0) {
+		ctl_client_fail(c, 2, "%s", cause);
+		free(cause);
+		return;
+	}
+	while (first < argc && strcmp(argv[first], "--json") == 0) {
+		c->json = 1;
+		first++;
+	}
+	if (first < argc && argv[first][0] == '!')
+		memmove(argv[first], argv[first] + 1, strlen(argv[first]));
+	if (first == argc || argv[first][0] == '\0') {
+		ctl_client_fail(c, 2, "empty request (try: help)");
+		session_split_free(argc, argv);
+		return;
+	}
+
+	ctx = ctl->ctx;
+	ctx.arg = c;
+	ctx.json = c->json;
+	cmd_execute(&ctx, argc - first, argv + first);
+	session_split_free(argc, argv);
+	if (c->flags & CTL_DEAD)
+		return;
+
+	if (ctx.failed != 0) {
+		snprintf(status, sizeof status, "%d\n", ctx.failed);
+		ctl_buf_add(&reply, status, strlen(status));
+		if (c->errors.len == 0)
+			ctl_buf_line(&c->errors, "command failed");
+		ctl_buf_add(&reply, c->errors.s, c->errors.len);
+		c->flags |= CTL_CLOSING;
+		ctl_client_send(c, reply.s, reply.len);
+		ctl_buf_free(&reply);
+		return;
+	}
+	if (c->follow) {
+		ctl_client_send(c, "0\n", 2);
+		if (!(c->flags & CTL_DEAD))
+			ctl_client_stream(c);
+		return;
+	}
+	if (c->json && c->body.len == 0) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "ok");
+		json_put_bool(&jb, 1);
+		json_key(&jb, "message");
+		if (c->messages.len > 0)
+			json_put_stringn(&jb, c->messages.s,
+			    c->messages.len - 1);
+		else
+			json_put_null(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		ctl_buf_line(&c->body, doc);
+		free(doc);
+	} else if (!c->json && c->messages.len > 0)
+		ctl_buf_add(&c->body, c->messages.s, c->messages.len);
+	ctl_buf_add(&reply, "0\n", 2);
+	if (c->body.len > 0)
+		ctl_buf_add(&reply, c->body.s, c->body.len);
+	ctl_buf_free(&c->body);
+	c->flags |= CTL_CLOSING;
+	ctl_client_send(c, reply.s, reply.len);
+	ctl_buf_free(&reply);
+}
+
+/* Read a client's request; a stream's input is read and thrown away. */
+static void
+ctl_client_read(struct ctl_client *c)
+{
+	char	 junk[CTL_READ_CHUNK], *nl;
+	size_t	 room, old;
+	ssize_t	 n;
+
+	if (c->flags & CTL_ANSWERED) {
+		n = read(c->fd, junk, sizeof junk);
+		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR))
+			ctl_client_drop(c);
+		return;
+	}
+	for (;;) {
+		if (c->in.size < CTL_REQUEST_MAX + 1 &&
+		    c->in.size - c->in.len < CTL_READ_CHUNK + 1) {
+			c->in.size = c->in.size == 0 ? CTL_READ_CHUNK * 2 :
+			    c->in.size * 2;
+			if (c->in.size > CTL_REQUEST_MAX + 1)
+				c->in.size = CTL_REQUEST_MAX + 1;
+			c->in.s = xreallocarray(c->in.s, c->in.size, 1);
+		}
+		/* One byte stays free for the NUL. */
+		room = c->in.size - 1 - c->in.len;
+		if (room == 0) {
+			ctl_client_fail(c, 2, "request too long (more than "
+			    "%d bytes)", CTL_REQUEST_MAX);
+			return;
+		}
+		n = read(c->fd, c->in.s + c->in.len, room);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n == -1) {
+			ctl_client_drop(c);
+			return;
+		}
+		if (n == 0) {
+			/* End of file ends the request, if there is one. */
+			if (c->in.len == 0)
+				ctl_client_drop(c);
+			else
+				ctl_client_request(c, c->in.s, c->in.len);
+			ctl_buf_free(&c->in);
+			return;
+		}
+		old = c->in.len;
+		c->in.len += (size_t)n;
+		nl = memchr(c->in.s + old, '\n', (size_t)n);
+		if (nl != NULL) {
+			ctl_client_request(c, c->in.s, (size_t)(nl - c->in.s));
+			ctl_buf_free(&c->in);
+			return;
+		}
+	}
+}
+
+/* A client's socket is ready: read its request, write its output. */
+static void
+ctl_client_cb(int fd, short revents, void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	(void)fd;
+	if (revents & POLLOUT)
+		ctl_client_flush(c);
+	if (c->flags & CTL_DEAD)
+		return;
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		if ((revents & POLLIN) || !(c->flags & CTL_ANSWERED))
+			ctl_client_read(c);
+		else if (c->out_off < c->out.len)
+			ctl_client_flush(c);
+		else
+			ctl_client_drop(c);
+	}
+	if (!(c->flags & CTL_DEAD) && (revents & POLLNVAL))
+		ctl_client_drop(c);
+}
+
+/*
+ * Close every client (sending what each socket takes at once), stop
+ * listening and remove the socket if it is still ours.
+ */
+void
+ctl_free(struct ctl *ctl)
+{
+	struct ctl_client	*c;
+	struct stat		 sb;
+	int			 i;
+
+	if (ctl == NULL)
+		return;
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if (!(c->flags & CTL_DEAD) && c->out_off < c->out.len)
+			(void)write(c->fd, c->out.s + c->out_off,
+			    c->out.len - c->out_off);
+		ctl_client_free(c);
+	}
+	free(ctl->clients);
+	for (i = 0; i < ctl->nfeeds; i++)
+		ctl_buf_free(&ctl->feeds[i].line);
+	free(ctl->feeds);
+	if (ctl->loop != NULL) {
+		loop_unwatch_fd(ctl->loop, ctl->fd);
+		if (ctl->reap_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->reap_timer);
+		if (ctl->accept_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->accept_timer);
+	}
+	if (ctl->jt_handle != -1)
+		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);
+	close(ctl->fd);
+	if (stat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
+	    sb.st_ino == ctl->ino)
+		unlink(ctl->path);
+	free(ctl->path);
+	free(ctl);
+}

@@ -1,0 +1,1055 @@
+/*
+ * run.c: `jobdeck run`, one command run to its end without a screen.
+ *
+ * What runs: a configured job (JOBNAME, from -c FILE or the default
+ * configuration), turned into a command by launch_new() with --param
+ * filling its {name}s and --env added to its env (so templating sees it
+ * too), or `-- PROGRAM ARG...` exec'd as given, with no shell.  --cwd and
+ * --input replace the job's cwd and input as they are, untemplated.
+ *
+ * How: pty_spawn() in split mode: stdout and stderr on two pipes, stdin
+ * a pipe for the input (else /dev/null), the child the leader of its own
+ * session and process group, and a report of whether the exec happened.
+ * One loop (loop.h) reads both pipes and writes the input without
+ * blocking, so no amount of output on either stream, and no child that
+ * never reads its stdin, can wedge the run.  The leader's exit is seen
+ * through SIGCHLD with waitid(WNOWAIT), which leaves it a zombie until the
+ * very end, so its pid (the group's id) cannot be reused while the group
+ * may still be signalled.
+ *
+ * When it ends: once the program has exited and both pipes are at their
+ * end.  If something it left behind still holds a pipe open when it
+ * exits, that gets the grace to let go; then the rest of the group is
+ * stopped (SIGTERM, then SIGKILL after the grace again), since the run
+ * could not end otherwise.  Background processes that let go of the
+ * output are left alone, as a shell would leave them.  On a timeout
+ * (--timeout, else the job's timeout, else RUN_DEFAULT_TIMEOUT; 0 is
+ * none), or SIGINT, SIGTERM or SIGHUP to jobdeck (passed on to the group
+ * as they are; a second one sends SIGKILL), the whole group gets SIGTERM
+ * and, after the grace (2 s, or the kill_timeout of a configuration file
+ * that was read), SIGKILL; at the end any member left is killed, and so is
+ * any process that escaped the group (setsid) and was reparented to
+ * jobdeck, the subreaper.
+ *
+ * The result: success (exit 0, not timed out), return_code (the exit
+ * status, 128+N for signal N as in a shell, -1 when the program could not
+ * be started: not found, not executable, a cwd that cannot be entered, or
+ * no pipe or fork), signal ("SIGKILL" or null), timed_out, duration_ms
+ * (from the start to the program's exit), stdout and stderr (bytes, the
+ * first RUN_MAX_KEEP of each, with a note on stderr about the rest; JSON
+ * makes invalid UTF-8 U+FFFD).  A timeout appends "jobdeck: timed out
+ * after S s" to stderr.  Without --json the output is copied to ours as it
+ * comes (blocking: a slow reader of ours slows the program down, as a
+ * pipe would) and nothing is kept.
+ *
+ * Exit statuses of jobdeck run:
+ *	with --json	0 once the result is printed, whatever it says
+ *			(125 if it cannot be written)
+ *	without		the program's status: N, or 128+N for signal N;
+ *			126 found but not executable (the child's own),
+ *			127 not found or cwd not entered (the child's own),
+ *			124 timed out (as timeout(1)),
+ *			125 jobdeck could not start it (pipe, fork)
+ *	both		2 for a usage error, an unknown JOBNAME or a
+ *			configuration error; 0 for -h
+ */
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "expand.h"
+#include "job.h"
+#include "jobtable.h"
+#include "json.h"
+#include "launch.h"
+#include "loop.h"
+#include "pty.h"
+#include "run.h"
+#include "session.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+#define RUN_DEFAULT_TIMEOUT	300.0		/* seconds */
+#define RUN_MAX_TIMEOUT		31536000.0	/* a year, in seconds */
+#define RUN_DEFAULT_GRACE_MS	2000
+#define RUN_DRAIN_MS		500	/* after SIGKILL: escapees' output */
+#define RUN_READ_SIZE		65536
+#define RUN_MAX_KEEP		(64 * 1024 * 1024)	/* per stream, --json */
+#define RUN_READS_PER_TURN	16
+
+#define RUN_EXIT_USAGE		2
+#define RUN_EXIT_TIMEOUT	124
+#define RUN_EXIT_FAILURE	125
+
+/* The command line, parsed; strings point into argv. */
+struct run_opts {
+	const char	 *config;	/* -c, or NULL */
+	int		  json;
+	int		  has_timeout;
+	double		  timeout;
+	const char	 *input;	/* --input, or NULL */
+	const char	 *cwd;		/* --cwd, or NULL */
+	char		**env;		/* --env K=V, in order */
+	size_t		  nenv;
+	char		**params;	/* --param K=V, in order */
+	size_t		  nparams;
+	const char	 *job;		/* JOBNAME, or NULL */
+	char		**argv;		/* -- PROGRAM ARG..., or NULL */
+};
+
+/* What to start; every string is owned here. */
+struct run_cmd {
+	char		 *path;		/* program, searched in envp's PATH */
+	char		**argv;
+	char		**envp;
+	size_t		  nenv;
+	char		 *cwd;		/* NULL: jobdeck's */
+	char		 *input;	/* NULL: stdin is /dev/null */
+	double		  timeout;	/* seconds, 0: none */
+	int64_t		  grace_ms;	/* SIGTERM to SIGKILL */
+};
+
+struct run;
+
+/* One output stream of the child. */
+struct run_stream {
+	struct run	*r;
+	int		 fd;		/* our read end, -1 once at its end */
+	int		 to;		/* pass through to this fd; -1: keep */
+	char		*buf;		/* kept bytes (--json) */
+	size_t		 len;
+	size_t		 size;
+	uint64_t	 dropped;	/* read past RUN_MAX_KEEP */
+};
+
+/* One run: the child, its streams, its input and how it is ending. */
+struct run {
+	struct loop		*loop;
+	pid_t			 pid;
+	int			 exec_errno;	/* could not start: why */
+	struct run_stream	 out;
+	struct run_stream	 err;
+	int			 in_fd;		/* -1: all written or dropped */
+	const char		*input;
+	size_t			 input_len;
+	size_t			 input_off;
+	const struct run_cmd	*cmd;
+
+	int64_t			 started;
+	int64_t			 ended;		/* when the leader exited */
+	int			 exited;	/* the leader is a zombie */
+	int			 timed_out;
+	int			 stopping;	/* the group was told to stop */
+	int			 forced;	/* ... for a timeout, signal */
+	int			 killed;	/* SIGKILL was sent */
+	int			 drained;	/* ... RUN_DRAIN_MS ago */
+	uint64_t		 timeout_timer;
+	uint64_t		 linger_timer;	/* leader gone, pipes held */
+	uint64_t		 grace_timer;
+	uint64_t		 drain_timer;
+};
+
+static void	run_usage(FILE *);
+static void	run_help(void);
+static int	run_parse_timeout(const char *, double *);
+static int	run_parse(int, char **, struct run_opts *);
+static void	run_env_set(struct run_cmd *, const char *);
+static void	run_cmd_free(struct run_cmd *);
+static void	run_cmd_program(const struct run_opts *, const struct config *,
+		    struct run_cmd *);
+static int	run_cmd_job(const struct run_opts *, const struct config *,
+		    struct run_cmd *);
+static void	run_stream_add(struct run_stream *, const char *, size_t);
+static void	run_stream_keep(struct run_stream *, const char *, size_t);
+static void	run_stream_close(struct run_stream *);
+static void	run_stream_read(struct run_stream *, int);
+static void	run_stream_cb(int, short, void *);
+static void	run_input_close(struct run *);
+static void	run_input_cb(int, short, void *);
+static void	run_check_done(struct run *);
+static void	run_stop(struct run *, int);
+static void	run_grace_cb(void *);
+static void	run_drain_cb(void *);
+static void	run_timeout_cb(void *);
+static void	run_linger_cb(void *);
+static void	run_sigchld_cb(int, void *);
+static void	run_signal_cb(int, void *);
+static int	run_write_all(int, const char *, size_t);
+static char	*run_signal_name(int);
+static void	run_watch_signals(struct run *);
+static int	run_start(struct run *, const struct run_cmd *, char **);
+static int	run_finish(struct run *, int, int, int, const char *);
+static int	run_execute(const struct run_cmd *, int);
+
+/* Print the usage line to f. */
+static void
+run_usage(FILE *f)
+{
+	fprintf(f, "usage: jobdeck run [-c FILE] [--json] [--timeout S] "
+	    "[--input TEXT] [--cwd DIR]\n"
+	    "                   [--env K=V]... [--param K=V]... "
+	    "(JOBNAME | -- PROGRAM [ARG...])\n");
+}
+
+/* Print the help text. */
+static void
+run_help(void)
+{
+	run_usage(stdout);
+	printf("\n"
+	    "Runs one command to its end without a screen: a configured job,\n"
+	    "or PROGRAM and its arguments with no shell.  Its stdout and\n"
+	    "stderr go to ours as they come; its exit status becomes ours.\n"
+	    "\n"
+	    "  -c FILE          configuration file (default as for jobdeck)\n"
+	    "  --json           print the result as one JSON object instead\n"
+	    "  --timeout S      stop it after S seconds (default: the job's,\n"
+	    "                   else 300; 0: none)\n"
+	    "  --input TEXT     write TEXT to its stdin (default: /dev/null)\n"
+	    "  --cwd DIR        run it in DIR\n"
+	    "  --env K=V        set a variable (may be repeated)\n"
+	    "  --param K=V      fill the job's {K} (may be repeated)\n"
+	    "\n"
+	    "Exit status: its own (128+N for signal N), 124 timed out, 126\n"
+	    "not executable, 127 not found, 2 usage; with --json, 0.\n"
+	    "See jobdeck(1), RUNNING ONE COMMAND.\n");
+}
+
+/* Parse a timeout in seconds (fractions allowed, 0: none); -1 if bad. */
+static int
+run_parse_timeout(const char *s, double *out)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (s[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < 0 || v > RUN_MAX_TIMEOUT)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Parse the options into o; return -1 to go on, or the exit status when
+ * done (help printed, or a usage error reported).
+ */
+static int
+run_parse(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "cwd", required_argument, NULL, 'd' },
+		{ "env", required_argument, NULL, 'e' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*last_arg = NULL, *eq;
+	int		 ch, dashdash;
+
+	memset(o, 0, sizeof *o);
+	o->env = xcalloc((size_t)argc + 1, sizeof *o->env);
+	o->params = xcalloc((size_t)argc + 1, sizeof *o->params);
+	optind = 0;	/* glibc: start a fresh scan */
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:c:h", longopts, NULL)) != -1) {
+		last_arg = optarg;
+		switch (ch) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 't':
+			if (run_parse_timeout(optarg, &o->timeout) != 0) {
+				fprintf(stderr, "jobdeck run: --timeout wants "
+				    "seconds from 0 to %.0f, not '%s'\n",
+				    RUN_MAX_TIMEOUT, optarg);
+				goto usage;
+			}
+			o->has_timeout = 1;
+			break;
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'd':
+			o->cwd = optarg;
+			break;
+		case 'e':
+			eq = strchr(optarg, '=');
+			if (eq == NULL || eq == optarg) {
+				fprintf(stderr, "jobdeck run: --env wants "
+				    "NAME=VALUE, not '%s'\n", optarg);
+				goto usage;
+			}
+			o->env[o->nenv++] = optarg;
+			break;
+		case 'p':
+			o->params[o->nparams++] = optarg;
+			break;
+		case 'h':
+			run_help();
+			return 0;
+		case ':':
+			fprintf(stderr, "jobdeck run: option '%s' needs a "
+			    "value\n", argv[optind - 1]);
+			goto usage;
+		default:
+			if (optopt != 0)
+				fprintf(stderr, "jobdeck run: unknown option "
+				    "'-%c'\n", optopt);
+			else
+				fprintf(stderr, "jobdeck run: unknown option "
+				    "'%s'\n", argv[optind - 1]);
+			goto usage;
+		}
+	}
+
+	/* "--" that was not an option's value starts PROGRAM ARG... */
+	dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0 &&
+	    argv[optind - 1] != last_arg;
+	if (optind >= argc) {
+		fprintf(stderr, "jobdeck run: no command: give JOBNAME or "
+		    "-- PROGRAM [ARG...]\n");
+		goto usage;
+	}
+	if (dashdash) {
+		o->argv = argv + optind;
+		if (o->nparams > 0) {
+			fprintf(stderr, "jobdeck run: --param fills a "
+			    "configured job's {name}s, not a PROGRAM's\n");
+			goto usage;
+		}
+		return -1;
+	}
+	o->job = argv[optind];
+	if (optind + 1 < argc) {
+		fprintf(stderr, "jobdeck run: unexpected '%s' after JOBNAME "
+		    "(parameters are --param KEY=VALUE)\n", argv[optind + 1]);
+		goto usage;
+	}
+	return -1;
+
+usage:
+	run_usage(stderr);
+	return RUN_EXIT_USAGE;
+}
+
+/* Set "KEY=VALUE" in the command's environment, replacing KEY. */
+static void
+run_env_set(struct run_cmd *cmd, const char *kv)
+{
+	size_t	klen = (size_t)(strchr(kv, '=') - kv), i;
+
+	for (i = 0; i < cmd->nenv; i++) {
+		if (strncmp(cmd->envp[i], kv, klen) == 0 &&
+		    cmd->envp[i][klen] == '=') {
+			free(cmd->envp[i]);
+			cmd->envp[i] = xstrdup(kv);
+			return;
+		}
+	}
+	cmd->envp = xreallocarray(cmd->envp, cmd->nenv + 2,
+	    sizeof *cmd->envp);
+	cmd->envp[cmd->nenv++] = xstrdup(kv);
+	cmd->envp[cmd->nenv] = NULL;
+}
+
+/* Free what a run_cmd owns. */
+static void
+run_cmd_free(struct run_cmd *cmd)
+{
+	size_t	i;
+
+	for (i = 0; cmd->argv != NULL && cmd->argv[i] != NULL; i++)
+		free(cmd->argv[i]);
+	free(cmd->argv);
+	for (i = 0; i < cmd->nenv; i++)
+		free(cmd->envp[i]);
+	free(cmd->envp);
+	free(cmd->path);
+	free(cmd->cwd);
+	free(cmd->input);
+}
+
+/* Build the command for -- PROGRAM ARG...: jobdeck's environment and --env. */
+static void
+run_cmd_program(const struct run_opts *o, const struct config *cfg,
+    struct run_cmd *cmd)
+{
+	size_t	n, i;
+
+	memset(cmd, 0, sizeof *cmd);
+	for (n = 0; o->argv[n] != NULL; n++)
+		/* nothing */;
+	cmd->argv = xcalloc(n + 1, sizeof *cmd->argv);
+	for (i = 0; i < n; i++)
+		cmd->argv[i] = xstrdup(o->argv[i]);
+	cmd->path = xstrdup(o->argv[0]);
+	cmd->envp = xcalloc(1, sizeof *cmd->envp);
+	for (i = 0; environ != NULL && environ[i] != NULL; i++) {
+		if (strchr(environ[i], '=') != NULL)
+			run_env_set(cmd, environ[i]);
+	}
+	for (i = 0; i < o->nenv; i++)
+		run_env_set(cmd, o->env[i]);
+	cmd->cwd = o->cwd != NULL ? xstrdup(o->cwd) : NULL;
+	cmd->input = o->input != NULL ? xstrdup(o->input) : NULL;
+	cmd->timeout = o->has_timeout ? o->timeout : RUN_DEFAULT_TIMEOUT;
+	cmd->grace_ms = cfg != NULL && cfg->path != NULL ?
+	    (int64_t)(cfg->settings.kill_timeout * 1000) :
+	    RUN_DEFAULT_GRACE_MS;
+}
+
+/*
+ * Build the command for configured job o->job through launch_new(), with
+ * --env added to its env and --param as parameters.  Return 0, or the
+ * exit status after printing why not.
+ */
+static int
+run_cmd_job(const struct run_opts *o, const struct config *cfg,
+    struct run_cmd *cmd)
+{
+	const struct config_job	*cj;
+	struct config_job	 job;
+	struct expand_param	*params = NULL;
+	struct session		*session;
+	struct launch		*l;
+	struct job_spec		*spec;
+	char			*cause = NULL, **env;
+	size_t			 nparams = 0, i;
+
+	memset(cmd, 0, sizeof *cmd);
+	if ((cj = config_find_job(cfg, o->job)) == NULL) {
+		fprintf(stderr, "jobdeck run: no configured job named %s\n",
+		    o->job);
+		return RUN_EXIT_USAGE;
+	}
+	if (launch_parse_params((int)o->nparams, o->params, &params, &nparams,
+	    &cause) != 0) {
+		fprintf(stderr, "jobdeck run: --param: %s\n", cause);
+		free(cause);
+		run_usage(stderr);
+		return RUN_EXIT_USAGE;
+	}
+
+	/* --env goes after the job's env, so it wins there and in ${...}. */
+	job = *cj;
+	env = xcalloc(cj->nenv + o->nenv + 1, sizeof *env);
+	for (i = 0; i < cj->nenv; i++)
+		env[i] = cj->env[i];
+	for (i = 0; i < o->nenv; i++)
+		env[cj->nenv + i] = o->env[i];
+	job.env = env;
+	job.nenv = cj->nenv + o->nenv;
+
+	session = session_new(environ);
+	l = launch_new(&job, &cfg->settings, session, params, nparams, &cause);
+	free(env);
+	launch_free_params(params, nparams);
+	if (l == NULL) {
+		fprintf(stderr, "jobdeck run: %s: %s\n", o->job, cause);
+		free(cause);
+		session_free(session);
+		return RUN_EXIT_USAGE;
+	}
+	spec = launch_spec(l);
+
+	if (spec->argv != NULL) {
+		for (i = 0; spec->argv[i] != NULL; i++)
+			/* nothing */;
+		cmd->argv = xcalloc(i + 1, sizeof *cmd->argv);
+		for (i = 0; spec->argv[i] != NULL; i++)
+			cmd->argv[i] = xstrdup(spec->argv[i]);
+	} else {
+		cmd->argv = xcalloc(4, sizeof *cmd->argv);
+		cmd->argv[0] = xstrdup(spec->shell);
+		cmd->argv[1] = xstrdup("-c");
+		cmd->argv[2] = xstrdup(spec->command);
+	}
+	cmd->path = xstrdup(cmd->argv[0]);
+	cmd->envp = xcalloc(1, sizeof *cmd->envp);
+	for (i = 0; spec->envp[i] != NULL; i++)
+		run_env_set(cmd, spec->envp[i]);
+	if (o->cwd != NULL)
+		cmd->cwd = xstrdup(o->cwd);
+	else if (spec->cwd != NULL)
+		cmd->cwd = xstrdup(spec->cwd);
+	if (o->input != NULL)
+		cmd->input = xstrdup(o->input);
+	else if (spec->input != NULL)
+		cmd->input = xstrdup(spec->input);
+	if (o->has_timeout)
+		cmd->timeout = o->timeout;
+	else if (spec->timeout_ms > 0)
+		cmd->timeout = (double)spec->timeout_ms / 1000;
+	else
+		cmd->timeout = RUN_DEFAULT_TIMEOUT;
+	cmd->grace_ms = cfg->path != NULL ?
+	    (int64_t)(cfg->settings.kill_timeout * 1000) :
+	    RUN_DEFAULT_GRACE_MS;
+
+	launch_free(l);
+	session_free(session);
+	return 0;
+}
+
+/* Keep n more bytes of a stream, up to RUN_MAX_KEEP; count the rest. */
+static void
+run_stream_keep(struct run_stream *s, const char *buf, size_t n)
+{
+	size_t	room = s->len < RUN_MAX_KEEP ? RUN_MAX_KEEP - s->len : 0;
+
+	if (n > room) {
+		s->dropped += n - room;
+		n = room;
+	}
+	run_stream_add(s, buf, n);
+}
+
+/* Append n bytes to a stream's kept bytes. */
+static void
+run_stream_add(struct run_stream *s, const char *buf, size_t n)
+{
+	if (n == 0)
+		return;
+	if (s->len + n > s->size) {
+		s->size = s->size * 2 > s->len + n ? s->size * 2 : s->len + n;
+		s->buf = xreallocarray(s->buf, s->size, 1);
+	}
+	memcpy(s->buf + s->len, buf, n);
+	s->len += n;
+}
+
+/* Stop reading a stream: unwatch and close its pipe. */
+static void
+run_stream_close(struct run_stream *s)
+{
+	if (s->fd == -1)
+		return;
+	loop_unwatch_fd(s->r->loop, s->fd);
+	close(s->fd);
+	s->fd = -1;
+}
+
+/*
+ * Read what the pipe holds, at most max reads (a writer that never stops
+ * must not hold up the loop), passing it through or keeping it; close the
+ * stream at its end.  If our
+ * own output fails (a reader that went away), the pipe is closed too, so
+ * the child learns it the way it would have without us (EPIPE, SIGPIPE).
+ */
+static void
+run_stream_read(struct run_stream *s, int max)
+{
+	char	buf[RUN_READ_SIZE];
+	ssize_t	n;
+	int	i;
+
+	for (i = 0; s->fd != -1 && i < max; i++) {
+		n = read(s->fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			run_stream_close(s);
+			return;
+		}
+		if (s->to == -1)
+			run_stream_keep(s, buf, (size_t)n);
+		else if (run_write_all(s->to, buf, (size_t)n) != 0)
+			run_stream_close(s);
+	}
+}
+
+/* The loop says a stream's pipe is readable (or hung up). */
+static void
+run_stream_cb(int fd, short revents, void *arg)
+{
+	struct run_stream	*s = arg;
+
+	(void)fd;
+	(void)revents;
+	run_stream_read(s, RUN_READS_PER_TURN);
+	run_check_done(s->r);
+}
+
+/* Stop writing the input: unwatch and close the child's stdin. */
+static void
+run_input_close(struct run *r)
+{
+	if (r->in_fd == -1)
+		return;
+	loop_unwatch_fd(r->loop, r->in_fd);
+	close(r->in_fd);
+	r->in_fd = -1;
+}
+
+/*
+ * The child's stdin has room: write more of the input, and close it once
+ * all is written, or when the child will not take it (EPIPE).
+ */
+static void
+run_input_cb(int fd, short revents, void *arg)
+{
+	struct run	*r = arg;
+	ssize_t		 n;
+
+	(void)revents;
+	while (r->input_off < r->input_len) {
+		n = write(fd, r->input + r->input_off,
+		    r->input_len - r->input_off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n <= 0)
+			break;
+		r->input_off += (size_t)n;
+	}
+	run_input_close(r);
+}
+
+/* End the loop once the leader has exited and both streams are at an end. */
+static void
+run_check_done(struct run *r)
+{
+	if (r->exited && r->out.fd == -1 && r->err.fd == -1)
+		loop_stop(r->loop);
+}
+
+/*
+ * Tell the child's whole process group to stop with sig; SIGKILL follows
+ * after the grace.  Called again while stopping, it sends SIGKILL now.
+ */
+static void
+run_stop(struct run *r, int sig)
+{
+	if (r->pid <= 0)
+		return;
+	if (r->stopping) {
+		if (!r->killed)
+			run_grace_cb(r);
+		return;
+	}
+	r->stopping = 1;
+	kill(-r->pid, sig);
+	r->grace_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
+	    run_grace_cb, r);
+}
+
+/* The grace is over: SIGKILL the group, then wait a little for EOF. */
+static void
+run_grace_cb(void *arg)
+{
+	struct run	*r = arg;
+
+	loop_cancel_timer(r->loop, r->grace_timer);
+	r->grace_timer = 0;
+	r->killed = 1;
+	kill(-r->pid, SIGKILL);
+	r->drain_timer = loop_add_timer(r->loop, RUN_DRAIN_MS, run_drain_cb,
+	    r);
+}
+
+/*
+ * The group is dead, yet a pipe may still be open (held by a process that
+ * left the group): once the leader has exited, read what is there and
+ * give up on the rest.
+ */
+static void
+run_drain_cb(void *arg)
+{
+	struct run	*r = arg;
+
+	r->drain_timer = 0;
+	r->drained = 1;
+	if (!r->exited)
+		return;		/* its SIGCHLD is on the way */
+	run_stream_read(&r->out, RUN_READS_PER_TURN);
+	run_stream_read(&r->err, RUN_READS_PER_TURN);
+	run_stream_close(&r->out);
+	run_stream_close(&r->err);
+	run_check_done(r);
+}
+
+/* The timeout is over: stop the group. */
+static void
+run_timeout_cb(void *arg)
+{
+	struct run	*r = arg;
+
+	r->timeout_timer = 0;
+	r->timed_out = 1;
+	r->forced = 1;
+	run_stop(r, SIGTERM);
+}
+
+/*
+ * SIGCHLD: has the leader exited?  It is left a zombie (WNOWAIT) until the
+ * end.  What it wrote is read at once; a pipe still open after that is
+ * held by something it left behind, which is then stopped.
+ */
+static void
+run_sigchld_cb(int signo, void *arg)
+{
+	struct run	*r = arg;
+	siginfo_t	 si;
+
+	(void)signo;
+	if (r->exited || r->pid <= 0)
+		return;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOHANG | WNOWAIT) !=
+	    0 || si.si_pid != r->pid)
+		return;
+	r->exited = 1;
+	r->ended = loop_now_ms();
+	loop_cancel_timer(r->loop, r->timeout_timer);
+	r->timeout_timer = 0;
+	run_stream_read(&r->out, RUN_READS_PER_TURN);
+	run_stream_read(&r->err, RUN_READS_PER_TURN);
+	if (r->out.fd != -1 || r->err.fd != -1) {
+		if (r->drained) {
+			run_stream_close(&r->out);
+			run_stream_close(&r->err);
+		} else if (!r->stopping)
+			r->linger_timer = loop_add_timer(r->loop,
+			    r->cmd->grace_ms, run_linger_cb, r);
+	}
+	run_check_done(r);
+}
+
+/*
+ * The leader exited a grace ago and a pipe is still held open by what it
+ * left behind: stop the rest of the group.
+ */
+static void
+run_linger_cb(void *arg)
+{
+	struct run	*r = arg;
+
+	r->linger_timer = 0;
+	if (r->out.fd != -1 || r->err.fd != -1)
+		run_stop(r, SIGTERM);
+}
+
+/* SIGINT, SIGTERM, SIGHUP to jobdeck: pass it on to the group and stop. */
+static void
+run_signal_cb(int signo, void *arg)
+{
+	struct run	*r = arg;
+
+	r->forced = 1;
+	run_stop(r, signo);
+}
+
+/*
+ * Write all of buf to fd, our own stdout or stderr, blocking as those
+ * usually are (a slow reader slows the child down, as a pipe would); -1
+ * on error.
+ */
+static int
+run_write_all(int fd, const char *buf, size_t len)
+{
+	static const struct timespec	 ms = { 0, 1000000 };
+	ssize_t				 n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN) {
+			/* Inherited non-blocking: wait a little, again. */
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Return the name of signal sig ("SIGKILL"), to free. */
+static char *
+run_signal_name(int sig)
+{
+	const char	*abbrev = sigabbrev_np(sig);
+
+	if (abbrev != NULL)
+		return xprintf("SIG%s", abbrev);
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return xprintf("SIGRTMIN+%d", sig - SIGRTMIN);
+	return xprintf("SIG%d", sig);
+}
+
+/*
+ * Watch SIGCHLD, and SIGINT, SIGTERM and SIGHUP unless they were ignored
+ * when we started (nohup, a shell's background job): those stay ignored.
+ * All four are unblocked, whatever mask we inherited.
+ */
+static void
+run_watch_signals(struct run *r)
+{
+	static const int	 stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction	 old;
+	sigset_t		 set;
+	size_t			 i;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	loop_watch_signal(r->loop, SIGCHLD, run_sigchld_cb, r);
+	for (i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+		sigaddset(&set, stops[i]);
+		if (sigaction(stops[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		loop_watch_signal(r->loop, stops[i], run_signal_cb, r);
+	}
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* Spawn the command and watch its pipes; -1 with *cause if it cannot be. */
+static int
+run_start(struct run *r, const struct run_cmd *cmd, char **cause)
+{
+	struct pty_spec		spec;
+	struct pty_child	child;
+	int64_t			ms;
+
+	memset(&spec, 0, sizeof spec);
+	spec.path = cmd->path;
+	spec.argv = cmd->argv;
+	spec.envp = cmd->envp;
+	spec.cwd = cmd->cwd;
+	spec.no_pty = 1;
+	spec.split_stderr = 1;
+	spec.null_stdin = cmd->input == NULL;
+	if (pty_spawn(&spec, &child, cause) != 0)
+		return -1;
+
+	/* The fds are ours from here; the struct is not kept. */
+	r->pid = child.pid;
+	r->exec_errno = child.exec_errno;
+	r->out.fd = child.out_fd;
+	r->err.fd = child.err_fd;
+	r->in_fd = child.in_fd;
+	loop_watch_fd(r->loop, r->out.fd, POLLIN, run_stream_cb, &r->out);
+	loop_watch_fd(r->loop, r->err.fd, POLLIN, run_stream_cb, &r->err);
+	if (r->in_fd != -1) {
+		if (r->input_len > 0)
+			loop_watch_fd(r->loop, r->in_fd, POLLOUT, run_input_cb,
+			    r);
+		else
+			run_input_close(r);
+	}
+	if (cmd->timeout > 0) {
+		ms = (int64_t)(cmd->timeout * 1000);
+		if ((double)ms < cmd->timeout * 1000)
+			ms++;		/* round up: never early */
+		r->timeout_timer = loop_add_timer(r->loop, ms, run_timeout_cb,
+		    r);
+	}
+	return 0;
+}
+
+/*
+ * Report the run: the JSON result, or the messages and the exit status of
+ * pass-through mode.  spawned is 0 when pty_spawn() failed (why says
+ * why); status is the leader's wait status.
+ */
+static int
+run_finish(struct run *r, int json, int spawned, int status, const char *why)
+{
+	struct json_buf		 jb;
+	struct run_stream	*s;
+	char			*msg = NULL, *name = NULL, *text;
+	size_t			 len;
+	int			 code, sig = 0, rc, i;
+
+	if (!spawned || r->exec_errno != 0)
+		code = -1;
+	else if (WIFEXITED(status))
+		code = WEXITSTATUS(status);
+	else {
+		sig = WTERMSIG(status);
+		code = 128 + sig;
+	}
+	if (!spawned)
+		msg = xprintf("jobdeck: %s\n", why);
+	else if (r->timed_out)
+		msg = xprintf("jobdeck: timed out after %g s\n",
+		    r->cmd->timeout);
+	if (r->ended == 0)
+		r->ended = loop_now_ms();
+
+	if (!json) {
+		if (msg != NULL)
+			(void)run_write_all(STDERR_FILENO, msg, strlen(msg));
+		free(msg);
+		if (!spawned)
+			return RUN_EXIT_FAILURE;
+		if (r->timed_out)
+			return RUN_EXIT_TIMEOUT;
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status);
+		return 128 + WTERMSIG(status);
+	}
+
+	if (msg != NULL)
+		run_stream_add(&r->err, msg, strlen(msg));
+	free(msg);
+	for (i = 0; i < 2; i++) {
+		s = i == 0 ? &r->out : &r->err;
+		if (s->dropped == 0)
+			continue;
+		msg = xprintf("jobdeck: %s: kept the first %d MiB, dropped "
+		    "%llu more bytes\n", i == 0 ? "stdout" : "stderr",
+		    RUN_MAX_KEEP / (1024 * 1024),
+		    (unsigned long long)s->dropped);
+		run_stream_add(&r->err, msg, strlen(msg));
+		free(msg);
+	}
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "success");
+	json_put_bool(&jb, code == 0 && !r->timed_out);
+	json_key(&jb, "return_code");
+	json_put_int(&jb, code);
+	json_key(&jb, "signal");
+	if (sig != 0) {
+		name = run_signal_name(sig);
+		json_put_string(&jb, name);
+		free(name);
+	} else
+		json_put_null(&jb);
+	json_key(&jb, "timed_out");
+	json_put_bool(&jb, r->timed_out);
+	json_key(&jb, "duration_ms");
+	json_put_int(&jb, r->ended - r->started);
+	json_key(&jb, "stdout");
+	json_put_stringn(&jb, r->out.buf != NULL ? r->out.buf : "", r->out.len);
+	json_key(&jb, "stderr");
+	json_put_stringn(&jb, r->err.buf != NULL ? r->err.buf : "", r->err.len);
+	json_object_end(&jb);
+	text = json_finish(&jb, &len);
+	json_clear(&jb);
+	text[len] = '\n';	/* over the NUL: the text is not a C string */
+	rc = run_write_all(STDOUT_FILENO, text, len + 1) == 0 ? 0 :
+	    RUN_EXIT_FAILURE;
+	free(text);
+	return rc;
+}
+
+/* Run cmd to its end and report it; return jobdeck's exit status. */
+static int
+run_execute(const struct run_cmd *cmd, int json)
+{
+	struct run	 r;
+	char		*why = NULL;
+	int		 status = 0, spawned, rc;
+
+	memset(&r, 0, sizeof r);
+	r.cmd = cmd;
+	r.loop = loop_new();
+	r.out.r = r.err.r = &r;
+	r.out.fd = r.err.fd = r.in_fd = -1;
+	r.out.to = json ? -1 : STDOUT_FILENO;
+	r.err.to = json ? -1 : STDERR_FILENO;
+	r.input = cmd->input;
+	r.input_len = cmd->input != NULL ? strlen(cmd->input) : 0;
+
+	/* Before the child exists, so no SIGCHLD or orphan is missed. */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	run_watch_signals(&r);
+
+	r.started = loop_now_ms();
+	spawned = run_start(&r, cmd, &why) == 0;
+	if (spawned) {
+		if (loop_run(r.loop) != 0) {
+			/* poll() failed: nothing more can be read. */
+			r.forced = 1;
+		}
+		loop_cancel_timer(r.loop, r.timeout_timer);
+		loop_cancel_timer(r.loop, r.linger_timer);
+		loop_cancel_timer(r.loop, r.grace_timer);
+		loop_cancel_timer(r.loop, r.drain_timer);
+		run_input_close(&r);
+		run_stream_close(&r.out);
+		run_stream_close(&r.err);
+		/* Stopped: no member of the group outlives the run. */
+		if (r.forced)
+			kill(-r.pid, SIGKILL);
+		while (waitpid(r.pid, &status, 0) == -1 && errno == EINTR)
+			/* nothing */;
+		if (r.forced)
+			jobtable_kill_strays();
+	}
+	loop_free(r.loop);
+	rc = run_finish(&r, json, spawned, status, why);
+	free(why);
+	free(r.out.buf);
+	free(r.err.buf);
+	return rc;
+}
+
+/* `jobdeck run`: parse, build the command, run it, report. */
+int
+run_main(int argc, char **argv)
+{
+	struct run_opts	 o;
+	struct run_cmd	 cmd;
+	struct config	*cfg = NULL;
+	char		*cause = NULL;
+	int		 rc;
+
+	memset(&cmd, 0, sizeof cmd);
+	signal(SIGPIPE, SIG_IGN);
+	if ((rc = run_parse(argc, argv, &o)) != -1)
+		goto out;
+	/* -- PROGRAM reads a configuration only when -c names one. */
+	if (o.job != NULL || o.config != NULL) {
+		if (config_load(o.config, 0, &cfg, &cause) != 0) {
+			fprintf(stderr, "jobdeck: %s\n", cause);
+			free(cause);
+			rc = RUN_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (o.job != NULL) {
+		if ((rc = run_cmd_job(&o, cfg, &cmd)) != 0)
+			goto out;
+	} else
+		run_cmd_program(&o, cfg, &cmd);
+	fflush(stdout);
+	fflush(stderr);
+	rc = run_execute(&cmd, o.json);
+
+out:
+	run_cmd_free(&cmd);
+	config_free(cfg);
+	free(o.env);
+	free(o.params);
+	return rc;
+}

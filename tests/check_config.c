@@ -1,0 +1,1219 @@
+/*
+ * check_config.c: tests for the configuration: every option valid and
+ * invalid with its exact message and position, suggestions, duplicate
+ * names, Procfiles, loading (default paths, missing files, permissions,
+ * sizes), defaults from the table, the help text, the example file and
+ * the man page against the table.  Run from the top of the tree.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <check.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "expand.h"
+
+/* A job with what it needs, for cases about one more key (lines 1-3). */
+#define JOB	"[[job]]\nname = \"web\"\ncommand = \"run\"\n"
+
+/* The temporary directory of the file tests. */
+static char	tmp[PATH_MAX];
+
+/* A growing string for the dumps. */
+struct dump {
+	char	buf[4096];
+	size_t	len;
+};
+
+/* Append printf-style text to d. */
+static void __attribute__((format(printf, 2, 3)))
+dump_add(struct dump *d, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(d->buf + d->len, sizeof d->buf - d->len, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	ck_assert_uint_lt(d->len + (size_t)n, sizeof d->buf);
+	d->len += (size_t)n;
+}
+
+/* Return s, or "(null)". */
+static const char *
+str(const char *s)
+{
+	return s == NULL ? "(null)" : s;
+}
+
+/*
+ * Write the settings of cfg into d as " key=value ... ", field by field
+ * (not through the table, so the table's offsets are checked too).
+ */
+static void
+dump_settings(struct dump *d, const struct config *cfg)
+{
+	const struct config_settings	*s = &cfg->settings;
+
+	dump_add(d, " shell=%s scrollback=%d kill_timeout=%g log_dir=%s "
+	    "focus_key=%s max_running=%d keep_finished=%d ", str(s->shell),
+	    s->scrollback, s->kill_timeout, str(s->log_dir), str(s->focus_key),
+	    s->max_running, s->keep_finished);
+}
+
+/* Write job j into d as " key=value ... ". */
+static void
+dump_job(struct dump *d, const struct config_job *j)
+{
+	size_t	i;
+
+	dump_add(d, " name=%s command=%s args=", str(j->name),
+	    str(j->command));
+	if (j->args == NULL)
+		dump_add(d, "(null)");
+	else {
+		dump_add(d, "[");
+		for (i = 0; i < j->nargs; i++)
+			dump_add(d, "%s%s", i == 0 ? "" : ",", j->args[i]);
+		dump_add(d, "]");
+		ck_assert_ptr_null(j->args[j->nargs]);
+	}
+	dump_add(d, " cwd=%s env=[", str(j->cwd));
+	for (i = 0; i < j->nenv; i++)
+		dump_add(d, "%s%s", i == 0 ? "" : ",", j->env[i]);
+	if (j->env != NULL)
+		ck_assert_ptr_null(j->env[j->nenv]);
+	dump_add(d, "] inherit_env=%d timeout=%g input=%s autostart=%d "
+	    "restart=%d restart_delay=%g max_restarts=%d pty=%d params=[",
+	    j->inherit_env, j->timeout, str(j->input), j->autostart,
+	    (int)j->restart, j->restart_delay, j->max_restarts, j->pty);
+	for (i = 0; i < j->nparams; i++)
+		dump_add(d, "%s%s:%s", i == 0 ? "" : ",", j->params[i].key,
+		    j->params[i].value);
+	if (j->params != NULL)
+		ck_assert_ptr_null(j->params[j->nparams].key);
+	dump_add(d, "] line=%d ", j->line);
+}
+
+/* Parse text, failing the test with the message on error. */
+static struct config *
+parse_ok(const char *text)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	if (config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause) != 0)
+		ck_abort_msg("parse failed: %s\n--- text:\n%s", cause, text);
+	ck_assert_ptr_null(cause);
+	ck_assert_ptr_nonnull(cfg);
+	return cfg;
+}
+
+/* Read the whole file path into an allocated string, *len its length. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*f;
+	char	*buf;
+	long	 n;
+
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	if (len != NULL)
+		*len = (size_t)n;
+	return buf;
+}
+
+/* Write text to tmp/name with mode, and return the path (static). */
+static const char *
+put(const char *name, const char *text, mode_t mode)
+{
+	static char	path[PATH_MAX * 2];
+	int		fd;
+
+	snprintf(path, sizeof path, "%s/%s", tmp, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(fchmod(fd, mode), 0);
+	close(fd);
+	return path;
+}
+
+/* Make the temporary directory. */
+static void
+setup(void)
+{
+	char	tmpl[] = "/tmp/check_config.XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	ck_assert_ptr_nonnull(realpath(tmpl, tmp));
+}
+
+/* Remove it. */
+static void
+teardown(void)
+{
+	char	cmd[PATH_MAX + 32];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", tmp);
+}
+
+/* Configurations that must be refused, with their exact message. */
+static const struct {
+	const char	*text;
+	const char	*want;
+} bad[] = {
+	/* The TOML parser's own errors, with the file name in front. */
+	{ "[settings]\nshell \"x\"",
+	  "config.toml:2:7: expected '=' after key" },
+	{ "a = ",
+	  "config.toml:1:5: expected a value" },
+
+	/* The top level. */
+	{ "[setings]\n",
+	  "config.toml:1:1: unknown table [setings] (did you mean "
+	  "[settings]?)" },
+	{ "[[jobs]]\nname = \"x\"",
+	  "config.toml:1:1: unknown table [[jobs]] (did you mean [[job]]?)" },
+	{ "[foo]\n",
+	  "config.toml:1:1: unknown table [foo]" },
+	{ "title = \"x\"",
+	  "config.toml:1:1: unknown key 'title'" },
+	{ "\n\nsetings.shell = \"x\"",
+	  "config.toml:3:1: unknown key 'setings' (did you mean "
+	  "[settings]?)" },
+	{ "shell = \"/bin/sh\"",
+	  "config.toml:1:1: unknown key 'shell' (it belongs in [settings])" },
+	{ "command = \"x\"",
+	  "config.toml:1:1: unknown key 'command' (it belongs in [[job]])" },
+	{ "settings = 5",
+	  "config.toml:1:12: settings must be a table ([settings])" },
+	{ "[[settings]]\n",
+	  "config.toml:1:1: settings must be a table ([settings])" },
+	{ "[job]\nname = \"x\"",
+	  "config.toml:1:1: job must be an array of tables ([[job]])" },
+	{ "job = [1]",
+	  "config.toml:1:8: job must be an array of tables ([[job]])" },
+
+	/* [settings], option by option. */
+	{ "[settings]\nshell = 1",
+	  "config.toml:2:9: shell must be a string" },
+	{ "[settings]\nshell = \"\"",
+	  "config.toml:2:9: shell must not be empty" },
+	{ "[settings]\nscrollback = -1",
+	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "1000000" },
+	{ "[settings]\nscrollback = 1000001",
+	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "1000000" },
+	{ "[settings]\nscrollback = 1.5",
+	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "1000000" },
+	{ "[settings]\nscrollback = \"10\"",
+	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "1000000" },
+	{ "[settings]\nscrollback = 9223372036854775807",
+	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "1000000" },
+	{ "[settings]\nkill_timeout = 3600.5",
+	  "config.toml:2:16: kill_timeout must be a number between 0 and "
+	  "3600" },
+	{ "[settings]\nkill_timeout = true",
+	  "config.toml:2:16: kill_timeout must be a number between 0 and "
+	  "3600" },
+	{ "[settings]\nkill_timeout = nan",
+	  "config.toml:2:16: kill_timeout must be a number between 0 and "
+	  "3600" },
+	{ "[settings]\nkill_timeout = -inf",
+	  "config.toml:2:16: kill_timeout must be a number between 0 and "
+	  "3600" },
+	{ "[settings]\nlog_dir = []",
+	  "config.toml:2:11: log_dir must be a string" },
+	{ "[settings]\nfocus_key = \"C-m\"",
+	  "config.toml:2:13: focus_key must be C-a to C-z, except C-i, C-j "
+	  "and C-m" },
+	{ "[settings]\nfocus_key = \"C-i\"",
+	  "config.toml:2:13: focus_key must be C-a to C-z, except C-i, C-j "
+	  "and C-m" },
+	{ "[settings]\nfocus_key = \"C-tt\"",
+	  "config.toml:2:13: focus_key must be C-a to C-z, except C-i, C-j "
+	  "and C-m" },
+	{ "[settings]\nfocus_key = \"M-t\"",
+	  "config.toml:2:13: focus_key must be C-a to C-z, except C-i, C-j "
+	  "and C-m" },
+	{ "[settings]\nfocus_key = 20",
+	  "config.toml:2:13: focus_key must be a string" },
+	{ "[settings]\nmax_running = 10001",
+	  "config.toml:2:15: max_running must be an integer between 0 and "
+	  "10000" },
+	{ "[settings]\nkeep_finished = -5",
+	  "config.toml:2:17: keep_finished must be an integer between 0 and "
+	  "10000" },
+	{ "[settings]\nscrolback = 5",
+	  "config.toml:2:1: unknown key 'scrolback' in [settings] (did you "
+	  "mean 'scrollback'?)" },
+	{ "[settings]\nkill-timeout = 5",
+	  "config.toml:2:1: unknown key 'kill-timeout' in [settings] (did "
+	  "you mean 'kill_timeout'?)" },
+	{ "[settings]\ncommand = \"x\"",
+	  "config.toml:2:1: unknown key 'command' in [settings] (it belongs "
+	  "in [[job]])" },
+	{ "[settings]\nbogus = 1",
+	  "config.toml:2:1: unknown key 'bogus' in [settings]" },
+	{ "[settings.x]\n",
+	  "config.toml:1:11: unknown key 'x' in [settings]" },
+	{ "[settings]\n\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" = 1",
+	  "config.toml:2:1: unknown key 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' "
+	  "in [settings]" },
+	{ "[settings]\n\"a\\tb\\u0000\" = 1",
+	  "config.toml:2:1: unknown key 'a?b?' in [settings]" },
+
+	/* [[job]]: what it must have. */
+	{ "[[job]]\ncommand = \"x\"",
+	  "config.toml:1:1: [[job]] needs a name" },
+	{ "[[job]]\nname = \"x\"",
+	  "config.toml:1:1: [[job]] needs a command" },
+	{ JOB "\n[[job]]\nname = \"db\"\n",
+	  "config.toml:5:1: [[job]] needs a command" },
+	{ "job = [{ name = \"a\" }]",
+	  "config.toml:1:8: [[job]] needs a command" },
+	{ JOB "[[job]]\nname = \"web\"\ncommand = \"b\"",
+	  "config.toml:5:8: duplicate job name 'web' (first at line 2)" },
+	{ JOB "[[job]]\nname = \"db\"\ncommand = \"b\"\n"
+	  "[[job]]\ncommand = \"c\"\nname = \"db\"",
+	  "config.toml:9:8: duplicate job name 'db' (first at line 5)" },
+
+	/* [[job]], option by option. */
+	{ "[[job]]\nname = 5\ncommand = \"x\"",
+	  "config.toml:2:8: name must be a string" },
+	{ "[[job]]\nname = \"\"\ncommand = \"x\"",
+	  "config.toml:2:8: name must not be empty" },
+	{ "[[job]]\nname = \"12\"\ncommand = \"x\"",
+	  "config.toml:2:8: job name '12' must not be all digits (ids are "
+	  "numbers)" },
+	{ "[[job]]\nname = \"we b\"\ncommand = \"x\"",
+	  "config.toml:2:8: job name 'we b' may only have letters, digits, "
+	  "'_', '.' and '-'" },
+	{ "[[job]]\nname = \"a/b\"\ncommand = \"x\"",
+	  "config.toml:2:8: job name 'a/b' may only have letters, digits, "
+	  "'_', '.' and '-'" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"\"",
+	  "config.toml:3:11: command must not be empty" },
+	{ "[[job]]\nname = \"a\"\ncommand = [\"ls\"]",
+	  "config.toml:3:11: command must be a string" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"echo ${\"",
+	  "config.toml:3:11: command: unterminated ${ at column 6" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"echo `{p}`\"\n"
+	  "params = { p = \"x\" }",
+	  "config.toml:3:11: command: cannot quote {p} at column 7 inside "
+	  "backquotes" },
+	{ JOB "args = \"x\"",
+	  "config.toml:4:8: args must be an array of strings" },
+	{ JOB "args = [\"a\", 2]",
+	  "config.toml:4:14: args must be an array of strings" },
+	{ JOB "args = [\"a\", \"${1x}\"]",
+	  "config.toml:4:14: args: invalid variable name '1x' at column 1" },
+	{ JOB "cwd = \"\"",
+	  "config.toml:4:7: cwd must not be empty" },
+	{ JOB "cwd = \"${X:+y}\"",
+	  "config.toml:4:7: cwd: unsupported '${X:+y}' at column 1: only "
+	  "${NAME} and ${NAME:-default}" },
+	{ JOB "env = [\"A=1\"]",
+	  "config.toml:4:7: env must be a table of strings" },
+	{ JOB "env = { A = 1 }",
+	  "config.toml:4:13: env values must be strings" },
+	{ JOB "env = { A = \"a\\u0000\" }",
+	  "config.toml:4:13: env values must not contain NUL bytes" },
+	{ JOB "env = { \"A=B\" = \"1\" }",
+	  "config.toml:4:9: env name 'A=B' must be non-empty and without '='" },
+	{ JOB "env = { \"\" = \"1\" }",
+	  "config.toml:4:9: env name '' must be non-empty and without '='" },
+	{ JOB "env = { \"A\\u0000\" = \"1\" }",
+	  "config.toml:4:9: env name 'A?' must not contain NUL bytes" },
+	{ JOB "[job.env]\nA = 1",
+	  "config.toml:5:5: env values must be strings" },
+	{ JOB "inherit_env = \"yes\"",
+	  "config.toml:4:15: inherit_env must be true or false" },
+	{ JOB "timeout = -1",
+	  "config.toml:4:11: timeout must be a number between 0 and "
+	  "31536000" },
+	{ JOB "timeout = 31536001",
+	  "config.toml:4:11: timeout must be a number between 0 and "
+	  "31536000" },
+	{ JOB "input = 1",
+	  "config.toml:4:9: input must be a string" },
+	{ JOB "input = \"a\\u0000b\"",
+	  "config.toml:4:9: input must not contain NUL bytes" },
+	{ JOB "autostart = 1",
+	  "config.toml:4:13: autostart must be true or false" },
+	{ JOB "restart = \"never\"",
+	  "config.toml:4:11: restart must be one of \"no\", \"on-failure\", "
+	  "\"always\"" },
+	{ JOB "restart = true",
+	  "config.toml:4:11: restart must be one of \"no\", \"on-failure\", "
+	  "\"always\"" },
+	{ JOB "restart_delay = 3601",
+	  "config.toml:4:17: restart_delay must be a number between 0 and "
+	  "3600" },
+	{ JOB "max_restarts = 2.5",
+	  "config.toml:4:16: max_restarts must be an integer between 0 and "
+	  "1000000" },
+	{ JOB "max_restarts = -1",
+	  "config.toml:4:16: max_restarts must be an integer between 0 and "
+	  "1000000" },
+	{ JOB "pty = 0",
+	  "config.toml:4:7: pty must be true or false" },
+	{ JOB "params = \"x\"",
+	  "config.toml:4:10: params must be a table of strings" },
+	{ JOB "params = { \"a-b\" = \"x\" }",
+	  "config.toml:4:12: params name 'a-b' must be "
+	  "[A-Za-z_][A-Za-z0-9_]*" },
+	{ JOB "params = { p = 1 }",
+	  "config.toml:4:16: params values must be strings" },
+	{ JOB "comand = \"x\"",
+	  "config.toml:4:1: unknown key 'comand' in [[job]] (did you mean "
+	  "'command'?)" },
+	{ JOB "cdw = \"/\"",
+	  "config.toml:4:1: unknown key 'cdw' in [[job]] (did you mean "
+	  "'cwd'?)" },
+	{ JOB "restarts = \"no\"",
+	  "config.toml:4:1: unknown key 'restarts' in [[job]] (did you mean "
+	  "'restart'?)" },
+	{ JOB "scrollback = 5",
+	  "config.toml:4:1: unknown key 'scrollback' in [[job]] (it belongs "
+	  "in [settings])" },
+	{ JOB "x = 1",
+	  "config.toml:4:1: unknown key 'x' in [[job]]" },
+};
+
+START_TEST(test_parse_bad)
+{
+	struct config	*cfg = (struct config *)1;
+	char		*cause = NULL;
+	const char	*text = bad[_i].text;
+
+	ck_assert_int_eq(config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause), -1);
+	ck_assert_ptr_null(cfg);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strcmp(cause, bad[_i].want) == 0,
+	    "case %d:\n got  %s\n want %s", _i, cause, bad[_i].want);
+	free(cause);
+}
+END_TEST
+
+/*
+ * Configurations that must load, and what the settings (job < 0) or job
+ * number job must then contain, as a substring of its dump.
+ */
+static const struct {
+	const char	*text;
+	int		 job;
+	const char	*want;
+} good[] = {
+	{ "", -1,
+	  " shell=(null) scrollback=10000 kill_timeout=5 log_dir=(null) "
+	  "focus_key=C-t max_running=0 keep_finished=100 " },
+	{ "# only a comment\n\n[settings]\n", -1, " scrollback=10000 " },
+	{ "[settings]\nshell = \"/bin/bash\"", -1, " shell=/bin/bash " },
+	{ "[settings]\nscrollback = 0", -1, " scrollback=0 " },
+	{ "[settings]\nscrollback = 1000000", -1, " scrollback=1000000 " },
+	{ "[settings]\nscrollback = 5.0", -1, " scrollback=5 " },
+	{ "[settings]\nscrollback = 1e3", -1, " scrollback=1000 " },
+	{ "[settings]\nkill_timeout = 0.5", -1, " kill_timeout=0.5 " },
+	{ "[settings]\nkill_timeout = 3600", -1, " kill_timeout=3600 " },
+	{ "[settings]\nkill_timeout = -0.0", -1, " kill_timeout=0 " },
+	{ "[settings]\nlog_dir = \"/var/log/jd\"", -1,
+	  " log_dir=/var/log/jd " },
+	{ "[settings]\nfocus_key = \"C-a\"", -1, " focus_key=C-a " },
+	{ "[settings]\nfocus_key = \"C-Z\"", -1, " focus_key=C-Z " },
+	{ "[settings]\nmax_running = 10000", -1, " max_running=10000 " },
+	{ "[settings]\nkeep_finished = 0", -1, " keep_finished=0 " },
+	{ "settings = { scrollback = 7, focus_key = \"C-b\" }", -1,
+	  " scrollback=7 kill_timeout=5 log_dir=(null) focus_key=C-b " },
+	{ "settings.max_running = 3", -1, " max_running=3 " },
+
+	{ JOB, 0,
+	  " name=web command=run args=(null) cwd=(null) env=[] inherit_env=1 "
+	  "timeout=0 input=(null) autostart=1 restart=0 restart_delay=1 "
+	  "max_restarts=5 pty=1 params=[] line=1 " },
+	{ "[[job]]\nname = \"a.b-c_1\"\ncommand = \"x\"", 0, " name=a.b-c_1 " },
+	{ "[[job]]\nname = \"1a\"\ncommand = \"x\"", 0, " name=1a " },
+	{ JOB "args = []", 0, " args=[] " },
+	{ JOB "args = [\"-c\", \"5\", \"\"]", 0, " args=[-c,5,] " },
+	{ JOB "cwd = \"${HOME:-/tmp}/src\"", 0, " cwd=${HOME:-/tmp}/src " },
+	{ JOB "env = { B = \"2\", A = \"1\", C = \"\" }", 0,
+	  " env=[B=2,A=1,C=] " },
+	{ JOB "env.PATH = \"/bin\"", 0, " env=[PATH=/bin] " },
+	{ JOB "[job.env]\nX = \"y\"", 0, " env=[X=y] " },
+	{ JOB "inherit_env = false", 0, " inherit_env=0 " },
+	{ JOB "timeout = 0.25", 0, " timeout=0.25 " },
+	{ JOB "timeout = 31536000", 0, " timeout=3.1536e+07 " },
+	{ JOB "input = \"yes\\n\"", 0, " input=yes\n " },
+	{ JOB "autostart = false", 0, " autostart=0 " },
+	{ JOB "restart = \"no\"", 0, " restart=0 " },
+	{ JOB "restart = \"on-failure\"", 0, " restart=1 " },
+	{ JOB "restart = \"always\"", 0, " restart=2 " },
+	{ JOB "restart_delay = 0", 0, " restart_delay=0 " },
+	{ JOB "restart_delay = 2.5", 0, " restart_delay=2.5 " },
+	{ JOB "max_restarts = 0", 0, " max_restarts=0 " },
+	{ JOB "max_restarts = 1000000", 0, " max_restarts=1000000 " },
+	{ JOB "pty = false", 0, " pty=0 " },
+	{ JOB "params = { port = \"8080\", _x1 = \"\" }", 0,
+	  " params=[port:8080,_x1:] " },
+	{ "[[job]]\nname = \"a\"\ncommand = \"serve -p {port}\"\n"
+	  "params = { port = \"1\" }", 0, " command=serve -p {port} " },
+	/* Without a shell, {p} in backquotes is just text. */
+	{ "[[job]]\nname = \"a\"\ncommand = \"x\"\nargs = [\"`{p}`\"]\n"
+	  "params = { p = \"1\" }", 0, " args=[`{p}`] " },
+	{ "[[job]]\nname = \"a\"\ncommand = \"echo $${X%.*} $HOME\"", 0,
+	  " command=echo $${X%.*} $HOME " },
+	{ "job = [{ name = \"a\", command = \"b\" }, "
+	  "{ name = \"c\", command = \"d\", pty = false }]", 1,
+	  " name=c command=d " },
+	{ "\n\n" JOB "\n[[job]]\nname = \"db\"\ncommand = \"x\"", 1,
+	  " name=db command=x args=(null) " },
+	{ "\n\n" JOB "\n[[job]]\nname = \"db\"\ncommand = \"x\"", 1,
+	  " line=7 " },
+	{ "job = []", -1, " scrollback=10000 " },
+};
+
+START_TEST(test_parse_good)
+{
+	struct config	*cfg;
+	struct dump	 d = { "", 0 };
+
+	cfg = parse_ok(good[_i].text);
+	if (good[_i].job < 0)
+		dump_settings(&d, cfg);
+	else {
+		ck_assert_uint_gt(cfg->njobs, (size_t)good[_i].job);
+		dump_job(&d, &cfg->jobs[good[_i].job]);
+	}
+	ck_assert_msg(strstr(d.buf, good[_i].want) != NULL,
+	    "case %d:\n got  '%s'\n want '%s'", _i, d.buf, good[_i].want);
+	ck_assert_ptr_null(cfg->path);
+	config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_defaults_from_table)
+{
+	const struct config_option	*o;
+	struct config			*def, *cfg;
+	struct dump			 want = { "", 0 }, got;
+	char				 text[512];
+	size_t				 i;
+
+	/* config_default(): the settings of the table, and no jobs. */
+	def = config_default();
+	ck_assert_uint_eq(def->njobs, 0);
+	ck_assert_ptr_null(def->jobs);
+	ck_assert_ptr_null(def->path);
+	ck_assert_int_eq(def->settings.scrollback, 10000);
+	ck_assert(def->settings.kill_timeout == 5);
+	ck_assert_str_eq(def->settings.focus_key, "C-t");
+	ck_assert_int_eq(def->settings.max_running, 0);
+	ck_assert_int_eq(def->settings.keep_finished, 100);
+	dump_settings(&want, def);
+	config_free(def);
+
+	/*
+	 * Each default, written out as TOML, is valid, in bounds, and gives
+	 * what the default gives.
+	 */
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		ck_assert_ptr_nonnull(o->help);
+		ck_assert_msg(strlen(o->help) < 70, "%s: help too long",
+		    o->name);
+		if (o->def == NULL)
+			continue;
+		memset(&got, 0, sizeof got);
+		if (strcmp(o->section, "settings") == 0) {
+			snprintf(text, sizeof text, "[settings]\n%s = %s\n",
+			    o->name, o->def);
+			cfg = parse_ok(text);
+			dump_settings(&got, cfg);
+			ck_assert_str_eq(got.buf, want.buf);
+		} else {
+			struct dump	 plain = { "", 0 };
+			struct config	*p = parse_ok(JOB);
+
+			dump_job(&plain, &p->jobs[0]);
+			config_free(p);
+			snprintf(text, sizeof text, JOB "%s = %s\n", o->name,
+			    o->def);
+			cfg = parse_ok(text);
+			dump_job(&got, &cfg->jobs[0]);
+			ck_assert_str_eq(got.buf, plain.buf);
+		}
+		config_free(cfg);
+	}
+}
+END_TEST
+
+START_TEST(test_table_shape)
+{
+	const struct config_option	*o;
+	size_t				 i, j;
+
+	ck_assert_uint_eq(config_noptions, 21);
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		ck_assert(strcmp(o->section, "settings") == 0 ||
+		    strcmp(o->section, "job") == 0);
+		ck_assert_ptr_eq(config_find_option(o->section, o->name), o);
+		/* Names are unique across both sections. */
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(config_options[j].name, o->name);
+		if (o->type == CONFIG_INT || o->type == CONFIG_NUMBER)
+			ck_assert(o->min < o->max);
+		if (o->type == CONFIG_ENUM)
+			ck_assert_ptr_nonnull(o->choices);
+	}
+	ck_assert_ptr_null(config_find_option("settings", "name"));
+	ck_assert_ptr_null(config_find_option("job", "nope"));
+	ck_assert_ptr_null(config_find_option(NULL, "name"));
+	ck_assert_str_eq(config_type_name(CONFIG_INT), "integer");
+	ck_assert_str_eq(config_type_name(CONFIG_STRING_TABLE),
+	    "table of strings");
+}
+END_TEST
+
+START_TEST(test_key_code)
+{
+	ck_assert_int_eq(config_key_code("C-t"), 0x14);
+	ck_assert_int_eq(config_key_code("C-T"), 0x14);
+	ck_assert_int_eq(config_key_code("C-a"), 1);
+	ck_assert_int_eq(config_key_code("C-z"), 26);
+	ck_assert_int_eq(config_key_code("C-h"), 8);
+	ck_assert_int_eq(config_key_code("C-i"), -1);
+	ck_assert_int_eq(config_key_code("C-J"), -1);
+	ck_assert_int_eq(config_key_code("C-m"), -1);
+	ck_assert_int_eq(config_key_code("C-"), -1);
+	ck_assert_int_eq(config_key_code("C-@"), -1);
+	ck_assert_int_eq(config_key_code("c-t"), -1);
+	ck_assert_int_eq(config_key_code("^T"), -1);
+	ck_assert_int_eq(config_key_code(""), -1);
+	ck_assert_int_eq(config_key_code(NULL), -1);
+}
+END_TEST
+
+START_TEST(test_find_job)
+{
+	struct config	*cfg;
+
+	cfg = parse_ok(JOB "[[job]]\nname = \"db\"\ncommand = \"pg\"\n");
+	ck_assert_uint_eq(cfg->njobs, 2);
+	ck_assert_ptr_eq(config_find_job(cfg, "web"), &cfg->jobs[0]);
+	ck_assert_ptr_eq(config_find_job(cfg, "db"), &cfg->jobs[1]);
+	ck_assert_ptr_null(config_find_job(cfg, "we"));
+	ck_assert_ptr_null(config_find_job(cfg, NULL));
+	ck_assert_ptr_null(config_find_job(NULL, "db"));
+	config_free(cfg);
+	config_free(NULL);
+}
+END_TEST
+
+/* Procfiles: good ones, and the errors with "NAME:LINE: " in front. */
+static const struct {
+	const char	*text;
+	const char	*want;		/* NULL: must parse */
+} procfiles[] = {
+	{ "web: bundle exec rails s -p ${PORT:-5000}\n"
+	  "# a comment\n\nworker:   sidekiq -q default  \n", NULL },
+	{ "", NULL },
+	{ "web\n", "Procfile:1: expected 'name: command'" },
+	{ "web: a\n12: b\n",
+	  "Procfile:2: job name '12' must not be all digits (ids are "
+	  "numbers)" },
+	{ "web: a\nweb: b\n", "Procfile:2: duplicate name 'web' (first on "
+	  "line 1)" },
+	{ "web: echo ${\n", "Procfile:1: command: unterminated ${ at column "
+	  "6" },
+};
+
+START_TEST(test_procfile)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL;
+	const char	*text = procfiles[_i].text;
+	int		 r;
+
+	r = config_parse_procfile("Procfile", text, strlen(text), &cfg,
+	    &cause);
+	if (procfiles[_i].want != NULL) {
+		ck_assert_int_eq(r, -1);
+		ck_assert_ptr_null(cfg);
+		ck_assert_str_eq(cause, procfiles[_i].want);
+		free(cause);
+		return;
+	}
+	ck_assert_msg(r == 0, "case %d: %s", _i, cause);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(cfg->settings.scrollback, 10000);
+	if (_i == 0) {
+		struct dump	d = { "", 0 };
+
+		ck_assert_uint_eq(cfg->njobs, 2);
+		dump_job(&d, &cfg->jobs[1]);
+		ck_assert_str_eq(d.buf, " name=worker command=sidekiq -q "
+		    "default args=(null) cwd=(null) env=[] inherit_env=1 "
+		    "timeout=0 input=(null) autostart=1 restart=0 "
+		    "restart_delay=1 max_restarts=5 pty=1 params=[] line=4 ");
+		ck_assert_str_eq(cfg->jobs[0].command,
+		    "bundle exec rails s -p ${PORT:-5000}");
+		ck_assert_int_eq(cfg->jobs[0].line, 1);
+	} else
+		ck_assert_uint_eq(cfg->njobs, 0);
+	config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_load_procfile_by_name)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+	const char	*path;
+
+	path = put("Procfile", "web: serve\n", 0644);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_uint_eq(cfg->njobs, 1);
+	ck_assert_str_eq(cfg->jobs[0].name, "web");
+	ck_assert_str_eq(cfg->path, path);
+	config_free(cfg);
+
+	path = put("Procfile.dev", "db: pg\n", 0600);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg->jobs[0].command, "pg");
+	config_free(cfg);
+
+	/* Any name with the flag; a Procfile error names the file. */
+	path = put("jobs.txt", "web serve\n", 0600);
+	ck_assert_int_eq(config_load(path, 1, &cfg, &cause), -1);
+	ck_assert_ptr_null(cfg);
+	ck_assert_ptr_nonnull(strstr(cause, "/jobs.txt:1: expected"));
+	free(cause);
+
+	/* Without the flag, the same file is TOML. */
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "/jobs.txt:1:"));
+	free(cause);
+
+	/* "Procfiles" and "my.Procfile" are not Procfiles. */
+	path = put("Procfiles", "web: serve\n", 0600);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL, want[PATH_MAX * 3], big[PATH_MAX * 2];
+	const char	*path;
+	int		 fd;
+
+	/* A missing explicit file. */
+	snprintf(want, sizeof want, "cannot open %s/x.toml: No such file or "
+	    "directory", tmp);
+	snprintf(big, sizeof big, "%s/x.toml", tmp);
+	ck_assert_int_eq(config_load(big, 0, &cfg, &cause), -1);
+	ck_assert_ptr_null(cfg);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	/* A syntax error names the file as given. */
+	path = put("bad.toml", "[settings]\nscrollback = \"x\"\n", 0600);
+	snprintf(want, sizeof want, "%s: scrollback must be an integer "
+	    "between 0 and 1000000", "2:14");
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, want));
+	ck_assert_int_eq(strncmp(cause, path, strlen(path)), 0);
+	free(cause);
+
+	/* A directory. */
+	snprintf(want, sizeof want, "cannot read %s: Is a directory", tmp);
+	ck_assert_int_eq(config_load(tmp, 0, &cfg, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	/* Larger than 16 MiB (a sparse file). */
+	snprintf(big, sizeof big, "%s/big.toml", tmp);
+	fd = open(big, O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 16 * 1024 * 1024 + 1), 0);
+	close(fd);
+	snprintf(want, sizeof want, "%s: larger than 16 MiB", big);
+	ck_assert_int_eq(config_load(big, 0, &cfg, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	/* /dev/null is the empty configuration. */
+	ck_assert_int_eq(config_load("/dev/null", 0, &cfg, &cause), 0);
+	ck_assert_uint_eq(cfg->njobs, 0);
+	ck_assert_str_eq(cfg->path, "/dev/null");
+	config_free(cfg);
+
+	/* Other devices are not. */
+	ck_assert_int_eq(config_load("/dev/zero", 0, &cfg, &cause), -1);
+	ck_assert_str_eq(cause, "/dev/zero: not a regular file");
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_load_permissions)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL, want[PATH_MAX * 3];
+	const char	*path;
+
+	path = put("config.toml", JOB, 0666);
+	snprintf(want, sizeof want, "%s: writable by others (mode 0666); "
+	    "chmod go-w it", path);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	ck_assert_ptr_null(cfg);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	path = put("config.toml", JOB, 0620);
+	snprintf(want, sizeof want, "%s: writable by group (mode 0620); "
+	    "chmod go-w it", path);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	/* A Procfile too: it holds commands just the same. */
+	path = put("Procfile", "web: x\n", 0602);
+	snprintf(want, sizeof want, "%s: writable by others (mode 0602); "
+	    "chmod go-w it", path);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	path = put("config.toml", JOB, 0644);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_uint_eq(cfg->njobs, 1);
+	config_free(cfg);
+
+	/* Owned by someone else (only root can arrange that). */
+	if (geteuid() == 0) {
+		path = put("config.toml", JOB, 0644);
+		ck_assert_int_eq(chown(path, 12345, 12345), 0);
+		snprintf(want, sizeof want, "%s: owned by another user (uid "
+		    "12345); it must be yours or root's", path);
+		ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
+		ck_assert_str_eq(cause, want);
+		free(cause);
+	}
+}
+END_TEST
+
+START_TEST(test_default_path)
+{
+	char	*p, want[PATH_MAX * 2];
+
+	setenv("XDG_CONFIG_HOME", "/xdg", 1);
+	setenv("HOME", "/home/u", 1);
+	p = config_default_path();
+	ck_assert_str_eq(p, "/xdg/jobdeck/config.toml");
+	free(p);
+
+	/* A relative XDG_CONFIG_HOME is ignored, as the spec says. */
+	setenv("XDG_CONFIG_HOME", "rel", 1);
+	p = config_default_path();
+	ck_assert_str_eq(p, "/home/u/.config/jobdeck/config.toml");
+	free(p);
+	setenv("XDG_CONFIG_HOME", "", 1);
+	p = config_default_path();
+	ck_assert_str_eq(p, "/home/u/.config/jobdeck/config.toml");
+	free(p);
+	unsetenv("XDG_CONFIG_HOME");
+	p = config_default_path();
+	ck_assert_str_eq(p, "/home/u/.config/jobdeck/config.toml");
+	free(p);
+
+	unsetenv("HOME");
+	ck_assert_ptr_null(config_default_path());
+
+	snprintf(want, sizeof want, "%s/jobdeck/config.toml", tmp);
+	setenv("XDG_CONFIG_HOME", tmp, 1);
+	p = config_default_path();
+	ck_assert_str_eq(p, want);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_load_default)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL, dir[PATH_MAX * 2];
+
+	/* The default file missing (even its directory): the defaults. */
+	setenv("XDG_CONFIG_HOME", tmp, 1);
+	ck_assert_int_eq(config_load(NULL, 0, &cfg, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_ptr_null(cfg->path);
+	ck_assert_uint_eq(cfg->njobs, 0);
+	ck_assert_int_eq(cfg->settings.scrollback, 10000);
+	config_free(cfg);
+
+	/* No HOME and no XDG_CONFIG_HOME: the defaults as well. */
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("HOME");
+	ck_assert_int_eq(config_load(NULL, 0, &cfg, &cause), 0);
+	ck_assert_ptr_null(cfg->path);
+	config_free(cfg);
+
+	/* Once there, it is read. */
+	setenv("XDG_CONFIG_HOME", tmp, 1);
+	snprintf(dir, sizeof dir, "%s/jobdeck", tmp);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	put("jobdeck/config.toml", "[settings]\nscrollback = 42\n" JOB, 0600);
+	ck_assert_int_eq(config_load(NULL, 0, &cfg, &cause), 0);
+	ck_assert_int_eq(cfg->settings.scrollback, 42);
+	ck_assert_uint_eq(cfg->njobs, 1);
+	ck_assert_ptr_nonnull(cfg->path);
+	ck_assert_ptr_nonnull(strstr(cfg->path, "/jobdeck/config.toml"));
+	config_free(cfg);
+
+	/* A bad default file is an error like any other. */
+	put("jobdeck/config.toml", "[settings]\nscrollback = -1\n", 0600);
+	ck_assert_int_eq(config_load(NULL, 0, &cfg, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "/jobdeck/config.toml:2:14: "
+	    "scrollback must be"));
+	free(cause);
+
+	/* Through $HOME when XDG_CONFIG_HOME is unset. */
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", tmp, 1);
+	snprintf(dir, sizeof dir, "%s/.config", tmp);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof dir, "%s/.config/jobdeck", tmp);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	put(".config/jobdeck/config.toml", "[settings]\nmax_running = 2\n",
+	    0600);
+	ck_assert_int_eq(config_load(NULL, 0, &cfg, &cause), 0);
+	ck_assert_int_eq(cfg->settings.max_running, 2);
+	config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_example_file)
+{
+	const struct config_job	*j;
+	struct config		*cfg = NULL;
+	char			*text, *cause = NULL;
+	const char		*path;
+	size_t			 len, i, k;
+
+	/* Loaded through config_load() from a private copy (mode 0600). */
+	text = slurp("config.toml.example", &len);
+	path = put("example.toml", text, 0600);
+	free(text);
+	if (config_load(path, 0, &cfg, &cause) != 0)
+		ck_abort_msg("config.toml.example: %s", cause);
+
+	ck_assert_int_eq(cfg->settings.scrollback, 10000);
+	ck_assert_str_eq(cfg->settings.focus_key, "C-t");
+	ck_assert_int_eq(cfg->settings.keep_finished, 100);
+	ck_assert_uint_eq(cfg->njobs, 6);
+
+	j = config_find_job(cfg, "clock");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(j->restart, CONFIG_RESTART_ALWAYS);
+	ck_assert_int_eq(j->max_restarts, 0);
+	ck_assert(j->restart_delay == 2);
+	ck_assert_ptr_null(j->args);
+
+	j = config_find_job(cfg, "ping");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_uint_eq(j->nargs, 3);
+	ck_assert_str_eq(j->args[1], "{count}");
+	ck_assert_uint_eq(j->nparams, 2);
+	ck_assert_str_eq(j->params[0].key, "count");
+	ck_assert_str_eq(j->params[1].value, "127.0.0.1");
+	ck_assert_int_eq(j->restart, CONFIG_RESTART_ON_FAILURE);
+	ck_assert_int_eq(j->max_restarts, 3);
+
+	j = config_find_job(cfg, "greeting");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_uint_eq(j->nenv, 1);
+	ck_assert_str_eq(j->env[0], "GREETING=Hello");
+	ck_assert_str_eq(j->cwd, "${HOME:-/tmp}");
+
+	j = config_find_job(cfg, "top");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(j->autostart, 0);
+
+	j = config_find_job(cfg, "slow");
+	ck_assert_ptr_nonnull(j);
+	ck_assert(j->timeout == 30);
+
+	j = config_find_job(cfg, "reader");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_str_eq(j->input, "world\n");
+
+	/* Every option is documented in the example, by name. */
+	text = slurp("config.toml.example", &len);
+	for (i = 0; i < config_noptions; i++) {
+		const char	*name = config_options[i].name, *p;
+		int		 found = 0;
+
+		k = strlen(name);
+		for (p = text; (p = strstr(p, name)) != NULL; p++) {
+			if ((p == text || p[-1] == '\n' || p[-1] == '#' ||
+			    p[-1] == ' ') && p[k] == ' ')
+				found = 1;
+		}
+		ck_assert_msg(found, "%s is not in config.toml.example", name);
+	}
+	free(text);
+	config_free(cfg);
+}
+END_TEST
+
+/* Build the man page's .It line for option o, as the man page has it. */
+static void
+man_line(const struct config_option *o, char *buf, size_t size)
+{
+	char	extra[256] = "";
+	size_t	n;
+
+	if (o->type == CONFIG_INT || o->type == CONFIG_NUMBER)
+		snprintf(extra, sizeof extra, "%.15g to %.15g", o->min, o->max);
+	n = strlen(extra);
+	if (o->flags & CONFIG_REQUIRED)
+		snprintf(extra + n, sizeof extra - n, "%srequired",
+		    n ? " , " : "");
+	else if (o->def != NULL && o->def[0] == '"')
+		snprintf(extra + n, sizeof extra - n, "%sdefault Qq %.*s",
+		    n ? " , " : "", (int)strlen(o->def) - 2, o->def + 1);
+	else if (o->def != NULL)
+		snprintf(extra + n, sizeof extra - n, "%sdefault %s",
+		    n ? " , " : "", o->def);
+	snprintf(buf, size, "\n.It Cm %s No = Ar %s%s%s\n", o->name,
+	    config_type_name(o->type), extra[0] != '\0' ? " Pq " : "", extra);
+}
+
+START_TEST(test_man_page)
+{
+	const struct config_option	*o;
+	char				*man, line[512], *p, *end, name[64];
+	const char			*c, *bar;
+	size_t				 i, n;
+
+	man = slurp("man/jobdeck.1", NULL);
+
+	/* Each option, with its type, bounds and default. */
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		man_line(o, line, sizeof line);
+		ck_assert_msg(strstr(man, line) != NULL,
+		    "man/jobdeck.1 lacks the line%s", line);
+		for (c = o->choices; c != NULL; c = bar == NULL ? NULL :
+		    bar + 1) {
+			bar = strchr(c, '|');
+			n = bar == NULL ? strlen(c) : (size_t)(bar - c);
+			snprintf(line, sizeof line, ".Qq %.*s", (int)n, c);
+			ck_assert_msg(strstr(man, line) != NULL,
+			    "man/jobdeck.1 lacks %s", line);
+		}
+	}
+
+	/* And no option the table does not have. */
+	for (p = man; (p = strstr(p, "\n.It Cm ")) != NULL; p++) {
+		end = strchr(p + 1, '\n');
+		if (end == NULL || memmem(p, (size_t)(end - p), " No = Ar ",
+		    9) == NULL)
+			continue;
+		n = strcspn(p + 8, " ");
+		ck_assert_uint_lt(n, sizeof name);
+		memcpy(name, p + 8, n);
+		name[n] = '\0';
+		ck_assert_msg(config_find_option("settings", name) != NULL ||
+		    config_find_option("job", name) != NULL,
+		    "man/jobdeck.1 documents unknown option %s", name);
+	}
+	free(man);
+}
+END_TEST
+
+START_TEST(test_help_text)
+{
+	const struct config_option	*o;
+	char				*help, *line, *p;
+	ssize_t				 col = -1, c;
+	size_t				 i, n = 0;
+
+	help = config_help_text();
+	ck_assert_ptr_nonnull(help);
+	ck_assert_ptr_nonnull(strstr(help, "\n[settings]\n"));
+	ck_assert_ptr_nonnull(strstr(help, "\n[[job]]\n"));
+	ck_assert(strstr(help, "[settings]") < strstr(help, "[[job]]"));
+	ck_assert_ptr_nonnull(strstr(help, " integer 0..1000000 "));
+	ck_assert_ptr_nonnull(strstr(help, " no|on-failure|always "));
+	ck_assert_ptr_nonnull(strstr(help, " required "));
+
+	/* One line per option, the help column at the same place. */
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		line = NULL;
+		for (p = help; (p = strstr(p, "\n  ")) != NULL; p++) {
+			if (strncmp(p + 3, o->name, strlen(o->name)) == 0 &&
+			    p[3 + strlen(o->name)] == ' ')
+				line = p + 1;
+		}
+		ck_assert_msg(line != NULL, "%s not in the help", o->name);
+		p = strstr(line, o->help);
+		ck_assert_ptr_nonnull(p);
+		ck_assert(p < strchr(line, '\n'));
+		c = p - line;
+		if (col == -1)
+			col = c;
+		ck_assert_int_eq(c, col);
+		if (o->def != NULL && !(o->flags & CONFIG_REQUIRED))
+			ck_assert(strstr(line, o->def) < p);
+		n++;
+	}
+	ck_assert_uint_eq(n, config_noptions);
+	free(help);
+}
+END_TEST
+
+/*
+ * Robustness (what a fuzzer would try, in miniature): every prefix of the
+ * example and seeded mutations of it either load or fail with a message
+ * in the form of the file's; never a crash or a leak (under ASan).
+ */
+START_TEST(test_robust)
+{
+	static const char	 pieces[] = "[]{}=\"'\\\n#.,0x \t\x01\xff";
+	struct config		*cfg;
+	char			*text, *copy, *cause;
+	size_t			 len, i, k, at;
+	unsigned long		 seed = 12345;
+
+	text = slurp("config.toml.example", &len);
+	for (i = 0; i <= len; i += 7) {
+		cause = NULL;
+		if (config_parse("f", text, i, &cfg, &cause) == 0)
+			config_free(cfg);
+		else {
+			ck_assert_int_eq(strncmp(cause, "f:", 2), 0);
+			free(cause);
+		}
+	}
+	copy = malloc(len);
+	ck_assert_ptr_nonnull(copy);
+	for (i = 0; i < 3000; i++) {
+		memcpy(copy, text, len);
+		for (k = 0; k < 1 + i % 6; k++) {
+			seed = seed * 6364136223846793005UL +
+			    1442695040888963407UL;
+			at = (size_t)(seed >> 33) % len;
+			copy[at] = pieces[(seed >> 20) % (sizeof pieces - 1)];
+		}
+		cause = NULL;
+		if (config_parse("f", copy, len, &cfg, &cause) == 0)
+			config_free(cfg);
+		else {
+			ck_assert_int_eq(strncmp(cause, "f:", 2), 0);
+			free(cause);
+		}
+		cause = NULL;
+		if (config_parse_procfile("P", copy, len, &cfg, &cause) == 0)
+			config_free(cfg);
+		else
+			free(cause);
+	}
+	free(copy);
+	free(text);
+
+	/* Deep nesting stops in the parser, not on the stack. */
+	len = 100000;
+	text = malloc(len + 16);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, "a = ", 4);
+	memset(text + 4, '[', len);
+	ck_assert_int_eq(config_parse("f", text, len + 4, &cfg, &cause), -1);
+	free(cause);
+	free(text);
+}
+END_TEST
+
+/* The config suite. */
+static Suite *
+config_suite(void)
+{
+	Suite	*s = suite_create("config");
+	TCase	*tc;
+
+	tc = tcase_create("parse");
+	tcase_add_loop_test(tc, test_parse_bad, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_loop_test(tc, test_parse_good, 0,
+	    sizeof good / sizeof good[0]);
+	tcase_add_test(tc, test_defaults_from_table);
+	tcase_add_test(tc, test_table_shape);
+	tcase_add_test(tc, test_key_code);
+	tcase_add_test(tc, test_find_job);
+	tcase_add_loop_test(tc, test_procfile, 0,
+	    sizeof procfiles / sizeof procfiles[0]);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("load");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_load_procfile_by_name);
+	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_load_permissions);
+	tcase_add_test(tc, test_default_path);
+	tcase_add_test(tc, test_load_default);
+	tcase_add_test(tc, test_example_file);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("docs");
+	tcase_add_test(tc, test_man_page);
+	tcase_add_test(tc, test_help_text);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("robust");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_robust);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(config_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

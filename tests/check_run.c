@@ -1,0 +1,982 @@
+/*
+ * check_run.c: end-to-end tests of `jobdeck run`, the real binary with
+ * real children: the JSON result read back by value (tests/jsonread),
+ * pass-through mode's output and exit statuses, timeouts that must take
+ * the whole process group down, configured jobs with params, env and
+ * cwd, large output on both streams at once, and usage errors.
+ *
+ * The binary is $JOBDECK_BIN, else ./jobdeck (relative to the directory
+ * the suite runs from: the repository root under make).  Each test that
+ * needs files gets a fresh temporary directory; jobs that the tests must
+ * watch write their pids there.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jsonread.h"
+
+#define MAX_ARGS	32
+#define WAIT_MS		60000
+
+/* A finished `jobdeck run`: its exit status, output and time taken. */
+struct res {
+	int		 status;	/* exit status, or 128+N for signal N */
+	char		*out;
+	size_t		 out_len;
+	char		*err;
+	size_t		 err_len;
+	long long	 ms;
+	struct jsonread	*json;		/* parsed out, for jd_json() */
+};
+
+/* A started `jobdeck run`. */
+struct proc {
+	pid_t		 pid;
+	int		 out_fd;
+	int		 err_fd;
+	long long	 started;
+};
+
+/* Return monotonic milliseconds. */
+static long long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Start `jobdeck run ARGS...` (args NULL-terminated) with pipes for output. */
+static void
+jd_start_v(struct proc *p, const char *const *args)
+{
+	const char	*bin, *argv[MAX_ARGS + 3];
+	int		 out[2], err[2], null, n = 0;
+
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	argv[n++] = bin;
+	argv[n++] = "run";
+	for (; *args != NULL && n < MAX_ARGS + 2; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+
+	ck_assert_int_eq(pipe(out), 0);
+	ck_assert_int_eq(pipe(err), 0);
+	p->started = now_ms();
+	p->pid = fork();
+	ck_assert_int_ne(p->pid, -1);
+	if (p->pid == 0) {
+		null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close_range(3, ~0U, 0);
+		execv(bin, (char *const *)argv);
+		dprintf(2, "cannot run %s: %s (build it with `make jobdeck`,"
+		    " or set JOBDECK_BIN)\n", bin, strerror(errno));
+		_exit(99);
+	}
+	close(out[1]);
+	close(err[1]);
+	p->out_fd = out[0];
+	p->err_fd = err[0];
+}
+
+/* Append what fd has to *buf; 0 at its end. */
+static int
+jd_read(int fd, char **buf, size_t *len, size_t *size)
+{
+	char	tmp[65536];
+	ssize_t	n;
+
+	n = read(fd, tmp, sizeof tmp);
+	if (n == -1 && errno == EINTR)
+		return 1;
+	if (n <= 0)
+		return 0;
+	if (*len + (size_t)n + 1 > *size) {
+		*size = (*len + (size_t)n + 1) * 2;
+		*buf = realloc(*buf, *size);
+		ck_assert_ptr_nonnull(*buf);
+	}
+	memcpy(*buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return 1;
+}
+
+/* Read both outputs to their end, wait for the exit; fill r. */
+static void
+jd_wait(struct proc *p, struct res *r)
+{
+	struct pollfd	 pfd[2];
+	size_t		 out_size = 1, err_size = 1;
+	int		 st, open_fds = 2, i;
+	long long	 end = p->started + WAIT_MS;
+
+	memset(r, 0, sizeof *r);
+	r->out = calloc(1, 1);
+	r->err = calloc(1, 1);
+	pfd[0].fd = p->out_fd;
+	pfd[1].fd = p->err_fd;
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (open_fds > 0) {
+		ck_assert_msg(now_ms() < end, "jobdeck run did not finish");
+		if (poll(pfd, 2, 1000) <= 0)
+			continue;
+		for (i = 0; i < 2; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			if (!(i == 0 ? jd_read(pfd[i].fd, &r->out, &r->out_len,
+			    &out_size) : jd_read(pfd[i].fd, &r->err,
+			    &r->err_len, &err_size))) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	ck_assert_int_eq(waitpid(p->pid, &st, 0), p->pid);
+	r->ms = now_ms() - p->started;
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	ck_assert_msg(r->status != 99, "%s", r->err);
+}
+
+/* Run `jobdeck run ARGS...` (NULL-terminated) to its end into r. */
+static void
+jd(struct res *r, ...)
+{
+	const char	*args[MAX_ARGS + 1];
+	struct proc	 p;
+	va_list		 ap;
+	int		 n = 0;
+
+	va_start(ap, r);
+	while (n < MAX_ARGS && (args[n] = va_arg(ap, const char *)) != NULL)
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	jd_start_v(&p, args);
+	jd_wait(&p, r);
+}
+
+/* Parse r's stdout as the JSON result: one object and a newline. */
+static const struct jsonread *
+jd_json(struct res *r)
+{
+	char	*cause = NULL;
+
+	ck_assert_msg(r->status == 0, "exit %d, stderr: %s", r->status,
+	    r->err);
+	ck_assert_msg(r->out_len > 0 && r->out[r->out_len - 1] == '\n',
+	    "no newline at the end: %s", r->out);
+	r->json = jsonread_parse(r->out, r->out_len - 1, &cause);
+	ck_assert_msg(r->json != NULL, "invalid JSON (%s): %.300s", cause,
+	    r->out);
+	ck_assert_int_eq(jsonread_type(r->json), JSONREAD_OBJECT);
+	return r->json;
+}
+
+/* Free what r holds. */
+static void
+res_free(struct res *r)
+{
+	free(r->out);
+	free(r->err);
+	jsonread_free(r->json);
+}
+
+/* Return member key of the result as a string (NUL-terminated), or fail. */
+static const char *
+jstr(const struct jsonread *v, const char *key)
+{
+	const char	*s = jsonread_string(jsonread_get(v, key), NULL);
+
+	ck_assert_msg(s != NULL, "no string member %s", key);
+	return s;
+}
+
+/* Return member key of the result as a number, or fail. */
+static double
+jnum(const struct jsonread *v, const char *key)
+{
+	const struct jsonread	*m = jsonread_get(v, key);
+
+	ck_assert_msg(jsonread_type(m) == JSONREAD_NUMBER,
+	    "no number member %s", key);
+	return jsonread_number(m);
+}
+
+/* Return member key of the result as a bool, or fail. */
+static int
+jbool(const struct jsonread *v, const char *key)
+{
+	int	b = jsonread_bool(jsonread_get(v, key));
+
+	ck_assert_msg(b != -1, "no boolean member %s", key);
+	return b;
+}
+
+/* Make a fresh temporary directory into dir (size 64). */
+static void
+tmpdir(char *dir)
+{
+	strcpy(dir, "/tmp/check_run.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* Remove a temporary directory and everything in it. */
+static void
+rmtree(const char *dir)
+{
+	char	cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Write text to dir/name with mode; return the path in path (size 256). */
+static void
+write_file(char *path, const char *dir, const char *name, const char *text,
+    mode_t mode)
+{
+	FILE	*f;
+
+	snprintf(path, 256, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+/* Read a pid the job wrote to dir/name, waiting up to 5 s for it. */
+static pid_t
+read_pid(const char *dir, const char *name)
+{
+	char		 path[256];
+	FILE		*f;
+	long		 pid = 0;
+	long long	 end = now_ms() + 5000;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	while (now_ms() < end) {
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fscanf(f, "%ld", &pid) != 1)
+				pid = 0;
+			fclose(f);
+			if (pid > 0)
+				break;
+		}
+		usleep(10000);
+	}
+	ck_assert_msg(pid > 0, "no pid in %s", path);
+	return (pid_t)pid;
+}
+
+/* Return 1 once pid is gone or a zombie (within 3 s), else 0. */
+static int
+is_dead(pid_t pid)
+{
+	char		 path[64], buf[512], *p;
+	long long	 end = now_ms() + 3000;
+	FILE		*f;
+	size_t		 n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	while (now_ms() < end) {
+		if ((f = fopen(path, "r")) == NULL)
+			return 1;
+		n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		/* "PID (COMM) STATE ...": the state follows the last ')'. */
+		if ((p = strrchr(buf, ')')) != NULL && (p[2] == 'Z' ||
+		    p[2] == 'X'))
+			return 1;
+		usleep(20000);
+	}
+	return 0;
+}
+
+START_TEST(test_json_success)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--", "echo", "hi", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	ck_assert_str_eq(jstr(v, "stdout"), "hi\n");
+	ck_assert_str_eq(jstr(v, "stderr"), "");
+	ck_assert(jnum(v, "return_code") == 0);
+	ck_assert_int_eq(jsonread_type(jsonread_get(v, "signal")),
+	    JSONREAD_NULL);
+	ck_assert_ptr_nonnull(jsonread_get(v, "signal"));
+	ck_assert_int_eq(jbool(v, "timed_out"), 0);
+	ck_assert(jnum(v, "duration_ms") >= 0);
+	ck_assert(jnum(v, "duration_ms") <= r.ms);
+	ck_assert_str_eq(r.err, "");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_exit_code)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--", "sh", "-c", "exit 3", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert(jnum(v, "return_code") == 3);
+	ck_assert_int_eq(jbool(v, "timed_out"), 0);
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_streams_apart)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--", "sh", "-c",
+	    "echo out; echo err >&2; echo out2; echo err2 >&2", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "out\nout2\n");
+	ck_assert_str_eq(jstr(v, "stderr"), "err\nerr2\n");
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_signal)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--", "sh", "-c", "echo before; kill -9 $$", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert_str_eq(jstr(v, "signal"), "SIGKILL");
+	ck_assert(jnum(v, "return_code") == 128 + 9);
+	ck_assert_str_eq(jstr(v, "stdout"), "before\n");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_not_found)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--", "no-such-program-jd", "x", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert_str_eq(jstr(v, "stderr"), "no-such-program-jd: not found\n");
+	ck_assert_str_eq(jstr(v, "stdout"), "");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_permission_denied)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], path[256];
+
+	tmpdir(dir);
+	write_file(path, dir, "script", "#!/bin/sh\necho ran\n", 0644);
+	jd(&r, "--json", "--", path, NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"), "Permission denied"));
+	ck_assert_str_eq(jstr(v, "stdout"), "");
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_json_timeout_kills_group)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], script[256];
+	pid_t			 bg, escapee;
+
+	tmpdir(dir);
+	snprintf(script, sizeof script, "sleep 100 & echo $! > %s/bg;"
+	    " setsid sleep 100 & echo $! > %s/escapee; echo started;"
+	    " sleep 30", dir, dir);
+	jd(&r, "--json", "--timeout", "0.5", "--", "sh", "-c", script, NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert_int_eq(jbool(v, "timed_out"), 1);
+	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"),
+	    "jobdeck: timed out after 0.5 s"));
+	ck_assert_str_eq(jstr(v, "stdout"), "started\n");
+	ck_assert_str_eq(jstr(v, "signal"), "SIGTERM");
+	ck_assert_msg(r.ms >= 450 && r.ms < 5000, "took %lld ms", r.ms);
+	bg = read_pid(dir, "bg");
+	escapee = read_pid(dir, "escapee");
+	ck_assert_msg(is_dead(bg), "the background child %d lives", bg);
+	ck_assert_msg(is_dead(escapee), "the setsid escapee %d lives",
+	    escapee);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_json_timeout_sigkill_after_grace)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	/* SIGTERM is ignored: SIGKILL comes after the 2 s grace. */
+	jd(&r, "--json", "--timeout", "0.3", "--", "sh", "-c",
+	    "trap '' TERM; echo ready; sleep 30", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "timed_out"), 1);
+	ck_assert_str_eq(jstr(v, "signal"), "SIGKILL");
+	ck_assert(jnum(v, "return_code") == 128 + 9);
+	ck_assert_msg(r.ms >= 2200 && r.ms < 5000, "took %lld ms", r.ms);
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_input)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--input", "hello world\nline2\n", "--", "sh", "-c",
+	    "read a; read b; echo \"got $a/$b\"; read c || echo eof", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "got hello world/line2\neof\n");
+	res_free(&r);
+
+	/* Without --input, stdin is /dev/null. */
+	jd(&r, "--json", "--", "readlink", "/proc/self/fd/0", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "/dev/null\n");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_input_never_read)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			*big;
+
+	/* More than a pipe holds, to a child that never reads it. */
+	big = malloc(120001);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 120000);
+	big[120000] = '\0';
+	jd(&r, "--json", "--input", big, "--", "sh", "-c", "echo done", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	ck_assert_str_eq(jstr(v, "stdout"), "done\n");
+	ck_assert_msg(r.ms < 5000, "took %lld ms", r.ms);
+	res_free(&r);
+
+	/* And all of it to one that does, a little later. */
+	jd(&r, "--json", "--input", big, "--", "sh", "-c", "sleep 0.2; wc -c",
+	    NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "120000\n");
+	res_free(&r);
+	free(big);
+}
+END_TEST
+
+START_TEST(test_json_big_output_both_streams)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	const char		*s;
+	size_t			 len, i;
+
+	jd(&r, "--json", "--", "sh", "-c",
+	    "head -c 20000000 /dev/zero | tr '\\0' a &"
+	    " head -c 20000000 /dev/zero | tr '\\0' b >&2; wait", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	s = jsonread_string(jsonread_get(v, "stdout"), &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, 20000000);
+	for (i = 0; i < len && s[i] == 'a'; i++)
+		/* nothing */;
+	ck_assert_uint_eq(i, len);
+	s = jsonread_string(jsonread_get(v, "stderr"), &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, 20000000);
+	for (i = 0; i < len && s[i] == 'b'; i++)
+		/* nothing */;
+	ck_assert_uint_eq(i, len);
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_invalid_utf8)
+{
+	static const char	 want[] = "\xef\xbf\xbdok\xef\xbf\xbd"
+	    "\xef\xbf\xbd \xc3\xa9 \0 \x1b[1m\xef\xbf\xbd";
+	struct res		 r;
+	const struct jsonread	*v;
+	const char		*s;
+	size_t			 len;
+
+	/* Stray bytes, an overlong form, a truncated sequence, a NUL. */
+	jd(&r, "--json", "--", "printf",
+	    "\\377ok\\300\\257 \\303\\251 \\000 \\033[1m\\342\\202", NULL);
+	v = jd_json(&r);
+	s = jsonread_string(jsonread_get(v, "stdout"), &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, sizeof want - 1);
+	ck_assert(memcmp(s, want, len) == 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "\\u0000"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\\u001b[1m"));
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_env_and_cwd)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], want[128];
+
+	tmpdir(dir);
+	jd(&r, "--json", "--env", "JD_A=one two", "--env", "JD_B=", "--env",
+	    "JD_A=three", "--cwd", dir, "--", "sh", "-c",
+	    "echo \"$JD_A|${JD_B-unset}|$(pwd -P)\"", NULL);
+	v = jd_json(&r);
+	snprintf(want, sizeof want, "three||%s\n", dir);
+	ck_assert_str_eq(jstr(v, "stdout"), want);
+	res_free(&r);
+
+	/* A cwd that cannot be entered: it could not be started. */
+	jd(&r, "--json", "--cwd", "/nonexistent/jd", "--", "true", NULL);
+	v = jd_json(&r);
+	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"), "/nonexistent/jd"));
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_json_no_fd_leak)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+
+	jd(&r, "--json", "--input", "x", "--", "sh", "-c",
+	    "for f in /proc/$$/fd/*; do"
+	    " if [ -e \"$f\" ]; then echo ${f##*/}; fi; done", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "0\n1\n2\n");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_output_held_by_background)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], script[256];
+	pid_t			 held, detached;
+
+	/*
+	 * One background child keeps stdout open: it gets the grace, then
+	 * SIGTERM.  One lets go of the output: it is left running.
+	 */
+	tmpdir(dir);
+	snprintf(script, sizeof script, "sleep 100 & echo $! > %s/held;"
+	    " sleep 100 >/dev/null 2>&1 & echo $! > %s/detached; echo hi",
+	    dir, dir);
+	jd(&r, "--json", "--", "sh", "-c", script, NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	ck_assert_int_eq(jbool(v, "timed_out"), 0);
+	ck_assert_str_eq(jstr(v, "stdout"), "hi\n");
+	ck_assert_msg(r.ms >= 1800 && r.ms < 5000, "took %lld ms", r.ms);
+	held = read_pid(dir, "held");
+	detached = read_pid(dir, "detached");
+	ck_assert(is_dead(held));
+	ck_assert_int_eq(kill(detached, 0), 0);
+	kill(detached, SIGKILL);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_signal_to_jobdeck)
+{
+	const char	*args[] = { "--", "sh", "-c",
+	    "trap 'echo got TERM; exit 5' TERM; echo ready;"
+	    " while :; do sleep 0.05; done", NULL };
+	struct proc	 p;
+	struct res	 r;
+
+	char		 buf[6];
+	size_t		 got = 0;
+	ssize_t		 n;
+
+	/* SIGTERM to jobdeck goes on to the job, whose status is ours. */
+	jd_start_v(&p, args);
+	while (got < sizeof buf && (n = read(p.out_fd, buf + got,
+	    sizeof buf - got)) > 0)
+		got += (size_t)n;
+	ck_assert(got == sizeof buf && memcmp(buf, "ready\n", 6) == 0);
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	jd_wait(&p, &r);
+	ck_assert_int_eq(r.status, 5);
+	ck_assert_str_eq(r.out, "got TERM\n");
+	res_free(&r);
+}
+END_TEST
+
+/* The configuration of the configured-job tests; %s is a directory. */
+static const char config_text[] =
+    "[settings]\n"
+    "kill_timeout = 0.3\n"
+    "\n"
+    "[[job]]\n"
+    "name = \"greet\"\n"
+    "command = \"echo {who} $GREETING ${EXTRA:-none}; pwd -P\"\n"
+    "params = { who = \"world\" }\n"
+    "env = { GREETING = \"hello\" }\n"
+    "cwd = \"%s\"\n"
+    "\n"
+    "[[job]]\n"
+    "name = \"words\"\n"
+    "command = \"printf\"\n"
+    "args = [\"%%s|\", \"{a}\", \"${GREETING:-none}\"]\n"
+    "params = { a = \"x y\" }\n"
+    "env = { GREETING = \"hi\" }\n"
+    "\n"
+    "[[job]]\n"
+    "name = \"slow\"\n"
+    "command = \"trap '' TERM; sleep 30\"\n"
+    "timeout = 0.4\n"
+    "\n"
+    "[[job]]\n"
+    "name = \"reader\"\n"
+    "command = \"read x; echo got:$x\"\n"
+    "input = \"from-config\\n\"\n";
+
+/* Write the test configuration (mode 0600) into dir; its path in path. */
+static void
+write_config(char *path, const char *dir)
+{
+	char	text[2048];
+
+	snprintf(text, sizeof text, config_text, dir);
+	write_file(path, dir, "config.toml", text, 0600);
+}
+
+START_TEST(test_config_job_params_env_cwd)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], cfg[256], want[160];
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	jd(&r, "-c", cfg, "--json", "greet", NULL);
+	v = jd_json(&r);
+	snprintf(want, sizeof want, "world hello none\n%s\n", dir);
+	ck_assert_str_eq(jstr(v, "stdout"), want);
+	res_free(&r);
+
+	/* --param fills {who} (quoted for the shell); --env reaches ${...}. */
+	jd(&r, "-c", cfg, "--json", "--param", "who=a 'b'; c", "--env",
+	    "EXTRA=more", "--env", "GREETING=hey", "--cwd", "/", "greet",
+	    NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "a 'b'; c hey more\n/\n");
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_config_job_args)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], cfg[256];
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	jd(&r, "-c", cfg, "--json", "words", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "x y|hi|");
+	res_free(&r);
+
+	jd(&r, "-c", cfg, "--json", "--param", "a=$(id)", "words", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "$(id)|hi|");
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_config_job_timeout_and_input)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], cfg[256];
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	/* timeout = 0.4 from the job, kill_timeout = 0.3 as the grace. */
+	jd(&r, "-c", cfg, "--json", "slow", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "timed_out"), 1);
+	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"),
+	    "timed out after 0.4 s"));
+	ck_assert_msg(r.ms >= 600 && r.ms < 2000, "took %lld ms", r.ms);
+	res_free(&r);
+
+	jd(&r, "-c", cfg, "--json", "reader", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "got:from-config\n");
+	res_free(&r);
+
+	/* The options win over the job's. */
+	jd(&r, "-c", cfg, "--json", "--input", "mine\n", "reader", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "got:mine\n");
+	res_free(&r);
+	jd(&r, "-c", cfg, "--json", "--timeout", "0.2", "slow", NULL);
+	v = jd_json(&r);
+	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"),
+	    "timed out after 0.2 s"));
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_config_errors)
+{
+	struct res	 r;
+	char		 dir[64], cfg[256], path[256];
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	jd(&r, "-c", cfg, "--json", "nosuchjob", NULL);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.err, "jobdeck run: no configured job named "
+	    "nosuchjob\n");
+	ck_assert_str_eq(r.out, "");
+	res_free(&r);
+
+	write_file(path, dir, "bad.toml", "[settings]\nkill_timeout = 1\n"
+	    "oops\n", 0600);
+	jd(&r, "-c", path, "greet", NULL);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strncmp(r.err, "jobdeck: ", 9) == 0 &&
+	    strstr(r.err, "bad.toml:3:") != NULL, "%s", r.err);
+	res_free(&r);
+
+	jd(&r, "-c", cfg, "--param", "nokey", "greet", NULL);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "jobdeck run: --param: expected "
+	    "key=value, not 'nokey'"));
+	res_free(&r);
+
+	/* -c applies to -- PROGRAM too, errors included. */
+	jd(&r, "-c", path, "--", "true", NULL);
+	ck_assert_int_eq(r.status, 2);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_pass_through)
+{
+	struct res	r;
+
+	jd(&r, "--", "echo", "hi", NULL);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "hi\n");
+	ck_assert_str_eq(r.err, "");
+	res_free(&r);
+
+	jd(&r, "--", "sh", "-c", "echo out; echo err >&2; exit 3", NULL);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_str_eq(r.out, "out\n");
+	ck_assert_str_eq(r.err, "err\n");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_pass_through_statuses)
+{
+	struct res	 r;
+	char		 dir[64], path[256];
+
+	jd(&r, "--", "sh", "-c", "kill -9 $$", NULL);
+	ck_assert_int_eq(r.status, 128 + 9);
+	res_free(&r);
+
+	jd(&r, "--", "no-such-program-jd", NULL);
+	ck_assert_int_eq(r.status, 127);
+	ck_assert_str_eq(r.err, "no-such-program-jd: not found\n");
+	res_free(&r);
+
+	tmpdir(dir);
+	write_file(path, dir, "script", "#!/bin/sh\necho ran\n", 0644);
+	jd(&r, "--", path, NULL);
+	ck_assert_int_eq(r.status, 126);
+	ck_assert_ptr_nonnull(strstr(r.err, "Permission denied"));
+	res_free(&r);
+	rmtree(dir);
+
+	jd(&r, "--timeout", "0.3", "--", "sh", "-c", "echo a; sleep 30", NULL);
+	ck_assert_int_eq(r.status, 124);
+	ck_assert_str_eq(r.out, "a\n");
+	ck_assert_str_eq(r.err, "jobdeck: timed out after 0.3 s\n");
+	ck_assert_msg(r.ms < 5000, "took %lld ms", r.ms);
+	res_free(&r);
+
+	jd(&r, "--timeout", "0", "--", "sh", "-c", "sleep 0.1", NULL);
+	ck_assert_int_eq(r.status, 0);
+	res_free(&r);
+}
+END_TEST
+
+/* One usage error: the arguments and a part of the message. */
+static const struct {
+	const char	*args[6];
+	const char	*want;
+} usage_cases[] = {
+	{ { "--frobnicate", "--", "true" }, "unknown option '--frobnicate'" },
+	{ { "-x", "--", "true" }, "unknown option '-x'" },
+	{ { "--json" }, "no command" },
+	{ { "--json", "--" }, "no command" },
+	{ { "--env", "NOEQUALS", "--", "true" }, "--env wants NAME=VALUE" },
+	{ { "--env", "=x", "--", "true" }, "--env wants NAME=VALUE" },
+	{ { "--timeout", "soon", "--", "true" }, "--timeout wants seconds" },
+	{ { "--timeout", "-1", "--", "true" }, "--timeout wants seconds" },
+	{ { "--timeout" }, "option '--timeout' needs a value" },
+	{ { "--param", "a=b", "--", "true" }, "--param fills" },
+	{ { "job", "extra" }, "unexpected 'extra'" },
+};
+
+START_TEST(test_usage_errors)
+{
+	struct proc	p;
+	struct res	r;
+
+	jd_start_v(&p, usage_cases[_i].args);
+	jd_wait(&p, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, usage_cases[_i].want) != NULL,
+	    "case %d: %s", _i, r.err);
+	ck_assert_msg(strstr(r.err, "usage: jobdeck run") != NULL ||
+	    strstr(r.err, "no configured job") != NULL, "case %d: %s", _i,
+	    r.err);
+	ck_assert_str_eq(r.out, "");
+	res_free(&r);
+}
+END_TEST
+
+START_TEST(test_help)
+{
+	struct res	r;
+
+	jd(&r, "-h", NULL);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "usage: jobdeck run"));
+	res_free(&r);
+
+	/* "--" as an option's value does not start PROGRAM. */
+	jd(&r, "-c", "/dev/null", "--json", "--cwd", "--", "sh", NULL);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "no configured job named sh"));
+	res_free(&r);
+}
+END_TEST
+
+/* Build the run suite. */
+static Suite *
+run_suite(void)
+{
+	Suite	*s = suite_create("run");
+	TCase	*tc;
+
+	tc = tcase_create("json");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_json_success);
+	tcase_add_test(tc, test_json_exit_code);
+	tcase_add_test(tc, test_json_streams_apart);
+	tcase_add_test(tc, test_json_signal);
+	tcase_add_test(tc, test_json_not_found);
+	tcase_add_test(tc, test_json_permission_denied);
+	tcase_add_test(tc, test_json_input);
+	tcase_add_test(tc, test_json_input_never_read);
+	tcase_add_test(tc, test_json_big_output_both_streams);
+	tcase_add_test(tc, test_json_invalid_utf8);
+	tcase_add_test(tc, test_json_env_and_cwd);
+	tcase_add_test(tc, test_json_no_fd_leak);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ending");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_json_timeout_kills_group);
+	tcase_add_test(tc, test_json_timeout_sigkill_after_grace);
+	tcase_add_test(tc, test_output_held_by_background);
+	tcase_add_test(tc, test_signal_to_jobdeck);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("config");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_config_job_params_env_cwd);
+	tcase_add_test(tc, test_config_job_args);
+	tcase_add_test(tc, test_config_job_timeout_and_input);
+	tcase_add_test(tc, test_config_errors);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pass-through");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_pass_through);
+	tcase_add_test(tc, test_pass_through_statuses);
+	tcase_add_loop_test(tc, test_usage_errors, 0,
+	    sizeof usage_cases / sizeof usage_cases[0]);
+	tcase_add_test(tc, test_help);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite; exit non-zero if any test failed. */
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(run_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

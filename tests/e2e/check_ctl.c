@@ -1,0 +1,1633 @@
+/*
+ * check_ctl.c: end-to-end tests of the control socket (issue "Scripting
+ * jobdeck").  Each test runs a real deck on a 120x40 pty through the term
+ * harness, named with -S after the test, in the harness's private
+ * XDG_RUNTIME_DIR (<tmpdir>/run), and drives it through the real
+ * `jobdeck ctl` binary, or through raw connections to its socket where the
+ * test needs to misbehave (bad requests, half-sent requests, clients that
+ * never read, another uid).  JSON results are parsed (tests/jsonread.h)
+ * and checked by value.
+ *
+ * The binary is $JOBDECK_BIN, else ./jobdeck.  While a test waits for a
+ * client it keeps reading the deck's terminal, so the deck never blocks
+ * on its own screen.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/term.h"
+#include "jsonread.h"
+
+#define WAIT_MS		5000	/* wait for text or a client */
+#define CTL_WAIT_MS	10000	/* a ctl command's time limit */
+#define NOBODY		65534
+
+static const struct term_rect panel = { 0, 0, 39, 40 };
+static const struct term_rect bottom = { 39, 0, 1, 120 };
+static const struct term_rect pane_title = { 0, 40, 1, 80 };
+
+/* A deck under test: its terminal, name and socket. */
+struct deck {
+	struct term	*t;
+	char		 name[64];
+	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
+	char		 dir[PATH_MAX];	/* the socket's directory */
+	char		 sock[PATH_MAX];
+};
+
+/* What a `jobdeck ctl` run gave. */
+struct ctlres {
+	int	 status;	/* exit status, or -1 */
+	char	*out;
+	size_t	 outlen;
+	char	*err;
+};
+
+/* A `jobdeck ctl` left running (events, logs --follow). */
+struct bg {
+	pid_t	 pid;
+	int	 fd;		/* its stdout */
+	char	*buf;
+	size_t	 len;
+	int	 eof;
+};
+
+/* Expect text on the deck's screen within ms. */
+#define EXPECT_IN(t, r, text, ms)					\
+	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
+	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
+	    term_dump(t))
+
+/* Run jobdeck ctl and expect an exit status. */
+#define CTL_EXPECT(d, r, want, ...) do {				\
+	ctl_run((d), (r), __VA_ARGS__, (const char *)NULL);		\
+	ck_assert_msg((r)->status == (want), "ctl %s: exit %d, not %d"	\
+	    "\nstdout: %s\nstderr: %s", ctl_args_text(__VA_ARGS__,	\
+	    (const char *)NULL), (r)->status, (want), (r)->out,	\
+	    (r)->err);							\
+} while (0)
+
+/* Return the binary under test, as an absolute path. */
+static const char *
+bin_path(void)
+{
+	static char	 path[PATH_MAX];
+	const char	*bin;
+
+	if (path[0] != '\0')
+		return path;
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	if (realpath(bin, path) == NULL)
+		snprintf(path, sizeof path, "%s", bin);
+	return path;
+}
+
+/* Format into a static buffer (one at a time). */
+static const char *
+fmt(const char *f, ...)
+{
+	static char	buf[4096];
+	va_list		ap;
+
+	va_start(ap, f);
+	vsnprintf(buf, sizeof buf, f, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* Join a NULL-ended argument list for a failure message. */
+static const char *
+ctl_args_text(const char *first, ...)
+{
+	static char	 buf[1024];
+	const char	*a;
+	va_list		 ap;
+	size_t		 n = 0;
+
+	buf[0] = '\0';
+	va_start(ap, first);
+	for (a = first; a != NULL && n < sizeof buf - 2; a = va_arg(ap,
+	    const char *))
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s",
+		    n > 0 ? " " : "", a);
+	va_end(ap);
+	return buf;
+}
+
+/*
+ * Start a deck named name with extra options (NULL-ended, may be NULL)
+ * and commands, and env added to its environment; wait for its panel
+ * unless nowait.
+ */
+static void
+deck_open(struct deck *d, const char *name, const char *const *opts,
+    const char *const *cmds, const char *const *env, int nowait)
+{
+	const char	*argv[32];
+	size_t		 n = 0, i;
+
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	argv[n++] = bin_path();
+	if (opts == NULL) {
+		argv[n++] = "-c";
+		argv[n++] = "/dev/null";
+	}
+	for (i = 0; opts != NULL && opts[i] != NULL && n < 20; i++)
+		argv[n++] = opts[i];
+	argv[n++] = "-S";
+	argv[n++] = name;
+	for (i = 0; cmds != NULL && cmds[i] != NULL && n < 31; i++)
+		argv[n++] = cmds[i];
+	argv[n] = NULL;
+	d->t = term_start(argv, env);
+	ck_assert_msg(d->t != NULL, "cannot start %s: %s", argv[0],
+	    strerror(errno));
+	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
+	    term_tmpdir(d->t)) < (int)sizeof d->run);
+	ck_assert(snprintf(d->dir, sizeof d->dir, "%s/jobdeck", d->run) <
+	    (int)sizeof d->dir);
+	ck_assert(snprintf(d->sock, sizeof d->sock, "%s/%s.sock", d->dir,
+	    name) < (int)sizeof d->sock);
+	if (!nowait)
+		EXPECT_IN(d->t, &panel, "Processes (", WAIT_MS);
+}
+
+/* Point b (started with a's XDG_RUNTIME_DIR) at a's socket directory. */
+static void
+deck_share_run(struct deck *b, const struct deck *a)
+{
+	memcpy(b->run, a->run, sizeof b->run);
+	memcpy(b->dir, a->dir, sizeof b->dir);
+	ck_assert(snprintf(b->sock, sizeof b->sock, "%s/%s.sock", b->dir,
+	    b->name) < (int)sizeof b->sock);
+}
+
+/* Start a deck with commands and wait for its panel. */
+static void
+deck_start(struct deck *d, const char *name, const char *const *cmds)
+{
+	deck_open(d, name, NULL, cmds, NULL, 0);
+}
+
+/* Free a ctl result's strings. */
+static void
+ctlres_free(struct ctlres *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+}
+
+/* Append what fd has to *buf; 0 at end of file. */
+static int
+drain_fd(int fd, char **buf, size_t *len)
+{
+	char	tmp[65536];
+	ssize_t	n;
+
+	n = read(fd, tmp, sizeof tmp);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (n <= 0)
+		return 0;
+	*buf = realloc(*buf, *len + (size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	memcpy(*buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return 1;
+}
+
+/*
+ * Fork `jobdeck ctl -S NAME ARGS...` with the deck's XDG_RUNTIME_DIR
+ * (another deck name: name != NULL), its stdout on *out_fd and stderr on
+ * *err_fd (either may be NULL: /dev/null).
+ */
+static pid_t
+ctl_spawn(struct deck *d, const char *name, const char *const *args,
+    int *out_fd, int *err_fd)
+{
+	const char	*argv[64];
+	int		 o[2], e[2], null;
+	size_t		 n = 0, i;
+	pid_t		 pid;
+
+	ck_assert_int_eq(pipe2(o, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(e, O_CLOEXEC), 0);
+	argv[n++] = bin_path();
+	argv[n++] = "ctl";
+	argv[n++] = "-S";
+	argv[n++] = name != NULL ? name : d->name;
+	for (i = 0; args[i] != NULL && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		setenv("XDG_RUNTIME_DIR", d->run, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	if (out_fd != NULL)
+		*out_fd = o[0];
+	else
+		close(o[0]);
+	if (err_fd != NULL)
+		*err_fd = e[0];
+	else
+		close(e[0]);
+	return pid;
+}
+
+/* Run jobdeck ctl with a NULL-ended argument vector on deck name. */
+static void
+ctl_runv(struct deck *d, const char *name, struct ctlres *r,
+    const char *const *args)
+{
+	struct pollfd	pfd[2];
+	int64_t		end = term_now_ms() + CTL_WAIT_MS;
+	size_t		errlen = 0;
+	pid_t		pid;
+	int		status, open_fds = 2, i;
+
+	memset(r, 0, sizeof *r);
+	r->out = calloc(1, 1);
+	r->err = calloc(1, 1);
+	pid = ctl_spawn(d, name, args, &pfd[0].fd, &pfd[1].fd);
+	while (open_fds > 0) {
+		ck_assert_msg(term_now_ms() < end, "jobdeck ctl %s did not "
+		    "finish in %d ms", args[0], CTL_WAIT_MS);
+		pfd[0].events = pfd[1].events = POLLIN;
+		if (poll(pfd, 2, 10) > 0) {
+			for (i = 0; i < 2; i++) {
+				if (pfd[i].fd == -1 || pfd[i].revents == 0)
+					continue;
+				if (!drain_fd(pfd[i].fd, i == 0 ? &r->out :
+				    &r->err, i == 0 ? &r->outlen : &errlen)) {
+					close(pfd[i].fd);
+					pfd[i].fd = -1;
+					open_fds--;
+				}
+			}
+		}
+		term_pump(d->t, 1);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Run jobdeck ctl ARGS... (NULL-ended) on the deck. */
+static void
+ctl_run(struct deck *d, struct ctlres *r, const char *first, ...)
+{
+	const char	*args[64];
+	va_list		 ap;
+	size_t		 n = 0;
+
+	va_start(ap, first);
+	for (args[n] = first; args[n] != NULL && n < 63;
+	    args[++n] = va_arg(ap, const char *))
+		;
+	va_end(ap);
+	args[n] = NULL;
+	ctl_runv(d, NULL, r, args);
+}
+
+/* Parse JSON text, failing the test with the reader's message. */
+static struct jsonread *
+json_parse(const char *text)
+{
+	struct jsonread	*j;
+	char		*cause = NULL;
+
+	j = jsonread_parse(text, strlen(text), &cause);
+	ck_assert_msg(j != NULL, "bad JSON (%s): %s", cause, text);
+	return j;
+}
+
+/* Return a number member, failing if it is not a number. */
+static double
+json_num(const struct jsonread *j, const char *key)
+{
+	const struct jsonread	*v = jsonread_get(j, key);
+
+	ck_assert_msg(v != NULL && jsonread_type(v) == JSONREAD_NUMBER,
+	    "\"%s\" is not a number", key);
+	return jsonread_number(v);
+}
+
+/* Return a string member, failing if it is not a string. */
+static const char *
+json_str(const struct jsonread *j, const char *key)
+{
+	const struct jsonread	*v = jsonread_get(j, key);
+	const char		*s;
+
+	s = jsonread_string(v, NULL);
+	ck_assert_msg(s != NULL, "\"%s\" is not a string", key);
+	return s;
+}
+
+/* Return whether a member is null. */
+static int
+json_is_null(const struct jsonread *j, const char *key)
+{
+	const struct jsonread	*v = jsonread_get(j, key);
+
+	return v != NULL && jsonread_type(v) == JSONREAD_NULL;
+}
+
+/* Wait until `ctl status --json ID` says state (at most ms). */
+static struct jsonread *
+wait_state(struct deck *d, const char *id, const char *state, int ms)
+{
+	struct ctlres	 r;
+	struct jsonread	*j;
+	int64_t		 end = term_now_ms() + ms;
+
+	for (;;) {
+		CTL_EXPECT(d, &r, 0, "status", "--json", id);
+		j = json_parse(r.out);
+		if (strcmp(json_str(j, "state"), state) == 0) {
+			ctlres_free(&r);
+			return j;
+		}
+		ck_assert_msg(term_now_ms() < end, "job %s is %s, not %s, "
+		    "after %d ms", id, json_str(j, "state"), state, ms);
+		jsonread_free(j);
+		ctlres_free(&r);
+		term_pump(d->t, 50);
+	}
+}
+
+/* Wait until `ctl logs ID` holds text (at most ms). */
+static void
+wait_logs(struct deck *d, const char *id, const char *text, int ms)
+{
+	struct ctlres	r;
+	int64_t		end = term_now_ms() + ms;
+
+	for (;;) {
+		CTL_EXPECT(d, &r, 0, "logs", id);
+		if (strstr(r.out, text) != NULL) {
+			ctlres_free(&r);
+			return;
+		}
+		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
+		    "%s after %d ms: %s", text, id, ms, r.out);
+		ctlres_free(&r);
+		term_pump(d->t, 50);
+	}
+}
+
+/* Start a ctl that keeps running; its stdout is read by bg_wait_text. */
+static void
+bg_start(struct deck *d, struct bg *b, const char *const *args)
+{
+	memset(b, 0, sizeof *b);
+	b->pid = ctl_spawn(d, NULL, args, &b->fd, NULL);
+	fcntl(b->fd, F_SETFL, O_NONBLOCK);
+	b->buf = calloc(1, 1);
+}
+
+/* Read a background ctl's output for up to ms (less at end of file). */
+static void
+bg_pump(struct deck *d, struct bg *b, int ms)
+{
+	struct pollfd	pfd;
+
+	pfd.fd = b->fd;
+	pfd.events = POLLIN;
+	if (!b->eof && poll(&pfd, 1, ms < 10 ? ms : 10) > 0 &&
+	    !drain_fd(b->fd, &b->buf, &b->len))
+		b->eof = 1;
+	term_pump(d->t, 1);
+}
+
+/* Wait for text in a background ctl's output. */
+static int
+bg_wait_text(struct deck *d, struct bg *b, const char *text, int ms)
+{
+	int64_t	end = term_now_ms() + ms;
+
+	while (strstr(b->buf, text) == NULL) {
+		if (term_now_ms() >= end || b->eof)
+			return strstr(b->buf, text) != NULL;
+		bg_pump(d, b, 10);
+	}
+	return 1;
+}
+
+/* Wait for a background ctl to exit; its exit status or -1. */
+static int
+bg_wait_exit(struct deck *d, struct bg *b, int ms)
+{
+	int64_t	end = term_now_ms() + ms;
+	int	status;
+
+	while (term_now_ms() < end) {
+		bg_pump(d, b, 10);
+		if (waitpid(b->pid, &status, WNOHANG) == b->pid) {
+			b->pid = -1;
+			while (!b->eof)
+				bg_pump(d, b, 10);
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		}
+	}
+	return -1;
+}
+
+/* Stop a background ctl and free it. */
+static void
+bg_stop(struct bg *b)
+{
+	if (b->pid > 0) {
+		kill(b->pid, SIGKILL);
+		waitpid(b->pid, NULL, 0);
+	}
+	close(b->fd);
+	free(b->buf);
+	memset(b, 0, sizeof *b);
+}
+
+/* Connect to the deck's socket directly; the fd, blocking. */
+static int
+sock_connect(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ne(fd, -1);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	ck_assert_msg(connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0,
+	    "connect %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Write all of buf to a socket; 0, or -1 if the deck closed it. */
+static int
+sock_write(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = send(fd, buf, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Read a socket until the deck closes it (at most ms), keeping the deck's
+ * screen read; the reply (NUL-terminated, for the caller to free), or
+ * NULL if it did not close in time.
+ */
+static char *
+sock_reply(struct deck *d, int fd, int ms, size_t *lenp)
+{
+	struct pollfd	 pfd;
+	int64_t		 end = term_now_ms() + ms;
+	char		*buf = calloc(1, 1);
+	size_t		 len = 0;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		if (term_now_ms() >= end) {
+			free(buf);
+			return NULL;
+		}
+		if (poll(&pfd, 1, 10) > 0 && !drain_fd(fd, &buf, &len))
+			break;
+		term_pump(d->t, 1);
+	}
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+/* Send a raw request and return the whole reply. */
+static char *
+sock_request(struct deck *d, const char *req, size_t len)
+{
+	char	*reply;
+	int	 fd;
+
+	fd = sock_connect(d->sock);
+	sock_write(fd, req, len);
+	reply = sock_reply(d, fd, WAIT_MS, NULL);
+	close(fd);
+	ck_assert_msg(reply != NULL, "no reply to a raw request");
+	return reply;
+}
+
+/* Assert that `ctl ps` still answers. */
+static void
+assert_deck_works(struct deck *d)
+{
+	struct ctlres	r;
+
+	CTL_EXPECT(d, &r, 0, "ps");
+	ck_assert_msg(strncmp(r.out, "ID ", 3) == 0, "ps gave: %s", r.out);
+	ctlres_free(&r);
+}
+
+/* ps and list, as text and JSON; filters and their errors. */
+START_TEST(test_ps_list)
+{
+	static const char *const cmds[] = { "echo one", "sleep 100", NULL };
+	struct deck			 d;
+	struct ctlres			 r;
+	struct jsonread			*j;
+	const struct jsonread		*jobs, *job;
+
+	deck_start(&d, "ps-list", cmds);
+	j = wait_state(&d, "1", "completed", WAIT_MS);
+	jsonread_free(j);
+
+	CTL_EXPECT(&d, &r, 0, "ps");
+	ck_assert_msg(strstr(r.out, "ID    PID      STATE") == r.out &&
+	    strstr(r.out, "completed") != NULL &&
+	    strstr(r.out, "sleep 100") != NULL, "ps: %s", r.out);
+	ck_assert_str_eq(r.err, "");
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "--json", "ps");
+	j = json_parse(r.out);
+	jobs = jsonread_get(j, "jobs");
+	ck_assert_int_eq(jsonread_count(jobs), 2);
+	job = jsonread_index(jobs, 0);
+	ck_assert_int_eq((int)json_num(job, "id"), 1);
+	ck_assert_str_eq(json_str(job, "command"), "echo one");
+	ck_assert_str_eq(json_str(job, "state"), "completed");
+	ck_assert_int_eq((int)json_num(job, "exit_code"), 0);
+	ck_assert(json_is_null(job, "signal"));
+	job = jsonread_index(jobs, 1);
+	ck_assert_str_eq(json_str(job, "state"), "running");
+	ck_assert(json_num(job, "pid") > 1);
+	ck_assert(json_is_null(job, "exit_code"));
+	ck_assert_str_eq(json_str(job, "cwd"), term_tmpdir(d.t));
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* --json may come after the command, too. */
+	CTL_EXPECT(&d, &r, 0, "list", "--status", "running", "--json");
+	j = json_parse(r.out);
+	jobs = jsonread_get(j, "jobs");
+	ck_assert_int_eq(jsonread_count(jobs), 1);
+	ck_assert_int_eq((int)json_num(jsonread_index(jobs, 0), "id"), 2);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "list", "--status=completed,failed", "--json");
+	j = json_parse(r.out);
+	jobs = jsonread_get(j, "jobs");
+	ck_assert_int_eq(jsonread_count(jobs), 1);
+	ck_assert_int_eq((int)json_num(jsonread_index(jobs, 0), "id"), 1);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "list", "--limit", "1", "--json");
+	j = json_parse(r.out);
+	jobs = jsonread_get(j, "jobs");
+	ck_assert_int_eq(jsonread_count(jobs), 1);
+	ck_assert_int_eq((int)json_num(jsonread_index(jobs, 0), "id"), 2);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "list", "--status", "timed-out");
+	ck_assert_msg(strchr(r.out, '\n') == strrchr(r.out, '\n'),
+	    "more than the header: %s", r.out);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 2, "list", "--status", "bogus");
+	ck_assert_msg(strstr(r.err, "jobdeck ctl: list: unknown status: "
+	    "bogus") == r.err, "stderr: %s", r.err);
+	ck_assert_str_eq(r.out, "");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "list", "--limit", "0");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "ps", "extra");
+	ck_assert_str_eq(r.err, "jobdeck ctl: usage: !ps\n");
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* status: every field; --incremental twice gives only what is new. */
+START_TEST(test_status)
+{
+	static const char *const cmds[] = {
+		"echo first; while read l; do echo \"got $l\"; done", NULL
+	};
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	const char		*s;
+
+	deck_start(&d, "status", cmds);
+	EXPECT_IN(d.t, NULL, "first", WAIT_MS);
+
+	CTL_EXPECT(&d, &r, 0, "status", "1");
+	ck_assert_msg(strstr(r.out, "id:       1\n") == r.out &&
+	    strstr(r.out, "state:    running\n") != NULL &&
+	    strstr(r.out, "exit:     -\n") != NULL &&
+	    strstr(r.out, "output:\nfirst\n") != NULL, "status: %s", r.out);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 1);
+	ck_assert(json_is_null(j, "name"));
+	ck_assert_str_eq(json_str(j, "state"), "running");
+	ck_assert_msg(strstr(json_str(j, "command"), "got $l") != NULL,
+	    "command: %s", json_str(j, "command"));
+	ck_assert_str_eq(json_str(j, "cwd"), term_tmpdir(d.t));
+	ck_assert(json_num(j, "pid") > 1);
+	s = json_str(j, "started_at");
+	/* 2026-11-22T09:05:03.042Z */
+	ck_assert_msg(strlen(s) == 24 && s[4] == '-' && s[10] == 'T' &&
+	    s[19] == '.' && s[23] == 'Z', "started_at: %s", s);
+	ck_assert(json_num(j, "duration_ms") >= 0);
+	ck_assert(json_is_null(j, "exit_code"));
+	ck_assert(json_is_null(j, "signal"));
+	ck_assert_str_eq(json_str(j, "output"), "first\n");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* The first incremental read has it all, the second nothing. */
+	CTL_EXPECT(&d, &r, 0, "status", "--incremental", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "first\n");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "status", "--incremental", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* New lines: only they come, once (the pty echoes the input). */
+	CTL_EXPECT(&d, &r, 0, "send", "1", "two\\n");
+	ctlres_free(&r);
+	EXPECT_IN(d.t, NULL, "got two", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "status", "--incremental", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "two\ngot two\n");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "status", "--incremental", "1");
+	ck_assert_msg(strlen(r.out) > 14 && strcmp(r.out + strlen(r.out) - 14,
+	    "output (new):\n") == 0, "status: %s", r.out);
+	ctlres_free(&r);
+
+	/* The whole output is still there without --incremental. */
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "first\ntwo\ngot two\n");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* Ended by a signal: the state, the signal, no exit code. */
+	CTL_EXPECT(&d, &r, 0, "kill", "1");
+	ctlres_free(&r);
+	j = wait_state(&d, "1", "canceled", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "signal"), "SIGTERM");
+	ck_assert(json_is_null(j, "exit_code"));
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "status", "1");
+	ck_assert_msg(strstr(r.out, "exit:     signal SIGTERM\n") != NULL,
+	    "status: %s", r.out);
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 1, "status", "9");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 9\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "status");
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* logs, logs --json and logs --follow until the job ends. */
+START_TEST(test_logs)
+{
+	static const char *const cmds[] = {
+		"echo one; read go; for i in 2 3 4; do echo line$i; "
+		    "sleep 0.2; done; printf 'no newline'", NULL
+	};
+	static const char *const follow[] = { "logs", "--follow", "1", NULL };
+	static const char *const follow_json[] = {
+		"--json", "logs", "--follow", "1", NULL
+	};
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+	const struct jsonread	*lines;
+
+	deck_start(&d, "logs", cmds);
+	EXPECT_IN(d.t, NULL, "one", WAIT_MS);
+	bg_start(&d, &b, follow);
+	ck_assert_msg(bg_wait_text(&d, &b, "one\n", WAIT_MS),
+	    "follow: %s", b.buf);
+	CTL_EXPECT(&d, &r, 0, "send", "1", "\\n");
+	ctlres_free(&r);
+	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 0);
+	/* The echoed empty line of the input, then every line, once. */
+	ck_assert_str_eq(b.buf, "one\n\nline2\nline3\nline4\nno newline\n");
+	bg_stop(&b);
+
+	CTL_EXPECT(&d, &r, 0, "logs", "1");
+	ck_assert_str_eq(r.out, "one\n\nline2\nline3\nline4\nno newline\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "logs", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 1);
+	lines = jsonread_get(j, "lines");
+	ck_assert_int_eq(jsonread_count(lines), 6);
+	ck_assert_str_eq(jsonread_string(jsonread_index(lines, 2), NULL),
+	    "line2");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* A job that has ended: all of it at once, and the end. */
+	bg_start(&d, &b, follow_json);
+	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 0);
+	ck_assert_msg(strstr(b.buf, "{\"event\":\"output\",\"id\":1,"
+	    "\"text\":\"line4\"}\n") != NULL && strstr(b.buf,
+	    "\"event\":\"exited\"") != NULL, "follow --json: %s", b.buf);
+	bg_stop(&b);
+
+	CTL_EXPECT(&d, &r, 1, "logs", "--follow", "7");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 7\n");
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* kill with signals, kill-all, restart and quit, with --json. */
+START_TEST(test_kill_restart_quit)
+{
+	static const char *const cmds[] = {
+		"sleep 100", "sleep 101", "sleep 102", NULL
+	};
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	struct stat	 sb;
+	double		 pid;
+	int		 status;
+
+	deck_start(&d, "kill", cmds);
+	EXPECT_IN(d.t, &panel, "Processes (3 running)", WAIT_MS);
+
+	CTL_EXPECT(&d, &r, 0, "kill", "-KILL", "1");
+	ck_assert_str_eq(r.out, "sent SIGKILL to 1 job\n");
+	ctlres_free(&r);
+	j = wait_state(&d, "1", "canceled", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "signal"), "SIGKILL");
+	jsonread_free(j);
+
+	CTL_EXPECT(&d, &r, 1, "kill", "99");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 99\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "kill", "-NOPE", "2");
+	ck_assert_str_eq(r.err, "jobdeck ctl: kill: unknown signal: NOPE\n");
+	ctlres_free(&r);
+
+	/* restart: the same id, a new process. */
+	j = wait_state(&d, "2", "running", WAIT_MS);
+	pid = json_num(j, "pid");
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "--json", "restart", "2");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 2);
+	jsonread_free(j);
+	ctlres_free(&r);
+	for (;;) {
+		j = wait_state(&d, "2", "running", WAIT_MS);
+		if (json_num(j, "pid") != pid) {
+			jsonread_free(j);
+			break;
+		}
+		jsonread_free(j);
+		term_pump(d.t, 50);
+	}
+
+	CTL_EXPECT(&d, &r, 0, "kill-all", "--json");
+	j = json_parse(r.out);
+	ck_assert_int_eq(jsonread_bool(jsonread_get(j, "ok")), 1);
+	ck_assert_str_eq(json_str(j, "message"), "stopping 2 jobs");
+	jsonread_free(j);
+	ctlres_free(&r);
+	EXPECT_IN(d.t, &panel, "Processes (0 running)", WAIT_MS);
+
+	CTL_EXPECT(&d, &r, 0, "quit");
+	ctlres_free(&r);
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the deck's status %d", status);
+	ck_assert_msg(lstat(d.sock, &sb) == -1 && errno == ENOENT,
+	    "the socket is still there");
+	CTL_EXPECT(&d, &r, 2, "ps");
+	ck_assert_str_eq(r.err, fmt("jobdeck ctl: no deck named kill is "
+	    "running (%s)\n", d.sock));
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* run NAME key=value starts a configured job. */
+START_TEST(test_run)
+{
+	static const char	 text[] = "[[job]]\nname = \"greet\"\n"
+	    "command = \"echo hello {who}\"\nparams = { who = \"world\" }\n"
+	    "autostart = false\n";
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	const char		*opts[3];
+	char			 dir[] = "/tmp/jobdeck-ctl-cfg.XXXXXX";
+	char			 path[64];
+	FILE			*f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/config.toml", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+	opts[0] = "-c";
+	opts[1] = path;
+	opts[2] = NULL;
+	deck_open(&d, "run", opts, NULL, NULL, 0);
+
+	CTL_EXPECT(&d, &r, 0, "run", "greet", "who=ctl");
+	ck_assert_msg(strncmp(r.out, "started [1] echo hello", 22) == 0,
+	    "run: %s", r.out);
+	ctlres_free(&r);
+	j = wait_state(&d, "greet", "completed", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "output"), "hello ctl\n");
+	ck_assert_str_eq(json_str(j, "name"), "greet");
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "--json", "run", "greet");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 2);
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "run", "nosuch");
+	ck_assert_str_eq(r.err, "jobdeck ctl: run: no configured job named "
+	    "nosuch\n");
+	ctlres_free(&r);
+	term_close(d.t);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* spawn: a shell string or a program, name, cwd, env, session cwd. */
+START_TEST(test_spawn)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	char		 sub[PATH_MAX];
+
+	deck_start(&d, "spawn", NULL);
+	snprintf(sub, sizeof sub, "%s/sub dir", term_tmpdir(d.t));
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+
+	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--name", "web", "--cwd",
+	    "sub dir", "--env", "FOO=bar baz", "--", "echo", "\"$FOO\"",
+	    "\"$PWD\";", "sleep", "100");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 1);
+	ck_assert_str_eq(json_str(j, "name"), "web");
+	ck_assert_str_eq(json_str(j, "cwd"), sub);
+	ck_assert_str_eq(json_str(j, "command"), "echo \"$FOO\" \"$PWD\"; "
+	    "sleep 100");
+	ck_assert(json_is_null(j, "argv"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	EXPECT_IN(d.t, NULL, "bar baz", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "logs", "web");
+	ck_assert_str_eq(r.out, fmt("bar baz %s\n", sub));
+	ctlres_free(&r);
+
+	/* The name is taken while web runs. */
+	CTL_EXPECT(&d, &r, 1, "spawn", "--name", "web", "--", "true");
+	ck_assert_msg(strstr(r.err, "a job named web is running already") !=
+	    NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+
+	/* No shell: the words are the argv, nothing is expanded. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--no-shell", "--", "printf",
+	    "<%s>", "a b", "$HOME", "it's");
+	ck_assert_str_eq(r.out, "started [2] printf '<%s>' 'a b' '$HOME' "
+	    "'it'\\''s'\n");
+	ctlres_free(&r);
+	j = wait_state(&d, "2", "completed", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "output"), "<a b><$HOME><it's>\n");
+	ck_assert_int_eq(jsonread_count(jsonread_get(j, "argv")), 5);
+	jsonread_free(j);
+
+	/* Without --cwd, the session's directory (cd at the prompt). */
+	term_type(d.t, "cd /tmp");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "/tmp", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "spawn", "pwd");
+	ctlres_free(&r);
+	j = wait_state(&d, "3", "completed", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "output"), "/tmp\n");
+	jsonread_free(j);
+
+	CTL_EXPECT(&d, &r, 1, "spawn", "--cwd", "/nope", "--", "true");
+	ck_assert_str_eq(r.err, "jobdeck ctl: spawn: /nope: No such file or "
+	    "directory\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "spawn", "--name", "x");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "spawn", "--env", "1=2", "--", "true");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "spawn", "--frob", "--", "true");
+	ctlres_free(&r);
+	/* A program that is not there fails as a shell would say. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--no-shell", "--",
+	    "/nonexistent/program");
+	ctlres_free(&r);
+	j = wait_state(&d, "4", "failed", WAIT_MS);
+	ck_assert_int_eq((int)json_num(j, "exit_code"), 127);
+	jsonread_free(j);
+	term_close(d.t);
+}
+END_TEST
+
+/* send: escapes, a job that has ended, bad escapes. */
+START_TEST(test_send)
+{
+	static const char *const cmds[] = { "cat -v", "true", NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+
+	deck_start(&d, "send", cmds);
+	j = wait_state(&d, "2", "completed", WAIT_MS);
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "send", "1", "a\\x41\\\\b\\x01");
+	ck_assert_str_eq(r.out, "sent 5 bytes to [1]\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "--json", "send", "1", "--", "--json\\n");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "message"), "sent 7 bytes to [1]");
+	jsonread_free(j);
+	ctlres_free(&r);
+	wait_logs(&d, "1", "\naA\\b^A--json\n", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "send", "1", "x\\ty\\n");
+	ctlres_free(&r);
+	/* The terminal's echo and cat's copy, the tab expanded. */
+	wait_logs(&d, "1", "\nx       y\nx       y\n", WAIT_MS);
+
+	CTL_EXPECT(&d, &r, 1, "send", "2", "late");
+	ck_assert_str_eq(r.err, "jobdeck ctl: send: job 2 is not running\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "send", "1", "bad\\q");
+	ck_assert_msg(strstr(r.err, "unknown escape \\q") != NULL,
+	    "stderr: %s", r.err);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "send", "1", "\\x4");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "send", "1", "two\nlines");
+	ck_assert_msg(strstr(r.err, "newline") != NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* Find the JSON line of event kind for job id in text; parsed, or NULL. */
+static struct jsonread *
+find_event(const char *text, const char *kind, int id)
+{
+	struct jsonread	*j;
+	const char	*p = text, *nl;
+	char		*line;
+
+	for (; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		line = strndup(p, (size_t)(nl - p));
+		j = json_parse(line);
+		free(line);
+		if (strcmp(json_str(j, "event"), kind) == 0 &&
+		    (int)json_num(j, "id") == id)
+			return j;
+		jsonread_free(j);
+	}
+	return NULL;
+}
+
+/* events: started, output by line (escapes stripped) and exited. */
+START_TEST(test_events)
+{
+	static const char *const events[] = { "events", NULL };
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+
+	deck_start(&d, "events", NULL);
+	bg_start(&d, &b, events);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "ev", "--",
+	    "printf 'hello \\033[1;31mred\\033[0m\\n\\nsecond'; exit 3");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"event\":\"exited\"", WAIT_MS),
+	    "events: %s", b.buf);
+
+	j = find_event(b.buf, "started", 1);
+	ck_assert_msg(j != NULL, "no started event: %s", b.buf);
+	ck_assert_str_eq(json_str(j, "name"), "ev");
+	ck_assert(json_num(j, "pid") > 1);
+	ck_assert_msg(strncmp(json_str(j, "command"), "printf", 6) == 0,
+	    "command: %s", json_str(j, "command"));
+	jsonread_free(j);
+	ck_assert_msg(strstr(b.buf, "{\"event\":\"output\",\"id\":1,\"text\":"
+	    "\"hello red\"}\n{\"event\":\"output\",\"id\":1,\"text\":\"\"}\n"
+	    "{\"event\":\"output\",\"id\":1,\"text\":\"second\"}\n") != NULL,
+	    "output events: %s", b.buf);
+	j = find_event(b.buf, "exited", 1);
+	ck_assert_int_eq((int)json_num(j, "exit_code"), 3);
+	ck_assert(json_is_null(j, "signal"));
+	ck_assert_str_eq(json_str(j, "state"), "failed");
+	ck_assert(json_num(j, "duration_ms") >= 0);
+	jsonread_free(j);
+
+	/* Still streaming: a second job shows up too. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "echo again");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"text\":\"again\"", WAIT_MS),
+	    "events: %s", b.buf);
+	bg_stop(&b);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/* The new commands work at the prompt; the streams say they cannot. */
+START_TEST(test_prompt)
+{
+	static const char *const cmds[] = { "echo hi-prompt; sleep 100",
+	    NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+
+	deck_start(&d, "prompt", cmds);
+	term_type(d.t, "!status 1");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "state:    running", WAIT_MS);
+	EXPECT_IN(d.t, NULL, "hi-prompt", WAIT_MS);
+	term_type(d.t, "q");
+	term_type(d.t, "!events");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "events works only through the control "
+	    "socket", WAIT_MS);
+	term_type(d.t, "!logs --follow 1");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "logs --follow works only through the "
+	    "control socket", WAIT_MS);
+	term_type(d.t, "!spawn --name pr -- echo from-spawn");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &panel, "[2] pr: echo from-spawn", WAIT_MS);
+	term_type(d.t, "!send 1 x");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "sent 1 byte to [1]", WAIT_MS);
+	term_type(d.t, "!list --status completed");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "completed", WAIT_MS);
+
+	/* focus through the socket closes the view and focuses the job. */
+	CTL_EXPECT(&d, &r, 0, "focus", "1");
+	ctlres_free(&r);
+	EXPECT_IN(d.t, &pane_title, "[Focused]", WAIT_MS);
+	EXPECT_IN(d.t, &pane_title, "[1]", WAIT_MS);
+	/* help is text, or in JSON its title and lines. */
+	CTL_EXPECT(&d, &r, 0, "--json", "help");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "title"), "Help");
+	ck_assert_int_gt(jsonread_count(jsonread_get(j, "lines")), 10);
+	jsonread_free(j);
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* Bad requests get the prompt's errors, and the deck carries on. */
+START_TEST(test_malformed)
+{
+	static const struct {
+		const char	*req;
+		size_t		 len;
+		const char	*reply;
+	} cases[] = {
+		{ "'unterminated\n", 14, "2\nunterminated quote\n" },
+		{ "ps\0junk\n", 8, "2\nbad request: it holds a NUL byte\n" },
+		{ "frobnicate now\n", 15, "2\nunknown command: !frobnicate\n" },
+		{ "\n", 1, "2\nempty request (try: help)\n" },
+		{ "--json\n", 7, "2\nempty request (try: help)\n" },
+		{ "kill\n", 5, "2\nusage: !kill [-SIGNAL] ID...\n" },
+		{ "kill 999\n", 9, "1\nno such job: 999\n" },
+		{ "!ps -a\n", 7, "2\nusage: !ps\n" },
+		{ "--json ps\n", 10, "0\n{\"jobs\":[]}\n" },
+		{ "ps", 2, "0\nID    PID      STATE      EXIT     TIME        "
+		    "COMMAND\n" },
+	};
+	struct deck	 d;
+	struct ctlres	 r;
+	char		*reply;
+	size_t		 i;
+	int		 fd;
+
+	deck_start(&d, "malformed", NULL);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (cases[i].req[cases[i].len - 1] != '\n') {
+			/* No newline: the end of the request is EOF. */
+			fd = sock_connect(d.sock);
+			sock_write(fd, cases[i].req, cases[i].len);
+			shutdown(fd, SHUT_WR);
+			reply = sock_reply(&d, fd, WAIT_MS, NULL);
+			close(fd);
+		} else
+			reply = sock_request(&d, cases[i].req, cases[i].len);
+		ck_assert_msg(reply != NULL, "no reply to case %zu", i);
+		ck_assert_str_eq(reply, cases[i].reply);
+		free(reply);
+	}
+	/* Connecting and leaving at once is nothing. */
+	close(sock_connect(d.sock));
+	assert_deck_works(&d);
+	CTL_EXPECT(&d, &r, 2, "frob");
+	ck_assert_str_eq(r.err, "jobdeck ctl: unknown command: !frob\n");
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
+/* A 1 MiB request is refused; the deck carries on. */
+START_TEST(test_oversized)
+{
+	struct deck	 d;
+	char		*big, *reply;
+	size_t		 len = 1024 * 1024;
+	int		 fd;
+
+	deck_start(&d, "oversized", NULL);
+	big = malloc(len);
+	memset(big, 'a', len);
+	big[len - 1] = '\n';
+	fd = sock_connect(d.sock);
+	/* The deck stops reading at its limit: this write may fail. */
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	sock_write(fd, big, len);
+	reply = sock_reply(&d, fd, WAIT_MS, NULL);
+	ck_assert_msg(reply != NULL, "no reply to 1 MiB");
+	ck_assert_str_eq(reply, "2\nrequest too long (more than 65536 "
+	    "bytes)\n");
+	free(reply);
+	close(fd);
+	free(big);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/* A half-sent request times out; meanwhile others are served. */
+START_TEST(test_half_sent)
+{
+	struct deck	 d;
+	char		*reply;
+	int64_t		 start;
+	int		 fd;
+
+	deck_start(&d, "half", NULL);
+	fd = sock_connect(d.sock);
+	sock_write(fd, "ps", 2);
+	start = term_now_ms();
+	assert_deck_works(&d);
+	ck_assert_msg(term_now_ms() - start < 2000, "ps waited behind the "
+	    "half-sent request");
+	reply = sock_reply(&d, fd, 10000, NULL);
+	ck_assert_msg(reply != NULL, "the half-sent request was not dropped");
+	ck_assert_str_eq(reply, "2\nrequest timed out after 5000 ms\n");
+	ck_assert_msg(term_now_ms() - start >= 4000, "dropped too early");
+	free(reply);
+	close(fd);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/* 100 clients at once are all answered. */
+START_TEST(test_many_clients)
+{
+	struct deck	 d;
+	char		*reply;
+	int		 fds[100], i;
+
+	deck_start(&d, "many", NULL);
+	for (i = 0; i < 100; i++)
+		fds[i] = sock_connect(d.sock);
+	for (i = 0; i < 100; i++)
+		ck_assert_int_eq(sock_write(fds[i], "--json ps\n", 10), 0);
+	for (i = 0; i < 100; i++) {
+		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
+		ck_assert_msg(reply != NULL, "client %d: no reply", i);
+		ck_assert_str_eq(reply, "0\n{\"jobs\":[]}\n");
+		free(reply);
+		close(fds[i]);
+	}
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/* Beyond 128 clients at once, a new one is told so and closed. */
+START_TEST(test_client_limit)
+{
+	struct deck	 d;
+	char		*reply;
+	int		 fds[128], fd, i;
+
+	deck_start(&d, "limit", NULL);
+	for (i = 0; i < 128; i++) {
+		fds[i] = sock_connect(d.sock);
+		if (i % 32 == 31)
+			term_pump(d.t, 50);
+	}
+	term_pump(d.t, 300);
+	fd = sock_connect(d.sock);
+	reply = sock_reply(&d, fd, WAIT_MS, NULL);
+	ck_assert_msg(reply != NULL, "the 129th client was not closed");
+	ck_assert_str_eq(reply, "1\ntoo many clients at once; try again\n");
+	free(reply);
+	close(fd);
+	for (i = 0; i < 128; i++)
+		close(fds[i]);
+	term_pump(d.t, 300);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * A client that asks for events and never reads while output floods does
+ * not block the deck; it is dropped once its backlog passes the limit.
+ */
+START_TEST(test_slow_reader)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	struct pollfd	 pfd;
+	char		 buf[65536];
+	int64_t		 start, end;
+	size_t		 total = 0;
+	ssize_t		 n;
+	int		 fd, ps_runs = 0, dropped = 0;
+
+	deck_start(&d, "slow", NULL);
+	fd = sock_connect(d.sock);
+	sock_write(fd, "events\n", 7);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "seq 1 1500000");
+	ctlres_free(&r);
+	/* The deck answers all along. */
+	start = term_now_ms();
+	for (;;) {
+		/* (status would carry the whole flood each time.) */
+		CTL_EXPECT(&d, &r, 0, "list", "--json", "--status",
+		    "completed");
+		ps_runs++;
+		j = json_parse(r.out);
+		ctlres_free(&r);
+		if (jsonread_count(jsonread_get(j, "jobs")) == 1) {
+			jsonread_free(j);
+			break;
+		}
+		jsonread_free(j);
+		ck_assert_msg(term_now_ms() - start < 60000, "the flood did "
+		    "not end in 60 s");
+		term_pump(d.t, 20);
+	}
+	ck_assert_int_ge(ps_runs, 1);
+	/* Now read: what was queued, then the end: the deck let it go. */
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	end = term_now_ms() + 10000;
+	while (term_now_ms() < end) {
+		if (poll(&pfd, 1, 50) > 0) {
+			n = read(fd, buf, sizeof buf);
+			if (n <= 0) {
+				dropped = 1;
+				break;
+			}
+			total += (size_t)n;
+		}
+		term_pump(d.t, 1);
+	}
+	ck_assert_msg(dropped, "the slow client was not dropped (%zu bytes)",
+	    total);
+	ck_assert_msg(total < 40 * 1024 * 1024, "it got %zu bytes", total);
+	close(fd);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * Run in a child as nobody: connect to path and send ps; exit 0 if the
+ * deck refused with its message, 11 if connect() was denied, else 1-3.
+ */
+static int
+other_uid_probe(const char *path)
+{
+	struct sockaddr_un	sun;
+	char			buf[512];
+	ssize_t			n;
+	size_t			len = 0;
+	int			fd;
+	pid_t			pid;
+	int			status;
+
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 ||
+		    setuid(NOBODY) != 0)
+			_exit(1);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+		if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
+			_exit(errno == EACCES ? 11 : 2);
+		(void)write(fd, "ps\n", 3);
+		while ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+			len += (size_t)n;
+		buf[len] = '\0';
+		_exit(strcmp(buf, "2\npermission denied: this deck belongs "
+		    "to uid 0\n") == 0 ? 0 : 3);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Another uid cannot use the deck: not through the file, nor the socket. */
+START_TEST(test_other_uid)
+{
+	struct deck	d;
+	char		tmp[PATH_MAX];
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "check_ctl: other_uid skipped: it needs root "
+		    "to become uid %d\n", NOBODY);
+		return;
+	}
+	deck_start(&d, "uid", NULL);
+	/* The directory and the socket keep others out. */
+	ck_assert_int_eq(other_uid_probe(d.sock), 11);
+	/* Let them reach it: the deck itself must refuse them. */
+	snprintf(tmp, sizeof tmp, "%s", term_tmpdir(d.t));
+	ck_assert_int_eq(chmod(tmp, 0711), 0);
+	ck_assert_int_eq(chmod(d.run, 0711), 0);
+	ck_assert_int_eq(chmod(d.dir, 0711), 0);
+	ck_assert_int_eq(chmod(d.sock, 0666), 0);
+	ck_assert_int_eq(other_uid_probe(d.sock), 0);
+	assert_deck_works(&d);
+	chmod(tmp, 0700);
+	term_close(d.t);
+}
+END_TEST
+
+/* A second deck with a name in use says so and exits 2. */
+START_TEST(test_second_deck)
+{
+	struct deck	 a, b;
+	const char	*env[2];
+	char		 var[PATH_MAX + 32];
+	int		 status;
+
+	deck_start(&a, "dup", NULL);
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "dup", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named dup is running (%s)",
+	    a.sock), WAIT_MS);
+	ck_assert_msg(term_wait_exit(b.t, WAIT_MS, &status), "the second "
+	    "deck did not exit");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+	    "status %d", status);
+	ck_assert_msg(!term_find(b.t, "Processes", NULL, NULL),
+	    "the second deck drew its screen");
+	term_close(b.t);
+	assert_deck_works(&a);
+
+	/* Another name is fine beside it. */
+	deck_open(&b, "dup2", NULL, NULL, env, 0);
+	term_close(b.t);
+	assert_deck_works(&a);
+	term_close(a.t);
+}
+END_TEST
+
+/* A socket left by a crashed deck is replaced. */
+START_TEST(test_stale_socket)
+{
+	struct sockaddr_un	 sun;
+	struct deck		 a, b;
+	struct stat		 sb;
+	const char		*env[2];
+	char			 var[PATH_MAX + 32], *reply;
+	int			 fd, status;
+
+	/* A deck killed with SIGKILL leaves its socket behind. */
+	deck_start(&a, "stale", NULL);
+	ck_assert_int_eq(kill(term_pid(a.t), SIGKILL), 0);
+	ck_assert(term_wait_exit(a.t, WAIT_MS, &status));
+	ck_assert_int_eq(lstat(a.sock, &sb), 0);
+	ck_assert(S_ISSOCK(sb.st_mode));
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "stale", NULL, NULL, env, 0);
+	deck_share_run(&b, &a);
+	reply = sock_request(&b, "--json ps\n", 10);
+	ck_assert_str_eq(reply, "0\n{\"jobs\":[]}\n");
+	free(reply);
+
+	/* A socket file nobody listens on, made by hand, likewise. */
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/byhand.sock",
+	    a.dir) < (int)sizeof sun.sun_path);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	close(fd);
+	term_close(b.t);
+	deck_open(&b, "byhand", NULL, NULL, env, 0);
+	deck_share_run(&b, &a);
+	reply = sock_request(&b, "--json ps\n", 10);
+	ck_assert_str_eq(reply, "0\n{\"jobs\":[]}\n");
+	free(reply);
+	term_close(b.t);
+	term_close(a.t);
+}
+END_TEST
+
+/* An unsafe socket directory is refused by the deck and by ctl. */
+START_TEST(test_dir_perms)
+{
+	struct deck	 a, b;
+	struct ctlres	 r;
+	const char	*env[2];
+	char		 var[PATH_MAX + 32];
+	int		 status;
+
+	deck_start(&a, "perm", NULL);
+	ck_assert_int_eq(chmod(a.dir, 0777), 0);
+	CTL_EXPECT(&a, &r, 2, "ps");
+	ck_assert_str_eq(r.err, fmt("jobdeck ctl: %s can be written by group "
+	    "or others (mode 0777); refusing to use it (chmod 700 it)\n",
+	    a.dir));
+	ctlres_free(&r);
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "perm2", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, fmt("jobdeck: %s can be written by group or "
+	    "others", a.dir), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+	    "status %d", status);
+	term_close(b.t);
+
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chmod(a.dir, 0700), 0);
+		ck_assert_int_eq(chown(a.dir, NOBODY, NOBODY), 0);
+		deck_open(&b, "perm3", NULL, NULL, env, 1);
+		EXPECT_IN(b.t, NULL, fmt("jobdeck: %s is owned by uid %d, "
+		    "not by this user", a.dir, NOBODY), WAIT_MS);
+		ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+		ck_assert_int_eq(WEXITSTATUS(status), 2);
+		term_close(b.t);
+		ck_assert_int_eq(chown(a.dir, 0, 0), 0);
+	}
+	ck_assert_int_eq(chmod(a.dir, 0700), 0);
+	assert_deck_works(&a);
+
+	/* A bad name never reaches the file system. */
+	CTL_EXPECT(&a, &r, 2, "-S", "../x", "ps");
+	ctlres_free(&r);
+	deck_open(&b, "a/b", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, "jobdeck: bad deck name: a/b", WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_int_eq(WEXITSTATUS(status), 2);
+	term_close(b.t);
+	term_close(a.t);
+}
+END_TEST
+
+/* Build the suite: one test case per test, each with its own timeout. */
+static Suite *
+ctl_suite(void)
+{
+	static const struct {
+		const char	*name;
+		const TTest	*const *test;
+		int		 timeout;
+	} cases[] = {
+		{ "ps_list", &test_ps_list, 30 },
+		{ "status", &test_status, 30 },
+		{ "logs", &test_logs, 30 },
+		{ "kill_restart_quit", &test_kill_restart_quit, 30 },
+		{ "run", &test_run, 30 },
+		{ "spawn", &test_spawn, 30 },
+		{ "send", &test_send, 30 },
+		{ "events", &test_events, 30 },
+		{ "prompt", &test_prompt, 30 },
+		{ "malformed", &test_malformed, 30 },
+		{ "oversized", &test_oversized, 30 },
+		{ "half_sent", &test_half_sent, 30 },
+		{ "many_clients", &test_many_clients, 30 },
+		{ "client_limit", &test_client_limit, 30 },
+		{ "slow_reader", &test_slow_reader, 90 },
+		{ "other_uid", &test_other_uid, 30 },
+		{ "second_deck", &test_second_deck, 30 },
+		{ "stale_socket", &test_stale_socket, 30 },
+		{ "dir_perms", &test_dir_perms, 30 },
+	};
+	Suite	*s = suite_create("ctl");
+	TCase	*tc;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	/* Failure messages carry a screen dump: allow more than 4 KiB. */
+	check_set_max_msg_size(16384);
+	sr = srunner_create(ctl_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
