@@ -53,7 +53,7 @@ cmd_start_config_job(struct cmd_ctx *ctx, const struct config_job *cj,
 	set = ctx->config != NULL ? &ctx->config->settings : NULL;
 	l = launch_new(cj, set, ctx->session, params, nparams, &cause);
 	if (l == NULL) {
-		cmd_error(ctx, "cannot start %s: %s", cj->name, cause);
+		cmd_error(ctx, "cannot start %s (%s)", cj->name, cause);
 		free(cause);
 		return NULL;
 	}
@@ -66,7 +66,7 @@ cmd_start_config_job(struct cmd_ctx *ctx, const struct config_job *cj,
 	job = jobtable_spawn(ctx->jt, spec, &cause);
 	launch_free(l);
 	if (job == NULL) {
-		cmd_error(ctx, "cannot start %s: %s", cj->name, cause);
+		cmd_error(ctx, "cannot start %s (%s)", cj->name, cause);
 		free(cause);
 		return NULL;
 	}

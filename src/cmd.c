@@ -191,7 +191,7 @@ cmd_start_job(struct cmd_ctx *ctx, const char *command)
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	session_env_free(env);
 	if (job == NULL) {
-		cmd_error(ctx, "cannot start %s: %s", command, cause);
+		cmd_error(ctx, "cannot start job (%s): %s", cause, command);
 		free(cause);
 		return NULL;
 	}

@@ -565,8 +565,15 @@ static void
 ui_job_started(struct job *job, void *arg)
 {
 	struct ui	*ui = arg;
+	char		 msg[256];
 
-	(void)job;
+	/* No pty to be had (all in use, or none): it runs on pipes. */
+	if (job_pty_errno(job) != 0) {
+		snprintf(msg, sizeof msg, "[%d] has no terminal (%s): it runs "
+		    "on pipes", job_id(job), job_pty_errno(job) == ENOSPC ?
+		    "all pseudo-terminals in use" : strerror(job_pty_errno(job)));
+		ui_message(ui, msg, 1);
+	}
 	if (ui->tick_timer == 0)
 		ui->tick_timer = loop_add_timer(ui->loop, UI_TICK_MS,
 		    ui_tick_cb, ui);
