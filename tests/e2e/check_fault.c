@@ -1,0 +1,2198 @@
+/*
+ * check_fault.c: the fault suite (issue "Reliability and security").  Each
+ * test runs the real jobdeck on a 120x40 pty through the term harness and
+ * does something hostile to it: leaves it every way it can be left while
+ * its jobs resist, floods it, feeds it garbage, starves it of file
+ * descriptors, terminals and disk, and lets its children misbehave.  Each
+ * one then checks that jobdeck still works, that no process it started
+ * outlives it, and that no output was lost.
+ *
+ * Survivors are looked for three ways, so that a process that clears its
+ * environment (the harness's tag) or leaves its session is still found:
+ * the harness's tag in /proc/PID/environ; a session id recorded from the
+ * deck's children and pid files while it ran; and ancestry, since the test
+ * process makes itself a child subreaper, so whatever outlives jobdeck is
+ * reparented to it.  Survivors are killed after they are reported, and a
+ * guard process kills every recorded session even if the test dies first
+ * (the harness's guard only knows the tag).
+ *
+ * Logs are compared byte for byte with what the job wrote, passed through
+ * the pty's output processing (OPOST|ONLCR: \n becomes \r\n).  Fixtures
+ * and configuration files live in a private directory per test, kept if
+ * JOBDECK_E2E_KEEP is set.  Figures (bytes, time, memory, fds) go to
+ * stderr as lines starting with "fault:".
+ *
+ * Some cases need root: they mount a tmpfs or a devpts instance inside a
+ * mount namespace of the test's own (check forks each test, so the mounts
+ * go away with it).  Without root, or with CK_FORK=no, they say so and
+ * pass.
+ *
+ * Under AddressSanitizer (SANITIZE=1) memory is not bounded, since its
+ * quarantine and shadow fill the RSS, and the flood is an eighth as big.
+ * FAULT_FLOOD_MB overrides the size of the flood (default FLOOD_MB).
+ */
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/term.h"
+
+#define WAIT_MS		8000	/* default wait for text */
+#define GRACE_S		2	/* kill_timeout in the exit matrix */
+/*
+ * The flood's size, in MiB.  jobdeck takes in 15 to 24 MB/s here (two
+ * shared cores, the emulator fed in full while another job is shown), so
+ * 512 MiB take 25 to 35 s; 1 GiB would take about a minute.
+ */
+#define FLOOD_MB	512
+#define RSS_MAX_KB	(100 * 1024)	/* jobdeck's memory bound */
+#define ECHO_MAX_MS	1000	/* a focused job's echo, during a flood */
+#define HUGE_STRING	(100 * 1000 * 1000)	/* unterminated OSC/DCS */
+#define MANY_JOBS	500
+#define CYCLE_JOBS	1000
+
+static const struct term_rect panel = { 0, 0, 39, 40 };
+static const struct term_rect pane = { 1, 40, 37, 80 };
+static const struct term_rect pane_title = { 0, 40, 1, 80 };
+static const struct term_rect bottom = { 39, 0, 1, 120 };
+
+/* One test's deck, its private directory and what it learnt of its jobs. */
+struct fault {
+	struct term	*t;
+	pid_t		 deck;
+	char		 dir[64];	/* fixtures and configs */
+	char		 mnt[PATH_MAX];	/* a mount in dir, or "" */
+	char		 self_exe[PATH_MAX];
+	pid_t		*sids;		/* sessions of the deck's jobs */
+	size_t		 nsids;
+	size_t		 sids_size;
+	long		 peak_kb;	/* highest VmRSS sampled */
+	int		 asan;		/* the deck runs under ASan */
+	pid_t		 guard;		/* kills the sessions if we die */
+	int		 guard_fd;	/* sids go to the guard through it */
+};
+
+/* A process as /proc tells it. */
+struct fault_proc {
+	pid_t	pid;
+	pid_t	ppid;
+	pid_t	sid;
+	char	state;
+};
+
+/* Where expected output comes from: a file, a repeated line, or seq. */
+struct fault_src {
+	int		 fd;		/* a file, or -1 */
+	const char	*line;		/* repeated, NULL if unused */
+	size_t		 linelen;
+	uint64_t	 left;		/* bytes of the repeated line to give */
+	uint64_t	 pos;		/* offset in the repeated stream */
+	long		 seq_next;	/* seq: next number, 0 if unused */
+	long		 seq_last;
+};
+
+static const char	*fault_bin(void);
+static const char	*fault_fmt(const char *, ...)
+			    __attribute__((format(printf, 1, 2)));
+static const char	*fault_dump(struct fault *);
+static void		 fault_note(const char *, ...)
+			    __attribute__((format(printf, 1, 2)));
+static void		 fault_guard_main(int, const char *);
+static void		 fault_guard_start(struct fault *);
+static void		 fault_init(struct fault *);
+static const char	*fault_write(struct fault *, const char *,
+			    const void *, size_t);
+static void		 fault_start(struct fault *, const char *const *,
+			    const char *const *);
+static int		 fault_is_asan(pid_t);
+static void		 fault_end(struct fault *);
+static void		 fault_run(struct fault *, const char *);
+static size_t		 fault_scan(struct fault_proc **);
+static int		 fault_has_tag(pid_t, const char *);
+static void		 fault_add_sid(struct fault *, pid_t);
+static void		 fault_note_sessions(struct fault *);
+static pid_t		 fault_pidfile(struct fault *, const char *, int);
+static size_t		 fault_survivors(struct fault *, int, char *, size_t);
+static void		 fault_reap_adopted(struct fault *);
+static void		 fault_cmdline(pid_t, char *, size_t);
+static long		 fault_status_kb(pid_t, const char *);
+static long		 fault_sample_rss(struct fault *);
+static int		 fault_count_fds(pid_t);
+static void		 fault_fd_summary(pid_t, char *, size_t);
+static long		 fault_cpu_ticks(pid_t);
+static size_t		 fault_zombies_of(pid_t, char *, size_t);
+static const char	*fault_log_path(struct fault *, int);
+static off_t		 fault_file_size(const char *);
+static size_t		 fault_src_read(struct fault_src *, char *, size_t);
+static int		 fault_log_compare(const char *, struct fault_src *,
+			    const char *, char *, size_t);
+static int		 fault_wait_deck(struct fault *,
+			    const struct term_rect *, const char *, int);
+static void		 fault_expect_alive(struct fault *, const char *);
+static void		 fault_expect_works(struct fault *, const char *);
+static void		 fault_quit_clean(struct fault *, const char *);
+static int		 fault_enter_namespace(const char *);
+static void		 fault_expect_reason(struct fault *, const char *,
+			    const char *);
+static int		 fault_rm_cb(const char *, const struct stat *, int,
+			    struct FTW *);
+
+/* Expect text inside a region within ms, or fail with the screen. */
+#define EXPECT_IN(f, r, text, ms)					\
+	ck_assert_msg(term_wait_text_in((f)->t, (r), (text), (ms)),	\
+	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
+	    fault_dump(f))
+
+/* Assert cond, explaining with what and the screen. */
+#define FAULT_ASSERT(f, cond, what)					\
+	ck_assert_msg((cond), "%s\n%s", (what), fault_dump(f))
+
+/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
+static const char *
+fault_bin(void)
+{
+	const char	*bin;
+
+	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
+		bin = "./jobdeck";
+	return bin;
+}
+
+/* Format into a static buffer (one message at a time). */
+static const char *
+fault_fmt(const char *fmt, ...)
+{
+	static char	buf[4096];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/*
+ * Return the screen dump for a failure message; check cuts messages, so
+ * the dump also goes to stderr whole, and the fixtures are named.
+ */
+static const char *
+fault_dump(struct fault *f)
+{
+	const char	*d = term_dump(f->t);
+
+	fprintf(stderr, "check_fault: screen (fixtures in %s, kept with "
+	    "JOBDECK_E2E_KEEP=1):\n%s\n", f->dir, d);
+	return d;
+}
+
+/* Print a figure for the report: one line on stderr. */
+static void
+fault_note(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("fault: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * The guard: collect session ids from fd until EOF (the test ended, well
+ * or not), then SIGKILL every process in those sessions until none is
+ * left, and remove dir unless JOBDECK_E2E_KEEP is set.  The harness's own
+ * guard does the same for tagged processes; this one catches those that
+ * dropped the tag.
+ */
+static void
+fault_guard_main(int fd, const char *dir)
+{
+	struct fault_proc	*v;
+	pid_t			*sids = NULL, sid, *nsids;
+	size_t			 nsid = 0, size = 0, n, i, j, hit;
+	ssize_t			 got;
+	int			 round;
+
+	for (;;) {
+		got = read(fd, &sid, sizeof sid);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got != (ssize_t)sizeof sid)
+			break;
+		if (nsid == size) {
+			size = size * 2 + 64;
+			nsids = realloc(sids, size * sizeof *sids);
+			if (nsids == NULL)
+				_exit(1);
+			sids = nsids;
+		}
+		sids[nsid++] = sid;
+	}
+	for (round = 0; round < 250 && nsid > 0; round++) {
+		n = fault_scan(&v);
+		for (i = hit = 0; i < n; i++) {
+			if (v[i].pid == getpid() || v[i].state == 'Z')
+				continue;
+			for (j = 0; j < nsid; j++) {
+				if (v[i].sid == sids[j]) {
+					kill(v[i].pid, SIGKILL);
+					hit++;
+					break;
+				}
+			}
+		}
+		free(v);
+		if (hit == 0)
+			break;
+		usleep(20000);
+	}
+	if (getenv("JOBDECK_E2E_KEEP") == NULL)
+		nftw(dir, fault_rm_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	_exit(0);
+}
+
+/* Fork the guard into a session of its own, holding a pipe's read end. */
+static void
+fault_guard_start(struct fault *f)
+{
+	int	p[2], null;
+
+	ck_assert_msg(pipe2(p, O_CLOEXEC) == 0, "pipe: %s", strerror(errno));
+	switch (f->guard = fork()) {
+	case -1:
+		ck_abort_msg("fork: %s", strerror(errno));
+		break;
+	case 0:
+		setsid();
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		if ((null = open("/dev/null", O_RDWR)) != -1) {
+			dup2(null, 0);
+			dup2(null, 1);
+		}
+		dup2(p[0], 3);
+		close_range(4, ~0U, 0);
+		fault_guard_main(3, f->dir);
+		_exit(0);
+	}
+	close(p[0]);
+	f->guard_fd = p[1];
+}
+
+/*
+ * Prepare a test: a private directory, this process as a subreaper so
+ * that whatever outlives jobdeck is reparented here and can be found, and
+ * the guard.
+ */
+static void
+fault_init(struct fault *f)
+{
+	ssize_t	n;
+
+	memset(f, 0, sizeof *f);
+	f->guard_fd = -1;
+	strcpy(f->dir, "/tmp/jd-fault.XXXXXX");
+	ck_assert_msg(mkdtemp(f->dir) != NULL, "mkdtemp: %s", strerror(errno));
+	ck_assert_msg(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0,
+	    "cannot become a subreaper: %s", strerror(errno));
+	n = readlink("/proc/self/exe", f->self_exe, sizeof f->self_exe - 1);
+	f->self_exe[n > 0 ? n : 0] = '\0';
+	fault_guard_start(f);
+}
+
+/* Write len bytes to name in the private directory (0600); its path. */
+static const char *
+fault_write(struct fault *f, const char *name, const void *data, size_t len)
+{
+	static char	 path[PATH_MAX];
+	const char	*p = data;
+	ssize_t		 n;
+	int		 fd;
+
+	snprintf(path, sizeof path, "%s/%s", f->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
+	while (len > 0) {
+		n = write(fd, p, len);
+		ck_assert_msg(n > 0, "%s: %s", path, strerror(errno));
+		p += n;
+		len -= (size_t)n;
+	}
+	close(fd);
+	return path;
+}
+
+/*
+ * Start jobdeck with args (NULL: -c /dev/null) and extra environment env
+ * (may be NULL), and wait for its panel.
+ */
+static void
+fault_start(struct fault *f, const char *const *args, const char *const *env)
+{
+	static const char *const none[] = { "-c", "/dev/null", NULL };
+	const char	*argv[32];
+	size_t		 n = 0, i;
+
+	if (args == NULL)
+		args = none;
+	argv[n++] = fault_bin();
+	for (i = 0; args[i] != NULL && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	f->t = term_start(argv, env);
+	ck_assert_msg(f->t != NULL, "cannot start %s: %s (build it with "
+	    "`make jobdeck`, or set JOBDECK_BIN)", argv[0], strerror(errno));
+	f->deck = term_pid(f->t);
+	EXPECT_IN(f, &panel, "Processes (", WAIT_MS);
+	f->asan = fault_is_asan(f->deck);
+}
+
+/*
+ * Tell whether pid runs under AddressSanitizer (SANITIZE=1 builds), whose
+ * shadow memory and quarantine make its RSS say nothing about jobdeck.
+ */
+static int
+fault_is_asan(pid_t pid)
+{
+	char	 path[64], line[512];
+	FILE	*fp;
+	int	 found = 0;
+
+	if (strstr(fault_bin(), "asan") != NULL)
+		return 1;
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof line, fp) != NULL)
+		found = strstr(line, "libasan") != NULL;
+	fclose(fp);
+	return found;
+}
+
+/*
+ * End a test that passed: close the deck, kill whatever it left (it was
+ * reported already, or there is none), and let the guard finish.
+ */
+static void
+fault_end(struct fault *f)
+{
+	char	left[256];
+
+	if (f->t != NULL) {
+		term_close(f->t);
+		f->t = NULL;
+	}
+	fault_survivors(f, 0, left, sizeof left);
+	fault_reap_adopted(f);
+	if (f->mnt[0] != '\0')
+		umount2(f->mnt, MNT_DETACH);
+	/* The guard removes the directory. */
+	if (f->guard > 0) {
+		close(f->guard_fd);
+		while (waitpid(f->guard, NULL, 0) == -1 && errno == EINTR)
+			continue;
+		f->guard = -1;
+	}
+	free(f->sids);
+	f->sids = NULL;
+}
+
+/* Remove one entry of a directory tree (nftw callback). */
+static int
+fault_rm_cb(const char *path, const struct stat *st, int type, struct FTW *w)
+{
+	(void)st;
+	(void)type;
+	(void)w;
+	remove(path);
+	return 0;
+}
+
+/* Type a command line at the prompt and press Enter. */
+static void
+fault_run(struct fault *f, const char *line)
+{
+	term_type(f->t, line);
+	term_key(f->t, TERM_KEY_ENTER);
+}
+
+/* Read every process's pid, parent, session and state; return the count. */
+static size_t
+fault_scan(struct fault_proc **out)
+{
+	struct fault_proc	*v = NULL, *nv;
+	struct dirent		*de;
+	DIR			*d;
+	char			 path[64], buf[1024], *p, *end;
+	size_t			 n = 0, size = 0;
+	ssize_t			 got;
+	pid_t			 pid;
+	int			 fd, ppid, pgrp, sid;
+	char			 state;
+
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		pid = (pid_t)strtol(de->d_name, &end, 10);
+		if (pid <= 0 || *end != '\0')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		got = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		if ((p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %c %d %d %d", &state, &ppid, &pgrp,
+		    &sid) != 4)
+			continue;
+		if (n == size) {
+			size = size * 2 + 256;
+			if ((nv = realloc(v, size * sizeof *v)) == NULL)
+				abort();
+			v = nv;
+		}
+		v[n].pid = pid;
+		v[n].ppid = ppid;
+		v[n].sid = sid;
+		v[n].state = state;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+/* Tell whether pid's environment holds the exact entry tag. */
+static int
+fault_has_tag(pid_t pid, const char *tag)
+{
+	static char	 env[256 * 1024];
+	char		 path[64], *p;
+	size_t		 got = 0, taglen = strlen(tag);
+	ssize_t		 n;
+	int		 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	while (got < sizeof env - 1 &&
+	    (n = read(fd, env + got, sizeof env - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	env[got] = '\0';
+	for (p = env; p < env + got; p += strlen(p) + 1) {
+		if (strlen(p) == taglen && memcmp(p, tag, taglen) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Remember a session the deck's jobs live in. */
+static void
+fault_add_sid(struct fault *f, pid_t sid)
+{
+	size_t	i;
+
+	if (sid <= 1 || sid == getsid(0) || sid == f->deck)
+		return;
+	for (i = 0; i < f->nsids; i++) {
+		if (f->sids[i] == sid)
+			return;
+	}
+	if (f->nsids == f->sids_size) {
+		f->sids_size = f->sids_size * 2 + 64;
+		f->sids = realloc(f->sids, f->sids_size * sizeof *f->sids);
+		if (f->sids == NULL)
+			abort();
+	}
+	f->sids[f->nsids++] = sid;
+	if (f->guard_fd != -1 &&
+	    write(f->guard_fd, &sid, sizeof sid) != (ssize_t)sizeof sid)
+		fprintf(stderr, "check_fault: cannot tell the guard: %s\n",
+		    strerror(errno));
+}
+
+/* Record the sessions of the deck's children (its jobs and adoptees). */
+static void
+fault_note_sessions(struct fault *f)
+{
+	struct fault_proc	*v;
+	size_t			 n, i;
+
+	n = fault_scan(&v);
+	for (i = 0; i < n; i++) {
+		if (v[i].ppid == f->deck)
+			fault_add_sid(f, v[i].sid);
+	}
+	free(v);
+}
+
+/* Wait for a pid file in the deck's directory; note its session. */
+static pid_t
+fault_pidfile(struct fault *f, const char *name, int ms)
+{
+	pid_t	pid;
+
+	pid = term_wait_pidfile(f->t, name, ms);
+	if (pid > 0)
+		fault_add_sid(f, getsid(pid));
+	return pid;
+}
+
+/* Copy pid's command line, spaces for NULs, into out. */
+static void
+fault_cmdline(pid_t pid, char *out, size_t size)
+{
+	char	path[64];
+	ssize_t	got;
+	int	fd;
+
+	out[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	got = read(fd, out, size - 1);
+	close(fd);
+	out[got > 0 ? got : 0] = '\0';
+	for (got--; got > 0; got--) {
+		if (out[got - 1] == '\0')
+			out[got - 1] = ' ';
+	}
+}
+
+/*
+ * Wait up to ms for every process that came from the deck to be gone: its
+ * tag, a recorded session, or adopted by this process (not the harness's
+ * guard, which runs this binary).  Return how many are left, described in
+ * out, and SIGKILL them so nothing outlives the test.
+ */
+static size_t
+fault_survivors(struct fault *f, int ms, char *out, size_t size)
+{
+	struct fault_proc	*v;
+	char			 tag[PATH_MAX + 32], exe[PATH_MAX], path[64];
+	char			 cmd[160];
+	int64_t			 deadline = term_now_ms() + ms;
+	size_t			 n, i, j, kept, len = 0;
+	pid_t			*left = NULL;
+	const char		*why;
+	ssize_t			 got;
+	int			 from;
+
+	tag[0] = '\0';
+	if (f->t != NULL)
+		snprintf(tag, sizeof tag, "JOBDECK_E2E_TAG=%s",
+		    term_tmpdir(f->t));
+	out[0] = '\0';
+	for (;;) {
+		n = fault_scan(&v);
+		free(left);
+		if ((left = calloc(n + 1, sizeof *left)) == NULL)
+			abort();
+		for (i = kept = 0; i < n; i++) {
+			if (v[i].state == 'Z' || v[i].state == 'X' ||
+			    v[i].pid == f->deck || v[i].pid == getpid())
+				continue;
+			from = 0;
+			for (j = 0; j < f->nsids && !from; j++)
+				from = v[i].sid == f->sids[j];
+			if (!from && v[i].ppid == getpid()) {
+				snprintf(path, sizeof path, "/proc/%ld/exe",
+				    (long)v[i].pid);
+				got = readlink(path, exe, sizeof exe - 1);
+				exe[got > 0 ? got : 0] = '\0';
+				from = strcmp(exe, f->self_exe) != 0;
+			}
+			if (!from && tag[0] != '\0')
+				from = fault_has_tag(v[i].pid, tag);
+			if (from)
+				left[kept++] = v[i].pid;
+		}
+		free(v);
+		if (kept == 0 || term_now_ms() >= deadline)
+			break;
+		if (f->t != NULL)
+			term_pump(f->t, 50);
+		else
+			usleep(50000);
+	}
+	for (i = 0; i < kept; i++) {
+		fault_cmdline(left[i], cmd, sizeof cmd);
+		why = getsid(left[i]) == left[i] ? " (own session)" : "";
+		if (len + 1 < size) {
+			snprintf(out + len, size - len, "  pid %ld%s: %s\n",
+			    (long)left[i], why, cmd);
+			len += strlen(out + len);
+		}
+		kill(left[i], SIGKILL);
+	}
+	free(left);
+	return kept;
+}
+
+/*
+ * Reap the zombies this process adopted as a subreaper (never the guard,
+ * which is waited for by name), for a second at most.
+ */
+static void
+fault_reap_adopted(struct fault *f)
+{
+	struct fault_proc	*v;
+	size_t			 n, i, mine;
+	int			 round;
+
+	for (round = 0; round < 50; round++) {
+		n = fault_scan(&v);
+		for (i = mine = 0; i < n; i++) {
+			if (v[i].ppid != getpid() || v[i].pid == f->guard)
+				continue;
+			if (v[i].state == 'Z')
+				waitpid(v[i].pid, NULL, WNOHANG);
+			else
+				mine++;
+		}
+		free(v);
+		/* Only the harness's guard may still run. */
+		if (mine <= 1)
+			break;
+		usleep(20000);
+	}
+}
+
+/* Return a "Name:   N kB" field of /proc/PID/status in kB, or -1. */
+static long
+fault_status_kb(pid_t pid, const char *field)
+{
+	char	path[64], line[256];
+	size_t	len = strlen(field);
+	FILE	*fp;
+	long	kb = -1;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (strncmp(line, field, len) == 0) {
+			kb = strtol(line + len, NULL, 10);
+			break;
+		}
+	}
+	fclose(fp);
+	return kb;
+}
+
+/* Sample the deck's VmRSS, keeping the peak; return it in kB. */
+static long
+fault_sample_rss(struct fault *f)
+{
+	long	kb = fault_status_kb(f->deck, "VmRSS:");
+
+	if (kb > f->peak_kb)
+		f->peak_kb = kb;
+	return kb;
+}
+
+/* Count pid's open file descriptors, or -1. */
+static int
+fault_count_fds(pid_t pid)
+{
+	struct dirent	*de;
+	char		 path[64];
+	DIR		*d;
+	int		 n = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] != '.')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Describe pid's open fds by what they point to: each distinct target
+ * with a count, log files counted together.
+ */
+static void
+fault_fd_summary(pid_t pid, char *out, size_t size)
+{
+	struct dirent	*de;
+	char		 path[PATH_MAX], target[PATH_MAX], seen[64][96];
+	int		 counts[64], nseen = 0, i, logs = 0;
+	size_t		 len = 0;
+	ssize_t		 n;
+	DIR		*d;
+
+	out[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/fd/%s", (long)pid,
+		    de->d_name);
+		if ((n = readlink(path, target, sizeof target - 1)) <= 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, "/jobdeck/logs/") != NULL) {
+			logs++;
+			continue;
+		}
+		if (strncmp(target, "/dev/pts/", 9) == 0)
+			strcpy(target, "/dev/pts/N");
+		for (i = 0; i < nseen; i++) {
+			if (strcmp(seen[i], target) == 0)
+				break;
+		}
+		if (i == nseen && nseen < 64) {
+			snprintf(seen[nseen], sizeof seen[nseen], "%.95s",
+			    target);
+			counts[nseen++] = 0;
+		}
+		if (i < 64)
+			counts[i]++;
+	}
+	closedir(d);
+	if (logs > 0) {
+		snprintf(out, size, " %d x job log files;", logs);
+		len = strlen(out);
+	}
+	for (i = 0; i < nseen && len + 1 < size; i++) {
+		snprintf(out + len, size - len, " %d x %.95s;", counts[i],
+		    seen[i]);
+		len += strlen(out + len);
+	}
+}
+
+/* Return pid's user plus system CPU time in clock ticks, or -1. */
+static long
+fault_cpu_ticks(pid_t pid)
+{
+	char		 path[64], buf[1024], *p;
+	unsigned long	 ut, st;
+	ssize_t		 got;
+	int		 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1,
+	    " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+	    &ut, &st) != 2)
+		return -1;
+	return (long)(ut + st);
+}
+
+/* Count the zombies whose parent is pid, described in out. */
+static size_t
+fault_zombies_of(pid_t pid, char *out, size_t size)
+{
+	struct fault_proc	*v;
+	size_t			 n, i, found = 0, len = 0;
+
+	out[0] = '\0';
+	n = fault_scan(&v);
+	for (i = 0; i < n; i++) {
+		if (v[i].ppid != pid || v[i].state != 'Z')
+			continue;
+		found++;
+		if (len + 1 < size) {
+			snprintf(out + len, size - len, " %ld", (long)v[i].pid);
+			len += strlen(out + len);
+		}
+	}
+	free(v);
+	return found;
+}
+
+/* Return the path of job id's log: $XDG_STATE_HOME/jobdeck/logs/PID-ID.log. */
+static const char *
+fault_log_path(struct fault *f, int id)
+{
+	static char	path[PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/state/jobdeck/logs/%ld-%d.log",
+	    term_tmpdir(f->t), (long)f->deck, id);
+	return path;
+}
+
+/* Return a file's size, or -1. */
+static off_t
+fault_file_size(const char *path)
+{
+	struct stat	sb;
+
+	return stat(path, &sb) == 0 ? sb.st_size : -1;
+}
+
+/* Give up to size bytes of the expected raw output; 0 at its end. */
+static size_t
+fault_src_read(struct fault_src *s, char *buf, size_t size)
+{
+	ssize_t	n;
+	size_t	done = 0, k, off;
+	int	w;
+
+	if (s->fd != -1) {
+		while ((n = read(s->fd, buf, size)) == -1 && errno == EINTR)
+			continue;
+		return n > 0 ? (size_t)n : 0;
+	}
+	if (s->line != NULL) {
+		while (done < size && s->left > 0) {
+			off = (size_t)(s->pos % s->linelen);
+			k = s->linelen - off;
+			if (k > size - done)
+				k = size - done;
+			if (k > s->left)
+				k = (size_t)s->left;
+			memcpy(buf + done, s->line + off, k);
+			done += k;
+			s->pos += k;
+			s->left -= k;
+		}
+		return done;
+	}
+	while (s->seq_next != 0 && s->seq_next <= s->seq_last &&
+	    done + 24 < size) {
+		w = snprintf(buf + done, size - done, "%ld\n", s->seq_next++);
+		done += (size_t)w;
+	}
+	return done;
+}
+
+/*
+ * Compare the log at path with the expected output s passed through the
+ * pty's ONLCR, followed by trailer (may be NULL) verbatim.  Return 1 if
+ * they are equal, else 0 with the first difference described in why.
+ */
+static int
+fault_log_compare(const char *path, struct fault_src *s, const char *trailer,
+    char *why, size_t size)
+{
+	static char	 raw[1 << 20], want[2 << 20], got[2 << 20];
+	size_t		 wlen = 0, wpos = 0, glen = 0, gpos = 0, r, i, k;
+	uint64_t	 off = 0;
+	ssize_t		 n;
+	int		 fd, src_done = 0, trailer_done = trailer == NULL;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(why, size, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	for (;;) {
+		if (wpos == wlen && !src_done) {
+			wlen = wpos = 0;
+			r = fault_src_read(s, raw, sizeof raw);
+			if (r == 0)
+				src_done = 1;
+			for (i = 0; i < r; i++) {
+				if (raw[i] == '\n')
+					want[wlen++] = '\r';
+				want[wlen++] = raw[i];
+			}
+		}
+		if (wpos == wlen && src_done && !trailer_done) {
+			wlen = strlen(trailer);
+			memcpy(want, trailer, wlen);
+			wpos = 0;
+			trailer_done = 1;
+		}
+		if (gpos == glen) {
+			while ((n = read(fd, got, sizeof got)) == -1 &&
+			    errno == EINTR)
+				continue;
+			glen = n > 0 ? (size_t)n : 0;
+			gpos = 0;
+		}
+		if (wpos == wlen && glen == 0)
+			break;
+		if (wpos == wlen) {
+			snprintf(why, size, "the log has more than expected: "
+			    "%zu+ extra bytes at offset %llu, starting "
+			    "%02x %02x %02x", glen, (unsigned long long)off,
+			    (unsigned char)got[0],
+			    (unsigned char)(glen > 1 ? got[1] : 0),
+			    (unsigned char)(glen > 2 ? got[2] : 0));
+			close(fd);
+			return 0;
+		}
+		if (glen == 0) {
+			snprintf(why, size, "the log ends at offset %llu, "
+			    "short of the expected output",
+			    (unsigned long long)off);
+			close(fd);
+			return 0;
+		}
+		k = wlen - wpos < glen - gpos ? wlen - wpos : glen - gpos;
+		for (i = 0; i < k; i++) {
+			if (want[wpos + i] == got[gpos + i])
+				continue;
+			snprintf(why, size, "the log differs at offset %llu: "
+			    "expected byte %02x, found %02x",
+			    (unsigned long long)(off + i),
+			    (unsigned char)want[wpos + i],
+			    (unsigned char)got[gpos + i]);
+			close(fd);
+			return 0;
+		}
+		wpos += k;
+		gpos += k;
+		off += k;
+	}
+	close(fd);
+	return 1;
+}
+
+/*
+ * Wait up to ms for text inside r (NULL: anywhere) while sampling the
+ * deck's memory and checking that it lives; return 1 if the text came.
+ */
+static int
+fault_wait_deck(struct fault *f, const struct term_rect *r, const char *text,
+    int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+
+	for (;;) {
+		fault_sample_rss(f);
+		if (term_find_in(f->t, r, text, NULL, NULL))
+			return 1;
+		if (!term_pid_alive(f->deck) || term_now_ms() >= deadline)
+			return 0;
+		term_pump(f->t, 100);
+	}
+}
+
+/* Fail unless the deck is alive, with what it was doing and its status. */
+static void
+fault_expect_alive(struct fault *f, const char *doing)
+{
+	int	status = 0;
+
+	if (term_pid_alive(f->deck))
+		return;
+	term_wait_exit(f->t, 1000, &status);
+	ck_abort_msg("jobdeck died %s: %s %d\n%s", doing,
+	    WIFSIGNALED(status) ? "killed by signal" : "exit status",
+	    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+	    fault_dump(f));
+}
+
+/*
+ * After an ordeal: jobdeck is alive, its memory stayed under the bound,
+ * and it still runs a new job and shows its output.
+ */
+static void
+fault_expect_works(struct fault *f, const char *after)
+{
+	long	hwm;
+
+	fault_expect_alive(f, after);
+	hwm = fault_status_kb(f->deck, "VmHWM:");
+	if (hwm > f->peak_kb)
+		f->peak_kb = hwm;
+	ck_assert_msg(f->asan || f->peak_kb < RSS_MAX_KB, "jobdeck's memory "
+	    "grew to %ld kB (VmHWM) %s; the bound is %d kB", f->peak_kb,
+	    after, RSS_MAX_KB);
+	fault_run(f, "echo ok-''after");
+	ck_assert_msg(term_wait_text_in(f->t, &pane, "ok-after", WAIT_MS),
+	    "after %s, a new job `echo ok-after` did not show its output\n%s",
+	    after, fault_dump(f));
+	fault_expect_alive(f, after);
+}
+
+/* !quit, then no process of the deck may be left. */
+static void
+fault_quit_clean(struct fault *f, const char *after)
+{
+	char	left[4096];
+	int	status;
+
+	fault_note_sessions(f);
+	if (term_find(f->t, "[Focused]", NULL, NULL)) {
+		term_key(f->t, TERM_KEY_CTRL_T);
+		ck_assert_msg(term_wait_gone(f->t, "[Focused]", WAIT_MS),
+		    "Ctrl+T did not leave focus mode\n%s", fault_dump(f));
+	}
+	fault_run(f, "!quit");
+	ck_assert_msg(term_wait_exit(f->t, 20000, &status),
+	    "jobdeck did not exit within 20 s of !quit (%s)\n%s", after,
+	    fault_dump(f));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "!quit after %s: wait status 0x%x, not exit 0", after, status);
+	ck_assert_msg(fault_survivors(f, 3000, left, sizeof left) == 0,
+	    "processes of jobdeck survived !quit after %s:\n%s", after, left);
+}
+
+/*
+ * Expect the warning on the screen to give its reason in words; the
+ * message line is quoted in the report either way.
+ */
+static void
+fault_expect_reason(struct fault *f, const char *reason, const char *what)
+{
+	char	line[512];
+
+	snprintf(line, sizeof line, "%s", term_text_in(f->t, &bottom));
+	fault_note("%s: message line: \"%s\"", what, line);
+	ck_assert_msg(term_find(f->t, reason, NULL, NULL), "%s: the warning "
+	    "does not show its reason \"%s\"; the message line reads "
+	    "\"%s\" (cut at the screen's edge?)\n%s", what, reason, line,
+	    fault_dump(f));
+}
+
+/*
+ * Enter a mount namespace of this test's own, with mounts private to it;
+ * return 0, or -1 after saying why the test is skipped.
+ */
+static int
+fault_enter_namespace(const char *test)
+{
+	const char	*fork_mode = getenv("CK_FORK");
+
+	if (geteuid() != 0) {
+		fault_note("%s: SKIPPED: needs root to mount", test);
+		return -1;
+	}
+	if (fork_mode != NULL && strcmp(fork_mode, "no") == 0) {
+		fault_note("%s: SKIPPED: CK_FORK=no would leak the mounts",
+		    test);
+		return -1;
+	}
+	if (unshare(CLONE_NEWNS) == -1 ||
+	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1) {
+		fault_note("%s: SKIPPED: no mount namespace: %s", test,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The exit matrix: every way of leaving jobdeck, each with the same set of
+ * hostile jobs at once.  The jobs are scripts in the private directory,
+ * started from a configuration with kill_timeout = GRACE_S; each writes
+ * its pid (and its children's) to files in the deck's directory.
+ */
+static const struct {
+	const char	*name;
+	int		 signo;		/* 0: !quit, -1: the terminal closes */
+} exit_ways[] = {
+	{ "!quit", 0 },
+	{ "SIGTERM", SIGTERM },
+	{ "SIGHUP", SIGHUP },
+	{ "SIGINT", SIGINT },
+	{ "hangup", -1 },
+};
+
+static const struct {
+	const char	*file;		/* script name */
+	const char	*text;		/* its body */
+	int		 pty;		/* 0: pty = false in the config */
+	const char	*pids[3];	/* pid files it writes */
+} exit_jobs[] = {
+	/* Ignores the signals that ask a job to stop. */
+	{ "stubborn.sh",
+	  "trap '' TERM HUP INT\n"
+	  "echo $$ > stubborn\n"
+	  "while :; do sleep 1; done\n", 1, { "stubborn" } },
+	/* Background children, one of them stubborn too. */
+	{ "bgkids.sh",
+	  "sleep 1000 & echo $! > bg1\n"
+	  "(trap '' TERM HUP INT; exec sleep 1001) & echo $! > bg2\n"
+	  "echo $$ > bgkids\n"
+	  "wait\n", 1, { "bgkids", "bg1", "bg2" } },
+	/* Leaves the job's session and ignores everything. */
+	{ "escape.sh",
+	  "setsid sh -c 'trap \"\" TERM HUP INT; echo $$ > esc; "
+	  "exec sleep 1002' &\n"
+	  "while [ ! -s esc ]; do sleep 0.05; done\n"
+	  "echo $$ > escjob\n"
+	  "wait\n", 1, { "escjob", "esc" } },
+	/* A daemon: double fork into a new session; the middle one exits. */
+	{ "daemon.sh",
+	  "setsid sh -c 'trap \"\" TERM HUP INT; sleep 1003 & "
+	  "echo $! > daemon' &\n"
+	  "while [ ! -s daemon ]; do sleep 0.05; done\n"
+	  "echo $$ > daemonjob\n"
+	  "exec sleep 1004\n", 1, { "daemonjob", "daemon" } },
+	/* Escapes twice and drops the environment (the harness's tag). */
+	{ "nested.sh",
+	  "env -i setsid /bin/sh -c 'trap \"\" TERM HUP INT; "
+	  "setsid /bin/sh -c \"trap \\\"\\\" TERM HUP INT; "
+	  "echo \\$\\$ > nest2; exec sleep 1005\" & "
+	  "echo $$ > nest1; while :; do sleep 1; done' &\n"
+	  "while [ ! -s nest2 ] || [ ! -s nest1 ]; do sleep 0.05; done\n"
+	  "echo $$ > nestjob\n"
+	  "wait\n", 1, { "nestjob", "nest1", "nest2" } },
+	/* Stops itself: SIGTERM stays pending until it is continued. */
+	{ "stopped.sh",
+	  "echo $$ > stopped\n"
+	  "kill -STOP $$\n"
+	  "sleep 1000\n", 1, { "stopped" } },
+	/* Keeps forking stubborn children while it is being stopped. */
+	{ "spawner.sh",
+	  "trap '' TERM HUP INT\n"
+	  "echo $$ > spawner\n"
+	  "while :; do sleep 1006 & sleep 0.1; done\n", 1, { "spawner" } },
+	/* On pipes, with a stubborn background child. */
+	{ "piped.sh",
+	  "trap '' TERM HUP INT\n"
+	  "sleep 1007 & echo $! > pipedbg\n"
+	  "echo $$ > piped\n"
+	  "wait\n", 0, { "piped", "pipedbg" } },
+};
+
+#define EXIT_NJOBS	(sizeof exit_jobs / sizeof exit_jobs[0])
+
+/* Every exit way x every hostile job: nothing survives, ever. */
+START_TEST(test_exit_matrix)
+{
+	const char	*way = exit_ways[_i].name;
+	char		 cfg[8192], left[8192], *path;
+	const char	*args[3];
+	pid_t		 pids[EXIT_NJOBS * 3];
+	size_t		 i, k, np = 0, len;
+	int64_t		 t0;
+	struct fault	 f;
+	int		 status;
+
+	fault_init(&f);
+	len = (size_t)snprintf(cfg, sizeof cfg,
+	    "[settings]\nkill_timeout = %d\n", GRACE_S);
+	for (i = 0; i < EXIT_NJOBS; i++) {
+		path = strdup(fault_write(&f, exit_jobs[i].file,
+		    exit_jobs[i].text, strlen(exit_jobs[i].text)));
+		len += (size_t)snprintf(cfg + len, sizeof cfg - len,
+		    "\n[[job]]\nname = \"%.*s\"\ncommand = \"sh %s\"\n%s",
+		    (int)(strchr(exit_jobs[i].file, '.') - exit_jobs[i].file),
+		    exit_jobs[i].file, path,
+		    exit_jobs[i].pty ? "" : "pty = false\n");
+		free(path);
+	}
+	args[0] = "-c";
+	args[1] = fault_write(&f, "config.toml", cfg, len);
+	args[2] = NULL;
+	fault_start(&f, args, NULL);
+
+	for (i = 0; i < EXIT_NJOBS; i++) {
+		for (k = 0; k < 3 && exit_jobs[i].pids[k] != NULL; k++) {
+			pids[np] = fault_pidfile(&f, exit_jobs[i].pids[k],
+			    WAIT_MS);
+			FAULT_ASSERT(&f, pids[np] > 0, fault_fmt("%s: job "
+			    "%s did not write %s", way, exit_jobs[i].file,
+			    exit_jobs[i].pids[k]));
+			np++;
+		}
+	}
+	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)",
+	    (int)EXIT_NJOBS), WAIT_MS);
+	/* The spawner has made a few children by now. */
+	term_pump(f.t, 500);
+	fault_note_sessions(&f);
+
+	t0 = term_now_ms();
+	if (exit_ways[_i].signo == 0)
+		fault_run(&f, "!quit");
+	else if (exit_ways[_i].signo > 0)
+		term_signal(f.t, exit_ways[_i].signo);
+	else
+		term_hangup(f.t);
+	ck_assert_msg(term_wait_exit(f.t, GRACE_S * 1000 + 10000, &status),
+	    "%s: jobdeck did not exit within %d ms\n%s", way,
+	    GRACE_S * 1000 + 10000, fault_dump(&f));
+	fault_note("exit %s: jobdeck exited after %lld ms, status 0x%x", way,
+	    (long long)(term_now_ms() - t0), status);
+	ck_assert_msg(!WIFSIGNALED(status), "%s: jobdeck was killed by "
+	    "signal %d", way, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	if (exit_ways[_i].signo == 0)
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "%s: exit status %d, not 0", way, WEXITSTATUS(status));
+	else if (exit_ways[_i].signo > 0)
+		ck_assert_msg(WIFEXITED(status) &&
+		    WEXITSTATUS(status) == 128 + exit_ways[_i].signo,
+		    "%s: exit status %d, not %d", way, WEXITSTATUS(status),
+		    128 + exit_ways[_i].signo);
+	if (exit_ways[_i].signo >= 0)
+		FAULT_ASSERT(&f, !term_find(f.t, "Processes (", NULL, NULL),
+		    fault_fmt("%s: the terminal was not restored", way));
+	ck_assert_msg(fault_survivors(&f, 3000, left, sizeof left) == 0,
+	    "%s: processes of jobdeck survived it (of %zu pid files; "
+	    "sessions watched: %zu):\n%s", way, np, f.nsids, left);
+	for (i = 0; i < np; i++)
+		ck_assert_msg(!term_pid_alive(pids[i]), "%s: pid %ld "
+		    "survived", way, (long)pids[i]);
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * A job prints FLOOD_MB MiB as fast as it can while a focused cat answers
+ * keys: jobdeck's memory stays bounded, the echo prompt, and the log holds
+ * every byte (the 64-byte lines of yes, each \n logged as \r\n).
+ */
+START_TEST(test_flood)
+{
+	static const char line[] =
+	    "flood 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRS\n";
+	struct fault_src src;
+	struct fault	 f;
+	const char	*env_mb, *log;
+	char		 cmd[256], key[16], why[512];
+	uint64_t	 bytes, logged;
+	int64_t		 t0, now, next_key, t1, lat, lat_max = 0;
+	int64_t		 lat_sum = 0;
+	double		 secs;
+	off_t		 size;
+	long		 mb = FLOOD_MB;
+	int		 nkeys = 0, done = 0;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	/* AddressSanitizer makes jobdeck several times slower. */
+	if (f.asan)
+		mb = FLOOD_MB / 8;
+	env_mb = getenv("FAULT_FLOOD_MB");
+	if (env_mb != NULL && atol(env_mb) > 0)
+		mb = atol(env_mb);
+	bytes = (uint64_t)mb << 20;
+	bytes -= bytes % (sizeof line - 1);
+	logged = bytes / (sizeof line - 1) * sizeof line;
+	fault_run(&f, "cat");
+	EXPECT_IN(&f, &pane_title, "[1] cat", WAIT_MS);
+	snprintf(cmd, sizeof cmd, "yes '%.*s' | head -c %llu",
+	    (int)sizeof line - 2, line, (unsigned long long)bytes);
+	fault_run(&f, cmd);
+	t0 = term_now_ms();
+	fault_run(&f, "!focus 1");
+	EXPECT_IN(&f, &pane_title, "[Focused]", WAIT_MS);
+	EXPECT_IN(&f, &pane_title, "[1] cat", WAIT_MS);
+	log = fault_log_path(&f, 2);
+
+	next_key = term_now_ms();
+	while (!done) {
+		now = term_now_ms();
+		fault_sample_rss(&f);
+		fault_expect_alive(&f, "during the flood");
+		size = fault_file_size(log);
+		if (size >= 0 && (uint64_t)size >= logged)
+			done = 1;
+		ck_assert_msg(now - t0 < 150000, "the flood did not end in "
+		    "150 s: %lld of %llu bytes logged\n%s", (long long)size,
+		    (unsigned long long)logged, fault_dump(&f));
+		if (!done && now >= next_key) {
+			snprintf(key, sizeof key, "k%03d", nkeys++);
+			t1 = term_now_ms();
+			term_type(f.t, key);
+			ck_assert_msg(term_wait_text_in(f.t, &pane, key, 5000),
+			    "the focused cat did not echo %s within 5 s "
+			    "during the flood\n%s", key, fault_dump(&f));
+			lat = term_now_ms() - t1;
+			term_key(f.t, TERM_KEY_ENTER);
+			lat_sum += lat;
+			if (lat > lat_max)
+				lat_max = lat;
+			ck_assert_msg(lat <= ECHO_MAX_MS, "the focused cat's "
+			    "echo of %s took %lld ms during the flood (bound "
+			    "%d ms)", key, (long long)lat, ECHO_MAX_MS);
+			next_key = term_now_ms() + 500;
+		}
+		term_pump(f.t, 50);
+	}
+	secs = (double)(term_now_ms() - t0) / 1000;
+	EXPECT_IN(&f, &panel, "✓ Done", WAIT_MS);
+	fault_expect_alive(&f, "after the flood");
+	fault_sample_rss(&f);
+	f.peak_kb = fault_status_kb(f.deck, "VmHWM:") > f.peak_kb ?
+	    fault_status_kb(f.deck, "VmHWM:") : f.peak_kb;
+	fault_note("flood: %llu bytes (%ld MiB) in %.1f s, %.1f MB/s; peak "
+	    "RSS %ld kB%s; echo %d keys, max %lld ms, mean %lld ms",
+	    (unsigned long long)bytes, mb, secs, bytes / secs / 1e6, f.peak_kb,
+	    f.asan ? " (AddressSanitizer: not bounded)" : "",
+	    nkeys, (long long)lat_max,
+	    (long long)(nkeys > 0 ? lat_sum / nkeys : 0));
+	ck_assert_msg(nkeys > 0, "the flood ended before a key was typed");
+	ck_assert_msg(f.asan || f.peak_kb < RSS_MAX_KB, "jobdeck's memory "
+	    "grew to %ld kB during the flood (bound %d kB)", f.peak_kb,
+	    RSS_MAX_KB);
+
+	memset(&src, 0, sizeof src);
+	src.fd = -1;
+	src.line = line;
+	src.linelen = sizeof line - 1;
+	src.left = bytes;
+	ck_assert_msg(fault_log_compare(log, &src, NULL, why, sizeof why),
+	    "the flood's log %s is not the job's output: %s", log, why);
+	fault_quit_clean(&f, "the flood");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * Hostile output: a fixture written by the test, cat'ed by a job, then a
+ * reset and an end marker that must show; jobdeck must live, stay bounded
+ * and still run jobs.
+ */
+static void
+fault_hostile(const char *what, const void *data, size_t len, int check_log)
+{
+	struct fault_src src;
+	struct fault	 f;
+	const char	*path;
+	char		 cmd[PATH_MAX + 128], why[512], trailer[64];
+	int64_t		 t0;
+
+	fault_init(&f);
+	path = fault_write(&f, "fixture", data, len);
+	fault_start(&f, NULL, NULL);
+	/* -echo: replies jobdeck's emulator sends the job are not echoed. */
+	snprintf(cmd, sizeof cmd, "stty -echo; cat %s; "
+	    "printf '\\030\\033\\\\\\033c'; echo %s-''end; sleep 1000", path,
+	    what);
+	t0 = term_now_ms();
+	fault_run(&f, cmd);
+	snprintf(trailer, sizeof trailer, "%s-end", what);
+	ck_assert_msg(fault_wait_deck(&f, &pane, trailer, 60000), "after %s "
+	    "(%zu bytes), the job's end marker \"%s\" did not show within "
+	    "60 s\n%s", what, len, trailer, fault_dump(&f));
+	fault_note("%s: %zu bytes shown in %lld ms, peak RSS %ld kB", what,
+	    len, (long long)(term_now_ms() - t0), f.peak_kb);
+	fault_expect_works(&f, what);
+	if (check_log) {
+		memset(&src, 0, sizeof src);
+		src.fd = open(path, O_RDONLY | O_CLOEXEC);
+		ck_assert_int_ge(src.fd, 0);
+		snprintf(trailer, sizeof trailer, "\030\033\\\033c%s-end\r\n",
+		    what);
+		ck_assert_msg(fault_log_compare(fault_log_path(&f, 1), &src,
+		    trailer, why, sizeof why), "%s: the log is not the job's "
+		    "output: %s", what, why);
+		close(src.fd);
+	}
+	fault_quit_clean(&f, what);
+	fault_end(&f);
+}
+
+/* A few MB from /dev/urandom, byte for byte into the log. */
+START_TEST(test_hostile_random)
+{
+	size_t	 len = 4 << 20, got = 0;
+	ssize_t	 n;
+	char	*buf;
+	int	 fd;
+
+	buf = malloc(len);
+	ck_assert_ptr_nonnull(buf);
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	while (got < len && (n = read(fd, buf + got, len - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	ck_assert_uint_eq(got, len);
+	fault_hostile("random", buf, len, 1);
+	free(buf);
+}
+END_TEST
+
+/*
+ * Invalid UTF-8 of every kind, repeated: overlong forms, surrogates,
+ * beyond U+10FFFF, lone continuation bytes, 5- and 6-byte forms, cut
+ * sequences, bytes never valid, and C1 controls encoded in UTF-8 (an
+ * 8-bit CSI and OSC among them); it ends on a cut sequence.
+ */
+START_TEST(test_hostile_utf8)
+{
+	static const char piece[] =
+	    "\xc0\x80" "\xc1\xbf" "\xe0\x80\x80" "\xf0\x80\x80\x80"
+	    "\xed\xa0\x80" "\xed\xbf\xbf" "\xf4\x90\x80\x80" "\xf5\x80"
+	    "\x80\xbf\x80" "\xf8\x88\x80\x80\x80" "\xfc\x84\x80\x80\x80\x80"
+	    "\xe2\x82" "A" "\xf0\x9f\x98" "B" "\xfe\xff" "\xef\xbf\xbf"
+	    "\xef\xbb\xbf" "\xc2\x9b" "31m" "\xc2\x9d" "0;t\xc2\x9c"
+	    "\xcc\x81\xcc\x81\xcc\x81" "\xe2\x80\x8b" "\xf3\xa0\x80\x81"
+	    "\xe6\x97\xa5" "\r\n";
+	size_t	 n = 20000, len = n * (sizeof piece - 1) + 3, i;
+	char	*buf;
+
+	buf = malloc(len);
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < n; i++)
+		memcpy(buf + i * (sizeof piece - 1), piece, sizeof piece - 1);
+	memcpy(buf + len - 3, "\xf0\x9f\x98", 3);
+	fault_hostile("utf8", buf, len, 1);
+	free(buf);
+}
+END_TEST
+
+/*
+ * An unterminated string of HUGE_STRING bytes (OSC or DCS), then the
+ * terminator and a marker that must show; memory stays bounded.
+ */
+static void
+fault_huge_string(const char *what, const char *intro, const char *end)
+{
+	struct fault	f;
+	char		cmd[256], marker[64];
+	int64_t		t0;
+	double		secs;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	snprintf(cmd, sizeof cmd, "printf '%s'; head -c %d /dev/zero | "
+	    "tr '\\0' A; printf '%s'; echo %s-''end; sleep 1000", intro,
+	    HUGE_STRING, end, what);
+	t0 = term_now_ms();
+	fault_run(&f, cmd);
+	snprintf(marker, sizeof marker, "%s-end", what);
+	ck_assert_msg(fault_wait_deck(&f, &pane, marker, 90000), "after an "
+	    "unterminated %s of %d bytes, \"%s\" did not show within 90 s "
+	    "(peak RSS %ld kB)\n%s", what, HUGE_STRING, marker, f.peak_kb,
+	    fault_dump(&f));
+	secs = (double)(term_now_ms() - t0) / 1000;
+	fault_expect_works(&f, fault_fmt("an unterminated %s", what));
+	fault_note("%s: %d bytes in %.1f s, peak RSS %ld kB", what,
+	    HUGE_STRING, secs, f.peak_kb);
+	ck_assert_msg(fault_file_size(fault_log_path(&f, 1)) >= HUGE_STRING,
+	    "the log of the %s job holds %lld bytes, not all %d", what,
+	    (long long)fault_file_size(fault_log_path(&f, 1)), HUGE_STRING);
+	fault_quit_clean(&f, what);
+	fault_end(&f);
+}
+
+/* An unterminated OSC (window title) of 100 MB. */
+START_TEST(test_hostile_osc)
+{
+	fault_huge_string("osc", "\\033]0;", "\\007");
+}
+END_TEST
+
+/* An unterminated DCS of 100 MB. */
+START_TEST(test_hostile_dcs)
+{
+	fault_huge_string("dcs", "\\033P1;2q", "\\033\\\\");
+}
+END_TEST
+
+/*
+ * 10,000 SGRs: 10,000 pushes of the pen (XTPUSHSGR) never popped, one CSI
+ * with 10,000 parameters, and 10,000 SGRs in a row with a letter each.
+ */
+START_TEST(test_hostile_sgr)
+{
+	char	*buf, *p;
+	size_t	 size = 1 << 20;
+	int	 i;
+
+	buf = malloc(size);
+	ck_assert_ptr_nonnull(buf);
+	p = buf;
+	for (i = 0; i < 10000; i++)
+		p += sprintf(p, "\033[#{\033[%d;1;4;7m", 31 + i % 7);
+	p += sprintf(p, "pushed\r\n\033[");
+	for (i = 0; i < 10000; i++)
+		p += sprintf(p, "%d;", i % 108);
+	p += sprintf(p, "38;2;1;2;3mparams\r\n");
+	for (i = 0; i < 10000; i++)
+		p += sprintf(p, "\033[38;5;%d;48;2;%d;%d;%dm%c", i % 256,
+		    i % 256, (i * 7) % 256, (i * 13) % 256, 'a' + i % 26);
+	p += sprintf(p, "\r\n");
+	for (i = 0; i < 10000; i++)
+		p += sprintf(p, "\033[#}");
+	fault_hostile("sgr", buf, (size_t)(p - buf), 1);
+	free(buf);
+}
+END_TEST
+
+/*
+ * Cursor moves and edits far off the screen: huge CUP, CUU/CUD/CUF/CUB,
+ * scroll regions out of range or upside down, left/right margins, ICH,
+ * DCH, IL, DL, ECH, REP, SU, SD, tabs, counts past 2^32, a window resize
+ * request, DECALN and the alternate screen; 100 rounds.
+ */
+START_TEST(test_hostile_cursor)
+{
+	static const char round[] =
+	    "\033[99999;99999H" "X" "\033[99999A" "\033[99999B"
+	    "\033[99999C" "\033[99999D" "\033[99999E" "\033[99999F"
+	    "\033[99999G" "\033[99999d" "\033[99999`" "\033[99999a"
+	    "\033[99999e" "\033[1;99999r" "\033[99999;99999r"
+	    "\033[30;5r" "\033[0;0r" "\033[5;30r" "\033[99999L"
+	    "\033[99999M" "\033[?69h" "\033[1;99999s" "\033[99999;2s"
+	    "Y\033[99999@" "\033[99999P" "\033[99999X" "Z\033[99999b"
+	    "\033[99999S" "\033[99999T" "\033[99999I" "\033[99999Z"
+	    "\033[4294967295;4294967296H" "\033[18446744073709551617C"
+	    "\033[8;99999;99999t" "\033#8" "\033[?1049h" "\033[99999;1H"
+	    "\033[2J" "\033[?1049l" "\033[?6h" "\033[99999;99999H"
+	    "\033[?6l" "\033[?69l" "\033[r" "\033[99999;99999f"
+	    "\033[99999J" "\033[99999K" "\033[99999;99999;99999H"
+	    "\033[H\xe6\x97\xa5\033[99999@" "\033[1;80H\xe6\x97\xa5"
+	    "\033[99999P" "\033[99999X" "\033[2J\033[H";
+	size_t	 n = 100, len = n * (sizeof round - 1), i;
+	char	*buf;
+
+	buf = malloc(len);
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < n; i++)
+		memcpy(buf + i * (sizeof round - 1), round, sizeof round - 1);
+	fault_hostile("cursor", buf, len, 1);
+	free(buf);
+}
+END_TEST
+
+/*
+ * A resize storm while a job floods: the outer terminal takes 300 sizes,
+ * tiny ones included, as fast as the harness can; then jobdeck is back at
+ * 120x40 with the whole frame drawn and still runs jobs.
+ */
+START_TEST(test_hostile_resize_storm)
+{
+	static const int sizes[][2] = {
+		{ 24, 80 }, { 2, 2 }, { 5, 10 }, { 100, 300 }, { 3, 200 },
+		{ 200, 3 }, { 40, 120 }, { 2, 120 }, { 40, 2 }, { 17, 41 },
+		{ 60, 250 }, { 10, 30 },
+	};
+	struct fault	f;
+	int64_t		t0;
+	int		i;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "yes 'storm of output, line after line'");
+	EXPECT_IN(&f, &pane, "storm of output", WAIT_MS);
+	fault_run(&f, "while :; do stty size; sleep 0.05; done");
+	EXPECT_IN(&f, &panel, "Processes (2 running)", WAIT_MS);
+	/* The flood is drawn during the storm. */
+	term_key(f.t, TERM_KEY_CTRL_P);
+	EXPECT_IN(&f, &pane_title, "[1] yes", WAIT_MS);
+	t0 = term_now_ms();
+	for (i = 0; i < 300; i++) {
+		term_resize(f.t, sizes[i % 12][0], sizes[i % 12][1]);
+		if (i % 10 == 0) {
+			fault_sample_rss(&f);
+			fault_expect_alive(&f, fault_fmt("during the resize "
+			    "storm (resize %d to %dx%d)", i, sizes[i % 12][1],
+			    sizes[i % 12][0]));
+		}
+	}
+	term_resize(f.t, TERM_ROWS, TERM_COLS);
+	fault_note("resize storm: 300 resizes in %lld ms, peak RSS %ld kB",
+	    (long long)(term_now_ms() - t0), f.peak_kb);
+	EXPECT_IN(&f, &panel, "Processes (2 running)", WAIT_MS);
+	/* The stty job sees the pane's size again. */
+	term_key(f.t, TERM_KEY_CTRL_N);
+	EXPECT_IN(&f, &pane_title, "[2] while", WAIT_MS);
+	EXPECT_IN(&f, &pane, "37 78", WAIT_MS);
+	fault_run(&f, "!kill 1");
+	EXPECT_IN(&f, &panel, "Processes (1 running)", WAIT_MS);
+	fault_expect_works(&f, "the resize storm");
+	fault_quit_clean(&f, "the resize storm");
+	fault_end(&f);
+}
+END_TEST
+
+/* MANY_JOBS jobs at once from a generated configuration; all die after. */
+START_TEST(test_many_jobs)
+{
+	struct fault	 f;
+	const char	*args[3];
+	char		*cfg, want[64];
+	size_t		 len = 0, size = MANY_JOBS * 64 + 64;
+	int64_t		 t0;
+	int		 i, fds;
+
+	fault_init(&f);
+	cfg = malloc(size);
+	ck_assert_ptr_nonnull(cfg);
+	for (i = 1; i <= MANY_JOBS; i++)
+		len += (size_t)snprintf(cfg + len, size - len,
+		    "[[job]]\nname = \"s%d\"\ncommand = \"sleep 1000\"\n\n",
+		    i);
+	args[0] = "-c";
+	args[1] = fault_write(&f, "config.toml", cfg, len);
+	args[2] = NULL;
+	free(cfg);
+	t0 = term_now_ms();
+	fault_start(&f, args, NULL);
+	snprintf(want, sizeof want, "Processes (%d running)", MANY_JOBS);
+	ck_assert_msg(fault_wait_deck(&f, &panel, want, 60000), "\"%s\" did "
+	    "not show within 60 s\n%s", want, fault_dump(&f));
+	fds = fault_count_fds(f.deck);
+	fault_note("many jobs: %d running after %lld ms; jobdeck holds %d "
+	    "fds, RSS %ld kB", MANY_JOBS, (long long)(term_now_ms() - t0),
+	    fds, fault_sample_rss(&f));
+	fault_run(&f, "!ps");
+	EXPECT_IN(&f, NULL, "COMMAND", WAIT_MS);
+	term_key(f.t, TERM_KEY_END);
+	EXPECT_IN(&f, NULL, "s500", WAIT_MS);
+	term_type(f.t, "q");
+	EXPECT_IN(&f, &panel, want, WAIT_MS);
+	fault_expect_works(&f, fault_fmt("%d jobs", MANY_JOBS));
+	t0 = term_now_ms();
+	fault_quit_clean(&f, fault_fmt("%d jobs", MANY_JOBS));
+	fault_note("many jobs: !quit took %lld ms",
+	    (long long)(term_now_ms() - t0));
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * Out of file descriptors: the deck's limit is lowered (hard and soft,
+ * with prlimit) to a few above what it holds, then jobs are started until
+ * none can be; each must fail with a message or fall back, never crash,
+ * and the deck must recover once jobs end.
+ */
+START_TEST(test_fd_exhaustion)
+{
+	enum { EXTRA = 8, TRIES = 12 };
+	struct fault	 f;
+	struct rlimit	 rl;
+	char		 cmd[64], want[64], first[256] = "";
+	const char	*msg;
+	int		 base, i, shown = 0, failed = 0;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "echo warm-up");
+	EXPECT_IN(&f, &pane, "warm-up", WAIT_MS);
+	EXPECT_IN(&f, &panel, "✓ Done", WAIT_MS);
+	base = fault_count_fds(f.deck);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)base + EXTRA;
+	ck_assert_msg(prlimit(f.deck, RLIMIT_NOFILE, &rl, NULL) == 0,
+	    "prlimit: %s", strerror(errno));
+	/* Short commands, so the message line has room for the reason. */
+	for (i = 1; i <= TRIES; i++) {
+		snprintf(cmd, sizeof cmd, "echo s''%d;sleep 999", i);
+		fault_run(&f, cmd);
+		term_pump(f.t, 150);
+		fault_expect_alive(&f, fault_fmt("starting job %d with %d "
+		    "fds allowed", i, base + EXTRA));
+		msg = term_text_in(f.t, &bottom);
+		if (strstr(msg, "cannot start") != NULL) {
+			failed++;
+			if (first[0] == '\0')
+				snprintf(first, sizeof first, "%s", msg);
+		}
+	}
+	term_pump(f.t, 500);
+	for (i = 1; i <= TRIES; i++) {
+		snprintf(want, sizeof want, "Last output: s%d ", i);
+		if (term_find_in(f.t, &panel, want, NULL, NULL))
+			shown++;
+	}
+	fault_note("fd exhaustion: limit %d (jobdeck held %d); %d of %d jobs "
+	    "ran, %d could not start; jobdeck holds %d fds", base + EXTRA,
+	    base, shown, TRIES, failed, fault_count_fds(f.deck));
+	fault_note("fd exhaustion: first message: \"%s\"", first);
+	FAULT_ASSERT(&f, fault_count_fds(f.deck) <= base + EXTRA,
+	    "jobdeck holds more fds than its limit");
+	FAULT_ASSERT(&f, shown > 0, "no job ran under the lowered limit");
+	/* The jobs that could not start said why, in words. */
+	FAULT_ASSERT(&f, strstr(first, "Too many open files") != NULL ||
+	    term_count_in(f.t, &panel, "no terminal") > 0,
+	    fault_fmt("with no file descriptors left, starting a job neither "
+	    "says \"Too many open files\" nor falls back to pipes (\"no "
+	    "terminal\"); first message: \"%s\"", first));
+	fault_run(&f, "!logs 2");
+	term_pump(f.t, 500);
+	fault_expect_alive(&f, "!logs with no fds left");
+	snprintf(want, sizeof want, "%.31s", term_row_text(f.t, 0));
+	fault_note("fd exhaustion: !logs 2 shows \"%s...\"; message line: "
+	    "\"%s\"", want, term_text_in(f.t, &bottom));
+	term_type(f.t, "q");
+	term_pump(f.t, 200);
+	fault_run(&f, "!kill-all");
+	EXPECT_IN(&f, &panel, "Processes (0 running)", 15000);
+	fault_expect_works(&f, "running out of file descriptors");
+	fault_note("fd exhaustion: after !kill-all jobdeck holds %d fds",
+	    fault_count_fds(f.deck));
+	fault_quit_clean(&f, "running out of file descriptors");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * Out of pseudo-terminals: a devpts instance of this test's own with room
+ * for the harness and PTYS_FREE more; later jobs fall back to pipes.
+ */
+START_TEST(test_pty_exhaustion)
+{
+	enum { PTYS_FREE = 3, JOBS = 6 };
+	struct fault	f;
+	char		opts[128], cmd[64], want[32];
+	int		i;
+
+	fault_init(&f);
+	if (fault_enter_namespace("pty exhaustion") != 0) {
+		fault_end(&f);
+		return;
+	}
+	snprintf(opts, sizeof opts, "newinstance,ptmxmode=0666,mode=0620,"
+	    "max=%d", 1 + PTYS_FREE);
+	ck_assert_msg(mount("devpts", "/dev/pts", "devpts", 0, opts) == 0,
+	    "mount devpts: %s", strerror(errno));
+	ck_assert_msg(mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND,
+	    NULL) == 0, "bind /dev/ptmx: %s", strerror(errno));
+	fault_start(&f, NULL, NULL);
+	for (i = 1; i <= JOBS; i++) {
+		snprintf(cmd, sizeof cmd, "echo pty-job-%d; sleep 1000", i);
+		fault_run(&f, cmd);
+		snprintf(want, sizeof want, "pty-job-%d", i);
+		ck_assert_msg(term_wait_text_in(f.t, &pane, want, WAIT_MS),
+		    "job %d (%d ptys free) did not show its output\n%s",
+		    i, PTYS_FREE, fault_dump(&f));
+	}
+	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)", JOBS),
+	    WAIT_MS);
+	fault_note("pty exhaustion: %d of %d jobs say \"no terminal\"; "
+	    "message line: \"%s\"", term_count_in(f.t, &panel, "no terminal"),
+	    JOBS, term_text_in(f.t, &bottom));
+	ck_assert_msg(term_wait_count_in(f.t, &panel, "no terminal",
+	    JOBS - PTYS_FREE, WAIT_MS), "with %d ptys free, %d of %d jobs "
+	    "should run on pipes (\"no terminal\")\n%s", PTYS_FREE,
+	    JOBS - PTYS_FREE, JOBS, fault_dump(&f));
+	fault_run(&f, "!kill 1");
+	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)", JOBS - 1),
+	    WAIT_MS);
+	/* The freed pty is used again. */
+	fault_run(&f, "tty");
+	EXPECT_IN(&f, &pane, "/dev/pts/", WAIT_MS);
+	fault_expect_works(&f, "running out of ptys");
+	fault_quit_clean(&f, "running out of ptys");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * The log directory on a full file system (a 64 KiB tmpfs): logging stops
+ * with a warning; the job goes on and its output shows; jobdeck runs on.
+ */
+START_TEST(test_log_fs_full)
+{
+	struct fault	 f;
+	char		 state[PATH_MAX], envv[PATH_MAX + 32];
+	const char	*env[2];
+
+	fault_init(&f);
+	if (fault_enter_namespace("full file system") != 0) {
+		fault_end(&f);
+		return;
+	}
+	snprintf(state, sizeof state, "%s/full", f.dir);
+	ck_assert_int_eq(mkdir(state, 0700), 0);
+	ck_assert_msg(mount("tmpfs", state, "tmpfs", 0, "size=64k,mode=0700")
+	    == 0, "mount tmpfs: %s", strerror(errno));
+	snprintf(f.mnt, sizeof f.mnt, "%s", state);
+	snprintf(envv, sizeof envv, "XDG_STATE_HOME=%s", state);
+	env[0] = envv;
+	env[1] = NULL;
+	fault_start(&f, NULL, env);
+	fault_run(&f, "head -c 1000000 /dev/zero | tr '\\0' x; echo; "
+	    "echo still-''running; sleep 1000");
+	EXPECT_IN(&f, &pane, "still-running", 15000);
+	EXPECT_IN(&f, NULL, "is not logged", WAIT_MS);
+	fault_expect_reason(&f, "No space left on device", "full file system");
+	EXPECT_IN(&f, &panel, "◉ Active", WAIT_MS);
+	fault_expect_works(&f, "the log file system filled up");
+	fault_quit_clean(&f, "the log file system filled up");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * A state directory that cannot hold logs: under a regular file, on a
+ * read-only file system, owned by another user; and a missing one, which
+ * is made.  The job's output shows, the warning names the problem, and
+ * jobdeck runs on.
+ */
+static const struct {
+	const char	*name;
+	const char	*error;		/* in the warning; NULL: logs work */
+} state_cases[] = {
+	{ "under a file", "Not a directory" },
+	{ "read-only", "Read-only file system" },
+	{ "another owner", "not owned by this user" },
+	{ "missing", NULL },
+};
+
+/* A log directory that cannot be used (state_cases[_i]) stops nothing. */
+START_TEST(test_state_dir)
+{
+	const char	*name = state_cases[_i].name, *env[2];
+	struct fault	 f;
+	char		 state[256], envv[300], sub[PATH_MAX];
+
+	fault_init(&f);
+	switch (_i) {
+	case 0:
+		fault_write(&f, "afile", "x", 1);
+		snprintf(state, sizeof state, "%s/afile/state", f.dir);
+		break;
+	case 1:
+		if (fault_enter_namespace("read-only state directory") != 0) {
+			fault_end(&f);
+			return;
+		}
+		snprintf(state, sizeof state, "%s/ro", f.dir);
+		ck_assert_int_eq(mkdir(state, 0700), 0);
+		ck_assert_msg(mount("tmpfs", state, "tmpfs", MS_RDONLY,
+		    "size=64k") == 0, "mount: %s", strerror(errno));
+		snprintf(f.mnt, sizeof f.mnt, "%s", state);
+		break;
+	case 2:
+		if (geteuid() != 0) {
+			fault_note("state directory of another owner: "
+			    "SKIPPED: needs root to chown");
+			fault_end(&f);
+			return;
+		}
+		snprintf(state, sizeof state, "%s/other", f.dir);
+		snprintf(sub, sizeof sub, "%s/jobdeck", state);
+		ck_assert_int_eq(mkdir(state, 0700), 0);
+		ck_assert_int_eq(mkdir(sub, 0700), 0);
+		snprintf(sub, sizeof sub, "%s/jobdeck/logs", state);
+		ck_assert_int_eq(mkdir(sub, 0700), 0);
+		ck_assert_int_eq(chown(sub, 65534, 65534), 0);
+		break;
+	default:
+		snprintf(state, sizeof state, "%s/no/such/dir", f.dir);
+		break;
+	}
+	snprintf(envv, sizeof envv, "XDG_STATE_HOME=%s", state);
+	env[0] = envv;
+	env[1] = NULL;
+	fault_start(&f, NULL, env);
+	fault_run(&f, "echo visible-''output; sleep 1000");
+	EXPECT_IN(&f, &pane, "visible-output", WAIT_MS);
+	if (state_cases[_i].error != NULL) {
+		EXPECT_IN(&f, NULL, "is not logged", WAIT_MS);
+		fault_expect_reason(&f, state_cases[_i].error,
+		    fault_fmt("state directory %s", name));
+	} else {
+		snprintf(sub, sizeof sub, "%s/jobdeck/logs/%ld-1.log", state,
+		    (long)f.deck);
+		term_pump(f.t, 300);
+		FAULT_ASSERT(&f, fault_file_size(sub) == 16, fault_fmt("the "
+		    "missing state directory was not made: %s holds %lld "
+		    "bytes, not 16", sub, (long long)fault_file_size(sub)));
+	}
+	EXPECT_IN(&f, &panel, "◉ Active", WAIT_MS);
+	fault_expect_works(&f, fault_fmt("a state directory %s", name));
+	fault_quit_clean(&f, fault_fmt("a state directory %s", name));
+	fault_end(&f);
+}
+END_TEST
+
+/* A child exits with its output still buffered: every byte is shown. */
+START_TEST(test_buffered_exit)
+{
+	struct fault_src src;
+	struct fault	 f;
+	char		 why[512];
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "seq 1 100000; exit");
+	EXPECT_IN(&f, &panel, "✓ Done", 30000);
+	EXPECT_IN(&f, &pane, "100000", WAIT_MS);
+	EXPECT_IN(&f, &panel, "Last output: 100000", WAIT_MS);
+	memset(&src, 0, sizeof src);
+	src.fd = -1;
+	src.seq_next = 1;
+	src.seq_last = 100000;
+	ck_assert_msg(fault_log_compare(fault_log_path(&f, 1), &src, NULL,
+	    why, sizeof why), "the log of seq 1 100000 is wrong: %s", why);
+	fault_quit_clean(&f, "seq");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * A child closes its terminal and runs on: it shows as running (without
+ * jobdeck spinning on the closed pty) and then as done.
+ */
+START_TEST(test_closed_pty)
+{
+	struct fault	f;
+	long		ticks0, ticks;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "echo closing; exec >&- 2>&- <&-; sleep 3; exit 0");
+	EXPECT_IN(&f, &pane, "closing", WAIT_MS);
+	term_pump(f.t, 300);
+	ticks0 = fault_cpu_ticks(f.deck);
+	term_pump(f.t, 1500);
+	ticks = fault_cpu_ticks(f.deck) - ticks0;
+	EXPECT_IN(&f, &panel, "◉ Active", 100);
+	EXPECT_IN(&f, &panel, "Processes (1 running)", 100);
+	fault_note("closed pty: jobdeck used %ld ticks of CPU in 1.5 s while "
+	    "the job ran with its pty closed", ticks);
+	ck_assert_msg(ticks < 30, "jobdeck used %ld clock ticks of CPU in "
+	    "1.5 s while a job with a closed pty slept: it spins", ticks);
+	EXPECT_IN(&f, &panel, "✓ Done", WAIT_MS);
+	EXPECT_IN(&f, &panel, "Exited 0 after", WAIT_MS);
+	fault_expect_works(&f, "a job closed its pty");
+	fault_quit_clean(&f, "a job closed its pty");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * On pipes (JOBDECK_NO_PTY=1), a child floods stderr: the prompt stays
+ * responsive, the end shows, and the log holds every byte in order.
+ */
+START_TEST(test_stderr_flood)
+{
+	enum { BYTES = 20 * 1000 * 1000 };
+	const char *const env[] = { "JOBDECK_NO_PTY=1", NULL };
+	struct fault	 f;
+	char		 cmd[128], buf[65536];
+	const char	*log;
+	uint64_t	 off = 0;
+	int64_t		 t0, t1, lat;
+	size_t		 n, i;
+	FILE		*fp;
+	int		 ok;
+
+	fault_init(&f);
+	fault_start(&f, NULL, env);
+	snprintf(cmd, sizeof cmd, "yes e | head -c %d >&2; echo done-''out",
+	    BYTES);
+	t0 = term_now_ms();
+	fault_run(&f, cmd);
+	EXPECT_IN(&f, &panel, "no terminal", WAIT_MS);
+	t1 = term_now_ms();
+	term_type(f.t, "abc");
+	EXPECT_IN(&f, &bottom, "> abc", 5000);
+	lat = term_now_ms() - t1;
+	term_key(f.t, TERM_KEY_CTRL_C);
+	ck_assert_msg(fault_wait_deck(&f, &pane, "done-out", 60000), "done-out "
+	    "did not show within 60 s of a stderr flood on pipes\n%s",
+	    fault_dump(&f));
+	EXPECT_IN(&f, &panel, "✓ Done", WAIT_MS);
+	fault_note("stderr flood: %d bytes on pipes in %lld ms; the prompt "
+	    "echoed in %lld ms; peak RSS %ld kB", BYTES,
+	    (long long)(term_now_ms() - t0), (long long)lat, f.peak_kb);
+	ck_assert_msg(lat <= ECHO_MAX_MS, "the prompt took %lld ms to echo "
+	    "during a stderr flood", (long long)lat);
+
+	/* Pipes: no \r is added, and stdout shares stderr's pipe. */
+	log = fault_log_path(&f, 1);
+	ck_assert_msg(fault_file_size(log) == BYTES + 9, "the log holds %lld "
+	    "bytes, not %d (the flood and done-out)",
+	    (long long)fault_file_size(log), BYTES + 9);
+	ok = (fp = fopen(log, "re")) != NULL;
+	while (ok && off < BYTES) {
+		n = BYTES - off < sizeof buf ? BYTES - off : sizeof buf;
+		if (fread(buf, 1, n, fp) != n)
+			ok = 0;
+		for (i = 0; ok && i < n; i++, off++) {
+			if (buf[i] != "e\n"[off % 2]) {
+				ok = 0;
+				break;
+			}
+		}
+	}
+	if (ok)
+		ok = fread(buf, 1, sizeof buf, fp) == 9 &&
+		    memcmp(buf, "done-out\n", 9) == 0;
+	if (fp != NULL)
+		fclose(fp);
+	ck_assert_msg(ok, "the stderr flood's log differs from what the job "
+	    "wrote at offset %llu", (unsigned long long)off);
+	fault_expect_works(&f, "a stderr flood on pipes");
+	fault_quit_clean(&f, "a stderr flood on pipes");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * Children that leave zombies: processes whose parent never waits, and
+ * orphans that jobdeck (a subreaper) inherits; all are reaped.
+ */
+START_TEST(test_zombies)
+{
+	struct fault	f;
+	char		zombies[1024];
+	size_t		n;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "sh -c 'sleep 0.1 & sleep 0.1 & exec sleep 1.5'");
+	fault_run(&f, "i=0; while [ $i -lt 20 ]; do "
+	    "sh -c 'sleep 0.1 & exec sleep 0.5' & (sleep 0.2 &); "
+	    "i=$((i+1)); done; echo spawn''ed");
+	EXPECT_IN(&f, &pane, "spawned", WAIT_MS);
+	term_pump(f.t, 400);
+	n = fault_zombies_of(f.deck, zombies, sizeof zombies);
+	fault_note("zombies: %zu of jobdeck's children are zombies while "
+	    "the jobs run", n);
+	EXPECT_IN(&f, &panel, "Processes (0 running)", WAIT_MS);
+	term_pump(f.t, 1500);
+	n = fault_zombies_of(f.deck, zombies, sizeof zombies);
+	ck_assert_msg(n == 0, "%zu zombies of jobdeck are left unreaped 1.5 s "
+	    "after its jobs ended: pids%s\n%s", n, zombies, fault_dump(&f));
+	FAULT_ASSERT(&f, term_count_in(f.t, &panel, "✓ Done") == 2,
+	    "the two jobs are not both done");
+	fault_expect_works(&f, "zombie-making jobs");
+	fault_quit_clean(&f, "zombie-making jobs");
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * No descriptor leaks: CYCLE_JOBS jobs that print a line and end, typed
+ * at the prompt; jobdeck then holds as many fds as after the first batch.
+ */
+START_TEST(test_fd_cycle)
+{
+	enum { BATCH = 50 };
+	struct fault	 f;
+	char		*keys, want[64], what[1024];
+	size_t		 len;
+	int		 i, b, first, fifty = -1, last, id = 0;
+	int64_t		 t0 = term_now_ms();
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	fault_run(&f, "echo cycle-''1");
+	EXPECT_IN(&f, &panel, "Last output: cycle-1", WAIT_MS);
+	EXPECT_IN(&f, &panel, "Processes (0 running)", WAIT_MS);
+	term_pump(f.t, 200);
+	first = fault_count_fds(f.deck);
+	id = 1;
+	keys = malloc(BATCH * 32);
+	ck_assert_ptr_nonnull(keys);
+	for (b = 0; id < CYCLE_JOBS; b++) {
+		len = 0;
+		for (i = 0; i < BATCH && id < CYCLE_JOBS; i++) {
+			id++;
+			len += (size_t)sprintf(keys + len,
+			    "echo cycle-''%d\r", id);
+		}
+		term_type(f.t, keys);
+		snprintf(want, sizeof want, "[%d] echo cycle-", id);
+		ck_assert_msg(fault_wait_deck(&f, NULL, want, 30000), "job %d "
+		    "did not start within 30 s\n%s", id, fault_dump(&f));
+		EXPECT_IN(&f, &panel, "Processes (0 running)", 30000);
+		if (b == 0) {
+			term_pump(f.t, 100);
+			fifty = fault_count_fds(f.deck);
+		}
+	}
+	free(keys);
+	term_pump(f.t, 200);
+	last = fault_count_fds(f.deck);
+	fault_fd_summary(f.deck, what, sizeof what);
+	fault_note("fd cycle: jobdeck holds %d fds after 1 job, %d after %d, "
+	    "%d after %d (%lld ms, RSS %ld kB); they are:%s", first, fifty,
+	    BATCH + 1, last, CYCLE_JOBS, (long long)(term_now_ms() - t0),
+	    fault_sample_rss(&f), what);
+	ck_assert_msg(last <= first, "jobdeck holds %d fds after %d jobs "
+	    "started and finished, but %d after the first (%d after %d): "
+	    "finished jobs keep descriptors. They are:%s", last, CYCLE_JOBS,
+	    first, fifty, BATCH + 1, what);
+	fault_expect_works(&f, fault_fmt("%d jobs", CYCLE_JOBS));
+	fault_quit_clean(&f, fault_fmt("%d jobs", CYCLE_JOBS));
+	fault_end(&f);
+}
+END_TEST
+
+/* Build the suite: one test case per test, each with its own timeout. */
+static Suite *
+fault_suite(void)
+{
+	static const struct {
+		const char	*name;
+		const TTest	*const *test;
+		int		 timeout;
+	} cases[] = {
+		{ "flood", &test_flood, 180 },
+		{ "hostile_random", &test_hostile_random, 60 },
+		{ "hostile_utf8", &test_hostile_utf8, 60 },
+		{ "hostile_osc", &test_hostile_osc, 120 },
+		{ "hostile_dcs", &test_hostile_dcs, 120 },
+		{ "hostile_sgr", &test_hostile_sgr, 60 },
+		{ "hostile_cursor", &test_hostile_cursor, 60 },
+		{ "hostile_resize_storm", &test_hostile_resize_storm, 90 },
+		{ "many_jobs", &test_many_jobs, 120 },
+		{ "fd_exhaustion", &test_fd_exhaustion, 60 },
+		{ "pty_exhaustion", &test_pty_exhaustion, 60 },
+		{ "log_fs_full", &test_log_fs_full, 60 },
+		{ "buffered_exit", &test_buffered_exit, 60 },
+		{ "closed_pty", &test_closed_pty, 60 },
+		{ "stderr_flood", &test_stderr_flood, 90 },
+		{ "zombies", &test_zombies, 60 },
+		{ "fd_cycle", &test_fd_cycle, 180 },
+	};
+	Suite	*s = suite_create("fault");
+	TCase	*tc;
+	size_t	 i;
+
+	tc = tcase_create("exit_matrix");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_exit_matrix, 0,
+	    (int)(sizeof exit_ways / sizeof exit_ways[0]));
+	suite_add_tcase(s, tc);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+	tc = tcase_create("state_dir");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_state_dir, 0,
+	    (int)(sizeof state_cases / sizeof state_cases[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	/* Failure messages carry a screen dump: allow more than 4 KiB. */
+	check_set_max_msg_size(16384);
+	sr = srunner_create(fault_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
