@@ -229,10 +229,10 @@ fuzz:
 
 # Every seed corpus file and saved crash of every fuzz target, no clang.
 fuzz-replay: $(FUZZ_REPLAY)
-	@for t in $(FUZZ_TARGETS); do \
+	@rc=0; for t in $(FUZZ_TARGETS); do \
 	    r=tests/fuzz/regress/$$t; [ -d $$r ] || r=; \
-	    $(TB)/fuzz_$$t tests/fuzz/corpus/$$t $$r || exit 1; \
-	done
+	    $(TB)/fuzz_$$t tests/fuzz/corpus/$$t $$r || rc=1; \
+	done; exit $$rc
 
 deps:
 	@sh scripts/deps.sh

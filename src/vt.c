@@ -138,6 +138,11 @@ struct vt {
 	uint32_t	  last[GLYPH_CHARS];
 	int		  last_n;
 	int		  last_width;
+	int		  last_row;	/* where the last glyph went */
+	int		  last_col;
+	int		  tail_glyph;	/* the last feed ended with a glyph */
+	VTerm		 *probe;	/* mark_is_combining()'s scratch */
+	VTermScreen	 *probe_screen;
 
 	enum vt_fstate	  fs;
 	uint8_t		  u8[4];
@@ -742,6 +747,8 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		vt->last[n] = info->chars[n];
 	vt->last_n = n;
 	vt->last_width = info->width;
+	vt->last_row = pos.row;
+	vt->last_col = pos.col;
 
 	l = vt->scr[pos.row];
 	c = &l->c[pos.col];
@@ -1416,12 +1423,41 @@ csi_byte(struct vt *vt, uint8_t b)
 	vt->fs = F_GROUND;
 }
 
+/*
+ * Return non-zero for a DECRQSS (DCS $ q) of a setting 0.1.4 does not
+ * report: its answer for those is built with a bad format string
+ * (undefined behaviour), so the filter answers "invalid" itself.
+ */
+static int
+str_decrqss_unknown(const struct vt *vt)
+{
+	static const char *const known[] = { "m", "r", "s", "\"q", " q" };
+	size_t			 i, n;
+
+	if (vt->str_kind != 'P' || vt->str_len < 2 ||
+	    memcmp(vt->str, "$q", 2) != 0)
+		return 0;
+	n = vt->str_len - 2;
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		if (n == strlen(known[i]) && memcmp(vt->str + 2, known[i], n) == 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* Queue a complete OSC or DCS string in one piece. */
 static void
 str_finish(struct vt *vt)
 {
 	char	head[2] = { '\033', vt->str_kind };
 
+	if (str_decrqss_unknown(vt)) {
+		/* Replies keep their order: what is queued goes first. */
+		out_flush(vt);
+		cb_output("\033P0$r\033\\", 7, vt);
+		vt->fs = F_GROUND;
+		return;
+	}
 	if (vt->olen + vt->str_len + 4 > CHUNK_MAX)
 		out_flush(vt);
 	out_add(vt, head, 2);
@@ -1630,6 +1666,7 @@ vt_new(int rows, int cols, int scrollback_lines, const struct vt_cbs *cbs,
 	vt->obuf = xmalloc(CHUNK_MAX);
 	vt->str = xmalloc(STR_MAX);
 	vt->title = xstrdup("");
+	vt->last_row = -1;
 	vt->cursor_visible = 1;
 
 	vt->vterm = vterm_new_with_allocator(vt->rows, vt->cols,
@@ -1652,6 +1689,8 @@ vt_free(struct vt *vt)
 	if (vt == NULL)
 		return;
 	vterm_free(vt->vterm);
+	if (vt->probe != NULL)
+		vterm_free(vt->probe);
 	screen_free(vt->pri, vt->rows);
 	screen_free(vt->alt, vt->rows);
 	for (i = 0; i < vt->sb_count; i++)
@@ -1668,19 +1707,112 @@ vt_free(struct vt *vt)
 	free(vt);
 }
 
+/* ------------------------------------------------------------------ */
+/* Marks after a glyph in the last column. */
+
+/*
+ * Return non-zero if libvterm 0.1.4 treats cp as a combining mark.  Its
+ * table is private, so a one-row scratch terminal is asked: cp joins the
+ * "A" written before it or takes a cell of its own.
+ */
+static int
+mark_is_combining(struct vt *vt, uint32_t cp)
+{
+	VTermScreenCell	 cell;
+	VTermPos	 pos = { 0, 0 };
+	char		 buf[8];
+	int		 n;
+
+	if (vt->probe == NULL) {
+		vt->probe = vterm_new(1, 4);
+		vterm_set_utf8(vt->probe, 1);
+		vt->probe_screen = vterm_obtain_screen(vt->probe);
+	}
+	vterm_screen_reset(vt->probe_screen, 1);
+	buf[0] = 'A';
+	n = utf8_put(buf + 1, cp);
+	vterm_input_write(vt->probe, buf, (size_t)n + 1);
+	if (!vterm_screen_get_cell(vt->probe_screen, pos, &cell))
+		return 0;
+	return cell.chars[0] == 'A' && cell.chars[1] == cp;
+}
+
+/*
+ * Join the combining marks at the start of a feed to the glyph the last
+ * feed put in the last column, and return how many bytes they took.
+ * 0.1.4 joins them when they come in the same write, but once the cursor
+ * waits at the margin it prints a mark that starts a later write on the
+ * next line; whole or split, the screen must come out the same.
+ */
+static size_t
+mark_join(struct vt *vt, const uint8_t *p, size_t len)
+{
+	VTermPos	 cur;
+	struct vt_cell	*c;
+	uint32_t	 marks[COMB_MARKS], cp;
+	size_t		 used = 0;
+	int		 n = 0, need, k, added = 0;
+
+	if (!vt->tail_glyph || vt->fs != F_GROUND || vt->u8len != 0 ||
+	    vt->last_row < 0 || vt->last_row >= vt->rows ||
+	    vt->last_col + vt->last_width != vt->cols)
+		return 0;
+	vterm_state_get_cursorpos(vt->state, &cur);
+	if (cur.row != vt->last_row || cur.col != vt->cols - 1)
+		return 0;
+	c = &vt->scr[vt->last_row]->c[vt->last_col];
+	if (c->ch == VT_CELL_BLANK || c->ch == VT_CELL_WIDE_RIGHT)
+		return 0;
+	if (c->comb != 0) {
+		n = vt->comb[c->comb - 1].n;
+		memcpy(marks, vt->comb[c->comb - 1].m, (size_t)n * sizeof *marks);
+	}
+	while (used < len && p[used] >= 0x80) {
+		need = utf8_need(p[used]);
+		if (need == 0 || used + (size_t)need > len ||
+		    !utf8_second_ok(p[used], p[used + 1]))
+			break;
+		for (k = 2; k < need && (p[used + k] & 0xc0) == 0x80; k++)
+			;
+		if (k < need)
+			break;
+		cp = utf8_decode(p + used, need);
+		if (!mark_is_combining(vt, cp))
+			break;
+		if (n < COMB_MARKS)
+			marks[n++] = cp;
+		used += (size_t)need;
+		added++;
+	}
+	if (added == 0)
+		return 0;
+	c->comb = comb_intern(vt, marks, n);
+	vt->last_n = 1 + n;
+	memcpy(vt->last + 1, marks, (size_t)n * sizeof *marks);
+	vt->dirty[vt->last_row] = 1;
+	vt->any_dirty = 1;
+	return used;
+}
+
 /* Feed the child's output through the filter into the state. */
 void
 vt_feed(struct vt *vt, const char *buf, size_t len)
 {
 	const uint8_t	*p = (const uint8_t *)buf;
-	size_t		 i = 0, j, n;
+	size_t		 i, j, n;
+	int		 ground = 0;
 
+	i = mark_join(vt, p, len);
+	if (i == len)
+		return;
 	while (i < len) {
 		if (vt->fs != F_GROUND || vt->u8len != 0 || p[i] >= 0x80 ||
 		    p[i] == 0x1b) {
+			ground = vt->fs == F_GROUND;
 			filter_byte(vt, p[i++]);
 			continue;
 		}
+		ground = 1;
 		/* A run of ASCII and C0 other than ESC passes unchanged. */
 		for (j = i + 1; j < len && p[j] < 0x80 && p[j] != 0x1b; j++)
 			;
@@ -1698,6 +1830,9 @@ vt_feed(struct vt *vt, const char *buf, size_t len)
 			i += n;
 		}
 	}
+	/* Text last (not an escape sequence's final byte): see mark_join(). */
+	vt->tail_glyph = ground && p[len - 1] >= 0x20 && p[len - 1] != 0x7f &&
+	    vt->fs == F_GROUND && vt->u8len == 0;
 	out_flush(vt);
 }
 

@@ -1,0 +1,169 @@
+/*
+ * fuzz_config.c: fuzz target for the configuration (include/config.h).
+ * The input goes through config_parse() as config.toml and through
+ * config_parse_procfile() as a Procfile.  A config that loads is walked
+ * and checked against the promises of config.h and config_options[]:
+ * numbers within their bounds, non-empty strings where required, job
+ * names unique, [A-Za-z0-9_.-]+ and not all digits, arrays terminated
+ * where their counts say, the focus key a valid name, and command, args,
+ * cwd and input templates that expand with the job's own params.  An
+ * error must name the file first.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "expand.h"
+#include "fuzz.h"
+
+/* The characters of a job name. */
+#define FUZZ_CONFIG_NAME \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+/* Abort unless template s expands with job j's params (NULL is fine). */
+static void
+fuzz_config_template(const struct config_job *j, const char *s, int flags)
+{
+	char	*r, *cause = NULL;
+
+	if (s == NULL)
+		return;
+	r = expand_text(s, NULL, NULL, j->params, j->nparams, flags, &cause);
+	if (r == NULL)
+		abort();
+	free(r);
+}
+
+/*
+ * Abort unless each option of section, in base, keeps its table entry:
+ * numbers within bounds, a non-empty string where it must be.
+ */
+static void
+fuzz_config_options(const char *section, const void *base)
+{
+	const struct config_option	*o;
+	const char			*field, *str;
+	double				 d;
+	size_t				 i;
+
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, section) != 0)
+			continue;
+		field = (const char *)base + o->offset;
+		if (o->type == CONFIG_STRING) {
+			str = *(char *const *)(const void *)field;
+			if (str != NULL && str[0] == '\0' &&
+			    (o->flags & CONFIG_NONEMPTY))
+				abort();
+			continue;
+		}
+		if (o->type == CONFIG_INT)
+			d = *(const int *)(const void *)field;
+		else if (o->type == CONFIG_NUMBER)
+			d = *(const double *)(const void *)field;
+		else
+			continue;
+		if (!(d >= o->min && d <= o->max))
+			abort();
+	}
+}
+
+/* Abort unless job j of cfg keeps every promise of struct config_job. */
+static void
+fuzz_config_job(const struct config *cfg, const struct config_job *j)
+{
+	size_t	i, len;
+
+	if (j->name == NULL || (len = strlen(j->name)) == 0 ||
+	    strspn(j->name, FUZZ_CONFIG_NAME) != len ||
+	    strspn(j->name, "0123456789") == len)
+		abort();
+	if (config_find_job(cfg, j->name) != j)
+		abort();
+	if (j->command == NULL || j->command[0] == '\0')
+		abort();
+	if (j->args != NULL && j->args[j->nargs] != NULL)
+		abort();
+	if (j->env != NULL) {
+		if (j->env[j->nenv] != NULL)
+			abort();
+		for (i = 0; i < j->nenv; i++) {
+			if (strchr(j->env[i], '=') == NULL)
+				abort();
+		}
+	}
+	if (j->params != NULL) {
+		if (j->params[j->nparams].key != NULL)
+			abort();
+		for (i = 0; i < j->nparams; i++) {
+			if (j->params[i].key == NULL)
+				abort();
+			if (j->params[i].value != NULL)
+				(void)strlen(j->params[i].value);
+		}
+	}
+	if (j->restart != CONFIG_RESTART_NO &&
+	    j->restart != CONFIG_RESTART_ON_FAILURE &&
+	    j->restart != CONFIG_RESTART_ALWAYS)
+		abort();
+	fuzz_config_options("job", j);
+	fuzz_config_template(j, j->command, j->args == NULL ? EXPAND_SHELL : 0);
+	for (i = 0; i < j->nargs; i++)
+		fuzz_config_template(j, j->args[i], 0);
+	fuzz_config_template(j, j->cwd, 0);
+	fuzz_config_template(j, j->input, 0);
+}
+
+/* Check what one parse gave: a config with no cause, or a named cause. */
+static void
+fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
+{
+	const struct config_settings	*s;
+	size_t				 i;
+
+	if (rc != 0) {
+		if (rc != -1 || cfg != NULL || cause == NULL ||
+		    strncmp(cause, name, strlen(name)) != 0 ||
+		    cause[strlen(name)] != ':')
+			abort();
+		free(cause);
+		return;
+	}
+	if (cfg == NULL || cause != NULL)
+		abort();
+	s = &cfg->settings;
+	if (s->shell != NULL)
+		(void)strlen(s->shell);
+	if (s->log_dir != NULL)
+		(void)strlen(s->log_dir);
+	if (s->focus_key != NULL && config_key_code(s->focus_key) == -1)
+		abort();
+	fuzz_config_options("settings", s);
+	if (cfg->njobs > 0 && cfg->jobs == NULL)
+		abort();
+	for (i = 0; i < cfg->njobs; i++)
+		fuzz_config_job(cfg, &cfg->jobs[i]);
+	config_free(cfg);
+}
+
+/* Load the input as a TOML configuration, then as a Procfile. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL;
+	int		 rc;
+
+	rc = config_parse("config.toml", (const char *)data, size, &cfg,
+	    &cause);
+	fuzz_config_check(rc, cfg, cause, "config.toml");
+
+	cfg = NULL;
+	cause = NULL;
+	rc = config_parse_procfile("Procfile", (const char *)data, size, &cfg,
+	    &cause);
+	fuzz_config_check(rc, cfg, cause, "Procfile");
+	return 0;
+}
