@@ -5,8 +5,11 @@
  * bytes).  The directory is made 0700 and must be a directory owned by
  * the user that neither group nor others can write; the socket is 0600,
  * and the server refuses (replies an error and closes) any peer whose
- * uid (SO_PEERCRED) is not its own.  ctl.c is the server, ctl-client.c
- * the `jobdeck ctl` client.
+ * uid (SO_PEERCRED) is not its own.  A deck takes NAME.lock (flock, a
+ * file left in place) beside the socket while it probes for a running
+ * deck, replaces a stale socket (only one of its own user) and binds, so
+ * decks of one name start one at a time.  ctl.c is the server,
+ * ctl-client.c the `jobdeck ctl` client.
  *
  * The protocol.  A client connects, writes one request and reads one
  * reply; the server closes the connection when the reply is sent.

@@ -548,7 +548,12 @@ cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (!job_is_running(job) || jobtable_write(ctx->jt, job, buf, len)
 	    != 0) {
-		cmd_error(ctx, "send: job %d is not running", job_id(job));
+		if (job_is_running(job) && errno == ENOBUFS)
+			cmd_error(ctx, "send: job %d is not reading its input "
+			    "(too much waits)", job_id(job));
+		else
+			cmd_error(ctx, "send: job %d is not running",
+			    job_id(job));
 		free(buf);
 		return -1;
 	}

@@ -20,6 +20,7 @@
  * A client is never freed inside a callback: dropping one closes its
  * socket at once and marks it dead, and a zero-delay timer frees the dead.
  */
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -27,6 +28,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -307,7 +309,9 @@ ctl_probe(const char *path, char **cause)
 		*cause = xprintf("%s exists and is not a socket", path);
 		return -1;
 	}
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+	/* Non-blocking: a full backlog is EAGAIN, not a wait in connect(). */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
 		*cause = xprintf("socket: %s", strerror(errno));
 		return -1;
 	}
@@ -320,6 +324,12 @@ ctl_probe(const char *path, char **cause)
 		return 1;	/* EAGAIN: a deck whose backlog is full */
 	if (errno == ECONNREFUSED) {
 		/* Left by a deck that died: nobody listens any more. */
+		if (sb.st_uid != geteuid()) {
+			*cause = xprintf("%s is owned by uid %ld, not by this "
+			    "user; refusing to replace it", path,
+			    (long)sb.st_uid);
+			return -1;
+		}
 		if (unlink(path) != 0 && errno != ENOENT) {
 			*cause = xprintf("cannot remove the stale socket %s: "
 			    "%s", path, strerror(errno));
@@ -329,6 +339,38 @@ ctl_probe(const char *path, char **cause)
 	}
 	*cause = xprintf("%s: %s", path, strerror(errno));
 	return -1;
+}
+
+/*
+ * Take NAME.lock beside the socket at path, so that decks of one name
+ * start one at a time: without it, one could find the socket of another
+ * that has bound but not yet listened "stale" and remove it.  Returns the
+ * lock's fd (closing it ends the lock), or -1 with *cause.
+ */
+static int
+ctl_lock(const char *path, char **cause)
+{
+	char	*lock;
+	int	 fd, rc;
+
+	lock = xprintf("%.*s.lock", (int)(strlen(path) - 5), path);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
+	    0600);
+	if (fd == -1) {
+		*cause = xprintf("%s: %s", lock, strerror(errno));
+		free(lock);
+		return -1;
+	}
+	do
+		rc = flock(fd, LOCK_EX);
+	while (rc == -1 && errno == EINTR);
+	if (rc != 0) {
+		*cause = xprintf("%s: %s", lock, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	free(lock);
+	return fd;
 }
 
 /*
@@ -344,20 +386,27 @@ ctl_listen(const char *name, char **cause)
 	struct ctl		*ctl;
 	char			*path;
 	mode_t			 mask;
-	int			 fd, rc, error;
+	int			 fd, lock, rc, error;
 
 	if (ctl_socket_path(name, 1, &path, cause) != 0)
 		return NULL;
+	/* Held from the probe until the socket listens. */
+	if ((lock = ctl_lock(path, cause)) == -1) {
+		free(path);
+		return NULL;
+	}
 	if ((rc = ctl_probe(path, cause)) != 0) {
 		if (rc == 1)
 			*cause = xprintf("a deck named %s is running (%s)",
 			    name, path);
+		close(lock);
 		free(path);
 		return NULL;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1) {
 		*cause = xprintf("socket: %s", strerror(errno));
+		close(lock);
 		free(path);
 		return NULL;
 	}
@@ -373,6 +422,7 @@ ctl_listen(const char *name, char **cause)
 		else
 			*cause = xprintf("%s: %s", path, strerror(error));
 		close(fd);
+		close(lock);
 		free(path);
 		return NULL;
 	}
@@ -381,9 +431,11 @@ ctl_listen(const char *name, char **cause)
 		*cause = xprintf("%s: %s", path, strerror(errno));
 		unlink(path);
 		close(fd);
+		close(lock);
 		free(path);
 		return NULL;
 	}
+	close(lock);
 	ctl = xcalloc(1, sizeof *ctl);
 	ctl->fd = fd;
 	ctl->path = path;
@@ -1325,7 +1377,8 @@ ctl_free(struct ctl *ctl)
 {
 	struct ctl_client	*c;
 	struct stat		 sb;
-	int			 i;
+	char			*cause = NULL;
+	int			 i, lock;
 
 	if (ctl == NULL)
 		return;
@@ -1350,9 +1403,14 @@ ctl_free(struct ctl *ctl)
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);
 	close(ctl->fd);
+	/* Under the lock, or a deck starting now could lose its new socket. */
+	if ((lock = ctl_lock(ctl->path, &cause)) == -1)
+		free(cause);
 	if (stat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
 	    sb.st_ino == ctl->ino)
 		unlink(ctl->path);
+	if (lock != -1)
+		close(lock);
 	free(ctl->path);
 	free(ctl);
 }

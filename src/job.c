@@ -25,6 +25,7 @@
 
 /* The most of a log file !logs reads back. */
 #define JOB_LOG_READ_MAX	(64 * 1024 * 1024)
+#define JOB_INPUT_MAX		(16 * 1024 * 1024)	/* unread input held */
 
 struct job {
 	int		  id;
@@ -338,12 +339,21 @@ job_close_output(struct job *j)
 		joblog_idle(j->log);
 }
 
-/* Queue input for the child and try to write it now; 0 or -1. */
+/*
+ * Queue input for the child and try to write it now; 0, or -1 if it can
+ * take none (EPIPE) or more than JOB_INPUT_MAX would wait (ENOBUFS).
+ */
 int
 job_write(struct job *j, const char *buf, size_t len)
 {
-	if (j->child.in_fd == -1)
+	if (j->child.in_fd == -1) {
+		errno = EPIPE;
 		return -1;
+	}
+	if (len > JOB_INPUT_MAX - j->in_len) {
+		errno = ENOBUFS;
+		return -1;
+	}
 	if (j->in_len + len > j->in_cap) {
 		while (j->in_len + len > j->in_cap)
 			j->in_cap = j->in_cap == 0 ? 256 : j->in_cap * 2;
@@ -620,6 +630,29 @@ job_describe_exit(const struct job *j)
 	return xprintf("Exited %d", WEXITSTATUS(j->status));
 }
 
+/*
+ * Return the offset just past the first newline of the log's bytes
+ * [from, size), or size if there is none; read in blocks, since the line
+ * may be megabytes long.
+ */
+static off_t
+job_log_next_line(int fd, off_t from, off_t size)
+{
+	char	 buf[65536], *nl;
+	ssize_t	 n;
+
+	while (from < size) {
+		n = pread(fd, buf, size - from > (off_t)sizeof buf ?
+		    sizeof buf : (size_t)(size - from), from);
+		if (n <= 0)
+			return size;
+		if ((nl = memchr(buf, '\n', (size_t)n)) != NULL)
+			return from + (nl - buf) + 1;
+		from += n;
+	}
+	return size;
+}
+
 /* Read up to JOB_LOG_READ_MAX bytes from the end of the log as lines. */
 static char **
 job_log_lines(const struct job *j, int *count)
@@ -635,16 +668,14 @@ job_log_lines(const struct job *j, int *count)
 		return NULL;
 	size = lseek(fd, 0, SEEK_END);
 	start = size > JOB_LOG_READ_MAX ? size - JOB_LOG_READ_MAX : 0;
+	/* Skip the partial first line. */
+	if (start > 0)
+		start = job_log_next_line(fd, start, size);
 	if (size == -1 || lseek(fd, start, SEEK_SET) == -1) {
 		close(fd);
 		return NULL;
 	}
 	rt = rawtext_new();
-	if (start > 0) {
-		/* Skip the partial first line. */
-		while ((n = read(fd, buf, 1)) == 1 && buf[0] != '\n')
-			;
-	}
 	while ((n = read(fd, buf, sizeof buf)) > 0)
 		rawtext_feed(rt, buf, (size_t)n);
 	close(fd);
@@ -743,12 +774,7 @@ job_log_since(const struct job *j, uint64_t *mark, int all, int *count)
 	from = (off_t)*mark;
 	if (size - from > JOB_LOG_READ_MAX) {
 		/* Too much at once: the last part, from a line's start. */
-		from = size - JOB_LOG_READ_MAX;
-		while (pread(fd, buf, 1, from) == 1 && buf[0] != '\n' &&
-		    from < size)
-			from++;
-		if (from < size)
-			from++;
+		from = job_log_next_line(fd, size - JOB_LOG_READ_MAX, size);
 	}
 	end = all ? size : job_log_last_newline(fd, from, size);
 	rt = rawtext_new();

@@ -2,8 +2,9 @@
  * jobtable.c: the set of jobs.  Spawning, lookup, the loop watches that read
  * every job's output, reaping on SIGCHLD, killing with a grace period, and
  * the subscribers told about it all.  Jobs live in an array (glibc's
- * sys/queue.h has no safe foreach) and are never freed while the table
- * lives, so callbacks may hold job pointers.
+ * sys/queue.h has no safe foreach); one is freed while the table lives only
+ * when keep_finished drops it, after the removed callback, so whoever holds
+ * a job pointer must forget it there.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -68,6 +69,7 @@ static void	jobtable_cancel_timers(struct jobtable_entry *);
 static int	jobtable_live(const struct jobtable_entry *);
 static void	jobtable_started(struct jobtable_entry *);
 static void	jobtable_after_exit(struct jobtable_entry *);
+static void	jobtable_trim_finished(struct jobtable *);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -327,8 +329,12 @@ jobtable_fd_cb(int fd, short revents, void *arg)
 		}
 	}
 	if (fd == e->out_fd && (revents & (POLLIN | POLLHUP | POLLERR))) {
-		if (jobtable_drain(e, JOBTABLE_READ_BUDGET, 1) == 0)
+		if (jobtable_drain(e, JOBTABLE_READ_BUDGET, 1) == 0) {
+			/* An ended job's output is over: one more finished. */
+			if (!job_is_running(e->job))
+				jobtable_trim_finished(e->jt);
 			return;
+		}
 	}
 	jobtable_update_watch(e);
 }
@@ -505,6 +511,17 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jt->count--;
 }
 
+/*
+ * Return whether an entry's job is over and may leave the table: not live,
+ * its output closed, and no member of its group left for a pending SIGKILL.
+ */
+static int
+jobtable_removable(struct jobtable_entry *e)
+{
+	return !jobtable_live(e) && e->out_fd == -1 &&
+	    (e->kill_timer == 0 || job_signal(e->job, 0) != 0);
+}
+
 /* Drop the oldest finished jobs beyond keep_finished (their logs stay). */
 static void
 jobtable_trim_finished(struct jobtable *jt)
@@ -514,14 +531,11 @@ jobtable_trim_finished(struct jobtable *jt)
 
 	if (jt->keep_finished < 0)
 		return;
-	for (i = 0; i < jt->count; i++) {
-		e = jt->entries[i];
-		if (!jobtable_live(e) && e->out_fd == -1)
-			finished++;
-	}
+	for (i = 0; i < jt->count; i++)
+		finished += jobtable_removable(jt->entries[i]);
 	for (i = 0; i < jt->count && finished > jt->keep_finished;) {
 		e = jt->entries[i];
-		if (!jobtable_live(e) && e->out_fd == -1) {
+		if (jobtable_removable(e)) {
 			jobtable_remove_entry(jt, i);
 			finished--;
 		} else
@@ -556,26 +570,53 @@ jobtable_after_exit(struct jobtable_entry *e)
 	jobtable_trim_finished(jt);
 }
 
+/* Return a live job other than job that has job's name, or NULL. */
+static struct job *
+jobtable_namesake(const struct jobtable *jt, const struct job *job)
+{
+	const char	*name = job_name(job), *other;
+	int		 i;
+
+	for (i = 0; name != NULL && i < jt->count; i++) {
+		if (jt->entries[i]->job == job ||
+		    !jobtable_live(jt->entries[i]))
+			continue;
+		other = job_name(jt->entries[i]->job);
+		if (other != NULL && strcmp(other, name) == 0)
+			return jt->entries[i]->job;
+	}
+	return NULL;
+}
+
 /*
  * Run a job again with its original spec, as the same id: at once if it
- * has ended (or waits), else once the SIGTERM sent now has ended it.
+ * has ended (or waits), else once the SIGTERM sent now has ended it.  An
+ * ended job whose name a live job has taken since cannot run again.
  */
 int
 jobtable_restart(struct jobtable *jt, struct job *job, char **cause)
 {
 	struct jobtable_entry	*e;
+	struct job		*other;
 
 	if ((e = jobtable_entry(jt, job)) == NULL) {
 		*cause = xprintf("no such job");
 		return -1;
 	}
-	if (job_is_running(job)) {
-		e->restart_asked = 1;
-		if (jobtable_kill(jt, job, SIGTERM) == 0 || errno != ESRCH)
-			return 0;
-		e->restart_asked = 0;
-		*cause = xprintf("job %d cannot be stopped", job_id(job));
+	if ((other = jobtable_namesake(jt, job)) != NULL) {
+		*cause = xprintf("a job named %s is running already (job %d)",
+		    job_name(job), job_id(other));
 		return -1;
+	}
+	if (job_is_running(job)) {
+		if (jobtable_kill(jt, job, SIGTERM) != 0 && errno == ESRCH) {
+			*cause = xprintf("job %d cannot be stopped",
+			    job_id(job));
+			return -1;
+		}
+		/* After the kill, which calls off any earlier restart. */
+		e->restart_asked = 1;
+		return 0;
 	}
 	if (e->restart_timer != 0) {
 		loop_cancel_timer(jt->loop, e->restart_timer);
@@ -673,7 +714,10 @@ jobtable_running(const struct jobtable *jt)
 	return n;
 }
 
-/* Send SIGKILL to a job's group once its grace period is over. */
+/*
+ * Send SIGKILL to a job's group once its grace period is over; an ended
+ * job may then leave the panel.
+ */
 static void
 jobtable_grace_cb(void *arg)
 {
@@ -681,6 +725,8 @@ jobtable_grace_cb(void *arg)
 
 	e->kill_timer = 0;
 	job_signal(e->job, SIGKILL);
+	if (!job_is_running(e->job))
+		jobtable_trim_finished(e->jt);
 }
 
 /* Signal a job's group; for SIGTERM and the like, SIGKILL after grace. */
@@ -708,8 +754,11 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		return -1;
 	}
 	if (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
-	    sig == SIGHUP || sig == SIGQUIT)
+	    sig == SIGHUP || sig == SIGQUIT) {
+		/* The user stops it: a restart still pending is called off. */
 		job_set_cancel(job);
+		e->restart_asked = 0;
+	}
 	if (job_signal(job, sig) == -1)
 		return -1;
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {

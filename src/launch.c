@@ -149,6 +149,55 @@ launch_resolve_cwd(char *cwd, const struct session *session,
 	return abs;
 }
 
+/*
+ * Return whether shell (a path) quotes as sh does, so that the quoting of
+ * {name} values (EXPAND_SHELL) holds in it: not fish, csh and the like,
+ * where a value ending in a backslash could close its quotes.
+ */
+static int
+launch_posix_shell(const char *shell)
+{
+	static const char *const names[] = {
+		"sh", "bash", "dash", "ash", "ksh", "ksh93", "mksh", "pdksh",
+		"oksh", "loksh", "zsh", "yash", "posh", "busybox", NULL
+	};
+	const char	*base = strrchr(shell, '/');
+	size_t		 i;
+
+	base = base != NULL ? base + 1 : shell;
+	for (i = 0; names[i] != NULL; i++) {
+		if (strcmp(base, names[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Refuse a command string that got {name} values for a shell that is not
+ * a POSIX one; 0, or -1 with *cause.
+ */
+static int
+launch_check_shell(const char *command, const char *expanded,
+    const char *shell, struct launch_lookup *lk, char **cause)
+{
+	char	*plain, *why = NULL;
+	int	 same;
+
+	if (launch_posix_shell(shell))
+		return 0;
+	plain = expand_text(command, &launch_env, lk, NULL, 0, EXPAND_SHELL,
+	    &why);
+	same = plain != NULL && strcmp(plain, expanded) == 0;
+	free(plain);
+	free(why);
+	if (same)
+		return 0;
+	*cause = xprintf("command: {name} values are quoted for sh and %s is "
+	    "not a POSIX shell (set shell = \"/bin/sh\", or use args)",
+	    shell);
+	return -1;
+}
+
 /* Build the spec of configured job cj; NULL with *cause on a bad template. */
 struct launch *
 launch_new(const struct config_job *cj, const struct config_settings *set,
@@ -158,9 +207,12 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
 	struct launch		*l;
 	struct launch_lookup	 lk;
 	struct expand_param	*params;
+	const char		*shell;
 	size_t			 nparams, i;
 	int			 ok = 1;
 
+	shell = set != NULL && set->shell != NULL ? set->shell :
+	    session_shell(session);
 	l = xcalloc(1, sizeof *l);
 	lk.cj = cj;
 	lk.session = session;
@@ -181,7 +233,8 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
 	} else {
 		l->command = launch_expand("command", cj->command, &lk, params,
 		    nparams, EXPAND_SHELL, cause);
-		ok = l->command != NULL;
+		ok = l->command != NULL && launch_check_shell(cj->command,
+		    l->command, shell, &lk, cause) == 0;
 	}
 	if (ok && cj->cwd != NULL) {
 		l->cwd = launch_expand("cwd", cj->cwd, &lk, params, nparams, 0,
@@ -201,8 +254,7 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
 	}
 
 	l->name = cj->name != NULL ? xstrdup(cj->name) : NULL;
-	l->shell = xstrdup(set != NULL && set->shell != NULL ? set->shell :
-	    session_shell(session));
+	l->shell = xstrdup(shell);
 	l->spec.name = l->name;
 	l->spec.command = l->command;
 	l->spec.argv = l->argv;

@@ -551,6 +551,69 @@ START_TEST(test_kill_background_child)
 }
 END_TEST
 
+/*
+ * A killed job that leaves the panel (keep_finished) at once still gets
+ * its SIGKILL after the grace: a member of its group that ignores SIGTERM
+ * and let go of the terminal must not survive.
+ */
+START_TEST(test_kill_grace_after_removal)
+{
+	struct job	*job;
+	char		 cmd[400], path[96], *s;
+	size_t		 len;
+	pid_t		 bg;
+
+	snprintf(path, sizeof path, "%s/bg.pid", fx.dir);
+	snprintf(cmd, sizeof cmd, "(trap '' TERM HUP; exec sleep 100 "
+	    ">/dev/null 2>&1 </dev/null) & echo $! > %s.tmp; mv %s.tmp %s; "
+	    "sleep 100", path, path, path);
+	jobtable_set_grace(fx.jt, 300);
+	jobtable_set_keep_finished(fx.jt, 0);
+	job = spawn(cmd);
+	while (access(path, F_OK) != 0) {
+		ck_assert_msg(job_is_running(job), "job ended early");
+		loop_run_once(fx.loop, 10);
+	}
+	s = slurp(path, &len);
+	bg = (pid_t)atol(s);
+	free(s);
+	ck_assert_int_gt(bg, 1);
+	ck_assert(!pid_gone(bg));
+
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	ck_assert_msg(run_until(pid_gone_cond, &bg, 3000),
+	    "the group's member %ld survived its SIGKILL", (long)bg);
+	run_for(100);
+	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+}
+END_TEST
+
+/*
+ * Input for a job that never reads it (jobdeck ctl send in a loop) queues
+ * up to a limit, then is refused with ENOBUFS: memory stays bounded.
+ */
+START_TEST(test_input_bounded)
+{
+	static char	 chunk[65536];
+	struct job	*job;
+	size_t		 total = 0;
+	int		 rc = 0;
+
+	memset(chunk, 'x', sizeof chunk);
+	/* On pipes: a pty's line discipline drops what does not fit. */
+	job = spawn_spec("sleep 30", NULL, 1, NULL, 0);
+	while (total < 64 * 1024 * 1024 &&
+	    (rc = jobtable_write(fx.jt, job, chunk, sizeof chunk)) == 0)
+		total += sizeof chunk;
+	ck_assert_msg(rc == -1, "%zu bytes queued, none refused", total);
+	ck_assert_int_eq(errno, ENOBUFS);
+	/* The limit, and what the pipe itself holds. */
+	ck_assert_uint_le(total, 17 * 1024 * 1024);
+	ck_assert(job_is_running(job));
+	ck_assert(job_input_pending(job));
+}
+END_TEST
+
 /* kill-all signals every job at once: three grace periods overlap. */
 START_TEST(test_kill_all_at_once)
 {
@@ -876,6 +939,46 @@ START_TEST(test_text_since)
 	job_text_free(lines, count);
 	lines = job_text_incremental(job, &count);
 	ck_assert_int_eq(count, 0);
+	job_text_free(lines, count);
+}
+END_TEST
+
+/*
+ * A log of more than JOB_LOG_READ_MAX (64 MiB) whose cut falls in a long
+ * line (progress redrawn with CR, binary) is read from the next line in
+ * big reads, not a byte per system call: the deck's loop waits for it.
+ */
+START_TEST(test_text_big_log_line)
+{
+	struct job	*job;
+	char		**lines;
+	int64_t		  t0;
+	int		  fd, count;
+
+	job = spawn_spec("seq 1 50", NULL, 0, fx.dir, 10);
+	wait_done(job);
+	ck_assert_ptr_nonnull(job_log_path(job));
+	/* 68 MiB of one line (NULs, sparse), then two short lines. */
+	fd = open(job_log_path(job), O_WRONLY | O_APPEND);
+	ck_assert_int_ne(fd, -1);
+	ck_assert_int_eq(ftruncate(fd, 68 * 1024 * 1024), 0);
+	ck_assert_int_eq(write(fd, "tail\nlast\n", 10), 10);
+	close(fd);
+
+	t0 = loop_now_ms();
+	lines = job_text_lines(job, &count);
+	ck_assert_msg(loop_now_ms() - t0 < 1000, "!logs took %lld ms",
+	    (long long)(loop_now_ms() - t0));
+	ck_assert_int_eq(count, 1);
+	ck_assert_str_eq(lines[0], "last");
+	job_text_free(lines, count);
+
+	t0 = loop_now_ms();
+	lines = job_text_incremental(job, &count);
+	ck_assert_msg(loop_now_ms() - t0 < 1000, "status --incremental took "
+	    "%lld ms", (long long)(loop_now_ms() - t0));
+	ck_assert_int_eq(count, 1);
+	ck_assert_str_eq(lines[0], "last");
 	job_text_free(lines, count);
 }
 END_TEST
@@ -1247,6 +1350,89 @@ START_TEST(test_user_restart)
 }
 END_TEST
 
+/*
+ * A restart that is still waiting for its job to stop is called off when
+ * the user kills the job or quits: the job stays stopped.
+ */
+START_TEST(test_kill_cancels_restart)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cause = NULL;
+	int		 one = 1, two = 2;
+
+	memset(&spec, 0, sizeof spec);
+	job = spawn_full(&spec, "trap 'sleep 0.2; exit 0' TERM; echo up.; "
+	    "while :; do sleep 0.05; done");
+	ck_assert(run_until(ups_reached, &one, 5000));
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	/* !quit while it takes its time to stop. */
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 1);
+	ck_assert(run_until(exits_reached, &one, 5000));
+	run_for(300);
+	ck_assert_int_eq(fx.started, 1);
+	ck_assert(!job_is_running(job));
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+
+	/* Likewise !kill after !restart. */
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	ck_assert(run_until(ups_reached, &two, 5000));
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	ck_assert(run_until(exits_reached, &two, 5000));
+	run_for(300);
+	ck_assert_int_eq(fx.started, 2);
+	ck_assert(!job_is_running(job));
+}
+END_TEST
+
+/* A name stays unique among live jobs: no restart of an old namesake. */
+START_TEST(test_restart_name_in_use)
+{
+	struct job_spec	 spec;
+	struct job	*old, *cur;
+	char		*cause = NULL;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = "svc";
+	old = spawn_full(&spec, "true");
+	wait_done(old);
+	cur = spawn_full(&spec, "sleep 30");
+	ck_assert_int_eq(job_state(cur), JOB_RUNNING);
+	ck_assert_int_eq(jobtable_restart(fx.jt, old, &cause), -1);
+	ck_assert_str_eq(cause, "a job named svc is running already (job 2)");
+	free(cause);
+	ck_assert(!job_is_running(old));
+	ck_assert_ptr_eq(jobtable_find(fx.jt, "svc", NULL), cur);
+}
+END_TEST
+
+/* Whether the int pointed to is at least 1. */
+static int
+int_set(void *arg)
+{
+	return *(int *)arg > 0;
+}
+
+/*
+ * keep_finished also drops a job whose output ends after its exit (a
+ * background child held its terminal), not only at the next exit.
+ */
+START_TEST(test_keep_finished_late_output)
+{
+	struct job_spec	 spec;
+	int		 removed = 0;
+
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &removed_cbs, &removed), 0);
+	jobtable_set_keep_finished(fx.jt, 0);
+	memset(&spec, 0, sizeof spec);
+	(void)spawn_full(&spec, "(trap '' HUP; sleep 0.3) & echo bye.");
+	ck_assert_msg(run_until(int_set, &removed, 5000),
+	    "the finished job was kept: %d job(s)", jobtable_count(fx.jt));
+	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+}
+END_TEST
+
 static Suite *
 job_suite(void)
 {
@@ -1281,6 +1467,8 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_just_spawned);
 	tcase_add_test(tc, test_kill_grace);
 	tcase_add_test(tc, test_kill_background_child);
+	tcase_add_test(tc, test_kill_grace_after_removal);
+	tcase_add_test(tc, test_input_bounded);
 	tcase_add_test(tc, test_kill_all_at_once);
 	suite_add_tcase(s, tc);
 
@@ -1296,6 +1484,9 @@ job_suite(void)
 	tcase_add_test(tc, test_spec_input);
 	tcase_add_test(tc, test_keep_finished);
 	tcase_add_test(tc, test_user_restart);
+	tcase_add_test(tc, test_kill_cancels_restart);
+	tcase_add_test(tc, test_restart_name_in_use);
+	tcase_add_test(tc, test_keep_finished_late_output);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("log");
@@ -1305,6 +1496,7 @@ job_suite(void)
 	tcase_add_test(tc, test_text_from_log);
 	tcase_add_test(tc, test_log_raw_bytes);
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
+	tcase_add_test(tc, test_text_big_log_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

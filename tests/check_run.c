@@ -86,6 +86,8 @@ jd_start_v(struct proc *p, const char *const *args)
 		dup2(out[1], 1);
 		dup2(err[1], 2);
 		close_range(3, ~0U, 0);
+		/* Command strings run in $SHELL: a POSIX one, as in term.c. */
+		setenv("SHELL", "/bin/sh", 1);
 		execv(bin, (char *const *)argv);
 		dprintf(2, "cannot run %s: %s (build it with `make jobdeck`,"
 		    " or set JOBDECK_BIN)\n", bin, strerror(errno));
@@ -776,6 +778,60 @@ START_TEST(test_config_job_timeout_and_input)
 }
 END_TEST
 
+/*
+ * {name} values are quoted for sh: a command string whose shell may read
+ * quotes otherwise (fish, csh, ...) does not get them, since a value could
+ * end its quoting there.  Commands without a value still run in it.
+ */
+START_TEST(test_config_job_params_other_shell)
+{
+	static const char text[] =
+	    "[settings]\n"
+	    "shell = \"%s\"\n"
+	    "[[job]]\n"
+	    "name = \"greet\"\n"
+	    "command = \"echo hello {who}\"\n"
+	    "params = { who = \"world\" }\n"
+	    "[[job]]\n"
+	    "name = \"plain\"\n"
+	    "command = \"echo plain {nothing}\"\n";
+	const struct jsonread	*v;
+	struct res		 r;
+	char			 dir[64], cfg[256], sh[256], buf[1024];
+	char			 evil[300];
+
+	tmpdir(dir);
+	/* A shell of another family, here a stand-in that runs sh. */
+	write_file(sh, dir, "fish", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
+	snprintf(buf, sizeof buf, text, sh);
+	write_file(cfg, dir, "config.toml", buf, 0600);
+	jd(&r, "-c", cfg, "--json", "greet", NULL);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "jobdeck run: greet: command: ") == r.err &&
+	    strstr(r.err, "not a POSIX shell") != NULL, "stderr: %s", r.err);
+	ck_assert_str_eq(r.out, "");
+	res_free(&r);
+	jd(&r, "-c", cfg, "--json", "plain", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "plain {nothing}\n");
+	res_free(&r);
+
+	/* The real thing, where it is installed: no way out of the quotes. */
+	if (access("/usr/bin/fish", X_OK) == 0) {
+		snprintf(buf, sizeof buf, text, "/usr/bin/fish");
+		write_file(cfg, dir, "config.toml", buf, 0600);
+		snprintf(evil, sizeof evil, "who=\\';touch %s/pwned;#", dir);
+		jd(&r, "-c", cfg, "--json", "--param", evil, "greet", NULL);
+		ck_assert_int_eq(r.status, 2);
+		res_free(&r);
+		snprintf(buf, sizeof buf, "%s/pwned", dir);
+		ck_assert_msg(access(buf, F_OK) != 0, "a parameter ran a "
+		    "command in fish");
+	}
+	rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_config_errors)
 {
 	struct res	 r;
@@ -955,6 +1011,7 @@ run_suite(void)
 	tcase_add_test(tc, test_config_job_args);
 	tcase_add_test(tc, test_config_job_timeout_and_input);
 	tcase_add_test(tc, test_config_errors);
+	tcase_add_test(tc, test_config_job_params_other_shell);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pass-through");

@@ -12,6 +12,7 @@
  * client it keeps reading the deck's terminal, so the deck never blocks
  * on its own screen.
  */
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -659,7 +660,8 @@ START_TEST(test_status)
 	const char		*s;
 
 	deck_start(&d, "status", cmds);
-	EXPECT_IN(d.t, NULL, "first", WAIT_MS);
+	/* Not the screen: "first" is in the command shown in the panel. */
+	wait_logs(&d, "1", "first", WAIT_MS);
 
 	CTL_EXPECT(&d, &r, 0, "status", "1");
 	ck_assert_msg(strstr(r.out, "id:       1\n") == r.out &&
@@ -1404,7 +1406,8 @@ other_uid_probe(const char *path)
 		snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
 		if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
 			_exit(errno == EACCES ? 11 : 2);
-		(void)write(fd, "ps\n", 3);
+		/* The deck may have answered and closed already: EPIPE. */
+		(void)send(fd, "ps\n", 3, MSG_NOSIGNAL);
 		while ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
 			len += (size_t)n;
 		buf[len] = '\0';
@@ -1520,6 +1523,151 @@ START_TEST(test_stale_socket)
 }
 END_TEST
 
+/*
+ * Two decks of one name starting at once: the one still starting (bound,
+ * not yet listening, holding NAME.lock) must not lose its socket to the
+ * other, which must say the name is in use once the first listens.
+ */
+START_TEST(test_start_race)
+{
+	struct sockaddr_un	 sun;
+	struct deck		 a, b;
+	struct stat		 sb, now;
+	const char		*env[2];
+	char			 var[PATH_MAX + 32], lock[PATH_MAX];
+	int			 fd, lfd, status;
+
+	deck_start(&a, "first", NULL);
+	/* Play a deck of the name "race" between its bind() and listen(). */
+	ck_assert(snprintf(lock, sizeof lock, "%s/race.lock", a.dir) <
+	    (int)sizeof lock);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ne(lfd, -1);
+	ck_assert_int_eq(flock(lfd, LOCK_EX), 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/race.sock",
+	    a.dir) < (int)sizeof sun.sun_path);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	ck_assert_int_eq(lstat(sun.sun_path, &sb), 0);
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "race", NULL, NULL, env, 1);
+	term_pump(b.t, 500);
+	ck_assert_msg(lstat(sun.sun_path, &now) == 0 && now.st_ino == sb.st_ino,
+	    "the second deck removed the starting deck's socket");
+	ck_assert(!term_find(b.t, "Processes", NULL, NULL));
+
+	/* The first one is up: the second one gives way. */
+	ck_assert_int_eq(listen(fd, 8), 0);
+	close(lfd);
+	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named race is running (%s)",
+	    sun.sun_path), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+	    "status %d", status);
+	ck_assert_int_eq(lstat(sun.sun_path, &now), 0);
+	ck_assert_int_eq(now.st_ino, sb.st_ino);
+	term_close(b.t);
+	close(fd);
+	assert_deck_works(&a);
+	term_close(a.t);
+}
+END_TEST
+
+/*
+ * A deck too busy to accept (its backlog full) is running: a second deck
+ * of its name says so at once rather than wait in connect().
+ */
+START_TEST(test_busy_deck)
+{
+	struct sockaddr_un	 sun;
+	struct deck		 a, b;
+	const char		*env[2];
+	char			 var[PATH_MAX + 32];
+	int			 fd, fds[64], n = 0, status;
+
+	deck_start(&a, "idle", NULL);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/busy.sock",
+	    a.dir) < (int)sizeof sun.sun_path);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	ck_assert_int_eq(listen(fd, 0), 0);
+	/* Fill its backlog; it never accepts. */
+	for (n = 0; n < 64; n++) {
+		fds[n] = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (connect(fds[n], (struct sockaddr *)&sun, sizeof sun) != 0) {
+			ck_assert_int_eq(errno, EAGAIN);
+			close(fds[n]);
+			break;
+		}
+	}
+	ck_assert_int_lt(n, 64);
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "busy", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named busy is running (%s)",
+	    sun.sun_path), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_int_eq(WEXITSTATUS(status), 2);
+	term_close(b.t);
+	while (n > 0)
+		close(fds[--n]);
+	close(fd);
+	assert_deck_works(&a);
+	term_close(a.t);
+}
+END_TEST
+
+/* A dead socket that another user made is not removed, nor used. */
+START_TEST(test_stale_foreign)
+{
+	struct sockaddr_un	 sun;
+	struct deck		 a, b;
+	struct stat		 sb;
+	const char		*env[2];
+	char			 var[PATH_MAX + 32];
+	int			 fd, status;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "check_ctl: stale_foreign skipped: it needs "
+		    "root to make a file of uid %d\n", NOBODY);
+		return;
+	}
+	deck_start(&a, "owner", NULL);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/theirs.sock",
+	    a.dir) < (int)sizeof sun.sun_path);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	close(fd);
+	ck_assert_int_eq(lchown(sun.sun_path, NOBODY, NOBODY), 0);
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "theirs", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, fmt("jobdeck: %s is owned by uid %d",
+	    sun.sun_path, NOBODY), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_int_eq(WEXITSTATUS(status), 2);
+	term_close(b.t);
+	ck_assert_int_eq(lstat(sun.sun_path, &sb), 0);
+	ck_assert_int_eq(sb.st_uid, NOBODY);
+	assert_deck_works(&a);
+	term_close(a.t);
+}
+END_TEST
+
 /* An unsafe socket directory is refused by the deck and by ctl. */
 START_TEST(test_dir_perms)
 {
@@ -1601,6 +1749,9 @@ ctl_suite(void)
 		{ "other_uid", &test_other_uid, 30 },
 		{ "second_deck", &test_second_deck, 30 },
 		{ "stale_socket", &test_stale_socket, 30 },
+		{ "start_race", &test_start_race, 30 },
+		{ "busy_deck", &test_busy_deck, 30 },
+		{ "stale_foreign", &test_stale_foreign, 30 },
 		{ "dir_perms", &test_dir_perms, 30 },
 	};
 	Suite	*s = suite_create("ctl");
