@@ -663,7 +663,8 @@ job_log_lines(const struct job *j, int *count)
 	off_t		 size, start;
 	int		 fd;
 
-	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC);
+	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
 	if (fd == -1)
 		return NULL;
 	size = lseek(fd, 0, SEEK_END);
@@ -763,7 +764,8 @@ job_log_since(const struct job *j, uint64_t *mark, int all, int *count)
 	int		 fd;
 
 	*count = 0;
-	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC);
+	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
 	if (fd == -1)
 		return NULL;
 	size = lseek(fd, 0, SEEK_END);

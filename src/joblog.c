@@ -73,6 +73,12 @@ joblog_mkdirs(const char *dir, char **cause)
 		*cause = xprintf("%s: not owned by this user", dir);
 		return -1;
 	}
+	/* Others could swap a log for a link to a file of ours. */
+	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+		*cause = xprintf("%s: writable by group or others (mode %04o)",
+		    dir, (unsigned)(sb.st_mode & 07777));
+		return -1;
+	}
 	return 0;
 }
 
@@ -102,8 +108,8 @@ joblog_open(const char *dir, const char *name, char **cause)
 		path = xprintf("%s%s", dir, name);
 	else
 		path = xprintf("%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
-	    0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY |
+	    O_NOFOLLOW, 0600);
 	if (fd == -1 || fstat(fd, &sb) != 0) {
 		*cause = xprintf("%s: %s", path, strerror(errno));
 		if (fd != -1)
@@ -143,7 +149,7 @@ joblog_write(struct joblog *jl, const void *buf, size_t len)
 	if (jl->fd == -1 && jl->idle) {
 		jl->idle = 0;
 		jl->fd = open(jl->path, O_WRONLY | O_CREAT | O_APPEND |
-		    O_CLOEXEC | O_NOCTTY, 0600);
+		    O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
 		if (jl->fd == -1) {
 			jl->error = xprintf("log disabled: %s: %s", jl->path,
 			    strerror(errno));

@@ -567,6 +567,7 @@ ui_draw_pane(struct ui *ui, int all)
 	struct job		*job = ui->selected;
 	struct vt		*vt = NULL;
 	char			 title[1100], right[64], cmd[1024];
+	char			 key[sizeof ((struct ui *)0)->pane_key];
 	int			 focused = ui->flags & UI_FOCUSED;
 	int			 ih = r->h - 2, iw = r->w - 2, row, n, sb, rev;
 
@@ -585,9 +586,19 @@ ui_draw_pane(struct ui *ui, int all)
 			    (long)job_pid(job));
 		vt = job_vt(job);
 	}
-	ui_box(r, job != NULL ? title : "No job selected",
-	    right[0] != '\0' ? right : NULL, focused ? A_BOLD : A_NORMAL,
-	    focused ? ui_semantic(UI_C_FOCUS) : 0);
+	/*
+	 * The frame only when it changed: redrawn, its sides would touch
+	 * every row and curses would compare them all on each echo.
+	 */
+	snprintf(key, sizeof key, "%d\x01%s\x01%s", focused,
+	    job != NULL ? title : "", right);
+	if (all || strcmp(key, ui->pane_key) != 0) {
+		ui_box(r, job != NULL ? title : "No job selected",
+		    right[0] != '\0' ? right : NULL,
+		    focused ? A_BOLD : A_NORMAL,
+		    focused ? ui_semantic(UI_C_FOCUS) : 0);
+		snprintf(ui->pane_key, sizeof ui->pane_key, "%s", key);
+	}
 	if (vt == NULL) {
 		for (row = 0; row < ih; row++)
 			ui_blank(r->y + 1 + row, r->x + 1, iw, A_NORMAL);

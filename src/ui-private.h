@@ -54,6 +54,7 @@ struct ui {
 	struct job		*selected;
 	int			 focus_key;	/* a control character */
 	char			 focus_name[16];	/* "Ctrl+T" */
+	char			 pane_key[1200];	/* the pane frame last drawn */
 	int			 panel_top;	/* first job index shown */
 	int			 scroll;	/* lines scrolled back in the pane */
 	int			 scroll_base;	/* scrollback count scroll counts from */

@@ -3,6 +3,7 @@
  * appending, modes, nested creation, a full disk (/dev/full), writes cut
  * short by signals, and the default directory.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -183,18 +184,53 @@ START_TEST(test_idle_closes_and_reopens)
 }
 END_TEST
 
+/* A directory others may write to, and a log that is a link, are refused. */
+START_TEST(test_unsafe_dir_and_link)
+{
+	struct joblog	*jl;
+	char		 p[160], t[160], want[240], *cause = NULL;
+
+	snprintf(p, sizeof p, "%s/open", base);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	ck_assert_int_eq(chmod(p, 0777), 0);
+	jl = joblog_open(p, "x.log", &cause);
+	ck_assert_ptr_null(jl);
+	snprintf(want, sizeof want, "%s: writable by group or others "
+	    "(mode 0777)", p);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+
+	snprintf(t, sizeof t, "%s/target", base);
+	snprintf(p, sizeof p, "%s/link.log", base);
+	ck_assert_int_eq(symlink(t, p), 0);
+	jl = joblog_open(base, "link.log", &cause);
+	ck_assert_ptr_null(jl);
+	ck_assert_ptr_nonnull(strstr(cause, "link.log"));
+	free(cause);
+	ck_assert_int_eq(access(t, F_OK), -1);
+}
+END_TEST
+
 START_TEST(test_full_disk_turns_log_off)
 {
 	struct joblog	*jl;
+	struct rlimit	 rl, old;
 	char		 p[160], want[200], *cause = NULL;
 
+	/* A file size limit of 0 fails every write, as a full disk does. */
 	snprintf(p, sizeof p, "%s/full.log", base);
-	ck_assert_int_eq(symlink("/dev/full", p), 0);
 	jl = joblog_open(base, "full.log", &cause);
 	ck_assert_msg(jl != NULL, "%s", cause);
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	rl = old;
+	rl.rlim_cur = 0;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	ck_assert_int_eq(joblog_write(jl, "data", 4), -1);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
 	snprintf(want, sizeof want, "log disabled: %s: %s", p,
-	    strerror(ENOSPC));
+	    strerror(EFBIG));
 	ck_assert_str_eq(joblog_error(jl), want);
 	ck_assert_int_eq(joblog_size(jl), 0);
 
@@ -407,6 +443,7 @@ joblog_suite(void)
 	tcase_add_test(tc, test_idle_closes_and_reopens);
 	tcase_add_test(tc, test_full_disk_turns_log_off);
 	tcase_add_test(tc, test_open_errors);
+	tcase_add_test(tc, test_unsafe_dir_and_link);
 	tcase_add_test(tc, test_dir_of_other_user_refused);
 	tcase_add_test(tc, test_write_survives_signals_and_short_writes);
 	suite_add_tcase(s, tc);
