@@ -15,5 +15,6 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xexcerpt(const char *, size_t, size_t);
 
 #endif

@@ -172,7 +172,6 @@ const struct config_option config_options[] = {
 const size_t config_noptions = sizeof config_options / sizeof config_options[0];
 
 static int	 config_fail(struct config_ctx *, int, int, char *);
-static char	*config_excerpt(const char *, size_t);
 static int	 config_is_digits(const char *);
 static size_t	 config_distance(const char *, size_t, const char *);
 static const struct config_option *config_lookup(const char *, const char *,
@@ -227,14 +226,14 @@ config_check_name(const char *s, char **cause)
 		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
 		    *p == '-')
 			continue;
-		e = config_excerpt(s, strlen(s));
+		e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 		*cause = xprintf("job name '%s' may only have letters, digits, "
 		    "'_', '.' and '-'", e);
 		free(e);
 		return -1;
 	}
 	if (config_is_digits(s)) {
-		e = config_excerpt(s, strlen(s));
+		e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 		*cause = xprintf("job name '%s' must not be all digits (ids "
 		    "are numbers)", e);
 		free(e);
@@ -262,7 +261,7 @@ config_check_env(const char *s, char **cause)
 
 	if (*s != '\0' && strchr(s, '=') == NULL)
 		return 0;
-	e = config_excerpt(s, strlen(s));
+	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("env name '%s' must be non-empty and without '='", e);
 	free(e);
 	return -1;
@@ -283,7 +282,7 @@ config_check_param(const char *s, char **cause)
 	}
 	if (*s != '\0' && *p == '\0')
 		return 0;
-	e = config_excerpt(s, strlen(s));
+	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
 	free(e);
 	return -1;
@@ -296,36 +295,6 @@ config_fail(struct config_ctx *ctx, int line, int col, char *msg)
 	*ctx->cause = xprintf("%s:%d:%d: %s", ctx->name, line, col, msg);
 	free(msg);
 	return -1;
-}
-
-/*
- * Return a copy of s[0..len) for a message: at most CONFIG_EXCERPT_MAX
- * bytes (cut at a UTF-8 boundary, then "..."), control characters as '?'.
- */
-static char *
-config_excerpt(const char *s, size_t len)
-{
-	char	*e, *r;
-	size_t	 n = len, i;
-
-	if (n > CONFIG_EXCERPT_MAX) {
-		n = CONFIG_EXCERPT_MAX;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
-	e = xmalloc(n + 1);
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			e[i] = '?';
-		else
-			e[i] = s[i];
-	}
-	e[n] = '\0';
-	if (n == len)
-		return e;
-	r = xprintf("%s...", e);
-	free(e);
-	return r;
 }
 
 /* Return 1 if s is one or more ASCII digits. */
@@ -715,7 +684,7 @@ config_set_table(struct config_ctx *ctx, const struct config_option *o,
 	for (i = 0; i < n; i++) {
 		key = toml_table_key(v, i, &len);
 		if (strlen(key) != len) {
-			e = config_excerpt(key, len);
+			e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
 			msg = xprintf("%s name '%s' must not contain NUL bytes",
 			    o->name, e);
 			free(e);
@@ -826,7 +795,7 @@ config_section(struct config_ctx *ctx, const char *section,
 				return -1;
 			continue;
 		}
-		e = config_excerpt(key, len);
+		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
 		if ((near = config_suggest(section, key, len)) != NULL)
 			msg = xprintf("unknown key '%s' in %s (did you mean "
 			    "'%s'?)", e, where, near);
@@ -889,7 +858,7 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 			continue;
 		v = toml_table_get(t, "name");
 		first = toml_table_get(toml_array_get(jobs, k), "name");
-		e = config_excerpt(j->name, strlen(j->name));
+		e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
 		msg = xprintf("duplicate job name '%s' (first at line %d)", e,
 		    toml_line(first));
 		free(e);
@@ -971,7 +940,7 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	/* A header's '[' comes before its key; a key = value's value after. */
 	header = toml_line(v) < line ||
 	    (toml_line(v) == line && toml_col(v) < col);
-	e = config_excerpt(key, len);
+	e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
 	if (header && toml_type(v) == TOML_TABLE)
 		msg = xprintf("unknown table [%s]%s", e, hint);
 	else if (header && toml_type(v) == TOML_ARRAY)

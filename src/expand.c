@@ -128,7 +128,6 @@ struct expand_state {
 static int	 expand_is_name(const char *, size_t);
 static int	 expand_is_name_char(char);
 static size_t	 expand_column(const struct expand_state *, const char *);
-static char	*expand_excerpt(const char *, size_t);
 static int	 expand_add(struct expand_state *, const char *, size_t);
 static void	 expand_push(struct expand_state *, enum expand_sh);
 static int	 expand_is_plain(enum expand_sh);
@@ -172,33 +171,6 @@ static size_t
 expand_column(const struct expand_state *st, const char *p)
 {
 	return (size_t)(p - st->text) + 1;
-}
-
-/*
- * Return a copy of s[0..len) fit for a message: at most 32 bytes (cut at a
- * UTF-8 boundary, then "..."), control characters shown as '?'.
- */
-static char *
-expand_excerpt(const char *s, size_t len)
-{
-	char	*e, *r;
-	size_t	 n = len, i;
-
-	if (n > 32) {
-		n = 32;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
-	e = xstrndup(s, n);
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)e[i] < 0x20 || e[i] == 0x7f)
-			e[i] = '?';
-	}
-	if (n == len)
-		return e;
-	r = xprintf("%s...", e);
-	free(e);
-	return r;
 }
 
 /* Append s[0..n) to the result, failing if it would grow too long. */
@@ -528,7 +500,7 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 	if (!expand_is_name(body, len) || (q != close && *q != ':')) {
 		for (bad = q; bad < close && *bad != ':'; bad++)
 			/* nothing */;
-		e = expand_excerpt(body, (size_t)(bad - body));
+		e = xexcerpt(body, (size_t)(bad - body), 32);
 		*st->cause = xprintf("invalid variable name '%s' at column %zu",
 		    e, expand_column(st, dollar));
 		free(e);
@@ -536,8 +508,7 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 	}
 	if (q != close) {
 		if (q + 1 == close || q[1] != '-') {
-			e = expand_excerpt(dollar,
-			    (size_t)(close + 1 - dollar));
+			e = xexcerpt(dollar, (size_t)(close + 1 - dollar), 32);
 			*st->cause = xprintf("unsupported '%s' at column %zu: "
 			    "only ${NAME} and ${NAME:-default}", e,
 			    expand_column(st, dollar));

@@ -30,7 +30,6 @@
 
 static int	 procfile_is_blank(char);
 static int	 procfile_is_name(const char *, size_t);
-static char	*procfile_excerpt(const char *, size_t);
 
 /* Return 1 if c is a blank that surrounds names and commands. */
 static int
@@ -54,33 +53,6 @@ procfile_is_name(const char *s, size_t len)
 			return 0;
 	}
 	return 1;
-}
-
-/*
- * Return a copy of s[0..len) fit for a message: at most 32 bytes (cut at a
- * UTF-8 boundary, then "..."), control characters shown as '?'.
- */
-static char *
-procfile_excerpt(const char *s, size_t len)
-{
-	char	*e, *r;
-	size_t	 n = len, i;
-
-	if (n > 32) {
-		n = 32;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
-	e = xstrndup(s, n);
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)e[i] < 0x20 || e[i] == 0x7f)
-			e[i] = '?';
-	}
-	if (n == len)
-		return e;
-	r = xprintf("%s...", e);
-	free(e);
-	return r;
 }
 
 /*
@@ -135,7 +107,7 @@ procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
 			goto fail;
 		}
 		if (!procfile_is_name(s, (size_t)(ne - s))) {
-			bad = procfile_excerpt(s, (size_t)(ne - s));
+			bad = xexcerpt(s, (size_t)(ne - s), 32);
 			*cause = xprintf("%zu: invalid name '%s'", line, bad);
 			free(bad);
 			goto fail;

@@ -88,3 +88,33 @@ xprintf(const char *fmt, ...)
 		fatal("out of memory formatting \"%s\"", fmt);
 	return s;
 }
+
+/*
+ * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
+ * a UTF-8 boundary, then "..."), control characters and NULs shown as '?'.
+ */
+char *
+xexcerpt(const char *s, size_t len, size_t max)
+{
+	char	*e, *r;
+	size_t	 n = len, i;
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	e = xmalloc(n + 1);
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			e[i] = '?';
+		else
+			e[i] = s[i];
+	}
+	e[n] = '\0';
+	if (n == len)
+		return e;
+	r = xprintf("%s...", e);
+	free(e);
+	return r;
+}
