@@ -112,8 +112,10 @@ FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_fault.o
 
 # toml-test (https://github.com/toml-lang/toml-test): the decoder tool and
-# the conformance runner, which `make test` runs on the suite in TOML_TEST.
-TOML_TEST ?= ../shared/toml-test
+# the conformance runner, which `make test` runs on the suite in TOML_TEST:
+# the shared checkout beside the tree when there is one, else the copy of
+# its TOML 1.0.0 cases in tests/toml-test (same commit, MIT licence).
+TOML_TEST ?= $(if $(wildcard ../shared/toml-test/tests/files-toml-1.0.0),../shared/toml-test,tests/toml-test)
 TOML_TOOLS = $(TB)/toml-decode $(TB)/toml-conformance
 TOML_TOOL_OBJS = $(BASE_OBJS) $(B)/toml.o $(B)/tests/tomljson.o
 
