@@ -184,8 +184,7 @@ static int	 toml_skip_comment(struct toml_parser *);
 static int	 toml_end_line(struct toml_parser *, const char *);
 static int	 toml_skip_blank(struct toml_parser *);
 static int	 toml_scan_escape(struct toml_parser *, int);
-static int	 toml_scan_basic(struct toml_parser *, int, size_t);
-static int	 toml_scan_literal(struct toml_parser *, int, size_t);
+static int	 toml_scan_quoted(struct toml_parser *, char, int, size_t);
 static int	 toml_scan_string(struct toml_parser *, int *);
 static int	 toml_parse_simple_key(struct toml_parser *,
 		     struct toml_key *, const char *);
@@ -860,15 +859,16 @@ toml_scan_escape(struct toml_parser *p, int multi)
 }
 
 /*
- * Scan the rest of a basic string (p->pos is after its opening quotes,
- * which start at open) into the scratch buffer, and move past its end.
+ * Scan the rest of a string quoted with q (p->pos is after its opening
+ * quotes, which start at open) into the scratch buffer, and move past its
+ * end: a basic string (q is '"') takes escapes, a literal one ('\'') none.
  */
 static int
-toml_scan_basic(struct toml_parser *p, int multi, size_t open)
+toml_scan_quoted(struct toml_parser *p, char q, int multi, size_t open)
 {
 	const char	*b = p->buf;
 	size_t		 start, n;
-	int		 c;
+	int		 c, esc = q == '"';
 
 	p->scratch_len = 0;
 	scratch_add(p, "", 0);
@@ -876,7 +876,7 @@ toml_scan_basic(struct toml_parser *p, int multi, size_t open)
 		start = p->pos;
 		while (p->pos < p->len) {
 			c = (unsigned char)b[p->pos];
-			if (c == '"' || c == '\\' || toml_is_control(c))
+			if (c == q || (esc && c == '\\') || toml_is_control(c))
 				break;
 			p->pos++;
 		}
@@ -886,12 +886,12 @@ toml_scan_basic(struct toml_parser *p, int multi, size_t open)
 			    multi ? "multi-line " : "");
 		}
 		c = (unsigned char)b[p->pos];
-		if (c == '"') {
+		if (c == q) {
 			if (!multi) {
 				p->pos++;
 				return 0;
 			}
-			for (n = 0; p->pos + n < p->len && b[p->pos + n] == '"';
+			for (n = 0; p->pos + n < p->len && b[p->pos + n] == q;
 			    n++)
 				/* nothing */;
 			if (n > 5)
@@ -904,64 +904,9 @@ toml_scan_basic(struct toml_parser *p, int multi, size_t open)
 			}
 			scratch_add(p, b + p->pos, n);
 			p->pos += n;
-		} else if (c == '\\') {
+		} else if (esc && c == '\\') {
 			if (toml_scan_escape(p, multi) != 0)
 				return -1;
-		} else if (multi && toml_newline(p))
-			scratch_addc(p, '\n');
-		else if (!multi && toml_newline(p))
-			return toml_error(p, open, "unterminated string");
-		else
-			return toml_error(p, p->pos, "control character U+%04X "
-			    "in string", c);
-	}
-}
-
-/*
- * Scan the rest of a literal string (p->pos is after its opening quotes,
- * which start at open) into the scratch buffer, and move past its end.
- */
-static int
-toml_scan_literal(struct toml_parser *p, int multi, size_t open)
-{
-	const char	*b = p->buf;
-	size_t		 start, n;
-	int		 c;
-
-	p->scratch_len = 0;
-	scratch_add(p, "", 0);
-	for (;;) {
-		start = p->pos;
-		while (p->pos < p->len) {
-			c = (unsigned char)b[p->pos];
-			if (c == '\'' || toml_is_control(c))
-				break;
-			p->pos++;
-		}
-		scratch_add(p, b + start, p->pos - start);
-		if (p->pos == p->len) {
-			return toml_error(p, open, "unterminated %sstring",
-			    multi ? "multi-line " : "");
-		}
-		c = (unsigned char)b[p->pos];
-		if (c == '\'') {
-			if (!multi) {
-				p->pos++;
-				return 0;
-			}
-			for (n = 0; p->pos + n < p->len &&
-			    b[p->pos + n] == '\''; n++)
-				/* nothing */;
-			if (n > 5)
-				return toml_error(p, p->pos + 5, "too many "
-				    "quotes at end of multi-line string");
-			if (n >= 3) {
-				scratch_add(p, b + p->pos, n - 3);
-				p->pos += n;
-				return 0;
-			}
-			scratch_add(p, b + p->pos, n);
-			p->pos += n;
 		} else if (multi && toml_newline(p))
 			scratch_addc(p, '\n');
 		else if (!multi && toml_newline(p))
@@ -990,9 +935,7 @@ toml_scan_string(struct toml_parser *p, int *multi)
 		toml_newline(p);
 	} else
 		p->pos++;
-	if (q == '"')
-		return toml_scan_basic(p, *multi, open);
-	return toml_scan_literal(p, *multi, open);
+	return toml_scan_quoted(p, q, *multi, open);
 }
 
 /* Parse one part of a key (bare or quoted) and add it to k. */
