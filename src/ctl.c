@@ -936,22 +936,23 @@ ctl_follow_end(struct ctl_client *c)
 	ctl_client_flush(c);
 }
 
-/* A job started: tell the events clients. */
+/* Tell the events clients that a job started or was queued. */
 static void
-ctl_job_started(struct job *job, void *arg)
+ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 {
-	struct ctl	*ctl = arg;
 	struct json_buf	 jb;
 	char		*line;
 	size_t		 n;
 
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, "started", job);
+	ctl_event_begin(&jb, what, job);
 	json_key(&jb, "name");
 	json_put_string(&jb, job_name(job));
-	json_key(&jb, "pid");
-	json_put_int(&jb, job_pid(job));
+	if (job_pid(job) > 0 && strcmp(what, "queued") != 0) {
+		json_key(&jb, "pid");
+		json_put_int(&jb, job_pid(job));
+	}
 	json_key(&jb, "command");
 	json_put_string(&jb, job_command(job));
 	line = ctl_event_end(&jb, &n);
@@ -959,25 +960,18 @@ ctl_job_started(struct job *job, void *arg)
 	free(line);
 }
 
+/* A job started: tell the events clients. */
+static void
+ctl_job_started(struct job *job, void *arg)
+{
+	ctl_announce(arg, job, "started");
+}
+
 /* A job waits for a free slot: tell the events clients. */
 static void
 ctl_job_queued(struct job *job, void *arg)
 {
-	struct ctl	*ctl = arg;
-	struct json_buf	 jb;
-	char		*line;
-	size_t		 n;
-
-	if (ctl->nevents == 0)
-		return;
-	ctl_event_begin(&jb, "queued", job);
-	json_key(&jb, "name");
-	json_put_string(&jb, job_name(job));
-	json_key(&jb, "command");
-	json_put_string(&jb, job_command(job));
-	line = ctl_event_end(&jb, &n);
-	ctl_broadcast(ctl, line, n);
-	free(line);
+	ctl_announce(arg, job, "queued");
 }
 
 /*
