@@ -107,6 +107,15 @@ deck_fmt(const char *fmt, ...)
 	return buf;
 }
 
+/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
+static const char *
+deck_bin(void)
+{
+	const char	*bin = getenv("JOBDECK_BIN");
+
+	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
+}
+
 /*
  * Start jobdeck with extra environment env and launch commands cmds (both
  * may be NULL) and wait for its panel.
@@ -119,8 +128,7 @@ deck_start(const char *const *env, const char *const *cmds)
 	struct term	*t;
 	size_t		 n = 0, i;
 
-	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
-		bin = "./jobdeck";
+	bin = deck_bin();
 	argv[n++] = bin;
 	argv[n++] = "-c";
 	argv[n++] = "/dev/null";
@@ -1135,8 +1143,7 @@ deck_start_file(const char *opt, const char *name, const char *text)
 	const char	*bin;
 	struct term	*t;
 
-	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
-		bin = "./jobdeck";
+	bin = deck_bin();
 	argv[0] = bin;
 	argv[1] = opt;
 	argv[2] = cfg_write(name, text);
@@ -1157,8 +1164,7 @@ deck_batch(const char *args, char *out, size_t size)
 	size_t		 n;
 	int		 status;
 
-	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
-		bin = "./jobdeck";
+	bin = deck_bin();
 	snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", bin, args);
 	f = popen(cmd, "r");
 	ck_assert_ptr_nonnull(f);
@@ -1299,6 +1305,58 @@ START_TEST(test_config_procfile)
 }
 END_TEST
 
+/* focus_key: another key focuses and returns; Ctrl+T then goes to the job. */
+START_TEST(test_config_focus_key)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[settings]\nfocus_key = \"C-g\"\n\n"
+	    "[[job]]\nname = \"asker\"\n"
+	    "command = \"read -r x; echo \\\"got:[$x]\\\"; sleep 1000\"\n");
+	EXPECT_IN(t, &panel, "[1] asker:", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	term_pump(t, 300);
+	DECK_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
+	    "Ctrl+T still focuses with focus_key = \"C-g\"");
+	term_type(t, "\007");
+	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
+	EXPECT_IN(t, &bottom, "Ctrl+G: back", WAIT_MS);
+	term_type(t, "hi");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &pane, "got:[hi]", WAIT_MS);
+	term_type(t, "\007");
+	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
+/* inherit_env = false: the job gets its env alone (and TERM). */
+START_TEST(test_config_inherit_env)
+{
+	struct term	*t;
+
+	t = deck_start_file("-c", "config.toml",
+	    "[[job]]\nname = \"bare\"\ninherit_env = false\n"
+	    "env = { ONLY = \"yes\" }\n"
+	    "command = \"echo \\\"home=[$HOME] only=[$ONLY]\\\"; "
+	    "sleep 1000\"\n\n"
+	    "[[job]]\nname = \"full\"\nenv = { ONLY = \"too\" }\n"
+	    "command = \"echo \\\"home=[$HOME] only=[$ONLY]\\\"; sleep 1000\"\n");
+	EXPECT_IN(t, &panel, "[2] full:", WAIT_MS);
+	deck_run(t, "!focus bare");
+	EXPECT_IN(t, &pane, "home=[] only=[yes]", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	deck_run(t, "!focus full");
+	EXPECT_IN(t, &pane, "only=[too]", WAIT_MS);
+	DECK_ASSERT(t, !term_find_in(t, &pane, "home=[]", NULL, NULL),
+	    "a job that inherits its environment has no HOME");
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
 /* Bad configuration: a precise message, exit 2, and no screen. */
 START_TEST(test_config_errors)
 {
@@ -1379,6 +1437,8 @@ e2e_suite(void)
 		{ "config_input", &test_config_input, 20 },
 		{ "config_procfile", &test_config_procfile, 20 },
 		{ "config_errors", &test_config_errors, 20 },
+		{ "config_focus_key", &test_config_focus_key, 20 },
+		{ "config_inherit_env", &test_config_inherit_env, 20 },
 	};
 	Suite	*s = suite_create("e2e");
 	TCase	*tc;
