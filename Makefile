@@ -42,6 +42,7 @@ endif
 LIB_SRCS = \
 	src/fatal.c \
 	src/xmalloc.c \
+	src/waitstatus.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
@@ -83,10 +84,10 @@ check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
-		     $(B)/jobtable.o $(B)/expand.o
+		     $(B)/jobtable.o $(B)/expand.o $(B)/waitstatus.o $(B)/json.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
-		     $(B)/cmd-ctl.o $(B)/json.o \
+		     $(B)/cmd-ctl.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o

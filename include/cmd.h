@@ -9,6 +9,10 @@
  * cmd_json() as one JSON document instead of text; commands that only
  * report a message leave that to the client.
  *
+ * show() hands over a titled text whose first header lines (0 or 1) are
+ * column names, not content: a view keeps them in sight and does not count
+ * them.
+ *
  * Ownership: a struct cmd_ctx borrows everything it points to.  Strings and
  * line arrays passed to the client are only valid during the callback.
  */
@@ -33,16 +37,20 @@ struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
 	void	(*error)(const char *msg, void *arg);
 	void	(*show)(const char *title, char **lines, int count,
-		    void *arg);
+		    int header, void *arg);
 	void	(*select)(struct job *, int focus, void *arg);
 	void	(*quit)(void *arg);
 	void	(*json)(const char *document, void *arg);
 	int	(*follow)(struct job *, void *arg, char **cause);
 };
 
+#define CMD_FOCUS_KEY	0x14	/* Ctrl+T, the focus key by default */
+
 /* Values of cmd_ctx.failed after a command. */
 #define CMD_FAILED	1	/* it failed: no such job, cannot start... */
 #define CMD_USAGE	2	/* misused: unknown command, bad option */
+
+struct cmd_entry;
 
 struct cmd_ctx {
 	struct jobtable		*jt;
@@ -50,11 +58,10 @@ struct cmd_ctx {
 	const struct cmd_client	*client;
 	void			*arg;
 	const struct config	*config;	/* for !run; NULL: none */
-	const char		*log_dir;	/* NULL: jobs are not logged */
-	int			 scrollback;
-	int			 no_pty;
 	int			 json;		/* results as JSON */
+	int			 focus_key;	/* control code; 0: Ctrl+T */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
+	const struct cmd_entry	*entry;		/* the command running */
 };
 
 struct cmd_entry {
@@ -88,7 +95,8 @@ void	cmd_usage_error(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_message(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count);
+void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count,
+	    int header);
 void	cmd_json(struct cmd_ctx *, const char *document);
 void	cmd_json_job(struct json_buf *, struct job *);
 void	cmd_json_job_doc(struct cmd_ctx *, struct job *);

@@ -34,6 +34,7 @@ enum job_restart {
 enum job_state {
 	JOB_QUEUED,
 	JOB_RUNNING,
+	JOB_STOPPED,		/* running, but its leader is stopped (SIGSTOP) */
 	JOB_COMPLETED,		/* exited 0 */
 	JOB_FAILED,		/* non-zero exit, or a signal nobody asked for */
 	JOB_CANCELED,		/* stopped by the user */
@@ -48,9 +49,9 @@ struct job_spec {
 	const char	 *shell;	/* absolute path of the shell */
 	const char	 *cwd;
 	char *const	 *envp;		/* full environment */
-	const char	 *log_dir;	/* NULL: no log file */
-	int		  scrollback;	/* lines */
-	int		  no_pty;	/* run on pipes */
+	const char	 *log_dir;	/* NULL: no log file (jobtable sets) */
+	int		  scrollback;	/* lines, 0: none (jobtable sets) */
+	int		  no_pty;	/* run on pipes (or'ed with the deck's) */
 	const char	 *input;	/* written to stdin once started, or NULL */
 	int64_t		  timeout_ms;	/* 0: none; then killed, "timed out" */
 	enum job_restart  restart;
@@ -70,6 +71,7 @@ int		 job_input_pending(const struct job *);
 int		 job_resize(struct job *, int rows, int cols);
 int		 job_signal(struct job *, int sig);
 void		 job_set_exited(struct job *, int status, int64_t now_ms);
+void		 job_set_stopped(struct job *, int stopped);
 void		 job_set_cancel(struct job *);
 void		 job_set_timed_out(struct job *);
 void		 job_set_queued(struct job *);
@@ -93,6 +95,7 @@ int		 job_pty_errno(const struct job *);
 int		 job_out_fd(const struct job *);
 int		 job_in_fd(const struct job *);
 int		 job_exit_status(const struct job *);
+int		 job_end_status(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
 struct vt	*job_vt_get(struct job *);
@@ -102,7 +105,7 @@ const char	*job_log_warning(struct job *);
 uint64_t	 job_output_bytes(const struct job *);
 size_t		 job_last_line(const struct job *, char *buf, size_t size);
 
-char		*job_describe_exit(const struct job *);
+const char	*job_describe_end(const struct job *, char *buf, size_t size);
 char		**job_text_lines(const struct job *, int *count);
 char		**job_text_since(struct job *, uint64_t *mark, int *count);
 char		**job_text_incremental(struct job *, int *count);

@@ -8,7 +8,10 @@
  * subscribers about starts, output and exits.  Jobs beyond max_running wait
  * queued and start in order as others end; a job's time limit and restart
  * policy (from its spec) run here too, and the oldest finished jobs beyond
- * keep_finished are dropped.  It never prints.
+ * keep_finished are dropped.  It is the one place a job is made from a
+ * spec: jobtable_spawn() gives every job the deck's log directory and
+ * scrollback, and pipes when the deck runs without ptys, whatever the
+ * caller's spec says of them.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
  * struct job in it and the watches and timers it adds to the loop.  A job
@@ -31,11 +34,13 @@ struct jobtable_cbs {
 		    void *arg);
 	void	(*exited)(struct job *, void *arg);
 	void	(*queued)(struct job *, void *arg);	/* waits for a slot */
+	void	(*changed)(struct job *, void *arg);	/* stopped, continued */
 	void	(*removed)(struct job *, void *arg);	/* about to be freed */
 };
 
 #define JOBTABLE_READ_BUDGET	(256 * 1024)	/* bytes per job per turn */
 #define JOBTABLE_KILL_GRACE_MS	5000
+#define JOBTABLE_SCROLLBACK	10000	/* lines per job, unless set */
 
 struct jobtable	*jobtable_new(struct loop *);
 void		 jobtable_free(struct jobtable *);
@@ -46,6 +51,9 @@ void		 jobtable_unsubscribe(struct jobtable *, int handle);
 
 void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
+void		 jobtable_set_log_dir(struct jobtable *, const char *dir);
+void		 jobtable_set_scrollback(struct jobtable *, int lines);
+void		 jobtable_set_no_pty(struct jobtable *, int no_pty);
 int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
 		    char **cause);

@@ -22,9 +22,6 @@ struct session;
 struct ui;
 
 struct ui_opts {
-	const char	*log_dir;	/* NULL: jobs are not logged */
-	int		 scrollback;	/* lines per job */
-	int		 no_pty;	/* run every job on pipes */
 	const struct config *config;	/* for !run and autostart; may be NULL */
 	int		 focus_key;	/* control character; 0: Ctrl+T */
 };

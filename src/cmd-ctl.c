@@ -22,6 +22,7 @@
 #include "json.h"
 #include "loop.h"
 #include "session.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 static int	cmd_list_exec(struct cmd_ctx *, int, char **);
@@ -33,8 +34,8 @@ static int	cmd_events_exec(struct cmd_ctx *, int, char **);
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
 	.usage = "[--status STATE,...] [--limit N]",
-	.help = "list jobs in the given states (running, queued, completed, "
-	    "failed, canceled, timed-out), the N most recent",
+	.help = "list jobs in the given states (running, stopped, queued, "
+	    "completed, failed, canceled, timed-out), the N most recent",
 	.min_args = 0,
 	.max_args = 4,
 	.exec = cmd_list_exec,
@@ -108,10 +109,11 @@ static int
 cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 {
 	static const enum job_state states[] = {
-		JOB_QUEUED, JOB_RUNNING, JOB_COMPLETED, JOB_FAILED,
-		JOB_CANCELED, JOB_TIMED_OUT
+		JOB_QUEUED, JOB_RUNNING, JOB_STOPPED, JOB_COMPLETED,
+		JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
 	};
 	const char	*p = list, *end;
+	char		*names, *tmp;
 	size_t		 len, k;
 
 	*mask = 0;
@@ -124,9 +126,17 @@ cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 				break;
 		}
 		if (k == sizeof states / sizeof states[0]) {
+			names = xstrdup("");
+			for (k = 0; k < sizeof states / sizeof states[0];
+			    k++) {
+				tmp = xprintf("%s%s%s", names, k > 0 ? ", " :
+				    "", job_state_name(states[k]));
+				free(names);
+				names = tmp;
+			}
 			cmd_usage_error(ctx, "list: unknown status: %.*s "
-			    "(running, queued, completed, failed, canceled, "
-			    "timed-out)", (int)len, p);
+			    "(%s)", (int)len, p, names);
+			free(names);
 			return -1;
 		}
 		*mask |= 1U << states[k];
@@ -186,23 +196,6 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	cmd_show_jobs(ctx, jobs + first, count - first);
 	free(jobs);
 	return 0;
-}
-
-/* Describe a job's end for !status: "0", "SIGTERM", "-" while it runs. */
-static void
-cmd_status_exit(struct job *job, char *buf, size_t size)
-{
-	const char	*name;
-	int		 st = job_exit_status(job);
-
-	if (job_is_running(job) || job_state(job) == JOB_QUEUED)
-		snprintf(buf, size, "-");
-	else if (WIFSIGNALED(st) && (name = sigabbrev_np(WTERMSIG(st))) != NULL)
-		snprintf(buf, size, "signal SIG%s", name);
-	else if (WIFSIGNALED(st))
-		snprintf(buf, size, "signal %d", WTERMSIG(st));
-	else
-		snprintf(buf, size, "%d", WEXITSTATUS(st));
 }
 
 /*
@@ -282,13 +275,13 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    buf, sizeof buf));
 	out[n++] = xprintf("duration: %s", job_format_duration(
 	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
-	cmd_status_exit(job, exitbuf, sizeof exitbuf);
-	out[n++] = xprintf("exit:     %s", exitbuf);
+	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
+	    exitbuf, sizeof exitbuf));
 	out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
-	cmd_show(ctx, doc, out, n);
+	cmd_show(ctx, doc, out, n, 0);
 	free(doc);
 	for (i = 0; i < n; i++)
 		free(out[i]);
@@ -424,9 +417,6 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	spec.shell = session_shell(ctx->session);
 	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
 	spec.envp = envp;
-	spec.log_dir = ctx->log_dir;
-	spec.scrollback = ctx->scrollback;
-	spec.no_pty = ctx->no_pty;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	free(envp);
 	session_env_free(env);

@@ -18,12 +18,14 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 static int	cmd_ps_exec(struct cmd_ctx *, int, char **);
 static int	cmd_kill_exec(struct cmd_ctx *, int, char **);
 static int	cmd_kill_all_exec(struct cmd_ctx *, int, char **);
 static int	cmd_logs_exec(struct cmd_ctx *, int, char **);
+static int	cmd_stop_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_ps_entry = {
 	.name = "ps",
@@ -54,6 +56,25 @@ const struct cmd_entry cmd_kill_all_entry = {
 	.exec = cmd_kill_all_exec,
 };
 
+/* !stop and !cont share one function: the signal is the difference. */
+const struct cmd_entry cmd_stop_entry = {
+	.name = "stop",
+	.usage = "ID...",
+	.help = "pause jobs: SIGSTOP to each job's process group",
+	.min_args = 1,
+	.max_args = -1,
+	.exec = cmd_stop_exec,
+};
+
+const struct cmd_entry cmd_cont_entry = {
+	.name = "cont",
+	.usage = "ID...",
+	.help = "resume paused jobs: SIGCONT to each job's process group",
+	.min_args = 1,
+	.max_args = -1,
+	.exec = cmd_stop_exec,
+};
+
 /* "l" stays logs now that list shares the prefix. */
 const struct cmd_entry cmd_logs_entry = {
 	.name = "logs",
@@ -66,23 +87,6 @@ const struct cmd_entry cmd_logs_entry = {
 	.exec = cmd_logs_exec,
 };
 
-/* Describe a job's exit for the EXIT column: "0", "1", "SIGTERM", "-". */
-static void
-cmd_ps_exit(const struct job *job, char *buf, size_t size)
-{
-	const char	*name;
-	int		 st = job_exit_status(job);
-
-	if (job_is_running(job) || job_state(job) == JOB_QUEUED)
-		snprintf(buf, size, "-");
-	else if (WIFSIGNALED(st) && (name = sigabbrev_np(WTERMSIG(st))) != NULL)
-		snprintf(buf, size, "SIG%s", name);
-	else if (WIFSIGNALED(st))
-		snprintf(buf, size, "sig%d", WTERMSIG(st));
-	else
-		snprintf(buf, size, "%d", WEXITSTATUS(st));
-}
-
 /*
  * Write a job's fields into the open JSON object jb: id, name, command,
  * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
@@ -94,10 +98,8 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 {
 	char *const	*argv = job_argv(job);
 	char		 buf[64];
-	const char	*name;
-	int		 st = job_exit_status(job), ended, i;
+	int		 i;
 
-	ended = !job_is_running(job) && job_state(job) != JOB_QUEUED;
 	json_key(jb, "id");
 	json_put_int(jb, job_id(job));
 	json_key(jb, "name");
@@ -132,21 +134,7 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 		json_put_null(jb);
 	json_key(jb, "duration_ms");
 	json_put_int(jb, job_duration_ms(job, loop_now_ms()));
-	json_key(jb, "exit_code");
-	if (ended && !WIFSIGNALED(st))
-		json_put_int(jb, WEXITSTATUS(st));
-	else
-		json_put_null(jb);
-	json_key(jb, "signal");
-	if (ended && WIFSIGNALED(st)) {
-		name = sigabbrev_np(WTERMSIG(st));
-		if (name != NULL) {
-			snprintf(buf, sizeof buf, "SIG%s", name);
-			json_put_string(jb, buf);
-		} else
-			json_put_int(jb, WTERMSIG(st));
-	} else
-		json_put_null(jb);
+	waitstatus_json(jb, job_end_status(job));
 	json_key(jb, "log");
 	json_put_string(jb, job_log_path(job));
 }
@@ -204,7 +192,7 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 	    "STATE", "EXIT", "TIME", "COMMAND");
 	for (i = 0; i < n; i++) {
 		job = jobs[i];
-		cmd_ps_exit(job, exitbuf, sizeof exitbuf);
+		waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
 		job_format_duration(job_duration_ms(job, now), timebuf,
 		    sizeof timebuf);
 		lines[i + 1] = xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %s%s%s",
@@ -213,7 +201,7 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 		    job_name(job) != NULL ? job_name(job) : "",
 		    job_name(job) != NULL ? ": " : "", job_command(job));
 	}
-	cmd_show(ctx, "Jobs", lines, n + 1);
+	cmd_show(ctx, "Jobs", lines, n + 1, 1);
 	for (i = 0; i <= n; i++)
 		free(lines[i]);
 	free(lines);
@@ -237,40 +225,16 @@ cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Parse "9", "KILL" or "SIGKILL" as a signal number; -1 if unknown. */
-static int
-cmd_parse_signal(const char *s)
-{
-	const char	*abbrev;
-	char		*end;
-	long		 n;
-	int		 sig;
-
-	if (isdigit((unsigned char)*s)) {
-		n = strtol(s, &end, 10);
-		if (*end != '\0' || n < 0 || n >= NSIG)
-			return -1;
-		return (int)n;
-	}
-	if (strncasecmp(s, "SIG", 3) == 0)
-		s += 3;
-	for (sig = 1; sig < NSIG; sig++) {
-		abbrev = sigabbrev_np(sig);
-		if (abbrev != NULL && strcasecmp(abbrev, s) == 0)
-			return sig;
-	}
-	return -1;
-}
-
 /* !kill [-SIGNAL] ID...: signal each job's process group. */
 static int
 cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
+	char		 name[WAITSTATUS_NAME_MAX];
 	int		 sig = SIGTERM, i = 1, done = 0;
 
 	if (argv[1][0] == '-' && argv[1][1] != '\0') {
-		sig = cmd_parse_signal(argv[1] + 1);
+		sig = waitstatus_parse_signal(argv[1] + 1);
 		if (sig == -1) {
 			cmd_usage_error(ctx, "kill: unknown signal: %s",
 			    argv[1] + 1);
@@ -294,8 +258,33 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		done++;
 	}
 	if (done > 0 && !ctx->failed)
-		cmd_message(ctx, "sent SIG%s to %d job%s", sigabbrev_np(sig) ?
-		    sigabbrev_np(sig) : "?", done, done == 1 ? "" : "s");
+		cmd_message(ctx, "sent %s to %d job%s", waitstatus_signal_name(
+		    sig, name, sizeof name), done, done == 1 ? "" : "s");
+	return ctx->failed ? -1 : 0;
+}
+
+/* !stop ID... and !cont ID...: pause or resume each job's whole group. */
+static int
+cmd_stop_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	*job;
+	const char	*name = ctx->entry->name;
+	int		 stop = ctx->entry == &cmd_stop_entry, i, done = 0;
+
+	for (i = 1; i < argc; i++) {
+		if ((job = cmd_find_job(ctx, argv[i])) == NULL)
+			continue;
+		if (!job_is_running(job) ||
+		    jobtable_kill(ctx->jt, job, stop ? SIGSTOP : SIGCONT) != 0) {
+			cmd_error(ctx, "%s: job %d is not running", name,
+			    job_id(job));
+			continue;
+		}
+		done++;
+	}
+	if (done > 0 && !ctx->failed)
+		cmd_message(ctx, "%s %d job%s", stop ? "paused" : "resumed",
+		    done, done == 1 ? "" : "s");
 	return ctx->failed ? -1 : 0;
 }
 
@@ -376,7 +365,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_json(ctx, title);
 	} else {
 		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
-		cmd_show(ctx, title, lines, count);
+		cmd_show(ctx, title, lines, count, 0);
 	}
 	free(title);
 	job_text_free(lines, count);

@@ -58,11 +58,6 @@ cmd_start_config_job(struct cmd_ctx *ctx, const struct config_job *cj,
 		return NULL;
 	}
 	spec = launch_spec(l);
-	spec->log_dir = ctx->log_dir;
-	if (spec->scrollback <= 0)
-		spec->scrollback = ctx->scrollback;
-	if (ctx->no_pty)
-		spec->no_pty = 1;
 	job = jobtable_spawn(ctx->jt, spec, &cause);
 	launch_free(l);
 	if (job == NULL) {

@@ -3,9 +3,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "job.h"
+#include "keys.h"
 #include "xmalloc.h"
 
 static int	cmd_focus_exec(struct cmd_ctx *, int, char **);
@@ -15,7 +17,8 @@ static int	cmd_quit_exec(struct cmd_ctx *, int, char **);
 const struct cmd_entry cmd_focus_entry = {
 	.name = "focus",
 	.usage = "ID",
-	.help = "select a job and send it the keyboard (Ctrl+T to return)",
+	.help = "select a job and send it the keyboard (the focus key "
+	    "returns)",
 	.min_args = 1,
 	.max_args = 1,
 	.exec = cmd_focus_exec,
@@ -41,12 +44,15 @@ const struct cmd_entry cmd_quit_entry = {
 	.exec = cmd_quit_exec,
 };
 
-/* The keys the help text lists, after the commands. */
+/*
+ * The keys the help text lists, after the commands; %s is the focus key's
+ * name (focus_key in the config).
+ */
 static const char *const cmd_help_keys[] = {
 	"",
 	"Keys at the prompt",
 	"  Enter            run the line: a !command, cd/export/unset, or a new job",
-	"  Ctrl+T           focus the selected job: keys go to it; Ctrl+T again returns",
+	"  %-16s focus the selected job: keys go to it; %s again returns",
 	"  Ctrl+N / Ctrl+P  select the next / previous job (a mouse click too)",
 	"  PgUp / PgDn      scroll the selected job's scrollback",
 	"  Up / Down        command history",
@@ -81,7 +87,7 @@ static int
 cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*const *e;
-	char			**lines, *usage;
+	char			**lines, *usage, key[32];
 	int			  n = 0, i;
 
 	(void)argc;
@@ -99,9 +105,15 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		lines[n++] = xprintf("  %-24s %s", usage, (*e)->help);
 		free(usage);
 	}
-	for (i = 0; cmd_help_keys[i] != NULL; i++)
-		lines[n++] = xstrdup(cmd_help_keys[i]);
-	cmd_show(ctx, "Help", lines, n);
+	keys_ctrl_name(ctx->focus_key > 0 ? ctx->focus_key : CMD_FOCUS_KEY,
+	    key, sizeof key);
+	for (i = 0; cmd_help_keys[i] != NULL; i++) {
+		if (strstr(cmd_help_keys[i], "%s") != NULL)
+			lines[n++] = xprintf(cmd_help_keys[i], key, key);
+		else
+			lines[n++] = xstrdup(cmd_help_keys[i]);
+	}
+	cmd_show(ctx, "Help", lines, n, 0);
 	for (i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);

@@ -20,6 +20,8 @@ extern const struct cmd_entry cmd_ps_entry;
 extern const struct cmd_entry cmd_kill_entry;
 extern const struct cmd_entry cmd_kill_all_entry;
 extern const struct cmd_entry cmd_logs_entry;
+extern const struct cmd_entry cmd_stop_entry;
+extern const struct cmd_entry cmd_cont_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_restart_entry;
 extern const struct cmd_entry cmd_cd_entry;
@@ -40,6 +42,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_status_entry,
 	&cmd_kill_entry,
 	&cmd_kill_all_entry,
+	&cmd_stop_entry,
+	&cmd_cont_entry,
 	&cmd_logs_entry,
 	&cmd_run_entry,
 	&cmd_restart_entry,
@@ -116,6 +120,7 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 		    entry->usage[0] != '\0' ? " " : "", entry->usage);
 		return -1;
 	}
+	ctx->entry = entry;
 	if (entry->exec(ctx, argc, argv) != 0 || ctx->failed) {
 		if (!ctx->failed)
 			ctx->failed = CMD_FAILED;
@@ -185,9 +190,6 @@ cmd_start_job(struct cmd_ctx *ctx, const char *command)
 	spec.shell = session_shell(ctx->session);
 	spec.cwd = session_cwd(ctx->session);
 	spec.envp = env;
-	spec.log_dir = ctx->log_dir;
-	spec.scrollback = ctx->scrollback;
-	spec.no_pty = ctx->no_pty;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	session_env_free(env);
 	if (job == NULL) {
@@ -268,12 +270,13 @@ cmd_message(struct cmd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Hand a titled text to the client to show. */
+/* Hand a titled text, its first header lines column names, to the client. */
 void
-cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count)
+cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count,
+    int header)
 {
 	if (ctx->client != NULL && ctx->client->show != NULL)
-		ctx->client->show(title, lines, count, ctx->arg);
+		ctx->client->show(title, lines, count, header, ctx->arg);
 }
 
 /* Hand a command's JSON result (one document) to the client. */

@@ -126,7 +126,7 @@ static void	ctl_job_queued(struct job *, void *);
 static void	ctl_job_removed(struct job *, void *);
 static void	ctl_cmd_message(const char *, void *);
 static void	ctl_cmd_error(const char *, void *);
-static void	ctl_cmd_show(const char *, char **, int, void *);
+static void	ctl_cmd_show(const char *, char **, int, int, void *);
 static void	ctl_cmd_quit(void *);
 static void	ctl_cmd_select(struct job *, int, void *);
 static void	ctl_cmd_json(const char *, void *);
@@ -1085,13 +1085,15 @@ ctl_cmd_error(const char *msg, void *arg)
 
 /* The command's text: its lines (JSON: {"title","lines"}) for the reply. */
 static void
-ctl_cmd_show(const char *title, char **lines, int count, void *arg)
+ctl_cmd_show(const char *title, char **lines, int count, int header,
+    void *arg)
 {
 	struct ctl_client	*c = arg;
 	struct json_buf		 jb;
 	char			*doc;
 	int			 i;
 
+	(void)header;
 	if (!c->json) {
 		for (i = 0; i < count; i++)
 			ctl_buf_line(&c->body, lines[i]);

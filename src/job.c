@@ -21,6 +21,7 @@
 #include "pty.h"
 #include "rawtext.h"
 #include "vt.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 /* The most of a log file !logs reads back. */
@@ -154,7 +155,7 @@ job_new(int id, const struct job_spec *spec)
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
 	j->envp = job_copy_strv(spec->envp);
 	j->log_dir = spec->log_dir != NULL ? xstrdup(spec->log_dir) : NULL;
-	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 10000;
+	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
 	j->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : 0;
@@ -228,7 +229,7 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	char		**env;
 	int		 rc;
 
-	if (j->state == JOB_RUNNING) {
+	if (job_is_running(j)) {
 		*cause = xprintf("job %d is running", j->id);
 		return -1;
 	}
@@ -434,8 +435,16 @@ job_signal(struct job *j, int sig)
 void
 job_set_cancel(struct job *j)
 {
-	if (j->state == JOB_RUNNING || j->state == JOB_QUEUED)
+	if (job_is_running(j) || j->state == JOB_QUEUED)
 		j->flags |= JOB_CANCEL;
+}
+
+/* Record that the job's leader was stopped (SIGSTOP, ^Z) or continued. */
+void
+job_set_stopped(struct job *j, int stopped)
+{
+	if (job_is_running(j))
+		j->state = stopped ? JOB_STOPPED : JOB_RUNNING;
 }
 
 /* Record the wait status of the job's process and its new state. */
@@ -520,6 +529,8 @@ job_state_name(enum job_state s)
 		return "queued";
 	case JOB_RUNNING:
 		return "running";
+	case JOB_STOPPED:
+		return "stopped";
 	case JOB_COMPLETED:
 		return "completed";
 	case JOB_FAILED:
@@ -536,7 +547,7 @@ job_state_name(enum job_state s)
 int
 job_is_running(const struct job *j)
 {
-	return j->state == JOB_RUNNING;
+	return j->state == JOB_RUNNING || j->state == JOB_STOPPED;
 }
 
 /* Return whether the job runs on a pty (not on pipes). */
@@ -571,6 +582,19 @@ job_in_fd(const struct job *j)
 int
 job_exit_status(const struct job *j)
 {
+	return j->status;
+}
+
+/*
+ * Return how the job's last run ended, as a wait status, or
+ * WAITSTATUS_NONE while it runs or waits, or when it never ran.
+ */
+int
+job_end_status(const struct job *j)
+{
+	if (job_is_running(j) || j->state == JOB_QUEUED ||
+	    !(j->flags & JOB_REAPED))
+		return WAITSTATUS_NONE;
 	return j->status;
 }
 
@@ -613,21 +637,26 @@ job_last_line(const struct job *j, char *buf, size_t size)
 	return vt_last_line(j->vt, buf, size);
 }
 
-/* Describe how the job ended: "Exited 1", "Killed by SIGTERM". */
-char *
-job_describe_exit(const struct job *j)
+/*
+ * Describe the job's state and end for the panel: "Running", "Stopped",
+ * "Queued", "Exited 1", "Killed by SIGTERM", "Never ran".
+ */
+const char *
+job_describe_end(const struct job *j, char *buf, size_t size)
 {
-	const char	*name;
-
-	if (j->state == JOB_RUNNING || j->state == JOB_QUEUED)
-		return xstrdup(j->state == JOB_RUNNING ? "Running" : "Queued");
-	if (WIFSIGNALED(j->status)) {
-		name = sigabbrev_np(WTERMSIG(j->status));
-		if (name != NULL)
-			return xprintf("Killed by SIG%s", name);
-		return xprintf("Killed by signal %d", WTERMSIG(j->status));
+	switch (j->state) {
+	case JOB_RUNNING:
+		snprintf(buf, size, "Running");
+		return buf;
+	case JOB_STOPPED:
+		snprintf(buf, size, "Stopped");
+		return buf;
+	case JOB_QUEUED:
+		snprintf(buf, size, "Queued");
+		return buf;
+	default:
+		return waitstatus_long(job_end_status(j), buf, size);
 	}
-	return xprintf("Exited %d", WEXITSTATUS(j->status));
 }
 
 /*
@@ -808,7 +837,7 @@ job_text_since(struct job *j, uint64_t *mark, int *count)
 	int	  n, i, complete, cy, cx, all;
 
 	*count = 0;
-	all = j->state != JOB_RUNNING;
+	all = !job_is_running(j);
 	if (j->log != NULL && joblog_error(j->log) == NULL)
 		return job_log_since(j, mark, all, count);
 	if (j->vt == NULL)
@@ -890,7 +919,7 @@ job_format_time(int64_t ms, char *buf, size_t size)
 void
 job_set_timed_out(struct job *j)
 {
-	if (j->state == JOB_RUNNING)
+	if (job_is_running(j))
 		j->flags |= JOB_TIMEOUT;
 }
 
@@ -957,7 +986,7 @@ job_clear_starts(struct job *j)
 void
 job_set_queued(struct job *j)
 {
-	if (j->state != JOB_RUNNING)
+	if (!job_is_running(j))
 		j->state = JOB_QUEUED;
 }
 

@@ -22,6 +22,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 #define JOBTABLE_MAX_SUBS	16
@@ -57,6 +58,9 @@ struct jobtable {
 	int			  grace_ms;
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
+	char			 *log_dir;	/* NULL: jobs are not logged */
+	int			  scrollback;	/* lines per job */
+	int			  no_pty;	/* every job on pipes */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
@@ -84,6 +88,7 @@ jobtable_new(struct loop *loop)
 	jt->cols = 80;
 	jt->grace_ms = JOBTABLE_KILL_GRACE_MS;
 	jt->keep_finished = -1;
+	jt->scrollback = JOBTABLE_SCROLLBACK;
 	loop_watch_signal(loop, SIGCHLD, jobtable_sigchld_cb, jt);
 	return jt;
 }
@@ -108,6 +113,7 @@ jobtable_free(struct jobtable *jt)
 		free(e);
 	}
 	free(jt->entries);
+	free(jt->log_dir);
 	free(jt);
 }
 
@@ -141,10 +147,14 @@ enum jobtable_event {
 	JOBTABLE_STARTED,
 	JOBTABLE_EXITED,
 	JOBTABLE_QUEUED,
+	JOBTABLE_CHANGED,
 	JOBTABLE_REMOVED
 };
 
-/* Tell every subscriber that a job started, ended, was queued or removed. */
+/*
+ * Tell every subscriber that a job started, ended, was queued, changed
+ * state while running (stopped, continued) or is removed.
+ */
 static void
 jobtable_emit(struct jobtable *jt, enum jobtable_event ev, struct job *job)
 {
@@ -164,6 +174,9 @@ jobtable_emit(struct jobtable *jt, enum jobtable_event ev, struct job *job)
 			break;
 		case JOBTABLE_QUEUED:
 			cb = cbs->queued;
+			break;
+		case JOBTABLE_CHANGED:
+			cb = cbs->changed;
 			break;
 		default:
 			cb = cbs->removed;
@@ -211,6 +224,28 @@ void
 jobtable_set_grace(struct jobtable *jt, int ms)
 {
 	jt->grace_ms = ms;
+}
+
+/* Set the directory every later job logs to (NULL: no logs). */
+void
+jobtable_set_log_dir(struct jobtable *jt, const char *dir)
+{
+	free(jt->log_dir);
+	jt->log_dir = dir != NULL ? xstrdup(dir) : NULL;
+}
+
+/* Set how many lines of scrollback every later job keeps (0: none). */
+void
+jobtable_set_scrollback(struct jobtable *jt, int lines)
+{
+	jt->scrollback = lines >= 0 ? lines : JOBTABLE_SCROLLBACK;
+}
+
+/* Run every later job on pipes (no pseudo-terminal) when no_pty is set. */
+void
+jobtable_set_no_pty(struct jobtable *jt, int no_pty)
+{
+	jt->no_pty = no_pty;
 }
 
 /* Watch the entry's fds for what the job needs now. */
@@ -346,8 +381,14 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 {
 	struct jobtable_entry	*e;
 	struct job		*job;
+	struct job_spec		 full = *spec;
 	int			 queued;
 
+	/* The deck's settings, never the caller's copies of them. */
+	full.log_dir = jt->log_dir;
+	full.scrollback = jt->scrollback;
+	full.no_pty = spec->no_pty || jt->no_pty;
+	spec = &full;
 	if (spec->name != NULL &&
 	    (job = jobtable_find(jt, spec->name, NULL)) != NULL &&
 	    jobtable_live(jobtable_entry(jt, job))) {
@@ -739,7 +780,7 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 	if (e != NULL && job_state(job) == JOB_QUEUED) {
 		/* It never ran: it ends here, canceled. */
 		job_set_cancel(job);
-		job_set_exited(job, 0, loop_now_ms());
+		job_set_exited(job, WAITSTATUS_NONE, loop_now_ms());
 		jobtable_emit(jt, JOBTABLE_EXITED, job);
 		return 0;
 	}
@@ -813,7 +854,10 @@ jobtable_busy(const struct jobtable *jt)
 	return 0;
 }
 
-/* Reap every child that has exited, recording the jobs' statuses. */
+/*
+ * Reap every child that has exited, recording the jobs' statuses; a job
+ * leader that stopped or continued changes the job's state.
+ */
 void
 jobtable_reap(struct jobtable *jt)
 {
@@ -822,7 +866,7 @@ jobtable_reap(struct jobtable *jt)
 	int			 status, i;
 
 	for (;;) {
-		pid = waitpid(-1, &status, WNOHANG);
+		pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED);
 		if (pid == -1 && errno == EINTR)
 			continue;
 		if (pid <= 0)
@@ -831,6 +875,11 @@ jobtable_reap(struct jobtable *jt)
 			e = jt->entries[i];
 			if (job_pid(e->job) != pid || !job_is_running(e->job))
 				continue;
+			if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+				job_set_stopped(e->job, WIFSTOPPED(status));
+				jobtable_emit(jt, JOBTABLE_CHANGED, e->job);
+				break;
+			}
 			/*
 			 * Show what it wrote before it went; more, from
 			 * children still holding the terminal, is read on

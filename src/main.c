@@ -245,13 +245,14 @@ main(int argc, char **argv)
 	log_dir = cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : joblog_default_dir();
 
+	jobtable_set_log_dir(jt, log_dir);
+	jobtable_set_scrollback(jt, cfg->settings.scrollback);
+	no_pty = getenv("JOBDECK_NO_PTY");
+	jobtable_set_no_pty(jt, no_pty != NULL && *no_pty != '\0' &&
+	    *no_pty != '0');
 	memset(&opts, 0, sizeof opts);
-	opts.log_dir = log_dir;
-	opts.scrollback = cfg->settings.scrollback;
 	opts.config = cfg;
 	opts.focus_key = config_key_code(cfg->settings.focus_key);
-	no_pty = getenv("JOBDECK_NO_PTY");
-	opts.no_pty = no_pty != NULL && *no_pty != '\0' && *no_pty != '0';
 	ms.ui = ui_new(loop, jt, session, &opts, &cause);
 	if (ms.ui == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
@@ -268,9 +269,7 @@ main(int argc, char **argv)
 	ctx.jt = jt;
 	ctx.session = session;
 	ctx.config = cfg;
-	ctx.log_dir = log_dir;
-	ctx.scrollback = opts.scrollback;
-	ctx.no_pty = opts.no_pty;
+	ctx.focus_key = opts.focus_key;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	for (j = 0; j < cfg->njobs; j++) {
 		cj = &cfg->jobs[j];

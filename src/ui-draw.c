@@ -401,7 +401,7 @@ static void
 ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
     const char **mark, int *pair)
 {
-	char	 dur[32], *how;
+	char	 dur[32], how[64];
 
 	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
 	switch (job_state(job)) {
@@ -414,6 +414,11 @@ ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
 		snprintf(text, tsize, "Running for %s", dur);
 		*mark = "◉ Active";
 		*pair = ui_semantic(UI_C_ACTIVE);
+		return;
+	case JOB_STOPPED:
+		snprintf(text, tsize, "Stopped after %s", dur);
+		*mark = "‖ Stopped";
+		*pair = ui_semantic(UI_C_DIM);
 		return;
 	case JOB_COMPLETED:
 		*mark = "✓ Done";
@@ -432,9 +437,8 @@ ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
 	}
-	how = job_describe_exit(job);
-	snprintf(text, tsize, "%s after %s", how, dur);
-	free(how);
+	snprintf(text, tsize, "%s after %s", job_describe_end(job, how,
+	    sizeof how), dur);
 }
 
 /* Draw the panel: a three-line entry per job, the selected one highlighted. */
@@ -797,20 +801,22 @@ ui_pager_draw(struct ui *ui)
 	struct ui_pager	*p = ui->pager;
 	struct ui_rect	 r = { 0, 0, ui->rows - 1, ui->cols };
 	char		 pos[64];
-	int		 row, ih = r.h - 2;
+	int		 row, line, ih = r.h - 2, body, n = p->count - p->header;
 
-	if (p->count == 0)
+	/* The header rows are pinned; the position counts only the body. */
+	body = ih - p->header > 0 ? ih - p->header : 0;
+	if (n == 0)
 		snprintf(pos, sizeof pos, "empty");
 	else
 		snprintf(pos, sizeof pos, "%d-%d of %d", p->top + 1,
-		    p->top + ih < p->count ? p->top + ih : p->count, p->count);
+		    p->top + body < n ? p->top + body : n, n);
 	ui_box(&r, p->title, pos, A_NORMAL, 0);
 	for (row = 0; row < ih; row++) {
 		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
-		if (p->top + row < p->count)
-			ui_put_text(r.y + 1 + row, 1, r.w - 2,
-			    p->lines[p->top + row], row == 0 && p->top == 0 &&
-			    strncmp(p->title, "Jobs", 4) == 0 ? A_BOLD :
-			    A_NORMAL, 0);
+		line = row < p->header ? row : p->header + p->top + row -
+		    p->header;
+		if (line < p->count)
+			ui_put_text(r.y + 1 + row, 1, r.w - 2, p->lines[line],
+			    row < p->header ? A_BOLD : A_NORMAL, 0);
 	}
 }

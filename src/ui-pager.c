@@ -10,9 +10,13 @@
 #include "ui-private.h"
 #include "xmalloc.h"
 
-/* Open the view on a copy of lines, replacing any view already open. */
+/*
+ * Open the view on a copy of lines, replacing any view already open; the
+ * first header lines stay in sight as the rest scrolls.
+ */
 void
-ui_pager_open(struct ui *ui, const char *title, char **lines, int count)
+ui_pager_open(struct ui *ui, const char *title, char **lines, int count,
+    int header)
 {
 	struct ui_pager	*p;
 	int		 i;
@@ -24,6 +28,7 @@ ui_pager_open(struct ui *ui, const char *title, char **lines, int count)
 	for (i = 0; i < count; i++)
 		p->lines[i] = xstrdup(lines[i] != NULL ? lines[i] : "");
 	p->count = count;
+	p->header = header > 0 && header <= count ? header : 0;
 	ui->pager = p;
 	ui->flags |= UI_DRAW_ALL | UI_URGENT;
 }
@@ -51,11 +56,11 @@ static void
 ui_pager_move(struct ui *ui, int top)
 {
 	struct ui_pager	*p = ui->pager;
-	int		 page = ui->rows - 3, max;
+	int		 page = ui->rows - 3 - p->header, max;
 
 	if (page < 1)
 		page = 1;
-	max = p->count - page;
+	max = p->count - p->header - page;
 	if (top > max)
 		top = max;
 	if (top < 0)
@@ -69,7 +74,8 @@ void
 ui_pager_key(struct ui *ui, int rc, unsigned int key)
 {
 	struct ui_pager	*p = ui->pager;
-	int		 page = ui->rows - 3 > 1 ? ui->rows - 3 : 1;
+	int		 page = ui->rows - 3 - p->header > 1 ?
+			    ui->rows - 3 - p->header : 1;
 
 	if (rc == OK) {
 		switch (key) {

@@ -33,6 +33,7 @@ struct ui_pager {
 	char	 *title;
 	char	**lines;
 	int	  count;
+	int	  header;	/* lines 0..header-1 stay on top, uncounted */
 	int	  top;		/* first line shown */
 };
 
@@ -85,10 +86,10 @@ struct ui {
 };
 
 void	ui_draw(struct ui *);
-void	ui_draw_layout(struct ui *);
 int	ui_draw_init_colours(void);
 
-void	ui_pager_open(struct ui *, const char *title, char **lines, int count);
+void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
+	    int header);
 void	ui_pager_close(struct ui *);
 void	ui_pager_key(struct ui *, int rc, unsigned int key);
 void	ui_pager_draw(struct ui *);

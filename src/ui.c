@@ -34,9 +34,10 @@ static void	ui_job_output(struct job *, const char *, size_t, void *);
 static void	ui_job_exited(struct job *, void *);
 static void	ui_job_queued(struct job *, void *);
 static void	ui_job_removed(struct job *, void *);
+static void	ui_job_changed(struct job *, void *);
 static void	ui_client_message(const char *, void *);
 static void	ui_client_error(const char *, void *);
-static void	ui_client_show(const char *, char **, int, void *);
+static void	ui_client_show(const char *, char **, int, int, void *);
 static void	ui_client_select(struct job *, int, void *);
 static void	ui_client_quit(void *);
 
@@ -45,6 +46,7 @@ static const struct jobtable_cbs ui_jobtable_cbs = {
 	.output = ui_job_output,
 	.exited = ui_job_exited,
 	.queued = ui_job_queued,
+	.changed = ui_job_changed,
 	.removed = ui_job_removed,
 };
 
@@ -643,6 +645,16 @@ ui_job_queued(struct job *job, void *arg)
 	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
 }
 
+/* A job stopped or continued: redraw its entry. */
+static void
+ui_job_changed(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+
+	(void)job;
+	ui_dirty(ui, UI_DRAW_PANEL, 1);
+}
+
 /* A finished job leaves the table: select a neighbour if it was shown. */
 static void
 ui_job_removed(struct job *job, void *arg)
@@ -675,9 +687,10 @@ ui_client_error(const char *msg, void *arg)
 
 /* Show a command's text in the text view. */
 static void
-ui_client_show(const char *title, char **lines, int count, void *arg)
+ui_client_show(const char *title, char **lines, int count, int header,
+    void *arg)
 {
-	ui_pager_open(arg, title, lines, count);
+	ui_pager_open(arg, title, lines, count, header);
 }
 
 /* Select (and maybe focus) a job a command named. */
@@ -753,13 +766,10 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.session = session;
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
-	ui->ctx.log_dir = opts->log_dir;
 	ui->ctx.config = opts->config;
-	ui->focus_key = opts->focus_key > 0 ? opts->focus_key : UI_KEY_CTRL('t');
-	snprintf(ui->focus_name, sizeof ui->focus_name, "Ctrl+%c",
-	    'A' + ui->focus_key - 1);
-	ui->ctx.scrollback = opts->scrollback;
-	ui->ctx.no_pty = opts->no_pty;
+	ui->focus_key = opts->focus_key > 0 ? opts->focus_key : CMD_FOCUS_KEY;
+	ui->ctx.focus_key = ui->focus_key;
+	keys_ctrl_name(ui->focus_key, ui->focus_name, sizeof ui->focus_name);
 
 	/* Our SIGWINCH handler first, so curses does not install its own. */
 	loop_watch_signal(loop, SIGWINCH, ui_sigwinch, ui);

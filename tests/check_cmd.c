@@ -37,6 +37,7 @@ struct rec {
 	char		*title;		/* the last show */
 	char		**lines;
 	int		 count;
+	int		 header;
 	int		 nshows;
 	struct job	*selected;	/* the last select */
 	int		 focus;
@@ -90,12 +91,14 @@ rec_free_show(struct rec *r)
 
 /* Keep a copy of a shown text. */
 static void
-rec_show(const char *title, char **lines, int count, void *arg)
+rec_show(const char *title, char **lines, int count, int header,
+    void *arg)
 {
 	struct rec	*r = arg;
 	int		 i;
 
 	rec_free_show(r);
+	r->header = header;
 	r->title = strdup(title);
 	r->lines = calloc((size_t)count + 1, sizeof *r->lines);
 	for (i = 0; i < count; i++)
@@ -233,6 +236,20 @@ wait_done(struct job *job)
 	}
 }
 
+/* Turn the loop until job is in state, for at most 5 s. */
+static void
+wait_state(struct job *job, enum job_state state)
+{
+	int64_t	end = loop_now_ms() + 5000;
+
+	while (job_state(job) != state) {
+		ck_assert_msg(loop_now_ms() < end, "job %d is %s, not %s",
+		    job_id(job), job_state_name(job_state(job)),
+		    job_state_name(state));
+		loop_run_once(rec.loop, 20);
+	}
+}
+
 /* Turn the loop for ms milliseconds. */
 static void
 run_for(int ms)
@@ -305,8 +322,8 @@ static const struct err_case {
 	{ "!logs 'unterminated", "unterminated quote", 0 },
 	{ "!logs ${X", "unterminated ${", 0 },
 	{ "!logs --follow", "usage: !logs --follow ID", 0 },
-	{ "!list --status bogus", "list: unknown status: bogus (running, "
-	    "queued, completed, failed, canceled, timed-out)", 0 },
+	{ "!list --status bogus", "list: unknown status: bogus (queued, "
+	    "running, stopped, completed, failed, canceled, timed-out)", 0 },
 	{ "!list --limit", "usage: !list [--status STATE,...] [--limit N]", 0 },
 	{ "!status", "usage: !status [--incremental] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
@@ -672,8 +689,8 @@ START_TEST(test_logs)
 	ck_assert_int_eq(rec.count, 0);
 
 	/* Longer than the scrollback: the log file gives every line. */
-	rec.ctx.log_dir = rec.dir;
-	rec.ctx.scrollback = 100;
+	jobtable_set_log_dir(rec.ctx.jt, rec.dir);
+	jobtable_set_scrollback(rec.ctx.jt, 100);
 	run_job("seq 1 3000");
 	rec_clear();
 	run_ok("!logs 3");
@@ -758,6 +775,101 @@ kill_leftovers(void)
 	jobtable_kill_strays();
 }
 
+/* !help names the configured focus key, never a default it does not use. */
+START_TEST(test_help_focus_key)
+{
+	int	i, found = 0;
+
+	rec.ctx.focus_key = 0x07;	/* Ctrl+G */
+	run_ok("!help");
+	for (i = 0; i < rec.count; i++) {
+		ck_assert_msg(strstr(rec.lines[i], "Ctrl+T") == NULL,
+		    "help line mentions Ctrl+T: %s", rec.lines[i]);
+		found += strstr(rec.lines[i], "Ctrl+G") != NULL;
+	}
+	ck_assert_int_ge(found, 1);
+}
+END_TEST
+
+/* !ps marks its column names as a header; !logs has none. */
+START_TEST(test_ps_header)
+{
+	run_job("true");
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_int_eq(rec.count, 2);
+	ck_assert_int_eq(rec.header, 1);
+	rec_clear();
+	run_ok("!logs 1");
+	ck_assert_int_eq(rec.header, 0);
+}
+END_TEST
+
+/* A queued job that is killed never ran: canceled, and no exit code. */
+START_TEST(test_kill_queued)
+{
+	struct ps_row	 rows[4];
+	struct job	*queued;
+	int		 n;
+
+	jobtable_set_max_running(rec.jt, 1);
+	run_ok("sleep 100");
+	run_ok("sleep 100");
+	queued = jobtable_get(rec.jt, 1);
+	ck_assert_int_eq(job_state(queued), JOB_QUEUED);
+	rec_clear();
+	run_ok("!kill 2");
+	ck_assert_int_eq(job_state(queued), JOB_CANCELED);
+	ck_assert_int_eq(job_end_status(queued), -1);
+	n = ps(rows, 4);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(rows[1].state, "canceled");
+	ck_assert_str_eq(rows[1].exit, "-");
+}
+END_TEST
+
+/*
+ * !stop pauses a job's group and !cont resumes it; a SIGSTOP from outside
+ * shows too, and a stopped job can still be killed.
+ */
+START_TEST(test_stop_cont)
+{
+	struct ps_row	 rows[4];
+	struct job	*job;
+
+	run_ok("sleep 100");
+	job = rec.selected;
+	run_for(100);
+	rec_clear();
+	run_ok("!stop 1");
+	ck_assert_str_eq(rec.messages[0], "paused 1 job");
+	wait_state(job, JOB_STOPPED);
+	ck_assert_int_eq(ps(rows, 4), 1);
+	ck_assert_str_eq(rows[0].state, "stopped");
+	ck_assert_str_eq(rows[0].exit, "-");
+	rec_clear();
+	run_ok("!cont 1");
+	ck_assert_str_eq(rec.messages[0], "resumed 1 job");
+	wait_state(job, JOB_RUNNING);
+
+	/* Stopped by someone else: ^Z, or kill -STOP. */
+	ck_assert_int_eq(kill(-job_pid(job), SIGSTOP), 0);
+	wait_state(job, JOB_STOPPED);
+	ck_assert(job_is_running(job));
+	rec_clear();
+	run_ok("!list --status stopped");
+	ck_assert_int_eq(rec.count, 2);
+
+	/* SIGTERM reaches a stopped group: it is continued too. */
+	rec_clear();
+	run_ok("!kill 1");
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	rec_clear();
+	run_error("!stop 1", "stop: job 1 is not running");
+}
+END_TEST
+
 /* Build the cmd suite. */
 static Suite *
 cmd_suite(void)
@@ -773,6 +885,7 @@ cmd_suite(void)
 	    (int)(sizeof err_cases / sizeof err_cases[0]));
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_help_focus_key);
 	tcase_add_test(tc, test_quit);
 	suite_add_tcase(s, tc);
 
@@ -788,6 +901,9 @@ cmd_suite(void)
 	tcase_add_test(tc, test_kill_several);
 	tcase_add_test(tc, test_kill_all);
 	tcase_add_test(tc, test_logs);
+	tcase_add_test(tc, test_ps_header);
+	tcase_add_test(tc, test_kill_queued);
+	tcase_add_test(tc, test_stop_cont);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("session");

@@ -147,8 +147,9 @@ spawn_spec(const char *command, const char *name, int no_pty,
 	spec.shell = "/bin/sh";
 	spec.envp = test_env;
 	spec.no_pty = no_pty;
-	spec.log_dir = log_dir;
-	spec.scrollback = scrollback;
+	jobtable_set_log_dir(fx.jt, log_dir);
+	jobtable_set_scrollback(fx.jt, scrollback > 0 ? scrollback :
+	    JOBTABLE_SCROLLBACK);
 	job = jobtable_spawn(fx.jt, &spec, &cause);
 	ck_assert_msg(job != NULL, "spawn %s: %s", command, cause);
 	ck_assert_int_eq(job_state(job), JOB_RUNNING);
@@ -310,16 +311,14 @@ slurp(const char *path, size_t *len)
 START_TEST(test_echo_hello)
 {
 	struct job	*job;
-	char		 last[64], *s;
+	char		 last[64], buf[64], *s;
 
 	job = spawn("echo hello");
 	ck_assert_int_eq(fx.started, 1);
 	ck_assert_int_eq(job_id(job), 1);
 	ck_assert_int_eq(job_is_pty(job), 1);
 	ck_assert_str_eq(job_command(job), "echo hello");
-	s = job_describe_exit(job);
-	ck_assert_str_eq(s, "Running");
-	free(s);
+	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Running");
 	wait_done(job);
 
 	ck_assert_int_eq(fx.exited, 1);
@@ -332,9 +331,7 @@ START_TEST(test_echo_hello)
 	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 0);
 	ck_assert_int_eq(jobtable_running(fx.jt), 0);
 	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
-	s = job_describe_exit(job);
-	ck_assert_str_eq(s, "Exited 0");
-	free(s);
+	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Exited 0");
 
 	ck_assert_ptr_nonnull(job_vt(job));
 	s = job_text(job);
@@ -401,6 +398,7 @@ START_TEST(test_exit_table)
 {
 	const struct end_case	*c = &end_cases[_i];
 	struct job		*job;
+	char			 buf[64];
 	char			*s;
 	int			 st;
 
@@ -418,9 +416,7 @@ START_TEST(test_exit_table)
 		    st);
 		ck_assert_int_eq(WTERMSIG(st), -c->exit);
 	}
-	s = job_describe_exit(job);
-	ck_assert_str_eq(s, c->describe);
-	free(s);
+	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), c->describe);
 	if (c->text != NULL) {
 		s = job_text(job);
 		ck_assert_msg(strstr(s, c->text) != NULL, "%s: text is %s",
