@@ -14,6 +14,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "session.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 extern const struct cmd_entry cmd_ps_entry;
@@ -217,17 +218,24 @@ cmd_find_job(struct cmd_ctx *ctx, const char *id)
 	return job;
 }
 
-/* Format a message and hand it to one of the client's callbacks. */
+/*
+ * Format a message, escape what a terminal would act on (it may quote a
+ * job's name or a user's words), and hand it to one of the client's
+ * callbacks.
+ */
 static void
 cmd_report(struct cmd_ctx *ctx, void (*cb)(const char *, void *),
     const char *fmt, va_list ap)
 {
-	char	*msg;
+	char	*msg, *safe;
 
 	if (vasprintf(&msg, fmt, ap) == -1)
 		return;
+	/* JSON escapes control characters itself. */
+	safe = ctx->json ? xstrdup(msg) : textesc_visible(msg, strlen(msg));
 	if (cb != NULL)
-		cb(msg, ctx->arg);
+		cb(safe, ctx->arg);
+	free(safe);
 	free(msg);
 }
 
@@ -275,8 +283,23 @@ void
 cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count,
     int header)
 {
-	if (ctx->client != NULL && ctx->client->show != NULL)
-		ctx->client->show(title, lines, count, header, ctx->arg);
+	char	**safe, *stitle;
+	int	  i;
+
+	if (ctx->client == NULL || ctx->client->show == NULL)
+		return;
+	/* Names, commands and output lines: nothing may reach a terminal. */
+	safe = xcalloc((size_t)count + 1, sizeof *safe);
+	for (i = 0; i < count; i++)
+		safe[i] = ctx->json ? xstrdup(lines[i]) :
+		    textesc_visible(lines[i], strlen(lines[i]));
+	stitle = ctx->json ? xstrdup(title) : textesc_visible(title,
+	    strlen(title));
+	ctx->client->show(stitle, safe, count, header, ctx->arg);
+	for (i = 0; i < count; i++)
+		free(safe[i]);
+	free(safe);
+	free(stitle);
 }
 
 /* Hand a command's JSON result (one document) to the client. */

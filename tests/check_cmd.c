@@ -870,6 +870,50 @@ START_TEST(test_stop_cont)
 }
 END_TEST
 
+/* Return whether s holds a byte a terminal acts on. */
+static int
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+		if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+		    (unsigned char)s[1] < 0xa0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A name or command with terminal escapes in it comes back escaped in
+ * every text reply (!ps, !status, messages, errors), never raw.
+ */
+START_TEST(test_text_escaped)
+{
+	int	i;
+
+	rec_clear();
+	run_ok("!spawn --name \"\033]52;c;SGVsbG8=\a\" -- sleep 100");
+	run_ok("!spawn -- sleep 100 \"#\033]0;t\a\"");
+	for (i = 0; i < rec.nmessages; i++)
+		ck_assert_msg(!has_control(rec.messages[i]), "message %s",
+		    rec.messages[i]);
+	rec_clear();
+	run_ok("!ps");
+	for (i = 0; i < rec.count; i++)
+		ck_assert_msg(!has_control(rec.lines[i]), "!ps line %d", i);
+	ck_assert_ptr_nonnull(strstr(rec.lines[1], "\\e]52;c;SGVsbG8=\\a"));
+	ck_assert_ptr_nonnull(strstr(rec.lines[2], "#\\e]0;t\\a"));
+	rec_clear();
+	run_ok("!status 1");
+	for (i = 0; i < rec.count; i++)
+		ck_assert_msg(!has_control(rec.lines[i]), "!status line %d", i);
+	ck_assert_msg(!has_control(rec.title), "title");
+	rec_clear();
+	run_error("!status \"\033[2J\xc2\x9b\"", "no such job: \\e[2J\\u009b");
+}
+END_TEST
+
 /* Build the cmd suite. */
 static Suite *
 cmd_suite(void)
@@ -904,6 +948,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_ps_header);
 	tcase_add_test(tc, test_kill_queued);
 	tcase_add_test(tc, test_stop_cont);
+	tcase_add_test(tc, test_text_escaped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("session");
