@@ -62,6 +62,7 @@ struct cmd_ctx {
 	int			 focus_key;	/* control code; 0: Ctrl+T */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 	const struct cmd_entry	*entry;		/* the command running */
+	const char		*line;		/* its words as typed, or NULL */
 };
 
 struct cmd_entry {
@@ -83,6 +84,7 @@ extern const struct cmd_entry *const cmd_table[];
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
+const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
 struct job		*cmd_start_config_job(struct cmd_ctx *,

@@ -42,5 +42,6 @@ char	*expand_text(const char *text, const struct expand_env *env,
 	     void *arg, const struct expand_param *params, size_t nparams,
 	     int flags, char **cause);
 char	*expand_shell_quote(const char *value);
+char	*expand_shell_join(char *const *words);
 
 #endif

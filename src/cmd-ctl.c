@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "expand.h"
 #include "job.h"
 #include "jobtable.h"
 #include "json.h"
@@ -55,8 +56,8 @@ const struct cmd_entry cmd_spawn_entry = {
 	.name = "spawn",
 	.usage = "[--name N] [--cwd DIR] [--env K=V]... [--no-shell] -- "
 	    "COMMAND...",
-	.help = "start a job: a shell command (the words joined), or with "
-	    "--no-shell a program and its arguments",
+	.help = "start a job: a shell command (the rest of the line as "
+	    "typed), or with --no-shell a program and its arguments",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -65,7 +66,8 @@ const struct cmd_entry cmd_spawn_entry = {
 const struct cmd_entry cmd_send_entry = {
 	.name = "send",
 	.usage = "ID [--] TEXT...",
-	.help = "write text to a job's input (escapes: \\n \\r \\t \\\\ \\xHH)",
+	.help = "write the rest of the line, as typed, to a job's input "
+	    "(escapes: \\n \\r \\t \\\\ \\xHH)",
 	.min_args = 2,
 	.max_args = -1,
 	.exec = cmd_send_exec,
@@ -348,7 +350,8 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	const char	 *name = NULL, *cwd = NULL, *value;
 	char		**sets, **env, **envp, *dir = NULL, *command = NULL;
-	char		 *cause = NULL, *tmp;
+	const char	 *tail;
+	char		 *cause = NULL;
 	int		  i = 1, nsets = 0, no_shell = 0, bad = 0, rc = -1;
 
 	sets = xcalloc((size_t)argc, sizeof *sets);
@@ -400,12 +403,10 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (!no_shell) {
-		command = xstrdup(argv[i]);
-		while (++i < argc) {
-			tmp = xprintf("%s %s", command, argv[i]);
-			free(command);
-			command = tmp;
-		}
+		/* As typed at the prompt; from a script, its words quoted. */
+		tail = cmd_raw_tail(ctx, argc, i);
+		command = tail != NULL ? xstrdup(tail) :
+		    expand_shell_join(argv + i);
 	}
 
 	env = session_env(ctx->session);
@@ -508,11 +509,16 @@ cmd_unescape(const char *s, size_t *len, char **cause)
 	return out;
 }
 
-/* !send ID [--] TEXT...: write the text (words joined) to a job's input. */
+/*
+ * !send ID [--] TEXT...: write the text to a job's input: at the prompt
+ * the rest of the line as typed, from a script its words joined by
+ * spaces; then send's escapes are decoded.
+ */
 static int
 cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
+	const char	*tail;
 	char		*text, *tmp, *buf, *cause = NULL;
 	size_t		 len;
 	int		 i = 2;
@@ -523,7 +529,11 @@ cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
 		return -1;
-	text = xstrdup(argv[i]);
+	if ((tail = cmd_raw_tail(ctx, argc, i)) != NULL) {
+		text = xstrdup(tail);
+		i = argc;
+	} else
+		text = xstrdup(argv[i]);
 	while (++i < argc) {
 		tmp = xprintf("%s %s", text, argv[i]);
 		free(text);

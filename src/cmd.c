@@ -147,22 +147,15 @@ cmd_find_bare(const char *line)
 }
 
 /*
- * Run one line typed at the prompt: a !command, a session builtin (cd,
- * export, unset) or a new job.  Returns 0, or -1 after reporting an error.
+ * Run one command line (without its "!"): split it into words and run the
+ * command, which may look at the words as typed through cmd_raw_tail().
  */
-int
-cmd_run_line(struct cmd_ctx *ctx, const char *line)
+static int
+cmd_run_words(struct cmd_ctx *ctx, const char *line)
 {
 	char	**argv, *cause = NULL;
 	int	  argc, rc;
 
-	line += strspn(line, " \t");
-	if (*line == '\0')
-		return 0;
-	if (*line != '!' && cmd_find_bare(line) == NULL)
-		return cmd_start_job(ctx, line) == NULL ? -1 : 0;
-	if (*line == '!')
-		line++;
 	if (session_split(ctx->session, line, &argc, &argv, &cause) != 0) {
 		cmd_error(ctx, "%s", cause);
 		free(cause);
@@ -171,10 +164,116 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 	if (argc == 0) {
 		cmd_usage_error(ctx, "missing command after !  (try !help)");
 		rc = -1;
-	} else
+	} else {
+		ctx->line = line;
 		rc = cmd_execute(ctx, argc, argv);
+		ctx->line = NULL;
+	}
 	session_split_free(argc, argv);
 	return rc;
+}
+
+/*
+ * Run a line that starts with a session command (cd, export, unset) as a
+ * shell runs an and-or list: each session command in order, && and ||
+ * deciding on the last status; the first part that is not a session
+ * command starts, with the rest of the line, a job in the state the
+ * session commands left.  What a session command cannot do as a shell
+ * would (a pipe, a redirection, &, a subshell, a command substitution, or
+ * a session command after the job) refuses the whole line before any of
+ * it runs.
+ */
+static int
+cmd_run_list(struct cmd_ctx *ctx, const char *line)
+{
+	struct session_list	 l;
+	struct session_part	*p;
+	char			*cause = NULL, *text;
+	int			 i, job = -1, status = 0, rc = 0;
+
+	if (session_split_list(line, &l, &cause) != 0) {
+		cmd_usage_error(ctx, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	for (i = 0; i < l.count; i++) {
+		p = &l.parts[i];
+		text = xstrndup(p->text, p->len);
+		if (cmd_find_bare(text) == NULL) {
+			if (job == -1)
+				job = i;
+		} else if (job != -1) {
+			cmd_usage_error(ctx, "%.*s: a session command after a "
+			    "job would change only the job's shell; give it "
+			    "a line of its own", (int)strcspn(text, " \t"),
+			    text);
+			rc = -1;
+		} else if (p->other != NULL) {
+			cmd_usage_error(ctx, "%.*s: `%s' cannot be used with "
+			    "a session command (cd, export, unset); run it as "
+			    "a job, or without it", (int)strcspn(text, " \t"),
+			    text, p->other);
+			rc = -1;
+		}
+		free(text);
+		if (rc != 0)
+			goto out;
+	}
+	for (i = 0; i < l.count; i++) {
+		p = &l.parts[i];
+		if ((p->op == SESSION_OP_AND && status != 0) ||
+		    (p->op == SESSION_OP_OR && status == 0))
+			continue;
+		if (job != -1 && i >= job) {
+			/* The rest of the line, from here, is one job. */
+			status = cmd_start_job(ctx, p->text) == NULL ? -1 : 0;
+			break;
+		}
+		text = xstrndup(p->text, p->len);
+		status = cmd_run_words(ctx, text);
+		free(text);
+	}
+	rc = status;
+out:
+	session_list_clear(&l);
+	if (rc == 0)
+		ctx->failed = 0;
+	return rc;
+}
+
+/*
+ * Run one line typed at the prompt: a !command, a session command (cd,
+ * export, unset; an and-or list of them, see cmd_run_list()) or a new
+ * job.  Returns 0, or -1 after reporting an error.
+ */
+int
+cmd_run_line(struct cmd_ctx *ctx, const char *line)
+{
+	line += strspn(line, " \t");
+	if (*line == '\0')
+		return 0;
+	if (*line == '!')
+		return cmd_run_words(ctx, line + 1);
+	if (cmd_find_bare(line) != NULL)
+		return cmd_run_list(ctx, line);
+	return cmd_start_job(ctx, line) == NULL ? -1 : 0;
+}
+
+/*
+ * Return the running command's words after its first i (of argc) as they
+ * were typed, quotes and backslashes kept, or NULL when there is no typed
+ * line (the control socket) or its words do not match argv one for one.
+ */
+const char *
+cmd_raw_tail(const struct cmd_ctx *ctx, int argc, int i)
+{
+	const char	*tail;
+	int		 total;
+
+	if (ctx->line == NULL)
+		return NULL;
+	tail = session_raw_tail(ctx->line, i, &total);
+	return total == argc ? tail : NULL;
 }
 
 /* Start a shell command as a new job in the session's cwd and env. */

@@ -652,3 +652,33 @@ expand_shell_quote(const char *value)
 	*q = '\0';
 	return r;
 }
+
+/*
+ * Join words into one shell command line that a POSIX shell splits back
+ * into the same words: a word with nothing special stays as it is, any
+ * other is single-quoted.
+ */
+char *
+expand_shell_join(char *const *words)
+{
+	char		*out = xstrdup(""), *next, *q;
+	const char	*w, *p;
+	size_t		 i;
+	int		 plain;
+
+	for (i = 0; words != NULL && words[i] != NULL; i++) {
+		w = words[i];
+		plain = *w != '\0';
+		for (p = w; *p != '\0' && plain; p++) {
+			if (strchr(" \t\n'\"\\$`*?[]{}()<>|&;#~!=", *p) != NULL ||
+			    (unsigned char)*p < 0x20 || *p == 0x7f)
+				plain = 0;
+		}
+		q = plain ? xstrdup(w) : expand_shell_quote(w);
+		next = xprintf("%s%s%s", out, i > 0 ? " " : "", q);
+		free(q);
+		free(out);
+		out = next;
+	}
+	return out;
+}

@@ -94,31 +94,6 @@ job_copy_strv(char *const *v)
 	return copy;
 }
 
-/* Join argv into one line for display, quoting words a shell would split. */
-static char *
-job_join_argv(char *const *argv)
-{
-	char		*out = xstrdup(""), *next, *q;
-	const char	*w, *p;
-	size_t		 i;
-	int		 plain;
-
-	for (i = 0; argv != NULL && argv[i] != NULL; i++) {
-		w = argv[i];
-		plain = *w != '\0';
-		for (p = w; *p != '\0' && plain; p++) {
-			if (strchr(" \t\n'\"\\$`*?[]{}()<>|&;#~!=", *p) != NULL)
-				plain = 0;
-		}
-		q = plain ? xstrdup(w) : expand_shell_quote(w);
-		next = xprintf("%s%s%s", out, i > 0 ? " " : "", q);
-		free(q);
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
 /* Return the monotonic clock in milliseconds, as loop_now_ms() does. */
 static int64_t
 job_now_ms(void)
@@ -150,7 +125,7 @@ job_new(int id, const struct job_spec *spec)
 	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
 	j->argv = spec->argv != NULL ? job_copy_strv(spec->argv) : NULL;
 	j->command = spec->command != NULL ? xstrdup(spec->command) :
-	    job_join_argv(spec->argv);
+	    expand_shell_join(spec->argv);
 	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
 	j->envp = job_copy_strv(spec->envp);

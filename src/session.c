@@ -759,3 +759,179 @@ session_split_free(int argc, char **argv)
 		free(argv[i]);
 	free(argv);
 }
+
+/* Return the list operator at p (&&, ||, ;, newline) and its length. */
+static enum session_op
+split_list_op(const char *p, size_t *len)
+{
+	*len = 2;
+	if (p[0] == '&' && p[1] == '&')
+		return SESSION_OP_AND;
+	if (p[0] == '|' && p[1] == '|')
+		return SESSION_OP_OR;
+	*len = 1;
+	if (*p == ';' || *p == '\n')
+		return SESSION_OP_SEQ;
+	return SESSION_OP_NONE;
+}
+
+/* Close the part that started at start and ends before end. */
+static void
+split_list_add(struct session_list *l, const char *start, const char *end,
+    enum session_op op, const char *other)
+{
+	struct session_part	*p;
+
+	while (start < end && split_is_blank(*start))
+		start++;
+	while (end > start && split_is_blank(end[-1]))
+		end--;
+	l->parts = xreallocarray(l->parts, (size_t)l->count + 1,
+	    sizeof *l->parts);
+	p = &l->parts[l->count++];
+	p->text = start;
+	p->len = (size_t)(end - start);
+	p->op = op;
+	p->other = other;
+}
+
+/*
+ * Split line at its list operators (&&, ||, ; and newlines outside quotes),
+ * as a shell reads an and-or list, noting in each part the first other
+ * operator it holds (a pipe, a redirection, &, a subshell, a command
+ * substitution).  A comment (# at a word's start) ends the line.  -1 with
+ * *cause for an unterminated quote or an empty part before an operator.
+ */
+int
+session_split_list(const char *line, struct session_list *l, char **cause)
+{
+	const char	*p = line, *start = line, *other = NULL;
+	enum session_op	 op = SESSION_OP_NONE, next;
+	size_t		 len;
+	int		 word_start = 1;
+
+	memset(l, 0, sizeof *l);
+	while (*p != '\0') {
+		if (*p == '\'') {
+			if ((p = strchr(p + 1, '\'')) == NULL)
+				goto unterminated;
+			p++;
+			word_start = 0;
+			continue;
+		}
+		if (*p == '"') {
+			for (p++; *p != '"'; p++) {
+				if (*p == '\0')
+					goto unterminated;
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+				else if (other == NULL && (*p == '`' ||
+				    (*p == '$' && p[1] == '(')))
+					other = *p == '`' ? "`" : "$(";
+			}
+			p++;
+			word_start = 0;
+			continue;
+		}
+		if (*p == '\\') {
+			p += p[1] != '\0' ? 2 : 1;
+			word_start = 0;
+			continue;
+		}
+		if (*p == '#' && word_start)
+			break;
+		if ((next = split_list_op(p, &len)) != SESSION_OP_NONE) {
+			split_list_add(l, start, p, op, other);
+			if (l->parts[l->count - 1].len == 0) {
+				*cause = xprintf("syntax error near `%.*s'",
+				    *p == '\n' ? 7 : (int)len,
+				    *p == '\n' ? "newline" : p);
+				goto fail;
+			}
+			op = next;
+			other = NULL;
+			p += len;
+			start = p;
+			word_start = 1;
+			continue;
+		}
+		if (other == NULL) {
+			if (strchr("|&<>()`", *p) != NULL)
+				other = *p == '|' ? "|" : *p == '&' ? "&" :
+				    *p == '<' ? "<" : *p == '>' ? ">" :
+				    *p == '(' ? "(" : *p == ')' ? ")" : "`";
+			else if (*p == '$' && p[1] == '(')
+				other = "$(";
+		}
+		word_start = split_is_blank(*p);
+		p++;
+	}
+	split_list_add(l, start, p, op, other);
+	if (l->parts[l->count - 1].len == 0) {
+		/* A trailing ; ends the list; a trailing && or || does not. */
+		if (op == SESSION_OP_AND || op == SESSION_OP_OR) {
+			*cause = xprintf("syntax error: the line ends after "
+			    "`%s'", op == SESSION_OP_AND ? "&&" : "||");
+			goto fail;
+		}
+		l->count--;
+	}
+	return 0;
+
+unterminated:
+	*cause = xstrdup("unterminated quote");
+fail:
+	session_list_clear(l);
+	return -1;
+}
+
+/* Free the parts of a split list. */
+void
+session_list_clear(struct session_list *l)
+{
+	free(l->parts);
+	l->parts = NULL;
+	l->count = 0;
+}
+
+/*
+ * Return the text of line as typed after its first n words, blanks
+ * before it skipped (NULL if it has fewer), and in *total how many words
+ * the line has; words are cut as session_split() cuts them, before any
+ * expansion.  NULL too for an unterminated quote.
+ */
+const char *
+session_raw_tail(const char *line, int n, int *total)
+{
+	const char	*p = line, *tail = NULL;
+	int		 words = 0;
+
+	for (;;) {
+		while (split_is_blank(*p))
+			p++;
+		if (words == n)
+			tail = p;
+		if (*p == '\0')
+			break;
+		words++;
+		while (*p != '\0' && !split_is_blank(*p)) {
+			if (*p == '\'' || *p == '"') {
+				char	q = *p++;
+
+				while (*p != q) {
+					if (*p == '\0')
+						return NULL;
+					if (q == '"' && *p == '\\' && p[1] != '\0')
+						p++;
+					p++;
+				}
+				p++;
+			} else if (*p == '\\' && p[1] != '\0')
+				p += 2;
+			else
+				p++;
+		}
+	}
+	*total = words;
+	return tail;
+}

@@ -205,6 +205,17 @@ run_ok(const char *line)
 }
 
 /* Run a prompt line that must fail with exactly the error want. */
+static void run_error(const char *, const char *);
+
+/* Forget what the client was told, then run_error(). */
+static void
+run_error_again(const char *line, const char *want)
+{
+	rec_clear();
+	run_error(line, want);
+}
+
+/* Run a prompt line that must fail with exactly the error want. */
 static void
 run_error(const char *line, const char *want)
 {
@@ -914,6 +925,124 @@ START_TEST(test_text_escaped)
 }
 END_TEST
 
+/* Wait until job's text has the line want. */
+static void
+wait_text_line(struct job *job, const char *want)
+{
+	char	**lines;
+	int64_t	  end = loop_now_ms() + 5000;
+	int	  n, i, found = 0;
+
+	while (!found) {
+		ck_assert_msg(loop_now_ms() < end, "no line %s", want);
+		loop_run_once(rec.loop, 20);
+		lines = job_text_lines(job, &n);
+		for (i = 0; i < n && !found; i++)
+			found = strcmp(lines[i], want) == 0;
+		job_text_free(lines, n);
+	}
+}
+
+/*
+ * A line of session commands joined by && || ; runs as a shell would; a
+ * job after them starts in the state they left; what cannot be done as a
+ * shell does it is refused whole, before any part runs.
+ */
+START_TEST(test_session_lists)
+{
+	struct job	*job;
+
+	run_ok("cd /tmp && export API_KEY=secret");
+	ck_assert_str_eq(session_cwd(rec.session), "/tmp");
+	ck_assert_str_eq(session_getenv(rec.session, "API_KEY"), "secret");
+
+	/* A job after them: in their state, with its own syntax intact. */
+	rec_clear();
+	run_ok("export A=1; echo \"[$A|$PWD]\"; echo x");
+	ck_assert_str_eq(session_getenv(rec.session, "A"), "1");
+	ck_assert_ptr_null(session_getenv(rec.session, "echo"));
+	ck_assert_ptr_null(session_getenv(rec.session, "x"));
+	job = rec.selected;
+	ck_assert_ptr_nonnull(job);
+	wait_done(job);
+	assert_text_line(job, "[1|/tmp]");
+	assert_text_line(job, "x");
+
+	/* && stops at a failure, || goes on after one. */
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx, "cd /nope && export B=1"), -1);
+	ck_assert_str_eq(rec.errors[0], "cd: /nope: No such file or directory");
+	ck_assert_ptr_null(session_getenv(rec.session, "B"));
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx, "cd /nope && export B=1 ; "
+	    "export C=2"), 0);
+	ck_assert_str_eq(rec.errors[0], "cd: /nope: No such file or directory");
+	ck_assert_str_eq(session_getenv(rec.session, "C"), "2");
+	ck_assert_ptr_null(session_getenv(rec.session, "B"));
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx, "cd /nope || cd /"), 0);
+	ck_assert_str_eq(session_cwd(rec.session), "/");
+
+	/* Refused whole: nothing of the line runs. */
+	run_error_again("cd /tmp | cat", "cd: `|' cannot be used with a "
+	    "session command (cd, export, unset); run it as a job, or "
+	    "without it");
+	run_error_again("export D=$(date)", "export: `$(' cannot be used with "
+	    "a session command (cd, export, unset); run it as a job, or "
+	    "without it");
+	run_error_again("cd /tmp > out", "cd: `>' cannot be used with a "
+	    "session command (cd, export, unset); run it as a job, or "
+	    "without it");
+	run_error_again("cd /tmp && true; cd /usr", "cd: a session command "
+	    "after a job would change only the job's shell; give it a line "
+	    "of its own");
+	run_error_again("cd /tmp &&", "syntax error: the line ends after `&&'");
+	run_error_again("export E=1 ;; cd /", "syntax error near `;'");
+	ck_assert_str_eq(session_cwd(rec.session), "/");
+	ck_assert_ptr_null(session_getenv(rec.session, "D"));
+	ck_assert_ptr_null(session_getenv(rec.session, "E"));
+	ck_assert_int_eq(jobtable_count(rec.jt), 1);
+
+	/* Quotes and comments are the shell's. */
+	rec_clear();
+	run_ok("export F='a && b;c' # && cd /usr");
+	ck_assert_str_eq(session_getenv(rec.session, "F"), "a && b;c");
+	ck_assert_str_eq(session_cwd(rec.session), "/");
+}
+END_TEST
+
+/*
+ * !send takes the rest of the line as typed, so its escapes arrive; !spawn
+ * runs what follows -- as typed; from a script (no typed line) its words
+ * keep their meaning.
+ */
+START_TEST(test_send_spawn_as_typed)
+{
+	char		*argv[] = { "spawn", "--name", "s", "--", "sh", "-c",
+			    "echo a; echo 'b c'", NULL };
+	struct job	*job;
+
+	run_ok("!spawn --name w -- while read l; do echo \"[$l]\"; done");
+	job = rec.selected;
+	ck_assert_str_eq(job_command(job), "while read l; do echo \"[$l]\"; "
+	    "done");
+	rec_clear();
+	run_ok("!send w hello\\nwor  ld\\n");
+	ck_assert_str_eq(rec.messages[0], "sent 14 bytes to [1]");
+	wait_text_line(job, "[hello]");
+	wait_text_line(job, "[wor  ld]");
+
+	rec_clear();
+	ck_assert_int_eq(cmd_execute(&rec.ctx, 7, argv), 0);
+	job = rec.selected;
+	ck_assert_str_eq(job_command(job),
+	    "sh -c 'echo a; echo '\\''b c'\\'''");
+	wait_done(job);
+	assert_text_line(job, "a");
+	assert_text_line(job, "b c");
+}
+END_TEST
+
 /* Build the cmd suite. */
 static Suite *
 cmd_suite(void)
@@ -957,6 +1086,8 @@ cmd_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_cd);
 	tcase_add_test(tc, test_export_unset);
+	tcase_add_test(tc, test_session_lists);
+	tcase_add_test(tc, test_send_spawn_as_typed);
 	suite_add_tcase(s, tc);
 	return s;
 }
