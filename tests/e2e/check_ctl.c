@@ -32,6 +32,7 @@
 
 #include <check.h>
 
+#include "skip.h"
 #include "e2e/term.h"
 #include "jsonread.h"
 
@@ -1425,11 +1426,8 @@ START_TEST(test_other_uid)
 	struct deck	d;
 	char		tmp[PATH_MAX];
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "check_ctl: other_uid skipped: it needs root "
-		    "to become uid %d\n", NOBODY);
-		return;
-	}
+	if (geteuid() != 0)
+		TEST_SKIP("needs root to become uid %d", NOBODY);
 	deck_start(&d, "uid", NULL);
 	/* The directory and the socket keep others out. */
 	ck_assert_int_eq(other_uid_probe(d.sock), 11);
@@ -1637,11 +1635,8 @@ START_TEST(test_stale_foreign)
 	char			 var[PATH_MAX + 32];
 	int			 fd, status;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "check_ctl: stale_foreign skipped: it needs "
-		    "root to make a file of uid %d\n", NOBODY);
-		return;
-	}
+	if (geteuid() != 0)
+		TEST_SKIP("needs root to make a file of uid %d", NOBODY);
 	deck_start(&a, "owner", NULL);
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	memset(&sun, 0, sizeof sun);

@@ -54,6 +54,7 @@
 
 #include <check.h>
 
+#include "skip.h"
 #include "e2e/term.h"
 
 #define WAIT_MS		8000	/* default wait for text */
@@ -1085,17 +1086,16 @@ fault_enter_namespace(const char *test)
 	const char	*fork_mode = getenv("CK_FORK");
 
 	if (geteuid() != 0) {
-		fault_note("%s: SKIPPED: needs root to mount", test);
+		TEST_SKIP_LINE("%s: needs root to mount", test);
 		return -1;
 	}
 	if (fork_mode != NULL && strcmp(fork_mode, "no") == 0) {
-		fault_note("%s: SKIPPED: CK_FORK=no would leak the mounts",
-		    test);
+		TEST_SKIP_LINE("%s: CK_FORK=no would leak the mounts", test);
 		return -1;
 	}
 	if (unshare(CLONE_NEWNS) == -1 ||
 	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1) {
-		fault_note("%s: SKIPPED: no mount namespace: %s", test,
+		TEST_SKIP_LINE("%s: no mount namespace: %s", test,
 		    strerror(errno));
 		return -1;
 	}
@@ -1873,10 +1873,9 @@ START_TEST(test_state_dir)
 		break;
 	case 2:
 		if (geteuid() != 0) {
-			fault_note("state directory of another owner: "
-			    "SKIPPED: needs root to chown");
 			fault_end(&f);
-			return;
+			TEST_SKIP("state directory of another owner: needs "
+			    "root to chown");
 		}
 		snprintf(state, sizeof state, "%s/other", f.dir);
 		snprintf(sub, sizeof sub, "%s/jobdeck", state);
