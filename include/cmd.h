@@ -50,6 +50,30 @@ struct cmd_client {
 #define CMD_FAILED	1	/* it failed: no such job, cannot start... */
 #define CMD_USAGE	2	/* misused: unknown command, bad option */
 
+/*
+ * An option of a command: "--name", its short alias, and the name of its
+ * value (NULL for a flag).  cmd_execute() parses options before the
+ * operands (to the first operand or "--"), as "--name VALUE",
+ * "--name=VALUE" or the alias, into ctx->opts, indexed as the table.
+ */
+struct cmd_option {
+	const char	*name;
+	const char	*alias;
+	const char	*value;
+
+#define CMD_OPT_REPEAT	0x1	/* may be given more than once */
+	int		 flags;
+};
+
+/* One option's values after parsing: count 0 when it was not given. */
+struct cmd_optval {
+	const char	 *value;	/* the last one ("" for a flag) */
+	const char	**all;		/* every one, with CMD_OPT_REPEAT */
+	int		  count;
+};
+
+#define CMD_OPTIONS_MAX	8
+
 struct cmd_entry;
 
 struct cmd_ctx {
@@ -63,20 +87,30 @@ struct cmd_ctx {
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 	const struct cmd_entry	*entry;		/* the command running */
 	const char		*line;		/* its words as typed, or NULL */
+	struct cmd_optval	 opts[CMD_OPTIONS_MAX];	/* its options */
+	int			 first;		/* argv index of its operands */
 };
 
+
+/*
+ * A command: its name and alias, its options and operands (from which its
+ * usage is made, see cmd_usage()), a line of help, how many operands it
+ * takes, and exec, which reports through cmd_message(), cmd_error() and
+ * friends: a command failed if and only if it reported an error.
+ */
 struct cmd_entry {
-	const char	*name;
-	const char	*alias;
-	const char	*usage;
-	const char	*help;
-	int		 min_args;
-	int		 max_args;	/* -1: no limit */
+	const char		*name;
+	const char		*alias;
+	const struct cmd_option	*options;	/* NULL-terminated, or NULL */
+	const char		*args;		/* the operands, for usage */
+	const char		*help;
+	int			 min_args;	/* operands */
+	int			 max_args;	/* -1: no limit */
 
 #define CMD_BARE	0x1	/* also runs without the leading ! (cd) */
-	int		 flags;
+	int			 flags;
 
-	int		(*exec)(struct cmd_ctx *, int argc, char **argv);
+	void		(*exec)(struct cmd_ctx *, int argc, char **argv);
 };
 
 extern const struct cmd_entry *const cmd_table[];
@@ -95,6 +129,8 @@ void	cmd_error(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_usage_error(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	cmd_usage_fail(struct cmd_ctx *);
+char	*cmd_usage(const struct cmd_entry *);
 void	cmd_message(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count,

@@ -26,36 +26,62 @@
 #include "waitstatus.h"
 #include "xmalloc.h"
 
-static int	cmd_list_exec(struct cmd_ctx *, int, char **);
-static int	cmd_status_exec(struct cmd_ctx *, int, char **);
-static int	cmd_spawn_exec(struct cmd_ctx *, int, char **);
-static int	cmd_send_exec(struct cmd_ctx *, int, char **);
-static int	cmd_events_exec(struct cmd_ctx *, int, char **);
+static void	cmd_list_exec(struct cmd_ctx *, int, char **);
+static void	cmd_status_exec(struct cmd_ctx *, int, char **);
+static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
+static void	cmd_send_exec(struct cmd_ctx *, int, char **);
+static void	cmd_events_exec(struct cmd_ctx *, int, char **);
+
+/* The options of list, status and spawn: ctx->opts follows these tables. */
+enum { LIST_STATUS, LIST_LIMIT };
+static const struct cmd_option cmd_list_options[] = {
+	[LIST_STATUS] = { .name = "--status", .value = "STATE,..." },
+	[LIST_LIMIT] = { .name = "--limit", .value = "N" },
+	{ .name = NULL }
+};
+
+enum { STATUS_INCREMENTAL };
+static const struct cmd_option cmd_status_options[] = {
+	[STATUS_INCREMENTAL] = { .name = "--incremental", .alias = "-i" },
+	{ .name = NULL }
+};
+
+enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL };
+static const struct cmd_option cmd_spawn_options[] = {
+	[SPAWN_NAME] = { .name = "--name", .value = "N" },
+	[SPAWN_CWD] = { .name = "--cwd", .value = "DIR" },
+	[SPAWN_ENV] = { .name = "--env", .value = "K=V",
+	    .flags = CMD_OPT_REPEAT },
+	[SPAWN_NO_SHELL] = { .name = "--no-shell" },
+	{ .name = NULL }
+};
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "[--status STATE,...] [--limit N]",
+	.options = cmd_list_options,
+	.args = "",
 	.help = "list jobs in the given states (running, stopped, queued, "
 	    "completed, failed, canceled, timed-out), the N most recent",
 	.min_args = 0,
-	.max_args = 4,
+	.max_args = 0,
 	.exec = cmd_list_exec,
 };
 
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
-	.usage = "[--incremental] ID",
+	.options = cmd_status_options,
+	.args = "ID",
 	.help = "show a job's state, times, exit and output (--incremental: "
 	    "only the output since the last such call)",
 	.min_args = 1,
-	.max_args = 2,
+	.max_args = 1,
 	.exec = cmd_status_exec,
 };
 
 const struct cmd_entry cmd_spawn_entry = {
 	.name = "spawn",
-	.usage = "[--name N] [--cwd DIR] [--env K=V]... [--no-shell] -- "
-	    "COMMAND...",
+	.options = cmd_spawn_options,
+	.args = "[--] COMMAND...",
 	.help = "start a job: a shell command (the rest of the line as "
 	    "typed), or with --no-shell a program and its arguments",
 	.min_args = 1,
@@ -65,7 +91,7 @@ const struct cmd_entry cmd_spawn_entry = {
 
 const struct cmd_entry cmd_send_entry = {
 	.name = "send",
-	.usage = "ID [--] TEXT...",
+	.args = "ID [--] TEXT...",
 	.help = "write the rest of the line, as typed, to a job's input "
 	    "(escapes: \\n \\r \\t \\\\ \\xHH)",
 	.min_args = 2,
@@ -75,36 +101,12 @@ const struct cmd_entry cmd_send_entry = {
 
 const struct cmd_entry cmd_events_entry = {
 	.name = "events",
-	.usage = "",
+	.args = "",
 	.help = "stream every job's events as JSON lines (control socket only)",
 	.min_args = 0,
 	.max_args = 0,
 	.exec = cmd_events_exec,
 };
-
-/*
- * Return the value of option name in argv[*i] ("--name VALUE" or
- * "--name=VALUE"), advancing *i past it; NULL if argv[*i] is not that
- * option.  A missing value is a usage error (*bad set).
- */
-static const char *
-cmd_option(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t	len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) != 0)
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[(*i)++] + len + 1;
-	if (argv[*i][len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*bad = 1;
-		return NULL;
-	}
-	*i += 2;
-	return argv[*i - 1];
-}
 
 /* Parse a state list ("running,failed") into a mask of 1 << state. */
 static int
@@ -151,7 +153,7 @@ cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
  * !list [--status STATE,...] [--limit N]: the jobs in those states (all
  * by default), at most the N most recent, in id order.
  */
-static int
+static void
 cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	**jobs, *job;
@@ -159,33 +161,22 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	unsigned int	  mask = ~0U;
 	char		 *end;
 	long		  limit = -1;
-	int		  i = 1, n, count, first, bad = 0;
+	int		  i, n, count, first;
 
-	while (i < argc) {
-		if ((value = cmd_option(argc, argv, &i, "--status", &bad)) !=
-		    NULL) {
-			if (cmd_parse_states(ctx, value, &mask) != 0)
-				return -1;
-		} else if ((value = cmd_option(argc, argv, &i, "--limit",
-		    &bad)) != NULL) {
-			errno = 0;
-			limit = strtol(value, &end, 10);
-			if (*value == '\0' || *end != '\0' || errno != 0 ||
-			    limit < 1 || limit > INT_MAX) {
-				cmd_usage_error(ctx, "list: --limit wants a "
-				    "positive number: %s", value);
-				return -1;
-			}
-		} else {
-			cmd_usage_error(ctx, "usage: !list [--status "
-			    "STATE,...] [--limit N]");
-			return -1;
+	(void)argc;
+	(void)argv;
+	if (ctx->opts[LIST_STATUS].count > 0 &&
+	    cmd_parse_states(ctx, ctx->opts[LIST_STATUS].value, &mask) != 0)
+		return;
+	if ((value = ctx->opts[LIST_LIMIT].value) != NULL) {
+		errno = 0;
+		limit = strtol(value, &end, 10);
+		if (*value == '\0' || *end != '\0' || errno != 0 ||
+		    limit < 1 || limit > INT_MAX) {
+			cmd_usage_error(ctx, "list: --limit wants a positive "
+			    "number: %s", value);
+			return;
 		}
-	}
-	if (bad) {
-		cmd_usage_error(ctx, "usage: !list [--status STATE,...] "
-		    "[--limit N]");
-		return -1;
 	}
 	n = jobtable_count(ctx->jt);
 	jobs = xcalloc((size_t)n + 1, sizeof *jobs);
@@ -197,7 +188,6 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	first = limit > 0 && count > limit ? count - (int)limit : 0;
 	cmd_show_jobs(ctx, jobs + first, count - first);
 	free(jobs);
-	return 0;
 }
 
 /*
@@ -205,31 +195,21 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
  * (JSON: the job object with "output", the lines each ending in "\n");
  * with --incremental only the output since the last incremental call.
  */
-static int
+static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct json_buf	  jb;
 	struct job	 *job;
-	const char	 *id = NULL;
+	const char	 *id;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  len;
-	int		  count, i, n = 0, incremental = 0, bad = 0;
+	int		  count, i, n = 0, incremental;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--incremental") == 0 ||
-		    strcmp(argv[i], "-i") == 0)
-			incremental = 1;
-		else if (id == NULL && argv[i][0] != '-')
-			id = argv[i];
-		else
-			bad = 1;
-	}
-	if (id == NULL || bad) {
-		cmd_usage_error(ctx, "usage: !status [--incremental] ID");
-		return -1;
-	}
+	(void)argc;
+	id = argv[ctx->first];
+	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
 	if ((job = cmd_find_job(ctx, id)) == NULL)
-		return -1;
+		return;
 	if (incremental)
 		lines = job_text_incremental(job, &count);
 	else
@@ -257,7 +237,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_json(ctx, doc);
 		free(doc);
 		job_text_free(lines, count);
-		return 0;
+		return;
 	}
 
 	n = 0;
@@ -289,7 +269,6 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(out[i]);
 	free(out);
 	job_text_free(lines, count);
-	return 0;
 }
 
 /* Return whether s is NAME=VALUE with a shell identifier for NAME. */
@@ -312,7 +291,7 @@ cmd_is_assignment(const char *s)
  * it, as a new array of borrowed pointers for the caller to free.
  */
 static char **
-cmd_env_over(char **env, char **sets, int nsets)
+cmd_env_over(char **env, const char **sets, int nsets)
 {
 	char	**out;
 	size_t	  n, k, len;
@@ -328,7 +307,7 @@ cmd_env_over(char **env, char **sets, int nsets)
 			if (strncmp(out[k], sets[i], len) == 0)
 				break;
 		}
-		out[k] = sets[i];
+		out[k] = (char *)sets[i];
 		if (k == n)
 			n++;
 	}
@@ -342,51 +321,30 @@ cmd_env_over(char **env, char **sets, int nsets)
  * given ones): the words joined as a shell command, or with --no-shell
  * the program and its arguments as they are.
  */
-static int
+static void
 cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job_spec	  spec;
 	struct stat	  sb;
 	struct job	 *job;
-	const char	 *name = NULL, *cwd = NULL, *value;
-	char		**sets, **env, **envp, *dir = NULL, *command = NULL;
-	const char	 *tail;
+	const char	 *name, *cwd, *tail, **sets;
+	char		**env, **envp, *dir = NULL, *command = NULL;
 	char		 *cause = NULL;
-	int		  i = 1, nsets = 0, no_shell = 0, bad = 0, rc = -1;
+	int		  i, k, nsets, no_shell;
 
-	sets = xcalloc((size_t)argc, sizeof *sets);
-	while (i < argc && argv[i][0] == '-') {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
+	name = ctx->opts[SPAWN_NAME].value;
+	cwd = ctx->opts[SPAWN_CWD].value;
+	no_shell = ctx->opts[SPAWN_NO_SHELL].count > 0;
+	sets = ctx->opts[SPAWN_ENV].all;
+	nsets = ctx->opts[SPAWN_ENV].count;
+	for (k = 0; k < nsets; k++) {
+		if (!cmd_is_assignment(sets[k])) {
+			cmd_usage_error(ctx, "spawn: --env wants NAME=VALUE: "
+			    "%s", sets[k]);
+			return;
 		}
-		if (strcmp(argv[i], "--no-shell") == 0) {
-			no_shell = 1;
-			i++;
-		} else if ((value = cmd_option(argc, argv, &i, "--name",
-		    &bad)) != NULL)
-			name = value;
-		else if ((value = cmd_option(argc, argv, &i, "--cwd",
-		    &bad)) != NULL)
-			cwd = value;
-		else if ((value = cmd_option(argc, argv, &i, "--env",
-		    &bad)) != NULL) {
-			if (!cmd_is_assignment(value)) {
-				cmd_usage_error(ctx, "spawn: --env wants "
-				    "NAME=VALUE: %s", value);
-				goto out;
-			}
-			sets[nsets++] = (char *)value;
-		} else
-			bad = 1;
-		if (bad)
-			break;
 	}
-	if (bad || i >= argc) {
-		cmd_usage_error(ctx, "usage: !spawn [--name N] [--cwd DIR] "
-		    "[--env K=V]... [--no-shell] -- COMMAND...");
-		goto out;
-	}
+	i = ctx->first;
 	if (name != NULL && (*name == '\0' ||
 	    strspn(name, "0123456789") == strlen(name))) {
 		cmd_usage_error(ctx, "spawn: a job's name cannot be empty or a "
@@ -434,12 +392,9 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	else
 		cmd_message(ctx, "started [%d] %s", job_id(job),
 		    job_command(job));
-	rc = 0;
 out:
-	free(sets);
 	free(dir);
 	free(command);
-	return rc;
 }
 
 /* Return the value of a hex digit, or -1. */
@@ -514,7 +469,7 @@ cmd_unescape(const char *s, size_t *len, char **cause)
  * the rest of the line as typed, from a script its words joined by
  * spaces; then send's escapes are decoded.
  */
-static int
+static void
 cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
@@ -524,11 +479,11 @@ cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int		 i = 2;
 
 	if (strcmp(argv[i], "--") == 0 && ++i >= argc) {
-		cmd_usage_error(ctx, "usage: !send ID [--] TEXT...");
-		return -1;
+		cmd_usage_fail(ctx);
+		return;
 	}
 	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
-		return -1;
+		return;
 	if ((tail = cmd_raw_tail(ctx, argc, i)) != NULL) {
 		text = xstrdup(tail);
 		i = argc;
@@ -544,7 +499,7 @@ cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (buf == NULL) {
 		cmd_usage_error(ctx, "send: %s", cause);
 		free(cause);
-		return -1;
+		return;
 	}
 	if (!job_is_running(job) || jobtable_write(ctx->jt, job, buf, len)
 	    != 0) {
@@ -555,16 +510,15 @@ cmd_send_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			cmd_error(ctx, "send: job %d is not running",
 			    job_id(job));
 		free(buf);
-		return -1;
+		return;
 	}
 	free(buf);
 	cmd_message(ctx, "sent %zu byte%s to [%d]", len, len == 1 ? "" : "s",
 	    job_id(job));
-	return 0;
 }
 
 /* !events: turn the client into a stream of every job's events. */
-static int
+static void
 cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char	*cause = NULL;
@@ -574,12 +528,11 @@ cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (ctx->client == NULL || ctx->client->follow == NULL) {
 		cmd_error(ctx, "events works only through the control socket "
 		    "(jobdeck ctl events)");
-		return -1;
+		return;
 	}
 	if (ctx->client->follow(NULL, ctx->arg, &cause) != 0) {
 		cmd_error(ctx, "events: %s", cause);
 		free(cause);
-		return -1;
+		return;
 	}
-	return 0;
 }

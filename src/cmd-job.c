@@ -21,15 +21,15 @@
 #include "waitstatus.h"
 #include "xmalloc.h"
 
-static int	cmd_ps_exec(struct cmd_ctx *, int, char **);
-static int	cmd_kill_exec(struct cmd_ctx *, int, char **);
-static int	cmd_kill_all_exec(struct cmd_ctx *, int, char **);
-static int	cmd_logs_exec(struct cmd_ctx *, int, char **);
-static int	cmd_stop_exec(struct cmd_ctx *, int, char **);
+static void	cmd_ps_exec(struct cmd_ctx *, int, char **);
+static void	cmd_kill_exec(struct cmd_ctx *, int, char **);
+static void	cmd_kill_all_exec(struct cmd_ctx *, int, char **);
+static void	cmd_logs_exec(struct cmd_ctx *, int, char **);
+static void	cmd_stop_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_ps_entry = {
 	.name = "ps",
-	.usage = "",
+	.args = "",
 	.help = "list every job: id, pid, state, exit, time, command",
 	.min_args = 0,
 	.max_args = 0,
@@ -38,7 +38,7 @@ const struct cmd_entry cmd_ps_entry = {
 
 const struct cmd_entry cmd_kill_entry = {
 	.name = "kill",
-	.usage = "[-SIGNAL] ID...",
+	.args = "[-SIGNAL] ID...",
 	.help = "signal jobs' process groups (SIGTERM, then SIGKILL after "
 	    "the grace period)",
 	.min_args = 1,
@@ -49,7 +49,7 @@ const struct cmd_entry cmd_kill_entry = {
 const struct cmd_entry cmd_kill_all_entry = {
 	.name = "kill-all",
 	.alias = "killall",
-	.usage = "",
+	.args = "",
 	.help = "stop every job at once",
 	.min_args = 0,
 	.max_args = 0,
@@ -59,7 +59,7 @@ const struct cmd_entry cmd_kill_all_entry = {
 /* !stop and !cont share one function: the signal is the difference. */
 const struct cmd_entry cmd_stop_entry = {
 	.name = "stop",
-	.usage = "ID...",
+	.args = "ID...",
 	.help = "pause jobs: SIGSTOP to each job's process group",
 	.min_args = 1,
 	.max_args = -1,
@@ -68,22 +68,28 @@ const struct cmd_entry cmd_stop_entry = {
 
 const struct cmd_entry cmd_cont_entry = {
 	.name = "cont",
-	.usage = "ID...",
+	.args = "ID...",
 	.help = "resume paused jobs: SIGCONT to each job's process group",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_stop_exec,
 };
 
+static const struct cmd_option cmd_logs_options[] = {
+	{ .name = "--follow", .alias = "-f" },
+	{ .name = NULL }
+};
+
 /* "l" stays logs now that list shares the prefix. */
 const struct cmd_entry cmd_logs_entry = {
 	.name = "logs",
 	.alias = "l",
-	.usage = "ID",
+	.options = cmd_logs_options,
+	.args = "ID",
 	.help = "show a job's whole output, from the first line (ctl: "
 	    "--follow for what it prints until it ends)",
 	.min_args = 1,
-	.max_args = 2,
+	.max_args = 1,
 	.exec = cmd_logs_exec,
 };
 
@@ -208,7 +214,7 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 }
 
 /* !ps: show a table of every job. */
-static int
+static void
 cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	**jobs;
@@ -222,11 +228,10 @@ cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		jobs[i] = jobtable_get(ctx->jt, i);
 	cmd_show_jobs(ctx, jobs, n);
 	free(jobs);
-	return 0;
 }
 
 /* !kill [-SIGNAL] ID...: signal each job's process group. */
-static int
+static void
 cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
@@ -238,11 +243,11 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (sig == -1) {
 			cmd_usage_error(ctx, "kill: unknown signal: %s",
 			    argv[1] + 1);
-			return -1;
+			return;
 		}
 		if (argc < 3) {
-			cmd_usage_error(ctx, "usage: !kill [-SIGNAL] ID...");
-			return -1;
+			cmd_usage_fail(ctx);
+			return;
 		}
 		i = 2;
 	}
@@ -260,11 +265,10 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (done > 0 && !ctx->failed)
 		cmd_message(ctx, "sent %s to %d job%s", waitstatus_signal_name(
 		    sig, name, sizeof name), done, done == 1 ? "" : "s");
-	return ctx->failed ? -1 : 0;
 }
 
 /* !stop ID... and !cont ID...: pause or resume each job's whole group. */
-static int
+static void
 cmd_stop_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
@@ -285,11 +289,10 @@ cmd_stop_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (done > 0 && !ctx->failed)
 		cmd_message(ctx, "%s %d job%s", stop ? "paused" : "resumed",
 		    done, done == 1 ? "" : "s");
-	return ctx->failed ? -1 : 0;
 }
 
 /* !kill-all: stop every job at once. */
-static int
+static void
 cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	int	n;
@@ -301,52 +304,40 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_message(ctx, "no running jobs");
 	else
 		cmd_message(ctx, "stopping %d job%s", n, n == 1 ? "" : "s");
-	return 0;
 }
 
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
  * "lines"}); --follow hands the client over to a stream of what follows.
  */
-static int
+static void
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct json_buf	  jb;
 	struct job	 *job;
-	const char	 *id = NULL;
+	const char	 *id;
 	char		**lines, *title, *cause = NULL;
-	int		  count, i, follow = 0, bad = 0;
+	int		  count, i, follow;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--follow") == 0 ||
-		    strcmp(argv[i], "-f") == 0)
-			follow = 1;
-		else if (id == NULL && argv[i][0] != '-')
-			id = argv[i];
-		else
-			bad = 1;
-	}
-	if (id == NULL || bad) {
-		cmd_usage_error(ctx, "usage: !logs %sID", follow ?
-		    "--follow " : "");
-		return -1;
-	}
+	(void)argc;
+	follow = ctx->opts[0].count > 0;
+	id = argv[ctx->first];
 	job = cmd_find_job(ctx, id);
 	if (job == NULL)
-		return -1;
+		return;
 	if (follow) {
 		if (ctx->client == NULL || ctx->client->follow == NULL) {
 			cmd_error(ctx, "logs --follow works only through the "
 			    "control socket (jobdeck ctl logs --follow %s)",
 			    id);
-			return -1;
+			return;
 		}
 		if (ctx->client->follow(job, ctx->arg, &cause) != 0) {
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
-			return -1;
+			return;
 		}
-		return 0;
+		return;
 	}
 	lines = job_text_lines(job, &count);
 	if (ctx->json) {
@@ -369,5 +360,4 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	free(title);
 	job_text_free(lines, count);
-	return 0;
 }

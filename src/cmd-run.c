@@ -15,12 +15,12 @@
 #include "launch.h"
 #include "xmalloc.h"
 
-static int	cmd_run_exec(struct cmd_ctx *, int, char **);
-static int	cmd_restart_exec(struct cmd_ctx *, int, char **);
+static void	cmd_run_exec(struct cmd_ctx *, int, char **);
+static void	cmd_restart_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.usage = "NAME [key=value ...]",
+	.args = "NAME [key=value ...]",
 	.help = "start a configured job, filling its {key} parameters",
 	.min_args = 1,
 	.max_args = -1,
@@ -29,7 +29,7 @@ const struct cmd_entry cmd_run_entry = {
 
 const struct cmd_entry cmd_restart_entry = {
 	.name = "restart",
-	.usage = "ID",
+	.args = "ID",
 	.help = "stop a job if it runs and start it again with its spec",
 	.min_args = 1,
 	.max_args = 1,
@@ -71,7 +71,7 @@ cmd_start_config_job(struct cmd_ctx *ctx, const struct config_job *cj,
 }
 
 /* !run NAME [key=value ...] */
-static int
+static void
 cmd_run_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct config_job	*cj = NULL;
@@ -84,28 +84,27 @@ cmd_run_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cj = config_find_job(ctx->config, argv[1]);
 	if (cj == NULL) {
 		cmd_error(ctx, "run: no configured job named %s", argv[1]);
-		return -1;
+		return;
 	}
 	if (launch_parse_params(argc - 2, argv + 2, &params, &nparams,
 	    &cause) != 0) {
 		cmd_error(ctx, "run: %s", cause);
 		free(cause);
-		return -1;
+		return;
 	}
 	job = cmd_start_config_job(ctx, cj, params, nparams);
 	launch_free_params(params, nparams);
 	if (job == NULL)
-		return -1;
+		return;
 	if (ctx->json)
 		cmd_json_job_doc(ctx, job);
 	else
 		cmd_message(ctx, "started [%d] %s", job_id(job),
 		    job_command(job));
-	return 0;
 }
 
 /* !restart ID */
-static int
+static void
 cmd_restart_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
@@ -114,17 +113,16 @@ cmd_restart_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	(void)argc;
 	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
-		return -1;
+		return;
 	running = job_is_running(job);
 	if (jobtable_restart(ctx->jt, job, &cause) != 0) {
 		cmd_error(ctx, "restart: %s", cause);
 		free(cause);
-		return -1;
+		return;
 	}
 	if (ctx->json)
 		cmd_json_job_doc(ctx, job);
 	else
 		cmd_message(ctx, running ? "restarting [%d] once it has "
 		    "stopped" : "restarted [%d]", job_id(job));
-	return 0;
 }

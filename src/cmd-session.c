@@ -7,13 +7,13 @@
 #include "cmd.h"
 #include "session.h"
 
-static int	cmd_cd_exec(struct cmd_ctx *, int, char **);
-static int	cmd_export_exec(struct cmd_ctx *, int, char **);
-static int	cmd_unset_exec(struct cmd_ctx *, int, char **);
+static void	cmd_cd_exec(struct cmd_ctx *, int, char **);
+static void	cmd_export_exec(struct cmd_ctx *, int, char **);
+static void	cmd_unset_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_cd_entry = {
 	.name = "cd",
-	.usage = "[DIR | -]",
+	.args = "[DIR | -]",
 	.help = "change the directory later jobs start in ($HOME by default)",
 	.min_args = 0,
 	.max_args = 1,
@@ -23,7 +23,7 @@ const struct cmd_entry cmd_cd_entry = {
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "NAME=VALUE...",
+	.args = "NAME=VALUE...",
 	.help = "set environment variables for later jobs",
 	.min_args = 1,
 	.max_args = -1,
@@ -33,7 +33,7 @@ const struct cmd_entry cmd_export_entry = {
 
 const struct cmd_entry cmd_unset_entry = {
 	.name = "unset",
-	.usage = "NAME...",
+	.args = "NAME...",
 	.help = "remove environment variables for later jobs",
 	.min_args = 1,
 	.max_args = -1,
@@ -42,7 +42,7 @@ const struct cmd_entry cmd_unset_entry = {
 };
 
 /* cd [DIR | -]: change the session's directory. */
-static int
+static void
 cmd_cd_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char	*cause = NULL;
@@ -50,14 +50,13 @@ cmd_cd_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (session_cd(ctx->session, argc > 1 ? argv[1] : NULL, &cause) != 0) {
 		cmd_error(ctx, "%s", cause);
 		free(cause);
-		return -1;
+		return;
 	}
 	cmd_message(ctx, "%s", session_cwd(ctx->session));
-	return 0;
 }
 
 /* export NAME=VALUE...: set variables in the session's environment. */
-static int
+static void
 cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char	*cause = NULL;
@@ -67,14 +66,13 @@ cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (session_export(ctx->session, argv[i], &cause) != 0) {
 			cmd_error(ctx, "%s", cause);
 			free(cause);
-			return -1;
+			return;
 		}
 	}
-	return 0;
 }
 
 /* unset NAME...: remove variables from the session's environment. */
-static int
+static void
 cmd_unset_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char	*cause = NULL;
@@ -84,8 +82,7 @@ cmd_unset_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (session_unset(ctx->session, argv[i], &cause) != 0) {
 			cmd_error(ctx, "%s", cause);
 			free(cause);
-			return -1;
+			return;
 		}
 	}
-	return 0;
 }

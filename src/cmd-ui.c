@@ -10,13 +10,13 @@
 #include "keys.h"
 #include "xmalloc.h"
 
-static int	cmd_focus_exec(struct cmd_ctx *, int, char **);
-static int	cmd_help_exec(struct cmd_ctx *, int, char **);
-static int	cmd_quit_exec(struct cmd_ctx *, int, char **);
+static void	cmd_focus_exec(struct cmd_ctx *, int, char **);
+static void	cmd_help_exec(struct cmd_ctx *, int, char **);
+static void	cmd_quit_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_focus_entry = {
 	.name = "focus",
-	.usage = "ID",
+	.args = "ID",
 	.help = "select a job and send it the keyboard (the focus key "
 	    "returns)",
 	.min_args = 1,
@@ -27,7 +27,7 @@ const struct cmd_entry cmd_focus_entry = {
 const struct cmd_entry cmd_help_entry = {
 	.name = "help",
 	.alias = "?",
-	.usage = "",
+	.args = "",
 	.help = "list commands and keys",
 	.min_args = 0,
 	.max_args = 0,
@@ -37,7 +37,7 @@ const struct cmd_entry cmd_help_entry = {
 const struct cmd_entry cmd_quit_entry = {
 	.name = "quit",
 	.alias = "q",
-	.usage = "",
+	.args = "",
 	.help = "stop every job and leave",
 	.min_args = 0,
 	.max_args = 0,
@@ -68,7 +68,7 @@ static const char *const cmd_help_keys[] = {
 };
 
 /* !focus ID: select a job and give it the keyboard. */
-static int
+static void
 cmd_focus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
@@ -76,14 +76,13 @@ cmd_focus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	job = cmd_find_job(ctx, argv[1]);
 	if (job == NULL)
-		return -1;
+		return;
 	if (ctx->client != NULL && ctx->client->select != NULL)
 		ctx->client->select(job, 1, ctx->arg);
-	return 0;
 }
 
 /* !help: list every command from the table, then the keys. */
-static int
+static void
 cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*const *e;
@@ -96,13 +95,17 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		;
 	for (n = 0; cmd_help_keys[n] != NULL; n++)
 		;
-	lines = xcalloc((size_t)(i + n + 1), sizeof *lines);
+	lines = xcalloc((size_t)(2 * i + n + 1), sizeof *lines);
 	n = 0;
 	lines[n++] = xstrdup("Commands");
 	for (e = cmd_table; *e != NULL; e++) {
-		usage = xprintf("%s%s%s%s", ((*e)->flags & CMD_BARE) ? "" : "!",
-		    (*e)->name, (*e)->usage[0] != '\0' ? " " : "", (*e)->usage);
-		lines[n++] = xprintf("  %-24s %s", usage, (*e)->help);
+		/* A long usage gets a line of its own, its help below. */
+		usage = cmd_usage(*e);
+		if (strlen(usage) > 24) {
+			lines[n++] = xprintf("  %s", usage);
+			lines[n++] = xprintf("  %-24s %s", "", (*e)->help);
+		} else
+			lines[n++] = xprintf("  %-24s %s", usage, (*e)->help);
 		free(usage);
 	}
 	keys_ctrl_name(ctx->focus_key > 0 ? ctx->focus_key : CMD_FOCUS_KEY,
@@ -117,16 +120,14 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
-	return 0;
 }
 
 /* !quit: stop every job and leave. */
-static int
+static void
 cmd_quit_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	if (ctx->client != NULL && ctx->client->quit != NULL)
 		ctx->client->quit(ctx->arg);
-	return 0;
 }

@@ -99,13 +99,127 @@ cmd_find(const char *name, char **cause)
 	return NULL;
 }
 
-/* Run argv[0] (without the !) with its arguments; 0 or -1. */
+/*
+ * Return a command's usage, made from its table entry: "!logs [--follow]
+ * ID", "cd [DIR | -]".
+ */
+char *
+cmd_usage(const struct cmd_entry *e)
+{
+	const struct cmd_option	*o;
+	char			*u, *tmp;
+
+	u = xprintf("%s%s", (e->flags & CMD_BARE) ? "" : "!", e->name);
+	for (o = e->options; o != NULL && o->name != NULL; o++) {
+		tmp = xprintf("%s [%s%s%s]%s", u, o->name, o->value != NULL ?
+		    " " : "", o->value != NULL ? o->value : "",
+		    (o->flags & CMD_OPT_REPEAT) ? "..." : "");
+		free(u);
+		u = tmp;
+	}
+	if (e->args != NULL && *e->args != '\0') {
+		tmp = xprintf("%s %s", u, e->args);
+		free(u);
+		u = tmp;
+	}
+	return u;
+}
+
+/* Report the running command's usage as its error. */
+void
+cmd_usage_fail(struct cmd_ctx *ctx)
+{
+	char	*u = cmd_usage(ctx->entry);
+
+	cmd_usage_error(ctx, "usage: %s", u);
+	free(u);
+}
+
+/* Forget the options parsed for the last command. */
+static void
+cmd_options_clear(struct cmd_ctx *ctx)
+{
+	int	k;
+
+	for (k = 0; k < CMD_OPTIONS_MAX; k++)
+		free(ctx->opts[k].all);
+	memset(ctx->opts, 0, sizeof ctx->opts);
+}
+
+/*
+ * Parse the running command's options from argv[1] on into ctx->opts,
+ * leaving ctx->first at the first operand; -1 after a usage error.
+ */
+static int
+cmd_options_parse(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_option	*opts = ctx->entry->options, *o;
+	struct cmd_optval	*v;
+	const char		*a, *value, *eq;
+	size_t			 len;
+	int			 i = 1, k;
+
+	while (opts != NULL && i < argc && argv[i][0] == '-' &&
+	    argv[i][1] != '\0') {
+		a = argv[i++];
+		if (strcmp(a, "--") == 0)
+			break;
+		eq = strchr(a, '=');
+		len = eq != NULL && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
+		for (k = 0, o = opts; o->name != NULL; k++, o++) {
+			if ((strlen(o->name) == len &&
+			    strncmp(o->name, a, len) == 0) ||
+			    (o->alias != NULL && strcmp(o->alias, a) == 0))
+				break;
+		}
+		if (o->name == NULL) {
+			cmd_usage_error(ctx, "%s: unknown option: %s",
+			    ctx->entry->name, a);
+			return -1;
+		}
+		value = "";
+		if (o->value != NULL) {
+			if (len < strlen(a))
+				value = a + len + 1;
+			else if (i < argc)
+				value = argv[i++];
+			else {
+				cmd_usage_error(ctx, "%s: %s needs a value (%s)",
+				    ctx->entry->name, o->name, o->value);
+				return -1;
+			}
+		} else if (len < strlen(a)) {
+			cmd_usage_error(ctx, "%s: %s takes no value",
+			    ctx->entry->name, o->name);
+			return -1;
+		}
+		v = &ctx->opts[k];
+		if (v->count > 0 && !(o->flags & CMD_OPT_REPEAT)) {
+			cmd_usage_error(ctx, "%s: %s given twice",
+			    ctx->entry->name, o->name);
+			return -1;
+		}
+		v->all = xreallocarray(v->all, (size_t)v->count + 2,
+		    sizeof *v->all);
+		v->all[v->count++] = value;
+		v->all[v->count] = NULL;
+		v->value = value;
+	}
+	ctx->first = i;
+	return 0;
+}
+
+/*
+ * Run argv[0] (without the !) with its arguments: find it, parse its
+ * options, check how many operands it has, run it; 0, or -1 when it
+ * reported an error.
+ */
 int
 cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*entry;
 	char			*cause = NULL;
-	int			 nargs = argc - 1;
+	int			 nargs;
 
 	ctx->failed = 0;
 	entry = cmd_find(argv[0], &cause);
@@ -114,20 +228,20 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 		free(cause);
 		return -1;
 	}
+	ctx->entry = entry;
+	cmd_options_clear(ctx);
+	if (cmd_options_parse(ctx, argc, argv) != 0)
+		goto out;
+	nargs = argc - ctx->first;
 	if (nargs < entry->min_args ||
 	    (entry->max_args >= 0 && nargs > entry->max_args)) {
-		cmd_usage_error(ctx, "usage: %s%s%s%s",
-		    (entry->flags & CMD_BARE) ? "" : "!", entry->name,
-		    entry->usage[0] != '\0' ? " " : "", entry->usage);
-		return -1;
+		cmd_usage_fail(ctx);
+		goto out;
 	}
-	ctx->entry = entry;
-	if (entry->exec(ctx, argc, argv) != 0 || ctx->failed) {
-		if (!ctx->failed)
-			ctx->failed = CMD_FAILED;
-		return -1;
-	}
-	return 0;
+	entry->exec(ctx, argc, argv);
+out:
+	cmd_options_clear(ctx);
+	return ctx->failed ? -1 : 0;
 }
 
 /* Return whether line's first word is a command that runs without !. */

@@ -316,8 +316,8 @@ static const struct err_case {
 	{ "!kill -NOPE 1", "kill: unknown signal: NOPE", 0 },
 	{ "!kill -99 1", "kill: unknown signal: 99", 0 },
 	{ "!kill-all now", "usage: !kill-all", 0 },
-	{ "!logs", "usage: !logs ID", 0 },
-	{ "!logs 1 2", "usage: !logs ID", 0 },
+	{ "!logs", "usage: !logs [--follow] ID", 0 },
+	{ "!logs 1 2", "usage: !logs [--follow] ID", 0 },
 	{ "!logs 999", "no such job: 999", 0 },
 	{ "!focus nope", "no such job: nope", 0 },
 	{ "!ps -a", "usage: !ps", 0 },
@@ -332,14 +332,18 @@ static const struct err_case {
 	{ "unset 'A B'", "unset: `A B': not a valid identifier", 0 },
 	{ "!logs 'unterminated", "unterminated quote", 0 },
 	{ "!logs ${X", "unterminated ${", 0 },
-	{ "!logs --follow", "usage: !logs --follow ID", 0 },
+	{ "!logs --follow", "usage: !logs [--follow] ID", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
 	    "running, stopped, completed, failed, canceled, timed-out)", 0 },
-	{ "!list --limit", "usage: !list [--status STATE,...] [--limit N]", 0 },
+	{ "!list --limit", "list: --limit needs a value (N)", 0 },
+	{ "!list --bogus", "list: unknown option: --bogus", 0 },
+	{ "!list --status=running --status=failed", "list: --status given "
+	    "twice", 0 },
+	{ "!ps extra", "usage: !ps", 0 },
 	{ "!status", "usage: !status [--incremental] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
-	    "K=V]... [--no-shell] -- COMMAND...", 0 },
+	    "K=V]... [--no-shell] [--] COMMAND...", 0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
 	    "directory", 0 },
 	{ "!send 1", "usage: !send ID [--] TEXT...", 0 },
@@ -401,7 +405,7 @@ START_TEST(test_help)
 {
 	static const char *const lines[] = { "!help", "!he", "!?", "  !hel  " };
 	const struct cmd_entry	*e;
-	char			 want[64];
+	char			 want[128], *usage;
 	size_t			 k;
 	int			 i, j, found;
 
@@ -411,12 +415,16 @@ START_TEST(test_help)
 		ck_assert_int_eq(rec.nshows, 1);
 		ck_assert_str_eq(rec.title, "Help");
 		for (i = 0; (e = cmd_table[i]) != NULL; i++) {
-			snprintf(want, sizeof want, "  %s%s ",
-			    (e->flags & CMD_BARE) ? "" : "!", e->name);
+			/* The generated usage, its help beside or below. */
+			usage = cmd_usage(e);
+			snprintf(want, sizeof want, "  %s", usage);
+			free(usage);
 			for (j = 0, found = 0; j < rec.count && !found; j++)
 				found = strncmp(rec.lines[j], want,
 				    strlen(want)) == 0 &&
-				    strstr(rec.lines[j], e->help) != NULL;
+				    (strstr(rec.lines[j], e->help) != NULL ||
+				    (j + 1 < rec.count &&
+				    strstr(rec.lines[j + 1], e->help) != NULL));
 			ck_assert_msg(found, "%s: no line for %s", lines[k],
 			    e->name);
 		}
