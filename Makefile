@@ -44,6 +44,7 @@ LIB_SRCS = \
 	src/xmalloc.c \
 	src/waitstatus.c \
 	src/textesc.c \
+	src/debuglog.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
@@ -75,7 +76,7 @@ LIB_SRCS = \
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
-BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o
+BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
@@ -86,7 +87,7 @@ check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/waitstatus.o $(B)/json.o
-check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o $(B)/textesc.o \
+check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o

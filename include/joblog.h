@@ -23,5 +23,6 @@ const char	*joblog_error(const struct joblog *);
 off_t		 joblog_size(const struct joblog *);
 
 char		*joblog_default_dir(void);
+int		 joblog_make_dir(const char *dir, char **cause);
 
 #endif

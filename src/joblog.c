@@ -29,11 +29,11 @@ struct joblog {
 	int	 idle;		/* fd closed by joblog_idle(), reopened on write */
 };
 
-static int	joblog_mkdirs(const char *, char **);
+
 
 /* Create dir and its missing parents with mode 0700, like mkdir -p. */
-static int
-joblog_mkdirs(const char *dir, char **cause)
+int
+joblog_make_dir(const char *dir, char **cause)
 {
 	struct stat	 sb;
 	char		*copy, *p;
@@ -101,7 +101,7 @@ joblog_open(const char *dir, const char *name, char **cause)
 		    name == NULL ? "" : name);
 		return NULL;
 	}
-	if (joblog_mkdirs(dir, cause) != 0)
+	if (joblog_make_dir(dir, cause) != 0)
 		return NULL;
 
 	if (dir[strlen(dir) - 1] == '/')

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "debuglog.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -413,6 +414,8 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e->job = job;
 	e->out_fd = e->in_fd = -1;
 	jt->entries[jt->count++] = e;
+	debuglog("job %d %s: %s", job_id(job), queued ? "queued" :
+	    "started", job_command(job));
 	if (queued)
 		jobtable_emit(jt, JOBTABLE_QUEUED, job);
 	else
@@ -802,6 +805,7 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 	}
 	if (job_signal(job, sig) == -1)
 		return -1;
+	debuglog("job %d: signal %d to its group", job_id(job), sig);
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {
 		/* A stopped group never sees the signal otherwise. */
 		job_signal(job, SIGCONT);
@@ -888,6 +892,8 @@ jobtable_reap(struct jobtable *jt)
 			if (e->out_fd != -1 && !e->hung)
 				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 			job_set_exited(e->job, status, loop_now_ms());
+			debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
+			    (long)pid, job_state_name(job_state(e->job)));
 			if (e->hung) {
 				e->hung = 0;
 				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "ctl.h"
+#include "debuglog.h"
 #include "jobtable.h"
 #include "joblog.h"
 #include "loop.h"
@@ -43,7 +44,7 @@ struct main_state {
 static void
 main_usage(FILE *f)
 {
-	fprintf(f, "usage: jobdeck [-c FILE | -f PROCFILE] [-S NAME] "
+	fprintf(f, "usage: jobdeck [-c FILE | -f PROCFILE] [-S NAME] [-v] "
 	    "[--check-config] [--help-config]\n"
 	    "               [-h] [-V] [--] [COMMAND ...]\n"
 	    "       jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]\n"
@@ -65,6 +66,9 @@ main_help(void)
 	    "  -f PROCFILE      read jobs from a Procfile (name: command lines)\n"
 	    "  -S NAME          the deck's name, for its control socket "
 	    "(default: default)\n"
+	    "  -v               write a debug log (draws, the control socket, "
+	    "jobs)\n"
+	    "                   to debug-NAME.log in the log directory\n"
 	    "  --check-config   check the configuration and exit\n"
 	    "  --help-config    list every configuration option and exit\n"
 	    "  -h               show this help\n"
@@ -93,6 +97,27 @@ main_raise_fd_limit(void)
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Start the -v log, debug-NAME.log in the log directory; a failure is
+ * said on stderr and the deck runs without it.
+ */
+static void
+main_open_debuglog(const char *dir, const char *deck)
+{
+	char	*path, *cause = NULL;
+
+	if (joblog_make_dir(dir, &cause) == 0) {
+		path = xprintf("%s/debug-%s.log", dir, deck);
+		if (debuglog_open(path, &cause) == 0)
+			debuglog("deck %s starts", deck);
+		free(path);
+	}
+	if (cause != NULL) {
+		fprintf(stderr, "jobdeck: no debug log: %s\n", cause);
+		free(cause);
 	}
 }
 
@@ -141,6 +166,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "help-config", no_argument, NULL, 'H' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_state	 ms = { NULL, 0 };
@@ -154,7 +180,7 @@ main(int argc, char **argv)
 	const char		*config = NULL, *no_pty, *deck = "default";
 	struct ctl		*ctl;
 	struct cmd_ctx		 ctx;
-	int			 ch, i, procfile = 0, check = 0;
+	int			 ch, i, procfile = 0, check = 0, verbose = 0;
 	size_t			 j;
 
 	/* Subcommands with front ends of their own. */
@@ -164,7 +190,7 @@ main(int argc, char **argv)
 		return ctl_main(argc - 1, argv + 1);
 
 	setlocale(LC_ALL, "");
-	while ((ch = getopt_long(argc, argv, "+c:f:hS:V", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+c:f:hS:vV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'c':
@@ -182,6 +208,9 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			deck = optarg;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'H':
 			text = config_help_text();
@@ -246,6 +275,8 @@ main(int argc, char **argv)
 	    xstrdup(cfg->settings.log_dir) : joblog_default_dir();
 
 	jobtable_set_log_dir(jt, log_dir);
+	if (verbose)
+		main_open_debuglog(log_dir, deck);
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	no_pty = getenv("JOBDECK_NO_PTY");
 	jobtable_set_no_pty(jt, no_pty != NULL && *no_pty != '\0' &&
@@ -289,6 +320,8 @@ main(int argc, char **argv)
 	jobtable_free(jt);
 	session_free(session);
 	loop_free(loop);
+	debuglog("deck %s ends (signal %d)", deck, ms.signo);
+	debuglog_close();
 	free(log_dir);
 	config_free(cfg);
 	return ms.signo != 0 ? 128 + ms.signo : 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "debuglog.h"
 #include "job.h"
 #include "jobtable.h"
 #include "keys.h"
@@ -528,7 +529,7 @@ ui_hook(void *arg)
 {
 	struct ui	*ui = arg;
 	int64_t		 now, wait;
-	int		 urgent, keep = 0;
+	int		 urgent, keep = 0, what;
 
 	ui_check_quit(ui);
 	if (!(ui->flags & UI_DRAW_MASK))
@@ -540,9 +541,12 @@ ui_hook(void *arg)
 	 * keystroke's draw (the echo) is drawn at once.
 	 */
 	if (!(ui->flags & UI_URGENT) && ui->last_draw_paced && wait > 0) {
-		if (ui->frame_timer == 0)
+		if (ui->frame_timer == 0) {
 			ui->frame_timer = loop_add_timer(ui->loop, wait,
 			    ui_frame_cb, ui);
+			debuglog("draw: paced, next frame in %lld ms",
+			    (long long)wait);
+		}
 		return;
 	}
 	urgent = ui->flags & UI_URGENT;
@@ -556,7 +560,16 @@ ui_hook(void *arg)
 	} else if (ui->flags & UI_PANEL_STALE)
 		ui->flags |= UI_DRAW_PANEL;
 	ui->last_draw_paced = !urgent;
+	what = ui->flags;
 	ui_draw(ui);
+	if (debuglog_enabled())
+		debuglog("draw:%s%s%s%s %s, %lld ms after the last",
+		    (what & UI_DRAW_ALL) ? " all" : "",
+		    (what & UI_DRAW_PANEL) ? " panel" : "",
+		    (what & UI_DRAW_PANE) ? " pane" : "",
+		    (what & UI_DRAW_PROMPT) ? " prompt" : "",
+		    urgent ? "urgent" : "paced",
+		    (long long)(now - ui->last_draw));
 	ui->last_draw = now;
 	ui->flags &= ~(UI_URGENT | UI_DRAW_MASK);
 	ui->flags |= keep;

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -620,6 +621,39 @@ START_TEST(test_quit)
 	/* The terminal is restored: the alternate screen is gone. */
 	DECK_ASSERT(t, !term_find(t, "Processes (", NULL, NULL),
 	    "the screen was not restored after !quit");
+	term_close(t);
+}
+END_TEST
+
+/* -v writes the debug log: jobs' lives and the draws, in the state dir. */
+START_TEST(test_debug_log)
+{
+	const char	*argv[] = { deck_bin(), "-v", "-c", "/dev/null",
+			    "echo hi", NULL };
+	struct term	*t;
+	char		 path[PATH_MAX], buf[65536];
+	ssize_t		 n;
+	int		 fd, status;
+
+	t = term_start(argv, NULL);
+	ck_assert_ptr_nonnull(t);
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+	EXPECT_IN(t, &panel, "Exited 0", WAIT_MS);
+	deck_run(t, "!quit");
+	ck_assert(term_wait_exit(t, GRACE_MS + 5000, &status));
+	snprintf(path, sizeof path, "%s/state/jobdeck/logs/debug-default.log",
+	    term_tmpdir(t));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	ck_assert_msg(strstr(buf, "deck default starts") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "job 1 started: echo hi") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "ended: completed") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, " draw: all") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "deck default ends") != NULL, "%s", buf);
 	term_close(t);
 }
 END_TEST
@@ -1412,6 +1446,7 @@ e2e_suite(void)
 		{ "kill_background_child", &test_kill_background_child, 25 },
 		{ "kill_all", &test_kill_all, 30 },
 		{ "quit", &test_quit, 30 },
+		{ "debug_log", &test_debug_log, 30 },
 		{ "setsid_escape", &test_setsid_escape, 30 },
 		{ "kill_signal", &test_kill_signal, 20 },
 		{ "resize", &test_resize, 20 },
