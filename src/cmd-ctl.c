@@ -361,10 +361,19 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (!no_shell) {
-		/* As typed at the prompt; from a script, its words quoted. */
+		/*
+		 * As typed at the prompt.  From a script: one word is the
+		 * command string itself ('npm run dev'), several are a
+		 * program and its arguments, quoted back into one
+		 * (sh -c 'echo a; sleep 1').
+		 */
 		tail = cmd_raw_tail(ctx, argc, i);
-		command = tail != NULL ? xstrdup(tail) :
-		    expand_shell_join(argv + i);
+		if (tail != NULL)
+			command = xstrdup(tail);
+		else if (i == argc - 1)
+			command = xstrdup(argv[i]);
+		else
+			command = expand_shell_join(argv + i);
 	}
 
 	env = session_env(ctx->session);
