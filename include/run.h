@@ -16,7 +16,10 @@
  * run is a front end like main: it prints, runs its own loop and returns
  * the exit status; it never calls exit().  It ignores SIGPIPE and makes
  * the process a child subreaper for its lifetime (the process ends soon
- * after).
+ * after).  Its own stdout and stderr never block the loop: a pipe or
+ * terminal is written through a private non-blocking reopening (the open
+ * file descriptions it inherited keep their flags), and a stalled reader
+ * stalls the child, never the timeout or signals (see src/run.c).
  *
  * Ownership: argv belongs to the caller; argv[0] is "run".
  */

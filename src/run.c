@@ -39,33 +39,53 @@
  * first RUN_MAX_KEEP of each, with a note on stderr about the rest; JSON
  * makes invalid UTF-8 U+FFFD).  A timeout appends "jobdeck: timed out
  * after S s" to stderr.  Without --json the output is copied to ours as it
- * comes (blocking: a slow reader of ours slows the program down, as a
- * pipe would) and nothing is kept.
+ * comes and nothing is kept.
+ *
+ * Our own output never blocks the loop (struct run_out): a pipe or
+ * terminal of ours is opened again, privately, non-blocking, and written
+ * as far as it takes.  While a reader of ours is slow, at most one read
+ * (RUN_READ_SIZE) of that stream waits here and the child's pipe is not
+ * read, so the program blocks on it, as it would writing to the reader
+ * itself; the loop goes on, and the timeout and signals act as ever.  The
+ * timeout then covers passing the output on too: a reader that has not
+ * taken it all by then makes the run time out, after the program's exit
+ * as well.  Once the run is forced to end (timeout, signal) and the
+ * program is gone, our readers get RUN_FLUSH_MS to take what is left; the
+ * rest is dropped.  A reader that goes away (EPIPE) ends the passing on of
+ * that stream: its pipe is closed, so the program learns it the way it
+ * would have without us (EPIPE, SIGPIPE), and its status (141 when
+ * SIGPIPE ends it) is ours.  The JSON result is written after the run as
+ * the reader takes it; a reader that takes nothing of it for RUN_STALL_MS,
+ * or a signal to jobdeck meanwhile, loses it (exit status 125).
  *
  * Exit statuses of jobdeck run:
  *	with --json	0 once the result is printed, whatever it says
- *			(125 if it cannot be written)
+ *			(125 if it cannot be written, or its reader
+ *			stalls or goes away)
  *	without		the program's status: N, or 128+N for signal N;
  *			126 found but not executable (the child's own),
  *			127 not found or cwd not entered (the child's own),
- *			124 timed out (as timeout(1)),
+ *			124 timed out (as timeout(1)), the output not
+ *			passed on by then included,
  *			125 jobdeck could not start it (pipe, fork)
  *	both		2 for a usage error, an unknown JOBNAME or a
  *			configuration error; 0 for -h
  */
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -89,6 +109,8 @@ extern char **environ;
 #define RUN_READ_SIZE		65536
 #define RUN_MAX_KEEP		(64 * 1024 * 1024)	/* per stream, --json */
 #define RUN_READS_PER_TURN	16
+#define RUN_FLUSH_MS		500	/* forced end: the output's last chance */
+#define RUN_STALL_MS		5000	/* the JSON result: a reader's pause */
 
 #define RUN_EXIT_USAGE		2
 #define RUN_EXIT_TIMEOUT	124
@@ -123,12 +145,34 @@ struct run_cmd {
 };
 
 struct run;
+struct run_stream;
+
+/*
+ * One of our own outputs, stdout or stderr, written without blocking the
+ * loop (see run_out_open): the bytes it holds go out as the reader takes
+ * them.
+ */
+struct run_out {
+	struct run		*r;
+	int			 fd;		/* -1: none, or given up */
+	int			 own;		/* fd is our opening: close it */
+	int			 direct;	/* write at once, until EAGAIN */
+	int			 ready;		/* else: the loop said POLLOUT */
+	int			 watched;	/* POLLOUT is awaited */
+	char			*buf;		/* to write: buf[off] to buf[len] */
+	size_t			 off;
+	size_t			 len;
+	size_t			 size;
+	uint64_t		 lost;		/* bytes given up on */
+	int64_t			 moved;		/* when the reader last took some */
+	struct run_stream	*from;		/* the stream passed on, or NULL */
+};
 
 /* One output stream of the child. */
 struct run_stream {
 	struct run	*r;
 	int		 fd;		/* our read end, -1 once at its end */
-	int		 to;		/* pass through to this fd; -1: keep */
+	struct run_out	*to;		/* pass through to this; NULL: keep */
 	char		*buf;		/* kept bytes (--json) */
 	size_t		 len;
 	size_t		 size;
@@ -142,6 +186,9 @@ struct run {
 	int			 exec_errno;	/* could not start: why */
 	struct run_stream	 out;
 	struct run_stream	 err;
+	struct run_out		 out_to;	/* our stdout */
+	struct run_out		 err_to;	/* our stderr (pass-through) */
+	struct run_out		*final;		/* the report, being written */
 	int			 in_fd;		/* -1: all written or dropped */
 	const char		*input;
 	size_t			 input_len;
@@ -160,6 +207,9 @@ struct run {
 	uint64_t		 linger_timer;	/* leader gone, pipes held */
 	uint64_t		 grace_timer;
 	uint64_t		 drain_timer;
+	uint64_t		 flush_timer;	/* forced end: output's last */
+	uint64_t		 stall_timer;	/* the report's reader */
+	int64_t			 stall_ms;
 };
 
 static void	run_usage(FILE *);
@@ -172,9 +222,22 @@ static void	run_cmd_program(const struct run_opts *, const struct config *,
 		    struct run_cmd *);
 static int	run_cmd_job(const struct run_opts *, const struct config *,
 		    struct run_cmd *);
+static void	run_out_open(struct run_out *, struct run *, int);
+static void	run_out_close(struct run_out *);
+static int	run_out_busy(const struct run_out *);
+static void	run_out_put(struct run_out *, const char *, size_t);
+static void	run_out_take(struct run_out *, char *, size_t);
+static void	run_out_drop(struct run_out *);
+static void	run_out_watch(struct run_out *);
+static int	run_out_flush(struct run_out *);
+static void	run_out_cb(int, short, void *);
+static int	run_out_finish(struct run *, struct run_out *, int64_t);
+static void	run_stall_cb(void *);
 static void	run_stream_add(struct run_stream *, const char *, size_t);
 static void	run_stream_keep(struct run_stream *, const char *, size_t);
 static void	run_stream_close(struct run_stream *);
+static void	run_stream_abandon(struct run_stream *);
+static int	run_stream_held(const struct run_stream *);
 static void	run_stream_read(struct run_stream *, int);
 static void	run_stream_cb(int, short, void *);
 static void	run_input_close(struct run *);
@@ -183,11 +246,12 @@ static void	run_check_done(struct run *);
 static void	run_stop(struct run *, int);
 static void	run_grace_cb(void *);
 static void	run_drain_cb(void *);
+static void	run_flush_start(struct run *);
+static void	run_flush_cb(void *);
 static void	run_timeout_cb(void *);
 static void	run_linger_cb(void *);
 static void	run_sigchld_cb(int, void *);
 static void	run_signal_cb(int, void *);
-static int	run_write_all(int, const char *, size_t);
 static char	*run_signal_name(int);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
@@ -512,6 +576,229 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	return 0;
 }
 
+/*
+ * Prepare o to write to our own fd (1 or 2) without blocking the loop.  A
+ * pipe, FIFO or terminal is opened again through /proc/self/fd: a new open
+ * file description of the same file, made non-blocking, so that nothing
+ * else sharing ours (a shell reading the same terminal, the rest of a
+ * pipeline) ever sees O_NONBLOCK.  A regular file or block device does not
+ * wait for a reader and is written as it is.  Anything else (a socket,
+ * another device, or a reopening that fails: no /proc) is written as it
+ * is, but only once the loop says it has room, PIPE_BUF bytes at a time,
+ * which a pipe or socket with room takes without blocking.  A closed fd
+ * leaves o with none: what it is given is lost.
+ */
+static void
+run_out_open(struct run_out *o, struct run *r, int fd)
+{
+	struct stat	st;
+	char		path[32];
+	int		flags, nfd;
+
+	memset(o, 0, sizeof *o);
+	o->r = r;
+	o->fd = -1;
+	if (fstat(fd, &st) != 0 || (flags = fcntl(fd, F_GETFL)) == -1)
+		return;
+	o->fd = fd;
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
+		o->direct = 1;
+		return;
+	}
+	if ((!S_ISFIFO(st.st_mode) && !isatty(fd)) ||
+	    (flags & O_ACCMODE) == O_RDONLY)
+		return;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	nfd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (nfd == -1)
+		return;
+	o->fd = nfd;
+	o->own = 1;
+	o->direct = 1;
+}
+
+/* Stop writing to o: unwatch, close our opening, free what it holds. */
+static void
+run_out_close(struct run_out *o)
+{
+	run_out_drop(o);
+	if (o->own && o->fd != -1)
+		close(o->fd);
+	o->fd = -1;
+	o->own = 0;
+	free(o->buf);
+	o->buf = NULL;
+	o->size = 0;
+}
+
+/* Tell whether o holds bytes its reader has not taken yet. */
+static int
+run_out_busy(const struct run_out *o)
+{
+	return o->fd != -1 && o->off < o->len;
+}
+
+/* Add n bytes to what o is to write (counted as lost if it has no fd). */
+static void
+run_out_put(struct run_out *o, const char *buf, size_t n)
+{
+	if (o->fd == -1) {
+		o->lost += n;
+		return;
+	}
+	if (o->off == o->len)
+		o->off = o->len = 0;
+	if (o->len + n > o->size) {
+		o->size = o->len + n;
+		o->buf = xreallocarray(o->buf, o->size, 1);
+	}
+	memcpy(o->buf + o->len, buf, n);
+	o->len += n;
+}
+
+/* Give o buf (allocated) to write, instead of a copy; o must be idle. */
+static void
+run_out_take(struct run_out *o, char *buf, size_t n)
+{
+	if (o->fd == -1 || run_out_busy(o)) {
+		run_out_put(o, buf, n);
+		free(buf);
+		return;
+	}
+	free(o->buf);
+	o->buf = buf;
+	o->size = o->len = n;
+	o->off = 0;
+}
+
+/* Give up on what o holds: count it lost, stop waiting for room. */
+static void
+run_out_drop(struct run_out *o)
+{
+	o->lost += o->len - o->off;
+	o->off = o->len = 0;
+	run_out_watch(o);
+}
+
+/* Have the loop wait for room in o's fd exactly while o holds bytes. */
+static void
+run_out_watch(struct run_out *o)
+{
+	int	busy = run_out_busy(o);
+
+	if (busy && !o->watched)
+		loop_watch_fd(o->r->loop, o->fd, POLLOUT, run_out_cb, o);
+	else if (!busy && o->watched)
+		loop_unwatch_fd(o->r->loop, o->fd);
+	o->watched = busy;
+}
+
+/*
+ * Write what o holds, as far as its reader takes it now, and wait for room
+ * for the rest.  Return -1 if nothing can be written there any more (no
+ * fd, EPIPE, an error): o then drops what it holds and gives up its fd.
+ */
+static int
+run_out_flush(struct run_out *o)
+{
+	size_t	left;
+	ssize_t	n;
+
+	if (o->fd == -1)
+		return -1;
+	while (o->off < o->len && (o->direct || o->ready)) {
+		left = o->len - o->off;
+		if (!o->direct && left > PIPE_BUF)
+			left = PIPE_BUF;
+		n = write(o->fd, o->buf + o->off, left);
+		if (n == -1 && errno == EINTR)
+			continue;
+		o->ready = 0;
+		if (n == -1 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			run_out_drop(o);
+			if (o->own)
+				close(o->fd);
+			o->fd = -1;
+			o->own = 0;
+			return -1;
+		}
+		o->off += (size_t)n;
+		o->moved = loop_now_ms();
+	}
+	run_out_watch(o);
+	return 0;
+}
+
+/*
+ * The loop says o's fd has room (or an error to report): write more.  If
+ * o took all, read on from the stream it passes on; if it can take
+ * nothing any more, close that stream, so the child learns it.
+ */
+static void
+run_out_cb(int fd, short revents, void *arg)
+{
+	struct run_out	*o = arg;
+
+	(void)fd;
+	(void)revents;
+	o->ready = 1;
+	if (run_out_flush(o) != 0) {
+		if (o->from != NULL)
+			run_stream_close(o->from);
+	} else if (!run_out_busy(o) && o->from != NULL)
+		run_stream_read(o->from, RUN_READS_PER_TURN);
+	run_check_done(o->r);
+}
+
+/*
+ * After the run: write what o holds (the report) as its reader takes it,
+ * running the loop, and give it up when the reader takes nothing for
+ * stall_ms (at once if 0) or a signal comes.  Return 0 if all was written.
+ */
+static int
+run_out_finish(struct run *r, struct run_out *o, int64_t stall_ms)
+{
+	if (run_out_flush(o) == 0 && run_out_busy(o)) {
+		if (stall_ms <= 0)
+			run_out_drop(o);
+		else {
+			r->final = o;
+			r->stall_ms = stall_ms;
+			o->moved = loop_now_ms();
+			r->stall_timer = loop_add_timer(r->loop, stall_ms,
+			    run_stall_cb, r);
+			if (loop_run(r->loop) != 0)
+				run_out_drop(o);
+			loop_cancel_timer(r->loop, r->stall_timer);
+			r->stall_timer = 0;
+			r->final = NULL;
+		}
+	}
+	return o->fd != -1 && o->lost == 0 ? 0 : -1;
+}
+
+/*
+ * The report's reader may have stalled: give the report up if it took
+ * nothing for the allowed time, else look again when that would be so.
+ */
+static void
+run_stall_cb(void *arg)
+{
+	struct run	*r = arg;
+	int64_t		 idle = loop_now_ms() - r->final->moved;
+
+	r->stall_timer = 0;
+	if (idle < r->stall_ms) {
+		r->stall_timer = loop_add_timer(r->loop, r->stall_ms - idle,
+		    run_stall_cb, r);
+		return;
+	}
+	run_out_drop(r->final);
+	loop_stop(r->loop);
+}
+
 /* Keep n more bytes of a stream, up to RUN_MAX_KEEP; count the rest. */
 static void
 run_stream_keep(struct run_stream *s, const char *buf, size_t n)
@@ -551,11 +838,36 @@ run_stream_close(struct run_stream *s)
 }
 
 /*
+ * Stop reading a stream for good: close its pipe, and give up on what its
+ * reader has not taken of it yet.
+ */
+static void
+run_stream_abandon(struct run_stream *s)
+{
+	run_stream_close(s);
+	if (s->to != NULL)
+		run_out_drop(s->to);
+}
+
+/*
+ * Tell whether a stream's pipe is open while we read it (not paused for
+ * our reader): then what keeps it open is something the program left
+ * behind.
+ */
+static int
+run_stream_held(const struct run_stream *s)
+{
+	return s->fd != -1 && (s->to == NULL || !run_out_busy(s->to));
+}
+
+/*
  * Read what the pipe holds, at most max reads (a writer that never stops
  * must not hold up the loop), passing it through or keeping it; close the
- * stream at its end.  If our
- * own output fails (a reader that went away), the pipe is closed too, so
- * the child learns it the way it would have without us (EPIPE, SIGPIPE).
+ * stream at its end.  What is passed through is read only once our reader
+ * has taken the last read: until then the pipe is not watched, and the
+ * child waits on it.  If our own output fails (a reader that went away),
+ * the pipe is closed too, so the child learns it the way it would have
+ * without us (EPIPE, SIGPIPE).
  */
 static void
 run_stream_read(struct run_stream *s, int max)
@@ -565,20 +877,30 @@ run_stream_read(struct run_stream *s, int max)
 	int	i;
 
 	for (i = 0; s->fd != -1 && i < max; i++) {
+		if (s->to != NULL && run_out_busy(s->to))
+			break;
 		n = read(s->fd, buf, sizeof buf);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN)
-			return;
+			break;
 		if (n <= 0) {
 			run_stream_close(s);
 			return;
 		}
-		if (s->to == -1)
+		if (s->to == NULL) {
 			run_stream_keep(s, buf, (size_t)n);
-		else if (run_write_all(s->to, buf, (size_t)n) != 0)
+			continue;
+		}
+		run_out_put(s->to, buf, (size_t)n);
+		if (run_out_flush(s->to) != 0) {
 			run_stream_close(s);
+			return;
+		}
 	}
+	if (s->fd != -1)
+		loop_set_events(s->r->loop, s->fd, s->to != NULL &&
+		    run_out_busy(s->to) ? 0 : POLLIN);
 }
 
 /* The loop says a stream's pipe is readable (or hung up). */
@@ -629,11 +951,18 @@ run_input_cb(int fd, short revents, void *arg)
 	run_input_close(r);
 }
 
-/* End the loop once the leader has exited and both streams are at an end. */
+/*
+ * End the loop once the leader has exited, both streams are at an end and
+ * our readers have taken what they carried; after the run, once the
+ * report is written.
+ */
 static void
 run_check_done(struct run *r)
 {
-	if (r->exited && r->out.fd == -1 && r->err.fd == -1)
+	if (run_out_busy(&r->out_to) || run_out_busy(&r->err_to))
+		return;
+	if (r->final != NULL ||
+	    (r->exited && r->out.fd == -1 && r->err.fd == -1))
 		loop_stop(r->loop);
 }
 
@@ -687,27 +1016,66 @@ run_drain_cb(void *arg)
 		return;		/* its SIGCHLD is on the way */
 	run_stream_read(&r->out, RUN_READS_PER_TURN);
 	run_stream_read(&r->err, RUN_READS_PER_TURN);
-	run_stream_close(&r->out);
-	run_stream_close(&r->err);
+	run_stream_abandon(&r->out);
+	run_stream_abandon(&r->err);
 	run_check_done(r);
 }
 
-/* The timeout is over: stop the group. */
+/*
+ * Once the run is forced to end and the leader is gone, give our readers
+ * RUN_FLUSH_MS to take what is left, no more: a stalled reader must not
+ * hold up the end.
+ */
+static void
+run_flush_start(struct run *r)
+{
+	if (r->forced && r->exited && r->flush_timer == 0)
+		r->flush_timer = loop_add_timer(r->loop, RUN_FLUSH_MS,
+		    run_flush_cb, r);
+}
+
+/*
+ * The forced end's last chance is over: drop what our readers have not
+ * taken, and the streams it came from.
+ */
+static void
+run_flush_cb(void *arg)
+{
+	struct run	*r = arg;
+
+	if (run_out_busy(&r->out_to))
+		run_stream_abandon(&r->out);
+	if (run_out_busy(&r->err_to))
+		run_stream_abandon(&r->err);
+	run_check_done(r);
+}
+
+/*
+ * The timeout is over: stop the group.  It also bounds passing the output
+ * on: after the leader's exit it counts only if our reader has not taken
+ * it all yet (else pipes held by what the leader left are run_linger_cb's
+ * business).
+ */
 static void
 run_timeout_cb(void *arg)
 {
 	struct run	*r = arg;
 
 	r->timeout_timer = 0;
+	if (r->exited && !run_out_busy(&r->out_to) &&
+	    !run_out_busy(&r->err_to))
+		return;
 	r->timed_out = 1;
 	r->forced = 1;
 	run_stop(r, SIGTERM);
+	run_flush_start(r);
 }
 
 /*
  * SIGCHLD: has the leader exited?  It is left a zombie (WNOWAIT) until the
  * end.  What it wrote is read at once; a pipe still open after that is
- * held by something it left behind, which is then stopped.
+ * held by something it left behind, which is then stopped, or waits for
+ * our reader.  The timeout stays: it bounds passing the output on.
  */
 static void
 run_sigchld_cb(int signo, void *arg)
@@ -724,24 +1092,24 @@ run_sigchld_cb(int signo, void *arg)
 		return;
 	r->exited = 1;
 	r->ended = loop_now_ms();
-	loop_cancel_timer(r->loop, r->timeout_timer);
-	r->timeout_timer = 0;
 	run_stream_read(&r->out, RUN_READS_PER_TURN);
 	run_stream_read(&r->err, RUN_READS_PER_TURN);
 	if (r->out.fd != -1 || r->err.fd != -1) {
 		if (r->drained) {
-			run_stream_close(&r->out);
-			run_stream_close(&r->err);
+			run_stream_abandon(&r->out);
+			run_stream_abandon(&r->err);
 		} else if (!r->stopping)
 			r->linger_timer = loop_add_timer(r->loop,
 			    r->cmd->grace_ms, run_linger_cb, r);
 	}
+	run_flush_start(r);
 	run_check_done(r);
 }
 
 /*
  * The leader exited a grace ago and a pipe is still held open by what it
- * left behind: stop the rest of the group.
+ * left behind: stop the rest of the group.  A pipe that is only waiting
+ * for our slow reader is not held: look again a grace later.
  */
 static void
 run_linger_cb(void *arg)
@@ -749,46 +1117,30 @@ run_linger_cb(void *arg)
 	struct run	*r = arg;
 
 	r->linger_timer = 0;
-	if (r->out.fd != -1 || r->err.fd != -1)
+	if (run_stream_held(&r->out) || run_stream_held(&r->err))
 		run_stop(r, SIGTERM);
+	else if (r->out.fd != -1 || r->err.fd != -1)
+		r->linger_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
+		    run_linger_cb, r);
 }
 
-/* SIGINT, SIGTERM, SIGHUP to jobdeck: pass it on to the group and stop. */
+/*
+ * SIGINT, SIGTERM, SIGHUP to jobdeck: pass it on to the group and stop;
+ * once the run is over, give up writing the report.
+ */
 static void
 run_signal_cb(int signo, void *arg)
 {
 	struct run	*r = arg;
 
+	if (r->final != NULL) {
+		run_out_drop(r->final);
+		loop_stop(r->loop);
+		return;
+	}
 	r->forced = 1;
 	run_stop(r, signo);
-}
-
-/*
- * Write all of buf to fd, our own stdout or stderr, blocking as those
- * usually are (a slow reader slows the child down, as a pipe would); -1
- * on error.
- */
-static int
-run_write_all(int fd, const char *buf, size_t len)
-{
-	static const struct timespec	 ms = { 0, 1000000 };
-	ssize_t				 n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && errno == EAGAIN) {
-			/* Inherited non-blocking: wait a little, again. */
-			nanosleep(&ms, NULL);
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	run_flush_start(r);
 }
 
 /* Return the name of signal sig ("SIGKILL"), to free. */
@@ -877,7 +1229,10 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 /*
  * Report the run: the JSON result, or the messages and the exit status of
  * pass-through mode.  spawned is 0 when pty_spawn() failed (why says
- * why); status is the leader's wait status.
+ * why); status is the leader's wait status.  The report is written as its
+ * reader takes it (run_out_finish): the JSON result waits up to
+ * RUN_STALL_MS for a reader that takes nothing, a message RUN_FLUSH_MS,
+ * or nothing if that reader has stalled already.
  */
 static int
 run_finish(struct run *r, int json, int spawned, int status, const char *why)
@@ -886,7 +1241,7 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	struct run_stream	*s;
 	char			*msg = NULL, *name = NULL, *text;
 	size_t			 len;
-	int			 code, sig = 0, rc, i;
+	int			 code, sig = 0, i;
 
 	if (!spawned || r->exec_errno != 0)
 		code = -1;
@@ -905,8 +1260,11 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 		r->ended = loop_now_ms();
 
 	if (!json) {
-		if (msg != NULL)
-			(void)run_write_all(STDERR_FILENO, msg, strlen(msg));
+		if (msg != NULL) {
+			run_out_put(&r->err_to, msg, strlen(msg));
+			(void)run_out_finish(r, &r->err_to, r->err_to.lost > 0 ?
+			    0 : RUN_FLUSH_MS);
+		}
 		free(msg);
 		if (!spawned)
 			return RUN_EXIT_FAILURE;
@@ -956,10 +1314,9 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	text = json_finish(&jb, &len);
 	json_clear(&jb);
 	text[len] = '\n';	/* over the NUL: the text is not a C string */
-	rc = run_write_all(STDOUT_FILENO, text, len + 1) == 0 ? 0 :
+	run_out_take(&r->out_to, text, len + 1);
+	return run_out_finish(r, &r->out_to, RUN_STALL_MS) == 0 ? 0 :
 	    RUN_EXIT_FAILURE;
-	free(text);
-	return rc;
 }
 
 /* Run cmd to its end and report it; return jobdeck's exit status. */
@@ -975,8 +1332,14 @@ run_execute(const struct run_cmd *cmd, int json)
 	r.loop = loop_new();
 	r.out.r = r.err.r = &r;
 	r.out.fd = r.err.fd = r.in_fd = -1;
-	r.out.to = json ? -1 : STDOUT_FILENO;
-	r.err.to = json ? -1 : STDERR_FILENO;
+	run_out_open(&r.out_to, &r, STDOUT_FILENO);
+	run_out_open(&r.err_to, &r, STDERR_FILENO);
+	if (!json) {
+		r.out.to = &r.out_to;
+		r.err.to = &r.err_to;
+		r.out_to.from = &r.out;
+		r.err_to.from = &r.err;
+	}
 	r.input = cmd->input;
 	r.input_len = cmd->input != NULL ? strlen(cmd->input) : 0;
 
@@ -995,9 +1358,10 @@ run_execute(const struct run_cmd *cmd, int json)
 		loop_cancel_timer(r.loop, r.linger_timer);
 		loop_cancel_timer(r.loop, r.grace_timer);
 		loop_cancel_timer(r.loop, r.drain_timer);
+		loop_cancel_timer(r.loop, r.flush_timer);
 		run_input_close(&r);
-		run_stream_close(&r.out);
-		run_stream_close(&r.err);
+		run_stream_abandon(&r.out);
+		run_stream_abandon(&r.err);
 		/* Stopped: no member of the group outlives the run. */
 		if (r.forced)
 			kill(-r.pid, SIGKILL);
@@ -1006,8 +1370,11 @@ run_execute(const struct run_cmd *cmd, int json)
 		if (r.forced)
 			jobtable_kill_strays();
 	}
-	loop_free(r.loop);
+	r.out_to.from = r.err_to.from = NULL;	/* only the report is left */
 	rc = run_finish(&r, json, spawned, status, why);
+	run_out_close(&r.out_to);
+	run_out_close(&r.err_to);
+	loop_free(r.loop);
 	free(why);
 	free(r.out.buf);
 	free(r.err.buf);

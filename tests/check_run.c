@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct proc {
 	int		 out_fd;
 	int		 err_fd;
 	long long	 started;
+	int		 stall_out;	/* jd_wait never reads stdout */
 };
 
 /* Return monotonic milliseconds. */
@@ -77,6 +79,7 @@ jd_start_v(struct proc *p, const char *const *args)
 
 	ck_assert_int_eq(pipe(out), 0);
 	ck_assert_int_eq(pipe(err), 0);
+	p->stall_out = 0;
 	p->started = now_ms();
 	p->pid = fork();
 	ck_assert_int_ne(p->pid, -1);
@@ -122,14 +125,18 @@ jd_read(int fd, char **buf, size_t *len, size_t *size)
 	return 1;
 }
 
-/* Read both outputs to their end, wait for the exit; fill r. */
+/*
+ * Read both outputs to their end (stdout not at all if p->stall_out: a
+ * reader that stalls), wait for the exit; fill r.  Fail (killing jobdeck)
+ * if it has not ended ms after it started.
+ */
 static void
-jd_wait(struct proc *p, struct res *r)
+jd_wait_ms(struct proc *p, struct res *r, long long ms)
 {
 	struct pollfd	 pfd[2];
 	size_t		 out_size = 1, err_size = 1;
 	int		 st, open_fds = 2, i;
-	long long	 end = p->started + WAIT_MS;
+	long long	 end = p->started + ms;
 
 	memset(r, 0, sizeof *r);
 	r->out = calloc(1, 1);
@@ -137,9 +144,17 @@ jd_wait(struct proc *p, struct res *r)
 	pfd[0].fd = p->out_fd;
 	pfd[1].fd = p->err_fd;
 	pfd[0].events = pfd[1].events = POLLIN;
+	if (p->stall_out) {
+		pfd[0].fd = -1;
+		open_fds--;
+	}
 	while (open_fds > 0) {
-		ck_assert_msg(now_ms() < end, "jobdeck run did not finish");
-		if (poll(pfd, 2, 1000) <= 0)
+		if (now_ms() >= end) {
+			kill(p->pid, SIGKILL);
+			ck_abort_msg("jobdeck run did not finish in %lld ms; "
+			    "stderr: %s", ms, r->err);
+		}
+		if (poll(pfd, 2, 100) <= 0)
 			continue;
 		for (i = 0; i < 2; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
@@ -156,7 +171,16 @@ jd_wait(struct proc *p, struct res *r)
 	ck_assert_int_eq(waitpid(p->pid, &st, 0), p->pid);
 	r->ms = now_ms() - p->started;
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (p->stall_out)
+		close(p->out_fd);
 	ck_assert_msg(r->status != 99, "%s", r->err);
+}
+
+/* Read both outputs to their end, wait for the exit; fill r. */
+static void
+jd_wait(struct proc *p, struct res *r)
+{
+	jd_wait_ms(p, r, WAIT_MS);
 }
 
 /* Run `jobdeck run ARGS...` (NULL-terminated) to its end into r. */
@@ -657,6 +681,165 @@ START_TEST(test_signal_to_jobdeck)
 }
 END_TEST
 
+/*
+ * Start `jobdeck run ARGS... -- sh -c 'echo $$ > DIR/pid; exec yes x'`
+ * (args NULL-terminated, at most 4) with its stdout on a pipe this test
+ * never reads; return the pid of yes.
+ */
+static pid_t
+jd_start_stalled(struct proc *p, const char *dir, const char *const *args)
+{
+	const char	*argv[MAX_ARGS];
+	char		 script[160];
+	int		 n = 0;
+
+	snprintf(script, sizeof script, "echo $$ > %s/pid; exec yes x", dir);
+	for (; *args != NULL && n < 4; args++)
+		argv[n++] = *args;
+	argv[n++] = "--";
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n] = NULL;
+	jd_start_v(p, argv);
+	p->stall_out = 1;
+	return read_pid(dir, "pid");
+}
+
+/*
+ * Nobody reads jobdeck's stdout: the timeout still stops the job, and
+ * jobdeck ends about as soon as the job does, with 124.
+ */
+START_TEST(test_stalled_reader_timeout)
+{
+	const char	*args[] = { "--timeout", "2", NULL };
+	struct proc	 p;
+	struct res	 r;
+	char		 dir[64];
+	pid_t		 yes;
+
+	tmpdir(dir);
+	yes = jd_start_stalled(&p, dir, args);
+	jd_wait_ms(&p, &r, 15000);
+	ck_assert_int_eq(r.status, 124);
+	ck_assert_str_eq(r.err, "jobdeck: timed out after 2 s\n");
+	ck_assert_msg(r.ms >= 1900 && r.ms < 6000, "took %lld ms", r.ms);
+	ck_assert_msg(is_dead(yes), "yes (%d) outlives jobdeck run", yes);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+/* SIGTERM to jobdeck whose stdout is stalled: the job ends, and so do we. */
+START_TEST(test_stalled_reader_signal)
+{
+	const char	*args[] = { NULL };
+	struct proc	 p;
+	struct res	 r;
+	char		 dir[64];
+	long long	 sent;
+	pid_t		 yes;
+
+	tmpdir(dir);
+	yes = jd_start_stalled(&p, dir, args);
+	usleep(500000);		/* the pipes fill in far less */
+	sent = now_ms();
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	jd_wait_ms(&p, &r, 15000);
+	ck_assert_msg(now_ms() - sent < 4000, "took %lld ms after SIGTERM",
+	    now_ms() - sent);
+	ck_assert_int_eq(r.status, 128 + SIGTERM);
+	ck_assert_msg(is_dead(yes), "yes (%d) outlives jobdeck run", yes);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+/*
+ * With --json, a reader that never takes the result: jobdeck gives up
+ * after its bounded wait (5 s of no progress) with 125.
+ */
+START_TEST(test_stalled_reader_json)
+{
+	struct proc	 p;
+	struct res	 r;
+	const char	*args[] = { "--json", "--", "head", "-c", "1000000",
+	    "/dev/zero", NULL };
+
+	/* 1 MB of NULs is 6 MB of JSON: more than a pipe holds. */
+	jd_start_v(&p, args);
+	p.stall_out = 1;
+	jd_wait_ms(&p, &r, 20000);
+	ck_assert_int_eq(r.status, 125);
+	ck_assert_msg(r.ms >= 4500 && r.ms < 12000, "took %lld ms", r.ms);
+	res_free(&r);
+}
+END_TEST
+
+/* Read fd until its end or max bytes; return the count. */
+static size_t
+drain_fd(int fd, size_t max)
+{
+	char	buf[65536];
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < max && ((n = read(fd, buf, sizeof buf)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		got += n > 0 ? (size_t)n : 0;
+	return got;
+}
+
+/*
+ * A slow reader (one that starts late) loses nothing, in pass-through
+ * mode and with --json; one that goes away makes the job's writes fail
+ * (SIGPIPE), and the job's status is ours.
+ */
+START_TEST(test_slow_reader_and_gone)
+{
+	const char	*seq[] = { "--", "seq", "1", "300000", NULL };
+	const char	*json[] = { "--json", "--", "head", "-c", "1000000",
+	    "/dev/zero", NULL };
+	const char	*args[] = { NULL };
+	struct proc	 p;
+	struct res	 r;
+	char		 dir[64];
+	size_t		 got;
+	pid_t		 yes;
+
+	/* seq 1 300000 writes 1,988,895 bytes. */
+	jd_start_v(&p, seq);
+	usleep(1500000);
+	got = drain_fd(p.out_fd, SIZE_MAX);
+	p.stall_out = 1;	/* read already */
+	jd_wait(&p, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(got, 1988895);
+	res_free(&r);
+
+	jd_start_v(&p, json);
+	usleep(1500000);
+	got = drain_fd(p.out_fd, SIZE_MAX);
+	p.stall_out = 1;
+	jd_wait(&p, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(got > 6000000, "%zu bytes of JSON", got);
+	res_free(&r);
+
+	tmpdir(dir);
+	yes = jd_start_stalled(&p, dir, args);
+	ck_assert(drain_fd(p.out_fd, 100000) >= 100000);
+	close(p.out_fd);
+	p.out_fd = -1;		/* gone: jd_wait reads stderr alone */
+	jd_wait_ms(&p, &r, 15000);
+	ck_assert_int_eq(r.status, 128 + SIGPIPE);
+	ck_assert_msg(r.ms < 5000, "took %lld ms", r.ms);
+	ck_assert_msg(is_dead(yes), "yes (%d) outlives jobdeck run", yes);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
 /* The configuration of the configured-job tests; %s is a directory. */
 static const char config_text[] =
     "[settings]\n"
@@ -1003,6 +1186,14 @@ run_suite(void)
 	tcase_add_test(tc, test_json_timeout_sigkill_after_grace);
 	tcase_add_test(tc, test_output_held_by_background);
 	tcase_add_test(tc, test_signal_to_jobdeck);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stalled");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_stalled_reader_timeout);
+	tcase_add_test(tc, test_stalled_reader_signal);
+	tcase_add_test(tc, test_stalled_reader_json);
+	tcase_add_test(tc, test_slow_reader_and_gone);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("config");

@@ -2130,6 +2130,71 @@ START_TEST(test_fd_cycle)
 }
 END_TEST
 
+/*
+ * `jobdeck run` whose stdout nobody reads (issue 10): the timeout still
+ * stops a real `yes` writing as fast as it can, jobdeck ends about a
+ * second later with 124 rather than waiting for the reader, and no
+ * process it started outlives it.
+ */
+START_TEST(test_run_stalled)
+{
+	const char	*argv[] = { fault_bin(), "run", "--timeout", "2", "--",
+	    "yes", "x", NULL };
+	struct fault	 f;
+	char		 left[1024], err[256];
+	int		 out[2], errp[2], st = 0, null;
+	int64_t		 t0, took;
+	ssize_t		 n;
+	size_t		 kept;
+	pid_t		 pid;
+
+	fault_init(&f);
+	ck_assert_msg(pipe2(out, O_CLOEXEC) == 0 && pipe2(errp, O_CLOEXEC) ==
+	    0, "pipe: %s", strerror(errno));
+	t0 = term_now_ms();
+	if ((pid = fork()) == 0) {
+		if ((null = open("/dev/null", O_RDONLY)) != -1)
+			dup2(null, 0);
+		dup2(out[1], 1);
+		dup2(errp[1], 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(99);
+	}
+	ck_assert_msg(pid != -1, "fork: %s", strerror(errno));
+	close(out[1]);
+	close(errp[1]);
+	f.deck = pid;
+	usleep(300000);
+	fault_note_sessions(&f);	/* yes leads a session of its own */
+	while ((n = waitpid(pid, &st, WNOHANG)) == 0 &&
+	    term_now_ms() - t0 < 15000)
+		usleep(20000);
+	took = term_now_ms() - t0;
+	if (n == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	n = read(errp[0], err, sizeof err - 1);
+	err[n > 0 ? n : 0] = '\0';
+	kept = fault_survivors(&f, 2000, left, sizeof left);
+	close(out[0]);
+	close(errp[0]);
+	fault_note("run stalled: jobdeck run --timeout 2 -- yes x, its stdout "
+	    "never read, ended after %lld ms", (long long)took);
+	ck_assert_msg(took < 15000, "jobdeck run --timeout 2 still ran after "
+	    "15 s with its stdout stalled");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 124, "exit status "
+	    "0x%x, not 124; stderr: %s", st, err);
+	ck_assert_msg(strstr(err, "timed out after 2 s") != NULL, "stderr: %s",
+	    err);
+	ck_assert_msg(took < 6000, "jobdeck run took %lld ms to end after a "
+	    "2 s timeout with its stdout stalled", (long long)took);
+	ck_assert_msg(kept == 0, "%zu processes outlive jobdeck run:\n%s",
+	    kept, left);
+	fault_end(&f);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 fault_suite(void)
@@ -2176,6 +2241,10 @@ fault_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_state_dir, 0,
 	    (int)(sizeof state_cases / sizeof state_cases[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("run_stalled");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_run_stalled);
 	suite_add_tcase(s, tc);
 	return s;
 }
