@@ -98,6 +98,7 @@
 #include "pty.h"
 #include "run.h"
 #include "session.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -252,7 +253,6 @@ static void	run_timeout_cb(void *);
 static void	run_linger_cb(void *);
 static void	run_sigchld_cb(int, void *);
 static void	run_signal_cb(int, void *);
-static char	*run_signal_name(int);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
 static int	run_finish(struct run *, int, int, int, const char *);
@@ -1143,19 +1143,6 @@ run_signal_cb(int signo, void *arg)
 	run_flush_start(r);
 }
 
-/* Return the name of signal sig ("SIGKILL"), to free. */
-static char *
-run_signal_name(int sig)
-{
-	const char	*abbrev = sigabbrev_np(sig);
-
-	if (abbrev != NULL)
-		return xprintf("SIG%s", abbrev);
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		return xprintf("SIGRTMIN+%d", sig - SIGRTMIN);
-	return xprintf("SIG%d", sig);
-}
-
 /*
  * Watch SIGCHLD, and SIGINT, SIGTERM and SIGHUP unless they were ignored
  * when we started (nohup, a shell's background job): those stay ignored.
@@ -1239,18 +1226,15 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 {
 	struct json_buf		 jb;
 	struct run_stream	*s;
-	char			*msg = NULL, *name = NULL, *text;
+	char			*msg = NULL, *text, name[WAITSTATUS_NAME_MAX];
 	size_t			 len;
-	int			 code, sig = 0, i;
+	int			 code, sig, i;
 
+	/* The one rule for an end: a shell's $?, -1 if it never ran. */
 	if (!spawned || r->exec_errno != 0)
-		code = -1;
-	else if (WIFEXITED(status))
-		code = WEXITSTATUS(status);
-	else {
-		sig = WTERMSIG(status);
-		code = 128 + sig;
-	}
+		status = WAITSTATUS_NONE;
+	code = status == WAITSTATUS_NONE ? -1 : waitstatus_shell_code(status);
+	sig = waitstatus_signal(status);
 	if (!spawned)
 		msg = xprintf("jobdeck: %s\n", why);
 	else if (r->timed_out)
@@ -1270,9 +1254,7 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 			return RUN_EXIT_FAILURE;
 		if (r->timed_out)
 			return RUN_EXIT_TIMEOUT;
-		if (WIFEXITED(status))
-			return WEXITSTATUS(status);
-		return 128 + WTERMSIG(status);
+		return waitstatus_shell_code(status);
 	}
 
 	if (msg != NULL)
@@ -1296,11 +1278,10 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	json_key(&jb, "return_code");
 	json_put_int(&jb, code);
 	json_key(&jb, "signal");
-	if (sig != 0) {
-		name = run_signal_name(sig);
-		json_put_string(&jb, name);
-		free(name);
-	} else
+	if (sig != 0)
+		json_put_string(&jb, waitstatus_signal_name(sig, name,
+		    sizeof name));
+	else
 		json_put_null(&jb);
 	json_key(&jb, "timed_out");
 	json_put_bool(&jb, r->timed_out);
