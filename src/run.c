@@ -1228,13 +1228,17 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	struct run_stream	*s;
 	char			*msg = NULL, *text, name[WAITSTATUS_NAME_MAX];
 	size_t			 len;
-	int			 code, sig, i;
+	int			 code, sig, i, end = status;
 
-	/* The one rule for an end: a shell's $?, -1 if it never ran. */
+	/*
+	 * The one rule for an end: a shell's $?; JSON says -1 for a program
+	 * that never ran (the exit code passed through is the child's 126
+	 * or 127).
+	 */
 	if (!spawned || r->exec_errno != 0)
-		status = WAITSTATUS_NONE;
-	code = status == WAITSTATUS_NONE ? -1 : waitstatus_shell_code(status);
-	sig = waitstatus_signal(status);
+		end = WAITSTATUS_NONE;
+	code = end == WAITSTATUS_NONE ? -1 : waitstatus_shell_code(end);
+	sig = waitstatus_signal(end);
 	if (!spawned)
 		msg = xprintf("jobdeck: %s\n", why);
 	else if (r->timed_out)
