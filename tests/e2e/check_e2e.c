@@ -1011,6 +1011,22 @@ START_TEST(test_help)
 }
 END_TEST
 
+/* !ps counts jobs, not its header: four jobs are "1-4 of 4". */
+START_TEST(test_ps_count)
+{
+	const char *const cmds[] = { "sleep 100", "sleep 101", "sleep 102",
+		"sleep 103", NULL };
+	struct term	*t = deck_start(NULL, cmds);
+
+	EXPECT_IN(t, &panel, "Processes (4 running)", WAIT_MS);
+	deck_run(t, "!ps");
+	EXPECT_IN(t, NULL, "1-4 of 4", WAIT_MS);
+	DECK_ASSERT(t, !term_find(t, "of 5", NULL, NULL),
+	    "!ps counts its header as a job");
+	term_close(t);
+}
+END_TEST
+
 /* 4j. !kill -9 sends SIGKILL at once, and the job shows as canceled. */
 START_TEST(test_kill_signal)
 {
@@ -1361,6 +1377,11 @@ START_TEST(test_config_focus_key)
 	EXPECT_IN(t, &pane, "got:[hi]", WAIT_MS);
 	term_type(t, "\007");
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
+	/* The help names the key in use. */
+	deck_run(t, "!help");
+	EXPECT_IN(t, NULL, "Ctrl+G again returns", WAIT_MS);
+	DECK_ASSERT(t, !term_find(t, "Ctrl+T", NULL, NULL),
+	    "!help names Ctrl+T when focus_key is C-g");
 	term_close(t);
 	cfg_remove();
 }
@@ -1461,6 +1482,7 @@ e2e_suite(void)
 		{ "last_output", &test_last_output, 20 },
 		{ "select", &test_select, 20 },
 		{ "help", &test_help, 20 },
+		{ "ps_count", &test_ps_count, 20 },
 		{ "focus_command", &test_focus_command, 20 },
 		{ "line_editing", &test_line_editing, 20 },
 		{ "scrollback", &test_scrollback, 20 },
