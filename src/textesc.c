@@ -50,28 +50,6 @@ textesc_is_control(unsigned char b)
 	return b < 0x20 || b == 0x7f;
 }
 
-/* Return whether s needs any escape at all. */
-int
-textesc_needed(const char *s, size_t len)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, n;
-
-	while (i < len) {
-		if (p[i] < 0x80) {
-			if (textesc_is_control(p[i]))
-				return 1;
-			i++;
-			continue;
-		}
-		n = textesc_utf8_len(p + i, len - i);
-		if (n == 0 || (p[i] == 0xc2 && p[i + 1] < 0xa0))
-			return 1;
-		i += n;
-	}
-	return 0;
-}
-
 /* Return a copy of s (len bytes) with everything unsafe escaped. */
 char *
 textesc_visible(const char *s, size_t len)
