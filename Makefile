@@ -78,7 +78,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run
+	       expand procfile toml config json run textesc
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
@@ -100,6 +100,7 @@ check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/config.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
+check_textesc_OBJS = $(BASE_OBJS)
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
