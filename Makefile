@@ -42,6 +42,7 @@ endif
 LIB_SRCS = \
 	src/fatal.c \
 	src/xmalloc.c \
+	src/name.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
@@ -73,7 +74,7 @@ LIB_SRCS = \
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
-BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o
+BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "expand.h"
+#include "name.h"
 #include "xmalloc.h"
 
 /* How deep shell quoting may nest before parameters are refused. */
@@ -125,8 +126,6 @@ struct expand_state {
 	size_t				 wlen;		/* > 4: not "case" */
 };
 
-static int	 expand_is_name(const char *, size_t);
-static int	 expand_is_name_char(char);
 static size_t	 expand_column(const struct expand_state *, const char *);
 static int	 expand_add(struct expand_state *, const char *, size_t);
 static void	 expand_push(struct expand_state *, enum expand_sh);
@@ -142,29 +141,6 @@ static int	 expand_var(struct expand_state *, const char **,
 		     const char *, u_int, int);
 static int	 expand_run(struct expand_state *, const char *,
 		     const char *, u_int, int);
-
-/* Return 1 if c may appear in a name after its first character. */
-static int
-expand_is_name_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Return 1 if s[0..len) is a name: [A-Za-z_][A-Za-z0-9_]*. */
-static int
-expand_is_name(const char *s, size_t len)
-{
-	size_t	i;
-
-	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (!expand_is_name_char(s[i]))
-			return 0;
-	}
-	return 1;
-}
 
 /* Return the 1-based byte column of p in the whole text. */
 static size_t
@@ -341,7 +317,7 @@ expand_track(struct expand_state *st, char c)
 	if (!expand_is_plain(st->stack[st->depth].type))
 		return;
 	st->after.blank = c != '\0' && strchr(" \t\n;&|()", c) != NULL;
-	st->after.name = expand_is_name_char(c);
+	st->after.name = name_is_ident_char((unsigned char)c, 0);
 
 	/*
 	 * A case pattern's ')' would end a $(...) too early, so give up on a
@@ -494,10 +470,11 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 		    expand_column(st, dollar));
 		return -1;
 	}
-	for (q = body; q < close && expand_is_name_char(*q); q++)
+	for (q = body; q < close && name_is_ident_char((unsigned char)*q, 0);
+	    q++)
 		/* nothing */;
 	len = (size_t)(q - body);
-	if (!expand_is_name(body, len) || (q != close && *q != ':')) {
+	if (!name_is_ident(body, len) || (q != close && *q != ':')) {
 		for (bad = q; bad < close && *bad != ':'; bad++)
 			/* nothing */;
 		e = xexcerpt(body, (size_t)(bad - body), 32);
@@ -573,10 +550,11 @@ expand_run(struct expand_state *st, const char *p, const char *end,
 				return -1;
 			lit = p;
 		} else if (*p == '{' && emit) {
-			for (q = p + 1; q < end && expand_is_name_char(*q); q++)
+			for (q = p + 1; q < end &&
+			    name_is_ident_char((unsigned char)*q, 0); q++)
 				/* nothing */;
 			if (q == end || *q != '}' ||
-			    !expand_is_name(p + 1, (size_t)(q - p - 1)) ||
+			    !name_is_ident(p + 1, (size_t)(q - p - 1)) ||
 			    (param = expand_find(st, p + 1,
 			    (size_t)(q - p - 1))) == NULL) {
 				p++;
