@@ -92,7 +92,7 @@ const struct config_option config_options[] = {
 	  .help = "shell for command strings; unset: $SHELL, else /bin/sh",
 	  .flags = CONFIG_NONEMPTY, .offset = SET(shell) },
 	{ .section = "settings", .name = "scrollback", .type = CONFIG_INT,
-	  .def = "10000", .min = 0, .max = 1000000,
+	  .def = "10000", .min = 1, .max = 1000000,
 	  .help = "lines of output each job keeps above its screen",
 	  .offset = SET(scrollback) },
 	{ .section = "settings", .name = "kill_timeout", .type = CONFIG_NUMBER,

@@ -221,20 +221,24 @@ static const struct {
 	  "config.toml:2:9: shell must be a string" },
 	{ "[settings]\nshell = \"\"",
 	  "config.toml:2:9: shell must not be empty" },
+	/* 0 would be the emulator's default, not none: refused. */
+	{ "[settings]\nscrollback = 0",
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
+	  "1000000" },
 	{ "[settings]\nscrollback = -1",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 1000001",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 1.5",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = \"10\"",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 9223372036854775807",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nkill_timeout = 3600.5",
 	  "config.toml:2:16: kill_timeout must be a number between 0 and "
@@ -437,7 +441,7 @@ static const struct {
 	  "focus_key=C-t max_running=0 keep_finished=100 " },
 	{ "# only a comment\n\n[settings]\n", -1, " scrollback=10000 " },
 	{ "[settings]\nshell = \"/bin/bash\"", -1, " shell=/bin/bash " },
-	{ "[settings]\nscrollback = 0", -1, " scrollback=0 " },
+	{ "[settings]\nscrollback = 1", -1, " scrollback=1 " },
 	{ "[settings]\nscrollback = 1000000", -1, " scrollback=1000000 " },
 	{ "[settings]\nscrollback = 5.0", -1, " scrollback=5 " },
 	{ "[settings]\nscrollback = 1e3", -1, " scrollback=1000 " },
@@ -748,7 +752,7 @@ START_TEST(test_load_errors)
 	/* A syntax error names the file as given. */
 	path = put("bad.toml", "[settings]\nscrollback = \"x\"\n", 0600);
 	snprintf(want, sizeof want, "%s: scrollback must be an integer "
-	    "between 0 and 1000000", "2:14");
+	    "between 1 and 1000000", "2:14");
 	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, want));
 	ck_assert_int_eq(strncmp(cause, path, strlen(path)), 0);
