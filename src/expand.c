@@ -133,6 +133,7 @@ static int	 expand_is_plain(enum expand_sh);
 static void	 expand_track(struct expand_state *, char);
 static int	 expand_emit(struct expand_state *, const char *, size_t);
 static const char *expand_match(const char *, const char *);
+static int	 expand_is_typable(const char *);
 static const struct expand_param *expand_find(const struct expand_state *,
 		     const char *, size_t);
 static int	 expand_insert(struct expand_state *, const char *,
@@ -376,6 +377,24 @@ expand_match(const char *p, const char *end)
 	return NULL;
 }
 
+/*
+ * Return 1 if value can be typed into a terminal as it is: printable ASCII
+ * and newlines.  Anything else a terminal's line discipline or a line
+ * editor may act on (^C, ^U, ^W, ESC, DEL, or a byte that readline's
+ * convert-meta turns into ESC and a letter).
+ */
+static int
+expand_is_typable(const char *value)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)value; *p != '\0'; p++) {
+		if ((*p < 0x20 || *p > 0x7e) && *p != '\n')
+			return 0;
+	}
+	return 1;
+}
+
 /* Return the first parameter called name (len bytes), or NULL. */
 static const struct expand_param *
 expand_find(const struct expand_state *st, const char *name, size_t len)
@@ -407,6 +426,11 @@ expand_insert(struct expand_state *st, const char *brace, const char *name,
 
 	if (value == NULL)
 		value = "";
+	if (st->flags & EXPAND_NO_PARAMS) {
+		*st->cause = xprintf("cannot use {%.*s} at column %zu here",
+		    (int)len, name, expand_column(st, brace));
+		return -1;
+	}
 	if (~st->flags & EXPAND_SHELL)
 		return expand_add(st, value, strlen(value));
 
@@ -431,6 +455,10 @@ expand_insert(struct expand_state *st, const char *brace, const char *name,
 		else if (st->stack[i].type == EXPAND_SH_SUB)
 			where = "inside a [...] subscript";
 	}
+	if (where == NULL && (st->flags & EXPAND_TERMINAL) &&
+	    !expand_is_typable(value))
+		where = "for a terminal: the value has a control character or "
+		    "a byte above 0x7e";
 	if (where != NULL) {
 		*st->cause = xprintf("cannot quote {%.*s} at column %zu %s",
 		    (int)len, name, expand_column(st, brace), where);
