@@ -45,6 +45,7 @@ LIB_SRCS = \
 	src/waitstatus.c \
 	src/textesc.c \
 	src/debuglog.c \
+	src/name.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
@@ -53,6 +54,7 @@ LIB_SRCS = \
 	src/toml.c \
 	src/config.c \
 	src/expand.c \
+	src/expand-argv.c \
 	src/procfile.c \
 	src/launch.c \
 	src/rawtext.c \
@@ -76,7 +78,8 @@ LIB_SRCS = \
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
-BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o
+BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
+	    $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
@@ -86,7 +89,8 @@ check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
-		     $(B)/jobtable.o $(B)/expand.o $(B)/waitstatus.o $(B)/json.o
+		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
+		     $(B)/waitstatus.o $(B)/json.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/keys.o \
@@ -94,11 +98,12 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
-check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o
+check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
-		     $(B)/config.o
+		     $(B)/expand-argv.o $(B)/config.o $(B)/session.o \
+		     $(B)/launch.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 # check_run drives the binary (JOBDECK_BIN), so it links no module.

@@ -40,18 +40,21 @@ struct config_settings {
 };
 
 /*
- * One [[job]] (or one Procfile line).  command, args, cwd and input are
- * templates for expand_text(), already checked to expand with params.
+ * One [[job]] (or one Procfile line).  command, args, cwd, input and the
+ * env values are templates, already checked to expand with params
+ * (command, args and input through expand_command()); launch_new()
+ * expands them.
  */
 struct config_job {
-	char		*name;		/* unique, [A-Za-z0-9_.-]+, not all */
-					/*   digits */
+	char		*name;		/* unique, name_check_job(): */
+					/*   [A-Za-z0-9_.-]+, not all digits */
 	char		*command;	/* shell string, or the program if args */
 	char		**args;		/* NULL: command is a shell string */
 	size_t		 nargs;		/* args[nargs] is NULL */
 	char		*cwd;		/* NULL: the session's */
 	char		**env;		/* "KEY=VALUE", in file order, NULL- */
-	size_t		 nenv;		/*   terminated; NULL when not set */
+	size_t		 nenv;		/*   terminated; NULL when not set; */
+					/*   KEY is name_check_env()'s */
 	int		 inherit_env;	/* 0: start from env alone */
 	double		 timeout;	/* seconds, 0: none */
 	char		*input;		/* written to stdin at start, or NULL */

@@ -1,16 +1,27 @@
 /*
  * expand: the configuration's templating for a job's command, each of its
- * arguments, its cwd and its input.  ${VAR} and ${VAR:-default} come from
- * an environment lookup the caller provides; {name} comes from a list of
- * parameters.  Nothing goes through a shell, substituted text is never
- * expanded again, and with EXPAND_SHELL parameter values are quoted so that
- * `sh -c` sees each one as exactly its text.  The rules are at the top of
- * src/expand.c.  It has no global state, never prints and never exits;
- * errors come back in *cause.
+ * arguments, its cwd, its environment and its input.  ${VAR} and
+ * ${VAR:-default} come from an environment lookup the caller provides;
+ * {name} comes from a list of parameters.  Nothing goes through a shell,
+ * substituted text is never expanded again, and with EXPAND_SHELL
+ * parameter values are quoted so that `sh -c` sees each one as exactly its
+ * text.  The rules are at the top of src/expand.c.
  *
- * Ownership: the caller owns text, the env callbacks, arg and params, none
- * of which expand keeps.  expand_text() and expand_shell_quote() return a
- * string, and set *cause to a message, that the caller frees with free().
+ * expand_command() (src/expand-argv.c) expands a job's command, arguments
+ * and input together, each for the program that reads it: a POSIX shell's
+ * command string (the command itself, the word after sh -c, a shell's
+ * input) gets EXPAND_SHELL, code that no quoting protects (another shell's,
+ * python -c, awk's program...) gets no {name} value at all, and data gets
+ * values verbatim; the rules are at the top of that file.
+ *
+ * expand has no global state, never prints and never exits; errors come
+ * back in *cause.
+ *
+ * Ownership: the caller owns text, the env callbacks, arg, params and
+ * the struct expand_command, none of which expand keeps.
+ * expand_text() and expand_shell_quote() return a string, and set *cause
+ * to a message, that the caller frees with free(); expand_command() fills
+ * a struct expand_result the caller empties with expand_result_clear().
  */
 #ifndef JOBDECK_EXPAND_H
 #define JOBDECK_EXPAND_H
@@ -37,11 +48,54 @@ struct expand_param {
 };
 
 #define EXPAND_SHELL	0x1	/* text is for sh -c: quote parameter values */
+#define EXPAND_NO_PARAMS 0x2	/* a {name} that has a parameter is an */
+				/*   error: "cannot use {x} at column N here" */
+#define EXPAND_TERMINAL	0x4	/* with EXPAND_SHELL: the text is typed into */
+				/*   a terminal, so a value must be printable */
+				/*   ASCII or newlines */
+
+/*
+ * A job's command for expand_command(): a program and its arguments, or
+ * (args NULL) a command string that shell runs with -c; and the input
+ * written to it.  Every string is a template.
+ */
+struct expand_command {
+	const char	*command;
+	char *const	*args;		/* NULL: command is a command string */
+	size_t		 nargs;
+	const char	*input;		/* NULL: none */
+	const char	*shell;		/* runs a command string; NULL: not */
+					/*   known yet (a check at load time) */
+	int		 terminal;	/* the input goes through a terminal */
+};
+
+/* Which template an error of expand_command() is in. */
+enum expand_field {
+	EXPAND_IN_COMMAND,
+	EXPAND_IN_ARG,			/* args[index] */
+	EXPAND_IN_INPUT
+};
+
+/* What expand_command() gives back. */
+struct expand_result {
+	char		 *command;
+	char		**args;		/* nargs + 1, NULL-terminated; NULL */
+	size_t		  nargs;	/*   when args was */
+	char		 *input;	/* NULL when input was */
+	enum expand_field field;	/* on error, where */
+	size_t		  index;
+};
 
 char	*expand_text(const char *text, const struct expand_env *env,
 	     void *arg, const struct expand_param *params, size_t nparams,
 	     int flags, char **cause);
 char	*expand_shell_quote(const char *value);
 char	*expand_shell_join(char *const *words);
+
+int	 expand_command(const struct expand_command *,
+	     const struct expand_env *env, void *arg,
+	     const struct expand_param *params, size_t nparams,
+	     struct expand_result *, char **cause);
+void	 expand_result_clear(struct expand_result *);
 
 #endif

@@ -1,11 +1,17 @@
 /*
  * launch: a configured job ([[job]] or a Procfile line) turned into a
- * job_spec, ready for jobtable_spawn().  Templating runs here: first
- * ${VAR} and ${VAR:-default} from the job's environment (its env over the
- * session's over jobdeck's own), then {name} from the parameters (the
- * caller's over the job's params).  A shell command gets parameter values
- * single-quoted, so they are never re-parsed by the shell; args get them
- * verbatim, as whole words.  A relative cwd is taken from the session's.
+ * job_spec, ready for jobtable_spawn().  Templating runs here, with {name}
+ * from the parameters (the caller's over the job's params):
+ *   - env values first, in file order: ${VAR} from the env entries before
+ *     them, then the session's environment (its exports over jobdeck's
+ *     own), inherited or not; {name} values verbatim;
+ *   - then command, args, input and cwd, ${VAR} from the job's finished
+ *     environment (its env over the session's, or its env alone), through
+ *     expand_command(): parameter values are quoted where a POSIX shell
+ *     reads them as code, refused where other code would, and verbatim
+ *     where they are data (see src/expand-argv.c), so they are never
+ *     re-parsed by a shell.
+ * A relative cwd is taken from the session's.
  *
  * Ownership: launch_new() returns a struct launch that owns the spec and
  * every string it points to; launch_free() frees them.  The spec's

@@ -19,7 +19,7 @@
 
 /* One "name: command" line. */
 struct procfile_entry {
-	char	*name;		/* [A-Za-z0-9_-]+ */
+	char	*name;		/* name_check_job(): [A-Za-z0-9_.-]+ */
 	char	*command;	/* trimmed, never empty */
 	size_t	 line;		/* 1-based, for later messages */
 };

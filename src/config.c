@@ -6,8 +6,9 @@
  * per option with its section, type, default (as TOML text), bounds and
  * help, plus where the value is stored.  Defaults, validation, freeing,
  * `jobdeck --help-config` and (through a test) the man page all read it;
- * nothing else in this file names an option, except that "command" is a
- * shell string only when "args" is not set.
+ * nothing else in this file names an option, except that command, args
+ * and input are checked together (found by their offsets), since args
+ * decides whether command is a shell string.
  *
  * The file (TOML 1.0 through toml.c) has two parts:
  *
@@ -21,16 +22,26 @@
  * with the section it belongs in when it is an option of the other one.
  * Types are strict: an integer option takes a TOML integer, or a float with
  * no fraction (5.0); a number option takes either; NaN and infinities are
- * never in bounds.  Strings may not hold NUL bytes.  A job's command, args,
- * cwd and input are templates: they go through expand_text() here with
- * the job's params and no environment, so a bad template is a load error
- * and not a failure at start (command with EXPAND_SHELL unless args is
- * set).  Procfile commands are checked the same way.
+ * never in bounds.  Strings may not hold NUL bytes.  Job names follow
+ * name_check_job() and env names name_check_env() (include/name.h), and
+ * duplicate names are found through a hash set, so 100,000 jobs load in a
+ * fraction of a second.
+ *
+ * A job's command, args, cwd, input and env values are templates.  Once
+ * the whole file is applied (the shell of [settings] matters, wherever it
+ * is written), they are expanded here with the job's params and no
+ * environment: command, args and input together through expand_command(),
+ * as launch_new() will, the others through expand_text().  So a bad
+ * template, and a {name} where no quoting keeps it from being read as
+ * code (for a shell that is not POSIX, after fish -c, in python -c...), is
+ * a load error at the template at fault and not a failure at start.
+ * Procfile commands are checked the same way.
  *
  * Errors stop at the first one, "NAME:LINE:COL: message", pointing at the
  * value for a bad value, at the key for an unknown key, and at the [[job]]
- * header for a missing key.  Names quoted in messages are cut to 32 bytes
- * with control characters shown as '?'.
+ * header for a missing key; templates are checked after everything else.
+ * Names quoted in messages are cut to 32 bytes with control characters
+ * shown as '?'.
  *
  * config_load() reads with open/fstat/read, at most TOML_MAX_INPUT bytes.
  * The file holds commands jobdeck runs, so, as ssh does with its files,
@@ -52,6 +63,7 @@
 
 #include "config.h"
 #include "expand.h"
+#include "name.h"
 #include "procfile.h"
 #include "toml.h"
 #include "xmalloc.h"
@@ -75,6 +87,15 @@ struct config_ctx {
 	char		**cause;
 };
 
+/*
+ * The job names seen so far, for duplicates: an open-addressed hash set
+ * of job indices plus one (0 is an empty slot), at most half full.
+ */
+struct config_names {
+	size_t	*slot;
+	size_t	 size;		/* a power of two */
+};
+
 /* A growing string for config_help_text(). */
 struct config_buf {
 	char	*s;
@@ -82,9 +103,7 @@ struct config_buf {
 	size_t	 size;
 };
 
-static int	 config_check_name(const char *, char **);
 static int	 config_check_key(const char *, char **);
-static int	 config_check_env(const char *, char **);
 static int	 config_check_param(const char *, char **);
 
 const struct config_option config_options[] = {
@@ -92,7 +111,7 @@ const struct config_option config_options[] = {
 	  .help = "shell for command strings; unset: $SHELL, else /bin/sh",
 	  .flags = CONFIG_NONEMPTY, .offset = SET(shell) },
 	{ .section = "settings", .name = "scrollback", .type = CONFIG_INT,
-	  .def = "10000", .min = 0, .max = 1000000,
+	  .def = "10000", .min = 1, .max = 1000000,
 	  .help = "lines of output each job keeps above its screen",
 	  .offset = SET(scrollback) },
 	{ .section = "settings", .name = "kill_timeout", .type = CONFIG_NUMBER,
@@ -118,7 +137,7 @@ const struct config_option config_options[] = {
 	{ .section = "job", .name = "name", .type = CONFIG_STRING,
 	  .help = "unique; letters, digits, _ . -, and not only digits",
 	  .flags = CONFIG_REQUIRED | CONFIG_NONEMPTY, .offset = JOB(name),
-	  .check = config_check_name },
+	  .check = name_check_job },
 	{ .section = "job", .name = "command", .type = CONFIG_STRING,
 	  .help = "shell string, or the program to run when args is set",
 	  .flags = CONFIG_REQUIRED | CONFIG_NONEMPTY | CONFIG_TEMPLATE,
@@ -130,9 +149,9 @@ const struct config_option config_options[] = {
 	  .help = "working directory; unset: the session's",
 	  .flags = CONFIG_NONEMPTY | CONFIG_TEMPLATE, .offset = JOB(cwd) },
 	{ .section = "job", .name = "env", .type = CONFIG_STRING_TABLE,
-	  .help = "environment variables set for the job",
-	  .offset = JOB(env), .count = JOB(nenv),
-	  .check = config_check_env },
+	  .help = "environment variables set for the job, in file order",
+	  .flags = CONFIG_TEMPLATE, .offset = JOB(env), .count = JOB(nenv),
+	  .check = name_check_env },
 	{ .section = "job", .name = "inherit_env", .type = CONFIG_BOOL,
 	  .def = "true",
 	  .help = "start from jobdeck's environment; false: from env alone",
@@ -172,7 +191,6 @@ const struct config_option config_options[] = {
 const size_t config_noptions = sizeof config_options / sizeof config_options[0];
 
 static int	 config_fail(struct config_ctx *, int, int, char *);
-static int	 config_is_digits(const char *);
 static size_t	 config_distance(const char *, size_t, const char *);
 static const struct config_option *config_lookup(const char *, const char *,
 		     size_t);
@@ -197,12 +215,23 @@ static int	 config_set(struct config_ctx *, const struct config_option *,
 		     const struct toml_value *, void *);
 static int	 config_section(struct config_ctx *, const char *,
 		     const struct toml_value *, void *);
-static int	 config_check_template(struct config_ctx *,
+static uint32_t	 config_hash(const char *);
+static int	 config_names_add(struct config_names *,
+		     const struct config_job *, size_t);
+static const struct toml_value *config_job_value(const struct toml_value *,
+		     size_t);
+static int	 config_check_text(struct config_ctx *,
 		     const struct config_job *, const char *,
-		     const struct toml_value *, int);
+		     const struct toml_value *);
+static int	 config_check_command(struct config_ctx *,
+		     const struct config *, const struct config_job *,
+		     const struct toml_value *);
+static int	 config_check_templates(struct config_ctx *,
+		     const struct config *, const struct config_job *,
+		     const struct toml_value *);
 static int	 config_check_job(struct config_ctx *, const struct config *,
 		     size_t, const struct toml_value *,
-		     const struct toml_value *);
+		     const struct toml_value *, struct config_names *);
 static int	 config_jobs(struct config_ctx *, struct config *,
 		     const struct toml_value *);
 static int	 config_unknown_root(struct config_ctx *, const char *, size_t,
@@ -213,34 +242,6 @@ static int	 config_is_procfile(const char *);
 static int	 config_read(const char *, int, char **, size_t *, char **);
 static void	 buf_printf(struct config_buf *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
-
-/* Check a job name: [A-Za-z0-9_.-]+, not all digits (ids are numbers). */
-static int
-config_check_name(const char *s, char **cause)
-{
-	const char	*p;
-	char		*e;
-
-	for (p = s; *p != '\0'; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
-		    *p == '-')
-			continue;
-		e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
-		*cause = xprintf("job name '%s' may only have letters, digits, "
-		    "'_', '.' and '-'", e);
-		free(e);
-		return -1;
-	}
-	if (config_is_digits(s)) {
-		e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
-		*cause = xprintf("job name '%s' must not be all digits (ids "
-		    "are numbers)", e);
-		free(e);
-		return -1;
-	}
-	return 0;
-}
 
 /* Check a focus key: see config_key_code(). */
 static int
@@ -253,34 +254,13 @@ config_check_key(const char *s, char **cause)
 	return -1;
 }
 
-/* Check an env name: not empty and without '='. */
-static int
-config_check_env(const char *s, char **cause)
-{
-	char	*e;
-
-	if (*s != '\0' && strchr(s, '=') == NULL)
-		return 0;
-	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
-	*cause = xprintf("env name '%s' must be non-empty and without '='", e);
-	free(e);
-	return -1;
-}
-
 /* Check a params name: what {name} can refer to, [A-Za-z_][A-Za-z0-9_]*. */
 static int
 config_check_param(const char *s, char **cause)
 {
-	const char	*p;
-	char		*e;
+	char	*e;
 
-	for (p = s; *p != '\0'; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		    *p == '_' || (p != s && *p >= '0' && *p <= '9'))
-			continue;
-		break;
-	}
-	if (*s != '\0' && *p == '\0')
+	if (name_is_ident(s, strlen(s)))
 		return 0;
 	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
@@ -295,19 +275,6 @@ config_fail(struct config_ctx *ctx, int line, int col, char *msg)
 	*ctx->cause = xprintf("%s:%d:%d: %s", ctx->name, line, col, msg);
 	free(msg);
 	return -1;
-}
-
-/* Return 1 if s is one or more ASCII digits. */
-static int
-config_is_digits(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return 0;
-	}
-	return 1;
 }
 
 /*
@@ -812,15 +779,62 @@ config_section(struct config_ctx *ctx, const char *section,
 	return 0;
 }
 
-/* Check the template s of job j (from the value v) with expand_text(). */
+/* Return the FNV-1a hash of s. */
+static uint32_t
+config_hash(const char *s)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * Add job n of jobs to the set; return 0, or the index plus one of the
+ * job that had its name first.
+ */
 static int
-config_check_template(struct config_ctx *ctx, const struct config_job *j,
-    const char *what, const struct toml_value *v, int flags)
+config_names_add(struct config_names *names, const struct config_job *jobs,
+    size_t n)
+{
+	size_t	i, mask = names->size - 1;
+
+	for (i = config_hash(jobs[n].name) & mask; names->slot[i] != 0;
+	    i = (i + 1) & mask) {
+		if (strcmp(jobs[names->slot[i] - 1].name, jobs[n].name) == 0)
+			return (int)names->slot[i];
+	}
+	names->slot[i] = n + 1;
+	return 0;
+}
+
+/* Return the value in job table t of the option stored at offset. */
+static const struct toml_value *
+config_job_value(const struct toml_value *t, size_t offset)
+{
+	size_t	i;
+
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, "job") == 0 &&
+		    config_options[i].offset == offset)
+			return toml_table_get(t, config_options[i].name);
+	}
+	return NULL;
+}
+
+/*
+ * Check the template in the string value v of job j (what names it in a
+ * message) with expand_text(): values verbatim, no environment yet.
+ */
+static int
+config_check_text(struct config_ctx *ctx, const struct config_job *j,
+    const char *what, const struct toml_value *v)
 {
 	char	*r, *msg = NULL, *full;
 
 	r = expand_text(toml_string(v, NULL), NULL, NULL, j->params,
-	    j->nparams, flags, &msg);
+	    j->nparams, 0, &msg);
 	if (r != NULL) {
 		free(r);
 		return 0;
@@ -831,18 +845,102 @@ config_check_template(struct config_ctx *ctx, const struct config_job *j,
 }
 
 /*
- * Check job n of cfg once its table t is applied: required keys, a unique
- * name, and valid templates.  jobs is the whole array, for messages.
+ * Check the command, args and input of job j (its table t) together with
+ * expand_command(), as launch_new() will expand them but with no
+ * environment yet, and point at the template at fault.
+ */
+static int
+config_check_command(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_job *j, const struct toml_value *t)
+{
+	struct expand_command	 c;
+	struct expand_result	 res;
+	const struct toml_value	*v;
+	char			*msg = NULL;
+
+	memset(&c, 0, sizeof c);
+	c.command = j->command;
+	c.args = j->args;
+	c.nargs = j->nargs;
+	c.input = j->input;
+	c.shell = cfg->settings.shell;
+	c.terminal = j->pty;
+	if (expand_command(&c, NULL, NULL, j->params, j->nparams, &res,
+	    &msg) == 0) {
+		expand_result_clear(&res);
+		return 0;
+	}
+	switch (res.field) {
+	case EXPAND_IN_ARG:
+		v = toml_array_get(config_job_value(t, JOB(args)), res.index);
+		break;
+	case EXPAND_IN_INPUT:
+		v = config_job_value(t, JOB(input));
+		break;
+	default:
+		v = config_job_value(t, JOB(command));
+		break;
+	}
+	if (v == NULL)
+		v = t;
+	return config_fail(ctx, toml_line(v), toml_col(v), msg);
+}
+
+/*
+ * Check every template of job j, whose table is t: command, args and
+ * input together, the others (cwd, env values) one by one.
+ */
+static int
+config_check_templates(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_job *j, const struct toml_value *t)
+{
+	const struct config_option	*o;
+	const struct toml_value		*v;
+	size_t				 i, k;
+	char				*what;
+	int				 r;
+
+	if (config_check_command(ctx, cfg, j, t) != 0)
+		return -1;
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, "job") != 0 ||
+		    !(o->flags & CONFIG_TEMPLATE) || o->offset == JOB(command) ||
+		    o->offset == JOB(args) || o->offset == JOB(input) ||
+		    (v = toml_table_get(t, o->name)) == NULL)
+			continue;
+		if (o->type == CONFIG_STRING) {
+			if (config_check_text(ctx, j, o->name, v) != 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < toml_table_size(v); k++) {
+			what = xprintf("%s %s", o->name,
+			    toml_table_key(v, k, NULL));
+			r = config_check_text(ctx, j, what,
+			    toml_table_value(v, k));
+			free(what);
+			if (r != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check job n of cfg once its table t is applied: required keys and a
+ * unique name.  jobs is the whole array, for messages.
  */
 static int
 config_check_job(struct config_ctx *ctx, const struct config *cfg,
-    size_t n, const struct toml_value *t, const struct toml_value *jobs)
+    size_t n, const struct toml_value *t, const struct toml_value *jobs,
+    struct config_names *names)
 {
 	const struct config_job		*j = &cfg->jobs[n];
 	const struct config_option	*o;
 	const struct toml_value		*v, *first;
-	size_t				 i, k;
-	int				 flags;
+	size_t				 i;
+	int				 k;
 	char				*e, *msg;
 
 	for (i = 0; i < config_noptions; i++) {
@@ -853,39 +951,16 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 			return config_fail(ctx, toml_line(t), toml_col(t),
 			    xprintf("[[job]] needs a %s", o->name));
 	}
-	for (k = 0; k < n; k++) {
-		if (strcmp(cfg->jobs[k].name, j->name) != 0)
-			continue;
-		v = toml_table_get(t, "name");
-		first = toml_table_get(toml_array_get(jobs, k), "name");
-		e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
-		msg = xprintf("duplicate job name '%s' (first at line %d)", e,
-		    toml_line(first));
-		free(e);
-		return config_fail(ctx, toml_line(v), toml_col(v), msg);
-	}
-	for (i = 0; i < config_noptions; i++) {
-		o = &config_options[i];
-		if (strcmp(o->section, "job") != 0 ||
-		    !(o->flags & CONFIG_TEMPLATE) ||
-		    (v = toml_table_get(t, o->name)) == NULL)
-			continue;
-		flags = 0;
-		if (o->offset == JOB(command) && j->args == NULL)
-			flags = EXPAND_SHELL;
-		if (o->type == CONFIG_STRING) {
-			if (config_check_template(ctx, j, o->name, v,
-			    flags) != 0)
-				return -1;
-			continue;
-		}
-		for (k = 0; k < toml_array_size(v); k++) {
-			if (config_check_template(ctx, j, o->name,
-			    toml_array_get(v, k), flags) != 0)
-				return -1;
-		}
-	}
-	return 0;
+	if ((k = config_names_add(names, cfg->jobs, n)) == 0)
+		return 0;
+	v = config_job_value(t, JOB(name));
+	first = config_job_value(toml_array_get(jobs, (size_t)k - 1),
+	    JOB(name));
+	e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
+	msg = xprintf("duplicate job name '%s' (first at line %d)", e,
+	    toml_line(first));
+	free(e);
+	return config_fail(ctx, toml_line(v), toml_col(v), msg);
 }
 
 /* Apply the job array v: one struct config_job per table, in order. */
@@ -894,27 +969,35 @@ config_jobs(struct config_ctx *ctx, struct config *cfg,
     const struct toml_value *v)
 {
 	const struct toml_value	*t;
+	struct config_names	 names;
 	size_t			 n, i;
+	int			 r = 0;
 
 	if (toml_type(v) != TOML_ARRAY)
 		return config_fail(ctx, toml_line(v), toml_col(v),
 		    xstrdup("job must be an array of tables ([[job]])"));
 	n = toml_array_size(v);
 	cfg->jobs = xcalloc(n == 0 ? 1 : n, sizeof *cfg->jobs);
-	for (i = 0; i < n; i++) {
+	for (names.size = 16; names.size < 2 * n; names.size *= 2)
+		/* nothing */;
+	names.slot = xcalloc(names.size, sizeof *names.slot);
+	for (i = 0; r == 0 && i < n; i++) {
 		t = toml_array_get(v, i);
-		if (toml_type(t) != TOML_TABLE)
-			return config_fail(ctx, toml_line(t), toml_col(t),
+		if (toml_type(t) != TOML_TABLE) {
+			r = config_fail(ctx, toml_line(t), toml_col(t),
 			    xstrdup("job must be an array of tables "
 			    "([[job]])"));
+			break;
+		}
 		config_init("job", &cfg->jobs[i]);
 		cfg->jobs[i].line = toml_line(t);
 		cfg->njobs = i + 1;
 		if (config_section(ctx, "job", t, &cfg->jobs[i]) != 0 ||
-		    config_check_job(ctx, cfg, i, t, v) != 0)
-			return -1;
+		    config_check_job(ctx, cfg, i, t, v, &names) != 0)
+			r = -1;
 	}
-	return 0;
+	free(names.slot);
+	return r;
 }
 
 /* Report the unknown top-level key (len bytes) whose value is v. */
@@ -956,12 +1039,15 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	return config_fail(ctx, line, col, msg);
 }
 
-/* Apply the root table: [settings] and [[job]] only. */
+/*
+ * Apply the root table: [settings] and [[job]] only; then check the jobs'
+ * templates, which need the settings (the shell), wherever they are.
+ */
 static int
 config_root(struct config_ctx *ctx, struct config *cfg,
     const struct toml_value *root)
 {
-	const struct toml_value	*v;
+	const struct toml_value	*v, *jobs;
 	const char		*key;
 	size_t			 i, len;
 
@@ -983,6 +1069,12 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 			return config_unknown_root(ctx, key, len, v,
 			    toml_table_key_line(root, i),
 			    toml_table_key_col(root, i));
+	}
+	jobs = toml_table_get(root, "job");
+	for (i = 0; i < cfg->njobs; i++) {
+		if (config_check_templates(ctx, cfg, &cfg->jobs[i],
+		    toml_array_get(jobs, i)) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -1046,7 +1138,9 @@ config_parse_procfile(const char *name, const char *buf, size_t len,
 	struct procfile_entry	*ents;
 	struct config		*cfg;
 	struct config_job	*j;
-	char			*pcause = NULL, *msg, *r;
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*pcause = NULL, *msg;
 	size_t			 n, i;
 
 	*out = NULL;
@@ -1069,18 +1163,11 @@ config_parse_procfile(const char *name, const char *buf, size_t len,
 		j->name = xstrdup(ents[i].name);
 		j->command = xstrdup(ents[i].command);
 		msg = NULL;
-		if (config_check_name(j->name, &msg) != 0)
+		memset(&c, 0, sizeof c);
+		c.command = j->command;
+		if (expand_command(&c, NULL, NULL, NULL, 0, &res, &msg) != 0)
 			goto fail;
-		r = expand_text(j->command, NULL, NULL, NULL, 0, EXPAND_SHELL,
-		    &msg);
-		if (r == NULL) {
-			pcause = msg;
-			msg = xprintf("command: %s", pcause == NULL ?
-			    "cannot expand" : pcause);
-			free(pcause);
-			goto fail;
-		}
-		free(r);
+		expand_result_clear(&res);
 	}
 	procfile_free(ents, n);
 	*out = cfg;

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "expand.h"
+#include "name.h"
 #include "xmalloc.h"
 
 /* How deep shell quoting may nest before parameters are refused. */
@@ -125,8 +126,6 @@ struct expand_state {
 	size_t				 wlen;		/* > 4: not "case" */
 };
 
-static int	 expand_is_name(const char *, size_t);
-static int	 expand_is_name_char(char);
 static size_t	 expand_column(const struct expand_state *, const char *);
 static int	 expand_add(struct expand_state *, const char *, size_t);
 static void	 expand_push(struct expand_state *, enum expand_sh);
@@ -134,6 +133,7 @@ static int	 expand_is_plain(enum expand_sh);
 static void	 expand_track(struct expand_state *, char);
 static int	 expand_emit(struct expand_state *, const char *, size_t);
 static const char *expand_match(const char *, const char *);
+static int	 expand_is_typable(const char *);
 static const struct expand_param *expand_find(const struct expand_state *,
 		     const char *, size_t);
 static int	 expand_insert(struct expand_state *, const char *,
@@ -142,29 +142,6 @@ static int	 expand_var(struct expand_state *, const char **,
 		     const char *, u_int, int);
 static int	 expand_run(struct expand_state *, const char *,
 		     const char *, u_int, int);
-
-/* Return 1 if c may appear in a name after its first character. */
-static int
-expand_is_name_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Return 1 if s[0..len) is a name: [A-Za-z_][A-Za-z0-9_]*. */
-static int
-expand_is_name(const char *s, size_t len)
-{
-	size_t	i;
-
-	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (!expand_is_name_char(s[i]))
-			return 0;
-	}
-	return 1;
-}
 
 /* Return the 1-based byte column of p in the whole text. */
 static size_t
@@ -341,7 +318,7 @@ expand_track(struct expand_state *st, char c)
 	if (!expand_is_plain(st->stack[st->depth].type))
 		return;
 	st->after.blank = c != '\0' && strchr(" \t\n;&|()", c) != NULL;
-	st->after.name = expand_is_name_char(c);
+	st->after.name = name_is_ident_char((unsigned char)c, 0);
 
 	/*
 	 * A case pattern's ')' would end a $(...) too early, so give up on a
@@ -400,6 +377,24 @@ expand_match(const char *p, const char *end)
 	return NULL;
 }
 
+/*
+ * Return 1 if value can be typed into a terminal as it is: printable ASCII
+ * and newlines.  Anything else a terminal's line discipline or a line
+ * editor may act on (^C, ^U, ^W, ESC, DEL, or a byte that readline's
+ * convert-meta turns into ESC and a letter).
+ */
+static int
+expand_is_typable(const char *value)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)value; *p != '\0'; p++) {
+		if ((*p < 0x20 || *p > 0x7e) && *p != '\n')
+			return 0;
+	}
+	return 1;
+}
+
 /* Return the first parameter called name (len bytes), or NULL. */
 static const struct expand_param *
 expand_find(const struct expand_state *st, const char *name, size_t len)
@@ -431,6 +426,11 @@ expand_insert(struct expand_state *st, const char *brace, const char *name,
 
 	if (value == NULL)
 		value = "";
+	if (st->flags & EXPAND_NO_PARAMS) {
+		*st->cause = xprintf("cannot use {%.*s} at column %zu here",
+		    (int)len, name, expand_column(st, brace));
+		return -1;
+	}
 	if (~st->flags & EXPAND_SHELL)
 		return expand_add(st, value, strlen(value));
 
@@ -455,6 +455,10 @@ expand_insert(struct expand_state *st, const char *brace, const char *name,
 		else if (st->stack[i].type == EXPAND_SH_SUB)
 			where = "inside a [...] subscript";
 	}
+	if (where == NULL && (st->flags & EXPAND_TERMINAL) &&
+	    !expand_is_typable(value))
+		where = "for a terminal: the value has a control character or "
+		    "a byte above 0x7e";
 	if (where != NULL) {
 		*st->cause = xprintf("cannot quote {%.*s} at column %zu %s",
 		    (int)len, name, expand_column(st, brace), where);
@@ -494,10 +498,11 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 		    expand_column(st, dollar));
 		return -1;
 	}
-	for (q = body; q < close && expand_is_name_char(*q); q++)
+	for (q = body; q < close && name_is_ident_char((unsigned char)*q, 0);
+	    q++)
 		/* nothing */;
 	len = (size_t)(q - body);
-	if (!expand_is_name(body, len) || (q != close && *q != ':')) {
+	if (!name_is_ident(body, len) || (q != close && *q != ':')) {
 		for (bad = q; bad < close && *bad != ':'; bad++)
 			/* nothing */;
 		e = xexcerpt(body, (size_t)(bad - body), 32);
@@ -573,10 +578,11 @@ expand_run(struct expand_state *st, const char *p, const char *end,
 				return -1;
 			lit = p;
 		} else if (*p == '{' && emit) {
-			for (q = p + 1; q < end && expand_is_name_char(*q); q++)
+			for (q = p + 1; q < end &&
+			    name_is_ident_char((unsigned char)*q, 0); q++)
 				/* nothing */;
 			if (q == end || *q != '}' ||
-			    !expand_is_name(p + 1, (size_t)(q - p - 1)) ||
+			    !name_is_ident(p + 1, (size_t)(q - p - 1)) ||
 			    (param = expand_find(st, p + 1,
 			    (size_t)(q - p - 1))) == NULL) {
 				p++;

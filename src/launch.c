@@ -1,7 +1,9 @@
 /*
  * launch.c: from a configured job to a job_spec.  The environment is built
- * first (inherited or not, then the job's env on top), because templating
- * reads it; then command, args, cwd and input are expanded.
+ * first (inherited or not, then the job's env on top, each value a
+ * template), because templating reads it; then command, args and input
+ * are expanded together by expand_command(), each for the program that
+ * reads it, and cwd verbatim.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,34 +25,50 @@ struct launch {
 	char		 *input;
 	char		**envp;
 	size_t		  nenv;
+	const struct session *session;	/* while launch_new() runs */
 };
 
-/* What the environment lookup of the templating needs. */
-struct launch_lookup {
-	const struct config_job	*cj;
-	const struct session	*session;
-	int			 inherit;
-};
+/* Return name's value in the job's environment as built so far, or NULL. */
+static const char *
+launch_find(const struct launch *l, const char *name)
+{
+	size_t	i, len = strlen(name);
 
-/* Look a variable up: the job's env, then (if inherited) the session's. */
+	for (i = 0; i < l->nenv; i++) {
+		if (strncmp(l->envp[i], name, len) == 0 &&
+		    l->envp[i][len] == '=')
+			return l->envp[i] + len + 1;
+	}
+	return NULL;
+}
+
+/* Look a variable up for command, args, cwd and input: the job's env. */
 static const char *
 launch_getenv(const char *name, void *arg)
 {
-	struct launch_lookup	*lk = arg;
-	size_t			 i, len = strlen(name);
+	return launch_find(arg, name);
+}
 
-	for (i = lk->cj->nenv; i > 0; i--) {
-		if (strncmp(lk->cj->env[i - 1], name, len) == 0 &&
-		    lk->cj->env[i - 1][len] == '=')
-			return lk->cj->env[i - 1] + len + 1;
-	}
-	if (!lk->inherit)
-		return NULL;
-	return session_getenv(lk->session, name);
+/*
+ * Look a variable up for an env value: the entries before it, then the
+ * session's environment, inherited or not.
+ */
+static const char *
+launch_getenv_below(const char *name, void *arg)
+{
+	struct launch	*l = arg;
+	const char	*v;
+
+	if ((v = launch_find(l, name)) != NULL)
+		return v;
+	return session_getenv(l->session, name);
 }
 
 static const struct expand_env launch_env = {
 	.get = launch_getenv,
+};
+static const struct expand_env launch_env_below = {
+	.get = launch_getenv_below,
 };
 
 /* Set "KEY=VALUE" in a NULL-terminated array, replacing KEY if present. */
@@ -74,23 +92,43 @@ launch_setenv(struct launch *l, const char *kv)
 	l->envp[l->nenv] = NULL;
 }
 
-/* Build the job's environment: inherited (or empty), then its env. */
-static void
+/*
+ * Build the job's environment: inherited (or empty), then its env in file
+ * order, each value expanded (verbatim {name} values) against the entries
+ * before it and the session's environment; 0, or -1 with *cause.
+ */
+static int
 launch_build_env(struct launch *l, const struct config_job *cj,
-    const struct session *session)
+    const struct expand_param *params, size_t nparams, char **cause)
 {
-	char	**base;
-	size_t	  i;
+	char		**base, *value, *kv, *why = NULL;
+	const char	 *eq;
+	size_t		  i;
 
 	l->envp = xcalloc(1, sizeof *l->envp);
 	if (cj->inherit_env) {
-		base = session_env(session);
+		base = session_env(l->session);
 		for (i = 0; base[i] != NULL; i++)
 			launch_setenv(l, base[i]);
 		session_env_free(base);
 	}
-	for (i = 0; i < cj->nenv; i++)
-		launch_setenv(l, cj->env[i]);
+	for (i = 0; i < cj->nenv; i++) {
+		eq = strchr(cj->env[i], '=');
+		value = expand_text(eq + 1, &launch_env_below, l, params,
+		    nparams, 0, &why);
+		if (value == NULL) {
+			*cause = xprintf("env %.*s: %s",
+			    (int)(eq - cj->env[i]), cj->env[i], why);
+			free(why);
+			return -1;
+		}
+		kv = xprintf("%.*s=%s", (int)(eq - cj->env[i]), cj->env[i],
+		    value);
+		launch_setenv(l, kv);
+		free(kv);
+		free(value);
+	}
+	return 0;
 }
 
 /*
@@ -112,90 +150,69 @@ launch_merge_params(const struct config_job *cj,
 	return all;
 }
 
-/* Expand one field, prefixing an error with the field's name. */
-static char *
-launch_expand(const char *field, const char *text, struct launch_lookup *lk,
-    const struct expand_param *params, size_t nparams, int flags,
-    char **cause)
-{
-	char	*out, *why = NULL;
-
-	out = expand_text(text, &launch_env, lk, params, nparams, flags, &why);
-	if (out == NULL) {
-		*cause = xprintf("%s: %s", field, why);
-		free(why);
-	}
-	return out;
-}
-
 /* Resolve cwd against the session's directory and a leading ~. */
 static char *
-launch_resolve_cwd(char *cwd, const struct session *session,
-    struct launch_lookup *lk)
+launch_resolve_cwd(struct launch *l, char *cwd)
 {
 	const char	*home;
 	char		*abs;
 
 	if (cwd[0] == '~' && (cwd[1] == '/' || cwd[1] == '\0') &&
-	    (home = launch_getenv("HOME", lk)) != NULL) {
+	    (home = launch_find(l, "HOME")) != NULL) {
 		abs = xprintf("%s%s", home, cwd + 1);
 		free(cwd);
 		return abs;
 	}
 	if (cwd[0] == '/')
 		return cwd;
-	abs = xprintf("%s/%s", session_cwd(session), cwd);
+	abs = xprintf("%s/%s", session_cwd(l->session), cwd);
 	free(cwd);
 	return abs;
 }
 
 /*
- * Return whether shell (a path) quotes as sh does, so that the quoting of
- * {name} values (EXPAND_SHELL) holds in it: not fish, csh and the like,
- * where a value ending in a backslash could close its quotes.
+ * Expand command, args, input and cwd of cj with params into l; 0, or -1
+ * with *cause.
  */
 static int
-launch_posix_shell(const char *shell)
+launch_expand(struct launch *l, const struct config_job *cj,
+    const char *shell, const struct expand_param *params, size_t nparams,
+    char **cause)
 {
-	static const char *const names[] = {
-		"sh", "bash", "dash", "ash", "ksh", "ksh93", "mksh", "pdksh",
-		"oksh", "loksh", "zsh", "yash", "posh", "busybox", NULL
-	};
-	const char	*base = strrchr(shell, '/');
-	size_t		 i;
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*why = NULL;
 
-	base = base != NULL ? base + 1 : shell;
-	for (i = 0; names[i] != NULL; i++) {
-		if (strcmp(base, names[i]) == 0)
-			return 1;
+	memset(&c, 0, sizeof c);
+	c.command = cj->command;
+	c.args = cj->args;
+	c.nargs = cj->nargs;
+	c.input = cj->input;
+	c.shell = shell;
+	c.terminal = cj->pty;
+	if (expand_command(&c, &launch_env, l, params, nparams, &res,
+	    cause) != 0)
+		return -1;
+	if (cj->args != NULL) {
+		l->argv = xcalloc(res.nargs + 2, sizeof *l->argv);
+		l->argv[0] = res.command;
+		memcpy(l->argv + 1, res.args, res.nargs * sizeof *l->argv);
+		free(res.args);
+	} else
+		l->command = res.command;
+	l->input = res.input;
+
+	if (cj->cwd != NULL) {
+		l->cwd = expand_text(cj->cwd, &launch_env, l, params, nparams,
+		    0, &why);
+		if (l->cwd == NULL) {
+			*cause = xprintf("cwd: %s", why);
+			free(why);
+			return -1;
+		}
+		l->cwd = launch_resolve_cwd(l, l->cwd);
 	}
 	return 0;
-}
-
-/*
- * Refuse a command string that got {name} values for a shell that is not
- * a POSIX one; 0, or -1 with *cause.
- */
-static int
-launch_check_shell(const char *command, const char *expanded,
-    const char *shell, struct launch_lookup *lk, char **cause)
-{
-	char	*plain, *why = NULL;
-	int	 same;
-
-	if (launch_posix_shell(shell))
-		return 0;
-	plain = expand_text(command, &launch_env, lk, NULL, 0, EXPAND_SHELL,
-	    &why);
-	same = plain != NULL && strcmp(plain, expanded) == 0;
-	free(plain);
-	free(why);
-	if (same)
-		return 0;
-	*cause = xprintf("command: {name} values are quoted for sh and %s is "
-	    "not a POSIX shell (set shell = \"/bin/sh\", or use args)",
-	    shell);
-	return -1;
 }
 
 /* Build the spec of configured job cj; NULL with *cause on a bad template. */
@@ -205,49 +222,20 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
     size_t nover, char **cause)
 {
 	struct launch		*l;
-	struct launch_lookup	 lk;
 	struct expand_param	*params;
 	const char		*shell;
-	size_t			 nparams, i;
-	int			 ok = 1;
+	size_t			 nparams;
+	int			 ok;
 
 	shell = set != NULL && set->shell != NULL ? set->shell :
 	    session_shell(session);
 	l = xcalloc(1, sizeof *l);
-	lk.cj = cj;
-	lk.session = session;
-	lk.inherit = cj->inherit_env;
-	launch_build_env(l, cj, session);
+	l->session = session;
 	params = launch_merge_params(cj, over, nover, &nparams);
-
-	if (cj->args != NULL) {
-		l->argv = xcalloc(cj->nargs + 2, sizeof *l->argv);
-		l->argv[0] = launch_expand("command", cj->command, &lk, params,
-		    nparams, 0, cause);
-		ok = l->argv[0] != NULL;
-		for (i = 0; ok && i < cj->nargs; i++) {
-			l->argv[i + 1] = launch_expand("args", cj->args[i], &lk,
-			    params, nparams, 0, cause);
-			ok = l->argv[i + 1] != NULL;
-		}
-	} else {
-		l->command = launch_expand("command", cj->command, &lk, params,
-		    nparams, EXPAND_SHELL, cause);
-		ok = l->command != NULL && launch_check_shell(cj->command,
-		    l->command, shell, &lk, cause) == 0;
-	}
-	if (ok && cj->cwd != NULL) {
-		l->cwd = launch_expand("cwd", cj->cwd, &lk, params, nparams, 0,
-		    cause);
-		if ((ok = l->cwd != NULL))
-			l->cwd = launch_resolve_cwd(l->cwd, session, &lk);
-	}
-	if (ok && cj->input != NULL) {
-		l->input = launch_expand("input", cj->input, &lk, params,
-		    nparams, 0, cause);
-		ok = l->input != NULL;
-	}
+	ok = launch_build_env(l, cj, params, nparams, cause) == 0 &&
+	    launch_expand(l, cj, shell, params, nparams, cause) == 0;
 	free(params);
+	l->session = NULL;
 	if (!ok) {
 		launch_free(l);
 		return NULL;

@@ -8,14 +8,18 @@
  * is skipped.  Every other line is NAME ':' COMMAND, split at the first ':'
  * so commands may hold colons; blanks around the name and the command are
  * dropped.  A UTF-8 byte order mark at the start of the file is skipped.
+ * NAME follows jobdeck's one rule for job names (name_check_job():
+ * [A-Za-z0-9_.-]+, not all digits), so control characters never get in.
  *
  * Deviations: foreman silently ignores lines that do not match; here they
  * are errors, as are names given twice (foreman keeps the last), so a typo
- * never drops a process.  Blanks before the ':' are allowed.
+ * never drops a process.  Blanks before the ':' are allowed; so are '.' in
+ * a name, and names of digits alone are not (a number is a job's id).
  *
  * Errors ("LINE: message", LINE counting from 1):
  *	expected 'name: command'		no ':', or nothing before it
- *	invalid name 'we b'			not [A-Za-z0-9_-]+
+ *	job name 'we b' may only have ...	see name_check_job()
+ *	job name '12' must not be all digits
  *	empty command for 'web'
  *	duplicate name 'web' (first on line 2)
  *	NUL byte in line
@@ -25,34 +29,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name.h"
 #include "procfile.h"
 #include "xmalloc.h"
 
 static int	 procfile_is_blank(char);
-static int	 procfile_is_name(const char *, size_t);
 
 /* Return 1 if c is a blank that surrounds names and commands. */
 static int
 procfile_is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-/* Return 1 if s[0..len) is a process name: [A-Za-z0-9_-]+. */
-static int
-procfile_is_name(const char *s, size_t len)
-{
-	size_t	i;
-
-	if (len == 0)
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
-		    (s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return 0;
-	}
-	return 1;
 }
 
 /*
@@ -65,7 +52,7 @@ procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
 {
 	struct procfile_entry	*ents = NULL;
 	const char		*p, *end, *eol, *nl, *s, *e, *colon, *ne;
-	char			*bad;
+	char			*name, *why = NULL;
 	size_t			 nents = 0, line = 0, i;
 
 	*out = NULL;
@@ -106,12 +93,14 @@ procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
 			*cause = xprintf("%zu: expected 'name: command'", line);
 			goto fail;
 		}
-		if (!procfile_is_name(s, (size_t)(ne - s))) {
-			bad = xexcerpt(s, (size_t)(ne - s), 32);
-			*cause = xprintf("%zu: invalid name '%s'", line, bad);
-			free(bad);
+		name = xstrndup(s, (size_t)(ne - s));
+		if (name_check_job(name, &why) != 0) {
+			*cause = xprintf("%zu: %s", line, why);
+			free(why);
+			free(name);
 			goto fail;
 		}
+		free(name);
 		for (colon++; colon < e && procfile_is_blank(*colon); colon++)
 			/* nothing */;
 		if (colon == e) {

@@ -54,6 +54,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "name.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -71,7 +72,6 @@ struct session_buf {
 	size_t	 size;
 };
 
-static int	 session_is_name(const char *, size_t);
 static ssize_t	 session_find(const struct session *, const char *, size_t);
 static const char *session_get(const struct session *, const char *, size_t);
 static void	 session_set(struct session *, const char *, size_t,
@@ -89,24 +89,6 @@ static int	 split_dollar(const struct session *, const char **,
 static void	 split_tilde(const struct session *, const char **,
 		     struct session_buf *, int);
 static int	 split_is_assign(const struct session_buf *);
-
-/* Return 1 if s[0..len) is a shell identifier: [A-Za-z_][A-Za-z0-9_]*. */
-static int
-session_is_name(const char *s, size_t len)
-{
-	size_t	i;
-
-	if (len == 0 || !((s[0] >= 'A' && s[0] <= 'Z') ||
-	    (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-		return 0;
-	for (i = 1; i < len; i++) {
-		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
-		    (s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-			return 0;
-	}
-	return 1;
-}
 
 /* Return the index of name (len bytes) in the environment, or -1. */
 static ssize_t
@@ -429,7 +411,7 @@ session_export(struct session *s, const char *assignment,
 		}
 	} else
 		len = strlen(assignment);
-	if (!session_is_name(assignment, len)) {
+	if (!name_is_ident(assignment, len)) {
 		*cause = xprintf("export: `%s': not a valid identifier",
 		    assignment);
 		return -1;
@@ -463,7 +445,7 @@ session_unset(struct session *s, const char *name, char **cause)
 		return -1;
 	}
 	len = strlen(name);
-	if (!session_is_name(name, len)) {
+	if (!name_is_ident(name, len)) {
 		*cause = xprintf("unset: `%s': not a valid identifier", name);
 		return -1;
 	}
@@ -559,15 +541,16 @@ split_dollar(const struct session *s, const char **pp,
 			return -1;
 		}
 		len = (size_t)(end - name);
-		if (!session_is_name(name, len)) {
+		if (!name_is_ident(name, len)) {
 			*cause = xprintf("${%.*s}: bad substitution", (int)len,
 			    name);
 			return -1;
 		}
 		*pp = end + 1;
-	} else if (session_is_name(p, 1)) {
+	} else if (name_is_ident(p, 1)) {
 		name = p;
-		for (len = 1; session_is_name(name, len + 1); len++)
+		for (len = 1; name_is_ident_char((unsigned char)name[len], 0);
+		    len++)
 			/* nothing */;
 		*pp = name + len;
 	} else {
@@ -631,7 +614,7 @@ split_is_assign(const struct session_buf *b)
 	len--;
 	if (b->s[len - 1] == '+')
 		len--;
-	return session_is_name(b->s, len);
+	return name_is_ident(b->s, len);
 }
 
 /* Split line into words like a shell for simple cases; see the file's top. */

@@ -91,27 +91,34 @@ xprintf(const char *fmt, ...)
 
 /*
  * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
- * a UTF-8 boundary, then "..."), control characters and NULs shown as '?'.
+ * a UTF-8 boundary, then "..."), control characters (C0, DEL, and C1 as
+ * UTF-8, U+0080 to U+009F, which a terminal may obey) and NULs shown as
+ * '?'.
  */
 char *
 xexcerpt(const char *s, size_t len, size_t max)
 {
-	char	*e, *r;
-	size_t	 n = len, i;
+	const unsigned char	*u = (const unsigned char *)s;
+	char			*e, *r;
+	size_t			 n = len, i, k = 0;
 
 	if (n > max) {
 		n = max;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		while (n > 0 && (u[n] & 0xc0) == 0x80)
 			n--;
 	}
 	e = xmalloc(n + 1);
 	for (i = 0; i < n; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			e[i] = '?';
+		if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 &&
+		    u[i + 1] <= 0x9f) {
+			e[k++] = '?';
+			i++;
+		} else if (u[i] < 0x20 || u[i] == 0x7f)
+			e[k++] = '?';
 		else
-			e[i] = s[i];
+			e[k++] = s[i];
 	}
-	e[n] = '\0';
+	e[k] = '\0';
 	if (n == len)
 		return e;
 	r = xprintf("%s...", e);

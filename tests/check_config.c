@@ -2,15 +2,21 @@
  * check_config.c: tests for the configuration: every option valid and
  * invalid with its exact message and position, suggestions, duplicate
  * names, Procfiles, loading (default paths, missing files, permissions,
- * sizes), defaults from the table, the help text, the example file and
- * the man page against the table.  Run from the top of the tree.
+ * sizes, 100,000 jobs), defaults from the table, the help text, the
+ * example file and the man page against the table; and launch_new(), the
+ * configured job turned into what runs: hostile {name} values through
+ * real shells, and templated env values.  Run from the top of the tree.
  */
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +25,9 @@
 
 #include "config.h"
 #include "expand.h"
+#include "job.h"
+#include "launch.h"
+#include "session.h"
 
 /* A job with what it needs, for cases about one more key (lines 1-3). */
 #define JOB	"[[job]]\nname = \"web\"\ncommand = \"run\"\n"
@@ -221,20 +230,24 @@ static const struct {
 	  "config.toml:2:9: shell must be a string" },
 	{ "[settings]\nshell = \"\"",
 	  "config.toml:2:9: shell must not be empty" },
+	/* 0 would be the emulator's default, not none: refused. */
+	{ "[settings]\nscrollback = 0",
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
+	  "1000000" },
 	{ "[settings]\nscrollback = -1",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 1000001",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 1.5",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = \"10\"",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nscrollback = 9223372036854775807",
-	  "config.toml:2:14: scrollback must be an integer between 0 and "
+	  "config.toml:2:14: scrollback must be an integer between 1 and "
 	  "1000000" },
 	{ "[settings]\nkill_timeout = 3600.5",
 	  "config.toml:2:16: kill_timeout must be a number between 0 and "
@@ -328,6 +341,53 @@ static const struct {
 	  "params = { p = \"x\" }",
 	  "config.toml:3:11: command: cannot quote {p} at column 7 inside "
 	  "backquotes" },
+	/*
+	 * Where no quoting keeps a value from being read as code, a {name}
+	 * is refused when the file is read, at the template at fault.
+	 */
+	{ "[[job]]\nname = \"a\"\ncommand = \"fish\"\n"
+	  "args = [\"-c\", \"echo {x}\"]\nparams = { x = \"1\" }",
+	  "config.toml:4:15: args: fish reads this word as code and is not "
+	  "a POSIX shell: cannot use {x} at column 6 here" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"/usr/bin/python3\"\n"
+	  "args = [\"-c\", \"print({x})\"]\nparams = { x = \"1\" }",
+	  "config.toml:4:15: args: python3 reads this word as code (hand it "
+	  "values as arguments of their own, or in env): cannot use {x} at "
+	  "column 7 here" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"python3\"\nargs = []\n"
+	  "input = \"print({x})\"\nparams = { x = \"1\" }",
+	  "config.toml:5:9: input: python3 reads its input as code: cannot "
+	  "use {x} at column 7 here" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"fish\"\n"
+	  "input = \"echo {x}\"\nparams = { x = \"1\" }",
+	  "config.toml:4:9: input: fish reads its input as code and is not a "
+	  "POSIX shell: cannot use {x} at column 6 here" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"bash -c 'echo {x}'\"\n"
+	  "params = { x = \"1\" }",
+	  "config.toml:3:11: command: bash reads the word 'echo {x}' as code, "
+	  "where the quoting of values for the shell is undone (put the "
+	  "words in args instead): cannot use {x} at column 6 here" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"{p}\"\n"
+	  "args = [\"-c\", \"x\"]\nparams = { p = \"sh\" }",
+	  "config.toml:3:11: command: a {name} value would make the program "
+	  "sh, which reads its words differently: write the program's name "
+	  "out" },
+	{ "[[job]]\nname = \"a\"\ncommand = \"sh\"\n"
+	  "args = [\"{o}\", \"echo\"]\nparams = { o = \"-c\" }",
+	  "config.toml:4:9: args: a {name} value would make this word an "
+	  "option of sh" },
+	/* The shell's quoting is not sh's, wherever [settings] is. */
+	{ "[[job]]\nname = \"a\"\ncommand = \"echo {x}\"\n"
+	  "params = { x = \"1\" }\n[settings]\nshell = \"/usr/bin/fish\"",
+	  "config.toml:3:11: command: {name} values are quoted for sh and "
+	  "/usr/bin/fish is not a POSIX shell (set shell = \"/bin/sh\", or "
+	  "use args): cannot use {x} at column 6 here" },
+	/* env values are templates too. */
+	{ JOB "env = { A = \"x\", B = \"${\" }",
+	  "config.toml:4:22: env B: unterminated ${ at column 1" },
+	{ JOB "[job.env]\nA = \"${X:+y}\"",
+	  "config.toml:5:5: env A: unsupported '${X:+y}' at column 1: only "
+	  "${NAME} and ${NAME:-default}" },
 	{ JOB "args = \"x\"",
 	  "config.toml:4:8: args must be an array of strings" },
 	{ JOB "args = [\"a\", 2]",
@@ -346,9 +406,18 @@ static const struct {
 	{ JOB "env = { A = \"a\\u0000\" }",
 	  "config.toml:4:13: env values must not contain NUL bytes" },
 	{ JOB "env = { \"A=B\" = \"1\" }",
-	  "config.toml:4:9: env name 'A=B' must be non-empty and without '='" },
+	  "config.toml:4:9: env name 'A=B' must be a letter or '_' followed "
+	  "by letters, digits and '_'" },
 	{ JOB "env = { \"\" = \"1\" }",
-	  "config.toml:4:9: env name '' must be non-empty and without '='" },
+	  "config.toml:4:9: env name '' must be a letter or '_' followed by "
+	  "letters, digits and '_'" },
+	/* One rule for env names, as export, unset and ${NAME} have it. */
+	{ JOB "env = { \"1A\" = \"1\" }",
+	  "config.toml:4:9: env name '1A' must be a letter or '_' followed "
+	  "by letters, digits and '_'" },
+	{ JOB "env = { \"A-B\" = \"1\" }",
+	  "config.toml:4:9: env name 'A-B' must be a letter or '_' followed "
+	  "by letters, digits and '_'" },
 	{ JOB "env = { \"A\\u0000\" = \"1\" }",
 	  "config.toml:4:9: env name 'A?' must not contain NUL bytes" },
 	{ JOB "[job.env]\nA = 1",
@@ -437,7 +506,7 @@ static const struct {
 	  "focus_key=C-t max_running=0 keep_finished=100 " },
 	{ "# only a comment\n\n[settings]\n", -1, " scrollback=10000 " },
 	{ "[settings]\nshell = \"/bin/bash\"", -1, " shell=/bin/bash " },
-	{ "[settings]\nscrollback = 0", -1, " scrollback=0 " },
+	{ "[settings]\nscrollback = 1", -1, " scrollback=1 " },
 	{ "[settings]\nscrollback = 1000000", -1, " scrollback=1000000 " },
 	{ "[settings]\nscrollback = 5.0", -1, " scrollback=5 " },
 	{ "[settings]\nscrollback = 1e3", -1, " scrollback=1000 " },
@@ -484,6 +553,16 @@ static const struct {
 	  " params=[port:8080,_x1:] " },
 	{ "[[job]]\nname = \"a\"\ncommand = \"serve -p {port}\"\n"
 	  "params = { port = \"1\" }", 0, " command=serve -p {port} " },
+	/* Values quoted after sh -c, verbatim after it, in env. */
+	{ "[[job]]\nname = \"a\"\ncommand = \"/bin/sh\"\n"
+	  "args = [\"-ec\", \"echo `date` {x}\", \"sh\", \"`{x}`\"]\n"
+	  "params = { x = \"1\" }", 0,
+	  " args=[-ec,echo `date` {x},sh,`{x}`] " },
+	{ "[[job]]\nname = \"a\"\ncommand = \"python3\"\n"
+	  "args = [\"-c\", \"import sys; print(sys.argv[1])\", \"{x}\"]\n"
+	  "params = { x = \"1\" }", 0, " name=a " },
+	{ JOB "env = { D = \"${HOME}/{x}\", E = \"${D}\" }\n"
+	  "params = { x = \"1\" }", 0, " env=[D=${HOME}/{x},E=${D}] " },
 	/* Without a shell, {p} in backquotes is just text. */
 	{ "[[job]]\nname = \"a\"\ncommand = \"x\"\nargs = [\"`{p}`\"]\n"
 	  "params = { p = \"1\" }", 0, " args=[`{p}`] " },
@@ -748,7 +827,7 @@ START_TEST(test_load_errors)
 	/* A syntax error names the file as given. */
 	path = put("bad.toml", "[settings]\nscrollback = \"x\"\n", 0600);
 	snprintf(want, sizeof want, "%s: scrollback must be an integer "
-	    "between 0 and 1000000", "2:14");
+	    "between 1 and 1000000", "2:14");
 	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, want));
 	ck_assert_int_eq(strncmp(cause, path, strlen(path)), 0);
@@ -1164,6 +1243,312 @@ START_TEST(test_robust)
 }
 END_TEST
 
+/*
+ * A config of 100,000 jobs loads in linear-ish time (the duplicate-name
+ * check was quadratic: 10 s and more), and is still right: every job in
+ * order, found by name, and a duplicate at the very end still caught.
+ */
+START_TEST(test_many_jobs)
+{
+	struct config	*cfg;
+	struct timeval	 t0, t1;
+	char		*text, *cause = NULL, name[32];
+	size_t		 size = 100000 * 80 + 256, len = 0, i;
+	int		 n;
+
+	text = malloc(size);
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < 100000; i++) {
+		n = snprintf(text + len, size - len, "[[job]]\nname = \"j%zu\"\n"
+		    "command = \"echo {x} %zu\"\nparams = { x = \"v\" }\n", i,
+		    i);
+		ck_assert(n > 0 && (size_t)n < size - len);
+		len += (size_t)n;
+	}
+	gettimeofday(&t0, NULL);
+	ck_assert_msg(config_parse("big.toml", text, len, &cfg, &cause) == 0,
+	    "%s", cause);
+	gettimeofday(&t1, NULL);
+	fprintf(stderr, "check_config: 100,000 jobs loaded in %.3f s\n",
+	    (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_usec - t0.tv_usec) / 1e6);
+	ck_assert_uint_eq(cfg->njobs, 100000);
+	for (i = 0; i < 100000; i += 9973) {
+		snprintf(name, sizeof name, "j%zu", i);
+		ck_assert_str_eq(cfg->jobs[i].name, name);
+		ck_assert_int_eq(cfg->jobs[i].line, (int)(4 * i + 1));
+	}
+	ck_assert_ptr_eq(config_find_job(cfg, "j99999"), &cfg->jobs[99999]);
+	config_free(cfg);
+
+	n = snprintf(text + len, size - len, "[[job]]\nname = \"j4242\"\n"
+	    "command = \"x\"\n");
+	len += (size_t)n;
+	ck_assert_int_eq(config_parse("big.toml", text, len, &cfg, &cause),
+	    -1);
+	ck_assert_str_eq(cause, "big.toml:400002:8: duplicate job name "
+	    "'j4242' (first at line 16970)");
+	free(cause);
+	free(text);
+}
+END_TEST
+
+/* Values that would run a command if a shell re-parsed them. */
+static const char *const hostile[] = {
+	"$(touch pwned)",
+	"`touch pwned`",
+	"'; touch pwned; '",
+	"\"; touch pwned; \"",
+	"a\ntouch pwned\nb",
+	"' \"$(touch pwned)\" `touch pwned` '",
+	"x'\\''$(touch pwned)",
+	"\\",
+	"x\\",
+	"'",
+	"-e",
+	"$HOME ${HOME} $$ ! * ~ {x} %s",
+	"",
+	"  spaced  \t out  ",
+};
+#define NHOSTILE (sizeof hostile / sizeof hostile[0])
+
+/* Jobs that each print their {x} as <x> through a shell. */
+static const char launch_config[] =
+    "[settings]\n"
+    "shell = \"/bin/sh\"\n"
+    "[[job]]\n"				/* the issue's own case */
+    "name = \"after_c\"\n"
+    "command = \"sh\"\n"
+    "args = [\"-c\", \"printf '<%s>\\\\n' {x}\"]\n"
+    "[[job]]\n"
+    "name = \"cluster_dq\"\n"
+    "command = \"/bin/bash\"\n"
+    "args = [\"-ec\", \"printf '<%s>\\\\n' \\\"{x}\\\"\"]\n"
+    "[[job]]\n"
+    "name = \"through_env\"\n"
+    "command = \"env\"\n"
+    "args = [\"-u\", \"NOPE\", \"A=1\", \"dash\", \"-c\", "
+    "\"printf '<%s>\\\\n' {x}\"]\n"
+    "[[job]]\n"
+    "name = \"positional\"\n"
+    "command = \"sh\"\n"
+    "args = [\"-c\", \"printf '<%s>\\\\n' \\\"$1\\\"\", \"sh\", \"{x}\"]\n"
+    "[[job]]\n"
+    "name = \"string\"\n"
+    "command = \"printf '<%s>\\\\n' {x}\"\n"
+    "[[job]]\n"
+    "name = \"stdin_sh\"\n"
+    "command = \"sh\"\n"
+    "input = \"printf '<%s>\\\\n' {x}\\n\"\n"
+    "pty = false\n"
+    "[[job]]\n"
+    "name = \"stdin_bash\"\n"
+    "command = \"bash\"\n"
+    "args = [\"-s\"]\n"
+    "input = \"printf '<%s>\\\\n' {x}\\n\"\n"
+    "pty = false\n"
+    "[[job]]\n"
+    "name = \"data\"\n"
+    "command = \"cat\"\n"
+    "args = []\n"
+    "input = \"<{x}>\\n\"\n"
+    "pty = false\n";
+
+/*
+ * Run what spec says (its argv, or its shell with -c and its command) in
+ * dir with its environment and its input on a pipe; return its output.
+ */
+static char *
+run_spec(const struct job_spec *spec, const char *dir)
+{
+	int	 in[2], out[2], status;
+	pid_t	 pid;
+	char	*buf;
+	size_t	 len = 0, size = 65536;
+	ssize_t	 n;
+
+	ck_assert_int_eq(pipe(in), 0);
+	ck_assert_int_eq(pipe(out), 0);
+	if ((pid = fork()) == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		if (chdir(dir) != 0)
+			_exit(126);
+		if (spec->argv != NULL)
+			execvpe(spec->argv[0], spec->argv, spec->envp);
+		else
+			execle(spec->shell, spec->shell, "-c", spec->command,
+			    (char *)NULL, spec->envp);
+		_exit(127);
+	}
+	ck_assert_int_gt(pid, 0);
+	close(in[0]);
+	close(out[1]);
+	if (spec->input != NULL &&
+	    write(in[1], spec->input, strlen(spec->input)) < 0)
+		ck_assert_int_eq(errno, EPIPE);
+	close(in[1]);
+	buf = malloc(size);
+	ck_assert_ptr_nonnull(buf);
+	while ((n = read(out[0], buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	close(out[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "%s exited with %d", spec->argv != NULL ? spec->argv[0] :
+	    spec->command, status);
+	return buf;
+}
+
+/*
+ * The issue's defect: with command = "sh" and args = ["-c", "... {x}"], a
+ * value like $(touch pwned) ran; so did values in input fed to a shell.
+ * Through launch_new() and real shells, every hostile value arrives as
+ * its text, in every job, and nothing runs.
+ */
+START_TEST(test_launch_hostile)
+{
+	struct config		*cfg;
+	struct session		*session;
+	struct launch		*l;
+	struct expand_param	 p;
+	extern char		**environ;
+	char			*cause = NULL, *out, want[512], pwned[PATH_MAX * 2];
+	size_t			 i, k;
+
+	signal(SIGPIPE, SIG_IGN);
+	cfg = parse_ok(launch_config);
+	session = session_new(environ);
+	snprintf(pwned, sizeof pwned, "%s/pwned", tmp);
+	for (k = 0; k < cfg->njobs; k++) {
+		for (i = 0; i < NHOSTILE; i++) {
+			p.key = "x";
+			p.value = hostile[i];
+			l = launch_new(&cfg->jobs[k], &cfg->settings, session,
+			    &p, 1, &cause);
+			ck_assert_msg(l != NULL, "%s: %s", cfg->jobs[k].name,
+			    cause);
+			out = run_spec(launch_spec(l), tmp);
+			snprintf(want, sizeof want, "<%s>\n", hostile[i]);
+			ck_assert_msg(strcmp(out, want) == 0, "job %s, value "
+			    "%zu: got '%s', want '%s'", cfg->jobs[k].name, i,
+			    out, want);
+			ck_assert_msg(access(pwned, F_OK) != 0, "job %s, value "
+			    "%zu ran a command", cfg->jobs[k].name, i);
+			free(out);
+			launch_free(l);
+		}
+	}
+	session_free(session);
+	config_free(cfg);
+}
+END_TEST
+
+/*
+ * A shell reading its commands from a terminal gets no value its line
+ * editing would act on: refused at start, with the reason.
+ */
+START_TEST(test_launch_terminal)
+{
+	struct config		*cfg;
+	struct session		*session;
+	struct launch		*l;
+	struct expand_param	 p = { "x", "a\x15touch pwned #" };
+	extern char		**environ;
+	char			*cause = NULL;
+
+	cfg = parse_ok("[[job]]\nname = \"tty\"\ncommand = \"bash\"\n"
+	    "input = \"echo {x}\\n\"\n");
+	session = session_new(environ);
+	ck_assert_ptr_null(launch_new(&cfg->jobs[0], &cfg->settings, session,
+	    &p, 1, &cause));
+	ck_assert_str_eq(cause, "input: cannot quote {x} at column 6 for a "
+	    "terminal: the value has a control character or a byte above "
+	    "0x7e");
+	free(cause);
+	p.value = "it's \"fine\"\nreally";
+	l = launch_new(&cfg->jobs[0], &cfg->settings, session, &p, 1, &cause);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(launch_spec(l)->input,
+	    "echo 'it'\\''s \"fine\"\nreally'\n");
+	launch_free(l);
+	session_free(session);
+	config_free(cfg);
+}
+END_TEST
+
+/* Return name's value in the NULL-terminated NAME=VALUE array env. */
+static const char *
+env_get(char *const *env, const char *name)
+{
+	size_t	len = strlen(name);
+
+	for (; *env != NULL; env++) {
+		if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
+			return *env + len + 1;
+	}
+	return NULL;
+}
+
+/*
+ * env values are templates: ${VAR} from the entries before them, then
+ * the session's environment (inherited or not); {name} verbatim.
+ */
+START_TEST(test_launch_env)
+{
+	static char		*base[] = { "HOME=/home/u", "PATH=/bin",
+				    "B=base", NULL };
+	static const char	 text[] =
+	    "[[job]]\n"
+	    "name = \"e\"\n"
+	    "command = \"printenv D\"\n"
+	    "cwd = \"${D}\"\n"
+	    "inherit_env = %s\n"
+	    "env = { D = \"${HOME}/sub\", A = \"${B}\", B = \"own\", "
+	    "E = \"${D}:{x}:${B}\", PATH = \"${PATH}:/extra\", "
+	    "L = \"$${HOME} $$\", U = \"${NOPE:-dflt}\" }\n"
+	    "params = { x = \"$(p)\" }\n";
+	struct config		*cfg;
+	struct session		*session;
+	struct launch		*l;
+	const struct job_spec	*spec;
+	char			 buf[sizeof text + 16], *cause = NULL;
+	int			 inherit;
+
+	session = session_new(base);
+	for (inherit = 0; inherit < 2; inherit++) {
+		snprintf(buf, sizeof buf, text, inherit ? "true" : "false");
+		cfg = parse_ok(buf);
+		l = launch_new(&cfg->jobs[0], &cfg->settings, session, NULL,
+		    0, &cause);
+		ck_assert_msg(l != NULL, "%s", cause);
+		spec = launch_spec(l);
+		ck_assert_str_eq(env_get(spec->envp, "D"), "/home/u/sub");
+		ck_assert_str_eq(env_get(spec->envp, "A"), "base");
+		ck_assert_str_eq(env_get(spec->envp, "B"), "own");
+		ck_assert_str_eq(env_get(spec->envp, "E"),
+		    "/home/u/sub:$(p):own");
+		ck_assert_str_eq(env_get(spec->envp, "PATH"), "/bin:/extra");
+		ck_assert_str_eq(env_get(spec->envp, "L"), "${HOME} $");
+		ck_assert_str_eq(env_get(spec->envp, "U"), "dflt");
+		ck_assert_str_eq(spec->cwd, "/home/u/sub");
+		if (inherit)
+			ck_assert_str_eq(env_get(spec->envp, "HOME"),
+			    "/home/u");
+		else
+			ck_assert_ptr_null(env_get(spec->envp, "HOME"));
+		launch_free(l);
+		config_free(cfg);
+	}
+	session_free(session);
+}
+END_TEST
+
 /* The config suite. */
 static Suite *
 config_suite(void)
@@ -1191,6 +1576,19 @@ config_suite(void)
 	tcase_add_test(tc, test_default_path);
 	tcase_add_test(tc, test_load_default);
 	tcase_add_test(tc, test_example_file);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("many");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_many_jobs);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("launch");
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_launch_hostile);
+	tcase_add_test(tc, test_launch_terminal);
+	tcase_add_test(tc, test_launch_env);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docs");

@@ -2,13 +2,17 @@
  * check_expand.c: tests for the templating of job settings: ${VAR} and
  * ${VAR:-default} over a fixed environment, {name} parameters, the
  * escapes, every error, the size and depth limits, and quoting for sh -c,
- * the last checked by running the results through real shells.
+ * the last checked by running the results through real shells; and
+ * expand_command(): which words of a command (and its input) each known
+ * program reads as code, table-driven, then hostile values run through
+ * real sh, bash and dash as argv, command strings and input.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +46,8 @@ static const struct expand_param test_params[] = {
 	{ "null", NULL },
 	{ "dup", "one" },
 	{ "dup", "two" },
+	{ "ctl", "a\x15" "b" },
+	{ "hi", "caf\xc3\xa9" },
 	{ NULL, "ignored" },
 };
 #define TEST_NPARAMS (sizeof test_params / sizeof test_params[0])
@@ -219,6 +225,24 @@ static const struct {
 	/* Without EXPAND_SHELL the same texts are plain. */
 	{ "echo `{file}`", 0, "echo `my file.txt`" },
 	{ "echo \"{file}\"", 0, "echo \"my file.txt\"" },
+
+	/* EXPAND_NO_PARAMS: a {name} that has a value is refused. */
+	{ "a ${FOO} {nope} {1x}", EXPAND_NO_PARAMS, "a foo {nope} {1x}" },
+	{ "print({file})", EXPAND_NO_PARAMS,
+	    "!cannot use {file} at column 7 here" },
+	{ "${UNSET:-{dir}}", EXPAND_NO_PARAMS,
+	    "!cannot use {dir} at column 10 here" },
+	/* EXPAND_TERMINAL: what a line editor would act on is refused. */
+	{ "echo {dir} {q}\n", EXPAND_SHELL | EXPAND_TERMINAL,
+	    "echo '/srv' 'it'\\''s'\n" },
+	{ "echo {ctl}", EXPAND_SHELL | EXPAND_TERMINAL,
+	    "!cannot quote {ctl} at column 6 for a terminal: the value has a "
+	    "control character or a byte above 0x7e" },
+	{ "echo {hi}", EXPAND_SHELL | EXPAND_TERMINAL,
+	    "!cannot quote {hi} at column 6 for a terminal: the value has a "
+	    "control character or a byte above 0x7e" },
+	{ "echo \\{ctl}", EXPAND_SHELL | EXPAND_TERMINAL, "echo \\{ctl}" },
+	{ "echo {ctl}", EXPAND_SHELL, "echo 'a\x15" "b'" },
 };
 #define NCASES (sizeof expand_cases / sizeof expand_cases[0])
 
@@ -490,6 +514,11 @@ static const char *const hostile[] = {
 	"); echo pwned; (",
 	"\"; echo pwned; \"",
 	"'; echo pwned; '",
+	"$(touch pwned)",
+	"`touch pwned`",
+	"'; touch pwned; '",
+	"\"; touch pwned; \"",
+	"\ntouch pwned\n",
 	"\x01\x7f\xc3\xa9 end",
 };
 
@@ -630,6 +659,429 @@ START_TEST(test_argv_mode_verbatim)
 }
 END_TEST
 
+/* The parameters of the command table. */
+static const struct expand_param command_params[] = {
+	{ "x", "a b" },
+	{ "o", "-c" },
+	{ "p", "sh" },
+	{ "e", "B=1" },
+	{ "c", "a\x03" },
+};
+#define NCOMMAND_PARAMS (sizeof command_params / sizeof command_params[0])
+
+/* Stands for "no arguments: command is a command string". */
+#define STR	{ "\001" }
+
+/*
+ * expand_command() cases: the command, its args (STR: a command string),
+ * the input, the shell, whether the input goes to a terminal, and what
+ * comes out: "command|arg|arg#input", or "!message".
+ */
+static const struct {
+	const char	*command;
+	const char	*args[16];
+	const char	*input;
+	const char	*shell;
+	int		 terminal;
+	const char	*want;
+} command_cases[] = {
+	/* POSIX shells: the command string after -c is quoted... */
+	{ "sh", { "-c", "printf %s {x}" }, NULL, NULL, 0,
+	  "sh|-c|printf %s 'a b'" },
+	{ "/bin/bash", { "-ec", "echo \"{x}\"" }, NULL, NULL, 0,
+	  "/bin/bash|-ec|echo \"\"'a b'\"\"" },
+	{ "dash", { "-x", "-o", "errexit", "+u", "-lc", "echo {x}", "{x}" },
+	  NULL, NULL, 0, "dash|-x|-o|errexit|+u|-lc|echo 'a b'|a b" },
+	{ "bash", { "--rcfile", "f", "--norc", "-c", "echo {x}" }, NULL,
+	  NULL, 0, "bash|--rcfile|f|--norc|-c|echo 'a b'" },
+	{ "sh", { "-c", "--", "echo {x}" }, NULL, NULL, 0,
+	  "sh|-c|--|echo 'a b'" },
+	{ "zsh5.9", { "-c", "echo {x}" }, NULL, NULL, 0,
+	  "zsh5.9|-c|echo 'a b'" },
+	/* ...and refused where quoting cannot help... */
+	{ "sh", { "-c", "echo `{x}`" }, NULL, NULL, 0,
+	  "!args: cannot quote {x} at column 7 inside backquotes" },
+	/* ...the words after it are $0, $1...: data. */
+	{ "sh", { "-c", "echo \"$1\"", "sh", "{x}" }, NULL, NULL, 0,
+	  "sh|-c|echo \"$1\"|sh|a b" },
+	/* A script, and its arguments, are data. */
+	{ "sh", { "script.sh", "{x}", "-c" }, NULL, NULL, 0,
+	  "sh|script.sh|a b|-c" },
+	/* Wrappers are looked through. */
+	{ "/usr/bin/env", { "-i", "-u", "X", "A={x}", "sh", "-c", "echo {x}" },
+	  NULL, NULL, 0, "/usr/bin/env|-i|-u|X|A=a b|sh|-c|echo 'a b'" },
+	{ "timeout", { "-k", "1", "5", "nice", "-n", "3", "nohup", "setsid",
+	  "-f", "bash", "-c", "echo {x}" }, NULL, NULL, 0,
+	  "timeout|-k|1|5|nice|-n|3|nohup|setsid|-f|bash|-c|echo 'a b'" },
+	{ "timeout", { "{x}", "sh", "-c", "true" }, NULL, NULL, 0,
+	  "!args: timeout reads this word as an option: cannot use {x} at "
+	  "column 1 here" },
+	{ "stdbuf", { "-oL", "busybox", "sh", "-c", "echo {x}" }, NULL, NULL,
+	  0, "stdbuf|-oL|busybox|sh|-c|echo 'a b'" },
+	{ "env", { "-S", "sh -c", "{x}" }, NULL, NULL, 0,
+	  "!args: env -S splits this word into a command: cannot use {x} at "
+	  "column 1 here" },
+	/* Options take no values, and a value cannot change a word. */
+	{ "sh", { "-o", "{x}", "-c", "true" }, NULL, NULL, 0,
+	  "!args: sh reads this word as an option: cannot use {x} at column 1 "
+	  "here" },
+	{ "sh", { "{o}", "echo hi" }, NULL, NULL, 0,
+	  "!args: a {name} value would make this word an option of sh" },
+	{ "{p}", { "-c", "echo {x}" }, NULL, NULL, 0,
+	  "!command: a {name} value would make the program sh, which reads "
+	  "its words differently: write the program's name out" },
+	{ "env", { "{e}", "sh", "-c", "true" }, NULL, NULL, 0,
+	  "!args: a {name} value would make this word an assignment of env" },
+	{ "env", { "{p}", "-c", "true" }, NULL, NULL, 0,
+	  "!args: a {name} value would make the program sh, which reads its "
+	  "words differently: write the program's name out" },
+	{ "env", { "A{e}", "true" }, NULL, NULL, 0,
+	  "!args: a {name} value would make this word an assignment of env" },
+	{ "env", { "A{e}=x", "true" }, NULL, NULL, 0,
+	  "!args: a {name} value would change the name this word sets for "
+	  "env" },
+	{ "env", { "A=a{e}", "B={x}", "true" }, NULL, NULL, 0,
+	  "env|A=aB=1|B=a b|true" },
+	/* Other shells: no value anywhere. */
+	{ "/usr/bin/fish", { "-c", "echo {x}" }, NULL, NULL, 0,
+	  "!args: fish reads this word as code and is not a POSIX shell: "
+	  "cannot use {x} at column 6 here" },
+	{ "tcsh", { "script", "{x}" }, NULL, NULL, 0,
+	  "!args: tcsh reads this word as code and is not a POSIX shell: "
+	  "cannot use {x} at column 1 here" },
+	{ "fish", { "-c", "echo {nope}" }, NULL, NULL, 0,
+	  "fish|-c|echo {nope}" },
+	/* Interpreters: code options get no value, their data does. */
+	{ "python3.11", { "-u", "-c", "print({x})" }, NULL, NULL, 0,
+	  "!args: python3.11 reads this word as code (hand it values as "
+	  "arguments of their own, or in env): cannot use {x} at column 7 "
+	  "here" },
+	{ "python3", { "-c", "import sys; print(sys.argv[1])", "{x}", "-c",
+	  "{x}" }, NULL, NULL, 0,
+	  "python3|-c|import sys; print(sys.argv[1])|a b|-c|a b" },
+	{ "python3", { "-W", "ignore", "script.py", "-c", "{x}" }, NULL, NULL,
+	  0, "python3|-W|ignore|script.py|-c|a b" },
+	{ "python3", { "-m", "{x}" }, NULL, NULL, 0,
+	  "!args: python3 reads this word as code (hand it values as "
+	  "arguments of their own, or in env): cannot use {x} at column 1 "
+	  "here" },
+	{ "perl", { "-lne", "print {x}" }, NULL, NULL, 0,
+	  "!args: perl reads this word as code (hand it values as arguments "
+	  "of their own, or in env): cannot use {x} at column 7 here" },
+	{ "node", { "server.js", "-p", "{x}" }, NULL, NULL, 0,
+	  "node|server.js|-p|a b" },
+	{ "node", { "--eval={x}" }, NULL, NULL, 0,
+	  "!args: node reads this word as an option: cannot use {x} at "
+	  "column 8 here" },
+	{ "awk", { "-v", "v={x}", "-F:", "{print v, \"{x}\"}", "{x}" }, NULL,
+	  NULL, 0, "!args: awk reads this word as code (hand it values as "
+	  "arguments of their own, or in env): cannot use {x} at column 12 "
+	  "here" },
+	{ "mawk", { "-v", "v={x}", "-f", "prog.awk", "{x}" }, NULL, NULL, 0,
+	  "mawk|-v|v=a b|-f|prog.awk|a b" },
+	{ "sed", { "-i", "s/a/{x}/", "f" }, NULL, NULL, 0,
+	  "!args: sed reads this word as code (hand it values as arguments "
+	  "of their own, or in env): cannot use {x} at column 5 here" },
+	{ "sed", { "{x}", "-e", "s/a/b/" }, NULL, NULL, 0,
+	  "sed|a b|-e|s/a/b/" },
+	{ "sed", { "-e", "p", "{o}" }, NULL, NULL, 0,
+	  "!args: a {name} value would make this word an option of sed" },
+	/* Data programs: values verbatim, even in backquotes. */
+	{ "printf", { "`{x}` $(x)", "{o}" }, NULL, NULL, 0,
+	  "printf|`a b` $(x)|-c" },
+
+	/* The input: shell code, other code, or data. */
+	{ "sh", { NULL }, "echo {x}\n", NULL, 0, "sh#echo 'a b'\n" },
+	{ "bash", { "-s", "--", "{x}" }, "echo {x}\n", NULL, 0,
+	  "bash|-s|--|a b#echo 'a b'\n" },
+	{ "bash", { "-c", "read -r l; echo $l" }, "{x}\n", NULL, 0,
+	  "bash|-c|read -r l; echo $l#a b\n" },
+	{ "sh", { "script" }, "{x}\n", NULL, 0, "sh|script#a b\n" },
+	{ "sh", { NULL }, "echo {c}\n", NULL, 1,
+	  "!input: cannot quote {c} at column 6 for a terminal: the value has "
+	  "a control character or a byte above 0x7e" },
+	{ "sh", { NULL }, "echo {x}\n", NULL, 1, "sh#echo 'a b'\n" },
+	{ "sh", { NULL }, "echo {c}\n", NULL, 0, "sh#echo 'a\x03'\n" },
+	{ "python3", { NULL }, "print({x})", NULL, 0,
+	  "!input: python3 reads its input as code: cannot use {x} at column "
+	  "7 here" },
+	{ "python3", { "-" }, "print({x})", NULL, 0,
+	  "!input: python3 reads its input as code: cannot use {x} at column "
+	  "7 here" },
+	{ "python3", { "s.py" }, "{x}", NULL, 0, "python3|s.py#a b" },
+	{ "fish", { NULL }, "echo {x}", NULL, 0,
+	  "!input: fish reads its input as code and is not a POSIX shell: "
+	  "cannot use {x} at column 6 here" },
+	{ "cat", { NULL }, "`{x}`", NULL, 0, "cat#`a b`" },
+
+	/* Command strings: quoted for a POSIX shell... */
+	{ "echo {x}", STR, NULL, NULL, 0, "echo 'a b'" },
+	{ "echo {x}", STR, NULL, "/bin/bash", 0, "echo 'a b'" },
+	{ "echo {x}", STR, NULL, "/usr/bin/fish", 0,
+	  "!command: {name} values are quoted for sh and /usr/bin/fish is "
+	  "not a POSIX shell (set shell = \"/bin/sh\", or use args): cannot "
+	  "use {x} at column 6 here" },
+	{ "echo {nope}", STR, NULL, "/usr/bin/fish", 0, "echo {nope}" },
+	/* ...read for what their programs do with input and nested code. */
+	{ "sh", STR, "echo {x}", NULL, 0, "sh#echo 'a b'" },
+	{ "A=1 exec bash -s", STR, "echo {x}", NULL, 0,
+	  "A=1 exec bash -s#echo 'a b'" },
+	{ "cd /tmp && cat | sh", STR, "echo {x}", NULL, 0,
+	  "cd /tmp && cat | sh#echo 'a b'" },
+	{ "read -r x && echo \"$x\"", STR, "{x}", NULL, 0,
+	  "read -r x && echo \"$x\"#a b" },
+	{ "python3", STR, "print({x})", NULL, 0,
+	  "!input: python3 reads its input as code: cannot use {x} at column "
+	  "7 here" },
+	{ "bash -c 'echo {x}'", STR, NULL, NULL, 0,
+	  "!command: bash reads the word 'echo {x}' as code, where the "
+	  "quoting of values for the shell is undone (put the words in args "
+	  "instead): cannot use {x} at column 6 here" },
+	{ "sh -c \"echo \\\"{x}\\\"\"", STR, NULL, NULL, 0,
+	  "!command: sh reads the word 'echo \"{x}\"' as code, where the "
+	  "quoting of values for the shell is undone (put the words in args "
+	  "instead): cannot use {x} at column 7 here" },
+	{ "sh -c 'echo \"$1\"' sh {x}", STR, NULL, NULL, 0,
+	  "sh -c 'echo \"$1\"' sh 'a b'" },
+	{ "{p} -c 'echo hi'", STR, NULL, NULL, 0,
+	  "!command: a {name} value would make the program sh, which reads "
+	  "its words differently: write the program's name out" },
+	{ "sh {o} 'echo hi'", STR, NULL, NULL, 0,
+	  "!command: a {name} value would make this word an option of sh" },
+	/* Not simple: not read ($, redirections), the input is data. */
+	{ "sh < \"$F\"", STR, "echo {x}", NULL, 0, "sh < \"$F\"#echo a b" },
+};
+#define NCOMMAND (sizeof command_cases / sizeof command_cases[0])
+
+/* One row of the expand_command() table. */
+START_TEST(test_command_table)
+{
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*args[17], got[1024], *cause = NULL;
+	size_t			 n = 0, i;
+	int			 r;
+
+	memset(&c, 0, sizeof c);
+	c.command = command_cases[_i].command;
+	if (command_cases[_i].args[0] == NULL ||
+	    strcmp(command_cases[_i].args[0], "\001") != 0) {
+		while (n < 16 && command_cases[_i].args[n] != NULL) {
+			args[n] = (char *)command_cases[_i].args[n];
+			n++;
+		}
+		args[n] = NULL;
+		c.args = args;
+		c.nargs = n;
+	}
+	c.input = command_cases[_i].input;
+	c.shell = command_cases[_i].shell;
+	c.terminal = command_cases[_i].terminal;
+	r = expand_command(&c, NULL, NULL, command_params, NCOMMAND_PARAMS,
+	    &res, &cause);
+	if (r != 0) {
+		ck_assert_ptr_null(res.command);
+		ck_assert_ptr_null(res.args);
+		ck_assert_ptr_null(res.input);
+		snprintf(got, sizeof got, "!%s", cause);
+		free(cause);
+	} else {
+		ck_assert_ptr_null(cause);
+		snprintf(got, sizeof got, "%s", res.command);
+		ck_assert((res.args == NULL) == (c.args == NULL));
+		for (i = 0; res.args != NULL && i < res.nargs; i++)
+			snprintf(got + strlen(got), sizeof got - strlen(got),
+			    "|%s", res.args[i]);
+		if (res.args != NULL)
+			ck_assert_ptr_null(res.args[res.nargs]);
+		if (res.input != NULL)
+			snprintf(got + strlen(got), sizeof got - strlen(got),
+			    "#%s", res.input);
+		expand_result_clear(&res);
+	}
+	ck_assert_msg(strcmp(got, command_cases[_i].want) == 0,
+	    "case %d: got <%s>, want <%s>", _i, got, command_cases[_i].want);
+}
+END_TEST
+
+/* Where an error of expand_command() is, for config's positions. */
+START_TEST(test_command_field)
+{
+	static char		*args[] = { "-c", "echo {x}", "sh", "-{x}", NULL };
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*cause = NULL;
+
+	memset(&c, 0, sizeof c);
+	c.command = "/usr/bin/python3";
+	c.args = args;
+	c.nargs = 4;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), -1);
+	ck_assert_int_eq(res.field, EXPAND_IN_ARG);
+	ck_assert_uint_eq(res.index, 1);
+	free(cause);
+
+	c.command = "${";
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, NULL, 0, &res,
+	    &cause), -1);
+	ck_assert_int_eq(res.field, EXPAND_IN_COMMAND);
+	ck_assert_str_eq(cause, "command: unterminated ${ at column 1");
+	free(cause);
+
+	c.command = "cat";
+	c.input = "${X:+y}";
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, NULL, 0, &res,
+	    &cause), -1);
+	ck_assert_int_eq(res.field, EXPAND_IN_INPUT);
+	ck_assert_str_eq(cause, "input: unsupported '${X:+y}' at column 1: "
+	    "only ${NAME} and ${NAME:-default}");
+	free(cause);
+
+	/* The environment decides the layout: ${SH} is a shell. */
+	c.command = "${FOO:-x}";
+	c.args = args;
+	c.input = NULL;
+	ck_assert_int_eq(expand_command(&c, &test_env_cb, (void *)test_env,
+	    command_params, NCOMMAND_PARAMS, &res, &cause), 0);
+	ck_assert_str_eq(res.command, "foo");
+	ck_assert_str_eq(res.args[1], "echo a b");
+	expand_result_clear(&res);
+}
+END_TEST
+
+/*
+ * Run argv (argv[0] searched in PATH), with input on a pipe if not NULL,
+ * in dir; return its output (exit status 0).
+ */
+static char *
+run_argv(char *const *argv, const char *input, const char *dir)
+{
+	char	*out = NULL;
+	size_t	 len = 0;
+	ssize_t	 n;
+	char	 buf[4096];
+	int	 in[2], fds[2], status;
+	pid_t	 pid;
+
+	ck_assert_int_eq(pipe(in), 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(fds[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(fds[0]);
+		close(fds[1]);
+		if (chdir(dir) != 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(fds[1]);
+	if (input != NULL && write(in[1], input, strlen(input)) < 0)
+		ck_assert_int_eq(errno, EPIPE);
+	close(in[1]);
+	for (;;) {
+		n = read(fds[0], buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out = realloc(out, len + (size_t)n + 1);
+		ck_assert_ptr_nonnull(out);
+		memcpy(out + len, buf, (size_t)n);
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "%s: status %d", argv[0], status);
+	if (out == NULL)
+		out = calloc(1, 1);
+	ck_assert_ptr_nonnull(out);
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * Commands that print <v>: after sh -c (alone or in a cluster), through
+ * env, as a command string, and as a shell's input.  Every hostile value
+ * comes out as its text and creates no file.
+ */
+START_TEST(test_command_hostile)
+{
+	static const struct {
+		const char	*command;
+		const char	*args[6];
+		const char	*input;
+	} jobs[] = {
+		{ "sh", { "-c", "printf '<%s>' {v}" }, NULL },
+		{ "bash", { "-ec", "printf '<%s>' \"{v}\"" }, NULL },
+		{ "env", { "A=1", "dash", "-uc", "printf '<%s>' '{v}'" }, NULL },
+		{ "bash", { "--norc", "-c", "printf \"<%s>\" \"$(printf %s "
+		  "\"{v}\")\"" }, NULL },
+		{ "sh", STR, "printf '<%s>' {v}\n" },
+		{ "bash", { "-s" }, "x=\"{v}\"; printf '<%s>' \"$x\"\n" },
+		{ "sh -c 'printf \"<%s>\" \"$1\"' sh {v}", STR, NULL },
+	};
+	struct expand_command	 c;
+	struct expand_result	 res;
+	struct expand_param	 p;
+	char			*argv[10], *cause = NULL, *out, want[256];
+	char			 dir[] = "/tmp/check_expand.XXXXXX", pwned[64];
+	size_t			 i, k, n;
+
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(pwned, sizeof pwned, "%s/pwned", dir);
+	for (k = 0; k < sizeof jobs / sizeof jobs[0]; k++) {
+		for (i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+			/* $(...) drops trailing newlines. */
+			if (strchr(hostile[i], '\n') != NULL && k == 3)
+				continue;
+			memset(&c, 0, sizeof c);
+			c.command = jobs[k].command;
+			c.input = jobs[k].input;
+			for (n = 0; jobs[k].args[n] != NULL; n++)
+				/* nothing */;
+			if (n == 0 || strcmp(jobs[k].args[0], "\001") != 0) {
+				c.args = (char *const *)jobs[k].args;
+				c.nargs = n;
+			}
+			p.key = "v";
+			p.value = hostile[i];
+			/* A stray NUL stays out: C strings cannot hold it. */
+			ck_assert_msg(expand_command(&c, NULL, NULL, &p, 1,
+			    &res, &cause) == 0, "job %zu: %s", k, cause);
+			if (res.args == NULL) {
+				argv[0] = "/bin/sh";
+				argv[1] = "-c";
+				argv[2] = res.command;
+				argv[3] = NULL;
+			} else {
+				argv[0] = res.command;
+				for (n = 0; n < res.nargs; n++)
+					argv[n + 1] = res.args[n];
+				argv[n + 1] = NULL;
+			}
+			out = run_argv(argv, res.input, dir);
+			snprintf(want, sizeof want, "<%s>", hostile[i]);
+			ck_assert_msg(strcmp(out, want) == 0, "job %zu, value "
+			    "%zu: got <%s>, want <%s>", k, i, out, want);
+			ck_assert_msg(access(pwned, F_OK) != 0, "job %zu, value "
+			    "%zu ran a command", k, i);
+			free(out);
+			expand_result_clear(&res);
+		}
+	}
+	rmdir(dir);
+}
+END_TEST
+
 /* Build the expand suite. */
 static Suite *
 expand_suite(void)
@@ -656,6 +1108,13 @@ expand_suite(void)
 	tcase_add_test(tc, test_round_trip_sh);
 	tcase_add_test(tc, test_round_trip_bash);
 	tcase_add_test(tc, test_argv_mode_verbatim);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("command");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_command_table, 0, (int)NCOMMAND);
+	tcase_add_test(tc, test_command_field);
+	tcase_add_test(tc, test_command_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,7 +37,7 @@ static const struct {
 	{ "web: echo # not a comment", 0, "web=echo # not a comment@1" },
 	{ "web: a\rb", 0, "web=a\rb@1" },
 	{ "web: abcdef", 8, "web=abc@1" },
-	{ "1: x", 0, "1=x@1" },
+	{ "1a: x\nw.eb: y", 0, "1a=x@1|w.eb=y@2" },
 
 	/* Errors, each with its line. */
 	{ "web", 0, "!1: expected 'name: command'" },
@@ -50,12 +50,25 @@ static const struct {
 	    "!4: duplicate name 'web' (first on line 2)" },
 	{ "web: x\r\nweb: x\r\n", 0,
 	    "!2: duplicate name 'web' (first on line 1)" },
-	{ "x: y\nwe b: c", 0, "!2: invalid name 'we b'" },
-	{ "w.eb: x", 0, "!1: invalid name 'w.eb'" },
-	{ "w\xc3\xa9" "b: x", 0, "!1: invalid name 'w\xc3\xa9" "b'" },
-	{ "a\x1b" "b: x", 0, "!1: invalid name 'a?b'" },
+	/* Names follow name_check_job(), as in config.toml and !spawn. */
+	{ "x: y\nwe b: c", 0, "!2: job name 'we b' may only have letters, "
+	    "digits, '_', '.' and '-'" },
+	{ "1: x", 0, "!1: job name '1' must not be all digits (ids are "
+	    "numbers)" },
+	{ "w\xc3\xa9" "b: x", 0, "!1: job name 'w\xc3\xa9" "b' may only "
+	    "have letters, digits, '_', '.' and '-'" },
+	/* Control characters (ESC, BEL, C1 NEL, DEL) never get in. */
+	{ "a\x1b" "b: x", 0, "!1: job name 'a?b' may only have letters, "
+	    "digits, '_', '.' and '-'" },
+	{ "a\x07: x", 0, "!1: job name 'a?' may only have letters, "
+	    "digits, '_', '.' and '-'" },
+	{ "a\xc2\x85: x", 0, "!1: job name 'a?' may only have "
+	    "letters, digits, '_', '.' and '-'" },
+	{ "a\x7f: x", 0, "!1: job name 'a?' may only have letters, "
+	    "digits, '_', '.' and '-'" },
 	{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b: x", 0,
-	    "!1: invalid name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'" },
+	    "!1: job name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' may only have "
+	    "letters, digits, '_', '.' and '-'" },
 	{ "web: a\0b", 8, "!1: NUL byte in line" },
 	{ "web: a\n# x\0y\n", 13, "!2: NUL byte in line" },
 	{ "\0", 1, "!1: NUL byte in line" },

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "name.h"
 #include "session.h"
 
 /*
@@ -432,6 +433,49 @@ START_TEST(test_export_invalid)
 }
 END_TEST
 
+/*
+ * export, unset and $NAME take exactly the names name_is_ident() does
+ * (the one rule for env names, also config's env and ${NAME}): ASCII
+ * letters, digits and '_' only.
+ */
+START_TEST(test_env_name_rule)
+{
+	static const char *const names[] = {
+		"A", "_", "a1", "_9_", "PATH", "1", "9a", "A-B", "A.B", "A B",
+		"\xc3\xa9t\xc3\xa9", "a\xc3\xa9", "A\x1b", "",
+	};
+	struct session	*s = new_session(NULL);
+	char		*cause, assign[64], text[64];
+	char		**argv;
+	size_t		 i;
+	int		 ok, argc;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		ok = name_is_ident(names[i], strlen(names[i]));
+		snprintf(assign, sizeof assign, "%s=v", names[i]);
+		cause = NULL;
+		ck_assert_int_eq(session_export(s, assign, &cause), ok ? 0 : -1);
+		free(cause);
+		cause = NULL;
+		ck_assert_int_eq(session_unset(s, names[i], &cause),
+		    ok ? 0 : -1);
+		free(cause);
+		cause = NULL;
+		ck_assert_int_eq(name_check_env(names[i], &cause), ok ? 0 : -1);
+		free(cause);
+	}
+	/* $NAME ends where the rule says: "$a\xc3\xa9" is $a and the rest. */
+	ck_assert_int_eq(session_export(s, "a=x", &cause), 0);
+	snprintf(text, sizeof text, "$a\xc3\xa9 ${a}1");
+	ck_assert_int_eq(session_split(s, text, &argc, &argv, &cause), 0);
+	ck_assert_int_eq(argc, 2);
+	ck_assert_str_eq(argv[0], "x\xc3\xa9");
+	ck_assert_str_eq(argv[1], "x1");
+	session_split_free(argc, argv);
+	session_free(s);
+}
+END_TEST
+
 START_TEST(test_pwd_follows_cwd)
 {
 	struct session	 *s = new_session("PWD=/somewhere/else");
@@ -672,6 +716,7 @@ session_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_export_and_unset);
 	tcase_add_test(tc, test_export_invalid);
+	tcase_add_test(tc, test_env_name_rule);
 	tcase_add_test(tc, test_pwd_follows_cwd);
 	tcase_add_test(tc, test_shell);
 	suite_add_tcase(s, tc);

@@ -2195,6 +2195,8 @@ START_TEST(test_run_stalled)
 }
 END_TEST
 
+static void		 fault_injection_tcase(Suite *);
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 fault_suite(void)
@@ -2246,6 +2248,7 @@ fault_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_run_stalled);
 	suite_add_tcase(s, tc);
+	fault_injection_tcase(s);
 	return s;
 }
 
@@ -2263,4 +2266,265 @@ main(void)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/*
+ * Injection (issue 10, defect 2): a {name} value never reaches a shell as
+ * code, whether it lands in a command string, in the word after sh -c (or
+ * -ec, through env), or in the input of a shell reading commands; where
+ * no quoting can help the configuration is refused with its position.
+ * Through the real binary: `jobdeck run -c CONFIG --param x=VALUE JOB`,
+ * and !run at a deck's prompt.  Each value would create the file pwned
+ * in the test's directory if a shell read it as code.
+ */
+
+/* Hostile values; %s is the path a command would create. */
+static const char *const injection_values[] = {
+	"$(touch %s)",
+	"`touch %s`",
+	"'; touch %s; '",
+	"\"; touch %s; \"",
+	"a\ntouch %s\nb",
+	"x'\\''$(touch %s)' \"`touch %s`\"",
+};
+
+/* Jobs that each print <x>; none starts by itself. */
+static const char injection_config[] =
+    "[settings]\n"
+    "shell = \"/bin/sh\"\n"
+    "[[job]]\n"
+    "name = \"after_c\"\n"
+    "command = \"sh\"\n"
+    "args = [\"-c\", \"printf '<%s>\\\\n' {x}\"]\n"
+    "autostart = false\n"
+    "[[job]]\n"
+    "name = \"cluster_env\"\n"
+    "command = \"env\"\n"
+    "args = [\"A=1\", \"bash\", \"-ec\", \"printf '<%s>\\\\n' \\\"{x}\\\"\"]\n"
+    "autostart = false\n"
+    "[[job]]\n"
+    "name = \"string\"\n"
+    "command = \"printf '<%s>\\\\n' {x}\"\n"
+    "autostart = false\n"
+    "[[job]]\n"
+    "name = \"input_sh\"\n"
+    "command = \"sh\"\n"
+    "input = \"printf '<%s>\\\\n' {x}\\n\"\n"
+    "autostart = false\n"
+    "[[job]]\n"
+    "name = \"input_bash\"\n"
+    "command = \"/bin/bash\"\n"
+    "args = [\"-s\"]\n"
+    "input = \"printf '<%s>\\\\n' \\\"{x}\\\"\\n\"\n"
+    "autostart = false\n";
+
+/*
+ * Run the binary with args (NULL-terminated) in f's directory; put its
+ * stdout and stderr (at most size bytes each) in out and err and return
+ * its exit status.
+ */
+static int
+fault_injection_run(struct fault *f, const char *const *args, char *out,
+    char *err, size_t size)
+{
+	const char	*argv[16], *o, *e;
+	char		 path[2][PATH_MAX];
+	int		 status, fd, i, n = 0;
+	ssize_t		 got;
+	pid_t		 pid;
+
+	argv[n++] = fault_bin();
+	for (i = 0; args[i] != NULL && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	o = fault_write(f, "run.out", "", 0);
+	snprintf(path[0], sizeof path[0], "%s", o);
+	e = fault_write(f, "run.err", "", 0);
+	snprintf(path[1], sizeof path[1], "%s", e);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (chdir(f->dir) != 0)
+			_exit(126);
+		fd = open("/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		fd = open(path[0], O_WRONLY);
+		dup2(fd, 1);
+		fd = open(path[1], O_WRONLY);
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	for (i = 0; i < 2; i++) {
+		fd = open(path[i], O_RDONLY);
+		ck_assert_int_ge(fd, 0);
+		got = read(fd, i == 0 ? out : err, size - 1);
+		ck_assert_int_ge(got, 0);
+		(i == 0 ? out : err)[got] = '\0';
+		close(fd);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Every job of injection_config, every value: printed as is, nothing run. */
+START_TEST(test_injection_run)
+{
+	static const char *const jobs[] = { "after_c", "cluster_env", "string",
+	    "input_sh", "input_bash" };
+	struct fault	 f;
+	const char	*args[8];
+	char		 cfg[PATH_MAX], pwned[PATH_MAX], value[PATH_MAX * 2];
+	char		 param[PATH_MAX * 3], want[PATH_MAX * 3], out[4096];
+	char		 err[4096];
+	size_t		 i, k;
+	int		 rc;
+
+	fault_init(&f);
+	snprintf(cfg, sizeof cfg, "%s", fault_write(&f, "config.toml",
+	    injection_config, sizeof injection_config - 1));
+	snprintf(pwned, sizeof pwned, "%s/pwned", f.dir);
+	for (k = 0; k < sizeof jobs / sizeof jobs[0]; k++) {
+		for (i = 0; i < sizeof injection_values /
+		    sizeof injection_values[0]; i++) {
+			snprintf(value, sizeof value, injection_values[i],
+			    pwned, pwned);
+			snprintf(param, sizeof param, "x=%s", value);
+			args[0] = "run";
+			args[1] = "-c";
+			args[2] = cfg;
+			args[3] = "--param";
+			args[4] = param;
+			args[5] = jobs[k];
+			args[6] = NULL;
+			rc = fault_injection_run(&f, args, out, err,
+			    sizeof out);
+			snprintf(want, sizeof want, "<%s>\n", value);
+			ck_assert_msg(rc == 0 && strcmp(out, want) == 0,
+			    "%s with x=<%s>: status %d, stdout <%s>, stderr "
+			    "<%s>", jobs[k], value, rc, out, err);
+			ck_assert_msg(access(pwned, F_OK) != 0, "%s with "
+			    "x=<%s> ran a command", jobs[k], value);
+		}
+	}
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * What cannot be made safe is refused when the file is read, with its
+ * position, and runs nothing: {x} for a shell that is not a POSIX one
+ * (here a stand-in named fish that would create the file), after its -c,
+ * and in python's -c code.
+ */
+START_TEST(test_injection_refused)
+{
+	static const struct {
+		const char	*config;	/* %s: the stand-in fish */
+		const char	*error;		/* after "CONFIG:" */
+	} cases[] = {
+		{ "[settings]\nshell = \"%s\"\n[[job]]\nname = \"j\"\n"
+		  "command = \"echo {x}\"\nparams = { x = \"1\" }\n",
+		  "5:11: command: {name} values are quoted for sh and " },
+		{ "[[job]]\nname = \"j\"\ncommand = \"%s\"\n"
+		  "args = [\"-c\", \"echo {x}\"]\nparams = { x = \"1\" }\n",
+		  "4:15: args: fish reads this word as code and is not a POSIX "
+		  "shell: cannot use {x} at column 6 here" },
+		{ "[[job]]\nname = \"j\"\ncommand = \"python3\"\n"
+		  "args = [\"-c\", \"print({x})\"]\nparams = { x = \"1\" }\n"
+		  "#%s\n",
+		  "4:15: args: python3 reads this word as code" },
+	};
+	struct fault	 f;
+	const char	*args[8];
+	char		 fish[PATH_MAX], pwned[PATH_MAX], script[PATH_MAX * 2];
+	char		 text[PATH_MAX * 2], cfg[PATH_MAX], want[PATH_MAX * 2];
+	char		 param[PATH_MAX * 2], out[4096], err[4096];
+	size_t		 i;
+	int		 rc;
+
+	fault_init(&f);
+	snprintf(pwned, sizeof pwned, "%s/pwned", f.dir);
+	snprintf(script, sizeof script, "#!/bin/sh\ntouch %s\n", pwned);
+	snprintf(fish, sizeof fish, "%s", fault_write(&f, "fish", script,
+	    strlen(script)));
+	ck_assert_int_eq(chmod(fish, 0700), 0);
+	snprintf(param, sizeof param, "x=$(touch %s)", pwned);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(text, sizeof text, cases[i].config, fish);
+		snprintf(cfg, sizeof cfg, "%s", fault_write(&f, "config.toml",
+		    text, strlen(text)));
+		args[0] = "run";
+		args[1] = "-c";
+		args[2] = cfg;
+		args[3] = "--param";
+		args[4] = param;
+		args[5] = "j";
+		args[6] = NULL;
+		rc = fault_injection_run(&f, args, out, err, sizeof out);
+		snprintf(want, sizeof want, "%s:%s", cfg, cases[i].error);
+		ck_assert_msg(rc == 2 && strstr(err, want) != NULL, "case %zu: "
+		    "status %d, stderr <%s>, want <%s>", i, rc, err, want);
+		args[0] = "--check-config";
+		args[3] = NULL;
+		rc = fault_injection_run(&f, args, out, err, sizeof out);
+		ck_assert_msg(rc == 2 && strstr(err, want) != NULL, "case %zu: "
+		    "--check-config: status %d, stderr <%s>", i, rc, err);
+		ck_assert_msg(access(pwned, F_OK) != 0, "case %zu ran", i);
+	}
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * !run at a deck's prompt, with a value for sh -c and one for a shell
+ * reading its input on the job's terminal: the pane shows each value as
+ * it is, and nothing ran.
+ */
+START_TEST(test_injection_deck)
+{
+	struct fault	 f;
+	const char	*args[4];
+	char		 cfg[PATH_MAX], pwned[PATH_MAX], line[PATH_MAX * 2];
+	char		 want[PATH_MAX * 2];
+
+	fault_init(&f);
+	snprintf(cfg, sizeof cfg, "%s", fault_write(&f, "config.toml",
+	    injection_config, sizeof injection_config - 1));
+	snprintf(pwned, sizeof pwned, "%s/pwned", f.dir);
+	args[0] = "-c";
+	args[1] = cfg;
+	args[2] = NULL;
+	fault_start(&f, args, NULL);
+
+	snprintf(line, sizeof line, "!run after_c 'x=$(touch %s)'", pwned);
+	fault_run(&f, line);
+	snprintf(want, sizeof want, "<$(touch %s)>", pwned);
+	EXPECT_IN(&f, &pane, want, WAIT_MS);
+
+	snprintf(line, sizeof line, "!run input_sh \"x='; touch %s; '\"",
+	    pwned);
+	fault_run(&f, line);
+	snprintf(want, sizeof want, "<'; touch %s; '>", pwned);
+	EXPECT_IN(&f, &pane, want, WAIT_MS);
+	term_pump(f.t, 300);
+	FAULT_ASSERT(&f, access(pwned, F_OK) != 0, "a !run value ran a "
+	    "command");
+	fault_quit_clean(&f, "!run with hostile values");
+	fault_end(&f);
+}
+END_TEST
+
+/* Add the injection cases to the suite, in their own test case. */
+static void
+fault_injection_tcase(Suite *s)
+{
+	TCase	*tc;
+
+	tc = tcase_create("injection");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_injection_run);
+	tcase_add_test(tc, test_injection_refused);
+	tcase_add_test(tc, test_injection_deck);
+	suite_add_tcase(s, tc);
 }

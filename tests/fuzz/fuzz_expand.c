@@ -16,7 +16,12 @@
  *     session_split() reads as sh does (words, blanks, quotes, backslashes)
  *     and of {key} parameters splits into the words the template would
  *     give if each {key} were replaced by its value as literal text: a
- *     value never changes how the command is parsed.
+ *     value never changes how the command is parsed;
+ *   - expand_command(): the template as the word after sh -c gives what
+ *     expand_text() with EXPAND_SHELL gives, as a command string for sh
+ *     the same or a refusal, and as a command string for fish or as
+ *     python's -c code either no value at all or a refusal; a result or a
+ *     cause, never both, and the error's field is where the template is.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,6 +201,85 @@ fuzz_expand_one(const char *tmpl, struct fuzz_expand_env *e,
 	return r;
 }
 
+/*
+ * Expand the template tmpl through expand_command() where sh -c, sh, fish
+ * and python -c read it, and check it against expand_text().
+ */
+static void
+fuzz_expand_command(const char *tmpl, struct fuzz_expand_env *e,
+    const struct expand_param *params, size_t nparams)
+{
+	const struct expand_env	 env = { fuzz_expand_get };
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*args[4], *want, *cause = NULL, *none;
+	int			 r;
+
+	want = expand_text(tmpl, &env, e, params, nparams, EXPAND_SHELL,
+	    &cause);
+	free(cause);
+	cause = NULL;
+
+	/* After sh -c --: exactly expand_text() with EXPAND_SHELL. */
+	memset(&c, 0, sizeof c);
+	c.command = "sh";
+	args[0] = "-c";
+	args[1] = "--";
+	args[2] = (char *)tmpl;
+	args[3] = NULL;
+	c.args = args;
+	c.nargs = 3;
+	r = expand_command(&c, &env, e, params, nparams, &res, &cause);
+	if ((r == 0) != (cause == NULL) || (r == 0) != (want != NULL))
+		abort();
+	if (r == 0 && strcmp(res.args[2], want) != 0)
+		abort();
+	if (r != 0 && (res.field != EXPAND_IN_ARG || res.index != 2))
+		abort();
+	expand_result_clear(&res);
+	free(cause);
+	cause = NULL;
+
+	/* A command string for sh: the same, or refused for its words. */
+	c.args = NULL;
+	c.nargs = 0;
+	c.command = tmpl;
+	c.shell = "/bin/sh";
+	r = expand_command(&c, &env, e, params, nparams, &res, &cause);
+	if ((r == 0) != (cause == NULL) || (r == 0 && want == NULL))
+		abort();
+	if (r == 0 && strcmp(res.command, want) != 0)
+		abort();
+	expand_result_clear(&res);
+	free(cause);
+	cause = NULL;
+
+	/* For fish, and as python -c code: no value gets in. */
+	none = expand_text(tmpl, &env, e, NULL, 0, 0, &cause);
+	free(cause);
+	cause = NULL;
+	c.shell = "/usr/bin/fish";
+	r = expand_command(&c, &env, e, params, nparams, &res, &cause);
+	if (r == 0 && (none == NULL || strcmp(res.command, none) != 0))
+		abort();
+	expand_result_clear(&res);
+	free(cause);
+	cause = NULL;
+	c.command = "python3";
+	c.shell = NULL;
+	args[1] = (char *)tmpl;
+	args[2] = NULL;
+	c.args = args;
+	c.nargs = 2;
+	r = expand_command(&c, &env, e, params, nparams, &res, &cause);
+	if (r == 0 && (none == NULL || strcmp(res.args[1], none) != 0))
+		abort();
+	expand_result_clear(&res);
+	free(cause);
+	free(none);
+	free(want);
+}
+
 /* Split the input into template, environment and params; expand. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -238,6 +322,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r != NULL)
 		fuzz_expand_words(buf, params, nparams, r);
 	free(r);
+	fuzz_expand_command(buf, &e, params, nparams);
 
 	fuzz_expand_quote(buf);
 	for (i = 0; i < nparams; i++) {
