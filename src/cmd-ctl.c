@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -22,6 +21,7 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "name.h"
 #include "session.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -271,19 +271,13 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	job_text_free(lines, count);
 }
 
-/* Return whether s is NAME=VALUE with a shell identifier for NAME. */
+/* Return whether s is NAME=VALUE with an identifier for NAME. */
 static int
 cmd_is_assignment(const char *s)
 {
-	const char	*p;
+	const char	*eq = strchr(s, '=');
 
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (p = s + 1; *p != '=' && *p != '\0'; p++) {
-		if (!isalnum((unsigned char)*p) && *p != '_')
-			return 0;
-	}
-	return *p == '=';
+	return eq != NULL && name_is_ident(s, (size_t)(eq - s));
 }
 
 /*
@@ -345,10 +339,9 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	i = ctx->first;
-	if (name != NULL && (*name == '\0' ||
-	    strspn(name, "0123456789") == strlen(name))) {
-		cmd_usage_error(ctx, "spawn: a job's name cannot be empty or a "
-		    "number: %s", name);
+	if (name != NULL && name_check_job(name, &cause) != 0) {
+		cmd_usage_error(ctx, "spawn: %s", cause);
+		free(cause);
 		goto out;
 	}
 	if (cwd != NULL) {

@@ -95,6 +95,7 @@
 #include "json.h"
 #include "launch.h"
 #include "loop.h"
+#include "name.h"
 #include "pty.h"
 #include "run.h"
 #include "session.h"
@@ -359,7 +360,8 @@ run_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'e':
 			eq = strchr(optarg, '=');
-			if (eq == NULL || eq == optarg) {
+			if (eq == NULL || !name_is_ident(optarg,
+			    (size_t)(eq - optarg))) {
 				fprintf(stderr, "jobdeck run: --env wants "
 				    "NAME=VALUE, not '%s'\n", optarg);
 				goto usage;

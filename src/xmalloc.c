@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* Allocate size bytes (at least one) or die. */
@@ -91,34 +92,22 @@ xprintf(const char *fmt, ...)
 
 /*
  * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
- * a UTF-8 boundary, then "..."), control characters (C0, DEL, and C1 as
- * UTF-8, U+0080 to U+009F, which a terminal may obey) and NULs shown as
- * '?'.
+ * a UTF-8 boundary, then "..."), with what a terminal would obey escaped
+ * as textesc_visible() escapes it everywhere ("\e", "\x00", "\u009b").
  */
 char *
 xexcerpt(const char *s, size_t len, size_t max)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	char			*e, *r;
-	size_t			 n = len, i, k = 0;
+	size_t			 n = len;
 
 	if (n > max) {
 		n = max;
 		while (n > 0 && (u[n] & 0xc0) == 0x80)
 			n--;
 	}
-	e = xmalloc(n + 1);
-	for (i = 0; i < n; i++) {
-		if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 &&
-		    u[i + 1] <= 0x9f) {
-			e[k++] = '?';
-			i++;
-		} else if (u[i] < 0x20 || u[i] == 0x7f)
-			e[k++] = '?';
-		else
-			e[k++] = s[i];
-	}
-	e[k] = '\0';
+	e = textesc_visible(s, n);
 	if (n == len)
 		return e;
 	r = xprintf("%s...", e);

@@ -911,8 +911,12 @@ START_TEST(test_text_escaped)
 {
 	int	i;
 
+	/* A name with escapes is refused, and the refusal is escaped. */
+	run_error_again("!spawn --name \"\033]52;c;SGVsbG8=\a\" -- sleep 100",
+	    "spawn: job name '\\e]52;c;SGVsbG8=\\a' may only have letters, "
+	    "digits, '_', '.' and '-'");
 	rec_clear();
-	run_ok("!spawn --name \"\033]52;c;SGVsbG8=\a\" -- sleep 100");
+	run_ok("!spawn -- sleep 100 # \033]52;c;SGVsbG8=\a");
 	run_ok("!spawn -- sleep 100 \"#\033]0;t\a\"");
 	for (i = 0; i < rec.nmessages; i++)
 		ck_assert_msg(!has_control(rec.messages[i]), "message %s",

@@ -148,7 +148,7 @@ static const struct {
 	{ "${X-y}", 0, "!invalid variable name 'X-y' at column 1" },
 	{ "${:-x}", 0, "!invalid variable name '' at column 1" },
 	{ "${9:-x}", 0, "!invalid variable name '9' at column 1" },
-	{ "${a\tb}", 0, "!invalid variable name 'a?b' at column 1" },
+	{ "${a\tb}", 0, "!invalid variable name 'a\\tb' at column 1" },
 	{ "${aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-}", 0,
 	    "!invalid variable name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' "
 	    "at column 1" },

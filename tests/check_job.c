@@ -148,8 +148,8 @@ spawn_spec(const char *command, const char *name, int no_pty,
 	spec.envp = test_env;
 	spec.no_pty = no_pty;
 	jobtable_set_log_dir(fx.jt, log_dir);
-	jobtable_set_scrollback(fx.jt, scrollback > 0 ? scrollback :
-	    JOBTABLE_SCROLLBACK);
+	if (scrollback > 0)
+		jobtable_set_scrollback(fx.jt, scrollback);
 	job = jobtable_spawn(fx.jt, &spec, &cause);
 	ck_assert_msg(job != NULL, "spawn %s: %s", command, cause);
 	ck_assert_int_eq(job_state(job), JOB_RUNNING);
@@ -808,6 +808,24 @@ START_TEST(test_input)
 
 	/* A job whose output is closed takes no input. */
 	ck_assert_int_eq(jobtable_write(fx.jt, job, "x", 1), -1);
+}
+END_TEST
+
+/* scrollback = 0 keeps no lines above the screen, not the default. */
+START_TEST(test_no_scrollback)
+{
+	struct job	*job;
+	char		**lines;
+	int		  count;
+
+	jobtable_set_scrollback(fx.jt, 0);
+	job = spawn("seq 1 200");
+	wait_done(job);
+	ck_assert_int_eq(vt_scrollback_count(job_vt(job)), 0);
+	lines = job_text_lines(job, &count);
+	ck_assert_int_ge(count, 1);
+	ck_assert_str_eq(lines[count - 1], "200");
+	job_text_free(lines, count);
 }
 END_TEST
 
@@ -1490,6 +1508,7 @@ job_suite(void)
 	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_text_from_log);
+	tcase_add_test(tc, test_no_scrollback);
 	tcase_add_test(tc, test_log_raw_bytes);
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
 	tcase_add_test(tc, test_text_big_log_line);

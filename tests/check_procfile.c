@@ -58,13 +58,13 @@ static const struct {
 	{ "w\xc3\xa9" "b: x", 0, "!1: job name 'w\xc3\xa9" "b' may only "
 	    "have letters, digits, '_', '.' and '-'" },
 	/* Control characters (ESC, BEL, C1 NEL, DEL) never get in. */
-	{ "a\x1b" "b: x", 0, "!1: job name 'a?b' may only have letters, "
+	{ "a\x1b" "b: x", 0, "!1: job name 'a\\eb' may only have letters, "
 	    "digits, '_', '.' and '-'" },
-	{ "a\x07: x", 0, "!1: job name 'a?' may only have letters, "
+	{ "a\x07: x", 0, "!1: job name 'a\\a' may only have letters, "
 	    "digits, '_', '.' and '-'" },
-	{ "a\xc2\x85: x", 0, "!1: job name 'a?' may only have "
+	{ "a\xc2\x85: x", 0, "!1: job name 'a\\u0085' may only have "
 	    "letters, digits, '_', '.' and '-'" },
-	{ "a\x7f: x", 0, "!1: job name 'a?' may only have letters, "
+	{ "a\x7f: x", 0, "!1: job name 'a\\x7f' may only have letters, "
 	    "digits, '_', '.' and '-'" },
 	{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b: x", 0,
 	    "!1: job name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' may only have "

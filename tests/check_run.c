@@ -988,12 +988,18 @@ START_TEST(test_config_job_params_other_shell)
 	write_file(sh, dir, "fish", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
 	snprintf(buf, sizeof buf, text, sh);
 	write_file(cfg, dir, "config.toml", buf, 0600);
-	jd(&r, "-c", cfg, "--json", "greet", NULL);
+	/* Refused when the file is read, with the place, whatever job runs. */
+	jd(&r, "-c", cfg, "--json", "plain", NULL);
 	ck_assert_int_eq(r.status, 2);
-	ck_assert_msg(strstr(r.err, "jobdeck run: greet: command: ") == r.err &&
+	ck_assert_msg(strstr(r.err, ":5:11: command: ") != NULL &&
 	    strstr(r.err, "not a POSIX shell") != NULL, "stderr: %s", r.err);
 	ck_assert_str_eq(r.out, "");
 	res_free(&r);
+
+	/* Without a parameter in it, a shell of another family is fine. */
+	snprintf(buf, sizeof buf, "[settings]\nshell = \"%s\"\n[[job]]\n"
+	    "name = \"plain\"\ncommand = \"echo plain {nothing}\"\n", sh);
+	write_file(cfg, dir, "config.toml", buf, 0600);
 	jd(&r, "-c", cfg, "--json", "plain", NULL);
 	v = jd_json(&r);
 	ck_assert_str_eq(jstr(v, "stdout"), "plain {nothing}\n");
