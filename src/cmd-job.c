@@ -317,7 +317,8 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
- * "lines"}); --follow hands the client over to a stream of what follows.
+ * "lines"}); --follow hands the client over to a stream of what follows,
+ * and a client that streams logs itself (ctl) is handed the job.
  */
 static int
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -353,6 +354,14 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return -1;
 		}
 		if (ctx->client->follow(job, ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "logs: %s", cause);
+			free(cause);
+			return -1;
+		}
+		return 0;
+	}
+	if (ctx->client != NULL && ctx->client->logs != NULL) {
+		if (ctx->client->logs(job, ctx->arg, &cause) != 0) {
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
 			return -1;
