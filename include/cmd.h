@@ -31,7 +31,10 @@ struct session;
  * Where a command's results go; any member may be NULL.  follow turns the
  * client into a stream: of every job's events (job NULL, `events`) or of
  * one job's new output (`logs --follow`); 0, or -1 with *cause.  Only the
- * control socket streams; without follow those commands fail.
+ * control socket streams; without follow those commands fail.  logs takes
+ * over `logs ID`: the client streams the job's output itself (the control
+ * socket reads its log as the socket drains); 0, or -1 with *cause;
+ * without it, the command shows the lines.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -42,6 +45,7 @@ struct cmd_client {
 	void	(*quit)(void *arg);
 	void	(*json)(const char *document, void *arg);
 	int	(*follow)(struct job *, void *arg, char **cause);
+	int	(*logs)(struct job *, void *arg, char **cause);
 };
 
 #define CMD_FOCUS_KEY	0x14	/* Ctrl+T, the focus key by default */

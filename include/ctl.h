@@ -21,7 +21,8 @@
  *   each word in single quotes ('it'\''s'), so the server expands
  *   nothing; a word cannot hold a newline.  An optional first word
  *   "--json" asks for the result as JSON.  A request without a newline
- *   is complete at end of file; bytes after the newline are ignored.
+ *   is complete at end of file (the client may shut down its side after
+ *   the request and go on reading); bytes after the newline are ignored.
  *
  *   Reply: a status line, "0\n", "1\n" or "2\n" (the exit status the
  *   client uses: success, the command failed, a bad request or usage),
@@ -31,6 +32,16 @@
  *   error messages, one per line, the prompt's own words ("no such job:
  *   9", "unknown command: !frob", "unterminated quote").
  *
+ *   Control lines: no line of output starts with the byte CTL_CONTROL
+ *   (0x1e, RS): text has its control characters stripped and JSON escapes
+ *   them.  A line that does is the protocol's own, and jobdeck ctl never
+ *   prints it: "\036\n" is a keepalive, "\036follow\n" starts a logs
+ *   --follow stream and "\036exit N\n" ends it (see below).
+ *
+ *   logs ID streams the job's output as text lines (with --json one
+ *   {"id","lines"} document), from the start of its log to the size the
+ *   log had when the request came.
+ *
  *   Streams: `events` and `logs --follow ID` reply "0\n" and then keep
  *   writing lines, until the client leaves or (logs) the job ends.
  *   events writes one JSON object per line: {"event":"started","id",
@@ -38,19 +49,37 @@
  *   {"event":"output","id","text"} for each line of output as it
  *   completes (escape sequences stripped, as !logs shows it),
  *   {"event":"exited","id","exit_code","signal","duration_ms","state"}
- *   and {"event":"removed","id"}.  logs --follow writes the job's output
- *   so far and then each line as it completes (with --json, "output"
- *   events and a last "exited" one).
+ *   and {"event":"removed","id"}.  logs --follow writes "\036follow\n",
+ *   the job's output from the start of its log and then each line as it
+ *   completes (with --json, "output" events and a last "exited" one),
+ *   and last "\036exit N\n", N being the status jobdeck ctl exits with:
+ *   the job's exit code, 128+N for signal N, 124 if it timed out, and 1
+ *   if it was canceled yet exited 0 or left the table without ending.  A
+ *   stream that has had nothing to send for CTL_KEEPALIVE_MS is sent a
+ *   keepalive, so a client can tell a quiet deck from a stopped one:
+ *   jobdeck ctl gives up when nothing (not even a keepalive) has come for
+ *   CTL_ANSWER_TIMEOUT_MS, and when connect() waits as long (a deck that
+ *   accepts nothing), with status 2.
  *
  * Limits, so that no client can block or swamp the deck: every socket is
  * non-blocking and read and written through loop watches; a request must
  * be complete within CTL_REQUEST_TIMEOUT_MS and CTL_REQUEST_MAX bytes
  * (else "request timed out" or "request too long", status 2, and the
- * connection is closed); a NUL byte is an error; a streaming client whose
- * unsent output passes CTL_OUTPUT_MAX is dropped (a one-shot reply is as
- * long as the command's output); beyond CTL_CLIENTS_MAX clients at once,
- * a new one is answered "too many clients" (status 1) and closed.  A
- * client of another uid is answered "permission denied" (status 2).
+ * connection is closed); a NUL byte is an error.  Replies stream with a
+ * small buffer per client: a log is read only as the client's socket
+ * drains, a few KiB at a time, so a client costs tens of KiB and one line
+ * (RAWTEXT_LINE_MAX) whatever the log's size, and each turn of the loop
+ * does a bounded amount of work for it.  A client whose output waits and
+ * which takes none of it for CTL_WRITE_TIMEOUT_MS is dropped; so is an
+ * events client (or one following a job that is not logged) whose unsent
+ * output passes CTL_OUTPUT_MAX.  A client that
+ * closes its connection is dropped at once.  At most CTL_CLIENTS_MAX
+ * clients are served at once: a new one takes the place of the oldest
+ * client still sending its request (which is answered "request not
+ * complete: dropped for a new client", status 2), and when every client
+ * is past its request it is answered "too many clients" (status 1) and
+ * closed.  A client of another uid is answered "permission denied"
+ * (status 2).
  *
  * Ownership: the caller owns the struct ctl; it owns the listening socket
  * (unlinked by ctl_free()), its clients and their sockets, and its loop
@@ -76,15 +105,18 @@ struct ctl_cbs {
 #define CTL_NAME_MAX		64
 #define CTL_REQUEST_MAX		(64 * 1024)
 #define CTL_REQUEST_TIMEOUT_MS	5000
-#define CTL_OUTPUT_MAX		(16 * 1024 * 1024)
+#define CTL_WRITE_TIMEOUT_MS	5000	/* output waits, nothing is taken */
+#define CTL_KEEPALIVE_MS	2000	/* a quiet stream's keepalive */
+#define CTL_ANSWER_TIMEOUT_MS	10000	/* the client's wait for a byte */
+#define CTL_OUTPUT_MAX		(256 * 1024)	/* a pushed stream's backlog */
 #define CTL_CLIENTS_MAX		128
+#define CTL_CONTROL		'\036'	/* starts a line of the protocol */
 
 int		 ctl_socket_path(const char *name, int create, char **path,
 		    char **cause);
 struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,
 		    const struct cmd_ctx *, const struct ctl_cbs *, void *arg);
-const char	*ctl_path(const struct ctl *);
 void		 ctl_free(struct ctl *);
 
 int		 ctl_main(int argc, char **argv);

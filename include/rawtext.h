@@ -6,20 +6,32 @@
  * keep their last state), backspace steps back one character, tabs expand
  * to 8 columns, malformed UTF-8 becomes U+FFFD and other control characters
  * vanish.  It is a reader for !logs, not an emulator: cursor addressing
- * is not replayed.
+ * is not replayed.  A line longer than RAWTEXT_LINE_MAX characters is cut
+ * there and goes on as the next line, so no input makes the converter hold
+ * more than one such line.
  *
- * Ownership: the caller owns the struct rawtext and the array and strings
- * rawtext_finish() returns (free them with rawtext_free_lines()).
+ * Input may come in pieces of any size (rawtext_feed()).  rawtext_take()
+ * hands over the lines completed so far and keeps the partial last line
+ * and the parser's state, so a stream of any length is converted in
+ * memory bounded by one line; rawtext_finish() ends the input and returns
+ * the rest, the partial last line included.
+ *
+ * Ownership: the caller owns the struct rawtext and the arrays and strings
+ * rawtext_take() and rawtext_finish() return (free them with
+ * rawtext_free_lines()).
  */
 #ifndef JOBDECK_RAWTEXT_H
 #define JOBDECK_RAWTEXT_H
 
 #include <stddef.h>
 
+#define RAWTEXT_LINE_MAX	(64 * 1024)	/* characters in a line */
+
 struct rawtext;
 
 struct rawtext	*rawtext_new(void);
 void		 rawtext_feed(struct rawtext *, const char *buf, size_t len);
+char		**rawtext_take(struct rawtext *, int *count);
 char		**rawtext_finish(struct rawtext *, int *count);
 void		 rawtext_free_lines(char **lines, int count);
 

@@ -308,7 +308,8 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
- * "lines"}); --follow hands the client over to a stream of what follows.
+ * "lines"}); --follow hands the client over to a stream of what follows,
+ * and a client that streams logs itself (ctl) is handed the job.
  */
 static void
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -336,6 +337,13 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
 			return;
+		}
+		return;
+	}
+	if (ctx->client != NULL && ctx->client->logs != NULL) {
+		if (ctx->client->logs(job, ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "logs: %s", cause);
+			free(cause);
 		}
 		return;
 	}

@@ -11,16 +11,38 @@
  * command runs through cmd_execute() with a cmd_client of this file that
  * collects messages, errors, shown text and JSON into the reply; the reply
  * is written as far as the socket takes it, the rest when it is writable.
- * A streaming client stays: `events` clients get every job event, cut
- * into JSON lines here (output is split into lines per job, each run of
- * complete lines through rawtext); a `logs --follow` client is sent the
- * job's new complete lines after each piece of output (job_text_since()
- * with its own mark), and closed when the job ends.
+ *
+ * `logs` is not collected: the command hands the job over (the client's
+ * logs and follow callbacks) and the client becomes a log stream.  The
+ * job's log file is read from its start, a chunk at a time and only while
+ * less than CTL_STREAM_LOW bytes wait to be sent, at most CTL_FILL_MAX
+ * bytes per flush, and each chunk goes through one rawtext_take(); so a
+ * client holds tens of KiB and one line whatever the size of the log, and
+ * a turn of the loop does a bounded amount of work for it.  Plain `logs`
+ * stops at the size the log had when it was asked for; `logs --follow`
+ * waits at the end of the log for the job's next output and stops at the
+ * size the log has when the job ends.  A job that is not logged (no log
+ * directory, or logging failed) is streamed from its emulator's text,
+ * which its scrollback bounds.
+ *
+ * `events` clients are sent every job event as it happens: a job's output
+ * is cut into lines by one rawtext per job.  An events client (or one
+ * following a job that is not logged) whose unsent output passes
+ * CTL_OUTPUT_MAX is dropped.
+ *
+ * A client with output waiting is dropped when for CTL_WRITE_TIMEOUT_MS
+ * its socket took nothing and it read nothing of what the socket holds
+ * (SIOCOUTQ did not shrink).  A stream that had nothing to send for
+ * CTL_KEEPALIVE_MS is sent a keepalive line, so that its client can tell
+ * a quiet deck from a stopped one.  A peer that closes is noticed at once:
+ * a client is always polled for input or, once its peer has shut down its
+ * side, for the hangup alone.
  *
  * A client is never freed inside a callback: dropping one closes its
  * socket at once and marks it dead, and a zero-delay timer frees the dead.
  */
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -29,6 +51,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,14 +65,18 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "waitstatus.h"
 #include "rawtext.h"
 #include "session.h"
 #include "xmalloc.h"
 
 #define CTL_ACCEPT_BURST	64	/* connections accepted per turn */
 #define CTL_ACCEPT_PAUSE_MS	100	/* out of fds: try again after */
-#define CTL_LINE_MAX		(64 * 1024)	/* longer lines are cut */
-#define CTL_READ_CHUNK		4096
+#define CTL_READ_CHUNK		4096	/* request bytes per read */
+#define CTL_LOG_CHUNK		16384	/* log bytes per read */
+#define CTL_STREAM_LOW		32768	/* read the log while less waits */
+#define CTL_FILL_MAX		65536	/* log bytes read per flush */
+#define CTL_END_OPEN		UINT64_MAX	/* follow: no end known yet */
 
 /* A growing byte buffer. */
 struct ctl_buf {
@@ -58,37 +85,61 @@ struct ctl_buf {
 	size_t	 size;
 };
 
+/* What a command turned its client into. */
+enum ctl_stream {
+	CTL_STREAM_NONE,
+	CTL_STREAM_EVENTS,	/* events */
+	CTL_STREAM_LOGS,	/* logs: the output so far */
+	CTL_STREAM_FOLLOW	/* logs --follow: until the job ends */
+};
+
 struct ctl_client {
 	struct ctl	*ctl;
 	int		 fd;
 	struct ctl_buf	 in;		/* the request so far */
-	struct ctl_buf	 out;		/* unsent reply */
+	struct ctl_buf	 out;		/* unsent output */
 	size_t		 out_off;	/* sent part of out */
-	uint64_t	 timer;		/* the request's time limit */
+	uint64_t	 req_timer;	/* the request's time limit */
+	uint64_t	 write_timer;	/* the write limit, while output waits */
+	int64_t		 progress;	/* ms: the last write or read seen */
+	int		 outq;		/* unread bytes in the socket then */
 	int		 json;
 
 	/* Collected while the command runs. */
 	struct ctl_buf	 body;
 	struct ctl_buf	 messages;
 	struct ctl_buf	 errors;
-	int		 follow;	/* follow() was called */
-	struct job	*follow_job;	/* its job; NULL: events */
+	enum ctl_stream	 stream;
+	struct job	*stream_job;
 
-	struct job	*job;		/* logs --follow: the job */
-	uint64_t	 mark;		/* its output sent so far */
+	/* A log stream: logs or logs --follow. */
+	struct job	*job;		/* followed, until it ends */
+	int		 job_id;
+	int		 logfd;		/* its log, or -1 */
+	uint64_t	 off;		/* the next byte of the log to read */
+	uint64_t	 end;		/* where to stop, or CTL_END_OPEN */
+	uint64_t	 mark;		/* not logged: emulator lines sent */
+	struct rawtext	*rt;
+	int		 nlines;	/* lines sent (JSON: commas) */
+	char		*tail;		/* sent after the last line */
 
-#define CTL_ANSWERED	0x1	/* the request is read: ignore input */
+#define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */
-#define CTL_FOLLOW	0x4	/* streaming one job's output */
-#define CTL_CLOSING	0x8	/* close once the output is sent */
-#define CTL_DEAD	0x10	/* socket closed: free at the next reap */
+#define CTL_FOLLOW	0x4	/* streaming one job's output until it ends */
+#define CTL_LOG		0x8	/* reading a job's log into out */
+#define CTL_WAITING	0x10	/* at the end of the log: wait for output */
+#define CTL_VT		0x20	/* the job is not logged: its emulator */
+#define CTL_NO_INPUT	0x40	/* the peer shut down its side */
+#define CTL_SENT	0x80	/* sent something since the keepalive tick */
+#define CTL_CLOSING	0x100	/* close once the output is sent */
+#define CTL_DEAD	0x200	/* socket closed: free at the next reap */
 	int		 flags;
 };
 
 /* A job's output not yet ended by a newline, for the events stream. */
 struct ctl_feed {
 	struct job	*job;
-	struct ctl_buf	 line;
+	struct rawtext	*rt;
 };
 
 struct ctl {
@@ -103,7 +154,7 @@ struct ctl {
 	void			 *cbs_arg;
 	int			  jt_handle;
 
-	struct ctl_client	**clients;
+	struct ctl_client	**clients;	/* in the order they came */
 	int			  nclients;
 	int			  alloc;
 	int			  nevents;	/* clients of events */
@@ -113,12 +164,17 @@ struct ctl {
 
 	uint64_t		  reap_timer;
 	uint64_t		  accept_timer;
+	uint64_t		  keepalive_timer;
 };
 
 static void	ctl_accept_cb(int, short, void *);
 static void	ctl_client_cb(int, short, void *);
 static void	ctl_client_drop(struct ctl_client *);
 static void	ctl_client_flush(struct ctl_client *);
+static void	ctl_client_send(struct ctl_client *, const char *, size_t);
+static void	ctl_stream_end(struct ctl_client *);
+static void	ctl_follow_end(struct ctl_client *);
+static char	*ctl_event_output(int, const char *, size_t *);
 static void	ctl_job_started(struct job *, void *);
 static void	ctl_job_output(struct job *, const char *, size_t, void *);
 static void	ctl_job_exited(struct job *, void *);
@@ -131,6 +187,7 @@ static void	ctl_cmd_quit(void *);
 static void	ctl_cmd_select(struct job *, int, void *);
 static void	ctl_cmd_json(const char *, void *);
 static int	ctl_cmd_follow(struct job *, void *, char **);
+static int	ctl_cmd_logs(struct job *, void *, char **);
 
 static const struct jobtable_cbs ctl_jobtable_cbs = {
 	.started = ctl_job_started,
@@ -148,6 +205,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.quit = ctl_cmd_quit,
 	.json = ctl_cmd_json,
 	.follow = ctl_cmd_follow,
+	.logs = ctl_cmd_logs,
 };
 
 /* Append len bytes to a buffer. */
@@ -174,6 +232,27 @@ ctl_buf_line(struct ctl_buf *b, const char *s)
 {
 	ctl_buf_add(b, s, strlen(s));
 	ctl_buf_add(b, "\n", 1);
+}
+
+/*
+ * Append text lines (s, one or more lines without the last newline) and a
+ * newline to a reply's body: a line cannot start with CTL_CONTROL, which
+ * only the protocol's own lines do, so such a byte is dropped.
+ */
+static void
+ctl_buf_text(struct ctl_buf *b, const char *s)
+{
+	const char	*nl;
+
+	for (;;) {
+		if (*s == CTL_CONTROL)
+			s++;
+		if ((nl = strchr(s, '\n')) == NULL)
+			break;
+		ctl_buf_add(b, s, (size_t)(nl + 1 - s));
+		s = nl + 1;
+	}
+	ctl_buf_line(b, s);
 }
 
 /* Free a buffer's memory and empty it. */
@@ -445,13 +524,6 @@ ctl_listen(const char *name, char **cause)
 	return ctl;
 }
 
-/* Return the socket's path. */
-const char *
-ctl_path(const struct ctl *ctl)
-{
-	return ctl->path;
-}
-
 /*
  * Start serving: watch the socket on loop and run requests with a copy of
  * ctx (its client and arg are replaced); cbs (with arg) do what only the
@@ -473,7 +545,22 @@ ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
 	loop_watch_fd(loop, ctl->fd, POLLIN, ctl_accept_cb, ctl);
 }
 
-/* Close a client's socket and its watch and timer (not its memory). */
+/* Return how many bytes of a client's output wait to be sent. */
+static size_t
+ctl_client_pending(const struct ctl_client *c)
+{
+	return c->out.len - c->out_off;
+}
+
+/* Return whether a client has more to send: output, or a log to read. */
+static int
+ctl_client_has_more(const struct ctl_client *c)
+{
+	return ctl_client_pending(c) > 0 ||
+	    (c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG;
+}
+
+/* Close a client's socket, log, watch and timers (not its memory). */
 static void
 ctl_client_close(struct ctl_client *c)
 {
@@ -483,18 +570,36 @@ ctl_client_close(struct ctl_client *c)
 		return;
 	if (ctl->loop != NULL) {
 		loop_unwatch_fd(ctl->loop, c->fd);
-		if (c->timer != 0)
-			loop_cancel_timer(ctl->loop, c->timer);
+		if (c->req_timer != 0)
+			loop_cancel_timer(ctl->loop, c->req_timer);
+		if (c->write_timer != 0)
+			loop_cancel_timer(ctl->loop, c->write_timer);
 	}
-	c->timer = 0;
+	c->req_timer = c->write_timer = 0;
 	close(c->fd);
 	c->fd = -1;
+	if (c->logfd != -1)
+		close(c->logfd);
+	c->logfd = -1;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
 	if (c->flags & CTL_FOLLOW)
 		ctl->nfollow--;
-	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW);
+	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW | CTL_LOG | CTL_WAITING);
 	c->job = NULL;
+}
+
+/* Free a converter and the lines it still holds. */
+static void
+ctl_rawtext_free(struct rawtext *rt)
+{
+	char	**lines;
+	int	  count;
+
+	if (rt != NULL) {
+		lines = rawtext_finish(rt, &count);
+		rawtext_free_lines(lines, count);
+	}
 }
 
 /* Free a client (closed first if need be). */
@@ -507,6 +612,8 @@ ctl_client_free(struct ctl_client *c)
 	ctl_buf_free(&c->body);
 	ctl_buf_free(&c->messages);
 	ctl_buf_free(&c->errors);
+	ctl_rawtext_free(c->rt);
+	free(c->tail);
 	free(c);
 }
 
@@ -527,7 +634,7 @@ ctl_reap_cb(void *arg)
 	ctl->nclients = j;
 	if (ctl->nevents == 0) {
 		for (i = 0; i < ctl->nfeeds; i++)
-			ctl_buf_free(&ctl->feeds[i].line);
+			ctl_rawtext_free(ctl->feeds[i].rt);
 		ctl->nfeeds = 0;
 	}
 }
@@ -547,7 +654,12 @@ ctl_client_drop(struct ctl_client *c)
 		    ctl);
 }
 
-/* Poll a client for what it needs: its request, room for its output. */
+/*
+ * Poll a client for what it needs: input (its request, or to see it
+ * leave), room for its output or for more of its log.  With neither, it
+ * is polled for the hangup alone: a Unix socket never has urgent data
+ * (POLLPRI), and POLLHUP is always reported.
+ */
 static void
 ctl_client_watch(struct ctl_client *c)
 {
@@ -555,24 +667,187 @@ ctl_client_watch(struct ctl_client *c)
 
 	if (c->flags & CTL_DEAD)
 		return;
-	/* Streams keep reading, to see the client leave. */
-	if (!(c->flags & CTL_ANSWERED) ||
-	    (c->flags & (CTL_EVENTS | CTL_FOLLOW)))
+	if (!(c->flags & CTL_NO_INPUT))
 		events |= POLLIN;
-	if (c->out_off < c->out.len)
+	if (ctl_client_has_more(c))
 		events |= POLLOUT;
+	if (events == 0)
+		events = POLLPRI;
 	loop_set_events(c->ctl->loop, c->fd, events);
 }
 
-/* Write what the socket takes of a client's output; close when done. */
+/* Return how many bytes the socket holds that the peer has not read. */
+static int
+ctl_client_outq(const struct ctl_client *c)
+{
+	int	n;
+
+	if (ioctl(c->fd, SIOCOUTQ, &n) != 0)
+		return 0;
+	return n;
+}
+
+/*
+ * The write limit: drop a client whose socket took nothing, and which
+ * read nothing of what the socket holds, for CTL_WRITE_TIMEOUT_MS while
+ * it had more to send.
+ */
+static void
+ctl_client_write_timeout_cb(void *arg)
+{
+	struct ctl_client	*c = arg;
+	int64_t			 now = loop_now_ms();
+	int			 outq;
+
+	c->write_timer = 0;
+	if ((c->flags & CTL_DEAD) || !ctl_client_has_more(c))
+		return;
+	outq = ctl_client_outq(c);
+	if (outq < c->outq)
+		c->progress = now;
+	c->outq = outq;
+	if (now - c->progress >= CTL_WRITE_TIMEOUT_MS) {
+		ctl_client_drop(c);
+		return;
+	}
+	c->write_timer = loop_add_timer(c->ctl->loop, c->progress +
+	    CTL_WRITE_TIMEOUT_MS - now, ctl_client_write_timeout_cb, c);
+}
+
+/*
+ * Append one line of a job's text to a log stream: a text line, an
+ * "output" event (follow --json) or an element of the "lines" array.
+ */
+static void
+ctl_stream_line(struct ctl_client *c, const char *text)
+{
+	struct json_buf	 jb;
+	char		*doc;
+	size_t		 len;
+
+	if (!c->json) {
+		ctl_buf_line(&c->out, text);
+		return;
+	}
+	if (c->stream == CTL_STREAM_FOLLOW) {
+		doc = ctl_event_output(c->job_id, text, &len);
+		ctl_buf_add(&c->out, doc, len);
+		free(doc);
+		return;
+	}
+	json_init(&jb);
+	json_put_string(&jb, text);
+	doc = json_finish(&jb, &len);
+	json_clear(&jb);
+	if (c->nlines > 0)
+		ctl_buf_add(&c->out, ",", 1);
+	ctl_buf_add(&c->out, doc, len);
+	free(doc);
+}
+
+/* Append lines of a job's text to a log stream and free them. */
+static void
+ctl_stream_lines(struct ctl_client *c, char **lines, int count)
+{
+	int	i;
+
+	for (i = 0; i < count; i++) {
+		ctl_stream_line(c, lines[i]);
+		c->nlines++;
+	}
+	if (count > 0)
+		c->flags |= CTL_SENT;
+	rawtext_free_lines(lines, count);
+}
+
+/* Open the log of a streamed job if it has one by now. */
+static void
+ctl_stream_open(struct ctl_client *c, struct job *job)
+{
+	const char	*path;
+
+	if (c->logfd != -1 || (path = job_log_path(job)) == NULL)
+		return;
+	c->logfd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
+}
+
+/* Return the size of a streamed log (0 if there is none). */
+static uint64_t
+ctl_stream_size(const struct ctl_client *c)
+{
+	struct stat	sb;
+
+	if (c->logfd == -1 || fstat(c->logfd, &sb) != 0)
+		return 0;
+	return (uint64_t)sb.st_size;
+}
+
+/*
+ * Read more of a streamed log into the client's output, a chunk at a
+ * time, while less than CTL_STREAM_LOW bytes wait and *budget lasts; at
+ * the end of the log wait for more (follow) or end the stream.
+ */
+static void
+ctl_stream_fill(struct ctl_client *c, size_t *budget)
+{
+	char	 buf[CTL_LOG_CHUNK], **lines;
+	size_t	 want;
+	ssize_t	 n;
+	int	 count;
+
+	while ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG &&
+	    *budget > 0 && ctl_client_pending(c) < CTL_STREAM_LOW) {
+		if (c->off >= c->end) {
+			ctl_stream_end(c);
+			return;
+		}
+		if (c->logfd == -1) {
+			/* Followed, and nothing logged yet. */
+			c->flags |= CTL_WAITING;
+			return;
+		}
+		want = sizeof buf < *budget ? sizeof buf : *budget;
+		if (c->end - c->off < want)
+			want = (size_t)(c->end - c->off);
+		n = pread(c->logfd, buf, want, (off_t)c->off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == 0 && c->end == CTL_END_OPEN) {
+			c->flags |= CTL_WAITING;
+			return;
+		}
+		if (n <= 0) {
+			/* Shorter than it was, or unreadable: that is all. */
+			ctl_stream_end(c);
+			return;
+		}
+		c->off += (uint64_t)n;
+		*budget -= (size_t)n;
+		rawtext_feed(c->rt, buf, (size_t)n);
+		lines = rawtext_take(c->rt, &count);
+		ctl_stream_lines(c, lines, count);
+	}
+}
+
+/*
+ * Write what the socket takes of a client's output, topping it up from
+ * the log it streams (at most CTL_FILL_MAX bytes of log per call); close
+ * it once all is sent if it is closing, and keep its write limit.
+ */
 static void
 ctl_client_flush(struct ctl_client *c)
 {
+	size_t	budget = CTL_FILL_MAX;
 	ssize_t	n;
+	int	wrote = 0;
 
-	while (!(c->flags & CTL_DEAD) && c->out_off < c->out.len) {
-		n = write(c->fd, c->out.s + c->out_off,
-		    c->out.len - c->out_off);
+	for (;;) {
+		if ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG)
+			ctl_stream_fill(c, &budget);
+		if ((c->flags & CTL_DEAD) || ctl_client_pending(c) == 0)
+			break;
+		n = write(c->fd, c->out.s + c->out_off, ctl_client_pending(c));
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN)
@@ -582,45 +857,97 @@ ctl_client_flush(struct ctl_client *c)
 			return;
 		}
 		c->out_off += (size_t)n;
+		wrote = 1;
+		if (ctl_client_pending(c) > 0)
+			break;		/* the socket is full */
+		c->out.len = c->out_off = 0;
+		if (!(c->flags & CTL_LOG) || (c->flags & CTL_WAITING) ||
+		    budget == 0)
+			break;
 	}
 	if (c->flags & CTL_DEAD)
 		return;
-	if (c->out_off == c->out.len) {
+	if (ctl_client_pending(c) == 0) {
 		c->out.len = c->out_off = 0;
-		if (c->flags & CTL_CLOSING) {
+		if ((c->flags & CTL_CLOSING) && !(c->flags & CTL_LOG)) {
 			ctl_client_drop(c);
 			return;
 		}
 	} else if (c->out_off > c->out.size / 2) {
-		memmove(c->out.s, c->out.s + c->out_off, c->out.len -
-		    c->out_off);
+		memmove(c->out.s, c->out.s + c->out_off,
+		    ctl_client_pending(c));
 		c->out.len -= c->out_off;
 		c->out_off = 0;
+	}
+	if (wrote) {
+		c->progress = loop_now_ms();
+		c->outq = ctl_client_outq(c);
+	}
+	if (ctl_client_has_more(c) && c->write_timer == 0) {
+		if (!wrote) {
+			c->progress = loop_now_ms();
+			c->outq = ctl_client_outq(c);
+		}
+		c->write_timer = loop_add_timer(c->ctl->loop,
+		    CTL_WRITE_TIMEOUT_MS, ctl_client_write_timeout_cb, c);
 	}
 	ctl_client_watch(c);
 }
 
 /*
- * Queue output for a client and send what the socket takes; a streaming
- * client that lets more than CTL_OUTPUT_MAX bytes pile up is dropped (a
- * reply is as long as the command's output).
+ * Queue output for a client and send what the socket takes; an events
+ * client that lets more than CTL_OUTPUT_MAX bytes pile up is dropped.
  */
 static void
 ctl_client_send(struct ctl_client *c, const char *s, size_t len)
 {
-	int	was_empty = c->out_off == c->out.len;
+	int	was_empty = ctl_client_pending(c) == 0;
 
 	if (c->flags & CTL_DEAD)
 		return;
-	if ((c->flags & (CTL_EVENTS | CTL_FOLLOW)) &&
-	    c->out.len - c->out_off + len > CTL_OUTPUT_MAX) {
+	if ((c->flags & CTL_EVENTS) &&
+	    ctl_client_pending(c) + len > CTL_OUTPUT_MAX) {
 		ctl_client_drop(c);
 		return;
 	}
 	ctl_buf_add(&c->out, s, len);
+	c->flags |= CTL_SENT;
 	/* Otherwise the socket is full and POLLOUT is being waited for. */
 	if (was_empty)
 		ctl_client_flush(c);
+}
+
+/* Send a keepalive to each stream that has said nothing for a while. */
+static void
+ctl_keepalive_cb(void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	static const char	 line[] = { CTL_CONTROL, '\n' };
+	int			 i;
+
+	ctl->keepalive_timer = 0;
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if (!(c->flags & (CTL_EVENTS | CTL_FOLLOW)) ||
+		    (c->flags & CTL_DEAD))
+			continue;
+		if (!(c->flags & CTL_SENT) && ctl_client_pending(c) == 0)
+			ctl_client_send(c, line, sizeof line);
+		c->flags &= ~CTL_SENT;
+	}
+	if (ctl->nevents + ctl->nfollow > 0)
+		ctl->keepalive_timer = loop_add_timer(ctl->loop,
+		    CTL_KEEPALIVE_MS, ctl_keepalive_cb, ctl);
+}
+
+/* Make sure the keepalive timer runs while there are streams. */
+static void
+ctl_keepalive_start(struct ctl *ctl)
+{
+	if (ctl->keepalive_timer == 0)
+		ctl->keepalive_timer = loop_add_timer(ctl->loop,
+		    CTL_KEEPALIVE_MS, ctl_keepalive_cb, ctl);
 }
 
 /* Answer a client with a status and one error line, then close it. */
@@ -637,9 +964,9 @@ ctl_client_fail(struct ctl_client *c, int status, const char *fmt, ...)
 	reply = xprintf("%d\n%s\n", status, msg != NULL ? msg : "error");
 	free(msg);
 	c->flags |= CTL_ANSWERED | CTL_CLOSING;
-	if (c->timer != 0) {
-		loop_cancel_timer(c->ctl->loop, c->timer);
-		c->timer = 0;
+	if (c->req_timer != 0) {
+		loop_cancel_timer(c->ctl->loop, c->req_timer);
+		c->req_timer = 0;
 	}
 	ctl_client_send(c, reply, strlen(reply));
 	free(reply);
@@ -651,21 +978,20 @@ ctl_client_timeout_cb(void *arg)
 {
 	struct ctl_client	*c = arg;
 
-	c->timer = 0;
+	c->req_timer = 0;
 	ctl_client_fail(c, 2, "request timed out after %d ms",
 	    CTL_REQUEST_TIMEOUT_MS);
 }
 
-/* Write a short refusal to a socket we will not serve and close it. */
+/* Write a short refusal to a socket we will not serve. */
 static void
 ctl_refuse(int fd, int status, const char *msg)
 {
 	char	*reply;
 
 	reply = xprintf("%d\n%s\n", status, msg);
-	(void)write(fd, reply, strlen(reply));
+	(void)send(fd, reply, strlen(reply), MSG_NOSIGNAL | MSG_DONTWAIT);
 	free(reply);
-	close(fd);
 }
 
 /* Let the listening socket be polled again after running out of fds. */
@@ -687,6 +1013,29 @@ ctl_live_clients(const struct ctl *ctl)
 	for (i = 0; i < ctl->nclients; i++)
 		n += !(ctl->clients[i]->flags & CTL_DEAD);
 	return n;
+}
+
+/*
+ * Make room for a new client when the table is full: drop the oldest
+ * client still sending its request, telling it why.  Returns -1 if every
+ * client is past its request (then the new one is refused).
+ */
+static int
+ctl_evict(struct ctl *ctl)
+{
+	struct ctl_client	*c;
+	int			 i;
+
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if (c->flags & (CTL_ANSWERED | CTL_DEAD))
+			continue;
+		ctl_refuse(c->fd, 2, "request not complete: dropped for a new "
+		    "client (too many clients at once)");
+		ctl_client_drop(c);
+		return 0;
+	}
+	return -1;
 }
 
 /* Accept waiting connections: check the peer's uid and the limit. */
@@ -723,24 +1072,28 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			msg = xprintf("permission denied: this deck belongs to "
 			    "uid %ld", (long)geteuid());
 			ctl_refuse(cfd, 2, msg);
+			close(cfd);
 			free(msg);
 			continue;
 		}
-		if (ctl_live_clients(ctl) >= CTL_CLIENTS_MAX) {
+		if (ctl_live_clients(ctl) >= CTL_CLIENTS_MAX &&
+		    ctl_evict(ctl) != 0) {
 			ctl_refuse(cfd, 1, "too many clients at once; try "
 			    "again");
+			close(cfd);
 			continue;
 		}
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
 		c->fd = cfd;
+		c->logfd = -1;
 		if (ctl->nclients == ctl->alloc) {
 			ctl->alloc = ctl->alloc == 0 ? 16 : ctl->alloc * 2;
 			ctl->clients = xreallocarray(ctl->clients, ctl->alloc,
 			    sizeof *ctl->clients);
 		}
 		ctl->clients[ctl->nclients++] = c;
-		c->timer = loop_add_timer(ctl->loop, CTL_REQUEST_TIMEOUT_MS,
+		c->req_timer = loop_add_timer(ctl->loop, CTL_REQUEST_TIMEOUT_MS,
 		    ctl_client_timeout_cb, c);
 		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
 	}
@@ -748,14 +1101,14 @@ ctl_accept_cb(int fd, short revents, void *arg)
 
 /* Build one JSON event line: begin it with its kind and the job's id. */
 static void
-ctl_event_begin(struct json_buf *jb, const char *kind, struct job *job)
+ctl_event_begin(struct json_buf *jb, const char *kind, int id)
 {
 	json_init(jb);
 	json_object_begin(jb);
 	json_key(jb, "event");
 	json_put_string(jb, kind);
 	json_key(jb, "id");
-	json_put_int(jb, job_id(job));
+	json_put_int(jb, id);
 }
 
 /* Finish a JSON event and return it as a line ending in "\n". */
@@ -773,13 +1126,13 @@ ctl_event_end(struct json_buf *jb, size_t *len)
 	return line;
 }
 
-/* Return an "output" event line for one line of a job's text. */
+/* Return an "output" event line for one line of job id's text. */
 static char *
-ctl_event_output(struct job *job, const char *text, size_t *len)
+ctl_event_output(int id, const char *text, size_t *len)
 {
 	struct json_buf	jb;
 
-	ctl_event_begin(&jb, "output", job);
+	ctl_event_begin(&jb, "output", id);
 	json_key(&jb, "text");
 	json_put_string(&jb, text);
 	return ctl_event_end(&jb, len);
@@ -790,24 +1143,9 @@ static char *
 ctl_event_exited(struct job *job, size_t *len)
 {
 	struct json_buf	 jb;
-	const char	*name;
-	char		 buf[32];
-	int		 st = job_exit_status(job);
 
-	ctl_event_begin(&jb, "exited", job);
-	json_key(&jb, "exit_code");
-	if (WIFSIGNALED(st))
-		json_put_null(&jb);
-	else
-		json_put_int(&jb, WEXITSTATUS(st));
-	json_key(&jb, "signal");
-	if (!WIFSIGNALED(st))
-		json_put_null(&jb);
-	else if ((name = sigabbrev_np(WTERMSIG(st))) != NULL) {
-		snprintf(buf, sizeof buf, "SIG%s", name);
-		json_put_string(&jb, buf);
-	} else
-		json_put_int(&jb, WTERMSIG(st));
+	ctl_event_begin(&jb, "exited", job_id(job));
+	waitstatus_json(&jb, job_end_status(job));
 	json_key(&jb, "duration_ms");
 	json_put_int(&jb, job_duration_ms(job, loop_now_ms()));
 	json_key(&jb, "state");
@@ -829,22 +1167,18 @@ ctl_broadcast(struct ctl *ctl, const char *line, size_t len)
 	}
 }
 
-/* Send "output" events for the text of raw complete lines. */
+/* Send "output" events for lines of a job's text, and free them. */
 static void
-ctl_broadcast_text(struct ctl *ctl, struct job *job, const char *raw,
-    size_t len)
+ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
+    int count)
 {
-	struct rawtext	 *rt;
-	struct ctl_buf	  all = { NULL, 0, 0 };
-	char		**lines, *line;
-	size_t		  n;
-	int		  count, i;
+	struct ctl_buf	 all = { NULL, 0, 0 };
+	char		*line;
+	size_t		 n;
+	int		 i;
 
-	rt = rawtext_new();
-	rawtext_feed(rt, raw, len);
-	lines = rawtext_finish(rt, &count);
 	for (i = 0; i < count; i++) {
-		line = ctl_event_output(job, lines[i], &n);
+		line = ctl_event_output(job_id(job), lines[i], &n);
 		ctl_buf_add(&all, line, n);
 		free(line);
 	}
@@ -868,71 +1202,176 @@ ctl_feed(struct ctl *ctl, struct job *job, int make)
 		return NULL;
 	ctl->feeds = xreallocarray(ctl->feeds, ctl->nfeeds + 1,
 	    sizeof *ctl->feeds);
-	memset(&ctl->feeds[ctl->nfeeds], 0, sizeof *ctl->feeds);
 	ctl->feeds[ctl->nfeeds].job = job;
+	ctl->feeds[ctl->nfeeds].rt = rawtext_new();
 	return &ctl->feeds[ctl->nfeeds++];
 }
 
-/* Send what a job's feed holds as a last line and forget the feed. */
+/* Send what a job's feed holds as its last line and forget the feed. */
 static void
 ctl_feed_flush(struct ctl *ctl, struct job *job)
 {
-	struct ctl_feed	*f;
-	int		 i;
+	struct ctl_feed	 *f;
+	char		**lines;
+	int		  count, i;
 
 	if ((f = ctl_feed(ctl, job, 0)) == NULL)
 		return;
-	if (f->line.len > 0 && ctl->nevents > 0)
-		ctl_broadcast_text(ctl, job, f->line.s, f->line.len);
-	ctl_buf_free(&f->line);
+	lines = rawtext_finish(f->rt, &count);
+	if (ctl->nevents > 0)
+		ctl_broadcast_lines(ctl, job, lines, count);
+	else
+		rawtext_free_lines(lines, count);
 	i = (int)(f - ctl->feeds);
 	memmove(&ctl->feeds[i], &ctl->feeds[i + 1],
 	    (size_t)(ctl->nfeeds - i - 1) * sizeof *ctl->feeds);
 	ctl->nfeeds--;
 }
 
-/* Send a followed job's new lines (all of them once it has ended). */
-static void
-ctl_follow_send(struct ctl_client *c)
+/*
+ * The exit status that ends logs --follow: the job's exit code, or 128+N
+ * for signal N, as a shell gives; 124 when it timed out (as timeout(1));
+ * 1 for a job that never ended (removed) or that was canceled and still
+ * exited 0, so that neither looks like a success.
+ */
+static int
+ctl_follow_status(const struct job *job)
 {
-	struct ctl_buf	  all = { NULL, 0, 0 };
-	char		**lines, *line;
-	size_t		  n;
-	int		  count, i;
+	int	st = job_exit_status(job), code;
 
-	lines = job_text_since(c->job, &c->mark, &count);
-	for (i = 0; i < count; i++) {
-		if (c->json) {
-			line = ctl_event_output(c->job, lines[i], &n);
-			ctl_buf_add(&all, line, n);
-			free(line);
-		} else
-			ctl_buf_line(&all, lines[i]);
-	}
-	job_text_free(lines, count);
-	if (all.len > 0)
-		ctl_client_send(c, all.s, all.len);
-	ctl_buf_free(&all);
+	if (job_is_running(job) || job_state(job) == JOB_QUEUED)
+		return 1;
+	if (job_state(job) == JOB_TIMED_OUT)
+		return 124;
+	code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+	if (code == 0 && job_state(job) == JOB_CANCELED)
+		code = 1;
+	return code;
 }
 
-/* A followed job has ended (or is going): send the rest and close. */
+/*
+ * End a log stream once its log is read: the partial last line, the tail
+ * (JSON's "]}", or follow's end), and close once all is sent.
+ */
+static void
+ctl_stream_end(struct ctl_client *c)
+{
+	char	**lines;
+	int	  count;
+
+	if (c->rt != NULL) {
+		lines = rawtext_finish(c->rt, &count);
+		c->rt = NULL;
+		ctl_stream_lines(c, lines, count);
+	}
+	if (c->tail != NULL) {
+		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
+		free(c->tail);
+		c->tail = NULL;
+	}
+	if (c->logfd != -1)
+		close(c->logfd);
+	c->logfd = -1;
+	c->flags &= ~(CTL_LOG | CTL_WAITING);
+	c->flags |= CTL_CLOSING;
+}
+
+/*
+ * A followed job has ended (or is going): its end becomes the stream's
+ * tail ("exited" with --json, then the exit line), and the stream goes on
+ * to the log's size now, or takes the emulator's last lines.
+ */
 static void
 ctl_follow_end(struct ctl_client *c)
 {
-	char	*line;
-	size_t	 n;
+	struct job	 *job = c->job;
+	char		**lines, *exited = NULL;
+	size_t		  n;
+	int		  count;
 
-	ctl_follow_send(c);
-	if (c->json && !(c->flags & CTL_DEAD)) {
-		line = ctl_event_exited(c->job, &n);
-		ctl_client_send(c, line, n);
-		free(line);
+	if (c->json)
+		exited = ctl_event_exited(job, &n);
+	c->tail = xprintf("%s%cexit %d\n", exited != NULL ? exited : "",
+	    CTL_CONTROL, ctl_follow_status(job));
+	free(exited);
+	if (c->flags & CTL_VT) {
+		lines = job_text_since(job, &c->mark, &count);
+		ctl_stream_lines(c, lines, count);
+	} else {
+		ctl_stream_open(c, job);
+		c->end = ctl_stream_size(c);
 	}
-	if (c->flags & CTL_FOLLOW)
-		c->ctl->nfollow--;
-	c->flags &= ~CTL_FOLLOW;
+	c->ctl->nfollow--;
+	c->flags &= ~(CTL_FOLLOW | CTL_WAITING);
 	c->job = NULL;
-	c->flags |= CTL_CLOSING;
+	if (c->flags & CTL_VT)
+		ctl_stream_end(c);
+	ctl_client_flush(c);
+}
+
+/*
+ * Start a log stream after its "0" status line: logs (to the log's size
+ * now) or logs --follow (until the job ends).
+ */
+static void
+ctl_stream_start(struct ctl_client *c, struct job *job)
+{
+	const struct job_spec	 *spec = job_spec(job);
+	struct json_buf		  jb;
+	char			**lines, *doc, line[16];
+	int			  count, ended;
+
+	c->job_id = job_id(job);
+	ended = !job_is_running(job) && job_state(job) != JOB_QUEUED;
+	if (spec->log_dir == NULL || job_log_error(job) != NULL)
+		c->flags |= CTL_VT;
+	else {
+		c->flags |= CTL_LOG;
+		c->rt = rawtext_new();
+		ctl_stream_open(c, job);
+	}
+	if (c->stream == CTL_STREAM_FOLLOW) {
+		snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
+		ctl_buf_add(&c->out, line, strlen(line));
+		c->job = job;
+		c->flags |= CTL_FOLLOW;
+		c->ctl->nfollow++;
+		ctl_keepalive_start(c->ctl);
+		if (ended)
+			ctl_follow_end(c);
+		else if (c->flags & CTL_VT) {
+			lines = job_text_since(job, &c->mark, &count);
+			ctl_stream_lines(c, lines, count);
+			c->flags |= CTL_WAITING;
+			ctl_client_flush(c);
+		} else {
+			c->end = CTL_END_OPEN;
+			ctl_client_flush(c);
+		}
+		return;
+	}
+	if (c->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "id");
+		json_put_int(&jb, c->job_id);
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		/* {"id":N,"lines":[ now, the lines, then ]}. */
+		ctl_buf_add(&c->out, doc, strlen(doc) - 2);
+		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
+		free(doc);
+	}
+	if (c->flags & CTL_VT) {
+		lines = job_text_lines(job, &count);
+		ctl_stream_lines(c, lines, count);
+		ctl_stream_end(c);
+	} else
+		c->end = ctl_stream_size(c);
 	ctl_client_flush(c);
 }
 
@@ -946,7 +1385,7 @@ ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, what, job);
+	ctl_event_begin(&jb, what, job_id(job));
 	json_key(&jb, "name");
 	json_put_string(&jb, job_name(job));
 	if (job_pid(job) > 0 && strcmp(what, "queued") != 0) {
@@ -975,43 +1414,45 @@ ctl_job_queued(struct job *job, void *arg)
 }
 
 /*
- * A job printed: cut its output into lines for the events clients, and
- * send its followers their new lines.
+ * A job printed: its complete lines to the events clients, and its
+ * followers waiting at the end of its log read on.
  */
 static void
 ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 {
-	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
-	struct ctl_feed		*f;
-	const char		*nl;
-	size_t			 keep;
-	int			 i;
+	struct ctl		 *ctl = arg;
+	struct ctl_client	 *c;
+	struct ctl_feed		 *f;
+	char			**lines;
+	int			  count, i;
 
 	if (ctl->nevents > 0) {
 		f = ctl_feed(ctl, job, 1);
-		ctl_buf_add(&f->line, buf, len);
-		nl = memrchr(f->line.s, '\n', f->line.len);
-		if (nl != NULL) {
-			keep = f->line.len - (size_t)(nl + 1 - f->line.s);
-			ctl_broadcast_text(ctl, job, f->line.s,
-			    f->line.len - keep);
-			memmove(f->line.s, nl + 1, keep);
-			f->line.len = keep;
-		}
-		if (f->line.len > CTL_LINE_MAX) {
-			ctl_broadcast_text(ctl, job, f->line.s, f->line.len);
-			f->line.len = 0;
-		}
+		rawtext_feed(f->rt, buf, len);
+		lines = rawtext_take(f->rt, &count);
+		ctl_broadcast_lines(ctl, job, lines, count);
 	}
-	/* Without a newline in it, a piece cannot complete a line. */
-	if (ctl->nfollow == 0 || memchr(buf, '\n', len) == NULL)
-		return;
-	for (i = 0; i < ctl->nclients; i++) {
+	for (i = 0; ctl->nfollow > 0 && i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if ((c->flags & CTL_FOLLOW) && c->job == job &&
-		    !(c->flags & CTL_DEAD))
-			ctl_follow_send(c);
+		if (!(c->flags & CTL_FOLLOW) || c->job != job ||
+		    (c->flags & CTL_DEAD))
+			continue;
+		if (c->flags & CTL_VT) {
+			/* Without a newline, no line can have ended. */
+			if (memchr(buf, '\n', len) == NULL)
+				continue;
+			lines = job_text_since(job, &c->mark, &count);
+			ctl_stream_lines(c, lines, count);
+			if (ctl_client_pending(c) > CTL_OUTPUT_MAX) {
+				ctl_client_drop(c);
+				continue;
+			}
+		} else if (c->flags & CTL_WAITING) {
+			ctl_stream_open(c, job);
+			c->flags &= ~CTL_WAITING;
+		} else
+			continue;
+		ctl_client_flush(c);
 	}
 }
 
@@ -1059,7 +1500,7 @@ ctl_job_removed(struct job *job, void *arg)
 	}
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, "removed", job);
+	ctl_event_begin(&jb, "removed", job_id(job));
 	line = ctl_event_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
@@ -1071,7 +1512,7 @@ ctl_cmd_message(const char *msg, void *arg)
 {
 	struct ctl_client	*c = arg;
 
-	ctl_buf_line(&c->messages, msg);
+	ctl_buf_text(&c->messages, msg);
 }
 
 /* The command's error: kept for the reply. */
@@ -1096,7 +1537,7 @@ ctl_cmd_show(const char *title, char **lines, int count, int header,
 	(void)header;
 	if (!c->json) {
 		for (i = 0; i < count; i++)
-			ctl_buf_line(&c->body, lines[i]);
+			ctl_buf_text(&c->body, lines[i]);
 		return;
 	}
 	json_init(&jb);
@@ -1149,45 +1590,33 @@ ctl_cmd_select(struct job *job, int focus, void *arg)
 		ctl->cbs->focus(job, ctl->cbs_arg);
 }
 
+/* Turn the client into a stream once the reply starts; 0 or -1. */
+static int
+ctl_cmd_stream(struct ctl_client *c, enum ctl_stream stream,
+    struct job *job, char **cause)
+{
+	if (c->stream != CTL_STREAM_NONE) {
+		*cause = xstrdup("already streaming");
+		return -1;
+	}
+	c->stream = stream;
+	c->stream_job = job;
+	return 0;
+}
+
 /* events or logs --follow: the client streams once the reply starts. */
 static int
 ctl_cmd_follow(struct job *job, void *arg, char **cause)
 {
-	struct ctl_client	*c = arg;
-
-	if (c->follow) {
-		*cause = xstrdup("already streaming");
-		return -1;
-	}
-	c->follow = 1;
-	c->follow_job = job;
-	return 0;
+	return ctl_cmd_stream(arg, job == NULL ? CTL_STREAM_EVENTS :
+	    CTL_STREAM_FOLLOW, job, cause);
 }
 
-/* Start a stream after its "0" status line. */
-static void
-ctl_client_stream(struct ctl_client *c)
+/* logs: the client streams the job's log as far as it goes now. */
+static int
+ctl_cmd_logs(struct job *job, void *arg, char **cause)
 {
-	struct ctl	*ctl = c->ctl;
-	struct job	*job = c->follow_job;
-
-	if (job == NULL) {
-		c->flags |= CTL_EVENTS;
-		ctl->nevents++;
-		return;
-	}
-	c->job = job;
-	c->mark = 0;
-	if (!job_is_running(job) && job_state(job) != JOB_QUEUED) {
-		ctl_follow_end(c);
-		return;
-	}
-	/* What it printed so far is a reply: not held to the stream's cap. */
-	ctl_follow_send(c);
-	if (!(c->flags & CTL_DEAD)) {
-		c->flags |= CTL_FOLLOW;
-		ctl->nfollow++;
-	}
+	return ctl_cmd_stream(arg, CTL_STREAM_LOGS, job, cause);
 }
 
 /* Run a complete request and queue its reply. */
@@ -1202,9 +1631,9 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	int		  argc, first = 0;
 
 	c->flags |= CTL_ANSWERED;
-	if (c->timer != 0) {
-		loop_cancel_timer(ctl->loop, c->timer);
-		c->timer = 0;
+	if (c->req_timer != 0) {
+		loop_cancel_timer(ctl->loop, c->req_timer);
+		c->req_timer = 0;
 	}
 	if (memchr(line, '\0', len) != NULL) {
 		ctl_client_fail(c, 2, "bad request: it holds a NUL byte");
@@ -1249,10 +1678,15 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 		ctl_buf_free(&reply);
 		return;
 	}
-	if (c->follow) {
-		ctl_client_send(c, "0\n", 2);
-		if (!(c->flags & CTL_DEAD))
-			ctl_client_stream(c);
+	if (c->stream != CTL_STREAM_NONE) {
+		ctl_buf_add(&c->out, "0\n", 2);
+		if (c->stream == CTL_STREAM_EVENTS) {
+			c->flags |= CTL_EVENTS;
+			ctl->nevents++;
+			ctl_keepalive_start(ctl);
+			ctl_client_flush(c);
+		} else
+			ctl_stream_start(c, c->stream_job);
 		return;
 	}
 	if (c->json && c->body.len == 0) {
@@ -1282,9 +1716,13 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	ctl_buf_free(&reply);
 }
 
-/* Read a client's request; a stream's input is read and thrown away. */
+/*
+ * Read a client's request.  Once it is read, input is read and thrown
+ * away, to see the client leave: a hangup drops it, while a client that
+ * only shut down its side (end of file, no hangup) is still written to.
+ */
 static void
-ctl_client_read(struct ctl_client *c)
+ctl_client_read(struct ctl_client *c, short revents)
 {
 	char	 junk[CTL_READ_CHUNK], *nl;
 	size_t	 room, old;
@@ -1292,7 +1730,12 @@ ctl_client_read(struct ctl_client *c)
 
 	if (c->flags & CTL_ANSWERED) {
 		n = read(c->fd, junk, sizeof junk);
-		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR))
+		if (n > 0 || (n == -1 && (errno == EAGAIN || errno == EINTR)))
+			return;
+		if (n == 0 && !(revents & POLLHUP)) {
+			c->flags |= CTL_NO_INPUT;
+			ctl_client_watch(c);
+		} else
 			ctl_client_drop(c);
 		return;
 	}
@@ -1323,6 +1766,7 @@ ctl_client_read(struct ctl_client *c)
 		}
 		if (n == 0) {
 			/* End of file ends the request, if there is one. */
+			c->flags |= CTL_NO_INPUT;
 			if (c->in.len == 0)
 				ctl_client_drop(c);
 			else
@@ -1341,26 +1785,24 @@ ctl_client_read(struct ctl_client *c)
 	}
 }
 
-/* A client's socket is ready: read its request, write its output. */
+/* A client's socket is ready: write its output, read it, see it leave. */
 static void
 ctl_client_cb(int fd, short revents, void *arg)
 {
 	struct ctl_client	*c = arg;
 
 	(void)fd;
+	if (revents & (POLLNVAL | POLLERR)) {
+		ctl_client_drop(c);
+		return;
+	}
 	if (revents & POLLOUT)
 		ctl_client_flush(c);
-	if (c->flags & CTL_DEAD)
+	if ((c->flags & CTL_DEAD) || !(revents & (POLLIN | POLLHUP)))
 		return;
-	if (revents & (POLLIN | POLLHUP | POLLERR)) {
-		if ((revents & POLLIN) || !(c->flags & CTL_ANSWERED))
-			ctl_client_read(c);
-		else if (c->out_off < c->out.len)
-			ctl_client_flush(c);
-		else
-			ctl_client_drop(c);
-	}
-	if (!(c->flags & CTL_DEAD) && (revents & POLLNVAL))
+	if (!(c->flags & CTL_NO_INPUT))
+		ctl_client_read(c, revents);
+	else if (revents & POLLHUP)
 		ctl_client_drop(c);
 }
 
@@ -1380,14 +1822,14 @@ ctl_free(struct ctl *ctl)
 		return;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if (!(c->flags & CTL_DEAD) && c->out_off < c->out.len)
+		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
 			(void)write(c->fd, c->out.s + c->out_off,
-			    c->out.len - c->out_off);
+			    ctl_client_pending(c));
 		ctl_client_free(c);
 	}
 	free(ctl->clients);
 	for (i = 0; i < ctl->nfeeds; i++)
-		ctl_buf_free(&ctl->feeds[i].line);
+		ctl_rawtext_free(ctl->feeds[i].rt);
 	free(ctl->feeds);
 	if (ctl->loop != NULL) {
 		loop_unwatch_fd(ctl->loop, ctl->fd);
@@ -1395,6 +1837,8 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->reap_timer);
 		if (ctl->accept_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->accept_timer);
+		if (ctl->keepalive_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);

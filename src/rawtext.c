@@ -1,7 +1,11 @@
 /*
  * rawtext.c: raw terminal output to plain text lines, for reading logs.
  * The input may arrive in pieces; the parser state carries over between
- * rawtext_feed() calls.  Text is kept as bytes, so UTF-8 passes through.
+ * rawtext_feed() calls, and rawtext_take() empties the finished lines
+ * without ending the input.  Text is kept as bytes, so UTF-8 passes
+ * through.  The line being built is an array of characters (so backspace
+ * steps back one character); once a line longer than RAWTEXT_KEEP ends,
+ * the array is given back, so one long line does not pin its memory.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +13,8 @@
 
 #include "rawtext.h"
 #include "xmalloc.h"
+
+#define RAWTEXT_KEEP	4096	/* characters of line buffer kept between lines */
 
 enum rawtext_state {
 	RT_TEXT,
@@ -47,10 +53,17 @@ rawtext_new(void)
 	return xcalloc(1, sizeof(struct rawtext));
 }
 
-/* Put one character (len UTF-8 bytes) at the write position. */
+static void	rawtext_end_line(struct rawtext *);
+
+/*
+ * Put one character (len UTF-8 bytes) at the write position; a line that
+ * is full (RAWTEXT_LINE_MAX) ends first.
+ */
 static void
 rawtext_put(struct rawtext *rt, const char *bytes, size_t len)
 {
+	if (rt->col >= RAWTEXT_LINE_MAX)
+		rawtext_end_line(rt);
 	while (rt->col >= rt->cap) {
 		rt->cap = rt->cap == 0 ? 128 : rt->cap * 2;
 		rt->line = xreallocarray(rt->line, rt->cap, sizeof *rt->line);
@@ -94,6 +107,11 @@ rawtext_end_line(struct rawtext *rt)
 	text[n] = '\0';
 	rt->lines[rt->count++] = text;
 	rt->len = rt->col = 0;
+	if (rt->cap > RAWTEXT_KEEP) {
+		free(rt->line);
+		rt->line = NULL;
+		rt->cap = 0;
+	}
 }
 
 /* Take one byte of a UTF-8 sequence; returns 0 if it belongs to none. */
@@ -216,6 +234,21 @@ rawtext_feed(struct rawtext *rt, const char *buf, size_t len)
 			break;
 		}
 	}
+}
+
+/*
+ * Return the lines completed so far (NULL and 0 if none) and forget them;
+ * the partial last line and the parser's state stay for the next feed.
+ */
+char **
+rawtext_take(struct rawtext *rt, int *count)
+{
+	char	**lines = rt->lines;
+
+	*count = rt->count;
+	rt->lines = NULL;
+	rt->count = rt->alloc = 0;
+	return lines;
 }
 
 /* End the input and return its lines; the converter is freed. */

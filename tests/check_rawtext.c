@@ -5,7 +5,9 @@
  * and other ESC sequences), progress lines redrawn after CR keeping their
  * last state, CRLF, backspace, tabs, control characters, UTF-8.  Every case
  * is also fed one byte at a time and cut at every pair of places, and must
- * give the same lines as when fed whole.
+ * give the same lines as when fed whole, also when the finished lines are
+ * taken (rawtext_take) after every piece.  Lines longer than
+ * RAWTEXT_LINE_MAX are cut.
  */
 #include <check.h>
 #include <stdio.h>
@@ -185,13 +187,16 @@ START_TEST(test_every_split)
 }
 END_TEST
 
-/* A long line and many lines grow the buffers without losing bytes. */
+/*
+ * A long line and many lines grow the buffers without losing bytes; a
+ * line longer than RAWTEXT_LINE_MAX goes on as the next line.
+ */
 START_TEST(test_large)
 {
 	struct rawtext	*rt = rawtext_new();
 	char		**lines, buf[32], *longline;
 	int		  count, i;
-	size_t		  n = 100000, k;
+	size_t		  n = RAWTEXT_LINE_MAX + 1000, k;
 
 	longline = malloc(n + 1);
 	ck_assert_ptr_nonnull(longline);
@@ -204,13 +209,120 @@ START_TEST(test_large)
 		rawtext_feed(rt, buf, strlen(buf));
 	}
 	lines = rawtext_finish(rt, &count);
-	ck_assert_int_eq(count, 20001);
-	ck_assert_uint_eq(strlen(lines[0]), n);
-	ck_assert_int_eq(memcmp(lines[0], longline, n), 0);
-	ck_assert_str_eq(lines[1], "1");
-	ck_assert_str_eq(lines[20000], "20000");
+	ck_assert_int_eq(count, 20002);
+	ck_assert_uint_eq(strlen(lines[0]), RAWTEXT_LINE_MAX);
+	ck_assert_int_eq(memcmp(lines[0], longline, RAWTEXT_LINE_MAX), 0);
+	ck_assert_uint_eq(strlen(lines[1]), 1000);
+	ck_assert_int_eq(memcmp(lines[1], longline + RAWTEXT_LINE_MAX, 1000),
+	    0);
+	ck_assert_str_eq(lines[2], "1");
+	ck_assert_str_eq(lines[20001], "20000");
 	rawtext_free_lines(lines, count);
 	free(longline);
+}
+END_TEST
+
+/*
+ * Each case cut at every place, the finished lines taken after each
+ * piece: together with what finish returns, the same lines as whole.
+ */
+START_TEST(test_take)
+{
+	const struct rt_case	*c = &rt_cases[_i];
+	struct rawtext		*rt;
+	char			**all, **lines, how[64];
+	size_t			  cut;
+	int			  n, count, i;
+
+	for (cut = 0; cut <= c->len; cut++) {
+		all = calloc(MAX_LINES + 1, sizeof *all);
+		ck_assert_ptr_nonnull(all);
+		n = 0;
+		rt = rawtext_new();
+		rawtext_feed(rt, c->in, cut);
+		lines = rawtext_take(rt, &count);
+		/* Only lines a newline ended so far. */
+		ck_assert_int_le(count, (int)(memchr(c->in, '\n', cut) !=
+		    NULL ? cut : 0));
+		for (i = 0; i < count && n < MAX_LINES; i++)
+			all[n++] = lines[i];
+		free(lines);
+		rawtext_feed(rt, c->in + cut, c->len - cut);
+		lines = rawtext_take(rt, &count);
+		for (i = 0; i < count && n < MAX_LINES; i++)
+			all[n++] = lines[i];
+		free(lines);
+		lines = rawtext_finish(rt, &count);
+		for (i = 0; i < count && n < MAX_LINES; i++)
+			all[n++] = lines[i];
+		free(lines);
+		snprintf(how, sizeof how, "taken, cut at %zu", cut);
+		assert_lines(c, all, n, how);
+	}
+}
+END_TEST
+
+/*
+ * take hands over finished lines only: the partial line and an escape
+ * sequence cut in two stay in the converter until more comes.
+ */
+START_TEST(test_take_partial)
+{
+	struct rawtext	*rt = rawtext_new();
+	char		**lines;
+	int		  count;
+
+	lines = rawtext_take(rt, &count);
+	ck_assert_ptr_null(lines);
+	ck_assert_int_eq(count, 0);
+	rawtext_feed(rt, IN("one\r\ntw"));
+	lines = rawtext_take(rt, &count);
+	ck_assert_int_eq(count, 1);
+	ck_assert_str_eq(lines[0], "one");
+	rawtext_free_lines(lines, count);
+	rawtext_feed(rt, IN("o\033[3"));
+	lines = rawtext_take(rt, &count);
+	ck_assert_int_eq(count, 0);
+	ck_assert_ptr_null(lines);
+	rawtext_feed(rt, IN("1mthree\n\033]0;a\nb\007four"));
+	lines = rawtext_take(rt, &count);
+	ck_assert_int_eq(count, 1);
+	ck_assert_str_eq(lines[0], "twothree");
+	rawtext_free_lines(lines, count);
+	lines = rawtext_finish(rt, &count);
+	ck_assert_int_eq(count, 1);
+	ck_assert_str_eq(lines[0], "four");
+	rawtext_free_lines(lines, count);
+}
+END_TEST
+
+/*
+ * A line with no end, fed in pieces and taken as it goes, comes out in
+ * pieces of RAWTEXT_LINE_MAX characters: memory stays bounded by one.
+ */
+START_TEST(test_take_endless_line)
+{
+	struct rawtext	*rt = rawtext_new();
+	char		**lines, chunk[4096];
+	size_t		  total = 0, fed = 0;
+	int		  count, i;
+
+	memset(chunk, 'x', sizeof chunk);
+	while (fed < 10 * RAWTEXT_LINE_MAX + 5) {
+		rawtext_feed(rt, chunk, sizeof chunk);
+		fed += sizeof chunk;
+		lines = rawtext_take(rt, &count);
+		for (i = 0; i < count; i++) {
+			ck_assert_uint_eq(strlen(lines[i]), RAWTEXT_LINE_MAX);
+			total += strlen(lines[i]);
+		}
+		rawtext_free_lines(lines, count);
+	}
+	lines = rawtext_finish(rt, &count);
+	ck_assert_int_eq(count, 1);
+	total += strlen(lines[0]);
+	rawtext_free_lines(lines, count);
+	ck_assert_uint_eq(total, fed);
 }
 END_TEST
 
@@ -249,10 +361,13 @@ rawtext_suite(void)
 	tcase_add_loop_test(tc, test_whole, 0, n);
 	tcase_add_loop_test(tc, test_bytewise, 0, n);
 	tcase_add_loop_test(tc, test_every_split, 0, n);
+	tcase_add_loop_test(tc, test_take, 0, n);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("more");
 	tcase_add_test(tc, test_large);
+	tcase_add_test(tc, test_take_partial);
+	tcase_add_test(tc, test_take_endless_line);
 	tcase_add_loop_test(tc, test_backspace_utf8, 0,
 	    (int)(sizeof rt_utf8_cases / sizeof rt_utf8_cases[0]));
 	suite_add_tcase(s, tc);

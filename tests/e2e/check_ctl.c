@@ -265,13 +265,16 @@ ctl_spawn(struct deck *d, const char *name, const char *const *args,
 	return pid;
 }
 
-/* Run jobdeck ctl with a NULL-ended argument vector on deck name. */
+/*
+ * Run jobdeck ctl with a NULL-ended argument vector on deck name; fail if
+ * it does not finish within ms.
+ */
 static void
-ctl_runv(struct deck *d, const char *name, struct ctlres *r,
-    const char *const *args)
+ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
+    const char *const *args, int ms)
 {
 	struct pollfd	pfd[2];
-	int64_t		end = term_now_ms() + CTL_WAIT_MS;
+	int64_t		end = term_now_ms() + ms;
 	size_t		errlen = 0;
 	pid_t		pid;
 	int		status, open_fds = 2, i;
@@ -282,7 +285,7 @@ ctl_runv(struct deck *d, const char *name, struct ctlres *r,
 	pid = ctl_spawn(d, name, args, &pfd[0].fd, &pfd[1].fd);
 	while (open_fds > 0) {
 		ck_assert_msg(term_now_ms() < end, "jobdeck ctl %s did not "
-		    "finish in %d ms", args[0], CTL_WAIT_MS);
+		    "finish in %d ms", args[0], ms);
 		pfd[0].events = pfd[1].events = POLLIN;
 		if (poll(pfd, 2, 10) > 0) {
 			for (i = 0; i < 2; i++) {
@@ -301,6 +304,14 @@ ctl_runv(struct deck *d, const char *name, struct ctlres *r,
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		continue;
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Run jobdeck ctl with a NULL-ended argument vector on deck name. */
+static void
+ctl_runv(struct deck *d, const char *name, struct ctlres *r,
+    const char *const *args)
+{
+	ctl_runv_ms(d, name, r, args, CTL_WAIT_MS);
 }
 
 /* Run jobdeck ctl ARGS... (NULL-ended) on the deck. */
@@ -539,6 +550,34 @@ sock_reply(struct deck *d, int fd, int ms, size_t *lenp)
 	if (lenp != NULL)
 		*lenp = len;
 	return buf;
+}
+
+/*
+ * Read exactly len bytes from a socket (at most ms), keeping the deck's
+ * screen read; the count read (less at end of file or on time out).
+ */
+static size_t
+sock_read_n(struct deck *d, int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd	pfd;
+	int64_t		end = term_now_ms() + ms;
+	size_t		got = 0;
+	ssize_t		n;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (got < len && term_now_ms() < end) {
+		if (poll(&pfd, 1, 10) > 0) {
+			n = read(fd, buf + got, len - got);
+			if (n == -1 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		term_pump(d->t, 1);
+	}
+	return got;
 }
 
 /* Send a raw request and return the whole reply. */
@@ -1287,20 +1326,28 @@ START_TEST(test_many_clients)
 }
 END_TEST
 
-/* Beyond 128 clients at once, a new one is told so and closed. */
+/*
+ * Beyond 128 clients at once past their request (here 128 events
+ * streams), a new one is told so and closed.
+ */
 START_TEST(test_client_limit)
 {
 	struct deck	 d;
-	char		*reply;
+	char		 head[2], *reply;
 	int		 fds[128], fd, i;
 
 	deck_start(&d, "limit", NULL);
 	for (i = 0; i < 128; i++) {
 		fds[i] = sock_connect(d.sock);
+		ck_assert_int_eq(sock_write(fds[i], "events\n", 7), 0);
 		if (i % 32 == 31)
 			term_pump(d.t, 50);
 	}
-	term_pump(d.t, 300);
+	for (i = 0; i < 128; i++) {
+		ck_assert_int_eq(sock_read_n(&d, fds[i], head, 2, WAIT_MS), 2);
+		ck_assert_msg(head[0] == '0' && head[1] == '\n',
+		    "events client %d: %.2s", i, head);
+	}
 	fd = sock_connect(d.sock);
 	reply = sock_reply(&d, fd, WAIT_MS, NULL);
 	ck_assert_msg(reply != NULL, "the 129th client was not closed");
@@ -1310,6 +1357,48 @@ START_TEST(test_client_limit)
 	for (i = 0; i < 128; i++)
 		close(fds[i]);
 	term_pump(d.t, 300);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * 128 connections that send one byte and nothing more do not lock real
+ * clients out: a new connection takes the place of the oldest one still
+ * sending its request (which is told why), and 30 requests in a row are
+ * all served promptly.
+ */
+START_TEST(test_slowloris)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	char		*reply;
+	int64_t		 start, took;
+	int		 fds[128], i;
+
+	deck_start(&d, "slowloris", NULL);
+	for (i = 0; i < 128; i++) {
+		fds[i] = sock_connect(d.sock);
+		ck_assert_int_eq(sock_write(fds[i], "p", 1), 0);
+		if (i % 32 == 31)
+			term_pump(d.t, 50);
+	}
+	term_pump(d.t, 300);
+	start = term_now_ms();
+	for (i = 0; i < 30; i++) {
+		CTL_EXPECT(&d, &r, 0, "ps");
+		ctlres_free(&r);
+	}
+	took = term_now_ms() - start;
+	ck_assert_msg(took < 10000, "30 requests behind 128 idle connections "
+	    "took %lld ms", (long long)took);
+	reply = sock_reply(&d, fds[0], WAIT_MS, NULL);
+	ck_assert_msg(reply != NULL, "the oldest idle connection was kept");
+	ck_assert_str_eq(reply, "2\nrequest not complete: dropped for a new "
+	    "client (too many clients at once)\n");
+	free(reply);
+	for (i = 0; i < 128; i++)
+		close(fds[i]);
 	assert_deck_works(&d);
 	term_close(d.t);
 }
@@ -1717,6 +1806,411 @@ START_TEST(test_dir_perms)
 }
 END_TEST
 
+/*
+ * A stopped deck (SIGSTOP) answers nothing: jobdeck ctl gives up after
+ * 10 s with a clear message and status 2, both when the kernel takes the
+ * connection for the deck and when the deck's backlog is full, so that
+ * connect() itself waits.
+ */
+START_TEST(test_stopped_deck)
+{
+	static const char *const ps[] = { "ps", NULL };
+	struct sockaddr_un	 sun;
+	struct deck		 d;
+	struct ctlres		 r;
+	int64_t			 start, took;
+	int			 fds[1024], n = 0, round;
+
+	deck_start(&d, "stopped", NULL);
+	ck_assert_int_eq(kill(term_pid(d.t), SIGSTOP), 0);
+	for (round = 0; round < 2; round++) {
+		if (round == 1) {
+			/* Fill the backlog: connect() would wait now. */
+			memset(&sun, 0, sizeof sun);
+			sun.sun_family = AF_UNIX;
+			ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path,
+			    "%.*s", (int)sizeof sun.sun_path - 1, d.sock) <
+			    (int)sizeof sun.sun_path);
+			for (n = 0; n < 1024; n++) {
+				fds[n] = socket(AF_UNIX, SOCK_STREAM |
+				    SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+				if (connect(fds[n], (struct sockaddr *)&sun,
+				    sizeof sun) != 0) {
+					ck_assert_int_eq(errno, EAGAIN);
+					close(fds[n]);
+					break;
+				}
+			}
+			ck_assert_int_lt(n, 1024);
+		}
+		start = term_now_ms();
+		ctl_runv_ms(&d, NULL, &r, ps, 25000);
+		took = term_now_ms() - start;
+		ck_assert_msg(r.status == 2, "ctl ps against a stopped deck "
+		    "(round %d): exit %d\nstderr: %s", round, r.status, r.err);
+		ck_assert_str_eq(r.err, "jobdeck ctl: deck 'stopped' did not "
+		    "answer within 10 s\n");
+		ck_assert_str_eq(r.out, "");
+		ck_assert_msg(took >= 9000 && took < 20000, "round %d: gave up "
+		    "after %lld ms", round, (long long)took);
+		ctlres_free(&r);
+	}
+	ck_assert_int_eq(kill(term_pid(d.t), SIGCONT), 0);
+	while (n > 0)
+		close(fds[--n]);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * Streams never time out while the deck lives: events and logs --follow
+ * stay quiet for 13 s (longer than the client's 10 s limit) and then
+ * still deliver; the deck's keepalives never reach the output.
+ */
+START_TEST(test_quiet_stream)
+{
+	static const char *const cmds[] = { "echo hi; read x; echo bye", NULL };
+	static const char *const events[] = { "events", NULL };
+	static const char *const follow[] = { "logs", "--follow", "1", NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	struct bg	 ev, fo;
+	int64_t		 end;
+
+	deck_start(&d, "quiet", cmds);
+	wait_logs(&d, "1", "hi", WAIT_MS);
+	bg_start(&d, &ev, events);
+	bg_start(&d, &fo, follow);
+	ck_assert_msg(bg_wait_text(&d, &fo, "hi\n", WAIT_MS), "follow: %s",
+	    fo.buf);
+	end = term_now_ms() + 13000;
+	while (term_now_ms() < end) {
+		bg_pump(&d, &ev, 10);
+		bg_pump(&d, &fo, 10);
+	}
+	ck_assert_msg(!ev.eof && waitpid(ev.pid, NULL, WNOHANG) == 0,
+	    "events ended while the deck was quiet: %s", ev.buf);
+	ck_assert_msg(!fo.eof && waitpid(fo.pid, NULL, WNOHANG) == 0,
+	    "logs --follow ended while the deck was quiet: %s", fo.buf);
+	CTL_EXPECT(&d, &r, 0, "send", "1", "\\n");
+	ctlres_free(&r);
+	ck_assert_int_eq(bg_wait_exit(&d, &fo, WAIT_MS), 0);
+	ck_assert_str_eq(fo.buf, "hi\n\nbye\n");
+	ck_assert_msg(bg_wait_text(&d, &ev, "\"text\":\"bye\"", WAIT_MS),
+	    "events: %s", ev.buf);
+	ck_assert_msg(memchr(ev.buf, '\036', ev.len) == NULL, "a keepalive "
+	    "in the output of events: %s", ev.buf);
+	bg_stop(&ev);
+	bg_stop(&fo);
+	term_close(d.t);
+}
+END_TEST
+
+/* Write a config file in a fresh directory; its path (static). */
+static const char *
+config_write(const char *text, char *dir)
+{
+	static char	 path[PATH_MAX];
+	FILE		*f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/config.toml", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+	return path;
+}
+
+/* Follow a job in the background while send ID TEXT; its exit status. */
+static int
+follow_send(struct deck *d, const char *id, const char *text, int json)
+{
+	const char	*args[6];
+	struct ctlres	 r;
+	struct bg	 b;
+	int		 n = 0, status;
+
+	if (json)
+		args[n++] = "--json";
+	args[n++] = "logs";
+	args[n++] = "--follow";
+	args[n++] = id;
+	args[n] = NULL;
+	bg_start(d, &b, args);
+	term_pump(d->t, 300);
+	if (text != NULL) {
+		CTL_EXPECT(d, &r, 0, "send", id, text);
+		ctlres_free(&r);
+	} else {
+		CTL_EXPECT(d, &r, 0, "kill", id);
+		ctlres_free(&r);
+	}
+	status = bg_wait_exit(d, &b, WAIT_MS);
+	ck_assert_msg(memchr(b.buf, '\036', b.len) == NULL, "a control line "
+	    "in the output of logs --follow %s: %s", id, b.buf);
+	bg_stop(&b);
+	return status;
+}
+
+/*
+ * logs --follow exits with the job's status, live and after the end,
+ * text and JSON alike: its exit code, 128+N for signal N, 124 when it
+ * timed out, and a canceled job's own status (143 for SIGTERM).
+ */
+START_TEST(test_follow_status)
+{
+	static const char	 text[] =
+	    "[[job]]\nname = \"slow\"\ncommand = \"sleep 100\"\n"
+	    "timeout = 1\n"
+	    "[[job]]\nname = \"three\"\ncommand = \"read x; exit 3\"\n"
+	    "[[job]]\nname = \"killed\"\n"
+	    "command = \"read x; kill -KILL $$$$\"\n"
+	    "[[job]]\nname = \"long\"\ncommand = \"sleep 100\"\n"
+	    "[[job]]\nname = \"fine\"\ncommand = \"echo fine\"\n";
+	static const char *const slow[] = { "logs", "--follow", "slow", NULL };
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+	const char		*opts[3], *last;
+	char			 dir[] = "/tmp/jobdeck-ctl-cfg.XXXXXX";
+
+	opts[0] = "-c";
+	opts[1] = config_write(text, dir);
+	opts[2] = NULL;
+	deck_open(&d, "fstatus", opts, NULL, NULL, 0);
+
+	bg_start(&d, &b, slow);
+	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 124);
+	bg_stop(&b);
+	ck_assert_int_eq(follow_send(&d, "three", "\\n", 0), 3);
+	ck_assert_int_eq(follow_send(&d, "killed", "\\n", 1), 128 + SIGKILL);
+	ck_assert_int_eq(follow_send(&d, "long", NULL, 0), 128 + SIGTERM);
+
+	/* After the end: all of it, then the same status. */
+	CTL_EXPECT(&d, &r, 3, "logs", "--follow", "three");
+	ck_assert_str_eq(r.out, "\n");
+	ck_assert_str_eq(r.err, "");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 3, "--json", "logs", "--follow", "three");
+	ck_assert_msg(r.outlen > 0 && r.out[r.outlen - 1] == '\n' &&
+	    memchr(r.out, '\036', r.outlen) == NULL, "follow --json: %s",
+	    r.out);
+	r.out[r.outlen - 1] = '\0';
+	last = strrchr(r.out, '\n') != NULL ? strrchr(r.out, '\n') + 1 :
+	    r.out;
+	j = json_parse(last);
+	ck_assert_str_eq(json_str(j, "event"), "exited");
+	ck_assert_int_eq((int)json_num(j, "exit_code"), 3);
+	ck_assert_str_eq(json_str(j, "state"), "failed");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 128 + SIGKILL, "logs", "-f", "killed");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 124, "logs", "-f", "slow");
+	ctlres_free(&r);
+	j = wait_state(&d, "fine", "completed", WAIT_MS);
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "logs", "--follow", "fine");
+	ck_assert_str_eq(r.out, "fine\n");
+	ctlres_free(&r);
+	/* Plain logs is not a stream: it says nothing of the job's end. */
+	CTL_EXPECT(&d, &r, 0, "logs", "three");
+	ctlres_free(&r);
+	term_close(d.t);
+	unlink(opts[1]);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * A client that stops reading while its reply waits is dropped after
+ * about 5 s (CTL_WRITE_TIMEOUT_MS); one that reads slowly but steadily
+ * is not; others are served all along.
+ */
+START_TEST(test_write_timeout)
+{
+	static const char *const cmds[] = { "seq 1 1000000", NULL };
+	struct deck	 d;
+	struct jsonread	*j;
+	struct pollfd	 pfd;
+	char		 buf[16384];
+	int64_t		 start, now, hup = 0, next_read;
+	size_t		 got = 0, want;
+	ssize_t		 n;
+	int		 stalled, slow, i;
+
+	deck_start(&d, "wtimeout", cmds);
+	j = wait_state(&d, "1", "completed", 30000);
+	jsonread_free(j);
+	/* "0\n", then 1..9 (2 bytes each), 10..99 (3)... 1000000 (8). */
+	for (want = 2, i = 1; i <= 1000000; i++)
+		want += (size_t)snprintf(buf, sizeof buf, "%d\n", i);
+	stalled = sock_connect(d.sock);
+	slow = sock_connect(d.sock);
+	ck_assert_int_eq(sock_write(stalled, "logs 1\n", 7), 0);
+	ck_assert_int_eq(sock_write(slow, "logs 1\n", 7), 0);
+	fcntl(slow, F_SETFL, O_NONBLOCK);
+	start = next_read = term_now_ms();
+	while ((now = term_now_ms()) - start < 15000 && hup == 0) {
+		if (now >= next_read) {
+			n = read(slow, buf, sizeof buf);
+			ck_assert_msg(n != 0, "the slow reader was dropped "
+			    "after %zu bytes", got);
+			if (n > 0)
+				got += (size_t)n;
+			next_read = now + 500;
+		}
+		pfd.fd = stalled;
+		pfd.events = 0;
+		if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLHUP))
+			hup = now - start;
+		term_pump(d.t, 20);
+	}
+	ck_assert_msg(hup != 0, "a client that read nothing for 15 s was "
+	    "kept");
+	ck_assert_msg(hup >= 4000, "a client that stopped reading was "
+	    "dropped after %lld ms, before the 5 s limit", (long long)hup);
+	pfd.fd = slow;
+	pfd.events = 0;
+	ck_assert_msg(poll(&pfd, 1, 0) == 0, "the slow reader was dropped "
+	    "(revents 0x%x) after %zu bytes", pfd.revents, got);
+	assert_deck_works(&d);
+	free(sock_reply(&d, stalled, WAIT_MS, &got));
+	ck_assert_msg(got < want, "the dropped client got all %zu bytes",
+	    got);
+	close(stalled);
+	close(slow);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * logs streams a big log whole and in order, as text and as JSON, and
+ * logs --follow catches up with a big log before it goes on live.
+ */
+START_TEST(test_logs_stream)
+{
+	static const char *const cmds[] = {
+		"seq 1 200000; printf tail",
+		"seq 1 100000; read x; echo last",
+		"seq 1 20000; printf tail",
+		NULL
+	};
+	static const char *const follow[] = { "logs", "--follow", "2", NULL };
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+	const struct jsonread	*lines;
+	char			*want, *want2;
+	size_t			 len = 0, len2 = 0;
+	int			 i;
+
+	want = malloc(200000 * 8 + 16);
+	ck_assert_ptr_nonnull(want);
+	for (i = 1; i <= 200000; i++) {
+		len += (size_t)sprintf(want + len, "%d\n", i);
+		if (i == 100000)
+			len2 = len;
+	}
+	len += (size_t)sprintf(want + len, "tail\n");
+	deck_start(&d, "stream", cmds);
+	j = wait_state(&d, "1", "completed", 30000);
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "logs", "1");
+	ck_assert_msg(r.outlen == len && memcmp(r.out, want, len) == 0,
+	    "logs 1: %zu bytes, want %zu", r.outlen, len);
+	ctlres_free(&r);
+	/* (Smaller: the test's JSON reader is slow under ASan.) */
+	j = wait_state(&d, "3", "completed", 30000);
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "logs", "--json", "3");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 3);
+	lines = jsonread_get(j, "lines");
+	ck_assert_int_eq(jsonread_count(lines), 20001);
+	ck_assert_str_eq(jsonread_string(jsonread_index(lines, 0), NULL), "1");
+	ck_assert_str_eq(jsonread_string(jsonread_index(lines, 19999), NULL),
+	    "20000");
+	ck_assert_str_eq(jsonread_string(jsonread_index(lines, 20000), NULL),
+	    "tail");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	wait_logs(&d, "2", "\n100000\n", 30000);
+	bg_start(&d, &b, follow);
+	ck_assert_msg(bg_wait_text(&d, &b, "\n100000\n", 30000),
+	    "follow caught up to %zu bytes", b.len);
+	CTL_EXPECT(&d, &r, 0, "send", "2", "\\n");
+	ctlres_free(&r);
+	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 0);
+	want2 = malloc(len2 + 16);
+	ck_assert_ptr_nonnull(want2);
+	memcpy(want2, want, len2);
+	memcpy(want2 + len2, "\nlast\n", 7);
+	ck_assert_msg(b.len == len2 + 6 && memcmp(b.buf, want2, len2 + 6) ==
+	    0, "follow: %zu bytes, want %zu", b.len, len2 + 6);
+	bg_stop(&b);
+	free(want);
+	free(want2);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * A stream client that shuts down its side after the request still gets
+ * its stream; one that closes is let go at once, so 140 of them in a row
+ * never fill the table.
+ */
+START_TEST(test_stream_close)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	char		 head[2], buf[4096];
+	size_t		 len = 0;
+	ssize_t		 n;
+	int64_t		 end;
+	int		 fd, i;
+
+	deck_start(&d, "sclose", NULL);
+	fd = sock_connect(d.sock);
+	ck_assert_int_eq(sock_write(fd, "events\n", 7), 0);
+	ck_assert_int_eq(shutdown(fd, SHUT_WR), 0);
+	ck_assert_int_eq(sock_read_n(&d, fd, head, 2, WAIT_MS), 2);
+	term_pump(d.t, 300);
+	CTL_EXPECT(&d, &r, 0, "spawn", "echo half-closed");
+	ctlres_free(&r);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	end = term_now_ms() + WAIT_MS;
+	while (term_now_ms() < end && (len == 0 || memmem(buf, len,
+	    "half-closed\"", 12) == NULL) && len < sizeof buf - 1) {
+		n = read(fd, buf + len, sizeof buf - 1 - len);
+		if (n > 0)
+			len += (size_t)n;
+		ck_assert_msg(n != 0, "a half-closed events client was dropped");
+		term_pump(d.t, 10);
+	}
+	ck_assert_msg(memmem(buf, len, "half-closed\"", 12) != NULL,
+	    "half-closed events client: %.*s", (int)len, buf);
+	close(fd);
+
+	for (i = 0; i < 140; i++) {
+		fd = sock_connect(d.sock);
+		ck_assert_int_eq(sock_write(fd, "events\n", 7), 0);
+		ck_assert_int_eq(sock_read_n(&d, fd, head, 2, WAIT_MS), 2);
+		ck_assert_msg(head[0] == '0', "events client %d: %.2s", i,
+		    head);
+		close(fd);
+	}
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -1740,6 +2234,13 @@ ctl_suite(void)
 		{ "half_sent", &test_half_sent, 30 },
 		{ "many_clients", &test_many_clients, 30 },
 		{ "client_limit", &test_client_limit, 30 },
+		{ "slowloris", &test_slowloris, 60 },
+		{ "stream_close", &test_stream_close, 60 },
+		{ "stopped_deck", &test_stopped_deck, 90 },
+		{ "quiet_stream", &test_quiet_stream, 60 },
+		{ "follow_status", &test_follow_status, 60 },
+		{ "write_timeout", &test_write_timeout, 60 },
+		{ "logs_stream", &test_logs_stream, 90 },
 		{ "slow_reader", &test_slow_reader, 90 },
 		{ "other_uid", &test_other_uid, 30 },
 		{ "second_deck", &test_second_deck, 30 },

@@ -2195,7 +2195,428 @@ START_TEST(test_run_stalled)
 }
 END_TEST
 
+/*
+ * ctl_hostile: the control socket under hostile clients.  Clients are raw
+ * connections to the deck's socket (default.sock in the harness's
+ * XDG_RUNTIME_DIR) and the real `jobdeck ctl`.  Keys are put into the
+ * deck's terminal input with TIOCSTI (root, dev.tty.legacy_tiocsti), so
+ * that the time from a key to its echo on the screen is measured to the
+ * millisecond (term_type() reads the screen for 20 ms after it writes);
+ * where TIOCSTI is refused, the echo bound is reported as skipped.
+ */
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <poll.h>
+
+#define CTL_READERS		10	/* clients reading the big log */
+#define CTL_IDLERS		40	/* clients that never read */
+#define CTL_HALF_CLOSED		140	/* events clients that leave */
+#define CTL_LOG_MB		50	/* the big log */
+#define CTL_RSS_MAX_KB		(40 * 1024)
+#define CTL_ECHO_MEDIAN_MS	10
+
+/* Write the deck's socket path into path. */
+static void
+fault_ctl_sock(struct fault *f, char *path, size_t size)
+{
+	snprintf(path, size, "%s/run/jobdeck/default.sock", term_tmpdir(f->t));
+}
+
+/* Connect to the deck's socket (blocking); the fd. */
+static int
+fault_ctl_connect(struct fault *f)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	fault_ctl_sock(f, sun.sun_path, sizeof sun.sun_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ne(fd, -1);
+	ck_assert_msg(connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0,
+	    "connect %s: %s", sun.sun_path, strerror(errno));
+	return fd;
+}
+
+/* Send a request on a connection; 0, or -1 if the deck closed it. */
+static int
+fault_ctl_send(int fd, const char *req)
+{
+	return send(fd, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req) ?
+	    0 : -1;
+}
+
+/* Read up to len bytes within ms, reading the screen meanwhile; the count. */
+static size_t
+fault_ctl_read(struct fault *f, int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd	pfd;
+	int64_t		end = term_now_ms() + ms;
+	size_t		got = 0;
+	ssize_t		n;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (got < len && term_now_ms() < end) {
+		if (poll(&pfd, 1, 5) > 0) {
+			n = read(fd, buf + got, len - got);
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		term_pump(f->t, 1);
+	}
+	return got;
+}
+
+/*
+ * Run `jobdeck ctl ARG` on the deck (stdout and stderr discarded), reading
+ * the screen meanwhile; its exit status, or -1 if it took more than ms.
+ */
+static int
+fault_ctl_run(struct fault *f, const char *arg, int ms)
+{
+	char	run[PATH_MAX];
+	int64_t	end = term_now_ms() + ms;
+	pid_t	pid;
+	int	status, null;
+
+	snprintf(run, sizeof run, "%s/run", term_tmpdir(f->t));
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		execl(fault_bin(), fault_bin(), "ctl", arg, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (term_now_ms() >= end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		term_pump(f->t, 5);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Open the deck's terminal to put keys in it with TIOCSTI; -1 if refused. */
+static int
+fault_key_open(struct fault *f)
+{
+	char	path[64];
+	int	fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/fd/0", (long)f->deck);
+	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd != -1 && !isatty(fd)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Put keys into the deck's terminal input; 0, or -1 if refused. */
+static int
+fault_key_put(int tty, const char *keys)
+{
+	for (; *keys != '\0'; keys++) {
+		if (ioctl(tty, TIOCSTI, keys) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Type key (with TIOCSTI on *tty, else term_type(); a refusal closes *tty
+ * and sets it to -1) and return the milliseconds until it shows in the
+ * pane, or -1 after ms.
+ */
+static int64_t
+fault_echo_ms(struct fault *f, int *tty, const char *key, int ms)
+{
+	int64_t	start = term_now_ms();
+
+	if (*tty != -1 && fault_key_put(*tty, key) != 0) {
+		close(*tty);
+		*tty = -1;
+	}
+	if (*tty == -1)
+		term_type(f->t, key);
+	while (!term_find_in(f->t, &pane, key, NULL, NULL)) {
+		if (term_now_ms() - start >= ms)
+			return -1;
+		term_pump(f->t, 1);
+	}
+	return term_now_ms() - start;
+}
+
+/* Compare two latencies, for qsort. */
+static int
+fault_cmp_ms(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The readers: CTL_READERS connections ask for `logs 1` and read slowly
+ * (16 KiB each per 2 ms at most) to the end; the bytes each got are
+ * written to out.  Runs in a child of the test.
+ */
+static void
+fault_ctl_readers(struct fault *f, int out)
+{
+	struct pollfd	pfd[CTL_READERS];
+	uint64_t	got[CTL_READERS];
+	char		buf[16384];
+	int64_t		end = term_now_ms() + 150000;
+	ssize_t		n;
+	int		i, open_fds = CTL_READERS;
+
+	for (i = 0; i < CTL_READERS; i++) {
+		pfd[i].fd = fault_ctl_connect(f);
+		pfd[i].events = POLLIN;
+		got[i] = 0;
+		if (fault_ctl_send(pfd[i].fd, "logs 1\n") != 0)
+			_exit(3);
+	}
+	while (open_fds > 0 && term_now_ms() < end) {
+		if (poll(pfd, CTL_READERS, 10) < 0)
+			_exit(4);
+		for (i = 0; i < CTL_READERS; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof buf);
+			if (n > 0) {
+				got[i] += (uint64_t)n;
+				continue;
+			}
+			close(pfd[i].fd);
+			pfd[i].fd = -1;
+			open_fds--;
+		}
+		usleep(2000);
+	}
+	if (write(out, got, sizeof got) != (ssize_t)sizeof got)
+		_exit(5);
+	_exit(open_fds == 0 ? 0 : 6);
+}
+
+/*
+ * A job writes CTL_LOG_MB MiB; ten clients read its log slowly while keys
+ * typed into a focused cat are timed to their echo on the screen; then 40
+ * clients ask for the log and never read.  The echo stays quick (median
+ * under CTL_ECHO_MEDIAN_MS), every reader gets the whole log, the idle
+ * ones are dropped, and the deck's memory stays under CTL_RSS_MAX_KB.
+ */
+START_TEST(test_ctl_big_logs)
+{
+	static const char line[] =
+	    "ctl 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTU\n";
+	struct pollfd	 pfd;
+	struct fault	 f;
+	uint64_t	 bytes, got[CTL_READERS];
+	int64_t		 lat[512], t0, hup_end;
+	char		 cmd[256], key[16];
+	long		 mb = CTL_LOG_MB, base_kb, readers_kb;
+	pid_t		 pid;
+	int		 p[2], tty, nlat = 0, idle[CTL_IDLERS], i, status, left;
+	int		 done = 0;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	if (f.asan)
+		mb = CTL_LOG_MB / 8;
+	bytes = (uint64_t)mb << 20;
+	snprintf(cmd, sizeof cmd, "yes '%.*s' | head -c %llu",
+	    (int)sizeof line - 2, line, (unsigned long long)bytes);
+	fault_run(&f, cmd);
+	EXPECT_IN(&f, &panel, "✓ Done", 120000);
+	fault_run(&f, "cat");
+	EXPECT_IN(&f, &pane_title, "[2] cat", WAIT_MS);
+	fault_run(&f, "!focus 2");
+	EXPECT_IN(&f, &pane_title, "[Focused]", WAIT_MS);
+	base_kb = fault_sample_rss(&f);
+	tty = fault_key_open(&f);
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		close(p[0]);
+		fault_ctl_readers(&f, p[1]);
+	}
+	close(p[1]);
+	t0 = term_now_ms();
+	while (!done) {
+		fault_sample_rss(&f);
+		fault_expect_alive(&f, "while ten clients read its log");
+		if (nlat < 400) {
+			snprintf(key, sizeof key, "k%03d", nlat);
+			lat[nlat] = fault_echo_ms(&f, &tty, key, 5000);
+			ck_assert_msg(lat[nlat] >= 0, "the focused cat did not "
+			    "echo %s within 5 s while ten clients read the "
+			    "log\n%s", key, fault_dump(&f));
+			nlat++;
+			if (tty == -1 || fault_key_put(tty, "\r") != 0)
+				term_key(f.t, TERM_KEY_ENTER);
+		}
+		term_pump(f.t, 50);
+		pfd.fd = p[0];
+		pfd.events = POLLIN;
+		done = poll(&pfd, 1, 0) == 1;
+		ck_assert_msg(term_now_ms() - t0 < 160000, "the readers did "
+		    "not finish in 160 s");
+	}
+	ck_assert_int_eq(read(p[0], got, sizeof got), (ssize_t)sizeof got);
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the readers failed: status 0x%x", status);
+	/* "0\n", then each 64-byte line of the log as text. */
+	for (i = 0; i < CTL_READERS; i++)
+		ck_assert_msg(got[i] == bytes + 2, "reader %d got %llu bytes, "
+		    "not %llu", i, (unsigned long long)got[i],
+		    (unsigned long long)bytes + 2);
+	readers_kb = fault_status_kb(f.deck, "VmHWM:");
+	qsort(lat, (size_t)nlat, sizeof lat[0], fault_cmp_ms);
+	fault_note("ctl_big_logs: %d readers of a %ld MiB log in %.1f s; "
+	    "echo of %d keys%s: median %lld ms, max %lld ms; RSS %ld kB "
+	    "before, VmHWM %ld kB after%s", CTL_READERS, mb,
+	    (double)(term_now_ms() - t0) / 1000, nlat, tty != -1 ? "" :
+	    " (term_type: 20 ms steps)", (long long)lat[nlat / 2],
+	    (long long)lat[nlat - 1], base_kb, readers_kb,
+	    f.asan ? " (AddressSanitizer: not bounded)" : "");
+	ck_assert_int_gt(nlat, 0);
+	if (tty != -1)
+		ck_assert_msg(lat[nlat / 2] <= CTL_ECHO_MEDIAN_MS, "the median "
+		    "echo took %lld ms while ten clients read the log (bound "
+		    "%d ms)", (long long)lat[nlat / 2], CTL_ECHO_MEDIAN_MS);
+	else
+		fault_note("ctl_big_logs: echo bound skipped: TIOCSTI refused "
+		    "(needs root and dev.tty.legacy_tiocsti)");
+	ck_assert_msg(f.asan || readers_kb < CTL_RSS_MAX_KB, "the deck's "
+	    "memory grew to %ld kB (VmHWM) while ten clients read a %ld MiB "
+	    "log (bound %d kB)", readers_kb, mb, CTL_RSS_MAX_KB);
+
+	/* 40 clients ask for the log and never read. */
+	for (i = 0; i < CTL_IDLERS; i++) {
+		idle[i] = fault_ctl_connect(&f);
+		ck_assert_int_eq(fault_ctl_send(idle[i], "logs 1\n"), 0);
+	}
+	t0 = term_now_ms();
+	nlat = 0;
+	while (term_now_ms() - t0 < 2000 && nlat < 400) {
+		snprintf(key, sizeof key, "i%03d", nlat);
+		lat[nlat] = fault_echo_ms(&f, &tty, key, 5000);
+		ck_assert_msg(lat[nlat] >= 0, "the focused cat did not echo %s "
+		    "within 5 s with 40 clients not reading\n%s", key,
+		    fault_dump(&f));
+		nlat++;
+		if (tty == -1 || fault_key_put(tty, "\r") != 0)
+			term_key(f.t, TERM_KEY_ENTER);
+		fault_sample_rss(&f);
+		term_pump(f.t, 50);
+	}
+	hup_end = term_now_ms() + 15000;
+	for (left = CTL_IDLERS; left > 0 && term_now_ms() < hup_end; ) {
+		for (i = left = 0; i < CTL_IDLERS; i++) {
+			pfd.fd = idle[i];
+			pfd.events = 0;
+			left += !(poll(&pfd, 1, 0) == 1 &&
+			    (pfd.revents & POLLHUP));
+		}
+		fault_sample_rss(&f);
+		term_pump(f.t, 50);
+	}
+	qsort(lat, (size_t)nlat, sizeof lat[0], fault_cmp_ms);
+	fault_note("ctl_big_logs: %d idle clients: dropped after %.1f s; echo "
+	    "median %lld ms, max %lld ms; VmHWM %ld kB", CTL_IDLERS,
+	    (double)(term_now_ms() - t0) / 1000, (long long)lat[nlat / 2],
+	    (long long)lat[nlat - 1], fault_status_kb(f.deck, "VmHWM:"));
+	ck_assert_msg(left == 0, "%d of %d clients that never read were kept "
+	    "for 15 s", left, CTL_IDLERS);
+	for (i = 0; i < CTL_IDLERS; i++)
+		close(idle[i]);
+	if (tty != -1)
+		ck_assert_msg(lat[nlat / 2] <= CTL_ECHO_MEDIAN_MS, "the median "
+		    "echo took %lld ms with 40 clients not reading (bound %d "
+		    "ms)", (long long)lat[nlat / 2], CTL_ECHO_MEDIAN_MS);
+	f.peak_kb = fault_status_kb(f.deck, "VmHWM:");
+	ck_assert_msg(f.asan || f.peak_kb < CTL_RSS_MAX_KB, "the deck's "
+	    "memory grew to %ld kB (VmHWM) with 40 clients not reading (bound "
+	    "%d kB)", f.peak_kb, CTL_RSS_MAX_KB);
+	if (tty != -1)
+		close(tty);
+	term_key(f.t, TERM_KEY_CTRL_T);
+	ck_assert_msg(term_wait_gone(f.t, "[Focused]", WAIT_MS), "Ctrl+T did "
+	    "not leave focus mode\n%s", fault_dump(&f));
+	fault_expect_works(&f, "hostile ctl clients");
+	fault_quit_clean(&f, "hostile ctl clients");
+	fault_end(&f);
+}
+END_TEST
+
 static void		 fault_injection_tcase(Suite *);
+/*
+ * 140 clients ask for events, read the "0" and close: each is let go at
+ * once, so none is refused and `jobdeck ctl ps` then answers at once.
+ */
+START_TEST(test_ctl_half_closed)
+{
+	struct fault	 f;
+	char		 head[2];
+	int64_t		 t0;
+	int		 fd, i, refused = 0, status;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+	for (i = 0; i < CTL_HALF_CLOSED; i++) {
+		fd = fault_ctl_connect(&f);
+		/* A refused client may find the socket closed already. */
+		(void)fault_ctl_send(fd, "events\n");
+		ck_assert_int_eq(fault_ctl_read(&f, fd, head, 2, WAIT_MS), 2);
+		refused += head[0] != '0';
+		close(fd);
+	}
+	t0 = term_now_ms();
+	status = fault_ctl_run(&f, "ps", 5000);
+	fault_note("ctl_half_closed: %d of %d events clients refused; ctl ps "
+	    "then: exit %d in %lld ms", refused, CTL_HALF_CLOSED, status,
+	    (long long)(term_now_ms() - t0));
+	ck_assert_msg(status == 0, "jobdeck ctl ps after %d events clients "
+	    "left: exit %d", CTL_HALF_CLOSED, status);
+	ck_assert_msg(term_now_ms() - t0 < 2000, "ctl ps took %lld ms",
+	    (long long)(term_now_ms() - t0));
+	ck_assert_msg(refused == 0, "%d of %d events clients were refused",
+	    refused, CTL_HALF_CLOSED);
+	fault_expect_works(&f, "140 events clients that left");
+	fault_quit_clean(&f, "140 events clients that left");
+	fault_end(&f);
+}
+END_TEST
+
+/* The ctl_hostile test case: the control socket under hostile clients. */
+static TCase *
+fault_ctl_tcase(void)
+{
+	TCase	*tc = tcase_create("ctl_hostile");
+
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_ctl_big_logs);
+	tcase_add_test(tc, test_ctl_half_closed);
+	return tc;
+}
 
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
@@ -2249,6 +2670,7 @@ fault_suite(void)
 	tcase_add_test(tc, test_run_stalled);
 	suite_add_tcase(s, tc);
 	fault_injection_tcase(s);
+	suite_add_tcase(s, fault_ctl_tcase());
 	return s;
 }
 
