@@ -65,6 +65,7 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "textesc.h"
 #include "waitstatus.h"
 #include "rawtext.h"
 #include "session.h"
@@ -726,7 +727,10 @@ ctl_stream_line(struct ctl_client *c, const char *text)
 	size_t		 len;
 
 	if (!c->json) {
-		ctl_buf_line(&c->out, text);
+		/* rawtext took the C0 controls; C1 ones are escaped here. */
+		doc = textesc_visible(text, strlen(text));
+		ctl_buf_line(&c->out, doc);
+		free(doc);
 		return;
 	}
 	if (c->stream == CTL_STREAM_FOLLOW) {

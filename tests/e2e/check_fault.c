@@ -2618,6 +2618,184 @@ fault_ctl_tcase(void)
 	return tc;
 }
 
+/*
+ * names_escapes (issue 10): names, commands and output holding terminal
+ * escapes never reach the terminal of whoever runs `jobdeck ctl`: text
+ * replies show them escaped, JSON as JSON escapes, and a config or
+ * Procfile name with one is refused with its place.
+ */
+
+/*
+ * Run `jobdeck ctl` with args on the deck, stdout and stderr into out, the
+ * screen pumped meanwhile; its exit status.
+ */
+static int
+fault_ctl_capture(struct fault *f, const char *const *args, char *out,
+    size_t size)
+{
+	const char	*argv[16];
+	char		 run[PATH_MAX];
+	size_t		 len = 0, n = 0;
+	ssize_t		 r;
+	pid_t		 pid;
+	int		 fds[2], status;
+
+	snprintf(run, sizeof run, "%s/run", term_tmpdir(f->t));
+	argv[n++] = fault_bin();
+	argv[n++] = "ctl";
+	while (*args != NULL && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		r = read(fds[0], out + len, size - 1 - len);
+		if (r > 0) {
+			len += (size_t)r;
+			continue;
+		}
+		if (r == 0 || (errno != EAGAIN && errno != EINTR) ||
+		    len == size - 1)
+			break;
+		term_pump(f->t, 5);
+	}
+	out[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Fail if text holds a byte a terminal acts on, but for newlines. */
+static void
+fault_assert_inert(const char *what, const char *text)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)text; *p != '\0'; p++) {
+		ck_assert_msg((*p >= 0x20 && *p != 0x7f) || *p == '\n',
+		    "%s: byte %#x at %zu in: %s", what, *p,
+		    (size_t)(p - (const unsigned char *)text), text);
+		ck_assert_msg(!(p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0),
+		    "%s: a C1 control in: %s", what, text);
+	}
+}
+
+static int	fault_shell(const char *, char *, size_t);
+
+START_TEST(test_names_escapes)
+{
+	static const char osc52[] = "\033]52;c;SGVsbG8=\a";
+	struct fault	 f;
+	char		 out[65536], word[256], path[PATH_MAX];
+	char		 line[2 * PATH_MAX + 64];
+	const char	*args[8];
+	int		 st, fd;
+
+	fault_init(&f);
+	fault_start(&f, NULL, NULL);
+
+	/* A name with escapes: refused, and the refusal is escaped. */
+	snprintf(word, sizeof word, "x%s", osc52);
+	args[0] = "spawn"; args[1] = "--name"; args[2] = word;
+	args[3] = "--"; args[4] = "true"; args[5] = NULL;
+	st = fault_ctl_capture(&f, args, out, sizeof out);
+	ck_assert_msg(st == 2, "spawn --name with escapes: exit %d: %s", st,
+	    out);
+	fault_assert_inert("spawn --name", out);
+	ck_assert_ptr_nonnull(strstr(out, "x\\e]52;c;SGVsbG8=\\a"));
+
+	/* A command with escapes, printing escapes: shown escaped. */
+	snprintf(word, sizeof word, "printf '\\033]0;owned\\007\\033[2J"
+	    "\\302\\233text\\n'; sleep 100 # %s\033[2J", osc52);
+	args[0] = "spawn"; args[1] = "--"; args[2] = word; args[3] = NULL;
+	st = fault_ctl_capture(&f, args, out, sizeof out);
+	ck_assert_msg(st == 0, "spawn: exit %d: %s", st, out);
+	fault_assert_inert("spawn", out);
+	EXPECT_IN(&f, &panel, "Processes (1 running)", WAIT_MS);
+	term_pump(f.t, 300);
+
+	args[1] = NULL;
+	args[0] = "ps";
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	fault_assert_inert("ps", out);
+	ck_assert_ptr_nonnull(strstr(out, "\\e]52;c;SGVsbG8=\\a\\e[2J"));
+	args[0] = "list";
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	fault_assert_inert("list", out);
+	args[0] = "status"; args[1] = "1"; args[2] = NULL;
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	fault_assert_inert("status 1", out);
+	ck_assert_ptr_nonnull(strstr(out, "text"));
+	args[0] = "logs";
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	fault_assert_inert("logs 1", out);
+	args[0] = "status"; args[1] = word;
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 1);
+	fault_assert_inert("status of no such job", out);
+	ck_assert_ptr_nonnull(strstr(out, "no such job: printf"));
+
+	/* JSON keeps them, as JSON escapes. */
+	args[0] = "--json"; args[1] = "list"; args[2] = NULL;
+	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	fault_assert_inert("--json list", out);
+	ck_assert_ptr_nonnull(strstr(out, "\\u001b]52;c;SGVsbG8=\\u0007"));
+
+	/* A config or Procfile name with an escape: refused, with its place. */
+	snprintf(path, sizeof path, "%s/escape.toml", f.dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ne(fd, -1);
+	dprintf(fd, "[[job]]\nname = \"w\\u001b]0;x\\u0007\"\ncommand = "
+	    "\"true\"\n");
+	close(fd);
+	snprintf(line, sizeof line, "%s --check-config -c %s 2>&1",
+	    fault_bin(), path);
+	ck_assert_int_eq(fault_shell(line, out, sizeof out), 2);
+	fault_assert_inert("--check-config", out);
+	ck_assert_msg(strstr(out, "escape.toml:2:8: ") != NULL, "%s", out);
+	snprintf(path, sizeof path, "%s/Procfile", f.dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ne(fd, -1);
+	dprintf(fd, "web: true\nw\033]0;x\a: true\n");
+	close(fd);
+	snprintf(line, sizeof line, "%s --check-config -f %s 2>&1",
+	    fault_bin(), path);
+	ck_assert_int_eq(fault_shell(line, out, sizeof out), 2);
+	fault_assert_inert("Procfile", out);
+	ck_assert_msg(strstr(out, "Procfile:2") != NULL, "%s", out);
+
+	fault_expect_works(&f, "names with escapes");
+	fault_quit_clean(&f, "names with escapes");
+	fault_end(&f);
+}
+END_TEST
+
+/* Run a shell command line; its output into out and its exit status. */
+static int
+fault_shell(const char *line, char *out, size_t size)
+{
+	FILE	*p = popen(line, "r");
+	size_t	 n;
+	int	 st;
+
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, size - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 fault_suite(void)
@@ -2671,6 +2849,10 @@ fault_suite(void)
 	suite_add_tcase(s, tc);
 	fault_injection_tcase(s);
 	suite_add_tcase(s, fault_ctl_tcase());
+	tc = tcase_create("names_escapes");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_names_escapes);
+	suite_add_tcase(s, tc);
 	return s;
 }
 
