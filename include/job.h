@@ -107,6 +107,8 @@ size_t		 job_last_line(const struct job *, char *buf, size_t size);
 
 const char	*job_describe_end(const struct job *, char *buf, size_t size);
 char		**job_text_lines(const struct job *, int *count);
+char		**job_text_tail(const struct job *, int max, int *count,
+		    int *more);
 char		**job_text_since(struct job *, uint64_t *mark, int *count);
 char		**job_text_incremental(struct job *, int *count);
 void		 job_text_free(char **lines, int count);

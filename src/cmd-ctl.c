@@ -32,6 +32,9 @@ static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
 static void	cmd_send_exec(struct cmd_ctx *, int, char **);
 static void	cmd_events_exec(struct cmd_ctx *, int, char **);
 
+/* How many lines of output !status shows (logs streams them all). */
+#define CMD_STATUS_LINES	1000
+
 /* The options of list, status and spawn: ctx->opts follows these tables. */
 enum { LIST_STATUS, LIST_LIMIT };
 static const struct cmd_option cmd_list_options[] = {
@@ -203,17 +206,18 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const char	 *id;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  len;
-	int		  count, i, n = 0, incremental;
+	int		  count, i, n = 0, incremental, more = 0;
 
 	(void)argc;
 	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
 	if ((job = cmd_find_job(ctx, id)) == NULL)
 		return;
+	/* A summary: its last lines, in bounded memory; logs has them all. */
 	if (incremental)
 		lines = job_text_incremental(job, &count);
 	else
-		lines = job_text_lines(job, &count);
+		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
 
 	if (ctx->json) {
 		json_init(&jb);
@@ -231,6 +235,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		json_put_stringn(&jb, doc, len);
 		free(doc);
+		json_key(&jb, "output_truncated");
+		json_put_bool(&jb, more);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
@@ -259,7 +265,11 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
 	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
 	    exitbuf, sizeof exitbuf));
-	out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
+	if (more)
+		out[n++] = xprintf("output (the last %d lines; logs shows them "
+		    "all):", CMD_STATUS_LINES);
+	else
+		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));

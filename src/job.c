@@ -26,6 +26,7 @@
 
 /* The most of a log file !logs reads back. */
 #define JOB_LOG_READ_MAX	(64 * 1024 * 1024)
+#define JOB_TAIL_BYTES		(8 * 1024 * 1024)	/* job_text_tail()'s look */
 #define JOB_INPUT_MAX		(16 * 1024 * 1024)	/* unread input held */
 
 struct job {
@@ -685,6 +686,88 @@ job_log_lines(const struct job *j, int *count)
 		rawtext_feed(rt, buf, (size_t)n);
 	close(fd);
 	return rawtext_finish(rt, count);
+}
+
+/*
+ * Return the offset where the last max lines of the log's first size
+ * bytes start, looking back no further than JOB_TAIL_BYTES; *more is set
+ * when output comes before it.
+ */
+static off_t
+job_log_tail_start(int fd, off_t size, int max, int *more)
+{
+	char	buf[8192];
+	off_t	end = size, start, floor;
+	ssize_t	n;
+	int	seen = 0;
+
+	*more = 0;
+	floor = size > JOB_TAIL_BYTES ? size - JOB_TAIL_BYTES : 0;
+	/* A last line without its newline is a line too. */
+	if (size > 0 && pread(fd, buf, 1, size - 1) == 1 && buf[0] == '\n')
+		end = size - 1;
+	while (end > floor) {
+		start = end - (off_t)sizeof buf > floor ? end - (off_t)sizeof buf :
+		    floor;
+		n = pread(fd, buf, (size_t)(end - start), start);
+		if (n <= 0)
+			break;
+		while (n > 0) {
+			if (buf[n - 1] == '\n' && ++seen == max) {
+				*more = 1;
+				return start + n;
+			}
+			n--;
+		}
+		end = start;
+	}
+	if (floor > 0) {
+		*more = 1;
+		return job_log_next_line(fd, floor, size);
+	}
+	return 0;
+}
+
+/*
+ * Return the last max lines of the job's output as text (from the log, or
+ * the emulator when there is none), in memory bounded by max whatever the
+ * job printed; *more says whether earlier lines were left out.
+ */
+char **
+job_text_tail(const struct job *j, int max, int *count, int *more)
+{
+	struct rawtext	*rt;
+	char		**lines, buf[65536];
+	ssize_t		  n;
+	off_t		  size, from;
+	int		  fd, i, drop;
+
+	*count = *more = 0;
+	if (j->log != NULL && joblog_error(j->log) == NULL &&
+	    (fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) != -1) {
+		size = lseek(fd, 0, SEEK_END);
+		from = size > 0 ? job_log_tail_start(fd, size, max, more) : 0;
+		rt = rawtext_new();
+		while (size > 0 && from < size && (n = pread(fd, buf, sizeof buf,
+		    from)) > 0) {
+			rawtext_feed(rt, buf, (size_t)n);
+			from += n;
+		}
+		close(fd);
+		return rawtext_finish(rt, count);
+	}
+	lines = job_text_lines(j, count);
+	if (*count > max) {
+		drop = *count - max;
+		for (i = 0; i < drop; i++)
+			free(lines[i]);
+		memmove(lines, lines + drop, (size_t)max * sizeof *lines);
+		lines[max] = NULL;
+		*count = max;
+		*more = 1;
+	}
+	return lines;
 }
 
 /*

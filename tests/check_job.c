@@ -811,6 +811,34 @@ START_TEST(test_input)
 }
 END_TEST
 
+/* The tail of a long output comes from the log, its last lines only. */
+START_TEST(test_text_tail)
+{
+	struct job	*job;
+	char		**lines;
+	int		  count, more;
+
+	job = spawn_spec("seq 1 200000", NULL, 0, fx.dir, 100);
+	wait_done(job);
+	lines = job_text_tail(job, 1000, &count, &more);
+	ck_assert_int_eq(count, 1000);
+	ck_assert_int_eq(more, 1);
+	ck_assert_str_eq(lines[0], "199001");
+	ck_assert_str_eq(lines[999], "200000");
+	job_text_free(lines, count);
+
+	/* Short enough: all of it, and nothing more. */
+	job = spawn_spec("seq 1 5; printf six", NULL, 0, fx.dir, 100);
+	wait_done(job);
+	lines = job_text_tail(job, 1000, &count, &more);
+	ck_assert_int_eq(count, 6);
+	ck_assert_int_eq(more, 0);
+	ck_assert_str_eq(lines[0], "1");
+	ck_assert_str_eq(lines[5], "six");
+	job_text_free(lines, count);
+}
+END_TEST
+
 /* scrollback = 0 keeps no lines above the screen, not the default. */
 START_TEST(test_no_scrollback)
 {
@@ -1509,6 +1537,7 @@ job_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_text_from_log);
 	tcase_add_test(tc, test_no_scrollback);
+	tcase_add_test(tc, test_text_tail);
 	tcase_add_test(tc, test_log_raw_bytes);
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
 	tcase_add_test(tc, test_text_big_log_line);
