@@ -4,14 +4,17 @@
  * job's output all the time, with a per-turn budget so one noisy job cannot
  * starve the others), reaps children on SIGCHLD with waitpid(-1, WNOHANG)
  * (jobdeck is a child subreaper, so strays reparented to it are reaped too),
- * kills a job's process group with a grace period before SIGKILL, and tells
+ * kills a job's process group with a grace period before SIGKILL (and,
+ * with a deck's containment set by jobtable_set_cgroup(), what left the
+ * group: its cgroup or its marker, see cgroup.h and jobtable.c), and tells
  * subscribers about starts, output and exits.  Jobs beyond max_running wait
  * queued and start in order as others end; a job's time limit and restart
  * policy (from its spec) run here too, and the oldest finished jobs beyond
  * keep_finished are dropped.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
- * struct job in it and the watches and timers it adds to the loop.  A job
+ * struct job in it and the watches and timers it adds to the loop; the
+ * struct cgroup it is given stays the caller's.  A job
  * pointer stays valid until the removed callback has been told of it.
  */
 #ifndef JOBDECK_JOBTABLE_H
@@ -19,6 +22,7 @@
 
 #include <stddef.h>
 
+struct cgroup;
 struct job;
 struct job_spec;
 struct loop;
@@ -46,6 +50,7 @@ void		 jobtable_unsubscribe(struct jobtable *, int handle);
 
 void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
+void		 jobtable_set_cgroup(struct jobtable *, struct cgroup *);
 int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
 		    char **cause);

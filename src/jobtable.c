@@ -5,6 +5,19 @@
  * sys/queue.h has no safe foreach); one is freed while the table lives only
  * when keep_finished drops it, after the removed callback, so whoever holds
  * a job pointer must forget it there.
+ *
+ * Stopping a job, with a deck's containment set (jobtable_set_cgroup()):
+ * !kill, !kill-all and a time limit send SIGTERM (or the signal asked
+ * for, if SIGHUP or SIGINT) to the job's process group and, at the same
+ * moment, to every process of the run that left the group (its cgroup, or
+ * its marker), each followed by SIGCONT; after the grace period SIGKILL
+ * goes to the group and empties the cgroup (cgroup.kill), or kills what
+ * carries the marker.  When the job's leader exits by itself, whatever is
+ * left of the run (the group's members, the cgroup's processes; not the
+ * marker's, which would take a scan of /proc on every exit) gets the same
+ * SIGTERM, then SIGKILL after the grace period.  Once a run is over and
+ * its cgroup empty, the cgroup is removed; a timer retries while one is
+ * not empty yet and sends the signals queued for marked processes.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -19,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -27,6 +41,8 @@
 #define JOBTABLE_MAX_SUBS	16
 #define JOBTABLE_READ_CHUNK	(16 * 1024)
 #define JOBTABLE_READ_SLICE_NS	200000	/* time one job may take per turn */
+#define JOBTABLE_FLUSH_MS	10	/* next scan of a SIGKILL by marker */
+#define JOBTABLE_TIDY_MS	200	/* next try at removing a cgroup */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -57,6 +73,8 @@ struct jobtable {
 	int			  grace_ms;
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
+	struct cgroup		 *cg;		/* containment, or NULL */
+	uint64_t		  contain_timer;	/* flush and tidy, 0: none */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
@@ -70,6 +88,8 @@ static int	jobtable_live(const struct jobtable_entry *);
 static void	jobtable_started(struct jobtable_entry *);
 static void	jobtable_after_exit(struct jobtable_entry *);
 static void	jobtable_trim_finished(struct jobtable *);
+static void	jobtable_contain_soon(struct jobtable *, int64_t);
+static void	jobtable_tidy(struct jobtable *);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -97,6 +117,8 @@ jobtable_free(struct jobtable *jt)
 
 	if (jt == NULL)
 		return;
+	if (jt->contain_timer != 0)
+		loop_cancel_timer(jt->loop, jt->contain_timer);
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
 		if (e->out_fd != -1)
@@ -211,6 +233,58 @@ void
 jobtable_set_grace(struct jobtable *jt, int ms)
 {
 	jt->grace_ms = ms;
+}
+
+/*
+ * Contain every job started from now on with cg (NULL: none but its
+ * process group); cg is the caller's and must outlive the table.  What
+ * cg has yet to remove is retried on the loop from now on.
+ */
+void
+jobtable_set_cgroup(struct jobtable *jt, struct cgroup *cg)
+{
+	jt->cg = cg;
+	/* What a sweep of dead decks could not remove yet is retried. */
+	jobtable_tidy(jt);
+}
+
+/* Flush queued marker signals, then remove what is empty; again if due. */
+static void
+jobtable_contain_cb(void *arg)
+{
+	struct jobtable	*jt = arg;
+
+	jt->contain_timer = 0;
+	if (jt->cg != NULL && cgroup_flush(jt->cg))
+		jobtable_contain_soon(jt, JOBTABLE_FLUSH_MS);
+	jobtable_tidy(jt);
+}
+
+/* Arm the containment timer to run within ms, unless it is armed. */
+static void
+jobtable_contain_soon(struct jobtable *jt, int64_t ms)
+{
+	if (jt->cg != NULL && jt->contain_timer == 0)
+		jt->contain_timer = loop_add_timer(jt->loop, ms,
+		    jobtable_contain_cb, jt);
+}
+
+/*
+ * Remove the cgroups of runs that are over and empty, and those the deck
+ * let go of; try again later while one is not empty yet.
+ */
+static void
+jobtable_tidy(struct jobtable *jt)
+{
+	int	i, left = 0;
+
+	if (jt->cg == NULL)
+		return;
+	for (i = 0; i < jt->count; i++)
+		left += job_tidy(jt->entries[i]->job);
+	left += cgroup_tidy(jt->cg);
+	if (left > 0)
+		jobtable_contain_soon(jt, JOBTABLE_TIDY_MS);
 }
 
 /* Watch the entry's fds for what the job needs now. */
@@ -356,6 +430,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 		return NULL;
 	}
 	job = job_new(jt->next_id, spec);
+	job_set_cgroup(job, jt->cg);
 	queued = jt->max_running > 0 && jobtable_running(jt) >= jt->max_running;
 	if (!queued && job_start(job, jt->rows, jt->cols, cause) != 0) {
 		job_free(job);
@@ -513,13 +588,13 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 
 /*
  * Return whether an entry's job is over and may leave the table: not live,
- * its output closed, and no member of its group left for a pending SIGKILL.
+ * its output closed, and nothing of it left for a pending SIGKILL.
  */
 static int
 jobtable_removable(struct jobtable_entry *e)
 {
 	return !jobtable_live(e) && e->out_fd == -1 &&
-	    (e->kill_timer == 0 || job_signal(e->job, 0) != 0);
+	    (e->kill_timer == 0 || !job_lingers(e->job));
 }
 
 /* Drop the oldest finished jobs beyond keep_finished (their logs stay). */
@@ -715,8 +790,8 @@ jobtable_running(const struct jobtable *jt)
 }
 
 /*
- * Send SIGKILL to a job's group once its grace period is over; an ended
- * job may then leave the panel.
+ * Send SIGKILL to a job's group and empty its cgroup once its grace
+ * period is over; an ended job may then leave the panel.
  */
 static void
 jobtable_grace_cb(void *arg)
@@ -725,15 +800,40 @@ jobtable_grace_cb(void *arg)
 
 	e->kill_timer = 0;
 	job_signal(e->job, SIGKILL);
+	job_signal_escapees(e->job, SIGKILL);
+	jobtable_contain_soon(e->jt, 0);
 	if (!job_is_running(e->job))
 		jobtable_trim_finished(e->jt);
 }
 
-/* Signal a job's group; for SIGTERM and the like, SIGKILL after grace. */
+/*
+ * Stop what is left of a run whose leader exited by itself: SIGTERM (and
+ * SIGCONT) to its group and its cgroup, SIGKILL after the grace period.
+ */
+static void
+jobtable_stop_leftovers(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+
+	if (e->kill_timer != 0 || !job_lingers(e->job))
+		return;
+	if (job_signal(e->job, SIGTERM) == 0)
+		job_signal(e->job, SIGCONT);
+	job_signal_escapees(e->job, SIGTERM);
+	e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
+	    jobtable_grace_cb, e);
+}
+
+/*
+ * Signal a job's group, and for the signals that stop it (TERM, HUP, INT,
+ * QUIT, KILL) its processes that left the group too; for SIGTERM, SIGHUP
+ * and SIGINT, SIGKILL after the grace period.
+ */
 int
 jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 {
 	struct jobtable_entry	*e;
+	int			 stop, group;
 
 	e = jobtable_entry(jt, job);
 	if (e != NULL && job_state(job) == JOB_QUEUED) {
@@ -749,21 +849,29 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		e->restart_timer = 0;
 		return 0;
 	}
-	if (e == NULL || job_signal(job, 0) == -1) {
+	stop = sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
+	    sig == SIGHUP || sig == SIGQUIT;
+	/* An ended job's escapees may be left in its cgroup. */
+	group = e != NULL && job_signal(job, 0) == 0;
+	if (e == NULL || (!group && !(stop && job_lingers(job)))) {
 		errno = ESRCH;
 		return -1;
 	}
-	if (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
-	    sig == SIGHUP || sig == SIGQUIT) {
+	if (stop) {
 		/* The user stops it: a restart still pending is called off. */
 		job_set_cancel(job);
 		e->restart_asked = 0;
 	}
-	if (job_signal(job, sig) == -1)
+	if (group && job_signal(job, sig) == -1)
 		return -1;
+	if (stop) {
+		job_signal_escapees(job, sig);
+		jobtable_contain_soon(jt, 0);
+	}
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {
 		/* A stopped group never sees the signal otherwise. */
-		job_signal(job, SIGCONT);
+		if (group)
+			job_signal(job, SIGCONT);
 		if (e->kill_timer == 0)
 			e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
 			    jobtable_grace_cb, e);
@@ -807,7 +915,7 @@ jobtable_busy(const struct jobtable *jt)
 		e = jt->entries[i];
 		if (job_is_running(e->job))
 			return 1;
-		if (e->kill_timer != 0 && job_signal(e->job, 0) == 0)
+		if (e->kill_timer != 0 && job_lingers(e->job))
 			return 1;
 	}
 	return 0;
@@ -843,6 +951,7 @@ jobtable_reap(struct jobtable *jt)
 				e->hung = 0;
 				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 			}
+			jobtable_stop_leftovers(e);
 			jobtable_emit(jt, JOBTABLE_EXITED, e->job);
 			if (e->out_fd != -1)
 				jobtable_update_watch(e);
@@ -851,6 +960,7 @@ jobtable_reap(struct jobtable *jt)
 		}
 		/* Not a job: a stray reparented to us; it is reaped now. */
 	}
+	jobtable_tidy(jt);
 }
 
 /* Reap on SIGCHLD. */
