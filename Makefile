@@ -78,7 +78,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run cgroup
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
-check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o
+check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
 check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
