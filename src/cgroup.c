@@ -36,7 +36,7 @@
 #define CGROUP_VALUE_MAX	256	/* the longest marker value read */
 #define CGROUP_KILL_ROUNDS	16	/* walks or scans per SIGKILL */
 #define CGROUP_DEPTH_MAX	16	/* nested cgroups walked */
-#define CGROUP_FILE_MAX		(4 * 1024 * 1024)	/* /proc text read */
+#define CGROUP_FILE_MAX		(4 * 1024 * 1024)	/* /proc text */
 
 /* One run of a job. */
 struct cgroup_job {
@@ -44,7 +44,7 @@ struct cgroup_job {
 	char		*name;		/* job-<id>-<run> */
 	char		*marker;	/* JOBDECK_JOB=<token>/<name> */
 	char		*dir;		/* its cgroup, NULL: the marker alone */
-	int		 procs_fd;	/* its cgroup.procs for the child, or -1 */
+	int		 procs_fd;	/* cgroup.procs for the child, or -1 */
 	pid_t		 pgid;		/* its process group, 0 before start */
 	int64_t		 cpu_usec;	/* last read, -1: never */
 	int		 removed;	/* dir is gone */
@@ -58,9 +58,9 @@ struct cgroup_job {
 struct cgroup {
 	char		 *token;	/* jobdeck.<pid>.<start> */
 	char		 *base;		/* the cgroup we run in, or NULL */
-	char		 *dir;		/* <base>/<token>, NULL: the marker alone */
+	char		 *dir;		/* <base>/<token>, NULL: marker alone */
 	int		  has_kill;	/* cgroup.kill exists */
-	int		  memory;	/* memory.current in the jobs' cgroups */
+	int		  memory;	/* jobs' cgroups have memory.current */
 	char		 *warning;	/* why jobs get no cgroup, or NULL */
 	int		  warned;	/* cgroup_warning() told it */
 	unsigned int	  run;		/* the last run number given */
@@ -352,7 +352,8 @@ cgroup_locate(const char *mountinfo, const char *self_cgroup, char **cause)
 		free(copy);
 	}
 	if (dir == NULL)
-		*cause = mounts == 0 ? xstrdup("no cgroup2 file system mounted") :
+		*cause = mounts == 0 ?
+		    xstrdup("no cgroup2 file system mounted") :
 		    xprintf("our cgroup %s is outside the cgroup2 mount", path);
 	free(path);
 	return dir;
@@ -914,7 +915,8 @@ cgroup_flush_cb(pid_t pid, const char *value, void *arg)
 		return;
 	for (i = 0; i < cg->njobs; i++) {
 		cgj = cg->jobs[i];
-		if (cgj->pending == 0 || strcmp(value + len + 1, cgj->name) != 0)
+		if (cgj->pending == 0 ||
+		    strcmp(value + len + 1, cgj->name) != 0)
 			continue;
 		if (cgj->pending != SIGKILL && cgj->pgid > 0 &&
 		    getpgid(pid) == cgj->pgid)

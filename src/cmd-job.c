@@ -190,7 +190,8 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 {
 	struct json_buf	 jb;
 	struct job	*job;
-	char		**lines, *doc, exitbuf[32], timebuf[32], cpu[32], mem[32];
+	char		**lines, *doc, exitbuf[32], timebuf[32];
+	char		  cpu[32], mem[32];
 	int64_t		 now = loop_now_ms();
 	int		 i;
 

@@ -205,7 +205,7 @@ job_free(struct job *j)
 	free(j);
 }
 
-/* Return whether the entry NAME=VALUE has the name of NAME=... add. */
+/* Return whether an environment entry has the name of add (NAME=VALUE). */
 static int
 job_env_same(const char *entry, const char *add)
 {
@@ -991,7 +991,7 @@ job_format_duration(int64_t ms, char *buf, size_t size)
 	return buf;
 }
 
-/* Format CPU time in ms as seconds ("0.03s", "12.40s") into buf; "-" for -1. */
+/* Format CPU time in ms as seconds ("0.03s", "12.40s"); "-" for -1. */
 const char *
 job_format_cpu(int64_t ms, char *buf, size_t size)
 {
@@ -1010,7 +1010,8 @@ job_format_bytes(int64_t bytes, char *buf, size_t size)
 	if (bytes < 0)
 		snprintf(buf, size, "-");
 	else if (bytes < 1024 * 1024)
-		snprintf(buf, size, "%lldK", (long long)((bytes + 1023) / 1024));
+		snprintf(buf, size, "%lldK",
+		    (long long)((bytes + 1023) / 1024));
 	else if (bytes < (int64_t)1024 * 1024 * 1024)
 		snprintf(buf, size, "%.1fM", (double)bytes / (1024 * 1024));
 	else

@@ -55,6 +55,7 @@ struct jobtable_entry {
 	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
 	int		 restart_asked;	/* jobtable_restart() while it ran */
+	int		 stopping;	/* got a kill that ends in SIGKILL */
 };
 
 struct jobtable_sub {
@@ -74,7 +75,7 @@ struct jobtable {
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
 	struct cgroup		 *cg;		/* containment, or NULL */
-	uint64_t		  contain_timer;	/* flush and tidy, 0: none */
+	uint64_t		  contain_timer; /* flush, tidy; 0: none */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
@@ -496,6 +497,7 @@ jobtable_started(struct jobtable_entry *e)
 	const struct job_spec	*spec = job_spec(e->job);
 
 	e->hung = 0;
+	e->stopping = 0;
 	jobtable_update_watch(e);
 	if (spec->timeout_ms > 0)
 		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
@@ -807,7 +809,8 @@ jobtable_grace_cb(void *arg)
 }
 
 /*
- * Stop what is left of a run whose leader exited by itself: SIGTERM (and
+ * Stop what is left of a run whose leader exited by itself (not through a
+ * kill that ends in SIGKILL, which sees to the rest): SIGTERM (and
  * SIGCONT) to its group and its cgroup, SIGKILL after the grace period.
  */
 static void
@@ -815,7 +818,7 @@ jobtable_stop_leftovers(struct jobtable_entry *e)
 {
 	struct jobtable	*jt = e->jt;
 
-	if (e->kill_timer != 0 || !job_lingers(e->job))
+	if (e->stopping || e->kill_timer != 0 || !job_lingers(e->job))
 		return;
 	if (job_signal(e->job, SIGTERM) == 0)
 		job_signal(e->job, SIGCONT);
@@ -868,7 +871,10 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		job_signal_escapees(job, sig);
 		jobtable_contain_soon(jt, 0);
 	}
+	if (sig == SIGKILL)
+		e->stopping = 1;
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {
+		e->stopping = 1;
 		/* A stopped group never sees the signal otherwise. */
 		if (group)
 			job_signal(job, SIGCONT);
@@ -921,45 +927,62 @@ jobtable_busy(const struct jobtable *jt)
 	return 0;
 }
 
-/* Reap every child that has exited, recording the jobs' statuses. */
+/* A job's leader was reaped with status: record it, tell, stop the rest. */
+static void
+jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (job_pid(e->job) != pid || !job_is_running(e->job))
+			continue;
+		/*
+		 * Show what it wrote before it went; more, from children
+		 * still holding the terminal, is read on later turns.
+		 */
+		if (e->out_fd != -1 && !e->hung)
+			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+		job_set_exited(e->job, status, loop_now_ms());
+		if (e->hung) {
+			e->hung = 0;
+			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+		}
+		jobtable_stop_leftovers(e);
+		jobtable_emit(jt, JOBTABLE_EXITED, e->job);
+		if (e->out_fd != -1)
+			jobtable_update_watch(e);
+		jobtable_after_exit(e);
+		return;
+	}
+	/* Not a job: a stray reparented to us; it is reaped now. */
+}
+
+/*
+ * Reap every child that has exited, recording the jobs' statuses.  A
+ * batch is reaped before any of it is looked at, so the zombies a leader
+ * left to us are gone when what is left of its group is looked for.
+ */
 void
 jobtable_reap(struct jobtable *jt)
 {
-	struct jobtable_entry	*e;
-	pid_t			 pid;
-	int			 status, i;
+	pid_t	pids[64], pid;
+	int	statuses[64], status, n, i;
 
-	for (;;) {
-		pid = waitpid(-1, &status, WNOHANG);
-		if (pid == -1 && errno == EINTR)
-			continue;
-		if (pid <= 0)
-			break;
-		for (i = 0; i < jt->count; i++) {
-			e = jt->entries[i];
-			if (job_pid(e->job) != pid || !job_is_running(e->job))
+	do {
+		for (n = 0; n < 64;) {
+			pid = waitpid(-1, &status, WNOHANG);
+			if (pid == -1 && errno == EINTR)
 				continue;
-			/*
-			 * Show what it wrote before it went; more, from
-			 * children still holding the terminal, is read on
-			 * later turns.
-			 */
-			if (e->out_fd != -1 && !e->hung)
-				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-			job_set_exited(e->job, status, loop_now_ms());
-			if (e->hung) {
-				e->hung = 0;
-				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-			}
-			jobtable_stop_leftovers(e);
-			jobtable_emit(jt, JOBTABLE_EXITED, e->job);
-			if (e->out_fd != -1)
-				jobtable_update_watch(e);
-			jobtable_after_exit(e);
-			break;
+			if (pid <= 0)
+				break;
+			pids[n] = pid;
+			statuses[n++] = status;
 		}
-		/* Not a job: a stray reparented to us; it is reaped now. */
-	}
+		for (i = 0; i < n; i++)
+			jobtable_reaped(jt, pids[i], statuses[i]);
+	} while (n == 64);
 	jobtable_tidy(jt);
 }
 

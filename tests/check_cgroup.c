@@ -188,7 +188,8 @@ static const struct {
 	{ "unified",
 	  "22 1 0:21 / / rw - ext4 /dev/sda1 rw\n"
 	  "30 22 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n",
-	  "0::/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope\n",
+	  "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+	  "x.scope\n",
 	  "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/"
 	  "app.slice/x.scope", NULL },
 	{ "hybrid, as on this machine",

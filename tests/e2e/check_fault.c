@@ -2165,7 +2165,7 @@ static const struct {
 
 /* The ways a job is stopped, with and without cgroups. */
 static const struct {
-	const char	*way;		/* "!kill", "!kill-all", "timeout", "done" */
+	const char	*way;		/* !kill, !kill-all, timeout, done */
 	int		 fallback;	/* JOBDECK_NO_CGROUP=1 */
 } esc_cases[] = {
 	{ "!kill", 0 }, { "!kill-all", 0 }, { "timeout", 0 }, { "done", 0 },
@@ -2191,8 +2191,8 @@ esc_job(struct fault *f, size_t i, int done, int timeout, char *cfg,
 		    "echo $$ > %s.pid; exec /bin/sleep 1000", n);
 	else
 		snprintf(body, sizeof body, "trap \"\" HUP; trap \"echo term "
-		    "> %s.got; exit 0\" TERM; echo $$ > %s.pid; /bin/sleep 1000 "
-		    "& wait", n, n);
+		    "> %s.got; exit 0\" TERM; echo $$ > %s.pid; "
+		    "/bin/sleep 1000 & wait", n, n);
 	snprintf(script, sizeof script, esc_routes[i].start, body);
 	snprintf(script + strlen(script), sizeof script - strlen(script),
 	    "\nwhile [ ! -s %s.pid ]; do sleep 0.05; done\necho $$ > %s.job\n"
@@ -2484,8 +2484,9 @@ END_TEST
 START_TEST(test_escapes_deck_killed)
 {
 	int		 fallback = _i;
-	const char	*env[8], *what = fallback ? "SIGKILL, then a new deck "
-			    "(JOBDECK_NO_CGROUP=1)" : "SIGKILL, then a new deck";
+	const char	*env[8], *what = fallback ?
+			    "SIGKILL, then a new deck (JOBDECK_NO_CGROUP=1)" :
+			    "SIGKILL, then a new deck";
 	char		 deckdir[PATH_MAX], vars[4][PATH_MAX + 32];
 	const char	*args[4], *names[] = { "HOME", "XDG_CONFIG_HOME",
 			    "XDG_STATE_HOME", "XDG_RUNTIME_DIR" };
