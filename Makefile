@@ -58,6 +58,7 @@ LIB_SRCS = \
 	src/procfile.c \
 	src/launch.c \
 	src/rawtext.c \
+	src/cgroup.c \
 	src/job.c \
 	src/jobtable.c \
 	src/cmd.c \
@@ -81,16 +82,16 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run textesc
+	       expand procfile toml config json run textesc cgroup
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
-check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o
+check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
 check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
-		     $(B)/waitstatus.o $(B)/json.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/keys.o \
@@ -106,6 +107,7 @@ check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/launch.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
+check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)

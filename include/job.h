@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct cgroup;
 struct job;
 struct vt;
 
@@ -70,6 +71,12 @@ int		 job_flush_input(struct job *);
 int		 job_input_pending(const struct job *);
 int		 job_resize(struct job *, int rows, int cols);
 int		 job_signal(struct job *, int sig);
+void		 job_set_cgroup(struct job *, struct cgroup *);
+int		 job_signal_escapees(struct job *, int sig);
+int		 job_lingers(struct job *);
+int		 job_tidy(struct job *);
+int64_t		 job_cpu_ms(struct job *);
+int64_t		 job_memory_bytes(struct job *);
 void		 job_set_exited(struct job *, int status, int64_t now_ms);
 void		 job_set_stopped(struct job *, int stopped);
 void		 job_set_cancel(struct job *);
@@ -115,5 +122,7 @@ void		 job_text_free(char **lines, int count);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
 const char	*job_format_time(int64_t ms, char *buf, size_t size);
+const char	*job_format_cpu(int64_t ms, char *buf, size_t size);
+const char	*job_format_bytes(int64_t bytes, char *buf, size_t size);
 
 #endif

@@ -4,7 +4,9 @@
  * job's output all the time, with a per-turn budget so one noisy job cannot
  * starve the others), reaps children on SIGCHLD with waitpid(-1, WNOHANG)
  * (jobdeck is a child subreaper, so strays reparented to it are reaped too),
- * kills a job's process group with a grace period before SIGKILL, and tells
+ * kills a job's process group with a grace period before SIGKILL (and,
+ * with a deck's containment set by jobtable_set_cgroup(), what left the
+ * group: its cgroup or its marker, see cgroup.h and jobtable.c), and tells
  * subscribers about starts, output and exits.  Jobs beyond max_running wait
  * queued and start in order as others end; a job's time limit and restart
  * policy (from its spec) run here too, and the oldest finished jobs beyond
@@ -14,7 +16,8 @@
  * caller's spec says of them.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
- * struct job in it and the watches and timers it adds to the loop.  A job
+ * struct job in it and the watches and timers it adds to the loop; the
+ * struct cgroup it is given stays the caller's.  A job
  * pointer stays valid until the removed callback has been told of it.
  */
 #ifndef JOBDECK_JOBTABLE_H
@@ -22,6 +25,7 @@
 
 #include <stddef.h>
 
+struct cgroup;
 struct job;
 struct job_spec;
 struct loop;
@@ -54,6 +58,7 @@ void		 jobtable_set_grace(struct jobtable *, int ms);
 void		 jobtable_set_log_dir(struct jobtable *, const char *dir);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);
+void		 jobtable_set_cgroup(struct jobtable *, struct cgroup *);
 int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
 		    char **cause);

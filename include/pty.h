@@ -15,6 +15,13 @@
  * err_fd and exits 126 or 127 as usual, and is the caller's to reap.
  * spec->null_stdin gives pipes with /dev/null as stdin and no in_fd.
  *
+ * Containment (spec->cgroup_procs, an fd above 2 of a cgroup's
+ * cgroup.procs, opened by the caller; 0 or -1 for none): the child writes
+ * "0" to it before anything else, so it is in that cgroup before it
+ * execs and everything it forks is too.  A failed write is not reported:
+ * the child runs on where it is.  The fd is the caller's; the child
+ * closes its copy with every other.
+ *
  * pty_spawn() always sets err_fd, to -1 or to an fd above 2 (never 0-2),
  * and pty_child_close() closes it only when it is above 2, so a pty_child
  * zeroed by calloc and never spawned (err_fd 0, as in job.c) never closes
@@ -38,6 +45,7 @@ struct pty_spec {
 	int		  no_pty;	/* 1: use pipes without trying a pty */
 	int		  split_stderr;	/* pipes only: stderr on its own pipe */
 	int		  null_stdin;	/* pipes only: stdin is /dev/null */
+	int		  cgroup_procs;	/* above 2: cgroup.procs to join */
 };
 
 struct pty_child {

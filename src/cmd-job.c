@@ -96,14 +96,16 @@ const struct cmd_entry cmd_logs_entry = {
 /*
  * Write a job's fields into the open JSON object jb: id, name, command,
  * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
- * 8601, UTC), duration_ms, exit_code and signal (null while it runs or
- * waits) and log (the log file's path, or null).
+ * 8601, UTC), duration_ms, cpu_ms and memory_bytes (its cgroup's, null
+ * when unknown), exit_code and signal (null while it runs or waits) and
+ * log (the log file's path, or null).
  */
 void
 cmd_json_job(struct json_buf *jb, struct job *job)
 {
 	char *const	*argv = job_argv(job);
 	char		 buf[64];
+	int64_t		 cpu = job_cpu_ms(job), mem = job_memory_bytes(job);
 	int		 i;
 
 	json_key(jb, "id");
@@ -140,6 +142,16 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 		json_put_null(jb);
 	json_key(jb, "duration_ms");
 	json_put_int(jb, job_duration_ms(job, loop_now_ms()));
+	json_key(jb, "cpu_ms");
+	if (cpu >= 0)
+		json_put_int(jb, cpu);
+	else
+		json_put_null(jb);
+	json_key(jb, "memory_bytes");
+	if (mem >= 0)
+		json_put_int(jb, mem);
+	else
+		json_put_null(jb);
 	waitstatus_json(jb, job_end_status(job));
 	json_key(jb, "log");
 	json_put_string(jb, job_log_path(job));
@@ -163,7 +175,8 @@ cmd_json_job_doc(struct cmd_ctx *ctx, struct job *job)
 }
 
 /*
- * Show jobs as the !ps table (ID, PID, STATE, EXIT, TIME, COMMAND) or,
+ * Show jobs as the !ps table (ID, PID, STATE, EXIT, TIME, CPU, MEM,
+ * COMMAND) or,
  * for JSON, as {"jobs": [job, ...]}.
  */
 void
@@ -172,6 +185,7 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 	struct json_buf	 jb;
 	struct job	*job;
 	char		**lines, *doc, exitbuf[32], timebuf[32];
+	char		  cpu[32], mem[32];
 	int64_t		 now = loop_now_ms();
 	int		 i;
 
@@ -194,16 +208,18 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 		return;
 	}
 	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	lines[0] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %s", "ID", "PID",
-	    "STATE", "EXIT", "TIME", "COMMAND");
+	lines[0] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %-8s  %-6s  %s",
+	    "ID", "PID", "STATE", "EXIT", "TIME", "CPU", "MEM", "COMMAND");
 	for (i = 0; i < n; i++) {
 		job = jobs[i];
 		waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
 		job_format_duration(job_duration_ms(job, now), timebuf,
 		    sizeof timebuf);
-		lines[i + 1] = xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %s%s%s",
-		    job_id(job), (long)job_pid(job),
+		lines[i + 1] = xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  "
+		    "%-6s  %s%s%s", job_id(job), (long)job_pid(job),
 		    job_state_name(job_state(job)), exitbuf, timebuf,
+		    job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
+		    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
 		    job_name(job) != NULL ? job_name(job) : "",
 		    job_name(job) != NULL ? ": " : "", job_command(job));
 	}

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "expand.h"
 #include "job.h"
 #include "joblog.h"
@@ -62,6 +63,8 @@ struct job {
 	int64_t		  ended;
 	int		  status;
 	uint64_t	  text_mark;	/* job_text_incremental()'s offset */
+	struct cgroup	 *cg;		/* the deck's containment, or NULL */
+	struct cgroup_job *cgj;		/* the last run's, or NULL */
 
 #define JOB_CANCEL	0x1	/* the user asked it to stop */
 #define JOB_REAPED	0x2	/* waitpid() returned its status */
@@ -156,6 +159,8 @@ job_free(struct job *j)
 	if (j == NULL)
 		return;
 	pty_child_close(&j->child);
+	if (j->cgj != NULL)
+		cgroup_job_release(j->cgj);
 	if (j->vt != NULL)
 		vt_free(j->vt);
 	if (j->log != NULL)
@@ -177,23 +182,64 @@ job_free(struct job *j)
 	free(j);
 }
 
-/* Return a copy of envp with TERM set to term. */
+/* Return whether an environment entry has the name of add (NAME=VALUE). */
+static int
+job_env_same(const char *entry, const char *add)
+{
+	size_t	len = strcspn(add, "=");
+
+	return strncmp(entry, add, len) == 0 && entry[len] == '=';
+}
+
+/*
+ * Return a copy of envp with TERM set to term and, unless it is NULL, the
+ * containment marker (NAME=VALUE) set too.
+ */
 static char **
-job_env_with_term(char *const *envp, const char *term)
+job_env_with(char *const *envp, const char *term, const char *marker)
 {
 	char	**env;
 	size_t	  n, i, k;
 
 	for (n = 0; envp[n] != NULL; n++)
 		;
-	env = xcalloc(n + 2, sizeof *env);
+	env = xcalloc(n + 3, sizeof *env);
 	for (i = k = 0; i < n; i++) {
-		if (strncmp(envp[i], "TERM=", 5) != 0)
+		if (!job_env_same(envp[i], term) &&
+		    (marker == NULL || !job_env_same(envp[i], marker)))
 			env[k++] = envp[i];
 	}
 	env[k++] = (char *)term;
+	if (marker != NULL)
+		env[k++] = (char *)marker;
 	env[k] = NULL;
 	return env;
+}
+
+/*
+ * Contain the job's runs from now on in the deck's cg (NULL: no more than
+ * its process group); cg must outlive the job.
+ */
+void
+job_set_cgroup(struct job *j, struct cgroup *cg)
+{
+	j->cg = cg;
+}
+
+/*
+ * Start a run's containment: what the last run left in its cgroup is
+ * killed and that cgroup let go; the new one is made.
+ */
+static void
+job_contain(struct job *j)
+{
+	if (j->cgj != NULL) {
+		cgroup_job_signal(j->cgj, SIGKILL);
+		cgroup_job_release(j->cgj);
+		j->cgj = NULL;
+	}
+	if (j->cg != NULL)
+		j->cgj = cgroup_job_new(j->cg, j->id);
 }
 
 /* Start the child on a pty of rows x cols (or on pipes); 0 or -1. */
@@ -222,7 +268,9 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	argv[1] = (char *)"-c";
 	argv[2] = j->command;
 	argv[3] = NULL;
-	env = job_env_with_term(j->envp, "TERM=xterm-256color");
+	job_contain(j);
+	env = job_env_with(j->envp, "TERM=xterm-256color",
+	    j->cgj != NULL ? cgroup_job_marker(j->cgj) : NULL);
 
 	memset(&spec, 0, sizeof spec);
 	spec.path = j->argv != NULL ? j->argv[0] : j->shell;
@@ -232,10 +280,18 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	spec.rows = j->rows;
 	spec.cols = j->cols;
 	spec.no_pty = j->no_pty;
+	spec.cgroup_procs = j->cgj != NULL ? cgroup_job_procs_fd(j->cgj) : -1;
 	rc = pty_spawn(&spec, &j->child, cause);
 	free(env);
-	if (rc != 0)
+	if (rc != 0) {
+		if (j->cgj != NULL) {
+			cgroup_job_release(j->cgj);
+			j->cgj = NULL;
+		}
 		return -1;
+	}
+	if (j->cgj != NULL)
+		cgroup_job_started(j->cgj, j->child.pid);
 
 	j->state = JOB_RUNNING;
 	j->started = job_now_ms();
@@ -405,6 +461,75 @@ job_signal(struct job *j, int sig)
 	if (errno == ESRCH && !(j->flags & JOB_REAPED))
 		return kill(j->child.pid, sig);
 	return -1;
+}
+
+/*
+ * Send sig to the job's processes that left its process group: through
+ * its cgroup at once, or with the marker alone queued for cgroup_flush();
+ * SIGTERM, SIGHUP and SIGINT are followed by SIGCONT.  Returns how many
+ * were signalled now.
+ */
+int
+job_signal_escapees(struct job *j, int sig)
+{
+	if (j->cgj == NULL)
+		return 0;
+	return cgroup_job_signal(j->cgj, sig);
+}
+
+/*
+ * Return whether something of the job's last run is left: a member of its
+ * process group, or a process in its cgroup.  (Processes found only by
+ * the marker are not looked for: that takes a scan of /proc.)
+ */
+int
+job_lingers(struct job *j)
+{
+	if (j->child.pid > 0 && job_signal(j, 0) == 0)
+		return 1;
+	return j->cgj != NULL && cgroup_job_populated(j->cgj);
+}
+
+/*
+ * Once the job has ended and its cgroup is empty, remove the cgroup (its
+ * CPU figure is kept); returns 1 while it still waits to be removed.
+ */
+int
+job_tidy(struct job *j)
+{
+	if (j->cgj == NULL || j->state == JOB_RUNNING)
+		return 0;
+	return cgroup_job_remove(j->cgj) != 0;
+}
+
+/*
+ * Return the CPU time of the job's last run in ms, its processes that
+ * left the group included (its cgroup's cpu.stat), or -1 when unknown.
+ */
+int64_t
+job_cpu_ms(struct job *j)
+{
+	int64_t	cpu;
+
+	if (j->cgj == NULL)
+		return -1;
+	cgroup_job_usage(j->cgj, &cpu, NULL);
+	return cpu < 0 ? -1 : cpu / 1000;
+}
+
+/*
+ * Return the memory of the job's last run in bytes while something of it
+ * is left (see cgroup_job_usage()), or -1 when unknown.
+ */
+int64_t
+job_memory_bytes(struct job *j)
+{
+	int64_t	mem;
+
+	if (j->cgj == NULL)
+		return -1;
+	cgroup_job_usage(j->cgj, NULL, &mem);
+	return mem;
 }
 
 /* Mark that the user asked the job to stop, so its end shows as canceled. */
@@ -950,6 +1075,35 @@ job_format_duration(int64_t ms, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%lldm %02llds", (long long)(s / 60),
 		    (long long)(s % 60));
+	return buf;
+}
+
+/* Format CPU time in ms as seconds ("0.03s", "12.40s"); "-" for -1. */
+const char *
+job_format_cpu(int64_t ms, char *buf, size_t size)
+{
+	if (ms < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%lld.%02llds", (long long)(ms / 1000),
+		    (long long)(ms % 1000 / 10));
+	return buf;
+}
+
+/* Format a size in bytes as "900K", "12.3M", "1.5G" into buf; "-" for -1. */
+const char *
+job_format_bytes(int64_t bytes, char *buf, size_t size)
+{
+	if (bytes < 0)
+		snprintf(buf, size, "-");
+	else if (bytes < 1024 * 1024)
+		snprintf(buf, size, "%lldK",
+		    (long long)((bytes + 1023) / 1024));
+	else if (bytes < (int64_t)1024 * 1024 * 1024)
+		snprintf(buf, size, "%.1fM", (double)bytes / (1024 * 1024));
+	else
+		snprintf(buf, size, "%.1fG", (double)bytes /
+		    (1024.0 * 1024 * 1024));
 	return buf;
 }
 

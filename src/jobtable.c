@@ -5,6 +5,19 @@
  * sys/queue.h has no safe foreach); one is freed while the table lives only
  * when keep_finished drops it, after the removed callback, so whoever holds
  * a job pointer must forget it there.
+ *
+ * Stopping a job, with a deck's containment set (jobtable_set_cgroup()):
+ * !kill, !kill-all and a time limit send SIGTERM (or the signal asked
+ * for, if SIGHUP or SIGINT) to the job's process group and, at the same
+ * moment, to every process of the run that left the group (its cgroup, or
+ * its marker), each followed by SIGCONT; after the grace period SIGKILL
+ * goes to the group and empties the cgroup (cgroup.kill), or kills what
+ * carries the marker.  When the job's leader exits by itself, whatever is
+ * left of the run (the group's members, the cgroup's processes; not the
+ * marker's, which would take a scan of /proc on every exit) gets the same
+ * SIGTERM, then SIGKILL after the grace period.  Once a run is over and
+ * its cgroup empty, the cgroup is removed; a timer retries while one is
+ * not empty yet and sends the signals queued for marked processes.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -20,6 +33,7 @@
 #include <unistd.h>
 
 #include "debuglog.h"
+#include "cgroup.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -29,6 +43,8 @@
 #define JOBTABLE_MAX_SUBS	16
 #define JOBTABLE_READ_CHUNK	(16 * 1024)
 #define JOBTABLE_READ_SLICE_NS	200000	/* time one job may take per turn */
+#define JOBTABLE_FLUSH_MS	10	/* next scan of a SIGKILL by marker */
+#define JOBTABLE_TIDY_MS	200	/* next try at removing a cgroup */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -41,6 +57,7 @@ struct jobtable_entry {
 	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
 	int		 restart_asked;	/* jobtable_restart() while it ran */
+	int		 stopping;	/* got a kill that ends in SIGKILL */
 };
 
 struct jobtable_sub {
@@ -62,6 +79,8 @@ struct jobtable {
 	char			 *log_dir;	/* NULL: jobs are not logged */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
+	struct cgroup		 *cg;		/* containment, or NULL */
+	uint64_t		  contain_timer; /* flush, tidy; 0: none */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
@@ -75,6 +94,8 @@ static int	jobtable_live(const struct jobtable_entry *);
 static void	jobtable_started(struct jobtable_entry *);
 static void	jobtable_after_exit(struct jobtable_entry *);
 static void	jobtable_trim_finished(struct jobtable *);
+static void	jobtable_contain_soon(struct jobtable *, int64_t);
+static void	jobtable_tidy(struct jobtable *);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -103,6 +124,8 @@ jobtable_free(struct jobtable *jt)
 
 	if (jt == NULL)
 		return;
+	if (jt->contain_timer != 0)
+		loop_cancel_timer(jt->loop, jt->contain_timer);
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
 		if (e->out_fd != -1)
@@ -247,6 +270,58 @@ void
 jobtable_set_no_pty(struct jobtable *jt, int no_pty)
 {
 	jt->no_pty = no_pty;
+}
+
+/*
+ * Contain every job started from now on with cg (NULL: none but its
+ * process group); cg is the caller's and must outlive the table.  What
+ * cg has yet to remove is retried on the loop from now on.
+ */
+void
+jobtable_set_cgroup(struct jobtable *jt, struct cgroup *cg)
+{
+	jt->cg = cg;
+	/* What a sweep of dead decks could not remove yet is retried. */
+	jobtable_tidy(jt);
+}
+
+/* Flush queued marker signals, then remove what is empty; again if due. */
+static void
+jobtable_contain_cb(void *arg)
+{
+	struct jobtable	*jt = arg;
+
+	jt->contain_timer = 0;
+	if (jt->cg != NULL && cgroup_flush(jt->cg))
+		jobtable_contain_soon(jt, JOBTABLE_FLUSH_MS);
+	jobtable_tidy(jt);
+}
+
+/* Arm the containment timer to run within ms, unless it is armed. */
+static void
+jobtable_contain_soon(struct jobtable *jt, int64_t ms)
+{
+	if (jt->cg != NULL && jt->contain_timer == 0)
+		jt->contain_timer = loop_add_timer(jt->loop, ms,
+		    jobtable_contain_cb, jt);
+}
+
+/*
+ * Remove the cgroups of runs that are over and empty, and those the deck
+ * let go of; try again later while one is not empty yet.
+ */
+static void
+jobtable_tidy(struct jobtable *jt)
+{
+	int	i, left = 0;
+
+	if (jt->cg == NULL)
+		return;
+	for (i = 0; i < jt->count; i++)
+		left += job_tidy(jt->entries[i]->job);
+	left += cgroup_tidy(jt->cg);
+	if (left > 0)
+		jobtable_contain_soon(jt, JOBTABLE_TIDY_MS);
 }
 
 /* Watch the entry's fds for what the job needs now. */
@@ -398,6 +473,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 		return NULL;
 	}
 	job = job_new(jt->next_id, spec);
+	job_set_cgroup(job, jt->cg);
 	queued = jt->max_running > 0 && jobtable_running(jt) >= jt->max_running;
 	if (!queued && job_start(job, jt->rows, jt->cols, cause) != 0) {
 		job_free(job);
@@ -465,6 +541,7 @@ jobtable_started(struct jobtable_entry *e)
 	const struct job_spec	*spec = job_spec(e->job);
 
 	e->hung = 0;
+	e->stopping = 0;
 	jobtable_update_watch(e);
 	if (spec->timeout_ms > 0)
 		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
@@ -557,13 +634,13 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 
 /*
  * Return whether an entry's job is over and may leave the table: not live,
- * its output closed, and no member of its group left for a pending SIGKILL.
+ * its output closed, and nothing of it left for a pending SIGKILL.
  */
 static int
 jobtable_removable(struct jobtable_entry *e)
 {
 	return !jobtable_live(e) && e->out_fd == -1 &&
-	    (e->kill_timer == 0 || job_signal(e->job, 0) != 0);
+	    (e->kill_timer == 0 || !job_lingers(e->job));
 }
 
 /* Drop the oldest finished jobs beyond keep_finished (their logs stay). */
@@ -759,8 +836,8 @@ jobtable_running(const struct jobtable *jt)
 }
 
 /*
- * Send SIGKILL to a job's group once its grace period is over; an ended
- * job may then leave the panel.
+ * Send SIGKILL to a job's group and empty its cgroup once its grace
+ * period is over; an ended job may then leave the panel.
  */
 static void
 jobtable_grace_cb(void *arg)
@@ -769,15 +846,41 @@ jobtable_grace_cb(void *arg)
 
 	e->kill_timer = 0;
 	job_signal(e->job, SIGKILL);
+	job_signal_escapees(e->job, SIGKILL);
+	jobtable_contain_soon(e->jt, 0);
 	if (!job_is_running(e->job))
 		jobtable_trim_finished(e->jt);
 }
 
-/* Signal a job's group; for SIGTERM and the like, SIGKILL after grace. */
+/*
+ * Stop what is left of a run whose leader exited by itself (not through a
+ * kill that ends in SIGKILL, which sees to the rest): SIGTERM (and
+ * SIGCONT) to its group and its cgroup, SIGKILL after the grace period.
+ */
+static void
+jobtable_stop_leftovers(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+
+	if (e->stopping || e->kill_timer != 0 || !job_lingers(e->job))
+		return;
+	if (job_signal(e->job, SIGTERM) == 0)
+		job_signal(e->job, SIGCONT);
+	job_signal_escapees(e->job, SIGTERM);
+	e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
+	    jobtable_grace_cb, e);
+}
+
+/*
+ * Signal a job's group, and for the signals that stop it (TERM, HUP, INT,
+ * QUIT, KILL) its processes that left the group too; for SIGTERM, SIGHUP
+ * and SIGINT, SIGKILL after the grace period.
+ */
 int
 jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 {
 	struct jobtable_entry	*e;
+	int			 stop, group;
 
 	e = jobtable_entry(jt, job);
 	if (e != NULL && job_state(job) == JOB_QUEUED) {
@@ -793,22 +896,33 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		e->restart_timer = 0;
 		return 0;
 	}
-	if (e == NULL || job_signal(job, 0) == -1) {
+	stop = sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
+	    sig == SIGHUP || sig == SIGQUIT;
+	/* An ended job's escapees may be left in its cgroup. */
+	group = e != NULL && job_signal(job, 0) == 0;
+	if (e == NULL || (!group && !(stop && job_lingers(job)))) {
 		errno = ESRCH;
 		return -1;
 	}
-	if (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
-	    sig == SIGHUP || sig == SIGQUIT) {
+	if (stop) {
 		/* The user stops it: a restart still pending is called off. */
 		job_set_cancel(job);
 		e->restart_asked = 0;
 	}
-	if (job_signal(job, sig) == -1)
+	if (group && job_signal(job, sig) == -1)
 		return -1;
 	debuglog("job %d: signal %d to its group", job_id(job), sig);
+	if (stop) {
+		job_signal_escapees(job, sig);
+		jobtable_contain_soon(jt, 0);
+	}
+	if (sig == SIGKILL)
+		e->stopping = 1;
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT) {
+		e->stopping = 1;
 		/* A stopped group never sees the signal otherwise. */
-		job_signal(job, SIGCONT);
+		if (group)
+			job_signal(job, SIGCONT);
 		if (e->kill_timer == 0)
 			e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
 			    jobtable_grace_cb, e);
@@ -852,60 +966,81 @@ jobtable_busy(const struct jobtable *jt)
 		e = jt->entries[i];
 		if (job_is_running(e->job))
 			return 1;
-		if (e->kill_timer != 0 && job_signal(e->job, 0) == 0)
+		if (e->kill_timer != 0 && job_lingers(e->job))
 			return 1;
 	}
 	return 0;
 }
 
 /*
- * Reap every child that has exited, recording the jobs' statuses; a job
- * leader that stopped or continued changes the job's state.
+ * A job's leader was reaped with status: record it, tell, stop the rest;
+ * or it stopped or continued: record that.
+ */
+static void
+jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (job_pid(e->job) != pid || !job_is_running(e->job))
+			continue;
+		if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+			job_set_stopped(e->job, WIFSTOPPED(status));
+			jobtable_emit(jt, JOBTABLE_CHANGED, e->job);
+			return;
+		}
+		/*
+		 * Show what it wrote before it went; more, from children
+		 * still holding the terminal, is read on later turns.
+		 */
+		if (e->out_fd != -1 && !e->hung)
+			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+		job_set_exited(e->job, status, loop_now_ms());
+		debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
+		    (long)pid, job_state_name(job_state(e->job)));
+		if (e->hung) {
+			e->hung = 0;
+			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+		}
+		jobtable_stop_leftovers(e);
+		jobtable_emit(jt, JOBTABLE_EXITED, e->job);
+		if (e->out_fd != -1)
+			jobtable_update_watch(e);
+		jobtable_after_exit(e);
+		return;
+	}
+	/* Not a job: a stray reparented to us; it is reaped now. */
+}
+
+/*
+ * Reap every child that has exited, recording the jobs' statuses.  A
+ * batch is reaped before any of it is looked at, so the zombies a leader
+ * left to us are gone when what is left of its group is looked for.  A
+ * job leader that stopped or continued changes the job's state.
  */
 void
 jobtable_reap(struct jobtable *jt)
 {
-	struct jobtable_entry	*e;
-	pid_t			 pid;
-	int			 status, i;
+	pid_t	pids[64], pid;
+	int	statuses[64], status, n, i;
 
-	for (;;) {
-		pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED);
-		if (pid == -1 && errno == EINTR)
-			continue;
-		if (pid <= 0)
-			break;
-		for (i = 0; i < jt->count; i++) {
-			e = jt->entries[i];
-			if (job_pid(e->job) != pid || !job_is_running(e->job))
+	do {
+		for (n = 0; n < 64;) {
+			pid = waitpid(-1, &status, WNOHANG | WUNTRACED |
+			    WCONTINUED);
+			if (pid == -1 && errno == EINTR)
 				continue;
-			if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
-				job_set_stopped(e->job, WIFSTOPPED(status));
-				jobtable_emit(jt, JOBTABLE_CHANGED, e->job);
+			if (pid <= 0)
 				break;
-			}
-			/*
-			 * Show what it wrote before it went; more, from
-			 * children still holding the terminal, is read on
-			 * later turns.
-			 */
-			if (e->out_fd != -1 && !e->hung)
-				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-			job_set_exited(e->job, status, loop_now_ms());
-			debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
-			    (long)pid, job_state_name(job_state(e->job)));
-			if (e->hung) {
-				e->hung = 0;
-				jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-			}
-			jobtable_emit(jt, JOBTABLE_EXITED, e->job);
-			if (e->out_fd != -1)
-				jobtable_update_watch(e);
-			jobtable_after_exit(e);
-			break;
+			pids[n] = pid;
+			statuses[n++] = status;
 		}
-		/* Not a job: a stray reparented to us; it is reaped now. */
-	}
+		for (i = 0; i < n; i++)
+			jobtable_reaped(jt, pids[i], statuses[i]);
+	} while (n == 64);
+	jobtable_tidy(jt);
 }
 
 /* Reap on SIGCHLD. */

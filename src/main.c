@@ -3,9 +3,13 @@
  * The control socket is bound first, so that a second deck of the same
  * name stops before it touches the screen; then the loop (it owns signal
  * delivery), the session, the job table, the front end, and the socket's
- * server; jobs named on the command line start last.  On
- * the way out every job is stopped before the terminal is given back, and
- * anything still parented to jobdeck is killed and reaped.
+ * server; jobs named on the command line start last.  Before the loop the
+ * deck's containment is made (a cgroup per job, or the environment marker;
+ * JOBDECK_NO_CGROUP=1 asks for the marker alone) and what dead decks left
+ * is killed.  On the way out every job is stopped before the terminal is
+ * given back, then everything of the deck's cgroups and marker is killed,
+ * anything still parented to jobdeck is killed and reaped, and the
+ * cgroups are removed.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cmd.h"
 #include "config.h"
 #include "ctl.h"
@@ -34,9 +39,10 @@
 
 extern char **environ;
 
-/* What main needs from the signal callbacks. */
+/* What main needs from the signal and job callbacks. */
 struct main_state {
 	struct ui	*ui;
+	struct cgroup	*cg;
 	int		 signo;		/* the signal that asked us to leave */
 };
 
@@ -133,6 +139,27 @@ main_signal_cb(int signo, void *arg)
 		ui_quit(ms->ui);
 }
 
+/* A job started: say once why jobs get no cgroup, if they do not. */
+static void
+main_job_started(struct job *job, void *arg)
+{
+	struct main_state	*ms = arg;
+	const char		*why;
+
+	(void)job;
+	if (ms->ui != NULL && (why = cgroup_warning(ms->cg)) != NULL)
+		ui_message(ms->ui, why, 0);
+}
+
+/* Return whether the environment variable name is set to a true value. */
+static int
+main_env_flag(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL && *v != '\0' && *v != '0';
+}
+
 /* `quit` through the control socket: as !quit. */
 static void
 main_ctl_quit(void *arg)
@@ -161,6 +188,9 @@ main(int argc, char **argv)
 		.quit = main_ctl_quit,
 		.focus = main_ctl_focus,
 	};
+	static const struct jobtable_cbs main_jobtable_cbs = {
+		.started = main_job_started,
+	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -169,7 +199,7 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct main_state	 ms = { NULL, 0 };
+	struct main_state	 ms = { NULL, NULL, 0 };
 	struct loop		*loop;
 	struct session		*session;
 	struct jobtable		*jt;
@@ -177,7 +207,7 @@ main(int argc, char **argv)
 	struct config		*cfg = NULL;
 	const struct config_job	*cj;
 	char			*cause = NULL, *log_dir, *text;
-	const char		*config = NULL, *no_pty, *deck = "default";
+	const char		*config = NULL, *deck = "default";
 	struct ctl		*ctl;
 	struct cmd_ctx		 ctx;
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
@@ -261,6 +291,10 @@ main(int argc, char **argv)
 	 */
 	signal(SIGTSTP, SIG_IGN);
 	main_raise_fd_limit();
+	/* Every job in a cgroup where we may; what dead decks left goes. */
+	ms.cg = cgroup_new(main_env_flag("JOBDECK_NO_CGROUP") ?
+	    CGROUP_NO_CGROUP : 0);
+	cgroup_sweep(ms.cg);
 
 	loop = loop_new();
 	loop_watch_signal(loop, SIGTERM, main_signal_cb, &ms);
@@ -271,6 +305,8 @@ main(int argc, char **argv)
 	jobtable_set_grace(jt, (int)(cfg->settings.kill_timeout * 1000));
 	jobtable_set_max_running(jt, cfg->settings.max_running);
 	jobtable_set_keep_finished(jt, cfg->settings.keep_finished);
+	jobtable_set_cgroup(jt, ms.cg);
+	jobtable_subscribe(jt, &main_jobtable_cbs, &ms);
 	log_dir = cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : joblog_default_dir();
 
@@ -278,9 +314,7 @@ main(int argc, char **argv)
 	if (verbose)
 		main_open_debuglog(log_dir, deck);
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
-	no_pty = getenv("JOBDECK_NO_PTY");
-	jobtable_set_no_pty(jt, no_pty != NULL && *no_pty != '\0' &&
-	    *no_pty != '0');
+	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
 	opts.focus_key = config_key_code(cfg->settings.focus_key);
@@ -290,6 +324,7 @@ main(int argc, char **argv)
 		free(cause);
 		ctl_free(ctl);
 		jobtable_free(jt);
+		cgroup_free(ms.cg);
 		session_free(session);
 		loop_free(loop);
 		free(log_dir);
@@ -316,8 +351,10 @@ main(int argc, char **argv)
 
 	ctl_free(ctl);
 	ui_free(ms.ui);
+	cgroup_kill_all(ms.cg);
 	jobtable_kill_strays();
 	jobtable_free(jt);
+	cgroup_free(ms.cg);
 	session_free(session);
 	loop_free(loop);
 	debuglog("deck %s ends (signal %d)", deck, ms.signo);

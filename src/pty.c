@@ -30,6 +30,11 @@
  * process group.  It has no controlling terminal.  The parent should ignore
  * SIGPIPE, since a write to in_fd after the child exits raises it.
  *
+ * Containment: with spec->cgroup_procs the child's first act, on either
+ * path, is to write "0" to that cgroup.procs fd, before any fd is moved
+ * (the fd is above 2, and the dup3 onto fd 3 of split mode comes later),
+ * so it is in its cgroup before it forks or execs anything.
+ *
  * Split mode (spec->split_stderr) uses pipes only and gives stderr a pipe
  * of its own.  It also reports the exec: a fourth, close-on-exec pipe
  * whose write end the child keeps on fd 3.  execve() closes it, so the
@@ -73,6 +78,7 @@ struct pty_prep {
 	int		  open_max;
 	int		  split;	/* stderr apart, exec report on fd 3 */
 	int		  null_stdin;
+	int		  cgroup_procs;	/* above 2: cgroup.procs to join */
 };
 
 static const char *pty_env_path(char *const *);
@@ -83,6 +89,7 @@ static void	 pty_make_termios(struct termios *);
 static void	 pty_make_winsize(struct winsize *, int, int);
 static int	 pty_set_flags(int);
 static void	 pty_write_err(const char *, const char *, int);
+static void	 pty_child_join(const struct pty_prep *);
 static void	 pty_child_fail(const struct pty_prep *, int, int)
 		     __attribute__((noreturn));
 static int	 pty_child_fds(int, int, int, int);
@@ -163,6 +170,8 @@ pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
 	prep->cwd = spec->cwd;
 	prep->split = spec->split_stderr;
 	prep->null_stdin = spec->null_stdin;
+	prep->cgroup_procs = spec->cgroup_procs > STDERR_FILENO ?
+	    spec->cgroup_procs : -1;
 
 	if (strchr(spec->path, '/') != NULL)
 		prep->file = xstrdup(spec->path);
@@ -265,6 +274,22 @@ pty_write_err(const char *a, const char *b, int error)
 	(void)r;
 }
 
+/*
+ * In the child, first of all: join the cgroup whose cgroup.procs the
+ * caller opened ("0" is the writer itself).  A failure is not fatal: the
+ * child runs on where it is.
+ */
+static void
+pty_child_join(const struct pty_prep *prep)
+{
+	ssize_t	r;
+
+	if (prep->cgroup_procs != -1) {
+		r = write(prep->cgroup_procs, "0", 1);
+		(void)r;
+	}
+}
+
 /* In the child: report error on fd 3 in split mode, then exit. */
 static void
 pty_child_fail(const struct pty_prep *prep, int error, int status)
@@ -341,8 +366,10 @@ pty_spawn_pty(const struct pty_prep *prep, struct pty_child *child,
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = forkpty(&master, NULL, &tio, ws);
-	if (pid == 0)
+	if (pid == 0) {
+		pty_child_join(prep);
 		pty_child_exec(prep);
+	}
 	error = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid == -1) {
@@ -481,6 +508,7 @@ pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0) {
+		pty_child_join(prep);
 		if (pty_child_fds(in[0], out[1], err[1], report[1]) != 0) {
 			error = errno;
 			if (report[1] != -1)

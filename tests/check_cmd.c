@@ -509,8 +509,9 @@ ps_parse(const char *line, struct ps_row *r)
 {
 	int	m, s, n = 0;
 
-	if (sscanf(line, "%d %ld %31s %31s %dm %ds %n", &r->id, &r->pid,
-	    r->state, r->exit, &m, &s, &n) != 6 || n == 0)
+	/* CPU and MEM, between TIME and COMMAND, are skipped. */
+	if (sscanf(line, "%d %ld %31s %31s %dm %ds %*s %*s %n", &r->id,
+	    &r->pid, r->state, r->exit, &m, &s, &n) != 6 || n == 0)
 		return 0;
 	snprintf(r->time, sizeof r->time, "%dm %02ds", m, s);
 	snprintf(r->command, sizeof r->command, "%s", line + n);

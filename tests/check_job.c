@@ -5,7 +5,10 @@
  * grace period's SIGKILL, background children, kill-all at once, lookup by
  * id and name, output left in the pty at exit, the pipe fallback, input,
  * !logs text from the log file, the log's bytes, inherited fds and the pty
- * size.
+ * size; containment: escapees (setsid) reached by kills, kill-all, the
+ * end of the job and a restart, through a cgroup (as root: "SKIP: " on
+ * stderr otherwise) and through the marker, the cgroup removed after, CPU
+ * and memory figures.
  *
  * The test process is made a child subreaper, as jobdeck is, so orphaned
  * background children come back to it and jobtable_reap() reaps them.
@@ -17,6 +20,7 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,6 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+#include "skip.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -40,6 +46,7 @@ static char *const test_env[] = {
 struct fx {
 	struct loop	*loop;
 	struct jobtable	*jt;
+	struct cgroup	*cg;		/* containment, or NULL */
 	char		 dir[64];	/* a temporary directory */
 
 	int		 started;
@@ -123,9 +130,12 @@ teardown(void)
 
 	for (i = 0; i < jobtable_count(fx.jt); i++)
 		job_signal(jobtable_get(fx.jt, i), SIGKILL);
+	if (fx.cg != NULL)
+		cgroup_kill_all(fx.cg);
 	jobtable_free(fx.jt);
 	loop_free(fx.loop);
 	jobtable_kill_strays();
+	cgroup_free(fx.cg);
 	free(fx.out);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", fx.dir);
 	if (system(cmd) != 0)
@@ -1105,6 +1115,193 @@ START_TEST(test_pty_winch)
 END_TEST
 
 /*
+ * Contain the table's jobs: with a cgroup each (flags 0; 0 returned, and
+ * "SKIP: " said, where none can be made) or the marker alone.
+ */
+static int
+contain(int flags, const char *test)
+{
+	fx.cg = cgroup_new(flags);
+	if (!(flags & CGROUP_NO_CGROUP) && cgroup_dir(fx.cg) == NULL) {
+		TEST_SKIP_LINE("%s: %s", test, cgroup_warning(fx.cg));
+		return 0;
+	}
+	jobtable_set_cgroup(fx.jt, fx.cg);
+	return 1;
+}
+
+/* Whether the deck's cgroup holds no job's cgroup any more. */
+static int
+no_job_cgroups(void *arg)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 n = 0;
+
+	(void)arg;
+	if ((d = opendir(cgroup_dir(fx.cg))) == NULL)
+		return 1;
+	while ((de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, "job-", 4) == 0;
+	closedir(d);
+	return n == 0;
+}
+
+/*
+ * Start a job whose escapee (setsid, so out of the job's group; trap is
+ * its trap for TERM) writes its pid to name in the test's directory; then
+ * the job runs tail.  Returns the job and the escapee's pid.
+ */
+static struct job *
+spawn_escapee(const char *name, const char *trap, const char *tail,
+    pid_t *esc)
+{
+	struct job	*job;
+	char		 cmd[1024], path[96], *s;
+	size_t		 len;
+
+	snprintf(path, sizeof path, "%s/%s", fx.dir, name);
+	snprintf(cmd, sizeof cmd, "setsid sh -c 'trap \"%s\" TERM; "
+	    "echo $$ > %s.tmp; mv %s.tmp %s; exec sleep 100' & "
+	    "while [ ! -s %s ]; do sleep 0.02; done; %s", trap, path, path,
+	    path, path, tail);
+	job = spawn(cmd);
+	while (access(path, F_OK) != 0)
+		ck_assert_int_ne(loop_run_once(fx.loop, 10), -1);
+	s = slurp(path, &len);
+	*esc = (pid_t)atol(s);
+	free(s);
+	ck_assert_int_gt(*esc, 1);
+	ck_assert_int_ne(getsid(*esc), getsid(job_pid(job)));
+	return job;
+}
+
+/*
+ * !kill reaches an escapee with SIGTERM, well before the grace period's
+ * SIGKILL: through its cgroup (_i 0) or its marker (_i 1).  With a
+ * cgroup, the run's CPU time stays known and its cgroup goes.
+ */
+START_TEST(test_contain_kill)
+{
+	struct job	*job;
+	pid_t		 esc;
+
+	if (!contain(_i ? CGROUP_NO_CGROUP : 0, "contain_kill"))
+		return;
+	jobtable_set_grace(fx.jt, 4000);
+	job = spawn_escapee("esc", "exit 0", "wait", &esc);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	ck_assert_msg(run_until(pid_gone_cond, &esc, 2000),
+	    "the escapee %ld did not go on SIGTERM", (long)esc);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	if (_i == 0) {
+		ck_assert_msg(run_until(no_job_cgroups, NULL, 3000),
+		    "the job's cgroup was not removed");
+		ck_assert_int_ge(job_cpu_ms(job), 0);
+	} else
+		ck_assert_int_eq(job_cpu_ms(job), -1);
+	ck_assert_int_eq(job_memory_bytes(job), -1);
+}
+END_TEST
+
+/*
+ * !kill-all reaches the escapees of every job, one that ignores SIGTERM
+ * with the SIGKILL after the grace period: cgroup (_i 0) or marker (_i 1).
+ */
+START_TEST(test_contain_kill_all)
+{
+	struct job	*jobs[3];
+	pid_t		 esc[3];
+	char		 name[16];
+	int		 i;
+
+	if (!contain(_i ? CGROUP_NO_CGROUP : 0, "contain_kill_all"))
+		return;
+	jobtable_set_grace(fx.jt, 300);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "esc%d", i);
+		jobs[i] = spawn_escapee(name, i == 0 ? "" : "exit 0", "wait",
+		    &esc[i]);
+	}
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_msg(run_until(pid_gone_cond, &esc[i], 3000),
+		    "escapee %d (%ld) survived kill-all", i, (long)esc[i]);
+		wait_done(jobs[i]);
+	}
+	ck_assert(run_until(all_reaped, NULL, 3000));
+}
+END_TEST
+
+/*
+ * A job that ends by itself leaves an escapee that ignores SIGTERM: its
+ * cgroup is emptied after the grace period, and then removed.
+ */
+START_TEST(test_contain_done)
+{
+	struct job	*job;
+	pid_t		 esc;
+
+	if (!contain(0, "contain_done"))
+		return;
+	jobtable_set_grace(fx.jt, 300);
+	job = spawn_escapee("esc", "", "exit 0", &esc);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	ck_assert_msg(run_until(pid_gone_cond, &esc, 3000),
+	    "the escapee %ld of an ended job lives on", (long)esc);
+	ck_assert_msg(run_until(no_job_cgroups, NULL, 3000),
+	    "the ended job's cgroup was not removed");
+	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
+}
+END_TEST
+
+/* !restart kills what the last run left in its cgroup. */
+START_TEST(test_contain_restart)
+{
+	struct job	*job;
+	char		*cause = NULL, path[128];
+	pid_t		 esc;
+
+	if (!contain(0, "contain_restart"))
+		return;
+	jobtable_set_grace(fx.jt, 4000);
+	job = spawn_escapee("esc", "", "exec sleep 100", &esc);
+	snprintf(path, sizeof path, "%s/esc", fx.dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	ck_assert_msg(run_until(pid_gone_cond, &esc, 2000),
+	    "the last run's escapee %ld survived the restart", (long)esc);
+	/* The new run started and made its own escapee. */
+	while (access(path, F_OK) != 0)
+		ck_assert_int_ne(loop_run_once(fx.loop, 10), -1);
+	ck_assert(job_is_running(job));
+	ck_assert_int_eq(job_starts(job), 1);
+}
+END_TEST
+
+/* A running job's CPU time and memory are known through its cgroup. */
+START_TEST(test_contain_usage)
+{
+	struct job	*job;
+
+	if (!contain(0, "contain_usage"))
+		return;
+	job = spawn("i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; "
+	    "echo busy''done; exec sleep 100");
+	ck_assert(run_until(output_has, "busydone", 8000));
+	ck_assert_msg(job_cpu_ms(job) > 0, "cpu %lld ms",
+	    (long long)job_cpu_ms(job));
+	ck_assert_msg(job_memory_bytes(job) > 0, "memory %lld",
+	    (long long)job_memory_bytes(job));
+	fprintf(stderr, "check_job: a shell counting to 300000: cpu %lld ms, "
+	    "memory %lld bytes\n", (long long)job_cpu_ms(job),
+	    (long long)job_memory_bytes(job));
+}
+END_TEST
+
+/*
  * Kill the jobs a failed test left behind: check ends a failed test with
  * _exit(), so its teardown does not run, and its jobs are reparented to
  * this process, a subreaper.
@@ -1512,6 +1709,17 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_grace_after_removal);
 	tcase_add_test(tc, test_input_bounded);
 	tcase_add_test(tc, test_kill_all_at_once);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("contain");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 15);
+	tcase_add_loop_test(tc, test_contain_kill, 0, 2);
+	tcase_add_loop_test(tc, test_contain_kill_all, 0, 2);
+	tcase_add_test(tc, test_contain_done);
+	tcase_add_test(tc, test_contain_restart);
+	tcase_add_test(tc, test_contain_usage);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");

@@ -1,7 +1,8 @@
 /*
  * check_pty.c: tests for pty_spawn with real children on real ptys and
  * pipes: output, session and process group, window size, environment,
- * cwd, inherited fds, exec errors, signal state and the pipe fallback.
+ * cwd, inherited fds, exec errors, signal state, the pipe fallback, and
+ * joining a cgroup before exec (as root; a "SKIP: " line otherwise).
  */
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "skip.h"
 #include "pty.h"
 
@@ -828,6 +830,96 @@ START_TEST(test_split_with_std_fds_closed)
 }
 END_TEST
 
+/*
+ * Spawn script on a pty (mode 0), pipes (1) or split pipes (2) with
+ * cgroup_procs set to fd; return its output (stdout) and wait status.
+ */
+static int
+run_joined(const char *script, int mode, int fd, struct out *o)
+{
+	struct pty_spec		 spec;
+	struct pty_child	 c;
+	char *const		 argv[] = { "sh", "-c", (char *)script, NULL };
+	char			*cause = NULL;
+
+	memset(&spec, 0, sizeof spec);
+	memset(o, 0, sizeof *o);
+	spec.path = "/bin/sh";
+	spec.argv = argv;
+	spec.envp = test_env;
+	spec.no_pty = mode == 1;
+	spec.split_stderr = mode == 2;
+	spec.cgroup_procs = fd;
+	if (pty_spawn(&spec, &c, &cause) != 0)
+		ck_abort_msg("pty_spawn: %s", cause);
+	ck_assert(read_until(c.out_fd, o, NULL, 10000));
+	pty_child_close(&c);
+	return wait_child(c.pid);
+}
+
+/* The script that shows the child's cgroup and its open fds. */
+static const char join_script[] = "sed -n 's/^0:://p' /proc/$$/cgroup; "
+    "for f in /proc/$$/fd/*; do if [ -e \"$f\" ]; then echo fd${f##*/}; "
+    "fi; done";
+
+/*
+ * The child is in its cgroup before it execs (the shell's first command
+ * sees it there) and does not inherit the cgroup.procs fd: pty, pipes and
+ * split pipes.
+ */
+START_TEST(test_cgroup_join)
+{
+	struct cgroup		*cg;
+	struct cgroup_job	*cgj;
+	struct out		 o;
+	char			 want[512];
+	int			 status;
+
+	if (geteuid() != 0)
+		TEST_SKIP("needs root");
+	cg = cgroup_new(0);
+	if (cgroup_dir(cg) == NULL) {
+		TEST_SKIP_LINE("%s", cgroup_warning(cg));
+		cgroup_free(cg);
+		return;
+	}
+	cgj = cgroup_job_new(cg, 1);
+	ck_assert_int_gt(cgroup_job_procs_fd(cgj), 2);
+	status = run_joined(join_script, _i, cgroup_job_procs_fd(cgj), &o);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(want, sizeof want, "/%s/job-1-1\nfd0\nfd1\nfd2\n",
+	    cgroup_token(cg));
+	ck_assert_msg(strstr(o.buf, want) != NULL && o.buf[0] == '/',
+	    "output \"%s\", wanted it to end in \"%s\"", o.buf, want);
+	cgroup_job_started(cgj, 0);
+	ck_assert_int_eq(cgroup_job_remove(cgj), 0);
+	cgroup_job_release(cgj);
+	cgroup_free(cg);
+}
+END_TEST
+
+/*
+ * A cgroup.procs fd that refuses the write (/dev/full) does not stop the
+ * child, which does not inherit it; one of 0-2 is not written to at all.
+ */
+START_TEST(test_cgroup_join_fails)
+{
+	struct out	o;
+	int		full, status;
+
+	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	ck_assert_int_gt(full, 2);
+	status = run_joined("echo ran; for f in /proc/$$/fd/*; do "
+	    "if [ -e \"$f\" ]; then echo fd${f##*/}; fi; done", _i, full, &o);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_str_eq(o.buf, "ran\nfd0\nfd1\nfd2\n");
+	close(full);
+	status = run_joined("echo ran", _i, STDOUT_FILENO, &o);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_str_eq(o.buf, "ran\n");
+}
+END_TEST
+
 /* Build the pty suite. */
 static Suite *
 pty_suite(void)
@@ -855,6 +947,12 @@ pty_suite(void)
 	tcase_add_test(tc, test_no_inherited_fds_pipes);
 	tcase_add_test(tc, test_signals_reset_pty);
 	tcase_add_test(tc, test_signals_reset_pipes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cgroup");
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, test_cgroup_join, 0, 3);
+	tcase_add_loop_test(tc, test_cgroup_join_fails, 0, 3);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exec");

@@ -1215,7 +1215,7 @@ START_TEST(test_malformed)
 		{ "!ps -a\n", 7, "2\nusage: !ps\n" },
 		{ "--json ps\n", 10, "0\n{\"jobs\":[]}\n" },
 		{ "ps", 2, "0\nID    PID      STATE      EXIT     TIME        "
-		    "COMMAND\n" },
+		    "CPU       MEM     COMMAND\n" },
 	};
 	struct deck	 d;
 	struct ctlres	 r;

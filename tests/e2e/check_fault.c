@@ -2796,6 +2796,440 @@ fault_shell(const char *line, char *out, size_t size)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * Escapes (issue 10, defect 7): processes that leave their job's process
+ * group -- `setsid`, `set -m; cmd &`, `setsid -f`, a double fork, one
+ * that also drops its environment (env -i), and one that ignores SIGTERM
+ * -- under !kill, !kill-all, a time limit and the job ending by itself;
+ * with a cgroup per job (as root) and with JOBDECK_NO_CGROUP=1 (the
+ * environment marker).  Each escapee writes its pid and ignores SIGHUP
+ * (so its terminal's hangup does not do jobdeck's work); a polite one
+ * writes "term" to NAME.got when SIGTERM comes, so the test knows it was
+ * asked before it was killed.
+ */
+#define ESC_GRACE_S	2	/* kill_timeout */
+#define ESC_TIMEOUT_S	3	/* the jobs' time limit in the timeout way */
+
+/* How a job starts its escapee: %s is the escapee's sh -c body. */
+static const struct {
+	const char	*name;
+	const char	*start;
+	int		 marked;	/* keeps its environment (the marker) */
+	int		 group;		/* stays in the job's process group */
+	int		 stubborn;	/* ignores SIGTERM */
+} esc_routes[] = {
+	{ "setsid", "setsid sh -c '%s' &", 1, 0, 0 },
+	{ "setm", "set -m; sh -c '%s' &", 1, 0, 0 },
+	{ "setsidf", "setsid -f sh -c '%s'", 1, 0, 0 },
+	{ "double", "(sh -c '%s' &) &", 1, 1, 0 },
+	{ "stubborn", "setsid sh -c '%s' &", 1, 0, 1 },
+	{ "envclear", "env -i /usr/bin/setsid /bin/sh -c '%s' &", 0, 0, 0 },
+};
+
+#define ESC_NROUTES	(sizeof esc_routes / sizeof esc_routes[0])
+
+/* The ways a job is stopped, with and without cgroups. */
+static const struct {
+	const char	*way;		/* !kill, !kill-all, timeout, done */
+	int		 fallback;	/* JOBDECK_NO_CGROUP=1 */
+} esc_cases[] = {
+	{ "!kill", 0 }, { "!kill-all", 0 }, { "timeout", 0 }, { "done", 0 },
+	{ "!kill", 1 }, { "!kill-all", 1 }, { "timeout", 1 }, { "done", 1 },
+};
+
+static const char *const esc_no_cgroup[] = { "JOBDECK_NO_CGROUP=1", NULL };
+
+/*
+ * Write route i's job script and append its [[job]] to cfg: it starts
+ * the escapee, waits for its pid file, writes its own, then sleeps
+ * (ends at once when done is set).
+ */
+static size_t
+esc_job(struct fault *f, size_t i, int done, int timeout, char *cfg,
+    size_t len, size_t size)
+{
+	char		 body[512], script[1024], file[64], *path;
+	const char	*n = esc_routes[i].name;
+
+	if (esc_routes[i].stubborn)
+		snprintf(body, sizeof body, "trap \"\" TERM HUP INT; "
+		    "echo $$ > %s.pid; exec /bin/sleep 1000", n);
+	else
+		snprintf(body, sizeof body, "trap \"\" HUP; trap \"echo term "
+		    "> %s.got; exit 0\" TERM; echo $$ > %s.pid; "
+		    "/bin/sleep 1000 & wait", n, n);
+	snprintf(script, sizeof script, esc_routes[i].start, body);
+	snprintf(script + strlen(script), sizeof script - strlen(script),
+	    "\nwhile [ ! -s %s.pid ]; do sleep 0.05; done\necho $$ > %s.job\n"
+	    "%s", n, n, done ? "" : "exec sleep 1000\n");
+	snprintf(file, sizeof file, "%s.sh", n);
+	path = strdup(fault_write(f, file, script, strlen(script)));
+	len += (size_t)snprintf(cfg + len, size - len, "\n[[job]]\nname = "
+	    "\"%s\"\ncommand = \"sh %s\"\n", n, path);
+	if (timeout)
+		len += (size_t)snprintf(cfg + len, size - len,
+		    "timeout = %d\n", ESC_TIMEOUT_S);
+	free(path);
+	return len;
+}
+
+/* Start a deck running every route's job; record the pids (2 per route). */
+static void
+esc_start(struct fault *f, int done, int timeout, const char *const *env,
+    pid_t *pids)
+{
+	char		 cfg[8192], name[64];
+	const char	*args[3];
+	size_t		 i, len;
+	pid_t		 pg;
+
+	len = (size_t)snprintf(cfg, sizeof cfg, "[settings]\nkill_timeout = "
+	    "%d\n", ESC_GRACE_S);
+	for (i = 0; i < ESC_NROUTES; i++)
+		len = esc_job(f, i, done, timeout, cfg, len, sizeof cfg);
+	args[0] = "-c";
+	args[1] = fault_write(f, "config.toml", cfg, len);
+	args[2] = NULL;
+	fault_start(f, args, env);
+	for (i = 0; i < ESC_NROUTES; i++) {
+		snprintf(name, sizeof name, "%s.pid", esc_routes[i].name);
+		pids[2 * i] = fault_pidfile(f, name, WAIT_MS);
+		FAULT_ASSERT(f, pids[2 * i] > 0, fault_fmt("the %s escapee did "
+		    "not write its pid", esc_routes[i].name));
+		snprintf(name, sizeof name, "%s.job", esc_routes[i].name);
+		pids[2 * i + 1] = fault_pidfile(f, name, WAIT_MS);
+		FAULT_ASSERT(f, pids[2 * i + 1] > 0, fault_fmt("the %s job did "
+		    "not write its pid", esc_routes[i].name));
+		/* A job that ends at once may be gone: nothing to compare. */
+		pg = getpgid(pids[2 * i + 1]);
+		if (!esc_routes[i].group && pg > 0)
+			FAULT_ASSERT(f, getpgid(pids[2 * i]) != pg,
+			    fault_fmt("the %s escapee did not leave its job's "
+			    "group", esc_routes[i].name));
+	}
+	fault_note_sessions(f);
+}
+
+/* Copy pid's cgroup v2 path ("0::" line of /proc/PID/cgroup) into buf. */
+static void
+esc_cgroup_of(pid_t pid, char *buf, size_t size)
+{
+	char	path[64], text[4096], *p, *end;
+	ssize_t	n;
+	int	fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, text, sizeof text - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if ((p = strstr(text, "0::")) == NULL)
+		return;
+	p += 3;
+	if ((end = strchr(p, '\n')) != NULL)
+		*end = '\0';
+	snprintf(buf, size, "%s", p);
+}
+
+/* Return whether the file name in the deck's directory starts with text. */
+static int
+esc_file_says(struct fault *f, const char *name, const char *text)
+{
+	char	path[PATH_MAX], buf[64];
+	ssize_t	n;
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", term_tmpdir(f->t), name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strncmp(buf, text, strlen(text)) == 0;
+}
+
+/* Tell whether pid's environment holds a jobdeck marker. */
+static int
+esc_has_marker(pid_t pid)
+{
+	static char	 env[256 * 1024];
+	static const char want[] = "JOBDECK_JOB=jobdeck.";
+	char		 path[64], *p;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	while (got < sizeof env - 1 &&
+	    (n = read(fd, env + got, sizeof env - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	env[got] = '\0';
+	for (p = env; p < env + got; p += strlen(p) + 1) {
+		if (strncmp(p, want, sizeof want - 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Return the cgroup2 mount point from /proc/self/mountinfo, or "". */
+static const char *
+esc_cgroup2_mount(void)
+{
+	static char	 mnt[PATH_MAX];
+	char		 line[4096], root[PATH_MAX], point[PATH_MAX];
+	FILE		*fp;
+
+	mnt[0] = '\0';
+	if ((fp = fopen("/proc/self/mountinfo", "re")) == NULL)
+		return mnt;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (strstr(line, " - cgroup2 ") != NULL &&
+		    sscanf(line, "%*s %*s %*s %4095s %4095s", root,
+		    point) == 2 && strcmp(root, "/") == 0) {
+			snprintf(mnt, sizeof mnt, "%s", point);
+			break;
+		}
+	}
+	fclose(fp);
+	return mnt;
+}
+
+/*
+ * Find the deck's cgroup, jobdeck.<pid>.<start> in the cgroup it was
+ * started in (ours); its path in dir, or 0 when it made none.
+ */
+static int
+esc_deck_cgroup(struct fault *f, char *dir, size_t size)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 base[PATH_MAX], self[4096], prefix[64];
+	int		 found = 0;
+
+	esc_cgroup_of(getpid(), self, sizeof self);
+	snprintf(base, sizeof base, "%s%s", esc_cgroup2_mount(),
+	    strcmp(self, "/") == 0 ? "" : self);
+	snprintf(prefix, sizeof prefix, "jobdeck.%ld.", (long)f->deck);
+	if (self[0] != '/' || (d = opendir(base)) == NULL)
+		return 0;
+	while (!found && (de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+			found = snprintf(dir, size, "%s/%s", base,
+			    de->d_name) < (int)size;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Tell whether this test could make a cgroup where it runs (so the deck,
+ * started here, could too): a probe directory, made and removed.
+ */
+static int
+esc_cgroups_possible(void)
+{
+	char	self[4096], probe[PATH_MAX + 64];
+
+	esc_cgroup_of(getpid(), self, sizeof self);
+	if (self[0] != '/' || esc_cgroup2_mount()[0] == '\0')
+		return 0;
+	snprintf(probe, sizeof probe, "%s%s/jobdeck-test-probe.%ld",
+	    esc_cgroup2_mount(), strcmp(self, "/") == 0 ? "" : self,
+	    (long)getpid());
+	if (mkdir(probe, 0755) != 0)
+		return 0;
+	rmdir(probe);
+	return 1;
+}
+
+/*
+ * Check the deck's containment: with JOBDECK_NO_CGROUP=1 it made no
+ * cgroup and the escapee esc carries the marker (noted, since a deck
+ * without the fallback fails later, on what survives); else say whether
+ * the deck made its cgroup.
+ */
+static int
+esc_contained(struct fault *f, pid_t esc, int fallback)
+{
+	char	dir[PATH_MAX];
+	int	found = esc_deck_cgroup(f, dir, sizeof dir);
+
+	if (fallback) {
+		FAULT_ASSERT(f, !found, fault_fmt("JOBDECK_NO_CGROUP=1, yet "
+		    "the deck made %s", dir));
+		fault_note("escapes: JOBDECK_NO_CGROUP=1: the escapee %s the "
+		    "JOBDECK_JOB marker", esc_has_marker(esc) ? "carries" :
+		    "lacks");
+	}
+	return found;
+}
+
+/*
+ * Each escape route under one way of stopping its job: with cgroups every
+ * escapee gets SIGTERM (the polite ones say so) and none survives, the
+ * deck still running; with the marker alone, every escapee that keeps its
+ * environment is caught the same way under !kill, !kill-all and a time
+ * limit, and at the job's own end only its group's members are, the rest
+ * when the deck leaves.
+ */
+START_TEST(test_escapes)
+{
+	const char	*way = esc_cases[_i].way;
+	int		 fallback = esc_cases[_i].fallback, done, now;
+	pid_t		 pids[2 * ESC_NROUTES];
+	char		 left[4096], got[64], what[96];
+	struct fault	 f;
+	size_t		 i;
+
+	snprintf(what, sizeof what, "%s%s", way, fallback ?
+	    " (JOBDECK_NO_CGROUP=1)" : "");
+	done = strcmp(way, "done") == 0;
+	fault_init(&f);
+	if (!fallback && !esc_cgroups_possible()) {
+		TEST_SKIP_LINE("escapes %s: no cgroup can be made here "
+		    "(needs root or a delegated cgroup)", what);
+		fault_end(&f);
+		return;
+	}
+	esc_start(&f, done, strcmp(way, "timeout") == 0, fallback ?
+	    esc_no_cgroup : NULL, pids);
+	esc_contained(&f, pids[0], fallback);
+	if (strcmp(way, "!kill") == 0)
+		fault_run(&f, "!kill 1 2 3 4 5 6");
+	else if (strcmp(way, "!kill-all") == 0)
+		fault_run(&f, "!kill-all");
+	for (i = 0; i < ESC_NROUTES; i++) {
+		if (fallback)
+			now = done ? esc_routes[i].group :
+			    esc_routes[i].marked;
+		else
+			now = 1;
+		if (!now)
+			continue;
+		ck_assert_msg(term_wait_pid_dead(f.t, pids[2 * i],
+		    (ESC_TIMEOUT_S + ESC_GRACE_S) * 1000 + WAIT_MS),
+		    "%s: the %s escapee (pid %ld) survived its job\n%s", what,
+		    esc_routes[i].name, (long)pids[2 * i], fault_dump(&f));
+		snprintf(got, sizeof got, "%s.got", esc_routes[i].name);
+		if (!esc_routes[i].stubborn)
+			FAULT_ASSERT(&f, esc_file_says(&f, got, "term"),
+			    fault_fmt("%s: the %s escapee died without its "
+			    "SIGTERM", what, esc_routes[i].name));
+	}
+	if (!fallback) {
+		ck_assert_msg(fault_survivors(&f, 3000, left, sizeof left) == 0,
+		    "%s: processes of the stopped jobs survived while the "
+		    "deck runs:\n%s", what, left);
+		fault_expect_works(&f, what);
+	} else {
+		for (i = 0; i < ESC_NROUTES; i++) {
+			if (term_pid_alive(pids[2 * i]))
+				fault_note("escapes %s: the %s escapee lives "
+				    "until the deck leaves (the fallback's "
+				    "limit)", what, esc_routes[i].name);
+		}
+	}
+	fault_quit_clean(&f, what);
+	fault_end(&f);
+}
+END_TEST
+
+/*
+ * A deck killed with SIGKILL leaves its jobs and their escapees running
+ * (here they come back to the test, a subreaper); the next deck started
+ * with the same state directories kills them all at its start -- through
+ * their cgroups, or by their marker (which the env -i escapee dropped:
+ * the fallback cannot find it) -- and removes the dead deck's cgroup.
+ */
+START_TEST(test_escapes_deck_killed)
+{
+	int		 fallback = _i;
+	const char	*env[8], *what = fallback ?
+			    "SIGKILL, then a new deck (JOBDECK_NO_CGROUP=1)" :
+			    "SIGKILL, then a new deck";
+	char		 deckdir[PATH_MAX], vars[4][PATH_MAX + 32];
+	const char	*args[4], *names[] = { "HOME", "XDG_CONFIG_HOME",
+			    "XDG_STATE_HOME", "XDG_RUNTIME_DIR" };
+	const char	*subs[] = { "home", "config", "state", "run" };
+	pid_t		 pids[2 * ESC_NROUTES];
+	struct term	*t2;
+	struct fault	 f;
+	struct stat	 sb;
+	size_t		 i, n = 0;
+	int		 status;
+
+	fault_init(&f);
+	if (!fallback && !esc_cgroups_possible()) {
+		TEST_SKIP_LINE("escapes %s: no cgroup can be made here "
+		    "(needs root or a delegated cgroup)", what);
+		fault_end(&f);
+		return;
+	}
+	esc_start(&f, 0, 0, fallback ? esc_no_cgroup : NULL, pids);
+	esc_contained(&f, pids[0], fallback);
+	if (!esc_deck_cgroup(&f, deckdir, sizeof deckdir))
+		deckdir[0] = '\0';
+	ck_assert_int_eq(term_signal(f.t, SIGKILL), 0);
+	ck_assert_msg(term_wait_exit(f.t, WAIT_MS, &status) &&
+	    WIFSIGNALED(status), "the deck did not die of SIGKILL");
+	term_pump(f.t, 500);
+	/* The jobs may die of their terminal's hangup; escapees ignore it. */
+	for (i = 0; i < ESC_NROUTES; i++)
+		ck_assert_msg(term_pid_alive(pids[2 * i]), "%s: the %s escapee "
+		    "died with the deck: nothing left to test", what,
+		    esc_routes[i].name);
+
+	/* The same state directories, and no cgroup if the first had none. */
+	for (i = 0; i < 4; i++) {
+		snprintf(vars[i], sizeof vars[i], "%s=%s/%s", names[i],
+		    term_tmpdir(f.t), subs[i]);
+		env[n++] = vars[i];
+	}
+	if (fallback)
+		env[n++] = esc_no_cgroup[0];
+	env[n] = NULL;
+	args[0] = fault_bin();
+	args[1] = "-c";
+	args[2] = "/dev/null";
+	args[3] = NULL;
+	t2 = term_start(args, env);
+	ck_assert_msg(t2 != NULL, "cannot start the second deck");
+	ck_assert_msg(term_wait_text_in(t2, &panel, "Processes (", WAIT_MS),
+	    "the second deck did not start\n%s", term_dump(t2));
+	for (i = 0; i < ESC_NROUTES; i++) {
+		if (fallback && !esc_routes[i].marked)
+			continue;
+		ck_assert_msg(term_wait_pid_dead(t2, pids[2 * i], WAIT_MS),
+		    "%s: the %s escapee (pid %ld) of the dead deck lives on "
+		    "\n%s", what, esc_routes[i].name, (long)pids[2 * i],
+		    term_dump(t2));
+		ck_assert_msg(term_wait_pid_dead(t2, pids[2 * i + 1], WAIT_MS),
+		    "%s: the %s job (pid %ld) of the dead deck lives on\n%s",
+		    what, esc_routes[i].name, (long)pids[2 * i + 1],
+		    term_dump(t2));
+	}
+	if (deckdir[0] != '\0') {
+		for (i = 0; i < 100 && stat(deckdir, &sb) == 0; i++)
+			term_pump(t2, 50);
+		ck_assert_msg(stat(deckdir, &sb) == -1, "%s: the dead deck's "
+		    "cgroup %s is still there", what, deckdir);
+	}
+	if (fallback && term_pid_alive(pids[2 * (ESC_NROUTES - 1)]))
+		fault_note("escapes %s: the env -i escapee outlives both decks "
+		    "(the fallback's limit)", what);
+	term_type(t2, "!quit\r");
+	ck_assert_msg(term_wait_exit(t2, WAIT_MS, &status),
+	    "the second deck did not quit");
+	term_close(t2);
+	fault_end(&f);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 fault_suite(void)
@@ -2852,6 +3286,12 @@ fault_suite(void)
 	tc = tcase_create("names_escapes");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_names_escapes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("escapes");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_escapes, 0,
+	    (int)(sizeof esc_cases / sizeof esc_cases[0]));
+	tcase_add_loop_test(tc, test_escapes_deck_killed, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
