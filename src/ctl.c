@@ -61,6 +61,7 @@
 
 #include "cmd.h"
 #include "ctl.h"
+#include "debuglog.h"
 #include "job.h"
 #include "jobtable.h"
 #include "json.h"
@@ -648,6 +649,8 @@ ctl_client_drop(struct ctl_client *c)
 
 	if (c->flags & CTL_DEAD)
 		return;
+	debuglog("ctl: client %d let go, %zu bytes unsent", c->fd,
+	    ctl_client_pending(c));
 	ctl_client_close(c);
 	c->flags |= CTL_DEAD;
 	if (ctl->reap_timer == 0 && ctl->loop != NULL)
@@ -966,6 +969,8 @@ ctl_client_fail(struct ctl_client *c, int status, const char *fmt, ...)
 		msg = NULL;
 	va_end(ap);
 	reply = xprintf("%d\n%s\n", status, msg != NULL ? msg : "error");
+	debuglog("ctl: client %d answered %d: %s", c->fd, status,
+	    msg != NULL ? msg : "error");
 	free(msg);
 	c->flags |= CTL_ANSWERED | CTL_CLOSING;
 	if (c->req_timer != 0) {
@@ -1034,6 +1039,8 @@ ctl_evict(struct ctl *ctl)
 		c = ctl->clients[i];
 		if (c->flags & (CTL_ANSWERED | CTL_DEAD))
 			continue;
+		debuglog("ctl: client %d evicted, its request not complete",
+		    c->fd);
 		ctl_refuse(c->fd, 2, "request not complete: dropped for a new "
 		    "client (too many clients at once)");
 		ctl_client_drop(c);
@@ -1073,6 +1080,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		len = sizeof cred;
 		if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) !=
 		    0 || cred.uid != geteuid()) {
+			debuglog("ctl: refused a peer of uid %ld",
+			    (long)cred.uid);
 			msg = xprintf("permission denied: this deck belongs to "
 			    "uid %ld", (long)geteuid());
 			ctl_refuse(cfd, 2, msg);
@@ -1082,6 +1091,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		}
 		if (ctl_live_clients(ctl) >= CTL_CLIENTS_MAX &&
 		    ctl_evict(ctl) != 0) {
+			debuglog("ctl: refused a client: %d at once",
+			    ctl_live_clients(ctl));
 			ctl_refuse(cfd, 1, "too many clients at once; try "
 			    "again");
 			close(cfd);
@@ -1100,6 +1111,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c->req_timer = loop_add_timer(ctl->loop, CTL_REQUEST_TIMEOUT_MS,
 		    ctl_client_timeout_cb, c);
 		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
+		debuglog("ctl: client %d connected, %d at once", cfd,
+		    ctl_live_clients(ctl));
 	}
 }
 
@@ -1646,6 +1659,7 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	line[len] = '\0';
 	if (len > 0 && line[len - 1] == '\r')
 		line[len - 1] = '\0';
+	debuglog("ctl: client %d asks: %.200s", c->fd, line);
 	if (session_split(ctl->ctx.session, line, &argc, &argv, &cause) != 0) {
 		ctl_client_fail(c, 2, "%s", cause);
 		free(cause);

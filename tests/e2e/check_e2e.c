@@ -639,6 +639,10 @@ START_TEST(test_debug_log)
 	ck_assert_ptr_nonnull(t);
 	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
 	EXPECT_IN(t, &panel, "Exited 0", WAIT_MS);
+	/* A client of the control socket. */
+	snprintf(path, sizeof path, "XDG_RUNTIME_DIR=%s/run %s ctl ps "
+	    ">/dev/null 2>&1", term_tmpdir(t), deck_bin());
+	ck_assert_int_eq(system(path), 0);
 	deck_run(t, "!quit");
 	ck_assert(term_wait_exit(t, GRACE_MS + 5000, &status));
 	snprintf(path, sizeof path, "%s/state/jobdeck/logs/debug-default.log",
@@ -653,6 +657,8 @@ START_TEST(test_debug_log)
 	ck_assert_msg(strstr(buf, "job 1 started: echo hi") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "ended: completed") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, " draw: all") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, " ctl: client ") != NULL &&
+	    strstr(buf, " asks: 'ps'") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "deck default ends") != NULL, "%s", buf);
 	term_close(t);
 }
@@ -685,11 +691,12 @@ START_TEST(test_setsid_escape)
 	int		 status;
 
 	/*
-	 * The job waits for esc before it ends: until setsid has run, the
-	 * background child is in the job's group and would get its SIGHUP.
+	 * The job waits for esc, then stays: until setsid has run, the
+	 * background child is in the job's group, and a job that ends takes
+	 * what it left with it (see Containment in the README).
 	 */
 	deck_run(t, "setsid sh -c 'echo $$ > esc; sleep 1000' & "
-	    "while [ ! -s esc ]; do sleep 0.1; done; echo $$ > p");
+	    "while [ ! -s esc ]; do sleep 0.1; done; echo $$ > p; sleep 1000");
 	pid = term_wait_pidfile(t, "p", WAIT_MS);
 	esc = term_wait_pidfile(t, "esc", WAIT_MS);
 	DECK_ASSERT(t, pid > 0 && esc > 0, "the job did not write p and esc");
