@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+struct expand_command;
+
 struct expand_param;
 
 enum config_restart {
@@ -151,6 +153,8 @@ char		*config_default_path(void);
 char		*config_help_text(void);
 const struct config_job *config_find_job(const struct config *,
 		     const char *name);
+void		 config_job_command(const struct config_job *,
+		     const char *shell, struct expand_command *);
 void		 config_free(struct config *);
 
 #endif

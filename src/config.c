@@ -845,6 +845,24 @@ config_check_text(struct config_ctx *ctx, const struct config_job *j,
 }
 
 /*
+ * Fill c with what job j runs: its command, args and input, and the shell
+ * a command string goes to (NULL: not known yet), as expand_command()
+ * takes them.
+ */
+void
+config_job_command(const struct config_job *j, const char *shell,
+    struct expand_command *c)
+{
+	memset(c, 0, sizeof *c);
+	c->command = j->command;
+	c->args = j->args;
+	c->nargs = j->nargs;
+	c->input = j->input;
+	c->shell = shell;
+	c->terminal = j->pty;
+}
+
+/*
  * Check the command, args and input of job j (its table t) together with
  * expand_command(), as launch_new() will expand them but with no
  * environment yet, and point at the template at fault.
@@ -858,13 +876,7 @@ config_check_command(struct config_ctx *ctx, const struct config *cfg,
 	const struct toml_value	*v;
 	char			*msg = NULL;
 
-	memset(&c, 0, sizeof c);
-	c.command = j->command;
-	c.args = j->args;
-	c.nargs = j->nargs;
-	c.input = j->input;
-	c.shell = cfg->settings.shell;
-	c.terminal = j->pty;
+	config_job_command(j, cfg->settings.shell, &c);
 	if (expand_command(&c, NULL, NULL, j->params, j->nparams, &res,
 	    &msg) == 0) {
 		expand_result_clear(&res);

@@ -183,13 +183,7 @@ launch_expand(struct launch *l, const struct config_job *cj,
 	struct expand_result	 res;
 	char			*why = NULL;
 
-	memset(&c, 0, sizeof c);
-	c.command = cj->command;
-	c.args = cj->args;
-	c.nargs = cj->nargs;
-	c.input = cj->input;
-	c.shell = shell;
-	c.terminal = cj->pty;
+	config_job_command(cj, shell, &c);
 	if (expand_command(&c, &launch_env, l, params, nparams, &res,
 	    cause) != 0)
 		return -1;
