@@ -15,7 +15,10 @@ trap 'rm -rf "$dir"' EXIT
 git clone --quiet . "$dir/tree"
 chown -R "$user" "$dir"
 cd "$dir/tree"
-# The test deck's state and sockets go under the user's own directories.
-runuser -u "$user" -- env HOME="$(getent passwd "$user" | cut -d: -f6)" \
-    XDG_RUNTIME_DIR= XDG_STATE_HOME= XDG_CONFIG_HOME= \
+# A user's own environment, not root's: root's PATH may hold directories
+# the user cannot search (a shell then says "Permission denied", not "not
+# found"), and its XDG directories are root's.
+runuser -u "$user" -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" \
+    USER="$user" LOGNAME="$user" SHELL=/bin/sh LANG="${LANG:-C.UTF-8}" \
+    TERM="${TERM:-xterm}" PATH=/usr/local/bin:/usr/bin:/bin \
     make --no-print-directory test
