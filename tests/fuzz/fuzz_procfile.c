@@ -2,7 +2,8 @@
  * fuzz_procfile.c: fuzz target for the Procfile parser
  * (include/procfile.h).  The input is a Procfile.  The entries must keep
  * the header's and src/procfile.c's promises: at most PROCFILE_MAX_ENTRIES,
- * names [A-Za-z0-9_-]+ and unique, commands non-empty, one line each and
+ * names that pass name_check_job() (the one rule) and unique, commands
+ * non-empty, one line each and
  * without blanks around them, lines from 1 and in file order.  An error
  * must be "LINE: message".
  */
@@ -11,11 +12,8 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "name.h"
 #include "procfile.h"
-
-/* The characters of a name. */
-#define FUZZ_PROCFILE_NAME \
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 /* The blanks procfile drops around names and commands. */
 #define FUZZ_PROCFILE_BLANKS	" \t\r\f\v"
@@ -39,10 +37,10 @@ static void
 fuzz_procfile_entry(const struct procfile_entry *ents, size_t n, size_t i)
 {
 	const struct procfile_entry	*e = &ents[i];
+	char				*cause = NULL;
 	size_t				 len, k;
 
-	if (e->name == NULL || (len = strlen(e->name)) == 0 ||
-	    strspn(e->name, FUZZ_PROCFILE_NAME) != len)
+	if (e->name == NULL || name_check_job(e->name, &cause) != 0)
 		abort();
 	if (e->command == NULL || (len = strlen(e->command)) == 0 ||
 	    strchr(e->command, '\n') != NULL ||
