@@ -16,5 +16,6 @@
 #include <stddef.h>
 
 char	*textesc_visible(const char *s, size_t len);
+int	 textesc_needed(const char *s, size_t len);
 
 #endif

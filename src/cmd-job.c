@@ -75,8 +75,9 @@ const struct cmd_entry cmd_cont_entry = {
 	.exec = cmd_stop_exec,
 };
 
+enum { LOGS_FOLLOW };
 static const struct cmd_option cmd_logs_options[] = {
-	{ .name = "--follow", .alias = "-f" },
+	[LOGS_FOLLOW] = { .name = "--follow", .alias = "-f" },
 	{ .name = NULL }
 };
 
@@ -246,13 +247,36 @@ cmd_ps_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	free(jobs);
 }
 
+/*
+ * Send sig to each job ids[0..n) names, through jobtable_kill(); each that
+ * cannot take it is an error of the running command.  Return how many
+ * did.
+ */
+static int
+cmd_signal_each(struct cmd_ctx *ctx, int n, char **ids, int sig)
+{
+	struct job	*job;
+	int		 i, done = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((job = cmd_find_job(ctx, ids[i])) == NULL)
+			continue;
+		if (jobtable_kill(ctx->jt, job, sig) != 0) {
+			cmd_error(ctx, "%s: job %d is not running",
+			    ctx->entry->name, job_id(job));
+			continue;
+		}
+		done++;
+	}
+	return done;
+}
+
 /* !kill [-SIGNAL] ID...: signal each job's process group. */
 static void
 cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct job	*job;
 	char		 name[WAITSTATUS_NAME_MAX];
-	int		 sig = SIGTERM, i = 1, done = 0;
+	int		 sig = SIGTERM, i = 1, done;
 
 	if (argv[1][0] == '-' && argv[1][1] != '\0') {
 		sig = waitstatus_parse_signal(argv[1] + 1);
@@ -267,17 +291,7 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		i = 2;
 	}
-	for (; i < argc; i++) {
-		job = cmd_find_job(ctx, argv[i]);
-		if (job == NULL)
-			continue;
-		if (jobtable_kill(ctx->jt, job, sig) == -1) {
-			cmd_error(ctx, "kill: job %d is not running",
-			    job_id(job));
-			continue;
-		}
-		done++;
-	}
+	done = cmd_signal_each(ctx, argc - i, argv + i, sig);
 	if (done > 0 && !ctx->failed)
 		cmd_message(ctx, "sent %s to %d job%s", waitstatus_signal_name(
 		    sig, name, sizeof name), done, done == 1 ? "" : "s");
@@ -287,21 +301,10 @@ cmd_kill_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static void
 cmd_stop_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct job	*job;
-	const char	*name = ctx->entry->name;
-	int		 stop = ctx->entry == &cmd_stop_entry, i, done = 0;
+	int	stop = ctx->entry == &cmd_stop_entry, done;
 
-	for (i = 1; i < argc; i++) {
-		if ((job = cmd_find_job(ctx, argv[i])) == NULL)
-			continue;
-		if (!job_is_running(job) ||
-		    jobtable_kill(ctx->jt, job, stop ? SIGSTOP : SIGCONT) != 0) {
-			cmd_error(ctx, "%s: job %d is not running", name,
-			    job_id(job));
-			continue;
-		}
-		done++;
-	}
+	done = cmd_signal_each(ctx, argc - 1, argv + 1, stop ? SIGSTOP :
+	    SIGCONT);
 	if (done > 0 && !ctx->failed)
 		cmd_message(ctx, "%s %d job%s", stop ? "paused" : "resumed",
 		    done, done == 1 ? "" : "s");
@@ -337,7 +340,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int		  count, i, follow;
 
 	(void)argc;
-	follow = ctx->opts[0].count > 0;
+	follow = ctx->opts[LOGS_FOLLOW].count > 0;
 	id = argv[ctx->first];
 	job = cmd_find_job(ctx, id);
 	if (job == NULL)

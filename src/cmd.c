@@ -244,17 +244,31 @@ out:
 	return ctx->failed ? -1 : 0;
 }
 
-/* Return whether line's first word is a command that runs without !. */
+/*
+ * Return the length of the first word of s (at most len bytes): up to a
+ * blank or a shell operator, as a shell would end it.
+ */
+static size_t
+cmd_first_word(const char *s, size_t len)
+{
+	size_t	n = strcspn(s, " \t\n;&|<>()");
+
+	return n < len ? n : len;
+}
+
+/*
+ * Return the command that runs without ! (cd, export, unset) whose name
+ * is the first word of s (len bytes), or NULL.
+ */
 static const struct cmd_entry *
-cmd_find_bare(const char *line)
+cmd_find_bare(const char *s, size_t len)
 {
 	const struct cmd_entry	*const *e;
-	size_t			 len;
 
-	len = strcspn(line, " \t");
+	len = cmd_first_word(s, len);
 	for (e = cmd_table; *e != NULL; e++) {
 		if (((*e)->flags & CMD_BARE) && strlen((*e)->name) == len &&
-		    strncmp((*e)->name, line, len) == 0)
+		    strncmp((*e)->name, s, len) == 0)
 			return *e;
 	}
 	return NULL;
@@ -303,36 +317,34 @@ cmd_run_list(struct cmd_ctx *ctx, const char *line)
 	struct session_list	 l;
 	struct session_part	*p;
 	char			*cause = NULL, *text;
-	int			 i, job = -1, status = 0, rc = 0;
+	int			 i, w, job = -1, status = 0, rc = 0;
 
 	if (session_split_list(line, &l, &cause) != 0) {
 		cmd_usage_error(ctx, "%s", cause);
 		free(cause);
 		return -1;
 	}
-	for (i = 0; i < l.count; i++) {
+	/* Everything is checked before anything runs. */
+	for (i = 0; i < l.count && rc == 0; i++) {
 		p = &l.parts[i];
-		text = xstrndup(p->text, p->len);
-		if (cmd_find_bare(text) == NULL) {
+		w = (int)cmd_first_word(p->text, p->len);
+		if (cmd_find_bare(p->text, p->len) == NULL) {
 			if (job == -1)
 				job = i;
 		} else if (job != -1) {
 			cmd_usage_error(ctx, "%.*s: a session command after a "
 			    "job would change only the job's shell; give it "
-			    "a line of its own", (int)strcspn(text, " \t"),
-			    text);
+			    "a line of its own", w, p->text);
 			rc = -1;
 		} else if (p->other != NULL) {
 			cmd_usage_error(ctx, "%.*s: `%s' cannot be used with "
 			    "a session command (cd, export, unset); run it as "
-			    "a job, or without it", (int)strcspn(text, " \t"),
-			    text, p->other);
+			    "a job, or without it", w, p->text, p->other);
 			rc = -1;
 		}
-		free(text);
-		if (rc != 0)
-			goto out;
 	}
+	if (rc != 0)
+		goto out;
 	for (i = 0; i < l.count; i++) {
 		p = &l.parts[i];
 		if ((p->op == SESSION_OP_AND && status != 0) ||
@@ -368,7 +380,7 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 		return 0;
 	if (*line == '!')
 		return cmd_run_words(ctx, line + 1);
-	if (cmd_find_bare(line) != NULL)
+	if (cmd_find_bare(line, strlen(line)) != NULL)
 		return cmd_run_list(ctx, line);
 	return cmd_start_job(ctx, line) == NULL ? -1 : 0;
 }
@@ -432,6 +444,21 @@ cmd_find_job(struct cmd_ctx *ctx, const char *id)
 }
 
 /*
+ * Return s as a text client may print it: with what a terminal would act
+ * on escaped, or NULL when s is safe as it is (and always for JSON, which
+ * escapes control characters itself).  Free what it returns.
+ */
+static char *
+cmd_safe(const struct cmd_ctx *ctx, const char *s)
+{
+	size_t	len = strlen(s);
+
+	if (ctx->json || !textesc_needed(s, len))
+		return NULL;
+	return textesc_visible(s, len);
+}
+
+/*
  * Format a message, escape what a terminal would act on (it may quote a
  * job's name or a user's words), and hand it to one of the client's
  * callbacks.
@@ -444,10 +471,9 @@ cmd_report(struct cmd_ctx *ctx, void (*cb)(const char *, void *),
 
 	if (vasprintf(&msg, fmt, ap) == -1)
 		return;
-	/* JSON escapes control characters itself. */
-	safe = ctx->json ? xstrdup(msg) : textesc_visible(msg, strlen(msg));
+	safe = cmd_safe(ctx, msg);
 	if (cb != NULL)
-		cb(safe, ctx->arg);
+		cb(safe != NULL ? safe : msg, ctx->arg);
 	free(safe);
 	free(msg);
 }
@@ -491,28 +517,34 @@ cmd_message(struct cmd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Hand a titled text, its first header lines column names, to the client. */
+/*
+ * Hand a titled text, its first header lines column names, to the client;
+ * lines that need escaping are replaced in place (see cmd_safe()).
+ */
 void
 cmd_show(struct cmd_ctx *ctx, const char *title, char **lines, int count,
     int header)
 {
-	char	**safe, *stitle;
-	int	  i;
+	char	*safe;
+	int	 i;
 
 	if (ctx->client == NULL || ctx->client->show == NULL)
 		return;
-	/* Names, commands and output lines: nothing may reach a terminal. */
-	safe = xcalloc((size_t)count + 1, sizeof *safe);
-	for (i = 0; i < count; i++)
-		safe[i] = ctx->json ? xstrdup(lines[i]) :
-		    textesc_visible(lines[i], strlen(lines[i]));
-	stitle = ctx->json ? xstrdup(title) : textesc_visible(title,
-	    strlen(title));
-	ctx->client->show(stitle, safe, count, header, ctx->arg);
-	for (i = 0; i < count; i++)
-		free(safe[i]);
+	/*
+	 * Names, commands and output lines: nothing may reach a terminal.
+	 * A line that needs an escape is replaced in the caller's array,
+	 * which the caller frees as ever; the rest are passed as they are.
+	 */
+	for (i = 0; i < count; i++) {
+		if ((safe = cmd_safe(ctx, lines[i])) != NULL) {
+			free(lines[i]);
+			lines[i] = safe;
+		}
+	}
+	safe = cmd_safe(ctx, title);
+	ctx->client->show(safe != NULL ? safe : title, lines, count, header,
+	    ctx->arg);
 	free(safe);
-	free(stitle);
 }
 
 /* Hand a command's JSON result (one document) to the client. */

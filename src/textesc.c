@@ -50,44 +50,75 @@ textesc_is_control(unsigned char b)
 	return b < 0x20 || b == 0x7f;
 }
 
+/*
+ * Look at the character that starts p (len bytes left): return how many
+ * bytes it takes, and write its escape into esc (at most 7 bytes and the
+ * NUL), or leave esc empty when the character is safe as it is.
+ */
+static size_t
+textesc_next(const unsigned char *p, size_t len, char esc[8])
+{
+	static const char	 names[] = "\033e\aa\bb\tt\nn\rr\vv\ff";
+	const char		*k;
+	size_t			 n;
+
+	esc[0] = '\0';
+	if (p[0] < 0x80) {
+		if (!textesc_is_control(p[0]))
+			return 1;
+		k = p[0] != 0 ? memchr(names, p[0], sizeof names - 1) : NULL;
+		if (k != NULL && (k - names) % 2 == 0)
+			snprintf(esc, 8, "\\%c", k[1]);
+		else
+			snprintf(esc, 8, "\\x%02x", p[0]);
+		return 1;
+	}
+	if ((n = textesc_utf8_len(p, len)) == 0) {
+		snprintf(esc, 8, "\\x%02x", p[0]);
+		return 1;
+	}
+	if (p[0] == 0xc2 && p[1] < 0xa0)
+		snprintf(esc, 8, "\\u%04x", p[1]);
+	return n;
+}
+
+/* Return whether s (len bytes) holds anything a terminal would act on. */
+int
+textesc_needed(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	char			 esc[8];
+	size_t			 i = 0;
+
+	while (i < len) {
+		i += textesc_next(p + i, len - i, esc);
+		if (esc[0] != '\0')
+			return 1;
+	}
+	return 0;
+}
+
 /* Return a copy of s (len bytes) with everything unsafe escaped. */
 char *
 textesc_visible(const char *s, size_t len)
 {
-	static const char	 names[] = "\033e\aa\bb\tt\nn\rr\vv\ff";
 	const unsigned char	*p = (const unsigned char *)s;
-	const char		*k;
-	char			*out, *o;
-	size_t			 i = 0, n;
+	char			 esc[8], *out, *o;
+	size_t			 i, n, size = 1;
 
-	/* At most six bytes out (\u0085) for each two in, four for one. */
-	out = o = xmalloc(len * 4 + 1);
-	while (i < len) {
-		if (p[i] < 0x80 && !textesc_is_control(p[i])) {
-			*o++ = (char)p[i++];
-			continue;
-		}
-		if (p[i] < 0x80) {
-			k = p[i] != 0 ? memchr(names, p[i], sizeof names - 1) :
-			    NULL;
-			if (k != NULL && (k - names) % 2 == 0)
-				o += sprintf(o, "\\%c", k[1]);
-			else
-				o += sprintf(o, "\\x%02x", p[i]);
-			i++;
-			continue;
-		}
-		n = textesc_utf8_len(p + i, len - i);
-		if (n == 0) {
-			o += sprintf(o, "\\x%02x", p[i]);
-			i++;
-		} else if (p[i] == 0xc2 && p[i + 1] < 0xa0) {
-			o += sprintf(o, "\\u%04x", p[i + 1]);
-			i += 2;
-		} else {
+	/* Measure, then write: the copy is no bigger than it must be. */
+	for (i = 0; i < len; i += n) {
+		n = textesc_next(p + i, len - i, esc);
+		size += esc[0] != '\0' ? strlen(esc) : n;
+	}
+	out = o = xmalloc(size);
+	for (i = 0; i < len; i += n) {
+		n = textesc_next(p + i, len - i, esc);
+		if (esc[0] != '\0')
+			o = stpcpy(o, esc);
+		else {
 			memcpy(o, p + i, n);
 			o += n;
-			i += n;
 		}
 	}
 	*o = '\0';
