@@ -779,6 +779,31 @@ split_list_add(struct session_list *l, const char *start, const char *end,
 }
 
 /*
+ * Skip the quoted span that starts at p (a ' or a "): return the byte past
+ * its closing quote, or NULL when it is not closed.  In double quotes a
+ * backslash escapes the next byte, and the first command substitution
+ * (` or $() is noted in *sub unless it already holds one.
+ */
+static const char *
+split_skip_quoted(const char *p, const char **sub)
+{
+	char	q = *p++;
+
+	for (; *p != q; p++) {
+		if (*p == '\0')
+			return NULL;
+		if (q != '"')
+			continue;
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		else if (*sub == NULL && (*p == '`' || (*p == '$' &&
+		    p[1] == '(')))
+			*sub = *p == '`' ? "`" : "$(";
+	}
+	return p + 1;
+}
+
+/*
  * Split line at its list operators (&&, ||, ; and newlines outside quotes),
  * as a shell reads an and-or list, noting in each part the first other
  * operator it holds (a pipe, a redirection, &, a subshell, a command
@@ -795,24 +820,9 @@ session_split_list(const char *line, struct session_list *l, char **cause)
 
 	memset(l, 0, sizeof *l);
 	while (*p != '\0') {
-		if (*p == '\'') {
-			if ((p = strchr(p + 1, '\'')) == NULL)
+		if (*p == '\'' || *p == '"') {
+			if ((p = split_skip_quoted(p, &other)) == NULL)
 				goto unterminated;
-			p++;
-			word_start = 0;
-			continue;
-		}
-		if (*p == '"') {
-			for (p++; *p != '"'; p++) {
-				if (*p == '\0')
-					goto unterminated;
-				if (*p == '\\' && p[1] != '\0')
-					p++;
-				else if (other == NULL && (*p == '`' ||
-				    (*p == '$' && p[1] == '(')))
-					other = *p == '`' ? "`" : "$(";
-			}
-			p++;
 			word_start = 0;
 			continue;
 		}
@@ -886,7 +896,7 @@ session_list_clear(struct session_list *l)
 const char *
 session_raw_tail(const char *line, int n, int *total)
 {
-	const char	*p = line, *tail = NULL;
+	const char	*p = line, *tail = NULL, *sub = NULL;
 	int		 words = 0;
 
 	for (;;) {
@@ -899,16 +909,8 @@ session_raw_tail(const char *line, int n, int *total)
 		words++;
 		while (*p != '\0' && !split_is_blank(*p)) {
 			if (*p == '\'' || *p == '"') {
-				char	q = *p++;
-
-				while (*p != q) {
-					if (*p == '\0')
-						return NULL;
-					if (q == '"' && *p == '\\' && p[1] != '\0')
-						p++;
-					p++;
-				}
-				p++;
+				if ((p = split_skip_quoted(p, &sub)) == NULL)
+					return NULL;
 			} else if (*p == '\\' && p[1] != '\0')
 				p += 2;
 			else

@@ -1016,6 +1016,13 @@ START_TEST(test_session_lists)
 	ck_assert_ptr_null(session_getenv(rec.session, "E"));
 	ck_assert_int_eq(jobtable_count(rec.jt), 1);
 
+	/* An operator ends a word, as in a shell: no blanks needed. */
+	rec_clear();
+	run_ok("cd;export G=1&&cd /tmp");
+	ck_assert_str_eq(session_getenv(rec.session, "G"), "1");
+	ck_assert_str_eq(session_cwd(rec.session), "/tmp");
+	run_ok("cd /");
+
 	/* Quotes and comments are the shell's. */
 	rec_clear();
 	run_ok("export F='a && b;c' # && cd /usr");

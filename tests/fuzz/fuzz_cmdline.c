@@ -100,6 +100,45 @@ fuzz_cmdline_builtin(struct session *s, int unset, int argc, char **argv)
 	}
 }
 
+/*
+ * Cut line into an and-or list and find its raw tails: every part must lie
+ * inside the line, in order, with no blank at either end; a tail must be
+ * inside the line too, and exist exactly for the words the line has.
+ */
+static void
+fuzz_cmdline_list(const char *line)
+{
+	struct session_list	 l;
+	const char		*end = line + strlen(line), *prev = line;
+	const char		*tail;
+	char			*cause = NULL;
+	int			 i, total = -1;
+
+	if (session_split_list(line, &l, &cause) != 0) {
+		if (cause == NULL || l.parts != NULL || l.count != 0)
+			abort();
+		free(cause);
+	} else {
+		for (i = 0; i < l.count; i++) {
+			const struct session_part *p = &l.parts[i];
+
+			if (p->text < prev || p->text + p->len > end ||
+			    p->len == 0 || p->text[0] == ' ' ||
+			    p->text[p->len - 1] == ' ' ||
+			    (i == 0) != (p->op == SESSION_OP_NONE))
+				abort();
+			prev = p->text + p->len;
+		}
+		session_list_clear(&l);
+	}
+	if ((tail = session_raw_tail(line, 0, &total)) == NULL)
+		return;
+	if (tail < line || tail > end || total < 0 ||
+	    session_raw_tail(line, total, &i) == NULL ||
+	    session_raw_tail(line, total + 1, &i) != NULL)
+		abort();
+}
+
 /* Split one line, look its command up, run export and unset. */
 static void
 fuzz_cmdline_line(struct session *s, const char *line)
@@ -108,6 +147,7 @@ fuzz_cmdline_line(struct session *s, const char *line)
 	const char	 *word;
 	int		  argc = -1;
 
+	fuzz_cmdline_list(line);
 	if (session_split(s, line, &argc, &argv, &cause) != 0) {
 		if (cause == NULL || argv != NULL || argc != 0)
 			abort();
