@@ -15,8 +15,8 @@
  *
  * Ownership: launch_new() returns a struct launch that owns the spec and
  * every string it points to; launch_free() frees them.  The spec's
- * log_dir, scrollback and no_pty may be set by the caller before spawning
- * (with strings the caller keeps alive).
+ * log_dir and scrollback are left unset: jobtable_spawn() gives every job
+ * the deck's (and pipes when the deck runs without ptys).
  */
 #ifndef JOBDECK_LAUNCH_H
 #define JOBDECK_LAUNCH_H

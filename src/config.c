@@ -1175,8 +1175,7 @@ config_parse_procfile(const char *name, const char *buf, size_t len,
 		j->name = xstrdup(ents[i].name);
 		j->command = xstrdup(ents[i].command);
 		msg = NULL;
-		memset(&c, 0, sizeof c);
-		c.command = j->command;
+		config_job_command(j, NULL, &c);
 		if (expand_command(&c, NULL, NULL, NULL, 0, &res, &msg) != 0)
 			goto fail;
 		expand_result_clear(&res);

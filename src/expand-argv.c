@@ -249,6 +249,7 @@ static void	 expand_plan(char *const *, size_t, struct expand_plan *);
 static void	 expand_plan_free(struct expand_plan *);
 static int	 expand_role_flags(enum expand_role);
 static char	*expand_why(enum expand_role, const char *, int);
+static char	*expand_explain(char *, char *);
 static char	*expand_check_class(enum expand_role, const char *,
 		     const char *, const char *);
 static char	*expand_word(const char *, char *const *,
@@ -672,6 +673,26 @@ expand_why(enum expand_role role, const char *program, int input)
 }
 
 /*
+ * Return msg, an error of expand_text(), with front (NULL: none) before it
+ * if it is EXPAND_NO_PARAMS refusing a value, and not if it is another
+ * error (a bad template); msg and front are freed.
+ */
+static char *
+expand_explain(char *msg, char *front)
+{
+	char	*r;
+
+	if (front == NULL || strncmp(msg, "cannot use ", 11) != 0) {
+		free(front);
+		return msg;
+	}
+	r = xprintf("%s: %s", front, msg);
+	free(front);
+	free(msg);
+	return r;
+}
+
+/*
  * Check that value, a word of role whose text without values is fixed,
  * is still what fixed is; NULL, or why not (for the caller to free).
  * program names the program reading the word.
@@ -726,19 +747,13 @@ expand_word(const char *t, char *const *fixed, const struct expand_plan *plan,
 {
 	enum expand_role	 role = plan->role[i];
 	const char		*program = fixed[plan->reader[i]];
-	char			*value, *msg = NULL, *front;
+	char			*value, *msg = NULL;
 
 	value = expand_text(t, env, arg, params, nparams,
 	    expand_role_flags(role), &msg);
 	if (value == NULL) {
-		if (expand_role_flags(role) == EXPAND_NO_PARAMS &&
-		    strncmp(msg, "cannot use ", 11) == 0) {
-			front = expand_why(role, program, 0);
-			*why = xprintf("%s: %s", front, msg);
-			free(front);
-			free(msg);
-		} else
-			*why = msg;
+		*why = expand_explain(msg, expand_role_flags(role) ==
+		    EXPAND_NO_PARAMS ? expand_why(role, program, 0) : NULL);
 		return NULL;
 	}
 	if ((*why = expand_check_class(role, fixed[i], value, program)) !=
@@ -1018,14 +1033,10 @@ expand_string(const struct expand_command *c, const struct expand_env *env,
 	res->command = expand_text(c->command, env, arg, params, nparams,
 	    flags, &msg);
 	if (res->command == NULL) {
-		if (flags == EXPAND_NO_PARAMS &&
-		    strncmp(msg, "cannot use ", 11) == 0) {
-			*why = xprintf("{name} values are quoted for sh and %s "
-			    "is not a POSIX shell (set shell = \"/bin/sh\", or "
-			    "use args): %s", c->shell, msg);
-			free(msg);
-		} else
-			*why = msg;
+		*why = expand_explain(msg, flags != EXPAND_NO_PARAMS ? NULL :
+		    xprintf("{name} values are quoted for sh and %s is not a "
+		    "POSIX shell (set shell = \"/bin/sh\", or use args)",
+		    c->shell));
 		return -1;
 	}
 	if ((text = expand_text(c->command, env, arg, NULL, 0, 0,
@@ -1070,13 +1081,9 @@ expand_command(const struct expand_command *c, const struct expand_env *env,
 		    flags, &msg);
 		if (res->input == NULL) {
 			res->field = EXPAND_IN_INPUT;
-			if (flags == EXPAND_NO_PARAMS &&
-			    strncmp(msg, "cannot use ", 11) == 0) {
-				why = expand_why(input.role, input.reader, 1);
-				*cause = xprintf("input: %s: %s", why, msg);
-			} else
-				*cause = xprintf("input: %s", msg);
-			free(msg);
+			why = expand_explain(msg, flags != EXPAND_NO_PARAMS ?
+			    NULL : expand_why(input.role, input.reader, 1));
+			*cause = xprintf("input: %s", why);
 			free(why);
 			free(input.reader);
 			expand_result_clear(res);

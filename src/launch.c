@@ -243,7 +243,6 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
 	l->spec.shell = l->shell;
 	l->spec.cwd = l->cwd != NULL ? l->cwd : session_cwd(session);
 	l->spec.envp = l->envp;
-	l->spec.scrollback = set != NULL ? set->scrollback : 0;
 	l->spec.no_pty = !cj->pty;
 	l->spec.input = l->input;
 	l->spec.timeout_ms = (int64_t)(cj->timeout * 1000);

@@ -97,34 +97,31 @@ procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
 		if (name_check_job(name, &why) != 0) {
 			*cause = xprintf("%zu: %s", line, why);
 			free(why);
-			free(name);
-			goto fail;
+			goto fail_name;
 		}
-		free(name);
 		for (colon++; colon < e && procfile_is_blank(*colon); colon++)
 			/* nothing */;
 		if (colon == e) {
-			*cause = xprintf("%zu: empty command for '%.*s'", line,
-			    (int)(ne - s), s);
-			goto fail;
+			*cause = xprintf("%zu: empty command for '%s'", line,
+			    name);
+			goto fail_name;
 		}
 		for (i = 0; i < nents; i++) {
-			if (strlen(ents[i].name) == (size_t)(ne - s) &&
-			    memcmp(ents[i].name, s, (size_t)(ne - s)) == 0) {
+			if (strcmp(ents[i].name, name) == 0) {
 				*cause = xprintf("%zu: duplicate name '%s' "
-				    "(first on line %zu)", line, ents[i].name,
+				    "(first on line %zu)", line, name,
 				    ents[i].line);
-				goto fail;
+				goto fail_name;
 			}
 		}
 		if (nents == PROCFILE_MAX_ENTRIES) {
 			*cause = xprintf("%zu: more than %d entries", line,
 			    PROCFILE_MAX_ENTRIES);
-			goto fail;
+			goto fail_name;
 		}
 
 		ents = xreallocarray(ents, nents + 1, sizeof *ents);
-		ents[nents].name = xstrndup(s, (size_t)(ne - s));
+		ents[nents].name = name;
 		ents[nents].command = xstrndup(colon, (size_t)(e - colon));
 		ents[nents].line = line;
 		nents++;
@@ -133,6 +130,8 @@ procfile_parse(const char *buf, size_t len, struct procfile_entry **out,
 	*n = nents;
 	return 0;
 
+fail_name:
+	free(name);
 fail:
 	procfile_free(ents, nents);
 	return -1;

@@ -543,28 +543,41 @@ static const struct {
 	{ "printf %s \\\n{v} \\\n# it's", "", "", 1 },
 };
 
-/* Run cmd with shell -c and return what it printed (exit status 0). */
+/*
+ * Run argv (argv[0] searched in PATH), with input on a pipe if not NULL,
+ * in dir; return its output (exit status 0).
+ */
 static char *
-run_shell(const char *shell, const char *cmd)
+run_argv(char *const *argv, const char *input, const char *dir)
 {
 	char	*out = NULL;
 	size_t	 len = 0;
 	ssize_t	 n;
 	char	 buf[4096];
-	int	 fds[2], status;
+	int	 in[2], fds[2], status;
 	pid_t	 pid;
 
+	ck_assert_int_eq(pipe(in), 0);
 	ck_assert_int_eq(pipe(fds), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		dup2(in[0], 0);
 		dup2(fds[1], 1);
+		close(in[0]);
+		close(in[1]);
 		close(fds[0]);
 		close(fds[1]);
-		execl(shell, "sh", "-c", cmd, (char *)NULL);
+		if (chdir(dir) != 0)
+			_exit(126);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
+	close(in[0]);
 	close(fds[1]);
+	if (input != NULL && write(in[1], input, strlen(input)) < 0)
+		ck_assert_int_eq(errno, EPIPE);
+	close(in[1]);
 	for (;;) {
 		n = read(fds[0], buf, sizeof buf);
 		if (n == -1 && errno == EINTR)
@@ -579,7 +592,7 @@ run_shell(const char *shell, const char *cmd)
 	close(fds[0]);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "%s -c <%s>: status %d", shell, cmd, status);
+	    "%s: status %d", argv[0], status);
 	if (out == NULL)
 		out = calloc(1, 1);
 	ck_assert_ptr_nonnull(out);
@@ -592,6 +605,7 @@ static void
 round_trip(const char *shell)
 {
 	struct expand_param	 p;
+	char			*argv[4] = { NULL, "-c", NULL, NULL };
 	char			*cmd, *got, *want, *cause = NULL;
 	size_t			 i, j;
 
@@ -609,7 +623,9 @@ round_trip(const char *shell)
 			    EXPAND_SHELL, &cause);
 			ck_assert_msg(cmd != NULL, "<%s>: %s", contexts[j].cmd,
 			    cause);
-			got = run_shell(shell, cmd);
+			argv[0] = (char *)shell;
+			argv[2] = cmd;
+			got = run_argv(argv, NULL, ".");
 			if (strcmp(contexts[j].cmd, "printf '%s|' {v} {v}") ==
 			    0) {
 				if (asprintf(&want, "%s|%s|", hostile[i],
@@ -949,63 +965,6 @@ START_TEST(test_command_field)
 	expand_result_clear(&res);
 }
 END_TEST
-
-/*
- * Run argv (argv[0] searched in PATH), with input on a pipe if not NULL,
- * in dir; return its output (exit status 0).
- */
-static char *
-run_argv(char *const *argv, const char *input, const char *dir)
-{
-	char	*out = NULL;
-	size_t	 len = 0;
-	ssize_t	 n;
-	char	 buf[4096];
-	int	 in[2], fds[2], status;
-	pid_t	 pid;
-
-	ck_assert_int_eq(pipe(in), 0);
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(fds[1], 1);
-		close(in[0]);
-		close(in[1]);
-		close(fds[0]);
-		close(fds[1]);
-		if (chdir(dir) != 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(fds[1]);
-	if (input != NULL && write(in[1], input, strlen(input)) < 0)
-		ck_assert_int_eq(errno, EPIPE);
-	close(in[1]);
-	for (;;) {
-		n = read(fds[0], buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		out = realloc(out, len + (size_t)n + 1);
-		ck_assert_ptr_nonnull(out);
-		memcpy(out + len, buf, (size_t)n);
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "%s: status %d", argv[0], status);
-	if (out == NULL)
-		out = calloc(1, 1);
-	ck_assert_ptr_nonnull(out);
-	out[len] = '\0';
-	return out;
-}
 
 /*
  * Commands that print <v>: after sh -c (alone or in a cluster), through
