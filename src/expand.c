@@ -659,6 +659,22 @@ expand_shell_quote(const char *value)
 	return r;
 }
 
+/* Return whether word means itself to a shell as it stands, unquoted. */
+static int
+expand_shell_plain(const char *word)
+{
+	const char	*p;
+
+	if (*word == '\0' ||
+	    strpbrk(word, " \t\n'\"\\$`*?[]{}()<>|&;#~!=") != NULL)
+		return 0;
+	for (p = word; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Join words into one shell command line that a POSIX shell splits back
  * into the same words: a word with nothing special stays as it is, any
@@ -667,24 +683,26 @@ expand_shell_quote(const char *value)
 char *
 expand_shell_join(char *const *words)
 {
-	char		*out = xstrdup(""), *next, *q;
-	const char	*w, *p;
-	size_t		 i;
-	int		 plain;
+	char	*out, **q;
+	size_t	 i, n, len = 0, size = 1;
 
-	for (i = 0; words != NULL && words[i] != NULL; i++) {
-		w = words[i];
-		plain = *w != '\0';
-		for (p = w; *p != '\0' && plain; p++) {
-			if (strchr(" \t\n'\"\\$`*?[]{}()<>|&;#~!=", *p) != NULL ||
-			    (unsigned char)*p < 0x20 || *p == 0x7f)
-				plain = 0;
-		}
-		q = plain ? xstrdup(w) : expand_shell_quote(w);
-		next = xprintf("%s%s%s", out, i > 0 ? " " : "", q);
-		free(q);
-		free(out);
-		out = next;
+	for (n = 0; words != NULL && words[n] != NULL; n++)
+		;
+	q = xcalloc(n + 1, sizeof *q);
+	for (i = 0; i < n; i++) {
+		q[i] = expand_shell_plain(words[i]) ? xstrdup(words[i]) :
+		    expand_shell_quote(words[i]);
+		size += strlen(q[i]) + 1;
 	}
+	/* Measured first: one copy, whatever the number of words. */
+	out = xmalloc(size);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			out[len++] = ' ';
+		len = (size_t)(stpcpy(out + len, q[i]) - out);
+		free(q[i]);
+	}
+	free(q);
 	return out;
 }
