@@ -497,7 +497,7 @@ job_lingers(struct job *j)
 int
 job_tidy(struct job *j)
 {
-	if (j->cgj == NULL || j->state == JOB_RUNNING)
+	if (j->cgj == NULL || job_is_running(j))
 		return 0;
 	return cgroup_job_remove(j->cgj) != 0;
 }

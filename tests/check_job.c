@@ -1301,6 +1301,53 @@ START_TEST(test_contain_usage)
 }
 END_TEST
 
+/* A job and a state it is waited for to be in. */
+struct job_in_state {
+	struct job	*job;
+	enum job_state	 state;
+};
+
+/* Whether the job is in the state (arg: a struct job_in_state). */
+static int
+state_is(void *arg)
+{
+	struct job_in_state	*w = arg;
+
+	return job_state(w->job) == w->state;
+}
+
+/*
+ * A stopped job is still running: its cgroup does not wait to be removed
+ * (nothing retries it while the job is stopped) and stays; continued, the
+ * job runs on in it.
+ */
+START_TEST(test_contain_stopped)
+{
+	struct job_in_state	 want;
+	struct job		*job;
+	struct stat		 sb;
+	char			 path[PATH_MAX];
+
+	if (!contain(0, "contain_stopped"))
+		return;
+	job = spawn("exec sleep 100");
+	want.job = job;
+	ck_assert_int_eq(kill(job_pid(job), SIGSTOP), 0);
+	want.state = JOB_STOPPED;
+	ck_assert_msg(run_until(state_is, &want, 3000), "not stopped");
+	ck_assert(job_is_running(job));
+	ck_assert_int_eq(job_tidy(job), 0);
+	snprintf(path, sizeof path, "%s/job-%d-1", cgroup_dir(fx.cg),
+	    job_id(job));
+	ck_assert_msg(stat(path, &sb) == 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(kill(job_pid(job), SIGCONT), 0);
+	want.state = JOB_RUNNING;
+	ck_assert_msg(run_until(state_is, &want, 3000), "not continued");
+	ck_assert_int_eq(job_tidy(job), 0);
+	ck_assert_int_eq(stat(path, &sb), 0);
+}
+END_TEST
+
 /*
  * Kill the jobs a failed test left behind: check ends a failed test with
  * _exit(), so its teardown does not run, and its jobs are reparented to
@@ -1720,6 +1767,7 @@ job_suite(void)
 	tcase_add_test(tc, test_contain_done);
 	tcase_add_test(tc, test_contain_restart);
 	tcase_add_test(tc, test_contain_usage);
+	tcase_add_test(tc, test_contain_stopped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");
