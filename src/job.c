@@ -688,13 +688,13 @@ job_exit_status(const struct job *j)
 
 /*
  * Return how the job's last run ended, as a wait status, or
- * WAITSTATUS_NONE while it runs or waits, or when it never ran.
+ * WAITSTATUS_NONE while it runs or waits, or when it never ran (a start
+ * clears JOB_REAPED, so a running job has it unset).
  */
 int
 job_end_status(const struct job *j)
 {
-	if (job_is_running(j) || j->state == JOB_QUEUED ||
-	    !(j->flags & JOB_REAPED))
+	if (j->state == JOB_QUEUED || !(j->flags & JOB_REAPED))
 		return WAITSTATUS_NONE;
 	return j->status;
 }

@@ -35,6 +35,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "vt.h"
+#include "waitstatus.h"
 
 static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp", NULL
@@ -329,6 +330,7 @@ START_TEST(test_echo_hello)
 	ck_assert_int_eq(job_is_pty(job), 1);
 	ck_assert_str_eq(job_command(job), "echo hello");
 	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Running");
+	ck_assert_int_eq(job_end_status(job), WAITSTATUS_NONE);
 	wait_done(job);
 
 	ck_assert_int_eq(fx.exited, 1);
@@ -342,6 +344,7 @@ START_TEST(test_echo_hello)
 	ck_assert_int_eq(jobtable_running(fx.jt), 0);
 	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
 	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Exited 0");
+	ck_assert_int_eq(job_end_status(job), job_exit_status(job));
 
 	ck_assert_ptr_nonnull(job_vt(job));
 	s = job_text(job);
@@ -1623,8 +1626,11 @@ START_TEST(test_user_restart)
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGKILL), 0);
 	wait_done(job);
 	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert(WIFSIGNALED(job_end_status(job)));
 	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
 	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	/* The new run has no end yet: the last run's is not shown. */
+	ck_assert_int_eq(job_end_status(job), WAITSTATUS_NONE);
 	ck_assert_int_eq(fx.started, 3);
 	run_for(200);
 	ck_assert_int_eq(output_count("up."), 3);
