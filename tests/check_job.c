@@ -824,31 +824,46 @@ START_TEST(test_input)
 }
 END_TEST
 
-/* The tail of a long output comes from the log, its last lines only. */
+/*
+ * Assert that the job's last max lines are count lines from first to
+ * last, and whether earlier ones were left out.
+ */
+static void
+assert_tail(struct job *job, int max, int count, int more,
+    const char *first, const char *last)
+{
+	char	**lines;
+	int	  n, m;
+
+	lines = job_text_tail(job, max, &n, &m);
+	ck_assert_int_eq(n, count);
+	ck_assert_int_eq(m, more);
+	ck_assert_str_eq(lines[0], first);
+	ck_assert_str_eq(lines[n - 1], last);
+	job_text_free(lines, n);
+}
+
+/*
+ * The tail of a long output comes from the log, its last lines only; with
+ * no log, from the emulator, cut to the last lines the same way.
+ */
 START_TEST(test_text_tail)
 {
 	struct job	*job;
-	char		**lines;
-	int		  count, more;
 
 	job = spawn_spec("seq 1 200000", NULL, 0, fx.dir, 100);
 	wait_done(job);
-	lines = job_text_tail(job, 1000, &count, &more);
-	ck_assert_int_eq(count, 1000);
-	ck_assert_int_eq(more, 1);
-	ck_assert_str_eq(lines[0], "199001");
-	ck_assert_str_eq(lines[999], "200000");
-	job_text_free(lines, count);
+	assert_tail(job, 1000, 1000, 1, "199001", "200000");
 
 	/* Short enough: all of it, and nothing more. */
 	job = spawn_spec("seq 1 5; printf six", NULL, 0, fx.dir, 100);
 	wait_done(job);
-	lines = job_text_tail(job, 1000, &count, &more);
-	ck_assert_int_eq(count, 6);
-	ck_assert_int_eq(more, 0);
-	ck_assert_str_eq(lines[0], "1");
-	ck_assert_str_eq(lines[5], "six");
-	job_text_free(lines, count);
+	assert_tail(job, 1000, 6, 0, "1", "six");
+
+	job = spawn("seq 1 50");
+	wait_done(job);
+	assert_tail(job, 10, 10, 1, "41", "50");
+	assert_tail(job, 1000, 50, 0, "1", "50");
 }
 END_TEST
 
