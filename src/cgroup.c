@@ -76,6 +76,16 @@ struct cgroup {
 /* Called for each process whose environment holds the marker. */
 typedef void	cgroup_scan_cb(pid_t, const char *value, void *arg);
 
+/* Called for each process in a cgroup or below it. */
+typedef void	cgroup_proc_cb(pid_t, void *arg);
+
+/* What a walk of a cgroup sends, to whom not, and how many it reached. */
+struct cgroup_walk {
+	int	sig;
+	pid_t	skip;		/* a process group spared, 0: none */
+	int	n;
+};
+
 static const char cgroup_marker_eq[] = CGROUP_MARKER "=";
 
 /* Read a file of at most max bytes into an allocated string, or NULL. */
@@ -370,6 +380,14 @@ cgroup_set_warning(struct cgroup *cg, const char *what, const char *path,
 	    strerror(error), what, path);
 }
 
+/* Return whether a directory entry of a cgroup is a cgroup inside it. */
+static int
+cgroup_is_sub(const struct dirent *de)
+{
+	return de->d_type == DT_DIR && strcmp(de->d_name, ".") != 0 &&
+	    strcmp(de->d_name, "..") != 0;
+}
+
 /*
  * Remove a cgroup directory and the cgroups inside it, deepest first;
  * 0, or -1 while a process is still in one (EBUSY).
@@ -390,8 +408,7 @@ cgroup_rmtree(const char *dir, int depth)
 	if (depth >= CGROUP_DEPTH_MAX || (d = opendir(dir)) == NULL)
 		return -1;
 	while ((de = readdir(d)) != NULL) {
-		if (de->d_type != DT_DIR || strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
+		if (!cgroup_is_sub(de))
 			continue;
 		sub = xprintf("%s/%s", dir, de->d_name);
 		if (cgroup_rmtree(sub, depth + 1) != 0)
@@ -405,47 +422,79 @@ cgroup_rmtree(const char *dir, int depth)
 }
 
 /*
- * Send sig to every process in dir's cgroup and those below it, except
- * this process and members of process group skip (0: none); for SIGTERM,
- * SIGHUP and SIGINT also SIGCONT.  Return how many were signalled.
+ * Send sig to pid, then SIGCONT after SIGTERM, SIGHUP and SIGINT so a
+ * stopped process sees them; 0 or -1 as kill().
  */
 static int
-cgroup_walk(const char *dir, int sig, pid_t skip, int depth)
+cgroup_send(pid_t pid, int sig)
+{
+	int	rc;
+
+	rc = kill(pid, sig);
+	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
+		kill(pid, SIGCONT);
+	return rc;
+}
+
+/* Call cb for every process in dir's cgroup and the cgroups below it. */
+static void
+cgroup_each_proc(const char *dir, int depth, cgroup_proc_cb *cb, void *arg)
 {
 	struct dirent	*de;
 	DIR		*d;
 	FILE		*f;
 	char		*path;
 	long		 pid;
-	int		 n = 0;
 
 	path = xprintf("%s/cgroup.procs", dir);
 	f = fopen(path, "re");
 	free(path);
 	if (f == NULL)
-		return 0;
+		return;
 	while (fscanf(f, "%ld", &pid) == 1) {
-		if (pid <= 0 || pid == getpid() ||
-		    (skip > 0 && getpgid((pid_t)pid) == skip))
-			continue;
-		if (kill((pid_t)pid, sig) == 0)
-			n++;
-		if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
-			kill((pid_t)pid, SIGCONT);
+		if (pid > 0)
+			cb((pid_t)pid, arg);
 	}
 	fclose(f);
 	if (depth >= CGROUP_DEPTH_MAX || (d = opendir(dir)) == NULL)
-		return n;
+		return;
 	while ((de = readdir(d)) != NULL) {
-		if (de->d_type != DT_DIR || strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
+		if (!cgroup_is_sub(de))
 			continue;
 		path = xprintf("%s/%s", dir, de->d_name);
-		n += cgroup_walk(path, sig, skip, depth + 1);
+		cgroup_each_proc(path, depth + 1, cb, arg);
 		free(path);
 	}
 	closedir(d);
-	return n;
+}
+
+/* A walk's callback: signal a process unless it is spared. */
+static void
+cgroup_walk_cb(pid_t pid, void *arg)
+{
+	struct cgroup_walk	*w = arg;
+
+	if (pid == getpid() || (w->skip > 0 && getpgid(pid) == w->skip))
+		return;
+	if (cgroup_send(pid, w->sig) == 0)
+		w->n++;
+}
+
+/*
+ * Send sig to every process in dir's cgroup and those below it, except
+ * this process and members of process group skip (0: none), through
+ * cgroup_send().  Return how many were signalled.
+ */
+static int
+cgroup_walk(const char *dir, int sig, pid_t skip)
+{
+	struct cgroup_walk	w;
+
+	w.sig = sig;
+	w.skip = skip;
+	w.n = 0;
+	cgroup_each_proc(dir, 0, cgroup_walk_cb, &w);
+	return w.n;
 }
 
 /*
@@ -466,7 +515,7 @@ cgroup_kill_dir(const char *dir)
 	if (rc == 0)
 		return;
 	for (round = 0; round < CGROUP_KILL_ROUNDS; round++) {
-		if (cgroup_walk(dir, SIGKILL, 0, 0) == 0)
+		if (cgroup_walk(dir, SIGKILL, 0) == 0)
 			break;
 	}
 }
@@ -544,6 +593,20 @@ cgroup_scan(cgroup_scan_cb *cb, void *arg)
 			cb((pid_t)pid, value, arg);
 	}
 	closedir(d);
+}
+
+/*
+ * Return the run's name in a marker's value when this deck set it
+ * ("<token>/<name>"), else NULL.
+ */
+static const char *
+cgroup_marker_run(const struct cgroup *cg, const char *value)
+{
+	size_t	len = strlen(cg->token);
+
+	if (strncmp(value, cg->token, len) != 0 || value[len] != '/')
+		return NULL;
+	return value + len + 1;
 }
 
 /* Make the marker-only containment of this deck, with its token. */
@@ -809,13 +872,11 @@ cgroup_sweep_cb(pid_t pid, const char *value, void *arg)
 {
 	struct cgroup_sweep	*sw = arg;
 	unsigned long long	 start;
-	const char		*end;
 	pid_t			 deck;
 	int			 i;
 
-	if ((end = cgroup_parse_token(value, &deck, &start)) == NULL ||
-	    (strncmp(value, sw->cg->token, (size_t)(end - value)) == 0 &&
-	    sw->cg->token[end - value] == '\0') ||
+	if (cgroup_parse_token(value, &deck, &start) == NULL ||
+	    cgroup_marker_run(sw->cg, value) != NULL ||
 	    cgroup_deck_alive(deck, start))
 		return;
 	for (i = 0; i < sw->nspare; i++) {
@@ -909,23 +970,20 @@ cgroup_flush_cb(pid_t pid, const char *value, void *arg)
 {
 	struct cgroup		*cg = arg;
 	struct cgroup_job	*cgj;
-	size_t			 i, len = strlen(cg->token);
+	const char		*run;
+	size_t			 i;
 
-	if (strncmp(value, cg->token, len) != 0 || value[len] != '/')
+	if ((run = cgroup_marker_run(cg, value)) == NULL)
 		return;
 	for (i = 0; i < cg->njobs; i++) {
 		cgj = cg->jobs[i];
-		if (cgj->pending == 0 ||
-		    strcmp(value + len + 1, cgj->name) != 0)
+		if (cgj->pending == 0 || strcmp(run, cgj->name) != 0)
 			continue;
 		if (cgj->pending != SIGKILL && cgj->pgid > 0 &&
 		    getpgid(pid) == cgj->pgid)
 			return;
-		if (kill(pid, cgj->pending) == 0)
+		if (cgroup_send(pid, cgj->pending) == 0)
 			cgj->found++;
-		if (cgj->pending == SIGTERM || cgj->pending == SIGHUP ||
-		    cgj->pending == SIGINT)
-			kill(pid, SIGCONT);
 		return;
 	}
 }
@@ -1005,9 +1063,8 @@ static void
 cgroup_kill_all_cb(pid_t pid, const char *value, void *arg)
 {
 	struct cgroup_final	*fin = arg;
-	size_t			 len = strlen(fin->cg->token);
 
-	if (strncmp(value, fin->cg->token, len) == 0 && value[len] == '/' &&
+	if (cgroup_marker_run(fin->cg, value) != NULL &&
 	    kill(pid, SIGKILL) == 0)
 		fin->killed++;
 }
@@ -1138,7 +1195,7 @@ cgroup_job_signal(struct cgroup_job *cgj, int sig)
 		cgroup_kill_dir(cgj->dir);
 		return 1;
 	}
-	return cgroup_walk(cgj->dir, sig, cgj->pgid, 0);
+	return cgroup_walk(cgj->dir, sig, cgj->pgid);
 }
 
 /* Return whether a process is still in the run's cgroup (0 without one). */
@@ -1156,49 +1213,36 @@ cgroup_job_populated(const struct cgroup_job *cgj)
 	return v > 0;
 }
 
-/* Add up the resident memory of the processes in a cgroup and below. */
-static int64_t
-cgroup_rss(const char *dir, int depth)
+/* An RSS sum's callback: add the process's resident memory. */
+static void
+cgroup_rss_cb(pid_t pid, void *arg)
 {
-	struct dirent	*de;
-	DIR		*d;
-	FILE		*f;
-	char		*path, statm[64], buf[128];
-	long		 pid, page = sysconf(_SC_PAGESIZE);
+	int64_t		*sum = arg;
+	char		 statm[64], buf[128];
+	long		 page = sysconf(_SC_PAGESIZE);
 	long long	 size, resident;
-	int64_t		 sum = 0;
 	ssize_t		 n;
 	int		 fd;
 
-	path = xprintf("%s/cgroup.procs", dir);
-	f = fopen(path, "re");
-	free(path);
-	if (f == NULL)
-		return 0;
-	while (fscanf(f, "%ld", &pid) == 1) {
-		snprintf(statm, sizeof statm, "/proc/%ld/statm", pid);
-		if ((fd = open(statm, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		if (sscanf(buf, "%lld %lld", &size, &resident) == 2)
-			sum += (int64_t)resident * (page > 0 ? page : 4096);
-	}
-	fclose(f);
-	if (depth >= CGROUP_DEPTH_MAX || (d = opendir(dir)) == NULL)
-		return sum;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_type != DT_DIR || strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		path = xprintf("%s/%s", dir, de->d_name);
-		sum += cgroup_rss(path, depth + 1);
-		free(path);
-	}
-	closedir(d);
+	snprintf(statm, sizeof statm, "/proc/%ld/statm", (long)pid);
+	if ((fd = open(statm, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (sscanf(buf, "%lld %lld", &size, &resident) == 2)
+		*sum += (int64_t)resident * (page > 0 ? page : 4096);
+}
+
+/* Add up the resident memory of the processes in a cgroup and below. */
+static int64_t
+cgroup_rss(const char *dir)
+{
+	int64_t	sum = 0;
+
+	cgroup_each_proc(dir, 0, cgroup_rss_cb, &sum);
 	return sum;
 }
 
@@ -1235,7 +1279,7 @@ cgroup_job_usage(struct cgroup_job *cgj, int64_t *cpu_usec,
 		free(path);
 	}
 	*memory_bytes = cgj->cg->memory && v >= 0 ? v :
-	    cgroup_rss(cgj->dir, 0);
+	    cgroup_rss(cgj->dir);
 }
 
 /*

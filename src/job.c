@@ -497,7 +497,7 @@ job_lingers(struct job *j)
 int
 job_tidy(struct job *j)
 {
-	if (j->cgj == NULL || j->state == JOB_RUNNING)
+	if (j->cgj == NULL || job_is_running(j))
 		return 0;
 	return cgroup_job_remove(j->cgj) != 0;
 }
@@ -688,13 +688,13 @@ job_exit_status(const struct job *j)
 
 /*
  * Return how the job's last run ended, as a wait status, or
- * WAITSTATUS_NONE while it runs or waits, or when it never ran.
+ * WAITSTATUS_NONE while it runs or waits, or when it never ran (a start
+ * clears JOB_REAPED, so a running job has it unset).
  */
 int
 job_end_status(const struct job *j)
 {
-	if (job_is_running(j) || j->state == JOB_QUEUED ||
-	    !(j->flags & JOB_REAPED))
+	if (j->state == JOB_QUEUED || !(j->flags & JOB_REAPED))
 		return WAITSTATUS_NONE;
 	return j->status;
 }

@@ -35,6 +35,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "vt.h"
+#include "waitstatus.h"
 
 static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp", NULL
@@ -329,6 +330,7 @@ START_TEST(test_echo_hello)
 	ck_assert_int_eq(job_is_pty(job), 1);
 	ck_assert_str_eq(job_command(job), "echo hello");
 	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Running");
+	ck_assert_int_eq(job_end_status(job), WAITSTATUS_NONE);
 	wait_done(job);
 
 	ck_assert_int_eq(fx.exited, 1);
@@ -342,6 +344,7 @@ START_TEST(test_echo_hello)
 	ck_assert_int_eq(jobtable_running(fx.jt), 0);
 	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
 	ck_assert_str_eq(job_describe_end(job, buf, sizeof buf), "Exited 0");
+	ck_assert_int_eq(job_end_status(job), job_exit_status(job));
 
 	ck_assert_ptr_nonnull(job_vt(job));
 	s = job_text(job);
@@ -821,31 +824,46 @@ START_TEST(test_input)
 }
 END_TEST
 
-/* The tail of a long output comes from the log, its last lines only. */
+/*
+ * Assert that the job's last max lines are count lines from first to
+ * last, and whether earlier ones were left out.
+ */
+static void
+assert_tail(struct job *job, int max, int count, int more,
+    const char *first, const char *last)
+{
+	char	**lines;
+	int	  n, m;
+
+	lines = job_text_tail(job, max, &n, &m);
+	ck_assert_int_eq(n, count);
+	ck_assert_int_eq(m, more);
+	ck_assert_str_eq(lines[0], first);
+	ck_assert_str_eq(lines[n - 1], last);
+	job_text_free(lines, n);
+}
+
+/*
+ * The tail of a long output comes from the log, its last lines only; with
+ * no log, from the emulator, cut to the last lines the same way.
+ */
 START_TEST(test_text_tail)
 {
 	struct job	*job;
-	char		**lines;
-	int		  count, more;
 
 	job = spawn_spec("seq 1 200000", NULL, 0, fx.dir, 100);
 	wait_done(job);
-	lines = job_text_tail(job, 1000, &count, &more);
-	ck_assert_int_eq(count, 1000);
-	ck_assert_int_eq(more, 1);
-	ck_assert_str_eq(lines[0], "199001");
-	ck_assert_str_eq(lines[999], "200000");
-	job_text_free(lines, count);
+	assert_tail(job, 1000, 1000, 1, "199001", "200000");
 
 	/* Short enough: all of it, and nothing more. */
 	job = spawn_spec("seq 1 5; printf six", NULL, 0, fx.dir, 100);
 	wait_done(job);
-	lines = job_text_tail(job, 1000, &count, &more);
-	ck_assert_int_eq(count, 6);
-	ck_assert_int_eq(more, 0);
-	ck_assert_str_eq(lines[0], "1");
-	ck_assert_str_eq(lines[5], "six");
-	job_text_free(lines, count);
+	assert_tail(job, 1000, 6, 0, "1", "six");
+
+	job = spawn("seq 1 50");
+	wait_done(job);
+	assert_tail(job, 10, 10, 1, "41", "50");
+	assert_tail(job, 1000, 50, 0, "1", "50");
 }
 END_TEST
 
@@ -1301,6 +1319,53 @@ START_TEST(test_contain_usage)
 }
 END_TEST
 
+/* A job and a state it is waited for to be in. */
+struct job_in_state {
+	struct job	*job;
+	enum job_state	 state;
+};
+
+/* Whether the job is in the state (arg: a struct job_in_state). */
+static int
+state_is(void *arg)
+{
+	struct job_in_state	*w = arg;
+
+	return job_state(w->job) == w->state;
+}
+
+/*
+ * A stopped job is still running: its cgroup does not wait to be removed
+ * (nothing retries it while the job is stopped) and stays; continued, the
+ * job runs on in it.
+ */
+START_TEST(test_contain_stopped)
+{
+	struct job_in_state	 want;
+	struct job		*job;
+	struct stat		 sb;
+	char			 path[PATH_MAX];
+
+	if (!contain(0, "contain_stopped"))
+		return;
+	job = spawn("exec sleep 100");
+	want.job = job;
+	ck_assert_int_eq(kill(job_pid(job), SIGSTOP), 0);
+	want.state = JOB_STOPPED;
+	ck_assert_msg(run_until(state_is, &want, 3000), "not stopped");
+	ck_assert(job_is_running(job));
+	ck_assert_int_eq(job_tidy(job), 0);
+	snprintf(path, sizeof path, "%s/job-%d-1", cgroup_dir(fx.cg),
+	    job_id(job));
+	ck_assert_msg(stat(path, &sb) == 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(kill(job_pid(job), SIGCONT), 0);
+	want.state = JOB_RUNNING;
+	ck_assert_msg(run_until(state_is, &want, 3000), "not continued");
+	ck_assert_int_eq(job_tidy(job), 0);
+	ck_assert_int_eq(stat(path, &sb), 0);
+}
+END_TEST
+
 /*
  * Kill the jobs a failed test left behind: check ends a failed test with
  * _exit(), so its teardown does not run, and its jobs are reparented to
@@ -1576,8 +1641,11 @@ START_TEST(test_user_restart)
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGKILL), 0);
 	wait_done(job);
 	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert(WIFSIGNALED(job_end_status(job)));
 	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
 	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	/* The new run has no end yet: the last run's is not shown. */
+	ck_assert_int_eq(job_end_status(job), WAITSTATUS_NONE);
 	ck_assert_int_eq(fx.started, 3);
 	run_for(200);
 	ck_assert_int_eq(output_count("up."), 3);
@@ -1720,6 +1788,7 @@ job_suite(void)
 	tcase_add_test(tc, test_contain_done);
 	tcase_add_test(tc, test_contain_restart);
 	tcase_add_test(tc, test_contain_usage);
+	tcase_add_test(tc, test_contain_stopped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");

@@ -857,10 +857,13 @@ run_joined(const char *script, int mode, int fd, struct out *o)
 	return wait_child(c.pid);
 }
 
+/* Shell commands that list the shell's open fds, "fd0" a line. */
+#define FDS_SCRIPT "for f in /proc/$$/fd/*; do if [ -e \"$f\" ]; then " \
+    "echo fd${f##*/}; fi; done"
+
 /* The script that shows the child's cgroup and its open fds. */
 static const char join_script[] = "sed -n 's/^0:://p' /proc/$$/cgroup; "
-    "for f in /proc/$$/fd/*; do if [ -e \"$f\" ]; then echo fd${f##*/}; "
-    "fi; done";
+    FDS_SCRIPT;
 
 /*
  * The child is in its cgroup before it execs (the shell's first command
@@ -909,8 +912,7 @@ START_TEST(test_cgroup_join_fails)
 
 	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	ck_assert_int_gt(full, 2);
-	status = run_joined("echo ran; for f in /proc/$$/fd/*; do "
-	    "if [ -e \"$f\" ]; then echo fd${f##*/}; fi; done", _i, full, &o);
+	status = run_joined("echo ran; " FDS_SCRIPT, _i, full, &o);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ck_assert_str_eq(o.buf, "ran\nfd0\nfd1\nfd2\n");
 	close(full);

@@ -3050,14 +3050,16 @@ esc_cgroups_possible(void)
 /*
  * Check the deck's containment: with JOBDECK_NO_CGROUP=1 it made no
  * cgroup and the escapee esc carries the marker (noted, since a deck
- * without the fallback fails later, on what survives); else say whether
- * the deck made its cgroup.
+ * without the fallback fails later, on what survives); else (the caller
+ * saw that a cgroup can be made here) the deck made its cgroup and esc,
+ * out of its job's group, is in a run's cgroup inside it, if still there.
  */
-static int
+static void
 esc_contained(struct fault *f, pid_t esc, int fallback)
 {
-	char	dir[PATH_MAX];
-	int	found = esc_deck_cgroup(f, dir, sizeof dir);
+	char		 dir[PATH_MAX], in[4096];
+	const char	*token;
+	int		 found = esc_deck_cgroup(f, dir, sizeof dir);
 
 	if (fallback) {
 		FAULT_ASSERT(f, !found, fault_fmt("JOBDECK_NO_CGROUP=1, yet "
@@ -3065,8 +3067,16 @@ esc_contained(struct fault *f, pid_t esc, int fallback)
 		fault_note("escapes: JOBDECK_NO_CGROUP=1: the escapee %s the "
 		    "JOBDECK_JOB marker", esc_has_marker(esc) ? "carries" :
 		    "lacks");
+		return;
 	}
-	return found;
+	FAULT_ASSERT(f, found, fault_fmt("the deck made no cgroup, though "
+	    "one can be made here"));
+	token = strrchr(dir, '/') + 1;
+	/* Where its job ended at once, it may be gone already: "". */
+	esc_cgroup_of(esc, in, sizeof in);
+	FAULT_ASSERT(f, in[0] == '\0' || (strstr(in, token) != NULL &&
+	    strstr(in, "/job-") != NULL), fault_fmt("the escapee %ld is in "
+	    "the cgroup \"%s\", not in one of %s", (long)esc, in, dir));
 }
 
 /*
