@@ -882,25 +882,34 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 	struct jobtable_entry	*e;
 	int			 stop, group;
 
+	stop = sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
+	    sig == SIGHUP || sig == SIGQUIT;
 	e = jobtable_entry(jt, job);
-	if (e != NULL && job_state(job) == JOB_QUEUED) {
+	/*
+	 * Only a signal that stops a job reaches one that does not run (it
+	 * cancels a queued job or a pending restart, and what an ended one
+	 * left); SIGSTOP, SIGCONT, SIGUSR1... need a running job.
+	 */
+	if (e == NULL || (!stop && !job_is_running(job))) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (job_state(job) == JOB_QUEUED) {
 		/* It never ran: it ends here, canceled. */
 		job_set_cancel(job);
 		job_set_exited(job, WAITSTATUS_NONE, loop_now_ms());
 		jobtable_emit(jt, JOBTABLE_EXITED, job);
 		return 0;
 	}
-	if (e != NULL && e->restart_timer != 0) {
+	if (e->restart_timer != 0) {
 		/* Waiting to run again: it stays ended. */
 		loop_cancel_timer(jt->loop, e->restart_timer);
 		e->restart_timer = 0;
 		return 0;
 	}
-	stop = sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
-	    sig == SIGHUP || sig == SIGQUIT;
 	/* An ended job's escapees may be left in its cgroup. */
-	group = e != NULL && job_signal(job, 0) == 0;
-	if (e == NULL || (!group && !(stop && job_lingers(job)))) {
+	group = job_signal(job, 0) == 0;
+	if (!group && !(stop && job_lingers(job))) {
 		errno = ESRCH;
 		return -1;
 	}

@@ -837,6 +837,10 @@ START_TEST(test_kill_queued)
 	run_ok("sleep 100");
 	queued = jobtable_get(rec.jt, 1);
 	ck_assert_int_eq(job_state(queued), JOB_QUEUED);
+	/* Only a signal that stops a job cancels one that waits. */
+	run_error_again("!stop 2", "stop: job 2 is not running");
+	run_error_again("!kill -USR1 2", "kill: job 2 is not running");
+	ck_assert_int_eq(job_state(queued), JOB_QUEUED);
 	rec_clear();
 	run_ok("!kill 2");
 	ck_assert_int_eq(job_state(queued), JOB_CANCELED);
