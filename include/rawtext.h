@@ -14,7 +14,8 @@
  * hands over the lines completed so far and keeps the partial last line
  * and the parser's state, so a stream of any length is converted in
  * memory bounded by one line; rawtext_finish() ends the input and returns
- * the rest, the partial last line included.
+ * the rest, the partial last line included; rawtext_free() abandons the
+ * input and frees the converter with what it holds.
  *
  * Ownership: the caller owns the struct rawtext and the arrays and strings
  * rawtext_take() and rawtext_finish() return (free them with
@@ -33,6 +34,7 @@ struct rawtext	*rawtext_new(void);
 void		 rawtext_feed(struct rawtext *, const char *buf, size_t len);
 char		**rawtext_take(struct rawtext *, int *count);
 char		**rawtext_finish(struct rawtext *, int *count);
+void		 rawtext_free(struct rawtext *);
 void		 rawtext_free_lines(char **lines, int count);
 
 #endif

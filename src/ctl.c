@@ -176,7 +176,7 @@ static void	ctl_client_flush(struct ctl_client *);
 static void	ctl_client_send(struct ctl_client *, const char *, size_t);
 static void	ctl_stream_end(struct ctl_client *);
 static void	ctl_follow_end(struct ctl_client *);
-static char	*ctl_event_output(int, const char *, size_t *);
+static void	ctl_buf_output_events(struct ctl_buf *, int, char **, int);
 static void	ctl_job_started(struct job *, void *);
 static void	ctl_job_output(struct job *, const char *, size_t, void *);
 static void	ctl_job_exited(struct job *, void *);
@@ -591,19 +591,6 @@ ctl_client_close(struct ctl_client *c)
 	c->job = NULL;
 }
 
-/* Free a converter and the lines it still holds. */
-static void
-ctl_rawtext_free(struct rawtext *rt)
-{
-	char	**lines;
-	int	  count;
-
-	if (rt != NULL) {
-		lines = rawtext_finish(rt, &count);
-		rawtext_free_lines(lines, count);
-	}
-}
-
 /* Free a client (closed first if need be). */
 static void
 ctl_client_free(struct ctl_client *c)
@@ -614,7 +601,7 @@ ctl_client_free(struct ctl_client *c)
 	ctl_buf_free(&c->body);
 	ctl_buf_free(&c->messages);
 	ctl_buf_free(&c->errors);
-	ctl_rawtext_free(c->rt);
+	rawtext_free(c->rt);
 	free(c->tail);
 	free(c);
 }
@@ -636,7 +623,7 @@ ctl_reap_cb(void *arg)
 	ctl->nclients = j;
 	if (ctl->nevents == 0) {
 		for (i = 0; i < ctl->nfeeds; i++)
-			ctl_rawtext_free(ctl->feeds[i].rt);
+			rawtext_free(ctl->feeds[i].rt);
 		ctl->nfeeds = 0;
 	}
 }
@@ -719,49 +706,50 @@ ctl_client_write_timeout_cb(void *arg)
 }
 
 /*
- * Append one line of a job's text to a log stream: a text line, an
- * "output" event (follow --json) or an element of the "lines" array.
+ * Append lines of a job's text to b as the elements of a JSON array, after
+ * nsent sent before: one writer for them all, its array's text without
+ * the brackets.
  */
 static void
-ctl_stream_line(struct ctl_client *c, const char *text)
+ctl_buf_json_elements(struct ctl_buf *b, int nsent, char **lines, int count)
 {
-	struct json_buf	 jb;
-	char		*doc;
-	size_t		 len;
+	struct json_buf	jb;
+	int		i;
 
-	if (!c->json) {
-		/* rawtext took the C0 controls; C1 ones are escaped here. */
-		doc = textesc_visible(text, strlen(text));
-		ctl_buf_line(&c->out, doc);
-		free(doc);
+	if (count == 0)
 		return;
-	}
-	if (c->stream == CTL_STREAM_FOLLOW) {
-		doc = ctl_event_output(c->job_id, text, &len);
-		ctl_buf_add(&c->out, doc, len);
-		free(doc);
-		return;
-	}
 	json_init(&jb);
-	json_put_string(&jb, text);
-	doc = json_finish(&jb, &len);
+	json_array_begin(&jb);
+	for (i = 0; i < count; i++)
+		json_put_string(&jb, lines[i]);
+	if (nsent > 0)
+		ctl_buf_add(b, ",", 1);
+	ctl_buf_add(b, jb.data + 1, jb.len - 1);
 	json_clear(&jb);
-	if (c->nlines > 0)
-		ctl_buf_add(&c->out, ",", 1);
-	ctl_buf_add(&c->out, doc, len);
-	free(doc);
 }
 
-/* Append lines of a job's text to a log stream and free them. */
+/*
+ * Append lines of a job's text to a log stream and free them: text lines,
+ * "output" events (follow --json) or elements of the "lines" array.
+ */
 static void
 ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 {
-	int	i;
+	char	*text;
+	int	 i;
 
-	for (i = 0; i < count; i++) {
-		ctl_stream_line(c, lines[i]);
-		c->nlines++;
-	}
+	if (!c->json) {
+		for (i = 0; i < count; i++) {
+			/* rawtext took the C0 controls; C1 ones are escaped. */
+			text = textesc_visible(lines[i], strlen(lines[i]));
+			ctl_buf_line(&c->out, text);
+			free(text);
+		}
+	} else if (c->stream == CTL_STREAM_FOLLOW)
+		ctl_buf_output_events(&c->out, c->job_id, lines, count);
+	else
+		ctl_buf_json_elements(&c->out, c->nlines, lines, count);
+	c->nlines += count;
 	if (count > 0)
 		c->flags |= CTL_SENT;
 	rawtext_free_lines(lines, count);
@@ -1143,16 +1131,32 @@ ctl_event_end(struct json_buf *jb, size_t *len)
 	return line;
 }
 
-/* Return an "output" event line for one line of job id's text. */
-static char *
-ctl_event_output(int id, const char *text, size_t *len)
+/*
+ * Append an "output" event line to b for each line of job id's text: the
+ * event's head is written once, and the texts as one array's elements.
+ */
+static void
+ctl_buf_output_events(struct ctl_buf *b, int id, char **lines, int count)
 {
-	struct json_buf	jb;
+	struct json_buf	ev, texts;
+	size_t		start;
+	int		i;
 
-	ctl_event_begin(&jb, "output", id);
-	json_key(&jb, "text");
-	json_put_string(&jb, text);
-	return ctl_event_end(&jb, len);
+	if (count == 0)
+		return;
+	ctl_event_begin(&ev, "output", id);
+	json_key(&ev, "text");
+	json_init(&texts);
+	json_array_begin(&texts);
+	for (i = 0; i < count; i++) {
+		start = texts.len + (i > 0);	/* after the comma */
+		json_put_string(&texts, lines[i]);
+		ctl_buf_add(b, ev.data, ev.len);
+		ctl_buf_add(b, texts.data + start, texts.len - start);
+		ctl_buf_add(b, "}\n", 2);
+	}
+	json_clear(&texts);
+	json_clear(&ev);
 }
 
 /* Return an "exited" event line: exit code or signal, duration, state. */
@@ -1189,16 +1193,9 @@ static void
 ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
     int count)
 {
-	struct ctl_buf	 all = { NULL, 0, 0 };
-	char		*line;
-	size_t		 n;
-	int		 i;
+	struct ctl_buf	all = { NULL, 0, 0 };
 
-	for (i = 0; i < count; i++) {
-		line = ctl_event_output(job_id(job), lines[i], &n);
-		ctl_buf_add(&all, line, n);
-		free(line);
-	}
+	ctl_buf_output_events(&all, job_id(job), lines, count);
 	rawtext_free_lines(lines, count);
 	if (all.len > 0)
 		ctl_broadcast(ctl, all.s, all.len);
@@ -1441,7 +1438,7 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 	struct ctl_client	 *c;
 	struct ctl_feed		 *f;
 	char			**lines;
-	int			  count, i;
+	int			  count, i, newline;
 
 	if (ctl->nevents > 0) {
 		f = ctl_feed(ctl, job, 1);
@@ -1449,14 +1446,17 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 		lines = rawtext_take(f->rt, &count);
 		ctl_broadcast_lines(ctl, job, lines, count);
 	}
-	for (i = 0; ctl->nfollow > 0 && i < ctl->nclients; i++) {
+	if (ctl->nfollow == 0)
+		return;
+	/* Without a newline, no line of the emulator's can have ended. */
+	newline = memchr(buf, '\n', len) != NULL;
+	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
 		if (!(c->flags & CTL_FOLLOW) || c->job != job ||
 		    (c->flags & CTL_DEAD))
 			continue;
 		if (c->flags & CTL_VT) {
-			/* Without a newline, no line can have ended. */
-			if (memchr(buf, '\n', len) == NULL)
+			if (!newline)
 				continue;
 			lines = job_text_since(job, &c->mark, &count);
 			ctl_stream_lines(c, lines, count);
@@ -1847,7 +1847,7 @@ ctl_free(struct ctl *ctl)
 	}
 	free(ctl->clients);
 	for (i = 0; i < ctl->nfeeds; i++)
-		ctl_rawtext_free(ctl->feeds[i].rt);
+		rawtext_free(ctl->feeds[i].rt);
 	free(ctl->feeds);
 	if (ctl->loop != NULL) {
 		loop_unwatch_fd(ctl->loop, ctl->fd);

@@ -268,6 +268,17 @@ rawtext_finish(struct rawtext *rt, int *count)
 	return lines;
 }
 
+/* Free a converter with the lines it holds, the input abandoned. */
+void
+rawtext_free(struct rawtext *rt)
+{
+	if (rt == NULL)
+		return;
+	rawtext_free_lines(rt->lines, rt->count);
+	free(rt->line);
+	free(rt);
+}
+
 /* Free what rawtext_finish() returned. */
 void
 rawtext_free_lines(char **lines, int count)

@@ -327,6 +327,27 @@ START_TEST(test_take_endless_line)
 END_TEST
 
 /*
+ * rawtext_free() abandons the input: the lines not taken, the partial
+ * line and a sequence cut in two are freed with it (ASan sees a leak).
+ */
+START_TEST(test_free)
+{
+	struct rawtext	*rt;
+	char		 chunk[8192];	/* past the line buffer kept */
+
+	rawtext_free(NULL);
+	rt = rawtext_new();
+	rawtext_free(rt);
+	memset(chunk, 'y', sizeof chunk);
+	rt = rawtext_new();
+	rawtext_feed(rt, IN("one\ntwo\n"));
+	rawtext_feed(rt, chunk, sizeof chunk);
+	rawtext_feed(rt, IN("\xc3"));
+	rawtext_free(rt);
+}
+END_TEST
+
+/*
  * Backspace and overwriting work in characters, so the text stays valid
  * UTF-8: a tty with IUTF8 echoes "\b \b" once to erase a typed "é".
  */
@@ -368,6 +389,7 @@ rawtext_suite(void)
 	tcase_add_test(tc, test_large);
 	tcase_add_test(tc, test_take_partial);
 	tcase_add_test(tc, test_take_endless_line);
+	tcase_add_test(tc, test_free);
 	tcase_add_loop_test(tc, test_backspace_utf8, 0,
 	    (int)(sizeof rt_utf8_cases / sizeof rt_utf8_cases[0]));
 	suite_add_tcase(s, tc);

@@ -914,6 +914,23 @@ START_TEST(test_kill_restart_quit)
 }
 END_TEST
 
+/* Write a config file in a fresh directory; its path (static). */
+static const char *
+config_write(const char *text, char *dir)
+{
+	static char	 path[PATH_MAX];
+	FILE		*f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/config.toml", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+	return path;
+}
+
 /* run NAME key=value starts a configured job. */
 START_TEST(test_run)
 {
@@ -925,18 +942,9 @@ START_TEST(test_run)
 	struct jsonread		*j;
 	const char		*opts[3];
 	char			 dir[] = "/tmp/jobdeck-ctl-cfg.XXXXXX";
-	char			 path[64];
-	FILE			*f;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/config.toml", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	chmod(path, 0600);
 	opts[0] = "-c";
-	opts[1] = path;
+	opts[1] = config_write(text, dir);
 	opts[2] = NULL;
 	deck_open(&d, "run", opts, NULL, NULL, 0);
 
@@ -958,7 +966,7 @@ START_TEST(test_run)
 	    "nosuch\n");
 	ctlres_free(&r);
 	term_close(d.t);
-	unlink(path);
+	unlink(opts[1]);
 	rmdir(dir);
 }
 END_TEST
@@ -1906,23 +1914,6 @@ START_TEST(test_quiet_stream)
 	term_close(d.t);
 }
 END_TEST
-
-/* Write a config file in a fresh directory; its path (static). */
-static const char *
-config_write(const char *text, char *dir)
-{
-	static char	 path[PATH_MAX];
-	FILE		*f;
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/config.toml", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	chmod(path, 0600);
-	return path;
-}
 
 /* Follow a job in the background while send ID TEXT; its exit status. */
 static int

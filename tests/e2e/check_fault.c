@@ -2216,6 +2216,7 @@ END_TEST
 #define CTL_LOG_MB		50	/* the big log */
 #define CTL_RSS_MAX_KB		(40 * 1024)
 #define CTL_ECHO_MEDIAN_MS	10
+#define CTL_RUN_MS		20000	/* a `jobdeck ctl` run at most */
 
 /* Write the deck's socket path into path. */
 static void
@@ -2273,38 +2274,69 @@ fault_ctl_read(struct fault *f, int fd, char *buf, size_t len, int ms)
 }
 
 /*
- * Run `jobdeck ctl ARG` on the deck (stdout and stderr discarded), reading
- * the screen meanwhile; its exit status, or -1 if it took more than ms.
+ * Run `jobdeck ctl ARGS...` on the deck, the screen pumped meanwhile:
+ * stdout and stderr into out (NULL, or what does not fit: thrown away);
+ * its exit status, or -1 if it took more than ms (it is killed then).
  */
 static int
-fault_ctl_run(struct fault *f, const char *arg, int ms)
+fault_ctl_run(struct fault *f, const char *const *args, char *out,
+    size_t size, int ms)
 {
-	char	run[PATH_MAX];
-	int64_t	end = term_now_ms() + ms;
-	pid_t	pid;
-	int	status, null;
+	const char	*argv[16];
+	char		 run[PATH_MAX], junk[4096];
+	int64_t		 end = term_now_ms() + ms;
+	size_t		 len = 0, room, n = 0;
+	ssize_t		 r;
+	pid_t		 pid;
+	int		 fds[2], status, late = 0;
 
 	snprintf(run, sizeof run, "%s/run", term_tmpdir(f->t));
+	argv[n++] = fault_bin();
+	argv[n++] = "ctl";
+	while (*args != NULL && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	ck_assert_int_eq(pipe(fds), 0);
 	pid = fork();
 	ck_assert_int_ne(pid, -1);
 	if (pid == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(null, 2);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
 		setenv("XDG_RUNTIME_DIR", run, 1);
-		execl(fault_bin(), fault_bin(), "ctl", arg, (char *)NULL);
+		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		room = out != NULL ? size - 1 - len : 0;
+		if (room > 0)
+			r = read(fds[0], out + len, room);
+		else
+			r = read(fds[0], junk, sizeof junk);
+		if (r > 0) {
+			if (room > 0)
+				len += (size_t)r;
+			continue;
+		}
+		if (r == 0 || (errno != EAGAIN && errno != EINTR))
+			break;
 		if (term_now_ms() >= end) {
 			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			return -1;
+			late = 1;
+			break;
 		}
 		term_pump(f->t, 5);
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (out != NULL)
+		out[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (late || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 /* Open the deck's terminal to put keys in it with TIOCSTI; -1 if refused. */
@@ -2574,6 +2606,7 @@ static void		 fault_injection_tcase(Suite *);
  */
 START_TEST(test_ctl_half_closed)
 {
+	static const char *const ps[] = { "ps", NULL };
 	struct fault	 f;
 	char		 head[2];
 	int64_t		 t0;
@@ -2590,7 +2623,7 @@ START_TEST(test_ctl_half_closed)
 		close(fd);
 	}
 	t0 = term_now_ms();
-	status = fault_ctl_run(&f, "ps", 5000);
+	status = fault_ctl_run(&f, ps, NULL, 0, 5000);
 	fault_note("ctl_half_closed: %d of %d events clients refused; ctl ps "
 	    "then: exit %d in %lld ms", refused, CTL_HALF_CLOSED, status,
 	    (long long)(term_now_ms() - t0));
@@ -2625,58 +2658,6 @@ fault_ctl_tcase(void)
  * Procfile name with one is refused with its place.
  */
 
-/*
- * Run `jobdeck ctl` with args on the deck, stdout and stderr into out, the
- * screen pumped meanwhile; its exit status.
- */
-static int
-fault_ctl_capture(struct fault *f, const char *const *args, char *out,
-    size_t size)
-{
-	const char	*argv[16];
-	char		 run[PATH_MAX];
-	size_t		 len = 0, n = 0;
-	ssize_t		 r;
-	pid_t		 pid;
-	int		 fds[2], status;
-
-	snprintf(run, sizeof run, "%s/run", term_tmpdir(f->t));
-	argv[n++] = fault_bin();
-	argv[n++] = "ctl";
-	while (*args != NULL && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_int_ne(pid, -1);
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("XDG_RUNTIME_DIR", run, 1);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	for (;;) {
-		r = read(fds[0], out + len, size - 1 - len);
-		if (r > 0) {
-			len += (size_t)r;
-			continue;
-		}
-		if (r == 0 || (errno != EAGAIN && errno != EINTR) ||
-		    len == size - 1)
-			break;
-		term_pump(f->t, 5);
-	}
-	out[len] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Fail if text holds a byte a terminal acts on, but for newlines. */
 static void
 fault_assert_inert(const char *what, const char *text)
@@ -2710,7 +2691,7 @@ START_TEST(test_names_escapes)
 	snprintf(word, sizeof word, "x%s", osc52);
 	args[0] = "spawn"; args[1] = "--name"; args[2] = word;
 	args[3] = "--"; args[4] = "true"; args[5] = NULL;
-	st = fault_ctl_capture(&f, args, out, sizeof out);
+	st = fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS);
 	ck_assert_msg(st == 2, "spawn --name with escapes: exit %d: %s", st,
 	    out);
 	fault_assert_inert("spawn --name", out);
@@ -2720,7 +2701,7 @@ START_TEST(test_names_escapes)
 	snprintf(word, sizeof word, "printf '\\033]0;owned\\007\\033[2J"
 	    "\\302\\233text\\n'; sleep 100 # %s\033[2J", osc52);
 	args[0] = "spawn"; args[1] = "--"; args[2] = word; args[3] = NULL;
-	st = fault_ctl_capture(&f, args, out, sizeof out);
+	st = fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS);
 	ck_assert_msg(st == 0, "spawn: exit %d: %s", st, out);
 	fault_assert_inert("spawn", out);
 	EXPECT_IN(&f, &panel, "Processes (1 running)", WAIT_MS);
@@ -2728,27 +2709,27 @@ START_TEST(test_names_escapes)
 
 	args[1] = NULL;
 	args[0] = "ps";
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 0);
 	fault_assert_inert("ps", out);
 	ck_assert_ptr_nonnull(strstr(out, "\\e]52;c;SGVsbG8=\\a\\e[2J"));
 	args[0] = "list";
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 0);
 	fault_assert_inert("list", out);
 	args[0] = "status"; args[1] = "1"; args[2] = NULL;
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 0);
 	fault_assert_inert("status 1", out);
 	ck_assert_ptr_nonnull(strstr(out, "text"));
 	args[0] = "logs";
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 0);
 	fault_assert_inert("logs 1", out);
 	args[0] = "status"; args[1] = word;
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 1);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 1);
 	fault_assert_inert("status of no such job", out);
 	ck_assert_ptr_nonnull(strstr(out, "no such job: printf"));
 
 	/* JSON keeps them, as JSON escapes. */
 	args[0] = "--json"; args[1] = "list"; args[2] = NULL;
-	ck_assert_int_eq(fault_ctl_capture(&f, args, out, sizeof out), 0);
+	ck_assert_int_eq(fault_ctl_run(&f, args, out, sizeof out, CTL_RUN_MS), 0);
 	fault_assert_inert("--json list", out);
 	ck_assert_ptr_nonnull(strstr(out, "\\u001b]52;c;SGVsbG8=\\u0007"));
 
