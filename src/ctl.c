@@ -736,12 +736,18 @@ static void
 ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 {
 	char	*text;
+	size_t	 len;
 	int	 i;
 
 	if (!c->json) {
 		for (i = 0; i < count; i++) {
 			/* rawtext took the C0 controls; C1 ones are escaped. */
-			text = textesc_visible(lines[i], strlen(lines[i]));
+			len = strlen(lines[i]);
+			if (!textesc_needed(lines[i], len)) {
+				ctl_buf_line(&c->out, lines[i]);
+				continue;
+			}
+			text = textesc_visible(lines[i], len);
 			ctl_buf_line(&c->out, text);
 			free(text);
 		}

@@ -1044,6 +1044,15 @@ START_TEST(test_spawn)
 	j = wait_state(&d, "4", "failed", WAIT_MS);
 	ck_assert_int_eq((int)json_num(j, "exit_code"), 127);
 	jsonread_free(j);
+	/* Several words after --: a program and its arguments, quoting kept. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--", "sh", "-c",
+	    "echo a; echo 'b  c'");
+	ck_assert_str_eq(r.out,
+	    "started [5] sh -c 'echo a; echo '\\''b  c'\\'''\n");
+	ctlres_free(&r);
+	j = wait_state(&d, "5", "completed", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "output"), "a\nb  c\n");
+	jsonread_free(j);
 	term_close(d.t);
 }
 END_TEST
