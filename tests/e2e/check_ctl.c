@@ -552,34 +552,6 @@ sock_reply(struct deck *d, int fd, int ms, size_t *lenp)
 	return buf;
 }
 
-/*
- * Read exactly len bytes from a socket (at most ms), keeping the deck's
- * screen read; the count read (less at end of file or on time out).
- */
-static size_t
-sock_read_n(struct deck *d, int fd, char *buf, size_t len, int ms)
-{
-	struct pollfd	pfd;
-	int64_t		end = term_now_ms() + ms;
-	size_t		got = 0;
-	ssize_t		n;
-
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	while (got < len && term_now_ms() < end) {
-		if (poll(&pfd, 1, 10) > 0) {
-			n = read(fd, buf + got, len - got);
-			if (n == -1 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
-		term_pump(d->t, 1);
-	}
-	return got;
-}
-
 /* Send a raw request and return the whole reply. */
 static char *
 sock_request(struct deck *d, const char *req, size_t len)
@@ -1361,7 +1333,7 @@ START_TEST(test_client_limit)
 			term_pump(d.t, 50);
 	}
 	for (i = 0; i < 128; i++) {
-		ck_assert_int_eq(sock_read_n(&d, fds[i], head, 2, WAIT_MS), 2);
+		ck_assert_int_eq(term_read_fd(d.t, fds[i], head, 2, WAIT_MS), 2);
 		ck_assert_msg(head[0] == '0' && head[1] == '\n',
 		    "events client %d: %.2s", i, head);
 	}
@@ -2180,7 +2152,7 @@ START_TEST(test_stream_close)
 	fd = sock_connect(d.sock);
 	ck_assert_int_eq(sock_write(fd, "events\n", 7), 0);
 	ck_assert_int_eq(shutdown(fd, SHUT_WR), 0);
-	ck_assert_int_eq(sock_read_n(&d, fd, head, 2, WAIT_MS), 2);
+	ck_assert_int_eq(term_read_fd(d.t, fd, head, 2, WAIT_MS), 2);
 	term_pump(d.t, 300);
 	CTL_EXPECT(&d, &r, 0, "spawn", "echo half-closed");
 	ctlres_free(&r);
@@ -2201,7 +2173,7 @@ START_TEST(test_stream_close)
 	for (i = 0; i < 140; i++) {
 		fd = sock_connect(d.sock);
 		ck_assert_int_eq(sock_write(fd, "events\n", 7), 0);
-		ck_assert_int_eq(sock_read_n(&d, fd, head, 2, WAIT_MS), 2);
+		ck_assert_int_eq(term_read_fd(d.t, fd, head, 2, WAIT_MS), 2);
 		ck_assert_msg(head[0] == '0', "events client %d: %.2s", i,
 		    head);
 		close(fd);

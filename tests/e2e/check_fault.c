@@ -2250,29 +2250,6 @@ fault_ctl_send(int fd, const char *req)
 	    0 : -1;
 }
 
-/* Read up to len bytes within ms, reading the screen meanwhile; the count. */
-static size_t
-fault_ctl_read(struct fault *f, int fd, char *buf, size_t len, int ms)
-{
-	struct pollfd	pfd;
-	int64_t		end = term_now_ms() + ms;
-	size_t		got = 0;
-	ssize_t		n;
-
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	while (got < len && term_now_ms() < end) {
-		if (poll(&pfd, 1, 5) > 0) {
-			n = read(fd, buf + got, len - got);
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
-		term_pump(f->t, 1);
-	}
-	return got;
-}
-
 /*
  * Run `jobdeck ctl ARGS...` on the deck, the screen pumped meanwhile:
  * stdout and stderr into out (NULL, or what does not fit: thrown away);
@@ -2618,7 +2595,7 @@ START_TEST(test_ctl_half_closed)
 		fd = fault_ctl_connect(&f);
 		/* A refused client may find the socket closed already. */
 		(void)fault_ctl_send(fd, "events\n");
-		ck_assert_int_eq(fault_ctl_read(&f, fd, head, 2, WAIT_MS), 2);
+		ck_assert_int_eq(term_read_fd(f.t, fd, head, 2, WAIT_MS), 2);
 		refused += head[0] != '0';
 		close(fd);
 	}

@@ -1139,6 +1139,34 @@ term_wait_pid_dead(struct term *t, pid_t pid, int ms)
 }
 
 /*
+ * Read up to len bytes from fd within ms, the screen pumped meanwhile (so a
+ * deck that draws while it answers never blocks on us); how many came.
+ */
+size_t
+term_read_fd(struct term *t, int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd	pfd;
+	int64_t		end = term_now_ms() + ms;
+	size_t		got = 0;
+	ssize_t		n;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (got < len && term_now_ms() < end) {
+		if (poll(&pfd, 1, 5) > 0) {
+			n = read(fd, buf + got, len - got);
+			if (n == -1 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		term_pump(t, 1);
+	}
+	return got;
+}
+
+/*
  * Wait up to ms for the file name in the temporary directory to hold a
  * complete line with a pid; return it, or -1.
  */
