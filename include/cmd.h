@@ -19,9 +19,12 @@
 #ifndef JOBDECK_CMD_H
 #define JOBDECK_CMD_H
 
+#include <stdint.h>
+
 struct config;
 struct config_job;
 struct expand_param;
+struct grep;
 struct job;
 struct jobtable;
 struct json_buf;
@@ -34,7 +37,11 @@ struct session;
  * control socket streams; without follow those commands fail.  logs takes
  * over `logs ID`: the client streams the job's output itself (the control
  * socket reads its log as the socket drains); 0, or -1 with *cause;
- * without it, the command shows the lines.
+ * without it, the command shows the lines.  show_run opens the store's
+ * run (a log of this deck or an earlier one) in a view at line (-1: the
+ * end), following its new lines while live is set.  grep takes over a
+ * search (and owns it, failing or not): the client steps it through its
+ * loop and passes the matches on as they come.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -46,6 +53,9 @@ struct cmd_client {
 	void	(*json)(const char *document, void *arg);
 	int	(*follow)(struct job *, void *arg, char **cause);
 	int	(*logs)(struct job *, void *arg, char **cause);
+	void	(*show_run)(const char *title, const char *dir,
+		    const char *run, int64_t line, int live, void *arg);
+	int	(*grep)(struct grep *, void *arg, char **cause);
 };
 
 #define CMD_FOCUS_KEY	0x14	/* Ctrl+T, the focus key by default */

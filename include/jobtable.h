@@ -27,6 +27,7 @@
 
 struct cgroup;
 struct job;
+struct store;
 struct job_spec;
 struct loop;
 struct jobtable;
@@ -56,6 +57,8 @@ void		 jobtable_unsubscribe(struct jobtable *, int handle);
 void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
 void		 jobtable_set_log_dir(struct jobtable *, const char *dir);
+void		 jobtable_set_store(struct jobtable *, struct store *);
+struct store	*jobtable_store(const struct jobtable *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);
 void		 jobtable_set_cgroup(struct jobtable *, struct cgroup *);

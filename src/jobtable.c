@@ -77,6 +77,7 @@ struct jobtable {
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
 	char			 *log_dir;	/* NULL: jobs are not logged */
+	struct store		 *store;	/* the output store, or NULL */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
 	struct cgroup		 *cg;		/* containment, or NULL */
@@ -234,6 +235,20 @@ jobtable_set_size(struct jobtable *jt, int rows, int cols)
 	jt->cols = cols;
 	for (i = 0; i < jt->count; i++)
 		job_resize(jt->entries[i]->job, rows, cols);
+}
+
+/* Give the job table the deck's output store (the caller keeps it). */
+void
+jobtable_set_store(struct jobtable *jt, struct store *store)
+{
+	jt->store = store;
+}
+
+/* Return the deck's output store, or NULL. */
+struct store *
+jobtable_store(const struct jobtable *jt)
+{
+	return jt->store;
 }
 
 /* Return the grace period between SIGTERM and SIGKILL in milliseconds. */
