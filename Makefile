@@ -67,6 +67,7 @@ LIB_SRCS = \
 	src/cmd-ui.c \
 	src/cmd-run.c \
 	src/cmd-ctl.c \
+	src/cmd-history.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -94,7 +95,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
-		     $(B)/cmd-ctl.o $(B)/keys.o \
+		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o

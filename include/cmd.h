@@ -25,6 +25,7 @@ struct config;
 struct config_job;
 struct expand_param;
 struct grep;
+struct store_meta;
 struct job;
 struct jobtable;
 struct json_buf;
@@ -153,5 +154,14 @@ void	cmd_json(struct cmd_ctx *, const char *document);
 void	cmd_json_job(struct json_buf *, struct job *);
 void	cmd_json_job_doc(struct cmd_ctx *, struct job *);
 void	cmd_show_jobs(struct cmd_ctx *, struct job **, int);
+void	cmd_show_jobs_runs(struct cmd_ctx *, struct job **, int,
+	    const struct store_meta *, int);
+int	cmd_history_runs(struct cmd_ctx *, int all, int limit,
+	    struct store_meta **);
+void	cmd_history_free(struct store_meta *, int);
+void	cmd_history_json(struct json_buf *, const struct store_meta *);
+char	*cmd_history_row(const struct store_meta *);
+char	*cmd_history_header(void);
+int	cmd_history_logs(struct cmd_ctx *, const char *id);
 
 #endif

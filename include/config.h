@@ -34,7 +34,11 @@ struct config_settings {
 	char		*shell;		/* NULL: $SHELL, else /bin/sh */
 	int		 scrollback;	/* lines kept above the screen */
 	double		 kill_timeout;	/* seconds from SIGTERM to SIGKILL */
-	char		*log_dir;	/* NULL: $XDG_STATE_HOME/jobdeck/logs */
+	char		*log_dir;	/* the store; NULL: $XDG_STATE_HOME/jobdeck */
+	int		 max_log_size;	/* MiB of output kept per run */
+	int		 keep_history;	/* runs of earlier decks kept */
+	int		 keep_history_days;	/* and for how long */
+	int		 max_state_size;	/* MiB of the whole store */
 	char		*focus_key;	/* "C-t"; see config_key_code() */
 	int		 max_running;	/* 0: no limit; others wait queued */
 	int		 keep_finished;	/* finished jobs kept in the panel,

@@ -2,12 +2,14 @@
  * job: one process jobdeck runs.  A job holds its spec, its state, pid,
  * start and end times and exit status, the pty (or pipe) fds of its child,
  * the terminal emulator its output is fed to (created lazily on the first
- * byte, so a silent job costs no emulator) and its log file.  job.c knows
+ * byte, so a silent job costs no emulator) and the run of it the output
+ * store is writing (each start is a new run).  job.c knows
  * nothing of the loop: jobtable watches the fds and calls job_read(),
  * job_flush_input() and job_set_exited().
  *
  * Ownership: jobtable owns every struct job.  A job owns its spec copy, its
- * fds (closed by job_close_output() or job_free()), its vt and its joblog.
+ * fds (closed by job_close_output() or job_free()), its vt and its
+ * store_run; the store itself is the deck's and outlives every job.
  * Pointers returned by accessors belong to the job; the line arrays of
  * job_text_lines(), job_text_since() and job_text_incremental() belong to
  * the caller (free them with job_text_free()).  job_start_time() is the
@@ -22,8 +24,18 @@
 #include <sys/types.h>
 
 struct cgroup;
+struct store;
 struct job;
 struct vt;
+
+/*
+ * Where a reader of a job's text is: the next line, and how many bytes the
+ * run held when its partial last line was last given.
+ */
+struct job_mark {
+	int64_t		  line;
+	uint64_t	  partial;
+};
 
 /* When a job is started again by itself after it ends. */
 enum job_restart {
@@ -50,7 +62,7 @@ struct job_spec {
 	const char	 *shell;	/* absolute path of the shell */
 	const char	 *cwd;
 	char *const	 *envp;		/* full environment */
-	const char	 *log_dir;	/* NULL: no log file (jobtable sets) */
+	struct store	 *store;	/* NULL: not stored (jobtable sets) */
 	int		  scrollback;	/* lines, 0: none (jobtable sets) */
 	int		  no_pty;	/* run on pipes (or'ed with the deck's) */
 	const char	 *input;	/* written to stdin once started, or NULL */
@@ -65,6 +77,10 @@ void		 job_free(struct job *);
 
 int		 job_start(struct job *, int rows, int cols, char **cause);
 ssize_t		 job_read(struct job *, char *buf, size_t size);
+ssize_t		 job_read_err(struct job *, char *buf, size_t size);
+int		 job_err_fd(const struct job *);
+int		 job_store_flush(struct job *);
+int		 job_store_held(const struct job *);
 void		 job_close_output(struct job *);
 int		 job_write(struct job *, const char *buf, size_t len);
 int		 job_flush_input(struct job *);
@@ -106,7 +122,9 @@ int		 job_end_status(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
 struct vt	*job_vt_get(struct job *);
-const char	*job_log_path(const struct job *);
+const char	*job_run_id(const struct job *);
+const char	*job_store_dir(const struct job *);
+int		 job_logged(const struct job *);
 const char	*job_log_error(const struct job *);
 const char	*job_log_warning(struct job *);
 uint64_t	 job_output_bytes(const struct job *);
@@ -116,8 +134,9 @@ const char	*job_describe_end(const struct job *, char *buf, size_t size);
 char		**job_text_lines(const struct job *, int *count);
 char		**job_text_tail(const struct job *, int max, int *count,
 		    int *more);
-char		**job_text_since(struct job *, uint64_t *mark, int *count);
-char		**job_text_incremental(struct job *, int *count);
+char		**job_text_since(struct job *, struct job_mark *, int *count,
+		    int *partial);
+char		**job_text_incremental(struct job *, int *count, int *partial);
 void		 job_text_free(char **lines, int count);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);

@@ -56,7 +56,6 @@ void		 jobtable_unsubscribe(struct jobtable *, int handle);
 
 void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
-void		 jobtable_set_log_dir(struct jobtable *, const char *dir);
 void		 jobtable_set_store(struct jobtable *, struct store *);
 struct store	*jobtable_store(const struct jobtable *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);

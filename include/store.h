@@ -125,6 +125,7 @@ void		 store_free(struct store *);
 const char	*store_dir(const struct store *);
 const char	*store_deck(const struct store *);
 char		*store_default_dir(void);
+int		 store_id_valid(const char *id);
 void		 store_default_limits(struct store_limits *);
 
 /* Writing one run. */

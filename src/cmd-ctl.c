@@ -36,10 +36,11 @@ static void	cmd_events_exec(struct cmd_ctx *, int, char **);
 #define CMD_STATUS_LINES	1000
 
 /* The options of list, status and spawn: ctx->opts follows these tables. */
-enum { LIST_STATUS, LIST_LIMIT };
+enum { LIST_STATUS, LIST_LIMIT, LIST_ALL };
 static const struct cmd_option cmd_list_options[] = {
 	[LIST_STATUS] = { .name = "--status", .value = "STATE,..." },
 	[LIST_LIMIT] = { .name = "--limit", .value = "N" },
+	[LIST_ALL] = { .name = "--all", .alias = "-a" },
 	{ .name = NULL }
 };
 
@@ -64,7 +65,8 @@ const struct cmd_entry cmd_list_entry = {
 	.options = cmd_list_options,
 	.args = "",
 	.help = "list jobs in the given states (running, stopped, queued, "
-	    "completed, failed, canceled, timed-out), the N most recent",
+	    "completed, failed, canceled, timed-out), the N most recent "
+	    "(--all: and the runs of earlier decks)",
 	.min_args = 0,
 	.max_args = 0,
 	.exec = cmd_list_exec,
@@ -163,8 +165,9 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const char	 *value;
 	unsigned int	  mask = ~0U;
 	char		 *end;
+	struct store_meta *runs;
 	long		  limit = -1;
-	int		  i, n, count, first;
+	int		  i, n, count, first, nruns;
 
 	(void)argc;
 	(void)argv;
@@ -189,7 +192,14 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			jobs[count++] = job;
 	}
 	first = limit > 0 && count > limit ? count - (int)limit : 0;
-	cmd_show_jobs(ctx, jobs + first, count - first);
+	if (ctx->opts[LIST_ALL].count > 0) {
+		if ((nruns = cmd_history_runs(ctx, 0, (int)limit, &runs)) >= 0) {
+			cmd_show_jobs_runs(ctx, jobs + first, count - first,
+			    runs, nruns);
+			cmd_history_free(runs, nruns);
+		}
+	} else
+		cmd_show_jobs(ctx, jobs + first, count - first);
 	free(jobs);
 }
 
@@ -206,7 +216,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const char	 *id;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  len;
-	int		  count, i, n = 0, incremental, more = 0;
+	int		  count, i, n = 0, incremental, more = 0, partial = 0;
 
 	(void)argc;
 	id = argv[ctx->first];
@@ -215,7 +225,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	/* A summary: its last lines, in bounded memory; logs has them all. */
 	if (incremental)
-		lines = job_text_incremental(job, &count);
+		lines = job_text_incremental(job, &count, &partial);
 	else
 		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
 
@@ -231,12 +241,16 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			n = (int)strlen(lines[i]);
 			memcpy(doc + len, lines[i], (size_t)n);
 			len += (size_t)n;
-			doc[len++] = '\n';
+			/* A partial last line (a prompt) has no newline yet. */
+			if (i < count - 1 || !partial)
+				doc[len++] = '\n';
 		}
 		json_put_stringn(&jb, doc, len);
 		free(doc);
 		json_key(&jb, "output_truncated");
 		json_put_bool(&jb, more);
+		json_key(&jb, "output_partial");
+		json_put_bool(&jb, partial);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);

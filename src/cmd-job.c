@@ -18,6 +18,7 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "store.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -105,7 +106,7 @@ void
 cmd_json_job(struct json_buf *jb, struct job *job)
 {
 	char *const	*argv = job_argv(job);
-	char		 buf[64];
+	char		 buf[64], *path;
 	int64_t		 cpu = job_cpu_ms(job), mem = job_memory_bytes(job);
 	int		 i;
 
@@ -154,8 +155,16 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	else
 		json_put_null(jb);
 	waitstatus_json(jb, job_end_status(job));
+	json_key(jb, "run");
+	json_put_string(jb, job_run_id(job));
 	json_key(jb, "log");
-	json_put_string(jb, job_log_path(job));
+	if (job_run_id(job) != NULL && job_store_dir(job) != NULL) {
+		path = xprintf("%s/runs/%s", job_store_dir(job),
+		    job_run_id(job));
+		json_put_string(jb, path);
+		free(path);
+	} else
+		json_put_null(jb);
 }
 
 /* Hand a job to the client as a JSON document: the object of cmd_json_job. */
@@ -183,12 +192,38 @@ cmd_json_job_doc(struct cmd_ctx *ctx, struct job *job)
 void
 cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 {
-	struct json_buf	 jb;
-	struct job	*job;
-	char		**lines, *doc, exitbuf[32], timebuf[32];
-	char		  cpu[32], mem[32];
-	int64_t		 now = loop_now_ms();
-	int		 i;
+	cmd_show_jobs_runs(ctx, jobs, n, NULL, -1);
+}
+
+/* Return a job's row of the jobs table (see cmd_show_jobs_runs()). */
+static char *
+cmd_job_row(struct job *job, int64_t now)
+{
+	char	exitbuf[32], timebuf[32], cpu[32], mem[32];
+
+	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
+	job_format_duration(job_duration_ms(job, now), timebuf,
+	    sizeof timebuf);
+	return xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  %-6s  %s%s%s",
+	    job_id(job), (long)job_pid(job), job_state_name(job_state(job)),
+	    exitbuf, timebuf, job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
+	    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
+	    job_name(job) != NULL ? job_name(job) : "",
+	    job_name(job) != NULL ? ": " : "", job_command(job));
+}
+
+/*
+ * Show a table of jobs (JSON: {"jobs": [...]}) and, when nruns is not -1,
+ * the runs of earlier decks after it ("history").
+ */
+void
+cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
+    const struct store_meta *runs, int nruns)
+{
+	struct json_buf	  jb;
+	char		**lines, *doc;
+	int64_t		  now = loop_now_ms();
+	int		  i, k = 0;
 
 	if (ctx->json) {
 		json_init(&jb);
@@ -201,6 +236,16 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 			json_object_end(&jb);
 		}
 		json_array_end(&jb);
+		if (nruns >= 0) {
+			json_key(&jb, "history");
+			json_array_begin(&jb);
+			for (i = 0; i < nruns; i++) {
+				json_object_begin(&jb);
+				cmd_history_json(&jb, &runs[i]);
+				json_object_end(&jb);
+			}
+			json_array_end(&jb);
+		}
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
@@ -208,24 +253,22 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 		free(doc);
 		return;
 	}
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	lines[0] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %-8s  %-6s  %s",
+	lines = xcalloc((size_t)n + (nruns > 0 ? (size_t)nruns : 0) + 4,
+	    sizeof *lines);
+	lines[k++] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %-8s  %-6s  %s",
 	    "ID", "PID", "STATE", "EXIT", "TIME", "CPU", "MEM", "COMMAND");
-	for (i = 0; i < n; i++) {
-		job = jobs[i];
-		waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
-		job_format_duration(job_duration_ms(job, now), timebuf,
-		    sizeof timebuf);
-		lines[i + 1] = xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  "
-		    "%-6s  %s%s%s", job_id(job), (long)job_pid(job),
-		    job_state_name(job_state(job)), exitbuf, timebuf,
-		    job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
-		    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
-		    job_name(job) != NULL ? job_name(job) : "",
-		    job_name(job) != NULL ? ": " : "", job_command(job));
+	for (i = 0; i < n; i++)
+		lines[k++] = cmd_job_row(jobs[i], now);
+	if (nruns >= 0) {
+		lines[k++] = xstrdup("");
+		lines[k++] = xprintf("History (%d run%s of earlier decks):",
+		    nruns, nruns == 1 ? "" : "s");
+		lines[k++] = cmd_history_header();
+		for (i = 0; i < nruns; i++)
+			lines[k++] = cmd_history_row(&runs[i]);
 	}
-	cmd_show(ctx, "Jobs", lines, n + 1, 1);
-	for (i = 0; i <= n; i++)
+	cmd_show(ctx, "Jobs", lines, k, 1);
+	for (i = 0; i < k; i++)
 		free(lines[i]);
 	free(lines);
 }
@@ -342,6 +385,8 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	follow = ctx->opts[LOGS_FOLLOW].count > 0;
 	id = argv[ctx->first];
+	if (!follow && cmd_history_logs(ctx, id))
+		return;
 	job = cmd_find_job(ctx, id);
 	if (job == NULL)
 		return;
@@ -364,6 +409,16 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
 		}
+		return;
+	}
+	if (!ctx->json && ctx->client != NULL && ctx->client->show_run !=
+	    NULL && job_logged(job)) {
+		/* The view reads the store: a screenful at a time. */
+		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
+		ctx->client->show_run(title, job_store_dir(job),
+		    job_run_id(job), job_is_running(job) ? -1 : 0,
+		    job_is_running(job), ctx->arg);
+		free(title);
 		return;
 	}
 	lines = job_text_lines(job, &count);

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "ctl.h"
 #include "expand.h"
 #include "loop.h"
@@ -44,25 +45,26 @@ ctl_client_usage(FILE *f)
 static void
 ctl_client_help(void)
 {
+	const struct cmd_entry	*const *e;
+	char			*u;
+
 	ctl_client_usage(stdout);
 	printf("\n"
 	    "Runs COMMAND in the running deck NAME (default \"default\") "
 	    "through its\n"
 	    "control socket and prints the result; --json for JSON.\n"
-	    "\n"
-	    "  ps, list [--status STATE,...] [--limit N]\n"
-	    "  status [--incremental] ID       logs [--follow] ID\n"
-	    "  kill [-SIGNAL] ID...            kill-all\n"
-	    "  restart ID                      run NAME [key=value ...]\n"
-	    "  spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] -- "
-	    "COMMAND...\n"
-	    "  send ID TEXT                    events\n"
-	    "  quit                            help\n"
-	    "\n"
+	    "Commands (the prompt's, without the !):\n");
+	for (e = cmd_table; *e != NULL; e++) {
+		u = cmd_usage(*e);
+		printf("  %s\n", u[0] == '!' ? u + 1 : u);
+		free(u);
+	}
+	printf("\n"
 	    "Exit status: 0 success, 1 the command failed, 2 usage, no deck "
 	    "or no\n"
 	    "answer in %d s; logs --follow: the job's (128+N for signal N, "
-	    "124 timed out).\n"
+	    "124 timed out);\n"
+	    "grep: 0 when a line matched, 1 when none did.\n"
 	    "See jobdeck(1).\n", CTL_ANSWER_TIMEOUT_MS / 1000);
 }
 

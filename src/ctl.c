@@ -62,6 +62,7 @@
 #include "cmd.h"
 #include "ctl.h"
 #include "debuglog.h"
+#include "grep.h"
 #include "job.h"
 #include "jobtable.h"
 #include "json.h"
@@ -70,15 +71,18 @@
 #include "waitstatus.h"
 #include "rawtext.h"
 #include "session.h"
+#include "store.h"
 #include "xmalloc.h"
 
 #define CTL_ACCEPT_BURST	64	/* connections accepted per turn */
 #define CTL_ACCEPT_PAUSE_MS	100	/* out of fds: try again after */
 #define CTL_READ_CHUNK		4096	/* request bytes per read */
-#define CTL_LOG_CHUNK		16384	/* log bytes per read */
-#define CTL_STREAM_LOW		32768	/* read the log while less waits */
-#define CTL_FILL_MAX		65536	/* log bytes read per flush */
-#define CTL_END_OPEN		UINT64_MAX	/* follow: no end known yet */
+#define CTL_LOG_LINES		256	/* lines of a run per read */
+#define CTL_STREAM_LOW		32768	/* read the run while less waits */
+#define CTL_FILL_MAX		65536	/* text read per flush */
+#define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
+#define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
+#define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
 
 /* A growing byte buffer. */
 struct ctl_buf {
@@ -92,7 +96,8 @@ enum ctl_stream {
 	CTL_STREAM_NONE,
 	CTL_STREAM_EVENTS,	/* events */
 	CTL_STREAM_LOGS,	/* logs: the output so far */
-	CTL_STREAM_FOLLOW	/* logs --follow: until the job ends */
+	CTL_STREAM_FOLLOW,	/* logs --follow: until the job ends */
+	CTL_STREAM_GREP		/* grep: matches as they are found */
 };
 
 struct ctl_client {
@@ -117,12 +122,13 @@ struct ctl_client {
 	/* A log stream: logs or logs --follow. */
 	struct job	*job;		/* followed, until it ends */
 	int		 job_id;
-	int		 logfd;		/* its log, or -1 */
-	uint64_t	 off;		/* the next byte of the log to read */
-	uint64_t	 end;		/* where to stop, or CTL_END_OPEN */
-	uint64_t	 mark;		/* not logged: emulator lines sent */
-	struct rawtext	*rt;
+	struct store_reader *reader;	/* its run in the store, or NULL */
+	int64_t		 next;		/* the next line of the run to send */
+	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
+	struct job_mark	 mark;		/* not logged: emulator lines sent */
 	int		 nlines;	/* lines sent (JSON: commas) */
+	struct grep	*grep;		/* a grep stream's search */
+	uint64_t	 grep_timer;	/* its next step */
 	char		*tail;		/* sent after the last line */
 
 #define CTL_ANSWERED	0x1	/* the request is read */
@@ -135,13 +141,22 @@ struct ctl_client {
 #define CTL_SENT	0x80	/* sent something since the keepalive tick */
 #define CTL_CLOSING	0x100	/* close once the output is sent */
 #define CTL_DEAD	0x200	/* socket closed: free at the next reap */
+#define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
 	int		 flags;
 };
 
-/* A job's output not yet ended by a newline, for the events stream. */
+/*
+ * Where the events stream is in a job's output: its run in the store and
+ * the lines sent (a partial last line goes after CTL_PARTIAL_MS of quiet,
+ * at quiet_at), or for a job that is not logged a converter of its bytes.
+ */
 struct ctl_feed {
-	struct job	*job;
-	struct rawtext	*rt;
+	struct job		*job;
+	struct store_reader	*reader;
+	char			 run[STORE_ID_LEN + 1];
+	struct job_mark		 mark;
+	int64_t			 quiet_at;	/* ms, 0: no partial waits */
+	struct rawtext		*rt;
 };
 
 struct ctl {
@@ -167,12 +182,20 @@ struct ctl {
 	uint64_t		  reap_timer;
 	uint64_t		  accept_timer;
 	uint64_t		  keepalive_timer;
+	uint64_t		  partial_timer;
 };
 
 static void	ctl_accept_cb(int, short, void *);
 static void	ctl_client_cb(int, short, void *);
 static void	ctl_client_drop(struct ctl_client *);
 static void	ctl_client_flush(struct ctl_client *);
+static void	ctl_buf_store_events(struct ctl_buf *, int,
+		    const struct store_line *, int);
+static void	ctl_partial_cb(void *);
+static void	ctl_feed_clear(struct ctl_feed *);
+static struct ctl_feed *ctl_feed(struct ctl *, struct job *, int);
+static int	ctl_cmd_grep(struct grep *, void *, char **);
+static void	ctl_grep_cb(void *);
 static void	ctl_client_send(struct ctl_client *, const char *, size_t);
 static void	ctl_stream_end(struct ctl_client *);
 static void	ctl_follow_end(struct ctl_client *);
@@ -208,6 +231,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.json = ctl_cmd_json,
 	.follow = ctl_cmd_follow,
 	.logs = ctl_cmd_logs,
+	.grep = ctl_cmd_grep,
 };
 
 /* Append len bytes to a buffer. */
@@ -576,13 +600,14 @@ ctl_client_close(struct ctl_client *c)
 			loop_cancel_timer(ctl->loop, c->req_timer);
 		if (c->write_timer != 0)
 			loop_cancel_timer(ctl->loop, c->write_timer);
+		if (c->grep_timer != 0)
+			loop_cancel_timer(ctl->loop, c->grep_timer);
 	}
-	c->req_timer = c->write_timer = 0;
+	c->req_timer = c->write_timer = c->grep_timer = 0;
 	close(c->fd);
 	c->fd = -1;
-	if (c->logfd != -1)
-		close(c->logfd);
-	c->logfd = -1;
+	store_reader_close(c->reader);
+	c->reader = NULL;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
 	if (c->flags & CTL_FOLLOW)
@@ -601,7 +626,8 @@ ctl_client_free(struct ctl_client *c)
 	ctl_buf_free(&c->body);
 	ctl_buf_free(&c->messages);
 	ctl_buf_free(&c->errors);
-	rawtext_free(c->rt);
+	store_reader_close(c->reader);
+	grep_free(c->grep);
 	free(c->tail);
 	free(c);
 }
@@ -623,7 +649,7 @@ ctl_reap_cb(void *arg)
 	ctl->nclients = j;
 	if (ctl->nevents == 0) {
 		for (i = 0; i < ctl->nfeeds; i++)
-			rawtext_free(ctl->feeds[i].rt);
+			ctl_feed_clear(&ctl->feeds[i]);
 		ctl->nfeeds = 0;
 	}
 }
@@ -761,73 +787,113 @@ ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 	rawtext_free_lines(lines, count);
 }
 
-/* Open the log of a streamed job if it has one by now. */
+/*
+ * Append lines read from the store to a log stream and free them: text
+ * lines, "output" events (follow --json) or elements of the "lines" array.
+ */
+static void
+ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
+{
+	char	**lines;
+	int	  i;
+
+	if (c->json && c->stream == CTL_STREAM_FOLLOW) {
+		ctl_buf_store_events(&c->out, c->job_id, sl, n);
+		c->nlines += n;
+		if (n > 0)
+			c->flags |= CTL_SENT;
+		store_lines_free(sl, n);
+		return;
+	}
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++) {
+		lines[i] = sl[i].text;
+		sl[i].text = NULL;
+	}
+	store_lines_free(sl, n);
+	ctl_stream_lines(c, lines, n);
+}
+
+/* Open the store's reader on a streamed job's run if it has one. */
 static void
 ctl_stream_open(struct ctl_client *c, struct job *job)
 {
-	const char	*path;
+	char	*cause = NULL;
 
-	if (c->logfd != -1 || (path = job_log_path(job)) == NULL)
+	if (c->reader != NULL || !job_logged(job))
 		return;
-	c->logfd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK);
+	c->reader = store_reader_open(job_store_dir(job), job_run_id(job),
+	    &cause);
+	free(cause);
 }
 
-/* Return the size of a streamed log (0 if there is none). */
-static uint64_t
-ctl_stream_size(const struct ctl_client *c)
+/* Return the lines of a streamed run now, a partial last one too. */
+static int64_t
+ctl_stream_count(struct ctl_client *c)
 {
-	struct stat	sb;
-
-	if (c->logfd == -1 || fstat(c->logfd, &sb) != 0)
+	if (c->reader == NULL)
 		return 0;
-	return (uint64_t)sb.st_size;
+	store_reader_refresh(c->reader);
+	return store_reader_count(c->reader);
 }
 
 /*
- * Read more of a streamed log into the client's output, a chunk at a
- * time, while less than CTL_STREAM_LOW bytes wait and *budget lasts; at
- * the end of the log wait for more (follow) or end the stream.
+ * Read more of a streamed run into the client's output, CTL_LOG_LINES
+ * lines at a time, while less than CTL_STREAM_LOW bytes wait and *budget
+ * lasts; at the end of what is written wait for more (follow: complete
+ * lines only) or end the stream.
  */
 static void
 ctl_stream_fill(struct ctl_client *c, size_t *budget)
 {
-	char	 buf[CTL_LOG_CHUNK], **lines;
-	size_t	 want;
-	ssize_t	 n;
-	int	 count;
+	struct store_line	*sl;
+	int64_t			 avail, to;
+	size_t			 len;
+	int			 n, i, refreshed = 0;
 
 	while ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG &&
 	    *budget > 0 && ctl_client_pending(c) < CTL_STREAM_LOW) {
-		if (c->off >= c->end) {
+		if (c->next >= c->end) {
 			ctl_stream_end(c);
 			return;
 		}
-		if (c->logfd == -1) {
-			/* Followed, and nothing logged yet. */
+		if (c->reader == NULL) {
+			/* Followed, and nothing stored yet. */
 			c->flags |= CTL_WAITING;
 			return;
 		}
-		want = sizeof buf < *budget ? sizeof buf : *budget;
-		if (c->end - c->off < want)
-			want = (size_t)(c->end - c->off);
-		n = pread(c->logfd, buf, want, (off_t)c->off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == 0 && c->end == CTL_END_OPEN) {
-			c->flags |= CTL_WAITING;
+		avail = store_reader_count(c->reader);
+		if (c->end == CTL_END_OPEN && store_reader_partial(c->reader))
+			avail--;
+		if (avail > c->end)
+			avail = c->end;
+		if (c->next < store_reader_first(c->reader))
+			c->next = store_reader_first(c->reader);
+		if (c->next >= avail) {
+			if (!refreshed) {
+				store_reader_refresh(c->reader);
+				refreshed = 1;
+				continue;
+			}
+			if (c->end == CTL_END_OPEN)
+				c->flags |= CTL_WAITING;
+			else
+				ctl_stream_end(c);
 			return;
 		}
-		if (n <= 0) {
-			/* Shorter than it was, or unreadable: that is all. */
+		to = avail - c->next > CTL_LOG_LINES ? c->next + CTL_LOG_LINES :
+		    avail;
+		if (store_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
+		    &n) != 0 || n == 0) {
+			/* Removed, or unreadable: that is all. */
 			ctl_stream_end(c);
 			return;
 		}
-		c->off += (uint64_t)n;
-		*budget -= (size_t)n;
-		rawtext_feed(c->rt, buf, (size_t)n);
-		lines = rawtext_take(c->rt, &count);
-		ctl_stream_lines(c, lines, count);
+		for (i = 0, len = 0; i < n; i++)
+			len += sl[i].len + 1;
+		c->next = sl[n - 1].no + 1;
+		*budget -= len < *budget ? len : *budget;
+		ctl_stream_store_lines(c, sl, n);
 	}
 }
 
@@ -868,6 +934,11 @@ ctl_client_flush(struct ctl_client *c)
 	}
 	if (c->flags & CTL_DEAD)
 		return;
+	if ((c->flags & CTL_GREP_WAIT) && ctl_client_pending(c) <
+	    CTL_STREAM_LOW) {
+		c->flags &= ~CTL_GREP_WAIT;
+		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
+	}
 	if (ctl_client_pending(c) == 0) {
 		c->out.len = c->out_off = 0;
 		if ((c->flags & CTL_CLOSING) && !(c->flags & CTL_LOG)) {
@@ -1095,7 +1166,6 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
 		c->fd = cfd;
-		c->logfd = -1;
 		if (ctl->nclients == ctl->alloc) {
 			ctl->alloc = ctl->alloc == 0 ? 16 : ctl->alloc * 2;
 			ctl->clients = xreallocarray(ctl->clients, ctl->alloc,
@@ -1165,6 +1235,38 @@ ctl_buf_output_events(struct ctl_buf *b, int id, char **lines, int count)
 	json_clear(&ev);
 }
 
+/*
+ * Append "output" events for lines read from the store: each with its
+ * text, its line number, its stream and whether it is a partial line.
+ */
+static void
+ctl_buf_store_events(struct ctl_buf *b, int id, const struct store_line *sl,
+    int n)
+{
+	struct json_buf	 ev;
+	char		*line;
+	size_t		 len;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		ctl_event_begin(&ev, "output", id);
+		json_key(&ev, "text");
+		json_put_stringn(&ev, sl[i].text, sl[i].len);
+		json_key(&ev, "line");
+		json_put_int(&ev, sl[i].no + 1);
+		json_key(&ev, "stream");
+		json_put_string(&ev, sl[i].stream == STORE_STDERR ? "stderr" :
+		    "stdout");
+		if (sl[i].partial) {
+			json_key(&ev, "partial");
+			json_put_bool(&ev, 1);
+		}
+		line = ctl_event_end(&ev, &len);
+		ctl_buf_add(b, line, len);
+		free(line);
+	}
+}
+
 /* Return an "exited" event line: exit code or signal, duration, state. */
 static char *
 ctl_event_exited(struct job *job, size_t *len)
@@ -1208,11 +1310,80 @@ ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
 	ctl_buf_free(&all);
 }
 
-/* Return the feed of a job, made if make is set; NULL if none. */
+/* The first events client: a feed for every job, from its output now. */
+static void
+ctl_feeds_start(struct ctl *ctl)
+{
+	int	i, n = jobtable_count(ctl->jt);
+
+	for (i = 0; i < n; i++)
+		ctl_feed(ctl, jobtable_get(ctl->jt, i), 1);
+}
+
+/* Send "output" events for lines read from the store, and free them. */
+static void
+ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
+    struct store_line *sl, int n)
+{
+	struct ctl_buf	all = { NULL, 0, 0 };
+
+	ctl_buf_store_events(&all, job_id(job), sl, n);
+	store_lines_free(sl, n);
+	if (all.len > 0)
+		ctl_broadcast(ctl, all.s, all.len);
+	ctl_buf_free(&all);
+}
+
+/* Free what a feed holds. */
+static void
+ctl_feed_clear(struct ctl_feed *f)
+{
+	store_reader_close(f->reader);
+	f->reader = NULL;
+	rawtext_free(f->rt);
+	f->rt = NULL;
+}
+
+/*
+ * Point a feed at the job's current run (a restart is a new run) from
+ * line from on, or at a converter of its bytes when it is not logged.
+ */
+static void
+ctl_feed_reset(struct ctl_feed *f, struct job *job, int64_t from)
+{
+	char	*cause = NULL;
+
+	ctl_feed_clear(f);
+	memset(&f->mark, 0, sizeof f->mark);
+	f->quiet_at = 0;
+	f->run[0] = '\0';
+	if (job_logged(job)) {
+		f->reader = store_reader_open(job_store_dir(job),
+		    job_run_id(job), &cause);
+		free(cause);
+		snprintf(f->run, sizeof f->run, "%s", job_run_id(job));
+	}
+	if (f->reader == NULL) {
+		f->rt = rawtext_new();
+		return;
+	}
+	if (from < 0) {
+		store_reader_refresh(f->reader);
+		from = store_reader_count(f->reader) -
+		    store_reader_partial(f->reader);
+	}
+	f->mark.line = from;
+}
+
+/*
+ * Return the feed of a job, made if make is set (from the run's end now,
+ * or its start when the job has just started); NULL if none.
+ */
 static struct ctl_feed *
 ctl_feed(struct ctl *ctl, struct job *job, int make)
 {
-	int	i;
+	struct ctl_feed	*f;
+	int		 i;
 
 	for (i = 0; i < ctl->nfeeds; i++) {
 		if (ctl->feeds[i].job == job)
@@ -1222,12 +1393,93 @@ ctl_feed(struct ctl *ctl, struct job *job, int make)
 		return NULL;
 	ctl->feeds = xreallocarray(ctl->feeds, ctl->nfeeds + 1,
 	    sizeof *ctl->feeds);
-	ctl->feeds[ctl->nfeeds].job = job;
-	ctl->feeds[ctl->nfeeds].rt = rawtext_new();
-	return &ctl->feeds[ctl->nfeeds++];
+	f = &ctl->feeds[ctl->nfeeds++];
+	memset(f, 0, sizeof *f);
+	f->job = job;
+	ctl_feed_reset(f, job, make > 1 ? 0 : -1);
+	return f;
 }
 
-/* Send what a job's feed holds as its last line and forget the feed. */
+/*
+ * Send the lines of a feed's run written since it last sent: the complete
+ * ones, and with partial (after a quiet time, or at the end) the partial
+ * last line too, once for each time it grew.
+ */
+static void
+ctl_feed_read(struct ctl *ctl, struct ctl_feed *f, int partial)
+{
+	struct store_line	*sl;
+	int64_t			 total, complete, from, to;
+	uint64_t		 bytes;
+	int			 n;
+
+	if (f->reader == NULL)
+		return;
+	store_reader_refresh(f->reader);
+	total = store_reader_count(f->reader);
+	complete = total - store_reader_partial(f->reader);
+	from = f->mark.line > store_reader_first(f->reader) ? f->mark.line :
+	    store_reader_first(f->reader);
+	while (from < complete) {
+		to = complete - from > CTL_LOG_LINES ? from + CTL_LOG_LINES :
+		    complete;
+		if (store_reader_get(f->reader, from, to, STORE_TEXT, &sl,
+		    &n) != 0 || n == 0)
+			break;
+		from = sl[n - 1].no + 1;
+		ctl_broadcast_store_lines(ctl, f->job, sl, n);
+	}
+	f->mark.line = complete;
+	bytes = store_reader_bytes(f->reader);
+	if (!partial || complete == total || bytes == f->mark.partial)
+		return;
+	if (store_reader_get(f->reader, complete, total, STORE_TEXT, &sl,
+	    &n) == 0) {
+		f->mark.partial = bytes;
+		ctl_broadcast_store_lines(ctl, f->job, sl, n);
+	}
+}
+
+/* Arm the partial-line timer for the earliest feed that waits, if any. */
+static void
+ctl_partial_arm(struct ctl *ctl)
+{
+	int64_t	due = 0, now = loop_now_ms();
+	int	i;
+
+	if (ctl->partial_timer != 0)
+		loop_cancel_timer(ctl->loop, ctl->partial_timer);
+	ctl->partial_timer = 0;
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].quiet_at != 0 && (due == 0 ||
+		    ctl->feeds[i].quiet_at < due))
+			due = ctl->feeds[i].quiet_at;
+	}
+	if (due != 0)
+		ctl->partial_timer = loop_add_timer(ctl->loop, due > now ?
+		    due - now : 0, ctl_partial_cb, ctl);
+}
+
+/* A job has been quiet: send the partial last lines of feeds now due. */
+static void
+ctl_partial_cb(void *arg)
+{
+	struct ctl	*ctl = arg;
+	int64_t		 now = loop_now_ms();
+	int		 i;
+
+	ctl->partial_timer = 0;
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].quiet_at == 0 || ctl->feeds[i].quiet_at > now)
+			continue;
+		ctl->feeds[i].quiet_at = 0;
+		if (ctl->nevents > 0)
+			ctl_feed_read(ctl, &ctl->feeds[i], 1);
+	}
+	ctl_partial_arm(ctl);
+}
+
+/* Send what a job's feed has not sent, its last line too; forget it. */
 static void
 ctl_feed_flush(struct ctl *ctl, struct job *job)
 {
@@ -1237,15 +1489,21 @@ ctl_feed_flush(struct ctl *ctl, struct job *job)
 
 	if ((f = ctl_feed(ctl, job, 0)) == NULL)
 		return;
-	lines = rawtext_finish(f->rt, &count);
-	if (ctl->nevents > 0)
-		ctl_broadcast_lines(ctl, job, lines, count);
-	else
-		rawtext_free_lines(lines, count);
+	if (f->rt != NULL) {
+		lines = rawtext_finish(f->rt, &count);
+		f->rt = NULL;
+		if (ctl->nevents > 0)
+			ctl_broadcast_lines(ctl, job, lines, count);
+		else
+			rawtext_free_lines(lines, count);
+	} else if (ctl->nevents > 0)
+		ctl_feed_read(ctl, f, 1);
+	ctl_feed_clear(f);
 	i = (int)(f - ctl->feeds);
 	memmove(&ctl->feeds[i], &ctl->feeds[i + 1],
 	    (size_t)(ctl->nfeeds - i - 1) * sizeof *ctl->feeds);
 	ctl->nfeeds--;
+	ctl_partial_arm(ctl);
 }
 
 /*
@@ -1276,22 +1534,13 @@ ctl_follow_status(const struct job *job)
 static void
 ctl_stream_end(struct ctl_client *c)
 {
-	char	**lines;
-	int	  count;
-
-	if (c->rt != NULL) {
-		lines = rawtext_finish(c->rt, &count);
-		c->rt = NULL;
-		ctl_stream_lines(c, lines, count);
-	}
 	if (c->tail != NULL) {
 		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
 	}
-	if (c->logfd != -1)
-		close(c->logfd);
-	c->logfd = -1;
+	store_reader_close(c->reader);
+	c->reader = NULL;
 	c->flags &= ~(CTL_LOG | CTL_WAITING);
 	c->flags |= CTL_CLOSING;
 }
@@ -1307,7 +1556,7 @@ ctl_follow_end(struct ctl_client *c)
 	struct job	 *job = c->job;
 	char		**lines, *exited = NULL;
 	size_t		  n;
-	int		  count;
+	int		  count, partial;
 
 	if (c->json)
 		exited = ctl_event_exited(job, &n);
@@ -1315,11 +1564,11 @@ ctl_follow_end(struct ctl_client *c)
 	    CTL_CONTROL, ctl_follow_status(job));
 	free(exited);
 	if (c->flags & CTL_VT) {
-		lines = job_text_since(job, &c->mark, &count);
+		lines = job_text_since(job, &c->mark, &count, &partial);
 		ctl_stream_lines(c, lines, count);
 	} else {
 		ctl_stream_open(c, job);
-		c->end = ctl_stream_size(c);
+		c->end = ctl_stream_count(c);
 	}
 	c->ctl->nfollow--;
 	c->flags &= ~(CTL_FOLLOW | CTL_WAITING);
@@ -1339,15 +1588,15 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 	const struct job_spec	 *spec = job_spec(job);
 	struct json_buf		  jb;
 	char			**lines, *doc, line[16];
-	int			  count, ended;
+	int			  count, ended, partial;
 
+	(void)spec;
 	c->job_id = job_id(job);
 	ended = !job_is_running(job) && job_state(job) != JOB_QUEUED;
-	if (spec->log_dir == NULL || job_log_error(job) != NULL)
+	if (!job_logged(job))
 		c->flags |= CTL_VT;
 	else {
 		c->flags |= CTL_LOG;
-		c->rt = rawtext_new();
 		ctl_stream_open(c, job);
 	}
 	if (c->stream == CTL_STREAM_FOLLOW) {
@@ -1360,7 +1609,8 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		if (ended)
 			ctl_follow_end(c);
 		else if (c->flags & CTL_VT) {
-			lines = job_text_since(job, &c->mark, &count);
+			lines = job_text_since(job, &c->mark, &count,
+			    &partial);
 			ctl_stream_lines(c, lines, count);
 			c->flags |= CTL_WAITING;
 			ctl_client_flush(c);
@@ -1391,7 +1641,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		ctl_stream_lines(c, lines, count);
 		ctl_stream_end(c);
 	} else
-		c->end = ctl_stream_size(c);
+		c->end = ctl_stream_count(c);
 	ctl_client_flush(c);
 }
 
@@ -1419,11 +1669,20 @@ ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 	free(line);
 }
 
-/* A job started: tell the events clients. */
+/* A job started (a new run): tell the events clients, read it from line 0. */
 static void
 ctl_job_started(struct job *job, void *arg)
 {
-	ctl_announce(arg, job, "started");
+	struct ctl	*ctl = arg;
+	struct ctl_feed	*f;
+
+	ctl_announce(ctl, job, "started");
+	if (ctl->nevents == 0)
+		return;
+	if ((f = ctl_feed(ctl, job, 0)) != NULL)
+		ctl_feed_reset(f, job, 0);
+	else
+		ctl_feed(ctl, job, 2);
 }
 
 /* A job waits for a free slot: tell the events clients. */
@@ -1444,13 +1703,19 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 	struct ctl_client	 *c;
 	struct ctl_feed		 *f;
 	char			**lines;
-	int			  count, i, newline;
+	int			  count, i, newline, partial;
 
 	if (ctl->nevents > 0) {
 		f = ctl_feed(ctl, job, 1);
-		rawtext_feed(f->rt, buf, len);
-		lines = rawtext_take(f->rt, &count);
-		ctl_broadcast_lines(ctl, job, lines, count);
+		if (f->rt != NULL) {
+			rawtext_feed(f->rt, buf, len);
+			lines = rawtext_take(f->rt, &count);
+			ctl_broadcast_lines(ctl, job, lines, count);
+		} else {
+			ctl_feed_read(ctl, f, 0);
+			f->quiet_at = loop_now_ms() + CTL_PARTIAL_MS;
+			ctl_partial_arm(ctl);
+		}
 	}
 	if (ctl->nfollow == 0)
 		return;
@@ -1464,7 +1729,8 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 		if (c->flags & CTL_VT) {
 			if (!newline)
 				continue;
-			lines = job_text_since(job, &c->mark, &count);
+			lines = job_text_since(job, &c->mark, &count,
+			    &partial);
 			ctl_stream_lines(c, lines, count);
 			if (ctl_client_pending(c) > CTL_OUTPUT_MAX) {
 				ctl_client_drop(c);
@@ -1642,6 +1908,108 @@ ctl_cmd_logs(struct job *job, void *arg, char **cause)
 	return ctl_cmd_stream(arg, CTL_STREAM_LOGS, job, cause);
 }
 
+/* grep: the client streams the matches, and owns the search. */
+static int
+ctl_cmd_grep(struct grep *g, void *arg, char **cause)
+{
+	struct ctl_client	*c = arg;
+
+	if (ctl_cmd_stream(c, CTL_STREAM_GREP, NULL, cause) != 0) {
+		grep_free(g);
+		return -1;
+	}
+	c->grep = g;
+	return 0;
+}
+
+/*
+ * A match of a grep stream: "RUN [ID NAME]:LINE: text" (escaped), or a
+ * JSON object on a line of its own.
+ */
+static int
+ctl_grep_match(const struct grep_match *m, void *arg)
+{
+	struct ctl_client	*c = arg;
+	struct json_buf		 jb;
+	char			*line, *text;
+
+	if (c->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "run");
+		json_put_string(&jb, m->run);
+		json_key(&jb, "id");
+		json_put_int(&jb, m->meta != NULL ? m->meta->job : 0);
+		json_key(&jb, "name");
+		json_put_string(&jb, m->meta != NULL ? m->meta->name : NULL);
+		json_key(&jb, "line");
+		json_put_int(&jb, m->line + 1);
+		json_key(&jb, "time_ms");
+		json_put_int(&jb, m->time);
+		json_key(&jb, "text");
+		json_put_stringn(&jb, m->text, m->len);
+		json_key(&jb, "match");
+		json_array_begin(&jb);
+		json_put_int(&jb, (int64_t)m->so);
+		json_put_int(&jb, (int64_t)m->eo);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		line = json_finish(&jb, NULL);
+		json_clear(&jb);
+	} else {
+		text = textesc_needed(m->text, m->len) ?
+		    textesc_visible(m->text, m->len) : xstrndup(m->text, m->len);
+		line = xprintf("%s [%d%s%s]:%lld: %s", m->run, m->meta != NULL ?
+		    m->meta->job : 0, m->meta != NULL && m->meta->name != NULL ?
+		    " " : "", m->meta != NULL && m->meta->name != NULL ?
+		    m->meta->name : "", (long long)m->line + 1, text);
+		free(text);
+	}
+	ctl_buf_line(&c->out, line);
+	free(line);
+	c->flags |= CTL_SENT;
+	return 0;
+}
+
+static const struct grep_cbs ctl_grep_cbs = {
+	.match = ctl_grep_match,
+};
+
+/*
+ * A step of a grep stream: search on while less than CTL_STREAM_LOW
+ * waits to be sent (else after the socket drains); at the end the exit
+ * line: 0 when something matched, 1 when nothing did, 2 after an error.
+ */
+static void
+ctl_grep_cb(void *arg)
+{
+	struct ctl_client	*c = arg;
+	int			 rc;
+
+	c->grep_timer = 0;
+	if ((c->flags & CTL_DEAD) || c->grep == NULL)
+		return;
+	if (ctl_client_pending(c) >= CTL_STREAM_LOW) {
+		c->flags |= CTL_GREP_WAIT;
+		return;
+	}
+	rc = grep_step(c->grep, CTL_GREP_BUDGET, &ctl_grep_cbs, c);
+	if (rc <= 0) {
+		c->tail = xprintf("%cexit %d\n", CTL_CONTROL, rc < 0 ? 2 :
+		    grep_matches(c->grep) > 0 ? 0 : 1);
+		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
+		free(c->tail);
+		c->tail = NULL;
+		grep_free(c->grep);
+		c->grep = NULL;
+		c->flags |= CTL_CLOSING;
+	} else if (ctl_client_pending(c) < CTL_STREAM_LOW)
+		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
+	else
+		c->flags |= CTL_GREP_WAIT;
+	ctl_client_flush(c);
+}
+
 /* Run a complete request and queue its reply. */
 static void
 ctl_client_request(struct ctl_client *c, char *line, size_t len)
@@ -1706,9 +2074,16 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 		ctl_buf_add(&c->out, "0\n", 2);
 		if (c->stream == CTL_STREAM_EVENTS) {
 			c->flags |= CTL_EVENTS;
-			ctl->nevents++;
+			if (ctl->nevents++ == 0)
+				ctl_feeds_start(ctl);
 			ctl_keepalive_start(ctl);
 			ctl_client_flush(c);
+		} else if (c->stream == CTL_STREAM_GREP) {
+			/* Like follow: the exit line at the end says it all. */
+			doc = xprintf("%cfollow\n", CTL_CONTROL);
+			ctl_buf_add(&c->out, doc, strlen(doc));
+			free(doc);
+			ctl_grep_cb(c);
 		} else
 			ctl_stream_start(c, c->stream_job);
 		return;
@@ -1853,7 +2228,7 @@ ctl_free(struct ctl *ctl)
 	}
 	free(ctl->clients);
 	for (i = 0; i < ctl->nfeeds; i++)
-		rawtext_free(ctl->feeds[i].rt);
+		ctl_feed_clear(&ctl->feeds[i]);
 	free(ctl->feeds);
 	if (ctl->loop != NULL) {
 		loop_unwatch_fd(ctl->loop, ctl->fd);
@@ -1863,6 +2238,8 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->accept_timer);
 		if (ctl->keepalive_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
+		if (ctl->partial_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->partial_timer);
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);

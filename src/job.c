@@ -18,16 +18,15 @@
 #include "cgroup.h"
 #include "expand.h"
 #include "job.h"
-#include "joblog.h"
 #include "pty.h"
 #include "rawtext.h"
+#include "store.h"
 #include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
-/* The most of a log file !logs reads back. */
-#define JOB_LOG_READ_MAX	(64 * 1024 * 1024)
-#define JOB_TAIL_BYTES		(8 * 1024 * 1024)	/* job_text_tail()'s look */
+/* The most lines job_text_lines() gives a client that cannot stream. */
+#define JOB_TEXT_MAX		100000
 #define JOB_INPUT_MAX		(16 * 1024 * 1024)	/* unread input held */
 
 struct job {
@@ -37,7 +36,7 @@ struct job {
 	char		 *shell;
 	char		 *cwd;
 	char		**envp;
-	char		 *log_dir;
+	struct store	 *store;	/* the deck's, borrowed; NULL: none */
 	int		  scrollback;
 	int		  no_pty;
 	char		**argv;		/* NULL: command runs through the shell */
@@ -54,15 +53,17 @@ struct job {
 	int		  rows;
 	int		  cols;
 	struct vt	 *vt;
-	struct joblog	 *log;
+	struct store_run *run;		/* the run being written, or NULL */
+	char		  run_id[STORE_ID_LEN + 1];	/* the last run's, or "" */
 	char		 *log_error;
 	int		  log_warned;	/* job_log_warning() told it */
 
 	int64_t		  started;
 	int64_t		  started_wall;	/* ms since the epoch, 0: never */
 	int64_t		  ended;
+	int64_t		  ended_wall;
 	int		  status;
-	uint64_t	  text_mark;	/* job_text_incremental()'s offset */
+	struct job_mark	  text_mark;	/* job_text_incremental()'s */
 	struct cgroup	 *cg;		/* the deck's containment, or NULL */
 	struct cgroup_job *cgj;		/* the last run's, or NULL */
 
@@ -78,6 +79,10 @@ struct job {
 };
 
 static void	job_vt_output(const char *, size_t, void *);
+static void	job_store_begin(struct job *);
+static void	job_store_failed(struct job *);
+static void	job_store_update(struct job *);
+static void	job_store_end(struct job *);
 
 static const struct vt_cbs job_vt_cbs = {
 	.output = job_vt_output,
@@ -133,7 +138,7 @@ job_new(int id, const struct job_spec *spec)
 	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
 	j->envp = job_copy_strv(spec->envp);
-	j->log_dir = spec->log_dir != NULL ? xstrdup(spec->log_dir) : NULL;
+	j->store = spec->store;
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
@@ -163,8 +168,8 @@ job_free(struct job *j)
 		cgroup_job_release(j->cgj);
 	if (j->vt != NULL)
 		vt_free(j->vt);
-	if (j->log != NULL)
-		joblog_close(j->log);
+	if (j->run != NULL)
+		store_run_close(j->run);
 	for (i = 0; j->envp[i] != NULL; i++)
 		free(j->envp[i]);
 	free(j->envp);
@@ -176,7 +181,6 @@ job_free(struct job *j)
 	free(j->command);
 	free(j->shell);
 	free(j->cwd);
-	free(j->log_dir);
 	free(j->log_error);
 	free(j->in);
 	free(j);
@@ -280,6 +284,7 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	spec.rows = j->rows;
 	spec.cols = j->cols;
 	spec.no_pty = j->no_pty;
+	spec.split_stderr = j->no_pty;	/* stderr lines tagged */
 	spec.cgroup_procs = j->cgj != NULL ? cgroup_job_procs_fd(j->cgj) : -1;
 	rc = pty_spawn(&spec, &j->child, cause);
 	free(env);
@@ -296,23 +301,12 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	j->state = JOB_RUNNING;
 	j->started = job_now_ms();
 	j->started_wall = job_wall_ms();
+	j->ended_wall = 0;
 	j->starts++;
+	job_store_begin(j);
 	if (j->input != NULL)
 		job_write(j, j->input, strlen(j->input));
 	return 0;
-}
-
-/* Open the job's log file on its first output, so silent jobs hold no fd. */
-static void
-job_open_log(struct job *j)
-{
-	char	*logname;
-
-	if (j->log != NULL || j->log_dir == NULL || j->log_error != NULL)
-		return;
-	logname = xprintf("%ld-%d.log", (long)getpid(), j->id);
-	j->log = joblog_open(j->log_dir, logname, &j->log_error);
-	free(logname);
 }
 
 /* Queue bytes the emulator wants to send to the child. */
@@ -338,28 +332,69 @@ job_vt_get(struct job *j)
 	return j->vt;
 }
 
-/* Read once from the child into buf, log it and feed the emulator. */
-ssize_t
-job_read(struct job *j, char *buf, size_t size)
+/* Read once from fd into buf, store it as stream and feed the emulator. */
+static ssize_t
+job_read_fd(struct job *j, int fd, enum store_stream stream, char *buf,
+    size_t size)
 {
 	ssize_t	n;
 
-	if (j->child.out_fd == -1)
+	if (fd == -1)
 		return 0;
 	do
-		n = read(j->child.out_fd, buf, size);
+		n = read(fd, buf, size);
 	while (n == -1 && errno == EINTR);
 	if (n == -1 && errno == EIO)
 		n = 0;		/* Linux: the slave side is gone */
 	if (n <= 0)
 		return n;
 	j->out_bytes += (uint64_t)n;
-	job_open_log(j);
-	if (j->log != NULL && joblog_write(j->log, buf, (size_t)n) == -1 &&
-	    j->log_error == NULL)
-		j->log_error = xstrdup(joblog_error(j->log));
+	if (j->run != NULL && store_run_write(j->run, stream, buf, (size_t)n,
+	    job_wall_ms()) == -1)
+		job_store_failed(j);
 	vt_feed(job_vt_get(j), buf, (size_t)n);
 	return n;
+}
+
+/* Read once from the child's output (its stdout on pipes). */
+ssize_t
+job_read(struct job *j, char *buf, size_t size)
+{
+	return job_read_fd(j, j->child.out_fd, j->child.is_pty ? STORE_TTY :
+	    j->child.err_fd > 2 ? STORE_STDOUT : STORE_TTY, buf, size);
+}
+
+/* Read once from the child's stderr, when it has a pipe of its own. */
+ssize_t
+job_read_err(struct job *j, char *buf, size_t size)
+{
+	return job_read_fd(j, j->child.err_fd > 2 ? j->child.err_fd : -1,
+	    STORE_STDERR, buf, size);
+}
+
+/* Return the fd of the child's own stderr pipe, or -1. */
+int
+job_err_fd(const struct job *j)
+{
+	return j->child.err_fd > 2 ? j->child.err_fd : -1;
+}
+
+/* Write the partial lines the store holds back; 1 if it still holds any. */
+int
+job_store_flush(struct job *j)
+{
+	if (j->run == NULL)
+		return 0;
+	if (store_run_flush(j->run, job_wall_ms()) == -1)
+		job_store_failed(j);
+	return j->run != NULL && store_run_held(j->run);
+}
+
+/* Return whether the store holds back a partial line of the job's. */
+int
+job_store_held(const struct job *j)
+{
+	return j->run != NULL && store_run_held(j->run);
 }
 
 /* Close the output side once the child can write no more. */
@@ -368,8 +403,7 @@ job_close_output(struct job *j)
 {
 	pty_child_close(&j->child);
 	j->in_len = 0;
-	if (j->log != NULL)
-		joblog_idle(j->log);
+	job_store_end(j);
 }
 
 /*
@@ -544,8 +578,11 @@ job_set_cancel(struct job *j)
 void
 job_set_stopped(struct job *j, int stopped)
 {
-	if (job_is_running(j))
+	if (job_is_running(j) && j->state != (stopped ? JOB_STOPPED :
+	    JOB_RUNNING)) {
 		j->state = stopped ? JOB_STOPPED : JOB_RUNNING;
+		job_store_update(j);
+	}
 }
 
 /* Record the wait status of the job's process and its new state. */
@@ -566,6 +603,9 @@ job_set_exited(struct job *j, int status, int64_t now)
 		j->state = JOB_COMPLETED;
 	else
 		j->state = JOB_FAILED;
+	j->ended_wall = job_wall_ms();
+	job_store_update(j);
+	job_store_end(j);
 }
 
 /* Return how long the job has run (until it ended, or until now). */
@@ -706,11 +746,25 @@ job_vt(const struct job *j)
 	return j->vt;
 }
 
-/* Return the log file's path, or NULL when there is none. */
+/* Return the id of the job's last run in the store, or NULL if none. */
 const char *
-job_log_path(const struct job *j)
+job_run_id(const struct job *j)
 {
-	return j->log != NULL ? joblog_path(j->log) : NULL;
+	return j->run_id[0] != '\0' ? j->run_id : NULL;
+}
+
+/* Return the directory of the store the job's runs are in, or NULL. */
+const char *
+job_store_dir(const struct job *j)
+{
+	return j->store != NULL ? store_dir(j->store) : NULL;
+}
+
+/* Return whether the job's last run is in the store, logged whole. */
+int
+job_logged(const struct job *j)
+{
+	return j->store != NULL && j->run_id[0] != '\0' && j->log_error == NULL;
 }
 
 /* Return why logging is off for this job, or NULL. */
@@ -760,129 +814,181 @@ job_describe_end(const struct job *j, char *buf, size_t size)
 	}
 }
 
-/*
- * Return the offset just past the first newline of the log's bytes
- * [from, size), or size if there is none; read in blocks, since the line
- * may be megabytes long.
- */
-static off_t
-job_log_next_line(int fd, off_t from, off_t size)
+/* Fill m with what the store keeps of the job's current run. */
+static void
+job_store_meta(const struct job *j, struct store_meta *m)
 {
-	char	 buf[65536], *nl;
-	ssize_t	 n;
-
-	while (from < size) {
-		n = pread(fd, buf, size - from > (off_t)sizeof buf ?
-		    sizeof buf : (size_t)(size - from), from);
-		if (n <= 0)
-			return size;
-		if ((nl = memchr(buf, '\n', (size_t)n)) != NULL)
-			return from + (nl - buf) + 1;
-		from += n;
+	memset(m, 0, sizeof *m);
+	m->job = j->id;
+	m->start = j->starts;
+	m->name = j->name;
+	m->command = j->command;
+	m->argv = j->argv;
+	m->shell = j->shell;
+	m->cwd = j->cwd;
+	m->envp = j->envp;
+	m->pty = j->child.is_pty;
+	m->pid = j->child.pid;
+	m->started = j->started_wall;
+	m->ended = j->ended_wall;
+	m->state = (char *)job_state_name(j->state);
+	if (j->flags & JOB_REAPED) {
+		m->status = j->status;
+		m->has_status = 1;
 	}
-	return size;
 }
 
-/* Read up to JOB_LOG_READ_MAX bytes from the end of the log as lines. */
+/* The store failed the job's run: logging is off for it, and says why. */
+static void
+job_store_failed(struct job *j)
+{
+	if (j->log_error == NULL)
+		j->log_error = xstrdup(store_run_error(j->run) != NULL ?
+		    store_run_error(j->run) : "the output store failed");
+	store_run_close(j->run);
+	j->run = NULL;
+}
+
+/* Begin a run of the job in the store, if the deck has one. */
+static void
+job_store_begin(struct job *j)
+{
+	struct store_meta	 m;
+	char			*cause = NULL;
+
+	if (j->run != NULL)
+		store_run_close(j->run);
+	j->run = NULL;
+	j->run_id[0] = '\0';
+	free(j->log_error);
+	j->log_error = NULL;
+	j->log_warned = 0;
+	memset(&j->text_mark, 0, sizeof j->text_mark);
+	if (j->store == NULL)
+		return;
+	job_store_meta(j, &m);
+	if ((j->run = store_run_new(j->store, &m, &cause)) == NULL) {
+		j->log_error = cause;
+		return;
+	}
+	memcpy(j->run_id, m.run, sizeof j->run_id);
+}
+
+/* Write the job's state, times and end to its run's metadata. */
+static void
+job_store_update(struct job *j)
+{
+	struct store_meta	m;
+
+	if (j->run == NULL)
+		return;
+	job_store_meta(j, &m);
+	memcpy(m.run, j->run_id, sizeof m.run);
+	if (store_run_update(j->run, &m) == -1)
+		job_store_failed(j);
+}
+
+/* Once the job is reaped and its output read, close its run. */
+static void
+job_store_end(struct job *j)
+{
+	if (j->run == NULL || !(j->flags & JOB_REAPED) ||
+	    j->child.out_fd != -1)
+		return;
+	if (store_run_flush(j->run, job_wall_ms()) == -1) {
+		job_store_failed(j);
+		return;
+	}
+	store_run_close(j->run);
+	j->run = NULL;
+}
+
+/* Open a reader on the job's last run; NULL when it has none in whole. */
+static struct store_reader *
+job_reader(const struct job *j)
+{
+	struct store_reader	*r;
+	char			*cause = NULL;
+
+	if (!job_logged(j))
+		return NULL;
+	r = store_reader_open(store_dir(j->store), j->run_id, &cause);
+	free(cause);
+	return r;
+}
+
+/* Read lines [from, to) of r as text: a NULL-terminated array, or NULL. */
 static char **
-job_log_lines(const struct job *j, int *count)
+job_reader_text(struct store_reader *r, int64_t from, int64_t to,
+    int *count)
 {
-	struct rawtext	*rt;
-	char		 buf[65536];
-	ssize_t		 n;
-	off_t		 size, start;
-	int		 fd;
+	struct store_line	 *sl;
+	char			**lines;
+	int			  n, i;
 
-	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK);
-	if (fd == -1)
-		return NULL;
-	size = lseek(fd, 0, SEEK_END);
-	start = size > JOB_LOG_READ_MAX ? size - JOB_LOG_READ_MAX : 0;
-	/* Skip the partial first line. */
-	if (start > 0)
-		start = job_log_next_line(fd, start, size);
-	if (size == -1 || lseek(fd, start, SEEK_SET) == -1) {
-		close(fd);
-		return NULL;
+	*count = 0;
+	if (from >= to || store_reader_get(r, from, to, STORE_TEXT, &sl,
+	    &n) == -1)
+		return xcalloc(1, sizeof (char *));
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++) {
+		lines[i] = sl[i].text;
+		sl[i].text = NULL;
 	}
-	rt = rawtext_new();
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		rawtext_feed(rt, buf, (size_t)n);
-	close(fd);
-	return rawtext_finish(rt, count);
+	store_lines_free(sl, n);
+	*count = n;
+	return lines;
 }
 
 /*
- * Return the offset where the last max lines of the log's first size
- * bytes start, looking back no further than JOB_TAIL_BYTES; *more is set
- * when output comes before it.
+ * Return the emulator's scrollback and screen as text lines, without the
+ * blank rows at and below the cursor; NULL if it has printed nothing.
  */
-static off_t
-job_log_tail_start(int fd, off_t size, int max, int *more)
+static char **
+job_vt_lines(const struct job *j, int *count)
 {
-	char	buf[8192];
-	off_t	end = size, start, floor;
-	ssize_t	n;
-	int	seen = 0;
+	char	**lines;
+	int	  n, i, cy, cx, last;
 
-	*more = 0;
-	floor = size > JOB_TAIL_BYTES ? size - JOB_TAIL_BYTES : 0;
-	/* A last line without its newline is a line too. */
-	if (size > 0 && pread(fd, buf, 1, size - 1) == 1 && buf[0] == '\n')
-		end = size - 1;
-	while (end > floor) {
-		start = end - (off_t)sizeof buf > floor ? end - (off_t)sizeof buf :
-		    floor;
-		n = pread(fd, buf, (size_t)(end - start), start);
-		if (n <= 0)
-			break;
-		while (n > 0) {
-			if (buf[n - 1] == '\n' && ++seen == max) {
-				*more = 1;
-				return start + n;
-			}
-			n--;
-		}
-		end = start;
-	}
-	if (floor > 0) {
-		*more = 1;
-		return job_log_next_line(fd, floor, size);
-	}
-	return 0;
+	*count = 0;
+	if (j->vt == NULL)
+		return NULL;
+	n = vt_text_count(j->vt);
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++)
+		lines[i] = vt_text_line(j->vt, i);
+	vt_cursor(j->vt, &cy, &cx);
+	last = n - vt_rows(j->vt) + cy;
+	while (n > 0 && n - 1 >= last && lines[n - 1][0] == '\0')
+		free(lines[--n]);
+	*count = n;
+	return lines;
 }
 
 /*
- * Return the last max lines of the job's output as text (from the log, or
- * the emulator when there is none), in memory bounded by max whatever the
- * job printed; *more says whether earlier lines were left out.
+ * Return the last max lines of the job's last run as text (from the
+ * store, or the emulator when it has none), in memory bounded by max;
+ * *more says whether earlier lines were left out.
  */
 char **
 job_text_tail(const struct job *j, int max, int *count, int *more)
 {
-	struct rawtext	*rt;
-	char		**lines, buf[65536];
-	ssize_t		  n;
-	off_t		  size, from;
-	int		  fd, i, drop;
+	struct store_reader	 *r;
+	char			**lines;
+	int64_t			  from, total;
+	int			  i, drop;
 
 	*count = *more = 0;
-	if (j->log != NULL && joblog_error(j->log) == NULL &&
-	    (fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) != -1) {
-		size = lseek(fd, 0, SEEK_END);
-		from = size > 0 ? job_log_tail_start(fd, size, max, more) : 0;
-		rt = rawtext_new();
-		while (size > 0 && from < size && (n = pread(fd, buf, sizeof buf,
-		    from)) > 0) {
-			rawtext_feed(rt, buf, (size_t)n);
-			from += n;
-		}
-		close(fd);
-		return rawtext_finish(rt, count);
+	if ((r = job_reader(j)) != NULL) {
+		total = store_reader_count(r);
+		from = total - max > store_reader_first(r) ? total - max :
+		    store_reader_first(r);
+		*more = from > 0;
+		lines = job_reader_text(r, from, total, count);
+		store_reader_close(r);
+		return lines;
 	}
-	lines = job_text_lines(j, count);
+	lines = job_vt_lines(j, count);
 	if (*count > max) {
 		drop = *count - max;
 		for (i = 0; i < drop; i++)
@@ -896,36 +1002,15 @@ job_text_tail(const struct job *j, int max, int *count, int *more)
 }
 
 /*
- * Return the job's whole output as text lines: the emulator's scrollback and
- * screen, or the log file when more has scrolled away than the scrollback
- * keeps.
+ * Return the job's output as text lines, for a client that cannot stream
+ * it: its last JOB_TEXT_MAX lines.
  */
 char **
 job_text_lines(const struct job *j, int *count)
 {
-	char	**lines;
-	int	  n, i, cy, cx, last;
+	int	more;
 
-	*count = 0;
-	if (j->vt == NULL)
-		return NULL;
-	if (j->log != NULL && joblog_error(j->log) == NULL &&
-	    vt_scrollback_count(j->vt) >= j->scrollback) {
-		lines = job_log_lines(j, count);
-		if (lines != NULL)
-			return lines;
-	}
-	n = vt_text_count(j->vt);
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	for (i = 0; i < n; i++)
-		lines[i] = vt_text_line(j->vt, i);
-	/* Trailing blank rows at and below the cursor are not output. */
-	vt_cursor(j->vt, &cy, &cx);
-	last = n - vt_rows(j->vt) + cy;
-	while (n > 0 && n - 1 >= last && lines[n - 1][0] == '\0')
-		free(lines[--n]);
-	*count = n;
-	return lines;
+	return job_text_tail(j, JOB_TEXT_MAX, count, &more);
 }
 
 /* Free what job_text_lines() returned. */
@@ -936,124 +1021,96 @@ job_text_free(char **lines, int count)
 }
 
 /*
- * Return the offset just past the last newline of the log's bytes
- * [from, size), or from if there is none.
- */
-static off_t
-job_log_last_newline(int fd, off_t from, off_t size)
-{
-	char	buf[8192];
-	off_t	end = size, start;
-	ssize_t	n;
-
-	while (end > from) {
-		start = end - (off_t)sizeof buf > from ? end -
-		    (off_t)sizeof buf : from;
-		n = pread(fd, buf, (size_t)(end - start), start);
-		if (n <= 0)
-			return from;
-		while (n > 0) {
-			if (buf[n - 1] == '\n')
-				return start + n;
-			n--;
-		}
-		end = start;
-	}
-	return from;
-}
-
-/*
- * The log part of job_text_since(): the text of the log's bytes from *mark
- * (a byte offset) to its last newline, or to its end when all is set.
+ * job_text_since() without a store: the emulator's text lines after
+ * mark->line, complete ones only while the job runs (this drifts once the
+ * scrollback is full).
  */
 static char **
-job_log_since(const struct job *j, uint64_t *mark, int all, int *count)
-{
-	struct rawtext	*rt;
-	char		 buf[65536];
-	off_t		 size, from, end;
-	ssize_t		 n;
-	int		 fd;
-
-	*count = 0;
-	fd = open(joblog_path(j->log), O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK);
-	if (fd == -1)
-		return NULL;
-	size = lseek(fd, 0, SEEK_END);
-	if (size == -1 || (uint64_t)size <= *mark) {
-		close(fd);
-		return NULL;
-	}
-	from = (off_t)*mark;
-	if (size - from > JOB_LOG_READ_MAX) {
-		/* Too much at once: the last part, from a line's start. */
-		from = job_log_next_line(fd, size - JOB_LOG_READ_MAX, size);
-	}
-	end = all ? size : job_log_last_newline(fd, from, size);
-	rt = rawtext_new();
-	*mark = (uint64_t)end;
-	while (from < end) {
-		n = pread(fd, buf, end - from > (off_t)sizeof buf ? sizeof buf :
-		    (size_t)(end - from), from);
-		if (n <= 0)
-			break;
-		rawtext_feed(rt, buf, (size_t)n);
-		from += n;
-	}
-	close(fd);
-	return rawtext_finish(rt, count);
-}
-
-/*
- * Return the job's output after *mark as text lines and move *mark past
- * it.  While the job runs, only complete lines are returned (a line still
- * being written comes whole on a later call); once it has ended, the rest.
- * *mark starts at 0; it is a byte offset in the log, or without a log a
- * count of the emulator's text lines (which drifts once the scrollback is
- * full).
- */
-char **
-job_text_since(struct job *j, uint64_t *mark, int *count)
+job_vt_since(struct job *j, struct job_mark *mark, int *count)
 {
 	char	**lines, **out;
-	int	  n, i, complete, cy, cx, all;
+	int	  n, i, complete, cy, cx;
 
 	*count = 0;
-	all = !job_is_running(j);
-	if (j->log != NULL && joblog_error(j->log) == NULL)
-		return job_log_since(j, mark, all, count);
-	if (j->vt == NULL)
+	if ((lines = job_vt_lines(j, &n)) == NULL)
 		return NULL;
-	lines = job_text_lines(j, &n);
 	complete = n;
-	if (!all && n > 0) {
+	if (job_is_running(j) && n > 0) {
 		/* The cursor's line is still being written. */
 		vt_cursor(j->vt, &cy, &cx);
 		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
 		    n - 1)
 			complete = n - 1;
 	}
-	if ((uint64_t)complete <= *mark) {
+	if (complete <= mark->line) {
 		job_text_free(lines, n);
 		return NULL;
 	}
-	out = xcalloc((size_t)(complete - (int)*mark) + 1, sizeof *out);
-	for (i = (int)*mark; i < complete; i++)
+	out = xcalloc((size_t)(complete - mark->line) + 1, sizeof *out);
+	for (i = (int)mark->line; i < complete; i++)
 		out[(*count)++] = xstrdup(lines[i]);
-	*mark = (uint64_t)complete;
+	mark->line = complete;
 	job_text_free(lines, n);
 	return out;
 }
 
 /*
- * Return what the job printed since the last call (the first: all of it),
- * as job_text_since() does with the job's own mark.
+ * Return the lines of the job's last run after *mark as text and move
+ * *mark past them.  While the job runs, a partial last line (a prompt) is
+ * given too, once for each time it grew, with *partial set; the line
+ * comes again whole when it ends.  Once the job has ended, the rest.
+ * Lines dropped by the store's cap are skipped.  A zeroed mark is the
+ * start.
  */
 char **
-job_text_incremental(struct job *j, int *count)
+job_text_since(struct job *j, struct job_mark *mark, int *count,
+    int *partial)
 {
-	return job_text_since(j, &j->text_mark, count);
+	struct store_reader	 *r;
+	struct store_line	 *sl;
+	char			**lines;
+	int64_t			  total, complete, from;
+	uint64_t		  bytes;
+	int			  n;
+
+	*count = 0;
+	*partial = 0;
+	if ((r = job_reader(j)) == NULL)
+		return j->store == NULL || j->log_error != NULL ?
+		    job_vt_since(j, mark, count) : NULL;
+	total = store_reader_count(r);
+	complete = store_reader_partial(r) && job_is_running(j) ? total - 1 :
+	    total;
+	from = mark->line > store_reader_first(r) ? mark->line :
+	    store_reader_first(r);
+	lines = job_reader_text(r, from, complete, count);
+	mark->line = complete;
+	bytes = store_reader_bytes(r);
+	if (complete < total && bytes != mark->partial &&
+	    store_reader_get(r, complete, total, STORE_TEXT, &sl, &n) == 0) {
+		if (n == 1) {
+			lines = xreallocarray(lines, (size_t)*count + 2,
+			    sizeof *lines);
+			lines[(*count)++] = sl[0].text;
+			lines[*count] = NULL;
+			sl[0].text = NULL;
+			*partial = 1;
+			mark->partial = bytes;
+		}
+		store_lines_free(sl, n);
+	}
+	store_reader_close(r);
+	return lines;
+}
+
+/*
+ * Return what the job printed since the last call (the first: all of its
+ * run), as job_text_since() does with the job's own mark.
+ */
+char **
+job_text_incremental(struct job *j, int *count, int *partial)
+{
+	return job_text_since(j, &j->text_mark, count, partial);
 }
 
 /* Return the wall-clock time of the job's last start (ms), or 0. */
@@ -1169,7 +1226,7 @@ job_spec(struct job *j)
 	j->view.shell = j->shell;
 	j->view.cwd = j->cwd;
 	j->view.envp = j->envp;
-	j->view.log_dir = j->log_dir;
+	j->view.store = j->store;
 	j->view.scrollback = j->scrollback;
 	j->view.no_pty = j->no_pty;
 	j->view.input = j->input;

@@ -45,6 +45,7 @@
 #define JOBTABLE_READ_SLICE_NS	200000	/* time one job may take per turn */
 #define JOBTABLE_FLUSH_MS	10	/* next scan of a SIGKILL by marker */
 #define JOBTABLE_TIDY_MS	200	/* next try at removing a cgroup */
+#define JOBTABLE_HELD_MS	200	/* quiet time before a held line is stored */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -53,6 +54,8 @@ struct jobtable_entry {
 	uint64_t	 kill_timer;	/* 0: none armed */
 	int		 out_fd;	/* watched output fd, or -1 */
 	int		 in_fd;		/* watched input fd (pipes), or -1 */
+	int		 err_fd;	/* watched stderr pipe, or -1 */
+	int		 err_eof;	/* its stderr pipe is at its end */
 	int		 hung;		/* output ended while the job runs */
 	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
@@ -76,17 +79,19 @@ struct jobtable {
 	int			  grace_ms;
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
-	char			 *log_dir;	/* NULL: jobs are not logged */
 	struct store		 *store;	/* the output store, or NULL */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
 	struct cgroup		 *cg;		/* containment, or NULL */
 	uint64_t		  contain_timer; /* flush, tidy; 0: none */
+	uint64_t		  held_timer;	/* stores held partial lines */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
 
 static void	jobtable_fd_cb(int, short, void *);
+static void	jobtable_err_cb(int, short, void *);
+static void	jobtable_unwatch(struct jobtable_entry *);
 static void	jobtable_sigchld_cb(int, void *);
 static struct jobtable_entry *jobtable_entry(const struct jobtable *,
 		    const struct job *);
@@ -127,18 +132,16 @@ jobtable_free(struct jobtable *jt)
 		return;
 	if (jt->contain_timer != 0)
 		loop_cancel_timer(jt->loop, jt->contain_timer);
+	if (jt->held_timer != 0)
+		loop_cancel_timer(jt->loop, jt->held_timer);
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
-		if (e->out_fd != -1)
-			loop_unwatch_fd(jt->loop, e->out_fd);
-		if (e->in_fd != -1)
-			loop_unwatch_fd(jt->loop, e->in_fd);
+		jobtable_unwatch(e);
 		jobtable_cancel_timers(e);
 		job_free(e->job);
 		free(e);
 	}
 	free(jt->entries);
-	free(jt->log_dir);
 	free(jt);
 }
 
@@ -225,6 +228,29 @@ jobtable_emit_output(struct jobtable *jt, struct job *job, const char *buf,
 	}
 }
 
+/* Store the partial lines every job's run holds back after a quiet time. */
+static void
+jobtable_held_cb(void *arg)
+{
+	struct jobtable	*jt = arg;
+	int		 i;
+
+	jt->held_timer = 0;
+	for (i = 0; i < jt->count; i++)
+		job_store_flush(jt->entries[i]->job);
+}
+
+/* Tell subscribers about output and see that what the store holds is kept. */
+static void
+jobtable_output(struct jobtable *jt, struct job *job, const char *buf,
+    size_t len)
+{
+	jobtable_emit_output(jt, job, buf, len);
+	if (jt->held_timer == 0 && job_store_held(job))
+		jt->held_timer = loop_add_timer(jt->loop, JOBTABLE_HELD_MS,
+		    jobtable_held_cb, jt);
+}
+
 /* Set the size new jobs get and resize every job to it. */
 void
 jobtable_set_size(struct jobtable *jt, int rows, int cols)
@@ -263,14 +289,6 @@ void
 jobtable_set_grace(struct jobtable *jt, int ms)
 {
 	jt->grace_ms = ms;
-}
-
-/* Set the directory every later job logs to (NULL: no logs). */
-void
-jobtable_set_log_dir(struct jobtable *jt, const char *dir)
-{
-	free(jt->log_dir);
-	jt->log_dir = dir != NULL ? xstrdup(dir) : NULL;
 }
 
 /* Set how many lines of scrollback every later job keeps (0: none). */
@@ -378,6 +396,62 @@ jobtable_update_watch(struct jobtable_entry *e)
 		loop_watch_fd(jt->loop, in_fd, POLLOUT, jobtable_fd_cb, e);
 		e->in_fd = in_fd;
 	}
+	if (e->err_fd == -1 && !e->err_eof && job_err_fd(e->job) != -1) {
+		e->err_fd = job_err_fd(e->job);
+		loop_watch_fd(jt->loop, e->err_fd, POLLIN, jobtable_err_cb, e);
+	}
+}
+
+/* Read up to budget bytes of the job's stderr pipe; 0 once it has ended. */
+static int
+jobtable_drain_err(struct jobtable_entry *e, size_t budget)
+{
+	struct jobtable	*jt = e->jt;
+	size_t		 done = 0;
+	ssize_t		 n;
+
+	if (e->err_fd == -1)
+		return 0;
+	while (done < budget) {
+		n = job_read_err(e->job, jt->buf, sizeof jt->buf);
+		if (n > 0) {
+			done += (size_t)n;
+			jobtable_output(jt, e->job, jt->buf, (size_t)n);
+			continue;
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			loop_unwatch_fd(jt->loop, e->err_fd);
+			e->err_fd = -1;
+			e->err_eof = 1;
+			return 0;
+		}
+		break;
+	}
+	return 1;
+}
+
+/* Handle readiness on a job's own stderr pipe. */
+static void
+jobtable_err_cb(int fd, short revents, void *arg)
+{
+	(void)fd;
+	(void)revents;
+	jobtable_drain_err(arg, JOBTABLE_READ_BUDGET);
+}
+
+/* Stop watching every fd of the entry's run. */
+static void
+jobtable_unwatch(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+
+	if (e->out_fd != -1)
+		loop_unwatch_fd(jt->loop, e->out_fd);
+	if (e->in_fd != -1 && e->in_fd != e->out_fd)
+		loop_unwatch_fd(jt->loop, e->in_fd);
+	if (e->err_fd != -1)
+		loop_unwatch_fd(jt->loop, e->err_fd);
+	e->out_fd = e->in_fd = e->err_fd = -1;
 }
 
 /* Return the monotonic clock in nanoseconds. */
@@ -409,7 +483,7 @@ jobtable_drain(struct jobtable_entry *e, size_t budget, int sliced)
 		n = job_read(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
-			jobtable_emit_output(jt, e->job, jt->buf, (size_t)n);
+			jobtable_output(jt, e->job, jt->buf, (size_t)n);
 			if (sliced &&
 			    jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
 				break;
@@ -428,11 +502,9 @@ jobtable_drain(struct jobtable_entry *e, size_t budget, int sliced)
 				return 0;
 			}
 			/* Nothing can write to it any more. */
-			if (e->out_fd != -1)
-				loop_unwatch_fd(jt->loop, e->out_fd);
-			if (e->in_fd != -1 && e->in_fd != e->out_fd)
-				loop_unwatch_fd(jt->loop, e->in_fd);
-			e->out_fd = e->in_fd = -1;
+			while (jobtable_drain_err(e, JOBTABLE_READ_BUDGET))
+				;
+			jobtable_unwatch(e);
 			job_close_output(e->job);
 			return 0;
 		}
@@ -476,7 +548,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	int			 queued;
 
 	/* The deck's settings, never the caller's copies of them. */
-	full.log_dir = jt->log_dir;
+	full.store = jt->store;
 	full.scrollback = jt->scrollback;
 	full.no_pty = spec->no_pty || jt->no_pty;
 	spec = &full;
@@ -503,7 +575,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e = xcalloc(1, sizeof *e);
 	e->jt = jt;
 	e->job = job;
-	e->out_fd = e->in_fd = -1;
+	e->out_fd = e->in_fd = e->err_fd = -1;
 	jt->entries[jt->count++] = e;
 	debuglog("job %d %s: %s", job_id(job), queued ? "queued" :
 	    "started", job_command(job));
@@ -557,6 +629,7 @@ jobtable_started(struct jobtable_entry *e)
 
 	e->hung = 0;
 	e->stopping = 0;
+	e->err_eof = 0;
 	jobtable_update_watch(e);
 	if (spec->timeout_ms > 0)
 		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
@@ -587,11 +660,7 @@ jobtable_start_entry(struct jobtable_entry *e)
 		job_signal(e->job, SIGKILL);
 	}
 	/* The last run's fds are closed by job_start: unwatch them first. */
-	if (e->out_fd != -1)
-		loop_unwatch_fd(jt->loop, e->out_fd);
-	if (e->in_fd != -1 && e->in_fd != e->out_fd)
-		loop_unwatch_fd(jt->loop, e->in_fd);
-	e->out_fd = e->in_fd = -1;
+	jobtable_unwatch(e);
 	if (job_start(e->job, jt->rows, jt->cols, &cause) != 0) {
 		job_set_start_error(e->job, cause, loop_now_ms());
 		free(cause);
@@ -635,10 +704,7 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	struct jobtable_entry	*e = jt->entries[i];
 
 	jobtable_emit(jt, JOBTABLE_REMOVED, e->job);
-	if (e->out_fd != -1)
-		loop_unwatch_fd(jt->loop, e->out_fd);
-	if (e->in_fd != -1 && e->in_fd != e->out_fd)
-		loop_unwatch_fd(jt->loop, e->in_fd);
+	jobtable_unwatch(e);
 	jobtable_cancel_timers(e);
 	job_free(e->job);
 	free(e);
@@ -1021,6 +1087,7 @@ jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
 		 */
 		if (e->out_fd != -1 && !e->hung)
 			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+		jobtable_drain_err(e, JOBTABLE_READ_BUDGET);
 		job_set_exited(e->job, status, loop_now_ms());
 		debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
 		    (long)pid, job_state_name(job_state(e->job)));

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -30,20 +31,28 @@
 #include "ctl.h"
 #include "debuglog.h"
 #include "jobtable.h"
-#include "joblog.h"
 #include "loop.h"
 #include "run.h"
 #include "session.h"
+#include "store.h"
 #include "ui.h"
 #include "xmalloc.h"
 
 extern char **environ;
 
 /* What main needs from the signal and job callbacks. */
+#define MAIN_SWEEP_EVERY_MS	(60 * 60 * 1000)	/* the store's retention */
+#define MAIN_SWEEP_STEP_MS	5		/* between its steps */
+#define MAIN_SWEEP_BUDGET	32		/* runs or files a step */
+
 struct main_state {
-	struct ui	*ui;
-	struct cgroup	*cg;
-	int		 signo;		/* the signal that asked us to leave */
+	struct ui		*ui;
+	struct cgroup		*cg;
+	struct loop		*loop;
+	struct store		*store;
+	struct store_sweep	*sweep;		/* under way, or NULL */
+	uint64_t		 sweep_timer;
+	int			 signo;	/* the signal that asked us to leave */
 };
 
 /* Print the usage line to f. */
@@ -111,20 +120,91 @@ main_raise_fd_limit(void)
  * said on stderr and the deck runs without it.
  */
 static void
-main_open_debuglog(const char *dir, const char *deck)
+main_open_debuglog(const struct store *store, const char *deck)
 {
 	char	*path, *cause = NULL;
 
-	if (joblog_make_dir(dir, &cause) == 0) {
-		path = xprintf("%s/debug-%s.log", dir, deck);
+	if (store == NULL)
+		cause = xstrdup("the output store could not be opened");
+	else {
+		path = xprintf("%s/debug-%s.log", store_dir(store), deck);
 		if (debuglog_open(path, &cause) == 0)
-			debuglog("deck %s starts", deck);
+			debuglog("deck %s starts, store deck %s", deck,
+			    store_deck(store));
 		free(path);
 	}
 	if (cause != NULL) {
 		fprintf(stderr, "jobdeck: no debug log: %s\n", cause);
 		free(cause);
 	}
+}
+
+/* Return the wall clock in ms since the epoch. */
+static int64_t
+main_wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The store's retention: a step of the sweep, then the next step soon, or
+ * the next sweep in an hour; runs it finds lost are logged.
+ */
+static void
+main_sweep_cb(void *arg)
+{
+	struct main_state	 *ms = arg;
+	char			**lost;
+	int			  n, i;
+
+	ms->sweep_timer = 0;
+	if (ms->sweep == NULL)
+		ms->sweep = store_sweep_new(ms->store, main_wall_ms());
+	if (ms->sweep != NULL && store_sweep_step(ms->sweep,
+	    MAIN_SWEEP_BUDGET) > 0) {
+		ms->sweep_timer = loop_add_timer(ms->loop, MAIN_SWEEP_STEP_MS,
+		    main_sweep_cb, ms);
+		return;
+	}
+	if (ms->sweep != NULL) {
+		n = store_sweep_lost(ms->sweep, &lost);
+		for (i = 0; i < n; i++) {
+			debuglog("run %s was lost with its deck", lost[i]);
+			free(lost[i]);
+		}
+		free(lost);
+		store_sweep_free(ms->sweep);
+		ms->sweep = NULL;
+	}
+	ms->sweep_timer = loop_add_timer(ms->loop, MAIN_SWEEP_EVERY_MS,
+	    main_sweep_cb, ms);
+}
+
+/*
+ * Open the output store in dir with the configured limits; without it
+ * jobs run unlogged, and the deck says why on stderr.
+ */
+static struct store *
+main_open_store(const struct config *cfg, const char *dir)
+{
+	struct store_limits	 lim;
+	struct store		*store;
+	char			*cause = NULL;
+
+	store_default_limits(&lim);
+	lim.max_run_bytes = (int64_t)cfg->settings.max_log_size << 20;
+	lim.keep_runs = cfg->settings.keep_history;
+	lim.keep_age_ms = (int64_t)cfg->settings.keep_history_days *
+	    24 * 60 * 60 * 1000;
+	lim.max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
+	if ((store = store_open(dir, &lim, &cause)) == NULL) {
+		fprintf(stderr, "jobdeck: output is not kept: %s\n", cause);
+		free(cause);
+	}
+	return store;
 }
 
 /* SIGTERM, SIGHUP and SIGINT: stop every job and leave. */
@@ -199,7 +279,7 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct main_state	 ms = { NULL, NULL, 0 };
+	struct main_state	 ms;
 	struct loop		*loop;
 	struct session		*session;
 	struct jobtable		*jt;
@@ -213,6 +293,7 @@ main(int argc, char **argv)
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
 	size_t			 j;
 
+	memset(&ms, 0, sizeof ms);
 	/* Subcommands with front ends of their own. */
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return run_main(argc - 1, argv + 1);
@@ -308,11 +389,14 @@ main(int argc, char **argv)
 	jobtable_set_cgroup(jt, ms.cg);
 	jobtable_subscribe(jt, &main_jobtable_cbs, &ms);
 	log_dir = cfg->settings.log_dir != NULL ?
-	    xstrdup(cfg->settings.log_dir) : joblog_default_dir();
-
-	jobtable_set_log_dir(jt, log_dir);
+	    xstrdup(cfg->settings.log_dir) : store_default_dir();
+	ms.loop = loop;
+	ms.store = main_open_store(cfg, log_dir);
+	jobtable_set_store(jt, ms.store);
+	if (ms.store != NULL)
+		ms.sweep_timer = loop_add_timer(loop, 0, main_sweep_cb, &ms);
 	if (verbose)
-		main_open_debuglog(log_dir, deck);
+		main_open_debuglog(ms.store, deck);
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	memset(&opts, 0, sizeof opts);
@@ -325,6 +409,8 @@ main(int argc, char **argv)
 		ctl_free(ctl);
 		jobtable_free(jt);
 		cgroup_free(ms.cg);
+		store_sweep_free(ms.sweep);
+		store_free(ms.store);
 		session_free(session);
 		loop_free(loop);
 		free(log_dir);
@@ -355,6 +441,8 @@ main(int argc, char **argv)
 	jobtable_kill_strays();
 	jobtable_free(jt);
 	cgroup_free(ms.cg);
+	store_sweep_free(ms.sweep);
+	store_free(ms.store);
 	session_free(session);
 	loop_free(loop);
 	debuglog("deck %s ends (signal %d)", deck, ms.signo);

@@ -21,6 +21,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "session.h"
+#include "store.h"
 
 static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/", "FOO=outer", NULL
@@ -30,6 +31,7 @@ static char *const test_env[] = {
 
 /* What the client was told, and the objects under test. */
 struct rec {
+	struct store	*store;		/* every test's output store */
 	char		*errors[MAX_REC];
 	int		 nerrors;
 	char		*messages[MAX_REC];
@@ -156,6 +158,9 @@ rec_clear(void)
 static void
 setup(void)
 {
+	struct store_limits	 lim;
+	char			*cause = NULL;
+
 	memset(&rec, 0, sizeof rec);
 	signal(SIGPIPE, SIG_IGN);
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
@@ -163,6 +168,10 @@ setup(void)
 	ck_assert_ptr_nonnull(mkdtemp(rec.dir));
 	rec.loop = loop_new();
 	rec.jt = jobtable_new(rec.loop);
+	store_default_limits(&lim);
+	rec.store = store_open(rec.dir, &lim, &cause);
+	ck_assert_msg(rec.store != NULL, "store: %s", cause);
+	jobtable_set_store(rec.jt, rec.store);
 	jobtable_set_grace(rec.jt, 500);
 	rec.session = session_new(test_env);
 	rec.cwd0 = strdup(session_cwd(rec.session));
@@ -184,6 +193,7 @@ teardown(void)
 	for (i = 0; i < jobtable_count(rec.jt); i++)
 		job_signal(jobtable_get(rec.jt, i), SIGKILL);
 	jobtable_free(rec.jt);
+	store_free(rec.store);
 	loop_free(rec.loop);
 	session_free(rec.session);
 	free(rec.cwd0);
@@ -708,8 +718,7 @@ START_TEST(test_logs)
 	ck_assert_str_eq(rec.title, "Logs [2] true");
 	ck_assert_int_eq(rec.count, 0);
 
-	/* Longer than the scrollback: the log file gives every line. */
-	jobtable_set_log_dir(rec.ctx.jt, rec.dir);
+	/* Longer than the scrollback: the store gives every line. */
 	jobtable_set_scrollback(rec.ctx.jt, 100);
 	run_job("seq 1 3000");
 	rec_clear();
@@ -1068,6 +1077,163 @@ START_TEST(test_send_spawn_as_typed)
 END_TEST
 
 /* Build the cmd suite. */
+/*
+ * Write a run as an earlier deck would: a store of its own in the same
+ * directory, a run with two lines, ended (state given) or left running
+ * when its deck dies (in a child that exits without a word, as a
+ * SIGKILLed deck does); its run id goes to run.
+ */
+static void
+earlier_deck(const char *state, char run[STORE_ID_LEN + 1])
+{
+	struct store_limits	 lim;
+	struct store_meta	 m;
+	struct store		*old;
+	struct store_run	*w;
+	char			*cause = NULL;
+	int			 fds[2], status;
+	pid_t			 pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		store_default_limits(&lim);
+		if ((old = store_open(rec.dir, &lim, &cause)) == NULL)
+			_exit(2);
+		memset(&m, 0, sizeof m);
+		m.job = 7;
+		m.start = 1;
+		m.name = "old";
+		m.command = "echo one; echo two";
+		m.shell = "/bin/sh";
+		m.cwd = rec.dir;
+		m.envp = test_env;
+		m.pty = 1;
+		m.pid = 424242;
+		m.started = 1700000000000LL;
+		m.state = "running";
+		if ((w = store_run_new(old, &m, &cause)) == NULL)
+			_exit(3);
+		if (store_run_write(w, STORE_TTY, "one\r\ntwo\r\n", 10,
+		    1700000000100LL) != 0)
+			_exit(4);
+		if (write(fds[1], m.run, STORE_ID_LEN) != STORE_ID_LEN)
+			_exit(5);
+		if (strcmp(state, "running") != 0) {
+			m.state = (char *)state;
+			m.ended = 1700000001000LL;
+			m.status = 0;
+			m.has_status = 1;
+			if (store_run_update(w, &m) != 0)
+				_exit(6);
+			store_run_close(w);
+			store_free(old);
+		}
+		_exit(0);	/* a running run is left as a dead deck leaves it */
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], run, STORE_ID_LEN), STORE_ID_LEN);
+	run[STORE_ID_LEN] = '\0';
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "earlier deck: status %d", status);
+}
+
+/*
+ * History: a run of an earlier deck is listed by !history and list --all,
+ * its log opens by run id, !rerun starts it again where it ran; a run
+ * whose deck died while it ran is found lost by the sweep.
+ */
+START_TEST(test_history_rerun)
+{
+	struct store_sweep	 *sw;
+	struct store_meta	  m;
+	struct job		 *job;
+	char			  done[STORE_ID_LEN + 1], lost[STORE_ID_LEN + 1];
+	char			**runs, *cause = NULL, line[128];
+	int			  i, n, found = 0;
+
+	earlier_deck("completed", done);
+	earlier_deck("running", lost);
+	ck_assert(store_id_valid(done));
+	ck_assert_int_eq(store_deck_alive(rec.dir, store_deck(rec.store)), 1);
+
+	/* Our own run is not history; the earlier deck's are. */
+	run_job("echo mine");
+	rec_clear();
+	run_ok("!history");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_int_eq(rec.count, 3);
+	for (i = 1; i < rec.count; i++) {
+		ck_assert_msg(strstr(rec.lines[i], "mine") == NULL, "%s",
+		    rec.lines[i]);
+		if (strstr(rec.lines[i], done) != NULL) {
+			ck_assert_ptr_nonnull(strstr(rec.lines[i], "completed"));
+			ck_assert_ptr_nonnull(strstr(rec.lines[i],
+			    "old: echo one; echo two"));
+			found++;
+		}
+	}
+	ck_assert_int_eq(found, 1);
+
+	/* Its log, by run id, as the program's lines. */
+	rec_clear();
+	snprintf(line, sizeof line, "!logs %s", done);
+	run_ok(line);
+	ck_assert_int_eq(rec.count, 2);
+	ck_assert_str_eq(rec.lines[0], "one");
+	ck_assert_str_eq(rec.lines[1], "two");
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx,
+	    "!logs 20991231T000000-deadbeef"), -1);
+	ck_assert_int_eq(rec.nerrors, 1);
+	ck_assert_msg(strncmp(rec.errors[0], "logs: no such run: "
+	    "20991231T000000-deadbeef", 43) == 0, "%s", rec.errors[0]);
+
+	/* The sweep finds the run whose deck died while it ran. */
+	sw = store_sweep_new(rec.store, 1700000009000LL);
+	ck_assert_ptr_nonnull(sw);
+	while (store_sweep_step(sw, 8) > 0)
+		;
+	n = store_sweep_lost(sw, &runs);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(runs[0], lost);
+	free(runs[0]);
+	free(runs);
+	store_sweep_free(sw);
+	ck_assert_int_eq(store_meta_read(rec.dir, lost, &m, &cause), 0);
+	ck_assert_str_eq(m.state, "lost");
+	store_meta_clear(&m);
+	rec_clear();
+	run_ok("!history");
+	for (i = 1, found = 0; i < rec.count; i++)
+		found += strstr(rec.lines[i], lost) != NULL &&
+		    strstr(rec.lines[i], "lost") != NULL;
+	ck_assert_int_eq(found, 1);
+
+	/* Run again: a new job with its command, in its cwd. */
+	rec_clear();
+	snprintf(line, sizeof line, "!rerun %s", done);
+	run_ok(line);
+	ck_assert_int_eq(rec.nselects, 1);
+	job = rec.selected;
+	ck_assert_str_eq(job_command(job), "echo one; echo two");
+	ck_assert_str_eq(job_cwd(job), rec.dir);
+	ck_assert_str_eq(job_name(job), "old");
+	wait_done(job);
+	assert_text_line(job, "two");
+	run_error_again("!rerun nosuchjob", "no such job: nosuchjob");
+
+	/* list --all: the jobs, then the history. */
+	rec_clear();
+	run_ok("!list --all");
+	for (i = 0, found = 0; i < rec.count; i++)
+		found += strstr(rec.lines[i], done) != NULL;
+	ck_assert_int_eq(found, 1);
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1112,6 +1278,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_export_unset);
 	tcase_add_test(tc, test_session_lists);
 	tcase_add_test(tc, test_send_spawn_as_typed);
+	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -34,6 +34,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "store.h"
 #include "vt.h"
 #include "waitstatus.h"
 
@@ -48,6 +49,7 @@ struct fx {
 	struct loop	*loop;
 	struct jobtable	*jt;
 	struct cgroup	*cg;		/* containment, or NULL */
+	struct store	*store;		/* the output store, or NULL */
 	char		 dir[64];	/* a temporary directory */
 
 	int		 started;
@@ -108,6 +110,18 @@ static const struct jobtable_cbs fx_cbs = {
 	.exited = on_exited,
 };
 
+/* Return the path of the first segment of the job's run's raw output. */
+static const char *
+run_out(const struct job *job)
+{
+	static char	path[512];
+
+	ck_assert_ptr_nonnull(job_run_id(job));
+	snprintf(path, sizeof path, "%s/runs/%s/out.0", job_store_dir(job),
+	    job_run_id(job));
+	return path;
+}
+
 /* Make a loop, a table subscribed to by fx and a temporary directory. */
 static void
 setup(void)
@@ -134,6 +148,7 @@ teardown(void)
 	if (fx.cg != NULL)
 		cgroup_kill_all(fx.cg);
 	jobtable_free(fx.jt);
+	store_free(fx.store);
 	loop_free(fx.loop);
 	jobtable_kill_strays();
 	cgroup_free(fx.cg);
@@ -148,6 +163,7 @@ static struct job *
 spawn_spec(const char *command, const char *name, int no_pty,
     const char *log_dir, int scrollback)
 {
+	struct store_limits lim;
 	struct job_spec	 spec;
 	struct job	*job;
 	char		*cause = NULL;
@@ -158,7 +174,12 @@ spawn_spec(const char *command, const char *name, int no_pty,
 	spec.shell = "/bin/sh";
 	spec.envp = test_env;
 	spec.no_pty = no_pty;
-	jobtable_set_log_dir(fx.jt, log_dir);
+	if (log_dir != NULL && fx.store == NULL) {
+		store_default_limits(&lim);
+		fx.store = store_open(log_dir, &lim, &cause);
+		ck_assert_msg(fx.store != NULL, "store: %s", cause);
+	}
+	jobtable_set_store(fx.jt, log_dir != NULL ? fx.store : NULL);
 	if (scrollback > 0)
 		jobtable_set_scrollback(fx.jt, scrollback);
 	job = jobtable_spawn(fx.jt, &spec, &cause);
@@ -894,12 +915,10 @@ START_TEST(test_text_from_log)
 	int		  count, i, bad;
 
 	job = spawn_spec("seq 1 15000", NULL, 0, fx.dir, 1000);
-	/* The log is opened with the first output, not before. */
-	ck_assert_ptr_null(job_log_path(job));
+	/* The run is in the store from its start, under its own id. */
+	ck_assert_ptr_nonnull(job_run_id(job));
+	ck_assert_str_eq(job_store_dir(job), fx.dir);
 	wait_done(job);
-	ck_assert_ptr_nonnull(job_log_path(job));
-	ck_assert_msg(strncmp(job_log_path(job), fx.dir, strlen(fx.dir)) == 0,
-	    "log at %s", job_log_path(job));
 	ck_assert_ptr_null(job_log_error(job));
 	ck_assert_int_ge(vt_scrollback_count(job_vt(job)), 1000);
 
@@ -920,7 +939,7 @@ START_TEST(test_text_from_log)
 	ck_assert_ptr_nonnull(expect);
 	for (i = 1; i <= 15000; i++)
 		elen += (size_t)sprintf(expect + elen, "%d\r\n", i);
-	log = slurp(job_log_path(job), &len);
+	log = slurp(run_out(job), &len);
 	ck_assert_uint_eq(len, elen);
 	ck_assert_uint_eq(job_output_bytes(job), elen);
 	ck_assert_int_eq(memcmp(log, expect, elen), 0);
@@ -943,7 +962,7 @@ START_TEST(test_log_raw_bytes)
 	job = spawn_spec("printf '\\033[1mbold\\033[0m\\n10%%\\r50%%\\n"
 	    "\\001\\002\\377\\n'", NULL, 0, fx.dir, 100);
 	wait_done(job);
-	log = slurp(job_log_path(job), &len);
+	log = slurp(run_out(job), &len);
 	ck_assert_uint_eq(len, sizeof want - 1);
 	ck_assert_int_eq(memcmp(log, want, len), 0);
 	free(log);
@@ -954,13 +973,14 @@ END_TEST
 
 /* Take the text since *mark and compare it with want (count lines). */
 static void
-assert_since(struct job *job, uint64_t *mark, const char *const *want,
-    int nwant)
+assert_since(struct job *job, struct job_mark *mark, const char *const *want,
+    int nwant, int want_partial)
 {
 	char	**lines;
-	int	  count, i;
+	int	  count, i, partial;
 
-	lines = job_text_since(job, mark, &count);
+	lines = job_text_since(job, mark, &count, &partial);
+	ck_assert_int_eq(partial, want_partial);
 	ck_assert_msg(count == nwant, "%d lines, not %d (first \"%s\")",
 	    count, nwant, count > 0 ? lines[0] : "");
 	for (i = 0; i < count; i++)
@@ -970,18 +990,20 @@ assert_since(struct job *job, uint64_t *mark, const char *const *want,
 
 /*
  * job_text_since() and job_text_incremental(): complete lines while the
- * job runs, the rest once it ends, nothing twice; from the log (_i 0) or,
- * without one, from the emulator (_i 1).  And the wall-clock start.
+ * job runs and its partial last line (a prompt) once each time it grows,
+ * the rest once it ends, a complete line never twice; from the store (_i
+ * 0) or, without one, from the emulator (_i 1, no partial lines).  And
+ * the wall-clock start.
  */
 START_TEST(test_text_since)
 {
-	static const char *const first[] = { "a" };
+	static const char *const first[] = { "a", "b" };
 	static const char *const rest[] = { "b", "c" };
 	static const char *const all[] = { "a", "b", "c" };
-	struct job	*job;
-	uint64_t	 mark = 0;
-	char		 buf[64], **lines;
-	int		 count;
+	struct job	 *job;
+	struct job_mark	  mark = { 0, 0 };
+	char		  buf[64], **lines;
+	int		  count, partial;
 
 	job = spawn_spec("echo a; printf b; read x; echo c", NULL, 0,
 	    _i == 0 ? fx.dir : NULL, 100);
@@ -994,62 +1016,81 @@ START_TEST(test_text_since)
 	    "1970-01-01T00:16:40.042Z");
 
 	ck_assert(run_until(output_has, "b", 5000));
-	ck_assert_int_eq(_i == 0, job_log_path(job) != NULL);
-	assert_since(job, &mark, first, 1);
-	assert_since(job, &mark, NULL, 0);
+	ck_assert_int_eq(_i == 0, job_run_id(job) != NULL);
+	if (_i == 0) {
+		/* The prompt "b" comes as a partial line, once. */
+		assert_since(job, &mark, first, 2, 1);
+		assert_since(job, &mark, NULL, 0, 0);
+	} else {
+		assert_since(job, &mark, first, 1, 0);
+		assert_since(job, &mark, NULL, 0, 0);
+	}
 	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
 	wait_done(job);
-	assert_since(job, &mark, rest, 2);
-	assert_since(job, &mark, NULL, 0);
+	assert_since(job, &mark, rest, 2, 0);
+	assert_since(job, &mark, NULL, 0, 0);
 
-	lines = job_text_incremental(job, &count);
+	lines = job_text_incremental(job, &count, &partial);
 	ck_assert_int_eq(count, 3);
+	ck_assert_int_eq(partial, 0);
 	ck_assert_str_eq(lines[0], all[0]);
 	ck_assert_str_eq(lines[2], all[2]);
 	job_text_free(lines, count);
-	lines = job_text_incremental(job, &count);
+	lines = job_text_incremental(job, &count, &partial);
 	ck_assert_int_eq(count, 0);
 	job_text_free(lines, count);
 }
 END_TEST
 
 /*
- * A log of more than JOB_LOG_READ_MAX (64 MiB) whose cut falls in a long
- * line (progress redrawn with CR, binary) is read from the next line in
- * big reads, not a byte per system call: the deck's loop waits for it.
+ * The program's lines, not the pane's rows: a 200,000-character line
+ * comes back whole, combining marks stay, a CR redraw keeps its last
+ * state; on pipes, stderr lines are told from stdout ones and not mixed.
  */
-START_TEST(test_text_big_log_line)
+START_TEST(test_text_program_lines)
 {
-	struct job	*job;
-	char		**lines;
-	int64_t		  t0;
-	int		  fd, count;
+	struct store_reader	*r;
+	struct store_line	*sl;
+	struct job		*job;
+	char			**lines, *cause = NULL;
+	int			  count, n, i, out = 0, err = 0;
 
-	job = spawn_spec("seq 1 50", NULL, 0, fx.dir, 10);
+	job = spawn_spec("head -c 200000 /dev/zero | tr '\\0' x; echo; "
+	    "printf 'e\\314\\201t\\303\\251\\n10%%\\r99%%\\n'", NULL, 0,
+	    fx.dir, 10);
 	wait_done(job);
-	ck_assert_ptr_nonnull(job_log_path(job));
-	/* 68 MiB of one line (NULs, sparse), then two short lines. */
-	fd = open(job_log_path(job), O_WRONLY | O_APPEND);
-	ck_assert_int_ne(fd, -1);
-	ck_assert_int_eq(ftruncate(fd, 68 * 1024 * 1024), 0);
-	ck_assert_int_eq(write(fd, "tail\nlast\n", 10), 10);
-	close(fd);
-
-	t0 = loop_now_ms();
 	lines = job_text_lines(job, &count);
-	ck_assert_msg(loop_now_ms() - t0 < 1000, "!logs took %lld ms",
-	    (long long)(loop_now_ms() - t0));
-	ck_assert_int_eq(count, 1);
-	ck_assert_str_eq(lines[0], "last");
+	ck_assert_int_eq(count, 3);
+	ck_assert_uint_eq(strlen(lines[0]), 200000);
+	ck_assert_str_eq(lines[1], "e\xcc\x81t\xc3\xa9");
+	ck_assert_str_eq(lines[2], "99%");
 	job_text_free(lines, count);
 
-	t0 = loop_now_ms();
-	lines = job_text_incremental(job, &count);
-	ck_assert_msg(loop_now_ms() - t0 < 1000, "status --incremental took "
-	    "%lld ms", (long long)(loop_now_ms() - t0));
-	ck_assert_int_eq(count, 1);
-	ck_assert_str_eq(lines[0], "last");
-	job_text_free(lines, count);
+	job = spawn_spec("for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; "
+	    "done; printf 'o-'; printf 'e-' >&2; sleep 0.3; echo o; echo e >&2",
+	    NULL, 1, fx.dir, 10);
+	wait_done(job);
+	r = store_reader_open(fx.dir, job_run_id(job), &cause);
+	ck_assert_msg(r != NULL, "reader: %s", cause);
+	ck_assert_int_eq(store_reader_get(r, 0, store_reader_count(r),
+	    STORE_TEXT, &sl, &n), 0);
+	ck_assert_int_eq(n, 12);
+	for (i = 0; i < n; i++) {
+		if (sl[i].stream == STORE_STDERR) {
+			ck_assert_msg(sl[i].text[0] == 'e', "stderr line %d: %s",
+			    i, sl[i].text);
+			err++;
+		} else {
+			ck_assert_int_eq(sl[i].stream, STORE_STDOUT);
+			ck_assert_msg(sl[i].text[0] == 'o', "stdout line %d: %s",
+			    i, sl[i].text);
+			out++;
+		}
+	}
+	ck_assert_int_eq(out, 6);
+	ck_assert_int_eq(err, 6);
+	store_lines_free(sl, n);
+	store_reader_close(r);
 }
 END_TEST
 
@@ -1817,7 +1858,7 @@ job_suite(void)
 	tcase_add_test(tc, test_text_tail);
 	tcase_add_test(tc, test_log_raw_bytes);
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
-	tcase_add_test(tc, test_text_big_log_line);
+	tcase_add_test(tc, test_text_program_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

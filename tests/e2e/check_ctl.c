@@ -802,7 +802,8 @@ START_TEST(test_logs)
 	bg_start(&d, &b, follow_json);
 	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 0);
 	ck_assert_msg(strstr(b.buf, "{\"event\":\"output\",\"id\":1,"
-	    "\"text\":\"line4\"}\n") != NULL && strstr(b.buf,
+	    "\"text\":\"line4\",\"line\":5,\"stream\":\"stdout\"}\n") !=
+	    NULL && strstr(b.buf,
 	    "\"event\":\"exited\"") != NULL, "follow --json: %s", b.buf);
 	bg_stop(&b);
 
@@ -1116,9 +1117,11 @@ START_TEST(test_events)
 	    "command: %s", json_str(j, "command"));
 	jsonread_free(j);
 	ck_assert_msg(strstr(b.buf, "{\"event\":\"output\",\"id\":1,\"text\":"
-	    "\"hello red\"}\n{\"event\":\"output\",\"id\":1,\"text\":\"\"}\n"
-	    "{\"event\":\"output\",\"id\":1,\"text\":\"second\"}\n") != NULL,
-	    "output events: %s", b.buf);
+	    "\"hello red\",\"line\":1,\"stream\":\"stdout\"}\n"
+	    "{\"event\":\"output\",\"id\":1,\"text\":\"\",\"line\":2,"
+	    "\"stream\":\"stdout\"}\n{\"event\":\"output\",\"id\":1,"
+	    "\"text\":\"second\",\"line\":3,\"stream\":\"stdout\","
+	    "\"partial\":true}\n") != NULL, "output events: %s", b.buf);
 	j = find_event(b.buf, "exited", 1);
 	ck_assert_int_eq((int)json_num(j, "exit_code"), 3);
 	ck_assert(json_is_null(j, "signal"));
@@ -2183,6 +2186,220 @@ START_TEST(test_stream_close)
 }
 END_TEST
 
+/*
+ * The output store through the control socket: the program's lines (a
+ * line longer than the pane is one line; combining marks stay) in logs,
+ * logs --follow and status; a prompt without its newline in status
+ * --incremental and, after a quiet time, in events (partial); on a deck
+ * without ptys, stderr lines tagged in events.
+ */
+START_TEST(test_store_lines)
+{
+	static const char *const events[] = { "events", NULL };
+	static const char *const nopty[] = { "JOBDECK_NO_PTY=1", NULL };
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+	char			 longline[101];
+
+	memset(longline, 'a', 100);
+	longline[100] = '\0';
+	deck_start(&d, "lines", NULL);
+	bg_start(&d, &b, events);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "long", "--",
+	    "head -c 100 /dev/zero | tr '\\0' a; echo; "
+	    "printf 'e\\314\\201\\n'");
+	ctlres_free(&r);
+	wait_state(&d, "long", "completed", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "logs", "long");
+	ck_assert_str_eq(r.out, fmt("%s\ne\xcc\x81\n", longline));
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "status", "long");
+	ck_assert_msg(strstr(r.out, fmt("\n%s\n", longline)) != NULL,
+	    "status: %s", r.out);
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, fmt("\"text\":\"%s\",\"line\":1,"
+	    "\"stream\":\"stdout\"", longline), WAIT_MS), "events: %s",
+	    b.buf);
+
+	/* A prompt: partial in status --incremental, then in events. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "pw", "--",
+	    "printf 'Password: '; read x; echo got $x");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"text\":\"Password: \",\"line\":1,"
+	    "\"stream\":\"stdout\",\"partial\":true}", WAIT_MS),
+	    "events: %s", b.buf);
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "pw");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "Password: ");
+	ck_assert(jsonread_bool(jsonread_get(j, "output_partial")));
+	jsonread_free(j);
+	ctlres_free(&r);
+	/* Not again while it has not grown. */
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "pw");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "send", "pw", "s3");
+	ctlres_free(&r);
+	wait_state(&d, "pw", "completed", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "pw");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "output"), "Password: s3\ngot s3\n");
+	jsonread_free(j);
+	ctlres_free(&r);
+	bg_stop(&b);
+	term_close(d.t);
+
+	/* Pipes: stderr is told from stdout. */
+	deck_open(&d, "pipes", NULL, NULL, nopty, 0);
+	bg_start(&d, &b, events);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--", "echo out1; echo err1 >&2; "
+	    "echo out2");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"text\":\"err1\",\"line\":",
+	    WAIT_MS), "events: %s", b.buf);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"text\":\"out2\"", WAIT_MS),
+	    "events: %s", b.buf);
+	ck_assert_msg(strstr(b.buf, "\"text\":\"err1\",\"line\":2,\"stream\":"
+	    "\"stderr\"") != NULL || strstr(b.buf, "\"text\":\"err1\","
+	    "\"line\":1,\"stream\":\"stderr\"") != NULL ||
+	    strstr(b.buf, "\"text\":\"err1\",\"line\":3,\"stream\":"
+	    "\"stderr\"") != NULL, "events: %s", b.buf);
+	ck_assert_msg(strstr(b.buf, "\"text\":\"out1\",\"line\":") != NULL &&
+	    strstr(strstr(b.buf, "\"text\":\"out1\""), "\"stream\":\"stdout\"")
+	    != NULL, "events: %s", b.buf);
+	bg_stop(&b);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * max_log_size caps a flood: the run keeps its newest segments on disk
+ * (not more than the cap and a segment), logs starts after the dropped
+ * lines and ends with the last one.
+ */
+START_TEST(test_store_cap)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	char		 path[PATH_MAX], cmd[PATH_MAX + 64], *nl;
+	FILE		*f;
+	long		 kib, lines = 0;
+
+	snprintf(path, sizeof path, "/tmp/jobdeck-cap-%ld.toml",
+	    (long)getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "[settings]\nmax_log_size = 1\n");
+	fclose(f);
+	{
+		const char *const o[] = { "-c", path, NULL };
+
+		deck_open(&d, "cap", o, NULL, NULL, 0);
+	}
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "flood", "--",
+	    "yes | head -c 20000000; echo LAST");
+	ctlres_free(&r);
+	j = wait_state(&d, "flood", "completed", 60000);
+	snprintf(cmd, sizeof cmd, "du -sk %s", json_str(j, "log"));
+	jsonread_free(j);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &kib), 1);
+	pclose(f);
+	ck_assert_msg(kib <= 1024 + 256 + 64, "the run uses %ld KiB", kib);
+	ctl_runv_ms(&d, NULL, &r, (const char *const []){ "logs", "flood",
+	    NULL }, 60000);
+	ck_assert_int_eq(r.status, 0);
+	for (nl = r.out; (nl = strchr(nl, '\n')) != NULL; nl++)
+		lines++;
+	ck_assert_msg(lines > 100000 && lines < 1000000, "%ld lines", lines);
+	ck_assert_msg(r.outlen > 5 && strcmp(r.out + r.outlen - 5, "LAST\n")
+	    == 0, "ends: %s", r.out + (r.outlen > 20 ? r.outlen - 20 : 0));
+	ck_assert_msg(strncmp(r.out, "y\n", 2) == 0, "starts: %.20s", r.out);
+	ctlres_free(&r);
+	unlink(path);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * History across decks: a deck SIGKILLed while its job ran leaves the
+ * run; the next deck on the same state directory lists it as lost
+ * (list --all, history --json), its logs read by run id, rerun starts it
+ * again.
+ */
+START_TEST(test_store_history)
+{
+	struct deck		 a, b;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	const struct jsonread	*runs, *run;
+	char			 env[PATH_MAX + 32], runid[64];
+	const char		*envv[2];
+	int64_t			 end;
+	size_t			 i;
+	int			 lost = 0;
+
+	deck_start(&a, "hist", NULL);
+	CTL_EXPECT(&a, &r, 0, "spawn", "--name", "sleeper", "--",
+	    "echo before-the-crash; exec sleep 1000");
+	ctlres_free(&r);
+	wait_logs(&a, "sleeper", "before-the-crash", WAIT_MS);
+	j = wait_state(&a, "sleeper", "running", WAIT_MS);
+	snprintf(runid, sizeof runid, "%s", json_str(j, "run"));
+	jsonread_free(j);
+	ck_assert_int_eq(strlen(runid), 24);
+	ck_assert_int_eq(term_signal(a.t, SIGKILL), 0);
+	term_wait_exit(a.t, WAIT_MS, NULL);
+
+	snprintf(env, sizeof env, "XDG_STATE_HOME=%s/state",
+	    term_tmpdir(a.t));
+	envv[0] = env;
+	envv[1] = NULL;
+	deck_open(&b, "hist2", NULL, NULL, envv, 0);
+	end = term_now_ms() + WAIT_MS;
+	while (!lost) {
+		ck_assert_msg(term_now_ms() < end, "not lost");
+		CTL_EXPECT(&b, &r, 0, "history", "--json");
+		j = json_parse(r.out);
+		runs = jsonread_get(j, "runs");
+		for (i = 0; i < jsonread_count(runs); i++) {
+			run = jsonread_index(runs, i);
+			if (strcmp(json_str(run, "run"), runid) == 0 &&
+			    strcmp(json_str(run, "state"), "lost") == 0)
+				lost = 1;
+		}
+		jsonread_free(j);
+		ctlres_free(&r);
+		term_pump(b.t, 50);
+	}
+	CTL_EXPECT(&b, &r, 0, "list", "--all");
+	ck_assert_msg(strstr(r.out, runid) != NULL && strstr(r.out, "lost")
+	    != NULL, "list --all: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 0, "logs", runid);
+	ck_assert_str_eq(r.out, "before-the-crash\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 0, "rerun", runid);
+	ctlres_free(&r);
+	wait_logs(&b, "sleeper", "before-the-crash", WAIT_MS);
+	j = wait_state(&b, "sleeper", "running", WAIT_MS);
+	ck_assert_str_ne(json_str(j, "run"), runid);
+	jsonread_free(j);
+	CTL_EXPECT(&b, &r, 0, "kill-all");
+	ctlres_free(&r);
+	term_close(b.t);
+	term_close(a.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -2221,6 +2438,9 @@ ctl_suite(void)
 		{ "busy_deck", &test_busy_deck, 30 },
 		{ "stale_foreign", &test_stale_foreign, 30 },
 		{ "dir_perms", &test_dir_perms, 30 },
+		{ "store_lines", &test_store_lines, 60 },
+		{ "store_cap", &test_store_cap, 120 },
+		{ "store_history", &test_store_history, 60 },
 	};
 	Suite	*s = suite_create("ctl");
 	TCase	*tc;

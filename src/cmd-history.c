@@ -1,0 +1,391 @@
+/*
+ * cmd-history.c: the runs the output store keeps, of this deck and of
+ * earlier ones: !history lists them, !rerun starts one again with its
+ * spec, cwd and environment, and !logs RUN opens one (cmd-job.c asks
+ * cmd_history_logs() first).  list --all (cmd-ctl.c) adds them to the
+ * jobs through cmd_history_runs().
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "job.h"
+#include "jobtable.h"
+#include "json.h"
+#include "session.h"
+#include "store.h"
+#include "waitstatus.h"
+#include "xmalloc.h"
+
+#define CMD_HISTORY_LIMIT	50	/* runs !history shows by default */
+#define CMD_HISTORY_TEXT_MAX	100000	/* lines of a run a client gets */
+
+static void	cmd_history_exec(struct cmd_ctx *, int, char **);
+static void	cmd_rerun_exec(struct cmd_ctx *, int, char **);
+
+enum { HISTORY_LIMIT, HISTORY_ALL };
+static const struct cmd_option cmd_history_options[] = {
+	[HISTORY_LIMIT] = { .name = "--limit", .value = "N" },
+	[HISTORY_ALL] = { .name = "--all", .alias = "-a" },
+	{ .name = NULL }
+};
+
+const struct cmd_entry cmd_history_entry = {
+	.name = "history",
+	.options = cmd_history_options,
+	.args = "",
+	.help = "list the runs of earlier decks the store keeps, newest first "
+	    "(--all: this deck's too; --limit: the N newest, 50 by default)",
+	.min_args = 0,
+	.max_args = 0,
+	.exec = cmd_history_exec,
+};
+
+const struct cmd_entry cmd_rerun_entry = {
+	.name = "rerun",
+	.args = "RUN|ID",
+	.help = "start a run again (of an earlier deck too) with its command, "
+	    "cwd and environment",
+	.min_args = 1,
+	.max_args = 1,
+	.exec = cmd_rerun_exec,
+};
+
+/* Return the store's directory, or NULL after saying there is none. */
+static const char *
+cmd_history_dir(struct cmd_ctx *ctx)
+{
+	struct store	*store = jobtable_store(ctx->jt);
+
+	if (store == NULL) {
+		cmd_error(ctx, "%s: no output store (see log_dir)",
+		    ctx->entry->name);
+		return NULL;
+	}
+	return store_dir(store);
+}
+
+/*
+ * Read the metadata of up to limit runs, newest first (of every deck with
+ * all, else of earlier ones); their count, or -1 after an error.
+ */
+int
+cmd_history_runs(struct cmd_ctx *ctx, int all, int limit,
+    struct store_meta **out)
+{
+	struct store_meta	*metas;
+	struct store		*store = jobtable_store(ctx->jt);
+	const char		*dir;
+	char			**runs, *cause = NULL;
+	int			  n, i, count = 0;
+
+	*out = NULL;
+	if ((dir = cmd_history_dir(ctx)) == NULL)
+		return -1;
+	if (store_list(dir, &runs, &n, &cause) != 0) {
+		cmd_error(ctx, "%s: %s", ctx->entry->name, cause);
+		free(cause);
+		return -1;
+	}
+	metas = xcalloc((size_t)n + 1, sizeof *metas);
+	for (i = 0; i < n && (limit <= 0 || count < limit); i++) {
+		if (store_meta_read(dir, runs[i], &metas[count], &cause) != 0) {
+			/* Removed by a sweep meanwhile, or damaged: skip it. */
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (!all && strcmp(metas[count].deck, store_deck(store)) == 0) {
+			store_meta_clear(&metas[count]);
+			continue;
+		}
+		count++;
+	}
+	store_list_free(runs, n);
+	*out = metas;
+	return count;
+}
+
+/* Free what cmd_history_runs() read. */
+void
+cmd_history_free(struct store_meta *metas, int count)
+{
+	int	i;
+
+	for (i = 0; i < count; i++)
+		store_meta_clear(&metas[i]);
+	free(metas);
+}
+
+/* Add a run's fields to a JSON object being written. */
+void
+cmd_history_json(struct json_buf *jb, const struct store_meta *m)
+{
+	int	i;
+
+	json_key(jb, "run");
+	json_put_string(jb, m->run);
+	json_key(jb, "deck");
+	json_put_string(jb, m->deck);
+	json_key(jb, "id");
+	json_put_int(jb, m->job);
+	json_key(jb, "name");
+	json_put_string(jb, m->name);
+	json_key(jb, "command");
+	json_put_string(jb, m->command);
+	json_key(jb, "argv");
+	if (m->argv != NULL) {
+		json_array_begin(jb);
+		for (i = 0; m->argv[i] != NULL; i++)
+			json_put_string(jb, m->argv[i]);
+		json_array_end(jb);
+	} else
+		json_put_null(jb);
+	json_key(jb, "cwd");
+	json_put_string(jb, m->cwd);
+	json_key(jb, "state");
+	json_put_string(jb, m->state);
+	json_key(jb, "pid");
+	json_put_int(jb, m->pid);
+	json_key(jb, "started_ms");
+	json_put_int(jb, m->started);
+	json_key(jb, "ended_ms");
+	if (m->ended > 0)
+		json_put_int(jb, m->ended);
+	else
+		json_put_null(jb);
+	waitstatus_json(jb, m->has_status ? m->status : WAITSTATUS_NONE);
+}
+
+/* Return a run's table row: RUN, JOB, STATE, EXIT, STARTED, COMMAND. */
+char *
+cmd_history_row(const struct store_meta *m)
+{
+	char	exitbuf[32], timebuf[64];
+
+	waitstatus_short(m->has_status ? m->status : WAITSTATUS_NONE, exitbuf,
+	    sizeof exitbuf);
+	job_format_time(m->started, timebuf, sizeof timebuf);
+	return xprintf("%-24s  %-4d  %-9s  %-7s  %-19s  %s%s%s", m->run,
+	    m->job, m->state != NULL ? m->state : "-", exitbuf, timebuf,
+	    m->name != NULL ? m->name : "", m->name != NULL ? ": " : "",
+	    m->command != NULL ? m->command : "");
+}
+
+/* Return the header of cmd_history_row()'s table. */
+char *
+cmd_history_header(void)
+{
+	return xprintf("%-24s  %-4s  %-9s  %-7s  %-19s  %s", "RUN", "JOB",
+	    "STATE", "EXIT", "STARTED", "COMMAND");
+}
+
+/*
+ * !history [--all] [--limit N]: the runs of earlier decks (--all: and of
+ * this one), newest first.
+ */
+static void
+cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct store_meta	 *metas;
+	struct json_buf		  jb;
+	const char		 *value;
+	char			**lines, *doc, *end;
+	long			  limit = CMD_HISTORY_LIMIT;
+	int			  n, i;
+
+	(void)argc;
+	(void)argv;
+	if ((value = ctx->opts[HISTORY_LIMIT].value) != NULL) {
+		errno = 0;
+		limit = strtol(value, &end, 10);
+		if (*value == '\0' || *end != '\0' || errno != 0 ||
+		    limit < 1 || limit > INT_MAX) {
+			cmd_usage_error(ctx, "history: --limit wants a "
+			    "positive number: %s", value);
+			return;
+		}
+	}
+	n = cmd_history_runs(ctx, ctx->opts[HISTORY_ALL].count > 0,
+	    (int)limit, &metas);
+	if (n < 0)
+		return;
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "runs");
+		json_array_begin(&jb);
+		for (i = 0; i < n; i++) {
+			json_object_begin(&jb);
+			cmd_history_json(&jb, &metas[i]);
+			json_object_end(&jb);
+		}
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, doc);
+		free(doc);
+		cmd_history_free(metas, n);
+		return;
+	}
+	lines = xcalloc((size_t)n + 2, sizeof *lines);
+	lines[0] = cmd_history_header();
+	for (i = 0; i < n; i++)
+		lines[i + 1] = cmd_history_row(&metas[i]);
+	cmd_show(ctx, "History", lines, n + 1, 1);
+	for (i = 0; i <= n; i++)
+		free(lines[i]);
+	free(lines);
+	cmd_history_free(metas, n);
+}
+
+/*
+ * Read the metadata of the run id names: a run id, or a job of this deck
+ * (its last run); 0, or -1 after saying why.
+ */
+static int
+cmd_history_find(struct cmd_ctx *ctx, const char *id, struct store_meta *m)
+{
+	struct job	*job;
+	const char	*dir, *run = id;
+	char		*cause = NULL;
+
+	if ((dir = cmd_history_dir(ctx)) == NULL)
+		return -1;
+	if (!store_id_valid(id)) {
+		if ((job = cmd_find_job(ctx, id)) == NULL)
+			return -1;
+		if ((run = job_run_id(job)) == NULL) {
+			cmd_error(ctx, "%s: job %d has no run in the store",
+			    ctx->entry->name, job_id(job));
+			return -1;
+		}
+	}
+	if (store_meta_read(dir, run, m, &cause) != 0) {
+		cmd_error(ctx, "%s: no such run: %s (%s)", ctx->entry->name,
+		    run, cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * !logs RUN: when id is a run id, show that run (in a view that reads it
+ * a screen at a time, or its last lines) and return 1; else 0.
+ */
+int
+cmd_history_logs(struct cmd_ctx *ctx, const char *id)
+{
+	struct store_meta	  m;
+	struct store_reader	 *r;
+	struct store_line	 *sl;
+	struct json_buf		  jb;
+	const char		 *dir;
+	char			**lines, *title, *cause = NULL;
+	int64_t			  total, from;
+	int			  n = 0, i, live;
+
+	if (!store_id_valid(id))
+		return 0;
+	if (cmd_history_find(ctx, id, &m) != 0)
+		return 1;
+	dir = store_dir(jobtable_store(ctx->jt));
+	live = store_deck_alive(dir, m.deck) && m.ended == 0;
+	title = xprintf("Logs %s [%d] %s", m.run, m.job, m.command != NULL ?
+	    m.command : "");
+	if (!ctx->json && ctx->client != NULL && ctx->client->show_run !=
+	    NULL) {
+		ctx->client->show_run(title, dir, m.run, 0, live, ctx->arg);
+		goto out;
+	}
+	if ((r = store_reader_open(dir, m.run, &cause)) == NULL) {
+		cmd_error(ctx, "logs: %s", cause);
+		free(cause);
+		goto out;
+	}
+	total = store_reader_count(r);
+	from = total - CMD_HISTORY_TEXT_MAX > store_reader_first(r) ?
+	    total - CMD_HISTORY_TEXT_MAX : store_reader_first(r);
+	if (store_reader_get(r, from, total, STORE_TEXT, &sl, &n) != 0)
+		n = 0;
+	store_reader_close(r);
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++)
+		lines[i] = sl[i].text;
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "run");
+		json_put_string(&jb, m.run);
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		for (i = 0; i < n; i++)
+			json_put_string(&jb, lines[i]);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		free(title);
+		title = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, title);
+	} else
+		cmd_show(ctx, title, lines, n, 0);
+	free(lines);
+	if (n > 0)
+		store_lines_free(sl, n);
+out:
+	free(title);
+	store_meta_clear(&m);
+	return 1;
+}
+
+/*
+ * !rerun RUN|ID: start the run again as a new job, with its command (or
+ * argv), shell, cwd, environment and pty.
+ */
+static void
+cmd_rerun_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct store_meta	 m;
+	struct job_spec		 spec;
+	struct job		*job, *other;
+	char			*cause = NULL, **env = NULL;
+
+	(void)argc;
+	if (cmd_history_find(ctx, argv[ctx->first], &m) != 0)
+		return;
+	memset(&spec, 0, sizeof spec);
+	/* A live job may hold the name: the new one goes without it. */
+	other = m.name != NULL ? jobtable_find(ctx->jt, m.name, NULL) : NULL;
+	spec.name = other == NULL || !job_is_running(other) ? m.name : NULL;
+	spec.command = m.argv == NULL ? m.command : NULL;
+	spec.argv = m.argv;
+	spec.shell = m.shell != NULL ? m.shell : session_shell(ctx->session);
+	spec.cwd = m.cwd;
+	/* An empty environment was kept as none: the session's then. */
+	if (m.envp == NULL)
+		env = session_env(ctx->session);
+	spec.envp = m.envp != NULL ? m.envp : env;
+	spec.no_pty = !m.pty;
+	if (spec.command == NULL && spec.argv == NULL) {
+		cmd_error(ctx, "rerun: run %s has no command", m.run);
+		store_meta_clear(&m);
+		return;
+	}
+	job = jobtable_spawn(ctx->jt, &spec, &cause);
+	if (env != NULL)
+		session_env_free(env);
+	if (job == NULL) {
+		cmd_error(ctx, "rerun: %s", cause);
+		free(cause);
+	} else {
+		cmd_message(ctx, "[%d] %s (again, from run %s)", job_id(job),
+		    job_command(job), m.run);
+		if (ctx->client != NULL && ctx->client->select != NULL)
+			ctx->client->select(job, 0, ctx->arg);
+	}
+	store_meta_clear(&m);
+}
