@@ -60,6 +60,7 @@ LIB_SRCS = \
 	src/rawtext.c \
 	src/store.c \
 	src/store-meta.c \
+	src/store-sweep.c \
 	src/cgroup.c \
 	src/job.c \
 	src/jobtable.c \
@@ -86,7 +87,8 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store
 # The output store and what it needs.
-STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/rawtext.o
+STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
+	     $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
@@ -96,7 +98,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
-		     $(B)/store.o $(B)/store-meta.o
+		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/keys.o \

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -1143,6 +1144,254 @@ START_TEST(test_reading_is_bounded)
 }
 END_TEST
 
+#define DAY_MS		(24LL * 60 * 60 * 1000)
+
+/* One run a dead deck leaves behind. */
+struct dead_run {
+	const char	*state;
+	int64_t		 started;
+	int64_t		 ended;
+	size_t		 bytes;
+	char		 id[STORE_ID_LEN + 1];
+};
+
+/*
+ * Make runs in a deck of a child that then dies (without store_free(),
+ * as a SIGKILLed deck would); their ids are filled in.  Returns the
+ * deck's id in deck.
+ */
+static void
+dead_deck(struct dead_run *runs, int n, char *deck)
+{
+	int	fds[2], i, status;
+	pid_t	pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		struct store		*cs;
+		struct store_run	*sr;
+		struct store_meta	 m;
+		char			*cause = NULL, *buf;
+
+		close(fds[0]);
+		if ((cs = store_open(tdir, NULL, &cause)) == NULL)
+			_exit(1);
+		if (write(fds[1], store_deck(cs), STORE_ID_LEN) != STORE_ID_LEN)
+			_exit(1);
+		for (i = 0; i < n; i++) {
+			memset(&m, 0, sizeof m);
+			m.job = i + 1;
+			m.state = (char *)runs[i].state;
+			m.started = runs[i].started;
+			m.ended = runs[i].ended;
+			if ((sr = store_run_new(cs, &m, &cause)) == NULL)
+				_exit(1);
+			buf = calloc(1, runs[i].bytes + 1);
+			if (store_run_write(sr, STORE_TTY, buf, runs[i].bytes,
+			    1) != 0 || write(fds[1], m.run, STORE_ID_LEN) !=
+			    STORE_ID_LEN)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], deck, STORE_ID_LEN), STORE_ID_LEN);
+	deck[STORE_ID_LEN] = '\0';
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(read(fds[0], runs[i].id, STORE_ID_LEN),
+		    STORE_ID_LEN);
+		runs[i].id[STORE_ID_LEN] = '\0';
+	}
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Return 1 if the run's directory exists. */
+static int
+run_exists(const char *run)
+{
+	struct stat	sb;
+	char		path[256];
+
+	snprintf(path, sizeof path, "%s/runs/%s", tdir, run);
+	return lstat(path, &sb) == 0;
+}
+
+/* Return 1 if a path under the test directory exists. */
+static int
+path_exists(const char *name)
+{
+	struct stat	sb;
+	char		path[256];
+
+	snprintf(path, sizeof path, "%s/%s", tdir, name);
+	return lstat(path, &sb) == 0;
+}
+
+/* Run a sweep to its end with budget 1; returns the lost runs. */
+static int
+sweep_all(struct store *st, int64_t now, char ***lost)
+{
+	struct store_sweep	*sw;
+	int			 steps = 0, n;
+
+	ck_assert_ptr_nonnull(sw = store_sweep_new(st, now));
+	while (store_sweep_step(sw, 1) > 0)
+		ck_assert_int_lt(++steps, 10000);
+	ck_assert_int_gt(steps, 1);
+	n = store_sweep_lost(sw, lost);
+	store_sweep_free(sw);
+	return n;
+}
+
+/* Make an old-style log file with a modification time age_ms ago. */
+static void
+make_log(const char *name, int64_t now, int64_t age_ms)
+{
+	struct timespec	ts[2];
+	char		path[256];
+	int		fd;
+
+	snprintf(path, sizeof path, "%s/logs", tdir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/logs/%s", tdir, name);
+	ck_assert_int_ne(fd = open(path, O_WRONLY | O_CREAT, 0600), -1);
+	ts[0].tv_sec = ts[1].tv_sec = (time_t)((now - age_ms) / 1000);
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+	ck_assert_int_eq(futimens(fd, ts), 0);
+	close(fd);
+}
+
+START_TEST(test_sweep_lost_and_age)
+{
+	struct timespec		 tsn;
+	struct store		*st, *live;
+	struct store_run	*own, *lr;
+	struct store_meta	 m;
+	struct dead_run		 dead[3];
+	char			**lost, *cause = NULL, lock[128];
+	char			 deck[STORE_ID_LEN + 1], liverun[STORE_ID_LEN + 1];
+	int64_t			 now;
+	int			 n;
+
+	clock_gettime(CLOCK_REALTIME, &tsn);
+	now = (int64_t)tsn.tv_sec * 1000;
+	memset(dead, 0, sizeof dead);
+	dead[0].state = "running";
+	dead[0].started = now - 3600 * 1000;
+	dead[1].state = "completed";
+	dead[1].started = now - 31 * DAY_MS;
+	dead[1].ended = now - 30 * DAY_MS;
+	dead[2].state = "stopped";
+	dead[2].started = now - DAY_MS;
+	dead[0].bytes = dead[1].bytes = dead[2].bytes = 100;
+	st = open_store(0);
+	dead_deck(dead, 3, deck);
+	ck_assert_int_eq(store_deck_alive(tdir, deck), 0);
+
+	/* A live deck's old run and our own are never touched. */
+	live = open_store(0);
+	memset(&m, 0, sizeof m);
+	m.state = (char *)"running";
+	m.started = now - 40 * DAY_MS;
+	ck_assert_ptr_nonnull(lr = store_run_new(live, &m, &cause));
+	memcpy(liverun, m.run, sizeof liverun);
+	m.state = (char *)"completed";
+	m.ended = now - 39 * DAY_MS;
+	ck_assert_ptr_nonnull(own = store_run_new(st, &m, &cause));
+
+	make_log("123-1.log", now, 30 * DAY_MS);
+	make_log("124-2.log", now, DAY_MS);
+	make_log("debug-x.log", now, 30 * DAY_MS);
+
+	n = sweep_all(st, now, &lost);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(lost[0], strcmp(dead[0].id, dead[2].id) < 0 ?
+	    dead[0].id : dead[2].id);
+	ck_assert_str_eq(lost[1], strcmp(dead[0].id, dead[2].id) < 0 ?
+	    dead[2].id : dead[0].id);
+	free(lost[0]);
+	free(lost[1]);
+	free(lost);
+	ck_assert_int_eq(store_meta_read(tdir, dead[0].id, &m, &cause), 0);
+	ck_assert_str_eq(m.state, "lost");
+	ck_assert_int_eq(m.ended, now);
+	store_meta_clear(&m);
+	ck_assert(run_exists(dead[0].id));
+	ck_assert(!run_exists(dead[1].id));	/* 30 days old */
+	ck_assert(run_exists(dead[2].id));
+	ck_assert(run_exists(liverun));
+	ck_assert(run_exists(store_run_id(own)));
+	ck_assert(!path_exists("logs/123-1.log"));
+	ck_assert(path_exists("logs/124-2.log"));
+	ck_assert(path_exists("logs/debug-x.log"));
+	snprintf(lock, sizeof lock, "decks/%s.lock", deck);
+	ck_assert(path_exists(lock));
+
+	/* A lost run is found once; a month later it goes, and its deck. */
+	ck_assert_int_eq(sweep_all(st, now, &lost), 0);
+	free(lost);
+	ck_assert_int_eq(sweep_all(st, now + 30 * DAY_MS, &lost), 0);
+	free(lost);
+	ck_assert(!run_exists(dead[0].id));
+	ck_assert(!run_exists(dead[2].id));
+	ck_assert(!path_exists(lock));
+	ck_assert(run_exists(liverun));
+	ck_assert(run_exists(store_run_id(own)));
+	ck_assert_int_eq(store_meta_read(tdir, liverun, &m, &cause), 0);
+	ck_assert_str_eq(m.state, "running");
+	store_meta_clear(&m);
+
+	store_run_close(own);
+	store_run_close(lr);
+	store_free(live);
+	store_free(st);
+}
+END_TEST
+
+START_TEST(test_sweep_count_and_total)
+{
+	struct timespec		 tsn;
+	struct store_limits	 lim;
+	struct store		*st;
+	struct dead_run		 dead[10];
+	char			**lost, *cause = NULL, deck[STORE_ID_LEN + 1];
+	int64_t			 now;
+	int			 i;
+
+	clock_gettime(CLOCK_REALTIME, &tsn);
+	now = (int64_t)tsn.tv_sec * 1000;
+	memset(dead, 0, sizeof dead);
+	for (i = 0; i < 10; i++) {
+		dead[i].state = "completed";
+		dead[i].started = now - 100000 + i * 1000;
+		dead[i].ended = dead[i].started + 500;
+		dead[i].bytes = 10000;
+	}
+	dead_deck(dead, 10, deck);
+	store_default_limits(&lim);
+	lim.keep_runs = 6;
+	ck_assert_ptr_nonnull(st = store_open(tdir, &lim, &cause));
+	ck_assert_int_eq(sweep_all(st, now, &lost), 0);
+	free(lost);
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(run_exists(dead[i].id), i >= 4);
+	store_free(st);
+
+	/* The total: about three runs' worth keeps the newest three. */
+	lim.max_total_bytes = 3 * 10000 + 3 * 1000;
+	ck_assert_ptr_nonnull(st = store_open(tdir, &lim, &cause));
+	ck_assert_int_eq(sweep_all(st, now, &lost), 0);
+	free(lost);
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(run_exists(dead[i].id), i >= 7);
+	store_free(st);
+}
+END_TEST
+
 /* Set or unset an environment variable for the test. */
 static void
 set_env(const char *name, const char *value)
@@ -1239,6 +1488,13 @@ store_suite(void)
 	tcase_add_test(tc, test_write_error_dir_removed);
 	tcase_add_test(tc, test_write_error_file_too_large);
 	tcase_add_test(tc, test_default_dir);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sweep");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_sweep_lost_and_age);
+	tcase_add_test(tc, test_sweep_count_and_total);
 	suite_add_tcase(s, tc);
 	return s;
 }
