@@ -1112,7 +1112,7 @@ START_TEST(test_reading_is_bounded)
 	long long		 before, after;
 	int64_t			 i;
 
-	buf = malloc(3000000 * 9);
+	buf = malloc(3000000 * 9 + 1);
 	for (i = 0; i < 3000000; i++)
 		len += (size_t)sprintf(buf + len, "%08lld\n", (long long)i);
 	for (off = 0; off < len; off += n) {
