@@ -1107,7 +1107,7 @@ earlier_deck(const char *state, char run[STORE_ID_LEN + 1])
 		m.command = "echo one; echo two";
 		m.shell = "/bin/sh";
 		m.cwd = rec.dir;
-		m.envp = test_env;
+		m.envp = (char **)test_env;
 		m.pty = 1;
 		m.pid = 424242;
 		m.started = 1700000000000LL;
