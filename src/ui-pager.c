@@ -409,7 +409,11 @@ ui_pager_search_from(struct ui *ui, int64_t from, int forward)
 	ui_pager_arm(ui);
 }
 
-/* Search again for the last pattern, the same way or (reverse) the other. */
+/*
+ * Search again for the last pattern, the same way or (reverse) the other:
+ * from the last match if it is on the screen, else from the top line
+ * (forward) or the line above it.
+ */
 static void
 ui_pager_search_again(struct ui *ui, int reverse)
 {
@@ -425,7 +429,7 @@ ui_pager_search_again(struct ui *ui, int reverse)
 	if (p->match >= p->top && p->match < p->top + body)
 		from = forward ? p->match + 1 : p->match - 1;
 	else
-		from = forward ? p->top : p->top + body - 1;
+		from = forward ? p->top : p->top - 1;
 	ui_pager_search_from(ui, from, forward);
 }
 
@@ -452,7 +456,6 @@ ui_pager_search(struct ui *ui, const char *pattern, int backward)
 	free(p->pattern);
 	p->pattern = xstrdup(pattern);
 	p->backward = backward;
-	p->match = -1;
 	ui_pager_search_again(ui, 0);
 }
 
