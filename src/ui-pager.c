@@ -23,8 +23,8 @@
 #include "ui-private.h"
 #include "xmalloc.h"
 
-#define UI_PAGER_BATCH_MAX	8192	/* lines read at once by a search */
-#define UI_PAGER_BATCH_BYTES	(1024 * 1024)	/* about this much a batch */
+#define UI_PAGER_BATCH_MAX	8192	/* lines a search reads at once */
+#define UI_PAGER_BATCH_BYTES	(1024 * 1024)	/* or about this much */
 #define UI_PAGER_SEARCH_MS	20	/* a search's turn at most */
 
 static void	ui_pager_arm(struct ui *);

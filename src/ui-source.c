@@ -18,7 +18,7 @@
 
 #define UI_GREP_KEEP	10000	/* matches a results view keeps */
 #define UI_GREP_TEXT	1024	/* bytes of a matching line kept */
-#define UI_GREP_BEFORE	256	/* of them, before the match when cut */
+#define UI_GREP_BEFORE	256	/* of them before the match, if cut */
 
 enum ui_source_kind {
 	UI_SOURCE_ARRAY,
@@ -32,7 +32,7 @@ struct ui_result {
 	int64_t	 line;
 	int	 live;
 	char	*title;		/* of the view it opens */
-	char	*text;		/* "[JOB] NAME  HH:MM:SS  LINE: text" */
+	char	*text;		/* "[JOB] NAME  HH:MM:SS  LINE: ..." */
 	size_t	 len;
 	size_t	 so;		/* the match in text */
 	size_t	 eo;
@@ -53,11 +53,11 @@ struct ui_source {
 	/* UI_SOURCE_GREP */
 	struct grep		 *grep;
 	char			 *dir;
-	char			 *deck;		/* this deck's id: live runs */
+	char			 *deck;		/* this deck: live runs */
 	struct ui_result	 *results;
-	int			  runs;		/* runs with a match */
+	int			  runs;		/* with a match */
 	char			  last_run[STORE_ID_LEN + 1];
-	int			  full;		/* stopped at UI_GREP_KEEP */
+	int			  full;		/* at UI_GREP_KEEP */
 	int			  failed;
 	char			  head[512];
 };
@@ -401,7 +401,9 @@ ui_source_grep_match(const struct grep_match *m, void *arg)
 int
 ui_source_step(struct ui_source *src, size_t budget)
 {
-	static const struct grep_cbs	cbs = { .match = ui_source_grep_match };
+	static const struct grep_cbs	cbs = {
+		.match = ui_source_grep_match
+	};
 
 	if (src->kind != UI_SOURCE_GREP || src->full || src->failed ||
 	    grep_done(src->grep))
