@@ -78,6 +78,7 @@ LIB_SRCS = \
 	src/ui.c \
 	src/ui-draw.c \
 	src/ui-pager.c \
+	src/ui-source.c \
 	src/json.c \
 	src/run.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)

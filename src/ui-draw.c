@@ -16,6 +16,7 @@
 #include "jobtable.h"
 #include "lineedit.h"
 #include "loop.h"
+#include "store.h"
 #include "ui-private.h"
 #include "vt.h"
 
@@ -31,6 +32,7 @@ enum ui_colour {
 };
 
 static int	ui_semantic(enum ui_colour);
+static void	ui_pager_draw_bottom(struct ui *);
 
 /* The xterm palette's first 16 colours, as RGB. */
 static const uint8_t ui_basic_rgb[16][3] = {
@@ -220,15 +222,16 @@ ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair)
 }
 
 /*
- * Write UTF-8 text at y, x in at most width columns; returns the columns
- * used.  Characters that cannot be shown become '?'.
+ * Write len bytes of UTF-8 text at y, x in at most width columns; returns
+ * the columns used.  Characters that cannot be shown become '?'.
  */
 static int
-ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
+ui_put_textn(int y, int x, int width, const char *s, size_t len, attr_t attr,
+    int pair)
 {
 	mbstate_t	 mbs;
 	wchar_t		 wc[2] = { 0, 0 };
-	size_t		 n, len = strlen(s);
+	size_t		 n;
 	int		 used = 0, w;
 
 	memset(&mbs, 0, sizeof mbs);
@@ -255,6 +258,16 @@ ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
 		used += w;
 	}
 	return used;
+}
+
+/*
+ * Write UTF-8 text at y, x in at most width columns; returns the columns
+ * used.
+ */
+static int
+ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
+{
+	return ui_put_textn(y, x, width, s, strlen(s), attr, pair);
 }
 
 /* Return the columns a UTF-8 string takes. */
@@ -686,8 +699,7 @@ ui_draw_prompt(struct ui *ui)
 		return;
 	}
 	if (ui->pager != NULL) {
-		ui_put_text(y, 1, ui->cols - 2, "q: close   ↑ ↓ PgUp PgDn "
-		    "Home End g G: move", A_DIM, 0);
+		ui_pager_draw_bottom(ui);
 		return;
 	}
 	mw = ui_text_width(ui->message);
@@ -733,6 +745,16 @@ ui_place_cursor(struct ui *ui)
 	size_t		 len, cur, i, start;
 	int		 row, col, x, avail;
 
+	if (ui->pager != NULL && ui->pager->prompt != 0 &&
+	    !(ui->flags & UI_QUITTING) && !ui->too_small) {
+		text = lineedit_text(ui->pager->edit, &len);
+		cur = lineedit_cursor(ui->pager->edit);
+		for (i = 0, x = 1; i < cur && x < ui->cols - 1; i++)
+			x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+		move(ui->rows - 1, x);
+		ui_cursor_visible(1);
+		return;
+	}
 	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
 		ui_cursor_visible(0);
 		return;
@@ -794,29 +816,195 @@ ui_draw(struct ui *ui)
 	doupdate();
 }
 
+#define UI_PAGER_MARKS	32	/* highlighted spans drawn in one line */
+
+/*
+ * Find the spans of line l to highlight, sorted: the source's own mark (a
+ * grep's match) and every match of the view's search in the bytes that
+ * can be on the screen; returns how many, their bounds in so[] and eo[].
+ */
+static int
+ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
+    size_t scan, size_t *so, size_t *eo)
+{
+	size_t	len = l->len < scan ? l->len : scan, off = 0, s, e, ts, te;
+	int	n = 0, i;
+
+	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]))
+		n++;
+	while (n < UI_PAGER_MARKS && off < len &&
+	    ui_pager_line_match(p, l->text + off, len - off, &s, &e)) {
+		so[n] = off + s;
+		eo[n] = off + (e > s ? e : s + 1);
+		off = eo[n];
+		n++;
+	}
+	/* The source's mark may come after a search's matches. */
+	for (i = 1; i < n && so[i] < so[0]; i++) {
+		ts = so[i - 1];
+		te = eo[i - 1];
+		so[i - 1] = so[i];
+		eo[i - 1] = eo[i];
+		so[i] = ts;
+		eo[i] = te;
+	}
+	return n;
+}
+
+/*
+ * Draw the text of a line at y, x in width columns with its spans of
+ * marks reversed; returns the columns used.
+ */
+static int
+ui_put_marked(int y, int x, int width, const char *text, size_t len,
+    const size_t *so, const size_t *eo, int n, attr_t attr, int pair)
+{
+	size_t	pos = 0, s, e;
+	int	used = 0, i;
+
+	for (i = 0; i < n && used < width; i++) {
+		s = so[i] > pos ? so[i] : pos;
+		e = eo[i] < len ? eo[i] : len;
+		if (s >= e)
+			continue;
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    s - pos, attr, pair);
+		used += ui_put_textn(y, x + used, width - used, text + s,
+		    e - s, attr | A_REVERSE, pair);
+		pos = e;
+	}
+	if (pos < len && used < width)
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    len - pos, attr, pair);
+	return used;
+}
+
+/*
+ * Draw one body line of the text view at row y: its number and time when
+ * asked, a results view's choice, then its text (stderr in red).
+ */
+static void
+ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
+    int numw)
+{
+	struct ui_pager	*p = ui->pager;
+	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
+	char		 pre[64], when[32];
+	int		 x = 1, width = ui->cols - 2, n, pair = 0;
+	attr_t		 attr = A_NORMAL;
+
+	if (ui_source_has_targets(p->src)) {
+		if (l->no == p->cursor)
+			attr = A_BOLD;
+		x += ui_put_text(y, x, width, l->no == p->cursor ? "> " :
+		    "  ", attr, 0);
+	}
+	if (p->flags & UI_PAGER_NUMBERS) {
+		snprintf(pre, sizeof pre, "%*lld ", numw,
+		    (long long)l->no + 1);
+		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+	}
+	if (p->flags & UI_PAGER_TIMES) {
+		if (l->time > 0)
+			ui_format_time(l->time, 1, when, sizeof when);
+		else
+			snprintf(when, sizeof when, "%12s", "");
+		snprintf(pre, sizeof pre, "%s ", when);
+		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+	}
+	if (l->stream == STORE_STDERR)
+		pair = ui_semantic(UI_C_ERROR);
+	n = ui_pager_marks(p, l, (size_t)ui->cols * 8 + 64, so, eo);
+	ui_put_marked(y, x, width - (x - 1), l->text, l->len, so, eo, n, attr,
+	    pair);
+}
+
 /* Draw the text view: a box over the whole screen and the visible lines. */
 void
 ui_pager_draw(struct ui *ui)
 {
-	struct ui_pager	*p = ui->pager;
-	struct ui_rect	 r = { 0, 0, ui->rows - 1, ui->cols };
-	char		 pos[64];
-	int		 row, line, ih = r.h - 2, body, n = p->count - p->header;
+	struct ui_pager		*p = ui->pager;
+	struct ui_rect		 r = { 0, 0, ui->rows - 1, ui->cols };
+	struct store_line	*lines = NULL;
+	char			 pos[128], drop[48], title[1024], digits[24];
+	int			 row, ih = r.h - 2, body, header, got = 0, i;
+	int			 numw;
+	int64_t			 first, count;
 
-	/* The header rows are pinned; the position counts only the body. */
-	body = ih - p->header > 0 ? ih - p->header : 0;
-	if (n == 0)
-		snprintf(pos, sizeof pos, "empty");
+	header = ui_source_headers(p->src);
+	if (header > ih)
+		header = ih;
+	body = ui_pager_body(ui);
+	first = ui_source_first(p->src);
+	count = ui_source_count(p->src);
+	/* A narrower screen or fewer lines: keep the view on the text. */
+	if (p->top > count - body)
+		p->top = count - body;
+	if (p->top < first)
+		p->top = first;
+	drop[0] = '\0';
+	if (first > 0)
+		snprintf(drop, sizeof drop, "%lld lines dropped  ",
+		    (long long)first);
+	if (count <= first)
+		snprintf(pos, sizeof pos, "%sempty", drop);
 	else
-		snprintf(pos, sizeof pos, "%d-%d of %d", p->top + 1,
-		    p->top + body < n ? p->top + body : n, n);
-	ui_box(&r, p->title, pos, A_NORMAL, 0);
+		snprintf(pos, sizeof pos, "%s%lld-%lld of %lld", drop,
+		    (long long)p->top + 1, (long long)(p->top + body < count ?
+		    p->top + body : count), (long long)count);
+	snprintf(title, sizeof title, "%s%s", p->title,
+	    (p->flags & UI_PAGER_FOLLOW) ? " · following" : "");
+	ui_box(&r, title, pos, A_NORMAL, 0);
+	snprintf(digits, sizeof digits, "%lld", (long long)count);
+	numw = (int)strlen(digits);
+	if (ui_source_get(p->src, p->top, p->top + body, &lines, &got) != 0)
+		got = 0;
 	for (row = 0; row < ih; row++) {
 		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
-		line = row < p->header ? row : p->header + p->top + row -
-		    p->header;
-		if (line < p->count)
-			ui_put_text(r.y + 1 + row, 1, r.w - 2, p->lines[line],
-			    row < p->header ? A_BOLD : A_NORMAL, 0);
+		if (row < header) {
+			ui_put_text(r.y + 1 + row, 1, r.w - 2,
+			    ui_source_header(p->src, row), A_BOLD, 0);
+			continue;
+		}
+		i = row - header;
+		if (i < got)
+			ui_pager_draw_line(ui, r.y + 1 + row, &lines[i], numw);
 	}
+	ui_source_put(p->src, lines, got);
+}
+
+/* Draw the text view's bottom line: the search typed, a status, or keys. */
+static void
+ui_pager_draw_bottom(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+	const wchar_t	*text;
+	wchar_t		 wc[2] = { 0, 0 };
+	size_t		 len, i;
+	int		 y = ui->rows - 1, x = 1, w;
+
+	if (p->prompt != 0) {
+		wc[0] = (wchar_t)p->prompt;
+		ui_put_wc(y, 0, wc, A_BOLD, 0);
+		text = lineedit_text(p->edit, &len);
+		for (i = 0; i < len; i++) {
+			w = wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+			if (x + w > ui->cols - 1)
+				break;
+			wc[0] = text[i];
+			ui_put_wc(y, x, wc, A_NORMAL, 0);
+			x += w;
+		}
+		return;
+	}
+	if (p->status[0] != '\0') {
+		ui_put_text(y, 1, ui->cols - 2, p->status, p->status_error ?
+		    A_BOLD : A_NORMAL, p->status_error ?
+		    ui_semantic(UI_C_ERROR) : 0);
+		return;
+	}
+	ui_put_text(y, 1, ui->cols - 2, ui_source_has_targets(p->src) ?
+	    "q: close  Enter: open  ↑ ↓ PgUp PgDn g G: move  / ? n N: search" :
+	    "q: close  ↑ ↓ PgUp PgDn g G: move  / ? n N: search  #: numbers  "
+	    "t: times  F: follow", A_DIM, 0);
 }

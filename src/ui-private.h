@@ -6,6 +6,7 @@
 #ifndef JOBDECK_UI_PRIVATE_H
 #define JOBDECK_UI_PRIVATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cmd.h"
@@ -28,13 +29,77 @@ struct ui_rect {
 	int	w;
 };
 
-/* The full-screen text view of !ps, !logs and !help. */
+/*
+ * Where a text view's lines come from (ui-source.c): an array, a store
+ * run, or a grep's results.  Body lines are numbered [first, count).
+ */
+struct grep;
+struct store_line;
+struct ui_source;
+
+struct ui_source *ui_source_new_array(char **lines, int count, int header);
+struct ui_source *ui_source_new_run(const char *dir, const char *run,
+	    char **cause);
+struct ui_source *ui_source_new_grep(struct grep *, const char *dir,
+	    const char *deck);
+void	ui_source_free(struct ui_source *);
+int	ui_source_refresh(struct ui_source *);
+int64_t	ui_source_first(const struct ui_source *);
+int64_t	ui_source_count(const struct ui_source *);
+int	ui_source_has_times(const struct ui_source *);
+int	ui_source_headers(const struct ui_source *);
+const char *ui_source_header(struct ui_source *, int);
+int	ui_source_get(struct ui_source *, int64_t from, int64_t to,
+	    struct store_line **, int *n);
+void	ui_source_put(struct ui_source *, struct store_line *, int n);
+int	ui_source_mark(const struct ui_source *, int64_t no, size_t *so,
+	    size_t *eo);
+int	ui_source_has_targets(const struct ui_source *);
+int	ui_source_target(const struct ui_source *, int64_t no,
+	    const char **dir, const char **run, int64_t *line,
+	    const char **title, int *live);
+int	ui_source_step(struct ui_source *, size_t budget);
+void	ui_format_time(int64_t ms, int millis, char *buf, size_t size);
+
+#define UI_PAGER_FOLLOW_MS	100		/* new lines of a followed run */
+#define UI_PAGER_SEARCH_BYTES	(4 * 1024 * 1024)	/* a search's turn */
+#define UI_PAGER_GREP_BYTES	(8 * 1024 * 1024)	/* a grep's turn */
+#define UI_PAGER_STATUS_MAX	256
+
+/*
+ * The full-screen text view of !ps, !logs, !help and !grep.  The view a
+ * result of a grep opens sits on the results view (under), which comes
+ * back when it closes.  A search runs a batch of lines a turn from the
+ * view's timer (searching != 0), as do a grep's results.
+ */
 struct ui_pager {
-	char	 *title;
-	char	**lines;
-	int	  count;
-	int	  header;	/* lines 0..header-1 stay on top, uncounted */
-	int	  top;		/* first line shown */
+	char			*title;
+	struct ui_source	*src;
+	struct ui_pager		*under;
+	int64_t			 top;		/* first body line shown */
+	int64_t			 cursor;	/* chosen result, results views */
+
+#define UI_PAGER_NUMBERS	0x1	/* line numbers shown */
+#define UI_PAGER_TIMES		0x2	/* timestamps shown */
+#define UI_PAGER_LIVE		0x4	/* a run still being written */
+#define UI_PAGER_FOLLOW		0x8	/* kept at the end as lines come */
+#define UI_PAGER_GREPPING	0x10	/* its grep has more to search */
+	int			 flags;
+
+	struct lineedit		*edit;		/* the search being typed */
+	int			 prompt;	/* '/' or '?' while typed */
+	char			*pattern;	/* the last search */
+	struct grep		*matcher;	/* its matcher, or NULL */
+	int			 backward;	/* it was a ? */
+	int			 searching;	/* 1 forward, -1 back, 0 idle */
+	int64_t			 search_at;	/* next line to look at */
+	int64_t			 search_left;	/* lines left to look at */
+	int64_t			 search_total;
+	int			 wrapped;
+	int64_t			 match;		/* line of the last match, -1 */
+	char			 status[UI_PAGER_STATUS_MAX];
+	int			 status_error;
+	uint64_t		 timer;
 };
 
 struct ui {
@@ -90,8 +155,14 @@ int	ui_draw_init_colours(void);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);
+void	ui_pager_open_run(struct ui *, const char *title, const char *dir,
+	    const char *run, int64_t line, int live);
+int	ui_pager_open_grep(struct ui *, struct grep *, char **cause);
 void	ui_pager_close(struct ui *);
 void	ui_pager_key(struct ui *, int rc, unsigned int key);
+int	ui_pager_body(const struct ui *);
+int	ui_pager_line_match(const struct ui_pager *, const char *, size_t,
+	    size_t *so, size_t *eo);
 void	ui_pager_draw(struct ui *);
 
 int	ui_job_index(const struct ui *, const struct job *);

@@ -41,6 +41,9 @@ static void	ui_client_error(const char *, void *);
 static void	ui_client_show(const char *, char **, int, int, void *);
 static void	ui_client_select(struct job *, int, void *);
 static void	ui_client_quit(void *);
+static void	ui_client_show_run(const char *, const char *, const char *,
+		    int64_t, int, void *);
+static int	ui_client_grep(struct grep *, void *, char **);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
 	.started = ui_job_started,
@@ -57,6 +60,8 @@ static const struct cmd_client ui_cmd_client = {
 	.show = ui_client_show,
 	.select = ui_client_select,
 	.quit = ui_client_quit,
+	.show_run = ui_client_show_run,
+	.grep = ui_client_grep,
 };
 
 /* Return the index of job in the table, or -1. */
@@ -704,6 +709,21 @@ ui_client_show(const char *title, char **lines, int count, int header,
     void *arg)
 {
 	ui_pager_open(arg, title, lines, count, header);
+}
+
+/* Show a run of the output store in the text view, at line (-1: the end). */
+static void
+ui_client_show_run(const char *title, const char *dir, const char *run,
+    int64_t line, int live, void *arg)
+{
+	ui_pager_open_run(arg, title, dir, run, line, live);
+}
+
+/* Show a search's results as they come, in the text view. */
+static int
+ui_client_grep(struct grep *grep, void *arg, char **cause)
+{
+	return ui_pager_open_grep(arg, grep, cause);
 }
 
 /* Select (and maybe focus) a job a command named. */

@@ -1458,6 +1458,336 @@ START_TEST(test_config_errors)
 }
 END_TEST
 
+/* ---- The text view (pager): lazy store runs, search, follow, grep ---- */
+
+/* Return the VmRSS of process pid in KiB, or -1. */
+static long
+pager_rss_kib(pid_t pid)
+{
+	char	path[64], line[256];
+	FILE	*f;
+	long	kib = -1;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "VmRSS:", 6) == 0) {
+			kib = strtol(line + 6, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return kib;
+}
+
+/* Tell whether the cell at row, col is drawn reversed (a search's match). */
+static int
+pager_reversed(struct term *t, int row, int col)
+{
+	struct term_cell	c;
+
+	return term_cell(t, row, col, &c) == 0 && c.reverse;
+}
+
+/* Return the N of the view's "of N" position, or -1. */
+static long
+pager_total(struct term *t)
+{
+	const char	*s = term_row_text(t, 0), *of;
+
+	if ((of = strstr(s, " of ")) == NULL)
+		return -1;
+	return strtol(of + 4, NULL, 10);
+}
+
+/* Wait for a line equal to text and return its row, failing without. */
+static int
+pager_line_row(struct term *t, const char *text, int ms)
+{
+	EXPECT_LINE(t, NULL, text, ms);
+	return deck_find_line(t, NULL, text);
+}
+
+/*
+ * !logs of 3,000,000 lines: the first screen comes at once and the deck
+ * grows by less than 20 MB; G shows the last line, a search finds one near
+ * the end, n wraps to it (or says it is alone), # numbers the lines, and a
+ * long search shows its progress and stops on Esc.
+ */
+START_TEST(test_pager_large)
+{
+	const struct term_rect title = { 0, 0, 1, 0 };
+	const char	*env[2] = { NULL, NULL }, *asan = getenv("ASAN_OPTIONS");
+	struct term	*t;
+	long		 before, after, peak;
+	int64_t		 start, took;
+	int		 row, got;
+	char		 asan_env[512];
+
+	/*
+	 * Under ASan, freed blocks wait in a quarantine of 256 MB that RSS
+	 * counts: keep it small, so RSS is the deck's own.
+	 */
+	snprintf(asan_env, sizeof asan_env, "ASAN_OPTIONS=%s%squarantine_size_mb=4",
+	    asan != NULL ? asan : "", asan != NULL && *asan != '\0' ? ":" : "");
+	env[0] = asan_env;
+	t = deck_start(env, NULL);
+	deck_run(t, "seq 3000000");
+	EXPECT_IN(t, &panel, "✓ Done", 90000);
+	term_pump(t, 500);
+	before = pager_rss_kib(term_pid(t));
+	DECK_ASSERT(t, before > 0, "cannot read the deck's VmRSS");
+
+	start = term_now_ms();
+	deck_run(t, "!logs 1");
+	EXPECT_IN(t, &title, "of 3000000", 10000);
+	took = term_now_ms() - start;
+	EXPECT_IN(t, &title, "1-", WAIT_MS);
+	EXPECT_LINE(t, NULL, "1", WAIT_MS);
+	after = pager_rss_kib(term_pid(t));
+	fprintf(stderr, "pager_large: first screen of 3000000 lines in "
+	    "%lld ms, RSS %ld -> %ld KiB\n", (long long)took, before, after);
+	DECK_ASSERT(t, took < 3000, deck_fmt("the first screen took %lld ms",
+	    (long long)took));
+	DECK_ASSERT(t, after - before < 20 * 1024, deck_fmt("the deck grew "
+	    "by %ld KiB showing the log", after - before));
+
+	term_type(t, "G");
+	EXPECT_LINE(t, NULL, "3000000", WAIT_MS);
+	row = deck_find_line(t, NULL, "3000000");
+	DECK_ASSERT(t, deck_find_line(t, NULL, "2999999") == row - 1,
+	    "after G, 2999999 is not right above 3000000");
+	term_type(t, "g");
+	EXPECT_LINE(t, NULL, "1", WAIT_MS);
+
+	term_type(t, "/2999999");
+	term_key(t, TERM_KEY_ENTER);
+	row = pager_line_row(t, "2999999", 60000);
+	DECK_ASSERT(t, pager_reversed(t, row, 1) && pager_reversed(t, row, 7),
+	    "the match 2999999 is not highlighted");
+	got = deck_wait_any(t, &bottom, "search wrapped", "Pattern not found",
+	    1);
+	term_type(t, "n");
+	got = deck_wait_any(t, &bottom, "search wrapped", "Pattern not found",
+	    60000);
+	DECK_ASSERT(t, got != 0, "n neither wrapped nor said not found");
+	EXPECT_LINE(t, NULL, "2999999", WAIT_MS);
+
+	term_type(t, "#");
+	EXPECT_LINE(t, NULL, "2999999 2999999", WAIT_MS);
+	term_type(t, "#");
+	EXPECT_LINE(t, NULL, "2999999", WAIT_MS);
+
+	/* A search of the whole log takes turns and shows how far it is. */
+	term_type(t, "g/nowhere");
+	term_key(t, TERM_KEY_ENTER);
+	got = deck_wait_any(t, &bottom, "searching", "Pattern not found: "
+	    "nowhere", 60000);
+	DECK_ASSERT(t, got != 0, "a search of 3000000 lines said nothing");
+	if (got == 1) {
+		term_key(t, TERM_KEY_ESC);
+		got = deck_wait_any(t, &bottom, "search stopped",
+		    "Pattern not found: nowhere", WAIT_MS);
+		DECK_ASSERT(t, got != 0, "Esc did not stop the search");
+	}
+	EXPECT_IN(t, NULL, "of 3000000", WAIT_MS);
+	peak = pager_rss_kib(term_pid(t));
+	fprintf(stderr, "pager_large: RSS after G, searches: %ld KiB\n", peak);
+	DECK_ASSERT(t, peak - before < 20 * 1024, deck_fmt("the deck grew "
+	    "by %ld KiB moving and searching", peak - before));
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "of 3000000", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * / ? n N: a pattern without capitals ignores case, one with capitals
+ * does not; matches are drawn reversed; "Pattern not found" otherwise;
+ * # numbers the lines.
+ */
+START_TEST(test_pager_search)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	int		 apple, tart, row;
+
+	deck_run(t, "printf 'Apple pie\\napple tart\\n'; seq 1 5000");
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	deck_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "of 5002", WAIT_MS);
+	apple = pager_line_row(t, "Apple pie", WAIT_MS);
+	tart = deck_find_line(t, NULL, "apple tart");
+	DECK_ASSERT(t, tart == apple + 1, "the log does not start with the "
+	    "two printf lines");
+
+	term_type(t, "/apple");
+	EXPECT_IN(t, &bottom, "/apple", WAIT_MS);
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_GONE_IN(t, &bottom, "/apple", WAIT_MS);
+	term_pump(t, 300);
+	DECK_ASSERT(t, pager_reversed(t, apple, 1) &&
+	    pager_reversed(t, apple, 5) && !pager_reversed(t, apple, 6) &&
+	    pager_reversed(t, tart, 1), "apple (no capitals) is not "
+	    "highlighted in both Apple and apple");
+	term_type(t, "n");
+	term_pump(t, 300);
+	DECK_ASSERT(t, !term_find_in(t, &bottom, "wrapped", NULL, NULL) &&
+	    !term_find_in(t, &bottom, "not found", NULL, NULL),
+	    "n after the first apple did not find the second");
+
+	term_type(t, "/Apple");
+	term_key(t, TERM_KEY_ENTER);
+	term_pump(t, 300);
+	DECK_ASSERT(t, pager_reversed(t, apple, 1) &&
+	    !pager_reversed(t, tart, 1), "Apple (a capital) matched apple");
+	term_type(t, "n");
+	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
+
+	term_type(t, "/4321");
+	term_key(t, TERM_KEY_ENTER);
+	row = pager_line_row(t, "4321", WAIT_MS);
+	DECK_ASSERT(t, pager_reversed(t, row, 1), "4321 is not highlighted");
+	term_type(t, "?432");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_LINE(t, NULL, "4320", WAIT_MS);
+	term_type(t, "N");
+	row = pager_line_row(t, "4321", WAIT_MS);
+	term_type(t, "#");
+	EXPECT_LINE(t, NULL, "4323 4321", WAIT_MS);
+
+	term_type(t, "/zzz");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &bottom, "Pattern not found: zzz", WAIT_MS);
+	term_type(t, "/ab");
+	term_key(t, TERM_KEY_ESC);
+	EXPECT_GONE_IN(t, &bottom, "/ab", WAIT_MS);
+	EXPECT_IN(t, NULL, "of 5002", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * A live job followed (G) shows its new lines without a key and says
+ * "following"; scrolling up stops it; t shows the times of the lines.
+ */
+START_TEST(test_pager_follow)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	const struct term_rect title = { 0, 0, 1, 0 };
+	char		 first[1024], again[1024], line[1024], last[1024];
+	const char	*s;
+	int		 i, row, changed = 0;
+
+	deck_run(t, "while :; do date +%s%N; sleep 0.1; done");
+	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
+	term_pump(t, 1000);
+	deck_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	term_type(t, "G");
+	EXPECT_IN(t, &title, "following", WAIT_MS);
+	s = term_text_in(t, &title);
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(s, "\n"), s);
+	/* The position text moves as lines come, with no key pressed. */
+	for (i = 0; i < 50 && !changed; i++) {
+		term_pump(t, 100);
+		s = term_text_in(t, &title);
+		snprintf(again, sizeof again, "%.*s", (int)strcspn(s, "\n"), s);
+		changed = strcmp(first, again) != 0;
+	}
+	DECK_ASSERT(t, changed, "a followed live log did not move by itself");
+
+	/* t: "HH:MM:SS.mmm " before every line. */
+	term_type(t, "t");
+	for (i = 0; i < 50; i++) {
+		term_pump(t, 100);
+		last[0] = '\0';
+		for (row = 1; row < 38; row++) {
+			deck_plain(term_row_text(t, row), line, sizeof line);
+			if (line[0] != '\0')
+				memcpy(last, line, sizeof last);
+		}
+		if (strlen(last) > 13 && last[2] == ':' && last[5] == ':' &&
+		    last[8] == '.' && last[12] == ' ')
+			break;
+	}
+	DECK_ASSERT(t, i < 50, deck_fmt("no HH:MM:SS.mmm time on the last "
+	    "line: \"%s\"", last));
+
+	/* Up stops following once there is more than a screen to go up to. */
+	for (i = 0; i < 150 && pager_total(t) < 45; i++)
+		term_pump(t, 100);
+	DECK_ASSERT(t, pager_total(t) >= 45, "the followed log stopped "
+	    "growing");
+	term_key(t, TERM_KEY_UP);
+	EXPECT_GONE_IN(t, &title, "following", WAIT_MS);
+	term_type(t, "F");
+	EXPECT_IN(t, &title, "following", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Logs [1]", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * !grep lists the matching lines as "[JOB] NAME  TIME  LINE: text" under
+ * a header with the count; Enter opens the log at that line and q comes
+ * back to the results.
+ */
+START_TEST(test_pager_grep)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	int		 row;
+
+	deck_run(t, "printf 'alpha\\nneedle one\\nbeta\\nneedle two\\n'");
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	deck_run(t, "!grep needle");
+	EXPECT_IN(t, NULL, "2 matches in 1 run", 10000);
+	EXPECT_IN(t, NULL, "2: needle one", WAIT_MS);
+	EXPECT_IN(t, NULL, "4: needle two", WAIT_MS);
+	DECK_ASSERT(t, term_find(t, "[1] printf", &row, NULL),
+	    "a result does not name its job");
+	term_key(t, TERM_KEY_DOWN);
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	row = pager_line_row(t, "needle two", WAIT_MS);
+	DECK_ASSERT(t, deck_find_line(t, NULL, "beta") == row - 1,
+	    "the log is not opened at the matching line");
+	term_type(t, "q");
+	EXPECT_IN(t, NULL, "2 matches in 1 run", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "2 matches in 1 run", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* Add the text view's cases, each its own test case. */
+static void
+e2e_pager_cases(Suite *s)
+{
+	static const struct {
+		const char	*name;
+		const TTest	*const *test;
+		int		 timeout;
+	} cases[] = {
+		{ "pager_large", &test_pager_large, 240 },
+		{ "pager_search", &test_pager_search, 30 },
+		{ "pager_follow", &test_pager_follow, 45 },
+		{ "pager_grep", &test_pager_grep, 30 },
+	};
+	TCase	*tc;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+}
+
+/* ---- end of the text view's cases ---- */
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 e2e_suite(void)
@@ -1519,6 +1849,7 @@ e2e_suite(void)
 	tcase_add_loop_test(tc, test_stop_by, 0,
 	    (int)(sizeof stop_signals / sizeof stop_signals[0]));
 	suite_add_tcase(s, tc);
+	e2e_pager_cases(s);
 	return s;
 }
 /* Run the suite; the exit status says whether every test passed. */
