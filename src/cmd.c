@@ -36,6 +36,7 @@ extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_spawn_entry;
 extern const struct cmd_entry cmd_send_entry;
 extern const struct cmd_entry cmd_events_entry;
+extern const struct cmd_entry cmd_grep_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
@@ -46,6 +47,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_stop_entry,
 	&cmd_cont_entry,
 	&cmd_logs_entry,
+	&cmd_grep_entry,
 	&cmd_run_entry,
 	&cmd_restart_entry,
 	&cmd_spawn_entry,
