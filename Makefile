@@ -61,6 +61,7 @@ LIB_SRCS = \
 	src/store.c \
 	src/store-meta.c \
 	src/store-sweep.c \
+	src/grep.c \
 	src/cgroup.c \
 	src/job.c \
 	src/jobtable.c \
@@ -71,6 +72,7 @@ LIB_SRCS = \
 	src/cmd-run.c \
 	src/cmd-ctl.c \
 	src/cmd-history.c \
+	src/cmd-grep.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -87,7 +89,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run textesc cgroup store
+	       expand procfile toml config json run textesc cgroup store grep
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -103,7 +105,8 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
-		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/keys.o \
+		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
+		     $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -118,6 +121,7 @@ check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS)
+check_grep_OBJS	   = $(check_cmd_OBJS)
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)

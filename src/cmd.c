@@ -36,6 +36,7 @@ extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_spawn_entry;
 extern const struct cmd_entry cmd_send_entry;
 extern const struct cmd_entry cmd_events_entry;
+extern const struct cmd_entry cmd_grep_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_rerun_entry;
 
@@ -48,6 +49,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_stop_entry,
 	&cmd_cont_entry,
 	&cmd_logs_entry,
+	&cmd_grep_entry,
 	&cmd_history_entry,
 	&cmd_rerun_entry,
 	&cmd_run_entry,
