@@ -125,6 +125,7 @@ struct vt	*job_vt_get(struct job *);
 const char	*job_run_id(const struct job *);
 const char	*job_store_dir(const struct job *);
 int		 job_logged(const struct job *);
+int64_t		 job_store_lines(const struct job *);
 const char	*job_log_error(const struct job *);
 const char	*job_log_warning(struct job *);
 uint64_t	 job_output_bytes(const struct job *);

@@ -27,6 +27,8 @@
 
 /* The most lines job_text_lines() gives a client that cannot stream. */
 #define JOB_TEXT_MAX		100000
+/* The emulator's ring when the store keeps the rest of the scrollback. */
+#define JOB_RING_MAX		1000
 #define JOB_INPUT_MAX		(16 * 1024 * 1024)	/* unread input held */
 
 struct job {
@@ -323,7 +325,10 @@ job_vt_get(struct job *j)
 	static const char newline_mode[] = "\033[20h";
 
 	if (j->vt == NULL) {
-		j->vt = vt_new(j->rows, j->cols, j->scrollback, &job_vt_cbs, j);
+		/* With a store, scrolling past a short ring reads from it. */
+		j->vt = vt_new(j->rows, j->cols, j->store != NULL &&
+		    j->scrollback > JOB_RING_MAX ? JOB_RING_MAX : j->scrollback,
+		    &job_vt_cbs, j);
 		if (!j->child.is_pty) {
 			/* On pipes nothing turns LF into CR LF. */
 			vt_feed(j->vt, newline_mode, sizeof newline_mode - 1);
@@ -1011,6 +1016,20 @@ job_text_lines(const struct job *j, int *count)
 	int	more;
 
 	return job_text_tail(j, JOB_TEXT_MAX, count, &more);
+}
+
+/* Return how many lines the job's last run has in the store, or -1. */
+int64_t
+job_store_lines(const struct job *j)
+{
+	struct store_reader	*r;
+	int64_t			 n;
+
+	if ((r = job_reader(j)) == NULL)
+		return -1;
+	n = store_reader_count(r);
+	store_reader_close(r);
+	return n;
 }
 
 /* Free what job_text_lines() returned. */

@@ -245,6 +245,34 @@ ui_select_step(struct ui *ui, int delta)
 	ui_select(ui, jobtable_get(ui->jt, i));
 }
 
+/*
+ * Scrolling back past the emulator's ring goes on in the store: the
+ * job's log opens in the text view a page above the ring's first line.
+ * Returns whether it did.
+ */
+static int
+ui_scroll_store(struct ui *ui, struct vt *vt)
+{
+	struct job	*job = ui->selected;
+	int64_t		 total, line;
+	char		*title;
+
+	if (!job_logged(job) || (total = job_store_lines(job)) <= 0)
+		return 0;
+	line = total - vt_scrollback_count(vt) - vt_rows(vt) - ui->pane.h;
+	if (line < 0) {
+		if (total <= vt_scrollback_count(vt) + vt_rows(vt))
+			return 0;	/* the ring holds it all */
+		line = 0;
+	}
+	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job),
+	    job_command(job));
+	ui_pager_open_run(ui, title, job_store_dir(job), job_run_id(job),
+	    line, 0);
+	free(title);
+	return 1;
+}
+
 /* Scroll the selected job's pane back (positive) or forward. */
 static void
 ui_scroll(struct ui *ui, int delta)
@@ -255,6 +283,9 @@ ui_scroll(struct ui *ui, int delta)
 	if (ui->selected == NULL || (vt = job_vt(ui->selected)) == NULL)
 		return;
 	max = vt_altscreen(vt) ? 0 : vt_scrollback_count(vt);
+	if (delta > 0 && max > 0 && ui->scroll == max &&
+	    ui_scroll_store(ui, vt))
+		return;
 	ui->scroll_base = vt_scrollback_count(vt);
 	ui->scroll += delta;
 	if (ui->scroll > max)
