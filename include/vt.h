@@ -118,6 +118,8 @@ const struct vt_cell *vt_scrollback_line(const struct vt *, int index,
 		    int *ncells);
 size_t		 vt_cell_text(const struct vt *, const struct vt_cell *,
 		    uint32_t *out, size_t max);
+/* Non-zero if cp is a mark the emulator joins to the glyph before it. */
+int		 vt_is_combining(uint32_t cp);
 
 int		 vt_cursor(const struct vt *, int *row, int *col);
 const char	*vt_title(const struct vt *);

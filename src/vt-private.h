@@ -122,8 +122,6 @@ struct vt {
 	int		  last_row;	/* where the last glyph went */
 	int		  last_col;
 	int		  tail_glyph;	/* the last feed ended with a glyph */
-	VTerm		 *probe;	/* mark_is_combining()'s scratch */
-	VTermScreen	 *probe_screen;
 
 	/* vt-filter.c: the byte filter. */
 	enum vt_fstate	  fs;
