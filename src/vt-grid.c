@@ -210,8 +210,8 @@ sb_copy(struct vt_line *old, const struct vt_line *l, int n)
  * itself moves into the ring and the evicted line, if wide enough, comes
  * back, so steady scrolling allocates nothing.
  */
-struct vt_line *
-vt_grid_sb_push(struct vt *vt, struct vt_line *l, int width)
+static struct vt_line *
+sb_push(struct vt *vt, struct vt_line *l, int width)
 {
 	struct vt_line	*ev = NULL, *out;
 	int		 n, slot;
@@ -238,6 +238,41 @@ vt_grid_sb_push(struct vt *vt, struct vt_line *l, int width)
 	free(ev);
 	out = line_new(vt->cols);
 	return out;
+}
+
+/*
+ * Scroll rows [top, bot) of the shown screen up (downward > 0) or down by
+ * rotating row pointers; 0 < |downward| < bot - top.  Rows leaving the top
+ * of the primary screen go to the ring; the rows brought in are blank.
+ */
+void
+vt_grid_scroll(struct vt *vt, int top, int bot, int downward)
+{
+	struct vt_line	**s = vt->scr;
+	int		  h, n, i, push;
+
+	h = bot - top;
+	n = downward > 0 ? downward : -downward;
+	if (downward > 0) {
+		push = vt->scr == vt->pri && top == 0;
+		memcpy(vt->tmp, s + top, (size_t)n * sizeof *s);
+		memmove(s + top, s + top + n, (size_t)(h - n) * sizeof *s);
+		for (i = 0; i < n; i++) {
+			if (push)
+				vt->tmp[i] = sb_push(vt, vt->tmp[i],
+				    vt->cols);
+			vt_grid_line_clear(vt, vt->tmp[i]);
+			s[bot - n + i] = vt->tmp[i];
+		}
+	} else {
+		memcpy(vt->tmp, s + bot - n, (size_t)n * sizeof *s);
+		memmove(s + top + n, s + top, (size_t)(h - n) * sizeof *s);
+		for (i = 0; i < n; i++) {
+			vt_grid_line_clear(vt, vt->tmp[i]);
+			s[top + i] = vt->tmp[i];
+		}
+	}
+	vt_grid_mark_rows(vt, top, bot);
 }
 
 /* Remove and return the newest scrollback line, or NULL. */

@@ -197,7 +197,7 @@ struct vt_line	**vt_grid_screen_new(struct vt *, int, int);
 struct vt_line	**vt_grid_screen_resize(struct vt *, struct vt_line **, int,
 		    int, int, int);
 void		 vt_grid_mark_rows(struct vt *, int, int);
-struct vt_line	*vt_grid_sb_push(struct vt *, struct vt_line *, int);
+void		 vt_grid_scroll(struct vt *, int, int, int);
 struct vt_line	*vt_grid_sb_pop(struct vt *);
 void		 vt_grid_pull_line(struct vt *, struct vt_line *);
 uint16_t	 vt_grid_comb_intern(struct vt *, const uint32_t *, int);

@@ -173,9 +173,8 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 static int
 cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 {
-	struct vt	 *vt = user;
-	struct vt_line	**s = vt->scr;
-	int		  top, bot, h, n, i, push;
+	struct vt	*vt = user;
+	int		 top, bot, n;
 
 	if (rightward != 0 || rect.start_col != 0 || rect.end_col != vt->cols)
 		return 0;
@@ -183,32 +182,12 @@ cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 	bot = rect.end_row;
 	if (top < 0 || bot > vt->rows || top >= bot || downward == 0)
 		return 1;
-	h = bot - top;
 	n = downward > 0 ? downward : -downward;
-	if (n >= h) {
+	if (n >= bot - top) {
 		cb_erase(rect, 0, vt);
 		return 1;
 	}
-	if (downward > 0) {
-		push = vt->scr == vt->pri && top == 0;
-		memcpy(vt->tmp, s + top, (size_t)n * sizeof *s);
-		memmove(s + top, s + top + n, (size_t)(h - n) * sizeof *s);
-		for (i = 0; i < n; i++) {
-			if (push)
-				vt->tmp[i] = vt_grid_sb_push(vt, vt->tmp[i],
-				    vt->cols);
-			vt_grid_line_clear(vt, vt->tmp[i]);
-			s[bot - n + i] = vt->tmp[i];
-		}
-	} else {
-		memcpy(vt->tmp, s + bot - n, (size_t)n * sizeof *s);
-		memmove(s + top + n, s + top, (size_t)(h - n) * sizeof *s);
-		for (i = 0; i < n; i++) {
-			vt_grid_line_clear(vt, vt->tmp[i]);
-			s[top + i] = vt->tmp[i];
-		}
-	}
-	vt_grid_mark_rows(vt, top, bot);
+	vt_grid_scroll(vt, top, bot, downward);
 	return 1;
 }
 
