@@ -6,7 +6,10 @@
  * callback.  vt.c is the only user of libvterm: it drives libvterm's
  * VTermState layer (parser, modes, pen, charsets, replies, key encoding) and
  * keeps the cells in a grid of its own whose full-width scrolls rotate row
- * pointers.  It does no I/O, never prints and never exits.
+ * pointers.  It does no I/O, never prints and never exits.  The module is
+ * three files: vt.c (the state and this API), vt-filter.c (the bytes in
+ * front of libvterm) and vt-grid.c (cells, scrollback, text); who owns
+ * what is in src/vt-private.h.
  *
  * Ownership: the caller owns the struct vt (vt_new/vt_free).  Pointers
  * returned by vt_screen_row(), vt_scrollback_line() and vt_title() belong
