@@ -49,6 +49,8 @@ LIB_SRCS = \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
+	src/vt-filter.c \
+	src/vt-grid.c \
 	src/joblog.c \
 	src/session.c \
 	src/toml.c \
@@ -88,6 +90,8 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
+# The emulator is three files (vt-private.h says who owns what).
+VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep
 # The output store and what it needs.
@@ -95,10 +99,10 @@ STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
-check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
+check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o $(STORE_OBJS)
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
-check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
+check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
@@ -108,7 +112,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
-check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
+check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
@@ -192,7 +196,7 @@ $(B)/bench/%.o: bench/%.c
 $(BENCH_BIN): $(B)/bench/jdbench.o
 	$(CC) $(OPT) -o $@ $^ -lutil $(LDSAN) $(LDFLAGS)
 
-$(VTBENCH_BIN): $(B)/bench/vtbench.o $(BASE_OBJS) $(B)/vt.o
+$(VTBENCH_BIN): $(B)/bench/vtbench.o $(BASE_OBJS) $(VT_OBJS)
 	$(CC) $(OPT) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 bench:

@@ -6,7 +6,10 @@
  * callback.  vt.c is the only user of libvterm: it drives libvterm's
  * VTermState layer (parser, modes, pen, charsets, replies, key encoding) and
  * keeps the cells in a grid of its own whose full-width scrolls rotate row
- * pointers.  It does no I/O, never prints and never exits.
+ * pointers.  It does no I/O, never prints and never exits.  The module is
+ * three files: vt.c (the state and this API), vt-filter.c (the bytes in
+ * front of libvterm) and vt-grid.c (cells, scrollback, text); who owns
+ * what is in src/vt-private.h.
  *
  * Ownership: the caller owns the struct vt (vt_new/vt_free).  Pointers
  * returned by vt_screen_row(), vt_scrollback_line() and vt_title() belong
@@ -118,6 +121,8 @@ const struct vt_cell *vt_scrollback_line(const struct vt *, int index,
 		    int *ncells);
 size_t		 vt_cell_text(const struct vt *, const struct vt_cell *,
 		    uint32_t *out, size_t max);
+/* Non-zero if cp is a mark the emulator joins to the glyph before it. */
+int		 vt_is_combining(uint32_t cp);
 
 int		 vt_cursor(const struct vt *, int *row, int *col);
 const char	*vt_title(const struct vt *);

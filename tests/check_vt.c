@@ -1579,6 +1579,73 @@ START_TEST(filter_mark_after_margin_glyph)
 }
 END_TEST
 
+/* Write cp as UTF-8 (surrogates too, as CESU would) into p; return bytes. */
+static int
+probe_utf8(char *p, uint32_t cp)
+{
+	if (cp < 0x80) {
+		p[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		p[0] = (char)(0xc0 | (cp >> 6));
+		p[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		p[0] = (char)(0xe0 | (cp >> 12));
+		p[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		p[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	p[0] = (char)(0xf0 | (cp >> 18));
+	p[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	p[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	p[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/*
+ * vt_is_combining() gives libvterm 0.1.4's answer for every code point:
+ * a real VTermScreen is asked whether cp, written after "A", joins the
+ * "A" or takes a cell of its own (the product asked it this way before
+ * it had a table).  U+0000 is skipped by the parser, so it joins nothing.
+ */
+START_TEST(filter_combining_table)
+{
+	VTerm		*probe;
+	VTermScreen	*screen;
+	VTermScreenCell	 cell;
+	VTermPos	 pos = { 0, 0 };
+	char		 buf[8];
+	uint32_t	 cp;
+	long		 yes = 0, wrong = 0;
+	int		 n, joined;
+
+	probe = vterm_new(1, 4);
+	vterm_set_utf8(probe, 1);
+	screen = vterm_obtain_screen(probe);
+	for (cp = 0; cp <= 0x10ffff; cp++) {
+		vterm_screen_reset(screen, 1);
+		buf[0] = 'A';
+		n = probe_utf8(buf + 1, cp);
+		vterm_input_write(probe, buf, (size_t)n + 1);
+		ck_assert(vterm_screen_get_cell(screen, pos, &cell));
+		joined = cp != 0 && cell.chars[0] == 'A' &&
+		    cell.chars[1] == cp;
+		yes += joined;
+		if (joined != (vt_is_combining(cp) != 0) && wrong++ < 5)
+			fprintf(stderr, "U+%04X: libvterm %d, vt %d\n",
+			    (unsigned)cp, joined, vt_is_combining(cp));
+	}
+	vterm_free(probe);
+	ck_assert_int_eq(wrong, 0);
+	ck_assert_int_gt(yes, 1000);	/* the probe itself works */
+	ck_assert(!vt_is_combining(0x110000));
+	ck_assert(!vt_is_combining(0xffffffff));
+}
+END_TEST
+
 /* OSC 0/2 set the title, even split across feeds, cleaned. */
 START_TEST(filter_title)
 {
@@ -1932,6 +1999,7 @@ vt_suite(void)
 	tcase_add_test(tc, filter_replies);
 	tcase_add_test(tc, filter_decrqss);
 	tcase_add_test(tc, filter_mark_after_margin_glyph);
+	tcase_add_test(tc, filter_combining_table);
 	tcase_add_test(tc, filter_title);
 	tcase_add_test(tc, filter_apc_swallowed);
 	tcase_add_test(tc, filter_many_params);

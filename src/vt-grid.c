@@ -1,0 +1,694 @@
+/*
+ * vt-grid.c: the emulator's cells (see vt-private.h for who owns what).
+ *
+ * A row is one allocation and a screen is an array of row pointers, so a
+ * full-width scroll rotates pointers (the guide's section 9,
+ * docs/libvterm-ncurses-guide.md).  Rows leaving the top of the primary
+ * screen go to a scrollback ring by pointer, or as a trimmed copy when
+ * that saves a quarter or more; the ring's size, vt->sb_max, is set once
+ * by vt_grid_init() from vt_new()'s scrollback_lines.  Cells past a row's
+ * high-water mark are known default blanks (all zero bits), so clearing a
+ * mostly empty row is cheap.  The alternate screen is allocated on first
+ * use.  Combining marks live in a deduplicated pool addressed by 16-bit
+ * handles and collected when the pool fills.  Text lines (scrollback, then
+ * the screen) are read from here too.  No libvterm calls: vt.c's state
+ * callbacks drive this file.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vt.h"
+#include "vt-private.h"
+#include "xmalloc.h"
+
+static const struct vt_cell blank_cell;
+
+/* Append n bytes to a string buffer. */
+void
+vt_sbuf_add(struct vt_sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = xreallocarray(b->p, b->cap, 1);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows and screens. */
+
+/* Allocate a row of cap default blank cells. */
+static struct vt_line *
+line_new(int cap)
+{
+	struct vt_line	*l;
+
+	l = xcalloc(1, sizeof *l + (size_t)cap * sizeof l->c[0]);
+	l->cap = cap;
+	l->hw = 0;
+	return l;
+}
+
+/* Make room for cols cells in a row, which may move. */
+static struct vt_line *
+line_fit(struct vt_line *l, int cols)
+{
+	if (l->cap >= cols)
+		return l;
+	l = xreallocarray(l, 1, sizeof *l + (size_t)cols * sizeof l->c[0]);
+	memset(l->c + l->cap, 0, (size_t)(cols - l->cap) * sizeof l->c[0]);
+	l->cap = cols;
+	return l;
+}
+
+/* Fill cells [from, to) of a row with the pen's blank. */
+void
+vt_grid_line_fill(struct vt *vt, struct vt_line *l, int from, int to)
+{
+	struct vt_cell	b;
+	int		i;
+
+	if (from >= to)
+		return;
+	b = vt_pen_blank(vt);
+	if (vt_cell_zero(&b)) {
+		if (from < l->hw) {
+			memset(l->c + from, 0, (size_t)((to < l->hw ? to :
+			    l->hw) - from) * sizeof l->c[0]);
+			if (to >= l->hw)
+				l->hw = from;
+		}
+		return;
+	}
+	for (i = from; i < to; i++)
+		l->c[i] = b;
+	if (to > l->hw)
+		l->hw = to;
+}
+
+/* Clear a whole row to the pen's blank for the current width. */
+void
+vt_grid_line_clear(struct vt *vt, struct vt_line *l)
+{
+	memset(l->c, 0, (size_t)l->hw * sizeof l->c[0]);
+	l->hw = 0;
+	vt_grid_line_fill(vt, l, 0, vt->cols);
+}
+
+/* Return the length of a row without its trailing default blanks. */
+static int
+line_used(const struct vt_line *l, int width)
+{
+	int	n;
+
+	n = l->hw < width ? l->hw : width;
+	while (n > 0 && vt_cell_zero(&l->c[n - 1]))
+		n--;
+	return n;
+}
+
+/* Allocate a screen of rows blank rows. */
+struct vt_line **
+vt_grid_screen_new(struct vt *vt, int rows, int cols)
+{
+	struct vt_line	**s;
+	int		  r;
+
+	s = xcalloc((size_t)rows, sizeof *s);
+	for (r = 0; r < rows; r++) {
+		s[r] = line_new(cols);
+		vt_grid_line_fill(vt, s[r], 0, cols);
+	}
+	return s;
+}
+
+/* Free a screen of rows rows. */
+static void
+screen_free(struct vt_line **s, int rows)
+{
+	int	r;
+
+	if (s == NULL)
+		return;
+	for (r = 0; r < rows; r++)
+		free(s[r]);
+	free(s);
+}
+
+/* Crop or extend a screen as VTermScreen's realloc_buffer does. */
+struct vt_line **
+vt_grid_screen_resize(struct vt *vt, struct vt_line **s, int orows, int ocols,
+    int rows, int cols)
+{
+	struct vt_line	*l;
+	int		 r;
+
+	for (r = rows; r < orows; r++)
+		free(s[r]);
+	s = xreallocarray(s, (size_t)rows, sizeof *s);
+	for (r = 0; r < rows; r++) {
+		if (r >= orows) {
+			s[r] = line_new(cols);
+			vt_grid_line_fill(vt, s[r], 0, cols);
+			continue;
+		}
+		l = s[r];
+		if (cols < ocols && l->hw > cols) {
+			memset(l->c + cols, 0,
+			    (size_t)(l->hw - cols) * sizeof l->c[0]);
+			l->hw = cols;
+		} else if (cols > ocols) {
+			l = line_fit(l, cols);
+			vt_grid_line_fill(vt, l, ocols, cols);
+			s[r] = l;
+		}
+	}
+	return s;
+}
+
+/* Mark rows [from, to) dirty. */
+void
+vt_grid_mark_rows(struct vt *vt, int from, int to)
+{
+	if (from < 0)
+		from = 0;
+	if (to > vt->rows)
+		to = vt->rows;
+	if (from >= to)
+		return;
+	memset(vt->dirty + from, 1, (size_t)(to - from));
+	vt->any_dirty = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scrollback. */
+
+/* Copy the first n cells of a row into a scrollback line, maybe reusing old. */
+static struct vt_line *
+sb_copy(struct vt_line *old, const struct vt_line *l, int n)
+{
+	struct vt_line	*c = old;
+
+	if (c == NULL || c->cap < n || c->cap > 2 * n + 16) {
+		c = xreallocarray(old, 1, sizeof *c +
+		    (size_t)n * sizeof c->c[0]);
+		c->cap = n;
+	} else if (c->hw > n)
+		memset(c->c + n, 0, (size_t)(c->hw - n) * sizeof c->c[0]);
+	memcpy(c->c, l->c, (size_t)n * sizeof c->c[0]);
+	c->hw = n;
+	return c;
+}
+
+/*
+ * Store a row leaving the top of the screen and return a row to reuse as
+ * the new blank row.  A row whose used part saves a quarter or more is
+ * copied (into the evicted line's memory when it fits); otherwise the row
+ * itself moves into the ring and the evicted line, if wide enough, comes
+ * back, so steady scrolling allocates nothing.
+ */
+static struct vt_line *
+sb_push(struct vt *vt, struct vt_line *l, int width)
+{
+	struct vt_line	*ev = NULL, *out;
+	int		 n, slot;
+
+	if (vt->sb_max == 0)
+		return l;
+	if (vt->sb_count < vt->sb_max) {
+		slot = (vt->sb_first + vt->sb_count) % vt->sb_max;
+		vt->sb_count++;
+	} else {
+		slot = vt->sb_first;
+		vt->sb_first = (vt->sb_first + 1) % vt->sb_max;
+		ev = vt->sb[slot];
+	}
+	n = line_used(l, width);
+	if (n * 4 <= width * 3) {
+		vt->sb[slot] = sb_copy(ev, l, n);
+		return l;
+	}
+	l->hw = n;
+	vt->sb[slot] = l;
+	if (ev != NULL && ev->cap >= vt->cols)
+		return ev;
+	free(ev);
+	out = line_new(vt->cols);
+	return out;
+}
+
+/*
+ * Scroll rows [top, bot) of the shown screen up (downward > 0) or down by
+ * rotating row pointers; 0 < |downward| < bot - top.  Rows leaving the top
+ * of the primary screen go to the ring; the rows brought in are blank.
+ */
+void
+vt_grid_scroll(struct vt *vt, int top, int bot, int downward)
+{
+	struct vt_line	**s = vt->scr;
+	int		  h, n, i, push;
+
+	h = bot - top;
+	n = downward > 0 ? downward : -downward;
+	if (downward > 0) {
+		push = vt->scr == vt->pri && top == 0;
+		memcpy(vt->tmp, s + top, (size_t)n * sizeof *s);
+		memmove(s + top, s + top + n, (size_t)(h - n) * sizeof *s);
+		for (i = 0; i < n; i++) {
+			if (push)
+				vt->tmp[i] = sb_push(vt, vt->tmp[i],
+				    vt->cols);
+			vt_grid_line_clear(vt, vt->tmp[i]);
+			s[bot - n + i] = vt->tmp[i];
+		}
+	} else {
+		memcpy(vt->tmp, s + bot - n, (size_t)n * sizeof *s);
+		memmove(s + top + n, s + top, (size_t)(h - n) * sizeof *s);
+		for (i = 0; i < n; i++) {
+			vt_grid_line_clear(vt, vt->tmp[i]);
+			s[top + i] = vt->tmp[i];
+		}
+	}
+	vt_grid_mark_rows(vt, top, bot);
+}
+
+/* Remove and return the newest scrollback line, or NULL. */
+struct vt_line *
+vt_grid_sb_pop(struct vt *vt)
+{
+	int	slot;
+
+	if (vt->sb_count == 0)
+		return NULL;
+	vt->sb_count--;
+	slot = (vt->sb_first + vt->sb_count) % vt->sb_max;
+	return vt->sb[slot];
+}
+
+/* Return scrollback line index (0 is the oldest). */
+static struct vt_line *
+sb_line(const struct vt *vt, int index)
+{
+	return vt->sb[(vt->sb_first + index) % vt->sb_max];
+}
+
+/* ------------------------------------------------------------------ */
+/* Combining marks. */
+
+/* Hash a mark sequence. */
+static uint32_t
+comb_hash(const uint32_t *m, int n)
+{
+	uint32_t	h;
+	int		i;
+
+	h = 2166136261u;
+	for (i = 0; i < n; i++)
+		h = (h ^ m[i]) * 16777619u;
+	return h ^ (uint32_t)n;
+}
+
+/* Put handle h into the hash table. */
+static void
+comb_hash_add(struct vt *vt, uint16_t h)
+{
+	const struct vt_comb	*e = &vt->comb[h - 1];
+	uint32_t		 i, mask;
+
+	mask = (uint32_t)vt->hash_size - 1;
+	i = comb_hash(e->m, e->n) & mask;
+	while (vt->hash[i] != 0)
+		i = (i + 1) & mask;
+	vt->hash[i] = h;
+}
+
+/* Rebuild the hash table with size slots from the live entries. */
+static void
+comb_rehash(struct vt *vt, int size)
+{
+	int	h;
+
+	free(vt->hash);
+	vt->hash_size = size;
+	vt->hash = xcalloc((size_t)size, sizeof *vt->hash);
+	for (h = 1; h <= vt->comb_top; h++)
+		if (vt->comb[h - 1].n != 0)
+			comb_hash_add(vt, (uint16_t)h);
+}
+
+/* Set the bit of every handle that a row uses. */
+static void
+comb_mark_line(const struct vt_line *l, uint8_t *bits)
+{
+	int	i;
+
+	for (i = 0; i < l->hw; i++)
+		if (l->c[i].comb != 0)
+			bits[l->c[i].comb >> 3] |= 1 << (l->c[i].comb & 7);
+}
+
+/* Free every pooled sequence that no cell refers to. */
+static void
+comb_collect(struct vt *vt)
+{
+	uint8_t	*bits;
+	int	 r, i, h;
+
+	bits = xcalloc(COMB_HANDLES / 8 + 1, 1);
+	for (r = 0; r < vt->rows; r++) {
+		comb_mark_line(vt->pri[r], bits);
+		if (vt->alt != NULL)
+			comb_mark_line(vt->alt[r], bits);
+	}
+	for (i = 0; i < vt->sb_count; i++)
+		comb_mark_line(sb_line(vt, i), bits);
+	vt->comb_nfree = 0;
+	vt->comb_live = 0;
+	for (h = 1; h <= vt->comb_top; h++) {
+		if (bits[h >> 3] & (1 << (h & 7))) {
+			vt->comb_live++;
+			continue;
+		}
+		vt->comb[h - 1].n = 0;
+		vt->comb_free[vt->comb_nfree++] = (uint16_t)h;
+	}
+	free(bits);
+	comb_rehash(vt, vt->hash_size);
+}
+
+/* Return a free handle, growing or collecting the pool; 0 if none. */
+static uint16_t
+comb_alloc(struct vt *vt)
+{
+	if (vt->comb_nfree == 0 && vt->comb_top == vt->comb_cap) {
+		if (vt->comb_cap < COMB_HANDLES) {
+			vt->comb_cap = vt->comb_cap == 0 ? 64 :
+			    vt->comb_cap * 2;
+			if (vt->comb_cap > COMB_HANDLES)
+				vt->comb_cap = COMB_HANDLES;
+			vt->comb = xreallocarray(vt->comb,
+			    (size_t)vt->comb_cap, sizeof *vt->comb);
+		} else {
+			if (vt->comb_free == NULL)
+				vt->comb_free = xcalloc(COMB_HANDLES,
+				    sizeof *vt->comb_free);
+			comb_collect(vt);
+		}
+	}
+	if (vt->comb_nfree > 0)
+		return vt->comb_free[--vt->comb_nfree];
+	if (vt->comb_top < vt->comb_cap)
+		return (uint16_t)++vt->comb_top;
+	return 0;
+}
+
+/* Return the handle of a mark sequence, adding it if new; 0 if full. */
+uint16_t
+vt_grid_comb_intern(struct vt *vt, const uint32_t *m, int n)
+{
+	struct vt_comb	*e;
+	uint32_t	 i, mask;
+	uint16_t	 h;
+
+	if (n > COMB_MARKS)
+		n = COMB_MARKS;
+	if (n <= 0)
+		return 0;
+	if (vt->hash != NULL) {
+		mask = (uint32_t)vt->hash_size - 1;
+		i = comb_hash(m, n) & mask;
+		while ((h = vt->hash[i]) != 0) {
+			e = &vt->comb[h - 1];
+			if (e->n == n && memcmp(e->m, m,
+			    (size_t)n * sizeof *m) == 0)
+				return h;
+			i = (i + 1) & mask;
+		}
+	}
+	if ((h = comb_alloc(vt)) == 0)
+		return 0;
+	e = &vt->comb[h - 1];
+	memcpy(e->m, m, (size_t)n * sizeof *m);
+	e->n = (uint8_t)n;
+	vt->comb_live++;
+	if (vt->hash == NULL || vt->comb_live * 2 > vt->hash_size)
+		comb_rehash(vt, vt->hash == NULL ? 256 : vt->hash_size * 2);
+	else
+		comb_hash_add(vt, h);
+	return h;
+}
+
+/* Return non-zero if a row holds no characters in its first width cells. */
+int
+vt_grid_line_blank(const struct vt_line *l, int width)
+{
+	int	i, n;
+
+	n = l->hw < width ? l->hw : width;
+	for (i = 0; i < n; i++)
+		if (l->c[i].ch != VT_CELL_BLANK)
+			return 0;
+	return 1;
+}
+
+/* Pull the newest scrollback line back in as the top row. */
+void
+vt_grid_pull_line(struct vt *vt, struct vt_line *sl)
+{
+	struct vt_line	**s = vt->pri;
+	struct vt_line	 *l;
+	struct vt_cell	  c;
+	int		  col, w;
+
+	l = s[vt->rows - 1];
+	memmove(s + 1, s, (size_t)(vt->rows - 1) * sizeof *s);
+	s[0] = l;
+	vt_grid_line_clear(vt, l);
+	for (col = 0; col < vt->cols; col += w) {
+		c = col < sl->hw ? sl->c[col] : blank_cell;
+		w = col + 1 < sl->hw &&
+		    sl->c[col + 1].ch == VT_CELL_WIDE_RIGHT ? 2 : 1;
+		if (w == 2 && col + 1 >= vt->cols) {
+			c = blank_cell;
+			w = 1;
+		}
+		c.attrs &= ~VT_ATTR_PROTECTED;
+		l->c[col] = c;
+		if (w == 2) {
+			l->c[col + 1].ch = VT_CELL_WIDE_RIGHT;
+			l->c[col + 1].comb = 0;
+		}
+	}
+	l->hw = vt->cols;
+	l->hw = line_used(l, vt->cols);
+	free(sl);
+}
+
+
+/* Return the cells of a screen row, or NULL if out of range. */
+const struct vt_cell *
+vt_screen_row(const struct vt *vt, int row)
+{
+	if (row < 0 || row >= vt->rows)
+		return NULL;
+	return vt->scr[row]->c;
+}
+
+/* Return the number of scrollback lines. */
+int
+vt_scrollback_count(const struct vt *vt)
+{
+	return vt->sb_count;
+}
+
+/* Return scrollback line index (0 is the oldest) and its cell count. */
+const struct vt_cell *
+vt_scrollback_line(const struct vt *vt, int index, int *ncells)
+{
+	const struct vt_line	*l;
+
+	if (index < 0 || index >= vt->sb_count) {
+		if (ncells != NULL)
+			*ncells = 0;
+		return NULL;
+	}
+	l = sb_line(vt, index);
+	if (ncells != NULL)
+		*ncells = l->hw;
+	return l->c;
+}
+
+/* Store a cell's base character then its marks; return how many. */
+size_t
+vt_cell_text(const struct vt *vt, const struct vt_cell *cell, uint32_t *out,
+    size_t max)
+{
+	const struct vt_comb	*e;
+	size_t			 n = 0;
+	int			 i;
+
+	if (cell->ch == VT_CELL_BLANK || cell->ch == VT_CELL_WIDE_RIGHT)
+		return 0;
+	if (n < max)
+		out[n++] = cell->ch;
+	if (cell->comb == 0 || cell->comb > vt->comb_top)
+		return n;
+	e = &vt->comb[cell->comb - 1];
+	for (i = 0; i < e->n && n < max; i++)
+		out[n++] = e->m[i];
+	return n;
+}
+
+
+/* Append the UTF-8 text of n cells to b, trailing spaces trimmed. */
+static void
+cells_text(const struct vt *vt, const struct vt_cell *c, int n,
+    struct vt_sbuf *b)
+{
+	uint32_t	cp[GLYPH_CHARS];
+	char		u[4];
+	size_t		k, j, keep;
+	int		i;
+
+	vt_sbuf_add(b, "", 0);
+	keep = b->len;
+	for (i = 0; i < n; i++) {
+		if (c[i].ch == VT_CELL_WIDE_RIGHT)
+			continue;
+		if (c[i].ch == VT_CELL_BLANK) {
+			vt_sbuf_add(b, " ", 1);
+			continue;
+		}
+		k = vt_cell_text(vt, &c[i], cp, GLYPH_CHARS);
+		for (j = 0; j < k; j++)
+			vt_sbuf_add(b, u, (size_t)vt_utf8_put(u, cp[j]));
+		if (c[i].ch != ' ')
+			keep = b->len;
+	}
+	b->len = keep;
+	b->p[b->len] = '\0';
+}
+
+/* Return the number of text lines: scrollback, then the screen. */
+int
+vt_text_count(const struct vt *vt)
+{
+	return vt->sb_count + vt->rows;
+}
+
+/* Return text line `line' as a new UTF-8 string, or NULL. */
+char *
+vt_text_line(const struct vt *vt, int line)
+{
+	const struct vt_line	*l;
+	struct vt_sbuf		 b = { NULL, 0, 0 };
+	int			 n;
+
+	if (line < 0 || line >= vt->sb_count + vt->rows)
+		return NULL;
+	if (line < vt->sb_count) {
+		l = sb_line(vt, line);
+		n = l->hw;
+	} else {
+		l = vt->scr[line - vt->sb_count];
+		n = l->hw < vt->cols ? l->hw : vt->cols;
+	}
+	cells_text(vt, l->c, n, &b);
+	return b.p;
+}
+
+/* Copy the text of a line into buf if it is not blank; return its length. */
+static int
+last_try(const struct vt *vt, const struct vt_cell *c, int n, char *buf,
+    size_t size, size_t *len)
+{
+	struct vt_sbuf	 b = { NULL, 0, 0 };
+	const char	*s;
+	size_t		 k;
+
+	cells_text(vt, c, n, &b);
+	s = b.p;
+	while (*s == ' ')
+		s++;
+	k = strlen(s);
+	if (k == 0) {
+		free(b.p);
+		return 0;
+	}
+	if (k > size - 1) {
+		k = size - 1;
+		while (k > 0 && ((uint8_t)s[k] & 0xc0) == 0x80)
+			k--;
+	}
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	*len = k;
+	free(b.p);
+	return 1;
+}
+
+/* Copy the last non-blank line at or above the cursor into buf. */
+size_t
+vt_last_line(const struct vt *vt, char *buf, size_t size)
+{
+	const struct vt_line	*l;
+	size_t			 len = 0;
+	int			 row, i;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	vt_cursor(vt, &row, NULL);
+	for (; row >= 0; row--) {
+		l = vt->scr[row];
+		if (last_try(vt, l->c, l->hw < vt->cols ? l->hw : vt->cols,
+		    buf, size, &len))
+			return len;
+	}
+	for (i = vt->sb_count - 1; i >= 0; i--) {
+		l = sb_line(vt, i);
+		if (last_try(vt, l->c, l->hw, buf, size, &len))
+			return len;
+	}
+	return 0;
+}
+
+
+
+/* Allocate the primary screen, its scratch and the ring of sb_lines. */
+void
+vt_grid_init(struct vt *vt, int sb_lines)
+{
+	if (sb_lines < 0)
+		sb_lines = 0;
+	if (sb_lines > SB_LINES_MAX)
+		sb_lines = SB_LINES_MAX;
+	vt->sb_max = sb_lines;
+	if (vt->sb_max > 0)
+		vt->sb = xcalloc((size_t)vt->sb_max, sizeof *vt->sb);
+	vt->pri = vt_grid_screen_new(vt, vt->rows, vt->cols);
+	vt->scr = vt->pri;
+	vt->tmp = xcalloc((size_t)vt->rows, sizeof *vt->tmp);
+	vt->dirty = xcalloc((size_t)vt->rows, 1);
+}
+
+/* Free the screens, the ring and the pool of marks. */
+void
+vt_grid_free(struct vt *vt)
+{
+	int	i;
+
+	screen_free(vt->pri, vt->rows);
+	screen_free(vt->alt, vt->rows);
+	for (i = 0; i < vt->sb_count; i++)
+		free(sb_line(vt, i));
+	free(vt->sb);
+	free(vt->tmp);
+	free(vt->dirty);
+	free(vt->comb);
+	free(vt->comb_free);
+	free(vt->hash);
+}
