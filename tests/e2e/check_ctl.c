@@ -2401,6 +2401,72 @@ START_TEST(test_store_history)
 }
 END_TEST
 
+/*
+ * Start a deck named name in a PID namespace of its own (unshare), so
+ * its pid and its jobs' pids are the same every time, as in a container;
+ * state is the XDG_STATE_HOME it shares with the deck before it.
+ */
+static void
+deck_open_pidns(struct deck *d, const char *name, const char *state)
+{
+	const char	*argv[] = { "/usr/bin/unshare", "--pid", "--fork",
+	    "--mount-proc", "--kill-child", bin_path(), "-c", "/dev/null", "-S",
+	    name, NULL };
+	const char	*env[] = { state, NULL };
+
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->t = term_start(argv, state != NULL ? env : NULL);
+	ck_assert_msg(d->t != NULL, "cannot start unshare: %s",
+	    strerror(errno));
+	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
+	    term_tmpdir(d->t)) < (int)sizeof d->run);
+	ck_assert(snprintf(d->dir, sizeof d->dir, "%s/jobdeck", d->run) <
+	    (int)sizeof d->dir);
+	ck_assert(snprintf(d->sock, sizeof d->sock, "%s/%s.sock", d->dir,
+	    name) < (int)sizeof d->sock);
+	EXPECT_IN(d->t, &panel, "Processes (", WAIT_MS);
+}
+
+/*
+ * Two decks, one after the other, each in a fresh PID namespace (the
+ * same pids, as in a container), on one state directory: the second
+ * deck's job 1 shows its own output only.  (The logs were named
+ * PID-ID.log, so the second deck's job 1 got the first's output too.)
+ */
+START_TEST(test_store_pid_reuse)
+{
+	struct deck	 a, b;
+	struct ctlres	 r;
+	char		 env[PATH_MAX + 32];
+
+	if (geteuid() != 0)
+		TEST_SKIP("needs root for a PID namespace");
+	if (access("/usr/bin/unshare", X_OK) != 0)
+		TEST_SKIP("no unshare(1)");
+	deck_open_pidns(&a, "pidns", NULL);
+	CTL_EXPECT(&a, &r, 0, "spawn", "--", "echo from-the-first-deck");
+	ctlres_free(&r);
+	wait_logs(&a, "1", "from-the-first-deck", WAIT_MS);
+	CTL_EXPECT(&a, &r, 0, "quit");
+	ctlres_free(&r);
+	term_wait_exit(a.t, WAIT_MS, NULL);
+
+	snprintf(env, sizeof env, "XDG_STATE_HOME=%s/state",
+	    term_tmpdir(a.t));
+	deck_open_pidns(&b, "pidns", env);
+	/* The sockets live in the deck's own XDG_RUNTIME_DIR. */
+	CTL_EXPECT(&b, &r, 0, "spawn", "--", "echo from-the-second-deck");
+	ctlres_free(&r);
+	wait_logs(&b, "1", "from-the-second-deck", WAIT_MS);
+	CTL_EXPECT(&b, &r, 0, "logs", "1");
+	ck_assert_str_eq(r.out, "from-the-second-deck\n");
+	ctlres_free(&r);
+	term_close(b.t);
+	term_close(a.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -2442,6 +2508,7 @@ ctl_suite(void)
 		{ "store_lines", &test_store_lines, 60 },
 		{ "store_cap", &test_store_cap, 120 },
 		{ "store_history", &test_store_history, 60 },
+		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 	};
 	Suite	*s = suite_create("ctl");
 	TCase	*tc;
