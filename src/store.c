@@ -829,13 +829,28 @@ store_reader_list(struct store_reader *r, int64_t **nos, int *count)
 	return 0;
 }
 
+/*
+ * Return 1 if a record can be one the writer wrote in segment sg: its
+ * bytes inside the segment, at most STORE_CHUNK_MAX of them.
+ */
+static int
+store_rec_sane(const struct store_reader *r, const struct store_seg *sg,
+    const struct store_rec *rec)
+{
+	uint64_t	start = (uint64_t)sg->no * (uint64_t)r->seg;
+
+	return rec->len > 0 && rec->len <= STORE_CHUNK_MAX &&
+	    rec->off >= start && rec->off - start + rec->len <=
+	    (uint64_t)r->seg;
+}
+
 /* Read record i of segment s (through a small cache); -1 on error. */
 static int
 store_reader_rec(struct store_reader *r, int s, int64_t i,
     struct store_rec *rec)
 {
 	struct store_seg	*sg = &r->segs[s];
-	int64_t			 base, want;
+	int64_t			 base, want, k;
 	ssize_t			 n;
 
 	if (r->cache_seg != s || i < r->cache_base ||
@@ -849,6 +864,10 @@ store_reader_rec(struct store_reader *r, int s, int64_t i,
 		r->cache_seg = -1;
 		if (n < 0 || (size_t)n < (size_t)want * sizeof *rec)
 			return -1;
+		for (k = 0; k < want; k++) {
+			if (!store_rec_sane(r, sg, &r->cache[k]))
+				return -1;
+		}
 		r->cache_seg = s;
 		r->cache_base = base;
 		r->cache_n = (int)want;
@@ -938,8 +957,9 @@ store_reader_refresh(struct store_reader *r)
 			continue;
 		}
 		sg->nrec = sb.st_size / (off_t)sizeof(struct store_rec);
-		if (sg->nrec > 0 && store_pread(sg->idx_fd, &sg->first,
-		    sizeof sg->first, 0) != (ssize_t)sizeof sg->first) {
+		if (sg->nrec > 0 && (store_pread(sg->idx_fd, &sg->first,
+		    sizeof sg->first, 0) != (ssize_t)sizeof sg->first ||
+		    !store_rec_sane(r, sg, &sg->first))) {
 			free(nos);
 			return -1;
 		}

@@ -684,6 +684,43 @@ START_TEST(test_scan)
 }
 END_TEST
 
+START_TEST(test_corrupt_index)
+{
+	struct store		*st = open_store(0);
+	struct store_run	*sr = new_run(st);
+	struct store_reader	*r;
+	struct store_line	*l;
+	char			 path[256], *big, *cause = NULL;
+	uint32_t		 len = 150000;
+	int			 fd, n;
+
+	big = malloc(200000);
+	memset(big, 'b', 200000);
+	put(sr, STORE_TTY, "a\nb", 1);
+	ck_assert_int_eq(store_run_write(sr, STORE_TTY, big, 200000, 2), 0);
+	put(sr, STORE_TTY, "\n", 3);
+	/* The first record claims more bytes than a record may hold. */
+	snprintf(path, sizeof path, "%s/runs/%s/idx.0", tdir, store_run_id(sr));
+	ck_assert_int_ne(fd = open(path, O_WRONLY), -1);
+	ck_assert_int_eq(pwrite(fd, &len, sizeof len, 24), (ssize_t)sizeof len);
+	close(fd);
+	r = store_reader_open(tdir, store_run_id(sr), &cause);
+	if (r != NULL) {
+		/* Without the check, this read overflows the reader's window. */
+		n = -1;
+		if (store_reader_get(r, 1, 2, STORE_RAW, &l, &n) == 0)
+			store_lines_free(l, n);
+		store_reader_close(r);
+		ck_abort_msg("a corrupt index was read");
+	}
+	ck_assert_str_eq(strstr(cause, "its index"), "its index cannot be read");
+	free(cause);
+	store_run_close(sr);
+	store_free(st);
+	free(big);
+}
+END_TEST
+
 START_TEST(test_meta_round_trip)
 {
 	static const char	*hostile = "a\nb\\n\\\r\t\x01\x1b[31m\x7f\xff"
@@ -1473,6 +1510,7 @@ store_suite(void)
 	tcase_add_test(tc, test_live_reader);
 	tcase_add_test(tc, test_scan);
 	tcase_add_test(tc, test_reading_is_bounded);
+	tcase_add_test(tc, test_corrupt_index);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");
