@@ -51,7 +51,6 @@ LIB_SRCS = \
 	src/vt.c \
 	src/vt-filter.c \
 	src/vt-grid.c \
-	src/joblog.c \
 	src/session.c \
 	src/toml.c \
 	src/config.c \
@@ -92,7 +91,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
-CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
+CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
@@ -100,10 +99,9 @@ STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
-check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o $(STORE_OBJS)
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
-		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
+		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
