@@ -63,6 +63,7 @@ struct job_spec {
 	const char	 *cwd;
 	char *const	 *envp;		/* full environment */
 	struct store	 *store;	/* NULL: not stored (jobtable sets) */
+	const char	 *store_error;	/* why there is no store, or NULL */
 	int		  scrollback;	/* lines, 0: none (jobtable sets) */
 	int		  no_pty;	/* run on pipes (or'ed with the deck's) */
 	const char	 *input;	/* written to stdin once started, or NULL */

@@ -39,6 +39,7 @@ struct job {
 	char		 *cwd;
 	char		**envp;
 	struct store	 *store;	/* the deck's, borrowed; NULL: none */
+	char		 *store_error;	/* why the deck has none, or NULL */
 	int		  scrollback;
 	int		  no_pty;
 	char		**argv;		/* NULL: command runs through the shell */
@@ -141,6 +142,8 @@ job_new(int id, const struct job_spec *spec)
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
 	j->envp = job_copy_strv(spec->envp);
 	j->store = spec->store;
+	j->store_error = spec->store_error != NULL ?
+	    xstrdup(spec->store_error) : NULL;
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
@@ -184,6 +187,7 @@ job_free(struct job *j)
 	free(j->shell);
 	free(j->cwd);
 	free(j->log_error);
+	free(j->store_error);
 	free(j->in);
 	free(j);
 }
@@ -869,8 +873,11 @@ job_store_begin(struct job *j)
 	j->log_error = NULL;
 	j->log_warned = 0;
 	memset(&j->text_mark, 0, sizeof j->text_mark);
-	if (j->store == NULL)
+	if (j->store == NULL) {
+		if (j->store_error != NULL)
+			j->log_error = xstrdup(j->store_error);
 		return;
+	}
 	job_store_meta(j, &m);
 	if ((j->run = store_run_new(j->store, &m, &cause)) == NULL) {
 		j->log_error = cause;
@@ -1246,6 +1253,7 @@ job_spec(struct job *j)
 	j->view.cwd = j->cwd;
 	j->view.envp = j->envp;
 	j->view.store = j->store;
+	j->view.store_error = j->store_error;
 	j->view.scrollback = j->scrollback;
 	j->view.no_pty = j->no_pty;
 	j->view.input = j->input;

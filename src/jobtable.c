@@ -80,6 +80,7 @@ struct jobtable {
 	int			  max_running;	/* 0: no limit */
 	int			  keep_finished;	/* -1: keep every finished job */
 	struct store		 *store;	/* the output store, or NULL */
+	char			 *store_error;	/* why there is none, or NULL */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
 	struct cgroup		 *cg;		/* containment, or NULL */
@@ -142,6 +143,7 @@ jobtable_free(struct jobtable *jt)
 		free(e);
 	}
 	free(jt->entries);
+	free(jt->store_error);
 	free(jt);
 }
 
@@ -268,6 +270,14 @@ void
 jobtable_set_store(struct jobtable *jt, struct store *store)
 {
 	jt->store = store;
+}
+
+/* Say why the deck has no output store; every job started says so too. */
+void
+jobtable_set_store_error(struct jobtable *jt, const char *why)
+{
+	free(jt->store_error);
+	jt->store_error = why != NULL ? xstrdup(why) : NULL;
 }
 
 /* Return the deck's output store, or NULL. */
@@ -549,6 +559,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 
 	/* The deck's settings, never the caller's copies of them. */
 	full.store = jt->store;
+	full.store_error = jt->store_error;
 	full.scrollback = jt->scrollback;
 	full.no_pty = spec->no_pty || jt->no_pty;
 	spec = &full;

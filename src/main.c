@@ -188,7 +188,8 @@ main_sweep_cb(void *arg)
  * jobs run unlogged, and the deck says why on stderr.
  */
 static struct store *
-main_open_store(const struct config *cfg, const char *dir)
+main_open_store(const struct config *cfg, const char *dir,
+    struct jobtable *jt)
 {
 	struct store_limits	 lim;
 	struct store		*store;
@@ -202,6 +203,7 @@ main_open_store(const struct config *cfg, const char *dir)
 	lim.max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
 	if ((store = store_open(dir, &lim, &cause)) == NULL) {
 		fprintf(stderr, "jobdeck: output is not kept: %s\n", cause);
+		jobtable_set_store_error(jt, cause);
 		free(cause);
 	}
 	return store;
@@ -391,7 +393,7 @@ main(int argc, char **argv)
 	log_dir = cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : store_default_dir();
 	ms.loop = loop;
-	ms.store = main_open_store(cfg, log_dir);
+	ms.store = main_open_store(cfg, log_dir, jt);
 	jobtable_set_store(jt, ms.store);
 	if (ms.store != NULL)
 		ms.sweep_timer = loop_add_timer(loop, 0, main_sweep_cb, &ms);

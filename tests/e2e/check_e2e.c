@@ -645,7 +645,7 @@ START_TEST(test_debug_log)
 	ck_assert_int_eq(system(path), 0);
 	deck_run(t, "!quit");
 	ck_assert(term_wait_exit(t, GRACE_MS + 5000, &status));
-	snprintf(path, sizeof path, "%s/state/jobdeck/logs/debug-default.log",
+	snprintf(path, sizeof path, "%s/state/jobdeck/debug-default.log",
 	    term_tmpdir(t));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));

@@ -142,6 +142,7 @@ static void		 fault_fd_summary(pid_t, char *, size_t);
 static long		 fault_cpu_ticks(pid_t);
 static size_t		 fault_zombies_of(pid_t, char *, size_t);
 static const char	*fault_log_path(struct fault *, int);
+static off_t		 fault_run_bytes(struct fault *, int);
 static off_t		 fault_file_size(const char *);
 static size_t		 fault_src_read(struct fault_src *, char *, size_t);
 static int		 fault_log_compare(const char *, struct fault_src *,
@@ -839,15 +840,88 @@ fault_zombies_of(pid_t pid, char *out, size_t size)
 	return found;
 }
 
-/* Return the path of job id's log: $XDG_STATE_HOME/jobdeck/logs/PID-ID.log. */
+/*
+ * Return the directory of job id's last run in the output store under
+ * the XDG_STATE_HOME state (state/jobdeck/runs/RUN, the newest whose meta
+ * says "job ID"), or "" if it has none.
+ */
+static const char *
+fault_run_dir_in(const char *state, int id)
+{
+	static char	 dir[PATH_MAX + 128];
+	char		 runs[PATH_MAX], meta[PATH_MAX + 128], line[64];
+	char		 best[64] = "";
+	char		 want[32];
+	struct dirent	*de;
+	FILE		*fp;
+	DIR		*d;
+
+	snprintf(runs, sizeof runs, "%s/jobdeck/runs", state);
+	snprintf(want, sizeof want, "job %d\n", id);
+	if ((d = opendir(runs)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' || strlen(de->d_name) >= 64)
+				continue;
+			snprintf(meta, sizeof meta, "%s/%s/meta", runs,
+			    de->d_name);
+			if ((fp = fopen(meta, "re")) == NULL)
+				continue;
+			while (fgets(line, sizeof line, fp) != NULL) {
+				if (strcmp(line, want) == 0 &&
+				    strcmp(de->d_name, best) > 0)
+					snprintf(best, sizeof best, "%s",
+					    de->d_name);
+			}
+			fclose(fp);
+		}
+		closedir(d);
+	}
+	if (best[0] == '\0')
+		dir[0] = '\0';
+	else
+		snprintf(dir, sizeof dir, "%s/%s", runs, best);
+	return dir;
+}
+
+/* Return the directory of job id's last run in the deck's own store. */
+static const char *
+fault_run_dir(struct fault *f, int id)
+{
+	char	state[PATH_MAX];
+
+	snprintf(state, sizeof state, "%s/state", term_tmpdir(f->t));
+	return fault_run_dir_in(state, id);
+}
+
+/*
+ * Return the path of the first segment of job id's raw output in the
+ * store (all of it while it is under a segment, 32 MiB by default).
+ */
 static const char *
 fault_log_path(struct fault *f, int id)
 {
-	static char	path[PATH_MAX];
+	static char	path[PATH_MAX + 8];
 
-	snprintf(path, sizeof path, "%s/state/jobdeck/logs/%ld-%d.log",
-	    term_tmpdir(f->t), (long)f->deck, id);
+	snprintf(path, sizeof path, "%s/out.0", fault_run_dir(f, id));
 	return path;
+}
+
+/* Return the bytes of job id's raw output in the store, every segment. */
+static off_t
+fault_run_bytes(struct fault *f, int id)
+{
+	char		 path[PATH_MAX + 16];
+	const char	*dir = fault_run_dir(f, id);
+	struct stat	 sb;
+	off_t		 total = 0;
+	int		 seg;
+
+	for (seg = 0; seg < 4096; seg++) {
+		snprintf(path, sizeof path, "%s/out.%d", dir, seg);
+		if (stat(path, &sb) == 0)
+			total += sb.st_size;
+	}
+	return total;
 }
 
 /* Return a file's size, or -1. */
@@ -1485,9 +1559,9 @@ fault_huge_string(const char *what, const char *intro, const char *end)
 	fault_expect_works(&f, fault_fmt("an unterminated %s", what));
 	fault_note("%s: %d bytes in %.1f s, peak RSS %ld kB", what,
 	    HUGE_STRING, secs, f.peak_kb);
-	ck_assert_msg(fault_file_size(fault_log_path(&f, 1)) >= HUGE_STRING,
+	ck_assert_msg(fault_run_bytes(&f, 1) >= HUGE_STRING,
 	    "the log of the %s job holds %lld bytes, not all %d", what,
-	    (long long)fault_file_size(fault_log_path(&f, 1)), HUGE_STRING);
+	    (long long)fault_run_bytes(&f, 1), HUGE_STRING);
 	fault_quit_clean(&f, what);
 	fault_end(&f);
 }
@@ -1881,8 +1955,6 @@ START_TEST(test_state_dir)
 		snprintf(sub, sizeof sub, "%s/jobdeck", state);
 		ck_assert_int_eq(mkdir(state, 0700), 0);
 		ck_assert_int_eq(mkdir(sub, 0700), 0);
-		snprintf(sub, sizeof sub, "%s/jobdeck/logs", state);
-		ck_assert_int_eq(mkdir(sub, 0700), 0);
 		ck_assert_int_eq(chown(sub, 65534, 65534), 0);
 		break;
 	default:
@@ -1900,9 +1972,9 @@ START_TEST(test_state_dir)
 		fault_expect_reason(&f, state_cases[_i].error,
 		    fault_fmt("state directory %s", name));
 	} else {
-		snprintf(sub, sizeof sub, "%s/jobdeck/logs/%ld-1.log", state,
-		    (long)f.deck);
 		term_pump(f.t, 300);
+		snprintf(sub, sizeof sub, "%s/out.0", fault_run_dir_in(state,
+		    1));
 		FAULT_ASSERT(&f, fault_file_size(sub) == 16, fault_fmt("the "
 		    "missing state directory was not made: %s holds %lld "
 		    "bytes, not 16", sub, (long long)fault_file_size(sub)));
