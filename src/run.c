@@ -86,6 +86,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -99,6 +100,7 @@
 #include "pty.h"
 #include "run.h"
 #include "session.h"
+#include "store.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -212,6 +214,9 @@ struct run {
 	uint64_t		 flush_timer;	/* forced end: output's last */
 	uint64_t		 stall_timer;	/* the report's reader */
 	int64_t			 stall_ms;
+	struct store		*store;		/* where the run is kept, or NULL */
+	struct store_run	*srun;
+	char			 run_id[STORE_ID_LEN + 1];
 };
 
 static void	run_usage(FILE *);
@@ -241,6 +246,7 @@ static void	run_stream_close(struct run_stream *);
 static void	run_stream_abandon(struct run_stream *);
 static int	run_stream_held(const struct run_stream *);
 static void	run_stream_read(struct run_stream *, int);
+static void	run_store_write(struct run_stream *, const char *, size_t);
 static void	run_stream_cb(int, short, void *);
 static void	run_input_close(struct run *);
 static void	run_input_cb(int, short, void *);
@@ -257,7 +263,7 @@ static void	run_signal_cb(int, void *);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
 static int	run_finish(struct run *, int, int, int, const char *);
-static int	run_execute(const struct run_cmd *, int);
+static int	run_execute(const struct run_cmd *, int, const char *);
 
 /* Print the usage line to f. */
 static void
@@ -890,6 +896,7 @@ run_stream_read(struct run_stream *s, int max)
 			run_stream_close(s);
 			return;
 		}
+		run_store_write(s, buf, (size_t)n);
 		if (s->to == NULL) {
 			run_stream_keep(s, buf, (size_t)n);
 			continue;
@@ -903,6 +910,96 @@ run_stream_read(struct run_stream *s, int max)
 	if (s->fd != -1)
 		loop_set_events(s->r->loop, s->fd, s->to != NULL &&
 		    run_out_busy(s->to) ? 0 : POLLIN);
+}
+
+/* Return the wall clock in ms since the epoch. */
+static int64_t
+run_wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Keep what a stream read in the output store; a failure ends keeping. */
+static void
+run_store_write(struct run_stream *s, const char *buf, size_t len)
+{
+	struct run	*r = s->r;
+
+	if (r->srun != NULL && store_run_write(r->srun, s == &r->out ?
+	    STORE_STDOUT : STORE_STDERR, buf, len, run_wall_ms()) != 0) {
+		store_run_close(r->srun);
+		r->srun = NULL;
+	}
+}
+
+/*
+ * Begin the run in the output store (as a deck of its own, so decks list
+ * it in their history); without a store it just is not kept.
+ */
+static void
+run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir)
+{
+	struct store_limits	 lim;
+	struct store_meta	 m;
+	char			*cause = NULL;
+
+	store_default_limits(&lim);
+	if ((r->store = store_open(dir, &lim, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	memset(&m, 0, sizeof m);
+	m.job = 0;
+	m.start = 1;
+	m.name = (char *)"run";
+	m.command = expand_shell_join(cmd->argv);
+	m.argv = cmd->argv;
+	m.cwd = cmd->cwd;
+	m.envp = cmd->envp;
+	m.pid = r->pid;
+	m.started = run_wall_ms();
+	m.state = (char *)"running";
+	if ((r->srun = store_run_new(r->store, &m, &cause)) == NULL)
+		free(cause);
+	else
+		memcpy(r->run_id, m.run, sizeof r->run_id);
+	free(m.command);
+}
+
+/* Record how the run ended in the store, and close it. */
+static void
+run_store_end(struct run *r, const struct run_cmd *cmd, int spawned,
+    int status)
+{
+	struct store_meta	m;
+
+	if (r->srun != NULL) {
+		memset(&m, 0, sizeof m);
+		memcpy(m.run, r->run_id, sizeof m.run);
+		m.start = 1;
+		m.name = (char *)"run";
+		m.command = expand_shell_join(cmd->argv);
+		m.argv = cmd->argv;
+		m.cwd = cmd->cwd;
+		m.envp = cmd->envp;
+		m.pid = r->pid;
+		m.started = run_wall_ms() - (loop_now_ms() - r->started);
+		m.ended = run_wall_ms();
+		m.state = (char *)(r->timed_out ? "timed-out" : !spawned ||
+		    r->exec_errno != 0 || status != 0 ? "failed" : "completed");
+		m.status = status;
+		m.has_status = spawned;
+		store_run_flush(r->srun, m.ended);
+		store_run_update(r->srun, &m);
+		free(m.command);
+		store_run_close(r->srun);
+		r->srun = NULL;
+	}
+	store_free(r->store);
+	r->store = NULL;
 }
 
 /* The loop says a stream's pipe is readable (or hung up). */
@@ -1297,6 +1394,11 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	json_put_stringn(&jb, r->out.buf != NULL ? r->out.buf : "", r->out.len);
 	json_key(&jb, "stderr");
 	json_put_stringn(&jb, r->err.buf != NULL ? r->err.buf : "", r->err.len);
+	json_key(&jb, "run");
+	if (r->run_id[0] != '\0')
+		json_put_string(&jb, r->run_id);
+	else
+		json_put_null(&jb);
 	json_object_end(&jb);
 	text = json_finish(&jb, &len);
 	json_clear(&jb);
@@ -1306,9 +1408,12 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	    RUN_EXIT_FAILURE;
 }
 
-/* Run cmd to its end and report it; return jobdeck's exit status. */
+/*
+ * Run cmd to its end, kept in the store in dir, and report it; return
+ * jobdeck's exit status.
+ */
 static int
-run_execute(const struct run_cmd *cmd, int json)
+run_execute(const struct run_cmd *cmd, int json, const char *dir)
 {
 	struct run	 r;
 	char		*why = NULL;
@@ -1336,6 +1441,8 @@ run_execute(const struct run_cmd *cmd, int json)
 
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
+	if (spawned)
+		run_store_begin(&r, cmd, dir);
 	if (spawned) {
 		if (loop_run(r.loop) != 0) {
 			/* poll() failed: nothing more can be read. */
@@ -1358,6 +1465,7 @@ run_execute(const struct run_cmd *cmd, int json)
 			jobtable_kill_strays();
 	}
 	r.out_to.from = r.err_to.from = NULL;	/* only the report is left */
+	run_store_end(&r, cmd, spawned, status);
 	rc = run_finish(&r, json, spawned, status, why);
 	run_out_close(&r.out_to);
 	run_out_close(&r.err_to);
@@ -1375,7 +1483,7 @@ run_main(int argc, char **argv)
 	struct run_opts	 o;
 	struct run_cmd	 cmd;
 	struct config	*cfg = NULL;
-	char		*cause = NULL;
+	char		*cause = NULL, *dir;
 	int		 rc;
 
 	memset(&cmd, 0, sizeof cmd);
@@ -1398,7 +1506,10 @@ run_main(int argc, char **argv)
 		run_cmd_program(&o, cfg, &cmd);
 	fflush(stdout);
 	fflush(stderr);
-	rc = run_execute(&cmd, o.json);
+	dir = cfg != NULL && cfg->settings.log_dir != NULL ?
+	    xstrdup(cfg->settings.log_dir) : store_default_dir();
+	rc = run_execute(&cmd, o.json, dir);
+	free(dir);
 
 out:
 	run_cmd_free(&cmd);

@@ -340,6 +340,48 @@ is_dead(pid_t pid)
 	return 0;
 }
 
+/* The XDG_STATE_HOME of every run of the suite. */
+static char	run_state[] = "/tmp/check_run_state.XXXXXX";
+
+/*
+ * The run is kept in the output store: its id in the JSON, its raw output
+ * (both streams) and its end in runs/RUN/ under XDG_STATE_HOME.
+ */
+START_TEST(test_json_run_kept)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 path[512], buf[4096];
+	const char		*run;
+	FILE			*f;
+	size_t			 n;
+
+	jd(&r, "--json", "--", "sh", "-c", "echo kept-out; echo kept-err >&2; "
+	    "exit 3", NULL);
+	v = jd_json(&r);
+	run = jstr(v, "run");
+	ck_assert_uint_eq(strlen(run), 24);
+	ck_assert_int_eq(run[8], 'T');
+	snprintf(path, sizeof path, "%s/jobdeck/runs/%s/out.0", run_state,
+	    run);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ck_assert_uint_eq(n, strlen("kept-out\nkept-err\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "kept-out\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "kept-err\n"));
+	snprintf(path, sizeof path, "%s/jobdeck/runs/%s/meta", run_state, run);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ck_assert_ptr_nonnull(strstr(buf, "\nstate failed\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nstatus 768\n"));
+	res_free(&r);
+}
+END_TEST
+
 START_TEST(test_json_success)
 {
 	struct res		 r;
@@ -1173,6 +1215,7 @@ run_suite(void)
 	tc = tcase_create("json");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_json_success);
+	tcase_add_test(tc, test_json_run_kept);
 	tcase_add_test(tc, test_json_exit_code);
 	tcase_add_test(tc, test_json_streams_apart);
 	tcase_add_test(tc, test_json_signal);
@@ -1227,10 +1270,20 @@ int
 main(void)
 {
 	SRunner	*sr = srunner_create(run_suite());
+	char	 cmd[128];
 	int	 failed;
 
+	/* Runs are kept in the store: a private one, not the user's. */
+	if (mkdtemp(run_state) == NULL) {
+		perror("mkdtemp");
+		return EXIT_FAILURE;
+	}
+	setenv("XDG_STATE_HOME", run_state, 1);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", run_state);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", run_state);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
