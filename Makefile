@@ -155,7 +155,7 @@ VTBENCH_BIN = $(B)/bench/vtbench
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
-FUZZ_TARGETS = toml config cmdline expand procfile vt
+FUZZ_TARGETS = toml config cmdline expand procfile vt store
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz

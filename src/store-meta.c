@@ -216,12 +216,8 @@ store_meta_write(int run_fd, const struct store_meta *m, int64_t segment,
 		if (fd != -1)
 			close(fd);
 		free(b.p);
-		if (error == ENOSPC)
-			*cause = xprintf("out of disk space writing "
-			    "runs/%s/meta.tmp", m->run);
-		else
-			*cause = xprintf("runs/%s/meta.tmp: %s", m->run,
-			    strerror(error));
+		*cause = xprintf("%s, writing runs/%s/meta.tmp",
+		    strerror(error), m->run);
 		return -1;
 	}
 	free(b.p);

@@ -436,14 +436,10 @@ store_count_nl(const char *buf, size_t len)
 static int
 store_run_fail(struct store_run *sr, const char *file, int error)
 {
-	if (sr->error == NULL) {
-		if (error == ENOSPC)
-			sr->error = xprintf("out of disk space writing "
-			    "runs/%s/%s", sr->id, file);
-		else
-			sr->error = xprintf("writing runs/%s/%s: %s", sr->id,
-			    file, strerror(error));
-	}
+	/* The reason first: a message line may cut the rest. */
+	if (sr->error == NULL)
+		sr->error = xprintf("%s, writing runs/%s/%s", strerror(error),
+		    sr->id, file);
 	if (sr->out_fd != -1)
 		close(sr->out_fd);
 	if (sr->idx_fd != -1)
@@ -831,7 +827,9 @@ store_reader_list(struct store_reader *r, int64_t **nos, int *count)
 
 /*
  * Return 1 if a record can be one the writer wrote in segment sg: its
- * bytes inside the segment, at most STORE_CHUNK_MAX of them.
+ * bytes inside the segment, at most STORE_CHUNK_MAX of them, a line
+ * number no greater than its offset (every line before it took a byte at
+ * least) and a stream there is.
  */
 static int
 store_rec_sane(const struct store_reader *r, const struct store_seg *sg,
@@ -841,7 +839,8 @@ store_rec_sane(const struct store_reader *r, const struct store_seg *sg,
 
 	return rec->len > 0 && rec->len <= STORE_CHUNK_MAX &&
 	    rec->off >= start && rec->off - start + rec->len <=
-	    (uint64_t)r->seg;
+	    (uint64_t)r->seg && rec->line <= rec->off &&
+	    rec->stream <= STORE_STDERR;
 }
 
 /* Read record i of segment s (through a small cache); -1 on error. */

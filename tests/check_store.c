@@ -1057,8 +1057,8 @@ START_TEST(test_write_error_dir_removed)
 	memset(&m, 0, sizeof m);
 	m.state = (char *)"running";
 	ck_assert_int_eq(store_run_update(sr, &m), -1);
-	snprintf(want, sizeof want, "runs/%s/meta.tmp: No such file or "
-	    "directory", store_run_id(sr));
+	snprintf(want, sizeof want, "No such file or directory, writing "
+	    "runs/%s/meta.tmp", store_run_id(sr));
 	ck_assert_str_eq(store_run_error(sr), want);
 	store_run_close(sr);
 
@@ -1069,8 +1069,8 @@ START_TEST(test_write_error_dir_removed)
 	for (i = 0; i < 8 && r == 0; i++)
 		r = store_run_write(sr, STORE_TTY, buf, 64 * 1024, 1);
 	ck_assert_int_eq(r, -1);
-	snprintf(want, sizeof want, "writing runs/%s/out.1: No such file or "
-	    "directory", store_run_id(sr));
+	snprintf(want, sizeof want, "No such file or directory, writing "
+	    "runs/%s/out.1", store_run_id(sr));
 	ck_assert_str_eq(store_run_error(sr), want);
 	ck_assert_int_eq(store_run_write(sr, STORE_TTY, "x\n", 2, 1), -1);
 	ck_assert_int_eq(store_run_flush(sr, 1), -1);
@@ -1105,8 +1105,8 @@ START_TEST(test_write_error_file_too_large)
 		setrlimit(RLIMIT_FSIZE, &rl);
 		for (i = 0; i < 100 && r == 0; i++)
 			r = store_run_write(sr, STORE_TTY, buf, sizeof buf, 1);
-		snprintf(want, sizeof want, "writing runs/%s/out.0: File too "
-		    "large", store_run_id(sr));
+		snprintf(want, sizeof want, "File too large, writing "
+		    "runs/%s/out.0", store_run_id(sr));
 		if (r != -1 || store_run_error(sr) == NULL ||
 		    strcmp(store_run_error(sr), want) != 0)
 			_exit(3);

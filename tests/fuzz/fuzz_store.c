@@ -1,0 +1,227 @@
+/*
+ * fuzz_store.c: fuzz target for the output store's readers
+ * (include/store.h) on files that are not what the writer made: a run's
+ * files damaged by a crash, a full disk or another program.  The input is
+ * three parts, each after a 16-bit little-endian length: the meta file,
+ * idx.0 and out.0; what is left is out.1, and idx.1 is made of the last
+ * records of idx.0 moved up a segment.  They are written to a run
+ * directory of a store in a private temporary directory, then read back
+ * every way a reader can: the meta, the counts, lines of every kind, a
+ * scan in small steps, a search by time.  Nothing may crash, hang or read
+ * without bound, and what comes back must keep the header's promises.
+ */
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "store.h"
+
+#define FUZZ_STORE_RUN		"20260101T000000-0badc0de"
+#define FUZZ_STORE_LINES	64	/* lines read back at most */
+#define FUZZ_STORE_STEPS	64	/* scan steps at most */
+
+static char	fuzz_store_dir[64];
+
+/* Remove the private store directory, at exit. */
+static void
+fuzz_store_cleanup(void)
+{
+	static const char *const files[] = {
+		"meta", "idx.0", "idx.1", "out.0", "out.1", NULL
+	};
+	char	path[192];
+	size_t	i;
+
+	for (i = 0; files[i] != NULL; i++) {
+		snprintf(path, sizeof path, "%s/runs/%s/%s", fuzz_store_dir,
+		    FUZZ_STORE_RUN, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/runs/%s", fuzz_store_dir,
+	    FUZZ_STORE_RUN);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/runs", fuzz_store_dir);
+	rmdir(path);
+	rmdir(fuzz_store_dir);
+}
+
+/* Make the private store directory once; its path. */
+static const char *
+fuzz_store_setup(void)
+{
+	char	path[128];
+
+	if (fuzz_store_dir[0] != '\0')
+		return fuzz_store_dir;
+	snprintf(fuzz_store_dir, sizeof fuzz_store_dir,
+	    "/tmp/fuzz_store.XXXXXX");
+	if (mkdtemp(fuzz_store_dir) == NULL)
+		abort();
+	atexit(fuzz_store_cleanup);
+	snprintf(path, sizeof path, "%s/runs", fuzz_store_dir);
+	if (mkdir(path, 0700) != 0)
+		abort();
+	snprintf(path, sizeof path, "%s/runs/%s", fuzz_store_dir,
+	    FUZZ_STORE_RUN);
+	if (mkdir(path, 0700) != 0)
+		abort();
+	return fuzz_store_dir;
+}
+
+/* Replace a file of the run with len bytes of data. */
+static void
+fuzz_store_put(const char *name, const uint8_t *data, size_t len)
+{
+	char	path[192];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/runs/%s/%s", fuzz_store_dir,
+	    FUZZ_STORE_RUN, name);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
+		abort();
+	if (len > 0 && write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+/* Take the next part of the input: a 16-bit length, then its bytes. */
+static const uint8_t *
+fuzz_store_part(const uint8_t **data, size_t *size, size_t *len)
+{
+	const uint8_t	*p;
+
+	if (*size < 2) {
+		*len = 0;
+		return *data;
+	}
+	*len = (size_t)(*data)[0] | (size_t)(*data)[1] << 8;
+	*data += 2;
+	*size -= 2;
+	if (*len > *size)
+		*len = *size;
+	p = *data;
+	*data += *len;
+	*size -= *len;
+	return p;
+}
+
+/* Abort unless the lines read back keep the promises of the header. */
+static void
+fuzz_store_lines(const struct store_line *l, int n, int64_t from, int64_t to)
+{
+	int	i;
+
+	if (n < 0 || n > to - from)
+		abort();
+	for (i = 0; i < n; i++) {
+		if (l[i].text == NULL || strlen(l[i].text) > l[i].len ||
+		    l[i].no < from || l[i].no >= to ||
+		    (i > 0 && l[i].no <= l[i - 1].no))
+			abort();
+		if (l[i].stream != STORE_TTY && l[i].stream != STORE_STDOUT &&
+		    l[i].stream != STORE_STDERR)
+			abort();
+	}
+}
+
+/* Count the lines of a scan's block: the callback of store_reader_scan(). */
+static int
+fuzz_store_block(int64_t first, const char *block, size_t len, void *arg)
+{
+	int64_t	*seen = arg;
+
+	if (first < 0 || block == NULL || len > 64 * 1024 * 1024)
+		abort();
+	*seen += (int64_t)len;
+	return 0;
+}
+
+static const struct store_scan_cbs fuzz_store_scan_cbs = {
+	.block = fuzz_store_block,
+};
+
+/* Read the run back every way a reader can. */
+static void
+fuzz_store_read(const char *dir)
+{
+	static const int	 kinds[] = { STORE_RAW, STORE_TEXT,
+	    STORE_TEXT | STORE_COLOR };
+	struct store_meta	 m;
+	struct store_reader	*r;
+	struct store_line	*l;
+	char			*cause = NULL;
+	int64_t			 first, count, next, seen = 0;
+	size_t			 k;
+	int			 n, steps;
+
+	memset(&m, 0, sizeof m);
+	if (store_meta_read(dir, FUZZ_STORE_RUN, &m, &cause) == 0)
+		store_meta_clear(&m);
+	else if (cause == NULL || *cause == '\0')
+		abort();
+	free(cause);
+	cause = NULL;
+
+	if ((r = store_reader_open(dir, FUZZ_STORE_RUN, &cause)) == NULL) {
+		if (cause == NULL || *cause == '\0')
+			abort();
+		free(cause);
+		return;
+	}
+	store_reader_refresh(r);
+	first = store_reader_first(r);
+	count = store_reader_count(r);
+	if (first < 0 || count < 0)
+		abort();
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		if (store_reader_get(r, first, first + FUZZ_STORE_LINES,
+		    kinds[k], &l, &n) == 0) {
+			fuzz_store_lines(l, n, first, first +
+			    FUZZ_STORE_LINES);
+			store_lines_free(l, n);
+		}
+		if (count > 2 && store_reader_get(r, count - 2, count + 5,
+		    kinds[k], &l, &n) == 0) {
+			fuzz_store_lines(l, n, count - 2, count + 5);
+			store_lines_free(l, n);
+		}
+	}
+	for (next = first, steps = 0; next >= 0 && next < count &&
+	    steps < FUZZ_STORE_STEPS; steps++)
+		next = store_reader_scan(r, next, 4096, &fuzz_store_scan_cbs,
+		    &seen);
+	(void)store_reader_find_time(r, 0);
+	(void)store_reader_find_time(r, INT64_MAX);
+	(void)store_reader_bytes(r);
+	(void)store_reader_partial(r);
+	store_reader_close(r);
+}
+
+/* Write the input as a run's files and read them back. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t	*meta, *idx;
+	const char	*dir = fuzz_store_setup();
+	size_t		 meta_len, idx_len, out_len, half;
+	const uint8_t	*out;
+
+	meta = fuzz_store_part(&data, &size, &meta_len);
+	idx = fuzz_store_part(&data, &size, &idx_len);
+	out = fuzz_store_part(&data, &size, &out_len);
+	fuzz_store_put("meta", meta, meta_len);
+	/* The last records, if any, as a second segment's index. */
+	half = idx_len / 64 * 32;
+	fuzz_store_put("idx.0", idx, idx_len - half);
+	fuzz_store_put("idx.1", idx + idx_len - half, half);
+	fuzz_store_put("out.0", out, out_len);
+	fuzz_store_put("out.1", data, size);
+	fuzz_store_read(dir);
+	return 0;
+}
