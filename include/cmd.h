@@ -40,7 +40,8 @@ struct session;
  * socket reads its log as the socket drains); 0, or -1 with *cause;
  * without it, the command shows the lines.  show_run opens the store's
  * run (a log of this deck or an earlier one) in a view at line (-1: the
- * end), following its new lines while live is set.  grep takes over a
+ * end), following its new lines while live is set; 0, or -1 with *cause
+ * when the run cannot be read (no fd left, removed).  grep takes over a
  * search (and owns it, failing or not): the client steps it through its
  * loop and passes the matches on as they come.
  */
@@ -54,8 +55,9 @@ struct cmd_client {
 	void	(*json)(const char *document, void *arg);
 	int	(*follow)(struct job *, void *arg, char **cause);
 	int	(*logs)(struct job *, void *arg, char **cause);
-	void	(*show_run)(const char *title, const char *dir,
-		    const char *run, int64_t line, int live, void *arg);
+	int	(*show_run)(const char *title, const char *dir,
+		    const char *run, int64_t line, int live, void *arg,
+		    char **cause);
 	int	(*grep)(struct grep *, void *arg, char **cause);
 };
 

@@ -299,7 +299,11 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	    m.command : "");
 	if (!ctx->json && ctx->client != NULL && ctx->client->show_run !=
 	    NULL) {
-		ctx->client->show_run(title, dir, m.run, 0, live, ctx->arg);
+		if (ctx->client->show_run(title, dir, m.run, 0, live,
+		    ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "logs: %s", cause);
+			free(cause);
+		}
 		goto out;
 	}
 	if ((r = store_reader_open(dir, m.run, &cause)) == NULL) {

@@ -380,7 +380,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	const char	 *id;
 	char		**lines, *title, *cause = NULL;
-	int		  count, i, follow;
+	int		  count, i, follow, rc;
 
 	(void)argc;
 	follow = ctx->opts[LOGS_FOLLOW].count > 0;
@@ -415,11 +415,15 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    NULL && job_logged(job)) {
 		/* The view reads the store: a screenful at a time. */
 		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
-		ctx->client->show_run(title, job_store_dir(job),
+		rc = ctx->client->show_run(title, job_store_dir(job),
 		    job_run_id(job), job_is_running(job) ? -1 : 0,
-		    job_is_running(job), ctx->arg);
+		    job_is_running(job), ctx->arg, &cause);
 		free(title);
-		return;
+		if (rc == 0)
+			return;
+		/* Unreadable now (no fd left): the emulator's lines, then. */
+		free(cause);
+		cause = NULL;
 	}
 	lines = job_text_lines(job, &count);
 	if (ctx->json) {

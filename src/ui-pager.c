@@ -242,21 +242,16 @@ ui_pager_open(struct ui *ui, const char *title, char **lines, int count,
 /*
  * Open the view on run of the store in dir at line (-1: the end),
  * replacing any view already open; a live run opened at its end is
- * followed.  Says why on the message line if the run cannot be read.
+ * followed.  0, or -1 with *cause if the run cannot be read.
  */
-void
+int
 ui_pager_open_run(struct ui *ui, const char *title, const char *dir,
-    const char *run, int64_t line, int live)
+    const char *run, int64_t line, int live, char **cause)
 {
 	struct ui_source	*src;
-	char			*cause = NULL, msg[UI_MESSAGE_MAX];
 
-	if ((src = ui_source_new_run(dir, run, &cause)) == NULL) {
-		snprintf(msg, sizeof msg, "logs: %s", cause);
-		free(cause);
-		ui_message(ui, msg, 1);
-		return;
-	}
+	if ((src = ui_source_new_run(dir, run, cause)) == NULL)
+		return -1;
 	ui_pager_close(ui);
 	ui_pager_push(ui, title, src);
 	if (live)
@@ -265,6 +260,7 @@ ui_pager_open_run(struct ui *ui, const char *title, const char *dir,
 		ui_pager_end(ui, 1);
 	else
 		ui_pager_move(ui, line);
+	return 0;
 }
 
 /*

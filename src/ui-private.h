@@ -155,8 +155,8 @@ int	ui_draw_init_colours(void);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);
-void	ui_pager_open_run(struct ui *, const char *title, const char *dir,
-	    const char *run, int64_t line, int live);
+int	ui_pager_open_run(struct ui *, const char *title, const char *dir,
+	    const char *run, int64_t line, int live, char **cause);
 int	ui_pager_open_grep(struct ui *, struct grep *, char **cause);
 void	ui_pager_close(struct ui *);
 void	ui_pager_key(struct ui *, int rc, unsigned int key);

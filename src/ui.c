@@ -41,8 +41,8 @@ static void	ui_client_error(const char *, void *);
 static void	ui_client_show(const char *, char **, int, int, void *);
 static void	ui_client_select(struct job *, int, void *);
 static void	ui_client_quit(void *);
-static void	ui_client_show_run(const char *, const char *, const char *,
-		    int64_t, int, void *);
+static int	ui_client_show_run(const char *, const char *, const char *,
+		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
@@ -255,7 +255,8 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 {
 	struct job	*job = ui->selected;
 	int64_t		 total, line;
-	char		*title;
+	char		*title, *cause = NULL;
+	int		 rc;
 
 	if (!job_logged(job) || (total = job_store_lines(job)) <= 0)
 		return 0;
@@ -267,9 +268,14 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 	}
 	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job),
 	    job_command(job));
-	ui_pager_open_run(ui, title, job_store_dir(job), job_run_id(job),
-	    line, 0);
+	rc = ui_pager_open_run(ui, title, job_store_dir(job),
+	    job_run_id(job), line, 0, &cause);
 	free(title);
+	if (rc != 0) {
+		/* No fd left, say: the ring is all there is for now. */
+		free(cause);
+		return 0;
+	}
 	return 1;
 }
 
@@ -742,12 +748,15 @@ ui_client_show(const char *title, char **lines, int count, int header,
 	ui_pager_open(arg, title, lines, count, header);
 }
 
-/* Show a run of the output store in the text view, at line (-1: the end). */
-static void
+/*
+ * Show a run of the output store in the text view, at line (-1: the
+ * end); 0, or -1 with *cause when it cannot be read.
+ */
+static int
 ui_client_show_run(const char *title, const char *dir, const char *run,
-    int64_t line, int live, void *arg)
+    int64_t line, int live, void *arg, char **cause)
 {
-	ui_pager_open_run(arg, title, dir, run, line, live);
+	return ui_pager_open_run(arg, title, dir, run, line, live, cause);
 }
 
 /* Show a search's results as they come, in the text view. */

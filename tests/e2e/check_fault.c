@@ -1354,9 +1354,15 @@ START_TEST(test_flood)
 	off_t		 size;
 	long		 mb = FLOOD_MB;
 	int		 nkeys = 0, done = 0;
+	const char	*args[3];
+	static const char cfg[] = "[settings]\nmax_log_size = 4096\n";
 
 	fault_init(&f);
-	fault_start(&f, NULL, NULL);
+	/* A cap of 4 GiB: segments of 1 GiB, so out.0 holds every byte. */
+	args[0] = "-c";
+	args[1] = fault_write(&f, "config.toml", cfg, sizeof cfg - 1);
+	args[2] = NULL;
+	fault_start(&f, args, NULL);
 	/* AddressSanitizer makes jobdeck several times slower. */
 	if (f.asan)
 		mb = FLOOD_MB / 8;
