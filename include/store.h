@@ -18,8 +18,9 @@
  *			"running" and whose deck's lock can be taken was
  *			lost with its deck
  *
- * RUN and DECK ids are YYYYMMDDTHHMMSS-XXXXXXXX (UTC time of creation and
- * 32 random bits): unique without a PID, sorted by age.
+ * RUN and DECK ids are YYYYMMDDTHHMMSS-XXXXXXXX (UTC time of creation,
+ * its millisecond in three hex digits and 20 random bits): unique without
+ * a PID, sorted by age.
  *
  * Lines are the program's lines: the bytes up to each '\n'.  Every write
  * (one read of the child, at most STORE_CHUNK_MAX bytes) adds one index

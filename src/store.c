@@ -152,18 +152,26 @@ store_random(void)
 	return x;
 }
 
-/* Make a new id, YYYYMMDDTHHMMSS-XXXXXXXX, in id (STORE_ID_LEN + 1). */
+/*
+ * Make a new id, YYYYMMDDTHHMMSS-XXXXXXXX, in id (STORE_ID_LEN + 1): the
+ * UTC second, then the millisecond in the first three hex digits and 20
+ * random bits, so ids sort by age to the millisecond.
+ */
 void
 store_id_new(char *id)
 {
+	struct timespec	ts;
 	struct tm	tm;
-	time_t		now = time(NULL);
+	time_t		now;
 	char		stamp[32], hex[16];
 
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = ts.tv_sec;
 	gmtime_r(&now, &tm);
 	if (strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm) != 15)
 		memcpy(stamp, "99991231T235959", 16);
-	snprintf(hex, sizeof hex, "%08x", (unsigned)store_random());
+	snprintf(hex, sizeof hex, "%03x%05x", (unsigned)(ts.tv_nsec /
+	    1000000), (unsigned)store_random() & 0xfffff);
 	memcpy(id, stamp, 15);
 	id[15] = '-';
 	memcpy(id + 16, hex, 8);

@@ -2342,7 +2342,7 @@ START_TEST(test_store_history)
 	struct ctlres		 r;
 	struct jsonread		*j;
 	const struct jsonread	*runs, *run;
-	char			 env[PATH_MAX + 32], runid[64];
+	char			 env[PATH_MAX + 32], runid[64], newrun[64];
 	const char		*envv[2];
 	int64_t			 end;
 	size_t			 i;
@@ -2393,7 +2393,30 @@ START_TEST(test_store_history)
 	wait_logs(&b, "sleeper", "before-the-crash", WAIT_MS);
 	j = wait_state(&b, "sleeper", "running", WAIT_MS);
 	ck_assert_str_ne(json_str(j, "run"), runid);
+	snprintf(newrun, sizeof newrun, "%s", json_str(j, "run"));
 	jsonread_free(j);
+
+	/* A search finds both runs, of both decks, the newest first. */
+	CTL_EXPECT(&b, &r, 0, "grep", "before-the");
+	ck_assert_msg(strstr(r.out, fmt("%s [1 sleeper]:1: before-the-crash\n",
+	    newrun)) == r.out && strstr(r.out, fmt("\n%s [1 sleeper]:1: "
+	    "before-the-crash\n", runid)) != NULL, "grep: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 0, "--json", "grep", "-i", "BEFORE");
+	/* One object a line: the first is the newest run's. */
+	ck_assert_ptr_nonnull(strchr(r.out, '\n'));
+	*strchr(r.out, '\n') = '\0';
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "run"), newrun);
+	ck_assert_str_eq(json_str(j, "text"), "before-the-crash");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 1, "grep", "no-such-words");
+	ck_assert_str_eq(r.out, "");
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 1, "grep", "-E", "(");
+	ck_assert_msg(strstr(r.err, "bad pattern") != NULL, "%s", r.err);
+	ctlres_free(&r);
 	CTL_EXPECT(&b, &r, 0, "kill-all");
 	ctlres_free(&r);
 	term_close(b.t);
