@@ -2344,6 +2344,7 @@ START_TEST(test_store_history)
 	const struct jsonread	*runs, *run;
 	char			 env[PATH_MAX + 32], runid[64], newrun[64];
 	const char		*envv[2];
+	pid_t			 sleeper;
 	int64_t			 end;
 	size_t			 i;
 	int			 lost = 0;
@@ -2355,6 +2356,7 @@ START_TEST(test_store_history)
 	wait_logs(&a, "sleeper", "before-the-crash", WAIT_MS);
 	j = wait_state(&a, "sleeper", "running", WAIT_MS);
 	snprintf(runid, sizeof runid, "%s", json_str(j, "run"));
+	sleeper = (pid_t)json_num(j, "pid");
 	jsonread_free(j);
 	ck_assert_int_eq(strlen(runid), 24);
 	ck_assert_int_eq(term_signal(a.t, SIGKILL), 0);
@@ -2365,6 +2367,9 @@ START_TEST(test_store_history)
 	envv[0] = env;
 	envv[1] = NULL;
 	deck_open(&b, "hist2", NULL, NULL, envv, 0);
+	/* What the dead deck left running is ended by the next one. */
+	ck_assert_msg(term_wait_pid_dead(b.t, sleeper, WAIT_MS),
+	    "the dead deck's job %ld still runs", (long)sleeper);
 	end = term_now_ms() + WAIT_MS;
 	while (!lost) {
 		ck_assert_msg(term_now_ms() < end, "not lost");
