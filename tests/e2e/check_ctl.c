@@ -2331,6 +2331,54 @@ START_TEST(test_store_cap)
 END_TEST
 
 /*
+ * status --incremental on a run past its cap: the lines the cap dropped
+ * are not passed over silently (output_truncated), and one call gives at
+ * most the last 1000 lines new since the last, not the whole run.
+ */
+START_TEST(test_store_incremental_cap)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	char		 path[PATH_MAX];
+	const char	*out, *nl;
+	FILE		*f;
+	long		 lines = 0;
+
+	snprintf(path, sizeof path, "/tmp/jobdeck-inccap-%ld.toml",
+	    (long)getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "[settings]\nmax_log_size = 1\n");
+	fclose(f);
+	{
+		const char *const o[] = { "-c", path, NULL };
+
+		deck_open(&d, "inccap", o, NULL, NULL, 0);
+	}
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "flood", "--",
+	    "yes | head -c 4000000; echo LAST");
+	ctlres_free(&r);
+	jsonread_free(wait_state(&d, "flood", "completed", 60000));
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "flood");
+	j = json_parse(r.out);
+	out = json_str(j, "output");
+	for (nl = out; (nl = strchr(nl, '\n')) != NULL; nl++)
+		lines++;
+	ck_assert_msg(jsonread_bool(jsonread_get(j, "output_truncated")),
+	    "the dropped lines are not said to be left out");
+	ck_assert_msg(lines <= 1000, "%ld lines in one status", lines);
+	ck_assert_msg(strlen(out) >= 5 && strcmp(out + strlen(out) - 5,
+	    "LAST\n") == 0, "ends: %s", out + (strlen(out) > 20 ?
+	    strlen(out) - 20 : 0));
+	jsonread_free(j);
+	ctlres_free(&r);
+	unlink(path);
+	term_close(d.t);
+}
+END_TEST
+
+/*
  * History across decks: a deck SIGKILLed while its job ran leaves the
  * run; the next deck on the same state directory lists it as lost
  * (list --all, history --json), its logs read by run id, rerun starts it
@@ -2507,6 +2555,7 @@ ctl_suite(void)
 		{ "dir_perms", &test_dir_perms, 30 },
 		{ "store_lines", &test_store_lines, 60 },
 		{ "store_cap", &test_store_cap, 120 },
+		{ "store_incremental_cap", &test_store_incremental_cap, 120 },
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 	};
