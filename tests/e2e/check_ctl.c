@@ -2212,7 +2212,7 @@ START_TEST(test_store_lines)
 	    "head -c 100 /dev/zero | tr '\\0' a; echo; "
 	    "printf 'e\\314\\201\\n'");
 	ctlres_free(&r);
-	wait_state(&d, "long", "completed", WAIT_MS);
+	jsonread_free(wait_state(&d, "long", "completed", WAIT_MS));
 	CTL_EXPECT(&d, &r, 0, "logs", "long");
 	ck_assert_str_eq(r.out, fmt("%s\ne\xcc\x81\n", longline));
 	ctlres_free(&r);
@@ -2246,7 +2246,7 @@ START_TEST(test_store_lines)
 	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "send", "pw", "s3\\n");
 	ctlres_free(&r);
-	wait_state(&d, "pw", "completed", WAIT_MS);
+	jsonread_free(wait_state(&d, "pw", "completed", WAIT_MS));
 	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "pw");
 	j = json_parse(r.out);
 	ck_assert_str_eq(json_str(j, "output"), "Password: s3\ngot s3\n");
