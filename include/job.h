@@ -138,7 +138,8 @@ char		**job_text_tail(const struct job *, int max, int *count,
 		    int *more);
 char		**job_text_since(struct job *, struct job_mark *, int *count,
 		    int *partial);
-char		**job_text_incremental(struct job *, int *count, int *partial);
+char		**job_text_incremental(struct job *, int max, int *count,
+		    int *partial, int *more);
 void		 job_text_free(char **lines, int count);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);

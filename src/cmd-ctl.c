@@ -225,7 +225,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	/* A summary: its last lines, in bounded memory; logs has them all. */
 	if (incremental)
-		lines = job_text_incremental(job, &count, &partial);
+		lines = job_text_incremental(job, CMD_STATUS_LINES, &count,
+		    &partial, &more);
 	else
 		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
 
@@ -279,7 +280,10 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
 	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
 	    exitbuf, sizeof exitbuf));
-	if (more)
+	if (more && incremental)
+		out[n++] = xprintf("output (new, but earlier new lines left out; "
+		    "logs shows them all):");
+	else if (more)
 		out[n++] = xprintf("output (the last %d lines; logs shows them "
 		    "all):", CMD_STATUS_LINES);
 	else

@@ -1081,16 +1081,13 @@ job_vt_since(struct job *j, struct job_mark *mark, int *count)
 }
 
 /*
- * Return the lines of the job's last run after *mark as text and move
- * *mark past them.  While the job runs, a partial last line (a prompt) is
- * given too, once for each time it grew, with *partial set; the line
- * comes again whole when it ends.  Once the job has ended, the rest.
- * Lines dropped by the store's cap are skipped.  A zeroed mark is the
- * start.
+ * job_text_since() with at most max complete lines (-1: no limit): when
+ * more are new, the first of them are passed over; *more, if not NULL,
+ * says whether lines were passed over, by max or by the store's cap.
  */
-char **
-job_text_since(struct job *j, struct job_mark *mark, int *count,
-    int *partial)
+static char **
+job_text_range(struct job *j, struct job_mark *mark, int max, int *count,
+    int *partial, int *more)
 {
 	struct store_reader	 *r;
 	struct store_line	 *sl;
@@ -1101,6 +1098,8 @@ job_text_since(struct job *j, struct job_mark *mark, int *count,
 
 	*count = 0;
 	*partial = 0;
+	if (more != NULL)
+		*more = 0;
 	if ((r = job_reader(j)) == NULL)
 		return j->store == NULL || j->log_error != NULL ?
 		    job_vt_since(j, mark, count) : NULL;
@@ -1109,6 +1108,10 @@ job_text_since(struct job *j, struct job_mark *mark, int *count,
 	    total;
 	from = mark->line > store_reader_first(r) ? mark->line :
 	    store_reader_first(r);
+	if (max >= 0 && complete - from > max)
+		from = complete - max;
+	if (more != NULL && from > mark->line)
+		*more = 1;
 	lines = job_reader_text(r, from, complete, count);
 	mark->line = complete;
 	bytes = store_reader_bytes(r);
@@ -1130,13 +1133,31 @@ job_text_since(struct job *j, struct job_mark *mark, int *count,
 }
 
 /*
- * Return what the job printed since the last call (the first: all of its
- * run), as job_text_since() does with the job's own mark.
+ * Return the lines of the job's last run after *mark as text and move
+ * *mark past them.  While the job runs, a partial last line (a prompt) is
+ * given too, once for each time it grew, with *partial set; the line
+ * comes again whole when it ends.  Once the job has ended, the rest.
+ * Lines dropped by the store's cap are skipped.  A zeroed mark is the
+ * start.
  */
 char **
-job_text_incremental(struct job *j, int *count, int *partial)
+job_text_since(struct job *j, struct job_mark *mark, int *count,
+    int *partial)
 {
-	return job_text_since(j, &j->text_mark, count, partial);
+	return job_text_range(j, mark, -1, count, partial, NULL);
+}
+
+/*
+ * Return what the job printed since the last call (the first: all of its
+ * run), as job_text_since() does with the job's own mark, but at most the
+ * last max complete lines; *more says whether earlier new lines were left
+ * out (by max, or dropped by the store's cap).
+ */
+char **
+job_text_incremental(struct job *j, int max, int *count, int *partial,
+    int *more)
+{
+	return job_text_range(j, &j->text_mark, max, count, partial, more);
 }
 
 /* Return the wall-clock time of the job's last start (ms), or 0. */

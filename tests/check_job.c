@@ -1008,7 +1008,7 @@ START_TEST(test_text_since)
 	struct job	 *job;
 	struct job_mark	  mark = { 0, 0 };
 	char		  buf[64], **lines;
-	int		  count, partial;
+	int		  count, partial, more;
 
 	job = spawn_spec("echo a; printf b; read x; echo c", NULL, 0,
 	    _i == 0 ? fx.dir : NULL, 100);
@@ -1035,13 +1035,14 @@ START_TEST(test_text_since)
 	assert_since(job, &mark, rest, 2, 0);
 	assert_since(job, &mark, NULL, 0, 0);
 
-	lines = job_text_incremental(job, &count, &partial);
+	lines = job_text_incremental(job, 1000, &count, &partial, &more);
 	ck_assert_int_eq(count, 3);
 	ck_assert_int_eq(partial, 0);
+	ck_assert_int_eq(more, 0);
 	ck_assert_str_eq(lines[0], all[0]);
 	ck_assert_str_eq(lines[2], all[2]);
 	job_text_free(lines, count);
-	lines = job_text_incremental(job, &count, &partial);
+	lines = job_text_incremental(job, 1000, &count, &partial, &more);
 	ck_assert_int_eq(count, 0);
 	job_text_free(lines, count);
 }

@@ -2212,7 +2212,7 @@ START_TEST(test_store_lines)
 	    "head -c 100 /dev/zero | tr '\\0' a; echo; "
 	    "printf 'e\\314\\201\\n'");
 	ctlres_free(&r);
-	wait_state(&d, "long", "completed", WAIT_MS);
+	jsonread_free(wait_state(&d, "long", "completed", WAIT_MS));
 	CTL_EXPECT(&d, &r, 0, "logs", "long");
 	ck_assert_str_eq(r.out, fmt("%s\ne\xcc\x81\n", longline));
 	ctlres_free(&r);
@@ -2246,7 +2246,7 @@ START_TEST(test_store_lines)
 	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "send", "pw", "s3\\n");
 	ctlres_free(&r);
-	wait_state(&d, "pw", "completed", WAIT_MS);
+	jsonread_free(wait_state(&d, "pw", "completed", WAIT_MS));
 	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "pw");
 	j = json_parse(r.out);
 	ck_assert_str_eq(json_str(j, "output"), "Password: s3\ngot s3\n");
@@ -2324,6 +2324,54 @@ START_TEST(test_store_cap)
 	ck_assert_msg(r.outlen > 5 && strcmp(r.out + r.outlen - 5, "LAST\n")
 	    == 0, "ends: %s", r.out + (r.outlen > 20 ? r.outlen - 20 : 0));
 	ck_assert_msg(strncmp(r.out, "y\n", 2) == 0, "starts: %.20s", r.out);
+	ctlres_free(&r);
+	unlink(path);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * status --incremental on a run past its cap: the lines the cap dropped
+ * are not passed over silently (output_truncated), and one call gives at
+ * most the last 1000 lines new since the last, not the whole run.
+ */
+START_TEST(test_store_incremental_cap)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	char		 path[PATH_MAX];
+	const char	*out, *nl;
+	FILE		*f;
+	long		 lines = 0;
+
+	snprintf(path, sizeof path, "/tmp/jobdeck-inccap-%ld.toml",
+	    (long)getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "[settings]\nmax_log_size = 1\n");
+	fclose(f);
+	{
+		const char *const o[] = { "-c", path, NULL };
+
+		deck_open(&d, "inccap", o, NULL, NULL, 0);
+	}
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "flood", "--",
+	    "yes | head -c 4000000; echo LAST");
+	ctlres_free(&r);
+	jsonread_free(wait_state(&d, "flood", "completed", 60000));
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "--incremental", "flood");
+	j = json_parse(r.out);
+	out = json_str(j, "output");
+	for (nl = out; (nl = strchr(nl, '\n')) != NULL; nl++)
+		lines++;
+	ck_assert_msg(jsonread_bool(jsonread_get(j, "output_truncated")),
+	    "the dropped lines are not said to be left out");
+	ck_assert_msg(lines <= 1000, "%ld lines in one status", lines);
+	ck_assert_msg(strlen(out) >= 5 && strcmp(out + strlen(out) - 5,
+	    "LAST\n") == 0, "ends: %s", out + (strlen(out) > 20 ?
+	    strlen(out) - 20 : 0));
+	jsonread_free(j);
 	ctlres_free(&r);
 	unlink(path);
 	term_close(d.t);
@@ -2535,6 +2583,7 @@ ctl_suite(void)
 		{ "dir_perms", &test_dir_perms, 30 },
 		{ "store_lines", &test_store_lines, 60 },
 		{ "store_cap", &test_store_cap, 120 },
+		{ "store_incremental_cap", &test_store_incremental_cap, 120 },
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 	};
