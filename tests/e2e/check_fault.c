@@ -862,24 +862,23 @@ fault_run_dir_in(const char *state, int id)
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_name[0] == '.' || strlen(de->d_name) >= 64)
 				continue;
-			snprintf(meta, sizeof meta, "%s/%s/meta", runs,
-			    de->d_name);
-			if ((fp = fopen(meta, "re")) == NULL)
+			if (snprintf(meta, sizeof meta, "%s/%s/meta", runs,
+			    de->d_name) >= (int)sizeof meta ||
+			    (fp = fopen(meta, "re")) == NULL)
 				continue;
 			while (fgets(line, sizeof line, fp) != NULL) {
 				if (strcmp(line, want) == 0 &&
 				    strcmp(de->d_name, best) > 0)
-					snprintf(best, sizeof best, "%s",
-					    de->d_name);
+					memcpy(best, de->d_name,
+					    strlen(de->d_name) + 1);
 			}
 			fclose(fp);
 		}
 		closedir(d);
 	}
-	if (best[0] == '\0')
+	if (best[0] == '\0' || snprintf(dir, sizeof dir, "%s/%s", runs,
+	    best) >= (int)sizeof dir)
 		dir[0] = '\0';
-	else
-		snprintf(dir, sizeof dir, "%s/%s", runs, best);
 	return dir;
 }
 
