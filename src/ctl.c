@@ -1625,6 +1625,10 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		json_object_begin(&jb);
 		json_key(&jb, "id");
 		json_put_int(&jb, c->job_id);
+		/* Lines the store's cap dropped before the first one sent. */
+		json_key(&jb, "dropped");
+		json_put_int(&jb, c->reader != NULL ?
+		    store_reader_first(c->reader) : 0);
 		json_key(&jb, "lines");
 		json_array_begin(&jb);
 		json_array_end(&jb);
@@ -1978,7 +1982,8 @@ static const struct grep_cbs ctl_grep_cbs = {
 /*
  * A step of a grep stream: search on while less than CTL_STREAM_LOW
  * waits to be sent (else after the socket drains); at the end the exit
- * line: 0 when something matched, 1 when nothing did, 2 after an error.
+ * line: 0 when something matched, 1 when nothing did (a run that cannot
+ * be read is passed over, as grep_step() does).
  */
 static void
 ctl_grep_cb(void *arg)
@@ -1995,7 +2000,7 @@ ctl_grep_cb(void *arg)
 	}
 	rc = grep_step(c->grep, CTL_GREP_BUDGET, &ctl_grep_cbs, c);
 	if (rc <= 0) {
-		c->tail = xprintf("%cexit %d\n", CTL_CONTROL, rc < 0 ? 2 :
+		c->tail = xprintf("%cexit %d\n", CTL_CONTROL,
 		    grep_matches(c->grep) > 0 ? 0 : 1);
 		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
 		free(c->tail);

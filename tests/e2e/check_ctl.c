@@ -2325,6 +2325,17 @@ START_TEST(test_store_cap)
 	    == 0, "ends: %s", r.out + (r.outlen > 20 ? r.outlen - 20 : 0));
 	ck_assert_msg(strncmp(r.out, "y\n", 2) == 0, "starts: %.20s", r.out);
 	ctlres_free(&r);
+	/* JSON says how many lines the cap dropped before the first. */
+	ctl_runv_ms(&d, NULL, &r, (const char *const []){ "--json", "logs",
+	    "flood", NULL }, 60000);
+	ck_assert_int_eq(r.status, 0);
+	j = json_parse(r.out);
+	/* 20,000,000 bytes of "y\n", then LAST. */
+	ck_assert_msg(json_num(j, "dropped") + (double)lines == 10000001,
+	    "%.0f dropped and %ld kept of 10000001 lines",
+	    json_num(j, "dropped"), lines);
+	jsonread_free(j);
+	ctlres_free(&r);
 	unlink(path);
 	term_close(d.t);
 }
