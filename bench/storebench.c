@@ -317,8 +317,8 @@ guard_start(const char *root)
 /*
  * Line i (0-based) of a log: its 1-based number first, so a screen shows
  * where it is; every SB_RARE-th line has SB_GREP_WORD.  Wide lines are
- * about 100 bytes, narrow ones about 45 (issue 11's 3 M lines, 135 MB).
- * Every line fits in 120 columns.
+ * about 97 bytes, narrow ones 35 (3 M lines are 105 MB).  Every line
+ * fits in 120 columns.
  */
 static size_t
 gen_line(char *buf, int64_t i, int wide)
