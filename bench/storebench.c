@@ -41,6 +41,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -717,6 +718,7 @@ wl_grep_deck(struct sb *b, int run)
 			    (char *)"grep", (char *)SB_GREP_WORD, NULL };
 	char		*cenv[] = { env0, env1, (char *)"LANG=C.UTF-8", NULL };
 	char		 why[160], buf[65536];
+	struct pollfd	 pfd;
 	struct term	*t;
 	double		 t0, t1;
 	long		 rss0, peak;
@@ -742,8 +744,14 @@ wl_grep_deck(struct sb *b, int run)
 	t0 = now_s();
 	pid = spawn(cargv, cenv, p[1]);
 	close(p[1]);
-	/* The deck's screen is drawn meanwhile: read the client and it. */
+	/* Read the client, and the deck's screen so its drawing never waits. */
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
 	for (;;) {
+		if (poll(&pfd, 1, 10) == 0) {
+			term_pump(t, 1);
+			continue;
+		}
 		n = read(p[0], buf, sizeof buf);
 		if (n == -1 && errno == EINTR)
 			continue;
