@@ -150,6 +150,11 @@ TOML_TOOL_OBJS = $(BASE_OBJS) $(B)/toml.o $(B)/tests/tomljson.o
 # emulator micro-benchmark; bench/run.sh installs the peers it compares.
 BENCH_BIN = $(B)/bench/jdbench
 VTBENCH_BIN = $(B)/bench/vtbench
+# storebench drives the real binary through the end-to-end harness and
+# writes its data with the store API.
+STOREBENCH_BIN = $(B)/bench/storebench
+STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
+		  $(BASE_OBJS) $(STORE_OBJS) $(B)/grep.o
 
 # Fuzzing (tests/fuzz/): `make fuzz` builds each libFuzzer target with clang
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
@@ -197,14 +202,21 @@ $(BENCH_BIN): $(B)/bench/jdbench.o
 $(VTBENCH_BIN): $(B)/bench/vtbench.o $(BASE_OBJS) $(VT_OBJS)
 	$(CC) $(OPT) -o $@ $^ $(LIBS) $(LDFLAGS)
 
+$(B)/bench/storebench.o: ALL_CFLAGS += -Itests
+
+$(STOREBENCH_BIN): $(STOREBENCH_OBJS)
+	$(CC) $(OPT) -o $@ $^ $(LIBS) $(LDFLAGS)
+
 bench:
 	@sh scripts/deps.sh
-	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN)
+	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN) \
+	    $(STOREBENCH_BIN)
 	@sh bench/run.sh full
 
 bench-quick:
 	@sh scripts/deps.sh
-	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN)
+	@$(MAKE) --no-print-directory $(PROG) $(BENCH_BIN) $(VTBENCH_BIN) \
+	    $(STOREBENCH_BIN)
 	@sh bench/run.sh quick
 
 $(E2E_BIN): $(E2E_OBJS)

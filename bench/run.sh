@@ -5,7 +5,9 @@
 # not root), mprocs 0.9.6 from the npm registry into bench/.peers -- then
 # runs build/bench/jdbench, which prints one table per workload and writes
 # every raw number to bench/out/.  A peer that cannot be installed or run
-# is passed on as "missing: reason" and printed so.
+# is passed on as "missing: reason" and printed so.  Then
+# build/bench/storebench measures the output store (issue 11) against
+# less, GNU grep and tmux, with its tables and its own TSV file.
 #
 # Usage: sh bench/run.sh [full|quick]   (from the top of the tree)
 set -u
@@ -16,11 +18,12 @@ full|quick) ;;
 esac
 cd "$(dirname "$0")/.." || exit 1
 JDBENCH=${JDBENCH:-build/bench/jdbench}
+STOREBENCH=${STOREBENCH:-build/bench/storebench}
 JOBDECK=${JOBDECK:-./jobdeck}
 MPROCS_VERSION=0.9.6
 PEERS_DIR=bench/.peers
 OUT_DIR=bench/out
-for f in "$JDBENCH" "$JOBDECK"; do
+for f in "$JDBENCH" "$STOREBENCH" "$JOBDECK"; do
 	if [ ! -x "$f" ]; then
 		echo "run.sh: $f not built (run make bench)" >&2
 		exit 1
@@ -117,6 +120,15 @@ for p in tmux screen dvtm; do
 	    header="$header; $p $v"
 done
 [ -z "$mp_why" ] && header="$header; mprocs $MPROCS_VERSION"
-tsv=$OUT_DIR/jdbench-$mode-$(date '+%Y%m%d-%H%M%S').tsv
+date=$(date '+%Y%m%d-%H%M%S')
+tsv=$OUT_DIR/jdbench-$mode-$date.tsv
 
-exec "$JDBENCH" -m "$mode" -o "$tsv" -H "$header" "$@"
+"$JDBENCH" -m "$mode" -o "$tsv" -H "$header" "$@"
+rc=$?
+# 130: jdbench was interrupted; stop there too.
+[ "$rc" -eq 130 ] && exit "$rc"
+"$STOREBENCH" -m "$mode" -o "$OUT_DIR/storebench-$mode-$date.tsv" \
+    -j "$JOBDECK"
+src=$?
+[ "$rc" -ne 0 ] && exit "$rc"
+exit "$src"
