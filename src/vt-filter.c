@@ -320,7 +320,8 @@ str_finish(struct vt *vt)
 	if (vt->olen + vt->str_len + 4 > CHUNK_MAX)
 		vt_filter_flush(vt);
 	out_add(vt, head, 2);
-	out_add(vt, vt->str, vt->str_len);
+	if (vt->str_len > 0)
+		out_add(vt, vt->str, vt->str_len);
 	out_add(vt, "\033\\", 2);
 	vt->fs = F_GROUND;
 }
@@ -463,6 +464,9 @@ filter_byte(struct vt *vt, uint8_t b)
 		csi_byte(vt, b);
 		break;
 	case F_STR:
+		/* Most jobs never send a string: its buffer comes with one. */
+		if (vt->str == NULL)
+			vt->str = xmalloc(STR_MAX);
 		if (vt->str_len < STR_MAX)
 			vt->str[vt->str_len++] = (char)b;
 		break;
@@ -682,7 +686,7 @@ vt_filter_init(struct vt *vt)
 	static char	obuf[CHUNK_MAX];
 
 	vt->obuf = obuf;
-	vt->str = xmalloc(STR_MAX);
+	vt->str = NULL;		/* on the first OSC or DCS string */
 }
 
 /* Free the filter's buffers. */

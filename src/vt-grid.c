@@ -218,6 +218,18 @@ sb_push(struct vt *vt, struct vt_line *l, int width)
 
 	if (vt->sb_max == 0)
 		return l;
+	/*
+	 * Slots are allocated as lines come, so a quiet job's vt does not
+	 * hold a whole ring; until it is full the ring starts at slot 0, so
+	 * growing it moves nothing.
+	 */
+	if (vt->sb_count == vt->sb_cap && vt->sb_cap < vt->sb_max) {
+		vt->sb_cap = vt->sb_cap < 32 ? 32 : vt->sb_cap * 2;
+		if (vt->sb_cap > vt->sb_max)
+			vt->sb_cap = vt->sb_max;
+		vt->sb = xreallocarray(vt->sb, (size_t)vt->sb_cap,
+		    sizeof *vt->sb);
+	}
 	if (vt->sb_count < vt->sb_max) {
 		slot = (vt->sb_first + vt->sb_count) % vt->sb_max;
 		vt->sb_count++;
@@ -667,8 +679,8 @@ vt_grid_init(struct vt *vt, int sb_lines)
 	if (sb_lines > SB_LINES_MAX)
 		sb_lines = SB_LINES_MAX;
 	vt->sb_max = sb_lines;
-	if (vt->sb_max > 0)
-		vt->sb = xcalloc((size_t)vt->sb_max, sizeof *vt->sb);
+	vt->sb_cap = 0;
+	vt->sb = NULL;		/* sb_push() allocates slots as lines come */
 	vt->pri = vt_grid_screen_new(vt, vt->rows, vt->cols);
 	vt->scr = vt->pri;
 	vt->tmp = xcalloc((size_t)vt->rows, sizeof *vt->tmp);

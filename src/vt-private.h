@@ -95,6 +95,7 @@ struct vt {
 	/* vt-grid.c: the scrollback ring; sb_max is its size, fixed. */
 	struct vt_line	**sb;
 	int		  sb_max;
+	int		  sb_cap;	/* slots allocated: grows to sb_max */
 	int		  sb_first;
 	int		  sb_count;
 
