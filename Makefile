@@ -58,6 +58,9 @@ LIB_SRCS = \
 	src/procfile.c \
 	src/launch.c \
 	src/rawtext.c \
+	src/store.c \
+	src/store-meta.c \
+	src/store-sweep.c \
 	src/cgroup.c \
 	src/job.c \
 	src/jobtable.c \
@@ -82,16 +85,20 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run textesc cgroup
+	       expand procfile toml config json run textesc cgroup store
+# The output store and what it needs.
+STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
+	     $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(B)/vt.o
-check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o
+check_joblog_OBJS  = $(BASE_OBJS) $(B)/joblog.o $(STORE_OBJS)
 check_session_OBJS = $(BASE_OBJS) $(B)/session.o
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/joblog.o $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
-		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
+		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/keys.o \
@@ -108,6 +115,7 @@ check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
+check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS)
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)

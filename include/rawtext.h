@@ -17,9 +17,14 @@
  * the rest, the partial last line included; rawtext_free() abandons the
  * input and frees the converter with what it holds.
  *
+ * rawtext_line() converts one line on its own (the output store's reader);
+ * with RAWTEXT_SGR it keeps SGR sequences (CSI parameters m) where they
+ * were, before the character they came before or at the end of the line,
+ * and drops every other escape.
+ *
  * Ownership: the caller owns the struct rawtext and the arrays and strings
  * rawtext_take() and rawtext_finish() return (free them with
- * rawtext_free_lines()).
+ * rawtext_free_lines()), and the string rawtext_line() returns (free()).
  */
 #ifndef JOBDECK_RAWTEXT_H
 #define JOBDECK_RAWTEXT_H
@@ -27,6 +32,8 @@
 #include <stddef.h>
 
 #define RAWTEXT_LINE_MAX	(64 * 1024)	/* characters in a line */
+
+#define RAWTEXT_SGR		0x1	/* rawtext_line(): keep SGR sequences */
 
 struct rawtext;
 
@@ -36,5 +43,7 @@ char		**rawtext_take(struct rawtext *, int *count);
 char		**rawtext_finish(struct rawtext *, int *count);
 void		 rawtext_free(struct rawtext *);
 void		 rawtext_free_lines(char **lines, int count);
+char		*rawtext_line(const char *buf, size_t len, int flags,
+		    size_t *outlen);
 
 #endif

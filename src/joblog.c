@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "joblog.h"
+#include "store-private.h"
 #include "xmalloc.h"
 
 struct joblog {
@@ -31,55 +32,14 @@ struct joblog {
 
 
 
-/* Create dir and its missing parents with mode 0700, like mkdir -p. */
+/*
+ * Create dir and its missing parents with mode 0700, like mkdir -p: the
+ * store's rule (store_make_dir()), until the log goes with this file.
+ */
 int
 joblog_make_dir(const char *dir, char **cause)
 {
-	struct stat	 sb;
-	char		*copy, *p;
-	int		 last, error;
-
-	copy = xstrdup(dir);
-	p = copy;
-	for (;;) {
-		while (*p == '/')
-			p++;
-		while (*p != '\0' && *p != '/')
-			p++;
-		last = (*p == '\0' || p[strspn(p, "/")] == '\0');
-		*p = '\0';
-		/* An existing directory may still fail (EROFS, EACCES). */
-		if (mkdir(copy, 0700) != 0 && (error = errno) != EEXIST &&
-		    (stat(copy, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-			*cause = xprintf("%s: %s", copy, strerror(error));
-			free(copy);
-			return -1;
-		}
-		if (last)
-			break;
-		*p++ = '/';
-	}
-	free(copy);
-
-	if (stat(dir, &sb) != 0) {
-		*cause = xprintf("%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		*cause = xprintf("%s: %s", dir, strerror(ENOTDIR));
-		return -1;
-	}
-	if (sb.st_uid != geteuid()) {
-		*cause = xprintf("%s: not owned by this user", dir);
-		return -1;
-	}
-	/* Others could swap a log for a link to a file of ours. */
-	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
-		*cause = xprintf("%s: writable by group or others (mode %04o)",
-		    dir, (unsigned)(sb.st_mode & 07777));
-		return -1;
-	}
-	return 0;
+	return store_make_dir(dir, cause);
 }
 
 /* Open (creating if needed) dir/name for appending, making dir if missing. */
@@ -213,28 +173,17 @@ joblog_size(const struct joblog *jl)
 	return jl->size;
 }
 
-/* Return a new string: the default log directory for this user. */
+/*
+ * Return a new string: the default log directory for this user, logs in
+ * the store's default directory (store_default_dir()).
+ */
 char *
 joblog_default_dir(void)
 {
-	const char	*v;
-	size_t		 len;
+	char	*dir, *logs;
 
-	if ((v = getenv("XDG_STATE_HOME")) != NULL && v[0] == '/') {
-		len = strlen(v);
-		while (len > 1 && v[len - 1] == '/')
-			len--;
-		if (len == 1)
-			return xstrdup("/jobdeck/logs");
-		return xprintf("%.*s/jobdeck/logs", (int)len, v);
-	}
-	if ((v = getenv("HOME")) != NULL && v[0] == '/') {
-		len = strlen(v);
-		while (len > 1 && v[len - 1] == '/')
-			len--;
-		if (len == 1)
-			return xstrdup("/.local/state/jobdeck/logs");
-		return xprintf("%.*s/.local/state/jobdeck/logs", (int)len, v);
-	}
-	return xprintf("/tmp/jobdeck-%u/logs", (unsigned)getuid());
+	dir = store_default_dir();
+	logs = xprintf("%s/logs", dir);
+	free(dir);
+	return logs;
 }

@@ -26,10 +26,16 @@ enum rawtext_state {
 	RT_CR		/* after CR: a line feed ends the line, text restarts it */
 };
 
-/* One character of a line: its UTF-8 bytes. */
+#define RAWTEXT_SEQ_MAX	64	/* bytes of an SGR sequence kept (RAWTEXT_SGR) */
+
+/*
+ * One character of a line: its UTF-8 bytes, and with RAWTEXT_SGR the SGR
+ * sequences that came just before it (or NULL).
+ */
 struct rawtext_char {
-	char	bytes[4];
-	uint8_t	len;
+	char	*sgr;
+	char	 bytes[4];
+	uint8_t	 len;
 };
 
 struct rawtext {
@@ -44,6 +50,10 @@ struct rawtext {
 	char			**lines;
 	int			  count;
 	int			  alloc;
+	int			  flags;
+	char			  seq[RAWTEXT_SEQ_MAX];	/* the CSI being read */
+	size_t			  seqlen;	/* > RAWTEXT_SEQ_MAX: not kept */
+	char			 *sgr;		/* SGR for the next character */
 };
 
 /* Create an empty converter. */
@@ -51,6 +61,30 @@ struct rawtext *
 rawtext_new(void)
 {
 	return xcalloc(1, sizeof(struct rawtext));
+}
+
+/* Append the SGR sequence just read to those waiting for a character. */
+static void
+rawtext_keep_sgr(struct rawtext *rt)
+{
+	size_t	old = rt->sgr == NULL ? 0 : strlen(rt->sgr);
+
+	rt->sgr = xreallocarray(rt->sgr, old + rt->seqlen + 1, 1);
+	memcpy(rt->sgr + old, rt->seq, rt->seqlen);
+	rt->sgr[old + rt->seqlen] = '\0';
+}
+
+/* Empty the line being built, freeing its characters' SGR sequences. */
+static void
+rawtext_clear_line(struct rawtext *rt)
+{
+	size_t	i;
+
+	for (i = 0; i < rt->len; i++) {
+		free(rt->line[i].sgr);
+		rt->line[i].sgr = NULL;
+	}
+	rt->len = rt->col = 0;
 }
 
 static void	rawtext_end_line(struct rawtext *);
@@ -69,8 +103,16 @@ rawtext_put(struct rawtext *rt, const char *bytes, size_t len)
 		rt->line = xreallocarray(rt->line, rt->cap, sizeof *rt->line);
 	}
 	while (rt->len < rt->col) {
+		rt->line[rt->len].sgr = NULL;
 		rt->line[rt->len].bytes[0] = ' ';
 		rt->line[rt->len++].len = 1;
+	}
+	if (rt->col == rt->len)
+		rt->line[rt->col].sgr = NULL;
+	if (rt->sgr != NULL) {
+		free(rt->line[rt->col].sgr);
+		rt->line[rt->col].sgr = rt->sgr;
+		rt->sgr = NULL;
 	}
 	memcpy(rt->line[rt->col].bytes, bytes, len);
 	rt->line[rt->col++].len = (uint8_t)len;
@@ -85,28 +127,47 @@ rawtext_put_invalid(struct rawtext *rt)
 	rawtext_put(rt, "\xef\xbf\xbd", 3);
 }
 
-/* Finish the current line and start an empty one. */
+/*
+ * Finish the current line and start an empty one.  SGR sequences waiting
+ * for a character end the line, so a colour reset there is kept.
+ */
 static void
 rawtext_end_line(struct rawtext *rt)
 {
 	char	*text;
-	size_t	 i, n = 0;
+	size_t	 i, n = 0, size, keep = rt->len;
 
 	if (rt->count == rt->alloc) {
 		rt->alloc = rt->alloc == 0 ? 256 : rt->alloc * 2;
 		rt->lines = xreallocarray(rt->lines, rt->alloc, sizeof *rt->lines);
 	}
-	while (rt->len > 0 && rt->line[rt->len - 1].len == 1 &&
-	    rt->line[rt->len - 1].bytes[0] == ' ')
-		rt->len--;
-	text = xmalloc(rt->len * 4 + 1);
-	for (i = 0; i < rt->len; i++) {
+	while (keep > 0 && rt->line[keep - 1].len == 1 &&
+	    rt->line[keep - 1].bytes[0] == ' ' && rt->line[keep - 1].sgr == NULL)
+		keep--;
+	size = keep * 4 + 1 + (rt->sgr == NULL ? 0 : strlen(rt->sgr));
+	for (i = 0; i < keep; i++) {
+		if (rt->line[i].sgr != NULL)
+			size += strlen(rt->line[i].sgr);
+	}
+	text = xmalloc(size);
+	for (i = 0; i < keep; i++) {
+		if (rt->line[i].sgr != NULL) {
+			memcpy(text + n, rt->line[i].sgr,
+			    strlen(rt->line[i].sgr));
+			n += strlen(rt->line[i].sgr);
+		}
 		memcpy(text + n, rt->line[i].bytes, rt->line[i].len);
 		n += rt->line[i].len;
 	}
+	if (rt->sgr != NULL) {
+		memcpy(text + n, rt->sgr, strlen(rt->sgr));
+		n += strlen(rt->sgr);
+		free(rt->sgr);
+		rt->sgr = NULL;
+	}
 	text[n] = '\0';
 	rt->lines[rt->count++] = text;
-	rt->len = rt->col = 0;
+	rawtext_clear_line(rt);
 	if (rt->cap > RAWTEXT_KEEP) {
 		free(rt->line);
 		rt->line = NULL;
@@ -195,7 +256,7 @@ rawtext_feed(struct rawtext *rt, const char *buf, size_t len)
 				rawtext_end_line(rt);
 			else {
 				/* The line is being redrawn: start it again. */
-				rt->len = rt->col = 0;
+				rawtext_clear_line(rt);
 				rawtext_text(rt, c);
 			}
 			break;
@@ -203,8 +264,11 @@ rawtext_feed(struct rawtext *rt, const char *buf, size_t len)
 			rawtext_text(rt, c);
 			break;
 		case RT_ESC:
-			if (c == '[')
+			if (c == '[') {
 				rt->state = RT_CSI;
+				memcpy(rt->seq, "\033[", 2);
+				rt->seqlen = 2;
+			}
 			else if (c == ']' || c == 'P' || c == 'X' || c == '^' ||
 			    c == '_')
 				rt->state = RT_STRING;
@@ -218,9 +282,17 @@ rawtext_feed(struct rawtext *rt, const char *buf, size_t len)
 				rt->state = RT_TEXT;
 			break;
 		case RT_CSI:
-			if (c >= 0x40 && c <= 0x7e)
+			if (rt->seqlen < RAWTEXT_SEQ_MAX)
+				rt->seq[rt->seqlen] = (char)c;
+			rt->seqlen++;
+			if (c >= 0x40 && c <= 0x7e) {
 				rt->state = RT_TEXT;
-			else if (c == 0x1b)
+				if ((rt->flags & RAWTEXT_SGR) && c == 'm' &&
+				    rt->seqlen <= RAWTEXT_SEQ_MAX &&
+				    strspn(rt->seq + 2, "0123456789;:") ==
+				    rt->seqlen - 3)
+					rawtext_keep_sgr(rt);
+			} else if (c == 0x1b)
 				rt->state = RT_ESC;
 			break;
 		case RT_STRING:
@@ -259,7 +331,7 @@ rawtext_finish(struct rawtext *rt, int *count)
 
 	if (rt->pend_need > 0)
 		rawtext_put_invalid(rt);
-	if (rt->len > 0)
+	if (rt->len > 0 || rt->sgr != NULL)
 		rawtext_end_line(rt);
 	lines = rt->lines;
 	*count = rt->count;
@@ -275,6 +347,8 @@ rawtext_free(struct rawtext *rt)
 	if (rt == NULL)
 		return;
 	rawtext_free_lines(rt->lines, rt->count);
+	rawtext_clear_line(rt);
+	free(rt->sgr);
 	free(rt->line);
 	free(rt);
 }
@@ -288,4 +362,50 @@ rawtext_free_lines(char **lines, int count)
 	for (i = 0; i < count; i++)
 		free(lines[i]);
 	free(lines);
+}
+
+/*
+ * Convert one line (buf holds no '\n') as a stream of its own would be:
+ * a new string of *outlen bytes.  RAWTEXT_SGR keeps SGR sequences.  Plain
+ * printable ASCII, the common case, is copied without the converter.
+ */
+char *
+rawtext_line(const char *buf, size_t len, int flags, size_t *outlen)
+{
+	struct rawtext	 *rt;
+	char		**lines, *text;
+	size_t		  i, n, size;
+	int		  count, k;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
+			break;
+	}
+	if (i == len) {
+		while (len > 0 && buf[len - 1] == ' ')
+			len--;
+		text = xmalloc(len + 1);
+		memcpy(text, buf, len);
+		text[len] = '\0';
+		*outlen = len;
+		return text;
+	}
+
+	rt = rawtext_new();
+	rt->flags = flags;
+	rawtext_feed(rt, buf, len);
+	lines = rawtext_finish(rt, &count);
+	size = 1;
+	for (k = 0; k < count; k++)
+		size += strlen(lines[k]);
+	text = xmalloc(size);
+	n = 0;
+	for (k = 0; k < count; k++) {
+		memcpy(text + n, lines[k], strlen(lines[k]));
+		n += strlen(lines[k]);
+	}
+	text[n] = '\0';
+	rawtext_free_lines(lines, count);
+	*outlen = n;
+	return text;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "joblog.h"
+#include "store.h"
 
 static char	base[64];
 
@@ -389,42 +390,26 @@ set_env(const char *name, const char *value)
 		setenv(name, value, 1);
 }
 
+/* The rules are the store's (check_store); the log is its logs/. */
 START_TEST(test_default_dir)
 {
-	char	*d, want[64];
+	static const char	*homes[] = { "/home/u", NULL };
+	static const char	*states[] = { "/xdg/state", "relative", NULL };
+	char			*d, *s, want[256];
+	size_t			 i, j;
 
-	set_env("XDG_STATE_HOME", "/xdg/state");
-	set_env("HOME", "/home/u");
-	d = joblog_default_dir();
-	ck_assert_str_eq(d, "/xdg/state/jobdeck/logs");
-	free(d);
-
-	set_env("XDG_STATE_HOME", "/xdg/state//");
-	d = joblog_default_dir();
-	ck_assert_str_eq(d, "/xdg/state/jobdeck/logs");
-	free(d);
-
-	/* Relative or empty XDG values are ignored, as the spec says. */
-	set_env("XDG_STATE_HOME", "relative/state");
-	d = joblog_default_dir();
-	ck_assert_str_eq(d, "/home/u/.local/state/jobdeck/logs");
-	free(d);
-	set_env("XDG_STATE_HOME", "");
-	d = joblog_default_dir();
-	ck_assert_str_eq(d, "/home/u/.local/state/jobdeck/logs");
-	free(d);
-
-	set_env("XDG_STATE_HOME", NULL);
-	set_env("HOME", NULL);
-	d = joblog_default_dir();
-	snprintf(want, sizeof want, "/tmp/jobdeck-%u/logs",
-	    (unsigned)getuid());
-	ck_assert_str_eq(d, want);
-	free(d);
-	set_env("HOME", "");
-	d = joblog_default_dir();
-	ck_assert_str_eq(d, want);
-	free(d);
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 3; j++) {
+			set_env("HOME", homes[i]);
+			set_env("XDG_STATE_HOME", states[j]);
+			d = joblog_default_dir();
+			s = store_default_dir();
+			snprintf(want, sizeof want, "%s/logs", s);
+			ck_assert_str_eq(d, want);
+			free(d);
+			free(s);
+		}
+	}
 }
 END_TEST
 

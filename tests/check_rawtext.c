@@ -371,6 +371,45 @@ START_TEST(test_backspace_utf8)
 END_TEST
 
 /* Build the rawtext suite. */
+/* One line on its own: plain, text, and with SGR kept. */
+START_TEST(test_line)
+{
+	static const struct {
+		const char	*in;
+		int		 flags;
+		const char	*want;
+	} cases[] = {
+		{ "plain text  ", 0, "plain text" },
+		{ "he\033[31mllo\033[0m", 0, "hello" },
+		{ "he\033[31mllo\033[0m", RAWTEXT_SGR, "he\033[31mllo\033[0m" },
+		{ "\033[1;38;5;196mX\033[m", RAWTEXT_SGR,
+		    "\033[1;38;5;196mX\033[m" },
+		{ "\033[38:2::1:2:3mX", RAWTEXT_SGR, "\033[38:2::1:2:3mX" },
+		/* Other escapes go, private "m" sequences too. */
+		{ "\033[?25lA\033[2KB\033[>4;2mC\033]0;t\007D", RAWTEXT_SGR,
+		    "ABCD" },
+		/* A redrawn line keeps the colours of its last state. */
+		{ "\033[31m10%\r\033[32m100%", RAWTEXT_SGR, "\033[32m100%" },
+		{ "e\xcc\x81 caf\xc3\xa9", 0, "e\xcc\x81 caf\xc3\xa9" },
+		{ "a\tb", 0, "a       b" },
+		{ "abc\bd", 0, "abd" },
+		{ "", 0, "" },
+		{ "\033[0m", RAWTEXT_SGR, "\033[0m" },
+	};
+	char	*out;
+	size_t	 i, len;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		out = rawtext_line(cases[i].in, strlen(cases[i].in),
+		    cases[i].flags, &len);
+		ck_assert_msg(strcmp(out, cases[i].want) == 0,
+		    "case %zu: got \"%s\"", i, out);
+		ck_assert_uint_eq(len, strlen(out));
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *
 rawtext_suite(void)
 {
@@ -390,6 +429,7 @@ rawtext_suite(void)
 	tcase_add_test(tc, test_take_partial);
 	tcase_add_test(tc, test_take_endless_line);
 	tcase_add_test(tc, test_free);
+	tcase_add_test(tc, test_line);
 	tcase_add_loop_test(tc, test_backspace_utf8, 0,
 	    (int)(sizeof rt_utf8_cases / sizeof rt_utf8_cases[0]));
 	suite_add_tcase(s, tc);
