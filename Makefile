@@ -70,6 +70,8 @@ LIB_SRCS = \
 	src/cmd-ui.c \
 	src/cmd-run.c \
 	src/cmd-ctl.c \
+	src/cmd-grep.c \
+	src/grep.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -85,7 +87,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o
 CHECK_SUITES = loop pty vt joblog session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run textesc cgroup store
+	       expand procfile toml config json run textesc cgroup store grep
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -101,8 +103,10 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(B)/vt.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
-		     $(B)/cmd-ctl.o $(B)/keys.o \
+		     $(B)/cmd-ctl.o $(B)/cmd-grep.o $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
+# check_grep: the search on real store runs, and !grep on a job table.
+check_grep_OBJS	   = $(check_cmd_OBJS)
 check_keys_OBJS	   = $(BASE_OBJS) $(B)/vt.o $(B)/keys.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
