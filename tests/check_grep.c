@@ -44,6 +44,7 @@ struct hit {
 struct hits {
 	struct hit	*v;
 	int		 n;
+	int		 alloc;
 	int		 stop_each;
 };
 
@@ -152,8 +153,11 @@ hits_add(const struct grep_match *m, void *arg)
 	struct hits	*h = arg;
 	struct hit	*x;
 
-	h->v = realloc(h->v, (size_t)(h->n + 1) * sizeof *h->v);
-	ck_assert_ptr_nonnull(h->v);
+	if (h->n == h->alloc) {
+		h->alloc = h->alloc == 0 ? 64 : h->alloc * 2;
+		h->v = realloc(h->v, (size_t)h->alloc * sizeof *h->v);
+		ck_assert_ptr_nonnull(h->v);
+	}
 	x = &h->v[h->n++];
 	ck_assert_int_eq(strlen(m->run), STORE_ID_LEN);
 	strcpy(x->run, m->run);
