@@ -424,8 +424,11 @@ grep_block_line(struct grep_block *b, size_t at)
 	const char	*p = b->buf + b->counted, *end = b->buf + at;
 	int64_t		 n = 0;
 
-	for (; p < end; p++)
-		n += *p == '\n';
+	/* memchr() steps a line at a time, far faster than a byte loop. */
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
 	b->counted = at;
 	b->line += n;
 	return b->line;
