@@ -377,6 +377,12 @@ rawtext_line(const char *buf, size_t len, int flags, size_t *outlen)
 	size_t		  i, n, size;
 	int		  count, k;
 
+	/*
+	 * A carriage return at the end only goes back to the line's start
+	 * (a pty ends every line with one): the text is the same without.
+	 */
+	while (len > 0 && buf[len - 1] == '\r')
+		len--;
 	for (i = 0; i < len; i++) {
 		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
 			break;

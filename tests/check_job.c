@@ -816,7 +816,9 @@ START_TEST(test_pipe_fallback)
 	ck_assert_uint_eq(strlen(fx.out), strlen("to-stdout\nto-stderr\n"
 	    "no-tty\n"));
 	ck_assert_ptr_nonnull(strstr(fx.out, "to-stderr\n"));
-	ck_assert_ptr_nonnull(strstr(fx.out, "to-stdout\nno-tty\n"));
+	ck_assert_ptr_nonnull(strstr(fx.out, "to-stdout\n"));
+	ck_assert_ptr_nonnull(strstr(fx.out, "no-tty\n"));
+	ck_assert(strstr(fx.out, "to-stdout\n") < strstr(fx.out, "no-tty\n"));
 	s = job_text(job);
 	ck_assert_uint_eq(strlen(s), strlen(fx.out));
 	ck_assert_ptr_nonnull(strstr(s, "to-stderr\n"));

@@ -380,6 +380,10 @@ START_TEST(test_line)
 		const char	*want;
 	} cases[] = {
 		{ "plain text  ", 0, "plain text" },
+		{ "a pty's line\r", 0, "a pty's line" },
+		{ "10%\r100%\r\r", 0, "100%" },
+		{ "long line\rshort\r", 0, "short" },
+		{ "\033[32mok\033[0m\r", RAWTEXT_SGR, "\033[32mok\033[0m" },
 		{ "he\033[31mllo\033[0m", 0, "hello" },
 		{ "he\033[31mllo\033[0m", RAWTEXT_SGR, "he\033[31mllo\033[0m" },
 		{ "\033[1;38;5;196mX\033[m", RAWTEXT_SGR,
