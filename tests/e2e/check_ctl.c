@@ -2291,7 +2291,7 @@ START_TEST(test_store_cap)
 	struct jsonread	*j;
 	char		 path[PATH_MAX], cmd[PATH_MAX + 64], *nl;
 	FILE		*f;
-	long		 kib, lines = 0;
+	long		 kib, lines = 0, dropped = 0;
 
 	snprintf(path, sizeof path, "/tmp/jobdeck-cap-%ld.toml",
 	    (long)getpid());
@@ -2305,7 +2305,7 @@ START_TEST(test_store_cap)
 		deck_open(&d, "cap", o, NULL, NULL, 0);
 	}
 	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "flood", "--",
-	    "yes | head -c 20000000; echo LAST");
+	    "yes | head -c 6000000; echo LAST");
 	ctlres_free(&r);
 	j = wait_state(&d, "flood", "completed", 60000);
 	snprintf(cmd, sizeof cmd, "du -sk %s", json_str(j, "log"));
@@ -2329,12 +2329,15 @@ START_TEST(test_store_cap)
 	ctl_runv_ms(&d, NULL, &r, (const char *const []){ "--json", "logs",
 	    "flood", NULL }, 60000);
 	ck_assert_int_eq(r.status, 0);
-	j = json_parse(r.out);
-	/* 20,000,000 bytes of "y\n", then LAST. */
-	ck_assert_msg(json_num(j, "dropped") + (double)lines == 10000001,
-	    "%.0f dropped and %ld kept of 10000001 lines",
-	    json_num(j, "dropped"), lines);
-	jsonread_free(j);
+	/*
+	 * 6,000,000 bytes of "y\n", then LAST.  (Read from the head of the
+	 * document: parsing 300,000 strings is slow under AddressSanitizer.)
+	 */
+	ck_assert_msg(strncmp(r.out, "{\"id\":1,\"dropped\":", 18) == 0 &&
+	    sscanf(r.out + 18, "%ld", &dropped) == 1, "logs --json: %.80s",
+	    r.out);
+	ck_assert_msg(dropped + lines == 3000001, "%ld dropped and %ld kept "
+	    "of 3000001 lines", dropped, lines);
 	ctlres_free(&r);
 	unlink(path);
 	term_close(d.t);
