@@ -162,6 +162,8 @@ int	cmd_history_runs(struct cmd_ctx *, int all, int limit,
 	    struct store_meta **);
 void	cmd_history_free(struct store_meta *, int);
 void	cmd_history_json(struct json_buf *, const struct store_meta *);
+void	cmd_history_json_runs(struct json_buf *, const char *key,
+	    const struct store_meta *, int);
 char	*cmd_history_row(const struct store_meta *);
 char	*cmd_history_header(void);
 int	cmd_history_logs(struct cmd_ctx *, const char *id);

@@ -3,8 +3,8 @@
  * start and end times and exit status, the pty (or pipe) fds of its child,
  * the terminal emulator its output is fed to (created lazily on the first
  * byte, so a silent job costs no emulator) and the run of it the output
- * store is writing (each start is a new run).  job.c knows
- * nothing of the loop: jobtable watches the fds and calls job_read(),
+ * store is writing (each start is a new run).  job.c knows nothing of
+ * the loop but its clocks: jobtable watches the fds and calls job_read(),
  * job_flush_input() and job_set_exited().
  *
  * Ownership: jobtable owns every struct job.  A job owns its spec copy, its

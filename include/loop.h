@@ -47,5 +47,6 @@ void		 loop_stop(struct loop *);
 void		 loop_yield(struct loop *);
 void		 loop_await_urgent(struct loop *, int ms);
 int64_t		 loop_now_ms(void);
+int64_t		 loop_wall_ms(void);
 
 #endif

@@ -159,6 +159,23 @@ cmd_history_json(struct json_buf *jb, const struct store_meta *m)
 	waitstatus_json(jb, m->has_status ? m->status : WAITSTATUS_NONE);
 }
 
+/* Add key and an array of the runs' objects to a JSON object being written. */
+void
+cmd_history_json_runs(struct json_buf *jb, const char *key,
+    const struct store_meta *metas, int n)
+{
+	int	i;
+
+	json_key(jb, key);
+	json_array_begin(jb);
+	for (i = 0; i < n; i++) {
+		json_object_begin(jb);
+		cmd_history_json(jb, &metas[i]);
+		json_object_end(jb);
+	}
+	json_array_end(jb);
+}
+
 /* Return a run's table row: RUN, JOB, STATE, EXIT, STARTED, COMMAND. */
 char *
 cmd_history_row(const struct store_meta *m)
@@ -215,14 +232,7 @@ cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
-		json_key(&jb, "runs");
-		json_array_begin(&jb);
-		for (i = 0; i < n; i++) {
-			json_object_begin(&jb);
-			cmd_history_json(&jb, &metas[i]);
-			json_object_end(&jb);
-		}
-		json_array_end(&jb);
+		cmd_history_json_runs(&jb, "runs", metas, n);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);

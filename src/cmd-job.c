@@ -236,16 +236,8 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 			json_object_end(&jb);
 		}
 		json_array_end(&jb);
-		if (nruns >= 0) {
-			json_key(&jb, "history");
-			json_array_begin(&jb);
-			for (i = 0; i < nruns; i++) {
-				json_object_begin(&jb);
-				cmd_history_json(&jb, &runs[i]);
-				json_object_end(&jb);
-			}
-			json_array_end(&jb);
-		}
+		if (nruns >= 0)
+			cmd_history_json_runs(&jb, "history", runs, nruns);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);

@@ -18,6 +18,7 @@
 #include "cgroup.h"
 #include "expand.h"
 #include "job.h"
+#include "loop.h"
 #include "pty.h"
 #include "rawtext.h"
 #include "store.h"
@@ -104,26 +105,6 @@ job_copy_strv(char *const *v)
 	for (i = 0; i < n; i++)
 		copy[i] = xstrdup(v[i]);
 	return copy;
-}
-
-/* Return the monotonic clock in milliseconds, as loop_now_ms() does. */
-static int64_t
-job_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Return the wall clock in milliseconds since the epoch. */
-static int64_t
-job_wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Create a queued job from a spec (copied). */
@@ -305,8 +286,8 @@ job_start(struct job *j, int rows, int cols, char **cause)
 		cgroup_job_started(j->cgj, j->child.pid);
 
 	j->state = JOB_RUNNING;
-	j->started = job_now_ms();
-	j->started_wall = job_wall_ms();
+	j->started = loop_now_ms();
+	j->started_wall = loop_wall_ms();
 	j->ended_wall = 0;
 	j->starts++;
 	job_store_begin(j);
@@ -359,7 +340,7 @@ job_read_fd(struct job *j, int fd, enum store_stream stream, char *buf,
 		return n;
 	j->out_bytes += (uint64_t)n;
 	if (j->run != NULL && store_run_write(j->run, stream, buf, (size_t)n,
-	    job_wall_ms()) == -1)
+	    loop_wall_ms()) == -1)
 		job_store_failed(j);
 	vt_feed(job_vt_get(j), buf, (size_t)n);
 	return n;
@@ -394,7 +375,7 @@ job_store_flush(struct job *j)
 {
 	if (j->run == NULL)
 		return 0;
-	if (store_run_flush(j->run, job_wall_ms()) == -1)
+	if (store_run_flush(j->run, loop_wall_ms()) == -1)
 		job_store_failed(j);
 	return j->run != NULL && store_run_held(j->run);
 }
@@ -612,7 +593,7 @@ job_set_exited(struct job *j, int status, int64_t now)
 		j->state = JOB_COMPLETED;
 	else
 		j->state = JOB_FAILED;
-	j->ended_wall = job_wall_ms();
+	j->ended_wall = loop_wall_ms();
 	job_store_update(j);
 	job_store_end(j);
 }
@@ -907,7 +888,7 @@ job_store_end(struct job *j)
 	if (j->run == NULL || !(j->flags & JOB_REAPED) ||
 	    j->child.out_fd != -1)
 		return;
-	if (store_run_flush(j->run, job_wall_ms()) == -1) {
+	if (store_run_flush(j->run, loop_wall_ms()) == -1) {
 		job_store_failed(j);
 		return;
 	}

@@ -136,6 +136,17 @@ loop_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Return the wall clock in milliseconds since the epoch (for records). */
+int64_t
+loop_wall_ms(void)
+{
+	struct timespec	ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		fatal("clock_gettime(CLOCK_REALTIME) failed");
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Create an empty loop with no watches, timers or signals. */
 struct loop *
 loop_new(void)

@@ -139,16 +139,6 @@ main_open_debuglog(const struct store *store, const char *deck)
 	}
 }
 
-/* Return the wall clock in ms since the epoch. */
-static int64_t
-main_wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * The store's retention: a step of the sweep, then the next step soon, or
  * the next sweep in an hour; runs it finds lost are logged.
@@ -162,7 +152,7 @@ main_sweep_cb(void *arg)
 
 	ms->sweep_timer = 0;
 	if (ms->sweep == NULL)
-		ms->sweep = store_sweep_new(ms->store, main_wall_ms());
+		ms->sweep = store_sweep_new(ms->store, loop_wall_ms());
 	if (ms->sweep != NULL && store_sweep_step(ms->sweep,
 	    MAIN_SWEEP_BUDGET) > 0) {
 		ms->sweep_timer = loop_add_timer(ms->loop, MAIN_SWEEP_STEP_MS,

@@ -912,16 +912,6 @@ run_stream_read(struct run_stream *s, int max)
 		    run_out_busy(s->to) ? 0 : POLLIN);
 }
 
-/* Return the wall clock in ms since the epoch. */
-static int64_t
-run_wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Keep what a stream read in the output store; a failure ends keeping. */
 static void
 run_store_write(struct run_stream *s, const char *buf, size_t len)
@@ -929,7 +919,7 @@ run_store_write(struct run_stream *s, const char *buf, size_t len)
 	struct run	*r = s->r;
 
 	if (r->srun != NULL && store_run_write(r->srun, s == &r->out ?
-	    STORE_STDOUT : STORE_STDERR, buf, len, run_wall_ms()) != 0) {
+	    STORE_STDOUT : STORE_STDERR, buf, len, loop_wall_ms()) != 0) {
 		store_run_close(r->srun);
 		r->srun = NULL;
 	}
@@ -960,7 +950,7 @@ run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir)
 	m.cwd = cmd->cwd;
 	m.envp = cmd->envp;
 	m.pid = r->pid;
-	m.started = run_wall_ms();
+	m.started = loop_wall_ms();
 	m.state = (char *)"running";
 	if ((r->srun = store_run_new(r->store, &m, &cause)) == NULL)
 		free(cause);
@@ -986,8 +976,8 @@ run_store_end(struct run *r, const struct run_cmd *cmd, int spawned,
 		m.cwd = cmd->cwd;
 		m.envp = cmd->envp;
 		m.pid = r->pid;
-		m.started = run_wall_ms() - (loop_now_ms() - r->started);
-		m.ended = run_wall_ms();
+		m.started = loop_wall_ms() - (loop_now_ms() - r->started);
+		m.ended = loop_wall_ms();
 		m.state = (char *)(r->timed_out ? "timed-out" : !spawned ||
 		    r->exec_errno != 0 || status != 0 ? "failed" : "completed");
 		m.status = status;
