@@ -23,19 +23,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "store.h"
+
 struct cgroup;
 struct store;
 struct job;
 struct vt;
-
-/*
- * Where a reader of a job's text is: the next line, and how many bytes the
- * run held when its partial last line was last given.
- */
-struct job_mark {
-	int64_t		  line;
-	uint64_t	  partial;
-};
 
 /* When a job is started again by itself after it ends. */
 enum job_restart {
@@ -136,7 +129,7 @@ const char	*job_describe_end(const struct job *, char *buf, size_t size);
 char		**job_text_lines(const struct job *, int *count);
 char		**job_text_tail(const struct job *, int max, int *count,
 		    int *more);
-char		**job_text_since(struct job *, struct job_mark *, int *count,
+char		**job_text_since(struct job *, struct store_mark *, int *count,
 		    int *partial);
 char		**job_text_incremental(struct job *, int max, int *count,
 		    int *partial, int *more);

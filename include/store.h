@@ -100,6 +100,16 @@ struct store_line {
 	size_t		  len;
 };
 
+/*
+ * Where a reader of a run's new lines is (store_reader_since()): the next
+ * line, and how many bytes the run held when its partial last line was
+ * last given.  A zeroed mark is the run's start.
+ */
+struct store_mark {
+	int64_t		  line;
+	uint64_t	  partial;
+};
+
 /* How store_reader_get() gives a line. */
 #define STORE_RAW	0x0	/* the bytes as written, less the '\n' */
 #define STORE_TEXT	0x1	/* what a user sees: escapes gone, \r, \b */
@@ -154,6 +164,9 @@ uint64_t	 store_reader_bytes(const struct store_reader *);
 int		 store_reader_get(struct store_reader *, int64_t from,
 		    int64_t to, int flags, struct store_line **lines,
 		    int *count);
+int		 store_reader_since(struct store_reader *, struct store_mark *,
+		    int flags, int max, int partial, struct store_line **lines,
+		    int *count, int64_t *skipped);
 int64_t		 store_reader_find_time(struct store_reader *, int64_t wall_ms);
 int64_t		 store_reader_scan(struct store_reader *, int64_t from,
 		    size_t budget, const struct store_scan_cbs *, void *arg);

@@ -125,7 +125,7 @@ struct ctl_client {
 	struct store_reader *reader;	/* its run in the store, or NULL */
 	int64_t		 next;		/* the next line of the run to send */
 	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
-	struct job_mark	 mark;		/* not logged: emulator lines sent */
+	struct store_mark	 mark;		/* not logged: emulator lines sent */
 	int		 nlines;	/* lines sent (JSON: commas) */
 	struct grep	*grep;		/* a grep stream's search */
 	uint64_t	 grep_timer;	/* its next step */
@@ -154,7 +154,7 @@ struct ctl_feed {
 	struct job		*job;
 	struct store_reader	*reader;
 	char			 run[STORE_ID_LEN + 1];
-	struct job_mark		 mark;
+	struct store_mark		 mark;
 	int64_t			 quiet_at;	/* ms, 0: no partial waits */
 	struct rawtext		*rt;
 };
@@ -1409,35 +1409,14 @@ static void
 ctl_feed_read(struct ctl *ctl, struct ctl_feed *f, int partial)
 {
 	struct store_line	*sl;
-	int64_t			 total, complete, from, to;
-	uint64_t		 bytes;
 	int			 n;
 
 	if (f->reader == NULL)
 		return;
 	store_reader_refresh(f->reader);
-	total = store_reader_count(f->reader);
-	complete = total - store_reader_partial(f->reader);
-	from = f->mark.line > store_reader_first(f->reader) ? f->mark.line :
-	    store_reader_first(f->reader);
-	while (from < complete) {
-		to = complete - from > CTL_LOG_LINES ? from + CTL_LOG_LINES :
-		    complete;
-		if (store_reader_get(f->reader, from, to, STORE_TEXT, &sl,
-		    &n) != 0 || n == 0)
-			break;
-		from = sl[n - 1].no + 1;
+	if (store_reader_since(f->reader, &f->mark, STORE_TEXT, -1, partial,
+	    &sl, &n, NULL) == 0)
 		ctl_broadcast_store_lines(ctl, f->job, sl, n);
-	}
-	f->mark.line = complete;
-	bytes = store_reader_bytes(f->reader);
-	if (!partial || complete == total || bytes == f->mark.partial)
-		return;
-	if (store_reader_get(f->reader, complete, total, STORE_TEXT, &sl,
-	    &n) == 0) {
-		f->mark.partial = bytes;
-		ctl_broadcast_store_lines(ctl, f->job, sl, n);
-	}
 }
 
 /* Arm the partial-line timer for the earliest feed that waits, if any. */

@@ -67,7 +67,7 @@ struct job {
 	int64_t		  ended;
 	int64_t		  ended_wall;
 	int		  status;
-	struct job_mark	  text_mark;	/* job_text_incremental()'s */
+	struct store_mark	  text_mark;	/* job_text_incremental()'s */
 	struct cgroup	 *cg;		/* the deck's containment, or NULL */
 	struct cgroup_job *cgj;		/* the last run's, or NULL */
 
@@ -1033,7 +1033,7 @@ job_text_free(char **lines, int count)
  * scrollback is full).
  */
 static char **
-job_vt_since(struct job *j, struct job_mark *mark, int *count)
+job_vt_since(struct job *j, struct store_mark *mark, int *count)
 {
 	char	**lines, **out;
 	int	  n, i, complete, cy, cx;
@@ -1067,15 +1067,14 @@ job_vt_since(struct job *j, struct job_mark *mark, int *count)
  * says whether lines were passed over, by max or by the store's cap.
  */
 static char **
-job_text_range(struct job *j, struct job_mark *mark, int max, int *count,
+job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
     int *partial, int *more)
 {
 	struct store_reader	 *r;
 	struct store_line	 *sl;
 	char			**lines;
-	int64_t			  total, complete, from;
-	uint64_t		  bytes;
-	int			  n;
+	int64_t			  skipped = 0;
+	int			  n, i;
 
 	*count = 0;
 	*partial = 0;
@@ -1084,45 +1083,33 @@ job_text_range(struct job *j, struct job_mark *mark, int max, int *count,
 	if ((r = job_reader(j)) == NULL)
 		return j->store == NULL || j->log_error != NULL ?
 		    job_vt_since(j, mark, count) : NULL;
-	total = store_reader_count(r);
-	complete = store_reader_partial(r) && job_is_running(j) ? total - 1 :
-	    total;
-	from = mark->line > store_reader_first(r) ? mark->line :
-	    store_reader_first(r);
-	if (max >= 0 && complete - from > max)
-		from = complete - max;
-	if (more != NULL && from > mark->line)
-		*more = 1;
-	lines = job_reader_text(r, from, complete, count);
-	mark->line = complete;
-	bytes = store_reader_bytes(r);
-	if (complete < total && bytes != mark->partial &&
-	    store_reader_get(r, complete, total, STORE_TEXT, &sl, &n) == 0) {
-		if (n == 1) {
-			lines = xreallocarray(lines, (size_t)*count + 2,
-			    sizeof *lines);
-			lines[(*count)++] = sl[0].text;
-			lines[*count] = NULL;
-			sl[0].text = NULL;
-			*partial = 1;
-			mark->partial = bytes;
-		}
-		store_lines_free(sl, n);
-	}
+	if (store_reader_since(r, mark, STORE_TEXT, max, 1, &sl, &n,
+	    &skipped) != 0)
+		n = 0;
 	store_reader_close(r);
+	if (more != NULL)
+		*more = skipped > 0;
+	lines = xcalloc((size_t)n + 1, sizeof *lines);
+	for (i = 0; i < n; i++) {
+		lines[i] = sl[i].text;
+		sl[i].text = NULL;
+	}
+	*partial = n > 0 && sl[n - 1].partial;
+	store_lines_free(sl, n);
+	*count = n;
 	return lines;
 }
 
 /*
  * Return the lines of the job's last run after *mark as text and move
- * *mark past them.  While the job runs, a partial last line (a prompt) is
- * given too, once for each time it grew, with *partial set; the line
- * comes again whole when it ends.  Once the job has ended, the rest.
+ * *mark past them (store_reader_since()): complete lines, then a partial
+ * last line (a prompt, or an end without a newline) once for each time it
+ * grew, with *partial set; the line comes again whole when it ends.
  * Lines dropped by the store's cap are skipped.  A zeroed mark is the
  * start.
  */
 char **
-job_text_since(struct job *j, struct job_mark *mark, int *count,
+job_text_since(struct job *j, struct store_mark *mark, int *count,
     int *partial)
 {
 	return job_text_range(j, mark, -1, count, partial, NULL);

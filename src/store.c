@@ -1299,6 +1299,55 @@ fail:
 	return -1;
 }
 
+/*
+ * Give the lines of r after *mark (flags as store_reader_get()'s) and move
+ * *mark past them: the complete ones, at most the newest max of them (-1:
+ * all), then, with partial set, the partial last line if the run grew
+ * since it was last given (it comes again whole once it ends).  *skipped,
+ * if not NULL, counts the lines left out: dropped by the cap or by max.
+ * 0, or -1 when the lines cannot be read.
+ */
+int
+store_reader_since(struct store_reader *r, struct store_mark *mark,
+    int flags, int max, int partial, struct store_line **lines, int *count,
+    int64_t *skipped)
+{
+	struct store_line	*sl = NULL, *pl;
+	int64_t			 total, complete, from;
+	uint64_t		 bytes;
+	int			 n = 0, np;
+
+	*lines = NULL;
+	*count = 0;
+	total = store_reader_count(r);
+	complete = total - store_reader_partial(r);
+	from = mark->line > store_reader_first(r) ? mark->line :
+	    store_reader_first(r);
+	if (max >= 0 && complete - from > max)
+		from = complete - max;
+	if (skipped != NULL)
+		*skipped = from > mark->line ? from - mark->line : 0;
+	if (from < complete && store_reader_get(r, from, complete, flags, &sl,
+	    &n) != 0)
+		return -1;
+	if (complete > mark->line)
+		mark->line = complete;
+	bytes = store_reader_bytes(r);
+	if (partial && complete < total && bytes != mark->partial &&
+	    store_reader_get(r, complete, total, flags, &pl, &np) == 0) {
+		if (np == 1) {
+			sl = xreallocarray(sl, (size_t)n + 1, sizeof *sl);
+			sl[n++] = pl[0];
+			free(pl);
+			mark->partial = bytes;
+		} else
+			store_lines_free(pl, np);
+	}
+	*lines = sl;
+	*count = n;
+	return 0;
+}
+
 /* Free what store_reader_get() returned. */
 void
 store_lines_free(struct store_line *lines, int count)

@@ -980,7 +980,7 @@ END_TEST
 
 /* Take the text since *mark and compare it with want (count lines). */
 static void
-assert_since(struct job *job, struct job_mark *mark, const char *const *want,
+assert_since(struct job *job, struct store_mark *mark, const char *const *want,
     int nwant, int want_partial)
 {
 	char	**lines;
@@ -1008,7 +1008,7 @@ START_TEST(test_text_since)
 	static const char *const rest[] = { "b", "c" };
 	static const char *const all[] = { "a", "b", "c" };
 	struct job	 *job;
-	struct job_mark	  mark = { 0, 0 };
+	struct store_mark	  mark = { 0, 0 };
 	char		  buf[64], **lines;
 	int		  count, partial, more;
 

@@ -290,6 +290,69 @@ START_TEST(test_partial_line)
 }
 END_TEST
 
+/*
+ * store_reader_since(): complete lines after the mark, the partial last
+ * line once for each time it grew and again whole when it ends, the
+ * newest max when more are new, and what was passed over counted.
+ */
+START_TEST(test_since)
+{
+	struct store		*st = open_store(0);
+	struct store_run	*sr = new_run(st);
+	struct store_reader	*r;
+	struct store_line	*l;
+	struct store_mark	 m = { 0, 0 };
+	int64_t			 skipped;
+	int			 n;
+
+	put(sr, STORE_TTY, "a\nPass", 1);
+	r = open_reader(store_run_id(sr));
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, -1, 1, &l, &n,
+	    &skipped), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(l[0].text, "a");
+	ck_assert_str_eq(l[1].text, "Pass");
+	ck_assert_int_eq(l[1].partial, 1);
+	ck_assert_int_eq(skipped, 0);
+	store_lines_free(l, n);
+	/* Not grown: nothing; without partial: never the partial line. */
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, -1, 1, &l, &n,
+	    NULL), 0);
+	ck_assert_int_eq(n, 0);
+	put(sr, STORE_TTY, "word: ", 2);
+	store_reader_refresh(r);
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, -1, 0, &l, &n,
+	    NULL), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, -1, 1, &l, &n,
+	    NULL), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(l[0].text, "Password:");
+	store_lines_free(l, n);
+	/* It ends: whole, then three more of which max 2 come. */
+	put(sr, STORE_TTY, "x\n1\n2\n3\n", 3);
+	store_reader_refresh(r);
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, -1, 1, &l, &n,
+	    NULL), 0);
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(l[0].text, "Password: x");
+	ck_assert_int_eq(l[0].partial, 0);
+	store_lines_free(l, n);
+	put(sr, STORE_TTY, "4\n5\n6\n", 4);
+	store_reader_refresh(r);
+	ck_assert_int_eq(store_reader_since(r, &m, STORE_TEXT, 2, 1, &l, &n,
+	    &skipped), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(l[0].text, "5");
+	ck_assert_int_eq(skipped, 1);
+	ck_assert_int_eq(m.line, 8);
+	store_lines_free(l, n);
+	store_reader_close(r);
+	store_run_close(sr);
+	store_free(st);
+}
+END_TEST
+
 START_TEST(test_split_streams)
 {
 	struct store		*st = open_store(0);
@@ -1504,6 +1567,7 @@ store_suite(void)
 	tcase_add_test(tc, test_long_line_cut);
 	tcase_add_test(tc, test_text_and_color);
 	tcase_add_test(tc, test_partial_line);
+	tcase_add_test(tc, test_since);
 	tcase_add_test(tc, test_split_streams);
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_pieces_of_one_byte);
