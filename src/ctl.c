@@ -1208,36 +1208,33 @@ ctl_event_end(struct json_buf *jb, size_t *len)
 }
 
 /*
- * Append an "output" event line to b for each line of job id's text: the
- * event's head is written once, and the texts as one array's elements.
+ * Append "output" events for lines of a job's text that has no store
+ * (its emulator's, or its bytes converted here): as ctl_buf_store_events()
+ * writes them, without line numbers.
  */
 static void
 ctl_buf_output_events(struct ctl_buf *b, int id, char **lines, int count)
 {
-	struct json_buf	ev, texts;
-	size_t		start;
-	int		i;
+	struct store_line	*sl;
+	int			 i;
 
 	if (count == 0)
 		return;
-	ctl_event_begin(&ev, "output", id);
-	json_key(&ev, "text");
-	json_init(&texts);
-	json_array_begin(&texts);
+	sl = xcalloc((size_t)count, sizeof *sl);
 	for (i = 0; i < count; i++) {
-		start = texts.len + (i > 0);	/* after the comma */
-		json_put_string(&texts, lines[i]);
-		ctl_buf_add(b, ev.data, ev.len);
-		ctl_buf_add(b, texts.data + start, texts.len - start);
-		ctl_buf_add(b, "}\n", 2);
+		sl[i].no = -1;
+		sl[i].stream = STORE_TTY;
+		sl[i].text = lines[i];
+		sl[i].len = strlen(lines[i]);
 	}
-	json_clear(&texts);
-	json_clear(&ev);
+	ctl_buf_store_events(b, id, sl, count);
+	free(sl);
 }
 
 /*
  * Append "output" events for lines read from the store: each with its
- * text, its line number, its stream and whether it is a partial line.
+ * text, its line number (when it has one), its stream and whether it is a
+ * partial line.  The one writer of output events.
  */
 static void
 ctl_buf_store_events(struct ctl_buf *b, int id, const struct store_line *sl,
@@ -1252,8 +1249,10 @@ ctl_buf_store_events(struct ctl_buf *b, int id, const struct store_line *sl,
 		ctl_event_begin(&ev, "output", id);
 		json_key(&ev, "text");
 		json_put_stringn(&ev, sl[i].text, sl[i].len);
-		json_key(&ev, "line");
-		json_put_int(&ev, sl[i].no + 1);
+		if (sl[i].no >= 0) {
+			json_key(&ev, "line");
+			json_put_int(&ev, sl[i].no + 1);
+		}
 		json_key(&ev, "stream");
 		json_put_string(&ev, sl[i].stream == STORE_STDERR ? "stderr" :
 		    "stdout");
