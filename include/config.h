@@ -30,6 +30,8 @@ enum config_restart {
 };
 
 /* [settings]; the defaults and bounds are in config_options[]. */
+struct store_limits;
+
 struct config_settings {
 	char		*shell;		/* NULL: $SHELL, else /bin/sh */
 	int		 scrollback;	/* lines kept above the screen */
@@ -155,6 +157,8 @@ int		 config_load(const char *path, int procfile,
 		     struct config **out, char **cause);
 char		*config_default_path(void);
 char		*config_help_text(void);
+void		 config_store_limits(const struct config *,
+		    struct store_limits *);
 const struct config_job *config_find_job(const struct config *,
 		     const char *name);
 void		 config_job_command(const struct config_job *,

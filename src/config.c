@@ -65,6 +65,7 @@
 #include "expand.h"
 #include "name.h"
 #include "procfile.h"
+#include "store.h"
 #include "toml.h"
 #include "xmalloc.h"
 
@@ -1485,4 +1486,21 @@ config_free(struct config *cfg)
 	config_clear("settings", &cfg->settings);
 	free(cfg->path);
 	free(cfg);
+}
+
+/*
+ * Fill lim with the output store's limits the settings give (the store's
+ * defaults when cfg is NULL).
+ */
+void
+config_store_limits(const struct config *cfg, struct store_limits *lim)
+{
+	store_default_limits(lim);
+	if (cfg == NULL)
+		return;
+	lim->max_run_bytes = (int64_t)cfg->settings.max_log_size << 20;
+	lim->keep_runs = cfg->settings.keep_history;
+	lim->keep_age_ms = (int64_t)cfg->settings.keep_history_days * 24 *
+	    60 * 60 * 1000;
+	lim->max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
 }

@@ -185,12 +185,7 @@ main_open_store(const struct config *cfg, const char *dir,
 	struct store		*store;
 	char			*cause = NULL;
 
-	store_default_limits(&lim);
-	lim.max_run_bytes = (int64_t)cfg->settings.max_log_size << 20;
-	lim.keep_runs = cfg->settings.keep_history;
-	lim.keep_age_ms = (int64_t)cfg->settings.keep_history_days *
-	    24 * 60 * 60 * 1000;
-	lim.max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
+	config_store_limits(cfg, &lim);
 	if ((store = store_open(dir, &lim, &cause)) == NULL) {
 		fprintf(stderr, "jobdeck: output is not kept: %s\n", cause);
 		jobtable_set_store_error(jt, cause);

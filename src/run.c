@@ -217,6 +217,7 @@ struct run {
 	struct store		*store;		/* where the run is kept, or NULL */
 	struct store_run	*srun;
 	char			 run_id[STORE_ID_LEN + 1];
+	int64_t			 started_wall;	/* ms since the epoch */
 };
 
 static void	run_usage(FILE *);
@@ -263,7 +264,8 @@ static void	run_signal_cb(int, void *);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
 static int	run_finish(struct run *, int, int, int, const char *);
-static int	run_execute(const struct run_cmd *, int, const char *);
+static int	run_execute(const struct run_cmd *, int, const char *,
+		    const struct config *);
 
 /* Print the usage line to f. */
 static void
@@ -925,33 +927,44 @@ run_store_write(struct run_stream *s, const char *buf, size_t len)
 	}
 }
 
+/* Fill m with what the store keeps of the run (m->command is the caller's). */
+static void
+run_store_meta(const struct run *r, const struct run_cmd *cmd,
+    struct store_meta *m)
+{
+	memset(m, 0, sizeof *m);
+	memcpy(m->run, r->run_id, sizeof m->run);
+	m->start = 1;
+	m->name = (char *)"run";
+	m->command = expand_shell_join(cmd->argv);
+	m->argv = cmd->argv;
+	m->cwd = cmd->cwd;
+	m->envp = cmd->envp;
+	m->pid = r->pid;
+	m->started = r->started_wall;
+	m->state = (char *)"running";
+}
+
 /*
- * Begin the run in the output store (as a deck of its own, so decks list
- * it in their history); without a store it just is not kept.
+ * Begin the run in the output store of dir, with the configuration's
+ * limits (as a deck of its own, so decks list it in their history);
+ * without a store it just is not kept.
  */
 static void
-run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir)
+run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir,
+    const struct config *cfg)
 {
 	struct store_limits	 lim;
 	struct store_meta	 m;
 	char			*cause = NULL;
 
-	store_default_limits(&lim);
+	config_store_limits(cfg, &lim);
 	if ((r->store = store_open(dir, &lim, &cause)) == NULL) {
 		free(cause);
 		return;
 	}
-	memset(&m, 0, sizeof m);
-	m.job = 0;
-	m.start = 1;
-	m.name = (char *)"run";
-	m.command = expand_shell_join(cmd->argv);
-	m.argv = cmd->argv;
-	m.cwd = cmd->cwd;
-	m.envp = cmd->envp;
-	m.pid = r->pid;
-	m.started = loop_wall_ms();
-	m.state = (char *)"running";
+	r->started_wall = loop_wall_ms();
+	run_store_meta(r, cmd, &m);
 	if ((r->srun = store_run_new(r->store, &m, &cause)) == NULL)
 		free(cause);
 	else
@@ -967,16 +980,7 @@ run_store_end(struct run *r, const struct run_cmd *cmd, int spawned,
 	struct store_meta	m;
 
 	if (r->srun != NULL) {
-		memset(&m, 0, sizeof m);
-		memcpy(m.run, r->run_id, sizeof m.run);
-		m.start = 1;
-		m.name = (char *)"run";
-		m.command = expand_shell_join(cmd->argv);
-		m.argv = cmd->argv;
-		m.cwd = cmd->cwd;
-		m.envp = cmd->envp;
-		m.pid = r->pid;
-		m.started = loop_wall_ms() - (loop_now_ms() - r->started);
+		run_store_meta(r, cmd, &m);
 		m.ended = loop_wall_ms();
 		m.state = (char *)(r->timed_out ? "timed-out" : !spawned ||
 		    r->exec_errno != 0 || status != 0 ? "failed" : "completed");
@@ -1399,11 +1403,12 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 }
 
 /*
- * Run cmd to its end, kept in the store in dir, and report it; return
- * jobdeck's exit status.
+ * Run cmd to its end, kept in the store in dir with cfg's limits (cfg may
+ * be NULL), and report it; return jobdeck's exit status.
  */
 static int
-run_execute(const struct run_cmd *cmd, int json, const char *dir)
+run_execute(const struct run_cmd *cmd, int json, const char *dir,
+    const struct config *cfg)
 {
 	struct run	 r;
 	char		*why = NULL;
@@ -1432,7 +1437,7 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir)
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
 	if (spawned)
-		run_store_begin(&r, cmd, dir);
+		run_store_begin(&r, cmd, dir, cfg);
 	if (spawned) {
 		if (loop_run(r.loop) != 0) {
 			/* poll() failed: nothing more can be read. */
@@ -1498,7 +1503,7 @@ run_main(int argc, char **argv)
 	fflush(stderr);
 	dir = cfg != NULL && cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : store_default_dir();
-	rc = run_execute(&cmd, o.json, dir);
+	rc = run_execute(&cmd, o.json, dir, cfg);
 	free(dir);
 
 out:

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "store.h"
 #include "expand.h"
 #include "job.h"
 #include "launch.h"
@@ -651,6 +652,40 @@ START_TEST(test_defaults_from_table)
 		}
 		config_free(cfg);
 	}
+}
+END_TEST
+
+/*
+ * The store's limits from the settings: the defaults of the option table
+ * are the store's own, and each setting lands in its limit, in bytes and
+ * milliseconds.
+ */
+START_TEST(test_store_limits)
+{
+	struct store_limits	 want, got;
+	struct config		*cfg;
+	char			*cause = NULL;
+	static const char	 text[] = "[settings]\nmax_log_size = 3\n"
+	    "keep_history = 7\nkeep_history_days = 2\nmax_state_size = 5\n";
+
+	store_default_limits(&want);
+	cfg = config_default();
+	config_store_limits(cfg, &got);
+	ck_assert_int_eq(got.max_run_bytes, want.max_run_bytes);
+	ck_assert_int_eq(got.keep_runs, want.keep_runs);
+	ck_assert_int_eq(got.keep_age_ms, want.keep_age_ms);
+	ck_assert_int_eq(got.max_total_bytes, want.max_total_bytes);
+	config_free(cfg);
+	ck_assert_int_eq(config_parse("config.toml", text, sizeof text - 1, &cfg,
+	    &cause), 0);
+	config_store_limits(cfg, &got);
+	ck_assert_int_eq(got.max_run_bytes, 3 << 20);
+	ck_assert_int_eq(got.keep_runs, 7);
+	ck_assert_int_eq(got.keep_age_ms, 2 * 24 * 3600 * 1000LL);
+	ck_assert_int_eq(got.max_total_bytes, 5 << 20);
+	config_free(cfg);
+	config_store_limits(NULL, &got);
+	ck_assert_int_eq(got.max_run_bytes, want.max_run_bytes);
 }
 END_TEST
 
@@ -1563,6 +1598,7 @@ config_suite(void)
 	    sizeof good / sizeof good[0]);
 	tcase_add_test(tc, test_defaults_from_table);
 	tcase_add_test(tc, test_table_shape);
+	tcase_add_test(tc, test_store_limits);
 	tcase_add_test(tc, test_key_code);
 	tcase_add_test(tc, test_find_job);
 	tcase_add_loop_test(tc, test_procfile, 0,

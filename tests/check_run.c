@@ -351,7 +351,7 @@ START_TEST(test_json_run_kept)
 {
 	struct res		 r;
 	const struct jsonread	*v;
-	char			 path[512], buf[4096];
+	char			 path[512], buf[4096], dir[64], cfg[256];
 	const char		*run;
 	FILE			*f;
 	size_t			 n;
@@ -379,6 +379,22 @@ START_TEST(test_json_run_kept)
 	ck_assert_ptr_nonnull(strstr(buf, "\nstate failed\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "\nstatus 768\n"));
 	res_free(&r);
+
+	/* A configuration's max_log_size holds for the run: 1 MiB in 4. */
+	tmpdir(dir);
+	write_file(cfg, dir, "config.toml", "[settings]\nmax_log_size = 1\n",
+	    0600);
+	jd(&r, "--json", "-c", cfg, "--", "echo", "capped", NULL);
+	v = jd_json(&r);
+	snprintf(path, sizeof path, "%s/jobdeck/runs/%s/meta", run_state,
+	    jstr(v, "run"));
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ck_assert_msg(strstr(buf, "\nsegment 262144\n") != NULL, "%s", buf);
+	res_free(&r);
+	rmtree(dir);
 }
 END_TEST
 
