@@ -170,6 +170,9 @@ int		 store_reader_since(struct store_reader *, struct store_mark *,
 int64_t		 store_reader_find_time(struct store_reader *, int64_t wall_ms);
 int64_t		 store_reader_scan(struct store_reader *, int64_t from,
 		    size_t budget, const struct store_scan_cbs *, void *arg);
+int		 store_reader_tail(struct store_reader *, int max, int flags,
+		    struct store_line **lines, int *count, int *more);
+char		**store_lines_take(struct store_line *, int count);
 void		 store_lines_free(struct store_line *, int count);
 
 /* Metadata of runs on disk. */

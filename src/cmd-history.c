@@ -296,8 +296,7 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	struct json_buf		  jb;
 	const char		 *dir;
 	char			**lines, *title, *cause = NULL;
-	int64_t			  total, from;
-	int			  n = 0, i, live;
+	int			  n = 0, i, live, more;
 
 	if (!store_id_valid(id))
 		return 0;
@@ -321,15 +320,11 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 		free(cause);
 		goto out;
 	}
-	total = store_reader_count(r);
-	from = total - CMD_HISTORY_TEXT_MAX > store_reader_first(r) ?
-	    total - CMD_HISTORY_TEXT_MAX : store_reader_first(r);
-	if (store_reader_get(r, from, total, STORE_TEXT, &sl, &n) != 0)
+	if (store_reader_tail(r, CMD_HISTORY_TEXT_MAX, STORE_TEXT, &sl, &n,
+	    &more) != 0)
 		n = 0;
 	store_reader_close(r);
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	for (i = 0; i < n; i++)
-		lines[i] = sl[i].text;
+	lines = store_lines_take(sl, n);
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
@@ -347,9 +342,7 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 		cmd_json(ctx, title);
 	} else
 		cmd_show(ctx, title, lines, n, 0);
-	free(lines);
-	if (n > 0)
-		store_lines_free(sl, n);
+	job_text_free(lines, n);
 out:
 	free(title);
 	store_meta_clear(&m);

@@ -795,7 +795,6 @@ static void
 ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 {
 	char	**lines;
-	int	  i;
 
 	if (c->json && c->stream == CTL_STREAM_FOLLOW) {
 		ctl_buf_store_events(&c->out, c->job_id, sl, n);
@@ -805,12 +804,7 @@ ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 		store_lines_free(sl, n);
 		return;
 	}
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	for (i = 0; i < n; i++) {
-		lines[i] = sl[i].text;
-		sl[i].text = NULL;
-	}
-	store_lines_free(sl, n);
+	lines = store_lines_take(sl, n);
 	ctl_stream_lines(c, lines, n);
 }
 

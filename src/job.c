@@ -910,29 +910,6 @@ job_reader(const struct job *j)
 	return r;
 }
 
-/* Read lines [from, to) of r as text: a NULL-terminated array, or NULL. */
-static char **
-job_reader_text(struct store_reader *r, int64_t from, int64_t to,
-    int *count)
-{
-	struct store_line	 *sl;
-	char			**lines;
-	int			  n, i;
-
-	*count = 0;
-	if (from >= to || store_reader_get(r, from, to, STORE_TEXT, &sl,
-	    &n) == -1)
-		return xcalloc(1, sizeof (char *));
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	for (i = 0; i < n; i++) {
-		lines[i] = sl[i].text;
-		sl[i].text = NULL;
-	}
-	store_lines_free(sl, n);
-	*count = n;
-	return lines;
-}
-
 /*
  * Return the emulator's scrollback and screen as text lines, without the
  * blank rows at and below the cursor; NULL if it has printed nothing.
@@ -967,19 +944,17 @@ char **
 job_text_tail(const struct job *j, int max, int *count, int *more)
 {
 	struct store_reader	 *r;
+	struct store_line	 *sl;
 	char			**lines;
-	int64_t			  from, total;
 	int			  i, drop;
 
 	*count = *more = 0;
 	if ((r = job_reader(j)) != NULL) {
-		total = store_reader_count(r);
-		from = total - max > store_reader_first(r) ? total - max :
-		    store_reader_first(r);
-		*more = from > 0;
-		lines = job_reader_text(r, from, total, count);
+		if (store_reader_tail(r, max, STORE_TEXT, &sl, count,
+		    more) != 0)
+			*count = 0;
 		store_reader_close(r);
-		return lines;
+		return store_lines_take(sl, *count);
 	}
 	lines = job_vt_lines(j, count);
 	if (*count > max) {
@@ -1072,9 +1047,8 @@ job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
 {
 	struct store_reader	 *r;
 	struct store_line	 *sl;
-	char			**lines;
 	int64_t			  skipped = 0;
-	int			  n, i;
+	int			  n;
 
 	*count = 0;
 	*partial = 0;
@@ -1089,15 +1063,9 @@ job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
 	store_reader_close(r);
 	if (more != NULL)
 		*more = skipped > 0;
-	lines = xcalloc((size_t)n + 1, sizeof *lines);
-	for (i = 0; i < n; i++) {
-		lines[i] = sl[i].text;
-		sl[i].text = NULL;
-	}
 	*partial = n > 0 && sl[n - 1].partial;
-	store_lines_free(sl, n);
 	*count = n;
-	return lines;
+	return store_lines_take(sl, n);
 }
 
 /*

@@ -1348,6 +1348,46 @@ store_reader_since(struct store_reader *r, struct store_mark *mark,
 	return 0;
 }
 
+/*
+ * Give the last max lines of r (flags as store_reader_get()'s); *more says
+ * whether earlier lines were left out, by max or dropped by the cap.  0,
+ * or -1 when they cannot be read.
+ */
+int
+store_reader_tail(struct store_reader *r, int max, int flags,
+    struct store_line **lines, int *count, int *more)
+{
+	int64_t	total = store_reader_count(r), from;
+
+	from = total - max > store_reader_first(r) ? total - max :
+	    store_reader_first(r);
+	*more = from > 0;
+	*lines = NULL;
+	*count = 0;
+	if (from >= total)
+		return 0;
+	return store_reader_get(r, from, total, flags, lines, count);
+}
+
+/*
+ * Take the texts of lines as a NULL-terminated array (the caller frees
+ * each string and the array) and free the rest of lines.
+ */
+char **
+store_lines_take(struct store_line *lines, int count)
+{
+	char	**texts;
+	int	  i;
+
+	texts = xcalloc((size_t)count + 1, sizeof *texts);
+	for (i = 0; i < count; i++) {
+		texts[i] = lines[i].text;
+		lines[i].text = NULL;
+	}
+	store_lines_free(lines, count);
+	return texts;
+}
+
 /* Free what store_reader_get() returned. */
 void
 store_lines_free(struct store_line *lines, int count)
