@@ -184,6 +184,7 @@ int		 store_list(const char *dir, char ***runs, int *count,
 		    char **cause);
 void		 store_list_free(char **runs, int count);
 int		 store_deck_alive(const char *dir, const char *deck);
+char		*store_run_path(const char *dir, const char *run);
 
 /* Retention and lost runs, a step at a time. */
 struct store_sweep;

@@ -159,8 +159,7 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	json_put_string(jb, job_run_id(job));
 	json_key(jb, "log");
 	if (job_run_id(job) != NULL && job_store_dir(job) != NULL) {
-		path = xprintf("%s/runs/%s", job_store_dir(job),
-		    job_run_id(job));
+		path = store_run_path(job_store_dir(job), job_run_id(job));
 		json_put_string(jb, path);
 		free(path);
 	} else

@@ -663,3 +663,10 @@ store_deck_alive(const char *dir, const char *deck)
 	close(fd);
 	return alive;
 }
+
+/* Return a new string: the directory of run in the store at dir. */
+char *
+store_run_path(const char *dir, const char *run)
+{
+	return xprintf("%s/runs/%s", dir, run);
+}
