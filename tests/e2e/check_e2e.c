@@ -1134,6 +1134,39 @@ START_TEST(test_scrollback)
 }
 END_TEST
 
+/*
+ * 15b. The emulator keeps 1,000 lines of scrollback when the store keeps
+ * the output: PgUp past them opens the job's log from the store there,
+ * where the first line, long gone from the ring, is still read; q goes
+ * back to the pane.
+ */
+START_TEST(test_scrollback_store)
+{
+	struct term	*t = deck_start(NULL, NULL);
+	int		 i;
+
+	deck_run(t, "seq 1 3000");
+	EXPECT_LINE(t, &pane, "3000", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	for (i = 0; i < 80 && !term_find(t, "(scrolled back)", NULL, NULL);
+	    i++) {
+		term_key(t, TERM_KEY_PAGEUP);
+		term_pump(t, 30);
+	}
+	EXPECT_IN(t, NULL, "(scrolled back)", WAIT_MS);
+	/* More than a ring's worth of pages: the ring ran out first. */
+	DECK_ASSERT(t, i > 1000 / 40, deck_fmt("the view opened after %d "
+	    "pages", i));
+	term_type(t, "g");
+	EXPECT_LINE(t, NULL, "1", WAIT_MS);
+	EXPECT_IN(t, NULL, "1-", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "(scrolled back)", WAIT_MS);
+	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
 /* 16. A scrolled-back view stays on its lines while new output arrives. */
 START_TEST(test_scrollback_steady)
 {
@@ -1823,6 +1856,7 @@ e2e_suite(void)
 		{ "focus_command", &test_focus_command, 20 },
 		{ "line_editing", &test_line_editing, 20 },
 		{ "scrollback", &test_scrollback, 20 },
+		{ "scrollback_store", &test_scrollback_store, 30 },
 		{ "scrollback_steady", &test_scrollback_steady, 20 },
 		{ "config_autostart", &test_config_autostart, 20 },
 		{ "config_timeout", &test_config_timeout, 20 },
