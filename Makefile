@@ -77,9 +77,16 @@ LIB_SRCS = \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
+	src/bind.c \
 	src/lineedit.c \
 	src/ui.c \
 	src/ui-draw.c \
+	src/ui-colour.c \
+	src/ui-panel.c \
+	src/ui-pager-draw.c \
+	src/ui-clip.c \
+	src/ui-copy.c \
+	src/ui-mouse.c \
 	src/ui-pager.c \
 	src/ui-source.c \
 	src/json.c \

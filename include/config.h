@@ -45,6 +45,10 @@ struct config_settings {
 	int		 max_running;	/* 0: no limit; others wait queued */
 	int		 keep_finished;	/* finished jobs kept in the panel,
 					   oldest dropped first; 0: none */
+	int		 panel_width;	/* columns; 0: a third, 30 to 48 */
+	int		 clipboard;	/* copies also go to the outer */
+					/*   terminal's clipboard (OSC 52) */
+	int		 bell;		/* a failed job rings the bell */
 };
 
 /*

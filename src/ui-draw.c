@@ -1,8 +1,8 @@
 /*
- * ui-draw.c: drawing the panel of jobs, the pane with the selected job's
- * terminal, and the prompt line into curses, then one doupdate().  Colours
- * are reduced to what the outer terminal has: 256-colour indices and RGB
- * map onto xterm's cube and grey ramp, or onto the 16 or 8 basic colours.
+ * ui-draw.c: the drawing primitives (text, boxes, lines), the pane with the
+ * selected job's terminal and the prompt line, then one doupdate() a turn.
+ * The panel is drawn by ui-panel.c, text views by ui-pager-draw.c and
+ * colours come from ui-colour.c.
  */
 #include <sys/wait.h>
 
@@ -20,199 +20,12 @@
 #include "ui-private.h"
 #include "vt.h"
 
-/* Semantic colours of the front end's own parts. */
-enum ui_colour {
-	UI_C_ACTIVE,
-	UI_C_DONE,
-	UI_C_FAILED,
-	UI_C_CANCELED,
-	UI_C_FOCUS,
-	UI_C_ERROR,
-	UI_C_DIM
-};
-
-static int	ui_semantic(enum ui_colour);
-static void	ui_pager_draw_bottom(struct ui *);
-
-/* The xterm palette's first 16 colours, as RGB. */
-static const uint8_t ui_basic_rgb[16][3] = {
-	{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
-	{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
-	{ 127, 127, 127 }, { 255, 0, 0 }, { 0, 255, 0 }, { 255, 255, 0 },
-	{ 92, 92, 255 }, { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 },
-};
-
-static const int ui_cube_levels[6] = { 0, 95, 135, 175, 215, 255 };
 
 /* The most characters (base and marks) taken from one cell. */
 #define UI_MAX_CHARS	8
 
-/* Start colours with the terminal's defaults; returns whether it has any. */
-int
-ui_draw_init_colours(void)
-{
-	int	c;
-
-	if (!has_colors())
-		return 0;
-	start_color();
-	if (use_default_colors() != OK)
-		assume_default_colors(COLOR_WHITE, COLOR_BLACK);
-	/* The front end's own colours first, so they always have a pair. */
-	for (c = 0; c <= UI_C_DIM; c++)
-		ui_semantic((enum ui_colour)c);
-	return 1;
-}
-
-/* Return the RGB value of a 256-colour palette index. */
-static void
-ui_index_rgb(int idx, int rgb[3])
-{
-	int	i;
-
-	if (idx < 16) {
-		for (i = 0; i < 3; i++)
-			rgb[i] = ui_basic_rgb[idx][i];
-	} else if (idx < 232) {
-		idx -= 16;
-		rgb[0] = ui_cube_levels[idx / 36];
-		rgb[1] = ui_cube_levels[idx / 6 % 6];
-		rgb[2] = ui_cube_levels[idx % 6];
-	} else
-		rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (idx - 232);
-}
-
-/* Return the squared distance between two RGB colours. */
-static int
-ui_rgb_distance(const int a[3], const int b[3])
-{
-	int	d = 0, i;
-
-	for (i = 0; i < 3; i++)
-		d += (a[i] - b[i]) * (a[i] - b[i]);
-	return d;
-}
-
-/* Return the nearest of the first n basic colours to an RGB colour. */
-static int
-ui_nearest_basic(const int rgb[3], int n)
-{
-	int	best = 0, bestd = -1, d, i, c[3];
-
-	for (i = 0; i < n; i++) {
-		ui_index_rgb(i, c);
-		d = ui_rgb_distance(rgb, c);
-		if (bestd == -1 || d < bestd) {
-			best = i;
-			bestd = d;
-		}
-	}
-	return best;
-}
-
-/* Return the nearest index of xterm's cube or grey ramp to an RGB colour. */
-static int
-ui_nearest_256(const int rgb[3])
-{
-	int	cube[3], idx[3], grey, gidx, c[3], i, best;
-
-	for (i = 0; i < 3; i++) {
-		idx[i] = rgb[i] < 48 ? 0 : rgb[i] < 115 ? 1 :
-		    (rgb[i] - 35) / 40;
-		cube[i] = ui_cube_levels[idx[i]];
-	}
-	best = 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
-	grey = (rgb[0] + rgb[1] + rgb[2]) / 3;
-	gidx = grey > 238 ? 23 : grey < 8 ? 0 : (grey - 3) / 10;
-	c[0] = c[1] = c[2] = 8 + 10 * gidx;
-	if (ui_rgb_distance(rgb, c) < ui_rgb_distance(rgb, cube))
-		best = 232 + gidx;
-	return best;
-}
-
-/* Map a vt colour word to a curses colour number (-1: default). */
-static int
-ui_colour(uint32_t word)
-{
-	int	rgb[3], idx;
-
-	switch (VT_COLOR_KIND(word)) {
-	case VT_COLOR_INDEXED:
-		idx = (int)(word & 0xff);
-		if (COLORS >= 256 || idx < COLORS)
-			return idx;
-		if (idx < 16 && COLORS >= 8)
-			return idx - 8;
-		ui_index_rgb(idx, rgb);
-		break;
-	case VT_COLOR_RGB:
-		rgb[0] = (int)(word >> 16 & 0xff);
-		rgb[1] = (int)(word >> 8 & 0xff);
-		rgb[2] = (int)(word & 0xff);
-		if (COLORS >= 256)
-			return ui_nearest_256(rgb);
-		break;
-	default:
-		return -1;
-	}
-	if (COLORS < 8)
-		return -1;
-	return ui_nearest_basic(rgb, COLORS >= 16 ? 16 : 8);
-}
-
-/*
- * Return a colour pair for fg on bg, remembering the last one asked for.
- * A new pair is made only while the terminal has free ones: when ncurses'
- * alloc_pair() recycles a pair, every cell already drawn with it changes
- * colour, so once the table is full the nearest existing pair (the same
- * foreground on the default background) stands in.  The counter is module
- * state because the pair table it counts is curses' own, one per process.
- */
-static int
-ui_pair(int fg, int bg)
-{
-	static int	last_fg = -2, last_bg = -2, last_pair, made;
-	int		pair;
-
-	if (COLORS < 8 || (fg == -1 && bg == -1))
-		return 0;
-	if (fg == last_fg && bg == last_bg)
-		return last_pair;
-	pair = find_pair(fg, bg);
-	if (pair < 0 && made < COLOR_PAIRS - 1) {
-		pair = alloc_pair(fg, bg);
-		if (pair > 0)
-			made++;
-	}
-	if (pair < 0)
-		pair = find_pair(fg, -1);
-	if (pair < 0)
-		pair = 0;
-	last_fg = fg;
-	last_bg = bg;
-	last_pair = pair;
-	return pair;
-}
-
-/* Return the pair of one of the front end's own colours. */
-static int
-ui_semantic(enum ui_colour c)
-{
-	static const short fg[] = {
-		[UI_C_ACTIVE] = COLOR_GREEN,
-		[UI_C_DONE] = COLOR_GREEN,
-		[UI_C_FAILED] = COLOR_RED,
-		[UI_C_CANCELED] = COLOR_YELLOW,
-		[UI_C_FOCUS] = COLOR_YELLOW,
-		[UI_C_ERROR] = COLOR_RED,
-		[UI_C_DIM] = COLOR_BLUE,
-	};
-
-	return ui_pair(fg[c], -1);
-}
-
 /* Put one wide string of n characters at y, x with attributes and pair. */
-static void
+void
 ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair)
 {
 	cchar_t	cc;
@@ -225,7 +38,7 @@ ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair)
  * Write len bytes of UTF-8 text at y, x in at most width columns; returns
  * the columns used.  Characters that cannot be shown become '?'.
  */
-static int
+int
 ui_put_textn(int y, int x, int width, const char *s, size_t len, attr_t attr,
     int pair)
 {
@@ -264,14 +77,14 @@ ui_put_textn(int y, int x, int width, const char *s, size_t len, attr_t attr,
  * Write UTF-8 text at y, x in at most width columns; returns the columns
  * used.
  */
-static int
+int
 ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
 {
 	return ui_put_textn(y, x, width, s, strlen(s), attr, pair);
 }
 
 /* Return the columns a UTF-8 string takes. */
-static int
+int
 ui_text_width(const char *s)
 {
 	mbstate_t	mbs;
@@ -301,7 +114,7 @@ ui_text_width(const char *s)
  * Copy UTF-8 text into out cut to at most cols columns, ending in an
  * ellipsis when something was cut.
  */
-static void
+void
 ui_fit(const char *s, int cols, char *out, size_t size)
 {
 	mbstate_t	 mbs;
@@ -337,7 +150,7 @@ ui_fit(const char *s, int cols, char *out, size_t size)
 }
 
 /* Fill width columns at y, x with blanks. */
-static void
+void
 ui_blank(int y, int x, int width, attr_t attr)
 {
 	int	i;
@@ -347,7 +160,7 @@ ui_blank(int y, int x, int width, attr_t attr)
 }
 
 /* Draw a box with a title on the left and another on the right. */
-static void
+void
 ui_box(const struct ui_rect *r, const char *title, const char *right,
     attr_t attr, int pair)
 {
@@ -390,7 +203,7 @@ ui_box(const struct ui_rect *r, const char *title, const char *right,
 }
 
 /* Write left-aligned and right-aligned text on one line of width columns. */
-static void
+void
 ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
     const char *right, attr_t rattr, int rpair)
 {
@@ -407,102 +220,6 @@ ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
 	}
 	ui_fit(left, width - rw - (rw > 0), fitted, sizeof fitted);
 	ui_put_text(y, x, width - rw - (rw > 0), fitted, lattr, lpair);
-}
-
-/* Describe a job's state for line two of its panel entry. */
-static void
-ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
-    const char **mark, int *pair)
-{
-	char	 dur[32], how[64];
-
-	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
-	switch (job_state(job)) {
-	case JOB_QUEUED:
-		snprintf(text, tsize, "Queued");
-		*mark = "… Queued";
-		*pair = ui_semantic(UI_C_DIM);
-		return;
-	case JOB_RUNNING:
-		snprintf(text, tsize, "Running for %s", dur);
-		*mark = "◉ Active";
-		*pair = ui_semantic(UI_C_ACTIVE);
-		return;
-	case JOB_STOPPED:
-		snprintf(text, tsize, "Stopped after %s", dur);
-		*mark = "‖ Stopped";
-		*pair = ui_semantic(UI_C_DIM);
-		return;
-	case JOB_COMPLETED:
-		*mark = "✓ Done";
-		*pair = ui_semantic(UI_C_DONE);
-		break;
-	case JOB_FAILED:
-		*mark = "✗ Failed";
-		*pair = ui_semantic(UI_C_FAILED);
-		break;
-	case JOB_CANCELED:
-		*mark = "⊘ Canceled";
-		*pair = ui_semantic(UI_C_CANCELED);
-		break;
-	case JOB_TIMED_OUT:
-		*mark = "⏱ Timed out";
-		*pair = ui_semantic(UI_C_FAILED);
-		break;
-	}
-	snprintf(text, tsize, "%s after %s", job_describe_end(job, how,
-	    sizeof how), dur);
-}
-
-/* Draw the panel: a three-line entry per job, the selected one highlighted. */
-static void
-ui_draw_panel(struct ui *ui)
-{
-	const struct ui_rect	*r = &ui->panel;
-	struct job		*job;
-	const char		*mark = "";
-	char			 title[64], left[1024], right[64], status[128];
-	char			 last[512];
-	int64_t			 now = loop_now_ms();
-	int			 n, i, y, iw = r->w - 2, pair = 0;
-	attr_t			 sel;
-
-	snprintf(title, sizeof title, "Processes (%d running)",
-	    jobtable_running(ui->jt));
-	ui_box(r, title, NULL, A_NORMAL, 0);
-	for (y = r->y + 1; y < r->y + r->h - 1; y++)
-		ui_blank(y, r->x + 1, iw, A_NORMAL);
-	n = jobtable_count(ui->jt);
-	if (n == 0) {
-		ui_line(r->y + 1, r->x + 1, iw, " No jobs yet: type a command "
-		    "below", A_DIM, 0, NULL, 0, 0);
-		return;
-	}
-	y = r->y + 1;
-	for (i = ui->panel_top; i < n && y + 2 < r->y + r->h - 1 + 0; i++) {
-		job = jobtable_get(ui->jt, i);
-		sel = job == ui->selected ? A_REVERSE : A_NORMAL;
-		snprintf(left, sizeof left, "[%d] %s%s%s", job_id(job),
-		    job_name(job) != NULL ? job_name(job) : "",
-		    job_name(job) != NULL ? ": " : "", job_command(job));
-		if (job_pid(job) <= 0)
-			right[0] = '\0';	/* queued: never ran yet */
-		else
-			snprintf(right, sizeof right, "%sPID: %ld",
-			    job_is_pty(job) ? "" : "no terminal ",
-			    (long)job_pid(job));
-		ui_line(y, r->x + 1, iw, left, sel | A_BOLD, 0, right, sel, 0);
-
-		ui_job_status(job, now, status, sizeof status, &mark, &pair);
-		snprintf(left, sizeof left, "  %s", status);
-		ui_line(y + 1, r->x + 1, iw, left, A_NORMAL, 0, mark, A_BOLD,
-		    pair);
-
-		job_last_line(job, last, sizeof last);
-		snprintf(left, sizeof left, "  Last output: %s", last);
-		ui_line(y + 2, r->x + 1, iw, left, A_DIM, 0, NULL, 0, 0);
-		y += 3;
-	}
 }
 
 /* Draw one emulator cell at y, x; room is the columns left in the row. */
@@ -816,195 +533,3 @@ ui_draw(struct ui *ui)
 	doupdate();
 }
 
-#define UI_PAGER_MARKS	32	/* highlighted spans drawn in one line */
-
-/*
- * Find the spans of line l to highlight, sorted: the source's own mark (a
- * grep's match) and every match of the view's search in the bytes that
- * can be on the screen; returns how many, their bounds in so[] and eo[].
- */
-static int
-ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
-    size_t scan, size_t *so, size_t *eo)
-{
-	size_t	len = l->len < scan ? l->len : scan, off = 0, s, e, ts, te;
-	int	n = 0, i;
-
-	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]))
-		n++;
-	while (n < UI_PAGER_MARKS && off < len &&
-	    ui_pager_line_match(p, l->text + off, len - off, &s, &e)) {
-		so[n] = off + s;
-		eo[n] = off + (e > s ? e : s + 1);
-		off = eo[n];
-		n++;
-	}
-	/* The source's mark may come after a search's matches. */
-	for (i = 1; i < n && so[i] < so[0]; i++) {
-		ts = so[i - 1];
-		te = eo[i - 1];
-		so[i - 1] = so[i];
-		eo[i - 1] = eo[i];
-		so[i] = ts;
-		eo[i] = te;
-	}
-	return n;
-}
-
-/*
- * Draw the text of a line at y, x in width columns with its spans of
- * marks reversed; returns the columns used.
- */
-static int
-ui_put_marked(int y, int x, int width, const char *text, size_t len,
-    const size_t *so, const size_t *eo, int n, attr_t attr, int pair)
-{
-	size_t	pos = 0, s, e;
-	int	used = 0, i;
-
-	for (i = 0; i < n && used < width; i++) {
-		s = so[i] > pos ? so[i] : pos;
-		e = eo[i] < len ? eo[i] : len;
-		if (s >= e)
-			continue;
-		used += ui_put_textn(y, x + used, width - used, text + pos,
-		    s - pos, attr, pair);
-		used += ui_put_textn(y, x + used, width - used, text + s,
-		    e - s, attr | A_REVERSE, pair);
-		pos = e;
-	}
-	if (pos < len && used < width)
-		used += ui_put_textn(y, x + used, width - used, text + pos,
-		    len - pos, attr, pair);
-	return used;
-}
-
-/*
- * Draw one body line of the text view at row y: its number and time when
- * asked, a results view's choice, then its text (stderr in red).
- */
-static void
-ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
-    int numw)
-{
-	struct ui_pager	*p = ui->pager;
-	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
-	char		 pre[64], when[32];
-	int		 x = 1, width = ui->cols - 2, n, pair = 0;
-	attr_t		 attr = A_NORMAL;
-
-	if (ui_source_has_targets(p->src)) {
-		if (l->no == p->cursor)
-			attr = A_BOLD;
-		x += ui_put_text(y, x, width, l->no == p->cursor ? "> " :
-		    "  ", attr, 0);
-	}
-	if (p->flags & UI_PAGER_NUMBERS) {
-		snprintf(pre, sizeof pre, "%*lld ", numw,
-		    (long long)l->no + 1);
-		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
-	}
-	if (p->flags & UI_PAGER_TIMES) {
-		if (l->time > 0)
-			ui_format_time(l->time, 1, when, sizeof when);
-		else
-			snprintf(when, sizeof when, "%12s", "");
-		snprintf(pre, sizeof pre, "%s ", when);
-		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
-	}
-	if (l->stream == STORE_STDERR)
-		pair = ui_semantic(UI_C_ERROR);
-	n = ui_pager_marks(p, l, (size_t)ui->cols * 8 + 64, so, eo);
-	ui_put_marked(y, x, width - (x - 1), l->text, l->len, so, eo, n, attr,
-	    pair);
-}
-
-/* Draw the text view: a box over the whole screen and the visible lines. */
-void
-ui_pager_draw(struct ui *ui)
-{
-	struct ui_pager		*p = ui->pager;
-	struct ui_rect		 r = { 0, 0, ui->rows - 1, ui->cols };
-	struct store_line	*lines = NULL;
-	char			 pos[128], drop[48], title[1024], digits[24];
-	int			 row, ih = r.h - 2, body, header, got = 0, i;
-	int			 numw;
-	int64_t			 first, count;
-
-	header = ui_source_headers(p->src);
-	if (header > ih)
-		header = ih;
-	body = ui_pager_body(ui);
-	first = ui_source_first(p->src);
-	count = ui_source_count(p->src);
-	/* A narrower screen or fewer lines: keep the view on the text. */
-	if (p->top > count - body)
-		p->top = count - body;
-	if (p->top < first)
-		p->top = first;
-	drop[0] = '\0';
-	if (first > 0)
-		snprintf(drop, sizeof drop, "%lld lines dropped  ",
-		    (long long)first);
-	if (count <= first)
-		snprintf(pos, sizeof pos, "%sempty", drop);
-	else
-		snprintf(pos, sizeof pos, "%s%lld-%lld of %lld", drop,
-		    (long long)p->top + 1, (long long)(p->top + body < count ?
-		    p->top + body : count), (long long)count);
-	snprintf(title, sizeof title, "%s%s", p->title,
-	    (p->flags & UI_PAGER_FOLLOW) ? " · following" : "");
-	ui_box(&r, title, pos, A_NORMAL, 0);
-	snprintf(digits, sizeof digits, "%lld", (long long)count);
-	numw = (int)strlen(digits);
-	if (ui_source_get(p->src, p->top, p->top + body, &lines, &got) != 0)
-		got = 0;
-	for (row = 0; row < ih; row++) {
-		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
-		if (row < header) {
-			ui_put_text(r.y + 1 + row, 1, r.w - 2,
-			    ui_source_header(p->src, row), A_BOLD, 0);
-			continue;
-		}
-		i = row - header;
-		if (i < got)
-			ui_pager_draw_line(ui, r.y + 1 + row, &lines[i], numw);
-	}
-	ui_source_put(p->src, lines, got);
-}
-
-/* Draw the text view's bottom line: the search typed, a status, or keys. */
-static void
-ui_pager_draw_bottom(struct ui *ui)
-{
-	struct ui_pager	*p = ui->pager;
-	const wchar_t	*text;
-	wchar_t		 wc[2] = { 0, 0 };
-	size_t		 len, i;
-	int		 y = ui->rows - 1, x = 1, w;
-
-	if (p->prompt != 0) {
-		wc[0] = (wchar_t)p->prompt;
-		ui_put_wc(y, 0, wc, A_BOLD, 0);
-		text = lineedit_text(p->edit, &len);
-		for (i = 0; i < len; i++) {
-			w = wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
-			if (x + w > ui->cols - 1)
-				break;
-			wc[0] = text[i];
-			ui_put_wc(y, x, wc, A_NORMAL, 0);
-			x += w;
-		}
-		return;
-	}
-	if (p->status[0] != '\0') {
-		ui_put_text(y, 1, ui->cols - 2, p->status, p->status_error ?
-		    A_BOLD : A_NORMAL, p->status_error ?
-		    ui_semantic(UI_C_ERROR) : 0);
-		return;
-	}
-	ui_put_text(y, 1, ui->cols - 2, ui_source_has_targets(p->src) ?
-	    "q: close  Enter: open  ↑ ↓ PgUp PgDn g G: move  / ? n N: search" :
-	    "q: close  ↑ ↓ PgUp PgDn g G: move  / ? n N: search  #: numbers  "
-	    "t: times  F: follow", A_DIM, 0);
-}

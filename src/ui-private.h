@@ -1,7 +1,12 @@
 /*
- * ui-private.h: the state shared by the front end's files (ui.c: setup,
- * input and events; ui-draw.c: drawing; ui-pager.c: the text view).  Not a
- * public header: nothing outside ui*.c includes it.
+ * ui-private.h: the state shared by the front end's files.  ui.c: setup,
+ * input dispatch through the bindings, events; ui-draw.c: drawing
+ * primitives, the pane and the prompt; ui-colour.c: colours and pairs;
+ * ui-panel.c: the panel of jobs, the layout and zoom; ui-pager.c,
+ * ui-pager-draw.c and ui-source.c: the text view; ui-copy.c: copy mode;
+ * ui-mouse.c: mouse events; ui-clip.c: the paste buffer and the outer
+ * terminal's clipboard.  Not a public header: nothing outside ui*.c
+ * includes it.
  */
 #ifndef JOBDECK_UI_PRIVATE_H
 #define JOBDECK_UI_PRIVATE_H
@@ -9,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <curses.h>
+
+#include "bind.h"
 #include "cmd.h"
 #include "ui.h"
 
@@ -20,6 +28,7 @@ struct lineedit;
 #define UI_ECHO_WAIT_MS	2	/* after a key, wait this long for its echo alone */
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
+#define UI_CLIP_OSC52_MAX	(74 * 1024)	/* bytes sent to the clipboard */
 
 /* A rectangle on the screen, borders included. */
 struct ui_rect {
@@ -102,8 +111,20 @@ struct ui_pager {
 	uint64_t		 timer;
 };
 
+/* A mouse report of the outer terminal, in screen cells from 0. */
+struct ui_mouse {
+	int		 y;
+	int		 x;
+	int		 button;	/* 0-2 left, middle, right; 3 none */
+					/*   (a move); 64, 65 wheel up, down */
+	int		 press;		/* 1 pressed, 0 released */
+	int		 motion;	/* moved with the button held */
+	unsigned int	 mods;		/* VT_MOD_* */
+};
+
 struct ui {
 	struct loop		*loop;
+	struct bind		*bind;
 	struct jobtable		*jt;
 	struct session		*session;
 	struct keys		*keys;
@@ -134,6 +155,7 @@ struct ui {
 #define UI_DRAW_PROMPT	0x40
 #define UI_PANEL_STALE	0x80	/* output changed the panel: next paced frame */
 #define UI_ECHO		0x100	/* a key went to the focused job: draw its echo */
+#define UI_ZOOMED	0x200	/* no panel: the pane takes the width */
 #define UI_DRAW_MASK	(UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE | \
 			    UI_DRAW_PROMPT | UI_PANEL_STALE)
 	int			 flags;
@@ -148,10 +170,49 @@ struct ui {
 	uint64_t		 tick_timer;
 	uint64_t		 quit_timer;
 	int			 stopping;	/* jobs being stopped on quit */
+
+	char			*clip;		/* the paste buffer, or NULL */
+	size_t			 clip_len;
+	int			 clipboard;	/* also OSC 52 (config) */
+	int			 panel_width;	/* config; 0: automatic */
+	int			 bell;		/* config: a failure rings */
 };
 
-void	ui_draw(struct ui *);
+/* Semantic colours of the front end's own parts (ui-colour.c). */
+enum ui_colour {
+	UI_C_ACTIVE,
+	UI_C_DONE,
+	UI_C_FAILED,
+	UI_C_CANCELED,
+	UI_C_FOCUS,
+	UI_C_ERROR,
+	UI_C_DIM
+};
+
 int	ui_draw_init_colours(void);
+int	ui_colour(uint32_t word);
+int	ui_pair(int fg, int bg);
+int	ui_semantic(enum ui_colour);
+
+/* Drawing primitives (ui-draw.c). */
+void	ui_draw(struct ui *);
+void	ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair);
+int	ui_put_textn(int y, int x, int width, const char *s, size_t len,
+	    attr_t attr, int pair);
+int	ui_put_text(int y, int x, int width, const char *s, attr_t attr,
+	    int pair);
+int	ui_text_width(const char *s);
+void	ui_fit(const char *s, int cols, char *out, size_t size);
+void	ui_blank(int y, int x, int width, attr_t attr);
+void	ui_box(const struct ui_rect *r, const char *title, const char *right,
+	    attr_t attr, int pair);
+void	ui_line(int y, int x, int width, const char *left, attr_t lattr,
+	    int lpair, const char *right, attr_t rattr, int rpair);
+
+/* The panel and the layout (ui-panel.c). */
+void	ui_draw_panel(struct ui *);
+void	ui_keep_visible(struct ui *);
+void	ui_layout(struct ui *);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);
@@ -164,7 +225,18 @@ int	ui_pager_body(const struct ui *);
 int	ui_pager_line_match(const struct ui_pager *, const char *, size_t,
 	    size_t *so, size_t *eo);
 void	ui_pager_draw(struct ui *);
+void	ui_pager_draw_bottom(struct ui *);
 
 int	ui_job_index(const struct ui *, const struct job *);
+
+/* The paste buffer (ui-clip.c). */
+void	ui_clip_set(struct ui *, const char *text, size_t len);
+int	ui_clip_paste(struct ui *, struct job *);
+
+/* Copy mode (ui-copy.c): search != 0 starts typing a search at once. */
+void	ui_copy_enter(struct ui *, int search);
+
+/* Mouse events (ui-mouse.c). */
+void	ui_mouse_event(struct ui *, const struct ui_mouse *);
 
 #endif

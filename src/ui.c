@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "cmd.h"
+#include "config.h"
 #include "debuglog.h"
 #include "job.h"
 #include "jobtable.h"
@@ -93,54 +95,6 @@ ui_message(struct ui *ui, const char *msg, int error)
 	snprintf(ui->message, sizeof ui->message, "%s", msg);
 	ui->message_error = error;
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
-}
-
-/* Scroll the panel so that the selected job's entry is on it. */
-static void
-ui_keep_visible(struct ui *ui)
-{
-	int	index, visible;
-
-	index = ui_job_index(ui, ui->selected);
-	visible = (ui->panel.h - 2) / 3;
-	if (visible < 1)
-		visible = 1;
-	if (index >= 0 && index < ui->panel_top)
-		ui->panel_top = index;
-	if (index >= ui->panel_top + visible)
-		ui->panel_top = index - visible + 1;
-	if (ui->panel_top < 0)
-		ui->panel_top = 0;
-}
-
-/* Compute the panel and pane rectangles and size every job to the pane. */
-static void
-ui_layout(struct ui *ui)
-{
-	int	body = ui->rows - 1, pw, ph;
-
-	ui->too_small = ui->rows < 6 || ui->cols < 24 ||
-	    (ui->cols < 60 && body < 10);
-	if (ui->too_small)
-		return;
-	if (ui->cols >= 60) {
-		pw = ui->cols / 3;
-		if (pw < 30)
-			pw = 30;
-		if (pw > 48)
-			pw = 48;
-		ui->panel = (struct ui_rect){ 0, 0, body, pw };
-		ui->pane = (struct ui_rect){ 0, pw, body, ui->cols - pw };
-	} else {
-		/* Narrow: the panel above the pane. */
-		ph = body / 3;
-		if (ph < 5)
-			ph = 5;
-		ui->panel = (struct ui_rect){ 0, 0, ph, ui->cols };
-		ui->pane = (struct ui_rect){ ph, 0, body - ph, ui->cols };
-	}
-	jobtable_set_size(ui->jt, ui->pane.h - 2, ui->pane.w - 2);
-	ui_keep_visible(ui);
 }
 
 /* Read the outer terminal's size after SIGWINCH and lay everything out. */
@@ -840,6 +794,13 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
 	ui->ctx.config = opts->config;
+	ui->bind = bind_new();
+	if (opts->config != NULL) {
+		ui->clipboard = opts->config->settings.clipboard;
+		ui->panel_width = opts->config->settings.panel_width;
+		ui->bell = opts->config->settings.bell;
+	} else
+		ui->clipboard = 1;
 	ui->focus_key = opts->focus_key > 0 ? opts->focus_key : CMD_FOCUS_KEY;
 	ui->ctx.focus_key = ui->focus_key;
 	keys_ctrl_name(ui->focus_key, ui->focus_name, sizeof ui->focus_name);
@@ -894,5 +855,7 @@ ui_free(struct ui *ui)
 	endwin();
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
+	bind_free(ui->bind);
+	free(ui->clip);
 	free(ui);
 }

@@ -1,0 +1,585 @@
+/*
+ * bind.c: the binding table, key names and the per-mode key maps a
+ * configuration may change.  Curses is included only for the KEY_* codes.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bind.h"
+#include "fatal.h"
+#include "xmalloc.h"
+
+#define BIND_NAME_MAX	32	/* the longest key name written */
+#define BIND_KEYS_MAX	8	/* keys one action may have */
+
+/* The default bindings, mode by mode; the notes are !help's lines. */
+const struct bind_entry bind_defaults[] = {
+	{ BIND_MAIN, BIND_FOCUS, "focus", "C-t",
+	  "give the selected job the keyboard, or take it back; twice "
+	  "quickly sends the key to the job" },
+	{ BIND_MAIN, BIND_NEXT_JOB, "next-job", "C-n", "select the next job" },
+	{ BIND_MAIN, BIND_PREV_JOB, "prev-job", "C-p",
+	  "select the previous job" },
+	{ BIND_MAIN, BIND_SCROLL_UP, "scroll-up", "PageUp",
+	  "scroll the pane a page back; past the ring, the job's log opens" },
+	{ BIND_MAIN, BIND_SCROLL_DOWN, "scroll-down", "PageDown",
+	  "scroll the pane a page forward" },
+	{ BIND_MAIN, BIND_SCROLL_TOP, "scroll-top", "S-Home",
+	  "scroll the pane to the oldest line it keeps" },
+	{ BIND_MAIN, BIND_SCROLL_BOTTOM, "scroll-bottom", "S-End",
+	  "back to the live screen" },
+	{ BIND_MAIN, BIND_ZOOM, "zoom", "C-z",
+	  "hide the panel: the pane (and the job) takes the whole width" },
+	{ BIND_MAIN, BIND_COPY_MODE, "copy-mode", "C-v",
+	  "copy mode on the selected pane: move, search, select, copy" },
+	{ BIND_MAIN, BIND_SEARCH_PANE, "search", "C-s",
+	  "search the selected pane's output (copy mode, then /)" },
+	{ BIND_MAIN, BIND_PASTE, "paste", "C-y",
+	  "send the paste buffer to the selected job" },
+	{ BIND_MAIN, BIND_REDRAW, "redraw", "C-l", "redraw the screen" },
+
+	{ BIND_EDIT, BIND_SUBMIT, "submit", "Enter",
+	  "run the line (a search: start it)" },
+	{ BIND_EDIT, BIND_EDIT_LEFT, "left", "C-b Left",
+	  "cursor one character left" },
+	{ BIND_EDIT, BIND_EDIT_RIGHT, "right", "C-f Right",
+	  "cursor one character right" },
+	{ BIND_EDIT, BIND_EDIT_HOME, "home", "C-a Home",
+	  "cursor to the start of the line" },
+	{ BIND_EDIT, BIND_EDIT_END, "end", "C-e End",
+	  "cursor to the end of the line" },
+	{ BIND_EDIT, BIND_EDIT_BACKSPACE, "backspace", "Backspace C-h",
+	  "delete the character before the cursor" },
+	{ BIND_EDIT, BIND_EDIT_DELETE, "delete", "C-d Delete",
+	  "delete the character under the cursor" },
+	{ BIND_EDIT, BIND_EDIT_KILL_START, "kill-start", "C-u",
+	  "delete to the start of the line" },
+	{ BIND_EDIT, BIND_EDIT_KILL_END, "kill-end", "C-k",
+	  "delete to the end of the line" },
+	{ BIND_EDIT, BIND_EDIT_KILL_WORD, "kill-word", "C-w",
+	  "delete the word before the cursor" },
+	{ BIND_EDIT, BIND_EDIT_CLEAR, "clear", "C-c",
+	  "empty the line (a search: cancel it)" },
+	{ BIND_EDIT, BIND_EDIT_PREV, "history-prev", "Up",
+	  "the previous line of the history" },
+	{ BIND_EDIT, BIND_EDIT_NEXT, "history-next", "Down",
+	  "the next line of the history" },
+
+	{ BIND_VIEW, BIND_QUIT, "quit", "q Q Esc C-c",
+	  "close the view (Esc, C-c: stop a search first)" },
+	{ BIND_VIEW, BIND_DOWN, "down", "j Down", "a line down" },
+	{ BIND_VIEW, BIND_UP, "up", "k Up", "a line up" },
+	{ BIND_VIEW, BIND_PAGE_DOWN, "page-down", "f Space PageDown",
+	  "a page down" },
+	{ BIND_VIEW, BIND_PAGE_UP, "page-up", "b PageUp", "a page up" },
+	{ BIND_VIEW, BIND_HALF_DOWN, "half-down", "C-d", "half a page down" },
+	{ BIND_VIEW, BIND_HALF_UP, "half-up", "C-u", "half a page up" },
+	{ BIND_VIEW, BIND_TOP, "top", "g Home", "the first line" },
+	{ BIND_VIEW, BIND_BOTTOM, "bottom", "G End", "the last line" },
+	{ BIND_VIEW, BIND_FOLLOW, "follow", "F",
+	  "a live log: stay at the end as lines come" },
+	{ BIND_VIEW, BIND_SEARCH_FORWARD, "search-forward", "/",
+	  "search forward (a regular expression)" },
+	{ BIND_VIEW, BIND_SEARCH_BACKWARD, "search-backward", "?",
+	  "search backward" },
+	{ BIND_VIEW, BIND_SEARCH_NEXT, "search-next", "n",
+	  "the next match" },
+	{ BIND_VIEW, BIND_SEARCH_PREV, "search-prev", "N",
+	  "the previous match" },
+	{ BIND_VIEW, BIND_OPEN, "open", "Enter",
+	  "results: open the chosen line in its log" },
+	{ BIND_VIEW, BIND_NUMBERS, "numbers", "#", "line numbers on or off" },
+	{ BIND_VIEW, BIND_TIMES, "times", "t", "times on or off" },
+
+	{ BIND_COPY, BIND_QUIT, "quit", "q Esc C-c", "leave copy mode" },
+	{ BIND_COPY, BIND_LEFT, "left", "h Left", "a character left" },
+	{ BIND_COPY, BIND_DOWN, "down", "j Down", "a line down" },
+	{ BIND_COPY, BIND_UP, "up", "k Up", "a line up" },
+	{ BIND_COPY, BIND_RIGHT, "right", "l Right", "a character right" },
+	{ BIND_COPY, BIND_WORD_NEXT, "word-next", "w",
+	  "the start of the next word" },
+	{ BIND_COPY, BIND_WORD_PREV, "word-prev", "b",
+	  "the start of this or the previous word" },
+	{ BIND_COPY, BIND_WORD_END, "word-end", "e", "the end of the word" },
+	{ BIND_COPY, BIND_LINE_START, "line-start", "0 Home",
+	  "the start of the line" },
+	{ BIND_COPY, BIND_LINE_END, "line-end", "$ End",
+	  "the end of the line" },
+	{ BIND_COPY, BIND_PAGE_UP, "page-up", "C-b PageUp", "a page up" },
+	{ BIND_COPY, BIND_PAGE_DOWN, "page-down", "C-f PageDown",
+	  "a page down" },
+	{ BIND_COPY, BIND_HALF_UP, "half-up", "C-u", "half a page up" },
+	{ BIND_COPY, BIND_HALF_DOWN, "half-down", "C-d", "half a page down" },
+	{ BIND_COPY, BIND_TOP, "top", "g", "the first line kept" },
+	{ BIND_COPY, BIND_BOTTOM, "bottom", "G", "the last line" },
+	{ BIND_COPY, BIND_SEARCH_FORWARD, "search-forward", "/",
+	  "search forward" },
+	{ BIND_COPY, BIND_SEARCH_BACKWARD, "search-backward", "?",
+	  "search backward" },
+	{ BIND_COPY, BIND_SEARCH_NEXT, "search-next", "n", "the next match" },
+	{ BIND_COPY, BIND_SEARCH_PREV, "search-prev", "N",
+	  "the previous match" },
+	{ BIND_COPY, BIND_SELECT, "select", "v Space",
+	  "start a selection at the cursor, or drop it" },
+	{ BIND_COPY, BIND_SELECT_LINE, "select-line", "V",
+	  "select whole lines" },
+	{ BIND_COPY, BIND_YANK, "copy", "y Enter",
+	  "copy the selection (paste buffer, clipboard) and leave" },
+	{ 0, BIND_NONE, NULL, NULL, NULL }
+};
+
+/* Key names other than characters and C-x, in the order written. */
+static const struct {
+	int		 key;
+	const char	*name;
+} bind_names[] = {
+	{ '\r', "Enter" },
+	{ '\t', "Tab" },
+	{ 0x1b, "Esc" },
+	{ 0x7f, "Backspace" },
+	{ ' ', "Space" },
+	{ BIND_CURSES | KEY_UP, "Up" },
+	{ BIND_CURSES | KEY_DOWN, "Down" },
+	{ BIND_CURSES | KEY_LEFT, "Left" },
+	{ BIND_CURSES | KEY_RIGHT, "Right" },
+	{ BIND_CURSES | KEY_HOME, "Home" },
+	{ BIND_CURSES | KEY_END, "End" },
+	{ BIND_CURSES | KEY_PPAGE, "PageUp" },
+	{ BIND_CURSES | KEY_NPAGE, "PageDown" },
+	{ BIND_CURSES | KEY_IC, "Insert" },
+	{ BIND_CURSES | KEY_DC, "Delete" },
+	{ BIND_CURSES | KEY_BTAB, "BTab" },
+	{ BIND_CURSES | KEY_SR, "S-Up" },
+	{ BIND_CURSES | KEY_SF, "S-Down" },
+	{ BIND_CURSES | KEY_SLEFT, "S-Left" },
+	{ BIND_CURSES | KEY_SRIGHT, "S-Right" },
+	{ BIND_CURSES | KEY_SHOME, "S-Home" },
+	{ BIND_CURSES | KEY_SEND, "S-End" },
+	{ BIND_CURSES | KEY_SPREVIOUS, "S-PageUp" },
+	{ BIND_CURSES | KEY_SNEXT, "S-PageDown" },
+};
+
+static const char *const bind_mode_names[BIND_MODES] = {
+	[BIND_MAIN] = "main",
+	[BIND_VIEW] = "view",
+	[BIND_COPY] = "copy",
+	[BIND_EDIT] = "edit",
+};
+
+/* One key of one mode and the action it runs. */
+struct bind_map {
+	int			key;
+	enum bind_action	action;
+};
+
+struct bind {
+	struct bind_map	*map[BIND_MODES];
+	int		 n[BIND_MODES];
+	int		 size[BIND_MODES];
+};
+
+/* Return the name of a mode ("main", "view", "copy", "edit"). */
+const char *
+bind_mode_name(enum bind_mode mode)
+{
+	return mode < BIND_MODES ? bind_mode_names[mode] : "?";
+}
+
+/* Find a mode by name; 0, or -1 when there is none. */
+int
+bind_mode_parse(const char *name, enum bind_mode *mode)
+{
+	int	m;
+
+	for (m = 0; m < BIND_MODES; m++) {
+		if (strcmp(bind_mode_names[m], name) == 0) {
+			*mode = (enum bind_mode)m;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Return the table's entry for a mode's action name, or NULL. */
+const struct bind_entry *
+bind_entry_find(enum bind_mode mode, const char *name)
+{
+	const struct bind_entry	*e;
+
+	for (e = bind_defaults; e->action != BIND_NONE; e++)
+		if (e->mode == mode && strcmp(e->name, name) == 0)
+			return e;
+	return NULL;
+}
+
+/* Return the table's entry for a mode's action, or NULL. */
+const struct bind_entry *
+bind_entry_of(enum bind_mode mode, enum bind_action action)
+{
+	const struct bind_entry	*e;
+
+	for (e = bind_defaults; e->action != BIND_NONE; e++)
+		if (e->mode == mode && e->action == action)
+			return e;
+	return NULL;
+}
+
+/* Fold what wget_wch() returned (rc, key) into one key code. */
+int
+bind_key_code(int rc, unsigned int key)
+{
+	if (rc == KEY_CODE_YES) {
+		if (key == KEY_ENTER)
+			return '\r';
+		if (key == KEY_BACKSPACE)
+			return 0x7f;
+		return BIND_CURSES | (int)key;
+	}
+	if (key == '\n')
+		return '\r';
+	return (int)key;
+}
+
+/* Write a key's name into buf ("C-t", "PageUp", "g", "F5"); returns buf. */
+const char *
+bind_key_name(int key, char *buf, size_t size)
+{
+	size_t	i;
+	int	f;
+
+	for (i = 0; i < sizeof bind_names / sizeof bind_names[0]; i++) {
+		if (bind_names[i].key == key) {
+			snprintf(buf, size, "%s", bind_names[i].name);
+			return buf;
+		}
+	}
+	if (key & BIND_CURSES) {
+		f = (key & ~BIND_CURSES) - KEY_F0;
+		if (f >= 1 && f <= 63)
+			snprintf(buf, size, "F%d", f);
+		else
+			snprintf(buf, size, "key-%o", key & ~BIND_CURSES);
+		return buf;
+	}
+	if (key >= 0 && key < 0x20)
+		snprintf(buf, size, "C-%c", key == 0 ? '@' : key < 0x1b ?
+		    'a' + key - 1 : "[\\]^_"[key - 0x1b]);
+	else if (key < 0x80)
+		snprintf(buf, size, "%c", key);
+	else if (key < 0x800)
+		snprintf(buf, size, "%c%c", 0xc0 | key >> 6,
+		    0x80 | (key & 0x3f));
+	else if (key < 0x10000)
+		snprintf(buf, size, "%c%c%c", 0xe0 | key >> 12,
+		    0x80 | (key >> 6 & 0x3f), 0x80 | (key & 0x3f));
+	else
+		snprintf(buf, size, "%c%c%c%c", 0xf0 | key >> 18,
+		    0x80 | (key >> 12 & 0x3f), 0x80 | (key >> 6 & 0x3f),
+		    0x80 | (key & 0x3f));
+	return buf;
+}
+
+/* Decode one UTF-8 character that is all of s; its code point, or -1. */
+static int
+bind_utf8_one(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	int			 cp, need, i, min;
+
+	if (p[0] < 0x80)
+		return p[1] == '\0' ? p[0] : -1;
+	if (p[0] >= 0xc2 && p[0] < 0xe0) {
+		need = 1;
+		cp = p[0] & 0x1f;
+		min = 0x80;
+	} else if (p[0] >= 0xe0 && p[0] < 0xf0) {
+		need = 2;
+		cp = p[0] & 0x0f;
+		min = 0x800;
+	} else if (p[0] >= 0xf0 && p[0] < 0xf5) {
+		need = 3;
+		cp = p[0] & 0x07;
+		min = 0x10000;
+	} else
+		return -1;
+	for (i = 1; i <= need; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (p[need + 1] != '\0' || cp < min || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp < 0xe000))
+		return -1;
+	return cp;
+}
+
+/* Parse a key name; 0, or -1 with *cause saying what is wrong with it. */
+int
+bind_key_parse(const char *name, int *key, char **cause)
+{
+	const char	*ctrl = "[\\]^_";
+	size_t		 i;
+	int		 f, c;
+	char		*end;
+
+	for (i = 0; i < sizeof bind_names / sizeof bind_names[0]; i++) {
+		if (strcasecmp(bind_names[i].name, name) == 0) {
+			*key = bind_names[i].key;
+			return 0;
+		}
+	}
+	if ((name[0] == 'C' || name[0] == 'c') && name[1] == '-' &&
+	    name[2] != '\0' && name[3] == '\0') {
+		c = (unsigned char)name[2];
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c >= 'a' && c <= 'z') {
+			*key = c - 'a' + 1;
+			return 0;
+		}
+		if (c == '@' || c == ' ') {
+			*key = 0;
+			return 0;
+		}
+		if (strchr(ctrl, c) != NULL) {
+			*key = 0x1b + (int)(strchr(ctrl, c) - ctrl);
+			return 0;
+		}
+	}
+	if ((name[0] == 'F' || name[0] == 'f') && name[1] >= '1' &&
+	    name[1] <= '9') {
+		f = (int)strtol(name + 1, &end, 10);
+		if (*end == '\0' && f >= 1 && f <= 63) {
+			*key = BIND_CURSES | KEY_F(f);
+			return 0;
+		}
+	}
+	c = name[0] == '\0' ? -1 : bind_utf8_one(name);
+	if (c > 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f)) {
+		*key = c;
+		return 0;
+	}
+	*cause = xprintf("unknown key '%s': use a character, C-a to C-z, "
+	    "Enter, Tab, Esc, Space, Backspace, Up, Down, Left, Right, Home, "
+	    "End, PageUp, PageDown, Insert, Delete, S-Home, S-End, S-PageUp, "
+	    "S-PageDown or F1 to F63", name);
+	return -1;
+}
+
+/* Remove a key from a mode's map. */
+static void
+bind_remove_key(struct bind *b, enum bind_mode mode, int key)
+{
+	int	i;
+
+	for (i = 0; i < b->n[mode]; i++) {
+		if (b->map[mode][i].key == key) {
+			memmove(&b->map[mode][i], &b->map[mode][i + 1],
+			    (size_t)(b->n[mode] - i - 1) *
+			    sizeof b->map[mode][0]);
+			b->n[mode]--;
+			i--;
+		}
+	}
+}
+
+/* Add a key for an action to a mode's map (the last binding wins). */
+static void
+bind_add(struct bind *b, enum bind_mode mode, int key,
+    enum bind_action action)
+{
+	bind_remove_key(b, mode, key);
+	if (b->n[mode] == b->size[mode]) {
+		b->size[mode] = b->size[mode] == 0 ? 32 : b->size[mode] * 2;
+		b->map[mode] = xreallocarray(b->map[mode],
+		    (size_t)b->size[mode], sizeof b->map[mode][0]);
+	}
+	b->map[mode][b->n[mode]].key = key;
+	b->map[mode][b->n[mode]].action = action;
+	b->n[mode]++;
+}
+
+/*
+ * Split and parse a space-separated key list ("none" or empty: no keys);
+ * returns how many, or -1 with *cause.
+ */
+static int
+bind_parse_list(const char *text, int *keys, int max, char **cause)
+{
+	char	*copy, *word, *save = NULL;
+	int	 n = 0;
+
+	if (strcmp(text, "none") == 0)
+		return 0;
+	copy = xstrdup(text);
+	for (word = strtok_r(copy, " ", &save); word != NULL;
+	    word = strtok_r(NULL, " ", &save)) {
+		if (n == max) {
+			*cause = xprintf("more than %d keys for one action",
+			    max);
+			free(copy);
+			return -1;
+		}
+		if (bind_key_parse(word, &keys[n], cause) != 0) {
+			free(copy);
+			return -1;
+		}
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+/* Return the bindings of the table's defaults. */
+struct bind *
+bind_new(void)
+{
+	const struct bind_entry	*e;
+	struct bind		*b;
+	int			 keys[BIND_KEYS_MAX], n, i;
+	char			*cause = NULL;
+
+	b = xcalloc(1, sizeof *b);
+	for (e = bind_defaults; e->action != BIND_NONE; e++) {
+		n = bind_parse_list(e->keys, keys, BIND_KEYS_MAX, &cause);
+		if (n < 0)
+			fatal("bind_defaults: %s: %s", e->name, cause);
+		for (i = 0; i < n; i++)
+			bind_add(b, e->mode, keys[i], e->action);
+	}
+	return b;
+}
+
+/* Free the bindings. */
+void
+bind_free(struct bind *b)
+{
+	int	m;
+
+	if (b == NULL)
+		return;
+	for (m = 0; m < BIND_MODES; m++)
+		free(b->map[m]);
+	free(b);
+}
+
+/*
+ * Bind a mode's action (by name) to a space-separated list of keys in
+ * place of its own, taking them from other actions of the prompt's two
+ * modes; 0, or -1 with *cause.  Typed text cannot be a prompt key, and
+ * the focus key cannot be taken away.
+ */
+int
+bind_set(struct bind *b, enum bind_mode mode, const char *name,
+    const char *keys, char **cause)
+{
+	const struct bind_entry	*e;
+	int			 k[BIND_KEYS_MAX], n, i;
+
+	if ((e = bind_entry_find(mode, name)) == NULL) {
+		*cause = xprintf("no action '%s' in %s mode", name,
+		    bind_mode_name(mode));
+		return -1;
+	}
+	if ((n = bind_parse_list(keys, k, BIND_KEYS_MAX, cause)) < 0)
+		return -1;
+	if (n == 0 && e->action == BIND_FOCUS) {
+		*cause = xstrdup("the focus key cannot be unbound: it is the "
+		    "only way out of focus mode");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if ((mode == BIND_MAIN || mode == BIND_EDIT) &&
+		    k[i] >= 0x20 && k[i] != 0x7f && !(k[i] & BIND_CURSES)) {
+			*cause = xprintf("'%s' is typed text at the prompt: "
+			    "bind a control or named key", name);
+			return -1;
+		}
+		if (e->action == BIND_FOCUS && (k[i] & BIND_CURSES)) {
+			*cause = xstrdup("the focus key must be a character "
+			    "key such as C-t: it is compared before keys "
+			    "are decoded for the job");
+			return -1;
+		}
+	}
+	for (i = 0; i < b->n[mode]; i++) {
+		if (b->map[mode][i].action == e->action) {
+			bind_remove_key(b, mode, b->map[mode][i].key);
+			i--;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (mode == BIND_MAIN)
+			bind_remove_key(b, BIND_EDIT, k[i]);
+		else if (mode == BIND_EDIT)
+			bind_remove_key(b, BIND_MAIN, k[i]);
+		bind_add(b, mode, k[i], e->action);
+	}
+	return 0;
+}
+
+/* Return the action a key runs in a mode, or BIND_NONE. */
+enum bind_action
+bind_lookup(const struct bind *b, enum bind_mode mode, int key)
+{
+	int	i;
+
+	for (i = 0; i < b->n[mode]; i++)
+		if (b->map[mode][i].key == key)
+			return b->map[mode][i].action;
+	return BIND_NONE;
+}
+
+/* Fill keys[] with up to max keys of a mode's action; returns how many. */
+int
+bind_keys(const struct bind *b, enum bind_mode mode, enum bind_action action,
+    int *keys, int max)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < b->n[mode] && n < max; i++)
+		if (b->map[mode][i].action == action)
+			keys[n++] = b->map[mode][i].key;
+	return n;
+}
+
+/* Return the first key of a mode's action, or BIND_NO_KEY. */
+int
+bind_first_key(const struct bind *b, enum bind_mode mode,
+    enum bind_action action)
+{
+	int	key;
+
+	return bind_keys(b, mode, action, &key, 1) == 1 ? key : BIND_NO_KEY;
+}
+
+/*
+ * Write a mode's action's keys as "C-b, Left" (or "unbound") into buf;
+ * returns the length written.
+ */
+size_t
+bind_keys_text(const struct bind *b, enum bind_mode mode,
+    enum bind_action action, char *buf, size_t size)
+{
+	int	keys[BIND_KEYS_MAX], n, i;
+	char	name[BIND_NAME_MAX];
+	size_t	len = 0;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	n = bind_keys(b, mode, action, keys, BIND_KEYS_MAX);
+	if (n == 0) {
+		snprintf(buf, size, "unbound");
+		return strlen(buf);
+	}
+	for (i = 0; i < n && len < size; i++) {
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    i > 0 ? ", " : "", bind_key_name(keys[i], name,
+		    sizeof name));
+	}
+	return len < size ? len : size - 1;
+}

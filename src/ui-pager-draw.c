@@ -1,0 +1,205 @@
+/*
+ * ui-pager-draw.c: drawing a text view: its lines (numbers, times, the
+ * spans a search or a grep marked), its title and its bottom line.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lineedit.h"
+#include "store.h"
+#include "ui-private.h"
+
+#define UI_PAGER_MARKS	32	/* highlighted spans drawn in one line */
+
+/*
+ * Find the spans of line l to highlight, sorted: the source's own mark (a
+ * grep's match) and every match of the view's search in the bytes that
+ * can be on the screen; returns how many, their bounds in so[] and eo[].
+ */
+static int
+ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
+    size_t scan, size_t *so, size_t *eo)
+{
+	size_t	len = l->len < scan ? l->len : scan, off = 0, s, e, ts, te;
+	int	n = 0, i;
+
+	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]))
+		n++;
+	while (n < UI_PAGER_MARKS && off < len &&
+	    ui_pager_line_match(p, l->text + off, len - off, &s, &e)) {
+		so[n] = off + s;
+		eo[n] = off + (e > s ? e : s + 1);
+		off = eo[n];
+		n++;
+	}
+	/* The source's mark may come after a search's matches. */
+	for (i = 1; i < n && so[i] < so[0]; i++) {
+		ts = so[i - 1];
+		te = eo[i - 1];
+		so[i - 1] = so[i];
+		eo[i - 1] = eo[i];
+		so[i] = ts;
+		eo[i] = te;
+	}
+	return n;
+}
+
+/*
+ * Draw the text of a line at y, x in width columns with its spans of
+ * marks reversed; returns the columns used.
+ */
+static int
+ui_put_marked(int y, int x, int width, const char *text, size_t len,
+    const size_t *so, const size_t *eo, int n, attr_t attr, int pair)
+{
+	size_t	pos = 0, s, e;
+	int	used = 0, i;
+
+	for (i = 0; i < n && used < width; i++) {
+		s = so[i] > pos ? so[i] : pos;
+		e = eo[i] < len ? eo[i] : len;
+		if (s >= e)
+			continue;
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    s - pos, attr, pair);
+		used += ui_put_textn(y, x + used, width - used, text + s,
+		    e - s, attr | A_REVERSE, pair);
+		pos = e;
+	}
+	if (pos < len && used < width)
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    len - pos, attr, pair);
+	return used;
+}
+
+/*
+ * Draw one body line of the text view at row y: its number and time when
+ * asked, a results view's choice, then its text (stderr in red).
+ */
+static void
+ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
+    int numw)
+{
+	struct ui_pager	*p = ui->pager;
+	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
+	char		 pre[64], when[32];
+	int		 x = 1, width = ui->cols - 2, n, pair = 0;
+	attr_t		 attr = A_NORMAL;
+
+	if (ui_source_has_targets(p->src)) {
+		if (l->no == p->cursor)
+			attr = A_BOLD;
+		x += ui_put_text(y, x, width, l->no == p->cursor ? "> " :
+		    "  ", attr, 0);
+	}
+	if (p->flags & UI_PAGER_NUMBERS) {
+		snprintf(pre, sizeof pre, "%*lld ", numw,
+		    (long long)l->no + 1);
+		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+	}
+	if (p->flags & UI_PAGER_TIMES) {
+		if (l->time > 0)
+			ui_format_time(l->time, 1, when, sizeof when);
+		else
+			snprintf(when, sizeof when, "%12s", "");
+		snprintf(pre, sizeof pre, "%s ", when);
+		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+	}
+	if (l->stream == STORE_STDERR)
+		pair = ui_semantic(UI_C_ERROR);
+	n = ui_pager_marks(p, l, (size_t)ui->cols * 8 + 64, so, eo);
+	ui_put_marked(y, x, width - (x - 1), l->text, l->len, so, eo, n, attr,
+	    pair);
+}
+
+/* Draw the text view: a box over the whole screen and the visible lines. */
+void
+ui_pager_draw(struct ui *ui)
+{
+	struct ui_pager		*p = ui->pager;
+	struct ui_rect		 r = { 0, 0, ui->rows - 1, ui->cols };
+	struct store_line	*lines = NULL;
+	char			 pos[128], drop[48], title[1024], digits[24];
+	int			 row, ih = r.h - 2, body, header, got = 0, i;
+	int			 numw;
+	int64_t			 first, count;
+
+	header = ui_source_headers(p->src);
+	if (header > ih)
+		header = ih;
+	body = ui_pager_body(ui);
+	first = ui_source_first(p->src);
+	count = ui_source_count(p->src);
+	/* A narrower screen or fewer lines: keep the view on the text. */
+	if (p->top > count - body)
+		p->top = count - body;
+	if (p->top < first)
+		p->top = first;
+	drop[0] = '\0';
+	if (first > 0)
+		snprintf(drop, sizeof drop, "%lld lines dropped  ",
+		    (long long)first);
+	if (count <= first)
+		snprintf(pos, sizeof pos, "%sempty", drop);
+	else
+		snprintf(pos, sizeof pos, "%s%lld-%lld of %lld", drop,
+		    (long long)p->top + 1, (long long)(p->top + body < count ?
+		    p->top + body : count), (long long)count);
+	snprintf(title, sizeof title, "%s%s", p->title,
+	    (p->flags & UI_PAGER_FOLLOW) ? " · following" : "");
+	ui_box(&r, title, pos, A_NORMAL, 0);
+	snprintf(digits, sizeof digits, "%lld", (long long)count);
+	numw = (int)strlen(digits);
+	if (ui_source_get(p->src, p->top, p->top + body, &lines, &got) != 0)
+		got = 0;
+	for (row = 0; row < ih; row++) {
+		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
+		if (row < header) {
+			ui_put_text(r.y + 1 + row, 1, r.w - 2,
+			    ui_source_header(p->src, row), A_BOLD, 0);
+			continue;
+		}
+		i = row - header;
+		if (i < got)
+			ui_pager_draw_line(ui, r.y + 1 + row, &lines[i], numw);
+	}
+	ui_source_put(p->src, lines, got);
+}
+
+/* Draw the text view's bottom line: the search typed, a status, or keys. */
+void
+ui_pager_draw_bottom(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+	const wchar_t	*text;
+	wchar_t		 wc[2] = { 0, 0 };
+	size_t		 len, i;
+	int		 y = ui->rows - 1, x = 1, w;
+
+	if (p->prompt != 0) {
+		wc[0] = (wchar_t)p->prompt;
+		ui_put_wc(y, 0, wc, A_BOLD, 0);
+		text = lineedit_text(p->edit, &len);
+		for (i = 0; i < len; i++) {
+			w = wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+			if (x + w > ui->cols - 1)
+				break;
+			wc[0] = text[i];
+			ui_put_wc(y, x, wc, A_NORMAL, 0);
+			x += w;
+		}
+		return;
+	}
+	if (p->status[0] != '\0') {
+		ui_put_text(y, 1, ui->cols - 2, p->status, p->status_error ?
+		    A_BOLD : A_NORMAL, p->status_error ?
+		    ui_semantic(UI_C_ERROR) : 0);
+		return;
+	}
+	ui_put_text(y, 1, ui->cols - 2, ui_source_has_targets(p->src) ?
+	    "q: close  Enter: open  ↑ ↓ PgUp PgDn g G: move  / ? n N: search" :
+	    "q: close  ↑ ↓ PgUp PgDn g G: move  / ? n N: search  #: numbers  "
+	    "t: times  F: follow", A_DIM, 0);
+}
