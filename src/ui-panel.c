@@ -155,3 +155,10 @@ ui_draw_panel(struct ui *ui)
 	}
 }
 
+
+/* Hide the panel or bring it back (stub until zoom lands). */
+void
+ui_zoom(struct ui *ui)
+{
+	ui_message(ui, "zoom is not built yet", 1);
+}

@@ -213,6 +213,7 @@ void	ui_line(int y, int x, int width, const char *left, attr_t lattr,
 void	ui_draw_panel(struct ui *);
 void	ui_keep_visible(struct ui *);
 void	ui_layout(struct ui *);
+void	ui_zoom(struct ui *);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);
