@@ -300,24 +300,38 @@ ui_draw_pane(struct ui *ui, int all)
 	const struct vt_cell	*cells;
 	struct job		*job = ui->selected;
 	struct vt		*vt = NULL;
-	char			 title[1100], right[64], cmd[1024];
+	char			 title[1100], right[64], cmd[1024], marks[32];
 	char			 key[sizeof ((struct ui *)0)->pane_key];
 	int			 focused = ui->flags & UI_FOCUSED;
 	int			 ih = r->h - 2, iw = r->w - 2, row, n, sb, rev;
+	int			 room;
 
 	title[0] = right[0] = '\0';
 	if (job != NULL) {
-		/* Cut the command, never the [Focused] mark. */
-		ui_fit(job_command(job), r->w - 30 - (focused ? 10 : 0), cmd,
-		    sizeof cmd);
-		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
-		    focused ? " [Focused]" : "");
 		if (ui->scroll > 0)
 			snprintf(right, sizeof right, "↑%d  PID %ld", ui->scroll,
 			    (long)job_pid(job));
 		else if (job_pid(job) > 0)
 			snprintf(right, sizeof right, "PID %ld",
 			    (long)job_pid(job));
+		/*
+		 * Cut the command, never the marks; narrow, the PID goes
+		 * and the marks shrink first so the command keeps a dozen.
+		 */
+		snprintf(marks, sizeof marks, "%s%s", focused ? " [Focused]" :
+		    "", (ui->flags & UI_ZOOMED) ? " [Zoom]" : "");
+		room = r->w - 12 - ui_text_width(right) - ui_text_width(marks);
+		if (room < 12) {
+			if (ui->scroll == 0)
+				right[0] = '\0';
+			snprintf(marks, sizeof marks, "%s%s", focused ? " [F]" :
+			    "", (ui->flags & UI_ZOOMED) ? " [Z]" : "");
+			room = r->w - 12 - ui_text_width(right) -
+			    ui_text_width(marks);
+		}
+		ui_fit(job_command(job), room, cmd, sizeof cmd);
+		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
+		    marks);
 		vt = job_vt(job);
 	}
 	/*

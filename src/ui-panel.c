@@ -1,6 +1,7 @@
 /*
- * ui-panel.c: the panel of jobs: a three-line entry per job with its
- * state, the selected one highlighted.
+ * ui-panel.c: the panel of jobs (a three-line entry per job with its
+ * state, or one line when the screen is narrow or short), the layout of
+ * panel and pane, zoom, and the marks of failures not yet looked at.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -10,17 +11,49 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "ui-private.h"
+#include "xmalloc.h"
 
-/* Scroll the panel so that the selected job's entry is on it. */
+/*
+ * Return how many screen lines a job's entry takes: three (name, state,
+ * last output), or one when the panel is narrow or short, so that it
+ * still shows a useful number of jobs.
+ */
+static int
+ui_panel_entry_lines(const struct ui *ui)
+{
+	if (ui->panel.w == 0 || ui->cols < UI_PANEL_SIDE_COLS ||
+	    ui->panel.w < UI_PANEL_FULL_COLS ||
+	    (ui->panel.h - 2) / 3 < UI_PANEL_MIN_ENTRIES)
+		return 1;
+	return 3;
+}
+
+/* Return how many job entries fit in the panel at once (at least one). */
+static int
+ui_panel_visible(const struct ui *ui)
+{
+	int	visible;
+
+	visible = (ui->panel.h - 2) / ui_panel_entry_lines(ui);
+	return visible < 1 ? 1 : visible;
+}
+
+/*
+ * Scroll the panel so that the selected job's entry is on it, and so that
+ * it is full whenever jobs are hidden above (no blank rows at its end).
+ */
 void
 ui_keep_visible(struct ui *ui)
 {
-	int	index, visible;
+	int	index, visible, n;
 
+	if (ui->too_small || ui->panel.h == 0)
+		return;
+	n = jobtable_count(ui->jt);
 	index = ui_job_index(ui, ui->selected);
-	visible = (ui->panel.h - 2) / 3;
-	if (visible < 1)
-		visible = 1;
+	visible = ui_panel_visible(ui);
+	if (ui->panel_top > n - visible)
+		ui->panel_top = n - visible;
 	if (index >= 0 && index < ui->panel_top)
 		ui->panel_top = index;
 	if (index >= ui->panel_top + visible)
@@ -29,26 +62,57 @@ ui_keep_visible(struct ui *ui)
 		ui->panel_top = 0;
 }
 
-/* Compute the panel and pane rectangles and size every job to the pane. */
+/*
+ * Return the panel's width beside the pane: the configured one, clamped
+ * so the pane keeps UI_PANE_MIN_COLS, or a third of the screen (the pane
+ * keeps at least two thirds), between UI_PANEL_FULL_COLS (when the
+ * screen is wide enough for it) and UI_PANEL_MAX_COLS.
+ */
+static int
+ui_panel_width(const struct ui *ui)
+{
+	int	pw;
+
+	if (ui->panel_width > 0) {
+		pw = ui->panel_width;
+		if (pw > ui->cols - UI_PANE_MIN_COLS)
+			pw = ui->cols - UI_PANE_MIN_COLS;
+		if (pw < UI_PANEL_MIN_COLS)
+			pw = UI_PANEL_MIN_COLS;
+		return pw;
+	}
+	pw = ui->cols / 3;
+	if (pw < UI_PANEL_FULL_COLS &&
+	    ui->cols - UI_PANEL_FULL_COLS >= ui->cols * 2 / 3)
+		pw = UI_PANEL_FULL_COLS;
+	if (pw > UI_PANEL_MAX_COLS)
+		pw = UI_PANEL_MAX_COLS;
+	return pw;
+}
+
+/*
+ * Compute the panel and pane rectangles and size every job to the pane.
+ * Zoomed, there is no panel: the pane takes all but the prompt line.
+ */
 void
 ui_layout(struct ui *ui)
 {
 	int	body = ui->rows - 1, pw, ph;
 
 	ui->too_small = ui->rows < 6 || ui->cols < 24 ||
-	    (ui->cols < 60 && body < 10);
+	    (ui->cols < UI_PANEL_SIDE_COLS && body < 10 &&
+	    !(ui->flags & UI_ZOOMED));
 	if (ui->too_small)
 		return;
-	if (ui->cols >= 60) {
-		pw = ui->cols / 3;
-		if (pw < 30)
-			pw = 30;
-		if (pw > 48)
-			pw = 48;
+	if (ui->flags & UI_ZOOMED) {
+		ui->panel = (struct ui_rect){ 0, 0, 0, 0 };
+		ui->pane = (struct ui_rect){ 0, 0, body, ui->cols };
+	} else if (ui->cols >= UI_PANEL_SIDE_COLS) {
+		pw = ui_panel_width(ui);
 		ui->panel = (struct ui_rect){ 0, 0, body, pw };
 		ui->pane = (struct ui_rect){ 0, pw, body, ui->cols - pw };
 	} else {
-		/* Narrow: the panel above the pane. */
+		/* Narrow: the panel above the pane, a line per job. */
 		ph = body / 3;
 		if (ph < 5)
 			ph = 5;
@@ -104,19 +168,120 @@ ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
 	    sizeof how), dur);
 }
 
-/* Draw the panel: a three-line entry per job, the selected one highlighted. */
+/* Return whether job failed while not looked at (its entry is marked). */
+int
+ui_panel_noticed(const struct ui *ui, const struct job *job)
+{
+	int	i;
+
+	for (i = 0; i < ui->nnotices; i++) {
+		if (ui->notices[i] == job)
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark job's entry (on) until it is selected, or take the mark off. */
+void
+ui_panel_notice(struct ui *ui, struct job *job, int on)
+{
+	int	i;
+
+	for (i = 0; i < ui->nnotices; i++) {
+		if (ui->notices[i] != job)
+			continue;
+		if (!on) {
+			ui->notices[i] = ui->notices[--ui->nnotices];
+			ui->flags |= UI_DRAW_PANEL;
+		}
+		return;
+	}
+	if (!on)
+		return;
+	ui->notices = xreallocarray(ui->notices, ui->nnotices + 1,
+	    sizeof *ui->notices);
+	ui->notices[ui->nnotices++] = job;
+	ui->flags |= UI_DRAW_PANEL;
+}
+
+/* Draw the first line of job's entry at y: id, name, command, PID. */
+static void
+ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
+    const char *mark)
+{
+	const struct ui_rect	*r = &ui->panel;
+	char			 left[1024], right[64];
+	const char		*notice;
+	int			 compact = ui_panel_entry_lines(ui) == 1;
+
+	notice = ui_panel_noticed(ui, job) ? "! " : "";
+	if (compact) {
+		/* One line: the mark's symbol stands for the state. */
+		snprintf(left, sizeof left, "%s[%d] %.*s %s%s%s", notice,
+		    job_id(job), (int)strcspn(mark, " "), mark,
+		    job_name(job) != NULL ? job_name(job) : "",
+		    job_name(job) != NULL ? ": " : "", job_command(job));
+		ui_line(y, r->x + 1, r->w - 2, left, sel | A_BOLD,
+		    notice[0] != '\0' ? ui_semantic(UI_C_FAILED) : 0,
+		    NULL, 0, 0);
+		return;
+	}
+	snprintf(left, sizeof left, "%s[%d] %s%s%s", notice, job_id(job),
+	    job_name(job) != NULL ? job_name(job) : "",
+	    job_name(job) != NULL ? ": " : "", job_command(job));
+	if (job_pid(job) <= 0)
+		right[0] = '\0';	/* queued: never ran yet */
+	else
+		snprintf(right, sizeof right, "%sPID: %ld",
+		    job_is_pty(job) ? "" : "no terminal ", (long)job_pid(job));
+	ui_line(y, r->x + 1, r->w - 2, left, sel | A_BOLD,
+	    notice[0] != '\0' ? ui_semantic(UI_C_FAILED) : 0, right, sel, 0);
+}
+
+/* Say in the panel's borders how many jobs are off it above and below. */
+static void
+ui_panel_draw_more(struct ui *ui, int above, int below)
+{
+	const struct ui_rect	*r = &ui->panel;
+	char			 text[32];
+	int			 w;
+
+	if (above > 0) {
+		snprintf(text, sizeof text, " ↑ %d more ", above);
+		w = ui_text_width(text);
+		if (w < r->w - 2)
+			ui_put_text(r->y, r->x + r->w - 1 - w, w, text, A_BOLD,
+			    0);
+	}
+	if (below > 0) {
+		snprintf(text, sizeof text, " ↓ %d more ", below);
+		w = ui_text_width(text);
+		if (w < r->w - 2)
+			ui_put_text(r->y + r->h - 1, r->x + r->w - 1 - w, w,
+			    text, A_BOLD, 0);
+	}
+}
+
+/*
+ * Draw the panel: an entry per job (three lines, or one when collapsed),
+ * the selected one highlighted, failures not yet looked at marked, and
+ * how many jobs are off it in its borders.
+ */
 void
 ui_draw_panel(struct ui *ui)
 {
 	const struct ui_rect	*r = &ui->panel;
 	struct job		*job;
 	const char		*mark = "";
-	char			 title[64], left[1024], right[64], status[128];
+	char			 title[64], left[1024], status[128];
 	char			 last[512];
 	int64_t			 now = loop_now_ms();
-	int			 n, i, y, iw = r->w - 2, pair = 0;
+	int			 n, i, y, iw = r->w - 2, pair = 0, lines, end;
 	attr_t			 sel;
 
+	if (r->w == 0 || r->h == 0)
+		return;		/* zoomed */
+	ui_keep_visible(ui);
 	snprintf(title, sizeof title, "Processes (%d running)",
 	    jobtable_running(ui->jt));
 	ui_box(r, title, NULL, A_NORMAL, 0);
@@ -128,22 +293,20 @@ ui_draw_panel(struct ui *ui)
 		    "below", A_DIM, 0, NULL, 0, 0);
 		return;
 	}
+	lines = ui_panel_entry_lines(ui);
+	end = ui->panel_top + ui_panel_visible(ui);
+	if (end > n)
+		end = n;
 	y = r->y + 1;
-	for (i = ui->panel_top; i < n && y + 2 < r->y + r->h - 1 + 0; i++) {
+	for (i = ui->panel_top; i < end; i++) {
 		job = jobtable_get(ui->jt, i);
 		sel = job == ui->selected ? A_REVERSE : A_NORMAL;
-		snprintf(left, sizeof left, "[%d] %s%s%s", job_id(job),
-		    job_name(job) != NULL ? job_name(job) : "",
-		    job_name(job) != NULL ? ": " : "", job_command(job));
-		if (job_pid(job) <= 0)
-			right[0] = '\0';	/* queued: never ran yet */
-		else
-			snprintf(right, sizeof right, "%sPID: %ld",
-			    job_is_pty(job) ? "" : "no terminal ",
-			    (long)job_pid(job));
-		ui_line(y, r->x + 1, iw, left, sel | A_BOLD, 0, right, sel, 0);
-
 		ui_job_status(job, now, status, sizeof status, &mark, &pair);
+		ui_panel_draw_head(ui, job, y, sel, mark);
+		if (lines == 1) {
+			y++;
+			continue;
+		}
 		snprintf(left, sizeof left, "  %s", status);
 		ui_line(y + 1, r->x + 1, iw, left, A_NORMAL, 0, mark, A_BOLD,
 		    pair);
@@ -153,12 +316,35 @@ ui_draw_panel(struct ui *ui)
 		ui_line(y + 2, r->x + 1, iw, left, A_DIM, 0, NULL, 0, 0);
 		y += 3;
 	}
+	ui_panel_draw_more(ui, ui->panel_top, n - end);
 }
 
-
-/* Hide the panel or bring it back (stub until zoom lands). */
+/*
+ * Zoom: hide the panel and give the pane (and every job's terminal) the
+ * whole screen but the prompt line, or bring the panel back.
+ */
 void
 ui_zoom(struct ui *ui)
 {
-	ui_message(ui, "zoom is not built yet", 1);
+	ui->flags ^= UI_ZOOMED;
+	ui_layout(ui);
+	ui->flags |= UI_DRAW_ALL | UI_URGENT;
+}
+
+/* Return the job whose panel entry is at screen cell y, x, or NULL. */
+struct job *
+ui_panel_job_at(struct ui *ui, int y, int x)
+{
+	const struct ui_rect	*r = &ui->panel;
+	int			 index;
+
+	if (ui->too_small || r->w == 0 || y <= r->y ||
+	    y >= r->y + r->h - 1 || x <= r->x || x >= r->x + r->w - 1)
+		return NULL;
+	ui_keep_visible(ui);
+	index = ui->panel_top + (y - r->y - 1) / ui_panel_entry_lines(ui);
+	if (index >= ui->panel_top + ui_panel_visible(ui) ||
+	    index >= jobtable_count(ui->jt))
+		return NULL;
+	return jobtable_get(ui->jt, index);
 }

@@ -29,6 +29,12 @@ struct lineedit;
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
 #define UI_CLIP_OSC52_MAX	(74 * 1024)	/* bytes sent to the clipboard */
+#define UI_PANEL_SIDE_COLS	60	/* narrower: the panel above the pane */
+#define UI_PANEL_FULL_COLS	30	/* narrower: a line per job */
+#define UI_PANEL_MAX_COLS	48	/* the automatic width's largest */
+#define UI_PANEL_MIN_COLS	12	/* a configured width's smallest */
+#define UI_PANEL_MIN_ENTRIES	4	/* fewer three-line ones: a line each */
+#define UI_PANE_MIN_COLS	20	/* the pane keeps this beside the panel */
 
 /* A rectangle on the screen, borders included. */
 struct ui_rect {
@@ -176,6 +182,9 @@ struct ui {
 	int			 clipboard;	/* also OSC 52 (config) */
 	int			 panel_width;	/* config; 0: automatic */
 	int			 bell;		/* config: a failure rings */
+
+	struct job		**notices;	/* failed, marked until selected */
+	int			 nnotices;
 };
 
 /* Semantic colours of the front end's own parts (ui-colour.c). */
@@ -214,6 +223,9 @@ void	ui_draw_panel(struct ui *);
 void	ui_keep_visible(struct ui *);
 void	ui_layout(struct ui *);
 void	ui_zoom(struct ui *);
+int	ui_panel_noticed(const struct ui *, const struct job *);
+void	ui_panel_notice(struct ui *, struct job *, int on);
+struct job *ui_panel_job_at(struct ui *, int y, int x);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);

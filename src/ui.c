@@ -6,6 +6,7 @@
  */
 #include <sys/ioctl.h>
 
+#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
@@ -179,6 +180,7 @@ ui_select(struct ui *ui, struct job *job)
 		ui_unfocus(ui);
 		ui->selected = job;
 		ui->scroll = 0;
+		ui_panel_notice(ui, job, 0);
 	}
 	ui_keep_visible(ui);
 	if (job != NULL && job_vt(job) != NULL)
@@ -311,19 +313,15 @@ ui_submit(struct ui *ui)
 static void
 ui_click(struct ui *ui)
 {
-	MEVENT	ev;
-	int	index;
+	MEVENT		 ev;
+	struct job	*job;
 
 	if (getmouse(&ev) != OK || ui->too_small)
 		return;
 	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
 		return;
-	if (ev.y <= ui->panel.y || ev.y >= ui->panel.y + ui->panel.h - 1 ||
-	    ev.x < ui->panel.x || ev.x >= ui->panel.x + ui->panel.w)
-		return;
-	index = ui->panel_top + (ev.y - ui->panel.y - 1) / 3;
-	if (index < jobtable_count(ui->jt))
-		ui_select(ui, jobtable_get(ui->jt, index));
+	if ((job = ui_panel_job_at(ui, ev.y, ev.x)) != NULL)
+		ui_select(ui, job);
 }
 
 /* Handle a key at the prompt. */
@@ -373,6 +371,9 @@ ui_prompt_key(struct ui *ui, int rc, wint_t k)
 		case UI_KEY_CTRL('l'):
 			clearok(curscr, TRUE);
 			ui_dirty(ui, UI_DRAW_ALL, 1);
+			return;
+		case UI_KEY_CTRL('z'):
+			ui_zoom(ui);
 			return;
 		case L'\r':
 		case L'\n':
@@ -631,7 +632,52 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 	}
 }
 
-/* A job ended: give the prompt back if it was focused. */
+/*
+ * Tell of a job that failed or ran out of time by itself: a line on the
+ * message row, a mark on its entry until it is selected (unless it is
+ * the one shown), and the bell when the config asks for it.
+ */
+static void
+ui_notice_failure(struct ui *ui, struct job *job)
+{
+	char	how[64], msg[UI_MESSAGE_MAX];
+
+	if (job_state(job) != JOB_FAILED && job_state(job) != JOB_TIMED_OUT)
+		return;
+	job_describe_end(job, how, sizeof how);
+	how[0] = (char)tolower((unsigned char)how[0]);
+	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job),
+	    job_name(job) != NULL ? job_name(job) : job_command(job),
+	    job_state(job) == JOB_FAILED ? "failed" : "timed out", how);
+	ui_message(ui, msg, 1);
+	if (job != ui->selected)
+		ui_panel_notice(ui, job, 1);
+	if (ui->bell)
+		beep();
+}
+
+/*
+ * While jobs are being stopped (quitting, or !kill-all said "stopping N
+ * jobs"), say how many still run, and nothing once none does.
+ */
+static void
+ui_stop_progress(struct ui *ui)
+{
+	char	msg[64];
+	int	i, n = jobtable_count(ui->jt), left = 0;
+
+	for (i = 0; i < n; i++)
+		left += job_is_running(jobtable_get(ui->jt, i));
+	ui->stopping = left;
+	if (left > 0)
+		snprintf(msg, sizeof msg, "stopping %d job%s…", left,
+		    left == 1 ? "" : "s");
+	else
+		msg[0] = '\0';
+	ui_message(ui, msg, 0);
+}
+
+/* A job ended: give the prompt back if it was focused; tell of a failure. */
 static void
 ui_job_exited(struct job *job, void *arg)
 {
@@ -639,6 +685,11 @@ ui_job_exited(struct job *job, void *arg)
 
 	if (job == ui->selected && (ui->flags & UI_FOCUSED))
 		ui_unfocus(ui);
+	if (!(ui->flags & UI_QUITTING))
+		ui_notice_failure(ui, job);
+	if ((ui->flags & UI_QUITTING) ||
+	    strncmp(ui->message, "stopping ", 9) == 0)
+		ui_stop_progress(ui);
 	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
 	ui_check_quit(ui);
 }
@@ -671,6 +722,7 @@ ui_job_removed(struct job *job, void *arg)
 	struct ui	*ui = arg;
 	int		 i, n = jobtable_count(ui->jt);
 
+	ui_panel_notice(ui, job, 0);
 	if (job == ui->selected) {
 		i = ui_job_index(ui, job);
 		ui->selected = NULL;
@@ -755,21 +807,17 @@ ui_client_quit(void *arg)
 void
 ui_quit(struct ui *ui)
 {
-	char	msg[64];
-
 	if (ui->flags & UI_QUITTING)
 		return;
 	ui->flags |= UI_QUITTING;
 	ui_unfocus(ui);
 	ui_pager_close(ui);
-	ui->stopping = jobtable_kill_all(ui->jt);
+	jobtable_kill_all(ui->jt);
 	if (!jobtable_busy(ui->jt)) {
 		loop_stop(ui->loop);
 		return;
 	}
-	snprintf(msg, sizeof msg, "stopping %d job%s…", ui->stopping,
-	    ui->stopping == 1 ? "" : "s");
-	ui_message(ui, msg, 0);
+	ui_stop_progress(ui);
 	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
 	    ui_quit_timeout_cb, ui);
 }
@@ -857,5 +905,6 @@ ui_free(struct ui *ui)
 	lineedit_free(ui->edit);
 	bind_free(ui->bind);
 	free(ui->clip);
+	free(ui->notices);
 	free(ui);
 }
