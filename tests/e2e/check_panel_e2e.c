@@ -1,0 +1,312 @@
+/*
+ * check_panel_e2e.c: end-to-end tests of the panel (issue 12): the
+ * selected job kept visible across resizes with "↑ N more" / "↓ N more"
+ * in the panel's borders, zoom resizing the child, the one-line entries
+ * of a narrow screen, failure notices, !rm, !clear and !rename through
+ * the prompt, and a live !ps.
+ *
+ * The binary is $JOBDECK_BIN, else ./jobdeck, started as `jobdeck -c
+ * /dev/null` on the harness's 120x40 pty.  At 120x40 the panel is
+ * columns 0-39 (three lines a job, 12 jobs), the pane 40-119, the prompt
+ * and message row 39.  Every failed expectation carries the screen.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "e2e/term.h"
+
+#define WAIT_MS		5000	/* default wait for text */
+
+/* Expect text inside a region within ms, or fail with the screen. */
+#define EXPECT_IN(t, r, text, ms)					\
+	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
+	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
+	    term_dump(t))
+
+/* Expect text to be gone from a region within ms. */
+#define EXPECT_GONE_IN(t, r, text, ms)					\
+	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
+	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
+	    term_dump(t))
+
+/* Assert cond, explaining with what and the screen. */
+#define PANEL_ASSERT(t, cond, what)					\
+	ck_assert_msg((cond), "%s\n%s", (what), term_dump(t))
+
+static const struct term_rect	screen = { 0, 0, 0, 0 };
+
+/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
+static const char *
+panel_bin(void)
+{
+	const char	*bin = getenv("JOBDECK_BIN");
+
+	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
+}
+
+/* Start jobdeck with no config on a fresh 120x40 terminal. */
+static struct term *
+panel_start(void)
+{
+	const char	*argv[] = { panel_bin(), "-c", "/dev/null", NULL };
+	struct term	*t;
+
+	t = term_start(argv, NULL);
+	ck_assert_msg(t != NULL, "cannot start %s: %s", argv[0],
+	    strerror(errno));
+	EXPECT_IN(t, &screen, "Processes (", WAIT_MS);
+	return t;
+}
+
+/* Type a command line at the prompt and press Enter. */
+static void
+panel_run(struct term *t, const char *line)
+{
+	term_type(t, line);
+	term_key(t, TERM_KEY_ENTER);
+}
+
+/* Return the panel's rectangle at a size: beside the pane, or above it. */
+static struct term_rect
+panel_rect(int rows, int cols)
+{
+	int	pw;
+
+	if (cols < 60)
+		return (struct term_rect){ 0, 0, (rows - 1) / 3, cols };
+	pw = cols / 3;
+	if (pw < 30 && cols - 30 >= cols * 2 / 3)
+		pw = 30;
+	if (pw > 48)
+		pw = 48;
+	return (struct term_rect){ 0, 0, rows - 1, pw };
+}
+
+/* Resize the terminal and wait for the panel to be drawn at that size. */
+static struct term_rect
+panel_resize(struct term *t, int rows, int cols)
+{
+	struct term_rect	r = panel_rect(rows, cols);
+
+	term_resize(t, rows, cols);
+	term_pump(t, 300);
+	EXPECT_IN(t, &r, "Processes (", WAIT_MS);
+	return r;
+}
+
+/* Expect job id's entry in the panel r, drawn in reverse (selected). */
+static void
+panel_expect_selected(struct term *t, const struct term_rect *r, int id)
+{
+	struct term_cell	c;
+	char			text[16];
+	int			row, col;
+
+	snprintf(text, sizeof text, "[%d] ", id);
+	EXPECT_IN(t, r, text, WAIT_MS);
+	PANEL_ASSERT(t, term_find_in(t, r, text, &row, &col), text);
+	term_cell(t, row, col, &c);
+	PANEL_ASSERT(t, c.reverse, "the selected job is not highlighted");
+}
+
+/* Start n `sleep 1000` jobs and wait until all run. */
+static void
+panel_sleepers(struct term *t, int n)
+{
+	char	text[64];
+	int	i;
+
+	for (i = 0; i < n; i++)
+		panel_run(t, "sleep 1000");
+	snprintf(text, sizeof text, "Processes (%d running)", n);
+	EXPECT_IN(t, &screen, text, 3 * WAIT_MS);
+}
+
+/* Press a key code n times. */
+static void
+panel_press(struct term *t, enum term_keyname key, int n)
+{
+	while (n-- > 0) {
+		term_key(t, key);
+		term_pump(t, 30);
+	}
+}
+
+/*
+ * 20 jobs, job 10 selected: it stays on the panel at 120x40, 80x24 and
+ * 160x50, and the more-markers count what is off the panel; with job 18
+ * selected, growing the screen fills the panel from above instead of
+ * leaving blank rows at its end.
+ */
+START_TEST(test_panel_resize)
+{
+	struct term		*t = panel_start();
+	struct term_rect	 r = panel_rect(40, 120);
+
+	/* The last job typed is selected: one more step wraps to job 1. */
+	panel_sleepers(t, 20);
+	panel_press(t, TERM_KEY_CTRL_N, 10);
+	panel_expect_selected(t, &r, 10);
+	EXPECT_IN(t, &r, "↓ 8 more", WAIT_MS);
+	PANEL_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
+	    "an up marker with nothing above");
+
+	/* 80x24: a line a job (the panel is narrow), all 20 fit. */
+	r = panel_resize(t, 24, 80);
+	panel_expect_selected(t, &r, 10);
+	EXPECT_IN(t, &r, "[1] ◉ sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &r, "[20] ◉ sleep 1000", WAIT_MS);
+	EXPECT_GONE_IN(t, &r, "more", WAIT_MS);
+
+	/* 160x50: three lines a job again, 15 of them. */
+	r = panel_resize(t, 50, 160);
+	panel_expect_selected(t, &r, 10);
+	EXPECT_IN(t, &r, "↓ 5 more", WAIT_MS);
+	PANEL_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
+	    "an up marker with nothing above");
+
+	/* Job 18 at 120x40: 7-18 shown. */
+	r = panel_resize(t, 40, 120);
+	panel_press(t, TERM_KEY_CTRL_N, 8);
+	panel_expect_selected(t, &r, 18);
+	EXPECT_IN(t, &r, "↑ 6 more", WAIT_MS);
+	EXPECT_IN(t, &r, "↓ 2 more", WAIT_MS);
+
+	/* 160x50: 6-20, a full panel, nothing hidden below. */
+	r = panel_resize(t, 50, 160);
+	panel_expect_selected(t, &r, 18);
+	EXPECT_IN(t, &r, "↑ 5 more", WAIT_MS);
+	EXPECT_IN(t, &r, "[6] sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &r, "[20] sleep 1000", WAIT_MS);
+	PANEL_ASSERT(t, !term_find_in(t, &r, "↓", NULL, NULL),
+	    "a down marker with nothing below");
+
+	/* 80x16: short, a line a job, 13 of them. */
+	r = panel_resize(t, 16, 80);
+	panel_expect_selected(t, &r, 18);
+	EXPECT_IN(t, &r, "↑ 5 more", WAIT_MS);
+	EXPECT_IN(t, &r, "↓ 2 more", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* Zoom gives the child the whole width, and back; the title says so. */
+START_TEST(test_panel_zoom)
+{
+	struct term			*t = panel_start();
+	static const struct term_rect	 pane = { 1, 40, 37, 80 };
+	static const struct term_rect	 top = { 0, 0, 1, 120 };
+	static const struct term_rect	 wide = { 1, 0, 37, 120 };
+
+	panel_run(t, "sh -c 'while :; do stty size; sleep 0.3; done'");
+	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
+	term_type(t, "\x1a");			/* Ctrl+Z */
+	EXPECT_IN(t, &wide, "37 118", WAIT_MS);
+	EXPECT_IN(t, &top, "[Zoom]", WAIT_MS);
+	EXPECT_GONE_IN(t, &top, "Processes", WAIT_MS);
+	term_type(t, "\x1a");
+	EXPECT_IN(t, &top, "Processes", WAIT_MS);
+	EXPECT_GONE_IN(t, &top, "[Zoom]", WAIT_MS);
+	term_pump(t, 500);
+	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * Below 60 columns the panel sits above the pane, a line a job; the
+ * focused pane's title keeps the command.
+ */
+START_TEST(test_panel_narrow)
+{
+	struct term		*t = panel_start();
+	struct term_rect	 r;
+	static const char	*cmd = "sh -c 'echo ready; exec sleep 1000'";
+
+	panel_run(t, cmd);
+	panel_run(t, "sleep 1000");
+	EXPECT_IN(t, &screen, "Processes (2 running)", WAIT_MS);
+	r = panel_resize(t, 30, 50);
+	EXPECT_IN(t, &r, "[1] ◉ sh -c", WAIT_MS);
+	EXPECT_IN(t, &r, "[2] ◉ sleep 1000", WAIT_MS);
+	panel_press(t, TERM_KEY_CTRL_P, 1);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &screen, "[Focused]", WAIT_MS);
+	EXPECT_IN(t, &screen, "[1] sh -c 'echo ready;", WAIT_MS);
+	term_resize(t, 30, 32);
+	EXPECT_IN(t, &screen, "[F]", WAIT_MS);
+	EXPECT_IN(t, &screen, "[1] sh -c 'ech", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * A job that fails on its own: one line on the message row, a mark on
+ * its entry until it is selected.
+ */
+START_TEST(test_panel_notice)
+{
+	struct term			*t = panel_start();
+	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
+	static const struct term_rect	 r = { 0, 0, 39, 40 };
+
+	panel_run(t, "sleep 1000");
+	panel_run(t, "sh -c 'sleep 1; exit 2'");
+	EXPECT_IN(t, &r, "[2] sh -c", WAIT_MS);
+	panel_press(t, TERM_KEY_CTRL_P, 1);	/* job 1 shown */
+	EXPECT_IN(t, &bottom, "[2] sh -c 'sleep 1; exit 2' failed (exited 2)",
+	    WAIT_MS);
+	EXPECT_IN(t, &r, "! [2] sh -c", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_N);
+	EXPECT_GONE_IN(t, &r, "! [2]", WAIT_MS);
+	EXPECT_IN(t, &r, "[2] sh -c", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* The panel's cases. */
+static Suite *
+panel_suite(void)
+{
+	static const struct {
+		const char	*name;
+		const TTest	*const *test;
+		int		 timeout;
+	} cases[] = {
+		{ "panel_resize", &test_panel_resize, 40 },
+		{ "panel_zoom", &test_panel_zoom, 20 },
+		{ "panel_narrow", &test_panel_narrow, 20 },
+		{ "panel_notice", &test_panel_notice, 20 },
+	};
+	Suite	*s = suite_create("panel_e2e");
+	TCase	*tc;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	check_set_max_msg_size(16384);
+	sr = srunner_create(panel_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
