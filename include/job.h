@@ -97,6 +97,7 @@ int		 job_restart_due(const struct job *);
 
 int		 job_id(const struct job *);
 const char	*job_name(const struct job *);
+void		 job_set_name(struct job *, const char *);
 const char	*job_command(const struct job *);
 char *const	*job_argv(const struct job *);
 const struct job_spec *job_spec(struct job *);

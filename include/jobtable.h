@@ -39,7 +39,8 @@ struct jobtable_cbs {
 		    void *arg);
 	void	(*exited)(struct job *, void *arg);
 	void	(*queued)(struct job *, void *arg);	/* waits for a slot */
-	void	(*changed)(struct job *, void *arg);	/* stopped, continued */
+	void	(*changed)(struct job *, void *arg);	/* stopped, continued, */
+								/* renamed */
 	void	(*removed)(struct job *, void *arg);	/* about to be freed */
 };
 
@@ -76,6 +77,11 @@ int		 jobtable_kill_all(struct jobtable *);
 int		 jobtable_restart(struct jobtable *, struct job *, char **cause);
 void		 jobtable_set_max_running(struct jobtable *, int n);
 void		 jobtable_set_keep_finished(struct jobtable *, int n);
+int		 jobtable_remove(struct jobtable *, struct job *,
+		    char **cause);
+int		 jobtable_clear_finished(struct jobtable *);
+int		 jobtable_rename(struct jobtable *, struct job *,
+		    const char *name, char **cause);
 void		 jobtable_reap(struct jobtable *);
 int		 jobtable_busy(const struct jobtable *);
 void		 jobtable_kill_strays(void);

@@ -1,7 +1,7 @@
 /*
- * cmd-job.c: the commands that look at and stop jobs: !ps, !kill,
- * !kill-all and !logs, and the job table and JSON job object that !ps,
- * !list and !status share.
+ * cmd-job.c: the commands that look at, stop and tidy jobs: !ps, !kill,
+ * !kill-all, !logs, !rm, !clear and !rename, and the job table and JSON
+ * job object that !ps, !list and !status share.
  */
 #include <sys/wait.h>
 
@@ -27,6 +27,9 @@ static void	cmd_kill_exec(struct cmd_ctx *, int, char **);
 static void	cmd_kill_all_exec(struct cmd_ctx *, int, char **);
 static void	cmd_logs_exec(struct cmd_ctx *, int, char **);
 static void	cmd_stop_exec(struct cmd_ctx *, int, char **);
+static void	cmd_rm_exec(struct cmd_ctx *, int, char **);
+static void	cmd_clear_exec(struct cmd_ctx *, int, char **);
+static void	cmd_rename_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_ps_entry = {
 	.name = "ps",
@@ -74,6 +77,33 @@ const struct cmd_entry cmd_cont_entry = {
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_stop_exec,
+};
+
+const struct cmd_entry cmd_rm_entry = {
+	.name = "rm",
+	.args = "ID...",
+	.help = "remove finished jobs from the panel (their logs stay)",
+	.min_args = 1,
+	.max_args = -1,
+	.exec = cmd_rm_exec,
+};
+
+const struct cmd_entry cmd_clear_entry = {
+	.name = "clear",
+	.args = "",
+	.help = "remove every finished job from the panel",
+	.min_args = 0,
+	.max_args = 0,
+	.exec = cmd_clear_exec,
+};
+
+const struct cmd_entry cmd_rename_entry = {
+	.name = "rename",
+	.args = "ID NAME",
+	.help = "name a job (letters, digits, _ . -; not only digits)",
+	.min_args = 2,
+	.max_args = 2,
+	.exec = cmd_rename_exec,
 };
 
 enum { LOGS_FOLLOW };
@@ -342,6 +372,62 @@ cmd_stop_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (done > 0 && !ctx->failed)
 		cmd_message(ctx, "%s %d job%s", stop ? "paused" : "resumed",
 		    done, done == 1 ? "" : "s");
+}
+
+/* !rm ID...: remove each finished job; a running one is an error. */
+static void
+cmd_rm_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	*job;
+	char		*cause;
+	int		 i, done = 0;
+
+	for (i = 1; i < argc; i++) {
+		if ((job = cmd_find_job(ctx, argv[i])) == NULL)
+			continue;
+		if (jobtable_remove(ctx->jt, job, &cause) != 0) {
+			cmd_error(ctx, "%s", cause);
+			free(cause);
+			continue;
+		}
+		done++;
+	}
+	if (done > 0 && !ctx->failed)
+		cmd_message(ctx, "removed %d job%s", done, done == 1 ? "" : "s");
+}
+
+/* !clear: remove every finished job. */
+static void
+cmd_clear_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	int	n;
+
+	(void)argc;
+	(void)argv;
+	n = jobtable_clear_finished(ctx->jt);
+	if (n == 0)
+		cmd_message(ctx, "no finished jobs");
+	else
+		cmd_message(ctx, "removed %d finished job%s", n,
+		    n == 1 ? "" : "s");
+}
+
+/* !rename ID NAME: give a job a name. */
+static void
+cmd_rename_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	*job;
+	char		*cause;
+
+	(void)argc;
+	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
+		return;
+	if (jobtable_rename(ctx->jt, job, argv[2], &cause) != 0) {
+		cmd_error(ctx, "rename: %s", cause);
+		free(cause);
+		return;
+	}
+	cmd_message(ctx, "[%d] is named %s", job_id(job), argv[2]);
 }
 
 /* !kill-all: stop every job at once. */

@@ -39,6 +39,9 @@ extern const struct cmd_entry cmd_events_entry;
 extern const struct cmd_entry cmd_grep_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_rerun_entry;
+extern const struct cmd_entry cmd_rm_entry;
+extern const struct cmd_entry cmd_clear_entry;
+extern const struct cmd_entry cmd_rename_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
@@ -49,6 +52,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_stop_entry,
 	&cmd_cont_entry,
 	&cmd_logs_entry,
+	&cmd_rm_entry,
+	&cmd_clear_entry,
+	&cmd_rename_entry,
 	&cmd_grep_entry,
 	&cmd_history_entry,
 	&cmd_rerun_entry,

@@ -616,6 +616,14 @@ job_id(const struct job *j)
 	return j->id;
 }
 
+/* Give the job a new name (checked by the caller); a restart keeps it. */
+void
+job_set_name(struct job *j, const char *name)
+{
+	free(j->name);
+	j->name = xstrdup(name);
+}
+
 /* Return the job's name, or NULL. */
 const char *
 job_name(const struct job *j)

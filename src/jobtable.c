@@ -37,6 +37,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "name.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -103,6 +104,9 @@ static void	jobtable_after_exit(struct jobtable_entry *);
 static void	jobtable_trim_finished(struct jobtable *);
 static void	jobtable_contain_soon(struct jobtable *, int64_t);
 static void	jobtable_tidy(struct jobtable *);
+static int	jobtable_live(const struct jobtable_entry *);
+static int	jobtable_name_taken(struct jobtable *, const char *,
+		    const struct job *, char **);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -547,6 +551,29 @@ jobtable_fd_cb(int fd, short revents, void *arg)
 	jobtable_update_watch(e);
 }
 
+/*
+ * Return whether a live job other than except has the name, with *cause
+ * saying which: names are unique among live jobs.
+ */
+static int
+jobtable_name_taken(struct jobtable *jt, const char *name,
+    const struct job *except, char **cause)
+{
+	struct job	*job;
+	int		 i;
+
+	for (i = 0; i < jt->count; i++) {
+		job = jt->entries[i]->job;
+		if (job == except || !jobtable_live(jt->entries[i]) ||
+		    job_name(job) == NULL || strcmp(job_name(job), name) != 0)
+			continue;
+		*cause = xprintf("a job named %s is running already (job %d)",
+		    name, job_id(job));
+		return 1;
+	}
+	return 0;
+}
+
 /* Spawn a job from spec at the table's size; NULL with *cause on error. */
 struct job *
 jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
@@ -563,13 +590,9 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	full.scrollback = jt->scrollback;
 	full.no_pty = spec->no_pty || jt->no_pty;
 	spec = &full;
-	if (spec->name != NULL &&
-	    (job = jobtable_find(jt, spec->name, NULL)) != NULL &&
-	    jobtable_live(jobtable_entry(jt, job))) {
-		*cause = xprintf("a job named %s is running already (job %d)",
-		    spec->name, job_id(job));
+	if (spec->name != NULL && jobtable_name_taken(jt, spec->name, NULL,
+	    cause))
 		return NULL;
-	}
 	job = job_new(jt->next_id, spec);
 	job_set_cgroup(job, jt->cg);
 	queued = jt->max_running > 0 && jobtable_running(jt) >= jt->max_running;
@@ -754,6 +777,71 @@ jobtable_trim_finished(struct jobtable *jt)
 		} else
 			i++;
 	}
+}
+
+/*
+ * Remove a finished job from the table (its logs stay), as keep_finished
+ * would; -1 with *cause when it runs or waits still.
+ */
+int
+jobtable_remove(struct jobtable *jt, struct job *job, char **cause)
+{
+	struct jobtable_entry	*e;
+	int			 i;
+
+	for (i = 0; i < jt->count; i++) {
+		if (jt->entries[i]->job == job)
+			break;
+	}
+	if (i == jt->count) {
+		*cause = xprintf("no such job: %d", job_id(job));
+		return -1;
+	}
+	e = jt->entries[i];
+	if (jobtable_live(e)) {
+		*cause = xprintf("[%d] is running: !kill it first", job_id(job));
+		return -1;
+	}
+	if (!jobtable_removable(e)) {
+		*cause = xprintf("[%d] is still ending: try again in a moment",
+		    job_id(job));
+		return -1;
+	}
+	jobtable_remove_entry(jt, i);
+	return 0;
+}
+
+/* Remove every finished job that can leave the table; return how many. */
+int
+jobtable_clear_finished(struct jobtable *jt)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < jt->count;) {
+		if (jobtable_removable(jt->entries[i])) {
+			jobtable_remove_entry(jt, i);
+			n++;
+		} else
+			i++;
+	}
+	return n;
+}
+
+/*
+ * Name a job (the job name rules; unique among live jobs); -1 with
+ * *cause when the name cannot be its.
+ */
+int
+jobtable_rename(struct jobtable *jt, struct job *job, const char *name,
+    char **cause)
+{
+	if (name_check_job(name, cause) != 0)
+		return -1;
+	if (jobtable_name_taken(jt, name, job, cause))
+		return -1;
+	job_set_name(job, name);
+	jobtable_emit(jt, JOBTABLE_CHANGED, job);
+	return 0;
 }
 
 /*

@@ -689,6 +689,75 @@ START_TEST(test_kill_all)
 }
 END_TEST
 
+/* !rm removes finished jobs, never a running one; !clear every finished. */
+START_TEST(test_rm_clear)
+{
+	run_ok("sleep 100");
+	run_job("true");
+	run_job("false");
+	run_job("echo hi");
+	ck_assert_int_eq(jobtable_count(rec.jt), 4);
+
+	rec_clear();
+	run_error("!rm 1", "[1] is running: !kill it first");
+	rec_clear();
+	run_error("!rm 999", "no such job: 999");
+	rec_clear();
+	ck_assert_int_eq(cmd_run_line(&rec.ctx, "!rm 2 999"), -1);
+	ck_assert_str_eq(rec.errors[0], "no such job: 999");
+	ck_assert_int_eq(jobtable_count(rec.jt), 3);
+	ck_assert_ptr_null(jobtable_find(rec.jt, "2", NULL));
+	rec_clear();
+	run_error("!rm", "usage: !rm ID...");
+
+	rec_clear();
+	run_ok("!clear");
+	ck_assert_str_eq(rec.messages[0], "removed 2 finished jobs");
+	ck_assert_int_eq(jobtable_count(rec.jt), 1);
+	ck_assert_int_eq(job_id(jobtable_get(rec.jt, 0)), 1);
+	rec_clear();
+	run_ok("!clear");
+	ck_assert_str_eq(rec.messages[0], "no finished jobs");
+}
+END_TEST
+
+/* !rename names a job by the job name rules; names stay unique. */
+START_TEST(test_rename)
+{
+	struct job	*job;
+
+	run_ok("sleep 100");
+	run_ok("sleep 100");
+	rec_clear();
+	run_ok("!rename 1 web");
+	ck_assert_str_eq(rec.messages[0], "[1] is named web");
+	job = jobtable_find(rec.jt, "web", NULL);
+	ck_assert_ptr_nonnull(job);
+	ck_assert_int_eq(job_id(job), 1);
+	ck_assert_str_eq(job_name(job), "web");
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_ptr_nonnull(strstr(rec.lines[1], "web"));
+
+	rec_clear();
+	run_error("!rename 2 web",
+	    "rename: a job named web is running already (job 1)");
+	rec_clear();
+	run_error("!rename 999 api", "no such job: 999");
+	rec_clear();
+	run_error("!rename 2 'we b'", "rename: job name 'we b' may only "
+	    "have letters, digits, '_', '.' and '-'");
+	rec_clear();
+	run_error("!rename 2 42", "rename: job name '42' must not be all "
+	    "digits (ids are numbers)");
+	rec_clear();
+	run_error("!rename 2", "usage: !rename ID NAME");
+	/* Renaming a job to its own name is fine. */
+	rec_clear();
+	run_ok("!rename web web");
+}
+END_TEST
+
 /* !logs ID shows the job's lines from the first. */
 START_TEST(test_logs)
 {
@@ -1263,6 +1332,8 @@ cmd_suite(void)
 	    (int)(sizeof kill_cases / sizeof kill_cases[0]));
 	tcase_add_test(tc, test_kill_several);
 	tcase_add_test(tc, test_kill_all);
+	tcase_add_test(tc, test_rm_clear);
+	tcase_add_test(tc, test_rename);
 	tcase_add_test(tc, test_logs);
 	tcase_add_test(tc, test_ps_header);
 	tcase_add_test(tc, test_kill_queued);
