@@ -887,6 +887,66 @@ START_TEST(test_kill_restart_quit)
 }
 END_TEST
 
+/* rm, clear and rename through the socket, with their errors. */
+START_TEST(test_rm_clear_rename)
+{
+	static const char *const cmds[] = {
+		"sleep 100", "true", "false", NULL
+	};
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+
+	deck_start(&d, "tidy", cmds);
+	EXPECT_IN(d.t, &panel, "Processes (1 running)", WAIT_MS);
+	jsonread_free(wait_state(&d, "2", "completed", WAIT_MS));
+	jsonread_free(wait_state(&d, "3", "failed", WAIT_MS));
+
+	CTL_EXPECT(&d, &r, 1, "rm", "1");
+	ck_assert_str_eq(r.err, "jobdeck ctl: [1] is running: !kill it first\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "rm", "999");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 999\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "rm", "2");
+	ck_assert_str_eq(r.out, "removed 1 job\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "status", "2");
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "rename", "1", "web");
+	ck_assert_str_eq(r.out, "[1] is named web\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "--json", "status", "web");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 1);
+	ck_assert_str_eq(json_str(j, "name"), "web");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "list");
+	ck_assert_ptr_nonnull(strstr(r.out, "web"));
+	ctlres_free(&r);
+	EXPECT_IN(d.t, &panel, "[1] web: sleep 100", WAIT_MS);
+	CTL_EXPECT(&d, &r, 1, "rename", "1", "we b");
+	ck_assert_str_eq(r.err, "jobdeck ctl: rename: job name 'we b' may "
+	    "only have letters, digits, '_', '.' and '-'\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "rename", "999", "api");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 999\n");
+	ctlres_free(&r);
+
+	CTL_EXPECT(&d, &r, 0, "clear");
+	ck_assert_str_eq(r.out, "removed 1 finished job\n");
+	ctlres_free(&r);
+	ck_assert_msg(term_wait_gone_in(d.t, &panel, "[3] false", WAIT_MS),
+	    "[3] is still on the panel\n%s", term_dump(d.t));
+	CTL_EXPECT(&d, &r, 0, "clear");
+	ck_assert_str_eq(r.out, "no finished jobs\n");
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
 /* Write a config file in a fresh directory; its path (static). */
 static const char *
 config_write(const char *text, char *dir)
@@ -2570,6 +2630,7 @@ ctl_suite(void)
 		{ "status", &test_status, 30 },
 		{ "logs", &test_logs, 30 },
 		{ "kill_restart_quit", &test_kill_restart_quit, 30 },
+		{ "rm_clear_rename", &test_rm_clear_rename, 30 },
 		{ "run", &test_run, 30 },
 		{ "spawn", &test_spawn, 30 },
 		{ "send", &test_send, 30 },
