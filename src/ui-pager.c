@@ -28,6 +28,7 @@
 #define UI_PAGER_SEARCH_MS	20	/* a search's turn at most */
 
 static void	ui_pager_arm(struct ui *);
+static void	ui_pager_rerun(struct ui *);
 static void	ui_pager_search_step(struct ui *);
 
 /* Mark the whole screen for drawing, now if urgent. */
@@ -51,6 +52,7 @@ ui_pager_free(struct ui *ui, struct ui_pager *p)
 		lineedit_free(p->edit);
 	free(p->pattern);
 	free(p->title);
+	free(p->refresh);
 	free(p);
 }
 
@@ -202,6 +204,7 @@ ui_pager_timer_cb(void *arg)
 		p->top = ui_pager_max_top(ui);
 		ui_pager_dirty(ui, 0);
 	}
+	ui_pager_rerun(ui);
 	ui_pager_arm(ui);
 }
 
@@ -222,6 +225,8 @@ ui_pager_arm(struct ui *ui)
 	else if ((p->flags & (UI_PAGER_FOLLOW | UI_PAGER_LIVE)) ==
 	    (UI_PAGER_FOLLOW | UI_PAGER_LIVE))
 		ms = UI_PAGER_FOLLOW_MS;
+	else if (p->refresh != NULL)
+		ms = UI_TICK_MS;
 	else
 		return;
 	p->timer = loop_add_timer(ui->loop, ms, ui_pager_timer_cb, ui);
@@ -237,6 +242,56 @@ ui_pager_open(struct ui *ui, const char *title, char **lines, int count,
 {
 	ui_pager_close(ui);
 	ui_pager_push(ui, title, ui_source_new_array(lines, count, header));
+}
+
+/*
+ * A live view (!ps): run its command again, whose show comes back to
+ * ui_pager_set_lines() while ui->refreshing is set.
+ */
+static void
+ui_pager_rerun(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+	char		*line;
+
+	if (p == NULL || p->refresh == NULL || p->searching != 0)
+		return;
+	line = xstrdup(p->refresh);
+	ui->refreshing = 1;
+	cmd_run_line(&ui->ctx, line);
+	ui->refreshing = 0;
+	free(line);
+}
+
+/* Make the top view live: its command runs again every second. */
+void
+ui_pager_live(struct ui *ui, const char *command)
+{
+	struct ui_pager	*p = ui->pager;
+
+	if (p == NULL)
+		return;
+	free(p->refresh);
+	p->refresh = xstrdup(command);
+	ui_pager_arm(ui);
+}
+
+/*
+ * Give the top view new lines from its command run again, keeping its
+ * place and its search; a view that was closed meanwhile takes nothing.
+ */
+void
+ui_pager_set_lines(struct ui *ui, char **lines, int count, int header)
+{
+	struct ui_pager	*p = ui->pager;
+
+	if (p == NULL || p->refresh == NULL)
+		return;
+	ui_source_free(p->src);
+	p->src = ui_source_new_array(lines, count, header);
+	if (p->top > ui_pager_max_top(ui))
+		p->top = ui_pager_max_top(ui);
+	ui_pager_dirty(ui, 0);
 }
 
 /*

@@ -115,6 +115,9 @@ struct ui_pager {
 	char			 status[UI_PAGER_STATUS_MAX];
 	int			 status_error;
 	uint64_t		 timer;
+
+	char			*refresh;	/* the command remaking its */
+						/*   lines each second (!ps) */
 };
 
 /* A mouse report of the outer terminal, in screen cells from 0. */
@@ -185,6 +188,7 @@ struct ui {
 
 	struct job		**notices;	/* failed, marked until selected */
 	int			 nnotices;
+	int			 refreshing;	/* a view's command runs again */
 };
 
 /* Semantic colours of the front end's own parts (ui-colour.c). */
@@ -229,6 +233,8 @@ struct job *ui_panel_job_at(struct ui *, int y, int x);
 
 void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
 	    int header);
+void	ui_pager_set_lines(struct ui *, char **lines, int count, int header);
+void	ui_pager_live(struct ui *, const char *command);
 int	ui_pager_open_run(struct ui *, const char *title, const char *dir,
 	    const char *run, int64_t line, int live, char **cause);
 int	ui_pager_open_grep(struct ui *, struct grep *, char **cause);

@@ -746,12 +746,20 @@ ui_client_error(const char *msg, void *arg)
 	ui_message(arg, msg, 1);
 }
 
-/* Show a command's text in the text view. */
+/* Show a command's text in the text view; !ps's stays live. */
 static void
 ui_client_show(const char *title, char **lines, int count, int header,
     void *arg)
 {
-	ui_pager_open(arg, title, lines, count, header);
+	struct ui	*ui = arg;
+
+	if (ui->refreshing) {
+		ui_pager_set_lines(ui, lines, count, header);
+		return;
+	}
+	ui_pager_open(ui, title, lines, count, header);
+	if (ui->ctx.entry != NULL && strcmp(ui->ctx.entry->name, "ps") == 0)
+		ui_pager_live(ui, "!ps");
 }
 
 /*

@@ -269,6 +269,65 @@ START_TEST(test_panel_notice)
 }
 END_TEST
 
+/* !rm, !clear and !rename typed at the prompt change the panel. */
+START_TEST(test_panel_job_commands)
+{
+	struct term			*t = panel_start();
+	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
+	static const struct term_rect	 r = { 0, 0, 39, 40 };
+
+	panel_run(t, "sleep 1000");
+	panel_run(t, "true");
+	panel_run(t, "echo two");
+	panel_run(t, "echo three");
+	EXPECT_IN(t, &r, "Processes (1 running)", WAIT_MS);
+	EXPECT_IN(t, &r, "[4] echo three", WAIT_MS);
+	panel_run(t, "!rm 1");
+	EXPECT_IN(t, &bottom, "[1] is running: !kill it first", WAIT_MS);
+	panel_run(t, "!rm 2");
+	EXPECT_GONE_IN(t, &r, "[2] true", WAIT_MS);
+	EXPECT_IN(t, &r, "[1] sleep 1000", WAIT_MS);
+	panel_run(t, "!rename 1 napper");
+	EXPECT_IN(t, &r, "[1] napper: sleep 1000", WAIT_MS);
+	panel_run(t, "!rename 1 'no good'");
+	EXPECT_IN(t, &bottom, "rename: job name 'no good' may only have",
+	    WAIT_MS);
+	panel_run(t, "!clear");
+	EXPECT_IN(t, &bottom, "removed 2 finished jobs", WAIT_MS);
+	EXPECT_GONE_IN(t, &r, "[3] echo", WAIT_MS);
+	EXPECT_GONE_IN(t, &r, "[4] echo", WAIT_MS);
+	EXPECT_IN(t, &r, "[1] napper: sleep 1000", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/* !ps stays live: a job that ends while it is shown changes state. */
+START_TEST(test_panel_live_ps)
+{
+	struct term	*t = panel_start();
+	int		 row, col;
+	char		 line[512];
+
+	panel_run(t, "sleep 1000");
+	panel_run(t, "sh -c 'sleep 3; exit 3'");
+	EXPECT_IN(t, &screen, "Processes (2 running)", WAIT_MS);
+	panel_run(t, "!ps");
+	EXPECT_IN(t, &screen, "sh -c 'sleep 3; exit 3'", WAIT_MS);
+	PANEL_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
+	    "no row of job 2");
+	snprintf(line, sizeof line, "%s", term_row_text(t, row));
+	PANEL_ASSERT(t, strstr(line, "running") != NULL,
+	    "job 2 is not running in !ps");
+	/* No key pressed: the view redraws itself as job 2 fails. */
+	EXPECT_IN(t, &screen, "failed", 3 * WAIT_MS);
+	PANEL_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
+	    "no row of job 2");
+	PANEL_ASSERT(t, strstr(term_row_text(t, row), "failed") != NULL,
+	    "job 2 is not failed in !ps");
+	term_close(t);
+}
+END_TEST
+
 /* The panel's cases. */
 static Suite *
 panel_suite(void)
@@ -282,6 +341,8 @@ panel_suite(void)
 		{ "panel_zoom", &test_panel_zoom, 20 },
 		{ "panel_narrow", &test_panel_narrow, 20 },
 		{ "panel_notice", &test_panel_notice, 20 },
+		{ "panel_job_commands", &test_panel_job_commands, 20 },
+		{ "panel_live_ps", &test_panel_live_ps, 20 },
 	};
 	Suite	*s = suite_create("panel_e2e");
 	TCase	*tc;
