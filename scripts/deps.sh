@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what jobdeck needs to build and test, when it is missing:
-# ncursesw, libvterm, check and pkg-config (and groff to lint the man page).
+# ncursesw, libvterm, check and pkg-config (and groff to lint the man page,
+# and ping for the demo jobs of `make run`).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
 set -u
@@ -13,6 +14,7 @@ have_pc check || need="$need check"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
+command -v ping >/dev/null 2>&1 || need="$need iputils-ping"
 [ -z "$need" ] && exit 0
 if command -v apt-get >/dev/null 2>&1; then
 	sudo=""
@@ -35,7 +37,8 @@ cat >&2 <<MSG
 jobdeck: missing:$need
 Install them with your package manager: ncursesw (wide-character ncurses)
 development files, libvterm 0.1.x development files, the check unit-test
-library, pkg-config and groff. On Debian or Ubuntu:
-  apt-get install libncurses-dev libvterm-dev check pkg-config groff-base
+library, pkg-config, groff and ping. On Debian or Ubuntu:
+  apt-get install libncurses-dev libvterm-dev check pkg-config groff-base \
+    iputils-ping
 MSG
 exit 1

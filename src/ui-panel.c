@@ -128,9 +128,16 @@ static void
 ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
     const char **mark, int *pair)
 {
-	char	 dur[32], how[64];
+	char	 dur[64], how[64];
+	size_t	 len;
 
 	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
+	if (job_starts(job) > 1) {
+		/* A restarted job says how often: "(restart 2)". */
+		len = strlen(dur);
+		snprintf(dur + len, sizeof dur - len, " (restart %d)",
+		    job_starts(job) - 1);
+	}
 	switch (job_state(job)) {
 	case JOB_QUEUED:
 		snprintf(text, tsize, "Queued");

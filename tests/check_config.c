@@ -1054,7 +1054,7 @@ START_TEST(test_example_file)
 	ck_assert_int_eq(cfg->settings.scrollback, 10000);
 	ck_assert_str_eq(cfg->settings.focus_key, "C-t");
 	ck_assert_int_eq(cfg->settings.keep_finished, 100);
-	ck_assert_uint_eq(cfg->njobs, 6);
+	ck_assert_uint_eq(cfg->njobs, 7);
 
 	j = config_find_job(cfg, "clock");
 	ck_assert_ptr_nonnull(j);
@@ -1062,6 +1062,11 @@ START_TEST(test_example_file)
 	ck_assert_int_eq(j->max_restarts, 0);
 	ck_assert(j->restart_delay == 2);
 	ck_assert_ptr_null(j->args);
+
+	j = config_find_job(cfg, "flaky");
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(j->restart, CONFIG_RESTART_ON_FAILURE);
+	ck_assert_int_eq(j->max_restarts, 3);
 
 	j = config_find_job(cfg, "ping");
 	ck_assert_ptr_nonnull(j);
