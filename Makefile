@@ -136,9 +136,11 @@ check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
-# The panel end to end: resizes, zoom, notices, job commands (issue 12).
-PANEL_E2E_BIN	= $(TB)/check_panel_e2e
-PANEL_E2E_OBJS	= $(B)/tests/e2e/term.o $(B)/tests/e2e/check_panel_e2e.o
+# The front end's end-to-end suites of issue 12, one file each:
+# tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
+# copy: copy mode and search; ...).
+UI_E2E = panel copy
+UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl
 CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/check_ctl.o \
@@ -233,7 +235,8 @@ $(E2E_BIN): $(E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
-$(PANEL_E2E_BIN): $(PANEL_E2E_OBJS)
+$(UI_E2E_BINS): $(TB)/check_%_e2e: $(B)/tests/e2e/term.o \
+    $(B)/tests/e2e/check_%_e2e.o
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
@@ -304,7 +307,7 @@ check:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory test
 
-check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(PANEL_E2E_BIN) $(CTL_BIN) \
+check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
@@ -313,7 +316,7 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(PANEL_E2E_BIN) $(CTL_BIN) $(FAULT_BIN)
+	    $(UI_E2E_BINS) $(CTL_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -326,8 +329,8 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(PANEL_E2E_BIN) $(CTL_BIN)
-	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(PANEL_E2E_BIN) \
+e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN)
 
 .PHONY: fault

@@ -77,8 +77,12 @@ ui_clip_set(struct ui *ui, const char *text, size_t len)
 	else {
 		b64 = ui_clip_base64(text, len);
 		seq = xprintf("\033]52;c;%s\a", b64);
-		/* Through curses' own output, in order with the screen. */
+		/*
+		 * Through curses' own output; putp() may leave it in stdio's
+		 * buffer until the program ends, so it is flushed at once.
+		 */
 		putp(seq);
+		fflush(stdout);
 		free(seq);
 		free(b64);
 		snprintf(msg, sizeof msg, "copied %d line%s (%zu bytes)", lines,
@@ -101,7 +105,8 @@ ui_clip_paste(struct ui *ui, struct job *job)
 		    "first", 1);
 		return -1;
 	}
-	if (job == NULL || !job_is_running(job) || job_vt(job) == NULL) {
+	/* A job that has printed nothing yet has no emulator: make it. */
+	if (job == NULL || !job_is_running(job)) {
 		if (job == NULL)
 			snprintf(msg, sizeof msg, "no job to paste into");
 		else

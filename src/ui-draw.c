@@ -35,6 +35,36 @@ ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair)
 }
 
 /*
+ * Decode the character at s (len bytes at most) as the screen shows it:
+ * its wide character in *wc (an invalid byte or a control is '?') and its
+ * columns in *width (a mark takes none); returns its bytes, 0 at the end.
+ */
+size_t
+ui_text_char(const char *s, size_t len, wchar_t *wc, int *width)
+{
+	mbstate_t	mbs;
+	size_t		n;
+
+	memset(&mbs, 0, sizeof mbs);
+	if (len == 0)
+		return 0;
+	n = mbrtowc(wc, s, len, &mbs);
+	if (n == 0)
+		return 0;
+	if (n == (size_t)-1 || n == (size_t)-2) {
+		*wc = L'?';
+		*width = 1;
+		return 1;
+	}
+	*width = wcwidth(*wc);
+	if (*width < 0) {
+		*wc = L'?';
+		*width = 1;
+	}
+	return n;
+}
+
+/*
  * Write len bytes of UTF-8 text at y, x in at most width columns; returns
  * the columns used.  Characters that cannot be shown become '?'.
  */
@@ -42,27 +72,13 @@ int
 ui_put_textn(int y, int x, int width, const char *s, size_t len, attr_t attr,
     int pair)
 {
-	mbstate_t	 mbs;
 	wchar_t		 wc[2] = { 0, 0 };
 	size_t		 n;
 	int		 used = 0, w;
 
-	memset(&mbs, 0, sizeof mbs);
-	while (len > 0 && used < width) {
-		n = mbrtowc(&wc[0], s, len, &mbs);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			memset(&mbs, 0, sizeof mbs);
-			wc[0] = L'?';
-			n = 1;
-		} else if (n == 0)
-			break;
+	while ((n = ui_text_char(s, len, &wc[0], &w)) > 0 && used < width) {
 		s += n;
 		len -= n;
-		w = wcwidth(wc[0]);
-		if (w < 0) {
-			wc[0] = L'?';
-			w = 1;
-		}
 		if (w == 0)
 			continue;
 		if (used + w > width)
@@ -83,31 +99,27 @@ ui_put_text(int y, int x, int width, const char *s, attr_t attr, int pair)
 	return ui_put_textn(y, x, width, s, strlen(s), attr, pair);
 }
 
-/* Return the columns a UTF-8 string takes. */
+/* Return the columns len bytes of UTF-8 text take. */
 int
-ui_text_width(const char *s)
+ui_text_widthn(const char *s, size_t len)
 {
-	mbstate_t	mbs;
-	wchar_t		wc;
-	size_t		n, len = strlen(s);
-	int		used = 0, w;
+	wchar_t	wc;
+	size_t	n;
+	int	used = 0, w;
 
-	memset(&mbs, 0, sizeof mbs);
-	while (len > 0) {
-		n = mbrtowc(&wc, s, len, &mbs);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			memset(&mbs, 0, sizeof mbs);
-			n = 1;
-			w = 1;
-		} else if (n == 0)
-			break;
-		else
-			w = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+	while ((n = ui_text_char(s, len, &wc, &w)) > 0) {
 		s += n;
 		len -= n;
 		used += w;
 	}
 	return used;
+}
+
+/* Return the columns a UTF-8 string takes. */
+int
+ui_text_width(const char *s)
+{
+	return ui_text_widthn(s, strlen(s));
 }
 
 /*
@@ -486,6 +498,17 @@ ui_place_cursor(struct ui *ui)
 		ui_cursor_visible(1);
 		return;
 	}
+	if (ui->pager != NULL && (ui->pager->flags & UI_PAGER_COPY) &&
+	    !(ui->flags & UI_QUITTING) && !ui->too_small) {
+		/* Copy mode's cursor, in the pane's body. */
+		row = (int)(ui->pager->cursor - ui->pager->top);
+		col = ui_copy_cursor_x(ui);
+		if (col > ui->pane.w - 3)
+			col = ui->pane.w - 3;
+		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
+		ui_cursor_visible(1);
+		return;
+	}
 	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
 		ui_cursor_visible(0);
 		return;
@@ -531,13 +554,16 @@ ui_draw(struct ui *ui)
 	}
 	if (all)
 		erase();
-	if (ui->pager != NULL) {
+	if (ui->pager != NULL && !(ui->pager->flags & UI_PAGER_COPY)) {
 		ui_pager_draw(ui);
 		ui_draw_prompt(ui);
 	} else {
 		if (all || (ui->flags & UI_DRAW_PANEL))
 			ui_draw_panel(ui);
-		if (all || (ui->flags & UI_DRAW_PANE))
+		/* Copy mode is a view drawn in the pane. */
+		if (ui->pager != NULL)
+			ui_pager_draw(ui);
+		else if (all || (ui->flags & UI_DRAW_PANE))
 			ui_draw_pane(ui, all);
 		if (all || (ui->flags & UI_DRAW_PROMPT))
 			ui_draw_prompt(ui);

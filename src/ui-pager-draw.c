@@ -15,8 +15,9 @@
 
 /*
  * Find the spans of line l to highlight, sorted: the source's own mark (a
- * grep's match) and every match of the view's search in the bytes that
- * can be on the screen; returns how many, their bounds in so[] and eo[].
+ * grep's match) or copy mode's selection, and every match of the view's
+ * search in the bytes that can be on the screen; returns how many, their
+ * bounds in so[] and eo[].  Spans may overlap: they are drawn as one.
  */
 static int
 ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
@@ -25,7 +26,8 @@ ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
 	size_t	len = l->len < scan ? l->len : scan, off = 0, s, e, ts, te;
 	int	n = 0, i;
 
-	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]))
+	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]) ||
+	    ui_copy_span(p, l->no, l->text, l->len, &so[0], &eo[0]))
 		n++;
 	while (n < UI_PAGER_MARKS && off < len &&
 	    ui_pager_line_match(p, l->text + off, len - off, &s, &e)) {
@@ -79,13 +81,13 @@ ui_put_marked(int y, int x, int width, const char *text, size_t len,
  * asked, a results view's choice, then its text (stderr in red).
  */
 static void
-ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
-    int numw)
+ui_pager_draw_line(struct ui *ui, const struct ui_rect *r, int y,
+    const struct store_line *l, int numw)
 {
 	struct ui_pager	*p = ui->pager;
 	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
 	char		 pre[64], when[32];
-	int		 x = 1, width = ui->cols - 2, n, pair = 0;
+	int		 x0 = r->x + 1, x = x0, width = r->w - 2, n, pair = 0;
 	attr_t		 attr = A_NORMAL;
 
 	if (ui_source_has_targets(p->src)) {
@@ -97,7 +99,7 @@ ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
 	if (p->flags & UI_PAGER_NUMBERS) {
 		snprintf(pre, sizeof pre, "%*lld ", numw,
 		    (long long)l->no + 1);
-		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+		x += ui_put_text(y, x, width - (x - x0), pre, A_DIM, 0);
 	}
 	if (p->flags & UI_PAGER_TIMES) {
 		if (l->time > 0)
@@ -105,27 +107,32 @@ ui_pager_draw_line(struct ui *ui, int y, const struct store_line *l,
 		else
 			snprintf(when, sizeof when, "%12s", "");
 		snprintf(pre, sizeof pre, "%s ", when);
-		x += ui_put_text(y, x, width - (x - 1), pre, A_DIM, 0);
+		x += ui_put_text(y, x, width - (x - x0), pre, A_DIM, 0);
 	}
 	if (l->stream == STORE_STDERR)
 		pair = ui_semantic(UI_C_ERROR);
-	n = ui_pager_marks(p, l, (size_t)ui->cols * 8 + 64, so, eo);
-	ui_put_marked(y, x, width - (x - 1), l->text, l->len, so, eo, n, attr,
+	n = ui_pager_marks(p, l, (size_t)r->w * 8 + 64, so, eo);
+	ui_put_marked(y, x, width - (x - x0), l->text, l->len, so, eo, n, attr,
 	    pair);
 }
 
-/* Draw the text view: a box over the whole screen and the visible lines. */
+/*
+ * Draw the text view: a box over the whole screen (copy mode: the pane)
+ * and the visible lines.
+ */
 void
 ui_pager_draw(struct ui *ui)
 {
 	struct ui_pager		*p = ui->pager;
-	struct ui_rect		 r = { 0, 0, ui->rows - 1, ui->cols };
+	struct ui_rect		 r;
 	struct store_line	*lines = NULL;
 	char			 pos[128], drop[48], title[1024], digits[24];
-	int			 row, ih = r.h - 2, body, header, got = 0, i;
+	int			 row, ih, body, header, got = 0, i;
 	int			 numw;
 	int64_t			 first, count;
 
+	ui_pager_rect(ui, &r);
+	ih = r.h - 2;
 	header = ui_source_headers(p->src);
 	if (header > ih)
 		header = ih;
@@ -143,6 +150,9 @@ ui_pager_draw(struct ui *ui)
 		    (long long)first);
 	if (count <= first)
 		snprintf(pos, sizeof pos, "%sempty", drop);
+	else if (p->flags & UI_PAGER_COPY)
+		snprintf(pos, sizeof pos, "%lld/%lld", (long long)p->cursor + 1,
+		    (long long)count);
 	else
 		snprintf(pos, sizeof pos, "%s%lld-%lld of %lld", drop,
 		    (long long)p->top + 1, (long long)(p->top + body < count ?
@@ -155,17 +165,70 @@ ui_pager_draw(struct ui *ui)
 	if (ui_source_get(p->src, p->top, p->top + body, &lines, &got) != 0)
 		got = 0;
 	for (row = 0; row < ih; row++) {
-		ui_blank(r.y + 1 + row, 1, r.w - 2, A_NORMAL);
+		ui_blank(r.y + 1 + row, r.x + 1, r.w - 2, A_NORMAL);
 		if (row < header) {
-			ui_put_text(r.y + 1 + row, 1, r.w - 2,
+			ui_put_text(r.y + 1 + row, r.x + 1, r.w - 2,
 			    ui_source_header(p->src, row), A_BOLD, 0);
 			continue;
 		}
 		i = row - header;
 		if (i < got)
-			ui_pager_draw_line(ui, r.y + 1 + row, &lines[i], numw);
+			ui_pager_draw_line(ui, &r, r.y + 1 + row, &lines[i],
+			    numw);
 	}
 	ui_source_put(p->src, lines, got);
+}
+
+/*
+ * Write the bottom line's reminder of the keys, read from the bindings:
+ * the first key of each of a few actions of the view's mode.
+ */
+static void
+ui_pager_hints(struct ui *ui, char *buf, size_t size)
+{
+	static const struct {
+		int			 which;	/* 1 view, 2 results, 4 copy */
+		enum bind_action	 action;
+		const char		*label;
+	} hints[] = {
+		{ 7, BIND_QUIT, "close" },
+		{ 2, BIND_OPEN, "open" },
+		{ 4, BIND_SELECT, "select" },
+		{ 4, BIND_SELECT_LINE, "lines" },
+		{ 4, BIND_YANK, "copy" },
+		{ 7, BIND_UP, "up" },
+		{ 7, BIND_DOWN, "down" },
+		{ 7, BIND_PAGE_UP, "page up" },
+		{ 7, BIND_PAGE_DOWN, "page down" },
+		{ 7, BIND_TOP, "top" },
+		{ 7, BIND_BOTTOM, "end" },
+		{ 7, BIND_SEARCH_FORWARD, "search" },
+		{ 7, BIND_SEARCH_NEXT, "next" },
+		{ 1, BIND_NUMBERS, "numbers" },
+		{ 1, BIND_TIMES, "times" },
+		{ 1, BIND_FOLLOW, "follow" },
+	};
+	struct ui_pager	*p = ui->pager;
+	enum bind_mode	 mode = BIND_VIEW;
+	char		 name[32];
+	size_t		 i, len = 0;
+	int		 which = 1, key;
+
+	if (p->flags & UI_PAGER_COPY) {
+		mode = BIND_COPY;
+		which = 4;
+	} else if (ui_source_has_targets(p->src))
+		which = 2;
+	buf[0] = '\0';
+	for (i = 0; i < sizeof hints / sizeof hints[0] && len < size; i++) {
+		if (!(hints[i].which & which) ||
+		    (key = bind_first_key(ui->bind, mode, hints[i].action)) ==
+		    BIND_NO_KEY)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s: %s",
+		    len > 0 ? "  " : "", bind_key_name(key, name, sizeof name),
+		    hints[i].label);
+	}
 }
 
 /* Draw the text view's bottom line: the search typed, a status, or keys. */
@@ -177,6 +240,7 @@ ui_pager_draw_bottom(struct ui *ui)
 	wchar_t		 wc[2] = { 0, 0 };
 	size_t		 len, i;
 	int		 y = ui->rows - 1, x = 1, w;
+	char		 hint[512];
 
 	if (p->prompt != 0) {
 		wc[0] = (wchar_t)p->prompt;
@@ -198,8 +262,6 @@ ui_pager_draw_bottom(struct ui *ui)
 		    ui_semantic(UI_C_ERROR) : 0);
 		return;
 	}
-	ui_put_text(y, 1, ui->cols - 2, ui_source_has_targets(p->src) ?
-	    "q: close  Enter: open  ↑ ↓ PgUp PgDn g G: move  / ? n N: search" :
-	    "q: close  ↑ ↓ PgUp PgDn g G: move  / ? n N: search  #: numbers  "
-	    "t: times  F: follow", A_DIM, 0);
+	ui_pager_hints(ui, hint, sizeof hint);
+	ui_put_text(y, 1, ui->cols - 2, hint, A_DIM, 0);
 }

@@ -2,10 +2,12 @@
  * ui-pager.c: the full-screen text view that !ps, !logs, !help and !grep
  * open.  Its lines come from a source (ui-source.c): a copy of the lines it
  * is given, a run of the output store read a screen at a time, or a grep's
- * results.  It moves with Up/Down, PgUp/PgDn, Home/End, g/G, j/k, space/b;
- * searches with / and ? (n, N repeat) a batch of lines a loop turn; shows
- * line numbers (#) and times (t); follows a live run's new lines (F, or G)
- * until scrolled up; q or Esc closes it.  ui-draw.c draws it.
+ * results.  Its keys are the bindings of the view mode (bind.c): moves by
+ * line, half page, page and to either end; searches with / and ? (n, N
+ * repeat) a batch of lines a loop turn; shows line numbers and times;
+ * follows a live run's new lines until scrolled up.  Copy mode
+ * (ui-copy.c) is the same view drawn in the pane with a cursor, the keys
+ * of the copy mode and a selection.  ui-pager-draw.c draws it.
  */
 #include <curses.h>
 #include <stdarg.h>
@@ -57,7 +59,7 @@ ui_pager_free(struct ui *ui, struct ui_pager *p)
 }
 
 /* Put a new view on top of the open ones (under stops meanwhile). */
-static struct ui_pager *
+struct ui_pager *
 ui_pager_push(struct ui *ui, const char *title, struct ui_source *src)
 {
 	struct ui_pager	*p;
@@ -78,15 +80,42 @@ ui_pager_push(struct ui *ui, const char *title, struct ui_source *src)
 	return p;
 }
 
+/*
+ * Fill r with where the top view is drawn, borders included: the pane in
+ * copy mode, else the whole screen above the bottom line.
+ */
+void
+ui_pager_rect(const struct ui *ui, struct ui_rect *r)
+{
+	if (ui->pager != NULL && (ui->pager->flags & UI_PAGER_COPY)) {
+		*r = ui->pane;
+		return;
+	}
+	r->y = 0;
+	r->x = 0;
+	r->h = ui->rows - 1;
+	r->w = ui->cols;
+}
+
 /* Return the number of body rows a view has on this screen. */
 int
 ui_pager_body(const struct ui *ui)
 {
-	int	body = ui->rows - 3;
+	struct ui_rect	r;
+	int		body;
 
+	ui_pager_rect(ui, &r);
+	body = r.h - 2;
 	if (ui->pager != NULL)
 		body -= ui_source_headers(ui->pager->src);
 	return body > 1 ? body : 1;
+}
+
+/* Tell whether the view moves a cursor line (results, copy mode). */
+static int
+ui_pager_has_cursor(const struct ui_pager *p)
+{
+	return ui_source_has_targets(p->src) || (p->flags & UI_PAGER_COPY);
 }
 
 /* Return the last top line a view may have: the end's page. */
@@ -117,8 +146,8 @@ ui_pager_move(struct ui *ui, int64_t top)
 	ui_pager_dirty(ui, 1);
 }
 
-/* Move a results view's chosen line, keeping it on the screen. */
-static void
+/* Move the cursor line of a view that has one, keeping it on the screen. */
+void
 ui_pager_choose(struct ui *ui, int64_t cursor)
 {
 	struct ui_pager	*p = ui->pager;
@@ -144,7 +173,7 @@ ui_pager_scroll(struct ui *ui, int64_t delta)
 {
 	struct ui_pager	*p = ui->pager;
 
-	if (ui_source_has_targets(p->src))
+	if (ui_pager_has_cursor(p))
 		ui_pager_choose(ui, p->cursor + delta);
 	else
 		ui_pager_move(ui, p->top + delta);
@@ -157,7 +186,7 @@ ui_pager_end(struct ui *ui, int follow)
 	struct ui_pager	*p = ui->pager;
 
 	ui_source_refresh(p->src);
-	if (ui_source_has_targets(p->src))
+	if (ui_pager_has_cursor(p))
 		ui_pager_choose(ui, ui_source_count(p->src));
 	else
 		ui_pager_move(ui, ui_pager_max_top(ui));
@@ -167,10 +196,7 @@ ui_pager_end(struct ui *ui, int follow)
 }
 
 /* Set the view's status line (the bottom row). */
-static void
-ui_pager_status(struct ui *ui, int error, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void
+void
 ui_pager_status(struct ui *ui, int error, const char *fmt, ...)
 {
 	struct ui_pager	*p = ui->pager;
@@ -345,7 +371,7 @@ ui_pager_open_grep(struct ui *ui, struct grep *grep, char **cause)
 }
 
 /* Close the top view; the one it was opened from comes back. */
-static void
+void
 ui_pager_pop(struct ui *ui)
 {
 	struct ui_pager	*p = ui->pager;
@@ -462,8 +488,8 @@ ui_pager_search_from(struct ui *ui, int64_t from, int forward)
 
 /*
  * Search again for the last pattern, the same way or (reverse) the other:
- * from the last match if it is on the screen, else from the top line
- * (forward) or the line above it.
+ * in copy mode from the cursor's line, else from the last match if it is
+ * on the screen, else from the top line (forward) or the line above it.
  */
 static void
 ui_pager_search_again(struct ui *ui, int reverse)
@@ -477,7 +503,9 @@ ui_pager_search_again(struct ui *ui, int reverse)
 		ui_pager_status(ui, 1, "No previous search");
 		return;
 	}
-	if (p->match >= p->top && p->match < p->top + body)
+	if (p->flags & UI_PAGER_COPY)
+		from = forward ? p->cursor + 1 : p->cursor - 1;
+	else if (p->match >= p->top && p->match < p->top + body)
 		from = forward ? p->match + 1 : p->match - 1;
 	else
 		from = forward ? p->top : p->top - 1;
@@ -510,16 +538,19 @@ ui_pager_search(struct ui *ui, const char *pattern, int backward)
 	ui_pager_search_again(ui, 0);
 }
 
-/* A search found line no: show it. */
+/* A search found line l, its match at byte so: show it. */
 static void
-ui_pager_found(struct ui *ui, int64_t no)
+ui_pager_found(struct ui *ui, const struct store_line *l, size_t so)
 {
 	struct ui_pager	*p = ui->pager;
 	int		 body = ui_pager_body(ui);
+	int64_t		 no = l->no;
 
 	p->searching = 0;
 	p->match = no;
-	if (ui_source_has_targets(p->src))
+	if (p->flags & UI_PAGER_COPY)
+		ui_copy_found(ui, l->text, l->len, so);
+	if (ui_pager_has_cursor(p))
 		ui_pager_choose(ui, no);
 	else if (no < p->top || no >= p->top + body)
 		ui_pager_move(ui, no);
@@ -578,9 +609,8 @@ ui_pager_search_step(struct ui *ui)
 			bytes += lines[i].len + 1;
 			if (ui_pager_line_match(p, lines[i].text, lines[i].len,
 			    &so, &eo)) {
-				n = lines[i].no;
+				ui_pager_found(ui, &lines[i], so);
 				ui_source_put(p->src, lines, got);
-				ui_pager_found(ui, n);
 				return;
 			}
 		}
@@ -606,41 +636,67 @@ ui_pager_search_step(struct ui *ui)
 	    (p->search_total > 0 ? p->search_total : 1)));
 }
 
-/* Handle a key while the search line is typed. */
+/* Return the key mode of the top view: copy mode's, or a text view's. */
+static enum bind_mode
+ui_pager_mode(const struct ui_pager *p)
+{
+	return (p->flags & UI_PAGER_COPY) ? BIND_COPY : BIND_VIEW;
+}
+
+/* Return the line editor's action for a line-editing binding, or -1. */
+static int
+ui_pager_edit_action(enum bind_action action)
+{
+	static const struct {
+		enum bind_action	action;
+		enum lineedit_action	edit;
+	} map[] = {
+		{ BIND_EDIT_LEFT, LINEEDIT_LEFT },
+		{ BIND_EDIT_RIGHT, LINEEDIT_RIGHT },
+		{ BIND_EDIT_HOME, LINEEDIT_HOME },
+		{ BIND_EDIT_END, LINEEDIT_END },
+		{ BIND_EDIT_BACKSPACE, LINEEDIT_BACKSPACE },
+		{ BIND_EDIT_DELETE, LINEEDIT_DELETE },
+		{ BIND_EDIT_KILL_START, LINEEDIT_KILL_START },
+		{ BIND_EDIT_KILL_END, LINEEDIT_KILL_END },
+		{ BIND_EDIT_KILL_WORD, LINEEDIT_KILL_WORD },
+		{ BIND_EDIT_PREV, LINEEDIT_PREV },
+		{ BIND_EDIT_NEXT, LINEEDIT_NEXT },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i].action == action)
+			return (int)map[i].edit;
+	return -1;
+}
+
+/*
+ * Handle a key while the search line is typed: the line editor's
+ * bindings; the edit mode's clear, or a key the view quits with that is
+ * not text (Esc), cancels; Enter searches; backspace on an empty line
+ * leaves the line.
+ */
 static void
 ui_pager_prompt_key(struct ui *ui, int rc, unsigned int key)
 {
-	static const struct {
-		unsigned int		key;
-		int			named;
-		enum lineedit_action	action;
-	} keys[] = {
-		{ 0x7f, 0, LINEEDIT_BACKSPACE },
-		{ 0x08, 0, LINEEDIT_BACKSPACE },
-		{ 0x15, 0, LINEEDIT_KILL_START },
-		{ 0x17, 0, LINEEDIT_KILL_WORD },
-		{ KEY_BACKSPACE, 1, LINEEDIT_BACKSPACE },
-		{ KEY_LEFT, 1, LINEEDIT_LEFT },
-		{ KEY_RIGHT, 1, LINEEDIT_RIGHT },
-		{ KEY_HOME, 1, LINEEDIT_HOME },
-		{ KEY_END, 1, LINEEDIT_END },
-		{ KEY_DC, 1, LINEEDIT_DELETE },
-		{ KEY_UP, 1, LINEEDIT_PREV },
-		{ KEY_DOWN, 1, LINEEDIT_NEXT },
-	};
-	struct ui_pager	*p = ui->pager;
-	char		*text;
-	size_t		 i, len;
-	int		 named = rc != OK, backward = p->prompt == '?';
+	struct ui_pager		*p = ui->pager;
+	enum bind_action	 action;
+	char			*text;
+	size_t			 len;
+	int			 code, edit, backward = p->prompt == '?';
 
 	ui_pager_dirty(ui, 1);
-	if (!named && (key == 0x1b || key == 0x03)) {
+	code = bind_key_code(rc, key);
+	action = bind_lookup(ui->bind, BIND_EDIT, code);
+	if (action == BIND_EDIT_CLEAR || (action == BIND_NONE &&
+	    (code < 0x20 || (code & BIND_CURSES)) &&
+	    bind_lookup(ui->bind, ui_pager_mode(p), code) == BIND_QUIT)) {
 		p->prompt = 0;
 		free(lineedit_take(p->edit));
 		return;
 	}
-	if ((!named && (key == '\r' || key == '\n')) ||
-	    (named && key == KEY_ENTER)) {
+	if (action == BIND_SUBMIT) {
 		p->prompt = 0;
 		text = lineedit_take(p->edit);
 		ui_pager_search(ui, text, backward);
@@ -648,23 +704,21 @@ ui_pager_prompt_key(struct ui *ui, int rc, unsigned int key)
 		return;
 	}
 	lineedit_text(p->edit, &len);
-	if (len == 0 && ((!named && (key == 0x7f || key == 0x08)) ||
-	    (named && key == KEY_BACKSPACE))) {
+	if (len == 0 && action == BIND_EDIT_BACKSPACE) {
 		p->prompt = 0;
 		return;
 	}
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (keys[i].key == key && keys[i].named == named) {
-			lineedit_do(p->edit, keys[i].action);
-			return;
-		}
+	if ((edit = ui_pager_edit_action(action)) >= 0) {
+		lineedit_do(p->edit, (enum lineedit_action)edit);
+		return;
 	}
-	if (!named && key >= 0x20 && key != 0x7f)
-		lineedit_insert(p->edit, (wchar_t)key);
+	if (action == BIND_NONE && code >= 0x20 && code != 0x7f &&
+	    !(code & BIND_CURSES))
+		lineedit_insert(p->edit, (wchar_t)code);
 }
 
 /* Start typing a search (c is / or ?). */
-static void
+void
 ui_pager_prompt(struct ui *ui, int c)
 {
 	struct ui_pager	*p = ui->pager;
@@ -676,77 +730,92 @@ ui_pager_prompt(struct ui *ui, int c)
 	ui_pager_dirty(ui, 1);
 }
 
-/* Handle a character key while the view is open. */
+/* Go to the first line: a view with a cursor moves it there. */
 static void
-ui_pager_char(struct ui *ui, unsigned int key)
+ui_pager_top(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+
+	if (ui_pager_has_cursor(p))
+		ui_pager_choose(ui, ui_source_first(p->src));
+	else
+		ui_pager_move(ui, ui_source_first(p->src));
+}
+
+/*
+ * Run a view's action (the moves and searches copy mode shares with it);
+ * code is the key, for the one rule that tells keys apart: a control key
+ * that quits stops a running search first (Esc, C-c), a letter closes.
+ */
+static void
+ui_pager_action(struct ui *ui, enum bind_action action, int code)
 {
 	struct ui_pager	*p = ui->pager;
 	int		 page = ui_pager_body(ui);
 
-	switch (key) {
-	case 0x1b:
-	case 0x03:
-		if (p->searching != 0) {
+	switch (action) {
+	case BIND_QUIT:
+		if (p->searching != 0 && (code < 0x20 || (code & BIND_CURSES))) {
 			p->searching = 0;
 			ui_pager_status(ui, 0, "search stopped");
 			break;
 		}
 		ui_pager_pop(ui);
 		break;
-	case 'q':
-	case 'Q':
-		ui_pager_pop(ui);
+	case BIND_TOP:
+		ui_pager_top(ui);
 		break;
-	case 'g':
-		if (ui_source_has_targets(p->src))
-			ui_pager_choose(ui, ui_source_first(p->src));
-		else
-			ui_pager_move(ui, ui_source_first(p->src));
-		break;
-	case 'G':
+	case BIND_BOTTOM:
 		ui_pager_end(ui, 1);
 		break;
-	case 'F':
+	case BIND_FOLLOW:
 		ui_pager_end(ui, 1);
 		if (!(p->flags & UI_PAGER_LIVE))
 			ui_pager_status(ui, 0, "not a live log: nothing to "
 			    "follow");
 		break;
-	case '\r':
-	case '\n':
+	case BIND_OPEN:
 		if (ui_source_has_targets(p->src)) {
 			ui_pager_open_target(ui);
 			break;
 		}
-		/* FALLTHROUGH */
-	case 'j':
 		ui_pager_scroll(ui, 1);
 		break;
-	case 'k':
+	case BIND_DOWN:
+		ui_pager_scroll(ui, 1);
+		break;
+	case BIND_UP:
 		ui_pager_scroll(ui, -1);
 		break;
-	case ' ':
-	case 'f':
+	case BIND_PAGE_DOWN:
 		ui_pager_scroll(ui, page);
 		break;
-	case 'b':
+	case BIND_PAGE_UP:
 		ui_pager_scroll(ui, -page);
 		break;
-	case '/':
-	case '?':
-		ui_pager_prompt(ui, (int)key);
+	case BIND_HALF_DOWN:
+		ui_pager_scroll(ui, page / 2 > 0 ? page / 2 : 1);
 		break;
-	case 'n':
+	case BIND_HALF_UP:
+		ui_pager_scroll(ui, -(page / 2 > 0 ? page / 2 : 1));
+		break;
+	case BIND_SEARCH_FORWARD:
+		ui_pager_prompt(ui, '/');
+		break;
+	case BIND_SEARCH_BACKWARD:
+		ui_pager_prompt(ui, '?');
+		break;
+	case BIND_SEARCH_NEXT:
 		ui_pager_search_again(ui, 0);
 		break;
-	case 'N':
+	case BIND_SEARCH_PREV:
 		ui_pager_search_again(ui, 1);
 		break;
-	case '#':
+	case BIND_NUMBERS:
 		p->flags ^= UI_PAGER_NUMBERS;
 		ui_pager_dirty(ui, 1);
 		break;
-	case 't':
+	case BIND_TIMES:
 		if (!ui_source_has_times(p->src)) {
 			ui_pager_status(ui, 0, "no times in this view");
 			break;
@@ -754,15 +823,21 @@ ui_pager_char(struct ui *ui, unsigned int key)
 		p->flags ^= UI_PAGER_TIMES;
 		ui_pager_dirty(ui, 1);
 		break;
+	default:
+		break;
 	}
 }
 
-/* Handle a key while the view is open. */
+/*
+ * Handle a key while the view is open, through the bindings of its mode
+ * (a text view's, or copy mode's: ui-copy.c runs those of its own).
+ */
 void
 ui_pager_key(struct ui *ui, int rc, unsigned int key)
 {
-	struct ui_pager	*p = ui->pager;
-	int		 page = ui_pager_body(ui);
+	struct ui_pager		*p = ui->pager;
+	enum bind_action	 action;
+	int			 code;
 
 	if (p->prompt != 0) {
 		ui_pager_prompt_key(ui, rc, key);
@@ -770,33 +845,10 @@ ui_pager_key(struct ui *ui, int rc, unsigned int key)
 	}
 	if (p->status[0] != '\0' && p->searching == 0)
 		p->status[0] = '\0';
-	if (rc == OK) {
-		ui_pager_char(ui, key);
-		ui_pager_arm(ui);
+	code = bind_key_code(rc, key);
+	action = bind_lookup(ui->bind, ui_pager_mode(p), code);
+	if ((p->flags & UI_PAGER_COPY) && ui_copy_action(ui, action))
 		return;
-	}
-	switch (key) {
-	case KEY_UP:
-		ui_pager_scroll(ui, -1);
-		break;
-	case KEY_DOWN:
-		ui_pager_scroll(ui, 1);
-		break;
-	case KEY_PPAGE:
-		ui_pager_scroll(ui, -page);
-		break;
-	case KEY_NPAGE:
-		ui_pager_scroll(ui, page);
-		break;
-	case KEY_HOME:
-		ui_pager_char(ui, 'g');
-		break;
-	case KEY_END:
-		ui_pager_end(ui, 1);
-		break;
-	case KEY_ENTER:
-		ui_pager_char(ui, '\r');
-		break;
-	}
+	ui_pager_action(ui, action, code);
 	ui_pager_arm(ui);
 }

@@ -99,7 +99,15 @@ struct ui_pager {
 #define UI_PAGER_LIVE		0x4	/* a run still being written */
 #define UI_PAGER_FOLLOW		0x8	/* kept at the end as lines come */
 #define UI_PAGER_GREPPING	0x10	/* its grep has more to search */
+#define UI_PAGER_COPY		0x20	/* copy mode: in the pane, a cursor */
 	int			 flags;
+
+	/* Copy mode: the cursor is (cursor, col), a selection starts at */
+	/* (sel_line, sel_col); col is a display column. */
+	int			 col;
+	int			 select;	/* UI_COPY_NONE, _CHARS, _LINES */
+	int64_t			 sel_line;
+	int			 sel_col;
 
 	struct lineedit		*edit;		/* the search being typed */
 	int			 prompt;	/* '/' or '?' while typed */
@@ -215,6 +223,8 @@ int	ui_put_textn(int y, int x, int width, const char *s, size_t len,
 int	ui_put_text(int y, int x, int width, const char *s, attr_t attr,
 	    int pair);
 int	ui_text_width(const char *s);
+int	ui_text_widthn(const char *s, size_t len);
+size_t	ui_text_char(const char *s, size_t len, wchar_t *wc, int *width);
 void	ui_fit(const char *s, int cols, char *out, size_t size);
 void	ui_blank(int y, int x, int width, attr_t attr);
 void	ui_box(const struct ui_rect *r, const char *title, const char *right,
@@ -241,6 +251,14 @@ int	ui_pager_open_grep(struct ui *, struct grep *, char **cause);
 void	ui_pager_close(struct ui *);
 void	ui_pager_key(struct ui *, int rc, unsigned int key);
 int	ui_pager_body(const struct ui *);
+void	ui_pager_rect(const struct ui *, struct ui_rect *);
+struct ui_pager *ui_pager_push(struct ui *, const char *title,
+	    struct ui_source *);
+void	ui_pager_pop(struct ui *);
+void	ui_pager_choose(struct ui *, int64_t cursor);
+void	ui_pager_status(struct ui *, int error, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	ui_pager_prompt(struct ui *, int c);
 int	ui_pager_line_match(const struct ui_pager *, const char *, size_t,
 	    size_t *so, size_t *eo);
 void	ui_pager_draw(struct ui *);
@@ -253,7 +271,15 @@ void	ui_clip_set(struct ui *, const char *text, size_t len);
 int	ui_clip_paste(struct ui *, struct job *);
 
 /* Copy mode (ui-copy.c): search != 0 starts typing a search at once. */
+#define UI_COPY_NONE	0
+#define UI_COPY_CHARS	1
+#define UI_COPY_LINES	2
 void	ui_copy_enter(struct ui *, int search);
+int	ui_copy_action(struct ui *, enum bind_action);
+int	ui_copy_span(const struct ui_pager *, int64_t no, const char *text,
+	    size_t len, size_t *so, size_t *eo);
+void	ui_copy_found(struct ui *, const char *text, size_t len, size_t so);
+int	ui_copy_cursor_x(struct ui *);
 
 /* Mouse events (ui-mouse.c). */
 void	ui_mouse_event(struct ui *, const struct ui_mouse *);

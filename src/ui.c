@@ -375,6 +375,13 @@ ui_prompt_key(struct ui *ui, int rc, wint_t k)
 		case UI_KEY_CTRL('z'):
 			ui_zoom(ui);
 			return;
+		case UI_KEY_CTRL('v'):	/* the bind helper's dispatch: */
+		case UI_KEY_CTRL('s'):	/* copy-mode, search */
+			ui_copy_enter(ui, k == UI_KEY_CTRL('s'));
+			return;
+		case UI_KEY_CTRL('y'):	/* paste */
+			ui_clip_paste(ui, ui->selected);
+			return;
 		case L'\r':
 		case L'\n':
 			ui_submit(ui);

@@ -82,6 +82,8 @@ struct term {
 	struct term_buf	 text;		/* term_screen_text, term_row_text */
 	struct term_buf	 dump;		/* term_dump */
 	int		 dump_kept;	/* dump is a failed wait's screen */
+	int		 capturing;	/* keep the raw bytes read in raw */
+	struct term_buf	 raw;
 };
 
 static void	term_buf_add(struct term_buf *, const char *, size_t);
@@ -541,6 +543,7 @@ term_close(struct term *t)
 	free(t->linecol);
 	free(t->text.s);
 	free(t->dump.s);
+	free(t->raw.s);
 	free(t->tag);
 	free(t->dir);
 	free(t);
@@ -579,6 +582,8 @@ term_read_some(struct term *t)
 		return -1;
 	n = read(t->fd, buf, sizeof buf);
 	if (n > 0) {
+		if (t->capturing)
+			term_buf_add(&t->raw, buf, (size_t)n);
 		vterm_input_write(t->vt, buf, (size_t)n);
 		return (int)n;
 	}
@@ -649,6 +654,31 @@ term_pump_once(struct term *t, int ms)
 	if (t->outq.len > 0)
 		term_flush(t);
 	return total;
+}
+
+/*
+ * Start (on) or stop keeping the raw bytes the program writes, as read
+ * from the master before the screen takes them; starting empties what
+ * was kept.
+ */
+void
+term_capture(struct term *t, int on)
+{
+	if (on) {
+		t->raw.len = 0;
+		term_buf_add(&t->raw, "", 0);
+	}
+	t->capturing = on;
+}
+
+/* Return the raw bytes kept since term_capture(t, 1), NUL-terminated. */
+const char *
+term_captured(struct term *t, size_t *len)
+{
+	if (t->raw.s == NULL)
+		term_buf_add(&t->raw, "", 0);
+	*len = t->raw.len;
+	return t->raw.s;
 }
 
 /* Read and feed the program's output for ms milliseconds. */

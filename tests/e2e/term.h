@@ -103,6 +103,8 @@ pid_t		 term_pid(const struct term *);
 
 /* Reading the program's output. */
 void		 term_pump(struct term *, int ms);
+void		 term_capture(struct term *, int on);
+const char	*term_captured(struct term *, size_t *len);
 size_t		 term_read_fd(struct term *, int fd, char *buf, size_t len,
 		    int ms);
 int		 term_wait_text(struct term *, const char *text, int ms);
