@@ -88,6 +88,7 @@ LIB_SRCS = \
 	src/ui-clip.c \
 	src/ui-copy.c \
 	src/ui-mouse.c \
+	src/ui-paste.c \
 	src/ui-pager.c \
 	src/ui-source.c \
 	src/json.c \

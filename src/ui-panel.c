@@ -162,3 +162,19 @@ ui_zoom(struct ui *ui)
 {
 	ui_message(ui, "zoom is not built yet", 1);
 }
+
+/* Return the job whose panel entry holds screen cell y, x, or NULL. */
+struct job *
+ui_panel_job_at(struct ui *ui, int y, int x)
+{
+	const struct ui_rect	*r = &ui->panel;
+	int			 index;
+
+	if ((ui->flags & UI_ZOOMED) || y <= r->y || y >= r->y + r->h - 1 ||
+	    x < r->x || x >= r->x + r->w)
+		return NULL;
+	index = ui->panel_top + (y - r->y - 1) / 3;
+	if (index >= jobtable_count(ui->jt))
+		return NULL;
+	return jobtable_get(ui->jt, index);
+}
