@@ -806,7 +806,9 @@ ui_input_start(struct ui *ui)
 	define_key("\033[200~", INPUT_KEY_PASTE_START);
 	define_key("\033[201~", INPUT_KEY_PASTE_END);
 	define_key("\033[<", INPUT_KEY_MOUSE);
+	/* putp() writes to stdout's buffer, not curses' own: flush it. */
 	putp(UI_INPUT_MODES_ON);
+	fflush(stdout);
 }
 
 /* Take the terminal and set up the screen; NULL with *cause on failure. */
@@ -889,6 +891,7 @@ ui_free(struct ui *ui)
 	if (ui->input_timer != 0)
 		loop_cancel_timer(ui->loop, ui->input_timer);
 	putp(UI_INPUT_MODES_OFF);
+	fflush(stdout);
 	endwin();
 	input_free(ui->input);
 	keys_free(ui->keys);

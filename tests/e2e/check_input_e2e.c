@@ -1,8 +1,8 @@
 /*
  * check_input_e2e.c: end-to-end tests of pastes and the mouse (issue 12):
- * the real binary on a 120x40 pty (tests/e2e/term.h), the outer
- * terminal's bracketed pastes and SGR mouse reports written to it as raw
- * bytes, the screen read back.  Layout at 120x40: the panel is columns
+ * the real binary on a 120x40 pty (tests/e2e/term.h), pasting and using
+ * the mouse as the outer terminal does in the modes jobdeck asked for
+ * (term_paste, term_mouse), the screen read back.  Layout at 120x40: the panel is columns
  * 0-39, the pane columns 40-119 with its inside on rows 1-37 and columns
  * 41-118, the prompt on row 39.  SGR reports count rows and columns from 1.
  */
@@ -18,8 +18,6 @@
 #include "skip.h"
 
 #define WAIT_MS		8000
-
-#define PASTE(s)	"\033[200~" s "\033[201~"
 
 static const struct term_rect panel = { 0, 0, 39, 40 };
 static const struct term_rect pane = { 1, 40, 37, 80 };
@@ -59,15 +57,15 @@ deck_start(const char *config, const char *cmd)
 	return t;
 }
 
-/* Write an SGR mouse report for screen cell row, col (from 0). */
+/*
+ * Use the mouse at screen cell row, col as the outer terminal would, in
+ * the modes jobdeck asked for: button 0 (32: a drag with it), 64/65 the
+ * wheel.
+ */
 static void
 mouse(struct term *t, int button, int row, int col, int press)
 {
-	char	buf[64];
-
-	snprintf(buf, sizeof buf, "\033[<%d;%d;%d%c", button, col + 1,
-	    row + 1, press ? 'M' : 'm');
-	term_type(t, buf);
+	term_mouse(t, button == 32 ? -1 : button, row, col, press);
 }
 
 /* Return whether a program is on the PATH. */
@@ -114,7 +112,7 @@ START_TEST(test_paste_vim)
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_type(t, "i");
 	EXPECT_IN(t, &pane, "-- INSERT --", WAIT_MS);
-	term_type(t, PASTE("def f():\r    if x:\r        y = 1\r    return 2"));
+	term_paste(t, ("def f():\r    if x:\r        y = 1\r    return 2"));
 	EXPECT_IN(t, &pane, "    return 2", WAIT_MS);
 	term_key(t, TERM_KEY_ESC);
 	EXPECT_GONE_IN(t, &pane, "-- INSERT --", WAIT_MS);
@@ -134,7 +132,7 @@ START_TEST(test_paste_prompt)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	term_type(t, PASTE("echo one\recho two\r\necho three\r"));
+	term_paste(t, ("echo one\recho two\r\necho three\r"));
 	EXPECT_IN(t, &bottom, "pasted 3 lines: Enter runs them as one job",
 	    WAIT_MS);
 	EXPECT_IN(t, &bottom, "> echo one⏎echo two⏎echo three", WAIT_MS);
@@ -150,13 +148,13 @@ START_TEST(test_paste_prompt)
 	ck_assert_msg(!term_find_in(t, &panel, "[2]", NULL, NULL),
 	    "the paste started more than one job\n%s", term_dump(t));
 	/* A ! command of several lines is refused, and nothing runs. */
-	term_type(t, PASTE("!kill 1\rtouch ran\r"));
+	term_paste(t, ("!kill 1\rtouch ran\r"));
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, &bottom, "a ! command is one line: the paste has 2 lines",
 	    WAIT_MS);
 	/* So is a session command; pasted controls are text, not keys. */
 	term_key(t, TERM_KEY_CTRL_C);
-	term_type(t, PASTE("cd /\x03\rtouch ran"));
+	term_paste(t, ("cd /\x03\rtouch ran"));
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, &bottom, "a cd command is one line: the paste has 2 lines",
 	    WAIT_MS);
