@@ -77,6 +77,7 @@ LIB_SRCS = \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
+	src/input.c \
 	src/bind.c \
 	src/lineedit.c \
 	src/ui.c \
@@ -87,6 +88,7 @@ LIB_SRCS = \
 	src/ui-clip.c \
 	src/ui-copy.c \
 	src/ui-mouse.c \
+	src/ui-paste.c \
 	src/ui-pager.c \
 	src/ui-source.c \
 	src/json.c \
@@ -99,7 +101,8 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
-	       expand procfile toml config json run textesc cgroup store grep
+	       expand procfile toml config json run textesc cgroup store grep \
+	       input
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -118,6 +121,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
+check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
@@ -138,8 +142,8 @@ E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
 # The front end's end-to-end suites of issue 12, one file each:
 # tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
-# copy: copy mode and search; ...).
-UI_E2E = panel copy
+# copy: copy mode and search; input: pastes and the mouse; ...).
+UI_E2E = panel copy input
 UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl
@@ -172,7 +176,7 @@ STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
-FUZZ_TARGETS = toml config cmdline expand procfile vt store
+FUZZ_TARGETS = toml config cmdline expand procfile vt store input
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz

@@ -142,5 +142,13 @@ size_t		 vt_last_line(const struct vt *, char *buf, size_t size);
 void		 vt_send_key(struct vt *, enum vt_key, unsigned int mods);
 void		 vt_send_char(struct vt *, uint32_t ch, unsigned int mods);
 void		 vt_send_paste(struct vt *, const char *buf, size_t len);
+/*
+ * A mouse event at a cell of the child's screen, encoded in the modes it
+ * asked for (nothing when it asked for none): button 0-2 left, middle,
+ * right, 3 a move with none held, 64/65 the wheel up/down; press 1 or 0;
+ * motion non-zero for a move; mods VT_MOD_*.
+ */
+void		 vt_send_mouse(struct vt *, int row, int col, int button,
+		    int press, int motion, unsigned int mods);
 
 #endif

@@ -279,29 +279,52 @@ ui_draw_cell(const struct vt *vt, const struct vt_cell *c, int wide_next,
 	}
 }
 
-/* Draw a row of cells (n of them, the rest blank) at y, x across width. */
+/*
+ * Draw a row of cells (n of them, the rest blank) at y, x across width;
+ * the columns [sel_from, sel_to) are a mouse selection, drawn reversed.
+ */
 static void
 ui_draw_cells(const struct vt *vt, const struct vt_cell *cells, int n, int y,
-    int x, int width, int reverse)
+    int x, int width, int reverse, int sel_from, int sel_to)
 {
 	static const struct vt_cell	blank = { 0, 0, 0, 0, 0 };
 	const struct vt_cell		*c, *next;
-	int				 col;
+	int				 col, rev;
 
 	for (col = 0; col < width; col++) {
 		c = col < n ? &cells[col] : &blank;
+		rev = reverse ^ (col >= sel_from && col < sel_to);
 		if (c->ch == VT_CELL_WIDE_RIGHT) {
 			if (col == 0 || cells[col - 1].ch == VT_CELL_BLANK ||
 			    wcwidth((wchar_t)cells[col - 1].ch) != 2)
 				ui_draw_cell(vt, &blank, 0, y, x + col,
-				    width - col, reverse);
+				    width - col, rev);
 			continue;
 		}
 		next = col + 1 < n ? &cells[col + 1] : NULL;
 		ui_draw_cell(vt, c, next != NULL &&
 		    next->ch == VT_CELL_WIDE_RIGHT, y, x + col, width - col,
-		    reverse);
+		    rev);
 	}
+}
+
+/*
+ * Return the cells shown on row of the pane's inside (n of them; NULL
+ * and 0 past the end), scrolled back ui->scroll lines.
+ */
+const struct vt_cell *
+ui_pane_cells(const struct ui *ui, const struct vt *vt, int row, int *n)
+{
+	int	sb = vt_scrollback_count(vt);
+
+	if (row < ui->scroll)
+		return vt_scrollback_line(vt, sb - ui->scroll + row, n);
+	if (row - ui->scroll < vt_rows(vt)) {
+		*n = vt_cols(vt);
+		return vt_screen_row(vt, row - ui->scroll);
+	}
+	*n = 0;
+	return NULL;
 }
 
 /* Draw the pane: the selected job's terminal, scrolled back if asked. */
@@ -315,8 +338,8 @@ ui_draw_pane(struct ui *ui, int all)
 	char			 title[1100], right[64], cmd[1024], marks[32];
 	char			 key[sizeof ((struct ui *)0)->pane_key];
 	int			 focused = ui->flags & UI_FOCUSED;
-	int			 ih = r->h - 2, iw = r->w - 2, row, n, sb, rev;
-	int			 room;
+	int			 ih = r->h - 2, iw = r->w - 2, row, n, rev;
+	int			 room, from, to;
 
 	title[0] = right[0] = '\0';
 	if (job != NULL) {
@@ -365,21 +388,15 @@ ui_draw_pane(struct ui *ui, int all)
 		return;
 	}
 	rev = vt_reverse_video(vt);
-	sb = vt_scrollback_count(vt);
 	for (row = 0; row < ih; row++) {
-		if (row < ui->scroll) {
-			cells = vt_scrollback_line(vt, sb - ui->scroll + row, &n);
-		} else if (row - ui->scroll < vt_rows(vt)) {
-			if (!all && ui->scroll == 0 && !vt_row_dirty(vt, row))
-				continue;
-			cells = vt_screen_row(vt, row - ui->scroll);
-			n = vt_cols(vt);
-		} else {
-			cells = NULL;
-			n = 0;
-		}
+		if (!all && ui->scroll == 0 && row < vt_rows(vt) &&
+		    !vt_row_dirty(vt, row))
+			continue;
+		cells = ui_pane_cells(ui, vt, row, &n);
+		if (!ui_drag_cols(ui, row, &from, &to))
+			from = to = -1;
 		ui_draw_cells(vt, cells, n < iw ? n : iw, r->y + 1 + row,
-		    r->x + 1, iw, rev);
+		    r->x + 1, iw, rev, from, to);
 	}
 	vt_clear_dirty(vt);
 }
@@ -461,7 +478,8 @@ ui_draw_prompt(struct ui *ui)
 			width = 1;
 		if (x - 2 + width > avail)
 			break;
-		wc[0] = text[start];
+		/* A pasted newline shows as ⏎, one column. */
+		wc[0] = text[start] == L'\n' ? 0x23ce : text[start];
 		ui_put_wc(y, x, wc, A_NORMAL, 0);
 		x += width;
 	}

@@ -168,7 +168,7 @@ ui_pager_choose(struct ui *ui, int64_t cursor)
 }
 
 /* Scroll by delta lines: the chosen line of a results view, else the top. */
-static void
+void
 ui_pager_scroll(struct ui *ui, int64_t delta)
 {
 	struct ui_pager	*p = ui->pager;

@@ -345,7 +345,7 @@ ui_panel_job_at(struct ui *ui, int y, int x)
 	const struct ui_rect	*r = &ui->panel;
 	int			 index;
 
-	if (ui->too_small || r->w == 0 || y <= r->y ||
+	if (ui->too_small || (ui->flags & UI_ZOOMED) || r->w == 0 || y <= r->y ||
 	    y >= r->y + r->h - 1 || x <= r->x || x >= r->x + r->w - 1)
 		return NULL;
 	ui_keep_visible(ui);

@@ -18,10 +18,12 @@
 
 #include "bind.h"
 #include "cmd.h"
+#include "input.h"
 #include "ui.h"
 
 struct job;
 struct keys;
+struct vt;
 struct lineedit;
 
 #define UI_FRAME_MS	16	/* at most one frame this often under flood */
@@ -128,15 +130,16 @@ struct ui_pager {
 						/*   lines each second (!ps) */
 };
 
-/* A mouse report of the outer terminal, in screen cells from 0. */
-struct ui_mouse {
-	int		 y;
-	int		 x;
-	int		 button;	/* 0-2 left, middle, right; 3 none */
-					/*   (a move); 64, 65 wheel up, down */
-	int		 press;		/* 1 pressed, 0 released */
-	int		 motion;	/* moved with the button held */
-	unsigned int	 mods;		/* VT_MOD_* */
+/*
+ * A drag selecting text in the pane (ui-mouse.c), in cells of the pane's
+ * inner rectangle from 0: from the anchor (where the button went down) to
+ * the end (where it is now), in reading order either way.
+ */
+struct ui_drag {
+	int		 active;
+	int		 row0, col0;	/* the anchor */
+	int		 row1, col1;	/* the end */
+	int		 passthrough;	/* the press went to the job */
 };
 
 struct ui {
@@ -197,6 +200,9 @@ struct ui {
 	struct job		**notices;	/* failed, marked until selected */
 	int			 nnotices;
 	int			 refreshing;	/* a view's command runs again */
+	struct input		*input;		/* the key stream's reports */
+	uint64_t		 input_timer;	/* closes a report left open */
+	struct ui_drag		 drag;
 };
 
 /* Semantic colours of the front end's own parts (ui-colour.c). */
@@ -282,6 +288,22 @@ void	ui_copy_found(struct ui *, const char *text, size_t len, size_t so);
 int	ui_copy_cursor_x(struct ui *);
 
 /* Mouse events (ui-mouse.c). */
-void	ui_mouse_event(struct ui *, const struct ui_mouse *);
+void	ui_mouse_event(struct ui *, const struct input_mouse *);
+int	ui_drag_cols(const struct ui *, int row, int *from, int *to);
+
+/* A paste from the outer terminal (ui-paste.c). */
+void	ui_paste(struct ui *, const struct input_event *);
+int	ui_paste_refuse(struct ui *, const wchar_t *text, size_t len);
+
+/* For the mouse and the paste (ui.c, ui-pager.c, ui-panel.c, ui-draw.c). */
+void	ui_dirty(struct ui *, int what, int urgent);
+void	ui_select(struct ui *, struct job *);
+void	ui_select_step(struct ui *, int delta);
+void	ui_scroll(struct ui *, int delta);
+void	ui_pager_scroll(struct ui *, int64_t delta);
+struct job *ui_panel_job_at(struct ui *, int y, int x);
+struct vt_cell;
+const struct vt_cell *ui_pane_cells(const struct ui *, const struct vt *,
+	    int row, int *n);
 
 #endif

@@ -32,6 +32,11 @@
 
 #define UI_KEY_CTRL(c)	((c) & 0x1f)
 #define UI_HISTORY_MAX	1000
+/* Bracketed paste, button-event mouse tracking, SGR mouse encoding. */
+#define UI_INPUT_MODES_ON	"\033[?2004h\033[?1002h\033[?1006h"
+#define UI_INPUT_MODES_OFF	"\033[?1006l\033[?1002l\033[?2004l"
+
+_Static_assert(INPUT_KEY_BASE > KEY_MAX, "input.h key codes above KEY_MAX");
 
 static void	ui_job_started(struct job *, void *);
 static void	ui_job_output(struct job *, const char *, size_t, void *);
@@ -81,7 +86,7 @@ ui_job_index(const struct ui *ui, const struct job *job)
 }
 
 /* Mark parts of the screen for drawing; urgent ones are drawn this turn. */
-static void
+void
 ui_dirty(struct ui *ui, int what, int urgent)
 {
 	ui->flags |= what;
@@ -173,7 +178,7 @@ ui_focus(struct ui *ui)
 }
 
 /* Select job (NULL: none), leaving focus mode if the selection changes. */
-static void
+void
 ui_select(struct ui *ui, struct job *job)
 {
 	if (job != ui->selected) {
@@ -189,7 +194,7 @@ ui_select(struct ui *ui, struct job *job)
 }
 
 /* Select the job delta places after (or before) the selected one. */
-static void
+void
 ui_select_step(struct ui *ui, int delta)
 {
 	int	n = jobtable_count(ui->jt), i;
@@ -236,7 +241,7 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 }
 
 /* Scroll the selected job's pane back (positive) or forward. */
-static void
+void
 ui_scroll(struct ui *ui, int delta)
 {
 	struct vt	*vt;
@@ -300,28 +305,18 @@ ui_start_config_job(struct ui *ui, const struct config_job *cj)
 static void
 ui_submit(struct ui *ui)
 {
-	char	*line;
+	const wchar_t	*text;
+	char		*line;
+	size_t		 len;
 
+	text = lineedit_text(ui->edit, &len);
+	if (ui_paste_refuse(ui, text, len))
+		return;
 	line = lineedit_take(ui->edit);
 	ui->message[0] = '\0';
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
 	cmd_run_line(&ui->ctx, line);
 	free(line);
-}
-
-/* Select the job whose panel entry was clicked. */
-static void
-ui_click(struct ui *ui)
-{
-	MEVENT		 ev;
-	struct job	*job;
-
-	if (getmouse(&ev) != OK || ui->too_small)
-		return;
-	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-		return;
-	if ((job = ui_panel_job_at(ui, ev.y, ev.x)) != NULL)
-		ui_select(ui, job);
 }
 
 /* Handle a key at the prompt. */
@@ -407,9 +402,6 @@ ui_prompt_key(struct ui *ui, int rc, wint_t k)
 	case KEY_NPAGE:
 		ui_scroll(ui, -(ui->pane.h > 4 ? ui->pane.h - 3 : 1));
 		return;
-	case KEY_MOUSE:
-		ui_click(ui);
-		return;
 	}
 	for (i = 0; i < sizeof named / sizeof named[0]; i++) {
 		if (named[i].key == k) {
@@ -428,10 +420,6 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 
 	if (rc == OK && (int)k == ui->focus_key) {
 		ui_unfocus(ui);
-		return;
-	}
-	if (rc == KEY_CODE_YES && k == KEY_MOUSE) {
-		ui_click(ui);
 		return;
 	}
 	if (job == NULL || !job_is_running(job)) {
@@ -456,19 +444,50 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 	loop_await_urgent(ui->loop, UI_ECHO_WAIT_MS);
 }
 
+/* Handle a paste or a mouse report, unless quitting. */
+static void
+ui_input_event(struct ui *ui, const struct input_event *ev)
+{
+	if (ui->flags & UI_QUITTING)
+		return;
+	if (ev->kind == INPUT_PASTE)
+		ui_paste(ui, ev);
+	else if (ev->kind == INPUT_MOUSE)
+		ui_mouse_event(ui, &ev->mouse);
+}
+
+/* The terminal was quiet with a paste or a report open: close it. */
+static void
+ui_input_quiet_cb(void *arg)
+{
+	struct ui		*ui = arg;
+	struct input_event	 ev;
+
+	ui->input_timer = 0;
+	input_flush(ui->input, &ev);
+	ui_input_event(ui, &ev);
+}
+
 /* Read every key waiting on stdin. */
 static void
 ui_stdin_cb(int fd, short revents, void *arg)
 {
-	struct ui	*ui = arg;
-	wint_t		 k;
-	int		 rc, n = 0;
+	struct ui		*ui = arg;
+	struct input_event	 ev;
+	wint_t			 k;
+	int			 rc, n = 0;
 
 	(void)fd;
 	while ((rc = wget_wch(stdscr, &k)) != ERR) {
 		n++;
 		if (rc == KEY_CODE_YES && k == KEY_RESIZE) {
 			ui_resize(ui);
+			continue;
+		}
+		/* Pastes and mouse reports come out of the key stream. */
+		if (input_feed(ui->input, rc == KEY_CODE_YES, rc == KEY_CODE_YES &&
+		    k == KEY_ENTER ? INPUT_ENTER : (uint32_t)k, &ev) != INPUT_KEY) {
+			ui_input_event(ui, &ev);
 			continue;
 		}
 		if (ui->flags & UI_QUITTING)
@@ -480,6 +499,10 @@ ui_stdin_cb(int fd, short revents, void *arg)
 		else
 			ui_prompt_key(ui, rc, k);
 	}
+	if (ui->input_timer != 0)
+		loop_cancel_timer(ui->loop, ui->input_timer);
+	ui->input_timer = input_busy(ui->input) ? loop_add_timer(ui->loop,
+	    INPUT_QUIET_MS, ui_input_quiet_cb, ui) : 0;
 	if (n == 0 && (revents & (POLLHUP | POLLERR))) {
 		/* The terminal is gone: stop the jobs and leave. */
 		loop_unwatch_fd(ui->loop, STDIN_FILENO);
@@ -837,6 +860,24 @@ ui_quit(struct ui *ui)
 	    ui_quit_timeout_cb, ui);
 }
 
+/*
+ * Ask the outer terminal for bracketed pastes and SGR mouse reports of
+ * presses, releases, drags and the wheel, and teach curses their prefixes
+ * as key codes of input.h (instead of curses' own mouse handling).
+ */
+static void
+ui_input_start(struct ui *ui)
+{
+	ui->input = input_new();
+	define_key(NULL, KEY_MOUSE);
+	define_key("\033[200~", INPUT_KEY_PASTE_START);
+	define_key("\033[201~", INPUT_KEY_PASTE_END);
+	define_key("\033[<", INPUT_KEY_MOUSE);
+	/* putp() writes to stdout's buffer, not curses' own: flush it. */
+	putp(UI_INPUT_MODES_ON);
+	fflush(stdout);
+}
+
 /* Take the terminal and set up the screen; NULL with *cause on failure. */
 struct ui *
 ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
@@ -883,8 +924,7 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	set_escdelay(25);
 	/* Never hold a frame back to look for typed-ahead keys first. */
 	typeahead(-1);
-	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
-	mouseinterval(0);
+	ui_input_start(ui);
 	ui_draw_init_colours();
 	ui->keys = keys_new();
 	ui->edit = lineedit_new(UI_HISTORY_MAX);
@@ -915,7 +955,12 @@ ui_free(struct ui *ui)
 		loop_cancel_timer(ui->loop, ui->quit_timer);
 	jobtable_unsubscribe(ui->jt, ui->jt_handle);
 	ui_pager_close(ui);
+	if (ui->input_timer != 0)
+		loop_cancel_timer(ui->loop, ui->input_timer);
+	putp(UI_INPUT_MODES_OFF);
+	fflush(stdout);
 	endwin();
+	input_free(ui->input);
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
 	bind_free(ui->bind);

@@ -910,3 +910,33 @@ vt_send_paste(struct vt *vt, const char *buf, size_t len)
 	vterm_keyboard_end_paste(vt->vterm);
 }
 
+
+/* Send a mouse event in the child's mouse modes (see vt.h). */
+void
+vt_send_mouse(struct vt *vt, int row, int col, int button, int press,
+    int motion, unsigned int mods)
+{
+	VTermModifier	m = (VTermModifier)(mods & VTERM_ALL_MODS_MASK);
+
+	if (vt->mouse == 0)
+		return;
+	if (row < 0)
+		row = 0;
+	if (row >= vt->rows)
+		row = vt->rows - 1;
+	if (col < 0)
+		col = 0;
+	if (col >= vt->cols)
+		col = vt->cols - 1;
+	vterm_mouse_move(vt->vterm, row, col, m);
+	if (motion)
+		return;
+	if (button == 64 || button == 65) {
+		/* Only presses: the wheel has no release to report. */
+		if (press)
+			vterm_mouse_button(vt->vterm, 4 + button - 64, 1, m);
+		return;
+	}
+	if (button >= 0 && button <= 2)
+		vterm_mouse_button(vt->vterm, button + 1, press != 0, m);
+}

@@ -1978,6 +1978,60 @@ START_TEST(keys_paste)
 }
 END_TEST
 
+/* Mouse events in X10 and SGR encodings under modes 1000, 1002, 1006. */
+START_TEST(keys_mouse)
+{
+	struct rec	 rec;
+	struct vt	*vt = key_vt(&rec);
+
+	/* No mouse mode: nothing. */
+	vt_send_mouse(vt, 2, 3, 0, 1, 0, 0);
+	assert_out(&rec, "", 0);
+	/* 1000, X10 bytes: press, release (button 3), wheel. */
+	feed(vt, "\033[?1000h");
+	ck_assert_int_ne(vt_mouse_mode(vt), 0);
+	vt_send_mouse(vt, 2, 3, 0, 1, 0, 0);
+	assert_out(&rec, "\033[M $#", 6);
+	vt_send_mouse(vt, 2, 3, 0, 0, 0, 0);
+	assert_out(&rec, "\033[M#$#", 6);
+	vt_send_mouse(vt, 0, 0, 64, 1, 0, 0);
+	assert_out(&rec, "\033[M`!!", 6);
+	vt_send_mouse(vt, 0, 0, 65, 0, 0, 0);
+	assert_out(&rec, "", 0);
+	/* 1000 reports no drag. */
+	vt_send_mouse(vt, 4, 4, 0, 1, 0, 0);
+	assert_out(&rec, "\033[M %%", 6);
+	vt_send_mouse(vt, 4, 6, 0, 1, 1, 0);
+	assert_out(&rec, "", 0);
+	vt_send_mouse(vt, 4, 6, 0, 0, 0, 0);
+	rec.outlen = 0;
+	/* 1002 + 1006: SGR press, drag, release, wheel, modifiers. */
+	feed(vt, "\033[?1002h\033[?1006h");
+	vt_send_mouse(vt, 1, 9, 0, 1, 0, 0);
+	assert_out(&rec, "\033[<0;10;2M", 10);
+	vt_send_mouse(vt, 2, 9, 0, 1, 1, 0);
+	assert_out(&rec, "\033[<32;10;3M", 11);
+	vt_send_mouse(vt, 2, 9, 0, 0, 0, 0);
+	assert_out(&rec, "\033[<0;10;3m", 10);
+	vt_send_mouse(vt, 5, 0, 65, 1, 0, 0);
+	assert_out(&rec, "\033[<65;1;6M", 10);
+	vt_send_mouse(vt, 5, 0, 2, 1, 0, VT_MOD_CTRL);
+	assert_out(&rec, "\033[<18;1;6M", 10);
+	vt_send_mouse(vt, 5, 0, 2, 0, 0, VT_MOD_CTRL);
+	rec.outlen = 0;
+	/* Beyond the screen: clamped to its last cell. */
+	vt_send_mouse(vt, 500, 500, 0, 1, 0, 0);
+	assert_out(&rec, "\033[<0;80;24M", 11);
+	vt_send_mouse(vt, 500, 500, 0, 0, 0, 0);
+	rec.outlen = 0;
+	/* Mouse off again: nothing. */
+	feed(vt, "\033[?1002l\033[?1000l");
+	vt_send_mouse(vt, 1, 1, 0, 1, 0, 0);
+	assert_out(&rec, "", 0);
+	vt_free(vt);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 
 /* Build the suite. */
@@ -2018,6 +2072,7 @@ vt_suite(void)
 	tcase_add_test(tc, keys_function);
 	tcase_add_test(tc, keys_chars);
 	tcase_add_test(tc, keys_paste);
+	tcase_add_test(tc, keys_mouse);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("differential");

@@ -1070,6 +1070,38 @@ term_key(struct term *t, enum term_keyname key)
 	}
 }
 
+/*
+ * Paste text as a terminal does: bracketed in ESC [200~ ... ESC [201~ only
+ * when the program turned mode 2004 on.
+ */
+void
+term_paste(struct term *t, const char *text)
+{
+	vterm_keyboard_start_paste(t->vt);
+	term_buf_add(&t->outq, text, strlen(text));
+	vterm_keyboard_end_paste(t->vt);
+	term_flush(t);
+	term_pump(t, 20);
+}
+
+/*
+ * Use the mouse at row, col as a terminal does, reporting only what the
+ * program's mouse modes ask for, in their encoding: button 0-2 (left,
+ * middle, right) pressed or released, 64/65 the wheel, or -1 a move.
+ */
+void
+term_mouse(struct term *t, int button, int row, int col, int press)
+{
+	vterm_mouse_move(t->vt, row, col, VTERM_MOD_NONE);
+	if (button >= 0 && button <= 2)
+		vterm_mouse_button(t->vt, button + 1, press != 0,
+		    VTERM_MOD_NONE);
+	else if (button == 64 || button == 65)
+		vterm_mouse_button(t->vt, button - 60, 1, VTERM_MOD_NONE);
+	term_flush(t);
+	term_pump(t, 20);
+}
+
 /* Resize the terminal; the kernel sends SIGWINCH to the program. */
 void
 term_resize(struct term *t, int rows, int cols)

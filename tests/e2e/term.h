@@ -133,6 +133,9 @@ void		 term_size(const struct term *, int *rows, int *cols);
 void		 term_type(struct term *, const char *text);
 void		 term_key(struct term *, enum term_keyname);
 void		 term_resize(struct term *, int rows, int cols);
+void		 term_paste(struct term *, const char *text);
+void		 term_mouse(struct term *, int button, int row, int col,
+		    int press);
 
 /* The program's life. */
 int		 term_signal(struct term *, int signo);
