@@ -138,6 +138,9 @@ check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
+# Keys as data end to end: [keys] rebinding, !help, the focus key twice.
+KEYS_E2E_BIN = $(TB)/check_keys_e2e
+KEYS_E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_keys_e2e.o
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl
 CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/check_ctl.o \
@@ -232,6 +235,10 @@ $(E2E_BIN): $(E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(KEYS_E2E_BIN): $(KEYS_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(CTL_BIN): $(CTL_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -299,7 +306,8 @@ check:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory test
 
-check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(CTL_BIN) $(TOML_TOOLS) \
+check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(KEYS_E2E_BIN) $(CTL_BIN) \
+	     $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
@@ -307,7 +315,7 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(CTL_BIN) $(FAULT_BIN)
+	    $(KEYS_E2E_BIN) $(CTL_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -320,8 +328,9 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(CTL_BIN)
-	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(CTL_BIN)
+e2e: $(PROG) $(E2E_BIN) $(KEYS_E2E_BIN) $(CTL_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) \
+	    $(KEYS_E2E_BIN) $(CTL_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)
