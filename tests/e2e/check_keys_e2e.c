@@ -271,6 +271,41 @@ START_TEST(test_focus_twice)
 }
 END_TEST
 
+/*
+ * scroll-top (S-Home) goes to the ring's oldest line, scroll-bottom
+ * (S-End) back to the live screen; with more in the store than in the
+ * ring, scroll-top opens the log at its first line.  !paste with nothing
+ * copied says so.
+ */
+START_TEST(test_scroll_top)
+{
+	struct term	*t;
+
+	t = keys_start("[[job]]\nname = \"short\"\n"
+	    "command = \"seq -f L%03g 1 200; sleep 1000\"\n");
+	EXPECT_IN(t, &pane, "L200", WAIT_MS);
+	term_type(t, "\033[1;2H");		/* S-Home */
+	EXPECT_IN(t, &pane, "L001", WAIT_MS);
+	EXPECT_GONE_IN(t, &pane, "L200", WAIT_MS);
+	term_type(t, "\033[1;2F");		/* S-End */
+	EXPECT_IN(t, &pane, "L200", WAIT_MS);
+	EXPECT_GONE_IN(t, &pane, "L001", WAIT_MS);
+	keys_run(t, "!paste");
+	EXPECT_IN(t, &bottom, "the paste buffer is empty", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+
+	t = keys_start("[[job]]\nname = \"long\"\n"
+	    "command = \"seq -f M%05g 1 3000; sleep 1000\"\n");
+	EXPECT_IN(t, &pane, "M03000", WAIT_MS);
+	term_type(t, "\033[1;2H");		/* S-Home */
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	EXPECT_IN(t, NULL, "M00001", WAIT_MS);
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
 /* The suite: one case each, with generous time limits. */
 static Suite *
 keys_e2e_suite(void)
@@ -283,6 +318,7 @@ keys_e2e_suite(void)
 		{ "rebind", &test_rebind, 30 },
 		{ "bad_keys", &test_bad_keys, 20 },
 		{ "focus_twice", &test_focus_twice, 30 },
+		{ "scroll_top", &test_scroll_top, 30 },
 	};
 	Suite	*s = suite_create("keys_e2e");
 	TCase	*tc;
