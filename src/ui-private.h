@@ -26,7 +26,7 @@ struct lineedit;
 
 #define UI_FRAME_MS	16	/* at most one frame this often under flood */
 #define UI_ECHO_WAIT_MS	2	/* after a key, wait this long for its echo alone */
-#define UI_FOCUS_TWICE_MS 500	/* the focus key again this soon: to the job */
+#define UI_FOCUS_TWICE_MS	500	/* the focus key again this soon: to the job */
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
 #define UI_CLIP_OSC52_MAX	(74 * 1024)	/* bytes sent to the clipboard */

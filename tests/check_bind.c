@@ -223,7 +223,7 @@ START_TEST(test_names)
 		{ "é", 0xe9 }, { "ß", 0xdf }, { "日", 0x65e5 },
 		{ "😀", 0x1f600 },
 	};
-	char	name[8], canon[8];
+	char	name[16], canon[16];
 	size_t	i;
 	int	c, f;
 
