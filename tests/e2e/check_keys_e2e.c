@@ -266,6 +266,18 @@ START_TEST(test_focus_twice)
 	EXPECT_IN(t, &pane, "^Tx", WAIT_MS);
 	KEYS_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
 	    "the job is not focused after the focus key twice");
+
+	/* Another key between the two: only focus again, nothing sent. */
+	term_type(t, "\024q\024");
+	term_pump(t, QUIET_MS);
+	KEYS_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
+	    "the focus key after a typed key did not focus");
+	term_type(t, "y");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &pane, "y", WAIT_MS);
+	term_pump(t, QUIET_MS);
+	KEYS_ASSERT(t, !term_find_in(t, &pane, "^Ty", NULL, NULL),
+	    "the focus key reached the job with a key between the two");
 	term_close(t);
 	cfg_remove();
 }
