@@ -102,7 +102,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input
+	       input bind
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -115,7 +115,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
-check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
+check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/grep.o $(B)/keys.o \
@@ -123,13 +123,14 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/cmd.o $(B)/cmd-job.o \
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
+check_bind_OBJS	   = $(BASE_OBJS) $(B)/bind.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(B)/config.o $(B)/session.o \
-		     $(B)/launch.o $(STORE_OBJS)
+		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS)
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
@@ -142,8 +143,9 @@ E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
 # The front end's end-to-end suites of issue 12, one file each:
 # tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
-# copy: copy mode and search; input: pastes and the mouse; ...).
-UI_E2E = panel copy input
+# copy: copy mode and search; input: pastes and the mouse; keys: [keys]
+# rebinding, !help, the focus key twice; ...).
+UI_E2E = panel copy input keys
 UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+struct bind;
 struct config;
 struct config_job;
 struct expand_param;
@@ -43,7 +44,9 @@ struct session;
  * end), following its new lines while live is set; 0, or -1 with *cause
  * when the run cannot be read (no fd left, removed).  grep takes over a
  * search (and owns it, failing or not): the client steps it through its
- * loop and passes the matches on as they come.
+ * loop and passes the matches on as they come.  paste sends the client's
+ * paste buffer to a job (NULL: the selected one); 0, or -1 once the client
+ * has said why not (an empty buffer, say).
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -59,9 +62,8 @@ struct cmd_client {
 		    const char *run, int64_t line, int live, void *arg,
 		    char **cause);
 	int	(*grep)(struct grep *, void *arg, char **cause);
+	int	(*paste)(struct job *, void *arg);
 };
-
-#define CMD_FOCUS_KEY	0x14	/* Ctrl+T, the focus key by default */
 
 /* Values of cmd_ctx.failed after a command. */
 #define CMD_FAILED	1	/* it failed: no such job, cannot start... */
@@ -100,7 +102,7 @@ struct cmd_ctx {
 	void			*arg;
 	const struct config	*config;	/* for !run; NULL: none */
 	int			 json;		/* results as JSON */
-	int			 focus_key;	/* control code; 0: Ctrl+T */
+	const struct bind	*bind;		/* keys for !help; NULL: defaults */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 	const struct cmd_entry	*entry;		/* the command running */
 	const char		*line;		/* its words as typed, or NULL */

@@ -41,7 +41,8 @@ struct config_settings {
 	int		 keep_history;	/* runs of earlier decks kept */
 	int		 keep_history_days;	/* and for how long */
 	int		 max_state_size;	/* MiB of the whole store */
-	char		*focus_key;	/* "C-t"; see config_key_code() */
+	char		*focus_key;	/* "C-t": an alias of [keys] focus, */
+					/*   which wins when both are set */
 	int		 max_running;	/* 0: no limit; others wait queued */
 	int		 keep_finished;	/* finished jobs kept in the panel,
 					   oldest dropped first; 0: none */
@@ -83,11 +84,26 @@ struct config_job {
 	int		 line;		/* where it was defined, 0 if nowhere */
 };
 
+/*
+ * One entry of [keys] ([keys.view], [keys.copy], [keys.edit]): a mode's
+ * action and its keys as space-separated names ("none": unbound), already
+ * checked with bind_set() in file order after focus_key.
+ */
+struct config_key {
+	int		 mode;		/* enum bind_mode */
+	char		*action;	/* "zoom" */
+	char		*keys;		/* "C-g F5", or "none" */
+	int		 line;		/* where its value was written */
+	int		 col;
+};
+
 struct config {
 	char			*path;	/* the file it came from, or NULL */
 	struct config_settings	 settings;
 	struct config_job	*jobs;
 	size_t			 njobs;
+	struct config_key	*keys;	/* [keys], in file order */
+	size_t			 nkeys;
 };
 
 /* What an option is, for the table. */
@@ -132,11 +148,11 @@ const struct config_option *config_find_option(const char *section,
 /* "string", "integer", "number", "boolean", "array of strings", ... */
 const char	*config_type_name(enum config_type);
 /*
- * The control character a focus key names: "C-a" to "C-z" (the letter in
- * either case) except C-i, C-j and C-m (Tab, Enter): "C-t" is 0x14.  -1 if
- * key is not such a name.
+ * Apply focus_key and then [keys] to b, in that order (cfg may be NULL:
+ * nothing).  Both were checked at load time, so this cannot fail.
  */
-int		 config_key_code(const char *key);
+struct bind;
+void		 config_apply_keys(const struct config *, struct bind *);
 
 /*
  * config_default() has the table's defaults and no jobs.  config_parse()

@@ -35,6 +35,5 @@ void		 keys_free(struct keys *);
 int		 keys_translate(const struct keys *, int rc, wint_t key,
 		    struct keys_event *);
 void		 keys_send(struct vt *, const struct keys_event *);
-const char	*keys_ctrl_name(int code, char *buf, size_t size);
 
 #endif

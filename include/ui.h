@@ -22,8 +22,8 @@ struct session;
 struct ui;
 
 struct ui_opts {
-	const struct config *config;	/* for !run and autostart; may be NULL */
-	int		 focus_key;	/* control character; 0: Ctrl+T */
+	const struct config *config;	/* for !run, autostart and [keys]; */
+					/*   may be NULL */
 };
 
 struct ui	*ui_new(struct loop *, struct jobtable *, struct session *,

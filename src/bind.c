@@ -478,6 +478,7 @@ bind_set(struct bind *b, enum bind_mode mode, const char *name,
 {
 	const struct bind_entry	*e;
 	int			 k[BIND_KEYS_MAX], n, i;
+	char			 kname[BIND_NAME_MAX];
 
 	if ((e = bind_entry_find(mode, name)) == NULL) {
 		*cause = xprintf("no action '%s' in %s mode", name,
@@ -495,7 +496,8 @@ bind_set(struct bind *b, enum bind_mode mode, const char *name,
 		if ((mode == BIND_MAIN || mode == BIND_EDIT) &&
 		    k[i] >= 0x20 && k[i] != 0x7f && !(k[i] & BIND_CURSES)) {
 			*cause = xprintf("'%s' is typed text at the prompt: "
-			    "bind a control or named key", name);
+			    "bind a control or named key", bind_key_name(k[i],
+			    kname, sizeof kname));
 			return -1;
 		}
 		if (e->action == BIND_FOCUS && (k[i] & BIND_CURSES)) {

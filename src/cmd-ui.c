@@ -1,5 +1,6 @@
 /*
- * cmd-ui.c: the commands that act on the front end: !focus, !help, !quit.
+ * cmd-ui.c: the commands that act on the front end: !focus, !help,
+ * !paste, !quit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,18 @@
 
 #include "cmd.h"
 #include "job.h"
-#include "keys.h"
+#include "bind.h"
 #include "xmalloc.h"
 
 static void	cmd_focus_exec(struct cmd_ctx *, int, char **);
 static void	cmd_help_exec(struct cmd_ctx *, int, char **);
 static void	cmd_quit_exec(struct cmd_ctx *, int, char **);
+static void	cmd_paste_exec(struct cmd_ctx *, int, char **);
+
+#define CMD_HELP_WIDTH	78	/* !help's lines fit the text view */
+#define CMD_HELP_KEYS	18	/* the keys' column */
+#define CMD_HELP_ACTION	15	/* the action's column */
+#define CMD_HELP_NOTE	(2 + CMD_HELP_KEYS + 1 + CMD_HELP_ACTION + 1)
 
 const struct cmd_entry cmd_focus_entry = {
 	.name = "focus",
@@ -34,6 +41,15 @@ const struct cmd_entry cmd_help_entry = {
 	.exec = cmd_help_exec,
 };
 
+const struct cmd_entry cmd_paste_entry = {
+	.name = "paste",
+	.args = "[ID]",
+	.help = "send the paste buffer to a job (the selected one)",
+	.min_args = 0,
+	.max_args = 1,
+	.exec = cmd_paste_exec,
+};
+
 const struct cmd_entry cmd_quit_entry = {
 	.name = "quit",
 	.alias = "q",
@@ -42,29 +58,6 @@ const struct cmd_entry cmd_quit_entry = {
 	.min_args = 0,
 	.max_args = 0,
 	.exec = cmd_quit_exec,
-};
-
-/*
- * The keys the help text lists, after the commands; %s is the focus key's
- * name (focus_key in the config).
- */
-static const char *const cmd_help_keys[] = {
-	"",
-	"Keys at the prompt",
-	"  Enter            run the line: a !command, cd/export/unset, or a new job",
-	"  %-16s focus the selected job: keys go to it; %s again returns",
-	"  Ctrl+N / Ctrl+P  select the next / previous job (a mouse click too)",
-	"  PgUp / PgDn      scroll the selected job's scrollback",
-	"  Up / Down        command history",
-	"  Left / Right, Home / End, Ctrl+A / Ctrl+E   move in the line",
-	"  Backspace / Delete, Ctrl+U / Ctrl+K / Ctrl+W   delete",
-	"  Ctrl+C           clear the line",
-	"",
-	"In a text view (!ps, !logs, !help)",
-	"  Up / Down, PgUp / PgDn, Home / End, g / G   move;  q or Esc   close",
-	"",
-	"Anything that does not start with ! runs as a job through $SHELL -c.",
-	NULL
 };
 
 /* !focus ID: select a job and give it the keyboard. */
@@ -81,45 +74,142 @@ cmd_focus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		ctx->client->select(job, 1, ctx->arg);
 }
 
-/* !help: list every command from the table, then the keys. */
+/* A growing array of help lines. */
+struct cmd_help {
+	char	**lines;
+	int	  n;
+	int	  size;
+};
+
+/* Append a line to the help. */
+static void
+cmd_help_add(struct cmd_help *h, char *line)
+{
+	if (h->n == h->size) {
+		h->size = h->size == 0 ? 128 : h->size * 2;
+		h->lines = xreallocarray(h->lines, (size_t)h->size,
+		    sizeof *h->lines);
+	}
+	h->lines[h->n++] = line;
+}
+
+/*
+ * Append head (indent columns wide, or wider: then alone on its line)
+ * followed by text wrapped at words to CMD_HELP_WIDTH, its later lines
+ * indented as deep.
+ */
+static void
+cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
+    const char *text)
+{
+	const char	*p = text, *end, *space;
+	int		 width = CMD_HELP_WIDTH - indent, len;
+
+	if ((int)strlen(head) > indent) {
+		cmd_help_add(h, xprintf("%s", head));
+		head = "";
+	}
+	while (*p != '\0') {
+		len = (int)strlen(p);
+		if (len > width) {
+			end = p + width;
+			for (space = end; space > p && *space != ' '; space--)
+				;
+			if (space > p)
+				end = space;
+			len = (int)(end - p);
+		}
+		cmd_help_add(h, xprintf("%-*s%.*s", indent, head, len, p));
+		head = "";
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* Append the keys of one mode as bound in b: keys, action and note. */
+static void
+cmd_help_mode(struct cmd_help *h, const struct bind *b, enum bind_mode mode,
+    const char *title)
+{
+	const struct bind_entry	*e;
+	char			 keys[128], *head;
+
+	cmd_help_add(h, xstrdup(""));
+	cmd_help_add(h, xstrdup(title));
+	for (e = bind_defaults; e->action != BIND_NONE; e++) {
+		if (e->mode != mode)
+			continue;
+		bind_keys_text(b, mode, e->action, keys, sizeof keys);
+		if (strlen(keys) > CMD_HELP_KEYS) {
+			cmd_help_add(h, xprintf("  %s", keys));
+			keys[0] = '\0';
+		}
+		head = xprintf("  %-*s %-*s ", CMD_HELP_KEYS, keys,
+		    CMD_HELP_ACTION, e->name);
+		cmd_help_wrap(h, head, CMD_HELP_NOTE, e->note);
+		free(head);
+	}
+}
+
+/*
+ * !help: every command from the table, then the keys of every mode as
+ * they are bound (ctx->bind, or the defaults).
+ */
 static void
 cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*const *e;
-	char			**lines, *usage, key[32];
-	int			  n = 0, i;
+	struct cmd_help		 h = { NULL, 0, 0 };
+	struct bind		*defaults = NULL;
+	const struct bind	*b = ctx->bind;
+	char			*usage, *head;
+	int			 i;
 
 	(void)argc;
 	(void)argv;
-	for (i = 0; cmd_table[i] != NULL; i++)
-		;
-	for (n = 0; cmd_help_keys[n] != NULL; n++)
-		;
-	lines = xcalloc((size_t)(2 * i + n + 1), sizeof *lines);
-	n = 0;
-	lines[n++] = xstrdup("Commands");
+	if (b == NULL)
+		b = defaults = bind_new();
+	cmd_help_add(&h, xstrdup("Commands"));
 	for (e = cmd_table; *e != NULL; e++) {
 		/* A long usage gets a line of its own, its help below. */
 		usage = cmd_usage(*e);
-		if (strlen(usage) > 24) {
-			lines[n++] = xprintf("  %s", usage);
-			lines[n++] = xprintf("  %-24s %s", "", (*e)->help);
-		} else
-			lines[n++] = xprintf("  %-24s %s", usage, (*e)->help);
+		head = xprintf("  %-24s ", usage);
+		cmd_help_wrap(&h, head, 27, (*e)->help);
+		free(head);
 		free(usage);
 	}
-	keys_ctrl_name(ctx->focus_key > 0 ? ctx->focus_key : CMD_FOCUS_KEY,
-	    key, sizeof key);
-	for (i = 0; cmd_help_keys[i] != NULL; i++) {
-		if (strstr(cmd_help_keys[i], "%s") != NULL)
-			lines[n++] = xprintf(cmd_help_keys[i], key, key);
-		else
-			lines[n++] = xstrdup(cmd_help_keys[i]);
+	cmd_help_mode(&h, b, BIND_MAIN, "Keys at the prompt");
+	cmd_help_mode(&h, b, BIND_EDIT, "Keys editing a line (the prompt, "
+	    "a search)");
+	cmd_help_mode(&h, b, BIND_VIEW, "Keys in a text view (!ps, !logs, "
+	    "!help, !grep)");
+	cmd_help_mode(&h, b, BIND_COPY, "Keys in copy mode");
+	cmd_help_add(&h, xstrdup(""));
+	cmd_help_add(&h, xstrdup("Anything that does not start with ! runs "
+	    "as a job through $SHELL -c."));
+	cmd_show(ctx, "Help", h.lines, h.n, 0);
+	for (i = 0; i < h.n; i++)
+		free(h.lines[i]);
+	free(h.lines);
+	bind_free(defaults);
+}
+
+/* !paste [ID]: the client's paste buffer to a job (the selected one). */
+static void
+cmd_paste_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct job	*job = NULL;
+
+	if (ctx->client == NULL || ctx->client->paste == NULL) {
+		cmd_error(ctx, "paste needs the terminal: no paste buffer here");
+		return;
 	}
-	cmd_show(ctx, "Help", lines, n, 0);
-	for (i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+	if (argc > ctx->first && (job = cmd_find_job(ctx,
+	    argv[ctx->first])) == NULL)
+		return;
+	if (ctx->client->paste(job, ctx->arg) != 0)
+		ctx->failed = CMD_FAILED;
 }
 
 /* !quit: stop every job and leave. */

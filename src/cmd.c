@@ -30,6 +30,7 @@ extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_unset_entry;
 extern const struct cmd_entry cmd_focus_entry;
 extern const struct cmd_entry cmd_help_entry;
+extern const struct cmd_entry cmd_paste_entry;
 extern const struct cmd_entry cmd_quit_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_status_entry;
@@ -64,6 +65,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_send_entry,
 	&cmd_events_entry,
 	&cmd_focus_entry,
+	&cmd_paste_entry,
 	&cmd_cd_entry,
 	&cmd_export_entry,
 	&cmd_unset_entry,

@@ -14,6 +14,9 @@
  *
  *	[settings]	a table of the "settings" options
  *	[[job]]		an array of tables of the "job" options
+ *	[keys]		key bindings: action = "KEY" or ["KEY", ...], with
+ *			[keys.view], [keys.copy] and [keys.edit] for the
+ *			other modes (bind.h names the actions)
  *
  * Both may also be written inline (settings = {...}, job = [{...}]).  Any
  * other key is an error, with a suggestion when a known name is at most
@@ -61,8 +64,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "config.h"
 #include "expand.h"
+#include "fatal.h"
 #include "name.h"
 #include "procfile.h"
 #include "store.h"
@@ -271,13 +276,22 @@ static int	 config_is_procfile(const char *);
 static int	 config_read(const char *, int, char **, size_t *, char **);
 static void	 buf_printf(struct config_buf *, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
+static const char *config_keys_table(enum bind_mode);
 
-/* Check a focus key: see config_key_code(). */
+/*
+ * Check focus_key: a key name bind_key_parse() reads, and one of C-a to
+ * C-z other than C-i, C-j and C-m (Tab and Enter to a terminal).
+ */
 static int
 config_check_key(const char *s, char **cause)
 {
-	if (config_key_code(s) != -1)
+	char	*pcause = NULL;
+	int	 key;
+
+	if (bind_key_parse(s, &key, &pcause) == 0 && key >= 1 && key <= 26 &&
+	    key != '\t' && key != '\n' && key != '\r')
 		return 0;
+	free(pcause);
 	*cause = xstrdup("focus_key must be C-a to C-z, except C-i, C-j and "
 	    "C-m");
 	return -1;
@@ -365,11 +379,11 @@ config_lookup(const char *section, const char *key, size_t len)
 static const char *
 config_suggest(const char *section, const char *key, size_t len)
 {
-	static const char	*top[] = { "settings", "job" };
+	static const char	*top[] = { "settings", "job", "keys" };
 	const char		*best = NULL, *cand;
 	size_t			 i, n, d, bestd = CONFIG_SUGGEST_MAX + 1;
 
-	n = section == NULL ? 2 : config_noptions;
+	n = section == NULL ? 3 : config_noptions;
 	for (i = 0; i < n; i++) {
 		if (section == NULL)
 			cand = top[i];
@@ -416,27 +430,6 @@ config_find_option(const char *section, const char *name)
 	if (section == NULL || name == NULL)
 		return NULL;
 	return config_lookup(section, name, strlen(name));
-}
-
-/*
- * Return the control character a focus key names, or -1.  The form is
- * "C-x" with x a letter of either case, other than i, j and m, which are
- * Tab and Enter to a terminal: "C-t" gives 0x14.
- */
-int
-config_key_code(const char *key)
-{
-	int	c;
-
-	if (key == NULL || key[0] != 'C' || key[1] != '-' || key[2] == '\0' ||
-	    key[3] != '\0')
-		return -1;
-	c = key[2];
-	if (c >= 'A' && c <= 'Z')
-		c += 'a' - 'A';
-	if (c < 'a' || c > 'z' || c == 'i' || c == 'j' || c == 'm')
-		return -1;
-	return c - 'a' + 1;
 }
 
 /* Return "NAME must be ..." for a value of the wrong type or range. */
@@ -1053,7 +1046,8 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	near = config_suggest(NULL, key, len);
 	if (near != NULL)
 		hint = xprintf(" (did you mean %s?)", strcmp(near, "job") == 0 ?
-		    "[[job]]" : "[settings]");
+		    "[[job]]" : strcmp(near, "keys") == 0 ? "[keys]" :
+		    "[settings]");
 	else if (config_lookup("settings", key, len) != NULL)
 		hint = xstrdup(" (it belongs in [settings])");
 	else if (config_lookup("job", key, len) != NULL)
@@ -1080,8 +1074,254 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	return config_fail(ctx, line, col, msg);
 }
 
+/* Return the name of a mode's [keys] table: "[keys]", "[keys.view]". */
+static const char *
+config_keys_table(enum bind_mode mode)
+{
+	switch (mode) {
+	case BIND_VIEW:
+		return "[keys.view]";
+	case BIND_COPY:
+		return "[keys.copy]";
+	case BIND_EDIT:
+		return "[keys.edit]";
+	default:
+		return "[keys]";
+	}
+}
+
 /*
- * Apply the root table: [settings] and [[job]] only; then check the jobs'
+ * Return the action of mode closest to key (len bytes) within
+ * CONFIG_SUGGEST_MAX edits, one per three letters, or NULL.
+ */
+static const char *
+config_suggest_action(enum bind_mode mode, const char *key, size_t len)
+{
+	const struct bind_entry	*e;
+	const char		*best = NULL;
+	size_t			 d, bestd = CONFIG_SUGGEST_MAX + 1;
+
+	for (e = bind_defaults; e->action != BIND_NONE; e++) {
+		if (e->mode != mode)
+			continue;
+		d = config_distance(key, len, e->name);
+		if (d < bestd && d * 3 <= strlen(e->name) && d < len) {
+			best = e->name;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * Check one key name v of a [keys] value (a string of the array, or one
+ * word of a string) with bind_key_parse(); 0, or -1 with ctx's cause at
+ * v's position.
+ */
+static int
+config_key_name(struct config_ctx *ctx, const struct toml_value *v,
+    const char *name)
+{
+	char	*msg = NULL;
+	int	 key;
+
+	if (bind_key_parse(name, &key, &msg) == 0)
+		return 0;
+	return config_fail(ctx, toml_line(v), toml_col(v), msg);
+}
+
+/*
+ * Read the value v of action (len bytes) of mode in [keys] into a new
+ * entry of cfg: a string of space-separated key names ("none": unbound),
+ * or an array of key names ([]: unbound).
+ */
+static int
+config_key_entry(struct config_ctx *ctx, struct config *cfg,
+    enum bind_mode mode, const char *action, size_t len,
+    const struct toml_value *v, int kline, int kcol)
+{
+	struct config_key	*k;
+	const struct toml_value	*el;
+	const char		*s, *near;
+	char			*e, *msg, *copy, *word, *save = NULL;
+	char			*keys = NULL, *joined;
+	size_t			 slen, i;
+
+	e = xexcerpt(action, len, CONFIG_EXCERPT_MAX);
+	if (strlen(action) != len || bind_entry_find(mode, action) == NULL) {
+		near = strlen(action) == len ?
+		    config_suggest_action(mode, action, len) : NULL;
+		if (near != NULL)
+			msg = xprintf("unknown action '%s' in %s (did you "
+			    "mean '%s'?)", e, config_keys_table(mode), near);
+		else
+			msg = xprintf("unknown action '%s' in %s", e,
+			    config_keys_table(mode));
+		free(e);
+		return config_fail(ctx, kline, kcol, msg);
+	}
+	if (toml_type(v) == TOML_STRING) {
+		s = toml_string(v, &slen);
+		if (strlen(s) != slen || slen == 0) {
+			msg = xprintf("%s in %s must name keys (\"none\" "
+			    "unbinds it)", e, config_keys_table(mode));
+			free(e);
+			return config_fail(ctx, toml_line(v), toml_col(v), msg);
+		}
+		if (strcmp(s, "none") != 0) {
+			copy = xstrdup(s);
+			for (word = strtok_r(copy, " ", &save); word != NULL;
+			    word = strtok_r(NULL, " ", &save)) {
+				if (config_key_name(ctx, v, word) != 0) {
+					free(copy);
+					free(e);
+					return -1;
+				}
+			}
+			free(copy);
+		}
+		keys = xstrdup(s);
+	} else if (toml_type(v) == TOML_ARRAY) {
+		for (i = 0; i < toml_array_size(v); i++) {
+			el = toml_array_get(v, i);
+			s = toml_string(el, &slen);
+			if (toml_type(el) != TOML_STRING ||
+			    strlen(s) != slen || strchr(s, ' ') != NULL) {
+				free(keys);
+				msg = xprintf("%s in %s: each key must be a "
+				    "string with one key name", e,
+				    config_keys_table(mode));
+				free(e);
+				return config_fail(ctx, toml_line(el),
+				    toml_col(el), msg);
+			}
+			if (config_key_name(ctx, el, s) != 0) {
+				free(keys);
+				free(e);
+				return -1;
+			}
+			joined = keys == NULL ? xstrdup(s) :
+			    xprintf("%s %s", keys, s);
+			free(keys);
+			keys = joined;
+		}
+		if (keys == NULL)
+			keys = xstrdup("none");
+	} else {
+		msg = xprintf("%s in %s must be a key name or an array of "
+		    "them", e, config_keys_table(mode));
+		free(e);
+		return config_fail(ctx, toml_line(v), toml_col(v), msg);
+	}
+	free(e);
+	cfg->keys = xreallocarray(cfg->keys, cfg->nkeys + 1,
+	    sizeof *cfg->keys);
+	k = &cfg->keys[cfg->nkeys++];
+	k->mode = (int)mode;
+	k->action = xstrndup(action, len);
+	k->keys = keys;
+	k->line = toml_line(v);
+	k->col = toml_col(v);
+	return 0;
+}
+
+/*
+ * Apply the [keys] table t of mode: actions and their keys, and, in
+ * [keys] itself, the tables of the other modes.
+ */
+static int
+config_keys(struct config_ctx *ctx, struct config *cfg, enum bind_mode mode,
+    const struct toml_value *t)
+{
+	const struct toml_value	*v;
+	const char		*key;
+	enum bind_mode		 sub;
+	size_t			 i, len;
+	int			 kline, kcol;
+
+	if (toml_type(t) != TOML_TABLE)
+		return config_fail(ctx, toml_line(t), toml_col(t),
+		    xstrdup("keys must be a table ([keys])"));
+	for (i = 0; i < toml_table_size(t); i++) {
+		key = toml_table_key(t, i, &len);
+		v = toml_table_value(t, i);
+		kline = toml_table_key_line(t, i);
+		kcol = toml_table_key_col(t, i);
+		if (mode == BIND_MAIN && toml_type(v) == TOML_TABLE &&
+		    strlen(key) == len && bind_mode_parse(key, &sub) == 0) {
+			if (config_keys(ctx, cfg, sub, v) != 0)
+				return -1;
+			continue;
+		}
+		if (config_key_entry(ctx, cfg, mode, key, len, v, kline,
+		    kcol) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Check the bindings as they will be applied: focus_key, then [keys] in
+ * file order through bind_set(), which refuses typed text at the prompt
+ * and a focus key that is not a character; the focus key must be left
+ * with a key at the end.
+ */
+static int
+config_check_keys(struct config_ctx *ctx, const struct config *cfg)
+{
+	struct bind		*b;
+	const struct config_key	*k, *took = NULL;
+	char			*msg = NULL;
+	size_t			 i;
+
+	b = bind_new();
+	if (cfg->settings.focus_key != NULL && bind_set(b, BIND_MAIN,
+	    "focus", cfg->settings.focus_key, &msg) != 0)
+		fatal("focus_key %s: %s", cfg->settings.focus_key, msg);
+	for (i = 0; i < cfg->nkeys; i++) {
+		k = &cfg->keys[i];
+		if (bind_set(b, (enum bind_mode)k->mode, k->action, k->keys,
+		    &msg) != 0) {
+			bind_free(b);
+			return config_fail(ctx, k->line, k->col, msg);
+		}
+		if (bind_first_key(b, BIND_MAIN, BIND_FOCUS) == BIND_NO_KEY) {
+			if (took == NULL)
+				took = k;
+		} else
+			took = NULL;
+	}
+	bind_free(b);
+	if (took != NULL) {
+		msg = xprintf("%s takes the focus key, which must be left "
+		    "with one: bind focus to another key too", took->action);
+		return config_fail(ctx, took->line, took->col, msg);
+	}
+	return 0;
+}
+
+/* Apply focus_key, then [keys], to b: both were checked at load time. */
+void
+config_apply_keys(const struct config *cfg, struct bind *b)
+{
+	size_t	 i;
+	char	*cause = NULL;
+
+	if (cfg == NULL)
+		return;
+	if (cfg->settings.focus_key != NULL && bind_set(b, BIND_MAIN,
+	    "focus", cfg->settings.focus_key, &cause) != 0)
+		fatal("focus_key: %s", cause);
+	for (i = 0; i < cfg->nkeys; i++) {
+		if (bind_set(b, (enum bind_mode)cfg->keys[i].mode,
+		    cfg->keys[i].action, cfg->keys[i].keys, &cause) != 0)
+			fatal("keys: %s: %s", cfg->keys[i].action, cause);
+	}
+}
+
+/*
+ * Apply the root table: [settings], [[job]] and [keys] only; then check
+ * the key bindings (focus_key and [keys] together) and the jobs'
  * templates, which need the settings (the shell), wherever they are.
  */
 static int
@@ -1106,11 +1346,16 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 		} else if (len == 3 && memcmp(key, "job", 3) == 0) {
 			if (config_jobs(ctx, cfg, v) != 0)
 				return -1;
+		} else if (len == 4 && memcmp(key, "keys", 4) == 0) {
+			if (config_keys(ctx, cfg, BIND_MAIN, v) != 0)
+				return -1;
 		} else
 			return config_unknown_root(ctx, key, len, v,
 			    toml_table_key_line(root, i),
 			    toml_table_key_col(root, i));
 	}
+	if (config_check_keys(ctx, cfg) != 0)
+		return -1;
 	jobs = toml_table_get(root, "job");
 	for (i = 0; i < cfg->njobs; i++) {
 		if (config_check_templates(ctx, cfg, &cfg->jobs[i],
@@ -1412,6 +1657,29 @@ buf_printf(struct config_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Append the [keys] part of `jobdeck --help-config`: every action. */
+static void
+config_help_keys(struct config_buf *b)
+{
+	static const enum bind_mode	 modes[] = { BIND_MAIN, BIND_EDIT,
+					     BIND_VIEW, BIND_COPY };
+	const struct bind_entry		*e;
+	size_t				 i;
+
+	buf_printf(b, "\nKey bindings, a table per mode: ACTION = \"KEY\" or "
+	    "[\"KEY\", ...]; \"none\" or []\nunbinds; keys are named as "
+	    "C-t, Enter, PageUp, F5, g.  [settings] focus_key is an\n"
+	    "alias of focus; [keys] focus wins when both are set.\n");
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		buf_printf(b, "\n%s\n", config_keys_table(modes[i]));
+		for (e = bind_defaults; e->action != BIND_NONE; e++) {
+			if (e->mode == modes[i])
+				buf_printf(b, "    %-16s  %-18s  %s\n", e->name,
+				    e->keys, e->note);
+		}
+	}
+}
+
 /*
  * Return the text of `jobdeck --help-config`: every option, by section, in
  * columns of name, type (with bounds or choices), default and help.
@@ -1459,6 +1727,7 @@ config_help_text(void)
 			    o->help);
 		}
 	}
+	config_help_keys(&b);
 	for (i = 0; i < config_noptions; i++) {
 		free(type[i]);
 		free(def[i]);
@@ -1495,6 +1764,11 @@ config_free(struct config *cfg)
 	for (i = 0; i < cfg->njobs; i++)
 		config_clear("job", &cfg->jobs[i]);
 	free(cfg->jobs);
+	for (i = 0; i < cfg->nkeys; i++) {
+		free(cfg->keys[i].action);
+		free(cfg->keys[i].keys);
+	}
+	free(cfg->keys);
 	config_clear("settings", &cfg->settings);
 	free(cfg->path);
 	free(cfg);

@@ -177,14 +177,3 @@ keys_send(struct vt *vt, const struct keys_event *ev)
 		break;
 	}
 }
-
-/* Write a control character's name as help shows it ("Ctrl+T"). */
-const char *
-keys_ctrl_name(int code, char *buf, size_t size)
-{
-	if (code >= 1 && code <= 26)
-		snprintf(buf, size, "Ctrl+%c", 'A' + code - 1);
-	else
-		snprintf(buf, size, "key %d", code);
-	return buf;
-}

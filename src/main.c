@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "cgroup.h"
 #include "cmd.h"
 #include "config.h"
@@ -51,6 +52,7 @@ struct main_state {
 	struct loop		*loop;
 	struct store		*store;
 	struct store_sweep	*sweep;		/* under way, or NULL */
+	struct bind		*bind;		/* the keys !help lists over ctl */
 	uint64_t		 sweep_timer;
 	int			 signo;	/* the signal that asked us to leave */
 };
@@ -388,7 +390,6 @@ main(int argc, char **argv)
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
-	opts.focus_key = config_key_code(cfg->settings.focus_key);
 	ms.ui = ui_new(loop, jt, session, &opts, &cause);
 	if (ms.ui == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
@@ -408,7 +409,9 @@ main(int argc, char **argv)
 	ctx.jt = jt;
 	ctx.session = session;
 	ctx.config = cfg;
-	ctx.focus_key = opts.focus_key;
+	ms.bind = bind_new();
+	config_apply_keys(cfg, ms.bind);
+	ctx.bind = ms.bind;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	for (j = 0; j < cfg->njobs; j++) {
 		cj = &cfg->jobs[j];
@@ -432,6 +435,7 @@ main(int argc, char **argv)
 	store_free(ms.store);
 	session_free(session);
 	loop_free(loop);
+	bind_free(ms.bind);
 	debuglog("deck %s ends (signal %d)", deck, ms.signo);
 	debuglog_close();
 	free(log_dir);

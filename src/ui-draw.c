@@ -442,7 +442,7 @@ ui_draw_prompt(struct ui *ui)
 	size_t		 len, start;
 	wchar_t		 wc[2] = { 0, 0 };
 	int		 y = ui->rows - 1, x, width, mw, avail, pair;
-	char		 hint[256];
+	char		 hint[256], key[32];
 
 	ui_blank(y, 0, ui->cols, A_NORMAL);
 	pair = ui->message_error ? ui_semantic(UI_C_ERROR) : 0;
@@ -453,7 +453,8 @@ ui_draw_prompt(struct ui *ui)
 	if (ui->flags & UI_FOCUSED) {
 		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] %s  ·  "
 		    "%s: back", job_id(ui->selected),
-		    job_command(ui->selected), ui->focus_name);
+		    job_command(ui->selected), bind_key_name(bind_first_key(
+		    ui->bind, BIND_MAIN, BIND_FOCUS), key, sizeof key));
 		ui_put_text(y, 0, ui->cols, hint, A_BOLD,
 		    ui_semantic(UI_C_FOCUS));
 		return;

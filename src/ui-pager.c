@@ -643,34 +643,6 @@ ui_pager_mode(const struct ui_pager *p)
 	return (p->flags & UI_PAGER_COPY) ? BIND_COPY : BIND_VIEW;
 }
 
-/* Return the line editor's action for a line-editing binding, or -1. */
-static int
-ui_pager_edit_action(enum bind_action action)
-{
-	static const struct {
-		enum bind_action	action;
-		enum lineedit_action	edit;
-	} map[] = {
-		{ BIND_EDIT_LEFT, LINEEDIT_LEFT },
-		{ BIND_EDIT_RIGHT, LINEEDIT_RIGHT },
-		{ BIND_EDIT_HOME, LINEEDIT_HOME },
-		{ BIND_EDIT_END, LINEEDIT_END },
-		{ BIND_EDIT_BACKSPACE, LINEEDIT_BACKSPACE },
-		{ BIND_EDIT_DELETE, LINEEDIT_DELETE },
-		{ BIND_EDIT_KILL_START, LINEEDIT_KILL_START },
-		{ BIND_EDIT_KILL_END, LINEEDIT_KILL_END },
-		{ BIND_EDIT_KILL_WORD, LINEEDIT_KILL_WORD },
-		{ BIND_EDIT_PREV, LINEEDIT_PREV },
-		{ BIND_EDIT_NEXT, LINEEDIT_NEXT },
-	};
-	size_t	i;
-
-	for (i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (map[i].action == action)
-			return (int)map[i].edit;
-	return -1;
-}
-
 /*
  * Handle a key while the search line is typed: the line editor's
  * bindings; the edit mode's clear, or a key the view quits with that is
@@ -708,7 +680,7 @@ ui_pager_prompt_key(struct ui *ui, int rc, unsigned int key)
 		p->prompt = 0;
 		return;
 	}
-	if ((edit = ui_pager_edit_action(action)) >= 0) {
+	if ((edit = ui_lineedit_action(action)) >= 0) {
 		lineedit_do(p->edit, (enum lineedit_action)edit);
 		return;
 	}

@@ -28,6 +28,7 @@ struct lineedit;
 
 #define UI_FRAME_MS	16	/* at most one frame this often under flood */
 #define UI_ECHO_WAIT_MS	2	/* after a key, wait this long for its echo alone */
+#define UI_FOCUS_TWICE_MS	500	/* the focus key again this soon: to the job */
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
 #define UI_CLIP_OSC52_MAX	(74 * 1024)	/* bytes sent to the clipboard */
@@ -159,8 +160,9 @@ struct ui {
 	int			 too_small;
 
 	struct job		*selected;
-	int			 focus_key;	/* a control character */
-	char			 focus_name[16];	/* "Ctrl+T" */
+	int64_t			 left_focus;	/* when the focus key left */
+						/*   focus; 0: not just now */
+	int			 left_job;	/* the id of the job it left */
 	char			 pane_key[1200];	/* the pane frame last drawn */
 	int			 panel_top;	/* first job index shown */
 	int			 scroll;	/* lines scrolled back in the pane */
@@ -271,6 +273,7 @@ void	ui_pager_draw(struct ui *);
 void	ui_pager_draw_bottom(struct ui *);
 
 int	ui_job_index(const struct ui *, const struct job *);
+int	ui_lineedit_action(enum bind_action);
 
 /* The paste buffer (ui-clip.c). */
 void	ui_clip_set(struct ui *, const char *text, size_t len);

@@ -30,7 +30,6 @@
 #include "vt.h"
 #include "xmalloc.h"
 
-#define UI_KEY_CTRL(c)	((c) & 0x1f)
 #define UI_HISTORY_MAX	1000
 /* Bracketed paste, button-event mouse tracking, SGR mouse encoding. */
 #define UI_INPUT_MODES_ON	"\033[?2004h\033[?1002h\033[?1006h"
@@ -52,6 +51,7 @@ static void	ui_client_quit(void *);
 static int	ui_client_show_run(const char *, const char *, const char *,
 		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
+static int	ui_client_paste(struct job *, void *);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
 	.started = ui_job_started,
@@ -70,6 +70,7 @@ static const struct cmd_client ui_cmd_client = {
 	.quit = ui_client_quit,
 	.show_run = ui_client_show_run,
 	.grep = ui_client_grep,
+	.paste = ui_client_paste,
 };
 
 /* Return the index of job in the table, or -1. */
@@ -207,6 +208,26 @@ ui_select_step(struct ui *ui, int delta)
 }
 
 /*
+ * Open the selected job's log from the store in the text view at line;
+ * returns whether it did (no fd left, say: it did not).
+ */
+static int
+ui_scroll_log(struct ui *ui, int64_t line)
+{
+	struct job	*job = ui->selected;
+	char		*title, *cause = NULL;
+	int		 rc;
+
+	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job),
+	    job_command(job));
+	rc = ui_pager_open_run(ui, title, job_store_dir(job),
+	    job_run_id(job), line, 0, &cause);
+	free(title);
+	free(cause);
+	return rc == 0;
+}
+
+/*
  * Scrolling back past the emulator's ring goes on in the store: the
  * job's log opens in the text view a page above the ring's first line.
  * Returns whether it did.
@@ -216,8 +237,6 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 {
 	struct job	*job = ui->selected;
 	int64_t		 total, line;
-	char		*title, *cause = NULL;
-	int		 rc;
 
 	if (!job_logged(job) || (total = job_store_lines(job)) <= 0)
 		return 0;
@@ -227,17 +246,7 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 			return 0;	/* the ring holds it all */
 		line = 0;
 	}
-	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job),
-	    job_command(job));
-	rc = ui_pager_open_run(ui, title, job_store_dir(job),
-	    job_run_id(job), line, 0, &cause);
-	free(title);
-	if (rc != 0) {
-		/* No fd left, say: the ring is all there is for now. */
-		free(cause);
-		return 0;
-	}
-	return 1;
+	return ui_scroll_log(ui, line);
 }
 
 /* Scroll the selected job's pane back (positive) or forward. */
@@ -319,113 +328,73 @@ ui_submit(struct ui *ui)
 	free(line);
 }
 
-/* Handle a key at the prompt. */
-static void
-ui_prompt_key(struct ui *ui, int rc, wint_t k)
+/* The line editor's actions for the BIND_EDIT actions. */
+static const struct {
+	enum bind_action	bind;
+	enum lineedit_action	edit;
+} ui_edit_actions[] = {
+	{ BIND_EDIT_LEFT, LINEEDIT_LEFT },
+	{ BIND_EDIT_RIGHT, LINEEDIT_RIGHT },
+	{ BIND_EDIT_HOME, LINEEDIT_HOME },
+	{ BIND_EDIT_END, LINEEDIT_END },
+	{ BIND_EDIT_BACKSPACE, LINEEDIT_BACKSPACE },
+	{ BIND_EDIT_DELETE, LINEEDIT_DELETE },
+	{ BIND_EDIT_KILL_START, LINEEDIT_KILL_START },
+	{ BIND_EDIT_KILL_END, LINEEDIT_KILL_END },
+	{ BIND_EDIT_KILL_WORD, LINEEDIT_KILL_WORD },
+	{ BIND_EDIT_CLEAR, LINEEDIT_CLEAR },
+	{ BIND_EDIT_PREV, LINEEDIT_PREV },
+	{ BIND_EDIT_NEXT, LINEEDIT_NEXT },
+};
+
+/* Return the line editor's action for a BIND_EDIT action, or -1. */
+int
+ui_lineedit_action(enum bind_action action)
 {
-	static const struct {
-		wint_t			key;
-		enum lineedit_action	action;
-	} ctrl[] = {
-		{ UI_KEY_CTRL('a'), LINEEDIT_HOME },
-		{ UI_KEY_CTRL('e'), LINEEDIT_END },
-		{ UI_KEY_CTRL('b'), LINEEDIT_LEFT },
-		{ UI_KEY_CTRL('f'), LINEEDIT_RIGHT },
-		{ UI_KEY_CTRL('u'), LINEEDIT_KILL_START },
-		{ UI_KEY_CTRL('k'), LINEEDIT_KILL_END },
-		{ UI_KEY_CTRL('w'), LINEEDIT_KILL_WORD },
-		{ UI_KEY_CTRL('c'), LINEEDIT_CLEAR },
-		{ UI_KEY_CTRL('h'), LINEEDIT_BACKSPACE },
-		{ UI_KEY_CTRL('d'), LINEEDIT_DELETE },
-		{ 0x7f, LINEEDIT_BACKSPACE },
-	}, named[] = {
-		{ KEY_LEFT, LINEEDIT_LEFT },
-		{ KEY_RIGHT, LINEEDIT_RIGHT },
-		{ KEY_HOME, LINEEDIT_HOME },
-		{ KEY_END, LINEEDIT_END },
-		{ KEY_BACKSPACE, LINEEDIT_BACKSPACE },
-		{ KEY_DC, LINEEDIT_DELETE },
-		{ KEY_UP, LINEEDIT_PREV },
-		{ KEY_DOWN, LINEEDIT_NEXT },
-	};
 	size_t	i;
 
-	ui_dirty(ui, UI_DRAW_PROMPT, 1);
-	if (rc == OK) {
-		if ((int)k == ui->focus_key) {
-			ui_focus(ui);
-			return;
-		}
-		switch (k) {
-		case UI_KEY_CTRL('n'):
-			ui_select_step(ui, 1);
-			return;
-		case UI_KEY_CTRL('p'):
-			ui_select_step(ui, -1);
-			return;
-		case UI_KEY_CTRL('l'):
-			clearok(curscr, TRUE);
-			ui_dirty(ui, UI_DRAW_ALL, 1);
-			return;
-		case UI_KEY_CTRL('z'):
-			ui_zoom(ui);
-			return;
-		case UI_KEY_CTRL('v'):	/* the bind helper's dispatch: */
-		case UI_KEY_CTRL('s'):	/* copy-mode, search */
-			ui_copy_enter(ui, k == UI_KEY_CTRL('s'));
-			return;
-		case UI_KEY_CTRL('y'):	/* paste */
-			ui_clip_paste(ui, ui->selected);
-			return;
-		case L'\r':
-		case L'\n':
-			ui_submit(ui);
-			return;
-		}
-		for (i = 0; i < sizeof ctrl / sizeof ctrl[0]; i++) {
-			if (ctrl[i].key == k) {
-				lineedit_do(ui->edit, ctrl[i].action);
-				return;
-			}
-		}
-		if (k >= 0x20 && k != 0x7f)
-			lineedit_insert(ui->edit, (wchar_t)k);
-		return;
-	}
-	switch (k) {
-	case KEY_ENTER:
-		ui_submit(ui);
-		return;
-	case KEY_PPAGE:
-		ui_scroll(ui, ui->pane.h > 4 ? ui->pane.h - 3 : 1);
-		return;
-	case KEY_NPAGE:
-		ui_scroll(ui, -(ui->pane.h > 4 ? ui->pane.h - 3 : 1));
-		return;
-	}
-	for (i = 0; i < sizeof named / sizeof named[0]; i++) {
-		if (named[i].key == k) {
-			lineedit_do(ui->edit, named[i].action);
-			return;
-		}
-	}
+	for (i = 0; i < sizeof ui_edit_actions / sizeof ui_edit_actions[0];
+	    i++)
+		if (ui_edit_actions[i].bind == action)
+			return (int)ui_edit_actions[i].edit;
+	return -1;
 }
 
-/* Handle a key in focus mode: everything but the focus key goes to the job. */
+/* Return the lines a page of the pane scrolls. */
+static int
+ui_scroll_page(const struct ui *ui)
+{
+	return ui->pane.h > 4 ? ui->pane.h - 3 : 1;
+}
+
+/*
+ * Scroll the pane to the oldest line of the ring, or, when the store
+ * holds more than the ring, open the job's log at its first line.
+ */
 static void
-ui_focus_key(struct ui *ui, int rc, wint_t k)
+ui_scroll_top(struct ui *ui)
+{
+	struct job	*job = ui->selected;
+	struct vt	*vt;
+
+	if (job == NULL || (vt = job_vt(job)) == NULL)
+		return;
+	if (!vt_altscreen(vt) && job_logged(job) && job_store_lines(job) >
+	    vt_scrollback_count(vt) + vt_rows(vt) && ui_scroll_log(ui, 0))
+		return;
+	ui_scroll(ui, vt_scrollback_count(vt) - ui->scroll);
+}
+
+/*
+ * Send a key (as wget_wch() read it) to the focused job's emulator and
+ * wait a moment for its echo.
+ */
+static void
+ui_send_key(struct ui *ui, int rc, wint_t k)
 {
 	struct keys_event	 ev;
 	struct job		*job = ui->selected;
 
-	if (rc == OK && (int)k == ui->focus_key) {
-		ui_unfocus(ui);
-		return;
-	}
-	if (job == NULL || !job_is_running(job)) {
-		ui_unfocus(ui);
-		return;
-	}
 	if (!keys_translate(ui->keys, rc, k, &ev))
 		return;
 	if (ui->scroll != 0) {
@@ -442,6 +411,138 @@ ui_focus_key(struct ui *ui, int rc, wint_t k)
 	 */
 	ui->flags |= UI_ECHO;
 	loop_await_urgent(ui->loop, UI_ECHO_WAIT_MS);
+}
+
+/*
+ * The focus key at the prompt: focus the selected job; pressed again
+ * within UI_FOCUS_TWICE_MS of leaving focus with it (no key between),
+ * refocus the same job and send it the key.
+ */
+static void
+ui_focus_pressed(struct ui *ui, int rc, wint_t k, int64_t left)
+{
+	if (left != 0 && loop_now_ms() - left <= UI_FOCUS_TWICE_MS &&
+	    ui->selected != NULL && job_id(ui->selected) == ui->left_job) {
+		ui_focus(ui);
+		if ((ui->flags & UI_FOCUSED) && job_is_running(ui->selected))
+			ui_send_key(ui, rc, k);
+		return;
+	}
+	ui_focus(ui);
+}
+
+/* Run an action of BIND_MAIN at the prompt. */
+static void
+ui_main_action(struct ui *ui, enum bind_action action, int rc, wint_t k,
+    int64_t left)
+{
+	switch (action) {
+	case BIND_FOCUS:
+		ui_focus_pressed(ui, rc, k, left);
+		break;
+	case BIND_NEXT_JOB:
+		ui_select_step(ui, 1);
+		break;
+	case BIND_PREV_JOB:
+		ui_select_step(ui, -1);
+		break;
+	case BIND_REDRAW:
+		clearok(curscr, TRUE);
+		ui_dirty(ui, UI_DRAW_ALL, 1);
+		break;
+	case BIND_SCROLL_UP:
+		ui_scroll(ui, ui_scroll_page(ui));
+		break;
+	case BIND_SCROLL_DOWN:
+		ui_scroll(ui, -ui_scroll_page(ui));
+		break;
+	case BIND_SCROLL_TOP:
+		ui_scroll_top(ui);
+		break;
+	case BIND_SCROLL_BOTTOM:
+		ui_scroll(ui, -ui->scroll);
+		break;
+	case BIND_ZOOM:
+		ui_zoom(ui);
+		break;
+	case BIND_COPY_MODE:
+		ui_copy_enter(ui, 0);
+		break;
+	case BIND_SEARCH_PANE:
+		ui_copy_enter(ui, 1);
+		break;
+	case BIND_PASTE:
+		ui_clip_paste(ui, ui->selected);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Run an action of BIND_EDIT on the typed line. */
+static void
+ui_edit_action(struct ui *ui, enum bind_action action)
+{
+	int	edit;
+
+	if (action == BIND_SUBMIT) {
+		ui_submit(ui);
+		return;
+	}
+	if ((edit = ui_lineedit_action(action)) >= 0)
+		lineedit_do(ui->edit, (enum lineedit_action)edit);
+}
+
+/*
+ * Handle a key at the prompt: the main mode's bindings, then the line
+ * editor's, then typed text.
+ */
+static void
+ui_prompt_key(struct ui *ui, int rc, wint_t k)
+{
+	enum bind_action	 action;
+	int			 code;
+	int64_t			 left = ui->left_focus;
+
+	ui->left_focus = 0;	/* any key ends the double press */
+	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+	code = bind_key_code(rc, (unsigned int)k);
+	if ((action = bind_lookup(ui->bind, BIND_MAIN, code)) != BIND_NONE) {
+		ui_main_action(ui, action, rc, k, left);
+		return;
+	}
+	if ((action = bind_lookup(ui->bind, BIND_EDIT, code)) != BIND_NONE) {
+		ui_edit_action(ui, action);
+		return;
+	}
+	if (rc == OK && k >= 0x20 && k != 0x7f)
+		lineedit_insert(ui->edit, (wchar_t)k);
+}
+
+/*
+ * Handle a key in focus mode: everything but the focus key goes to the
+ * job; the focus key leaves focus at once, and remembers when, for a
+ * second press (ui_focus_pressed()).
+ */
+static void
+ui_focus_key(struct ui *ui, int rc, wint_t k)
+{
+	struct job	*job = ui->selected;
+
+	if (rc == OK && bind_lookup(ui->bind, BIND_MAIN,
+	    bind_key_code(rc, (unsigned int)k)) == BIND_FOCUS) {
+		ui_unfocus(ui);
+		if (job != NULL) {
+			ui->left_focus = loop_now_ms();
+			ui->left_job = job_id(job);
+		}
+		return;
+	}
+	if (job == NULL || !job_is_running(job)) {
+		ui_unfocus(ui);
+		return;
+	}
+	ui_send_key(ui, rc, k);
 }
 
 /* Handle a paste or a mouse report, unless quitting. */
@@ -810,6 +911,15 @@ ui_client_grep(struct grep *grep, void *arg, char **cause)
 	return ui_pager_open_grep(arg, grep, cause);
 }
 
+/* !paste: the paste buffer to job (NULL: the selected one). */
+static int
+ui_client_paste(struct job *job, void *arg)
+{
+	struct ui	*ui = arg;
+
+	return ui_clip_paste(ui, job != NULL ? job : ui->selected);
+}
+
 /* Select (and maybe focus) a job a command named. */
 static void
 ui_client_select(struct job *job, int focus, void *arg)
@@ -905,9 +1015,9 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 		ui->bell = opts->config->settings.bell;
 	} else
 		ui->clipboard = 1;
-	ui->focus_key = opts->focus_key > 0 ? opts->focus_key : CMD_FOCUS_KEY;
-	ui->ctx.focus_key = ui->focus_key;
-	keys_ctrl_name(ui->focus_key, ui->focus_name, sizeof ui->focus_name);
+	if (opts->config != NULL)
+		config_apply_keys(opts->config, ui->bind);
+	ui->ctx.bind = ui->bind;
 
 	/* Our SIGWINCH handler first, so curses does not install its own. */
 	loop_watch_signal(loop, SIGWINCH, ui_sigwinch, ui);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "cmd.h"
 #include "job.h"
 #include "jobtable.h"
@@ -411,6 +412,36 @@ START_TEST(test_find)
 END_TEST
 
 /* !help (and !he, and !?) lists every command of cmd_table. */
+/*
+ * Return whether the help text help, wrapped at 78 columns under column
+ * 27, follows the usage on line j (beside it or below).
+ */
+static int
+help_at(int j, const char *help)
+{
+	char	text[1024];
+	int	i, start;
+
+	for (start = j; start <= j + 1 && start < rec.count; start++) {
+		text[0] = '\0';
+		for (i = start; i < rec.count && strlen(rec.lines[i]) > 27;
+		    i++) {
+			if (i > start && strncmp(rec.lines[i],
+			    "                           ", 27) != 0)
+				break;
+			if (strlen(rec.lines[i]) > 78)
+				return 0;
+			if (text[0] != '\0')
+				strcat(text, " ");
+			strncat(text, rec.lines[i] + 27, sizeof text -
+			    strlen(text) - 1);
+			if (strcmp(text, help) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 START_TEST(test_help)
 {
 	static const char *const lines[] = { "!help", "!he", "!?", "  !hel  " };
@@ -432,9 +463,7 @@ START_TEST(test_help)
 			for (j = 0, found = 0; j < rec.count && !found; j++)
 				found = strncmp(rec.lines[j], want,
 				    strlen(want)) == 0 &&
-				    (strstr(rec.lines[j], e->help) != NULL ||
-				    (j + 1 < rec.count &&
-				    strstr(rec.lines[j + 1], e->help) != NULL));
+				    help_at(j, e->help);
 			ck_assert_msg(found, "%s: no line for %s", lines[k],
 			    e->name);
 		}
@@ -873,19 +902,58 @@ kill_leftovers(void)
 	jobtable_kill_strays();
 }
 
-/* !help names the configured focus key, never a default it does not use. */
+/*
+ * !help lists the keys as bound (ctx->bind), never a default it does not
+ * use, and every line fits the 78 columns of a text view.
+ */
 START_TEST(test_help_focus_key)
+{
+	struct bind	*b = bind_new();
+	char		*cause = NULL;
+	int		 i, found = 0, redraw = 0, zoom = 0;
+
+	ck_assert_int_eq(bind_set(b, BIND_MAIN, "focus", "C-g", &cause), 0);
+	ck_assert_int_eq(bind_set(b, BIND_MAIN, "zoom", "F5", &cause), 0);
+	rec.ctx.bind = b;
+	run_ok("!help");
+	rec.ctx.bind = NULL;
+	for (i = 0; i < rec.count; i++) {
+		ck_assert_msg(strstr(rec.lines[i], "C-t") == NULL,
+		    "help line mentions C-t: %s", rec.lines[i]);
+		ck_assert_msg(strlen(rec.lines[i]) <= 78, "help line of %zu "
+		    "bytes: %s", strlen(rec.lines[i]), rec.lines[i]);
+		found += strstr(rec.lines[i], "C-g ") != NULL &&
+		    strstr(rec.lines[i], " focus ") != NULL;
+		zoom += strstr(rec.lines[i], "F5 ") != NULL &&
+		    strstr(rec.lines[i], " zoom ") != NULL;
+		redraw += strstr(rec.lines[i], "C-l ") != NULL &&
+		    strstr(rec.lines[i], " redraw ") != NULL;
+	}
+	ck_assert_int_eq(found, 1);
+	ck_assert_int_eq(zoom, 1);
+	ck_assert_int_eq(redraw, 1);
+	bind_free(b);
+}
+END_TEST
+
+/* !help without bindings lists the defaults: C-t focuses. */
+START_TEST(test_help_default_keys)
 {
 	int	i, found = 0;
 
-	rec.ctx.focus_key = 0x07;	/* Ctrl+G */
 	run_ok("!help");
-	for (i = 0; i < rec.count; i++) {
-		ck_assert_msg(strstr(rec.lines[i], "Ctrl+T") == NULL,
-		    "help line mentions Ctrl+T: %s", rec.lines[i]);
-		found += strstr(rec.lines[i], "Ctrl+G") != NULL;
-	}
-	ck_assert_int_ge(found, 1);
+	for (i = 0; i < rec.count; i++)
+		found += strstr(rec.lines[i], "C-t ") != NULL &&
+		    strstr(rec.lines[i], " focus ") != NULL;
+	ck_assert_int_eq(found, 1);
+}
+END_TEST
+
+/* !paste needs a client with a paste buffer: not the control socket. */
+START_TEST(test_paste_no_client)
+{
+	run_error("!paste", "paste needs the terminal: no paste buffer here");
+	run_error_again("!paste 1 2", "usage: !paste [ID]");
 }
 END_TEST
 
@@ -1318,6 +1386,8 @@ cmd_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_help_focus_key);
+	tcase_add_test(tc, test_help_default_keys);
+	tcase_add_test(tc, test_paste_no_client);
 	tcase_add_test(tc, test_quit);
 	suite_add_tcase(s, tc);
 

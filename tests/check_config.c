@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "config.h"
 #include "store.h"
 #include "expand.h"
@@ -717,22 +719,123 @@ START_TEST(test_table_shape)
 }
 END_TEST
 
-START_TEST(test_key_code)
+/* Parse text that must fail with exactly want. */
+static void
+keys_error(const char *text, const char *want)
 {
-	ck_assert_int_eq(config_key_code("C-t"), 0x14);
-	ck_assert_int_eq(config_key_code("C-T"), 0x14);
-	ck_assert_int_eq(config_key_code("C-a"), 1);
-	ck_assert_int_eq(config_key_code("C-z"), 26);
-	ck_assert_int_eq(config_key_code("C-h"), 8);
-	ck_assert_int_eq(config_key_code("C-i"), -1);
-	ck_assert_int_eq(config_key_code("C-J"), -1);
-	ck_assert_int_eq(config_key_code("C-m"), -1);
-	ck_assert_int_eq(config_key_code("C-"), -1);
-	ck_assert_int_eq(config_key_code("C-@"), -1);
-	ck_assert_int_eq(config_key_code("c-t"), -1);
-	ck_assert_int_eq(config_key_code("^T"), -1);
-	ck_assert_int_eq(config_key_code(""), -1);
-	ck_assert_int_eq(config_key_code(NULL), -1);
+	struct config	*cfg = NULL;
+	char		*cause = NULL;
+
+	ck_assert_int_eq(config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause), -1);
+	ck_assert_ptr_null(cfg);
+	ck_assert_msg(cause != NULL && strcmp(cause, want) == 0,
+	    "%s\ngave: %s\nwant: %s", text, cause, want);
+	free(cause);
+}
+
+/* [keys]: rebinding, arrays, unbinding, the focus_key alias, errors. */
+START_TEST(test_keys)
+{
+	struct config	*cfg;
+	struct bind	*b;
+	char		*cause = NULL;
+	const char	*text;
+
+	text = "[settings]\nfocus_key = \"C-b\"\n[keys]\nnext-job = \"C-g\"\n"
+	    "zoom = [\"F5\", \"C-o\"]\npaste = \"none\"\ncopy-mode = []\n"
+	    "focus = \"C-a\"\n[keys.view]\nquit = \"x\"\n[keys.edit]\n"
+	    "home = \"Home\"\n";
+	ck_assert_int_eq(config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause), 0);
+	ck_assert_uint_eq(cfg->nkeys, 7);
+	ck_assert_str_eq(cfg->keys[1].keys, "F5 C-o");
+	ck_assert_str_eq(cfg->keys[3].keys, "none");
+	ck_assert_int_eq(cfg->keys[0].line, 4);
+	ck_assert_int_eq(cfg->keys[0].col, 12);
+	b = bind_new();
+	config_apply_keys(cfg, b);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 7), BIND_NEXT_JOB);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 14), BIND_NONE);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, BIND_CURSES | KEY_F(5)),
+	    BIND_ZOOM);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 15), BIND_ZOOM);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 26), BIND_NONE);
+	ck_assert_int_eq(bind_first_key(b, BIND_MAIN, BIND_PASTE),
+	    BIND_NO_KEY);
+	ck_assert_int_eq(bind_first_key(b, BIND_MAIN, BIND_COPY_MODE),
+	    BIND_NO_KEY);
+	/* keys.focus wins over focus_key, and C-a left the line editor. */
+	ck_assert_int_eq(bind_first_key(b, BIND_MAIN, BIND_FOCUS), 1);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 2), BIND_NONE);
+	ck_assert_int_eq(bind_lookup(b, BIND_EDIT, 1), BIND_NONE);
+	ck_assert_int_eq(bind_lookup(b, BIND_VIEW, 'x'), BIND_QUIT);
+	ck_assert_int_eq(bind_lookup(b, BIND_VIEW, 'q'), BIND_NONE);
+	bind_free(b);
+	config_free(cfg);
+
+	/* focus_key alone is the focus key. */
+	text = "[settings]\nfocus_key = \"C-g\"\n";
+	ck_assert_int_eq(config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause), 0);
+	b = bind_new();
+	config_apply_keys(cfg, b);
+	ck_assert_int_eq(bind_first_key(b, BIND_MAIN, BIND_FOCUS), 7);
+	ck_assert_int_eq(bind_lookup(b, BIND_MAIN, 0x14), BIND_NONE);
+	bind_free(b);
+	config_free(cfg);
+
+	keys_error("[keys]\nzom = \"C-g\"",
+	    "config.toml:2:1: unknown action 'zom' in [keys] (did you mean "
+	    "'zoom'?)");
+	keys_error("[keys.view]\nzoom = \"z\"",
+	    "config.toml:2:1: unknown action 'zoom' in [keys.view]");
+	keys_error("[keys]\nzoom = \"C-gg\"",
+	    "config.toml:2:8: unknown key 'C-gg': use a character, C-a to "
+	    "C-z, Enter, Tab, Esc, Space, Backspace, Up, Down, Left, Right, "
+	    "Home, End, PageUp, PageDown, Insert, Delete, S-Home, S-End, "
+	    "S-PageUp, S-PageDown or F1 to F63");
+	keys_error("[keys]\nzoom = [\"F5\",\n  \"Hyper-x\"]",
+	    "config.toml:3:3: unknown key 'Hyper-x': use a character, C-a to "
+	    "C-z, Enter, Tab, Esc, Space, Backspace, Up, Down, Left, Right, "
+	    "Home, End, PageUp, PageDown, Insert, Delete, S-Home, S-End, "
+	    "S-PageUp, S-PageDown or F1 to F63");
+	keys_error("[keys]\nzoom = \"z\"",
+	    "config.toml:2:8: 'z' is typed text at the prompt: bind a control "
+	    "or named key");
+	keys_error("[keys.edit]\nhome = \"Space\"",
+	    "config.toml:2:8: 'Space' is typed text at the prompt: bind a "
+	    "control or named key");
+	keys_error("[keys]\nfocus = \"F5\"",
+	    "config.toml:2:9: the focus key must be a character key such as "
+	    "C-t: it is compared before keys are decoded for the job");
+	keys_error("[keys]\nfocus = \"none\"",
+	    "config.toml:2:9: the focus key cannot be unbound: it is the only "
+	    "way out of focus mode");
+	keys_error("[keys]\nfocus = []",
+	    "config.toml:2:9: the focus key cannot be unbound: it is the only "
+	    "way out of focus mode");
+	keys_error("[keys]\nzoom = \"C-t\"",
+	    "config.toml:2:8: zoom takes the focus key, which must be left "
+	    "with one: bind focus to another key too");
+	keys_error("[keys]\nzoom = 5",
+	    "config.toml:2:8: zoom in [keys] must be a key name or an array "
+	    "of them");
+	keys_error("[keys]\nzoom = [5]",
+	    "config.toml:2:9: zoom in [keys]: each key must be a string with "
+	    "one key name");
+	keys_error("[keys]\nzoom = \"\"",
+	    "config.toml:2:8: zoom in [keys] must name keys (\"none\" "
+	    "unbinds it)");
+	keys_error("keys = 1",
+	    "config.toml:1:8: keys must be a table ([keys])");
+	keys_error("[key]\nzoom = \"F5\"",
+	    "config.toml:1:1: unknown table [key] (did you mean [keys]?)");
+	/* Taking the focus key is fine when focus gets another later. */
+	text = "[keys]\nzoom = \"C-t\"\nfocus = \"C-g\"\n";
+	ck_assert_int_eq(config_parse("config.toml", text, strlen(text), &cfg,
+	    &cause), 0);
+	config_free(cfg);
 }
 END_TEST
 
@@ -1604,7 +1707,7 @@ config_suite(void)
 	tcase_add_test(tc, test_defaults_from_table);
 	tcase_add_test(tc, test_table_shape);
 	tcase_add_test(tc, test_store_limits);
-	tcase_add_test(tc, test_key_code);
+	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_find_job);
 	tcase_add_loop_test(tc, test_procfile, 0,
 	    sizeof procfiles / sizeof procfiles[0]);

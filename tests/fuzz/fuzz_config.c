@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind.h"
 #include "config.h"
 #include "expand.h"
 #include "fuzz.h"
@@ -121,6 +122,7 @@ static void
 fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 {
 	const struct config_settings	*s;
+	struct bind			*b;
 	size_t				 i;
 
 	if (rc != 0) {
@@ -138,8 +140,12 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 		(void)strlen(s->shell);
 	if (s->log_dir != NULL)
 		(void)strlen(s->log_dir);
-	if (s->focus_key != NULL && config_key_code(s->focus_key) == -1)
+	/* Checked at load: applying cannot fail and leaves a focus key. */
+	b = bind_new();
+	config_apply_keys(cfg, b);
+	if (bind_first_key(b, BIND_MAIN, BIND_FOCUS) == BIND_NO_KEY)
 		abort();
+	bind_free(b);
 	fuzz_config_options("settings", s);
 	if (cfg->njobs > 0 && cfg->jobs == NULL)
 		abort();
