@@ -82,6 +82,8 @@ struct term {
 	struct term_buf	 text;		/* term_screen_text, term_row_text */
 	struct term_buf	 dump;		/* term_dump */
 	int		 dump_kept;	/* dump is a failed wait's screen */
+	struct term_buf	 raw;		/* bytes read since term_raw_start */
+	int		 raw_on;	/* raw is recording */
 };
 
 static void	term_buf_add(struct term_buf *, const char *, size_t);
@@ -541,6 +543,7 @@ term_close(struct term *t)
 	free(t->linecol);
 	free(t->text.s);
 	free(t->dump.s);
+	free(t->raw.s);
 	free(t->tag);
 	free(t->dir);
 	free(t);
@@ -579,6 +582,8 @@ term_read_some(struct term *t)
 		return -1;
 	n = read(t->fd, buf, sizeof buf);
 	if (n > 0) {
+		if (t->raw_on)
+			term_buf_add(&t->raw, buf, (size_t)n);
 		vterm_input_write(t->vt, buf, (size_t)n);
 		return (int)n;
 	}
@@ -1195,4 +1200,36 @@ term_wait_pidfile(struct term *t, const char *name, int ms)
 			return -1;
 		term_pump_once(t, 20);
 	}
+}
+
+/*
+ * Record every byte the program writes from now on (raw, before the
+ * screen sees it), dropping what an earlier recording kept.
+ */
+void
+term_raw_start(struct term *t)
+{
+	t->raw.len = 0;
+	term_buf_add(&t->raw, "", 0);
+	t->raw_on = 1;
+}
+
+/* Stop recording; what was recorded stays until the next start. */
+void
+term_raw_stop(struct term *t)
+{
+	t->raw_on = 0;
+}
+
+/*
+ * Return the bytes recorded since term_raw_start (NUL-terminated, but they
+ * may hold NULs: *len is their count); valid until the next read.
+ */
+const char *
+term_raw_bytes(struct term *t, size_t *len)
+{
+	if (t->raw.s == NULL)
+		term_buf_add(&t->raw, "", 0);
+	*len = t->raw.len;
+	return t->raw.s;
 }

@@ -127,6 +127,15 @@ int		 term_count_in(struct term *, const struct term_rect *,
 int		 term_cell(struct term *, int row, int col, struct term_cell *);
 void		 term_size(const struct term *, int *rows, int *cols);
 
+/*
+ * The raw bytes the program writes, recorded from term_raw_start() until
+ * term_raw_stop() as the pumps read them; term_raw_bytes() returns them
+ * (owned by t, valid until the next read or start).
+ */
+void		 term_raw_start(struct term *);
+void		 term_raw_stop(struct term *);
+const char	*term_raw_bytes(struct term *, size_t *len);
+
 /* Typing. */
 void		 term_type(struct term *, const char *text);
 void		 term_key(struct term *, enum term_keyname);
