@@ -178,6 +178,8 @@ struct ui {
 #define UI_PANEL_STALE	0x80	/* output changed the panel: next paced frame */
 #define UI_ECHO		0x100	/* a key went to the focused job: draw its echo */
 #define UI_ZOOMED	0x200	/* no panel: the pane takes the width */
+#define UI_PANEL_LAZY	0x400	/* the selected job's output changed its
+				   panel row: drawn with the next tick */
 #define UI_DRAW_MASK	(UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE | \
 			    UI_DRAW_PROMPT | UI_PANEL_STALE)
 	int			 flags;

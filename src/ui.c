@@ -618,6 +618,8 @@ ui_tick_cb(void *arg)
 	struct ui	*ui = arg;
 
 	ui->tick_timer = 0;
+	if (ui->flags & UI_PANEL_LAZY)
+		ui_dirty(ui, UI_DRAW_PANEL, 0);
 	if (jobtable_running(ui->jt) == 0)
 		return;
 	ui_dirty(ui, UI_DRAW_PANEL, 0);
@@ -699,6 +701,8 @@ ui_hook(void *arg)
 		    urgent ? "urgent" : "paced",
 		    (long long)(now - ui->last_draw));
 	ui->last_draw = now;
+	if (what & (UI_DRAW_ALL | UI_DRAW_PANEL))
+		ui->flags &= ~UI_PANEL_LAZY;
 	ui->flags &= ~(UI_URGENT | UI_DRAW_MASK);
 	ui->flags |= keep;
 }
@@ -726,7 +730,8 @@ ui_job_started(struct job *job, void *arg)
 }
 
 /*
- * A job printed: redraw its pane if it is shown, and the panel's last line.
+ * A job printed: redraw its pane if it is shown; the panel's last line at
+ * the next frame, or for the selected job (its pane shows it) at the tick.
  * Not urgent, so a flood draws at the frame rate while a lone change after
  * a quiet spell is drawn at once (the hook only waits within a frame).
  */
@@ -749,8 +754,17 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			ui_dirty(ui, UI_DRAW_PANE, 0);
 		if (ui->scroll != 0)
 			ui_follow_scrollback(ui, job_vt(job));
-	}
-	ui_dirty(ui, UI_PANEL_STALE, 0);
+		/*
+		 * The pane shows this output as it comes; the same job's last
+		 * line in the panel waits for the tick, so an echoed key
+		 * draws only itself.
+		 */
+		ui->flags |= UI_PANEL_LAZY;
+		if (ui->tick_timer == 0)
+			ui->tick_timer = loop_add_timer(ui->loop, UI_TICK_MS,
+			    ui_tick_cb, ui);
+	} else
+		ui_dirty(ui, UI_PANEL_STALE, 0);
 	/* A full disk or a missing log directory: the job goes on, unlogged. */
 	if ((why = job_log_warning(job)) != NULL) {
 		/* The reason first, so a narrow line still shows it. */

@@ -233,7 +233,7 @@ START_TEST(test_copy_paste)
 	COPY_ASSERT(t, row >= 0 && copy_reversed(t, row, col), "line 180 is "
 	    "not drawn reversed");
 
-	term_capture(t, 1);
+	term_raw_start(t);
 	term_type(t, "y");
 	EXPECT_IN(t, &bottom, "copied 61 lines", WAIT_MS);
 	ck_assert_msg(term_wait_gone_in(t, &pane_title, "[Copy]", WAIT_MS),
@@ -241,12 +241,12 @@ START_TEST(test_copy_paste)
 	wlen = copy_popen("seq 120 180", want, sizeof want);
 	copy_popen("seq 120 180 | base64 -w0", b64, sizeof b64);
 	snprintf(osc, sizeof osc, "\033]52;c;%s\a", b64);
-	raw = term_captured(t, &rlen);
+	raw = term_raw_bytes(t, &rlen);
 	if (getenv("COPY_DEBUG") != NULL)
 		fwrite(raw, 1, rlen, stderr);
 	COPY_ASSERT(t, strstr(raw, osc) != NULL, copy_fmt("no OSC 52 with "
 	    "the copy's base64 in the %zu bytes written", rlen));
-	term_capture(t, 0);
+	term_raw_stop(t);
 
 	copy_select(t, 2);
 	term_type(t, "\031");		/* C-y */
@@ -289,11 +289,11 @@ START_TEST(test_copy_no_clipboard)
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	term_type(t, "\026");
 	EXPECT_IN(t, &pane_title, "[Copy]", WAIT_MS);
-	term_capture(t, 1);
+	term_raw_start(t);
 	term_type(t, "y");
 	EXPECT_IN(t, &bottom, "copied 1 line (5 bytes) to the paste buffer",
 	    WAIT_MS);
-	raw = term_captured(t, &rlen);
+	raw = term_raw_bytes(t, &rlen);
 	COPY_ASSERT(t, strstr(raw, "\033]52;") == NULL, "OSC 52 written with "
 	    "clipboard = false");
 	term_close(t);

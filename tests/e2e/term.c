@@ -82,8 +82,8 @@ struct term {
 	struct term_buf	 text;		/* term_screen_text, term_row_text */
 	struct term_buf	 dump;		/* term_dump */
 	int		 dump_kept;	/* dump is a failed wait's screen */
-	int		 capturing;	/* keep the raw bytes read in raw */
-	struct term_buf	 raw;
+	struct term_buf	 raw;		/* bytes read since term_raw_start */
+	int		 raw_on;	/* raw is recording */
 };
 
 static void	term_buf_add(struct term_buf *, const char *, size_t);
@@ -582,7 +582,7 @@ term_read_some(struct term *t)
 		return -1;
 	n = read(t->fd, buf, sizeof buf);
 	if (n > 0) {
-		if (t->capturing)
+		if (t->raw_on)
 			term_buf_add(&t->raw, buf, (size_t)n);
 		vterm_input_write(t->vt, buf, (size_t)n);
 		return (int)n;
@@ -654,31 +654,6 @@ term_pump_once(struct term *t, int ms)
 	if (t->outq.len > 0)
 		term_flush(t);
 	return total;
-}
-
-/*
- * Start (on) or stop keeping the raw bytes the program writes, as read
- * from the master before the screen takes them; starting empties what
- * was kept.
- */
-void
-term_capture(struct term *t, int on)
-{
-	if (on) {
-		t->raw.len = 0;
-		term_buf_add(&t->raw, "", 0);
-	}
-	t->capturing = on;
-}
-
-/* Return the raw bytes kept since term_capture(t, 1), NUL-terminated. */
-const char *
-term_captured(struct term *t, size_t *len)
-{
-	if (t->raw.s == NULL)
-		term_buf_add(&t->raw, "", 0);
-	*len = t->raw.len;
-	return t->raw.s;
 }
 
 /* Read and feed the program's output for ms milliseconds. */
@@ -1257,4 +1232,36 @@ term_wait_pidfile(struct term *t, const char *name, int ms)
 			return -1;
 		term_pump_once(t, 20);
 	}
+}
+
+/*
+ * Record every byte the program writes from now on (raw, before the
+ * screen sees it), dropping what an earlier recording kept.
+ */
+void
+term_raw_start(struct term *t)
+{
+	t->raw.len = 0;
+	term_buf_add(&t->raw, "", 0);
+	t->raw_on = 1;
+}
+
+/* Stop recording; what was recorded stays until the next start. */
+void
+term_raw_stop(struct term *t)
+{
+	t->raw_on = 0;
+}
+
+/*
+ * Return the bytes recorded since term_raw_start (NUL-terminated, but they
+ * may hold NULs: *len is their count); valid until the next read.
+ */
+const char *
+term_raw_bytes(struct term *t, size_t *len)
+{
+	if (t->raw.s == NULL)
+		term_buf_add(&t->raw, "", 0);
+	*len = t->raw.len;
+	return t->raw.s;
 }

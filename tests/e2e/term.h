@@ -103,8 +103,6 @@ pid_t		 term_pid(const struct term *);
 
 /* Reading the program's output. */
 void		 term_pump(struct term *, int ms);
-void		 term_capture(struct term *, int on);
-const char	*term_captured(struct term *, size_t *len);
 size_t		 term_read_fd(struct term *, int fd, char *buf, size_t len,
 		    int ms);
 int		 term_wait_text(struct term *, const char *text, int ms);
@@ -128,6 +126,15 @@ int		 term_count_in(struct term *, const struct term_rect *,
 		    const char *text);
 int		 term_cell(struct term *, int row, int col, struct term_cell *);
 void		 term_size(const struct term *, int *rows, int *cols);
+
+/*
+ * The raw bytes the program writes, recorded from term_raw_start() until
+ * term_raw_stop() as the pumps read them; term_raw_bytes() returns them
+ * (owned by t, valid until the next read or start).
+ */
+void		 term_raw_start(struct term *);
+void		 term_raw_stop(struct term *);
+const char	*term_raw_bytes(struct term *, size_t *len);
 
 /* Typing. */
 void		 term_type(struct term *, const char *text);
