@@ -135,6 +135,7 @@ struct cmd_entry {
 extern const struct cmd_entry *const cmd_table[];
 
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
+const struct cmd_entry	*cmd_find_bare(const char *s, size_t len);
 int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);

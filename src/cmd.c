@@ -274,7 +274,7 @@ cmd_first_word(const char *s, size_t len)
  * Return the command that runs without ! (cd, export, unset) whose name
  * is the first word of s (len bytes), or NULL.
  */
-static const struct cmd_entry *
+const struct cmd_entry *
 cmd_find_bare(const char *s, size_t len)
 {
 	const struct cmd_entry	*const *e;

@@ -104,7 +104,7 @@ int
 ui_paste_refuse(struct ui *ui, const wchar_t *text, size_t len)
 {
 	const struct cmd_entry	*e;
-	char			 word[32], msg[UI_MESSAGE_MAX], *cause = NULL;
+	char			 word[32], msg[UI_MESSAGE_MAX];
 	size_t			 i, n = 0;
 	int			 lines = 1;
 
@@ -122,18 +122,14 @@ ui_paste_refuse(struct ui *ui, const wchar_t *text, size_t len)
 		ui_message(ui, msg, 1);
 		return 1;
 	}
-	/* The first word, as cmd.c ends it. */
+	/* A session command's list is one line (cmd.c decides which). */
 	for (i = 0; i < len && n + 1 < sizeof word; i++) {
-		if (text[i] >= 0x80 || wcschr(L" \t\n;&|<>()", text[i]) != NULL)
+		if (text[i] >= 0x80)
 			break;
 		word[n++] = (char)text[i];
 	}
 	word[n] = '\0';
-	if (n == 0 || (e = cmd_find(word, &cause)) == NULL) {
-		free(cause);
-		return 0;
-	}
-	if (!(e->flags & CMD_BARE) || strcmp(e->name, word) != 0)
+	if ((e = cmd_find_bare(word, n)) == NULL)
 		return 0;
 	snprintf(msg, sizeof msg, "a %s command is one line: the paste has %d "
 	    "lines", e->name, lines);
