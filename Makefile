@@ -144,6 +144,9 @@ CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/check_ctl.o \
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_fault.o
+# Colour end to end: truecolor passthrough, palettes, pair renewal.
+COLOUR_BIN = $(TB)/check_colour_e2e
+COLOUR_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_colour_e2e.o
 
 # toml-test (https://github.com/toml-lang/toml-test): the decoder tool and
 # the conformance runner, which `make test` runs on the suite in TOML_TEST:
@@ -238,6 +241,10 @@ $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(COLOUR_BIN): $(COLOUR_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(TB)/toml-%: $(B)/tests/toml-%.o $(TOML_TOOL_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ -lm $(LDSAN) $(LDFLAGS)
@@ -298,14 +305,14 @@ check:
 	@$(MAKE) --no-print-directory test
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(CTL_BIN) $(TOML_TOOLS) \
-	     $(FUZZ_REPLAY) $(FAULT_BIN)
+	     $(FUZZ_REPLAY) $(FAULT_BIN) $(COLOUR_BIN)
 
 # The whole suite without the install step (what `check` runs).
 test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(CTL_BIN) $(FAULT_BIN)
+	    $(CTL_BIN) $(FAULT_BIN) $(COLOUR_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -318,8 +325,9 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(CTL_BIN)
-	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(CTL_BIN)
+e2e: $(PROG) $(E2E_BIN) $(CTL_BIN) $(COLOUR_BIN)
+	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(CTL_BIN) \
+	    $(COLOUR_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

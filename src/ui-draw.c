@@ -502,6 +502,25 @@ ui_place_cursor(struct ui *ui)
 	ui_cursor_visible(1);
 }
 
+/* Draw the parts marked dirty, or all of them. */
+static void
+ui_draw_parts(struct ui *ui, int all)
+{
+	if (all)
+		erase();
+	if (ui->pager != NULL) {
+		ui_pager_draw(ui);
+		ui_draw_prompt(ui);
+	} else {
+		if (all || (ui->flags & UI_DRAW_PANEL))
+			ui_draw_panel(ui);
+		if (all || (ui->flags & UI_DRAW_PANE))
+			ui_draw_pane(ui, all);
+		if (all || (ui->flags & UI_DRAW_PROMPT))
+			ui_draw_prompt(ui);
+	}
+}
+
 /* Draw everything marked dirty, then update the terminal once. */
 void
 ui_draw(struct ui *ui)
@@ -515,18 +534,11 @@ ui_draw(struct ui *ui)
 		doupdate();
 		return;
 	}
-	if (all)
-		erase();
-	if (ui->pager != NULL) {
-		ui_pager_draw(ui);
-		ui_draw_prompt(ui);
-	} else {
-		if (all || (ui->flags & UI_DRAW_PANEL))
-			ui_draw_panel(ui);
-		if (all || (ui->flags & UI_DRAW_PANE))
-			ui_draw_pane(ui, all);
-		if (all || (ui->flags & UI_DRAW_PROMPT))
-			ui_draw_prompt(ui);
+	ui_draw_parts(ui, all);
+	/* The colour pairs ran out: again, with a fresh table (ui_pair()). */
+	if (ui_pair_renew()) {
+		ui_draw_parts(ui, 1);
+		ui_pair_renew();
 	}
 	ui_place_cursor(ui);
 	wnoutrefresh(stdscr);
