@@ -132,22 +132,28 @@ colour_script(struct term *t, const char *name, const char *text)
 	fclose(f);
 }
 
-/* Check that a colour is direct RGB r, g, b. */
+/* Check that a colour is direct RGB r, g, b (what may be colour_fmt's). */
 static void
 colour_expect_rgb(struct term *t, const struct term_color *c,
-    const char *what, int r, int g, int b)
+    const char *whatfmt, int r, int g, int b)
 {
+	char	what[128];
+
+	snprintf(what, sizeof what, "%s", whatfmt);
 	COLOUR_ASSERT(t, !c->is_default && c->index == -1 && c->r == r &&
 	    c->g == g && c->b == b, "%s: want rgb %d,%d,%d, got index %d "
 	    "rgb %d,%d,%d default %d", what, r, g, b, c->index, c->r, c->g,
 	    c->b, c->is_default);
 }
 
-/* Check that a colour is palette index idx. */
+/* Check that a colour is palette index idx (what may be colour_fmt's). */
 static void
 colour_expect_index(struct term *t, const struct term_color *c,
-    const char *what, int idx)
+    const char *whatfmt, int idx)
 {
+	char	what[128];
+
+	snprintf(what, sizeof what, "%s", whatfmt);
 	COLOUR_ASSERT(t, !c->is_default && c->index == idx, "%s: want index "
 	    "%d, got index %d rgb %d,%d,%d default %d", what, idx, c->index,
 	    c->r, c->g, c->b, c->is_default);
