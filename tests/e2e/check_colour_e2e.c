@@ -238,6 +238,16 @@ START_TEST(test_truecolor_colorterm)
 	colour_script(t, "palette.sh", palette_sh);
 	colour_run(t, "sh palette.sh");
 	colour_expect_palette(t);
+	/* Keys still come from xterm-256color's own (same) definitions. */
+	term_type(t, "xcho k1y2");
+	term_key(t, TERM_KEY_LEFT);
+	term_key(t, TERM_KEY_LEFT);
+	term_type(t, "-");
+	term_key(t, TERM_KEY_HOME);
+	term_key(t, TERM_KEY_DELETE);
+	term_type(t, "e");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &pane, "k1-y2", WAIT_MS);
 	term_close(t);
 }
 END_TEST
