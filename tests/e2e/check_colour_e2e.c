@@ -196,7 +196,7 @@ static void
 colour_expect_palette(struct term *t)
 {
 	struct term_cell	c;
-	char			label[8];
+	char			label[16];
 	int			row, col, i;
 
 	EXPECT_IN(t, &pane, "PEND", WAIT_MS);
@@ -350,7 +350,7 @@ START_TEST(test_truecolor_gradient)
 	    "}'\n";
 	struct term		*t;
 	struct term_cell	 c;
-	char			 label[8];
+	char			 label[16];
 	int			 row, col, r, i;
 
 	t = colour_start("xterm-256color", "truecolor", NULL);
@@ -405,7 +405,7 @@ START_TEST(test_pairs_renewed)
 	    "sleep 1000\n";
 	struct term		*t;
 	struct term_cell	 c;
-	char			 label[8], path[4096], first[128];
+	char			 label[16], path[4096], first[128];
 	int			 row, col, k, r, i, n, fd, bad;
 
 	t = colour_start("xterm-256color", NULL, NULL);
