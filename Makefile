@@ -144,8 +144,9 @@ E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
 # The front end's end-to-end suites of issue 12, one file each:
 # tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
 # copy: copy mode and search; input: pastes and the mouse; keys: [keys]
-# rebinding, !help, the focus key twice; echo: bytes drawn per key; ...).
-UI_E2E = panel copy input keys echo
+# rebinding, !help, the focus key twice; echo: bytes drawn per key;
+# colour: truecolor and pairs).
+UI_E2E = panel copy input keys echo colour
 UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl

@@ -1,15 +1,30 @@
 /*
  * ui-colour.c: colours.  A vt colour word becomes a curses colour the
- * outer terminal has: 256-colour indices and RGB map onto xterm's cube and
- * grey ramp, or onto the 16 or 8 basic colours; pairs of them are made and
- * looked up here, as are the front end's own semantic colours.
+ * outer terminal has.  On a direct-colour terminal (COLORS is 2^24:
+ * terminfo with RGB, such as xterm-direct, or the direct variant of a
+ * 256-colour TERM that ui_colour_term() picks when COLORTERM says
+ * truecolor) indices below the terminal's palette size stay indices and
+ * everything else is sent as 0xRRGGBB.  Otherwise 256-colour indices and
+ * RGB map onto xterm's cube and grey ramp, or onto the 16 or 8 basic
+ * colours.  Pairs of them are made and renewed here (see ui_pair()), as
+ * are the front end's own semantic colours.
  */
 #include <curses.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "debuglog.h"
 #include "ui-private.h"
 #include "vt.h"
+#include "xmalloc.h"
+
+/* Last: <term.h> defines macros named after capabilities (bell, lines). */
+#include <term.h>
+
+#define UI_DIRECT_COLORS	0x1000000	/* COLORS of a direct terminal */
+#define UI_PAIRS_MAX		(1 << 20)	/* pairs used at most */
 
 /* The xterm palette's first 16 colours, as RGB. */
 static const uint8_t ui_basic_rgb[16][3] = {
@@ -21,6 +36,111 @@ static const uint8_t ui_basic_rgb[16][3] = {
 
 static const int ui_cube_levels[6] = { 0, 95, 135, 175, 215, 255 };
 
+/*
+ * Direct variants of 256-colour terminals, best first: the same entry's
+ * keys (infocmp shows xterm-direct256 and tmux-direct differ from
+ * xterm-256color and tmux-256color only in colours), with RGB colour.
+ * A TERM is matched by its name up to "-256color".
+ */
+static const struct {
+	const char	*base;
+	const char	*direct;
+} ui_direct_terms[] = {
+	{ "xterm", "xterm-direct256" },
+	{ "xterm", "xterm-direct" },
+	{ "tmux", "tmux-direct" },
+};
+
+/* A pair made: its colours and number (0: an empty slot). */
+struct ui_pair_slot {
+	int	fg;
+	int	bg;
+	int	pair;
+};
+
+/*
+ * The colour state of the one curses screen (curses' colours and pairs
+ * are per process, so this is too): how many palette indices a direct
+ * terminal keeps (0: not direct), and the pairs made, in an open hash
+ * table of twice as many slots as the terminal has pairs.  The pairs are
+ * numbered here and made with init_extended_pair(): ncurses 6.4's
+ * reset_color_pairs() leaves alloc_pair()'s count of used pairs full, so
+ * alloc_pair() would recycle pairs still on screen after a renewal.
+ */
+static int	ui_direct_palette;
+
+static struct {
+	struct ui_pair_slot	*slots;
+	int			 size;		/* a power of two */
+	int			 limit;		/* pairs 1 .. limit - 1 */
+	int			 made;		/* pairs made since renewed */
+	int			 overflow;	/* one was wanted, none left */
+	int			 fresh;		/* renewed, frame not redrawn */
+	int			 last_fg;	/* the last pair asked for */
+	int			 last_bg;
+	int			 last_pair;
+} ui_pairs = { NULL, 0, 0, 0, 0, 0, -2, -2, 0 };
+
+/*
+ * Return the terminal name to start curses with, or NULL for TERM: the
+ * direct-colour variant of a 256-colour TERM when COLORTERM is truecolor
+ * or 24bit and terminfo has the variant.  JOBDECK_TRUECOLOR=0 turns this
+ * off, =1 asks for the variant without COLORTERM.
+ */
+const char *
+ui_colour_term(void)
+{
+	const char	*term = getenv("TERM"), *ct = getenv("COLORTERM");
+	const char	*force = getenv("JOBDECK_TRUECOLOR"), *dash;
+	size_t		 i, len;
+	int		 err;
+
+	if (force != NULL && strcmp(force, "0") == 0)
+		return NULL;
+	if ((force == NULL || strcmp(force, "1") != 0) && (ct == NULL ||
+	    (strcmp(ct, "truecolor") != 0 && strcmp(ct, "24bit") != 0)))
+		return NULL;
+	if (term == NULL || (dash = strstr(term, "-256color")) == NULL ||
+	    dash[9] != '\0')
+		return NULL;
+	len = (size_t)(dash - term);
+	for (i = 0; i < sizeof ui_direct_terms / sizeof ui_direct_terms[0];
+	    i++) {
+		if (strlen(ui_direct_terms[i].base) != len ||
+		    strncmp(term, ui_direct_terms[i].base, len) != 0)
+			continue;
+		/* Only a variant terminfo has; setupterm only looks. */
+		if (setupterm(ui_direct_terms[i].direct, -1, &err) == OK) {
+			del_curterm(cur_term);
+			return ui_direct_terms[i].direct;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Return how many palette colours a direct terminal's setaf keeps as
+ * indices: 256 (xterm-direct256), 16 or 8 (xterm-direct, tmux-direct).
+ * Values from there up are RGB, which setaf writes as "38:2:..." or
+ * "38;2;...", and the last index of a palette is written without it.
+ */
+static int
+ui_direct_indices(void)
+{
+	static const int	 sizes[] = { 256, 16 };
+	char			*setaf = tigetstr("setaf"), *s;
+	size_t			 i;
+
+	if (setaf == NULL || setaf == (char *)-1)
+		return 8;
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		s = tiparm(setaf, sizes[i] - 1);
+		if (s != NULL && strstr(s, ":2:") == NULL &&
+		    strstr(s, ";2;") == NULL)
+			return sizes[i];
+	}
+	return 8;
+}
 
 /* Start colours with the terminal's defaults; returns whether it has any. */
 int
@@ -33,6 +153,17 @@ ui_draw_init_colours(void)
 	start_color();
 	if (use_default_colors() != OK)
 		assume_default_colors(COLOR_WHITE, COLOR_BLACK);
+	ui_direct_palette = COLORS >= UI_DIRECT_COLORS ? ui_direct_indices() :
+	    0;
+	ui_pairs.limit = COLOR_PAIRS > UI_PAIRS_MAX ? UI_PAIRS_MAX :
+	    COLOR_PAIRS;
+	for (ui_pairs.size = 16; ui_pairs.size < 2 * ui_pairs.limit;
+	    ui_pairs.size *= 2)
+		;
+	ui_pairs.slots = xcalloc((size_t)ui_pairs.size,
+	    sizeof *ui_pairs.slots);
+	debuglog("colour: %s, %d colours, %d pairs, %d direct palette",
+	    termname(), COLORS, COLOR_PAIRS, ui_direct_palette);
 	/* The front end's own colours first, so they always have a pair. */
 	for (c = 0; c <= UI_C_DIM; c++)
 		ui_semantic((enum ui_colour)c);
@@ -105,6 +236,20 @@ ui_nearest_256(const int rgb[3])
 	return best;
 }
 
+/*
+ * Return the direct colour of an RGB colour: 0xRRGGBB, with green nudged
+ * by one when the value would be read as a palette index instead.
+ */
+static int
+ui_direct(const int rgb[3])
+{
+	int	v = rgb[0] << 16 | rgb[1] << 8 | rgb[2];
+
+	if (v < ui_direct_palette)
+		v |= 0x100;
+	return v;
+}
+
 /* Map a vt colour word to a curses colour number (-1: default). */
 int
 ui_colour(uint32_t word)
@@ -114,6 +259,12 @@ ui_colour(uint32_t word)
 	switch (VT_COLOR_KIND(word)) {
 	case VT_COLOR_INDEXED:
 		idx = (int)(word & 0xff);
+		if (ui_direct_palette > 0) {
+			if (idx < ui_direct_palette)
+				return idx;
+			ui_index_rgb(idx, rgb);
+			return ui_direct(rgb);
+		}
 		if (COLORS >= 256 || idx < COLORS)
 			return idx;
 		if (idx < 16 && COLORS >= 8)
@@ -124,6 +275,8 @@ ui_colour(uint32_t word)
 		rgb[0] = (int)(word >> 16 & 0xff);
 		rgb[1] = (int)(word >> 8 & 0xff);
 		rgb[2] = (int)(word & 0xff);
+		if (ui_direct_palette > 0)
+			return ui_direct(rgb);
 		if (COLORS >= 256)
 			return ui_nearest_256(rgb);
 		break;
@@ -135,38 +288,107 @@ ui_colour(uint32_t word)
 	return ui_nearest_basic(rgb, COLORS >= 16 ? 16 : 8);
 }
 
+/* Return the slot of fg on bg in the pair table: its own, or an empty one. */
+static struct ui_pair_slot *
+ui_pair_slot(int fg, int bg)
+{
+	struct ui_pair_slot	*sl;
+	uint32_t		 h;
+
+	h = ((uint32_t)fg * 2654435761u) ^ ((uint32_t)bg * 2246822519u);
+	h ^= h >> 15;
+	for (;;) {
+		sl = &ui_pairs.slots[h & (uint32_t)(ui_pairs.size - 1)];
+		if (sl->pair == 0 || (sl->fg == fg && sl->bg == bg))
+			return sl;
+		h++;
+	}
+}
+
 /*
  * Return a colour pair for fg on bg, remembering the last one asked for.
- * A new pair is made only while the terminal has free ones: when ncurses'
- * alloc_pair() recycles a pair, every cell already drawn with it changes
- * colour, so once the table is full the nearest existing pair (the same
- * foreground on the default background) stands in.  The counter is module
- * state because the pair table it counts is curses' own, one per process.
+ *
+ * The policy: a pair is never recycled alone, because curses recolours
+ * every cell already drawn with a pair that is initialised again, and
+ * such cells may still be on screen.  With direct colour there are 2^48
+ * combinations and the table (COLOR_PAIRS, 65,536 for xterm) fills in
+ * time.  When a new pair finds the table full, a stand-in (the same
+ * foreground on the default background, or pair 0) is used for now and
+ * the overflow is noted; at the end of the frame ui_pair_renew() empties
+ * the whole table and the frame is drawn again from scratch, so every
+ * cell on screen gets a pair of the fresh table before anything reaches
+ * the terminal.  Only a frame that by itself needs more pairs than the
+ * terminal has keeps stand-ins.  The table holds at most half its slots,
+ * so a lookup always ends at an empty one.
  */
 int
 ui_pair(int fg, int bg)
 {
-	static int	last_fg = -2, last_bg = -2, last_pair, made;
-	int		pair;
+	struct ui_pair_slot	*sl;
+	int			 pair;
 
-	if (COLORS < 8 || (fg == -1 && bg == -1))
+	if (COLORS < 8 || ui_pairs.slots == NULL || (fg == -1 && bg == -1))
 		return 0;
-	if (fg == last_fg && bg == last_bg)
-		return last_pair;
-	pair = find_pair(fg, bg);
-	if (pair < 0 && made < COLOR_PAIRS - 1) {
-		pair = alloc_pair(fg, bg);
-		if (pair > 0)
-			made++;
+	if (fg == ui_pairs.last_fg && bg == ui_pairs.last_bg)
+		return ui_pairs.last_pair;
+	sl = ui_pair_slot(fg, bg);
+	if (sl->pair != 0)
+		pair = sl->pair;
+	else if (ui_pairs.made + 1 < ui_pairs.limit &&
+	    init_extended_pair(ui_pairs.made + 1, fg, bg) == OK) {
+		pair = ++ui_pairs.made;
+		sl->fg = fg;
+		sl->bg = bg;
+		sl->pair = pair;
+	} else {
+		ui_pairs.overflow = 1;
+		sl = ui_pair_slot(fg, -1);
+		pair = sl->pair;
 	}
-	if (pair < 0)
-		pair = find_pair(fg, -1);
-	if (pair < 0)
-		pair = 0;
-	last_fg = fg;
-	last_bg = bg;
-	last_pair = pair;
+	ui_pairs.last_fg = fg;
+	ui_pairs.last_bg = bg;
+	ui_pairs.last_pair = pair;
 	return pair;
+}
+
+/*
+ * Call after drawing a frame.  If the frame found the pair table full,
+ * empty the table (curses forgets every pair and repaints the whole
+ * screen) and return 1: the caller draws the frame again from scratch and
+ * calls this once more, which then only clears the mark, since a frame
+ * that overflows a fresh table cannot be helped (it keeps stand-ins).
+ */
+int
+ui_pair_renew(void)
+{
+	int	c, fresh = ui_pairs.fresh;
+
+	ui_pairs.fresh = 0;
+	if (!ui_pairs.overflow)
+		return 0;
+	ui_pairs.overflow = 0;
+	if (fresh)
+		return 0;
+	debuglog("colour: the %d pairs are all taken, renewed", ui_pairs.made);
+	reset_color_pairs();
+	memset(ui_pairs.slots, 0, (size_t)ui_pairs.size *
+	    sizeof *ui_pairs.slots);
+	ui_pairs.made = 0;
+	ui_pairs.last_fg = ui_pairs.last_bg = -2;
+	for (c = 0; c <= UI_C_DIM; c++)
+		ui_semantic((enum ui_colour)c);
+	ui_pairs.fresh = 1;
+	return 1;
+}
+
+/* Free the pair table, after the screen has ended. */
+void
+ui_colour_free(void)
+{
+	free(ui_pairs.slots);
+	ui_pairs.slots = NULL;
+	ui_pairs.size = ui_pairs.made = 0;
+	ui_pairs.last_fg = ui_pairs.last_bg = -2;
 }
 
 /* Return the pair of one of the front end's own colours. */

@@ -558,19 +558,10 @@ ui_place_cursor(struct ui *ui)
 	ui_cursor_visible(1);
 }
 
-/* Draw everything marked dirty, then update the terminal once. */
-void
-ui_draw(struct ui *ui)
+/* Draw the parts marked dirty, or all of them. */
+static void
+ui_draw_parts(struct ui *ui, int all)
 {
-	int	all = ui->flags & UI_DRAW_ALL;
-
-	if (ui->too_small) {
-		erase();
-		ui_put_text(0, 0, ui->cols, "terminal too small", A_BOLD, 0);
-		wnoutrefresh(stdscr);
-		doupdate();
-		return;
-	}
 	if (all)
 		erase();
 	if (ui->pager != NULL && !(ui->pager->flags & UI_PAGER_COPY)) {
@@ -586,6 +577,27 @@ ui_draw(struct ui *ui)
 			ui_draw_pane(ui, all);
 		if (all || (ui->flags & UI_DRAW_PROMPT))
 			ui_draw_prompt(ui);
+	}
+}
+
+/* Draw everything marked dirty, then update the terminal once. */
+void
+ui_draw(struct ui *ui)
+{
+	int	all = ui->flags & UI_DRAW_ALL;
+
+	if (ui->too_small) {
+		erase();
+		ui_put_text(0, 0, ui->cols, "terminal too small", A_BOLD, 0);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	ui_draw_parts(ui, all);
+	/* The colour pairs ran out: again, with a fresh table (ui_pair()). */
+	if (ui_pair_renew()) {
+		ui_draw_parts(ui, 1);
+		ui_pair_renew();
 	}
 	ui_place_cursor(ui);
 	wnoutrefresh(stdscr);

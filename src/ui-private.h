@@ -145,6 +145,7 @@ struct ui_drag {
 
 struct ui {
 	struct loop		*loop;
+	SCREEN			*screen;	/* curses' terminal (newterm) */
 	struct bind		*bind;
 	struct jobtable		*jt;
 	struct session		*session;
@@ -220,9 +221,12 @@ enum ui_colour {
 	UI_C_DIM
 };
 
+const char *ui_colour_term(void);
 int	ui_draw_init_colours(void);
 int	ui_colour(uint32_t word);
 int	ui_pair(int fg, int bg);
+int	ui_pair_renew(void);
+void	ui_colour_free(void);
 int	ui_semantic(enum ui_colour);
 
 /* Drawing primitives (ui-draw.c). */

@@ -1008,6 +1008,7 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
     const struct ui_opts *opts, char **cause)
 {
 	struct ui	*ui;
+	const char	*term;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		*cause = xstrdup("stdin and stdout must be a terminal");
@@ -1035,7 +1036,11 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 
 	/* Our SIGWINCH handler first, so curses does not install its own. */
 	loop_watch_signal(loop, SIGWINCH, ui_sigwinch, ui);
-	if (initscr() == NULL) {
+	/* A direct-colour variant of TERM if truecolor is on (ui-colour.c). */
+	term = ui_colour_term();
+	if (term == NULL || (ui->screen = newterm(term, stdout, stdin)) == NULL)
+		ui->screen = newterm(NULL, stdout, stdin);
+	if (ui->screen == NULL) {
 		*cause = xstrdup("cannot initialise the terminal");
 		free(ui);
 		return NULL;
@@ -1085,6 +1090,8 @@ ui_free(struct ui *ui)
 	fflush(stdout);
 	endwin();
 	input_free(ui->input);
+	delscreen(ui->screen);
+	ui_colour_free();
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
 	bind_free(ui->bind);

@@ -8,8 +8,9 @@
  *    (wrapping, as xterm does), bounded by the screen size;
  *  - other CSI sequences are re-encoded from their parsed form, with
  *    parameters saturated and at most 16 of them (17 overflow the parser),
- *    and a final SGR 38/48 gets an empty palette parameter (0.1.4 reads a
- *    stale one from an earlier sequence);
+ *    a final SGR 38/48 gets an empty palette parameter (0.1.4 reads a
+ *    stale one from an earlier sequence), and the colour space id of
+ *    38:2:CS:R:G:B is dropped (0.1.4 reads it as red);
  *  - OSC and DCS strings reach the state whole in one write, cut to
  *    STR_MAX bytes (0.1.4 drops a string split across writes), and a
  *    DECRQSS of a setting 0.1.4 does not report is answered here;
@@ -158,6 +159,34 @@ rep_expand(struct vt *vt, long count)
 }
 
 /*
+ * In ITU T.416's form of an RGB colour, 38:2:CS:R:G:B, the colour space id
+ * CS (mostly empty, as xterm-direct's setaf writes it) comes before the
+ * components; 0.1.4 takes it for red.  When the colon-joined group after
+ * a 38:2 or 48:2 at i has four or more members, drop the first, so the
+ * state sees 38:2:R:G:B (anything after blue is skipped with the group).
+ */
+static void
+sgr_drop_colour_space(struct vt_csi *c, int i)
+{
+	int	j, n = 0;
+
+	if (!c->more[i] || !c->more[i + 1])
+		return;
+	for (j = i + 2; j < c->argc; j++) {
+		n++;
+		if (!c->more[j])
+			break;
+	}
+	if (n < 4)
+		return;
+	for (j = i + 2; j < c->argc - 1; j++) {
+		c->arg[j] = c->arg[j + 1];
+		c->more[j] = c->more[j + 1];
+	}
+	c->argc--;
+}
+
+/*
  * Walk SGR parameters as 0.1.4's vterm_state_setpen() does; a 38 or 48
  * with nothing after it makes the state read its palette from a stale
  * parameter, so give it an empty one, which the state ignores.
@@ -177,6 +206,8 @@ sgr_fix(struct vt_csi *c)
 				return;
 			}
 			pal = c->arg[i + 1];
+			if (pal == 2)
+				sgr_drop_colour_space(c, i);
 			rest = c->argc - i - 2;
 			if (pal == 2)
 				used = rest < 3 ? rest : 3;

@@ -747,13 +747,17 @@ START_TEST(diff_declrmm)
 }
 END_TEST
 
-/* Indexed, 256-colour and RGB colours, and erases in them. */
+/*
+ * Indexed, 256-colour and RGB colours, and erases in them.  Not the ITU
+ * form 38:2:CS:R:G:B, which the reference reads wrongly and the filter
+ * repairs (filter_sgr_rgb_colons).
+ */
 START_TEST(diff_colours)
 {
 	static const char *const steps[] = {
 		"\033[38;5;196mA\033[48;5;21mB\033[38;2;1;2;3mC",
 		"\033[48;2;250;128;0mD\033[39mE\033[49mF",
-		"\033[91;102mG\033[38:5:100mH\033[38:2::4:5:6mI",
+		"\033[91;102mG\033[38:5:100mH\033[38:2:4:5:6mI",
 		"\033[30;47m\033[K\r\n\033[2K\033[0m",
 		"\033[31m\033[2J",
 	};
@@ -1702,6 +1706,44 @@ START_TEST(filter_sgr_stale_palette)
 }
 END_TEST
 
+/*
+ * The three ways to write an RGB colour give the same cell: semicolons,
+ * colons without a colour space id, and ITU T.416's colons with an (empty
+ * or given) colour space id, which 0.1.4 reads as the red component.
+ */
+START_TEST(filter_sgr_rgb_colons)
+{
+	struct vt		*vt = vt_new(4, 20, 10, NULL, NULL);
+	const struct vt_cell	*row;
+	uint32_t		 want = VT_COLOR_MAKE_RGB(10, 20, 30);
+	int			 i;
+
+	feed(vt, "\033[38;2;10;20;30mA\033[m"
+	    "\033[38:2:10:20:30mB\033[m"
+	    "\033[38:2::10:20:30mC\033[m"
+	    "\033[48:2::10:20:30mD\033[m"
+	    "\033[38:2:1:10:20:30mE\033[m"
+	    "\033[38:2::10:20:30:0:0;1mF\033[m"
+	    "\033[38:2::10:20:30;48;5;7mG\033[m"
+	    "\033[38:5:9;48:2::10:20:30mH");
+	row = vt_screen_row(vt, 0);
+	ck_assert_str_eq(row_text(vt, 0), "ABCDEFGH");
+	for (i = 0; i < 8; i++) {
+		if (i == 3 || i == 7)
+			continue;
+		ck_assert_msg(row[i].fg == want, "cell %d fg %08x", i,
+		    (unsigned)row[i].fg);
+	}
+	ck_assert_uint_eq(row[3].bg, want);
+	ck_assert_uint_eq(row[3].fg, VT_COLOR_DEFAULT);
+	ck_assert_uint_ne(row[5].attrs & VT_ATTR_BOLD, 0);
+	ck_assert_uint_eq(row[6].bg, VT_COLOR_MAKE_INDEXED(7));
+	ck_assert_uint_eq(row[7].fg, VT_COLOR_MAKE_INDEXED(9));
+	ck_assert_uint_eq(row[7].bg, want);
+	vt_free(vt);
+}
+END_TEST
+
 /* CSI with more than 16 parameters is dropped, not overflowed. */
 START_TEST(filter_many_params)
 {
@@ -2058,6 +2100,7 @@ vt_suite(void)
 	tcase_add_test(tc, filter_apc_swallowed);
 	tcase_add_test(tc, filter_many_params);
 	tcase_add_test(tc, filter_sgr_stale_palette);
+	tcase_add_test(tc, filter_sgr_rgb_colons);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("text");

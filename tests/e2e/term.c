@@ -50,6 +50,7 @@ int	forkpty(int *, char *, const struct termios *, const struct winsize *);
 #define TERM_DRAIN_MAX	(1024 * 1024)	/* bytes read per pump turn */
 #define TERM_FLUSH_MS	2000		/* give up writing after this */
 #define TERM_CLOSE_MS	2000		/* wait for an exit after hangup */
+#define TERM_HOLD_MAX	256		/* a CSI cut by a read, kept back */
 
 /* A growable byte buffer, kept NUL-terminated. */
 struct term_buf {
@@ -84,6 +85,8 @@ struct term {
 	int		 dump_kept;	/* dump is a failed wait's screen */
 	struct term_buf	 raw;		/* bytes read since term_raw_start */
 	int		 raw_on;	/* raw is recording */
+	struct term_buf	 held;		/* a cut CSI, for term_feed */
+	struct term_buf	 fed;		/* term_feed's rewritten bytes */
 };
 
 static void	term_buf_add(struct term_buf *, const char *, size_t);
@@ -544,6 +547,8 @@ term_close(struct term *t)
 	free(t->text.s);
 	free(t->dump.s);
 	free(t->raw.s);
+	free(t->held.s);
+	free(t->fed.s);
 	free(t->tag);
 	free(t->dir);
 	free(t);
@@ -571,11 +576,59 @@ term_size(const struct term *t, int *rows, int *cols)
 	*cols = t->cols;
 }
 
+/*
+ * Feed bytes to libvterm, rewriting ITU T.416's RGB form "38:2::R:G:B"
+ * (and 48) as "38:2:R:G:B": 0.1.4 reads the empty colour space id as red,
+ * and xterm-direct's setaf writes that form.  A CSI cut by the end of a
+ * read is held back until the next one, so the rewrite sees it whole.
+ */
+static void
+term_feed(struct term *t, const char *buf, size_t len)
+{
+	const char	*d, *p;
+	size_t		 n, i, j, k;
+
+	term_buf_add(&t->held, buf, len);
+	d = t->held.s;
+	n = t->held.len;
+	t->fed.len = 0;
+	for (i = 0; i < n; i = j + 1) {
+		j = i;
+		if (d[i] != '\033' || (i + 1 < n && d[i + 1] != '[')) {
+			term_buf_add(&t->fed, d + i, 1);
+			continue;
+		}
+		for (j = i + 2; j < n && d[j] >= 0x20 && d[j] <= 0x3f; j++)
+			;
+		if (j >= n && n - i <= TERM_HOLD_MAX)
+			break;
+		if (j >= n || d[j] != 'm') {
+			j = j >= n ? n - 1 : j;
+			term_buf_add(&t->fed, d + i, j + 1 - i);
+			continue;
+		}
+		for (k = i; k <= j; k++) {
+			p = d + k;
+			term_buf_add(&t->fed, p, 1);
+			if ((*p == '[' || *p == ';') && j - k > 6 &&
+			    (memcmp(p + 1, "38:2::", 6) == 0 ||
+			    memcmp(p + 1, "48:2::", 6) == 0)) {
+				term_buf_add(&t->fed, p + 1, 5);
+				k += 6;
+			}
+		}
+	}
+	if (t->fed.len > 0)
+		vterm_input_write(t->vt, t->fed.s, t->fed.len);
+	memmove(t->held.s, d + i, n - i);
+	t->held.len = n - i;
+}
+
 /* Read once from the master and feed it; return bytes, 0 or -1 at EOF. */
 static int
 term_read_some(struct term *t)
 {
-	char	buf[TERM_READ_SIZE];
+	char	buf[TERM_READ_SIZE - TERM_HOLD_MAX];
 	ssize_t	n;
 
 	if (t->fd == -1 || t->eof)
@@ -584,7 +637,7 @@ term_read_some(struct term *t)
 	if (n > 0) {
 		if (t->raw_on)
 			term_buf_add(&t->raw, buf, (size_t)n);
-		vterm_input_write(t->vt, buf, (size_t)n);
+		term_feed(t, buf, (size_t)n);
 		return (int)n;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
