@@ -162,15 +162,15 @@ START_TEST(test_rebind)
 	    "next-job");
 	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound "
 	    "next-job line");
+	KEYS_ASSERT(t, !term_find(t, "C-n                next-job", NULL,
+	    NULL), "!help still names C-n for next-job");
 	snprintf(line, sizeof line, "%-18s %-15s hide the panel", "F5",
 	    "zoom");
 	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound zoom "
 	    "line");
 	snprintf(line, sizeof line, "%-18s %-15s redraw the screen", "C-l",
 	    "redraw");
-	KEYS_ASSERT(t, term_find(t, line, NULL, NULL), "!help lacks C-l");
-	KEYS_ASSERT(t, !term_find(t, "C-n                next-job", NULL,
-	    NULL), "!help still names C-n for next-job");
+	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks C-l");
 	term_close(t);
 	cfg_remove();
 }
