@@ -560,6 +560,41 @@ ui_pager_found(struct ui *ui, const struct store_line *l, size_t so)
 		ui_pager_status(ui, 0, "%s", "");
 }
 
+/* Return the key mode of the top view: copy mode's, or a text view's. */
+static enum bind_mode
+ui_pager_mode(const struct ui_pager *p)
+{
+	return (p->flags & UI_PAGER_COPY) ? BIND_COPY : BIND_VIEW;
+}
+
+/* Tell whether a quit key stops a running search (a control or Esc). */
+static int
+ui_pager_stops(int code)
+{
+	return code < 0x20 || (code & BIND_CURSES);
+}
+
+/*
+ * Write "  (KEY: stop)" naming the first quit key of the top view's mode
+ * that stops a search, or nothing when none is bound.
+ */
+static void
+ui_pager_stop_hint(struct ui *ui, char *buf, size_t size)
+{
+	int	keys[16], n, i;
+	char	name[32];
+
+	buf[0] = '\0';
+	n = bind_keys(ui->bind, ui_pager_mode(ui->pager), BIND_QUIT, keys, 16);
+	for (i = 0; i < n; i++) {
+		if (ui_pager_stops(keys[i])) {
+			snprintf(buf, size, "  (%s: stop)", bind_key_name(
+			    keys[i], name, sizeof name));
+			return;
+		}
+	}
+}
+
 /*
  * Look at the next batches of lines for the search, up to a budget of
  * bytes and time; it ends found, not found, or waits for the next turn.
@@ -573,6 +608,7 @@ ui_pager_search_step(struct ui *ui)
 	int64_t			 batch = 64;
 	size_t			 used = 0, so, eo, bytes;
 	int			 got, k;
+	char			 hint[64];
 
 	deadline = loop_now_ms() + UI_PAGER_SEARCH_MS;
 	while (p->search_left > 0 && used < UI_PAGER_SEARCH_BYTES &&
@@ -631,16 +667,10 @@ ui_pager_search_step(struct ui *ui)
 		ui_pager_status(ui, 1, "Pattern not found: %s", p->pattern);
 		return;
 	}
-	ui_pager_status(ui, 0, "searching… %d%%  (Esc: stop)",
+	ui_pager_stop_hint(ui, hint, sizeof hint);
+	ui_pager_status(ui, 0, "searching… %d%%%s",
 	    (int)((p->search_total - p->search_left) * 100 /
-	    (p->search_total > 0 ? p->search_total : 1)));
-}
-
-/* Return the key mode of the top view: copy mode's, or a text view's. */
-static enum bind_mode
-ui_pager_mode(const struct ui_pager *p)
-{
-	return (p->flags & UI_PAGER_COPY) ? BIND_COPY : BIND_VIEW;
+	    (p->search_total > 0 ? p->search_total : 1)), hint);
 }
 
 /*
@@ -727,7 +757,7 @@ ui_pager_action(struct ui *ui, enum bind_action action, int code)
 
 	switch (action) {
 	case BIND_QUIT:
-		if (p->searching != 0 && (code < 0x20 || (code & BIND_CURSES))) {
+		if (p->searching != 0 && ui_pager_stops(code)) {
 			p->searching = 0;
 			ui_pager_status(ui, 0, "search stopped");
 			break;

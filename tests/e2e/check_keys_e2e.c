@@ -318,6 +318,36 @@ START_TEST(test_scroll_top)
 }
 END_TEST
 
+/*
+ * [keys.view] quit without Esc: a long search's status names the key that
+ * stops it (C-g), not Esc.
+ */
+START_TEST(test_stop_hint)
+{
+	struct term	*t;
+	const char	*raw;
+	size_t		 len;
+
+	t = keys_start("[keys.view]\nquit = [\"q\", \"C-g\"]\n\n"
+	    "[[job]]\nname = \"big\"\ncommand = \"seq 1 4000000\"\n");
+	EXPECT_IN(t, &panel, "Exited 0", 4 * WAIT_MS);
+	keys_run(t, "!logs 1");
+	EXPECT_IN(t, &bottom, "/: search", WAIT_MS);
+	term_raw_start(t);
+	term_type(t, "/nothing-such\r");
+	EXPECT_IN(t, &bottom, "Pattern not found", 6 * WAIT_MS);
+	term_raw_stop(t);
+	raw = term_raw_bytes(t, &len);
+	KEYS_ASSERT(t, memmem(raw, len, "searching", 9) != NULL,
+	    "the search ended in one turn: no status to look at");
+	KEYS_ASSERT(t, memmem(raw, len, "(C-g: stop)", 11) != NULL &&
+	    memmem(raw, len, "Esc: stop", 9) == NULL,
+	    "the search's status does not name C-g as its stop key");
+	term_close(t);
+	cfg_remove();
+}
+END_TEST
+
 /* The suite: one case each, with generous time limits. */
 static Suite *
 keys_e2e_suite(void)
@@ -331,6 +361,7 @@ keys_e2e_suite(void)
 		{ "bad_keys", &test_bad_keys, 20 },
 		{ "focus_twice", &test_focus_twice, 30 },
 		{ "scroll_top", &test_scroll_top, 30 },
+		{ "stop_hint", &test_stop_hint, 90 },
 	};
 	Suite	*s = suite_create("keys_e2e");
 	TCase	*tc;
