@@ -140,7 +140,8 @@ check_grep_OBJS	   = $(check_cmd_OBJS)
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
-E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_e2e.o
+E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_e2e.o
 # The front end's end-to-end suites of issue 12, one file each:
 # tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
 # copy: copy mode and search; input: pastes and the mouse; keys: [keys]
@@ -150,12 +151,13 @@ UI_E2E = panel copy input keys echo colour
 UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl
-CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/check_ctl.o \
-	   $(B)/tests/jsonread.o
+CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_ctl.o $(B)/tests/jsonread.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
-FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/check_fault.o
+FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	     $(B)/tests/e2e/check_fault.o
 
 # toml-test (https://github.com/toml-lang/toml-test): the decoder tool and
 # the conformance runner, which `make test` runs on the suite in TOML_TEST:
@@ -243,6 +245,7 @@ $(E2E_BIN): $(E2E_OBJS)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
 $(UI_E2E_BINS): $(TB)/check_%_e2e: $(B)/tests/e2e/term.o \
+    $(B)/tests/e2e/e2e.o \
     $(B)/tests/e2e/check_%_e2e.o
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)

@@ -10,9 +10,7 @@
  * The pane's inner area is columns 41-118, rows 1-37.  The -v log in the
  * state directory says which terminal curses started on.
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +18,7 @@
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		10000	/* a generous wait on a loaded machine */
 
@@ -29,27 +27,9 @@ static const struct term_rect pane = { 1, 40, 37, 80 };
 /* Fail with a message and a dump of the screen. */
 #define COLOUR_ASSERT(t, cond, ...) do {				\
 	if (!(cond))							\
-		ck_abort_msg("%s\n%s", colour_fmt(__VA_ARGS__),		\
+		ck_abort_msg("%s\n%s", e2e_fmt(__VA_ARGS__),		\
 		    term_dump(t));					\
 } while (0)
-
-/* Expect text in a region within ms. */
-#define EXPECT_IN(t, r, text, ms)					\
-	COLOUR_ASSERT((t), term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms", (text), #r, (ms))
-
-/* Format into a static buffer (one message at a time). */
-static const char *
-colour_fmt(const char *fmt, ...)
-{
-	static char	buf[2048];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return buf;
-}
 
 /*
  * Start jobdeck with TERM=term and COLORTERM=colorterm (NULL: unset) and
@@ -58,18 +38,11 @@ colour_fmt(const char *fmt, ...)
 static struct term *
 colour_start(const char *term, const char *colorterm, const char *force)
 {
-	static char	 tv[64], cv[64], fv[64];
-	const char	*bin = getenv("JOBDECK_BIN");
-	const char	*argv[5], *env[4];
-	struct term	*t;
+	static const char *const	 args[] = { "-v", "-c", "/dev/null",
+	    NULL };
+	static char			 tv[64], cv[64], fv[64];
+	const char			*env[4];
 
-	if (bin == NULL || *bin == '\0')
-		bin = "./jobdeck";
-	argv[0] = bin;
-	argv[1] = "-v";
-	argv[2] = "-c";
-	argv[3] = "/dev/null";
-	argv[4] = NULL;
 	snprintf(tv, sizeof tv, "TERM=%s", term);
 	env[0] = tv;
 	if (colorterm != NULL)
@@ -83,11 +56,7 @@ colour_start(const char *term, const char *colorterm, const char *force)
 		snprintf(fv, sizeof fv, "JOBDECK_TRUECOLOR");
 	env[2] = fv;
 	env[3] = NULL;
-	t = term_start(argv, env);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", bin, strerror(errno));
-	ck_assert_msg(term_wait_text(t, "Processes (", WAIT_MS),
-	    "no panel\n%s", term_dump(t));
-	return t;
+	return e2e_start(args, env);
 }
 
 /* Return the deck's -v log (a static buffer), "" when there is none. */
@@ -110,14 +79,6 @@ colour_log(struct term *t)
 	return buf;
 }
 
-/* Type a command line at the prompt and press Enter. */
-static void
-colour_run(struct term *t, const char *line)
-{
-	term_type(t, line);
-	term_key(t, TERM_KEY_ENTER);
-}
-
 /* Write a shell script into the deck's directory (its cwd). */
 static void
 colour_script(struct term *t, const char *name, const char *text)
@@ -132,7 +93,7 @@ colour_script(struct term *t, const char *name, const char *text)
 	fclose(f);
 }
 
-/* Check that a colour is direct RGB r, g, b (what may be colour_fmt's). */
+/* Check that a colour is direct RGB r, g, b (what may be e2e_fmt's). */
 static void
 colour_expect_rgb(struct term *t, const struct term_color *c,
     const char *whatfmt, int r, int g, int b)
@@ -146,7 +107,7 @@ colour_expect_rgb(struct term *t, const struct term_color *c,
 	    c->b, c->is_default);
 }
 
-/* Check that a colour is palette index idx (what may be colour_fmt's). */
+/* Check that a colour is palette index idx (what may be e2e_fmt's). */
 static void
 colour_expect_index(struct term *t, const struct term_color *c,
     const char *whatfmt, int idx)
@@ -209,10 +170,10 @@ colour_expect_palette(struct term *t)
 		}
 		term_cell(t, row, col + i % 64, &c);
 		if (i < 256)
-			colour_expect_index(t, &c.fg, colour_fmt("fg %d", i),
+			colour_expect_index(t, &c.fg, e2e_fmt("fg %d", i),
 			    i);
 		else
-			colour_expect_index(t, &c.bg, colour_fmt("bg %d",
+			colour_expect_index(t, &c.bg, e2e_fmt("bg %d",
 			    i - 256), i - 256);
 	}
 }
@@ -227,7 +188,7 @@ START_TEST(test_truecolor_colorterm)
 	ck_assert_msg(strstr(colour_log(t), "colour: xterm-direct256") !=
 	    NULL, "curses did not start on xterm-direct256:\n%s",
 	    colour_log(t));
-	colour_run(t, XY_JOB);
+	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
 	colour_expect_rgb(t, &x.fg, "X fg", 10, 200, 30);
 	COLOUR_ASSERT(t, x.bg.is_default, "X bg is not the default");
@@ -236,7 +197,7 @@ START_TEST(test_truecolor_colorterm)
 	/* 0x000005 would be read as index 5: green is nudged by one. */
 	colour_expect_rgb(t, &n.fg, "N fg", 0, 1, 5);
 	colour_script(t, "palette.sh", palette_sh);
-	colour_run(t, "sh palette.sh");
+	e2e_run(t, "sh palette.sh");
 	colour_expect_palette(t);
 	/* Keys still come from xterm-256color's own (same) definitions. */
 	term_type(t, "xcho k1y2");
@@ -259,7 +220,7 @@ START_TEST(test_truecolor_24bit)
 	struct term_cell	 x, y, n;
 
 	t = colour_start("xterm-256color", "24bit", NULL);
-	colour_run(t, XY_JOB);
+	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
 	colour_expect_rgb(t, &x.fg, "X fg", 10, 200, 30);
 	colour_expect_rgb(t, &y.bg, "Y bg", 200, 10, 30);
@@ -277,7 +238,7 @@ START_TEST(test_truecolor_none)
 	ck_assert_msg(strstr(colour_log(t), "colour: xterm-256color") !=
 	    NULL, "curses did not start on xterm-256color:\n%s",
 	    colour_log(t));
-	colour_run(t, XY_JOB);
+	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
 	/* 10,200,30 is nearest cube 0,215,0; 200,10,30 nearest 215,0,0. */
 	colour_expect_index(t, &x.fg, "X fg", 40);
@@ -285,7 +246,7 @@ START_TEST(test_truecolor_none)
 	colour_expect_index(t, &y.bg, "Y bg", 160);
 	colour_expect_index(t, &n.fg, "N fg", 16);
 	colour_script(t, "palette.sh", palette_sh);
-	colour_run(t, "sh palette.sh");
+	e2e_run(t, "sh palette.sh");
 	colour_expect_palette(t);
 	term_close(t);
 }
@@ -298,7 +259,7 @@ START_TEST(test_truecolor_off)
 	struct term_cell	 x, y, n;
 
 	t = colour_start("xterm-256color", "truecolor", "0");
-	colour_run(t, XY_JOB);
+	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
 	colour_expect_index(t, &x.fg, "X fg", 40);
 	colour_expect_index(t, &y.bg, "Y bg", 160);
@@ -317,14 +278,14 @@ START_TEST(test_truecolor_direct_term)
 	int			 row, col;
 
 	t = colour_start("xterm-direct", NULL, NULL);
-	colour_run(t, XY_JOB);
+	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
 	colour_expect_rgb(t, &x.fg, "X fg", 10, 200, 30);
 	colour_expect_rgb(t, &y.fg, "Y fg", 10, 200, 30);
 	colour_expect_rgb(t, &y.bg, "Y bg", 200, 10, 30);
 	/* 0x000005 would be read as index 5 of 8: nudged too. */
 	colour_expect_rgb(t, &n.fg, "N fg", 0, 1, 5);
-	colour_run(t, "printf '\\033[33mA\\033[38;5;100mB\\033[0m!'");
+	e2e_run(t, "printf '\\033[33mA\\033[38;5;100mB\\033[0m!'");
 	EXPECT_IN(t, &pane, "AB!", WAIT_MS);
 	term_find_in(t, &pane, "AB!", &row, &col);
 	term_cell(t, row, col, &c);
@@ -355,7 +316,7 @@ START_TEST(test_truecolor_gradient)
 
 	t = colour_start("xterm-256color", "truecolor", NULL);
 	colour_script(t, "grad.sh", grad_sh);
-	colour_run(t, "sh grad.sh");
+	e2e_run(t, "sh grad.sh");
 	EXPECT_IN(t, &pane, "GEND", WAIT_MS);
 	/* 28 rows of 74 cells (2,072 pairs), each after a label. */
 	for (r = 0; r < 28; r++) {
@@ -364,9 +325,9 @@ START_TEST(test_truecolor_gradient)
 		    "no %s", label);
 		for (i = 0; i < 74; i++) {
 			term_cell(t, row, col + 3 + i, &c);
-			colour_expect_rgb(t, &c.fg, colour_fmt("row %d cell %d "
+			colour_expect_rgb(t, &c.fg, e2e_fmt("row %d cell %d "
 			    "fg", r, i), 5 + r * 9, i * 3, 7);
-			colour_expect_rgb(t, &c.bg, colour_fmt("row %d cell %d "
+			colour_expect_rgb(t, &c.bg, e2e_fmt("row %d cell %d "
 			    "bg", r, i), i * 3, 250 - r * 9, 200);
 		}
 	}
@@ -410,7 +371,7 @@ START_TEST(test_pairs_renewed)
 
 	t = colour_start("xterm-256color", NULL, NULL);
 	colour_script(t, "pairs.sh", pairs_sh);
-	colour_run(t, "sh pairs.sh");
+	e2e_run(t, "sh pairs.sh");
 	for (k = 0; k < 26; k++) {
 		snprintf(label, sizeof label, "S%02d", k);
 		EXPECT_IN(t, &pane, label, WAIT_MS);
@@ -452,11 +413,7 @@ END_TEST
 static Suite *
 colour_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "truecolor_colorterm", &test_truecolor_colorterm, 30 },
 		{ "truecolor_24bit", &test_truecolor_24bit, 20 },
 		{ "truecolor_none", &test_truecolor_none, 30 },
@@ -465,16 +422,9 @@ colour_suite(void)
 		{ "truecolor_gradient", &test_truecolor_gradient, 30 },
 		{ "pairs_renewed", &test_pairs_renewed, 90 },
 	};
-	Suite	*s = suite_create("colour");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("colour");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -482,13 +432,5 @@ colour_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	check_set_max_msg_size(16384);
-	sr = srunner_create(colour_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(colour_suite());
 }

@@ -6,9 +6,7 @@
  * check_e2e.c: the panel is columns 0-39, the pane columns 40-119 with its
  * title on row 0 and its body on rows 1-37; row 39 is the bottom line.
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +14,7 @@
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		5000
 
@@ -25,56 +23,21 @@ static const struct term_rect	pane = { 1, 41, 37, 78 };	/* body */
 static const struct term_rect	pane_title = { 0, 40, 1, 80 };
 static const struct term_rect	bottom = { 39, 0, 1, 120 };
 
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
 #define EXPECT_LINE(t, r, text, ms)					\
 	ck_assert_msg(copy_wait_line((t), (r), (text), (ms)) >= 0,	\
 	    "no line \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
 	    term_dump(t))
 
-#define COPY_ASSERT(t, cond, what)					\
-	ck_assert_msg((cond), "%s\n%s", (what), term_dump(t))
-
-/* Format into a static buffer (one message at a time). */
-static const char *
-copy_fmt(const char *fmt, ...)
-{
-	static char	buf[2048];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return buf;
-}
-
 /* Start jobdeck (-c cfg, /dev/null if NULL) and wait for its panel. */
 static struct term *
 copy_start(const char *cfg)
 {
-	const char	*argv[4], *bin = getenv("JOBDECK_BIN");
-	struct term	*t;
+	const char	*args[3];
 
-	argv[0] = bin != NULL && *bin != '\0' ? bin : "./jobdeck";
-	argv[1] = "-c";
-	argv[2] = cfg != NULL ? cfg : "/dev/null";
-	argv[3] = NULL;
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", argv[0],
-	    strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
-}
-
-/* Type a line at the prompt and press Enter. */
-static void
-copy_run(struct term *t, const char *line)
-{
-	term_type(t, line);
-	term_key(t, TERM_KEY_ENTER);
+	args[0] = "-c";
+	args[1] = cfg != NULL ? cfg : "/dev/null";
+	args[2] = NULL;
+	return e2e_start(args, NULL);
 }
 
 /*
@@ -162,24 +125,6 @@ copy_popen(const char *cmd, char *buf, size_t size)
 	return n;
 }
 
-/* Read a file of the term's directory into buf; its length, or -1. */
-static ssize_t
-copy_read_file(struct term *t, const char *name, char *buf, size_t size)
-{
-	char	path[1024];
-	ssize_t	n;
-	int	fd;
-
-	snprintf(path, sizeof path, "%s/%s", term_tmpdir(t), name);
-	if ((fd = open(path, O_RDONLY)) == -1)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
 /* Tell whether the cell at row, col is drawn reversed. */
 static int
 copy_reversed(struct term *t, int row, int col)
@@ -205,9 +150,9 @@ START_TEST(test_copy_paste)
 	int64_t		 deadline;
 	int		 row, col;
 
-	copy_run(t, "seq 1 300");
+	e2e_run(t, "seq 1 300");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
-	copy_run(t, "cat > copied");
+	e2e_run(t, "cat > copied");
 	EXPECT_IN(t, &panel, "cat > copied", WAIT_MS);
 	copy_select(t, 1);
 	EXPECT_LINE(t, &pane, "300", WAIT_MS);
@@ -226,11 +171,11 @@ START_TEST(test_copy_paste)
 	EXPECT_IN(t, &pane_title, "180/300", WAIT_MS);
 	/* Line 120 scrolled away; what is shown of the selection is reversed. */
 	row = copy_find_line(t, &pane, "150", &col);
-	COPY_ASSERT(t, row >= 0, "no line 150 in the pane");
-	COPY_ASSERT(t, copy_reversed(t, row, col) &&
+	E2E_ASSERT(t, row >= 0, "no line 150 in the pane");
+	E2E_ASSERT(t, copy_reversed(t, row, col) &&
 	    copy_reversed(t, row, col + 2), "line 150 is not drawn reversed");
 	row = copy_find_line(t, &pane, "180", &col);
-	COPY_ASSERT(t, row >= 0 && copy_reversed(t, row, col), "line 180 is "
+	E2E_ASSERT(t, row >= 0 && copy_reversed(t, row, col), "line 180 is "
 	    "not drawn reversed");
 
 	term_raw_start(t);
@@ -244,7 +189,7 @@ START_TEST(test_copy_paste)
 	raw = term_raw_bytes(t, &rlen);
 	if (getenv("COPY_DEBUG") != NULL)
 		fwrite(raw, 1, rlen, stderr);
-	COPY_ASSERT(t, strstr(raw, osc) != NULL, copy_fmt("no OSC 52 with "
+	E2E_ASSERT(t, strstr(raw, osc) != NULL, e2e_fmt("no OSC 52 with "
 	    "the copy's base64 in the %zu bytes written", rlen));
 	term_raw_stop(t);
 
@@ -252,13 +197,13 @@ START_TEST(test_copy_paste)
 	term_type(t, "\031");		/* C-y */
 	deadline = term_now_ms() + WAIT_MS;
 	while (term_now_ms() < deadline) {
-		n = copy_read_file(t, "copied", got, sizeof got);
+		n = e2e_read_file(t, "copied", got, sizeof got);
 		if (n == (ssize_t)wlen)
 			break;
 		term_pump(t, 50);
 	}
-	COPY_ASSERT(t, n == (ssize_t)wlen && memcmp(got, want, wlen) == 0,
-	    copy_fmt("cat wrote %zd bytes, not the %zu of seq 120 180:\n%s",
+	E2E_ASSERT(t, n == (ssize_t)wlen && memcmp(got, want, wlen) == 0,
+	    e2e_fmt("cat wrote %zd bytes, not the %zu of seq 120 180:\n%s",
 	    n, wlen, n > 0 ? got : ""));
 	/* The pty echoed the paste on cat's screen. */
 	EXPECT_LINE(t, &pane, "180", WAIT_MS);
@@ -285,7 +230,7 @@ START_TEST(test_copy_no_clipboard)
 	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	t = copy_start(path);
-	copy_run(t, "echo hello");
+	e2e_run(t, "echo hello");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	term_type(t, "\026");
 	EXPECT_IN(t, &pane_title, "[Copy]", WAIT_MS);
@@ -294,7 +239,7 @@ START_TEST(test_copy_no_clipboard)
 	EXPECT_IN(t, &bottom, "copied 1 line (5 bytes) to the paste buffer",
 	    WAIT_MS);
 	raw = term_raw_bytes(t, &rlen);
-	COPY_ASSERT(t, strstr(raw, "\033]52;") == NULL, "OSC 52 written with "
+	E2E_ASSERT(t, strstr(raw, "\033]52;") == NULL, "OSC 52 written with "
 	    "clipboard = false");
 	term_close(t);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -312,7 +257,7 @@ START_TEST(test_copy_search_pane)
 	struct term	*t = copy_start(NULL);
 	int		 row, col;
 
-	copy_run(t, "seq 1 300");
+	e2e_run(t, "seq 1 300");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	EXPECT_LINE(t, &pane, "300", WAIT_MS);
 	term_type(t, "\023");		/* C-s */
@@ -324,16 +269,16 @@ START_TEST(test_copy_search_pane)
 	EXPECT_IN(t, &pane_title, "25/300", WAIT_MS);
 	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
 	row = copy_wait_line(t, &pane, "25", WAIT_MS);
-	COPY_ASSERT(t, row >= 0, "the match's line is not on the screen");
+	E2E_ASSERT(t, row >= 0, "the match's line is not on the screen");
 	copy_find_line(t, &pane, "25", &col);
-	COPY_ASSERT(t, copy_reversed(t, row, col) &&
+	E2E_ASSERT(t, copy_reversed(t, row, col) &&
 	    copy_reversed(t, row, col + 1), "the match is not highlighted");
 	term_type(t, "n");
 	EXPECT_IN(t, &pane_title, "125/300", WAIT_MS);
 	row = copy_wait_line(t, &pane, "125", WAIT_MS);
-	COPY_ASSERT(t, row >= 0, "the next match's line is not on the screen");
+	E2E_ASSERT(t, row >= 0, "the next match's line is not on the screen");
 	copy_find_line(t, &pane, "125", &col);
-	COPY_ASSERT(t, !copy_reversed(t, row, col) &&
+	E2E_ASSERT(t, !copy_reversed(t, row, col) &&
 	    copy_reversed(t, row, col + 1) && copy_reversed(t, row, col + 2),
 	    "the match in 125 is not highlighted alone");
 	term_type(t, "q");
@@ -348,9 +293,9 @@ START_TEST(test_copy_search_logs)
 {
 	struct term	*t = copy_start(NULL);
 
-	copy_run(t, "seq 10000");
+	e2e_run(t, "seq 10000");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
-	copy_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, NULL, "of 10000", WAIT_MS);
 	term_type(t, "/5000");
 	term_key(t, TERM_KEY_ENTER);
@@ -369,26 +314,15 @@ END_TEST
 static Suite *
 copy_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	**test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "copy_paste", &test_copy_paste, 40 },
 		{ "copy_no_clipboard", &test_copy_no_clipboard, 20 },
 		{ "copy_search_pane", &test_copy_search_pane, 20 },
 		{ "copy_search_logs", &test_copy_search_logs, 20 },
 	};
-	Suite	*s = suite_create("copy_e2e");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("copy_e2e");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -396,13 +330,5 @@ copy_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	check_set_max_msg_size(16384);
-	sr = srunner_create(copy_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(copy_suite());
 }

@@ -33,7 +33,7 @@
 #include <check.h>
 
 #include "skip.h"
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 #include "jsonread.h"
 
 #define WAIT_MS		5000	/* wait for text or a client */
@@ -70,12 +70,6 @@ struct bg {
 	int	 eof;
 };
 
-/* Expect text on the deck's screen within ms. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
 /* Run jobdeck ctl and expect an exit status. */
 #define CTL_EXPECT(d, r, want, ...) do {				\
 	ctl_run((d), (r), __VA_ARGS__, (const char *)NULL);		\
@@ -99,19 +93,6 @@ bin_path(void)
 	if (realpath(bin, path) == NULL)
 		snprintf(path, sizeof path, "%s", bin);
 	return path;
-}
-
-/* Format into a static buffer (one at a time). */
-static const char *
-fmt(const char *f, ...)
-{
-	static char	buf[4096];
-	va_list		ap;
-
-	va_start(ap, f);
-	vsnprintf(buf, sizeof buf, f, ap);
-	va_end(ap);
-	return buf;
 }
 
 /* Join a NULL-ended argument list for a failure message. */
@@ -880,7 +861,7 @@ START_TEST(test_kill_restart_quit)
 	ck_assert_msg(lstat(d.sock, &sb) == -1 && errno == ENOENT,
 	    "the socket is still there");
 	CTL_EXPECT(&d, &r, 2, "ps");
-	ck_assert_str_eq(r.err, fmt("jobdeck ctl: no deck named kill is "
+	ck_assert_str_eq(r.err, e2e_fmt("jobdeck ctl: no deck named kill is "
 	    "running (%s)\n", d.sock));
 	ctlres_free(&r);
 	term_close(d.t);
@@ -1030,7 +1011,7 @@ START_TEST(test_spawn)
 	ctlres_free(&r);
 	EXPECT_IN(d.t, NULL, "bar baz", WAIT_MS);
 	CTL_EXPECT(&d, &r, 0, "logs", "web");
-	ck_assert_str_eq(r.out, fmt("bar baz %s\n", sub));
+	ck_assert_str_eq(r.out, e2e_fmt("bar baz %s\n", sub));
 	ctlres_free(&r);
 
 	/* The name is taken while web runs. */
@@ -1598,7 +1579,7 @@ START_TEST(test_second_deck)
 	env[0] = var;
 	env[1] = NULL;
 	deck_open(&b, "dup", NULL, NULL, env, 1);
-	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named dup is running (%s)",
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: a deck named dup is running (%s)",
 	    a.sock), WAIT_MS);
 	ck_assert_msg(term_wait_exit(b.t, WAIT_MS, &status), "the second "
 	    "deck did not exit");
@@ -1703,7 +1684,7 @@ START_TEST(test_start_race)
 	/* The first one is up: the second one gives way. */
 	ck_assert_int_eq(listen(fd, 8), 0);
 	close(lfd);
-	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named race is running (%s)",
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: a deck named race is running (%s)",
 	    sun.sun_path), WAIT_MS);
 	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
@@ -1753,7 +1734,7 @@ START_TEST(test_busy_deck)
 	env[0] = var;
 	env[1] = NULL;
 	deck_open(&b, "busy", NULL, NULL, env, 1);
-	EXPECT_IN(b.t, NULL, fmt("jobdeck: a deck named busy is running (%s)",
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: a deck named busy is running (%s)",
 	    sun.sun_path), WAIT_MS);
 	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
 	ck_assert_int_eq(WEXITSTATUS(status), 2);
@@ -1792,7 +1773,7 @@ START_TEST(test_stale_foreign)
 	env[0] = var;
 	env[1] = NULL;
 	deck_open(&b, "theirs", NULL, NULL, env, 1);
-	EXPECT_IN(b.t, NULL, fmt("jobdeck: %s is owned by uid %d",
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: %s is owned by uid %d",
 	    sun.sun_path, NOBODY), WAIT_MS);
 	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
 	ck_assert_int_eq(WEXITSTATUS(status), 2);
@@ -1816,7 +1797,7 @@ START_TEST(test_dir_perms)
 	deck_start(&a, "perm", NULL);
 	ck_assert_int_eq(chmod(a.dir, 0777), 0);
 	CTL_EXPECT(&a, &r, 2, "ps");
-	ck_assert_str_eq(r.err, fmt("jobdeck ctl: %s can be written by group "
+	ck_assert_str_eq(r.err, e2e_fmt("jobdeck ctl: %s can be written by group "
 	    "or others (mode 0777); refusing to use it (chmod 700 it)\n",
 	    a.dir));
 	ctlres_free(&r);
@@ -1825,7 +1806,7 @@ START_TEST(test_dir_perms)
 	env[0] = var;
 	env[1] = NULL;
 	deck_open(&b, "perm2", NULL, NULL, env, 1);
-	EXPECT_IN(b.t, NULL, fmt("jobdeck: %s can be written by group or "
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: %s can be written by group or "
 	    "others", a.dir), WAIT_MS);
 	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
@@ -1836,7 +1817,7 @@ START_TEST(test_dir_perms)
 		ck_assert_int_eq(chmod(a.dir, 0700), 0);
 		ck_assert_int_eq(chown(a.dir, NOBODY, NOBODY), 0);
 		deck_open(&b, "perm3", NULL, NULL, env, 1);
-		EXPECT_IN(b.t, NULL, fmt("jobdeck: %s is owned by uid %d, "
+		EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: %s is owned by uid %d, "
 		    "not by this user", a.dir, NOBODY), WAIT_MS);
 		ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
 		ck_assert_int_eq(WEXITSTATUS(status), 2);
@@ -2274,13 +2255,13 @@ START_TEST(test_store_lines)
 	ctlres_free(&r);
 	jsonread_free(wait_state(&d, "long", "completed", WAIT_MS));
 	CTL_EXPECT(&d, &r, 0, "logs", "long");
-	ck_assert_str_eq(r.out, fmt("%s\ne\xcc\x81\n", longline));
+	ck_assert_str_eq(r.out, e2e_fmt("%s\ne\xcc\x81\n", longline));
 	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "status", "long");
-	ck_assert_msg(strstr(r.out, fmt("\n%s\n", longline)) != NULL,
+	ck_assert_msg(strstr(r.out, e2e_fmt("\n%s\n", longline)) != NULL,
 	    "status: %s", r.out);
 	ctlres_free(&r);
-	ck_assert_msg(bg_wait_text(&d, &b, fmt("\"text\":\"%s\",\"line\":1,"
+	ck_assert_msg(bg_wait_text(&d, &b, e2e_fmt("\"text\":\"%s\",\"line\":1,"
 	    "\"stream\":\"stdout\"", longline), WAIT_MS), "events: %s",
 	    b.buf);
 
@@ -2525,8 +2506,8 @@ START_TEST(test_store_history)
 
 	/* A search finds both runs, of both decks, the newest first. */
 	CTL_EXPECT(&b, &r, 0, "grep", "before-the");
-	ck_assert_msg(strstr(r.out, fmt("%s [1 sleeper]:1: before-the-crash\n",
-	    newrun)) == r.out && strstr(r.out, fmt("\n%s [1 sleeper]:1: "
+	ck_assert_msg(strstr(r.out, e2e_fmt("%s [1 sleeper]:1: before-the-crash\n",
+	    newrun)) == r.out && strstr(r.out, e2e_fmt("\n%s [1 sleeper]:1: "
 	    "before-the-crash\n", runid)) != NULL, "grep: %s", r.out);
 	ctlres_free(&r);
 	CTL_EXPECT(&b, &r, 0, "--json", "grep", "-i", "BEFORE");
@@ -2621,11 +2602,7 @@ END_TEST
 static Suite *
 ctl_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "ps_list", &test_ps_list, 30 },
 		{ "status", &test_status, 30 },
 		{ "logs", &test_logs, 30 },
@@ -2662,16 +2639,9 @@ ctl_suite(void)
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 	};
-	Suite	*s = suite_create("ctl");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("ctl");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -2679,14 +2649,5 @@ ctl_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	/* Failure messages carry a screen dump: allow more than 4 KiB. */
-	check_set_max_msg_size(16384);
-	sr = srunner_create(ctl_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(ctl_suite());
 }

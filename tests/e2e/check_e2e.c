@@ -27,7 +27,7 @@
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define GRACE_MS	5000	/* jobdeck's kill grace period */
 #define WAIT_MS		5000	/* default wait for text */
@@ -37,11 +37,7 @@ static const struct term_rect pane = { 1, 40, 37, 80 };
 static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
 
-static const char	*deck_dump(struct term *);
-static const char	*deck_fmt(const char *, ...)
-			    __attribute__((format(printf, 1, 2)));
 static struct term	*deck_start(const char *const *, const char *const *);
-static void		 deck_run(struct term *, const char *);
 static int		 deck_page_to(struct term *, const char *);
 static void		 deck_plain(const char *, char *, size_t);
 static int		 deck_find_line(struct term *,
@@ -60,63 +56,11 @@ static size_t		 deck_survivors(struct term *, int, char *, size_t);
 static int		 deck_is_red(const struct term_color *);
 static void		 deck_stop_and_check(struct term *, int);
 
-/* Expect text inside a region within ms, or fail with the screen. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    deck_dump(t))
-
-/* Expect text to be gone from a region within ms. */
-#define EXPECT_GONE_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
-	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
-	    deck_dump(t))
-
 /* Expect a line (box borders and blanks stripped) equal to text. */
 #define EXPECT_LINE(t, r, text, ms)					\
 	ck_assert_msg(deck_wait_line((t), (r), (text), (ms)),		\
 	    "no line \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    deck_dump(t))
-
-/* Assert cond, explaining with what and the screen. */
-#define DECK_ASSERT(t, cond, what)					\
-	ck_assert_msg((cond), "%s\n%s", (what), deck_dump(t))
-
-/*
- * Return the screen dump for a failure message.  check cuts messages at
- * BUFSIZ, so a long dump also goes to stderr whole.
- */
-static const char *
-deck_dump(struct term *t)
-{
-	const char	*d = term_dump(t);
-
-	if (strlen(d) > 6000)
-		fprintf(stderr, "check_e2e: full screen dump:\n%s\n", d);
-	return d;
-}
-
-/* Format into a static buffer (one message at a time). */
-static const char *
-deck_fmt(const char *fmt, ...)
-{
-	static char	buf[2048];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return buf;
-}
-
-/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
-static const char *
-deck_bin(void)
-{
-	const char	*bin = getenv("JOBDECK_BIN");
-
-	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
-}
+	    e2e_dump(t))
 
 /*
  * Start jobdeck with extra environment env and launch commands cmds (both
@@ -125,23 +69,15 @@ deck_bin(void)
 static struct term *
 deck_start(const char *const *env, const char *const *cmds)
 {
-	const char	*argv[16];
-	const char	*bin;
-	struct term	*t;
+	const char	*args[15];
 	size_t		 n = 0, i;
 
-	bin = deck_bin();
-	argv[n++] = bin;
-	argv[n++] = "-c";
-	argv[n++] = "/dev/null";
-	for (i = 0; cmds != NULL && cmds[i] != NULL && n < 15; i++)
-		argv[n++] = cmds[i];
-	argv[n] = NULL;
-	t = term_start(argv, env);
-	ck_assert_msg(t != NULL, "cannot start %s: %s (build it with "
-	    "`make jobdeck`, or set JOBDECK_BIN)", bin, strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
+	args[n++] = "-c";
+	args[n++] = "/dev/null";
+	for (i = 0; cmds != NULL && cmds[i] != NULL && n < 14; i++)
+		args[n++] = cmds[i];
+	args[n] = NULL;
+	return e2e_start(args, env);
 }
 
 /* Page a text view down until text shows; whether it did. */
@@ -156,14 +92,6 @@ deck_page_to(struct term *t, const char *text)
 		term_type(t, " ");
 	}
 	return 0;
-}
-
-/* Type a command line at the prompt and press Enter. */
-static void
-deck_run(struct term *t, const char *line)
-{
-	term_type(t, line);
-	term_key(t, TERM_KEY_ENTER);
 }
 
 /*
@@ -382,7 +310,7 @@ deck_stop_and_check(struct term *t, int how)
 
 	p1 = term_wait_pidfile(t, "p1", WAIT_MS);
 	p2 = term_wait_pidfile(t, "p2", WAIT_MS);
-	DECK_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
+	E2E_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
 	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
 	if (how != 0)
 		term_signal(t, how);
@@ -404,7 +332,7 @@ START_TEST(test_read_prompt)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "read -p \"Enter your name: \" name && "
+	e2e_run(t, "read -p \"Enter your name: \" name && "
 	    "echo \"Hello, $name\"");
 	EXPECT_IN(t, &pane, "Enter your name: ", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_T);
@@ -412,7 +340,7 @@ START_TEST(test_read_prompt)
 	EXPECT_IN(t, &bottom, "C-t: back", WAIT_MS);
 	term_type(t, "Ada");
 	EXPECT_IN(t, &pane, "Enter your name: Ada", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &bottom, "Ada", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &bottom, "Ada", NULL, NULL),
 	    "keys typed while focused reached the prompt");
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, &pane, "Hello, Ada", WAIT_MS);
@@ -442,7 +370,7 @@ START_TEST(test_ctrl_c)
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_C);
 	EXPECT_GONE_IN(t, &panel, "◉ Active", WAIT_MS);
-	DECK_ASSERT(t, deck_wait_any(t, &panel, "Exited", "Killed by",
+	E2E_ASSERT(t, deck_wait_any(t, &panel, "Exited", "Killed by",
 	    WAIT_MS) != 0, "the panel shows neither Exited nor Killed by");
 	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
 	/* The user interrupted it: canceled, not failed. */
@@ -463,36 +391,36 @@ START_TEST(test_focus_toggle)
 	char		 line[1024];
 	int		 row;
 
-	deck_run(t, "cat");
+	e2e_run(t, "cat");
 	EXPECT_IN(t, &panel, "[1] cat", WAIT_MS);
 	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_type(t, "abc");
 	EXPECT_IN(t, &pane, "abc", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &bottom, "abc", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &bottom, "abc", NULL, NULL),
 	    "keys typed while focused reached the prompt");
 	/* Enter: the tty echoes the line and cat writes it back. */
 	term_key(t, TERM_KEY_ENTER);
 	ck_assert_msg(term_wait_count_in(t, &pane, "abc", 2, WAIT_MS),
-	    "cat did not echo \"abc\" back\n%s", deck_dump(t));
+	    "cat did not echo \"abc\" back\n%s", e2e_dump(t));
 
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	EXPECT_GONE_IN(t, &bottom, "C-t: back", WAIT_MS);
-	deck_run(t, "!ps");
+	e2e_run(t, "!ps");
 	EXPECT_IN(t, NULL, "COMMAND", WAIT_MS);
-	DECK_ASSERT(t, term_find(t, "STATE", &row, NULL),
+	E2E_ASSERT(t, term_find(t, "STATE", &row, NULL),
 	    "no STATE in the !ps header");
 	snprintf(line, sizeof line, "%s", term_row_text(t, row));
-	DECK_ASSERT(t, deck_in_order(line, header),
-	    deck_fmt("the !ps header is not ID PID STATE EXIT TIME COMMAND: "
+	E2E_ASSERT(t, deck_in_order(line, header),
+	    e2e_fmt("the !ps header is not ID PID STATE EXIT TIME COMMAND: "
 	    "\"%s\"", line));
-	DECK_ASSERT(t, term_find(t, "running", &row, NULL),
+	E2E_ASSERT(t, term_find(t, "running", &row, NULL),
 	    "no job is running in !ps");
 	snprintf(line, sizeof line, "%s", term_row_text(t, row));
-	DECK_ASSERT(t, strstr(line, "cat") != NULL,
-	    deck_fmt("the running row is not cat: \"%s\"", line));
+	E2E_ASSERT(t, strstr(line, "cat") != NULL,
+	    e2e_fmt("the running row is not cat: \"%s\"", line));
 	term_type(t, "q");
 	EXPECT_GONE_IN(t, NULL, "COMMAND", WAIT_MS);
 	/* The cat was not disturbed by any of it. */
@@ -509,18 +437,18 @@ START_TEST(test_kill_ignores_term)
 	int64_t		 t0, took;
 	pid_t		 pid;
 
-	deck_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
+	e2e_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
 	pid = term_wait_pidfile(t, "p", WAIT_MS);
-	DECK_ASSERT(t, pid > 0, "the job did not write its pid");
+	E2E_ASSERT(t, pid > 0, "the job did not write its pid");
 	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
 	t0 = term_now_ms();
-	deck_run(t, "!kill 1");
+	e2e_run(t, "!kill 1");
 	term_pump(t, 1000);
-	DECK_ASSERT(t, term_pid_alive(pid),
+	E2E_ASSERT(t, term_pid_alive(pid),
 	    "the job died at once: SIGKILL came before the grace period");
 	ck_assert_msg(term_wait_pid_dead(t, pid, GRACE_MS + 3000),
 	    "the job (pid %ld) ignoring SIGTERM is alive %d ms after !kill\n%s",
-	    (long)pid, GRACE_MS + 3000, deck_dump(t));
+	    (long)pid, GRACE_MS + 3000, e2e_dump(t));
 	took = term_now_ms() - t0;
 	ck_assert_msg(took <= GRACE_MS + 2000, "the job took %lld ms to die",
 	    (long long)took);
@@ -539,21 +467,21 @@ START_TEST(test_kill_background_child)
 	char		 left[2048], want[64];
 	pid_t		 pid, bg;
 
-	deck_run(t, "sleep 1000 & echo $! > bg; echo $$ > p; wait");
+	e2e_run(t, "sleep 1000 & echo $! > bg; echo $$ > p; wait");
 	pid = term_wait_pidfile(t, "p", WAIT_MS);
 	bg = term_wait_pidfile(t, "bg", WAIT_MS);
-	DECK_ASSERT(t, pid > 0 && bg > 0, "the job did not write p and bg");
+	E2E_ASSERT(t, pid > 0 && bg > 0, "the job did not write p and bg");
 	snprintf(want, sizeof want, "PID: %ld", (long)pid);
 	EXPECT_IN(t, &panel, want, WAIT_MS);
 	snprintf(want, sizeof want, "PID %ld", (long)pid);
 	EXPECT_IN(t, &pane_title, want, WAIT_MS);
-	deck_run(t, "!kill 1");
+	e2e_run(t, "!kill 1");
 	ck_assert_msg(term_wait_pid_dead(t, pid, GRACE_MS + 2000),
 	    "the job (pid %ld) is alive after !kill\n%s", (long)pid,
-	    deck_dump(t));
+	    e2e_dump(t));
 	ck_assert_msg(term_wait_pid_dead(t, bg, GRACE_MS + 2000),
 	    "the job's background child (pid %ld) is alive after !kill\n%s",
-	    (long)bg, deck_dump(t));
+	    (long)bg, e2e_dump(t));
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
 	    "processes of the killed job survived:\n%s", left);
 	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
@@ -579,17 +507,17 @@ START_TEST(test_kill_all)
 	for (i = 0; i < 3; i++) {
 		snprintf(name, sizeof name, "p%d", i + 1);
 		pids[i] = term_wait_pidfile(t, name, WAIT_MS);
-		DECK_ASSERT(t, pids[i] > 0,
-		    deck_fmt("job %d did not write its pid", i + 1));
+		E2E_ASSERT(t, pids[i] > 0,
+		    e2e_fmt("job %d did not write its pid", i + 1));
 	}
 	EXPECT_IN(t, &panel, "Processes (3 running)", WAIT_MS);
 	t0 = term_now_ms();
-	deck_run(t, "!kill-all");
+	e2e_run(t, "!kill-all");
 	for (i = 0; i < 3; i++) {
 		ck_assert_msg(term_wait_pid_dead(t, pids[i],
 		    (int)(t0 + 2 * GRACE_MS - term_now_ms())),
 		    "job %d (pid %ld) is alive %d ms after !kill-all\n%s",
-		    i + 1, (long)pids[i], 2 * GRACE_MS, deck_dump(t));
+		    i + 1, (long)pids[i], 2 * GRACE_MS, e2e_dump(t));
 	}
 	took = term_now_ms() - t0;
 	ck_assert_msg(took < GRACE_MS + 3000, "!kill-all of three jobs that "
@@ -598,7 +526,7 @@ START_TEST(test_kill_all)
 	    "processes of the killed jobs survived:\n%s", left);
 	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
 	ck_assert_msg(term_wait_count_in(t, &panel, "⊘ Canceled", 3, WAIT_MS),
-	    "not all three jobs show as canceled\n%s", deck_dump(t));
+	    "not all three jobs show as canceled\n%s", e2e_dump(t));
 	term_close(t);
 }
 END_TEST
@@ -618,14 +546,14 @@ START_TEST(test_quit)
 
 	p1 = term_wait_pidfile(t, "p1", WAIT_MS);
 	p2 = term_wait_pidfile(t, "p2", WAIT_MS);
-	DECK_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
+	E2E_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
 	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
-	deck_run(t, "!quit");
+	e2e_run(t, "!quit");
 	/* Job 2 ends at SIGTERM: the count follows (job 1 waits for KILL). */
 	EXPECT_IN(t, NULL, "stopping 1 job…", 3000);
 	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
 	    "jobdeck did not exit within %d ms of !quit\n%s", GRACE_MS + 5000,
-	    deck_dump(t));
+	    e2e_dump(t));
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "!quit: wait status 0x%x, not exit 0", status);
 	ck_assert_msg(term_wait_pid_dead(t, p1, 2000),
@@ -635,7 +563,7 @@ START_TEST(test_quit)
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
 	    "processes started by jobdeck survived !quit:\n%s", left);
 	/* The terminal is restored: the alternate screen is gone. */
-	DECK_ASSERT(t, !term_find(t, "Processes (", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "Processes (", NULL, NULL),
 	    "the screen was not restored after !quit");
 	term_close(t);
 }
@@ -644,7 +572,7 @@ END_TEST
 /* -v writes the debug log: jobs' lives and the draws, in the state dir. */
 START_TEST(test_debug_log)
 {
-	const char	*argv[] = { deck_bin(), "-v", "-c", "/dev/null",
+	const char	*argv[] = { e2e_bin(), "-v", "-c", "/dev/null",
 			    "echo hi", NULL };
 	struct term	*t;
 	char		 path[PATH_MAX], buf[65536];
@@ -657,9 +585,9 @@ START_TEST(test_debug_log)
 	EXPECT_IN(t, &panel, "Exited 0", WAIT_MS);
 	/* A client of the control socket. */
 	snprintf(path, sizeof path, "XDG_RUNTIME_DIR=%s/run %s ctl ps "
-	    ">/dev/null 2>&1", term_tmpdir(t), deck_bin());
+	    ">/dev/null 2>&1", term_tmpdir(t), e2e_bin());
 	ck_assert_int_eq(system(path), 0);
-	deck_run(t, "!quit");
+	e2e_run(t, "!quit");
 	ck_assert(term_wait_exit(t, GRACE_MS + 5000, &status));
 	snprintf(path, sizeof path, "%s/state/jobdeck/debug-default.log",
 	    term_tmpdir(t));
@@ -711,17 +639,17 @@ START_TEST(test_setsid_escape)
 	 * background child is in the job's group, and a job that ends takes
 	 * what it left with it (see Containment in the README).
 	 */
-	deck_run(t, "setsid sh -c 'echo $$ > esc; sleep 1000' & "
+	e2e_run(t, "setsid sh -c 'echo $$ > esc; sleep 1000' & "
 	    "while [ ! -s esc ]; do sleep 0.1; done; echo $$ > p; sleep 1000");
 	pid = term_wait_pidfile(t, "p", WAIT_MS);
 	esc = term_wait_pidfile(t, "esc", WAIT_MS);
-	DECK_ASSERT(t, pid > 0 && esc > 0, "the job did not write p and esc");
-	DECK_ASSERT(t, getsid(esc) == esc,
+	E2E_ASSERT(t, pid > 0 && esc > 0, "the job did not write p and esc");
+	E2E_ASSERT(t, getsid(esc) == esc,
 	    "the escaping process did not get a session of its own");
-	deck_run(t, "!quit");
+	e2e_run(t, "!quit");
 	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
 	    "jobdeck did not exit within %d ms of !quit\n%s", GRACE_MS + 5000,
-	    deck_dump(t));
+	    e2e_dump(t));
 	ck_assert_msg(term_wait_pid_dead(t, esc, 2000),
 	    "the setsid process (pid %ld) survived jobdeck", (long)esc);
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
@@ -736,7 +664,7 @@ START_TEST(test_resize)
 	struct term	*t = deck_start(NULL, NULL);
 	int		 row;
 
-	deck_run(t, "while :; do stty size; sleep 0.2; done");
+	e2e_run(t, "while :; do stty size; sleep 0.2; done");
 	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
 	term_resize(t, 30, 100);
 	/* Panel clamp(100/3, 30, 48) = 33 wide: the pane is 27 x 65 inside. */
@@ -745,17 +673,17 @@ START_TEST(test_resize)
 	term_resize(t, 40, 120);
 	ck_assert_msg(deck_wait_last_line(t, &pane, "37 78", WAIT_MS),
 	    "the child did not see 37 78 again after growing back\n%s",
-	    deck_dump(t));
+	    e2e_dump(t));
 	/* The whole frame is redrawn, not just what curses thought changed. */
 	term_pump(t, 300);
-	DECK_ASSERT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
+	E2E_ASSERT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
 	    strlen("┌ Processes (1 running)")) == 0,
 	    "the panel's title is missing after growing back");
 	for (row = 1; row < 38; row++)
-		DECK_ASSERT(t, strncmp(term_row_text(t, row), "│", 3) == 0 &&
+		E2E_ASSERT(t, strncmp(term_row_text(t, row), "│", 3) == 0 &&
 		    strstr(term_row_text(t, row), "││") != NULL,
-		    deck_fmt("row %d lost its borders after growing back", row));
-	DECK_ASSERT(t, strncmp(term_row_text(t, 38), "└", 3) == 0,
+		    e2e_fmt("row %d lost its borders after growing back", row));
+	E2E_ASSERT(t, strncmp(term_row_text(t, 38), "└", 3) == 0,
 	    "the bottom border is missing after growing back");
 	term_close(t);
 }
@@ -767,26 +695,26 @@ START_TEST(test_logs)
 	struct term	*t = deck_start(NULL, NULL);
 	int		 row;
 
-	deck_run(t, "seq 1 5000");
+	e2e_run(t, "seq 1 5000");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	EXPECT_LINE(t, &pane, "5000", WAIT_MS);
-	deck_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
 	EXPECT_LINE(t, NULL, "1", WAIT_MS);
 	row = deck_find_line(t, NULL, "1");
-	DECK_ASSERT(t, deck_find_line(t, NULL, "2") == row + 1 &&
+	E2E_ASSERT(t, deck_find_line(t, NULL, "2") == row + 1 &&
 	    deck_find_line(t, NULL, "3") == row + 2,
 	    "the logs view does not start with the lines 1, 2, 3");
-	DECK_ASSERT(t, deck_find_line(t, NULL, "5000") == -1,
+	E2E_ASSERT(t, deck_find_line(t, NULL, "5000") == -1,
 	    "the logs view shows 5000 before End");
 
 	term_key(t, TERM_KEY_END);
 	EXPECT_LINE(t, NULL, "5000", WAIT_MS);
 	row = deck_find_line(t, NULL, "5000");
-	DECK_ASSERT(t, deck_find_line(t, NULL, "4999") == row - 1,
+	E2E_ASSERT(t, deck_find_line(t, NULL, "4999") == row - 1,
 	    "after End, 4999 is not right above 5000");
 	ck_assert_msg(deck_wait_line_gone(t, NULL, "1", WAIT_MS),
-	    "after End the first line is still shown\n%s", deck_dump(t));
+	    "after End the first line is still shown\n%s", e2e_dump(t));
 
 	term_type(t, "g");
 	EXPECT_LINE(t, NULL, "1", WAIT_MS);
@@ -807,35 +735,35 @@ START_TEST(test_colors)
 	struct term_cell c;
 	int		 row, col;
 
-	deck_run(t, "printf '\\033[31mRED\\033[0m \\033[1mBOLD\\033[0m'");
+	e2e_run(t, "printf '\\033[31mRED\\033[0m \\033[1mBOLD\\033[0m'");
 	EXPECT_IN(t, &pane, "RED BOLD", WAIT_MS);
 	term_find_in(t, &pane, "RED BOLD", &row, &col);
 	term_cell(t, row, col, &c);
-	DECK_ASSERT(t, deck_is_red(&c.fg), deck_fmt("R of RED is not red: "
+	E2E_ASSERT(t, deck_is_red(&c.fg), e2e_fmt("R of RED is not red: "
 	    "index %d rgb %d,%d,%d default %d", c.fg.index, c.fg.r, c.fg.g,
 	    c.fg.b, c.fg.is_default));
-	DECK_ASSERT(t, !c.bold, "R of RED is bold");
+	E2E_ASSERT(t, !c.bold, "R of RED is bold");
 	term_cell(t, row, col + 2, &c);
-	DECK_ASSERT(t, deck_is_red(&c.fg), "D of RED is not red");
+	E2E_ASSERT(t, deck_is_red(&c.fg), "D of RED is not red");
 	term_cell(t, row, col + 4, &c);
-	DECK_ASSERT(t, c.bold, "B of BOLD is not bold");
-	DECK_ASSERT(t, !deck_is_red(&c.fg), "B of BOLD is red");
+	E2E_ASSERT(t, c.bold, "B of BOLD is not bold");
+	E2E_ASSERT(t, !deck_is_red(&c.fg), "B of BOLD is red");
 	term_cell(t, row, col + 7, &c);
-	DECK_ASSERT(t, c.bold, "D of BOLD is not bold");
+	E2E_ASSERT(t, c.bold, "D of BOLD is not bold");
 
 	/* 256 colours and RGB, on an outer terminal with 256 colours. */
-	deck_run(t, "printf '\\033[38;5;208mORANGE\\033[0m "
+	e2e_run(t, "printf '\\033[38;5;208mORANGE\\033[0m "
 	    "\\033[38;2;0;200;0mGREEN\\033[0m'");
 	EXPECT_IN(t, &pane, "ORANGE GREEN", WAIT_MS);
 	term_find_in(t, &pane, "ORANGE GREEN", &row, &col);
 	term_cell(t, row, col, &c);
-	DECK_ASSERT(t, !c.fg.is_default && (c.fg.index == 208 ||
+	E2E_ASSERT(t, !c.fg.is_default && (c.fg.index == 208 ||
 	    (c.fg.r >= 200 && c.fg.g >= 80 && c.fg.g <= 180 && c.fg.b <= 80)),
-	    deck_fmt("ORANGE (38;5;208) is index %d rgb %d,%d,%d",
+	    e2e_fmt("ORANGE (38;5;208) is index %d rgb %d,%d,%d",
 	    c.fg.index, c.fg.r, c.fg.g, c.fg.b));
 	term_cell(t, row, col + 7, &c);
-	DECK_ASSERT(t, !c.fg.is_default && c.fg.g >= 128 && c.fg.r <= 100 &&
-	    c.fg.b <= 100, deck_fmt("GREEN (38;2;0;200;0) is index %d "
+	E2E_ASSERT(t, !c.fg.is_default && c.fg.g >= 128 && c.fg.r <= 100 &&
+	    c.fg.b <= 100, e2e_fmt("GREEN (38;2;0;200;0) is index %d "
 	    "rgb %d,%d,%d", c.fg.index, c.fg.r, c.fg.g, c.fg.b));
 	term_close(t);
 }
@@ -848,18 +776,18 @@ START_TEST(test_wide_chars)
 	struct term_cell c;
 	int		 row, col;
 
-	deck_run(t, "echo 日本語");
+	e2e_run(t, "echo 日本語");
 	EXPECT_IN(t, &pane, "日本語", WAIT_MS);
 	term_find_in(t, &pane, "日本語", &row, &col);
 	term_cell(t, row, col, &c);
-	DECK_ASSERT(t, strcmp(c.text, "日") == 0 && c.width == 2,
-	    deck_fmt("cell of 日 holds \"%s\" width %d", c.text, c.width));
+	E2E_ASSERT(t, strcmp(c.text, "日") == 0 && c.width == 2,
+	    e2e_fmt("cell of 日 holds \"%s\" width %d", c.text, c.width));
 	term_cell(t, row, col + 2, &c);
-	DECK_ASSERT(t, strcmp(c.text, "本") == 0,
-	    deck_fmt("two cells after 日 is \"%s\", not 本", c.text));
+	E2E_ASSERT(t, strcmp(c.text, "本") == 0,
+	    e2e_fmt("two cells after 日 is \"%s\", not 本", c.text));
 	term_cell(t, row, col + 4, &c);
-	DECK_ASSERT(t, strcmp(c.text, "語") == 0,
-	    deck_fmt("four cells after 日 is \"%s\", not 語", c.text));
+	E2E_ASSERT(t, strcmp(c.text, "語") == 0,
+	    e2e_fmt("four cells after 日 is \"%s\", not 語", c.text));
 	term_close(t);
 }
 END_TEST
@@ -869,29 +797,29 @@ START_TEST(test_session_state)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "cd /tmp");
+	e2e_run(t, "cd /tmp");
 	term_pump(t, 300);
-	DECK_ASSERT(t, !term_find_in(t, &panel, "[1]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[1]", NULL, NULL),
 	    "cd started a job");
 	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
-	deck_run(t, "pwd");
+	e2e_run(t, "pwd");
 	EXPECT_IN(t, &pane_title, "[1] pwd", WAIT_MS);
 	EXPECT_LINE(t, &pane, "/tmp", WAIT_MS);
 
-	deck_run(t, "export FOO=bar");
-	deck_run(t, "echo \"foo=$FOO\"");
+	e2e_run(t, "export FOO=bar");
+	e2e_run(t, "echo \"foo=$FOO\"");
 	EXPECT_LINE(t, &pane, "foo=bar", WAIT_MS);
-	deck_run(t, "unset FOO");
-	deck_run(t, "echo \"foo=[$FOO]\"");
+	e2e_run(t, "unset FOO");
+	e2e_run(t, "echo \"foo=[$FOO]\"");
 	EXPECT_LINE(t, &pane, "foo=[]", WAIT_MS);
 
-	deck_run(t, "cd /nope");
+	e2e_run(t, "cd /nope");
 	EXPECT_IN(t, &bottom, "cd: /nope: No such file or directory",
 	    WAIT_MS);
-	deck_run(t, "pwd");
+	e2e_run(t, "pwd");
 	EXPECT_IN(t, &pane_title, "[4] pwd", WAIT_MS);
 	EXPECT_LINE(t, &pane, "/tmp", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &panel, "[5]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[5]", NULL, NULL),
 	    "a session command started a job");
 	term_close(t);
 }
@@ -903,14 +831,14 @@ START_TEST(test_errors)
 	struct term	*t = deck_start(NULL, NULL);
 
 	term_key(t, TERM_KEY_CTRL_T);
-	DECK_ASSERT(t, deck_wait_any(t, &bottom, "no running job",
+	E2E_ASSERT(t, deck_wait_any(t, &bottom, "no running job",
 	    "no terminal", WAIT_MS) == 1,
 	    "Ctrl+T with no job does not say \"no running job\"");
-	deck_run(t, "!frobnicate");
+	e2e_run(t, "!frobnicate");
 	EXPECT_IN(t, &bottom, "unknown command: !frobnicate", WAIT_MS);
-	deck_run(t, "!kill 999");
+	e2e_run(t, "!kill 999");
 	EXPECT_IN(t, &bottom, "no such job: 999", WAIT_MS);
-	DECK_ASSERT(t, !term_find(t, "[1]", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "[1]", NULL, NULL),
 	    "a ! command started a job");
 	term_close(t);
 }
@@ -922,7 +850,7 @@ START_TEST(test_fd_leak)
 	struct term	*t = deck_start(NULL, NULL);
 
 	/* The glob's own directory fd is the lowest free one: 3. */
-	deck_run(t, "printf FDS:; for f in /proc/$$/fd/*; do "
+	e2e_run(t, "printf FDS:; for f in /proc/$$/fd/*; do "
 	    "printf ' %s' \"${f##*/}\"; done; echo");
 	EXPECT_IN(t, &pane, "FDS:", WAIT_MS);
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
@@ -938,18 +866,18 @@ START_TEST(test_not_found)
 	char		 line[1024];
 	int		 row;
 
-	deck_run(t, "nosuchprog_xyz");
+	e2e_run(t, "nosuchprog_xyz");
 	EXPECT_IN(t, &pane, "not found", WAIT_MS);
 	EXPECT_IN(t, &panel, "Exited 127 after", WAIT_MS);
 	EXPECT_IN(t, &panel, "✗ Failed", WAIT_MS);
-	deck_run(t, "!ps");
+	e2e_run(t, "!ps");
 	EXPECT_IN(t, NULL, "COMMAND", WAIT_MS);
-	DECK_ASSERT(t, term_find(t, "nosuchprog_xyz", &row, NULL),
+	E2E_ASSERT(t, term_find(t, "nosuchprog_xyz", &row, NULL),
 	    "the job is not in !ps");
 	snprintf(line, sizeof line, "%s", term_row_text(t, row));
-	DECK_ASSERT(t, strstr(line, "failed") != NULL &&
+	E2E_ASSERT(t, strstr(line, "failed") != NULL &&
 	    strstr(line, "127") != NULL,
-	    deck_fmt("the !ps row is not failed with 127: \"%s\"", line));
+	    e2e_fmt("the !ps row is not failed with 127: \"%s\"", line));
 	term_key(t, TERM_KEY_ESC);
 	EXPECT_GONE_IN(t, NULL, "COMMAND", WAIT_MS);
 	term_close(t);
@@ -962,7 +890,7 @@ START_TEST(test_no_pty)
 	const char *const	 env[] = { "JOBDECK_NO_PTY=1", NULL };
 	struct term		*t = deck_start(env, NULL);
 
-	deck_run(t, "echo out; echo err >&2; sleep 1000");
+	e2e_run(t, "echo out; echo err >&2; sleep 1000");
 	EXPECT_LINE(t, &pane, "out", WAIT_MS);
 	EXPECT_LINE(t, &pane, "err", WAIT_MS);
 	EXPECT_IN(t, &panel, "no terminal", WAIT_MS);
@@ -970,7 +898,7 @@ START_TEST(test_no_pty)
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_IN(t, &bottom, "no terminal", WAIT_MS);
 	term_pump(t, 200);
-	DECK_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
 	    "a job on pipes was focused");
 	term_close(t);
 }
@@ -981,7 +909,7 @@ START_TEST(test_last_output)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "printf 'last line without newline'");
+	e2e_run(t, "printf 'last line without newline'");
 	EXPECT_IN(t, &pane, "last line without newline", WAIT_MS);
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	/* The panel is 40 columns: the line is cut, its start must show. */
@@ -995,16 +923,16 @@ START_TEST(test_select)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "echo AAA; sleep 1000");
+	e2e_run(t, "echo AAA; sleep 1000");
 	EXPECT_LINE(t, &pane, "AAA", WAIT_MS);
-	deck_run(t, "echo BBB; sleep 1000");
+	e2e_run(t, "echo BBB; sleep 1000");
 	EXPECT_LINE(t, &pane, "BBB", WAIT_MS);
 	EXPECT_IN(t, &pane_title, "[2]", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_P);
 	EXPECT_LINE(t, &pane, "AAA", WAIT_MS);
 	EXPECT_IN(t, &pane_title, "[1]", WAIT_MS);
 	ck_assert_msg(deck_wait_line_gone(t, &pane, "BBB", WAIT_MS),
-	    "Ctrl+P: job 2's output is still in the pane\n%s", deck_dump(t));
+	    "Ctrl+P: job 2's output is still in the pane\n%s", e2e_dump(t));
 	term_key(t, TERM_KEY_CTRL_N);
 	EXPECT_LINE(t, &pane, "BBB", WAIT_MS);
 	EXPECT_IN(t, &pane_title, "[2]", WAIT_MS);
@@ -1024,13 +952,13 @@ START_TEST(test_help)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "!help");
+	e2e_run(t, "!help");
 	EXPECT_IN(t, NULL, "!kill-all", WAIT_MS);
 	EXPECT_IN(t, NULL, "!logs", WAIT_MS);
 	EXPECT_IN(t, NULL, "!ps", WAIT_MS);
-	DECK_ASSERT(t, deck_page_to(t, "!quit"), "!help lacks !quit");
+	E2E_ASSERT(t, deck_page_to(t, "!quit"), "!help lacks !quit");
 	/* The keys, from the binding table, on a later page. */
-	DECK_ASSERT(t, deck_page_to(t, "C-t                focus"),
+	E2E_ASSERT(t, deck_page_to(t, "C-t                focus"),
 	    "!help lacks the focus key");
 	term_close(t);
 }
@@ -1044,9 +972,9 @@ START_TEST(test_ps_count)
 	struct term	*t = deck_start(NULL, cmds);
 
 	EXPECT_IN(t, &panel, "Processes (4 running)", WAIT_MS);
-	deck_run(t, "!ps");
+	e2e_run(t, "!ps");
 	EXPECT_IN(t, NULL, "1-4 of 4", WAIT_MS);
-	DECK_ASSERT(t, !term_find(t, "of 5", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "of 5", NULL, NULL),
 	    "!ps counts its header as a job");
 	term_close(t);
 }
@@ -1058,14 +986,14 @@ START_TEST(test_kill_signal)
 	struct term	*t = deck_start(NULL, NULL);
 	pid_t		 pid;
 
-	deck_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
+	e2e_run(t, "trap \"\" TERM; echo $$ > p; while :; do sleep 1; done");
 	pid = term_wait_pidfile(t, "p", WAIT_MS);
-	DECK_ASSERT(t, pid > 0, "the job did not write its pid");
+	E2E_ASSERT(t, pid > 0, "the job did not write its pid");
 	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
-	deck_run(t, "!kill -9 1");
+	e2e_run(t, "!kill -9 1");
 	ck_assert_msg(term_wait_pid_dead(t, pid, 2000),
 	    "the job (pid %ld) is alive 2 s after !kill -9\n%s", (long)pid,
-	    deck_dump(t));
+	    e2e_dump(t));
 	EXPECT_IN(t, &panel, "Killed by SIGKILL", WAIT_MS);
 	EXPECT_IN(t, &panel, "⊘ Canceled", WAIT_MS);
 	term_close(t);
@@ -1077,17 +1005,17 @@ START_TEST(test_focus_command)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "cat");
+	e2e_run(t, "cat");
 	EXPECT_IN(t, &pane_title, "[1] cat", WAIT_MS);
-	deck_run(t, "sleep 1000");
+	e2e_run(t, "sleep 1000");
 	EXPECT_IN(t, &pane_title, "[2] sleep 1000", WAIT_MS);
-	deck_run(t, "!focus 1");
+	e2e_run(t, "!focus 1");
 	EXPECT_IN(t, &pane_title, "[1] cat", WAIT_MS);
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_type(t, "hello");
 	term_key(t, TERM_KEY_ENTER);
 	ck_assert_msg(term_wait_count_in(t, &pane, "hello", 2, WAIT_MS),
-	    "cat did not echo \"hello\" back\n%s", deck_dump(t));
+	    "cat did not echo \"hello\" back\n%s", e2e_dump(t));
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	term_close(t);
@@ -1126,7 +1054,7 @@ START_TEST(test_line_editing)
 	EXPECT_IN(t, &bottom, "> abc", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_C);
 	EXPECT_GONE_IN(t, &bottom, "abc", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
 	    "editing keys started a job");
 	term_close(t);
 }
@@ -1137,17 +1065,17 @@ START_TEST(test_scrollback)
 {
 	struct term	*t = deck_start(NULL, NULL);
 
-	deck_run(t, "seq 1 200");
+	e2e_run(t, "seq 1 200");
 	EXPECT_LINE(t, &pane, "200", WAIT_MS);
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
-	DECK_ASSERT(t, deck_find_line(t, &pane, "150") == -1,
+	E2E_ASSERT(t, deck_find_line(t, &pane, "150") == -1,
 	    "line 150 should have scrolled out of the pane");
 	term_key(t, TERM_KEY_PAGEUP);
 	EXPECT_LINE(t, &pane, "150", WAIT_MS);
 	term_key(t, TERM_KEY_PAGEDOWN);
 	EXPECT_LINE(t, &pane, "200", WAIT_MS);
 	ck_assert_msg(deck_wait_line_gone(t, &pane, "150", WAIT_MS),
-	    "PgDn did not scroll back to the live screen\n%s", deck_dump(t));
+	    "PgDn did not scroll back to the live screen\n%s", e2e_dump(t));
 	term_close(t);
 }
 END_TEST
@@ -1163,7 +1091,7 @@ START_TEST(test_scrollback_store)
 	struct term	*t = deck_start(NULL, NULL);
 	int		 i;
 
-	deck_run(t, "seq 1 3000");
+	e2e_run(t, "seq 1 3000");
 	EXPECT_LINE(t, &pane, "3000", WAIT_MS);
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
 	for (i = 0; i < 80 && !term_find(t, "(scrolled back)", NULL, NULL);
@@ -1173,7 +1101,7 @@ START_TEST(test_scrollback_store)
 	}
 	EXPECT_IN(t, NULL, "(scrolled back)", WAIT_MS);
 	/* More than a ring's worth of pages: the ring ran out first. */
-	DECK_ASSERT(t, i > 1000 / 40, deck_fmt("the view opened after %d "
+	E2E_ASSERT(t, i > 1000 / 40, e2e_fmt("the view opened after %d "
 	    "pages", i));
 	term_type(t, "g");
 	EXPECT_LINE(t, NULL, "1", WAIT_MS);
@@ -1192,17 +1120,17 @@ START_TEST(test_scrollback_steady)
 	struct term			*t = deck_start(NULL, NULL);
 	char				 before[256];
 
-	deck_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
+	e2e_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
 	EXPECT_LINE(t, &pane, "L50", WAIT_MS);
 	term_key(t, TERM_KEY_PAGEUP);
 	term_pump(t, 200);
 	snprintf(before, sizeof before, "%s", term_text_in(t, &top));
-	DECK_ASSERT(t, strncmp(before, "L", 1) == 0,
-	    deck_fmt("the pane's top row after PgUp is \"%s\"", before));
+	E2E_ASSERT(t, strncmp(before, "L", 1) == 0,
+	    e2e_fmt("the pane's top row after PgUp is \"%s\"", before));
 	/* About 20 more lines arrive meanwhile. */
 	term_pump(t, 1000);
-	DECK_ASSERT(t, strcmp(term_text_in(t, &top), before) == 0,
-	    deck_fmt("the scrolled view moved from \"%s\" to \"%s\"",
+	E2E_ASSERT(t, strcmp(term_text_in(t, &top), before) == 0,
+	    e2e_fmt("the scrolled view moved from \"%s\" to \"%s\"",
 	    before, term_text_in(t, &top)));
 	term_close(t);
 }
@@ -1213,73 +1141,16 @@ END_TEST
  * `OPT FILE` instead of `-c /dev/null`, FILE written from text into a
  * private directory (0600, as jobdeck wants it).
  */
-static char	cfg_dir[64];
-
-/* Write text to name in a fresh private directory; return its path. */
-static const char *
-cfg_write(const char *name, const char *text)
-{
-	static char	path[128];
-	int		fd;
-
-	strcpy(cfg_dir, "/tmp/jd-e2e-cfg.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(cfg_dir));
-	snprintf(path, sizeof path, "%s/%s", cfg_dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
-/* Remove what cfg_write() made. */
-static void
-cfg_remove(void)
-{
-	char	cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", cfg_dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", cfg_dir);
-}
-
 /* Start jobdeck with opt (-c or -f) and a file holding text. */
 static struct term *
 deck_start_file(const char *opt, const char *name, const char *text)
 {
-	const char	*argv[4];
-	const char	*bin;
-	struct term	*t;
+	const char	*args[3];
 
-	bin = deck_bin();
-	argv[0] = bin;
-	argv[1] = opt;
-	argv[2] = cfg_write(name, text);
-	argv[3] = NULL;
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", bin, strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
-}
-
-/* Run jobdeck with args (no terminal); its output and exit status. */
-static int
-deck_batch(const char *args, char *out, size_t size)
-{
-	const char	*bin;
-	char		 cmd[512];
-	FILE		*f;
-	size_t		 n;
-	int		 status;
-
-	bin = deck_bin();
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", bin, args);
-	f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	n = fread(out, 1, size - 1, f);
-	out[n] = '\0';
-	status = pclose(f);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	args[0] = opt;
+	args[1] = e2e_cfg_write(name, text);
+	args[2] = NULL;
+	return e2e_start(args, NULL);
 }
 
 /* Autostarted jobs appear with env, params and templating; !run starts more. */
@@ -1301,18 +1172,18 @@ START_TEST(test_config_autostart)
 	    "autostart = false\n");
 	EXPECT_IN(t, &panel, "[1] hello: echo hello-", WAIT_MS);
 	EXPECT_IN(t, &pane, "hello-hi big world", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &panel, "later", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &panel, "later", NULL, NULL),
 	    "a job with autostart = false started");
-	deck_run(t, "!run later n=$5;rm");
+	e2e_run(t, "!run later n=$5;rm");
 	EXPECT_IN(t, &pane, "<later-$5;rm>", WAIT_MS);
 	EXPECT_IN(t, &pane, "<dflt>", WAIT_MS);
 	EXPECT_IN(t, &panel, "[2] later:", WAIT_MS);
-	deck_run(t, "!run nosuch");
+	e2e_run(t, "!run nosuch");
 	EXPECT_IN(t, &bottom, "run: no configured job named nosuch", WAIT_MS);
-	deck_run(t, "!run later oops");
+	e2e_run(t, "!run later oops");
 	EXPECT_IN(t, &bottom, "run: expected key=value, not 'oops'", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1328,7 +1199,7 @@ START_TEST(test_config_timeout)
 	EXPECT_IN(t, &panel, "Timed out", WAIT_MS);
 	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1342,21 +1213,21 @@ START_TEST(test_config_restart)
 	    "restart = \"on-failure\"\nrestart_delay = 0.2\n"
 	    "max_restarts = 2\n");
 	EXPECT_IN(t, &panel, "✗ Failed", WAIT_MS);
-	DECK_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 3, WAIT_MS),
+	E2E_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 3, WAIT_MS),
 	    "the job did not run three times");
 	term_pump(t, 1000);
-	DECK_ASSERT(t, term_count_in(t, &pane, "try-run") == 3,
+	E2E_ASSERT(t, term_count_in(t, &pane, "try-run") == 3,
 	    "the job ran more than 1 + max_restarts times");
 	EXPECT_IN(t, &panel, "Exited 3 after", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[2]", NULL, NULL),
 	    "a restart made a new job instead of rerunning [1]");
 
 	/* !restart runs it again, with a fresh count. */
-	deck_run(t, "!restart flaky");
-	DECK_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 6, WAIT_MS),
+	e2e_run(t, "!restart flaky");
+	E2E_ASSERT(t, term_wait_count_in(t, &pane, "try-run", 6, WAIT_MS),
 	    "!restart did not run the job three more times");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1372,13 +1243,13 @@ START_TEST(test_config_queue)
 	EXPECT_IN(t, &panel, "[2] second: echo B-ran", WAIT_MS);
 	EXPECT_IN(t, &panel, "Queued", WAIT_MS);
 	EXPECT_IN(t, &panel, "Processes (1 running)", WAIT_MS);
-	DECK_ASSERT(t, !term_find(t, "B-ran\n", NULL, NULL) &&
+	E2E_ASSERT(t, !term_find(t, "B-ran\n", NULL, NULL) &&
 	    term_count_in(t, &panel, "✓ Done") == 0,
 	    "the queued job ran before the first ended");
-	DECK_ASSERT(t, term_wait_count_in(t, &panel, "✓ Done", 2, WAIT_MS),
+	E2E_ASSERT(t, term_wait_count_in(t, &panel, "✓ Done", 2, WAIT_MS),
 	    "the two jobs did not both finish");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1393,7 +1264,7 @@ START_TEST(test_config_input)
 	    "input = \"typed in\\n\"\n");
 	EXPECT_IN(t, &pane, "got:[typed in]", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1409,7 +1280,7 @@ START_TEST(test_config_procfile)
 	EXPECT_IN(t, &panel, "[2] worker:", WAIT_MS);
 	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1425,7 +1296,7 @@ START_TEST(test_config_focus_key)
 	EXPECT_IN(t, &panel, "[1] asker:", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_T);
 	term_pump(t, 300);
-	DECK_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "[Focused]", NULL, NULL),
 	    "Ctrl+T still focuses with focus_key = \"C-g\"");
 	term_type(t, "\007");
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
@@ -1436,13 +1307,13 @@ START_TEST(test_config_focus_key)
 	term_type(t, "\007");
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	/* The help names the key in use. */
-	deck_run(t, "!help");
-	DECK_ASSERT(t, deck_page_to(t, "C-g                focus"),
+	e2e_run(t, "!help");
+	E2E_ASSERT(t, deck_page_to(t, "C-g                focus"),
 	    "!help lacks the focus key C-g");
-	DECK_ASSERT(t, !term_find(t, "C-t ", NULL, NULL),
+	E2E_ASSERT(t, !term_find(t, "C-t ", NULL, NULL),
 	    "!help names C-t when focus_key is C-g");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1459,15 +1330,15 @@ START_TEST(test_config_inherit_env)
 	    "[[job]]\nname = \"full\"\nenv = { ONLY = \"too\" }\n"
 	    "command = \"echo \\\"home=[$HOME] only=[$ONLY]\\\"; sleep 1000\"\n");
 	EXPECT_IN(t, &panel, "[2] full:", WAIT_MS);
-	deck_run(t, "!focus bare");
+	e2e_run(t, "!focus bare");
 	EXPECT_IN(t, &pane, "home=[] only=[yes]", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_T);
-	deck_run(t, "!focus full");
+	e2e_run(t, "!focus full");
 	EXPECT_IN(t, &pane, "only=[too]", WAIT_MS);
-	DECK_ASSERT(t, !term_find_in(t, &pane, "home=[]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &pane, "home=[]", NULL, NULL),
 	    "a job that inherits its environment has no HOME");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -1478,34 +1349,34 @@ START_TEST(test_config_errors)
 	const char	*path;
 	int		 rc;
 
-	path = cfg_write("config.toml", "[settings]\nkill_timeout = 99999\n");
+	path = e2e_cfg_write("config.toml", "[settings]\nkill_timeout = 99999\n");
 	snprintf(args, sizeof args, "-c %s", path);
-	rc = deck_batch(args, out, sizeof out);
+	rc = e2e_batch(args, out, sizeof out);
 	ck_assert_int_eq(rc, 2);
-	ck_assert_msg(strstr(out, deck_fmt("%s:2:16: kill_timeout must be a "
+	ck_assert_msg(strstr(out, e2e_fmt("%s:2:16: kill_timeout must be a "
 	    "number between 0 and 3600", path)) != NULL, "got: %s", out);
 	ck_assert_msg(strstr(out, "\033[") == NULL, "the screen was touched");
-	cfg_remove();
+	e2e_cfg_remove();
 
-	path = cfg_write("config.toml", "[[job]]\nname = \"a\"\ncomand = \"x\"\n");
+	path = e2e_cfg_write("config.toml", "[[job]]\nname = \"a\"\ncomand = \"x\"\n");
 	snprintf(args, sizeof args, "--check-config -c %s", path);
-	ck_assert_int_eq(deck_batch(args, out, sizeof out), 2);
+	ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
 	ck_assert_msg(strstr(out, "unknown key 'comand' in [[job]] (did you "
 	    "mean 'command'?)") != NULL, "got: %s", out);
-	cfg_remove();
+	e2e_cfg_remove();
 
-	path = cfg_write("Procfile", "web echo\n");
+	path = e2e_cfg_write("Procfile", "web echo\n");
 	snprintf(args, sizeof args, "--check-config -f %s", path);
-	ck_assert_int_eq(deck_batch(args, out, sizeof out), 2);
-	ck_assert_msg(strstr(out, deck_fmt("%s:1:", path)) != NULL,
+	ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, e2e_fmt("%s:1:", path)) != NULL,
 	    "got: %s", out);
-	cfg_remove();
+	e2e_cfg_remove();
 
-	ck_assert_int_eq(deck_batch("--check-config -c config.toml.example",
+	ck_assert_int_eq(e2e_batch("--check-config -c config.toml.example",
 	    out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "config.toml.example: ok") != NULL,
 	    "got: %s", out);
-	ck_assert_int_eq(deck_batch("--help-config", out, sizeof out), 0);
+	ck_assert_int_eq(e2e_batch("--help-config", out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "max_running") != NULL, "got: %s", out);
 }
 END_TEST
@@ -1585,14 +1456,14 @@ START_TEST(test_pager_large)
 	    asan != NULL ? asan : "", asan != NULL && *asan != '\0' ? ":" : "");
 	env[0] = asan_env;
 	t = deck_start(env, NULL);
-	deck_run(t, "seq 3000000");
+	e2e_run(t, "seq 3000000");
 	EXPECT_IN(t, &panel, "✓ Done", 90000);
 	term_pump(t, 500);
 	before = pager_rss_kib(term_pid(t));
-	DECK_ASSERT(t, before > 0, "cannot read the deck's VmRSS");
+	E2E_ASSERT(t, before > 0, "cannot read the deck's VmRSS");
 
 	start = term_now_ms();
-	deck_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, &title, "of 3000000", 10000);
 	took = term_now_ms() - start;
 	EXPECT_IN(t, &title, "1-", WAIT_MS);
@@ -1600,15 +1471,15 @@ START_TEST(test_pager_large)
 	after = pager_rss_kib(term_pid(t));
 	fprintf(stderr, "pager_large: first screen of 3000000 lines in "
 	    "%lld ms, RSS %ld -> %ld KiB\n", (long long)took, before, after);
-	DECK_ASSERT(t, took < 3000, deck_fmt("the first screen took %lld ms",
+	E2E_ASSERT(t, took < 3000, e2e_fmt("the first screen took %lld ms",
 	    (long long)took));
-	DECK_ASSERT(t, after - before < 20 * 1024, deck_fmt("the deck grew "
+	E2E_ASSERT(t, after - before < 20 * 1024, e2e_fmt("the deck grew "
 	    "by %ld KiB showing the log", after - before));
 
 	term_type(t, "G");
 	EXPECT_LINE(t, NULL, "3000000", WAIT_MS);
 	row = deck_find_line(t, NULL, "3000000");
-	DECK_ASSERT(t, deck_find_line(t, NULL, "2999999") == row - 1,
+	E2E_ASSERT(t, deck_find_line(t, NULL, "2999999") == row - 1,
 	    "after G, 2999999 is not right above 3000000");
 	term_type(t, "g");
 	EXPECT_LINE(t, NULL, "1", WAIT_MS);
@@ -1616,14 +1487,14 @@ START_TEST(test_pager_large)
 	term_type(t, "/2999999");
 	term_key(t, TERM_KEY_ENTER);
 	row = pager_line_row(t, "2999999", 60000);
-	DECK_ASSERT(t, pager_reversed(t, row, 1) && pager_reversed(t, row, 7),
+	E2E_ASSERT(t, pager_reversed(t, row, 1) && pager_reversed(t, row, 7),
 	    "the match 2999999 is not highlighted");
 	got = deck_wait_any(t, &bottom, "search wrapped", "Pattern not found",
 	    1);
 	term_type(t, "n");
 	got = deck_wait_any(t, &bottom, "search wrapped", "Pattern not found",
 	    60000);
-	DECK_ASSERT(t, got != 0, "n neither wrapped nor said not found");
+	E2E_ASSERT(t, got != 0, "n neither wrapped nor said not found");
 	EXPECT_LINE(t, NULL, "2999999", WAIT_MS);
 
 	term_type(t, "#");
@@ -1636,17 +1507,17 @@ START_TEST(test_pager_large)
 	term_key(t, TERM_KEY_ENTER);
 	got = deck_wait_any(t, &bottom, "searching", "Pattern not found: "
 	    "nowhere", 60000);
-	DECK_ASSERT(t, got != 0, "a search of 3000000 lines said nothing");
+	E2E_ASSERT(t, got != 0, "a search of 3000000 lines said nothing");
 	if (got == 1) {
 		term_key(t, TERM_KEY_ESC);
 		got = deck_wait_any(t, &bottom, "search stopped",
 		    "Pattern not found: nowhere", WAIT_MS);
-		DECK_ASSERT(t, got != 0, "Esc did not stop the search");
+		E2E_ASSERT(t, got != 0, "Esc did not stop the search");
 	}
 	EXPECT_IN(t, NULL, "of 3000000", WAIT_MS);
 	peak = pager_rss_kib(term_pid(t));
 	fprintf(stderr, "pager_large: RSS after G, searches: %ld KiB\n", peak);
-	DECK_ASSERT(t, peak - before < 20 * 1024, deck_fmt("the deck grew "
+	E2E_ASSERT(t, peak - before < 20 * 1024, e2e_fmt("the deck grew "
 	    "by %ld KiB moving and searching", peak - before));
 	term_type(t, "q");
 	EXPECT_GONE_IN(t, NULL, "of 3000000", WAIT_MS);
@@ -1664,13 +1535,13 @@ START_TEST(test_pager_search)
 	struct term	*t = deck_start(NULL, NULL);
 	int		 apple, tart, row;
 
-	deck_run(t, "printf 'Apple pie\\napple tart\\n'; seq 1 5000");
+	e2e_run(t, "printf 'Apple pie\\napple tart\\n'; seq 1 5000");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
-	deck_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, NULL, "of 5002", WAIT_MS);
 	apple = pager_line_row(t, "Apple pie", WAIT_MS);
 	tart = deck_find_line(t, NULL, "apple tart");
-	DECK_ASSERT(t, tart == apple + 1, "the log does not start with the "
+	E2E_ASSERT(t, tart == apple + 1, "the log does not start with the "
 	    "two printf lines");
 
 	term_type(t, "/apple");
@@ -1678,20 +1549,20 @@ START_TEST(test_pager_search)
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_GONE_IN(t, &bottom, "/apple", WAIT_MS);
 	term_pump(t, 300);
-	DECK_ASSERT(t, pager_reversed(t, apple, 1) &&
+	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
 	    pager_reversed(t, apple, 5) && !pager_reversed(t, apple, 6) &&
 	    pager_reversed(t, tart, 1), "apple (no capitals) is not "
 	    "highlighted in both Apple and apple");
 	term_type(t, "n");
 	term_pump(t, 300);
-	DECK_ASSERT(t, !term_find_in(t, &bottom, "wrapped", NULL, NULL) &&
+	E2E_ASSERT(t, !term_find_in(t, &bottom, "wrapped", NULL, NULL) &&
 	    !term_find_in(t, &bottom, "not found", NULL, NULL),
 	    "n after the first apple did not find the second");
 
 	term_type(t, "/Apple");
 	term_key(t, TERM_KEY_ENTER);
 	term_pump(t, 300);
-	DECK_ASSERT(t, pager_reversed(t, apple, 1) &&
+	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
 	    !pager_reversed(t, tart, 1), "Apple (a capital) matched apple");
 	term_type(t, "n");
 	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
@@ -1699,7 +1570,7 @@ START_TEST(test_pager_search)
 	term_type(t, "/4321");
 	term_key(t, TERM_KEY_ENTER);
 	row = pager_line_row(t, "4321", WAIT_MS);
-	DECK_ASSERT(t, pager_reversed(t, row, 1), "4321 is not highlighted");
+	E2E_ASSERT(t, pager_reversed(t, row, 1), "4321 is not highlighted");
 	term_type(t, "?432");
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_LINE(t, NULL, "4320", WAIT_MS);
@@ -1731,10 +1602,10 @@ START_TEST(test_pager_follow)
 	const char	*s;
 	int		 i, row, changed = 0;
 
-	deck_run(t, "while :; do date +%s%N; sleep 0.1; done");
+	e2e_run(t, "while :; do date +%s%N; sleep 0.1; done");
 	EXPECT_IN(t, &panel, "◉ Active", WAIT_MS);
 	term_pump(t, 1000);
-	deck_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
 	term_type(t, "G");
 	EXPECT_IN(t, &title, "following", WAIT_MS);
@@ -1747,7 +1618,7 @@ START_TEST(test_pager_follow)
 		snprintf(again, sizeof again, "%.*s", (int)strcspn(s, "\n"), s);
 		changed = strcmp(first, again) != 0;
 	}
-	DECK_ASSERT(t, changed, "a followed live log did not move by itself");
+	E2E_ASSERT(t, changed, "a followed live log did not move by itself");
 
 	/* t: "HH:MM:SS.mmm " before every line. */
 	term_type(t, "t");
@@ -1763,13 +1634,13 @@ START_TEST(test_pager_follow)
 		    last[8] == '.' && last[12] == ' ')
 			break;
 	}
-	DECK_ASSERT(t, i < 50, deck_fmt("no HH:MM:SS.mmm time on the last "
+	E2E_ASSERT(t, i < 50, e2e_fmt("no HH:MM:SS.mmm time on the last "
 	    "line: \"%s\"", last));
 
 	/* Up stops following once there is more than a screen to go up to. */
 	for (i = 0; i < 150 && pager_total(t) < 45; i++)
 		term_pump(t, 100);
-	DECK_ASSERT(t, pager_total(t) >= 45, "the followed log stopped "
+	E2E_ASSERT(t, pager_total(t) >= 45, "the followed log stopped "
 	    "growing");
 	term_key(t, TERM_KEY_UP);
 	EXPECT_GONE_IN(t, &title, "following", WAIT_MS);
@@ -1791,19 +1662,19 @@ START_TEST(test_pager_grep)
 	struct term	*t = deck_start(NULL, NULL);
 	int		 row;
 
-	deck_run(t, "printf 'alpha\\nneedle one\\nbeta\\nneedle two\\n'");
+	e2e_run(t, "printf 'alpha\\nneedle one\\nbeta\\nneedle two\\n'");
 	EXPECT_IN(t, &panel, "✓ Done", WAIT_MS);
-	deck_run(t, "!grep needle");
+	e2e_run(t, "!grep needle");
 	EXPECT_IN(t, NULL, "2 matches in 1 run", 10000);
 	EXPECT_IN(t, NULL, "2: needle one", WAIT_MS);
 	EXPECT_IN(t, NULL, "4: needle two", WAIT_MS);
-	DECK_ASSERT(t, term_find(t, "[1] printf", &row, NULL),
+	E2E_ASSERT(t, term_find(t, "[1] printf", &row, NULL),
 	    "a result does not name its job");
 	term_key(t, TERM_KEY_DOWN);
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
 	row = pager_line_row(t, "needle two", WAIT_MS);
-	DECK_ASSERT(t, deck_find_line(t, NULL, "beta") == row - 1,
+	E2E_ASSERT(t, deck_find_line(t, NULL, "beta") == row - 1,
 	    "the log is not opened at the matching line");
 	term_type(t, "q");
 	EXPECT_IN(t, NULL, "2 matches in 1 run", WAIT_MS);
@@ -1817,25 +1688,14 @@ END_TEST
 static void
 e2e_pager_cases(Suite *s)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "pager_large", &test_pager_large, 240 },
 		{ "pager_search", &test_pager_search, 30 },
 		{ "pager_follow", &test_pager_follow, 45 },
 		{ "pager_grep", &test_pager_grep, 30 },
 	};
-	TCase	*tc;
-	size_t	 i;
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 }
 
 /* ---- end of the text view's cases ---- */
@@ -1844,11 +1704,7 @@ e2e_pager_cases(Suite *s)
 static Suite *
 e2e_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "read_prompt", &test_read_prompt, 20 },
 		{ "ctrl_c", &test_ctrl_c, 20 },
 		{ "focus_toggle", &test_focus_toggle, 20 },
@@ -1889,14 +1745,8 @@ e2e_suite(void)
 	};
 	Suite	*s = suite_create("e2e");
 	TCase	*tc;
-	size_t	 i;
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	tc = tcase_create("stop_by");
 	tcase_set_timeout(tc, 25);
 	tcase_add_loop_test(tc, test_stop_by, 0,
@@ -1909,14 +1759,5 @@ e2e_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	/* Failure messages carry a screen dump: allow more than 4 KiB. */
-	check_set_max_msg_size(16384);
-	sr = srunner_create(e2e_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(e2e_suite());
 }

@@ -11,14 +11,13 @@
  * 120x40 as in check_e2e.c: the panel is columns 0-39, the pane columns
  * 40-119 (title on row 0), the prompt row 39.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		5000	/* default wait for text */
 #define ECHO_KEYS	11	/* keys typed and counted one by one */
@@ -34,32 +33,17 @@ static void		 echo_focus(struct term *);
 static const char	*echo_visible(const char *, size_t, char *, size_t);
 static int		 echo_cmp(const void *, const void *);
 
-/* Expect text inside a region within ms, or fail with the screen. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
 /* Start jobdeck with one job and wait for its panel. */
 static struct term *
 echo_start(const char *command)
 {
-	const char	*argv[5];
-	const char	*bin = getenv("JOBDECK_BIN");
-	struct term	*t;
+	const char	*args[4];
 
-	if (bin == NULL || *bin == '\0')
-		bin = "./jobdeck";
-	argv[0] = bin;
-	argv[1] = "-c";
-	argv[2] = "/dev/null";
-	argv[3] = command;
-	argv[4] = NULL;
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s (build it with "
-	    "`make jobdeck`, or set JOBDECK_BIN)", bin, strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
+	args[0] = "-c";
+	args[1] = "/dev/null";
+	args[2] = command;
+	args[3] = NULL;
+	return e2e_start(args, NULL);
 }
 
 /* Focus the selected job and let the screen settle. */
@@ -186,25 +170,14 @@ END_TEST
 static Suite *
 echo_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "echo_bytes", &test_echo_bytes, 60 },
 		{ "echo_panel_catches_up", &test_echo_panel_catches_up, 30 },
 		{ "echo_panel_after_exit", &test_echo_panel_after_exit, 30 },
 	};
-	Suite	*s = suite_create("echo_e2e");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("echo_e2e");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -212,14 +185,5 @@ echo_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	/* Failure messages carry a screen dump: allow more than 4 KiB. */
-	check_set_max_msg_size(16384);
-	sr = srunner_create(echo_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(echo_suite());
 }

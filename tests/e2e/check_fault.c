@@ -55,7 +55,7 @@
 #include <check.h>
 
 #include "skip.h"
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		8000	/* default wait for text */
 #define GRACE_S		2	/* kill_timeout in the exit matrix */
@@ -111,9 +111,6 @@ struct fault_src {
 	long		 seq_last;
 };
 
-static const char	*fault_bin(void);
-static const char	*fault_fmt(const char *, ...)
-			    __attribute__((format(printf, 1, 2)));
 static const char	*fault_dump(struct fault *);
 static void		 fault_note(const char *, ...)
 			    __attribute__((format(printf, 1, 2)));
@@ -159,6 +156,7 @@ static int		 fault_rm_cb(const char *, const struct stat *, int,
 			    struct FTW *);
 
 /* Expect text inside a region within ms, or fail with the screen. */
+#undef EXPECT_IN		/* e2e.h's takes a term, this one a fault */
 #define EXPECT_IN(f, r, text, ms)					\
 	ck_assert_msg(term_wait_text_in((f)->t, (r), (text), (ms)),	\
 	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
@@ -167,30 +165,6 @@ static int		 fault_rm_cb(const char *, const struct stat *, int,
 /* Assert cond, explaining with what and the screen. */
 #define FAULT_ASSERT(f, cond, what)					\
 	ck_assert_msg((cond), "%s\n%s", (what), fault_dump(f))
-
-/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
-static const char *
-fault_bin(void)
-{
-	const char	*bin;
-
-	if ((bin = getenv("JOBDECK_BIN")) == NULL || *bin == '\0')
-		bin = "./jobdeck";
-	return bin;
-}
-
-/* Format into a static buffer (one message at a time). */
-static const char *
-fault_fmt(const char *fmt, ...)
-{
-	static char	buf[4096];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	return buf;
-}
 
 /*
  * Return the screen dump for a failure message; check cuts messages, so
@@ -358,7 +332,7 @@ fault_start(struct fault *f, const char *const *args, const char *const *env)
 
 	if (args == NULL)
 		args = none;
-	argv[n++] = fault_bin();
+	argv[n++] = e2e_bin();
 	for (i = 0; args[i] != NULL && n < 31; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
@@ -381,7 +355,7 @@ fault_is_asan(pid_t pid)
 	FILE	*fp;
 	int	 found = 0;
 
-	if (strstr(fault_bin(), "asan") != NULL)
+	if (strstr(e2e_bin(), "asan") != NULL)
 		return 1;
 	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
 	if ((fp = fopen(path, "re")) == NULL)
@@ -1286,13 +1260,13 @@ START_TEST(test_exit_matrix)
 		for (k = 0; k < 3 && exit_jobs[i].pids[k] != NULL; k++) {
 			pids[np] = fault_pidfile(&f, exit_jobs[i].pids[k],
 			    WAIT_MS);
-			FAULT_ASSERT(&f, pids[np] > 0, fault_fmt("%s: job "
+			FAULT_ASSERT(&f, pids[np] > 0, e2e_fmt("%s: job "
 			    "%s did not write %s", way, exit_jobs[i].file,
 			    exit_jobs[i].pids[k]));
 			np++;
 		}
 	}
-	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)",
+	EXPECT_IN(&f, &panel, e2e_fmt("Processes (%d running)",
 	    (int)EXIT_NJOBS), WAIT_MS);
 	/* The spawner has made a few children by now. */
 	term_pump(f.t, 500);
@@ -1322,7 +1296,7 @@ START_TEST(test_exit_matrix)
 		    128 + exit_ways[_i].signo);
 	if (exit_ways[_i].signo >= 0)
 		FAULT_ASSERT(&f, !term_find(f.t, "Processes (", NULL, NULL),
-		    fault_fmt("%s: the terminal was not restored", way));
+		    e2e_fmt("%s: the terminal was not restored", way));
 	ck_assert_msg(fault_survivors(&f, 3000, left, sizeof left) == 0,
 	    "%s: processes of jobdeck survived it (of %zu pid files; "
 	    "sessions watched: %zu):\n%s", way, np, f.nsids, left);
@@ -1561,7 +1535,7 @@ fault_huge_string(const char *what, const char *intro, const char *end)
 	    "(peak RSS %ld kB)\n%s", what, HUGE_STRING, marker, f.peak_kb,
 	    fault_dump(&f));
 	secs = (double)(term_now_ms() - t0) / 1000;
-	fault_expect_works(&f, fault_fmt("an unterminated %s", what));
+	fault_expect_works(&f, e2e_fmt("an unterminated %s", what));
 	fault_note("%s: %d bytes in %.1f s, peak RSS %ld kB", what,
 	    HUGE_STRING, secs, f.peak_kb);
 	ck_assert_msg(fault_run_bytes(&f, 1) >= HUGE_STRING,
@@ -1681,7 +1655,7 @@ START_TEST(test_hostile_resize_storm)
 		term_resize(f.t, sizes[i % 12][0], sizes[i % 12][1]);
 		if (i % 10 == 0) {
 			fault_sample_rss(&f);
-			fault_expect_alive(&f, fault_fmt("during the resize "
+			fault_expect_alive(&f, e2e_fmt("during the resize "
 			    "storm (resize %d to %dx%d)", i, sizes[i % 12][1],
 			    sizes[i % 12][0]));
 		}
@@ -1738,9 +1712,9 @@ START_TEST(test_many_jobs)
 	EXPECT_IN(&f, NULL, "s500", WAIT_MS);
 	term_type(f.t, "q");
 	EXPECT_IN(&f, &panel, want, WAIT_MS);
-	fault_expect_works(&f, fault_fmt("%d jobs", MANY_JOBS));
+	fault_expect_works(&f, e2e_fmt("%d jobs", MANY_JOBS));
 	t0 = term_now_ms();
-	fault_quit_clean(&f, fault_fmt("%d jobs", MANY_JOBS));
+	fault_quit_clean(&f, e2e_fmt("%d jobs", MANY_JOBS));
 	fault_note("many jobs: !quit took %lld ms",
 	    (long long)(term_now_ms() - t0));
 	fault_end(&f);
@@ -1776,7 +1750,7 @@ START_TEST(test_fd_exhaustion)
 		snprintf(cmd, sizeof cmd, "echo s''%d;sleep 999", i);
 		fault_run(&f, cmd);
 		term_pump(f.t, 150);
-		fault_expect_alive(&f, fault_fmt("starting job %d with %d "
+		fault_expect_alive(&f, e2e_fmt("starting job %d with %d "
 		    "fds allowed", i, base + EXTRA));
 		msg = term_text_in(f.t, &bottom);
 		if (strstr(msg, "cannot start") != NULL) {
@@ -1801,7 +1775,7 @@ START_TEST(test_fd_exhaustion)
 	/* The jobs that could not start said why, in words. */
 	FAULT_ASSERT(&f, strstr(first, "Too many open files") != NULL ||
 	    term_count_in(f.t, &panel, "no terminal") > 0,
-	    fault_fmt("with no file descriptors left, starting a job neither "
+	    e2e_fmt("with no file descriptors left, starting a job neither "
 	    "says \"Too many open files\" nor falls back to pipes (\"no "
 	    "terminal\"); first message: \"%s\"", first));
 	fault_run(&f, "!logs 2");
@@ -1853,7 +1827,7 @@ START_TEST(test_pty_exhaustion)
 		    "job %d (%d ptys free) did not show its output\n%s",
 		    i, PTYS_FREE, fault_dump(&f));
 	}
-	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)", JOBS),
+	EXPECT_IN(&f, &panel, e2e_fmt("Processes (%d running)", JOBS),
 	    WAIT_MS);
 	fault_note("pty exhaustion: %d of %d jobs say \"no terminal\"; "
 	    "message line: \"%s\"", term_count_in(f.t, &panel, "no terminal"),
@@ -1863,7 +1837,7 @@ START_TEST(test_pty_exhaustion)
 	    "should run on pipes (\"no terminal\")\n%s", PTYS_FREE,
 	    JOBS - PTYS_FREE, JOBS, fault_dump(&f));
 	fault_run(&f, "!kill 1");
-	EXPECT_IN(&f, &panel, fault_fmt("Processes (%d running)", JOBS - 1),
+	EXPECT_IN(&f, &panel, e2e_fmt("Processes (%d running)", JOBS - 1),
 	    WAIT_MS);
 	/* The freed pty is used again. */
 	fault_run(&f, "tty");
@@ -1975,18 +1949,18 @@ START_TEST(test_state_dir)
 	if (state_cases[_i].error != NULL) {
 		EXPECT_IN(&f, NULL, "is not logged", WAIT_MS);
 		fault_expect_reason(&f, state_cases[_i].error,
-		    fault_fmt("state directory %s", name));
+		    e2e_fmt("state directory %s", name));
 	} else {
 		term_pump(f.t, 300);
 		snprintf(sub, sizeof sub, "%s/out.0", fault_run_dir_in(state,
 		    1));
-		FAULT_ASSERT(&f, fault_file_size(sub) == 16, fault_fmt("the "
+		FAULT_ASSERT(&f, fault_file_size(sub) == 16, e2e_fmt("the "
 		    "missing state directory was not made: %s holds %lld "
 		    "bytes, not 16", sub, (long long)fault_file_size(sub)));
 	}
 	EXPECT_IN(&f, &panel, "◉ Active", WAIT_MS);
-	fault_expect_works(&f, fault_fmt("a state directory %s", name));
-	fault_quit_clean(&f, fault_fmt("a state directory %s", name));
+	fault_expect_works(&f, e2e_fmt("a state directory %s", name));
+	fault_quit_clean(&f, e2e_fmt("a state directory %s", name));
 	fault_end(&f);
 }
 END_TEST
@@ -2203,8 +2177,8 @@ START_TEST(test_fd_cycle)
 	    "started and finished, but %d after the first (%d after %d): "
 	    "finished jobs keep descriptors. They are:%s", last, CYCLE_JOBS,
 	    first, fifty, BATCH + 1, what);
-	fault_expect_works(&f, fault_fmt("%d jobs", CYCLE_JOBS));
-	fault_quit_clean(&f, fault_fmt("%d jobs", CYCLE_JOBS));
+	fault_expect_works(&f, e2e_fmt("%d jobs", CYCLE_JOBS));
+	fault_quit_clean(&f, e2e_fmt("%d jobs", CYCLE_JOBS));
 	fault_end(&f);
 }
 END_TEST
@@ -2217,7 +2191,7 @@ END_TEST
  */
 START_TEST(test_run_stalled)
 {
-	const char	*argv[] = { fault_bin(), "run", "--timeout", "2", "--",
+	const char	*argv[] = { e2e_bin(), "run", "--timeout", "2", "--",
 	    "yes", "x", NULL };
 	struct fault	 f;
 	char		 left[1024], err[256];
@@ -2347,7 +2321,7 @@ fault_ctl_run(struct fault *f, const char *const *args, char *out,
 	int		 fds[2], status, late = 0;
 
 	snprintf(run, sizeof run, "%s/run", term_tmpdir(f->t));
-	argv[n++] = fault_bin();
+	argv[n++] = e2e_bin();
 	argv[n++] = "ctl";
 	while (*args != NULL && n < 15)
 		argv[n++] = *args++;
@@ -2797,7 +2771,7 @@ START_TEST(test_names_escapes)
 	    "\"true\"\n");
 	close(fd);
 	snprintf(line, sizeof line, "%s --check-config -c %s 2>&1",
-	    fault_bin(), path);
+	    e2e_bin(), path);
 	ck_assert_int_eq(fault_shell(line, out, sizeof out), 2);
 	fault_assert_inert("--check-config", out);
 	ck_assert_msg(strstr(out, "escape.toml:2:8: ") != NULL, "%s", out);
@@ -2807,7 +2781,7 @@ START_TEST(test_names_escapes)
 	dprintf(fd, "web: true\nw\033]0;x\a: true\n");
 	close(fd);
 	snprintf(line, sizeof line, "%s --check-config -f %s 2>&1",
-	    fault_bin(), path);
+	    e2e_bin(), path);
 	ck_assert_int_eq(fault_shell(line, out, sizeof out), 2);
 	fault_assert_inert("Procfile", out);
 	ck_assert_msg(strstr(out, "Procfile:2") != NULL, "%s", out);
@@ -2931,17 +2905,17 @@ esc_start(struct fault *f, int done, int timeout, const char *const *env,
 	for (i = 0; i < ESC_NROUTES; i++) {
 		snprintf(name, sizeof name, "%s.pid", esc_routes[i].name);
 		pids[2 * i] = fault_pidfile(f, name, WAIT_MS);
-		FAULT_ASSERT(f, pids[2 * i] > 0, fault_fmt("the %s escapee did "
+		FAULT_ASSERT(f, pids[2 * i] > 0, e2e_fmt("the %s escapee did "
 		    "not write its pid", esc_routes[i].name));
 		snprintf(name, sizeof name, "%s.job", esc_routes[i].name);
 		pids[2 * i + 1] = fault_pidfile(f, name, WAIT_MS);
-		FAULT_ASSERT(f, pids[2 * i + 1] > 0, fault_fmt("the %s job did "
+		FAULT_ASSERT(f, pids[2 * i + 1] > 0, e2e_fmt("the %s job did "
 		    "not write its pid", esc_routes[i].name));
 		/* A job that ends at once may be gone: nothing to compare. */
 		pg = getpgid(pids[2 * i + 1]);
 		if (!esc_routes[i].group && pg > 0)
 			FAULT_ASSERT(f, getpgid(pids[2 * i]) != pg,
-			    fault_fmt("the %s escapee did not leave its job's "
+			    e2e_fmt("the %s escapee did not leave its job's "
 			    "group", esc_routes[i].name));
 	}
 	fault_note_sessions(f);
@@ -3099,20 +3073,20 @@ esc_contained(struct fault *f, pid_t esc, int fallback)
 	int		 found = esc_deck_cgroup(f, dir, sizeof dir);
 
 	if (fallback) {
-		FAULT_ASSERT(f, !found, fault_fmt("JOBDECK_NO_CGROUP=1, yet "
+		FAULT_ASSERT(f, !found, e2e_fmt("JOBDECK_NO_CGROUP=1, yet "
 		    "the deck made %s", dir));
 		fault_note("escapes: JOBDECK_NO_CGROUP=1: the escapee %s the "
 		    "JOBDECK_JOB marker", esc_has_marker(esc) ? "carries" :
 		    "lacks");
 		return;
 	}
-	FAULT_ASSERT(f, found, fault_fmt("the deck made no cgroup, though "
+	FAULT_ASSERT(f, found, e2e_fmt("the deck made no cgroup, though "
 	    "one can be made here"));
 	token = strrchr(dir, '/') + 1;
 	/* Where its job ended at once, it may be gone already: "". */
 	esc_cgroup_of(esc, in, sizeof in);
 	FAULT_ASSERT(f, in[0] == '\0' || (strstr(in, token) != NULL &&
-	    strstr(in, "/job-") != NULL), fault_fmt("the escapee %ld is in "
+	    strstr(in, "/job-") != NULL), e2e_fmt("the escapee %ld is in "
 	    "the cgroup \"%s\", not in one of %s", (long)esc, in, dir));
 }
 
@@ -3165,7 +3139,7 @@ START_TEST(test_escapes)
 		snprintf(got, sizeof got, "%s.got", esc_routes[i].name);
 		if (!esc_routes[i].stubborn)
 			FAULT_ASSERT(&f, esc_file_says(&f, got, "term"),
-			    fault_fmt("%s: the %s escapee died without its "
+			    e2e_fmt("%s: the %s escapee died without its "
 			    "SIGTERM", what, esc_routes[i].name));
 	}
 	if (!fallback) {
@@ -3240,7 +3214,7 @@ START_TEST(test_escapes_deck_killed)
 	if (fallback)
 		env[n++] = esc_no_cgroup[0];
 	env[n] = NULL;
-	args[0] = fault_bin();
+	args[0] = e2e_bin();
 	args[1] = "-c";
 	args[2] = "/dev/null";
 	args[3] = NULL;
@@ -3281,11 +3255,7 @@ END_TEST
 static Suite *
 fault_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "flood", &test_flood, 180 },
 		{ "hostile_random", &test_hostile_random, 60 },
 		{ "hostile_utf8", &test_hostile_utf8, 60 },
@@ -3306,19 +3276,13 @@ fault_suite(void)
 	};
 	Suite	*s = suite_create("fault");
 	TCase	*tc;
-	size_t	 i;
 
 	tc = tcase_create("exit_matrix");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_exit_matrix, 0,
 	    (int)(sizeof exit_ways / sizeof exit_ways[0]));
 	suite_add_tcase(s, tc);
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	tc = tcase_create("state_dir");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_state_dir, 0,
@@ -3347,16 +3311,7 @@ fault_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	/* Failure messages carry a screen dump: allow more than 4 KiB. */
-	check_set_max_msg_size(16384);
-	sr = srunner_create(fault_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(fault_suite());
 }
 
 /*
@@ -3424,7 +3379,7 @@ fault_injection_run(struct fault *f, const char *const *args, char *out,
 	ssize_t		 got;
 	pid_t		 pid;
 
-	argv[n++] = fault_bin();
+	argv[n++] = e2e_bin();
 	for (i = 0; args[i] != NULL && n < 15; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;

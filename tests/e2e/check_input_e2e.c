@@ -6,7 +6,6 @@
  * 0-39, the pane columns 40-119 with its inside on rows 1-37 and columns
  * 41-118, the prompt on row 39.  SGR reports count rows and columns from 1.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 #include "skip.h"
 
 #define WAIT_MS		8000
@@ -24,37 +23,17 @@ static const struct term_rect pane = { 1, 40, 37, 80 };
 static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
 
-/* Expect text inside a region within ms, or fail with the screen. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
-/* Expect text to be gone from a region within ms. */
-#define EXPECT_GONE_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
-	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
 /* Start jobdeck (config file config, or /dev/null) running cmd, if any. */
 static struct term *
 deck_start(const char *config, const char *cmd)
 {
-	const char	*argv[5], *bin = getenv("JOBDECK_BIN");
-	struct term	*t;
-	size_t		 n = 0;
+	const char	*args[4];
 
-	argv[n++] = bin != NULL && *bin != '\0' ? bin : "./jobdeck";
-	argv[n++] = "-c";
-	argv[n++] = config != NULL ? config : "/dev/null";
-	if (cmd != NULL)
-		argv[n++] = cmd;
-	argv[n] = NULL;
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", argv[0],
-	    strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
+	args[0] = "-c";
+	args[1] = config != NULL ? config : "/dev/null";
+	args[2] = cmd;
+	args[3] = NULL;
+	return e2e_start(args, NULL);
 }
 
 /*
@@ -76,23 +55,6 @@ have(const char *prog)
 
 	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
 	return system(cmd) == 0;
-}
-
-/* Read a file of the test's directory into buf; return its length or -1. */
-static ssize_t
-slurp(struct term *t, const char *name, char *buf, size_t size)
-{
-	char	 path[1024];
-	FILE	*f;
-	size_t	 n;
-
-	snprintf(path, sizeof path, "%s/%s", term_tmpdir(t), name);
-	if ((f = fopen(path, "r")) == NULL)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (ssize_t)n;
 }
 
 /* A four-line indented paste into vim with autoindent: no staircase. */
@@ -117,10 +79,10 @@ START_TEST(test_paste_vim)
 	term_key(t, TERM_KEY_ESC);
 	EXPECT_GONE_IN(t, &pane, "-- INSERT --", WAIT_MS);
 	term_type(t, ":wq\r");
-	for (i = 0; i < 100 && slurp(t, "out.txt", buf, sizeof buf) < 0; i++)
+	for (i = 0; i < 100 && e2e_read_file(t, "out.txt", buf, sizeof buf) < 0; i++)
 		term_pump(t, 100);
 	EXPECT_IN(t, &panel, "Exited 0", WAIT_MS);
-	ck_assert_int_ge(slurp(t, "out.txt", buf, sizeof buf), 0);
+	ck_assert_int_ge(e2e_read_file(t, "out.txt", buf, sizeof buf), 0);
 	ck_assert_msg(strcmp(buf, want) == 0, "vim wrote \"%s\", want \"%s\"",
 	    buf, want);
 	term_close(t);
@@ -284,11 +246,7 @@ END_TEST
 static Suite *
 input_e2e_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "paste_vim", &test_paste_vim, 30 },
 		{ "paste_prompt", &test_paste_prompt, 30 },
 		{ "wheel", &test_wheel, 30 },
@@ -296,16 +254,9 @@ input_e2e_suite(void)
 		{ "click_panel", &test_click_panel, 30 },
 		{ "drag_copy", &test_drag_copy, 30 },
 	};
-	Suite	*s = suite_create("input_e2e");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("input_e2e");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -313,13 +264,5 @@ input_e2e_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	check_set_max_msg_size(16384);
-	sr = srunner_create(input_e2e_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(input_e2e_suite());
 }

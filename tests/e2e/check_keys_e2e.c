@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,7 @@
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		5000	/* default wait for text */
 #define QUIET_MS	700	/* time for a key to have had its effect */
@@ -28,85 +27,16 @@ static const struct term_rect pane = { 1, 40, 37, 80 };
 static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
 
-static char	cfg_dir[64];
-
-/* Expect text inside a region within ms, or fail with the screen. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
-/* Expect text to be gone from a region within ms. */
-#define EXPECT_GONE_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
-	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
-/* Assert cond, explaining with what and the screen. */
-#define KEYS_ASSERT(t, cond, what)					\
-	ck_assert_msg((cond), "%s\n%s", (what), term_dump(t))
-
-/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
-static const char *
-keys_bin(void)
-{
-	const char	*bin = getenv("JOBDECK_BIN");
-
-	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
-}
-
-/* Write text to config.toml in a fresh private directory; its path. */
-static const char *
-cfg_write(const char *text)
-{
-	static char	path[128];
-	int		fd;
-
-	strcpy(cfg_dir, "/tmp/jd-keys-cfg.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(cfg_dir));
-	snprintf(path, sizeof path, "%s/config.toml", cfg_dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
-/* Remove what cfg_write() made. */
-static void
-cfg_remove(void)
-{
-	char	cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", cfg_dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", cfg_dir);
-}
-
 /* Start jobdeck on a configuration holding text; wait for its panel. */
 static struct term *
 keys_start(const char *text)
 {
-	const char	*argv[4];
-	struct term	*t;
+	const char	*args[3];
 
-	argv[0] = keys_bin();
-	argv[1] = "-c";
-	argv[2] = cfg_write(text);
-	argv[3] = NULL;
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", argv[0],
-	    strerror(errno));
-	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
-	return t;
-}
-
-/* Type a command line at the prompt and press Enter. */
-static void
-keys_run(struct term *t, const char *line)
-{
-	term_type(t, line);
-	term_key(t, TERM_KEY_ENTER);
+	args[0] = "-c";
+	args[1] = e2e_cfg_write("config.toml", text);
+	args[2] = NULL;
+	return e2e_start(args, NULL);
 }
 
 /*
@@ -147,7 +77,7 @@ START_TEST(test_rebind)
 	/* The old key: nothing happens. */
 	term_key(t, TERM_KEY_CTRL_N);
 	term_pump(t, QUIET_MS);
-	KEYS_ASSERT(t, term_find_in(t, &pane, "SECOND-OUT", NULL, NULL) &&
+	E2E_ASSERT(t, term_find_in(t, &pane, "SECOND-OUT", NULL, NULL) &&
 	    !term_find_in(t, &pane, "FIRST-OUT", NULL, NULL),
 	    "C-n still selects the next job after next-job = \"C-g\"");
 	/* The new one selects the next job (round to the first). */
@@ -157,42 +87,24 @@ START_TEST(test_rebind)
 	EXPECT_IN(t, &pane, "SECOND-OUT", WAIT_MS);
 
 	/* !help says so, from the bindings in force. */
-	keys_run(t, "!help");
+	e2e_run(t, "!help");
 	snprintf(line, sizeof line, "%-18s %-15s select the next job", "C-g",
 	    "next-job");
-	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound "
+	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound "
 	    "next-job line");
-	KEYS_ASSERT(t, !term_find(t, "C-n                next-job", NULL,
+	E2E_ASSERT(t, !term_find(t, "C-n                next-job", NULL,
 	    NULL), "!help still names C-n for next-job");
 	snprintf(line, sizeof line, "%-18s %-15s hide the panel", "F5",
 	    "zoom");
-	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound zoom "
+	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound zoom "
 	    "line");
 	snprintf(line, sizeof line, "%-18s %-15s redraw the screen", "C-l",
 	    "redraw");
-	KEYS_ASSERT(t, keys_page_to(t, line), "!help lacks C-l");
+	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks C-l");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
-
-/* Run jobdeck with args (no terminal); its output and exit status. */
-static int
-keys_batch(const char *args, char *out, size_t size)
-{
-	char	 cmd[512];
-	FILE	*f;
-	size_t	 n;
-	int	 status;
-
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", keys_bin(), args);
-	f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	n = fread(out, 1, size - 1, f);
-	out[n] = '\0';
-	status = pclose(f);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 /* A bad [keys] entry: its FILE:LINE:COL error from --check-config. */
 START_TEST(test_bad_keys)
@@ -217,16 +129,16 @@ START_TEST(test_bad_keys)
 	size_t		 i;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		path = cfg_write(cases[i].text);
+		path = e2e_cfg_write("config.toml", cases[i].text);
 		snprintf(args, sizeof args, "--check-config -c %s", path);
-		ck_assert_int_eq(keys_batch(args, out, sizeof out), 2);
+		ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
 		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
 		ck_assert_msg(strstr(out, want) != NULL, "want: %s\ngot: %s",
 		    want, out);
-		cfg_remove();
+		e2e_cfg_remove();
 	}
 	/* --help-config lists [keys]. */
-	ck_assert_int_eq(keys_batch("--help-config", out, sizeof out), 0);
+	ck_assert_int_eq(e2e_batch("--help-config", out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "[keys.copy]") != NULL, "got: %s", out);
 }
 END_TEST
@@ -249,13 +161,13 @@ START_TEST(test_focus_twice)
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_GONE_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_pump(t, QUIET_MS);
-	KEYS_ASSERT(t, !term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
 	    "one focus key did not stay out of focus");
 	/* Once more, long after: focus, and still nothing sent. */
 	term_key(t, TERM_KEY_CTRL_T);
 	EXPECT_IN(t, &pane_title, "[Focused]", WAIT_MS);
 	term_pump(t, QUIET_MS);
-	KEYS_ASSERT(t, !term_find_in(t, &pane, "^T", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &pane, "^T", NULL, NULL),
 	    "a single focus key reached the job");
 
 	/* Twice, typed together: out and back in, and ^T to the job. */
@@ -264,22 +176,22 @@ START_TEST(test_focus_twice)
 	term_type(t, "x");
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, &pane, "^Tx", WAIT_MS);
-	KEYS_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
+	E2E_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
 	    "the job is not focused after the focus key twice");
 
 	/* Another key between the two: only focus again, nothing sent. */
 	term_type(t, "\024q\024");
 	term_pump(t, QUIET_MS);
-	KEYS_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
+	E2E_ASSERT(t, term_find_in(t, &pane_title, "[Focused]", NULL, NULL),
 	    "the focus key after a typed key did not focus");
 	term_type(t, "y");
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_IN(t, &pane, "y", WAIT_MS);
 	term_pump(t, QUIET_MS);
-	KEYS_ASSERT(t, !term_find_in(t, &pane, "^Ty", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &pane, "^Ty", NULL, NULL),
 	    "the focus key reached the job with a key between the two");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -302,10 +214,10 @@ START_TEST(test_scroll_top)
 	term_type(t, "\033[1;2F");		/* S-End */
 	EXPECT_IN(t, &pane, "L200", WAIT_MS);
 	EXPECT_GONE_IN(t, &pane, "L001", WAIT_MS);
-	keys_run(t, "!paste");
+	e2e_run(t, "!paste");
 	EXPECT_IN(t, &bottom, "the paste buffer is empty", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 
 	t = keys_start("[[job]]\nname = \"long\"\n"
 	    "command = \"seq -f M%05g 1 3000; sleep 1000\"\n");
@@ -314,7 +226,7 @@ START_TEST(test_scroll_top)
 	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
 	EXPECT_IN(t, NULL, "M00001", WAIT_MS);
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
@@ -352,27 +264,16 @@ END_TEST
 static Suite *
 keys_e2e_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "rebind", &test_rebind, 30 },
 		{ "bad_keys", &test_bad_keys, 20 },
 		{ "focus_twice", &test_focus_twice, 30 },
 		{ "scroll_top", &test_scroll_top, 30 },
 		{ "stop_hint", &test_stop_hint, 90 },
 	};
-	Suite	*s = suite_create("keys_e2e");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("keys_e2e");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -380,13 +281,5 @@ keys_e2e_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	check_set_max_msg_size(16384);
-	sr = srunner_create(keys_e2e_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return e2e_main(keys_e2e_suite());
 }

@@ -10,64 +10,25 @@
  * columns 0-39 (three lines a job, 12 jobs), the pane 40-119, the prompt
  * and message row 39.  Every failed expectation carries the screen.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
 
-#include "e2e/term.h"
+#include "e2e/e2e.h"
 
 #define WAIT_MS		5000	/* default wait for text */
 
-/* Expect text inside a region within ms, or fail with the screen. */
-#define EXPECT_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_text_in((t), (r), (text), (ms)),	\
-	    "no \"%s\" in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
-/* Expect text to be gone from a region within ms. */
-#define EXPECT_GONE_IN(t, r, text, ms)					\
-	ck_assert_msg(term_wait_gone_in((t), (r), (text), (ms)),	\
-	    "\"%s\" still in %s after %d ms\n%s", (text), #r, (ms),	\
-	    term_dump(t))
-
-/* Assert cond, explaining with what and the screen. */
-#define PANEL_ASSERT(t, cond, what)					\
-	ck_assert_msg((cond), "%s\n%s", (what), term_dump(t))
-
 static const struct term_rect	screen = { 0, 0, 0, 0 };
-
-/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
-static const char *
-panel_bin(void)
-{
-	const char	*bin = getenv("JOBDECK_BIN");
-
-	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
-}
 
 /* Start jobdeck with no config on a fresh 120x40 terminal. */
 static struct term *
 panel_start(void)
 {
-	const char	*argv[] = { panel_bin(), "-c", "/dev/null", NULL };
-	struct term	*t;
+	static const char *const	args[] = { "-c", "/dev/null", NULL };
 
-	t = term_start(argv, NULL);
-	ck_assert_msg(t != NULL, "cannot start %s: %s", argv[0],
-	    strerror(errno));
-	EXPECT_IN(t, &screen, "Processes (", WAIT_MS);
-	return t;
-}
-
-/* Type a command line at the prompt and press Enter. */
-static void
-panel_run(struct term *t, const char *line)
-{
-	term_type(t, line);
-	term_key(t, TERM_KEY_ENTER);
+	return e2e_start(args, NULL);
 }
 
 /* Return the panel's rectangle at a size: beside the pane, or above it. */
@@ -108,9 +69,9 @@ panel_expect_selected(struct term *t, const struct term_rect *r, int id)
 
 	snprintf(text, sizeof text, "[%d] ", id);
 	EXPECT_IN(t, r, text, WAIT_MS);
-	PANEL_ASSERT(t, term_find_in(t, r, text, &row, &col), text);
+	E2E_ASSERT(t, term_find_in(t, r, text, &row, &col), text);
 	term_cell(t, row, col, &c);
-	PANEL_ASSERT(t, c.reverse, "the selected job is not highlighted");
+	E2E_ASSERT(t, c.reverse, "the selected job is not highlighted");
 }
 
 /* Start n `sleep 1000` jobs and wait until all run. */
@@ -121,7 +82,7 @@ panel_sleepers(struct term *t, int n)
 	int	i;
 
 	for (i = 0; i < n; i++)
-		panel_run(t, "sleep 1000");
+		e2e_run(t, "sleep 1000");
 	snprintf(text, sizeof text, "Processes (%d running)", n);
 	EXPECT_IN(t, &screen, text, 3 * WAIT_MS);
 }
@@ -152,7 +113,7 @@ START_TEST(test_panel_resize)
 	panel_press(t, TERM_KEY_CTRL_N, 10);
 	panel_expect_selected(t, &r, 10);
 	EXPECT_IN(t, &r, "↓ 8 more", WAIT_MS);
-	PANEL_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
 	    "an up marker with nothing above");
 
 	/* 80x24: a line a job (the panel is narrow), all 20 fit. */
@@ -166,7 +127,7 @@ START_TEST(test_panel_resize)
 	r = panel_resize(t, 50, 160);
 	panel_expect_selected(t, &r, 10);
 	EXPECT_IN(t, &r, "↓ 5 more", WAIT_MS);
-	PANEL_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &r, "↑", NULL, NULL),
 	    "an up marker with nothing above");
 
 	/* Job 18 at 120x40: 7-18 shown. */
@@ -182,7 +143,7 @@ START_TEST(test_panel_resize)
 	EXPECT_IN(t, &r, "↑ 5 more", WAIT_MS);
 	EXPECT_IN(t, &r, "[6] sleep 1000", WAIT_MS);
 	EXPECT_IN(t, &r, "[20] sleep 1000", WAIT_MS);
-	PANEL_ASSERT(t, !term_find_in(t, &r, "↓", NULL, NULL),
+	E2E_ASSERT(t, !term_find_in(t, &r, "↓", NULL, NULL),
 	    "a down marker with nothing below");
 
 	/* 80x16: short, a line a job, 13 of them. */
@@ -202,7 +163,7 @@ START_TEST(test_panel_zoom)
 	static const struct term_rect	 top = { 0, 0, 1, 120 };
 	static const struct term_rect	 wide = { 1, 0, 37, 120 };
 
-	panel_run(t, "sh -c 'while :; do stty size; sleep 0.3; done'");
+	e2e_run(t, "sh -c 'while :; do stty size; sleep 0.3; done'");
 	EXPECT_IN(t, &pane, "37 78", WAIT_MS);
 	term_type(t, "\x1a");			/* Ctrl+Z */
 	EXPECT_IN(t, &wide, "37 118", WAIT_MS);
@@ -227,8 +188,8 @@ START_TEST(test_panel_narrow)
 	struct term_rect	 r;
 	static const char	*cmd = "sh -c 'echo ready; exec sleep 1000'";
 
-	panel_run(t, cmd);
-	panel_run(t, "sleep 1000");
+	e2e_run(t, cmd);
+	e2e_run(t, "sleep 1000");
 	EXPECT_IN(t, &screen, "Processes (2 running)", WAIT_MS);
 	r = panel_resize(t, 30, 50);
 	EXPECT_IN(t, &r, "[1] ◉ sh -c", WAIT_MS);
@@ -255,8 +216,8 @@ START_TEST(test_panel_notice)
 	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
 	static const struct term_rect	 r = { 0, 0, 39, 40 };
 
-	panel_run(t, "sleep 1000");
-	panel_run(t, "sh -c 'sleep 1; exit 2'");
+	e2e_run(t, "sleep 1000");
+	e2e_run(t, "sh -c 'sleep 1; exit 2'");
 	EXPECT_IN(t, &r, "[2] sh -c", WAIT_MS);
 	panel_press(t, TERM_KEY_CTRL_P, 1);	/* job 1 shown */
 	EXPECT_IN(t, &bottom, "[2] sh -c 'sleep 1; exit 2' failed (exited 2)",
@@ -276,23 +237,23 @@ START_TEST(test_panel_job_commands)
 	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
 	static const struct term_rect	 r = { 0, 0, 39, 40 };
 
-	panel_run(t, "sleep 1000");
-	panel_run(t, "true");
-	panel_run(t, "echo two");
-	panel_run(t, "echo three");
+	e2e_run(t, "sleep 1000");
+	e2e_run(t, "true");
+	e2e_run(t, "echo two");
+	e2e_run(t, "echo three");
 	EXPECT_IN(t, &r, "Processes (1 running)", WAIT_MS);
 	EXPECT_IN(t, &r, "[4] echo three", WAIT_MS);
-	panel_run(t, "!rm 1");
+	e2e_run(t, "!rm 1");
 	EXPECT_IN(t, &bottom, "[1] is running: !kill it first", WAIT_MS);
-	panel_run(t, "!rm 2");
+	e2e_run(t, "!rm 2");
 	EXPECT_GONE_IN(t, &r, "[2] true", WAIT_MS);
 	EXPECT_IN(t, &r, "[1] sleep 1000", WAIT_MS);
-	panel_run(t, "!rename 1 napper");
+	e2e_run(t, "!rename 1 napper");
 	EXPECT_IN(t, &r, "[1] napper: sleep 1000", WAIT_MS);
-	panel_run(t, "!rename 1 'no good'");
+	e2e_run(t, "!rename 1 'no good'");
 	EXPECT_IN(t, &bottom, "rename: job name 'no good' may only have",
 	    WAIT_MS);
-	panel_run(t, "!clear");
+	e2e_run(t, "!clear");
 	EXPECT_IN(t, &bottom, "removed 2 finished jobs", WAIT_MS);
 	EXPECT_GONE_IN(t, &r, "[3] echo", WAIT_MS);
 	EXPECT_GONE_IN(t, &r, "[4] echo", WAIT_MS);
@@ -308,21 +269,21 @@ START_TEST(test_panel_live_ps)
 	int		 row, col;
 	char		 line[512];
 
-	panel_run(t, "sleep 1000");
-	panel_run(t, "sh -c 'sleep 3; exit 3'");
+	e2e_run(t, "sleep 1000");
+	e2e_run(t, "sh -c 'sleep 3; exit 3'");
 	EXPECT_IN(t, &screen, "Processes (2 running)", WAIT_MS);
-	panel_run(t, "!ps");
+	e2e_run(t, "!ps");
 	EXPECT_IN(t, &screen, "sh -c 'sleep 3; exit 3'", WAIT_MS);
-	PANEL_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
+	E2E_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
 	    "no row of job 2");
 	snprintf(line, sizeof line, "%s", term_row_text(t, row));
-	PANEL_ASSERT(t, strstr(line, "running") != NULL,
+	E2E_ASSERT(t, strstr(line, "running") != NULL,
 	    "job 2 is not running in !ps");
 	/* No key pressed: the view redraws itself as job 2 fails. */
 	EXPECT_IN(t, &screen, "failed", 3 * WAIT_MS);
-	PANEL_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
+	E2E_ASSERT(t, term_find(t, "sh -c 'sleep 3", &row, &col),
 	    "no row of job 2");
-	PANEL_ASSERT(t, strstr(term_row_text(t, row), "failed") != NULL,
+	E2E_ASSERT(t, strstr(term_row_text(t, row), "failed") != NULL,
 	    "job 2 is not failed in !ps");
 	term_close(t);
 }
@@ -332,11 +293,7 @@ END_TEST
 static Suite *
 panel_suite(void)
 {
-	static const struct {
-		const char	*name;
-		const TTest	*const *test;
-		int		 timeout;
-	} cases[] = {
+	static const struct e2e_case	cases[] = {
 		{ "panel_resize", &test_panel_resize, 40 },
 		{ "panel_zoom", &test_panel_zoom, 20 },
 		{ "panel_narrow", &test_panel_narrow, 20 },
@@ -344,16 +301,9 @@ panel_suite(void)
 		{ "panel_job_commands", &test_panel_job_commands, 20 },
 		{ "panel_live_ps", &test_panel_live_ps, 20 },
 	};
-	Suite	*s = suite_create("panel_e2e");
-	TCase	*tc;
-	size_t	 i;
+	Suite				*s = suite_create("panel_e2e");
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, *cases[i].test);
-		suite_add_tcase(s, tc);
-	}
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
 	return s;
 }
 
@@ -361,13 +311,5 @@ panel_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	check_set_max_msg_size(16384);
-	sr = srunner_create(panel_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return e2e_main(panel_suite());
 }

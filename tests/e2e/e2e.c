@@ -1,0 +1,184 @@
+/*
+ * e2e.c: the pieces every end-to-end suite used to write again: the
+ * binary under test, starting it on a term and waiting for its panel,
+ * configuration files, batch runs, failure messages with the screen, the
+ * case table and main().
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e/e2e.h"
+
+#define E2E_MAX_ARGS	16	/* the binary, its arguments and NULL */
+#define E2E_DUMP_CUT	6000	/* longer dumps also go to stderr */
+
+static const struct term_rect	e2e_panel = { 0, 0, 39, 40 };
+static char			e2e_cfg_dir[64];
+
+/* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
+const char *
+e2e_bin(void)
+{
+	const char	*bin = getenv("JOBDECK_BIN");
+
+	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
+}
+
+/* Format into a static buffer (one message at a time). */
+const char *
+e2e_fmt(const char *fmt, ...)
+{
+	static char	buf[4096];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/*
+ * Return the screen dump for a failure message; check cuts messages, so a
+ * long dump also goes to stderr whole.
+ */
+const char *
+e2e_dump(struct term *t)
+{
+	const char	*d = term_dump(t);
+
+	if (strlen(d) > E2E_DUMP_CUT)
+		fprintf(stderr, "full screen dump:\n%s\n", d);
+	return d;
+}
+
+/*
+ * Start the binary with the NULL-terminated args after it (at most 14) and
+ * extra environment env (may be NULL), and wait for its panel.
+ */
+struct term *
+e2e_start(const char *const *args, const char *const *env)
+{
+	const char	*argv[E2E_MAX_ARGS];
+	struct term	*t;
+	size_t		 n = 0;
+
+	argv[n++] = e2e_bin();
+	while (args != NULL && *args != NULL) {
+		ck_assert_msg(n < E2E_MAX_ARGS - 1, "too many arguments");
+		argv[n++] = *args++;
+	}
+	argv[n] = NULL;
+	t = term_start(argv, env);
+	ck_assert_msg(t != NULL, "cannot start %s: %s (build it with "
+	    "`make jobdeck`, or set JOBDECK_BIN)", argv[0], strerror(errno));
+	EXPECT_IN(t, &e2e_panel, "Processes (", E2E_START_MS);
+	return t;
+}
+
+/* Type a command line at the prompt and press Enter. */
+void
+e2e_run(struct term *t, const char *line)
+{
+	term_type(t, line);
+	term_key(t, TERM_KEY_ENTER);
+}
+
+/* Write text to name in a fresh private directory (0600); its path. */
+const char *
+e2e_cfg_write(const char *name, const char *text)
+{
+	static char	path[128];
+	int		fd;
+
+	strcpy(e2e_cfg_dir, "/tmp/jd-e2e-cfg.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(e2e_cfg_dir));
+	snprintf(path, sizeof path, "%s/%s", e2e_cfg_dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* Remove what e2e_cfg_write() made. */
+void
+e2e_cfg_remove(void)
+{
+	char	cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", e2e_cfg_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", e2e_cfg_dir);
+}
+
+/* Run the binary with args (no terminal); its output and exit status. */
+int
+e2e_batch(const char *args, char *out, size_t size)
+{
+	char	 cmd[512];
+	FILE	*f;
+	size_t	 n;
+	int	 status;
+
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", e2e_bin(), args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(out, 1, size - 1, f);
+	out[n] = '\0';
+	status = pclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Read a file of the term's directory into buf; its length, or -1. */
+ssize_t
+e2e_read_file(struct term *t, const char *name, char *buf, size_t size)
+{
+	char	 path[1024];
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "%s/%s", term_tmpdir(t), name);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (ssize_t)n;
+}
+
+/* Add n cases to s, each a test case of its own with its timeout. */
+void
+e2e_add_cases(Suite *s, const struct e2e_case *cases, size_t n)
+{
+	TCase	*tc;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, *cases[i].test);
+		suite_add_tcase(s, tc);
+	}
+}
+
+/* Run a suite (room for screen dumps in messages); the exit status. */
+int
+e2e_main(Suite *s)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	check_set_max_msg_size(16384);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
