@@ -243,20 +243,20 @@ START_TEST(test_stop_hint)
 	t = keys_start("[keys.view]\nquit = [\"q\", \"C-g\"]\n\n"
 	    "[[job]]\nname = \"big\"\ncommand = \"seq 1 4000000\"\n");
 	EXPECT_IN(t, &panel, "Exited 0", 4 * WAIT_MS);
-	keys_run(t, "!logs 1");
+	e2e_run(t, "!logs 1");
 	EXPECT_IN(t, &bottom, "/: search", WAIT_MS);
 	term_raw_start(t);
 	term_type(t, "/nothing-such\r");
 	EXPECT_IN(t, &bottom, "Pattern not found", 6 * WAIT_MS);
 	term_raw_stop(t);
 	raw = term_raw_bytes(t, &len);
-	KEYS_ASSERT(t, memmem(raw, len, "searching", 9) != NULL,
+	E2E_ASSERT(t, memmem(raw, len, "searching", 9) != NULL,
 	    "the search ended in one turn: no status to look at");
-	KEYS_ASSERT(t, memmem(raw, len, "(C-g: stop)", 11) != NULL &&
+	E2E_ASSERT(t, memmem(raw, len, "(C-g: stop)", 11) != NULL &&
 	    memmem(raw, len, "Esc: stop", 9) == NULL,
 	    "the search's status does not name C-g as its stop key");
 	term_close(t);
-	cfg_remove();
+	e2e_cfg_remove();
 }
 END_TEST
 
