@@ -13,6 +13,7 @@
 #ifndef JOBDECK_UI_H
 #define JOBDECK_UI_H
 
+struct bind;
 struct config;
 struct config_job;
 struct job;
@@ -22,8 +23,10 @@ struct session;
 struct ui;
 
 struct ui_opts {
-	const struct config *config;	/* for !run, autostart and [keys]; */
-					/*   may be NULL */
+	const struct config *config;	/* for !run and autostart; may be */
+					/*   NULL */
+	const struct bind *bind;	/* the keys in force, the config's */
+					/*   [keys] applied; the caller's */
 };
 
 struct ui	*ui_new(struct loop *, struct jobtable *, struct session *,

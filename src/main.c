@@ -94,7 +94,8 @@ main_help(void)
 	    "At the > prompt: a command starts a job; cd, export and unset persist;\n"
 	    "!ps, !kill [-SIG] ID, !kill-all, !logs ID, !run NAME, !restart ID,\n"
 	    "!focus ID, !help, !quit.\n"
-	    "Ctrl+T gives the keyboard to the selected job and takes it back.\n"
+	    "C-t (by default) gives the keyboard to the selected job and takes it\n"
+	    "back; !help lists every key in force.\n"
 	    "`jobdeck ctl COMMAND` runs a command in a running deck "
 	    "(jobdeck ctl -h).\n"
 	    "`jobdeck run` runs one command to its end without a screen "
@@ -390,6 +391,10 @@ main(int argc, char **argv)
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
+	/* One set of bindings: the prompt's, and !help's over ctl. */
+	ms.bind = bind_new();
+	config_apply_keys(cfg, ms.bind);
+	opts.bind = ms.bind;
 	ms.ui = ui_new(loop, jt, session, &opts, &cause);
 	if (ms.ui == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
@@ -401,6 +406,7 @@ main(int argc, char **argv)
 		store_free(ms.store);
 		session_free(session);
 		loop_free(loop);
+		bind_free(ms.bind);
 		free(log_dir);
 		config_free(cfg);
 		return 1;
@@ -409,8 +415,6 @@ main(int argc, char **argv)
 	ctx.jt = jt;
 	ctx.session = session;
 	ctx.config = cfg;
-	ms.bind = bind_new();
-	config_apply_keys(cfg, ms.bind);
 	ctx.bind = ms.bind;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	for (j = 0; j < cfg->njobs; j++) {

@@ -146,7 +146,7 @@ struct ui_drag {
 struct ui {
 	struct loop		*loop;
 	SCREEN			*screen;	/* curses' terminal (newterm) */
-	struct bind		*bind;
+	const struct bind	*bind;		/* the caller's (ui_opts) */
 	struct jobtable		*jt;
 	struct session		*session;
 	struct keys		*keys;

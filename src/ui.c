@@ -1023,15 +1023,13 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
 	ui->ctx.config = opts->config;
-	ui->bind = bind_new();
+	ui->bind = opts->bind;
 	if (opts->config != NULL) {
 		ui->clipboard = opts->config->settings.clipboard;
 		ui->panel_width = opts->config->settings.panel_width;
 		ui->bell = opts->config->settings.bell;
 	} else
 		ui->clipboard = 1;
-	if (opts->config != NULL)
-		config_apply_keys(opts->config, ui->bind);
 	ui->ctx.bind = ui->bind;
 
 	/* Our SIGWINCH handler first, so curses does not install its own. */
@@ -1094,7 +1092,6 @@ ui_free(struct ui *ui)
 	ui_colour_free();
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
-	bind_free(ui->bind);
 	free(ui->clip);
 	free(ui->notices);
 	free(ui);
