@@ -290,6 +290,43 @@ START_TEST(test_panel_live_ps)
 END_TEST
 
 /* The panel's cases. */
+/*
+ * settings.panel_width sets the panel's width (the pane's frame starts at
+ * column 60), and settings.bell rings the bell (BEL) when a job fails;
+ * without it no BEL is written.
+ */
+START_TEST(test_panel_width_bell)
+{
+	const char	*args[] = { "-c", NULL, NULL }, *raw;
+	struct term	*t;
+	struct term_cell c;
+	size_t		 len;
+	int		 bell;
+
+	for (bell = 0; bell <= 1; bell++) {
+		args[1] = e2e_cfg_write("config.toml", bell ?
+		    "[settings]\npanel_width = 60\nbell = true\n" :
+		    "[settings]\npanel_width = 60\n");
+		t = e2e_start(args, NULL);
+		E2E_ASSERT(t, term_cell(t, 0, 60, &c) == 0 &&
+		    strcmp(c.text, "┌") == 0 && term_cell(t, 0, 59, &c) == 0 &&
+		    strcmp(c.text, "┐") == 0,
+		    "panel_width = 60: the pane does not start at column 60");
+		term_raw_start(t);
+		e2e_run(t, "sh -c 'exit 3'");
+		EXPECT_IN(t, &screen, "failed (exited 3)", WAIT_MS);
+		term_pump(t, 200);
+		term_raw_stop(t);
+		raw = term_raw_bytes(t, &len);
+		E2E_ASSERT(t, (memchr(raw, '\a', len) != NULL) == bell,
+		    bell ? "bell = true: no BEL when the job failed" :
+		    "bell = false: a BEL was written");
+		term_close(t);
+		e2e_cfg_remove();
+	}
+}
+END_TEST
+
 static Suite *
 panel_suite(void)
 {
@@ -300,6 +337,7 @@ panel_suite(void)
 		{ "panel_notice", &test_panel_notice, 20 },
 		{ "panel_job_commands", &test_panel_job_commands, 20 },
 		{ "panel_live_ps", &test_panel_live_ps, 20 },
+		{ "panel_width_bell", &test_panel_width_bell, 30 },
 	};
 	Suite				*s = suite_create("panel_e2e");
 
