@@ -23,8 +23,8 @@ LDSAN	= -fsanitize=address,undefined
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS = detect_leaks=1
 endif
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm libcurl)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm libcurl)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check)
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
@@ -92,7 +92,13 @@ LIB_SRCS = \
 	src/ui-pager.c \
 	src/ui-source.c \
 	src/json.c \
-	src/run.c
+	src/run.c \
+	src/dotenv.c \
+	src/http.c \
+	src/probe.c \
+	src/watch.c \
+	src/stack.c \
+	src/up.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
@@ -119,7 +125,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/grep.o $(B)/keys.o \
-		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o
+		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
+		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
+		     $(B)/watch.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -130,7 +138,8 @@ check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(B)/config.o $(B)/session.o \
-		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS)
+		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
+		     $(B)/waitstatus.o $(B)/json.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o

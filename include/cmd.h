@@ -31,6 +31,7 @@ struct job;
 struct jobtable;
 struct json_buf;
 struct session;
+struct stack;
 
 /*
  * Where a command's results go; any member may be NULL.  follow turns the
@@ -101,6 +102,8 @@ struct cmd_ctx {
 	const struct cmd_client	*client;
 	void			*arg;
 	const struct config	*config;	/* for !run; NULL: none */
+	struct stack		*stack;		/* starts configured jobs; */
+						/*   NULL: none (!run fails) */
 	int			 json;		/* results as JSON */
 	const struct bind	*bind;		/* keys for !help; NULL: defaults */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */

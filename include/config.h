@@ -50,6 +50,42 @@ struct config_settings {
 	int		 clipboard;	/* copies also go to the outer */
 					/*   terminal's clipboard (OSC 52) */
 	int		 bell;		/* a failed job rings the bell */
+	char		**env_file;	/* dotenv files every job reads, */
+	size_t		 nenv_file;	/*   relative to the config's dir; */
+					/*   also a top-level key */
+	int		 port_base;	/* a Procfile's first $PORT */
+};
+
+/* When a dependency (depends_on) lets a job start. */
+enum config_cond {
+	CONFIG_COND_STARTED,		/* it runs (or has run) */
+	CONFIG_COND_READY,		/* its readiness probe passed */
+	CONFIG_COND_COMPLETED,		/* it ended, any status */
+	CONFIG_COND_COMPLETED_OK	/* it ended with status 0 */
+};
+
+/* One entry of depends_on = { NAME = "CONDITION" }. */
+struct config_dep {
+	char		*name;		/* a [[job]] of this file */
+	enum config_cond cond;
+	int		 line;		/* where it was written */
+	int		 col;
+};
+
+/*
+ * A probe (ready_* or liveness_*): at most one of log (liveness: none),
+ * cmd, tcp and http is set; none: no probe.
+ */
+struct config_probe {
+	char		*log;		/* regex (POSIX ERE) over output lines */
+	char		*cmd;		/* shell string: exit 0 passes */
+	char		*tcp;		/* "host:port" accepts a connection */
+	char		*http;		/* URL answers 2xx or 3xx */
+	double		 interval;	/* seconds between attempts */
+	double		 timeout;	/* seconds one attempt may take */
+	double		 initial_delay;	/* seconds before the first */
+	int		 retries;	/* failures in a row before it fails; */
+					/*   ready: 0 is no limit */
 };
 
 /*
@@ -82,6 +118,38 @@ struct config_job {
 	size_t		 nparams;	/*   owned here (const-cast); params
 					   [nparams].key is NULL */
 	int		 line;		/* where it was defined, 0 if nowhere */
+
+	/* A stack: order, readiness, environment, stopping, groups. */
+	struct config_dep *deps;	/* depends_on, in file order; names */
+	size_t		 ndeps;		/*   checked, no cycles */
+	struct config_probe ready;	/* "starting" until it passes */
+	struct config_probe liveness;	/* fails the job when it fails */
+	char		**env_file;	/* dotenv files, over [settings]' */
+	size_t		 nenv_file;
+	int		 port;		/* $PORT; 0: none */
+	char		*stop_signal;	/* "SIGINT"; NULL: SIGTERM */
+	char		*stop_command;	/* run instead of a signal, or NULL */
+	double		 stop_timeout;	/* seconds to SIGKILL; -1: */
+					/*   kill_timeout */
+	double		 start_delay;	/* seconds before each first start */
+	double		 restart_delay_max; /* the backoff's cap; a run */
+					/*   longer than it resets it */
+	int		 replicas;	/* name-1..name-N; 1: just name */
+	char		*group;		/* NULL: none */
+	int		 priority;	/* higher starts first from the queue */
+	char		**watch;	/* globs (** spans directories) relative to */
+	size_t		 nwatch;	/*   cwd (else the config's dir) */
+	char		**watch_ignore;	/* globs never watched */
+	size_t		 nwatch_ignore;
+	double		 watch_debounce;	/* seconds of quiet before the */
+						/*   restart */
+};
+
+/* One [groups.NAME] table. */
+struct config_group {
+	char		*name;
+	int		 max_running;	/* 0: no limit */
+	int		 line;
 };
 
 /*
@@ -104,6 +172,8 @@ struct config {
 	size_t			 njobs;
 	struct config_key	*keys;	/* [keys], in file order */
 	size_t			 nkeys;
+	struct config_group	*groups;	/* [groups.NAME], file order */
+	size_t			 ngroups;
 };
 
 /* What an option is, for the table. */
@@ -114,11 +184,12 @@ enum config_type {
 	CONFIG_BOOL,
 	CONFIG_ENUM,		/* a string among choices, "|"-separated */
 	CONFIG_STRING_ARRAY,
-	CONFIG_STRING_TABLE	/* a table of string values: env, params */
+	CONFIG_STRING_TABLE,	/* a table of string values: env, params */
+	CONFIG_DEPS		/* depends_on: names to conditions */
 };
 
 struct config_option {
-	const char	*section;	/* "settings" or "job" */
+	const char	*section;	/* "settings", "job" or "groups" */
 	const char	*name;
 	enum config_type type;
 	const char	*def;		/* default as TOML text; NULL: none */
@@ -183,6 +254,7 @@ const struct config_job *config_find_job(const struct config *,
 		     const char *name);
 void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
+void		 config_set_port_base(struct config *, int base);
 void		 config_free(struct config *);
 
 #endif

@@ -39,6 +39,8 @@ enum job_restart {
 
 enum job_state {
 	JOB_QUEUED,
+	JOB_WAITING,		/* held before a start: dependencies, start */
+				/*   delay (see job_wait_reason()) */
 	JOB_RUNNING,
 	JOB_STOPPED,		/* running, but its leader is stopped (SIGSTOP) */
 	JOB_COMPLETED,		/* exited 0 */
@@ -64,6 +66,24 @@ struct job_spec {
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
 	int		  max_restarts;	/* -1: no limit */
+	int64_t		  restart_delay_max_ms;	/* backoff cap: the delay */
+					/* doubles each restart in a row up to
+					   it; a run longer than it resets the
+					   count (<= restart_delay_ms: none) */
+	const char	 *group;	/* NULL: none; [groups.NAME] limits */
+	int		  priority;	/* queue order: higher first, then FIFO */
+	int		  stop_signal;	/* what a stop sends; 0: SIGTERM */
+	const char	 *stop_command;	/* run (shell string, in the job's cwd
+					   and env) instead of a signal */
+	int64_t		  stop_timeout_ms;	/* stop to SIGKILL; -1: the */
+						/*   deck's grace */
+};
+
+/* What a readiness probe said of the job's current run. */
+enum job_ready {
+	JOB_READY_NONE,		/* no probe: ready once started */
+	JOB_READY_STARTING,	/* probing, not ready yet */
+	JOB_READY_YES
 };
 
 struct job	*job_new(int id, const struct job_spec *);
@@ -94,6 +114,14 @@ void		 job_set_timed_out(struct job *);
 void		 job_set_queued(struct job *);
 void		 job_set_start_error(struct job *, const char *why, int64_t now_ms);
 int		 job_restart_due(const struct job *);
+int64_t		 job_restart_delay_ms(const struct job *);
+void		 job_set_waiting(struct job *, const char *why);
+const char	*job_wait_reason(const struct job *);
+void		 job_set_ready(struct job *, enum job_ready);
+enum job_ready	 job_ready(const struct job *);
+const char	*job_ready_name(enum job_ready);
+void		 job_set_note(struct job *, const char *note);
+const char	*job_note(const struct job *);
 
 int		 job_id(const struct job *);
 const char	*job_name(const struct job *);

@@ -23,6 +23,8 @@
 #ifndef JOBDECK_JOBTABLE_H
 #define JOBDECK_JOBTABLE_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 struct cgroup;
@@ -43,6 +45,31 @@ struct jobtable_cbs {
 								/* renamed */
 	void	(*removed)(struct job *, void *arg);	/* about to be freed */
 };
+
+/*
+ * What may start, and in which order jobs stop; set by whoever knows the
+ * jobs' dependencies (stack.c).  may_start is asked before every start of
+ * a job (spawn, the queue, !restart, its restart policy): JOBTABLE_GO
+ * starts it (or queues it), JOBTABLE_WAIT leaves it JOB_WAITING with
+ * *why (allocated) as its reason until jobtable_recheck(), JOBTABLE_FAIL
+ * ends it as failed with *why as its start error.  stop_later says a live
+ * job must go on running until others it serves have stopped: the
+ * jobtable_kill_all() of a deck's quit or !kill-all stops it once
+ * stop_later says 0 (checked again after every exit).
+ */
+enum jobtable_gate {
+	JOBTABLE_GO,
+	JOBTABLE_WAIT,
+	JOBTABLE_FAIL
+};
+
+struct jobtable_policy {
+	enum jobtable_gate (*may_start)(struct job *, char **why, void *arg);
+	int	(*stop_later)(struct job *, void *arg);
+};
+
+/* A process that is not a job (a probe, a stop_command) has ended. */
+typedef void	jobtable_pid_cb(pid_t pid, int status, void *arg);
 
 #define JOBTABLE_READ_BUDGET	(256 * 1024)	/* bytes per job per turn */
 #define JOBTABLE_KILL_GRACE_MS	5000
@@ -89,5 +116,17 @@ void		 jobtable_kill_strays(void);
 int		 jobtable_write(struct jobtable *, struct job *,
 		    const char *buf, size_t len);
 void		 jobtable_update(struct jobtable *, struct job *);
+
+void		 jobtable_set_policy(struct jobtable *,
+		    const struct jobtable_policy *, void *arg);
+void		 jobtable_recheck(struct jobtable *);
+void		 jobtable_set_group_limit(struct jobtable *, const char *group,
+		    int max_running);
+int		 jobtable_fail(struct jobtable *, struct job *,
+		    const char *why);
+void		 jobtable_changed(struct jobtable *, struct job *);
+int		 jobtable_watch_pid(struct jobtable *, pid_t,
+		    jobtable_pid_cb *, void *arg);
+void		 jobtable_unwatch_pid(struct jobtable *, pid_t);
 
 #endif

@@ -13,6 +13,11 @@
  *     re-parsed by a shell.
  * A relative cwd is taken from the session's.
  *
+ * launch_new_at() is launch_new() for replica (1..N of a job with
+ * replicas > 1: named NAME-replica; 0: the job itself) with env_file
+ * paths relative to base_dir (the config file's directory; NULL: the
+ * session's cwd); launch_new() is launch_new_at(..., 0, NULL, ...).
+ *
  * Ownership: launch_new() returns a struct launch that owns the spec and
  * every string it points to; launch_free() frees them.  The spec's
  * log_dir and scrollback are left unset: jobtable_spawn() gives every job
@@ -34,6 +39,10 @@ struct launch	*launch_new(const struct config_job *,
 		    const struct config_settings *, const struct session *,
 		    const struct expand_param *params, size_t nparams,
 		    char **cause);
+struct launch	*launch_new_at(const struct config_job *,
+		    const struct config_settings *, const struct session *,
+		    const struct expand_param *params, size_t nparams,
+		    int replica, const char *base_dir, char **cause);
 struct job_spec	*launch_spec(struct launch *);
 void		 launch_free(struct launch *);
 

@@ -27,6 +27,8 @@ struct ui_opts {
 					/*   NULL */
 	const struct bind *bind;	/* the keys in force, the config's */
 					/*   [keys] applied; the caller's */
+	struct stack	*stack;		/* starts configured jobs; the */
+					/*   caller's */
 };
 
 struct ui	*ui_new(struct loop *, struct jobtable *, struct session *,
@@ -35,7 +37,6 @@ void		 ui_free(struct ui *);
 void		 ui_quit(struct ui *);
 void		 ui_message(struct ui *, const char *msg, int error);
 int		 ui_start_job(struct ui *, const char *command);
-int		 ui_start_config_job(struct ui *, const struct config_job *);
 void		 ui_focus_job(struct ui *, struct job *);
 
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what jobdeck needs to build and test, when it is missing:
-# ncursesw, libvterm, check and pkg-config (and groff to lint the man page,
+# ncursesw, libvterm, libcurl (readiness probes over HTTP), check and
+# pkg-config (and groff to lint the man page,
 # and ping for the demo jobs of `make run`).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
@@ -11,6 +12,7 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 have_pc ncursesw || need="$need libncurses-dev"
 have_pc vterm || need="$need libvterm-dev"
 have_pc check || need="$need check"
+have_pc libcurl || need="$need libcurl4-openssl-dev"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
@@ -36,9 +38,10 @@ fi
 cat >&2 <<MSG
 jobdeck: missing:$need
 Install them with your package manager: ncursesw (wide-character ncurses)
-development files, libvterm 0.1.x development files, the check unit-test
+development files, libvterm 0.1.x and libcurl development files, the check unit-test
 library, pkg-config, groff and ping. On Debian or Ubuntu:
-  apt-get install libncurses-dev libvterm-dev check pkg-config groff-base \
+  apt-get install libncurses-dev libvterm-dev libcurl4-openssl-dev check \
+    pkg-config groff-base \
     iputils-ping
 MSG
 exit 1

@@ -13,6 +13,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "launch.h"
+#include "stack.h"
 #include "xmalloc.h"
 
 static void	cmd_run_exec(struct cmd_ctx *, int, char **);
@@ -44,24 +45,16 @@ struct job *
 cmd_start_config_job(struct cmd_ctx *ctx, const struct config_job *cj,
     const struct expand_param *params, size_t nparams)
 {
-	const struct config_settings	*set;
-	struct launch			*l;
-	struct job_spec			*spec;
-	struct job			*job;
-	char				*cause = NULL;
+	struct job	*job;
+	char		*cause = NULL;
 
-	set = ctx->config != NULL ? &ctx->config->settings : NULL;
-	l = launch_new(cj, set, ctx->session, params, nparams, &cause);
-	if (l == NULL) {
-		cmd_error(ctx, "cannot start %s (%s)", cj->name, cause);
-		free(cause);
+	if (ctx->stack == NULL) {
+		cmd_error(ctx, "cannot start %s (no configured stack here)",
+		    cj->name);
 		return NULL;
 	}
-	spec = launch_spec(l);
-	job = jobtable_spawn(ctx->jt, spec, &cause);
-	launch_free(l);
-	if (job == NULL) {
-		cmd_error(ctx, "cannot start %s (%s)", cj->name, cause);
+	if (stack_start(ctx->stack, cj, params, nparams, &job, &cause) != 0) {
+		cmd_error(ctx, "%s", cause);
 		free(cause);
 		return NULL;
 	}

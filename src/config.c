@@ -82,6 +82,7 @@
 
 #define SET(f)	offsetof(struct config_settings, f)
 #define JOB(f)	offsetof(struct config_job, f)
+#define GRP(f)	offsetof(struct config_group, f)
 
 /* An enum option is stored as an int, the index of its choice. */
 _Static_assert(sizeof (enum config_restart) == sizeof (int),
@@ -221,6 +222,111 @@ const struct config_option config_options[] = {
 	  .help = "values for {name} in command, args, cwd and input",
 	  .flags = CONFIG_PAIRS, .offset = JOB(params),
 	  .count = JOB(nparams), .check = config_check_param },
+
+	{ .section = "job", .name = "depends_on", .type = CONFIG_DEPS,
+	  .choices = "started|ready|completed|completed_successfully",
+	  .help = "jobs to wait for and when: { db = \"ready\" }",
+	  .offset = JOB(deps), .count = JOB(ndeps) },
+#define PROBE_OPTIONS(kind, field, what)				\
+	{ .section = "job", .name = kind "_cmd", .type = CONFIG_STRING,	\
+	  .help = what ": a shell command that exits 0",		\
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.cmd) },	\
+	{ .section = "job", .name = kind "_tcp", .type = CONFIG_STRING,	\
+	  .help = what ": host:port accepts a connection",		\
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.tcp) },	\
+	{ .section = "job", .name = kind "_http", .type = CONFIG_STRING,	\
+	  .help = what ": an http:// URL answers 2xx or 3xx",		\
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.http) },	\
+	{ .section = "job", .name = kind "_interval", .type = CONFIG_NUMBER, \
+	  .def = "1", .min = 0.01, .max = 86400,			\
+	  .help = "seconds between " kind " probes",			\
+	  .offset = JOB(field.interval) },				\
+	{ .section = "job", .name = kind "_timeout", .type = CONFIG_NUMBER, \
+	  .def = "1", .min = 0.01, .max = 3600,				\
+	  .help = "seconds one " kind " probe may take",		\
+	  .offset = JOB(field.timeout) },				\
+	{ .section = "job", .name = kind "_initial_delay",		\
+	  .type = CONFIG_NUMBER, .def = "0", .min = 0, .max = 86400,	\
+	  .help = "seconds from the start to the first " kind " probe",	\
+	  .offset = JOB(field.initial_delay) }
+	{ .section = "job", .name = "ready_log", .type = CONFIG_STRING,
+	  .help = "ready when an output line matches this regex (ERE)",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(ready.log) },
+	PROBE_OPTIONS("ready", ready, "ready when"),
+	{ .section = "job", .name = "ready_retries", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 1000000,
+	  .help = "failed ready probes before the job counts as failed; "
+	  "0: no limit",
+	  .offset = JOB(ready.retries) },
+	PROBE_OPTIONS("liveness", liveness, "alive while"),
+	{ .section = "job", .name = "liveness_retries", .type = CONFIG_INT,
+	  .def = "3", .min = 1, .max = 1000000,
+	  .help = "failed liveness probes in a row that fail (and restart) "
+	  "the job",
+	  .offset = JOB(liveness.retries) },
+#undef PROBE_OPTIONS
+	{ .section = "job", .name = "env_file", .type = CONFIG_STRING_ARRAY,
+	  .help = "dotenv files read in order, after [settings]' env_file",
+	  .offset = JOB(env_file), .count = JOB(nenv_file) },
+	{ .section = "job", .name = "port", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 65535,
+	  .help = "$PORT for the job; 0: none (Procfiles: as foreman)",
+	  .offset = JOB(port) },
+	{ .section = "job", .name = "stop_signal", .type = CONFIG_STRING,
+	  .help = "signal that stops the job, e.g. \"SIGINT\"; unset: SIGTERM",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(stop_signal) },
+	{ .section = "job", .name = "stop_command", .type = CONFIG_STRING,
+	  .help = "shell command run to stop the job instead of a signal",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(stop_command) },
+	{ .section = "job", .name = "stop_timeout", .type = CONFIG_NUMBER,
+	  .min = 0, .max = 3600,
+	  .help = "seconds from the stop to SIGKILL; unset: kill_timeout",
+	  .offset = JOB(stop_timeout) },
+	{ .section = "job", .name = "start_delay", .type = CONFIG_NUMBER,
+	  .def = "0", .min = 0, .max = 86400,
+	  .help = "seconds to wait before starting, once dependencies allow",
+	  .offset = JOB(start_delay) },
+	{ .section = "job", .name = "restart_delay_max", .type = CONFIG_NUMBER,
+	  .def = "60", .min = 0, .max = 86400,
+	  .help = "cap of the restart delay, which doubles on each restart; "
+	  "a longer run resets it",
+	  .offset = JOB(restart_delay_max) },
+	{ .section = "job", .name = "replicas", .type = CONFIG_INT,
+	  .def = "1", .min = 1, .max = 100,
+	  .help = "copies to run, named NAME-1 to NAME-N (PORT +1 each)",
+	  .offset = JOB(replicas) },
+	{ .section = "job", .name = "group", .type = CONFIG_STRING,
+	  .help = "group name, for [groups.NAME] limits and !kill-group",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(group),
+	  .check = name_check_job },
+	{ .section = "job", .name = "priority", .type = CONFIG_INT,
+	  .def = "0", .min = -1000, .max = 1000,
+	  .help = "queued jobs start highest priority first, then in order",
+	  .offset = JOB(priority) },
+	{ .section = "job", .name = "watch", .type = CONFIG_STRING_ARRAY,
+	  .help = "globs of files whose change restarts the job (** for "
+	  "any depth)",
+	  .offset = JOB(watch), .count = JOB(nwatch) },
+	{ .section = "job", .name = "watch_ignore", .type = CONFIG_STRING_ARRAY,
+	  .help = "globs of files and directories watch leaves out",
+	  .offset = JOB(watch_ignore), .count = JOB(nwatch_ignore) },
+	{ .section = "job", .name = "watch_debounce", .type = CONFIG_NUMBER,
+	  .def = "0.5", .min = 0, .max = 3600,
+	  .help = "seconds of quiet after a change before the restart",
+	  .offset = JOB(watch_debounce) },
+
+	{ .section = "settings", .name = "env_file", .type = CONFIG_STRING_ARRAY,
+	  .help = "dotenv files every job reads (also a top-level key)",
+	  .offset = SET(env_file), .count = SET(nenv_file) },
+	{ .section = "settings", .name = "port_base", .type = CONFIG_INT,
+	  .def = "5000", .min = 1, .max = 65535,
+	  .help = "a Procfile's first $PORT; +100 a process type, +1 a replica",
+	  .offset = SET(port_base) },
+
+	{ .section = "groups", .name = "max_running", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 10000,
+	  .help = "jobs of [groups.NAME] running at once; 0: no limit",
+	  .offset = GRP(max_running) },
 };
 const size_t config_noptions = sizeof config_options / sizeof config_options[0];
 
@@ -243,6 +349,9 @@ static int	 config_set_array(struct config_ctx *,
 		     const struct config_option *, const struct toml_value *,
 		     void *);
 static int	 config_set_table(struct config_ctx *,
+		     const struct config_option *, const struct toml_value *,
+		     void *);
+static int	 config_set_deps(struct config_ctx *,
 		     const struct config_option *, const struct toml_value *,
 		     void *);
 static int	 config_set(struct config_ctx *, const struct config_option *,
@@ -419,6 +528,8 @@ config_type_name(enum config_type type)
 		return "array of strings";
 	case CONFIG_STRING_TABLE:
 		return "table of strings";
+	case CONFIG_DEPS:
+		return "table of job names";
 	}
 	return "unknown";
 }
@@ -464,6 +575,16 @@ config_type_error(const struct config_option *o)
 		return xprintf("%s must be an array of strings", o->name);
 	case CONFIG_STRING_TABLE:
 		return xprintf("%s must be a table of strings", o->name);
+	case CONFIG_DEPS:
+		buf_printf(&b, "%s must be a table of job names to ", o->name);
+		for (p = o->choices; p != NULL; p = bar == NULL ? NULL :
+		    bar + 1) {
+			bar = strchr(p, '|');
+			buf_printf(&b, "%s\"%.*s\"", p == o->choices ? "" :
+			    bar == NULL ? " or " : ", ", bar == NULL ?
+			    (int)strlen(p) : (int)(bar - p), p);
+		}
+		return b.s;
 	}
 	return xprintf("%s has an unknown type", o->name);
 }
@@ -511,6 +632,7 @@ config_set_default(const struct config_option *o, void *base)
 		break;
 	case CONFIG_STRING_ARRAY:
 	case CONFIG_STRING_TABLE:
+	case CONFIG_DEPS:
 		break;
 	}
 }
@@ -523,12 +645,17 @@ config_init(const char *section, void *base)
 
 	if (strcmp(section, "settings") == 0)
 		memset(base, 0, sizeof (struct config_settings));
+	else if (strcmp(section, "groups") == 0)
+		memset(base, 0, sizeof (struct config_group));
 	else
 		memset(base, 0, sizeof (struct config_job));
 	for (i = 0; i < config_noptions; i++) {
 		if (strcmp(config_options[i].section, section) == 0)
 			config_set_default(&config_options[i], base);
 	}
+	/* Unset: the deck's kill_timeout. */
+	if (strcmp(section, "job") == 0)
+		((struct config_job *)base)->stop_timeout = -1;
 }
 
 /* Free everything the struct of section at base owns. */
@@ -537,6 +664,7 @@ config_clear(const char *section, void *base)
 {
 	const struct config_option	*o;
 	struct expand_param		*pp;
+	struct config_dep		*dp;
 	char				*field, **sp;
 	size_t				 i, j, n;
 
@@ -547,10 +675,16 @@ config_clear(const char *section, void *base)
 		field = (char *)base + o->offset;
 		n = 0;
 		if (o->type == CONFIG_STRING_ARRAY ||
-		    o->type == CONFIG_STRING_TABLE)
+		    o->type == CONFIG_STRING_TABLE || o->type == CONFIG_DEPS)
 			memcpy(&n, (char *)base + o->count, sizeof n);
 		if (o->type == CONFIG_STRING)
 			free(*(char **)field);
+		else if (o->type == CONFIG_DEPS) {
+			dp = *(struct config_dep **)field;
+			for (j = 0; j < n; j++)
+				free(dp[j].name);
+			free(dp);
+		}
 		else if (o->type == CONFIG_STRING_TABLE &&
 		    (o->flags & CONFIG_PAIRS)) {
 			pp = *(struct expand_param **)field;
@@ -703,6 +837,51 @@ config_set_table(struct config_ctx *ctx, const struct config_option *o,
 	return 0;
 }
 
+/*
+ * Set depends_on option o from the table v: job names (the job name rule;
+ * which jobs they are is checked once every job is read) to one of o's
+ * conditions, in file order.
+ */
+static int
+config_set_deps(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, void *base)
+{
+	struct config_dep	*dp;
+	const struct toml_value	*tv;
+	const char		*key;
+	char			*msg;
+	size_t			 n, i, len, count;
+	int			 cond;
+
+	if (toml_type(v) != TOML_TABLE)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    config_type_error(o));
+	n = toml_table_size(v);
+	dp = xcalloc(n + 1, sizeof *dp);
+	memcpy((char *)base + o->offset, &dp, sizeof dp);
+	for (i = 0; i < n; i++) {
+		key = toml_table_key(v, i, &len);
+		if (strlen(key) != len || name_check_job(key, &msg) != 0) {
+			if (strlen(key) != len)
+				msg = xstrdup("job names must not contain NUL "
+				    "bytes");
+			return config_fail(ctx, toml_table_key_line(v, i),
+			    toml_table_key_col(v, i), xprintf("%s: %s",
+			    o->name, msg));
+		}
+		tv = toml_table_value(v, i);
+		if (config_set_enum(ctx, o, tv, &cond) != 0)
+			return -1;
+		dp[i].name = xstrdup(key);
+		dp[i].cond = (enum config_cond)cond;
+		dp[i].line = toml_table_key_line(v, i);
+		dp[i].col = toml_table_key_col(v, i);
+		count = i + 1;
+		memcpy((char *)base + o->count, &count, sizeof count);
+	}
+	return 0;
+}
+
 /* Set option o in the struct at base from the value v. */
 static int
 config_set(struct config_ctx *ctx, const struct config_option *o,
@@ -756,6 +935,8 @@ config_set(struct config_ctx *ctx, const struct config_option *o,
 		return config_set_array(ctx, o, v, base);
 	case CONFIG_STRING_TABLE:
 		return config_set_table(ctx, o, v, base);
+	case CONFIG_DEPS:
+		return config_set_deps(ctx, o, v, base);
 	}
 	return config_fail(ctx, toml_line(v), toml_col(v),
 	    config_type_error(o));
@@ -1769,9 +1950,24 @@ config_free(struct config *cfg)
 		free(cfg->keys[i].keys);
 	}
 	free(cfg->keys);
+	for (i = 0; i < cfg->ngroups; i++) {
+		config_clear("groups", &cfg->groups[i]);
+		free(cfg->groups[i].name);
+	}
+	free(cfg->groups);
 	config_clear("settings", &cfg->settings);
 	free(cfg->path);
 	free(cfg);
+}
+
+/*
+ * Make base a Procfile's first $PORT (--port-base): the settings' and,
+ * when cfg came from a Procfile, its jobs' ports as foreman gives them.
+ */
+void
+config_set_port_base(struct config *cfg, int base)
+{
+	cfg->settings.port_base = base;
 }
 
 /*

@@ -80,6 +80,10 @@ struct job {
 	size_t		  in_len;
 	size_t		  in_cap;
 	uint64_t	  out_bytes;
+
+	char		 *wait_reason;	/* JOB_WAITING: for what, or NULL */
+	enum job_ready	  ready;	/* the current run's readiness */
+	char		 *note;		/* why it last restarted, or NULL */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -163,6 +167,8 @@ job_free(struct job *j)
 		free(j->argv[i]);
 	free(j->argv);
 	free(j->input);
+	free(j->wait_reason);
+	free(j->note);
 	free(j->name);
 	free(j->command);
 	free(j->shell);
@@ -666,6 +672,8 @@ job_state_name(enum job_state s)
 	switch (s) {
 	case JOB_QUEUED:
 		return "queued";
+	case JOB_WAITING:
+		return "waiting";
 	case JOB_RUNNING:
 		return "running";
 	case JOB_STOPPED:
@@ -1279,4 +1287,69 @@ job_log_warning(struct job *j)
 		return NULL;
 	j->log_warned = 1;
 	return j->log_error;
+}
+
+/*
+ * Hold a job that is not running before its start, waiting for why
+ * ("db (ready)"); why NULL only updates nothing but the state.
+ */
+void
+job_set_waiting(struct job *j, const char *why)
+{
+	if (job_is_running(j))
+		return;
+	j->state = JOB_WAITING;
+	free(j->wait_reason);
+	j->wait_reason = why != NULL ? xstrdup(why) : NULL;
+}
+
+/* Return what a waiting job waits for, or NULL. */
+const char *
+job_wait_reason(const struct job *j)
+{
+	return j->state == JOB_WAITING ? j->wait_reason : NULL;
+}
+
+/* Set what the readiness probe says of the current run. */
+void
+job_set_ready(struct job *j, enum job_ready r)
+{
+	j->ready = r;
+}
+
+/* Return what the readiness probe says of the current run. */
+enum job_ready
+job_ready(const struct job *j)
+{
+	return j->ready;
+}
+
+/* Return the name of a readiness: "", "starting", "ready". */
+const char *
+job_ready_name(enum job_ready r)
+{
+	switch (r) {
+	case JOB_READY_NONE:
+		return "";
+	case JOB_READY_STARTING:
+		return "starting";
+	case JOB_READY_YES:
+		return "ready";
+	}
+	return "";
+}
+
+/* Set the note shown beside the job (why it restarted); NULL: none. */
+void
+job_set_note(struct job *j, const char *note)
+{
+	free(j->note);
+	j->note = note != NULL ? xstrdup(note) : NULL;
+}
+
+/* Return the job's note, or NULL. */
+const char *
+job_note(const struct job *j)
+{
+	return j->note;
 }

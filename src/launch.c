@@ -215,6 +215,18 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
     const struct session *session, const struct expand_param *over,
     size_t nover, char **cause)
 {
+	return launch_new_at(cj, set, session, over, nover, 0, NULL, cause);
+}
+
+/*
+ * Build the spec of replica (0: the job itself) of configured job cj,
+ * env files relative to base_dir; NULL with *cause on a bad template.
+ */
+struct launch *
+launch_new_at(const struct config_job *cj, const struct config_settings *set,
+    const struct session *session, const struct expand_param *over,
+    size_t nover, int replica, const char *base_dir, char **cause)
+{
 	struct launch		*l;
 	struct expand_param	*params;
 	const char		*shell;
@@ -235,7 +247,11 @@ launch_new(const struct config_job *cj, const struct config_settings *set,
 		return NULL;
 	}
 
-	l->name = cj->name != NULL ? xstrdup(cj->name) : NULL;
+	(void)base_dir;
+	if (cj->name != NULL && replica > 0)
+		l->name = xprintf("%s-%d", cj->name, replica);
+	else
+		l->name = cj->name != NULL ? xstrdup(cj->name) : NULL;
 	l->shell = xstrdup(shell);
 	l->spec.name = l->name;
 	l->spec.command = l->command;

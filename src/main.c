@@ -35,8 +35,10 @@
 #include "loop.h"
 #include "run.h"
 #include "session.h"
+#include "stack.h"
 #include "store.h"
 #include "ui.h"
+#include "up.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -47,7 +49,9 @@ extern char **environ;
 #define MAIN_SWEEP_BUDGET	32		/* runs or files a step */
 
 struct main_state {
-	struct ui		*ui;
+	struct ui		*ui;		/* the screen, or */
+	struct up		*up;		/*   jobdeck up's lines */
+	struct stack		*stack;
 	struct cgroup		*cg;
 	struct loop		*loop;
 	struct store		*store;
@@ -64,6 +68,9 @@ main_usage(FILE *f)
 	fprintf(f, "usage: jobdeck [-c FILE | -f PROCFILE] [-S NAME] [-v] "
 	    "[--check-config] [--help-config]\n"
 	    "               [-h] [-V] [--] [COMMAND ...]\n"
+	    "       jobdeck up [-c FILE | -f PROCFILE] [-S NAME] [-t] "
+	    "[--no-color]\n"
+	    "               [--port-base N] [JOB ...]\n"
 	    "       jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]\n"
 	    "       jobdeck run [-c FILE] [--json] [OPTIONS] "
 	    "(JOBNAME | -- PROGRAM [ARG ...])\n");
@@ -83,6 +90,7 @@ main_help(void)
 	    "  -f PROCFILE      read jobs from a Procfile (name: command lines)\n"
 	    "  -S NAME          the deck's name, for its control socket "
 	    "(default: default)\n"
+	    "  --port-base N    a Procfile's first $PORT (default 5000)\n"
 	    "  -v               write a debug log (draws, the control socket, "
 	    "jobs)\n"
 	    "                   to debug-NAME.log in the log directory\n"
@@ -100,6 +108,12 @@ main_help(void)
 	    "(jobdeck ctl -h).\n"
 	    "`jobdeck run` runs one command to its end without a screen "
 	    "(jobdeck run -h).\n"
+	    "`jobdeck up [JOB ...]` runs the configured jobs (or the named "
+	    "ones and\n"
+	    "what they depend on) without a screen: their output as "
+	    "prefixed lines,\n"
+	    "-t with times, --no-color; the exit status is the first "
+	    "failing job's.\n"
 	    "See jobdeck(1).\n");
 }
 
@@ -197,6 +211,16 @@ main_open_store(const struct config *cfg, const char *dir,
 	return store;
 }
 
+/* Ask the front end, screen or lines, to stop every job and leave. */
+static void
+main_quit(struct main_state *ms)
+{
+	if (ms->ui != NULL)
+		ui_quit(ms->ui);
+	if (ms->up != NULL)
+		up_quit(ms->up);
+}
+
 /* SIGTERM, SIGHUP and SIGINT: stop every job and leave. */
 static void
 main_signal_cb(int signo, void *arg)
@@ -205,8 +229,7 @@ main_signal_cb(int signo, void *arg)
 
 	if (ms->signo == 0)
 		ms->signo = signo;
-	if (ms->ui != NULL)
-		ui_quit(ms->ui);
+	main_quit(ms);
 }
 
 /* A job started: say once why jobs get no cgroup, if they do not. */
@@ -234,10 +257,7 @@ main_env_flag(const char *name)
 static void
 main_ctl_quit(void *arg)
 {
-	struct main_state	*ms = arg;
-
-	if (ms->ui != NULL)
-		ui_quit(ms->ui);
+	main_quit(arg);
 }
 
 /* `focus ID` through the control socket: as !focus. */
@@ -267,6 +287,8 @@ main(int argc, char **argv)
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "help-config", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "port-base", required_argument, NULL, 'P' },
+		{ "no-color", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_state	 ms;
@@ -274,14 +296,16 @@ main(int argc, char **argv)
 	struct session		*session;
 	struct jobtable		*jt;
 	struct ui_opts		 opts;
+	struct up_opts		 uopts;
 	struct config		*cfg = NULL;
-	const struct config_job	*cj;
 	char			*cause = NULL, *log_dir, *text;
 	const char		*config = NULL, *deck = "default";
 	struct ctl		*ctl;
 	struct cmd_ctx		 ctx;
+	char			*end;
+	long			 port_base = 0;
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
-	size_t			 j;
+	int			 headless = 0, status;
 
 	memset(&ms, 0, sizeof ms);
 	/* Subcommands with front ends of their own. */
@@ -290,9 +314,18 @@ main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
 		return ctl_main(argc - 1, argv + 1);
 
+	/* jobdeck up: the same deck, its lines instead of a screen. */
+	memset(&uopts, 0, sizeof uopts);
+	uopts.colour = -1;
+	if (argc > 1 && strcmp(argv[1], "up") == 0) {
+		headless = 1;
+		argc--;
+		argv++;
+	}
+
 	setlocale(LC_ALL, "");
-	while ((ch = getopt_long(argc, argv, "+c:f:hS:vV", longopts, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, argv, headless ? "+c:f:hS:tvV" :
+	    "+c:f:hS:vV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'f':
@@ -312,6 +345,27 @@ main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 't':
+			uopts.timestamps = 1;
+			break;
+		case 'N':
+			if (!headless) {
+				fprintf(stderr, "jobdeck: --no-color is for "
+				    "jobdeck up\n");
+				return 2;
+			}
+			uopts.colour = 0;
+			break;
+		case 'P':
+			errno = 0;
+			port_base = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    port_base < 1 || port_base > 65535) {
+				fprintf(stderr, "jobdeck: --port-base wants a "
+				    "port, 1 to 65535: %s\n", optarg);
+				return 2;
+			}
 			break;
 		case 'H':
 			text = config_help_text();
@@ -334,6 +388,8 @@ main(int argc, char **argv)
 		free(cause);
 		return 2;
 	}
+	if (port_base != 0)
+		config_set_port_base(cfg, (int)port_base);
 	if (check) {
 		printf("%s: ok, %zu job%s\n", cfg->path != NULL ? cfg->path :
 		    "no configuration file", cfg->njobs,
@@ -389,17 +445,23 @@ main(int argc, char **argv)
 		main_open_debuglog(ms.store, deck);
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
+	ms.stack = stack_new(loop, jt, cfg, session, NULL);
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
+	opts.stack = ms.stack;
 	/* One set of bindings: the prompt's, and !help's over ctl. */
 	ms.bind = bind_new();
 	config_apply_keys(cfg, ms.bind);
 	opts.bind = ms.bind;
-	ms.ui = ui_new(loop, jt, session, &opts, &cause);
-	if (ms.ui == NULL) {
+	if (headless)
+		ms.up = up_new(loop, jt, ms.stack, &uopts);
+	else
+		ms.ui = ui_new(loop, jt, session, &opts, &cause);
+	if (ms.ui == NULL && ms.up == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
 		free(cause);
 		ctl_free(ctl);
+		stack_free(ms.stack);
 		jobtable_free(jt);
 		cgroup_free(ms.cg);
 		store_sweep_free(ms.sweep);
@@ -416,21 +478,33 @@ main(int argc, char **argv)
 	ctx.session = session;
 	ctx.config = cfg;
 	ctx.bind = ms.bind;
+	ctx.stack = ms.stack;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
-	for (j = 0; j < cfg->njobs; j++) {
-		cj = &cfg->jobs[j];
-		if (cj->autostart)
-			ui_start_config_job(ms.ui, cj);
+	/* The configured jobs (up: the named ones), then typed commands. */
+	if (stack_start_all(ms.stack, headless && optind < argc ?
+	    argv + optind : NULL, headless ? argc - optind : 0, &cause) != 0) {
+		if (ms.ui != NULL)
+			ui_message(ms.ui, cause, 1);
+		else
+			fprintf(stderr, "jobdeck: %s\n", cause);
+		free(cause);
+		cause = NULL;
 	}
-	for (i = optind; i < argc; i++)
+	for (i = optind; !headless && i < argc; i++)
 		ui_start_job(ms.ui, argv[i]);
 	if (ms.signo != 0)
-		ui_quit(ms.ui);
+		main_quit(&ms);
 
 	loop_run(loop);
 
+	if (headless)
+		status = up_status(ms.up);
+	else
+		status = ms.signo != 0 ? 128 + ms.signo : 0;
 	ctl_free(ctl);
 	ui_free(ms.ui);
+	up_free(ms.up);
+	stack_free(ms.stack);
 	cgroup_kill_all(ms.cg);
 	jobtable_kill_strays();
 	jobtable_free(jt);
@@ -444,5 +518,5 @@ main(int argc, char **argv)
 	debuglog_close();
 	free(log_dir);
 	config_free(cfg);
-	return ms.signo != 0 ? 128 + ms.signo : 0;
+	return status;
 }

@@ -144,7 +144,19 @@ ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
 		*mark = "… Queued";
 		*pair = ui_semantic(UI_C_DIM);
 		return;
+	case JOB_WAITING:
+		snprintf(text, tsize, "Waiting for %s", job_wait_reason(job) !=
+		    NULL ? job_wait_reason(job) : "its turn");
+		*mark = "… Waiting";
+		*pair = ui_semantic(UI_C_DIM);
+		return;
 	case JOB_RUNNING:
+		if (job_ready(job) == JOB_READY_STARTING) {
+			snprintf(text, tsize, "Starting for %s", dur);
+			*mark = "◌ Starting";
+			*pair = ui_semantic(UI_C_ACTIVE);
+			return;
+		}
 		snprintf(text, tsize, "Running for %s", dur);
 		*mark = "◉ Active";
 		*pair = ui_semantic(UI_C_ACTIVE);

@@ -303,13 +303,6 @@ ui_start_job(struct ui *ui, const char *command)
 	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
 }
 
-/* Start a configured job (autostart); 0, or -1 after showing why. */
-int
-ui_start_config_job(struct ui *ui, const struct config_job *cj)
-{
-	return cmd_start_config_job(&ui->ctx, cj, NULL, 0) == NULL ? -1 : 0;
-}
-
 /* Run the typed line. */
 static void
 ui_submit(struct ui *ui)
@@ -1023,6 +1016,7 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
 	ui->ctx.config = opts->config;
+	ui->ctx.stack = opts->stack;
 	ui->bind = opts->bind;
 	if (opts->config != NULL) {
 		ui->clipboard = opts->config->settings.clipboard;

@@ -1,0 +1,31 @@
+/*
+ * dotenv: environment files as foreman and docker compose read them.
+ * One KEY=VALUE a line; blank lines and # comments; an optional `export `
+ * prefix; values unquoted (trailing spaces and a ` #` comment dropped),
+ * single-quoted (verbatim), or double-quoted (\n \t \" \\ escapes, may
+ * span lines); ${VAR} and $VAR expand in unquoted and double-quoted values
+ * from the entries above, then from lookup.  Errors name the place:
+ * ".env:3:7: expected '=' after the name".
+ *
+ * Ownership: dotenv_parse() returns an array of "KEY=VALUE" strings in
+ * file order (a later KEY replaces an earlier one), NULL-terminated,
+ * that the caller frees with dotenv_free().
+ */
+#ifndef JOBDECK_DOTENV_H
+#define JOBDECK_DOTENV_H
+
+#include <stddef.h>
+
+#define DOTENV_MAX_SIZE	(1024 * 1024)	/* bytes of one file */
+
+/* The value of name outside the file, or NULL. */
+typedef const char *dotenv_lookup_fn(const char *name, void *arg);
+
+int	 dotenv_parse(const char *name, const char *buf, size_t len,
+	    dotenv_lookup_fn *, void *arg, char ***out, size_t *n,
+	    char **cause);
+int	 dotenv_load(const char *path, dotenv_lookup_fn *, void *arg,
+	    char ***out, size_t *n, char **cause);
+void	 dotenv_free(char **, size_t);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * stack: the configured jobs as a stack.  It is the jobtable's policy
+ * (jobtable_set_policy()): a configured job waits (JOB_WAITING, "db
+ * (ready)") until each of its depends_on conditions holds and its
+ * start_delay has passed, fails when one can never hold ("db exited
+ * before it was ready"), and is stopped only after every live job that
+ * depends on it (the reverse order on quit and !kill-all).  It runs each
+ * run's readiness probe (the job is "starting" until it passes; a job
+ * without one is ready once started) and liveness probe (whose failure
+ * fails the job, so its restart policy applies), restarts jobs whose
+ * watched files change (the note says why), applies [groups.NAME] limits,
+ * and starts replicas NAME-1..NAME-N.  Starting a configured job also
+ * starts the jobs it depends on that are not live, transitively.  Jobs
+ * not from the configuration (typed, ctl spawn) are never held.
+ *
+ * Ownership: the caller owns the struct stack and frees it before the
+ * jobtable; the stack borrows the loop, jobtable, config, session and
+ * http, and owns its probes, watches and timers.
+ */
+#ifndef JOBDECK_STACK_H
+#define JOBDECK_STACK_H
+
+#include <stddef.h>
+
+struct config;
+struct config_job;
+struct expand_param;
+struct http;
+struct job;
+struct jobtable;
+struct loop;
+struct session;
+struct stack;
+
+struct stack	*stack_new(struct loop *, struct jobtable *,
+		    const struct config *, struct session *, struct http *);
+void		 stack_free(struct stack *);
+
+int		 stack_start(struct stack *, const struct config_job *,
+		    const struct expand_param *, size_t, struct job **first,
+		    char **cause);
+int		 stack_start_all(struct stack *, char *const *names, int n,
+		    char **cause);
+int		 stack_start_group(struct stack *, const char *group,
+		    int *started, char **cause);
+int		 stack_kill_group(struct stack *, const char *group,
+		    int *stopped, char **cause);
+const struct config_job *stack_job_config(const struct stack *,
+		    const struct job *);
+
+#endif
