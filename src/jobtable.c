@@ -69,6 +69,13 @@ struct jobtable_sub {
 	void				*arg;
 };
 
+/* A process that is not a job, whose end someone waits for. */
+struct jobtable_pid {
+	pid_t		 pid;
+	jobtable_pid_cb	*cb;
+	void		*arg;
+};
+
 struct jobtable {
 	struct loop		 *loop;
 	struct jobtable_entry	**entries;
@@ -88,6 +95,9 @@ struct jobtable {
 	uint64_t		  contain_timer; /* flush, tidy; 0: none */
 	uint64_t		  held_timer;	/* stores held partial lines */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
+	struct jobtable_pid	 *pids;		/* jobtable_watch_pid()'s */
+	int			  npids;
+	int			  apids;
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
 
@@ -147,8 +157,70 @@ jobtable_free(struct jobtable *jt)
 		free(e);
 	}
 	free(jt->entries);
+	free(jt->pids);
 	free(jt->store_error);
 	free(jt);
+}
+
+/*
+ * Call cb when child pid (not a job: a probe's command, a stop_command)
+ * has ended, with its wait status; watch it before the loop's next turn,
+ * so it cannot be reaped unseen.  -1 if pid is watched already.
+ */
+int
+jobtable_watch_pid(struct jobtable *jt, pid_t pid, jobtable_pid_cb *cb,
+    void *arg)
+{
+	int	i;
+
+	for (i = 0; i < jt->npids; i++) {
+		if (jt->pids[i].pid == pid)
+			return -1;
+	}
+	if (jt->npids == jt->apids) {
+		jt->apids = jt->apids == 0 ? 8 : jt->apids * 2;
+		jt->pids = xreallocarray(jt->pids, jt->apids,
+		    sizeof *jt->pids);
+	}
+	jt->pids[jt->npids].pid = pid;
+	jt->pids[jt->npids].cb = cb;
+	jt->pids[jt->npids].arg = arg;
+	jt->npids++;
+	return 0;
+}
+
+/* Forget a watched pid (its callback will not be called). */
+void
+jobtable_unwatch_pid(struct jobtable *jt, pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < jt->npids; i++) {
+		if (jt->pids[i].pid == pid) {
+			jt->pids[i] = jt->pids[--jt->npids];
+			return;
+		}
+	}
+}
+
+/* A watched pid ended: forget it and call its callback; 0 if not one. */
+static int
+jobtable_reaped_pid(struct jobtable *jt, pid_t pid, int status)
+{
+	struct jobtable_pid	p;
+	int			i;
+
+	if (WIFSTOPPED(status) || WIFCONTINUED(status))
+		return 0;
+	for (i = 0; i < jt->npids; i++) {
+		if (jt->pids[i].pid == pid) {
+			p = jt->pids[i];
+			jt->pids[i] = jt->pids[--jt->npids];
+			p.cb(pid, status, p.arg);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* Add a subscriber; returns a handle for jobtable_unsubscribe() or -1. */
@@ -1201,7 +1273,8 @@ jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
 		jobtable_after_exit(e);
 		return;
 	}
-	/* Not a job: a stray reparented to us; it is reaped now. */
+	/* A process someone watches, or a stray reparented to us. */
+	jobtable_reaped_pid(jt, pid, status);
 }
 
 /*
@@ -1321,4 +1394,11 @@ jobtable_kill_strays(void)
 		}
 		usleep(10000);
 	}
+}
+
+/* Tell every subscriber that what is shown of job changed (note, ready). */
+void
+jobtable_changed(struct jobtable *jt, struct job *job)
+{
+	jobtable_emit(jt, JOBTABLE_CHANGED, job);
 }
