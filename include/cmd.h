@@ -144,6 +144,7 @@ int			 cmd_run_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
+int			 cmd_parse_seconds(const char *, double max, double *);
 struct job		*cmd_start_config_job(struct cmd_ctx *,
 			    const struct config_job *,
 			    const struct expand_param *, size_t);

@@ -5,6 +5,8 @@
  * status, spawn, send, events), cmd-session.c (cd, export, unset) and
  * cmd-ui.c (focus, help, quit).
  */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +442,25 @@ cmd_start_job(struct cmd_ctx *ctx, const char *command)
 	if (ctx->client != NULL && ctx->client->select != NULL)
 		ctx->client->select(job, 0, ctx->arg);
 	return job;
+}
+
+/*
+ * Parse a number of seconds as a user writes it ("2", "0.5"), from 0 to
+ * max, into *out; 0, or -1 if it is not one.
+ */
+int
+cmd_parse_seconds(const char *s, double max, double *out)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (s[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Find a job by id or name, reporting "no such job: X" if there is none. */

@@ -1076,6 +1076,18 @@ jobtable_get(const struct jobtable *jt, int index)
 	return jt->entries[index]->job;
 }
 
+/*
+ * Return whether job is live: it runs, waits (in the queue, for what it
+ * depends on) or has a restart pending; 0 for a job not in the table.
+ */
+int
+jobtable_is_live(const struct jobtable *jt, const struct job *job)
+{
+	struct jobtable_entry	*e = jobtable_entry(jt, job);
+
+	return e != NULL && jobtable_live(e);
+}
+
 /* Return how many jobs are running. */
 int
 jobtable_running(const struct jobtable *jt)

@@ -80,7 +80,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +88,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "config.h"
 #include "expand.h"
 #include "job.h"
@@ -222,7 +222,6 @@ struct run {
 
 static void	run_usage(FILE *);
 static void	run_help(void);
-static int	run_parse_timeout(const char *, double *);
 static int	run_parse(int, char **, struct run_opts *);
 static void	run_env_set(struct run_cmd *, const char *);
 static void	run_cmd_free(struct run_cmd *);
@@ -301,22 +300,6 @@ run_help(void)
 	    "See jobdeck(1), RUNNING ONE COMMAND.\n");
 }
 
-/* Parse a timeout in seconds (fractions allowed, 0: none); -1 if bad. */
-static int
-run_parse_timeout(const char *s, double *out)
-{
-	char	*end;
-	double	 v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (s[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v < 0 || v > RUN_MAX_TIMEOUT)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /*
  * Parse the options into o; return -1 to go on, or the exit status when
  * done (help printed, or a usage error reported).
@@ -352,7 +335,8 @@ run_parse(int argc, char **argv, struct run_opts *o)
 			o->json = 1;
 			break;
 		case 't':
-			if (run_parse_timeout(optarg, &o->timeout) != 0) {
+			if (cmd_parse_seconds(optarg, RUN_MAX_TIMEOUT,
+			    &o->timeout) != 0) {
 				fprintf(stderr, "jobdeck run: --timeout wants "
 				    "seconds from 0 to %.0f, not '%s'\n",
 				    RUN_MAX_TIMEOUT, optarg);
