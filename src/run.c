@@ -97,6 +97,7 @@
 #include "launch.h"
 #include "loop.h"
 #include "name.h"
+#include "outfd.h"
 #include "pty.h"
 #include "run.h"
 #include "session.h"
@@ -571,44 +572,18 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 }
 
 /*
- * Prepare o to write to our own fd (1 or 2) without blocking the loop.  A
- * pipe, FIFO or terminal is opened again through /proc/self/fd: a new open
- * file description of the same file, made non-blocking, so that nothing
- * else sharing ours (a shell reading the same terminal, the rest of a
- * pipeline) ever sees O_NONBLOCK.  A regular file or block device does not
- * wait for a reader and is written as it is.  Anything else (a socket,
- * another device, or a reopening that fails: no /proc) is written as it
- * is, but only once the loop says it has room, PIPE_BUF bytes at a time,
- * which a pipe or socket with room takes without blocking.  A closed fd
- * leaves o with none: what it is given is lost.
+ * Prepare o to write to our own fd (1 or 2) without blocking the loop, as
+ * outfd.h says: written at once until EAGAIN (a private non-blocking
+ * opening of a pipe or terminal, a regular file), or PIPE_BUF bytes at a
+ * time once the loop says there is room.  A closed fd leaves o with none:
+ * what it is given is lost.
  */
 static void
 run_out_open(struct run_out *o, struct run *r, int fd)
 {
-	struct stat	st;
-	char		path[32];
-	int		flags, nfd;
-
 	memset(o, 0, sizeof *o);
 	o->r = r;
-	o->fd = -1;
-	if (fstat(fd, &st) != 0 || (flags = fcntl(fd, F_GETFL)) == -1)
-		return;
-	o->fd = fd;
-	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
-		o->direct = 1;
-		return;
-	}
-	if ((!S_ISFIFO(st.st_mode) && !isatty(fd)) ||
-	    (flags & O_ACCMODE) == O_RDONLY)
-		return;
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	nfd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (nfd == -1)
-		return;
-	o->fd = nfd;
-	o->own = 1;
-	o->direct = 1;
+	o->direct = outfd_open(fd, &o->fd, &o->own) == OUTFD_DIRECT;
 }
 
 /* Stop writing to o: unwatch, close our opening, free what it holds. */
