@@ -25,6 +25,7 @@ struct up_opts {
 	int		 timestamps;	/* -t: prefix a wall-clock time */
 	int		 colour;	/* 1: colour names, 0: never, */
 					/*   -1: when stdout is a terminal */
+	const char	*deck;		/* -S NAME, for `jobdeck ctl -S NAME` */
 };
 
 struct up	*up_new(struct loop *, struct jobtable *, struct stack *,

@@ -211,6 +211,44 @@ main_open_store(const struct config *cfg, const char *dir,
 	return store;
 }
 
+/*
+ * Check what `jobdeck up` is to run before anything starts: the named
+ * jobs must be configured, and without names some job must start by
+ * itself.  0, or -1 with *cause.
+ */
+static int
+main_up_check(const struct config *cfg, char *const *names, int n,
+    char **cause)
+{
+	const char	*file = cfg->path != NULL ? cfg->path : NULL;
+	size_t		 i;
+	int		 k;
+
+	for (k = 0; k < n; k++) {
+		if (config_find_job(cfg, names[k]) == NULL) {
+			*cause = xprintf("no job named %s in %s", names[k],
+			    file != NULL ? file : "the configuration (give -c "
+			    "FILE or -f PROCFILE)");
+			return -1;
+		}
+	}
+	if (n > 0)
+		return 0;
+	for (i = 0; i < cfg->njobs; i++) {
+		if (cfg->jobs[i].autostart)
+			return 0;
+	}
+	if (file == NULL)
+		*cause = xstrdup("nothing to run: no configuration file (give "
+		    "-c FILE or -f PROCFILE)");
+	else if (cfg->njobs == 0)
+		*cause = xprintf("nothing to run: %s has no jobs", file);
+	else
+		*cause = xprintf("nothing to run: no job of %s starts by "
+		    "itself (autostart = false); name the jobs to run", file);
+	return -1;
+}
+
 /* Ask the front end, screen or lines, to stop every job and leave. */
 static void
 main_quit(struct main_state *ms)
@@ -305,7 +343,7 @@ main(int argc, char **argv)
 	char			*end;
 	long			 port_base = 0;
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
-	int			 headless = 0, status;
+	int			 headless = 0, status, start_failed = 0;
 
 	memset(&ms, 0, sizeof ms);
 	/* Subcommands with front ends of their own. */
@@ -397,6 +435,13 @@ main(int argc, char **argv)
 		config_free(cfg);
 		return 0;
 	}
+	if (headless && main_up_check(cfg, argv + optind, argc - optind,
+	    &cause) != 0) {
+		fprintf(stderr, "jobdeck up: %s\n", cause);
+		free(cause);
+		config_free(cfg);
+		return 2;
+	}
 	/* A deck of that name may run: say so before the screen is taken. */
 	if ((ctl = ctl_listen(deck, &cause)) == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
@@ -453,6 +498,7 @@ main(int argc, char **argv)
 	ms.bind = bind_new();
 	config_apply_keys(cfg, ms.bind);
 	opts.bind = ms.bind;
+	uopts.deck = deck;
 	if (headless)
 		ms.up = up_new(loop, jt, ms.stack, &uopts);
 	else
@@ -485,8 +531,12 @@ main(int argc, char **argv)
 	    argv + optind : NULL, headless ? argc - optind : 0, &cause) != 0) {
 		if (ms.ui != NULL)
 			ui_message(ms.ui, cause, 1);
-		else
-			fprintf(stderr, "jobdeck: %s\n", cause);
+		else {
+			/* A stack that cannot start whole does not run. */
+			fprintf(stderr, "jobdeck up: %s\n", cause);
+			start_failed = 1;
+			jobtable_kill_all(jt);
+		}
 		free(cause);
 		cause = NULL;
 	}
@@ -497,10 +547,12 @@ main(int argc, char **argv)
 
 	loop_run(loop);
 
-	if (headless)
-		status = up_status(ms.up);
-	else
-		status = ms.signo != 0 ? 128 + ms.signo : 0;
+	/* up: the first failure's, else the signal's; a failed start: 2. */
+	status = headless ? up_status(ms.up) : 0;
+	if (status == 0 && ms.signo != 0)
+		status = 128 + ms.signo;
+	if (start_failed)
+		status = 2;
 	ctl_free(ctl);
 	ui_free(ms.ui);
 	up_free(ms.up);
