@@ -47,7 +47,11 @@ struct stack;
  * search (and owns it, failing or not): the client steps it through its
  * loop and passes the matches on as they come.  paste sends the client's
  * paste buffer to a job (NULL: the selected one); 0, or -1 once the client
- * has said why not (an empty buffer, say).
+ * has said why not (an empty buffer, say).  wait takes over `wait ID...`
+ * (jobs[n], borrowed for the call): the client answers once every one of
+ * them has ended for good (not live: no restart pending, see
+ * jobtable_is_live()) or left the table, or timeout_ms (0: none) has
+ * passed; 0, or -1 with *cause; without it, the command fails.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -64,6 +68,8 @@ struct cmd_client {
 		    char **cause);
 	int	(*grep)(struct grep *, void *arg, char **cause);
 	int	(*paste)(struct job *, void *arg);
+	int	(*wait)(struct job **jobs, int n, int64_t timeout_ms,
+		    void *arg, char **cause);
 };
 
 /* Values of cmd_ctx.failed after a command. */

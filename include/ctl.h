@@ -42,6 +42,17 @@
  *   {"id","lines"} document), from the start of its log to the size the
  *   log had when the request came.
  *
+ *   wait [--timeout S] ID... replies "0\n" and "\036follow\n" at once
+ *   (an unknown ID: status 2, "no such job: 99"), keepalives while it
+ *   waits, and once every job has ended for good (no restart pending) or
+ *   left the table, or S seconds have passed, one line per job in the
+ *   order given ("[3] web: completed", "[4] api: failed (exit 2)",
+ *   "[5] db: running (the wait timed out)"; with --json one array of job
+ *   objects), then "\036exit N\n": the status of the first job, in the
+ *   order they ended, that did not complete (its exit code, 128+N for
+ *   signal N, 1 if canceled, timed out or still live), 0 if all did.  A
+ *   deck that quits meanwhile answers how the jobs stand then.
+ *
  *   Streams: `events` and `logs --follow ID` reply "0\n" and then keep
  *   writing lines, until the client leaves or (logs) the job ends.
  *   events writes one JSON object per line: {"event":"started","id",

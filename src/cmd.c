@@ -2,8 +2,8 @@
  * cmd.c: the command table, lookup by name or unique prefix, argument
  * checking, and the prompt's line dispatcher.  The commands themselves live
  * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-ctl.c (list,
- * status, spawn, send, events), cmd-session.c (cd, export, unset) and
- * cmd-ui.c (focus, help, quit).
+ * status, spawn, send, events), cmd-wait.c (wait), cmd-session.c (cd,
+ * export, unset) and cmd-ui.c (focus, help, quit).
  */
 #include <errno.h>
 #include <math.h>
@@ -45,6 +45,7 @@ extern const struct cmd_entry cmd_rerun_entry;
 extern const struct cmd_entry cmd_rm_entry;
 extern const struct cmd_entry cmd_clear_entry;
 extern const struct cmd_entry cmd_rename_entry;
+extern const struct cmd_entry cmd_wait_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
@@ -66,6 +67,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_spawn_entry,
 	&cmd_send_entry,
 	&cmd_events_entry,
+	&cmd_wait_entry,
 	&cmd_focus_entry,
 	&cmd_paste_entry,
 	&cmd_cd_entry,

@@ -8,9 +8,11 @@
  * --follow) are taken out of the body.  Its exit status is the reply's
  * status: 0, 1 (the command failed) or 2 (a usage error, or no deck of
  * that name runs); after logs --follow, the job's, from the stream's exit
- * line.  A deck that sends nothing for CTL_ANSWER_TIMEOUT_MS (a stopped
- * one; streams get keepalives) or does not take the connection as long
- * gives status 2: "deck 'NAME' did not answer within 10 s".
+ * line, and after wait, the status its exit line gives.  A deck that
+ * sends nothing for CTL_ANSWER_TIMEOUT_MS (a stopped one; streams and
+ * waits get keepalives, so a long wait is never cut: its own --timeout
+ * bounds it) or does not take the connection as long gives status 2:
+ * "deck 'NAME' did not answer within 10 s".
  *
  * `--json` is taken before COMMAND or anywhere among its arguments before
  * a `--` word (write `send ID -- --json` to send that text).
@@ -64,7 +66,11 @@ ctl_client_help(void)
 	    "or no\n"
 	    "answer in %d s; logs --follow: the job's (128+N for signal N, "
 	    "124 timed out);\n"
-	    "grep: 0 when a line matched, 1 when none did.\n"
+	    "grep: 0 when a line matched, 1 when none did; wait: the first "
+	    "job that did\n"
+	    "not complete (its exit code, 128+N for signal N; 1 canceled, "
+	    "timed out or\n"
+	    "still running at --timeout), 0 when all completed.\n"
 	    "See jobdeck(1).\n", CTL_ANSWER_TIMEOUT_MS / 1000);
 }
 

@@ -97,7 +97,20 @@ enum ctl_stream {
 	CTL_STREAM_EVENTS,	/* events */
 	CTL_STREAM_LOGS,	/* logs: the output so far */
 	CTL_STREAM_FOLLOW,	/* logs --follow: until the job ends */
-	CTL_STREAM_GREP		/* grep: matches as they are found */
+	CTL_STREAM_GREP,	/* grep: matches as they are found */
+	CTL_STREAM_WAIT		/* wait: an answer when the jobs end */
+};
+
+/*
+ * One job of a wait: until it ends, the job; then how it ended, said at
+ * once (the job may leave the table before the others end).
+ */
+struct ctl_wait {
+	struct job	*job;		/* NULL once it left the table */
+	int		 done;		/* the order it ended in, 0: not yet */
+	int		 code;		/* its exit status for the client */
+	char		*text;		/* "[3] web: failed (exit 2)" */
+	char		*json;		/* its job object, with --json */
 };
 
 struct ctl_client {
@@ -130,6 +143,11 @@ struct ctl_client {
 	struct grep	*grep;		/* a grep stream's search */
 	uint64_t	 grep_timer;	/* its next step */
 	char		*tail;		/* sent after the last line */
+	struct ctl_wait	*waits;		/* a wait's jobs, as given */
+	int		 nwaits;
+	int		 ndone;		/* how many have ended */
+	int64_t		 wait_ms;	/* its time limit, 0: none */
+	uint64_t	 wait_timer;	/* ... armed */
 
 #define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */
@@ -142,6 +160,7 @@ struct ctl_client {
 #define CTL_CLOSING	0x100	/* close once the output is sent */
 #define CTL_DEAD	0x200	/* socket closed: free at the next reap */
 #define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
+#define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
 	int		 flags;
 };
 
@@ -176,6 +195,7 @@ struct ctl {
 	int			  alloc;
 	int			  nevents;	/* clients of events */
 	int			  nfollow;	/* clients of logs -f */
+	int			  nwait;	/* clients of wait */
 	struct ctl_feed		 *feeds;
 	int			  nfeeds;
 
@@ -183,6 +203,7 @@ struct ctl {
 	uint64_t		  accept_timer;
 	uint64_t		  keepalive_timer;
 	uint64_t		  partial_timer;
+	uint64_t		  wait_timer;	/* look at the waits after an end */
 };
 
 static void	ctl_accept_cb(int, short, void *);
@@ -213,6 +234,12 @@ static void	ctl_cmd_select(struct job *, int, void *);
 static void	ctl_cmd_json(const char *, void *);
 static int	ctl_cmd_follow(struct job *, void *, char **);
 static int	ctl_cmd_logs(struct job *, void *, char **);
+static int	ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
+static void	ctl_wait_answer(struct ctl_client *, const char *);
+static void	ctl_wait_free(struct ctl_client *);
+static void	ctl_wait_done(struct ctl_client *, struct ctl_wait *,
+		    const char *);
+static void	ctl_waits_soon(struct ctl *);
 
 static const struct jobtable_cbs ctl_jobtable_cbs = {
 	.started = ctl_job_started,
@@ -232,6 +259,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.follow = ctl_cmd_follow,
 	.logs = ctl_cmd_logs,
 	.grep = ctl_cmd_grep,
+	.wait = ctl_cmd_wait,
 };
 
 /* Append len bytes to a buffer. */
@@ -603,7 +631,9 @@ ctl_client_close(struct ctl_client *c)
 		if (c->grep_timer != 0)
 			loop_cancel_timer(ctl->loop, c->grep_timer);
 	}
-	c->req_timer = c->write_timer = c->grep_timer = 0;
+	if (ctl->loop != NULL && c->wait_timer != 0)
+		loop_cancel_timer(ctl->loop, c->wait_timer);
+	c->req_timer = c->write_timer = c->grep_timer = c->wait_timer = 0;
 	close(c->fd);
 	c->fd = -1;
 	store_reader_close(c->reader);
@@ -612,7 +642,10 @@ ctl_client_close(struct ctl_client *c)
 		ctl->nevents--;
 	if (c->flags & CTL_FOLLOW)
 		ctl->nfollow--;
-	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW | CTL_LOG | CTL_WAITING);
+	if (c->flags & CTL_WAIT)
+		ctl->nwait--;
+	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW | CTL_LOG | CTL_WAITING |
+	    CTL_WAIT);
 	c->job = NULL;
 }
 
@@ -629,6 +662,7 @@ ctl_client_free(struct ctl_client *c)
 	store_reader_close(c->reader);
 	grep_free(c->grep);
 	free(c->tail);
+	ctl_wait_free(c);
 	free(c);
 }
 
@@ -995,14 +1029,14 @@ ctl_keepalive_cb(void *arg)
 	ctl->keepalive_timer = 0;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if (!(c->flags & (CTL_EVENTS | CTL_FOLLOW)) ||
+		if (!(c->flags & (CTL_EVENTS | CTL_FOLLOW | CTL_WAIT)) ||
 		    (c->flags & CTL_DEAD))
 			continue;
 		if (!(c->flags & CTL_SENT) && ctl_client_pending(c) == 0)
 			ctl_client_send(c, line, sizeof line);
 		c->flags &= ~CTL_SENT;
 	}
-	if (ctl->nevents + ctl->nfollow > 0)
+	if (ctl->nevents + ctl->nfollow + ctl->nwait > 0)
 		ctl->keepalive_timer = loop_add_timer(ctl->loop,
 		    CTL_KEEPALIVE_MS, ctl_keepalive_cb, ctl);
 }
@@ -1743,6 +1777,32 @@ ctl_job_exited(struct job *job, void *arg)
 		    !(c->flags & CTL_DEAD))
 			ctl_follow_end(c);
 	}
+	ctl_waits_soon(ctl);
+}
+
+/*
+ * A job of a wait leaves the table: it has ended (only an ended job
+ * leaves), so how it ended is kept now, before it is freed.
+ */
+static void
+ctl_waits_removed(struct ctl *ctl, struct job *job)
+{
+	struct ctl_client	*c;
+	int			 i, k;
+
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if (!(c->flags & CTL_WAIT) || (c->flags & CTL_DEAD))
+			continue;
+		for (k = 0; k < c->nwaits; k++) {
+			if (c->waits[k].job != job)
+				continue;
+			if (c->waits[k].done == 0)
+				ctl_wait_done(c, &c->waits[k], NULL);
+			c->waits[k].job = NULL;
+		}
+	}
+	ctl_waits_soon(ctl);
 }
 
 /* A job leaves the table: forget it everywhere, tell events clients. */
@@ -1763,6 +1823,7 @@ ctl_job_removed(struct job *job, void *arg)
 		    !(c->flags & CTL_DEAD))
 			ctl_follow_end(c);
 	}
+	ctl_waits_removed(ctl, job);
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, "removed", job_id(job));
@@ -1987,6 +2048,263 @@ ctl_grep_cb(void *arg)
 	ctl_client_flush(c);
 }
 
+/* wait: the client answers once the jobs have ended (ctl_wait_check()). */
+static int
+ctl_cmd_wait(struct job **jobs, int n, int64_t timeout_ms, void *arg,
+    char **cause)
+{
+	struct ctl_client	*c = arg;
+	int			 i;
+
+	if (ctl_cmd_stream(c, CTL_STREAM_WAIT, NULL, cause) != 0)
+		return -1;
+	c->waits = xcalloc((size_t)n, sizeof *c->waits);
+	for (i = 0; i < n; i++)
+		c->waits[i].job = jobs[i];
+	c->nwaits = n;
+	c->wait_ms = timeout_ms;
+	return 0;
+}
+
+/* Free what a wait holds. */
+static void
+ctl_wait_free(struct ctl_client *c)
+{
+	int	i;
+
+	for (i = 0; i < c->nwaits; i++) {
+		free(c->waits[i].text);
+		free(c->waits[i].json);
+	}
+	free(c->waits);
+	c->waits = NULL;
+	c->nwaits = 0;
+}
+
+/*
+ * Return the exit status a wait gives for a job: 0 if it completed, its
+ * exit code or 128+N for signal N if it failed, 1 if it was canceled,
+ * timed out, or is still live (the wait gave up on it).
+ */
+static int
+ctl_wait_code(const struct ctl *ctl, const struct job *job)
+{
+	int	code;
+
+	if (jobtable_is_live(ctl->jt, job))
+		return 1;
+	if (job_state(job) == JOB_COMPLETED)
+		return 0;
+	if (job_state(job) != JOB_FAILED)
+		return 1;
+	code = waitstatus_shell_code(job_end_status(job));
+	return code != 0 ? code : 1;
+}
+
+/*
+ * Return a wait's line for a job: "[3] web: completed", "[4] api: failed
+ * (exit 2)", "[5] db: canceled (SIGTERM)", or how a live one stands and
+ * why it is told now ("running (the wait timed out)").
+ */
+static char *
+ctl_wait_line(const struct ctl *ctl, struct job *job, const char *why)
+{
+	char		 how[64], name[WAITSTATUS_NAME_MAX], *line, *safe;
+	const char	*label = job_name(job), *state;
+	int		 status = job_end_status(job), code, sig;
+
+	if (label == NULL)
+		label = job_command(job);
+	state = job_state_name(job_state(job));
+	code = waitstatus_exit_code(status);
+	sig = waitstatus_signal(status);
+	if (jobtable_is_live(ctl->jt, job) && !job_is_running(job) &&
+	    job_state(job) != JOB_QUEUED && job_state(job) != JOB_WAITING)
+		snprintf(how, sizeof how, "restarting");
+	else if (jobtable_is_live(ctl->jt, job) ||
+	    job_state(job) == JOB_COMPLETED)
+		snprintf(how, sizeof how, "%s", state);
+	else if (code >= 0)
+		snprintf(how, sizeof how, "%s (exit %d)", state, code);
+	else if (sig > 0)
+		snprintf(how, sizeof how, "%s (%s)", state,
+		    waitstatus_signal_name(sig, name, sizeof name));
+	else
+		snprintf(how, sizeof how, "%s", state);
+	line = xprintf("[%d] %s: %s%s%s%s", job_id(job), label, how,
+	    why != NULL ? " (" : "", why != NULL ? why : "",
+	    why != NULL ? ")" : "");
+	if (!textesc_needed(line, strlen(line)))
+		return line;
+	safe = textesc_visible(line, strlen(line));
+	free(line);
+	return safe;
+}
+
+/*
+ * A job of a wait has ended (or the wait gives up on it, saying why): keep
+ * how it stands now, its line and (--json) its object, and its place in
+ * the order of ends.
+ */
+static void
+ctl_wait_done(struct ctl_client *c, struct ctl_wait *w, const char *why)
+{
+	struct json_buf	jb;
+
+	w->done = ++c->ndone;
+	w->code = ctl_wait_code(c->ctl, w->job);
+	w->text = ctl_wait_line(c->ctl, w->job, why);
+	if (c->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		cmd_json_job(&jb, w->job);
+		json_object_end(&jb);
+		w->json = json_finish(&jb, NULL);
+		json_clear(&jb);
+	}
+}
+
+/*
+ * Answer a wait: what is still live is told as it stands (why: the wait
+ * timed out, the deck quits), then a line per job in the order given
+ * (--json: an array of job objects) and the exit line: the status of the
+ * first job, in the order they ended, that did not complete; 0 when all
+ * did.  The caller flushes.
+ */
+static void
+ctl_wait_answer(struct ctl_client *c, const char *why)
+{
+	struct ctl	*ctl = c->ctl;
+	struct ctl_wait	*w;
+	char		*tail;
+	int		 i, k, status = 0;
+
+	for (i = 0; i < c->nwaits; i++) {
+		if (c->waits[i].done == 0 && c->waits[i].job != NULL)
+			ctl_wait_done(c, &c->waits[i], why);
+	}
+	for (k = 1; k <= c->ndone && status == 0; k++) {
+		for (i = 0; i < c->nwaits; i++) {
+			if (c->waits[i].done == k)
+				status = c->waits[i].code;
+		}
+	}
+	if (c->json)
+		ctl_buf_add(&c->out, "[", 1);
+	for (i = 0; i < c->nwaits; i++) {
+		w = &c->waits[i];
+		if (c->json) {
+			if (i > 0)
+				ctl_buf_add(&c->out, ",", 1);
+			ctl_buf_add(&c->out, w->json, strlen(w->json));
+		} else
+			ctl_buf_line(&c->out, w->text);
+	}
+	if (c->json)
+		ctl_buf_add(&c->out, "]\n", 2);
+	tail = xprintf("%cexit %d\n", CTL_CONTROL, status);
+	ctl_buf_add(&c->out, tail, strlen(tail));
+	free(tail);
+	if (c->wait_timer != 0 && ctl->loop != NULL)
+		loop_cancel_timer(ctl->loop, c->wait_timer);
+	c->wait_timer = 0;
+	ctl->nwait--;
+	c->flags &= ~CTL_WAIT;
+	c->flags |= CTL_CLOSING | CTL_SENT;
+}
+
+/*
+ * Look at a wait's jobs: those that have ended for good (not live: no
+ * restart pending) are done; once all are, answer.  Returns whether it
+ * answered.
+ */
+static int
+ctl_wait_check(struct ctl_client *c)
+{
+	struct ctl_wait	*w;
+	int		 i;
+
+	for (i = 0; i < c->nwaits; i++) {
+		w = &c->waits[i];
+		if (w->done == 0 && w->job != NULL &&
+		    !jobtable_is_live(c->ctl->jt, w->job))
+			ctl_wait_done(c, w, NULL);
+	}
+	if (c->ndone < c->nwaits)
+		return 0;
+	ctl_wait_answer(c, NULL);
+	return 1;
+}
+
+/* A wait's time limit: answer with what is still live as it stands. */
+static void
+ctl_wait_timeout_cb(void *arg)
+{
+	struct ctl_client	*c = arg;
+
+	c->wait_timer = 0;
+	if ((c->flags & CTL_DEAD) || !(c->flags & CTL_WAIT))
+		return;
+	ctl_wait_answer(c, "the wait timed out");
+	ctl_client_flush(c);
+}
+
+/*
+ * After a job ended (its restart policy has acted by now) or left the
+ * table: look at every wait.
+ */
+static void
+ctl_waits_cb(void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	int			 i;
+
+	ctl->wait_timer = 0;
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_WAIT) && !(c->flags & CTL_DEAD) &&
+		    ctl_wait_check(c))
+			ctl_client_flush(c);
+	}
+}
+
+/*
+ * Look at the waits soon: a job's end is told before its restart policy
+ * acts, so a zero-delay timer lets the policy arm its restart first.
+ */
+static void
+ctl_waits_soon(struct ctl *ctl)
+{
+	if (ctl->nwait > 0 && ctl->wait_timer == 0)
+		ctl->wait_timer = loop_add_timer(ctl->loop, 0, ctl_waits_cb,
+		    ctl);
+}
+
+/*
+ * Start a wait after its "0" status line: a follow line (so the client
+ * takes the exit line's status), keepalives while it waits (so the
+ * client's time limit never cuts it), its own time limit, and an answer
+ * at once if its jobs have all ended already.
+ */
+static void
+ctl_wait_start(struct ctl_client *c)
+{
+	struct ctl	*ctl = c->ctl;
+	char		 line[16];
+
+	snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
+	ctl_buf_add(&c->out, line, strlen(line));
+	c->flags |= CTL_WAIT;
+	ctl->nwait++;
+	ctl_keepalive_start(ctl);
+	if (c->wait_ms > 0)
+		c->wait_timer = loop_add_timer(ctl->loop, c->wait_ms,
+		    ctl_wait_timeout_cb, c);
+	ctl_wait_check(c);
+	ctl_client_flush(c);
+}
+
 /* Run a complete request and queue its reply. */
 static void
 ctl_client_request(struct ctl_client *c, char *line, size_t len)
@@ -2061,7 +2379,9 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 			ctl_buf_add(&c->out, doc, strlen(doc));
 			free(doc);
 			ctl_grep_cb(c);
-		} else
+		} else if (c->stream == CTL_STREAM_WAIT)
+			ctl_wait_start(c);
+		else
 			ctl_stream_start(c, c->stream_job);
 		return;
 	}
@@ -2198,6 +2518,9 @@ ctl_free(struct ctl *ctl)
 		return;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
+		/* A wait cut short by the deck's end hears how things stand. */
+		if ((c->flags & CTL_WAIT) && !(c->flags & CTL_DEAD))
+			ctl_wait_answer(c, "the deck quit");
 		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
 			(void)write(c->fd, c->out.s + c->out_off,
 			    ctl_client_pending(c));
@@ -2217,6 +2540,8 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
 		if (ctl->partial_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->partial_timer);
+		if (ctl->wait_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->wait_timer);
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);
