@@ -74,6 +74,7 @@ LIB_SRCS = \
 	src/cmd-ctl.c \
 	src/cmd-history.c \
 	src/cmd-grep.c \
+	src/cmd-wait.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -93,6 +94,7 @@ LIB_SRCS = \
 	src/ui-source.c \
 	src/json.c \
 	src/run.c \
+	src/outfd.c \
 	src/dotenv.c \
 	src/http.c \
 	src/probe.c \
@@ -124,6 +126,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
+		     $(B)/cmd-wait.o \
 		     $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
@@ -162,6 +165,10 @@ UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 CTL_BIN	= $(TB)/check_ctl
 CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(B)/tests/e2e/check_ctl.o $(B)/tests/jsonread.o
+# jobdeck up and ctl wait end to end: the real binary on pipes, no terminal.
+UP_BIN	= $(TB)/check_up_e2e
+UP_OBJS	= $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	  $(B)/tests/e2e/check_up_e2e.o $(B)/tests/jsonread.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
@@ -263,6 +270,10 @@ $(CTL_BIN): $(CTL_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(UP_BIN): $(UP_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -327,6 +338,7 @@ check:
 	@$(MAKE) --no-print-directory test
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
+	     $(UP_BIN) \
 	     $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
@@ -335,7 +347,7 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(UI_E2E_BINS) $(CTL_BIN) $(FAULT_BIN)
+	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -348,9 +360,9 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN)
+e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN)
+	    $(CTL_BIN) $(UP_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)
