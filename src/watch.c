@@ -637,8 +637,9 @@ watch_new(struct loop *loop, const char *base, char *const *globs,
 	w->arg = arg;
 	w->fd = -1;
 	w->globs = xcalloc(nglobs, sizeof *w->globs);
-	for (i = 0; i < nglobs; i++, w->nglobs++) {
+	for (i = 0; i < nglobs; i++) {
 		watch_split(globs[i], 1, &w->globs[i]);
+		w->nglobs++;
 		if (watch_check_glob(&w->globs[i], globs[i], cause) != 0)
 			goto fail;
 	}
