@@ -303,9 +303,7 @@ up_job_tell(struct up *up, struct up_job *uj, struct job *job)
 	enum job_state	 state = job_state(job);
 	const char	*why = job_wait_reason(job), *note = job_note(job);
 
-	if (!up_same(job_name(job), uj->label) && (job_name(job) != NULL ||
-	    uj->state != UP_STATE_NONE))
-		up_job_label(uj, job);
+	up_job_label(uj, job);
 	if (state == JOB_WAITING && ((int)state != uj->state ||
 	    !up_same(why, uj->waiting))) {
 		free(uj->waiting);
@@ -834,8 +832,9 @@ up_new(struct loop *loop, struct jobtable *jt, struct stack *stack,
 
 /*
  * Free it: the lines still held go out as far as stdout takes them now
- * (the loop has given the reader its time), and our opening of stdout is
- * closed; stdout itself was never changed.
+ * without waiting (the loop has given the reader its time; a stdout
+ * written only on POLLOUT gets nothing more), and our opening of stdout
+ * is closed; stdout itself was never changed.
  */
 void
 up_free(struct up *up)
@@ -856,7 +855,6 @@ up_free(struct up *up)
 		up_job_flush(up, up->jobs[i]);
 	up_judge(up);
 	up_format(up, 1);
-	up->room = 1;
 	up_write(up);
 	up_out_close(up);
 	for (i = 0; i < up->njobs; i++) {
