@@ -50,6 +50,7 @@
 #include "store.h"
 #include "textesc.h"
 #include "up.h"
+#include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -59,6 +60,8 @@
 #define UP_DRAIN_MS	2000	/* at the end: wait so long for the reader */
 #define UP_LABEL	"jobdeck"		/* the deck's own lines */
 #define UP_STATE_NONE	(-1)			/* no state told yet */
+#define UP_WHY_ROWS	8	/* rows a start error may wrap over */
+#define UP_WHY_PREFIX	"jobdeck: "	/* how job.c writes it on the screen */
 
 /* foreman's colours, in its order: the job's label and bar. */
 static const char *const up_colours[] = {
@@ -373,6 +376,76 @@ up_job_output(struct job *job, const char *buf, size_t len, void *arg)
 		    up_partial_cb, up);
 }
 
+/* Return whether row r of vt is blank (or not there). */
+static int
+up_row_blank(const struct vt *vt, int r)
+{
+	char	*row = vt_text_line(vt, r);
+	int	 blank = row == NULL || row[0] == '\0';
+
+	free(row);
+	return blank;
+}
+
+/* Return whether row r of vt starts with UP_WHY_PREFIX. */
+static int
+up_row_why(const struct vt *vt, int r)
+{
+	char	*row = vt_text_line(vt, r);
+	int	 found = row != NULL && strncmp(row, UP_WHY_PREFIX,
+		    strlen(UP_WHY_PREFIX)) == 0;
+
+	free(row);
+	return found;
+}
+
+/*
+ * Return why a job could not start, or NULL: the jobtable writes it on the
+ * job's screen as its last line, "jobdeck: WHY" (job_set_start_error()),
+ * wrapped at the screen's width.  The rows from the last that starts so
+ * to the last that is not blank are joined; a wrapped row is full, so it
+ * is padded back to the width its trailing blanks had.
+ */
+static char *
+up_start_error(struct job *job)
+{
+	struct vt	*vt = job_vt(job);
+	char		*row, *why, *tmp;
+	size_t		 chars, len;
+	int		 first, last, r, cols;
+
+	if (vt == NULL)
+		return NULL;
+	cols = vt_cols(vt);
+	for (last = vt_text_count(vt) - 1; last >= 0; last--) {
+		if (!up_row_blank(vt, last))
+			break;
+	}
+	if (last < 0)
+		return NULL;
+	for (first = last; first > last - UP_WHY_ROWS && first >= 0; first--) {
+		if (up_row_why(vt, first))
+			break;
+	}
+	if (first < 0 || first <= last - UP_WHY_ROWS)
+		first = last;
+	why = xstrdup("");
+	for (r = first; r <= last; r++) {
+		row = vt_text_line(vt, r);
+		for (len = chars = 0; row[len] != '\0'; len++)
+			chars += ((unsigned char)row[len] & 0xc0) != 0x80;
+		tmp = xprintf("%s%s%*s", why, row, r < last && (int)chars < cols ?
+		    cols - (int)chars : 0, "");
+		free(row);
+		free(why);
+		why = tmp;
+	}
+	len = strlen(UP_WHY_PREFIX);
+	if (strncmp(why, UP_WHY_PREFIX, len) == 0)
+		memmove(why, why + len, strlen(why + len) + 1);
+	return why;
+}
+
 /*
  * Describe how a job's run ended: "exited with code 1", "killed by
  * SIGKILL", "stopped: killed by SIGTERM", "timed out: ...", or why it
@@ -381,8 +454,7 @@ up_job_output(struct job *job, const char *buf, size_t len, void *arg)
 static char *
 up_end_text(const struct up_job *uj, struct job *job)
 {
-	char		 how[64], name[WAITSTATUS_NAME_MAX], line[1024];
-	const char	*p = line;
+	char		 how[64], name[WAITSTATUS_NAME_MAX], *why, *text;
 	int		 status = job_end_status(job);
 	int		 code = waitstatus_exit_code(status);
 	int		 sig = waitstatus_signal(status);
@@ -390,18 +462,13 @@ up_end_text(const struct up_job *uj, struct job *job)
 	if (!uj->started) {
 		if (job_state(job) == JOB_CANCELED)
 			return xstrdup("canceled before it started");
-		job_last_line(job, line, sizeof line);
-		if (strncmp(p, "jobdeck: ", 9) == 0)
-			p += 9;
-		if (*p == '\0')
+		if ((why = up_start_error(job)) == NULL || *why == '\0') {
+			free(why);
 			return xstrdup("could not start");
-		if (textesc_needed(p, strlen(p))) {
-			p = textesc_visible(p, strlen(p));
-			snprintf(line, sizeof line, "%s", p);
-			free((char *)p);
-			p = line;
 		}
-		return xprintf("could not start: %s", p);
+		text = xprintf("could not start: %s", why);
+		free(why);
+		return text;
 	}
 	if (code >= 0)
 		snprintf(how, sizeof how, "exited with code %d", code);
