@@ -600,6 +600,35 @@ START_TEST(up_procfile_env_port)
 END_TEST
 
 /*
+ * A dependency that fails: its dependant does not start, and says why,
+ * whole, though the reason is longer than the job's screen is wide; the
+ * first failure (the dependency's) is the exit status.
+ */
+START_TEST(up_dependency_fails)
+{
+	static const char	*dep =
+	    "a-migration-with-a-name-long-enough-to-wrap-the-reason";
+	struct box		 b;
+	struct proc		 p;
+
+	box_open(&b);
+	box_write(&b, "up.toml", e2e_fmt(
+	    "[[job]]\nname = \"%s\"\ncommand = \"exit 2\"\n"
+	    "[[job]]\nname = \"api\"\ncommand = \"echo never\"\n"
+	    "depends_on = { %s = \"completed_successfully\" }\n", dep, dep));
+	proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "depfail", NULL);
+	proc_wait(&p, WAIT_MS);
+	ck_assert_msg(p.status == 2, "exit %d\n%s", p.status, p.obuf);
+	ck_assert_msg(strstr(p.obuf, e2e_fmt("api%*s | could not start: %s "
+	    "failed (exit 2)\n", (int)strlen(dep) - 3, "", dep)) != NULL,
+	    "%s", p.obuf);
+	ck_assert_ptr_null(strstr(p.obuf, "never"));
+	proc_free(&p);
+	box_close(&b);
+}
+END_TEST
+
+/*
  * SIGINT stops the stack in reverse dependency order: api (which depends
  * on db) is stopped, and ends, before db is told to stop, though api takes
  * its time; up says so and exits 128+SIGINT (nothing failed).
@@ -863,6 +892,7 @@ static const struct e2e_case up_cases[] = {
 	{ "up_partial_line", &up_partial_line, 60 },
 	{ "up_restarts", &up_restarts, 60 },
 	{ "up_procfile_env_port", &up_procfile_env_port, 60 },
+	{ "up_dependency_fails", &up_dependency_fails, 60 },
 	{ "up_sigint_order", &up_sigint_order, 60 },
 	{ "up_sigint_twice", &up_sigint_twice, 60 },
 	{ "up_nothing_to_run", &up_nothing_to_run, 60 },
