@@ -607,7 +607,7 @@ END_TEST
 START_TEST(up_dependency_fails)
 {
 	static const char	*dep =
-	    "a-migration-with-a-name-long-enough-to-wrap-the-reason";
+	    "a-migration-with-a-name-long-enough-to-wrap-the-reason-line";
 	struct box		 b;
 	struct proc		 p;
 
