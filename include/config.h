@@ -262,6 +262,7 @@ const struct config_job *config_find_job(const struct config *,
 void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
 void		 config_set_port_base(struct config *, int base);
+char		*config_dir(const struct config *);
 void		 config_free(struct config *);
 
 #endif

@@ -2382,27 +2382,20 @@ config_default_path(void)
 }
 
 /*
- * Make the .env beside the Procfile at path, when there is one, the
+ * Make the .env beside the Procfile cfg came from, when there is one, the
  * settings' env_file, as an absolute path (foreman reads it from there).
  */
 static void
-config_procfile_env(struct config *cfg, const char *path)
+config_procfile_env(struct config *cfg)
 {
 	struct stat	 sb;
-	const char	*slash;
-	char		*dir, real[PATH_MAX], *env;
+	char		*dir, *env;
 
-	if ((slash = strrchr(path, '/')) == NULL)
-		dir = xstrdup(".");
-	else
-		dir = xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
-	if (realpath(dir, real) == NULL) {
-		free(dir);
+	if ((dir = config_dir(cfg)) == NULL)
 		return;
-	}
+	env = xprintf("%s/.env", strcmp(dir, "/") == 0 ? "" : dir);
 	free(dir);
-	env = xprintf("%s/.env", strcmp(real, "/") == 0 ? "" : real);
-	if (stat(env, &sb) != 0) {
+	if (env[0] != '/' || stat(env, &sb) != 0) {
 		free(env);
 		return;
 	}
@@ -2446,13 +2439,16 @@ config_load(const char *path, int procfile, struct config **out,
 	}
 	if (procfile || config_is_procfile(path)) {
 		r = config_parse_procfile(path, buf, len, out, cause);
-		if (r == 0)
-			config_procfile_env(*out, path);
-	} else
+		if (r == 0) {
+			(*out)->path = xstrdup(path);
+			config_procfile_env(*out);
+		}
+	} else {
 		r = config_parse(path, buf, len, out, cause);
+		if (r == 0)
+			(*out)->path = xstrdup(path);
+	}
 	free(buf);
-	if (r == 0)
-		(*out)->path = xstrdup(path);
 	free(def);
 	return r;
 }
@@ -2637,4 +2633,29 @@ config_store_limits(const struct config *cfg, struct store_limits *lim)
 	lim->keep_age_ms = (int64_t)cfg->settings.keep_history_days * 24 *
 	    60 * 60 * 1000;
 	lim->max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
+}
+
+/*
+ * Return the absolute directory of the file cfg came from, which relative
+ * env_file and watch paths are taken from (allocated), or NULL when it
+ * came from no file.
+ */
+char *
+config_dir(const struct config *cfg)
+{
+	const char	*slash;
+	char		*dir, *abs;
+
+	if (cfg == NULL || cfg->path == NULL)
+		return NULL;
+	if ((slash = strrchr(cfg->path, '/')) == NULL)
+		dir = xstrdup(".");
+	else if (slash == cfg->path)
+		dir = xstrdup("/");
+	else
+		dir = xstrndup(cfg->path, (size_t)(slash - cfg->path));
+	if ((abs = realpath(dir, NULL)) == NULL)
+		return dir;
+	free(dir);
+	return abs;
 }
