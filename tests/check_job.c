@@ -8,7 +8,11 @@
  * size; containment: escapees (setsid) reached by kills, kill-all, the
  * end of the job and a restart, through a cgroup (as root: "SKIP: " on
  * stderr otherwise) and through the marker, the cgroup removed after, CPU
- * and memory figures.
+ * and memory figures; a stack's needs (a test policy standing in for the
+ * stack): jobs held waiting and let go by a recheck, failed by the policy
+ * (dependants in turn), kill_all's stop order, stop_signal, stop_command
+ * and stop_timeout, group limits, the priority queue, restart backoff and
+ * jobtable_fail().
  *
  * The test process is made a child subreaper, as jobdeck is, so orphaned
  * background children come back to it and jobtable_reap() reaps them.
