@@ -706,19 +706,13 @@ jobtable_group_limit(const struct jobtable *jt, const char *group)
 	return 0;
 }
 
-/*
- * Return whether the entry's job may run now as far as the limits go:
- * fewer than max_running jobs run, and fewer than its group's limit of
- * its group.
- */
+/* Return whether fewer jobs of the entry's group run than its limit. */
 static int
-jobtable_room(struct jobtable *jt, struct jobtable_entry *e)
+jobtable_group_room(struct jobtable *jt, struct jobtable_entry *e)
 {
 	const char	*group = job_spec(e->job)->group, *other;
 	int		 limit, i, n = 0;
 
-	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running)
-		return 0;
 	if ((limit = jobtable_group_limit(jt, group)) == 0)
 		return 1;
 	for (i = 0; i < jt->count; i++) {
@@ -729,6 +723,28 @@ jobtable_room(struct jobtable *jt, struct jobtable_entry *e)
 			n++;
 	}
 	return n < limit;
+}
+
+/*
+ * Return whether the entry's job may run now as far as the limits go:
+ * fewer than max_running jobs run, and fewer than its group's limit of
+ * its group.
+ */
+static int
+jobtable_room(struct jobtable *jt, struct jobtable_entry *e)
+{
+	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running)
+		return 0;
+	return jobtable_group_room(jt, e);
+}
+
+/* Return whether queued a starts before queued b: priority, then FIFO. */
+static int
+jobtable_before(struct jobtable_entry *a, struct jobtable_entry *b)
+{
+	int	pa = job_spec(a->job)->priority, pb = job_spec(b->job)->priority;
+
+	return pa > pb || (pa == pb && a->queue_seq < b->queue_seq);
 }
 
 /* Put the entry's job in the queue (the back of its priority). */
@@ -959,25 +975,22 @@ static void
 jobtable_start_queued(struct jobtable *jt)
 {
 	struct jobtable_entry	*e, *best;
-	int			 i, pe, pb;
+	int			 i;
 
 	if (jt->starting)
 		return;
 	jt->starting = 1;
 	for (;;) {
+		if (jt->max_running > 0 &&
+		    jobtable_running(jt) >= jt->max_running)
+			break;
 		best = NULL;
 		for (i = 0; i < jt->count; i++) {
 			e = jt->entries[i];
 			if (job_state(e->job) != JOB_QUEUED ||
-			    !jobtable_room(jt, e))
+			    (best != NULL && !jobtable_before(e, best)) ||
+			    !jobtable_group_room(jt, e))
 				continue;
-			if (best != NULL) {
-				pe = job_spec(e->job)->priority;
-				pb = job_spec(best->job)->priority;
-				if (pe < pb || (pe == pb &&
-				    e->queue_seq >= best->queue_seq))
-					continue;
-			}
 			best = e;
 		}
 		if (best == NULL)
@@ -1489,6 +1502,14 @@ jobtable_stop_command(struct jobtable_entry *e)
 	return 0;
 }
 
+/* End a queued or waiting job, which never ran this time, as canceled. */
+static void
+jobtable_cancel_unstarted(struct jobtable_entry *e)
+{
+	job_set_cancel(e->job);
+	job_set_exited(e->job, WAITSTATUS_NONE, loop_now_ms());
+}
+
 /*
  * Signal an entry's job (see jobtable_kill()); a stop (SIGTERM) of a
  * running job is its stop command or stop signal.  For a failure
@@ -1514,9 +1535,7 @@ jobtable_signal(struct jobtable_entry *e, int sig, int failure)
 		return -1;
 	}
 	if (job_state(job) == JOB_QUEUED || job_state(job) == JOB_WAITING) {
-		/* It never ran (this time): it ends here, canceled. */
-		job_set_cancel(job);
-		job_set_exited(job, WAITSTATUS_NONE, loop_now_ms());
+		jobtable_cancel_unstarted(e);
 		jobtable_emit(jt, JOBTABLE_EXITED, job);
 		return 0;
 	}
@@ -1706,8 +1725,7 @@ jobtable_kill_all(struct jobtable *jt)
 		e = jt->entries[i];
 		if (job_state(e->job) == JOB_QUEUED ||
 		    job_state(e->job) == JOB_WAITING) {
-			job_set_cancel(e->job);
-			job_set_exited(e->job, WAITSTATUS_NONE, loop_now_ms());
+			jobtable_cancel_unstarted(e);
 			ids[nids++] = job_id(e->job);
 			n++;
 		} else if (!job_is_running(e->job) &&
