@@ -363,8 +363,9 @@ launch_new_at(const struct config_job *cj, const struct config_settings *set,
 	l->stop_command = cj->stop_command != NULL ?
 	    xstrdup(cj->stop_command) : NULL;
 	l->spec.stop_command = l->stop_command;
+	/* 0 in a spec is the deck's grace: stop_timeout = 0 is "at once". */
 	l->spec.stop_timeout_ms = cj->stop_timeout < 0 ? -1 :
-	    (int64_t)(cj->stop_timeout * 1000);
+	    cj->stop_timeout == 0 ? 1 : (int64_t)(cj->stop_timeout * 1000);
 	return l;
 }
 

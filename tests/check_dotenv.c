@@ -774,7 +774,7 @@ START_TEST(test_launch_spec_fields)
 {
 	struct config		*cfg;
 	struct session		*session;
-	struct launch		*l, *l0;
+	struct launch		*l, *l0, *l2;
 	const struct job_spec	*spec;
 	char			*cause = NULL;
 
@@ -793,6 +793,16 @@ START_TEST(test_launch_spec_fields)
 	    session, NULL, 0, 0, tmp, &cause));
 	ck_assert_str_eq(cause, "stop_signal: unknown signal 'SIGNOPE'");
 	free(cause);
+	free(cfg->jobs[0].stop_signal);
+	cfg->jobs[0].stop_signal = NULL;
+
+	/* stop_timeout = 0 is SIGKILL at once, not the deck's grace (0). */
+	cfg->jobs[0].stop_timeout = 0;
+	l2 = launch_new_at(&cfg->jobs[0], &cfg->settings, session, NULL, 0,
+	    0, tmp, &cause);
+	ck_assert_msg(l2 != NULL, "%s", cause);
+	ck_assert_int_eq(launch_spec(l2)->stop_timeout_ms, 1);
+	launch_free(l2);
 
 	/* The launch's own copies, not the config's strings. */
 	config_free(cfg);
