@@ -440,9 +440,11 @@ up_start_error(struct job *job)
 		free(why);
 		why = tmp;
 	}
-	len = strlen(UP_WHY_PREFIX);
-	if (strncmp(why, UP_WHY_PREFIX, len) == 0)
-		memmove(why, why + len, strlen(why + len) + 1);
+	if (strncmp(why, UP_WHY_PREFIX, strlen(UP_WHY_PREFIX)) == 0) {
+		tmp = xstrdup(why + strlen(UP_WHY_PREFIX));
+		free(why);
+		why = tmp;
+	}
 	return why;
 }
 
