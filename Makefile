@@ -74,6 +74,7 @@ LIB_SRCS = \
 	src/cmd-ctl.c \
 	src/cmd-history.c \
 	src/cmd-grep.c \
+	src/cmd-stack.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -124,7 +125,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
-		     $(B)/grep.o $(B)/keys.o \
+		     $(B)/cmd-stack.o $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/watch.o
