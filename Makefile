@@ -163,6 +163,10 @@ UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 CTL_BIN	= $(TB)/check_ctl
 CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(B)/tests/e2e/check_ctl.o $(B)/tests/jsonread.o
+# Stacks end to end: the real deck on a config, driven by `jobdeck ctl`.
+STACK_E2E_BIN = $(TB)/check_stack_e2e
+STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
@@ -264,6 +268,10 @@ $(CTL_BIN): $(CTL_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(STACK_E2E_BIN): $(STACK_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -328,7 +336,7 @@ check:
 	@$(MAKE) --no-print-directory test
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
-	     $(TOML_TOOLS) \
+	     $(STACK_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
@@ -336,7 +344,7 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(UI_E2E_BINS) $(CTL_BIN) $(FAULT_BIN)
+	    $(UI_E2E_BINS) $(CTL_BIN) $(STACK_E2E_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -349,9 +357,9 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN)
+e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(STACK_E2E_BIN)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN)
+	    $(CTL_BIN) $(STACK_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

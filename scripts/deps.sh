@@ -2,7 +2,8 @@
 # Installs what jobdeck needs to build and test, when it is missing:
 # ncursesw, libvterm, libcurl (readiness probes over HTTP), check and
 # pkg-config (and groff to lint the man page,
-# and ping for the demo jobs of `make run`).
+# ping for the demo jobs of `make run`, python3 for the stack's end-to-end
+# tests: a TCP listener, an HTTP server).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
 set -u
@@ -17,6 +18,7 @@ command -v groff >/dev/null 2>&1 || need="$need groff-base"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v ping >/dev/null 2>&1 || need="$need iputils-ping"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
 [ -z "$need" ] && exit 0
 if command -v apt-get >/dev/null 2>&1; then
 	sudo=""
@@ -39,9 +41,9 @@ cat >&2 <<MSG
 jobdeck: missing:$need
 Install them with your package manager: ncursesw (wide-character ncurses)
 development files, libvterm 0.1.x and libcurl development files, the check unit-test
-library, pkg-config, groff and ping. On Debian or Ubuntu:
+library, pkg-config, groff, ping and python3. On Debian or Ubuntu:
   apt-get install libncurses-dev libvterm-dev libcurl4-openssl-dev check \
     pkg-config groff-base \
-    iputils-ping
+    iputils-ping python3
 MSG
 exit 1

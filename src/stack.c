@@ -719,16 +719,23 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 	st->in_probe = NULL;
 }
 
-/* The liveness probe failed: fail the job (its restart policy applies). */
+/*
+ * The liveness probe failed: the note says why, and the job fails (its
+ * restart policy applies).
+ */
 static void
 stack_live_result(struct probe *p, int ok, const char *why, void *arg)
 {
 	struct stack_run	*r = arg;
 	struct stack		*st = r->st;
+	char			*note;
 
 	if ((p != r->live && r->live != NULL) || ok)
 		return;
 	st->in_probe = p;
+	note = xprintf("liveness: %s", why);
+	job_set_note(r->job, note);
+	free(note);
 	stack_run_fail(r, "liveness", why);
 	st->in_probe = NULL;
 }
