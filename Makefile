@@ -109,7 +109,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind
+	       input bind probe watch
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -129,9 +129,11 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/watch.o
+check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
+check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
 check_bind_OBJS	   = $(BASE_OBJS) $(B)/bind.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o

@@ -3,7 +3,10 @@
  * one file that knows libcurl): its sockets are watched with loop fd
  * watches and its timeouts are loop timers, so a request never blocks the
  * loop.  Used by the readiness and liveness probes (ready_http) and by
- * whatever else must ask a server (the browser's /json/version).
+ * whatever else must ask a server (the browser's /json/version).  Host
+ * names are resolved by libcurl's threaded resolver, off the loop;
+ * http_new() refuses a libcurl built without one (no
+ * CURL_VERSION_ASYNCHDNS).  Redirects are not followed: a 3xx is an answer.
  *
  * Ownership: the caller owns the struct http (one per deck) and frees it
  * after every request is done or canceled.  A struct http_req belongs to

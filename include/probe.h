@@ -9,7 +9,8 @@
  * PROBE_READY reports once: ok at the first passing attempt, or not ok
  * after `retries` failed attempts (0: it never gives up).  PROBE_LIVE
  * reports once: not ok after `retries` failed attempts in a row.  After
- * its report a probe does nothing more; the caller frees it.
+ * its report a probe does nothing more; the caller frees it (the result
+ * callback may, too: nothing of the probe runs when it is called).
  *
  * Ownership: the caller owns the struct probe; it owns its timers, its
  * socket, its request and its command's process (killed by
@@ -29,7 +30,8 @@ struct probe;
 enum probe_kind {
 	PROBE_LOG,		/* target: a POSIX extended regex */
 	PROBE_CMD,		/* target: a shell string, run by shell */
-	PROBE_TCP,		/* target: "host:port" */
+	PROBE_TCP,		/* target: "host:port", "[v6]:port"; host */
+				/*   numeric or localhost: no DNS */
 	PROBE_HTTP		/* target: an http:// or https:// URL */
 };
 

@@ -37,6 +37,7 @@ void		 ui_free(struct ui *);
 void		 ui_quit(struct ui *);
 void		 ui_message(struct ui *, const char *msg, int error);
 int		 ui_start_job(struct ui *, const char *command);
+void		 ui_start_stack(struct ui *);
 void		 ui_focus_job(struct ui *, struct job *);
 
 #endif

@@ -481,12 +481,11 @@ main(int argc, char **argv)
 	ctx.stack = ms.stack;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	/* The configured jobs (up: the named ones), then typed commands. */
-	if (stack_start_all(ms.stack, headless && optind < argc ?
-	    argv + optind : NULL, headless ? argc - optind : 0, &cause) != 0) {
-		if (ms.ui != NULL)
-			ui_message(ms.ui, cause, 1);
-		else
-			fprintf(stderr, "jobdeck: %s\n", cause);
+	if (ms.ui != NULL)
+		ui_start_stack(ms.ui);
+	else if (stack_start_all(ms.stack, optind < argc ? argv + optind :
+	    NULL, argc - optind, &cause) != 0) {
+		fprintf(stderr, "jobdeck: %s\n", cause);
 		free(cause);
 		cause = NULL;
 	}

@@ -1,45 +1,788 @@
-/* probe.c: readiness and liveness probes (see probe.h).  Groundwork stub. */
-#include <stdlib.h>
+/*
+ * probe.c: readiness and liveness probes on the loop (see probe.h).
+ *
+ * An attempt starts initial_delay_ms after probe_new(), the next one
+ * interval_ms after the start of the one before (at once if that one took
+ * longer), and each is bounded by timeout_ms.  PROBE_READY reports ok at
+ * the first attempt that passes, or not ok once `retries` attempts have
+ * failed (0: it never gives up); PROBE_LIVE reports not ok once `retries`
+ * attempts in a row have failed (a pass starts the count again; 0 counts
+ * as 1).  The report is made with nothing of the probe left running (no
+ * timer, socket, request or process), so the result callback may call
+ * probe_free().
+ *
+ * PROBE_LOG: the bytes probe_feed() is given go through rawtext (escapes
+ * stripped, CR and BS replayed, a line cut at RAWTEXT_LINE_MAX characters,
+ * which bounds what is held), and every completed line is matched with
+ * the ERE compiled in probe_new(); a line still open is not matched.  A
+ * match passes at once, whenever it comes; with retries set it fails when
+ * no line matched within initial_delay_ms + retries * interval_ms.  Only
+ * readiness: a log cannot say a job stopped being alive.
+ *
+ * PROBE_CMD: `shell -c target` forked with the probe's cwd and envp,
+ * stdin, stdout and stderr on /dev/null, in a session and process group
+ * of its own; fork hygiene as in pty.c (every signal blocked across fork,
+ * dispositions reset and the mask cleared in the child, every fd above 2
+ * closed, only async-signal-safe calls, _exit(127) when exec fails).  The
+ * jobtable's one reaper tells us of its end (jobtable_watch_pid()); exit
+ * 0 passes.  At its time limit, and in probe_free(), the group gets
+ * SIGKILL and the pid is left to the reaper as a stray.
+ *
+ * PROBE_TCP: "host:port", "[v6addr]:port".  getaddrinfo() of a name can
+ * block, so names are refused in probe_new() with a message that says so:
+ * the host must be a numeric address (parsed with AI_NUMERICHOST, which
+ * never looks anything up) or "localhost", tried as 127.0.0.1 and then
+ * ::1.  Each address gets a non-blocking connect(); completion is POLLOUT
+ * on the loop and SO_ERROR says how it went.  A connection is closed as
+ * soon as it is made.
+ *
+ * PROBE_HTTP: a GET through http.h; a 2xx or 3xx answer passes (redirects
+ * are not followed).
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "jobtable.h"
+#include "loop.h"
 #include "probe.h"
+#include "rawtext.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
-/* Start a probe (not built yet). */
+#define PROBE_ADDRS	2	/* localhost: 127.0.0.1, then ::1 */
+
+struct probe {
+	struct loop		*loop;
+	struct jobtable		*jt;
+	struct http		*http;
+	const struct probe_cbs	*cbs;
+	void			*arg;
+
+	enum probe_kind		 kind;
+	enum probe_mode		 mode;
+	char			*target;
+	char			*describe;
+	int64_t			 interval_ms;
+	int64_t			 timeout_ms;
+	int			 retries;
+
+	int			 done;		/* reported */
+	int			 fails;		/* failed attempts (in a row) */
+	uint64_t		 timer;		/* next attempt, this one's */
+						/*   limit, or the log's end */
+	int64_t			 started;	/* this attempt's start */
+
+	/* PROBE_LOG */
+	regex_t			 re;
+	int			 re_set;
+	struct rawtext		*raw;
+
+	/* PROBE_CMD */
+	char			*shell;
+	char			*cwd;
+	char			**envp;		/* NULL: jobdeck's */
+	char			*argv[4];	/* shell -c target */
+	int			 open_max;
+	pid_t			 pid;		/* running, 0: none */
+
+	/* PROBE_TCP */
+	struct sockaddr_storage	 addrs[PROBE_ADDRS];
+	socklen_t		 addrlens[PROBE_ADDRS];
+	int			 naddrs;
+	int			 addr;		/* the one being tried */
+	int			 fd;		/* connecting, -1: none */
+	int			 tcp_error;	/* the first address's errno */
+
+	/* PROBE_HTTP */
+	struct http_req		*req;
+};
+
+static const char *probe_kind_name(enum probe_kind);
+static int	probe_check_spec(const struct probe_spec *, struct http *,
+		    char **);
+static int	probe_tcp_addr(struct probe *, const char *, const char *,
+		    char **);
+static int	probe_tcp_parse(struct probe *, const char *, char **);
+static char   **probe_copy_env(char *const *);
+static void	probe_report(struct probe *, int, const char *);
+static void	probe_attempt_end(struct probe *, int, const char *);
+static void	probe_attempt_cb(void *);
+static void	probe_limit_cb(void *);
+static void	probe_log_end_cb(void *);
+static void	probe_cmd_start(struct probe *);
+static void	probe_cmd_child(const struct probe *, int)
+		    __attribute__((noreturn));
+static void	probe_cmd_exited(pid_t, int, void *);
+static void	probe_cmd_kill(struct probe *);
+static void	probe_tcp_start(struct probe *);
+static void	probe_tcp_next(struct probe *);
+static void	probe_tcp_cb(int, short, void *);
+static void	probe_tcp_close(struct probe *);
+static void	probe_http_start(struct probe *);
+static void	probe_http_done(long, const char *, size_t, const char *,
+		    void *);
+static void	probe_stop_attempt(struct probe *);
+
+/* Return the word a kind is described by. */
+static const char *
+probe_kind_name(enum probe_kind kind)
+{
+	switch (kind) {
+	case PROBE_LOG:
+		return "log";
+	case PROBE_CMD:
+		return "cmd";
+	case PROBE_TCP:
+		return "tcp";
+	case PROBE_HTTP:
+		return "http";
+	}
+	return "?";
+}
+
+/* Check what every kind needs of a spec; -1 with *cause if it lacks it. */
+static int
+probe_check_spec(const struct probe_spec *spec, struct http *http,
+    char **cause)
+{
+	const char	*name = probe_kind_name(spec->kind);
+
+	if (spec->target == NULL || spec->target[0] == '\0') {
+		*cause = xprintf("%s probe: nothing to check", name);
+		return -1;
+	}
+	if (spec->interval_ms <= 0 || spec->retries < 0 ||
+	    (spec->kind != PROBE_LOG && spec->timeout_ms <= 0)) {
+		*cause = xprintf("%s probe: the interval and the timeout must "
+		    "be positive and the retries not negative", name);
+		return -1;
+	}
+	switch (spec->kind) {
+	case PROBE_LOG:
+		if (spec->mode == PROBE_LIVE) {
+			*cause = xstrdup("a log probe can only say a job is "
+			    "ready, not that it is alive");
+			return -1;
+		}
+		break;
+	case PROBE_CMD:
+		if (spec->shell == NULL || spec->shell[0] != '/') {
+			*cause = xstrdup("cmd probe: the shell must be an "
+			    "absolute path");
+			return -1;
+		}
+		break;
+	case PROBE_HTTP:
+		if (http == NULL) {
+			*cause = xstrdup("http probe: HTTP is not available");
+			return -1;
+		}
+		if (strncasecmp(spec->target, "http://", 7) != 0 &&
+		    strncasecmp(spec->target, "https://", 8) != 0) {
+			*cause = xprintf("http probe: \"%s\" is not an http:// "
+			    "or https:// URL", spec->target);
+			return -1;
+		}
+		break;
+	case PROBE_TCP:
+		break;
+	default:
+		*cause = xstrdup("unknown probe kind");
+		return -1;
+	}
+	return 0;
+}
+
+/* Add the numeric address host, port to the TCP probe's list. */
+static int
+probe_tcp_addr(struct probe *p, const char *host, const char *port,
+    char **cause)
+{
+	struct addrinfo	 hints, *res;
+	int		 rc;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
+		if (rc == EAI_NONAME) {
+			*cause = xprintf("tcp probe: host \"%s\" is neither an "
+			    "IP address nor localhost (names are not resolved,"
+			    " so the loop never waits on DNS)", host);
+		} else {
+			*cause = xprintf("tcp probe: %s: %s", host,
+			    gai_strerror(rc));
+		}
+		return -1;
+	}
+	if (res->ai_addrlen > sizeof p->addrs[0] || p->naddrs == PROBE_ADDRS) {
+		freeaddrinfo(res);
+		*cause = xprintf("tcp probe: %s: unusable address", host);
+		return -1;
+	}
+	memcpy(&p->addrs[p->naddrs], res->ai_addr, res->ai_addrlen);
+	p->addrlens[p->naddrs++] = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* Parse "host:port" or "[v6]:port" into the probe's addresses. */
+static int
+probe_tcp_parse(struct probe *p, const char *target, char **cause)
+{
+	const char	*colon, *end;
+	char		*host, *port, *ep;
+	long		 n;
+	int		 rc;
+
+	if (target[0] == '[') {
+		end = strchr(target, ']');
+		if (end == NULL || end[1] != ':') {
+			*cause = xprintf("tcp probe: \"%s\" is not "
+			    "[ADDRESS]:PORT", target);
+			return -1;
+		}
+		host = xstrndup(target + 1, (size_t)(end - target - 1));
+		colon = end + 1;
+	} else {
+		colon = strrchr(target, ':');
+		if (colon == NULL || memchr(target, ':',
+		    (size_t)(colon - target)) != NULL) {
+			*cause = xprintf("tcp probe: \"%s\" is not HOST:PORT "
+			    "(an IPv6 address goes in brackets: [::1]:80)",
+			    target);
+			return -1;
+		}
+		host = xstrndup(target, (size_t)(colon - target));
+	}
+	port = xstrdup(colon + 1);
+	errno = 0;
+	n = strtol(port, &ep, 10);
+	if (port[0] < '0' || port[0] > '9' || *ep != '\0' || errno != 0 ||
+	    n < 1 || n > 65535) {
+		*cause = xprintf("tcp probe: \"%s\": the port must be 1 to "
+		    "65535", target);
+		rc = -1;
+	} else if (host[0] == '\0') {
+		*cause = xprintf("tcp probe: \"%s\" has no host", target);
+		rc = -1;
+	} else if (strcasecmp(host, "localhost") == 0) {
+		rc = probe_tcp_addr(p, "127.0.0.1", port, cause);
+		if (rc == 0)
+			rc = probe_tcp_addr(p, "::1", port, cause);
+	} else
+		rc = probe_tcp_addr(p, host, port, cause);
+	free(host);
+	free(port);
+	return rc;
+}
+
+/* Copy a NULL-terminated environment. */
+static char **
+probe_copy_env(char *const *envp)
+{
+	char	**copy;
+	size_t	  n, i;
+
+	for (n = 0; envp[n] != NULL; n++)
+		/* nothing */;
+	copy = xcalloc(n + 1, sizeof *copy);
+	for (i = 0; i < n; i++)
+		copy[i] = xstrdup(envp[i]);
+	return copy;
+}
+
+/*
+ * Make a probe and arm its first attempt; NULL with *cause when the spec
+ * cannot be probed (a bad regex, a host name, a URL that is not HTTP).
+ */
 struct probe *
 probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
     const struct probe_spec *spec, const struct probe_cbs *cbs, void *arg,
     char **cause)
 {
-	(void)loop;
-	(void)jt;
-	(void)http;
-	(void)spec;
-	(void)cbs;
-	(void)arg;
-	*cause = xstrdup("probes are not built yet");
-	return NULL;
+	struct probe	*p;
+	char		 buf[256];
+	long		 max;
+	int		 rc;
+	int64_t		 delay, end;
+
+	if (probe_check_spec(spec, http, cause) != 0)
+		return NULL;
+	p = xcalloc(1, sizeof *p);
+	p->loop = loop;
+	p->jt = jt;
+	p->http = http;
+	p->cbs = cbs;
+	p->arg = arg;
+	p->kind = spec->kind;
+	p->mode = spec->mode;
+	p->target = xstrdup(spec->target);
+	p->describe = xprintf("%s %s", probe_kind_name(spec->kind),
+	    spec->target);
+	p->interval_ms = spec->interval_ms;
+	p->timeout_ms = spec->timeout_ms;
+	p->retries = spec->retries;
+	if (p->mode == PROBE_LIVE && p->retries < 1)
+		p->retries = 1;
+	p->fd = -1;
+	delay = spec->initial_delay_ms > 0 ? spec->initial_delay_ms : 0;
+
+	switch (p->kind) {
+	case PROBE_LOG:
+		rc = regcomp(&p->re, p->target, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &p->re, buf, sizeof buf);
+			*cause = xprintf("log probe: regex \"%s\": %s",
+			    p->target, buf);
+			probe_free(p);
+			return NULL;
+		}
+		p->re_set = 1;
+		p->raw = rawtext_new();
+		if (p->retries > 0) {
+			end = delay;
+			if (p->interval_ms > (INT64_MAX / 4 - end) / p->retries)
+				end = INT64_MAX / 4;
+			else
+				end += p->interval_ms * p->retries;
+			p->timer = loop_add_timer(loop, end, probe_log_end_cb,
+			    p);
+		}
+		return p;
+	case PROBE_CMD:
+		p->shell = xstrdup(spec->shell);
+		p->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
+		p->envp = spec->envp != NULL ? probe_copy_env(spec->envp) :
+		    NULL;
+		p->argv[0] = p->shell;
+		p->argv[1] = (char *)"-c";
+		p->argv[2] = p->target;
+		max = sysconf(_SC_OPEN_MAX);
+		p->open_max = (max <= 0 || max > INT_MAX) ? 65536 : (int)max;
+		break;
+	case PROBE_TCP:
+		if (probe_tcp_parse(p, p->target, cause) != 0) {
+			probe_free(p);
+			return NULL;
+		}
+		break;
+	case PROBE_HTTP:
+		break;
+	}
+	p->timer = loop_add_timer(loop, delay, probe_attempt_cb, p);
+	return p;
 }
 
-/* Feed output to a log probe. */
+/* Feed a log probe the job's output; other kinds ignore it. */
 void
 probe_feed(struct probe *p, const char *buf, size_t len)
 {
-	(void)p;
-	(void)buf;
-	(void)len;
+	char	**lines;
+	int	  n, i, matched = 0;
+
+	if (p->kind != PROBE_LOG || p->done || len == 0)
+		return;
+	rawtext_feed(p->raw, buf, len);
+	lines = rawtext_take(p->raw, &n);
+	for (i = 0; i < n && !matched; i++)
+		matched = regexec(&p->re, lines[i], 0, NULL, 0) == 0;
+	rawtext_free_lines(lines, n);
+	if (!matched)
+		return;
+	if (p->timer != 0) {
+		loop_cancel_timer(p->loop, p->timer);
+		p->timer = 0;
+	}
+	probe_report(p, 1, NULL);
 }
 
-/* Say what the probe checks. */
+/* Say what the probe checks: "tcp 127.0.0.1:5432", "log ^ready". */
 const char *
 probe_describe(const struct probe *p)
 {
-	(void)p;
-	return "";
+	return p->describe;
 }
 
-/* Free a probe. */
+/* Stop what the current attempt runs: its timer, process, socket, GET. */
+static void
+probe_stop_attempt(struct probe *p)
+{
+	if (p->timer != 0) {
+		loop_cancel_timer(p->loop, p->timer);
+		p->timer = 0;
+	}
+	if (p->pid != 0)
+		probe_cmd_kill(p);
+	probe_tcp_close(p);
+	if (p->req != NULL) {
+		http_cancel(p->req);
+		p->req = NULL;
+	}
+}
+
+/* Free a probe, killing its command and closing its socket and request. */
 void
 probe_free(struct probe *p)
 {
-	(void)p;
+	size_t	i;
+
+	if (p == NULL)
+		return;
+	probe_stop_attempt(p);
+	if (p->re_set)
+		regfree(&p->re);
+	if (p->raw != NULL)
+		rawtext_free(p->raw);
+	if (p->envp != NULL) {
+		for (i = 0; p->envp[i] != NULL; i++)
+			free(p->envp[i]);
+		free(p->envp);
+	}
+	free(p->shell);
+	free(p->cwd);
+	free(p->target);
+	free(p->describe);
+	free(p);
+}
+
+/* Make the one report; the callback may free the probe. */
+static void
+probe_report(struct probe *p, int ok, const char *why)
+{
+	p->done = 1;
+	if (p->cbs != NULL && p->cbs->result != NULL)
+		p->cbs->result(p, ok, why, p->arg);
+}
+
+/*
+ * An attempt is over (everything it ran is stopped): report, or arm the
+ * next attempt.  The probe may be freed when this returns.
+ */
+static void
+probe_attempt_end(struct probe *p, int ok, const char *why)
+{
+	int64_t	delay;
+
+	if (ok) {
+		if (p->mode == PROBE_READY) {
+			probe_report(p, 1, NULL);
+			return;
+		}
+		p->fails = 0;
+	} else {
+		p->fails++;
+		if (p->retries > 0 && p->fails >= p->retries) {
+			probe_report(p, 0, why);
+			return;
+		}
+	}
+	delay = p->started + p->interval_ms - loop_now_ms();
+	p->timer = loop_add_timer(p->loop, delay, probe_attempt_cb, p);
+}
+
+/* Time for an attempt: start the kind's check. */
+static void
+probe_attempt_cb(void *arg)
+{
+	struct probe	*p = arg;
+
+	p->timer = 0;
+	p->started = loop_now_ms();
+	switch (p->kind) {
+	case PROBE_CMD:
+		probe_cmd_start(p);
+		break;
+	case PROBE_TCP:
+		probe_tcp_start(p);
+		break;
+	case PROBE_HTTP:
+		probe_http_start(p);
+		break;
+	case PROBE_LOG:
+		break;
+	}
+}
+
+/* The attempt's time limit: stop it and count a failure. */
+static void
+probe_limit_cb(void *arg)
+{
+	struct probe	*p = arg;
+	char		*why;
+
+	p->timer = 0;
+	why = xprintf("%s: timed out after %lld ms",
+	    p->kind == PROBE_TCP ? "connect" : "command",
+	    (long long)p->timeout_ms);
+	probe_stop_attempt(p);
+	probe_attempt_end(p, 0, why);
+	free(why);
+}
+
+/* A log probe's time is up without a matching line. */
+static void
+probe_log_end_cb(void *arg)
+{
+	struct probe	*p = arg;
+	char		*why;
+
+	p->timer = 0;
+	why = xprintf("no line matched \"%s\"", p->target);
+	probe_report(p, 0, why);
+	free(why);
+}
+
+/* Start the command: fork, exec shell -c target, hand the pid to the reaper. */
+static void
+probe_cmd_start(struct probe *p)
+{
+	sigset_t	 all, old;
+	pid_t		 pid;
+	int		 null, fd, error;
+	char		*why;
+
+	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
+		why = xprintf("/dev/null: %s", strerror(errno));
+		probe_attempt_end(p, 0, why);
+		free(why);
+		return;
+	}
+	/* Above 2, so the child's dup2() onto 0-2 always copies it. */
+	if (null <= STDERR_FILENO) {
+		fd = fcntl(null, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		close(null);
+		if ((null = fd) == -1) {
+			why = xprintf("/dev/null: %s", strerror(errno));
+			probe_attempt_end(p, 0, why);
+			free(why);
+			return;
+		}
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		probe_cmd_child(p, null);
+	error = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(null);
+	if (pid == -1) {
+		why = xprintf("fork: %s", strerror(error));
+		probe_attempt_end(p, 0, why);
+		free(why);
+		return;
+	}
+	p->pid = pid;
+	jobtable_watch_pid(p->jt, pid, probe_cmd_exited, p);
+	p->timer = loop_add_timer(p->loop, p->timeout_ms, probe_limit_cb, p);
+}
+
+/* In the child: reset signals, new session, cwd, /dev/null, exec. */
+static void
+probe_cmd_child(const struct probe *p, int null)
+{
+	struct sigaction	 sa;
+	sigset_t		 none;
+	char *const		*envp;
+	int			 sig, fd;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (setsid() == -1)
+		_exit(127);
+	if (p->cwd != NULL && chdir(p->cwd) != 0)
+		_exit(127);
+	if (dup2(null, STDIN_FILENO) == -1 ||
+	    dup2(null, STDOUT_FILENO) == -1 ||
+	    dup2(null, STDERR_FILENO) == -1)
+		_exit(127);
+	if (close_range(STDERR_FILENO + 1, ~0U, 0) != 0) {
+		for (fd = STDERR_FILENO + 1; fd < p->open_max; fd++)
+			close(fd);
+	}
+	envp = p->envp != NULL ? p->envp : environ;
+	execve(p->shell, p->argv, envp);
+	_exit(127);
+}
+
+/* The reaper says the command ended: exit 0 passes. */
+static void
+probe_cmd_exited(pid_t pid, int status, void *arg)
+{
+	struct probe	*p = arg;
+	char		 buf[64];
+	char		*why = NULL;
+
+	(void)pid;
+	p->pid = 0;
+	if (p->timer != 0) {
+		loop_cancel_timer(p->loop, p->timer);
+		p->timer = 0;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		why = xprintf("command: %s",
+		    waitstatus_long(status, buf, sizeof buf));
+	probe_attempt_end(p, why == NULL, why);
+	free(why);
+}
+
+/* SIGKILL the command's group; the reaper collects it as a stray. */
+static void
+probe_cmd_kill(struct probe *p)
+{
+	jobtable_unwatch_pid(p->jt, p->pid);
+	kill(-p->pid, SIGKILL);
+	kill(p->pid, SIGKILL);
+	p->pid = 0;
+}
+
+/* Start connecting to the first address. */
+static void
+probe_tcp_start(struct probe *p)
+{
+	p->addr = 0;
+	p->tcp_error = 0;
+	probe_tcp_next(p);
+}
+
+/*
+ * Connect to addrs[addr] and on: wait for one in progress, pass at one
+ * made, fail with the first address's error when none is left.
+ */
+static void
+probe_tcp_next(struct probe *p)
+{
+	const struct sockaddr	*sa;
+	int			 fd, error;
+	char			*why;
+
+	for (; p->addr < p->naddrs; p->addr++) {
+		sa = (const struct sockaddr *)&p->addrs[p->addr];
+		fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (fd == -1)
+			error = errno;
+		else if (connect(fd, sa, p->addrlens[p->addr]) == 0) {
+			close(fd);
+			if (p->timer != 0) {
+				loop_cancel_timer(p->loop, p->timer);
+				p->timer = 0;
+			}
+			probe_attempt_end(p, 1, NULL);
+			return;
+		} else if ((error = errno) == EINPROGRESS) {
+			p->fd = fd;
+			loop_watch_fd(p->loop, fd, POLLOUT, probe_tcp_cb, p);
+			if (p->timer == 0)
+				p->timer = loop_add_timer(p->loop,
+				    p->timeout_ms, probe_limit_cb, p);
+			return;
+		} else
+			close(fd);
+		if (p->tcp_error == 0)
+			p->tcp_error = error;
+	}
+	if (p->timer != 0) {
+		loop_cancel_timer(p->loop, p->timer);
+		p->timer = 0;
+	}
+	why = xprintf("connect: %s", strerror(p->tcp_error));
+	probe_attempt_end(p, 0, why);
+	free(why);
+}
+
+/* The connect in progress finished: SO_ERROR says how. */
+static void
+probe_tcp_cb(int fd, short revents, void *arg)
+{
+	struct probe	*p = arg;
+	socklen_t	 len = sizeof(int);
+	int		 error = 0;
+
+	(void)revents;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0)
+		error = errno;
+	probe_tcp_close(p);
+	if (error == 0) {
+		if (p->timer != 0) {
+			loop_cancel_timer(p->loop, p->timer);
+			p->timer = 0;
+		}
+		probe_attempt_end(p, 1, NULL);
+		return;
+	}
+	if (p->tcp_error == 0)
+		p->tcp_error = error;
+	p->addr++;
+	probe_tcp_next(p);
+}
+
+/* Unwatch and close the socket being connected, if any. */
+static void
+probe_tcp_close(struct probe *p)
+{
+	if (p->fd == -1)
+		return;
+	loop_unwatch_fd(p->loop, p->fd);
+	close(p->fd);
+	p->fd = -1;
+}
+
+/* Start the GET; http.c bounds it by the timeout. */
+static void
+probe_http_start(struct probe *p)
+{
+	char	*cause = NULL;
+
+	p->req = http_get(p->http, p->target, p->timeout_ms,
+	    probe_http_done, p, &cause);
+	if (p->req == NULL) {
+		probe_attempt_end(p, 0, cause);
+		free(cause);
+	}
+}
+
+/* The GET ended: 2xx and 3xx pass. */
+static void
+probe_http_done(long status, const char *body, size_t len,
+    const char *error, void *arg)
+{
+	struct probe	*p = arg;
+	char		*why = NULL;
+
+	(void)body;
+	(void)len;
+	p->req = NULL;
+	if (error != NULL)
+		why = xstrdup(error);
+	else if (status == 0)
+		why = xstrdup("no HTTP status");
+	else if (status < 200 || status > 399)
+		why = xprintf("HTTP %ld", status);
+	probe_attempt_end(p, why == NULL, why);
+	free(why);
 }

@@ -26,6 +26,7 @@
 #include "lineedit.h"
 #include "loop.h"
 #include "session.h"
+#include "stack.h"
 #include "ui-private.h"
 #include "vt.h"
 #include "xmalloc.h"
@@ -301,6 +302,27 @@ int
 ui_start_job(struct ui *ui, const char *command)
 {
 	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
+}
+
+/*
+ * Start the configured autostart jobs (and what they depend on) through
+ * the stack and select the newest job, as if each had been started with
+ * !run; a failure is shown.
+ */
+void
+ui_start_stack(struct ui *ui)
+{
+	char	*cause = NULL;
+	int	 n;
+
+	if (ui->ctx.stack == NULL)
+		return;
+	if (stack_start_all(ui->ctx.stack, NULL, 0, &cause) != 0) {
+		ui_message(ui, cause, 1);
+		free(cause);
+	}
+	if ((n = jobtable_count(ui->jt)) > 0)
+		ui_select(ui, jobtable_get(ui->jt, n - 1));
 }
 
 /* Run the typed line. */
