@@ -94,10 +94,6 @@ struct stack {
 	size_t			  nwatches;
 	char			 *watch_errors;	/* said by stack_start_all() */
 
-	struct probe		 *in_probe;	/* reporting now */
-	struct probe		**dead;		/* reported, freed next turn */
-	size_t			  ndead;
-	size_t			  adead;
 	struct job		**stopping;	/* !kill-group: stopped once */
 	size_t			  nstopping;	/*   no job of it that runs */
 	size_t			  astopping;	/*   depends on them */
@@ -183,17 +179,13 @@ stack_live(const struct job *job)
 	return !stack_ended(job) || job_restart_due(job);
 }
 
-/* The work of the next turn: free what reported, ask the gate again. */
+/* The work of the next turn: ask the gate again, stop a group's jobs. */
 static void
 stack_tick_cb(void *arg)
 {
 	struct stack	*st = arg;
-	size_t		 i;
 
 	st->tick_timer = 0;
-	for (i = 0; i < st->ndead; i++)
-		probe_free(st->dead[i]);
-	st->ndead = 0;
 	if (st->recheck) {
 		st->recheck = 0;
 		jobtable_recheck(st->jt);
@@ -217,30 +209,17 @@ stack_recheck(struct stack *st)
 	stack_soon(st);
 }
 
-/* Free a probe, or on the next turn when it is reporting now. */
-static void
-stack_probe_drop(struct stack *st, struct probe *p)
-{
-	if (p == NULL)
-		return;
-	if (p != st->in_probe) {
-		probe_free(p);
-		return;
-	}
-	if (st->ndead == st->adead) {
-		st->adead = st->adead == 0 ? 4 : st->adead * 2;
-		st->dead = xreallocarray(st->dead, st->adead, sizeof *st->dead);
-	}
-	st->dead[st->ndead++] = p;
-	stack_soon(st);
-}
-
-/* End a run's probes (its process ended, or it runs again). */
+/*
+ * End a run's probes (its process ended, or it runs again); a probe may
+ * be freed from its own result callback (probe.h).
+ */
 static void
 stack_run_end_probes(struct stack_run *r)
 {
-	stack_probe_drop(r->st, r->ready);
-	stack_probe_drop(r->st, r->live);
+	if (r->ready != NULL)
+		probe_free(r->ready);
+	if (r->live != NULL)
+		probe_free(r->live);
 	r->ready = r->live = NULL;
 }
 
@@ -706,7 +685,6 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 
 	if (p != r->ready && r->ready != NULL)
 		return;		/* an earlier run's */
-	st->in_probe = p;
 	if (!ok)
 		stack_run_fail(r, "not ready", why);
 	else if (job_is_running(r->job)) {
@@ -716,7 +694,6 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 		stack_recheck(st);
 		stack_run_live(r);
 	}
-	st->in_probe = NULL;
 }
 
 /*
@@ -732,12 +709,11 @@ stack_live_result(struct probe *p, int ok, const char *why, void *arg)
 
 	if ((p != r->live && r->live != NULL) || ok)
 		return;
-	st->in_probe = p;
 	note = xprintf("liveness: %s", why);
 	job_set_note(r->job, note);
+	jobtable_changed(st->jt, r->job);
 	free(note);
 	stack_run_fail(r, "liveness", why);
-	st->in_probe = NULL;
 }
 
 /*
@@ -1000,9 +976,6 @@ stack_free(struct stack *st)
 	while (st->nruns > 0)
 		stack_run_forget(st, st->nruns - 1);
 	free(st->runs);
-	for (i = 0; i < st->ndead; i++)
-		probe_free(st->dead[i]);
-	free(st->dead);
 	if (st->tick_timer != 0)
 		loop_cancel_timer(st->loop, st->tick_timer);
 	if (st->own_http)
