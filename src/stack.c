@@ -1064,6 +1064,9 @@ stack_start_one(struct stack *st, const struct config_job *cj,
 		}
 		stack_run_of(st, job);	/* the gate may not have seen it */
 		st->spawning = NULL;
+		/* The table told of it as queued: say for what it waits. */
+		if (job_state(job) == JOB_WAITING)
+			jobtable_changed(st->jt, job);
 		if (first != NULL && *first == NULL)
 			*first = job;
 	}

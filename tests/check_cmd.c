@@ -1539,6 +1539,7 @@ START_TEST(test_stack_depends)
 	    "\"waiting_for\":\"migrate (completed_successfully)\"", NULL };
 	struct ps_row	 rows[4];
 	struct job	*migrate, *api, *web;
+	char		 last[256];
 
 	stack_load("[[job]]\nname = \"migrate\"\n"
 	    "command = \"head -n 1 | grep -qx ok\"\nautostart = false\n"
@@ -1586,7 +1587,8 @@ START_TEST(test_stack_depends)
 	    "migrate (completed_successfully)");
 	run_ok("!send migrate no\\n");
 	wait_state(api, JOB_FAILED);
-	wait_text_has(api, "migrate failed (exit 1)");
+	job_last_line(api, last, sizeof last);
+	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 1)");
 	ck_assert_int_eq(job_state(web), JOB_RUNNING);
 }
 END_TEST
@@ -1632,8 +1634,7 @@ START_TEST(test_stack_start_delay)
 	job = job_named("slow");
 	ck_assert_int_eq(job_state(job), JOB_WAITING);
 	ck_assert_str_eq(job_wait_reason(job), "start delay 0.3s");
-	wait_done(job);
-	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	wait_state(job, JOB_COMPLETED);
 	ck_assert_int_ge(loop_now_ms() - t0, 300);
 	assert_text_line(job, "go");
 }
