@@ -109,7 +109,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch
+	       input bind probe watch dotenv
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -143,6 +143,8 @@ check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(B)/config.o $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
 		     $(B)/waitstatus.o $(B)/json.o
+check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
+		     $(B)/config.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
@@ -197,7 +199,7 @@ STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
-FUZZ_TARGETS = toml config cmdline expand procfile vt store input
+FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz

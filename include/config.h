@@ -167,6 +167,8 @@ struct config_key {
 
 struct config {
 	char			*path;	/* the file it came from, or NULL */
+	int			 procfile;	/* it came from a Procfile: */
+					/*   its jobs' ports follow port_base */
 	struct config_settings	 settings;
 	struct config_job	*jobs;
 	size_t			 njobs;
@@ -234,6 +236,11 @@ void		 config_apply_keys(const struct config *, struct bind *);
  * error), as a Procfile if procfile is set or the file is named Procfile
  * or Procfile.*; it refuses a file writable by group or others, owned by
  * another user than the caller or root, or larger than TOML_MAX_INPUT.
+ * A Procfile's jobs get ports as foreman gives them (port_base + 100 a
+ * line; none past 65535), and its directory's .env, when there is one,
+ * becomes settings.env_file (an absolute path); a TOML file's env_file
+ * and watch paths stay as written.  config_set_port_base() changes
+ * port_base and, for a Procfile, its jobs' ports (--port-base).
  * config_default_path() is $XDG_CONFIG_HOME/jobdeck/config.toml, else
  * $HOME/.config/jobdeck/config.toml, else NULL; the caller frees it.
  * config_help_text() is the text of `jobdeck --help-config`, to free.
@@ -255,6 +262,7 @@ const struct config_job *config_find_job(const struct config *,
 void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
 void		 config_set_port_base(struct config *, int base);
+char		*config_dir(const struct config *);
 void		 config_free(struct config *);
 
 #endif

@@ -75,8 +75,8 @@ struct job_spec {
 	int		  stop_signal;	/* what a stop sends; 0: SIGTERM */
 	const char	 *stop_command;	/* run (shell string, in the job's cwd
 					   and env) instead of a signal */
-	int64_t		  stop_timeout_ms;	/* stop to SIGKILL; -1: the */
-						/*   deck's grace */
+	int64_t		  stop_timeout_ms;	/* stop to SIGKILL; 0 or -1: */
+						/*   the deck's grace */
 };
 
 /* What a readiness probe said of the job's current run. */
@@ -93,6 +93,7 @@ int		 job_start(struct job *, int rows, int cols, char **cause);
 ssize_t		 job_read(struct job *, char *buf, size_t size);
 ssize_t		 job_read_err(struct job *, char *buf, size_t size);
 int		 job_err_fd(const struct job *);
+void		 job_feed(struct job *, const char *buf, size_t len);
 int		 job_store_flush(struct job *);
 int		 job_store_held(const struct job *);
 void		 job_close_output(struct job *);
@@ -110,6 +111,7 @@ int64_t		 job_memory_bytes(struct job *);
 void		 job_set_exited(struct job *, int status, int64_t now_ms);
 void		 job_set_stopped(struct job *, int stopped);
 void		 job_set_cancel(struct job *);
+void		 job_set_fail(struct job *);
 void		 job_set_timed_out(struct job *);
 void		 job_set_queued(struct job *);
 void		 job_set_start_error(struct job *, const char *why, int64_t now_ms);

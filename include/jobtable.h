@@ -7,10 +7,14 @@
  * kills a job's process group with a grace period before SIGKILL (and,
  * with a deck's containment set by jobtable_set_cgroup(), what left the
  * group: its cgroup or its marker, see cgroup.h and jobtable.c), and tells
- * subscribers about starts, output and exits.  Jobs beyond max_running wait
- * queued and start in order as others end; a job's time limit and restart
- * policy (from its spec) run here too, and the oldest finished jobs beyond
- * keep_finished are dropped.  It is the one place a job is made from a
+ * subscribers about starts, output and exits.  Jobs beyond max_running (or
+ * their group's limit) wait queued and start as others end, the highest
+ * priority first, then in the order they were queued; a job's time limit,
+ * restart policy (with its backoff) and way of stopping (stop_signal,
+ * stop_command, stop_timeout) come from its spec and run here too, and
+ * the oldest finished jobs beyond keep_finished are dropped.  A policy
+ * (the stack's) may hold a job before any start and order the stops of
+ * jobtable_kill_all().  It is the one place a job is made from a
  * spec: jobtable_spawn() gives every job the deck's log directory and
  * scrollback, and pipes when the deck runs without ptys, whatever the
  * caller's spec says of them.  It never prints.
@@ -34,7 +38,11 @@ struct job_spec;
 struct loop;
 struct jobtable;
 
-/* Subscriber callbacks; any may be NULL. */
+/*
+ * Subscriber callbacks; any may be NULL.  They may call back into the
+ * jobtable (spawn, kill, recheck...).  A job held by the policy is told
+ * of as queued when it is new, as changed after that.
+ */
 struct jobtable_cbs {
 	void	(*started)(struct job *, void *arg);
 	void	(*output)(struct job *, const char *buf, size_t len,
@@ -55,7 +63,10 @@ struct jobtable_cbs {
  * ends it as failed with *why as its start error.  stop_later says a live
  * job must go on running until others it serves have stopped: the
  * jobtable_kill_all() of a deck's quit or !kill-all stops it once
- * stop_later says 0 (checked again after every exit).
+ * stop_later says 0 (checked again after every exit), or once nothing but
+ * held jobs runs.  Both are questions: they must not call into the
+ * jobtable.  A waiting job is live (it keeps its name, cannot be removed)
+ * and a kill cancels it, as a queued one.
  */
 enum jobtable_gate {
 	JOBTABLE_GO,

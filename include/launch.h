@@ -2,9 +2,16 @@
  * launch: a configured job ([[job]] or a Procfile line) turned into a
  * job_spec, ready for jobtable_spawn().  Templating runs here, with {name}
  * from the parameters (the caller's over the job's params):
- *   - env values first, in file order: ${VAR} from the env entries before
- *     them, then the session's environment (its exports over jobdeck's
- *     own), inherited or not; {name} values verbatim;
+ *   - the environment first, each layer over the ones before: the
+ *     session's (its exports over jobdeck's own) unless inherit_env is
+ *     off; the env files ([settings]' then the job's, dotenv.h), whose
+ *     ${VAR} reads what is above it in the file, then the files and
+ *     layers before, then the session's environment; PORT (port +
+ *     replica - 1) when the job has a port; then the env values, in file
+ *     order: ${VAR} from everything before them, then the session's
+ *     environment, inherited or not; {name} values verbatim.  A missing
+ *     or bad env file is an error ("env_file .env: No such file or
+ *     directory");
  *   - then command, args, input and cwd, ${VAR} from the job's finished
  *     environment (its env over the session's, or its env alone), through
  *     expand_command(): parameter values are quoted where a POSIX shell

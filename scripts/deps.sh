@@ -2,8 +2,8 @@
 # Installs what jobdeck needs to build and test, when it is missing:
 # ncursesw, libvterm, libcurl (readiness probes over HTTP), check and
 # pkg-config (and groff to lint the man page,
-# ping for the demo jobs of `make run`, python3 for the stack's end-to-end
-# tests: a TCP listener, an HTTP server).
+# and python3 for the demo stack of `make run` and the stack's end-to-end
+# tests, ping for its examples).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
 set -u

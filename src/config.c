@@ -10,19 +10,23 @@
  * and input are checked together (found by their offsets), since args
  * decides whether command is a shell string.
  *
- * The file (TOML 1.0 through toml.c) has two parts:
+ * The file (TOML 1.0 through toml.c) has these parts:
  *
  *	[settings]	a table of the "settings" options
  *	[[job]]		an array of tables of the "job" options
+ *	[groups.NAME]	a table of the "groups" options for each group
+ *	env_file	a top-level key, the same as [settings] env_file
  *	[keys]		key bindings: action = "KEY" or ["KEY", ...], with
  *			[keys.view], [keys.copy] and [keys.edit] for the
  *			other modes (bind.h names the actions)
  *
- * Both may also be written inline (settings = {...}, job = [{...}]).  Any
+ * They may also be written inline (settings = {...}, job = [{...}]).  Any
  * other key is an error, with a suggestion when a known name is at most
  * two edits away (Damerau-Levenshtein, optimal string alignment) and at
- * most one edit per three letters of it ("foo" is not "job" misspelt), or
- * with the section it belongs in when it is an option of the other one.
+ * most one edit per three letters of the longer of the two ("foo" is not
+ * "job" misspelt, "dbb" is "db"), or with the section it belongs in when
+ * it is an option of another one.  A job name in depends_on gets the
+ * same suggestion among the file's jobs.
  * Types are strict: an integer option takes a TOML integer, or a float with
  * no fraction (5.0); a number option takes either; NaN and infinities are
  * never in bounds.  Strings may not hold NUL bytes.  Job names follow
@@ -40,6 +44,17 @@
  * a load error at the template at fault and not a failure at start.
  * Procfile commands are checked the same way.
  *
+ * Once every job is read, the stack is checked: each depends_on name is
+ * a job of the file and not the job itself, the dependencies make no
+ * cycle ("dependency cycle: api -> worker -> api", at the edge that
+ * closes it), and no replica (NAME-1 .. NAME-N) has another job's name.
+ * Within a job, at most one readiness and one liveness probe are set,
+ * ready_log is an ERE regcomp() takes, *_tcp is host:port, *_http an
+ * http(s):// URL and stop_signal a signal waitstatus_parse_signal() reads.
+ *
+ * A Procfile's jobs get $PORT as foreman gives it, port_base plus 100 a
+ * line; config_load() makes a .env beside it the settings' env_file.
+ *
  * Errors stop at the first one, "NAME:LINE:COL: message", pointing at the
  * value for a bad value, at the key for an unknown key, and at the [[job]]
  * header for a missing key; templates are checked after everything else.
@@ -56,12 +71,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "bind.h"
@@ -72,6 +90,7 @@
 #include "procfile.h"
 #include "store.h"
 #include "toml.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 /* The largest distance for a "did you mean" suggestion. */
@@ -79,6 +98,9 @@
 
 /* Bytes of a user's name or key quoted in a message. */
 #define CONFIG_EXCERPT_MAX	32
+
+/* Jobs of a dependency cycle named in full; a longer one is cut short. */
+#define CONFIG_CYCLE_SHOWN	15
 
 #define SET(f)	offsetof(struct config_settings, f)
 #define JOB(f)	offsetof(struct config_job, f)
@@ -110,8 +132,19 @@ struct config_buf {
 	size_t	 size;
 };
 
+/* The sections of config_options[], in the order help lists them. */
+static const char *const config_sections[] = { "settings", "job", "groups" };
+#define CONFIG_NSECTIONS (sizeof config_sections / sizeof config_sections[0])
+
 static int	 config_check_key(const char *, char **);
 static int	 config_check_param(const char *, char **);
+static int	 config_check_group(const char *, char **);
+static int	 config_check_regex(const char *, char **);
+static int	 config_check_signal(const char *, char **);
+static int	 config_check_ready_tcp(const char *, char **);
+static int	 config_check_ready_http(const char *, char **);
+static int	 config_check_liveness_tcp(const char *, char **);
+static int	 config_check_liveness_http(const char *, char **);
 
 const struct config_option config_options[] = {
 	{ .section = "settings", .name = "shell", .type = CONFIG_STRING,
@@ -233,10 +266,12 @@ const struct config_option config_options[] = {
 	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.cmd) },	\
 	{ .section = "job", .name = kind "_tcp", .type = CONFIG_STRING,	\
 	  .help = what ": host:port accepts a connection",		\
-	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.tcp) },	\
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.tcp),		\
+	  .check = config_check_ ## field ## _tcp },			\
 	{ .section = "job", .name = kind "_http", .type = CONFIG_STRING,	\
 	  .help = what ": an http:// URL answers 2xx or 3xx",		\
-	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.http) },	\
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(field.http),	\
+	  .check = config_check_ ## field ## _http },			\
 	{ .section = "job", .name = kind "_interval", .type = CONFIG_NUMBER, \
 	  .def = "1", .min = 0.01, .max = 86400,			\
 	  .help = "seconds between " kind " probes",			\
@@ -251,7 +286,8 @@ const struct config_option config_options[] = {
 	  .offset = JOB(field.initial_delay) }
 	{ .section = "job", .name = "ready_log", .type = CONFIG_STRING,
 	  .help = "ready when an output line matches this regex (ERE)",
-	  .flags = CONFIG_NONEMPTY, .offset = JOB(ready.log) },
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(ready.log),
+	  .check = config_check_regex },
 	PROBE_OPTIONS("ready", ready, "ready when"),
 	{ .section = "job", .name = "ready_retries", .type = CONFIG_INT,
 	  .def = "0", .min = 0, .max = 1000000,
@@ -274,7 +310,8 @@ const struct config_option config_options[] = {
 	  .offset = JOB(port) },
 	{ .section = "job", .name = "stop_signal", .type = CONFIG_STRING,
 	  .help = "signal that stops the job, e.g. \"SIGINT\"; unset: SIGTERM",
-	  .flags = CONFIG_NONEMPTY, .offset = JOB(stop_signal) },
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(stop_signal),
+	  .check = config_check_signal },
 	{ .section = "job", .name = "stop_command", .type = CONFIG_STRING,
 	  .help = "shell command run to stop the job instead of a signal",
 	  .flags = CONFIG_NONEMPTY, .offset = JOB(stop_command) },
@@ -288,8 +325,8 @@ const struct config_option config_options[] = {
 	  .offset = JOB(start_delay) },
 	{ .section = "job", .name = "restart_delay_max", .type = CONFIG_NUMBER,
 	  .def = "60", .min = 0, .max = 86400,
-	  .help = "cap of the restart delay, which doubles on each restart; "
-	  "a longer run resets it",
+	  .help = "cap of the restart delay, doubled each restart; a long run "
+	  "resets it",
 	  .offset = JOB(restart_delay_max) },
 	{ .section = "job", .name = "replicas", .type = CONFIG_INT,
 	  .def = "1", .min = 1, .max = 100,
@@ -298,7 +335,7 @@ const struct config_option config_options[] = {
 	{ .section = "job", .name = "group", .type = CONFIG_STRING,
 	  .help = "group name, for [groups.NAME] limits and !kill-group",
 	  .flags = CONFIG_NONEMPTY, .offset = JOB(group),
-	  .check = name_check_job },
+	  .check = config_check_group },
 	{ .section = "job", .name = "priority", .type = CONFIG_INT,
 	  .def = "0", .min = -1000, .max = 1000,
 	  .help = "queued jobs start highest priority first, then in order",
@@ -356,8 +393,9 @@ static int	 config_set_deps(struct config_ctx *,
 		     void *);
 static int	 config_set(struct config_ctx *, const struct config_option *,
 		     const struct toml_value *, void *);
+static const char *config_section_table(const char *);
 static int	 config_section(struct config_ctx *, const char *,
-		     const struct toml_value *, void *);
+		     const char *, const struct toml_value *, void *);
 static uint32_t	 config_hash(const char *);
 static int	 config_names_add(struct config_names *,
 		     const struct config_job *, size_t);
@@ -418,6 +456,150 @@ config_check_param(const char *s, char **cause)
 	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
 	free(e);
 	return -1;
+}
+
+/* Check a group's name ([groups.NAME], group =): a job name's rule. */
+static int
+config_check_group(const char *s, char **cause)
+{
+	char	*e;
+
+	if (name_check_job(s, cause) == 0)
+		return 0;
+	free(*cause);
+	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	*cause = xprintf("group name '%s' must be like a job name: letters, "
+	    "digits, '_', '.' and '-', not only digits", e);
+	free(e);
+	return -1;
+}
+
+/* Check ready_log: a POSIX extended regex that regcomp() takes. */
+static int
+config_check_regex(const char *s, char **cause)
+{
+	regex_t	re;
+	char	msg[256];
+	int	error;
+
+	if ((error = regcomp(&re, s, REG_EXTENDED | REG_NOSUB)) == 0) {
+		regfree(&re);
+		return 0;
+	}
+	regerror(error, &re, msg, sizeof msg);
+	*cause = xprintf("ready_log is not a valid regex (ERE): %s", msg);
+	return -1;
+}
+
+/* Check stop_signal: a name or number waitstatus_parse_signal() reads. */
+static int
+config_check_signal(const char *s, char **cause)
+{
+	if (waitstatus_parse_signal(s) != -1)
+		return 0;
+	*cause = xstrdup("stop_signal must be a signal's name or number, as "
+	    "\"SIGINT\", \"INT\" or \"2\"");
+	return -1;
+}
+
+/* Return 1 if s[0..len) has no blank, control character or DEL. */
+static int
+config_graphic(const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Check the target of option name, a TCP probe: host:port, the host not
+ * empty and without blanks (an IPv6 address in brackets, [::1]:80), the
+ * port a decimal number from 1 to 65535.
+ */
+static int
+config_check_tcp(const char *name, const char *s, char **cause)
+{
+	const char	*colon, *p;
+	size_t		 hlen;
+	long		 port = 0;
+
+	if (s[0] == '[') {
+		if ((p = strchr(s, ']')) == NULL || p[1] != ':')
+			goto fail;
+		colon = p + 1;
+		hlen = (size_t)(p - s - 1);
+	} else {
+		if ((colon = strrchr(s, ':')) == NULL ||
+		    memchr(s, ':', (size_t)(colon - s)) != NULL)
+			goto fail;
+		hlen = (size_t)(colon - s);
+	}
+	if (hlen == 0)
+		goto fail;
+	if (!config_graphic(s, (size_t)(colon - s)))
+		goto fail;
+	for (p = colon + 1; *p >= '0' && *p <= '9' && port <= 65535; p++)
+		port = port * 10 + (*p - '0');
+	if (p == colon + 1 || *p != '\0' || port < 1 || port > 65535)
+		goto fail;
+	return 0;
+
+fail:
+	*cause = xprintf("%s must be host:port with a port from 1 to 65535 "
+	    "(IPv6 as [::1]:80)", name);
+	return -1;
+}
+
+/* Check the target of option name, an HTTP probe: an http(s):// URL. */
+static int
+config_check_http(const char *name, const char *s, char **cause)
+{
+	size_t	n;
+
+	if (strncasecmp(s, "http://", 7) == 0)
+		n = 7;
+	else if (strncasecmp(s, "https://", 8) == 0)
+		n = 8;
+	else
+		n = 0;
+	if (n != 0 && s[n] != '\0' && s[n] != '/' &&
+	    config_graphic(s, strlen(s)))
+		return 0;
+	*cause = xprintf("%s must be a URL that starts with http:// or "
+	    "https://", name);
+	return -1;
+}
+
+/* Check ready_tcp. */
+static int
+config_check_ready_tcp(const char *s, char **cause)
+{
+	return config_check_tcp("ready_tcp", s, cause);
+}
+
+/* Check ready_http. */
+static int
+config_check_ready_http(const char *s, char **cause)
+{
+	return config_check_http("ready_http", s, cause);
+}
+
+/* Check liveness_tcp. */
+static int
+config_check_liveness_tcp(const char *s, char **cause)
+{
+	return config_check_tcp("liveness_tcp", s, cause);
+}
+
+/* Check liveness_http. */
+static int
+config_check_liveness_http(const char *s, char **cause)
+{
+	return config_check_http("liveness_http", s, cause);
 }
 
 /* Set *cause to "NAME:LINE:COL: msg", free msg and return -1. */
@@ -481,18 +663,38 @@ config_lookup(const char *section, const char *key, size_t len)
 }
 
 /*
- * Return the name in section (NULL: the top level's "settings" and "job")
- * closest to key (len bytes) within CONFIG_SUGGEST_MAX edits, or NULL;
- * the first in table order wins a tie.
+ * Return 1 if cand is closer to key (len bytes) than *bestd edits, and
+ * close enough to suggest: within CONFIG_SUGGEST_MAX edits and one per
+ * three letters of the longer (two edits turn "foo" into "job", one "dbb"
+ * into "db"); then set *bestd to its distance.
+ */
+static int
+config_near(const char *key, size_t len, const char *cand, size_t *bestd)
+{
+	size_t	d, longer;
+
+	d = config_distance(key, len, cand);
+	longer = strlen(cand) > len ? strlen(cand) : len;
+	if (d >= *bestd || d * 3 > longer || d >= len)
+		return 0;
+	*bestd = d;
+	return 1;
+}
+
+/*
+ * Return the name in section (NULL: the top level's tables and keys)
+ * closest to key (len bytes) by config_near(), or NULL; the first in
+ * table order wins a tie.
  */
 static const char *
 config_suggest(const char *section, const char *key, size_t len)
 {
-	static const char	*top[] = { "settings", "job", "keys" };
+	static const char	*top[] = { "settings", "job", "keys", "groups",
+				     "env_file" };
 	const char		*best = NULL, *cand;
-	size_t			 i, n, d, bestd = CONFIG_SUGGEST_MAX + 1;
+	size_t			 i, n, bestd = CONFIG_SUGGEST_MAX + 1;
 
-	n = section == NULL ? 3 : config_noptions;
+	n = section == NULL ? sizeof top / sizeof top[0] : config_noptions;
 	for (i = 0; i < n; i++) {
 		if (section == NULL)
 			cand = top[i];
@@ -500,12 +702,8 @@ config_suggest(const char *section, const char *key, size_t len)
 			continue;
 		else
 			cand = config_options[i].name;
-		/* Two edits turn "foo" into "job": allow one per 3 bytes. */
-		d = config_distance(key, len, cand);
-		if (d < bestd && d * 3 <= strlen(cand) && d < len) {
+		if (config_near(key, len, cand, &bestd))
 			best = cand;
-			bestd = d;
-		}
 	}
 	return best;
 }
@@ -849,7 +1047,7 @@ config_set_deps(struct config_ctx *ctx, const struct config_option *o,
 	struct config_dep	*dp;
 	const struct toml_value	*tv;
 	const char		*key;
-	char			*msg;
+	char			*msg, *full;
 	size_t			 n, i, len, count;
 	int			 cond;
 
@@ -865,9 +1063,10 @@ config_set_deps(struct config_ctx *ctx, const struct config_option *o,
 			if (strlen(key) != len)
 				msg = xstrdup("job names must not contain NUL "
 				    "bytes");
+			full = xprintf("%s: %s", o->name, msg);
+			free(msg);
 			return config_fail(ctx, toml_table_key_line(v, i),
-			    toml_table_key_col(v, i), xprintf("%s: %s",
-			    o->name, msg));
+			    toml_table_key_col(v, i), full);
 		}
 		tv = toml_table_value(v, i);
 		if (config_set_enum(ctx, o, tv, &cond) != 0)
@@ -942,21 +1141,32 @@ config_set(struct config_ctx *ctx, const struct config_option *o,
 	    config_type_error(o));
 }
 
+/* Return how a section's table is written: "[[job]]", "[groups.NAME]". */
+static const char *
+config_section_table(const char *section)
+{
+	if (strcmp(section, "job") == 0)
+		return "[[job]]";
+	if (strcmp(section, "groups") == 0)
+		return "[groups.NAME]";
+	return "[settings]";
+}
+
 /*
  * Apply the table t to the struct of section at base: every key must be
- * one of the section's options.
+ * one of the section's options.  where names the table in messages
+ * ("[settings]", "[groups.backend]"); an unknown key gets the nearest
+ * option of the section, else the other section that has it.
  */
 static int
 config_section(struct config_ctx *ctx, const char *section,
-    const struct toml_value *t, void *base)
+    const char *where, const struct toml_value *t, void *base)
 {
 	const struct config_option	*o;
-	const char			*key, *near, *other, *where;
+	const char			*key, *near, *other = NULL;
 	char				*e, *msg;
-	size_t				 i, len;
+	size_t				 i, k, len;
 
-	other = strcmp(section, "job") == 0 ? "settings" : "job";
-	where = strcmp(section, "job") == 0 ? "[[job]]" : "[settings]";
 	for (i = 0; i < toml_table_size(t); i++) {
 		key = toml_table_key(t, i, &len);
 		if ((o = config_lookup(section, key, len)) != NULL) {
@@ -965,14 +1175,19 @@ config_section(struct config_ctx *ctx, const char *section,
 				return -1;
 			continue;
 		}
+		for (k = 0; other == NULL && k < CONFIG_NSECTIONS; k++) {
+			if (strcmp(config_sections[k], section) != 0 &&
+			    config_lookup(config_sections[k], key, len) != NULL)
+				other = config_section_table(
+				    config_sections[k]);
+		}
 		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
 		if ((near = config_suggest(section, key, len)) != NULL)
 			msg = xprintf("unknown key '%s' in %s (did you mean "
 			    "'%s'?)", e, where, near);
-		else if (config_lookup(other, key, len) != NULL)
+		else if (other != NULL)
 			msg = xprintf("unknown key '%s' in %s (it belongs in "
-			    "%s)", e, where, strcmp(other, "job") == 0 ?
-			    "[[job]]" : "[settings]");
+			    "%s)", e, where, other);
 		else
 			msg = xprintf("unknown key '%s' in %s", e, where);
 		free(e);
@@ -994,6 +1209,24 @@ config_hash(const char *s)
 }
 
 /*
+ * Return the slot of the set where name is, or the empty slot where it
+ * would go.
+ */
+static size_t
+config_names_slot(const struct config_names *names,
+    const struct config_job *jobs, const char *name)
+{
+	size_t	i, mask = names->size - 1;
+
+	for (i = config_hash(name) & mask; names->slot[i] != 0;
+	    i = (i + 1) & mask) {
+		if (strcmp(jobs[names->slot[i] - 1].name, name) == 0)
+			break;
+	}
+	return i;
+}
+
+/*
  * Add job n of jobs to the set; return 0, or the index plus one of the
  * job that had its name first.
  */
@@ -1001,29 +1234,54 @@ static int
 config_names_add(struct config_names *names, const struct config_job *jobs,
     size_t n)
 {
-	size_t	i, mask = names->size - 1;
+	size_t	i;
 
-	for (i = config_hash(jobs[n].name) & mask; names->slot[i] != 0;
-	    i = (i + 1) & mask) {
-		if (strcmp(jobs[names->slot[i] - 1].name, jobs[n].name) == 0)
-			return (int)names->slot[i];
-	}
+	i = config_names_slot(names, jobs, jobs[n].name);
+	if (names->slot[i] != 0)
+		return (int)names->slot[i];
 	names->slot[i] = n + 1;
 	return 0;
 }
 
-/* Return the value in job table t of the option stored at offset. */
-static const struct toml_value *
-config_job_value(const struct toml_value *t, size_t offset)
+/* Return the index plus one of the job called name, or 0. */
+static size_t
+config_names_find(const struct config_names *names,
+    const struct config_job *jobs, const char *name)
+{
+	return names->slot[config_names_slot(names, jobs, name)];
+}
+
+/* Return the job option stored at offset, or NULL. */
+static const struct config_option *
+config_job_option(size_t offset)
 {
 	size_t	i;
 
 	for (i = 0; i < config_noptions; i++) {
 		if (strcmp(config_options[i].section, "job") == 0 &&
 		    config_options[i].offset == offset)
-			return toml_table_get(t, config_options[i].name);
+			return &config_options[i];
 	}
 	return NULL;
+}
+
+/* Return the value in job table t of the option stored at offset. */
+static const struct toml_value *
+config_job_value(const struct toml_value *t, size_t offset)
+{
+	const struct config_option	*o;
+
+	if ((o = config_job_option(offset)) == NULL)
+		return NULL;
+	return toml_table_get(t, o->name);
+}
+
+/* Return 1 if value a was written before value b. */
+static int
+config_before(const struct toml_value *a, const struct toml_value *b)
+{
+	return toml_line(a) < toml_line(b) ||
+	    (toml_line(a) == toml_line(b) && toml_col(a) < toml_col(b));
 }
 
 /*
@@ -1143,8 +1401,56 @@ config_check_templates(struct config_ctx *ctx, const struct config *cfg,
 }
 
 /*
- * Check job n of cfg once its table t is applied: required keys and a
- * unique name.  jobs is the whole array, for messages.
+ * Check that job j, whose table is t, sets at most one kind of the probe
+ * at offset (what: "readiness"): of those set, the second written is the
+ * error, naming the first.
+ */
+static int
+config_check_probe(struct config_ctx *ctx, const struct config_job *j,
+    const struct toml_value *t, size_t offset, const char *what)
+{
+	static const size_t		 kinds[] = {
+		offsetof(struct config_probe, log),
+		offsetof(struct config_probe, cmd),
+		offsetof(struct config_probe, tcp),
+		offsetof(struct config_probe, http)
+	};
+	const struct config_probe	*p;
+	const struct config_option	*o, *oa = NULL, *ob = NULL;
+	const struct toml_value		*v, *a = NULL, *b = NULL;
+	size_t				 i;
+
+	/* The common case, at most one set, without looking at the table. */
+	p = (const struct config_probe *)(const void *)((const char *)j +
+	    offset);
+	if ((p->log != NULL) + (p->cmd != NULL) + (p->tcp != NULL) +
+	    (p->http != NULL) < 2)
+		return 0;
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if ((o = config_job_option(offset + kinds[i])) == NULL ||
+		    (v = toml_table_get(t, o->name)) == NULL)
+			continue;
+		if (a == NULL || config_before(v, a)) {
+			b = a;
+			ob = oa;
+			a = v;
+			oa = o;
+		} else if (b == NULL || config_before(v, b)) {
+			b = v;
+			ob = o;
+		}
+	}
+	if (b == NULL)
+		return 0;
+	return config_fail(ctx, toml_line(b), toml_col(b), xprintf("%s and %s "
+	    "(line %d) are both set: a job has at most one %s probe",
+	    ob->name, oa->name, toml_line(a), what));
+}
+
+/*
+ * Check job n of cfg once its table t is applied: required keys, one
+ * probe of each sort and a unique name.  jobs is the whole array, for
+ * messages.
  */
 static int
 config_check_job(struct config_ctx *ctx, const struct config *cfg,
@@ -1166,6 +1472,9 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 			return config_fail(ctx, toml_line(t), toml_col(t),
 			    xprintf("[[job]] needs a %s", o->name));
 	}
+	if (config_check_probe(ctx, j, t, JOB(ready), "readiness") != 0 ||
+	    config_check_probe(ctx, j, t, JOB(liveness), "liveness") != 0)
+		return -1;
 	if ((k = config_names_add(names, cfg->jobs, n)) == 0)
 		return 0;
 	v = config_job_value(t, JOB(name));
@@ -1176,6 +1485,202 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 	    toml_line(first));
 	free(e);
 	return config_fail(ctx, toml_line(v), toml_col(v), msg);
+}
+
+/*
+ * Check that no replica of job n of cfg (NAME-1 .. NAME-N) has the name
+ * of a job; t is the job's table.
+ */
+static int
+config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
+    size_t n, const struct toml_value *t, const struct config_names *names)
+{
+	const struct config_job	*j = &cfg->jobs[n];
+	const struct toml_value	*v;
+	size_t			 k;
+	char			*name, *e, *msg;
+	int			 r;
+
+	for (r = 1; r <= j->replicas && j->replicas > 1; r++) {
+		name = xprintf("%s-%d", j->name, r);
+		k = config_names_find(names, cfg->jobs, name);
+		if (k == 0) {
+			free(name);
+			continue;
+		}
+		v = config_job_value(t, JOB(replicas));
+		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		msg = xprintf("replicas: '%s' is already the name of the job "
+		    "at line %d", e, cfg->jobs[k - 1].line);
+		free(e);
+		free(name);
+		return config_fail(ctx, toml_line(v), toml_col(v), msg);
+	}
+	return 0;
+}
+
+/*
+ * Report dependency d, which names no job of cfg: suggest the job whose
+ * replica it names, else the nearest job name.
+ */
+static int
+config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_dep *d, const struct config_names *names)
+{
+	const struct config_job	*j;
+	const char		*best = NULL, *dash;
+	char			*e, *b, *base, *hint, *msg, *end;
+	size_t			 i, k, bestd = CONFIG_SUGGEST_MAX + 1;
+	long			 r;
+
+	hint = NULL;
+	if ((dash = strrchr(d->name, '-')) != NULL && dash[1] >= '1' &&
+	    dash[1] <= '9') {
+		r = strtol(dash + 1, &end, 10);
+		base = xstrndup(d->name, (size_t)(dash - d->name));
+		k = config_names_find(names, cfg->jobs, base);
+		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
+		if (*end == '\0' && j != NULL && r <= j->replicas) {
+			b = xexcerpt(base, strlen(base), CONFIG_EXCERPT_MAX);
+			hint = xprintf(" ('%s' stands for all its replicas)",
+			    b);
+			free(b);
+		}
+		free(base);
+	}
+	for (i = 0; hint == NULL && i < cfg->njobs; i++) {
+		if (config_near(d->name, strlen(d->name), cfg->jobs[i].name,
+		    &bestd))
+			best = cfg->jobs[i].name;
+	}
+	if (hint == NULL && best != NULL) {
+		b = xexcerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
+		hint = xprintf(" (did you mean '%s'?)", b);
+		free(b);
+	}
+	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	msg = xprintf("unknown job '%s' in depends_on%s", e,
+	    hint != NULL ? hint : "");
+	free(e);
+	free(hint);
+	return config_fail(ctx, d->line, d->col, msg);
+}
+
+/*
+ * Report the dependency cycle closed by dependency d of job path[k]: the
+ * jobs path[0..k], each depending on the next, and d on path[0]; past
+ * CONFIG_CYCLE_SHOWN jobs, the middle is left out.
+ */
+static int
+config_cycle(struct config_ctx *ctx, const struct config *cfg,
+    const size_t *path, size_t k, const struct config_dep *d)
+{
+	struct config_buf	 b = { NULL, 0, 0 };
+	const char		*name;
+	char			*e;
+	size_t			 i;
+
+	buf_printf(&b, "dependency cycle: ");
+	for (i = 0; i <= k; i++) {
+		if (i >= CONFIG_CYCLE_SHOWN && i < k) {
+			if (i == CONFIG_CYCLE_SHOWN)
+				buf_printf(&b, "... -> ");
+			continue;
+		}
+		name = cfg->jobs[path[i]].name;
+		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		buf_printf(&b, "%s -> ", e);
+		free(e);
+	}
+	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	buf_printf(&b, "%s", e);
+	free(e);
+	return config_fail(ctx, d->line, d->col, b.s);
+}
+
+/*
+ * Check the jobs' dependencies once every job is read: each names a job
+ * of the file, not the job itself, and they make no cycle (a depth-first
+ * walk with an explicit stack, so a long chain cannot overflow it).  The
+ * jobs' replicas are checked here too, since they need every name.
+ */
+static int
+config_check_stack(struct config_ctx *ctx, const struct config *cfg,
+    const struct toml_value *jobs, const struct config_names *names)
+{
+	const struct config_job	*j;
+	const struct config_dep	*d;
+	size_t			*first, *target, *path, *next, i, k, sp, u, w;
+	unsigned char		*state;	/* 0 unseen, 1 on the path, 2 done */
+	char			*e;
+	int			 r = 0;
+
+	first = xcalloc(cfg->njobs + 1, sizeof *first);
+	for (i = 0; i < cfg->njobs; i++) {
+		j = &cfg->jobs[i];
+		if (config_check_replicas(ctx, cfg, i, toml_array_get(jobs, i),
+		    names) != 0) {
+			free(first);
+			return -1;
+		}
+		first[i + 1] = first[i] + j->ndeps;
+	}
+	target = xcalloc(first[cfg->njobs] + 1, sizeof *target);
+	for (i = 0; r == 0 && i < cfg->njobs; i++) {
+		j = &cfg->jobs[i];
+		for (k = 0; r == 0 && k < j->ndeps; k++) {
+			d = &j->deps[k];
+			w = config_names_find(names, cfg->jobs, d->name);
+			if (w == 0)
+				r = config_unknown_dep(ctx, cfg, d, names);
+			else if (w - 1 == i) {
+				e = xexcerpt(d->name, strlen(d->name),
+				    CONFIG_EXCERPT_MAX);
+				r = config_fail(ctx, d->line, d->col,
+				    xprintf("job '%s' depends on itself", e));
+				free(e);
+			} else
+				target[first[i] + k] = w - 1;
+		}
+	}
+
+	state = xcalloc(cfg->njobs + 1, 1);
+	path = xcalloc(cfg->njobs + 1, sizeof *path);
+	next = xcalloc(cfg->njobs + 1, sizeof *next);
+	for (i = 0; r == 0 && i < cfg->njobs; i++) {
+		if (state[i] != 0)
+			continue;
+		state[i] = 1;
+		path[0] = i;
+		next[0] = 0;
+		sp = 1;
+		while (r == 0 && sp > 0) {
+			u = path[sp - 1];
+			if (next[sp - 1] == cfg->jobs[u].ndeps) {
+				state[u] = 2;
+				sp--;
+				continue;
+			}
+			k = next[sp - 1]++;
+			w = target[first[u] + k];
+			if (state[w] == 0) {
+				state[w] = 1;
+				path[sp] = w;
+				next[sp++] = 0;
+			} else if (state[w] == 1) {
+				for (k = 0; path[k] != w; k++)
+					/* nothing */;
+				r = config_cycle(ctx, cfg, path + k, sp - 1 - k,
+				    &cfg->jobs[u].deps[next[sp - 1] - 1]);
+			}
+		}
+	}
+	free(next);
+	free(path);
+	free(state);
+	free(target);
+	free(first);
+	return r;
 }
 
 /* Apply the job array v: one struct config_job per table, in order. */
@@ -1207,10 +1712,13 @@ config_jobs(struct config_ctx *ctx, struct config *cfg,
 		config_init("job", &cfg->jobs[i]);
 		cfg->jobs[i].line = toml_line(t);
 		cfg->njobs = i + 1;
-		if (config_section(ctx, "job", t, &cfg->jobs[i]) != 0 ||
+		if (config_section(ctx, "job", "[[job]]", t,
+		    &cfg->jobs[i]) != 0 ||
 		    config_check_job(ctx, cfg, i, t, v, &names) != 0)
 			r = -1;
 	}
+	if (r == 0)
+		r = config_check_stack(ctx, cfg, v, &names);
 	free(names.slot);
 	return r;
 }
@@ -1225,10 +1733,11 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	int		 header;
 
 	near = config_suggest(NULL, key, len);
-	if (near != NULL)
-		hint = xprintf(" (did you mean %s?)", strcmp(near, "job") == 0 ?
-		    "[[job]]" : strcmp(near, "keys") == 0 ? "[keys]" :
-		    "[settings]");
+	if (near != NULL && strcmp(near, "env_file") == 0)
+		hint = xstrdup(" (did you mean 'env_file'?)");
+	else if (near != NULL)
+		hint = xprintf(" (did you mean %s?)", strcmp(near, "keys") == 0 ?
+		    "[keys]" : config_section_table(near));
 	else if (config_lookup("settings", key, len) != NULL)
 		hint = xstrdup(" (it belongs in [settings])");
 	else if (config_lookup("job", key, len) != NULL)
@@ -1255,6 +1764,84 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	return config_fail(ctx, line, col, msg);
 }
 
+/*
+ * Apply the groups table v: a [groups.NAME] table of the "groups" options
+ * for each group, NAME following the rule of job names.
+ */
+static int
+config_groups(struct config_ctx *ctx, struct config *cfg,
+    const struct toml_value *v)
+{
+	struct config_group	*g;
+	const struct toml_value	*gv;
+	const char		*key;
+	char			*e, *msg, *where;
+	size_t			 n, i, len;
+	int			 r;
+
+	if (toml_type(v) != TOML_TABLE)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xstrdup("groups must be a table of tables "
+		    "([groups.NAME])"));
+	n = toml_table_size(v);
+	cfg->groups = xcalloc(n == 0 ? 1 : n, sizeof *cfg->groups);
+	for (i = 0; i < n; i++) {
+		key = toml_table_key(v, i, &len);
+		if (strlen(key) != len)
+			msg = xstrdup("group names must not contain NUL bytes");
+		else if (config_check_group(key, &msg) == 0)
+			msg = NULL;
+		if (msg != NULL)
+			return config_fail(ctx, toml_table_key_line(v, i),
+			    toml_table_key_col(v, i), msg);
+		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+		gv = toml_table_value(v, i);
+		if (toml_type(gv) != TOML_TABLE) {
+			msg = xprintf("groups.%s must be a table "
+			    "([groups.%s])", e, e);
+			free(e);
+			return config_fail(ctx, toml_line(gv), toml_col(gv),
+			    msg);
+		}
+		where = xprintf("[groups.%s]", e);
+		free(e);
+		g = &cfg->groups[i];
+		config_init("groups", g);
+		g->name = xstrndup(key, len);
+		g->line = toml_line(gv);
+		cfg->ngroups = i + 1;
+		r = config_section(ctx, "groups", where, gv, g);
+		free(where);
+		if (r != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Apply the top-level env_file v, the same option as [settings] env_file
+ * (settings, the root's settings value, may set it too: an error at the
+ * later of the two).
+ */
+static int
+config_env_file(struct config_ctx *ctx, struct config *cfg,
+    const struct toml_value *v, const struct toml_value *settings)
+{
+	const struct toml_value	*sv = NULL, *later;
+
+	if (settings != NULL && toml_type(settings) == TOML_TABLE)
+		sv = toml_table_get(settings, "env_file");
+	if (sv != NULL) {
+		later = config_before(v, sv) ? sv : v;
+		return config_fail(ctx, toml_line(later), toml_col(later),
+		    xprintf("env_file is set both at the top level (line %d) "
+		    "and in [settings] (line %d): keep one", toml_line(v),
+		    toml_line(sv)));
+	}
+	return config_set(ctx, config_find_option("settings", "env_file"), v,
+	    &cfg->settings);
+}
+
 /* Return the name of a mode's [keys] table: "[keys]", "[keys.view]". */
 static const char *
 config_keys_table(enum bind_mode mode)
@@ -1272,24 +1859,19 @@ config_keys_table(enum bind_mode mode)
 }
 
 /*
- * Return the action of mode closest to key (len bytes) within
- * CONFIG_SUGGEST_MAX edits, one per three letters, or NULL.
+ * Return the action of mode closest to key (len bytes) by config_near(),
+ * or NULL.
  */
 static const char *
 config_suggest_action(enum bind_mode mode, const char *key, size_t len)
 {
 	const struct bind_entry	*e;
 	const char		*best = NULL;
-	size_t			 d, bestd = CONFIG_SUGGEST_MAX + 1;
+	size_t			 bestd = CONFIG_SUGGEST_MAX + 1;
 
 	for (e = bind_defaults; e->action != BIND_NONE; e++) {
-		if (e->mode != mode)
-			continue;
-		d = config_distance(key, len, e->name);
-		if (d < bestd && d * 3 <= strlen(e->name) && d < len) {
+		if (e->mode == mode && config_near(key, len, e->name, &bestd))
 			best = e->name;
-			bestd = d;
-		}
 	}
 	return best;
 }
@@ -1501,9 +2083,10 @@ config_apply_keys(const struct config *cfg, struct bind *b)
 }
 
 /*
- * Apply the root table: [settings], [[job]] and [keys] only; then check
- * the key bindings (focus_key and [keys] together) and the jobs'
- * templates, which need the settings (the shell), wherever they are.
+ * Apply the root table: [settings], [[job]], [keys], [groups.NAME] and
+ * env_file only; then check the key bindings (focus_key and [keys]
+ * together) and the jobs' templates, which need the settings (the
+ * shell), wherever they are.
  */
 static int
 config_root(struct config_ctx *ctx, struct config *cfg,
@@ -1521,7 +2104,7 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 				return config_fail(ctx, toml_line(v),
 				    toml_col(v), xstrdup("settings must be a "
 				    "table ([settings])"));
-			if (config_section(ctx, "settings", v,
+			if (config_section(ctx, "settings", "[settings]", v,
 			    &cfg->settings) != 0)
 				return -1;
 		} else if (len == 3 && memcmp(key, "job", 3) == 0) {
@@ -1529,6 +2112,13 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 				return -1;
 		} else if (len == 4 && memcmp(key, "keys", 4) == 0) {
 			if (config_keys(ctx, cfg, BIND_MAIN, v) != 0)
+				return -1;
+		} else if (len == 6 && memcmp(key, "groups", 6) == 0) {
+			if (config_groups(ctx, cfg, v) != 0)
+				return -1;
+		} else if (len == 8 && memcmp(key, "env_file", 8) == 0) {
+			if (config_env_file(ctx, cfg, v,
+			    toml_table_get(root, "settings")) != 0)
 				return -1;
 		} else
 			return config_unknown_root(ctx, key, len, v,
@@ -1594,9 +2184,26 @@ config_parse(const char *name, const char *buf, size_t len,
 }
 
 /*
+ * Give a Procfile's jobs their ports as foreman does: port_base, and 100
+ * more for each process type before it; none (0) past 65535.
+ */
+static void
+config_procfile_ports(struct config *cfg)
+{
+	size_t	i;
+	long	port;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		port = (long)cfg->settings.port_base + 100 * (long)i;
+		cfg->jobs[i].port = port <= 65535 ? (int)port : 0;
+	}
+}
+
+/*
  * Parse the Procfile text buf (len bytes) into *out: one job per line with
- * the line's command as a shell string and defaults for the rest.  Return
- * 0, or -1 with *out NULL and *cause "NAME:LINE: message".
+ * the line's command as a shell string, its port as foreman gives it,
+ * and defaults for the rest.  Return 0, or -1 with *out NULL and *cause
+ * "NAME:LINE: message".
  */
 int
 config_parse_procfile(const char *name, const char *buf, size_t len,
@@ -1636,6 +2243,8 @@ config_parse_procfile(const char *name, const char *buf, size_t len,
 		expand_result_clear(&res);
 	}
 	procfile_free(ents, n);
+	cfg->procfile = 1;
+	config_procfile_ports(cfg);
 	*out = cfg;
 	return 0;
 
@@ -1773,10 +2382,33 @@ config_default_path(void)
 }
 
 /*
+ * Make the .env beside the Procfile cfg came from, when there is one, the
+ * settings' env_file, as an absolute path (foreman reads it from there).
+ */
+static void
+config_procfile_env(struct config *cfg)
+{
+	struct stat	 sb;
+	char		*dir, *env;
+
+	if ((dir = config_dir(cfg)) == NULL)
+		return;
+	env = xprintf("%s/.env", strcmp(dir, "/") == 0 ? "" : dir);
+	free(dir);
+	if (env[0] != '/' || stat(env, &sb) != 0) {
+		free(env);
+		return;
+	}
+	cfg->settings.env_file = xcalloc(2, sizeof *cfg->settings.env_file);
+	cfg->settings.env_file[0] = env;
+	cfg->settings.nenv_file = 1;
+}
+
+/*
  * Load the configuration at path (NULL: the default path, which may be
  * missing), as a Procfile when procfile is set or the file is called
- * Procfile or Procfile.*, else as TOML.  Return 0 with *out set, or -1
- * with *out NULL and *cause set.
+ * Procfile or Procfile.* (with the .env beside it), else as TOML.  Return
+ * 0 with *out set, or -1 with *out NULL and *cause set.
  */
 int
 config_load(const char *path, int procfile, struct config **out,
@@ -1805,13 +2437,18 @@ config_load(const char *path, int procfile, struct config **out,
 		free(def);
 		return -1;
 	}
-	if (procfile || config_is_procfile(path))
+	if (procfile || config_is_procfile(path)) {
 		r = config_parse_procfile(path, buf, len, out, cause);
-	else
+		if (r == 0) {
+			(*out)->path = xstrdup(path);
+			config_procfile_env(*out);
+		}
+	} else {
 		r = config_parse(path, buf, len, out, cause);
+		if (r == 0)
+			(*out)->path = xstrdup(path);
+	}
 	free(buf);
-	if (r == 0)
-		(*out)->path = xstrdup(path);
 	free(def);
 	return r;
 }
@@ -1863,12 +2500,12 @@ config_help_keys(struct config_buf *b)
 
 /*
  * Return the text of `jobdeck --help-config`: every option, by section, in
- * columns of name, type (with bounds or choices), default and help.
+ * columns of name, type (with bounds or choices), default and help, what
+ * the columns cannot say, and the key bindings.
  */
 char *
 config_help_text(void)
 {
-	static const char		*sections[] = { "settings", "job" };
 	const struct config_option	*o;
 	struct config_buf		 b = { NULL, 0, 0 };
 	char				**type, **def;
@@ -1897,17 +2534,26 @@ config_help_text(void)
 			wdef = strlen(def[i]);
 	}
 	buf_printf(&b, "jobdeck configuration options (TOML):\n");
-	for (k = 0; k < 2; k++) {
-		buf_printf(&b, "\n%s\n", k == 0 ? "[settings]" : "[[job]]");
+	for (k = 0; k < CONFIG_NSECTIONS; k++) {
+		buf_printf(&b, "\n%s\n", config_section_table(
+		    config_sections[k]));
 		for (i = 0; i < config_noptions; i++) {
 			o = &config_options[i];
-			if (strcmp(o->section, sections[k]) != 0)
+			if (strcmp(o->section, config_sections[k]) != 0)
 				continue;
 			buf_printf(&b, "  %-*s  %-*s  %-*s  %s\n", (int)wname,
 			    o->name, (int)wtype, type[i], (int)wdef, def[i],
 			    o->help);
 		}
 	}
+	buf_printf(&b, "\nenv_file may also be written at the top level, "
+	    "before any table: the same\noption as [settings] env_file "
+	    "(setting both is an error).  A job's group\nneeds no "
+	    "[groups.NAME] table: it has no limit then.  depends_on names "
+	    "jobs\nof the file (a job with replicas stands for all of "
+	    "them); \"ready\" waits for\nthe readiness probe, and a job "
+	    "with none is ready once started.  At most\none ready_* and one "
+	    "liveness_* probe a job.\n");
 	config_help_keys(&b);
 	for (i = 0; i < config_noptions; i++) {
 		free(type[i]);
@@ -1968,6 +2614,8 @@ void
 config_set_port_base(struct config *cfg, int base)
 {
 	cfg->settings.port_base = base;
+	if (cfg->procfile)
+		config_procfile_ports(cfg);
 }
 
 /*
@@ -1985,4 +2633,29 @@ config_store_limits(const struct config *cfg, struct store_limits *lim)
 	lim->keep_age_ms = (int64_t)cfg->settings.keep_history_days * 24 *
 	    60 * 60 * 1000;
 	lim->max_total_bytes = (int64_t)cfg->settings.max_state_size << 20;
+}
+
+/*
+ * Return the absolute directory of the file cfg came from, which relative
+ * env_file and watch paths are taken from (allocated), or NULL when it
+ * came from no file.
+ */
+char *
+config_dir(const struct config *cfg)
+{
+	const char	*slash;
+	char		*dir, *abs;
+
+	if (cfg == NULL || cfg->path == NULL)
+		return NULL;
+	if ((slash = strrchr(cfg->path, '/')) == NULL)
+		dir = xstrdup(".");
+	else if (slash == cfg->path)
+		dir = xstrdup("/");
+	else
+		dir = xstrndup(cfg->path, (size_t)(slash - cfg->path));
+	if ((abs = realpath(dir, NULL)) == NULL)
+		return dir;
+	free(dir);
+	return abs;
 }

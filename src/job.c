@@ -49,6 +49,12 @@ struct job {
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
 	int		  max_restarts;
+	int64_t		  restart_delay_max_ms;
+	char		 *group;	/* NULL: none */
+	int		  priority;
+	int		  stop_signal;	/* 0: SIGTERM */
+	char		 *stop_command;	/* NULL: a signal stops it */
+	int64_t		  stop_timeout_ms;	/* <= 0: the deck's grace */
 	struct job_spec	  view;		/* job_spec()'s answer */
 	int		  starts;	/* how many times it was started */
 
@@ -74,6 +80,7 @@ struct job {
 #define JOB_CANCEL	0x1	/* the user asked it to stop */
 #define JOB_REAPED	0x2	/* waitpid() returned its status */
 #define JOB_TIMEOUT	0x4	/* killed because its time was up */
+#define JOB_FAIL	0x8	/* stopped by jobdeck for a failure */
 	int		  flags;
 
 	char		 *in;		/* queued input for the child */
@@ -137,6 +144,15 @@ job_new(int id, const struct job_spec *spec)
 	j->restart_delay_ms = spec->restart_delay_ms > 0 ?
 	    spec->restart_delay_ms : 0;
 	j->max_restarts = spec->max_restarts;
+	j->restart_delay_max_ms = spec->restart_delay_max_ms > 0 ?
+	    spec->restart_delay_max_ms : 0;
+	j->group = spec->group != NULL ? xstrdup(spec->group) : NULL;
+	j->priority = spec->priority;
+	j->stop_signal = spec->stop_signal > 0 ? spec->stop_signal : 0;
+	j->stop_command = spec->stop_command != NULL ?
+	    xstrdup(spec->stop_command) : NULL;
+	j->stop_timeout_ms = spec->stop_timeout_ms > 0 ?
+	    spec->stop_timeout_ms : -1;
 	j->state = JOB_QUEUED;
 	j->child.pid = -1;
 	j->child.out_fd = j->child.in_fd = -1;
@@ -169,6 +185,8 @@ job_free(struct job *j)
 	free(j->input);
 	free(j->wait_reason);
 	free(j->note);
+	free(j->group);
+	free(j->stop_command);
 	free(j->name);
 	free(j->command);
 	free(j->shell);
@@ -259,6 +277,7 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	j->status = 0;
 	j->ended = 0;
 	j->in_len = 0;
+	j->ready = JOB_READY_NONE;	/* a probe of this run may say more */
 	j->rows = rows > 0 ? rows : 24;
 	j->cols = cols > 1 ? cols : 80;
 	argv[0] = j->shell;
@@ -366,6 +385,42 @@ job_read_err(struct job *j, char *buf, size_t size)
 {
 	return job_read_fd(j, j->child.err_fd > 2 ? j->child.err_fd : -1,
 	    STORE_STDERR, buf, size);
+}
+
+/*
+ * Show output that is not the child's (its stop command's, read from a
+ * pipe) as the job's: into its run in the store (as stderr on pipes) and
+ * onto its screen, where a pty's screen gets CR LF for each LF, as a
+ * terminal would have made of it.
+ */
+void
+job_feed(struct job *j, const char *buf, size_t len)
+{
+	struct vt	*vt;
+	const char	*nl;
+	size_t		 n;
+
+	if (len == 0)
+		return;
+	if (j->run != NULL && store_run_write(j->run, j->child.is_pty ?
+	    STORE_TTY : STORE_STDERR, buf, len, loop_wall_ms()) == -1)
+		job_store_failed(j);
+	vt = job_vt_get(j);
+	if (!j->child.is_pty) {
+		vt_feed(vt, buf, len);
+		return;
+	}
+	while (len > 0) {
+		nl = memchr(buf, '\n', len);
+		n = nl != NULL ? (size_t)(nl - buf) : len;
+		vt_feed(vt, buf, n);
+		if (nl != NULL) {
+			vt_feed(vt, "\r\n", 2);
+			n++;
+		}
+		buf += n;
+		len -= n;
+	}
 }
 
 /* Return the fd of the child's own stderr pipe, or -1. */
@@ -566,8 +621,21 @@ job_memory_bytes(struct job *j)
 void
 job_set_cancel(struct job *j)
 {
-	if (job_is_running(j) || j->state == JOB_QUEUED)
+	if (job_is_running(j) || j->state == JOB_QUEUED ||
+	    j->state == JOB_WAITING)
 		j->flags |= JOB_CANCEL;
+}
+
+/*
+ * Mark that jobdeck stops the running job for a failure (a liveness
+ * probe's), so its end shows as failed however it exits, unless the user
+ * stops it too (canceled) or its time is up (timed out).
+ */
+void
+job_set_fail(struct job *j)
+{
+	if (job_is_running(j))
+		j->flags |= JOB_FAIL;
 }
 
 /* Record that the job's leader was stopped (SIGSTOP, ^Z) or continued. */
@@ -592,9 +660,12 @@ job_set_exited(struct job *j, int status, int64_t now)
 		j->started = now;
 	if (j->flags & JOB_TIMEOUT)
 		j->state = JOB_TIMED_OUT;
-	else if ((j->flags & JOB_CANCEL) ||
-	    (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT))
-		j->state = JOB_CANCELED;	/* the user's kill or Ctrl+C */
+	else if (j->flags & JOB_CANCEL)
+		j->state = JOB_CANCELED;	/* the user's kill */
+	else if (j->flags & JOB_FAIL)
+		j->state = JOB_FAILED;		/* jobtable_fail() */
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+		j->state = JOB_CANCELED;	/* Ctrl+C */
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		j->state = JOB_COMPLETED;
 	else
@@ -740,7 +811,8 @@ job_exit_status(const struct job *j)
 int
 job_end_status(const struct job *j)
 {
-	if (j->state == JOB_QUEUED || !(j->flags & JOB_REAPED))
+	if (j->state == JOB_QUEUED || j->state == JOB_WAITING ||
+	    !(j->flags & JOB_REAPED))
 		return WAITSTATUS_NONE;
 	return j->status;
 }
@@ -800,7 +872,7 @@ job_last_line(const struct job *j, char *buf, size_t size)
 
 /*
  * Describe the job's state and end for the panel: "Running", "Stopped",
- * "Queued", "Exited 1", "Killed by SIGTERM", "Never ran".
+ * "Queued", "Waiting", "Exited 1", "Killed by SIGTERM", "Never ran".
  */
 const char *
 job_describe_end(const struct job *j, char *buf, size_t size)
@@ -814,6 +886,9 @@ job_describe_end(const struct job *j, char *buf, size_t size)
 		return buf;
 	case JOB_QUEUED:
 		snprintf(buf, size, "Queued");
+		return buf;
+	case JOB_WAITING:
+		snprintf(buf, size, "Waiting");
 		return buf;
 	default:
 		return waitstatus_long(job_end_status(j), buf, size);
@@ -1207,6 +1282,24 @@ job_restart_due(const struct job *j)
 	return j->state == JOB_COMPLETED && j->restart == JOB_RESTART_ALWAYS;
 }
 
+/*
+ * Return how long to wait before the restart the policy asks for: the
+ * restart delay, doubled for each start in a row before this one, up to
+ * restart_delay_max_ms (none when that is not above the delay).
+ */
+int64_t
+job_restart_delay_ms(const struct job *j)
+{
+	int64_t	delay = j->restart_delay_ms, max = j->restart_delay_max_ms;
+	int	i;
+
+	if (delay == 0 || max <= delay)
+		return delay;
+	for (i = 1; i < j->starts && delay < max; i++)
+		delay *= 2;
+	return delay < max ? delay : max;
+}
+
 /* Return the job's argv when it runs without a shell, else NULL. */
 char *const *
 job_argv(const struct job *j)
@@ -1234,6 +1327,12 @@ job_spec(struct job *j)
 	j->view.restart = j->restart;
 	j->view.restart_delay_ms = j->restart_delay_ms;
 	j->view.max_restarts = j->max_restarts;
+	j->view.restart_delay_max_ms = j->restart_delay_max_ms;
+	j->view.group = j->group;
+	j->view.priority = j->priority;
+	j->view.stop_signal = j->stop_signal;
+	j->view.stop_command = j->stop_command;
+	j->view.stop_timeout_ms = j->stop_timeout_ms;
 	return &j->view;
 }
 

@@ -18,6 +18,27 @@
  * SIGTERM, then SIGKILL after the grace period.  Once a run is over and
  * its cgroup empty, the cgroup is removed; a timer retries while one is
  * not empty yet and sends the signals queued for marked processes.
+ *
+ * A stop (SIGTERM asked for: !kill, !kill-all, quit, a time limit, a
+ * restart) is the job's own when its spec has one: its stop_command, run
+ * instead of any signal (SHELL -c, in the job's cwd and environment, its
+ * output shown as the job's; if it cannot start or fails, the stop signal
+ * follows at once), else its stop_signal; the SIGKILL stage comes after
+ * the job's stop_timeout, else the deck's grace.  Escapees get the stop
+ * signal with the group (nothing while a stop command runs) and SIGKILL
+ * at the end of the grace.
+ *
+ * The policy (jobtable_set_policy()) is asked before every start:
+ * jobtable_spawn(), the queue, jobtable_restart() and the restart
+ * policy's timer; a job it holds is JOB_WAITING until jobtable_recheck()
+ * lets it go.  A job with no room (max_running, its group's limit) is
+ * queued; the queue starts the highest priority first, then the one
+ * queued first, passing over a job whose group is full.  Restarts by
+ * policy wait job_restart_delay_ms() (the backoff), and a stable run
+ * (longer than the backoff's cap) starts the count again.
+ * jobtable_kill_all() holds a running job while stop_later says so, asks
+ * again after every exit, and stops every held job at once when nothing
+ * else is left running that could end (a policy that never lets go).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -38,6 +59,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "name.h"
+#include "pty.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -62,6 +84,17 @@ struct jobtable_entry {
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
 	int		 restart_asked;	/* jobtable_restart() while it ran */
 	int		 stopping;	/* got a kill that ends in SIGKILL */
+	uint64_t	 queue_seq;	/* when it joined the queue */
+	int		 held;		/* kill_all's stop waits on stop_later */
+	pid_t		 stop_pid;	/* its stop command running, 0: none */
+	int		 stop_fd;	/* that command's output, or -1 */
+	int		 start_pending;	/* a start waits for that command */
+};
+
+/* A [groups.NAME] limit. */
+struct jobtable_group {
+	char		*name;
+	int		 max_running;	/* > 0 */
 };
 
 struct jobtable_sub {
@@ -98,6 +131,14 @@ struct jobtable {
 	struct jobtable_pid	 *pids;		/* jobtable_watch_pid()'s */
 	int			  npids;
 	int			  apids;
+	const struct jobtable_policy *policy;	/* NULL: every job may go */
+	void			 *policy_arg;
+	struct jobtable_group	 *groups;	/* limits, any order */
+	int			  ngroups;
+	uint64_t		  queue_seq;	/* the next job queued gets it */
+	int			  starting;	/* in jobtable_start_queued() */
+	int			  rechecking;	/* in jobtable_recheck() */
+	int			  recheck_again;	/* asked for meanwhile */
 	char			  buf[JOBTABLE_READ_CHUNK];
 };
 
@@ -114,9 +155,11 @@ static void	jobtable_after_exit(struct jobtable_entry *);
 static void	jobtable_trim_finished(struct jobtable *);
 static void	jobtable_contain_soon(struct jobtable *, int64_t);
 static void	jobtable_tidy(struct jobtable *);
-static int	jobtable_live(const struct jobtable_entry *);
 static int	jobtable_name_taken(struct jobtable *, const char *,
 		    const struct job *, char **);
+static void	jobtable_start_queued(struct jobtable *);
+static void	jobtable_release_held(struct jobtable *);
+static void	jobtable_stop_close(struct jobtable_entry *);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -153,9 +196,13 @@ jobtable_free(struct jobtable *jt)
 		e = jt->entries[i];
 		jobtable_unwatch(e);
 		jobtable_cancel_timers(e);
+		jobtable_stop_close(e);
 		job_free(e->job);
 		free(e);
 	}
+	for (i = 0; i < jt->ngroups; i++)
+		free(jt->groups[i].name);
+	free(jt->groups);
 	free(jt->entries);
 	free(jt->pids);
 	free(jt->store_error);
@@ -646,7 +693,127 @@ jobtable_name_taken(struct jobtable *jt, const char *name,
 	return 0;
 }
 
-/* Spawn a job from spec at the table's size; NULL with *cause on error. */
+/* Return the limit of group (0: none). */
+static int
+jobtable_group_limit(const struct jobtable *jt, const char *group)
+{
+	int	i;
+
+	for (i = 0; group != NULL && i < jt->ngroups; i++) {
+		if (strcmp(jt->groups[i].name, group) == 0)
+			return jt->groups[i].max_running;
+	}
+	return 0;
+}
+
+/* Return whether fewer jobs of the entry's group run than its limit. */
+static int
+jobtable_group_room(struct jobtable *jt, struct jobtable_entry *e)
+{
+	const char	*group = job_spec(e->job)->group, *other;
+	int		 limit, i, n = 0;
+
+	if ((limit = jobtable_group_limit(jt, group)) == 0)
+		return 1;
+	for (i = 0; i < jt->count; i++) {
+		if (!job_is_running(jt->entries[i]->job))
+			continue;
+		other = job_spec(jt->entries[i]->job)->group;
+		if (other != NULL && strcmp(other, group) == 0)
+			n++;
+	}
+	return n < limit;
+}
+
+/*
+ * Return whether the entry's job may run now as far as the limits go:
+ * fewer than max_running jobs run, and fewer than its group's limit of
+ * its group.
+ */
+static int
+jobtable_room(struct jobtable *jt, struct jobtable_entry *e)
+{
+	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running)
+		return 0;
+	return jobtable_group_room(jt, e);
+}
+
+/* Return whether queued a starts before queued b: priority, then FIFO. */
+static int
+jobtable_before(struct jobtable_entry *a, struct jobtable_entry *b)
+{
+	int	pa = job_spec(a->job)->priority, pb = job_spec(b->job)->priority;
+
+	return pa > pb || (pa == pb && a->queue_seq < b->queue_seq);
+}
+
+/* Put the entry's job in the queue (the back of its priority). */
+static void
+jobtable_enqueue(struct jobtable_entry *e)
+{
+	job_set_queued(e->job);
+	e->queue_seq = e->jt->queue_seq++;
+}
+
+/*
+ * Ask the policy whether the entry's job may start now (fresh: it was just
+ * made, and nobody has heard of it yet).  A job told to wait is held
+ * JOB_WAITING with the reason, and subscribers are told: of a fresh job
+ * as of a queued one, else of a change when the reason is new.  A job
+ * told it cannot start ends failed with the reason as its start error;
+ * subscribers hear of its end.  Returns what the policy said.
+ */
+static enum jobtable_gate
+jobtable_gate(struct jobtable_entry *e, int fresh)
+{
+	struct jobtable		*jt = e->jt;
+	struct job		*job = e->job;
+	const struct jobtable_policy *p = jt->policy;
+	enum jobtable_gate	 gate;
+	const char		*old;
+	char			*why = NULL;
+	int			 same;
+
+	if (p == NULL || p->may_start == NULL)
+		return JOBTABLE_GO;
+	gate = p->may_start(job, &why, jt->policy_arg);
+	switch (gate) {
+	case JOBTABLE_WAIT:
+		old = job_wait_reason(job);
+		same = job_state(job) == JOB_WAITING && (old == why ||
+		    (old != NULL && why != NULL && strcmp(old, why) == 0));
+		job_set_waiting(job, why);
+		debuglog("job %d waits: %s", job_id(job), why != NULL ? why :
+		    "(no reason)");
+		free(why);
+		if (fresh)
+			jobtable_emit(jt, JOBTABLE_QUEUED, job);
+		else if (!same)
+			jobtable_emit(jt, JOBTABLE_CHANGED, job);
+		return JOBTABLE_WAIT;
+	case JOBTABLE_FAIL:
+		/* What is left of an earlier run's output is over too. */
+		jobtable_unwatch(e);
+		job_close_output(job);
+		job_set_start_error(job, why, loop_now_ms());
+		debuglog("job %d cannot start: %s", job_id(job), why != NULL ?
+		    why : "(no reason)");
+		free(why);
+		if (fresh)
+			jobtable_emit(jt, JOBTABLE_QUEUED, job);
+		jobtable_emit(jt, JOBTABLE_EXITED, job);
+		return JOBTABLE_FAIL;
+	default:
+		free(why);
+		return JOBTABLE_GO;
+	}
+}
+
+/*
+ * Spawn a job from spec at the table's size; NULL with *cause on error.
+ * The job may be running, queued, waiting or (the policy said it cannot
+ * start) failed.
+ */
 struct job *
 jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
     char **cause)
@@ -654,7 +821,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	struct jobtable_entry	*e;
 	struct job		*job;
 	struct job_spec		 full = *spec;
-	int			 queued;
+	int			 id;
 
 	/* The deck's settings, never the caller's copies of them. */
 	full.store = jt->store;
@@ -665,14 +832,9 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	if (spec->name != NULL && jobtable_name_taken(jt, spec->name, NULL,
 	    cause))
 		return NULL;
-	job = job_new(jt->next_id, spec);
+	id = jt->next_id++;
+	job = job_new(id, spec);
 	job_set_cgroup(job, jt->cg);
-	queued = jt->max_running > 0 && jobtable_running(jt) >= jt->max_running;
-	if (!queued && job_start(job, jt->rows, jt->cols, cause) != 0) {
-		job_free(job);
-		return NULL;
-	}
-	jt->next_id++;
 	if (jt->count == jt->alloc) {
 		jt->alloc = jt->alloc == 0 ? 16 : jt->alloc * 2;
 		jt->entries = xreallocarray(jt->entries, jt->alloc,
@@ -681,23 +843,41 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e = xcalloc(1, sizeof *e);
 	e->jt = jt;
 	e->job = job;
-	e->out_fd = e->in_fd = e->err_fd = -1;
+	e->out_fd = e->in_fd = e->err_fd = e->stop_fd = -1;
 	jt->entries[jt->count++] = e;
-	debuglog("job %d %s: %s", job_id(job), queued ? "queued" :
-	    "started", job_command(job));
-	if (queued)
+
+	if (jobtable_gate(e, 1) != JOBTABLE_GO)
+		return job;
+	if (!jobtable_room(jt, e)) {
+		jobtable_enqueue(e);
+		debuglog("job %d queued: %s", id, job_command(job));
 		jobtable_emit(jt, JOBTABLE_QUEUED, job);
-	else
-		jobtable_started(e);
+		return job;
+	}
+	if (job_start(job, jt->rows, jt->cols, cause) != 0) {
+		/* Nobody has heard of it: it goes as if never made. */
+		jt->count--;
+		if (jt->next_id == id + 1)
+			jt->next_id = id;
+		job_free(job);
+		free(e);
+		return NULL;
+	}
+	debuglog("job %d started: %s", id, job_command(job));
+	jobtable_started(e);
 	return job;
 }
 
-/* Return whether an entry's job runs, waits in the queue or for a restart. */
+/*
+ * Return whether an entry's job runs, waits (in the queue, for the
+ * policy, for a restart).
+ */
 static int
 jobtable_live(const struct jobtable_entry *e)
 {
 	return job_is_running(e->job) || job_state(e->job) == JOB_QUEUED ||
-	    e->restart_timer != 0;
+	    job_state(e->job) == JOB_WAITING || e->restart_timer != 0 ||
+	    e->start_pending;
 }
 
 /* Cancel the timers an entry has armed. */
@@ -736,6 +916,7 @@ jobtable_started(struct jobtable_entry *e)
 	e->hung = 0;
 	e->stopping = 0;
 	e->err_eof = 0;
+	e->held = 0;
 	jobtable_update_watch(e);
 	if (spec->timeout_ms > 0)
 		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
@@ -744,9 +925,10 @@ jobtable_started(struct jobtable_entry *e)
 }
 
 /*
- * Start an entry's job again, or queue it when max_running jobs run; a
- * job that cannot start ends as failed (exit 127) with the reason in its
- * log's error.
+ * Start an entry's job again once the policy lets it (else it waits, or
+ * ends failed), or queue it when there is no room for it; a job that
+ * cannot start ends as failed (exit 127) with the reason in its log's
+ * error.
  */
 static void
 jobtable_start_entry(struct jobtable_entry *e)
@@ -754,8 +936,15 @@ jobtable_start_entry(struct jobtable_entry *e)
 	struct jobtable	*jt = e->jt;
 	char		*cause = NULL;
 
-	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running) {
-		job_set_queued(e->job);
+	if (e->stop_pid > 0) {
+		/* The last run's stop command is still at work. */
+		e->start_pending = 1;
+		return;
+	}
+	if (jobtable_gate(e, 0) != JOBTABLE_GO)
+		return;
+	if (!jobtable_room(jt, e)) {
+		jobtable_enqueue(e);
 		jobtable_emit(jt, JOBTABLE_QUEUED, e->job);
 		return;
 	}
@@ -776,21 +965,39 @@ jobtable_start_entry(struct jobtable_entry *e)
 	jobtable_started(e);
 }
 
-/* Start queued jobs, oldest first, while there is room. */
+/*
+ * Start queued jobs while there is room: the highest priority first, then
+ * the one queued first; a job whose group is full waits without holding
+ * up the others.  Calls made while it runs (from subscribers) leave the
+ * work to it: it looks again after every start.
+ */
 static void
 jobtable_start_queued(struct jobtable *jt)
 {
-	struct jobtable_entry	*e;
+	struct jobtable_entry	*e, *best;
 	int			 i;
 
-	for (i = 0; i < jt->count; i++) {
+	if (jt->starting)
+		return;
+	jt->starting = 1;
+	for (;;) {
 		if (jt->max_running > 0 &&
 		    jobtable_running(jt) >= jt->max_running)
-			return;
-		e = jt->entries[i];
-		if (job_state(e->job) == JOB_QUEUED)
-			jobtable_start_entry(e);
+			break;
+		best = NULL;
+		for (i = 0; i < jt->count; i++) {
+			e = jt->entries[i];
+			if (job_state(e->job) != JOB_QUEUED ||
+			    (best != NULL && !jobtable_before(e, best)) ||
+			    !jobtable_group_room(jt, e))
+				continue;
+			best = e;
+		}
+		if (best == NULL)
+			break;
+		jobtable_start_entry(best);
 	}
+	jt->starting = 0;
 }
 
 /* A restart delay is over: run the job again. */
@@ -812,6 +1019,9 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jobtable_emit(jt, JOBTABLE_REMOVED, e->job);
 	jobtable_unwatch(e);
 	jobtable_cancel_timers(e);
+	jobtable_stop_close(e);
+	if (e->stop_pid > 0)
+		jobtable_unwatch_pid(jt, e->stop_pid);
 	job_free(e->job);
 	free(e);
 	memmove(&jt->entries[i], &jt->entries[i + 1],
@@ -821,12 +1031,13 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 
 /*
  * Return whether an entry's job is over and may leave the table: not live,
- * its output closed, and nothing of it left for a pending SIGKILL.
+ * its output closed, nothing of it left for a pending SIGKILL and no stop
+ * command of its running.
  */
 static int
 jobtable_removable(struct jobtable_entry *e)
 {
-	return !jobtable_live(e) && e->out_fd == -1 &&
+	return !jobtable_live(e) && e->out_fd == -1 && e->stop_pid == 0 &&
 	    (e->kill_timer == 0 || !job_lingers(e->job));
 }
 
@@ -871,7 +1082,8 @@ jobtable_remove(struct jobtable *jt, struct job *job, char **cause)
 	}
 	e = jt->entries[i];
 	if (jobtable_live(e)) {
-		*cause = xprintf("[%d] is running: !kill it first", job_id(job));
+		*cause = xprintf("[%d] is %s: !kill it first", job_id(job),
+		    job_state(job) == JOB_WAITING ? "waiting" : "running");
 		return -1;
 	}
 	if (!jobtable_removable(e)) {
@@ -917,27 +1129,47 @@ jobtable_rename(struct jobtable *jt, struct job *job, const char *name,
 }
 
 /*
+ * Return whether the job's run that just ended was stable: with a backoff
+ * (restart_delay_max_ms above restart_delay_ms), longer than its cap and
+ * at least its delay.
+ */
+static int
+jobtable_run_stable(struct job *job)
+{
+	const struct job_spec	*spec = job_spec(job);
+	int64_t			 ran = job_duration_ms(job, loop_now_ms());
+
+	return spec->restart_delay_max_ms > spec->restart_delay_ms &&
+	    ran > spec->restart_delay_max_ms && ran >= spec->restart_delay_ms;
+}
+
+/*
  * After a job ended: start it again if the user asked or its policy says
- * so, else perhaps drop old finished jobs; then fill the free slot.
+ * so (after the backoff's delay; a stable run starts the count again),
+ * else perhaps drop old finished jobs; then fill the free slot.
  */
 static void
 jobtable_after_exit(struct jobtable_entry *e)
 {
-	struct jobtable		*jt = e->jt;
-	const struct job_spec	*spec;
+	struct jobtable	*jt = e->jt;
+	int64_t		 delay;
 
 	if (e->timeout_timer != 0) {
 		loop_cancel_timer(jt->loop, e->timeout_timer);
 		e->timeout_timer = 0;
 	}
+	if (jobtable_run_stable(e->job))
+		job_clear_starts(e->job);
 	if (e->restart_asked) {
 		e->restart_asked = 0;
 		job_clear_starts(e->job);
 		jobtable_start_entry(e);
 	} else if (job_restart_due(e->job)) {
-		spec = job_spec(e->job);
-		e->restart_timer = loop_add_timer(jt->loop,
-		    spec->restart_delay_ms, jobtable_restart_cb, e);
+		delay = job_restart_delay_ms(e->job);
+		debuglog("job %d: restart in %lld ms", job_id(e->job),
+		    (long long)delay);
+		e->restart_timer = loop_add_timer(jt->loop, delay,
+		    jobtable_restart_cb, e);
 	}
 	jobtable_start_queued(jt);
 	jobtable_trim_finished(jt);
@@ -1087,9 +1319,20 @@ jobtable_running(const struct jobtable *jt)
 	return n;
 }
 
+/* Return the time from a stop of the entry's job to its SIGKILL. */
+static int64_t
+jobtable_job_grace(struct jobtable_entry *e)
+{
+	const struct job_spec	*spec = job_spec(e->job);
+
+	return spec->stop_timeout_ms > 0 ? spec->stop_timeout_ms :
+	    e->jt->grace_ms;
+}
+
 /*
- * Send SIGKILL to a job's group and empty its cgroup once its grace
- * period is over; an ended job may then leave the panel.
+ * Send SIGKILL to a job's group (and to its stop command) and empty its
+ * cgroup once its grace period is over; an ended job may then leave the
+ * panel.
  */
 static void
 jobtable_grace_cb(void *arg)
@@ -1099,6 +1342,8 @@ jobtable_grace_cb(void *arg)
 	e->kill_timer = 0;
 	job_signal(e->job, SIGKILL);
 	job_signal_escapees(e->job, SIGKILL);
+	if (e->stop_pid > 0 && kill(-e->stop_pid, SIGKILL) == -1)
+		kill(e->stop_pid, SIGKILL);
 	jobtable_contain_soon(e->jt, 0);
 	if (!job_is_running(e->job))
 		jobtable_trim_finished(e->jt);
@@ -1119,44 +1364,187 @@ jobtable_stop_leftovers(struct jobtable_entry *e)
 	if (job_signal(e->job, SIGTERM) == 0)
 		job_signal(e->job, SIGCONT);
 	job_signal_escapees(e->job, SIGTERM);
-	e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
+	e->kill_timer = loop_add_timer(jt->loop, jobtable_job_grace(e),
 	    jobtable_grace_cb, e);
 }
 
-/*
- * Signal a job's group, and for the signals that stop it (TERM, HUP, INT,
- * QUIT, KILL) its processes that left the group too; for SIGTERM, SIGHUP
- * and SIGINT, SIGKILL after the grace period.
- */
-int
-jobtable_kill(struct jobtable *jt, struct job *job, int sig)
+/* Close the entry's stop command's output, if it is open. */
+static void
+jobtable_stop_close(struct jobtable_entry *e)
 {
-	struct jobtable_entry	*e;
-	int			 stop, group;
+	if (e->stop_fd == -1)
+		return;
+	loop_unwatch_fd(e->jt->loop, e->stop_fd);
+	close(e->stop_fd);
+	e->stop_fd = -1;
+}
+
+/*
+ * Read what the entry's stop command wrote (up to the read budget) and
+ * show it as the job's; close it at its end, or once the command has
+ * ended and nothing more is there.
+ */
+static void
+jobtable_stop_read(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+	ssize_t		 n;
+	size_t		 done = 0;
+
+	while (e->stop_fd != -1 && done < JOBTABLE_READ_BUDGET) {
+		do
+			n = read(e->stop_fd, jt->buf, sizeof jt->buf);
+		while (n == -1 && errno == EINTR);
+		if (n > 0) {
+			done += (size_t)n;
+			job_feed(e->job, jt->buf, (size_t)n);
+			jobtable_output(jt, e->job, jt->buf, (size_t)n);
+			continue;
+		}
+		if (n == -1 && errno == EAGAIN && e->stop_pid > 0)
+			return;
+		jobtable_stop_close(e);
+	}
+}
+
+/* Handle readiness on a stop command's output. */
+static void
+jobtable_stop_fd_cb(int fd, short revents, void *arg)
+{
+	struct jobtable_entry	*e = arg;
+
+	(void)fd;
+	(void)revents;
+	jobtable_stop_read(e);
+}
+
+/*
+ * The entry's stop command ended: show the rest of what it wrote; if it
+ * failed while the job runs on in its grace, the stop signal goes now.
+ * A start put off until it ended goes ahead.
+ */
+static void
+jobtable_stop_done_cb(pid_t pid, int status, void *arg)
+{
+	struct jobtable_entry	*e = arg;
+	struct jobtable		*jt = e->jt;
+	struct job		*job = e->job;
+	char			 buf[64];
+	int			 sig;
+
+	e->stop_pid = 0;
+	jobtable_stop_read(e);
+	debuglog("job %d: stop command %ld ended: %s", job_id(job),
+	    (long)pid, waitstatus_short(status, buf, sizeof buf));
+	if (job_is_running(job) && e->kill_timer != 0 &&
+	    (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		sig = job_spec(job)->stop_signal;
+		if (sig <= 0)
+			sig = SIGTERM;
+		if (job_signal(job, sig) == 0)
+			job_signal(job, SIGCONT);
+		job_signal_escapees(job, sig);
+		jobtable_contain_soon(jt, 0);
+	}
+	if (e->start_pending) {
+		e->start_pending = 0;
+		jobtable_start_entry(e);
+	} else if (!job_is_running(job))
+		jobtable_trim_finished(jt);
+}
+
+/*
+ * Run the entry's stop command: SHELL -c COMMAND in the job's cwd and
+ * environment, on pipes (pty.c's fork hygiene) with stdin from
+ * /dev/null, its output shown as the job's; its end is watched.  0, or -1
+ * when it cannot be run.  One that runs already goes on.
+ */
+static int
+jobtable_stop_command(struct jobtable_entry *e)
+{
+	struct jobtable		*jt = e->jt;
+	const struct job_spec	*spec = job_spec(e->job);
+	struct pty_spec		 ps;
+	struct pty_child	 child;
+	char			*argv[4], *cause = NULL;
+
+	if (e->stop_pid > 0)
+		return 0;
+	jobtable_stop_close(e);
+	argv[0] = (char *)spec->shell;
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)spec->stop_command;
+	argv[3] = NULL;
+	memset(&ps, 0, sizeof ps);
+	ps.path = spec->shell;
+	ps.argv = argv;
+	ps.envp = spec->envp;
+	ps.cwd = spec->cwd;
+	ps.rows = 24;
+	ps.cols = 80;
+	ps.no_pty = 1;
+	ps.null_stdin = 1;
+	ps.cgroup_procs = -1;
+	memset(&child, 0, sizeof child);
+	if (pty_spawn(&ps, &child, &cause) != 0) {
+		debuglog("job %d: stop command: %s", job_id(e->job), cause);
+		free(cause);
+		return -1;
+	}
+	e->stop_pid = child.pid;
+	e->stop_fd = child.out_fd;
+	if (child.in_fd != -1)
+		close(child.in_fd);
+	jobtable_watch_pid(jt, child.pid, jobtable_stop_done_cb, e);
+	loop_watch_fd(jt->loop, e->stop_fd, POLLIN, jobtable_stop_fd_cb, e);
+	debuglog("job %d: stop command %ld: %s", job_id(e->job),
+	    (long)child.pid, spec->stop_command);
+	return 0;
+}
+
+/* End a queued or waiting job, which never ran this time, as canceled. */
+static void
+jobtable_cancel_unstarted(struct jobtable_entry *e)
+{
+	job_set_cancel(e->job);
+	job_set_exited(e->job, WAITSTATUS_NONE, loop_now_ms());
+}
+
+/*
+ * Signal an entry's job (see jobtable_kill()); a stop (SIGTERM) of a
+ * running job is its stop command or stop signal.  For a failure
+ * (jobtable_fail()) it ends failed, not canceled, and nothing pending is
+ * called off.
+ */
+static int
+jobtable_signal(struct jobtable_entry *e, int sig, int failure)
+{
+	struct jobtable	*jt = e->jt;
+	struct job	*job = e->job;
+	int		 stop, group, send = sig, command = 0;
 
 	stop = sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
 	    sig == SIGHUP || sig == SIGQUIT;
-	e = jobtable_entry(jt, job);
 	/*
 	 * Only a signal that stops a job reaches one that does not run (it
-	 * cancels a queued job or a pending restart, and what an ended one
-	 * left); SIGSTOP, SIGCONT, SIGUSR1... need a running job.
+	 * cancels a queued or waiting job or a pending restart, and what an
+	 * ended one left); SIGSTOP, SIGCONT, SIGUSR1... need a running job.
 	 */
-	if (e == NULL || (!stop && !job_is_running(job))) {
+	if (!stop && !job_is_running(job)) {
 		errno = ESRCH;
 		return -1;
 	}
-	if (job_state(job) == JOB_QUEUED) {
-		/* It never ran: it ends here, canceled. */
-		job_set_cancel(job);
-		job_set_exited(job, WAITSTATUS_NONE, loop_now_ms());
+	if (job_state(job) == JOB_QUEUED || job_state(job) == JOB_WAITING) {
+		jobtable_cancel_unstarted(e);
 		jobtable_emit(jt, JOBTABLE_EXITED, job);
 		return 0;
 	}
-	if (e->restart_timer != 0) {
+	if (e->restart_timer != 0 || e->start_pending) {
 		/* Waiting to run again: it stays ended. */
-		loop_cancel_timer(jt->loop, e->restart_timer);
+		if (e->restart_timer != 0)
+			loop_cancel_timer(jt->loop, e->restart_timer);
 		e->restart_timer = 0;
+		e->start_pending = 0;
 		return 0;
 	}
 	/* An ended job's escapees may be left in its cgroup. */
@@ -1165,17 +1553,31 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		errno = ESRCH;
 		return -1;
 	}
-	if (stop) {
+	if (stop && failure)
+		job_set_fail(job);
+	else if (stop) {
 		/* The user stops it: a restart still pending is called off. */
 		job_set_cancel(job);
 		e->restart_asked = 0;
 	}
-	if (group && job_signal(job, sig) == -1)
-		return -1;
-	debuglog("job %d: signal %d to its group", job_id(job), sig);
-	if (stop) {
-		job_signal_escapees(job, sig);
-		jobtable_contain_soon(jt, 0);
+	if (stop)
+		e->held = 0;
+	if (sig == SIGTERM && job_is_running(job)) {
+		/* A stop: the job's own way, if it has one. */
+		if (job_spec(job)->stop_command != NULL &&
+		    jobtable_stop_command(e) == 0)
+			command = 1;
+		else if (job_spec(job)->stop_signal > 0)
+			send = job_spec(job)->stop_signal;
+	}
+	if (!command) {
+		if (group && job_signal(job, send) == -1)
+			return -1;
+		debuglog("job %d: signal %d to its group", job_id(job), send);
+		if (stop) {
+			job_signal_escapees(job, send);
+			jobtable_contain_soon(jt, 0);
+		}
 	}
 	if (sig == SIGKILL)
 		e->stopping = 1;
@@ -1185,38 +1587,179 @@ jobtable_kill(struct jobtable *jt, struct job *job, int sig)
 		if (group)
 			job_signal(job, SIGCONT);
 		if (e->kill_timer == 0)
-			e->kill_timer = loop_add_timer(jt->loop, jt->grace_ms,
-			    jobtable_grace_cb, e);
+			e->kill_timer = loop_add_timer(jt->loop,
+			    jobtable_job_grace(e), jobtable_grace_cb, e);
 	}
 	return 0;
 }
 
 /*
- * Send SIGTERM to every job's group that still has a member, all at once,
- * with SIGKILL after the grace period; returns how many groups were
- * signalled.
+ * Signal a job's group, and for the signals that stop it (TERM, HUP, INT,
+ * QUIT, KILL) its processes that left the group too; for SIGTERM, SIGHUP
+ * and SIGINT, SIGKILL after the grace period (the job's stop_timeout, if
+ * it has one).  SIGTERM is a stop: a running job with a stop_command runs
+ * it instead, one with a stop_signal gets that.  A queued or waiting job
+ * ends canceled at once.
+ */
+int
+jobtable_kill(struct jobtable *jt, struct job *job, int sig)
+{
+	struct jobtable_entry	*e;
+
+	if ((e = jobtable_entry(jt, job)) == NULL) {
+		errno = ESRCH;
+		return -1;
+	}
+	return jobtable_signal(e, sig, 0);
+}
+
+/*
+ * Stop a running job for a failure (a liveness probe's): why becomes its
+ * note, the stop is its own (as jobtable_kill()'s SIGTERM) and it ends
+ * failed, so its restart policy applies.  A queued or waiting job ends
+ * failed at once with why as its start error.  -1 (ESRCH) if it has
+ * ended.
+ */
+int
+jobtable_fail(struct jobtable *jt, struct job *job, const char *why)
+{
+	struct jobtable_entry	*e;
+	int			 rc;
+
+	if ((e = jobtable_entry(jt, job)) == NULL || (!job_is_running(job) &&
+	    job_state(job) != JOB_QUEUED && job_state(job) != JOB_WAITING)) {
+		errno = ESRCH;
+		return -1;
+	}
+	debuglog("job %d fails: %s", job_id(job), why != NULL ? why : "");
+	job_set_note(job, why);
+	if (!job_is_running(job)) {
+		job_set_start_error(job, why, loop_now_ms());
+		jobtable_emit(jt, JOBTABLE_EXITED, job);
+		return 0;
+	}
+	rc = jobtable_signal(e, SIGTERM, 1);
+	jobtable_emit(jt, JOBTABLE_CHANGED, job);
+	return rc;
+}
+
+/* Return whether the policy says the entry's job must stop later. */
+static int
+jobtable_stop_later(struct jobtable_entry *e)
+{
+	const struct jobtable_policy	*p = e->jt->policy;
+
+	return p != NULL && p->stop_later != NULL &&
+	    p->stop_later(e->job, e->jt->policy_arg);
+}
+
+/*
+ * Stop the jobs kill_all holds that stop_later lets go now; when nothing
+ * but held jobs runs (nothing left whose end could change an answer),
+ * stop every held job.
+ */
+static void
+jobtable_release_held(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i, held = 0, others = 0;
+
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (!e->held)
+			continue;
+		if (!job_is_running(e->job))
+			e->held = 0;
+		else if (!jobtable_stop_later(e))
+			jobtable_signal(e, SIGTERM, 0);
+	}
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (job_is_running(e->job)) {
+			if (e->held)
+				held++;
+			else
+				others++;
+		}
+	}
+	if (held == 0 || others > 0)
+		return;
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (e->held) {
+			debuglog("job %d: stopped, though held", job_id(e->job));
+			jobtable_signal(e, SIGTERM, 0);
+		}
+	}
+}
+
+/* Return the job with id, or NULL. */
+static struct job *
+jobtable_find_id(const struct jobtable *jt, int id)
+{
+	int	i;
+
+	for (i = 0; i < jt->count; i++) {
+		if (job_id(jt->entries[i]->job) == id)
+			return jt->entries[i]->job;
+	}
+	return NULL;
+}
+
+/*
+ * Stop every job: queued and waiting ones end canceled at once; running
+ * ones get their stop (see jobtable_kill()), all at once, but for those
+ * the policy's stop_later holds until it lets them go (asked again after
+ * every exit).  Returns how many jobs it stops (held ones too).
  */
 int
 jobtable_kill_all(struct jobtable *jt)
 {
-	int	i, n = 0;
+	struct jobtable_entry	*e;
+	struct job		*job;
+	int			*ids, nids = 0, i, n = 0;
 
-	/* The queue first, so nothing starts as the others end. */
+	/* Every one in the queue ends before anyone is told: none starts. */
+	ids = xcalloc((size_t)jt->count + 1, sizeof *ids);
 	for (i = 0; i < jt->count; i++) {
-		if (!job_is_running(jt->entries[i]->job) &&
-		    jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
+		e = jt->entries[i];
+		if (job_state(e->job) == JOB_QUEUED ||
+		    job_state(e->job) == JOB_WAITING) {
+			jobtable_cancel_unstarted(e);
+			ids[nids++] = job_id(e->job);
+			n++;
+		} else if (!job_is_running(e->job) &&
+		    jobtable_signal(e, SIGTERM, 0) == 0)
 			n++;
 	}
 	for (i = 0; i < jt->count; i++) {
-		if (job_is_running(jt->entries[i]->job) &&
-		    jobtable_kill(jt, jt->entries[i]->job, SIGTERM) == 0)
+		e = jt->entries[i];
+		if (!job_is_running(e->job))
+			continue;
+		if (!e->stopping && jobtable_stop_later(e)) {
+			debuglog("job %d: held until others stop",
+			    job_id(e->job));
+			e->held = 1;
+			job_set_cancel(e->job);
+			e->restart_asked = 0;
+			n++;
+		} else if (jobtable_signal(e, SIGTERM, 0) == 0)
 			n++;
 	}
+	jobtable_release_held(jt);
+	for (i = 0; i < nids; i++) {
+		if ((job = jobtable_find_id(jt, ids[i])) != NULL)
+			jobtable_emit(jt, JOBTABLE_EXITED, job);
+	}
+	free(ids);
 	jobtable_trim_finished(jt);
 	return n;
 }
 
-/* Return whether any job is running or any kill is still in its grace. */
+/*
+ * Return whether any job is running (held ones too), any kill is still in
+ * its grace or any stop command runs.
+ */
 int
 jobtable_busy(const struct jobtable *jt)
 {
@@ -1225,12 +1768,91 @@ jobtable_busy(const struct jobtable *jt)
 
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
-		if (job_is_running(e->job))
+		if (job_is_running(e->job) || e->held || e->stop_pid > 0)
 			return 1;
 		if (e->kill_timer != 0 && job_lingers(e->job))
 			return 1;
 	}
 	return 0;
+}
+
+/* Set the policy asked before starts and stops (NULL: none). */
+void
+jobtable_set_policy(struct jobtable *jt, const struct jobtable_policy *p,
+    void *arg)
+{
+	jt->policy = p;
+	jt->policy_arg = arg;
+}
+
+/*
+ * Ask the policy again for every waiting job, in id order, and start (or
+ * queue, or fail) those it lets go.  A call made meanwhile (from a
+ * subscriber told of a start) makes it go round once more.
+ */
+void
+jobtable_recheck(struct jobtable *jt)
+{
+	struct jobtable_entry	*e;
+	int			 i, last;
+
+	if (jt->rechecking) {
+		jt->recheck_again = 1;
+		return;
+	}
+	jt->rechecking = 1;
+	do {
+		jt->recheck_again = 0;
+		last = 0;
+		for (;;) {
+			/* The next waiting job after last: the table changes. */
+			e = NULL;
+			for (i = 0; i < jt->count; i++) {
+				if (job_id(jt->entries[i]->job) > last &&
+				    job_state(jt->entries[i]->job) ==
+				    JOB_WAITING) {
+					e = jt->entries[i];
+					break;
+				}
+			}
+			if (e == NULL)
+				break;
+			last = job_id(e->job);
+			jobtable_start_entry(e);
+		}
+	} while (jt->recheck_again);
+	jt->rechecking = 0;
+}
+
+/*
+ * Let at most max_running jobs of group run at once (0: no limit); the
+ * rest wait queued.
+ */
+void
+jobtable_set_group_limit(struct jobtable *jt, const char *group,
+    int max_running)
+{
+	int	i;
+
+	for (i = 0; i < jt->ngroups; i++) {
+		if (strcmp(jt->groups[i].name, group) == 0)
+			break;
+	}
+	if (i == jt->ngroups) {
+		if (max_running <= 0)
+			return;
+		jt->groups = xreallocarray(jt->groups, (size_t)jt->ngroups + 1,
+		    sizeof *jt->groups);
+		jt->groups[jt->ngroups].name = xstrdup(group);
+		jt->ngroups++;
+	}
+	if (max_running > 0)
+		jt->groups[i].max_running = max_running;
+	else {
+		free(jt->groups[i].name);
+		jt->groups[i] = jt->groups[--jt->ngroups];
+	}
+	jobtable_start_queued(jt);
 }
 
 /*
@@ -1271,6 +1893,7 @@ jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
 		if (e->out_fd != -1)
 			jobtable_update_watch(e);
 		jobtable_after_exit(e);
+		jobtable_release_held(jt);
 		return;
 	}
 	/* A process someone watches, or a stray reparented to us. */

@@ -1,18 +1,34 @@
 /*
  * launch.c: from a configured job to a job_spec.  The environment is built
- * first (inherited or not, then the job's env on top, each value a
- * template), because templating reads it; then command, args and input
- * are expanded together by expand_command(), each for the program that
- * reads it, and cwd verbatim.
+ * first, because templating reads it, from the bottom up, each layer over
+ * the ones before it:
+ *
+ *	the session's environment (its exports over jobdeck's own), unless
+ *	    inherit_env is off;
+ *	the env files, [settings]' then the job's, each in order (dotenv.h):
+ *	    ${VAR} in them reads the file's entries above, then the layers
+ *	    and files before, then the session's environment;
+ *	PORT, when the job has a port: port + replica - 1 (replica 0: port);
+ *	the job's env, in file order, each value a template reading all of
+ *	    the above (then the session's environment).
+ *
+ * Then command, args and input are expanded together by expand_command(),
+ * each for the program that reads it, and cwd verbatim.  An env file that
+ * is missing or bad is an error ("env_file .env: No such file or
+ * directory", "env_file .env:3:7: expected '=' after the name"), named as
+ * configured; a relative path is taken from base_dir, else the session's
+ * cwd.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "dotenv.h"
 #include "expand.h"
 #include "job.h"
 #include "launch.h"
 #include "session.h"
+#include "waitstatus.h"
 #include "xmalloc.h"
 
 struct launch {
@@ -25,6 +41,8 @@ struct launch {
 	char		 *input;
 	char		**envp;
 	size_t		  nenv;
+	char		 *group;
+	char		 *stop_command;
 	const struct session *session;	/* while launch_new() runs */
 };
 
@@ -93,12 +111,63 @@ launch_setenv(struct launch *l, const char *kv)
 }
 
 /*
- * Build the job's environment: inherited (or empty), then its env in file
- * order, each value expanded (verbatim {name} values) against the entries
- * before it and the session's environment; 0, or -1 with *cause.
+ * Return path resolved against directory base, a leading ~ against HOME in
+ * the environment built so far (the caller frees it).
+ */
+static char *
+launch_resolve(struct launch *l, const char *path, const char *base)
+{
+	const char	*home;
+
+	if (path[0] == '~' && (path[1] == '/' || path[1] == '\0') &&
+	    (home = launch_find(l, "HOME")) != NULL)
+		return xprintf("%s%s", home, path + 1);
+	if (path[0] == '/')
+		return xstrdup(path);
+	return xprintf("%s/%s", base, path);
+}
+
+/*
+ * Read the env file configured as file (relative to base_dir, NULL: the
+ * session's cwd) into the environment; 0, or -1 with *cause.
+ */
+static int
+launch_env_file(struct launch *l, const char *file, const char *base_dir,
+    char **cause)
+{
+	char	**kv, *path, *why = NULL;
+	size_t	  n, i, plen;
+	int	  r;
+
+	path = launch_resolve(l, file, base_dir != NULL ? base_dir :
+	    session_cwd(l->session));
+	r = dotenv_load(path, launch_getenv_below, l, &kv, &n, &why);
+	if (r != 0) {
+		/* Its messages start with the path: name the file as set. */
+		plen = strlen(path);
+		if (strncmp(why, path, plen) == 0)
+			*cause = xprintf("env_file %s%s", file, why + plen);
+		else
+			*cause = xprintf("env_file %s: %s", file, why);
+		free(why);
+	} else {
+		for (i = 0; i < n; i++)
+			launch_setenv(l, kv[i]);
+		dotenv_free(kv, n);
+	}
+	free(path);
+	return r;
+}
+
+/*
+ * Build the job's environment, the layers of the top of the file: the
+ * session's (or none), the env files, PORT for replica, then the job's env
+ * in file order, each value expanded (verbatim {name} values) against what
+ * is below it and the session's environment; 0, or -1 with *cause.
  */
 static int
 launch_build_env(struct launch *l, const struct config_job *cj,
+    const struct config_settings *set, int replica, const char *base_dir,
     const struct expand_param *params, size_t nparams, char **cause)
 {
 	char		**base, *value, *kv, *why = NULL;
@@ -111,6 +180,20 @@ launch_build_env(struct launch *l, const struct config_job *cj,
 		for (i = 0; base[i] != NULL; i++)
 			launch_setenv(l, base[i]);
 		session_env_free(base);
+	}
+	for (i = 0; set != NULL && i < set->nenv_file; i++) {
+		if (launch_env_file(l, set->env_file[i], base_dir, cause) != 0)
+			return -1;
+	}
+	for (i = 0; i < cj->nenv_file; i++) {
+		if (launch_env_file(l, cj->env_file[i], base_dir, cause) != 0)
+			return -1;
+	}
+	if (cj->port > 0) {
+		kv = xprintf("PORT=%d", cj->port + (replica > 0 ?
+		    replica - 1 : 0));
+		launch_setenv(l, kv);
+		free(kv);
 	}
 	for (i = 0; i < cj->nenv; i++) {
 		eq = strchr(cj->env[i], '=');
@@ -150,22 +233,13 @@ launch_merge_params(const struct config_job *cj,
 	return all;
 }
 
-/* Resolve cwd against the session's directory and a leading ~. */
+/* Resolve cwd (freed) against the session's directory and a leading ~. */
 static char *
 launch_resolve_cwd(struct launch *l, char *cwd)
 {
-	const char	*home;
-	char		*abs;
+	char	*abs;
 
-	if (cwd[0] == '~' && (cwd[1] == '/' || cwd[1] == '\0') &&
-	    (home = launch_find(l, "HOME")) != NULL) {
-		abs = xprintf("%s%s", home, cwd + 1);
-		free(cwd);
-		return abs;
-	}
-	if (cwd[0] == '/')
-		return cwd;
-	abs = xprintf("%s/%s", session_cwd(l->session), cwd);
+	abs = launch_resolve(l, cwd, session_cwd(l->session));
 	free(cwd);
 	return abs;
 }
@@ -238,16 +312,23 @@ launch_new_at(const struct config_job *cj, const struct config_settings *set,
 	l = xcalloc(1, sizeof *l);
 	l->session = session;
 	params = launch_merge_params(cj, over, nover, &nparams);
-	ok = launch_build_env(l, cj, params, nparams, cause) == 0 &&
+	ok = launch_build_env(l, cj, set, replica, base_dir, params, nparams,
+	    cause) == 0 &&
 	    launch_expand(l, cj, shell, params, nparams, cause) == 0;
 	free(params);
 	l->session = NULL;
+	if (ok && cj->stop_signal != NULL &&
+	    (l->spec.stop_signal = waitstatus_parse_signal(cj->stop_signal)) ==
+	    -1) {
+		*cause = xprintf("stop_signal: unknown signal '%s'",
+		    cj->stop_signal);
+		ok = 0;
+	}
 	if (!ok) {
 		launch_free(l);
 		return NULL;
 	}
 
-	(void)base_dir;
 	if (cj->name != NULL && replica > 0)
 		l->name = xprintf("%s-%d", cj->name, replica);
 	else
@@ -275,6 +356,16 @@ launch_new_at(const struct config_job *cj, const struct config_settings *set,
 	}
 	l->spec.restart_delay_ms = (int64_t)(cj->restart_delay * 1000);
 	l->spec.max_restarts = cj->max_restarts > 0 ? cj->max_restarts : -1;
+	l->spec.restart_delay_max_ms = (int64_t)(cj->restart_delay_max * 1000);
+	l->group = cj->group != NULL ? xstrdup(cj->group) : NULL;
+	l->spec.group = l->group;
+	l->spec.priority = cj->priority;
+	l->stop_command = cj->stop_command != NULL ?
+	    xstrdup(cj->stop_command) : NULL;
+	l->spec.stop_command = l->stop_command;
+	/* 0 in a spec is the deck's grace: stop_timeout = 0 is "at once". */
+	l->spec.stop_timeout_ms = cj->stop_timeout < 0 ? -1 :
+	    cj->stop_timeout == 0 ? 1 : (int64_t)(cj->stop_timeout * 1000);
 	return l;
 }
 
@@ -304,6 +395,8 @@ launch_free(struct launch *l)
 	free(l->shell);
 	free(l->cwd);
 	free(l->input);
+	free(l->group);
+	free(l->stop_command);
 	free(l);
 }
 

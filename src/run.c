@@ -494,7 +494,8 @@ run_cmd_program(const struct run_opts *o, const struct config *cfg,
 }
 
 /*
- * Build the command for configured job o->job through launch_new(), with
+ * Build the command for configured job o->job through launch_new_at()
+ * (env files relative to the config's directory), with
  * --env added to its env and --param as parameters.  Return 0, or the
  * exit status after printing why not.
  */
@@ -508,7 +509,7 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	struct session		*session;
 	struct launch		*l;
 	struct job_spec		*spec;
-	char			*cause = NULL, **env;
+	char			*cause = NULL, **env, *dir;
 	size_t			 nparams = 0, i;
 
 	memset(cmd, 0, sizeof *cmd);
@@ -536,7 +537,10 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	job.nenv = cj->nenv + o->nenv;
 
 	session = session_new(environ);
-	l = launch_new(&job, &cfg->settings, session, params, nparams, &cause);
+	dir = config_dir(cfg);
+	l = launch_new_at(&job, &cfg->settings, session, params, nparams, 0,
+	    dir, &cause);
+	free(dir);
 	free(env);
 	launch_free_params(params, nparams);
 	if (l == NULL) {

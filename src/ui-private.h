@@ -194,6 +194,7 @@ struct ui {
 	uint64_t		 frame_timer;
 	uint64_t		 tick_timer;
 	uint64_t		 quit_timer;
+	int			 quit_running;	/* jobs running at its arming */
 	int			 stopping;	/* jobs being stopped on quit */
 
 	char			*clip;		/* the paste buffer, or NULL */

@@ -658,13 +658,24 @@ ui_check_quit(struct ui *ui)
 		loop_stop(ui->loop);
 }
 
-/* Stop waiting for jobs: SIGKILL went out at the grace period. */
+/*
+ * A grace period (and a second) went by while quitting: wait another one
+ * if a job ended meanwhile (a stack stops in order, a layer at a time),
+ * else stop waiting (SIGKILL went out at the grace period).
+ */
 static void
 ui_quit_timeout_cb(void *arg)
 {
 	struct ui	*ui = arg;
+	int		 running = jobtable_running(ui->jt);
 
 	ui->quit_timer = 0;
+	if (running > 0 && running < ui->quit_running) {
+		ui->quit_running = running;
+		ui->quit_timer = loop_add_timer(ui->loop,
+		    jobtable_grace(ui->jt) + 1000, ui_quit_timeout_cb, ui);
+		return;
+	}
 	loop_stop(ui->loop);
 }
 
@@ -995,6 +1006,7 @@ ui_quit(struct ui *ui)
 		return;
 	}
 	ui_stop_progress(ui);
+	ui->quit_running = jobtable_running(ui->jt);
 	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
 	    ui_quit_timeout_cb, ui);
 }

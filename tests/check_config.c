@@ -30,6 +30,7 @@
 #include "expand.h"
 #include "job.h"
 #include "launch.h"
+#include "procfile.h"
 #include "session.h"
 
 /* A job with what it needs, for cases about one more key (lines 1-3). */
@@ -66,6 +67,20 @@ str(const char *s)
 	return s == NULL ? "(null)" : s;
 }
 
+/* Write the strings arr[0..n) into d as "[a,b]", NULL-terminated. */
+static void
+dump_strings(struct dump *d, char **arr, size_t n)
+{
+	size_t	i;
+
+	dump_add(d, "[");
+	for (i = 0; i < n; i++)
+		dump_add(d, "%s%s", i == 0 ? "" : ",", arr[i]);
+	dump_add(d, "]");
+	if (arr != NULL)
+		ck_assert_ptr_null(arr[n]);
+}
+
 /*
  * Write the settings of cfg into d as " key=value ... ", field by field
  * (not through the table, so the table's offsets are checked too).
@@ -79,6 +94,58 @@ dump_settings(struct dump *d, const struct config *cfg)
 	    "focus_key=%s max_running=%d keep_finished=%d ", str(s->shell),
 	    s->scrollback, s->kill_timeout, str(s->log_dir), str(s->focus_key),
 	    s->max_running, s->keep_finished);
+	dump_add(d, "env_file=");
+	dump_strings(d, s->env_file, s->nenv_file);
+	dump_add(d, " port_base=%d ", s->port_base);
+}
+
+/* Write probe p into d as " name=log|cmd|tcp|http,interval,...". */
+static void
+dump_probe(struct dump *d, const char *name, const struct config_probe *p)
+{
+	dump_add(d, " %s=%s|%s|%s|%s,%g,%g,%g,%d", name, str(p->log),
+	    str(p->cmd), str(p->tcp), str(p->http), p->interval, p->timeout,
+	    p->initial_delay, p->retries);
+}
+
+/* Write the stack options of job j into d as " key=value ... ". */
+static void
+dump_stack(struct dump *d, const struct config_job *j)
+{
+	size_t	i;
+
+	dump_add(d, " deps=[");
+	for (i = 0; i < j->ndeps; i++)
+		dump_add(d, "%s%s:%d@%d:%d", i == 0 ? "" : ",", j->deps[i].name,
+		    (int)j->deps[i].cond, j->deps[i].line, j->deps[i].col);
+	dump_add(d, "]");
+	dump_probe(d, "ready", &j->ready);
+	dump_probe(d, "liveness", &j->liveness);
+	dump_add(d, " env_file=");
+	dump_strings(d, j->env_file, j->nenv_file);
+	dump_add(d, " port=%d stop_signal=%s stop_command=%s stop_timeout=%g "
+	    "start_delay=%g restart_delay_max=%g replicas=%d group=%s "
+	    "priority=%d watch=", j->port, str(j->stop_signal),
+	    str(j->stop_command), j->stop_timeout, j->start_delay,
+	    j->restart_delay_max, j->replicas, str(j->group), j->priority);
+	dump_strings(d, j->watch, j->nwatch);
+	dump_add(d, " watch_ignore=");
+	dump_strings(d, j->watch_ignore, j->nwatch_ignore);
+	dump_add(d, " watch_debounce=%g ", j->watch_debounce);
+}
+
+/* Write the groups of cfg into d as " groups=[name:max_running@line] ". */
+static void
+dump_groups(struct dump *d, const struct config *cfg)
+{
+	size_t	i;
+
+	dump_add(d, " groups=[");
+	for (i = 0; i < cfg->ngroups; i++)
+		dump_add(d, "%s%s:%d@%d", i == 0 ? "" : ",",
+		    cfg->groups[i].name, cfg->groups[i].max_running,
+		    cfg->groups[i].line);
+	dump_add(d, "] ");
 }
 
 /* Write job j into d as " key=value ... ". */
@@ -477,6 +544,235 @@ static const struct {
 	  "in [settings])" },
 	{ JOB "x = 1",
 	  "config.toml:4:1: unknown key 'x' in [[job]]" },
+	{ JOB "port_base = 1",
+	  "config.toml:4:1: unknown key 'port_base' in [[job]] (it belongs "
+	  "in [settings])" },
+
+	/* [groups.NAME]: the section is named in messages. */
+	{ "[groups.backend]\nmax_runing = 2",
+	  "config.toml:2:1: unknown key 'max_runing' in [groups.backend] "
+	  "(did you mean 'max_running'?)" },
+	{ "[groups.backend]\ncommand = \"x\"",
+	  "config.toml:2:1: unknown key 'command' in [groups.backend] (it "
+	  "belongs in [[job]])" },
+	{ "[groups.backend]\nscrollback = 1",
+	  "config.toml:2:1: unknown key 'scrollback' in [groups.backend] (it "
+	  "belongs in [settings])" },
+	{ "[groups.backend]\nbogus = 1",
+	  "config.toml:2:1: unknown key 'bogus' in [groups.backend]" },
+	{ "[groups.a]\n[groups.b]\nmax_running = 10001",
+	  "config.toml:3:15: max_running must be an integer between 0 and "
+	  "10000" },
+	{ "groups = { b = { max_running = -1 } }",
+	  "config.toml:1:32: max_running must be an integer between 0 and "
+	  "10000" },
+	{ "[groups.\"a b\"]\n",
+	  "config.toml:1:9: group name 'a b' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ "[groups.12]\n",
+	  "config.toml:1:9: group name '12' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ "[groups.\"a\\u0000\"]\n",
+	  "config.toml:1:9: group names must not contain NUL bytes" },
+	{ "groups = 5",
+	  "config.toml:1:10: groups must be a table of tables "
+	  "([groups.NAME])" },
+	{ "[[groups]]\n",
+	  "config.toml:1:1: groups must be a table of tables "
+	  "([groups.NAME])" },
+	{ "groups.x = 5",
+	  "config.toml:1:12: groups.x must be a table ([groups.x])" },
+	{ "[group]\n",
+	  "config.toml:1:1: unknown table [group] (did you mean "
+	  "[groups.NAME]?)" },
+	{ "max_running = 1",
+	  "config.toml:1:1: unknown key 'max_running' (it belongs in "
+	  "[settings])" },
+	{ JOB "group = \"a b\"",
+	  "config.toml:4:9: group name 'a b' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ JOB "group = \"\"",
+	  "config.toml:4:9: group must not be empty" },
+
+	/* env_file: in [settings] or at the top level, not both. */
+	{ "env_file = [\"a\"]\n[settings]\nenv_file = [\"b\"]",
+	  "config.toml:3:12: env_file is set both at the top level (line 1) "
+	  "and in [settings] (line 3): keep one" },
+	{ "settings = { env_file = [\"b\"] }\nenv_file = [\"a\"]",
+	  "config.toml:2:12: env_file is set both at the top level (line 2) "
+	  "and in [settings] (line 1): keep one" },
+	{ "env_file = \"a\"",
+	  "config.toml:1:12: env_file must be an array of strings" },
+	{ "env_file = [\"a\", 1]",
+	  "config.toml:1:18: env_file must be an array of strings" },
+	{ "env_files = []",
+	  "config.toml:1:1: unknown key 'env_files' (did you mean "
+	  "'env_file'?)" },
+	{ JOB "env_file = [[]]",
+	  "config.toml:4:13: env_file must be an array of strings" },
+
+	/* depends_on: names, conditions, then the jobs as a whole. */
+	{ JOB "depends_on = { dbb = \"ready\" }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"",
+	  "config.toml:4:16: unknown job 'dbb' in depends_on (did you mean "
+	  "'db'?)" },
+	{ JOB "depends_on = { zzz = \"started\" }",
+	  "config.toml:4:16: unknown job 'zzz' in depends_on" },
+	{ JOB "depends_on = { web = \"started\" }",
+	  "config.toml:4:16: job 'web' depends on itself" },
+	{ "[[job]]\nname = \"api\"\ncommand = \"x\"\n"
+	  "depends_on = { worker = \"ready\" }\n"
+	  "[[job]]\nname = \"worker\"\ncommand = \"y\"\n"
+	  "depends_on = { api = \"started\" }",
+	  "config.toml:8:16: dependency cycle: api -> worker -> api" },
+	/* The cycle alone, without the job that leads into it. */
+	{ "[[job]]\nname = \"a\"\ncommand = \"x\"\n"
+	  "depends_on = { b = \"ready\" }\n"
+	  "[[job]]\nname = \"b\"\ncommand = \"x\"\n"
+	  "depends_on = { c = \"completed\" }\n"
+	  "[[job]]\nname = \"c\"\ncommand = \"x\"\n"
+	  "[job.depends_on]\nz = \"started\"\nb = \"started\"\n"
+	  "[[job]]\nname = \"z\"\ncommand = \"x\"\n",
+	  "config.toml:14:1: dependency cycle: b -> c -> b" },
+	{ JOB "replicas = 2\n[[job]]\nname = \"w\"\ncommand = \"y\"\n"
+	  "depends_on = { web-2 = \"started\" }",
+	  "config.toml:8:16: unknown job 'web-2' in depends_on ('web' stands "
+	  "for all its replicas)" },
+	{ JOB "depends_on = { db = \"up\" }",
+	  "config.toml:4:21: depends_on must be a table of job names to "
+	  "\"started\", \"ready\", \"completed\" or "
+	  "\"completed_successfully\"" },
+	{ JOB "depends_on = [\"db\"]",
+	  "config.toml:4:14: depends_on must be a table of job names to "
+	  "\"started\", \"ready\", \"completed\" or "
+	  "\"completed_successfully\"" },
+	{ JOB "depends_on = { \"d\\u0000\" = \"ready\" }",
+	  "config.toml:4:16: depends_on: job names must not contain NUL "
+	  "bytes" },
+	{ JOB "depends_on = { \"d b\" = \"ready\" }",
+	  "config.toml:4:16: depends_on: job name 'd b' may only have "
+	  "letters, digits, '_', '.' and '-'" },
+
+	/* replicas: NAME-1 .. NAME-N are no other job's names. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"web-2\"\ncommand = \"y\"",
+	  "config.toml:4:12: replicas: 'web-2' is already the name of the "
+	  "job at line 5" },
+	{ "[[job]]\nname = \"web-1\"\ncommand = \"y\"\n" JOB
+	  "replicas = 2",
+	  "config.toml:7:12: replicas: 'web-1' is already the name of the "
+	  "job at line 1" },
+	{ JOB "replicas = 0",
+	  "config.toml:4:12: replicas must be an integer between 1 and "
+	  "100" },
+
+	/* Probes: one of each sort, and targets of the right form. */
+	{ JOB "ready_log = \"a\"\nready_tcp = \"h:1\"",
+	  "config.toml:5:13: ready_tcp and ready_log (line 4) are both set: "
+	  "a job has at most one readiness probe" },
+	{ JOB "ready_http = \"http://h/\"\nready_cmd = \"true\"\n"
+	  "ready_log = \"x\"",
+	  "config.toml:5:13: ready_cmd and ready_http (line 4) are both set: "
+	  "a job has at most one readiness probe" },
+	{ JOB "liveness_cmd = \"true\"\nliveness_http = \"http://h/\"",
+	  "config.toml:5:17: liveness_http and liveness_cmd (line 4) are both "
+	  "set: a job has at most one liveness probe" },
+	{ "job = [{ name = \"a\", command = \"b\", liveness_tcp = \"h:1\", "
+	  "liveness_cmd = \"c\" }]",
+	  "config.toml:1:74: liveness_cmd and liveness_tcp (line 1) are both "
+	  "set: a job has at most one liveness probe" },
+	{ JOB "ready_tcp = \"::1:80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"localhost\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:0\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:65536\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:99999999999999999999\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \":80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:+80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"h:80 \"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"a b:80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"[::1]80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"[]:80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"[::1:80\"",
+	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
+	  "to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "liveness_tcp = \"db\"",
+	  "config.toml:4:16: liveness_tcp must be host:port with a port from "
+	  "1 to 65535 (IPv6 as [::1]:80)" },
+	{ JOB "ready_tcp = \"\"",
+	  "config.toml:4:13: ready_tcp must not be empty" },
+	{ JOB "ready_http = \"ftp://h/\"",
+	  "config.toml:4:14: ready_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "ready_http = \"localhost:80\"",
+	  "config.toml:4:14: ready_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "ready_http = \"http://\"",
+	  "config.toml:4:14: ready_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "ready_http = \"http:///x\"",
+	  "config.toml:4:14: ready_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "ready_http = \"http://h/a b\"",
+	  "config.toml:4:14: ready_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "liveness_http = \"https:/h\"",
+	  "config.toml:4:17: liveness_http must be a URL that starts with "
+	  "http:// or https://" },
+	{ JOB "ready_log = \"\"",
+	  "config.toml:4:13: ready_log must not be empty" },
+	/* There is no liveness_log. */
+	{ JOB "liveness_log = \"x\"",
+	  "config.toml:4:1: unknown key 'liveness_log' in [[job]]" },
+	{ JOB "ready_interval = 0",
+	  "config.toml:4:18: ready_interval must be a number between 0.01 "
+	  "and 86400" },
+	{ JOB "liveness_retries = 0",
+	  "config.toml:4:20: liveness_retries must be an integer between 1 "
+	  "and 1000000" },
+
+	/* stop_signal: what waitstatus_parse_signal() reads. */
+	{ JOB "stop_signal = \"SIGFOO\"",
+	  "config.toml:4:15: stop_signal must be a signal's name or number, "
+	  "as \"SIGINT\", \"INT\" or \"2\"" },
+	{ JOB "stop_signal = \"0\"",
+	  "config.toml:4:15: stop_signal must be a signal's name or number, "
+	  "as \"SIGINT\", \"INT\" or \"2\"" },
+	{ JOB "stop_signal = \"2x\"",
+	  "config.toml:4:15: stop_signal must be a signal's name or number, "
+	  "as \"SIGINT\", \"INT\" or \"2\"" },
+	{ JOB "stop_signal = \"\"",
+	  "config.toml:4:15: stop_signal must not be empty" },
+	{ JOB "stop_signal = 2",
+	  "config.toml:4:15: stop_signal must be a string" },
+	{ JOB "port = 65536",
+	  "config.toml:4:8: port must be an integer between 0 and 65535" },
+	{ JOB "stop_timeout = -1",
+	  "config.toml:4:16: stop_timeout must be a number between 0 and "
+	  "3600" },
 };
 
 START_TEST(test_parse_bad)
@@ -496,8 +792,9 @@ START_TEST(test_parse_bad)
 END_TEST
 
 /*
- * Configurations that must load, and what the settings (job < 0) or job
- * number job must then contain, as a substring of its dump.
+ * Configurations that must load, and what the settings (job -1), the
+ * groups (job -2) or job number job (its options, then its stack's) must
+ * then contain, as a substring of its dump.
  */
 static const struct {
 	const char	*text;
@@ -580,6 +877,98 @@ static const struct {
 	{ "\n\n" JOB "\n[[job]]\nname = \"db\"\ncommand = \"x\"", 1,
 	  " line=7 " },
 	{ "job = []", -1, " scrollback=10000 " },
+
+	/* The stack's options: defaults, then each accepted form. */
+	{ "", -1, " env_file=[] port_base=5000 " },
+	{ JOB, 0,
+	  " deps=[] ready=(null)|(null)|(null)|(null),1,1,0,0 "
+	  "liveness=(null)|(null)|(null)|(null),1,1,0,3 env_file=[] port=0 "
+	  "stop_signal=(null) stop_command=(null) stop_timeout=-1 "
+	  "start_delay=0 restart_delay_max=60 replicas=1 group=(null) "
+	  "priority=0 watch=[] watch_ignore=[] watch_debounce=0.5 " },
+	{ "", -2, " groups=[] " },
+	{ "[groups.backend]\nmax_running = 2\n\n[groups.batch-1]\n", -2,
+	  " groups=[backend:2@1,batch-1:0@4] " },
+	{ "groups = { a = { max_running = 1 }, b = {} }", -2,
+	  " groups=[a:1@1,b:0@1] " },
+	{ "groups.web.max_running = 7", -2, " groups=[web:7@1] " },
+	/* env_file at the top level is [settings]' env_file, as written. */
+	{ "env_file = [\".env\", \"../shared.env\"]\n" JOB, -1,
+	  " env_file=[.env,../shared.env] " },
+	{ "[settings]\nenv_file = [\"/etc/app.env\"]", -1,
+	  " env_file=[/etc/app.env] " },
+	{ "env_file = []", -1, " env_file=[] " },
+	{ "[settings]\nport_base = 3000", -1, " port_base=3000 " },
+	{ JOB "depends_on = { db = \"started\", mig = \"completed\", "
+	  "api = \"ready\", x = \"completed_successfully\" }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"\n"
+	  "[[job]]\nname = \"mig\"\ncommand = \"y\"\n"
+	  "[[job]]\nname = \"api\"\ncommand = \"y\"\n"
+	  "[[job]]\nname = \"x\"\ncommand = \"y\"", 0,
+	  " deps=[db:0@4:16,mig:2@4:32,api:1@4:51,x:3@4:66] " },
+	/* A dependency on a later job, and a diamond: no cycle. */
+	{ "[[job]]\nname = \"w\"\ncommand = \"x\"\n"
+	  "depends_on = { a = \"ready\", b = \"ready\" }\n"
+	  "[[job]]\nname = \"a\"\ncommand = \"x\"\n"
+	  "depends_on = { db = \"started\" }\n"
+	  "[[job]]\nname = \"b\"\ncommand = \"x\"\n"
+	  "depends_on = { db = \"started\" }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"x\"", 0,
+	  " deps=[a:1@4:16,b:1@4:29] " },
+	/* "ready" on a job without a readiness probe: ready once started. */
+	{ JOB "[[job]]\nname = \"w\"\ncommand = \"x\"\n"
+	  "depends_on = { web = \"ready\" }", 1, " deps=[web:1@7:16] " },
+	/* On a job with replicas: all of them. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"w\"\ncommand = \"x\"\n"
+	  "[job.depends_on]\nweb = \"started\"", 1,
+	  " deps=[web:0@9:1] " },
+	{ JOB "replicas = 3\n[[job]]\nname = \"web-4\"\ncommand = \"x\"",
+	  0, " replicas=3 " },
+	{ JOB "replicas = 100", 0, " replicas=100 " },
+	{ JOB "ready_log = \"^listening on (port )?[0-9]+$\"", 0,
+	  " ready=^listening on (port )?[0-9]+$|(null)|(null)|(null),1,1,0,0 " },
+	{ JOB "ready_cmd = \"pg_isready\"\nready_interval = 0.25\n"
+	  "ready_timeout = 3\nready_initial_delay = 2\nready_retries = 10",
+	  0, " ready=(null)|pg_isready|(null)|(null),0.25,3,2,10 " },
+	{ JOB "ready_tcp = \"localhost:5432\"", 0,
+	  " ready=(null)|(null)|localhost:5432|(null)," },
+	{ JOB "ready_tcp = \"127.0.0.1:1\"", 0,
+	  " ready=(null)|(null)|127.0.0.1:1|(null)," },
+	{ JOB "ready_tcp = \"[::1]:65535\"", 0,
+	  " ready=(null)|(null)|[::1]:65535|(null)," },
+	{ JOB "ready_tcp = \"db.internal:080\"", 0,
+	  " ready=(null)|(null)|db.internal:080|(null)," },
+	{ JOB "ready_http = \"http://127.0.0.1:8765/\"", 0,
+	  " ready=(null)|(null)|(null)|http://127.0.0.1:8765/," },
+	{ JOB "ready_http = \"HTTPS://example.com/health?full=1\"", 0,
+	  " ready=(null)|(null)|(null)|HTTPS://example.com/health?full=1," },
+	/* One readiness and one liveness probe: fine. */
+	{ JOB "ready_log = \"up\"\nliveness_http = \"http://h:1/ok\"\n"
+	  "liveness_interval = 5\nliveness_timeout = 0.5\n"
+	  "liveness_initial_delay = 10\nliveness_retries = 1", 0,
+	  " ready=up|(null)|(null)|(null),1,1,0,0 "
+	  "liveness=(null)|(null)|(null)|http://h:1/ok,5,0.5,10,1 " },
+	{ JOB "liveness_tcp = \"[fe80::1%eth0]:22\"", 0,
+	  " liveness=(null)|(null)|[fe80::1%eth0]:22|(null),1,1,0,3 " },
+	{ JOB "liveness_cmd = \"curl -sf localhost\"", 0,
+	  " liveness=(null)|curl -sf localhost|(null)|(null)," },
+	{ JOB "env_file = [\".env\", \"/abs.env\"]", 0,
+	  " env_file=[.env,/abs.env] " },
+	{ JOB "port = 8080", 0, " port=8080 " },
+	{ JOB "stop_signal = \"SIGINT\"", 0, " stop_signal=SIGINT " },
+	{ JOB "stop_signal = \"INT\"", 0, " stop_signal=INT " },
+	{ JOB "stop_signal = \"2\"", 0, " stop_signal=2 " },
+	{ JOB "stop_signal = \"sigquit\"", 0, " stop_signal=sigquit " },
+	{ JOB "stop_signal = \"RTMIN+2\"", 0, " stop_signal=RTMIN+2 " },
+	{ JOB "stop_command = \"docker compose down\"\nstop_timeout = 0", 0,
+	  " stop_command=docker compose down stop_timeout=0 " },
+	{ JOB "start_delay = 1.5\nrestart_delay_max = 0", 0,
+	  " start_delay=1.5 restart_delay_max=0 " },
+	{ JOB "group = \"backend\"\npriority = -1000", 0,
+	  " group=backend priority=-1000 " },
+	{ JOB "watch = [\"src/**/*.py\"]\nwatch_ignore = [\"**/__pycache__\"]"
+	  "\nwatch_debounce = 0", 0, " watch=[src/**/*.py] "
+	  "watch_ignore=[**/__pycache__] watch_debounce=0 " },
 };
 
 START_TEST(test_parse_good)
@@ -588,11 +977,14 @@ START_TEST(test_parse_good)
 	struct dump	 d = { "", 0 };
 
 	cfg = parse_ok(good[_i].text);
-	if (good[_i].job < 0)
+	if (good[_i].job == -1)
 		dump_settings(&d, cfg);
+	else if (good[_i].job == -2)
+		dump_groups(&d, cfg);
 	else {
 		ck_assert_uint_gt(cfg->njobs, (size_t)good[_i].job);
 		dump_job(&d, &cfg->jobs[good[_i].job]);
+		dump_stack(&d, &cfg->jobs[good[_i].job]);
 	}
 	ck_assert_msg(strstr(d.buf, good[_i].want) != NULL,
 	    "case %d:\n got  '%s'\n want '%s'", _i, d.buf, good[_i].want);
@@ -640,16 +1032,30 @@ START_TEST(test_defaults_from_table)
 			cfg = parse_ok(text);
 			dump_settings(&got, cfg);
 			ck_assert_str_eq(got.buf, want.buf);
+		} else if (strcmp(o->section, "groups") == 0) {
+			/* A group's table alone, then with the default. */
+			struct dump	 plain = { "", 0 };
+			struct config	*p = parse_ok("[groups.g]\n");
+
+			dump_groups(&plain, p);
+			config_free(p);
+			snprintf(text, sizeof text, "[groups.g]\n%s = %s\n",
+			    o->name, o->def);
+			cfg = parse_ok(text);
+			dump_groups(&got, cfg);
+			ck_assert_str_eq(got.buf, plain.buf);
 		} else {
 			struct dump	 plain = { "", 0 };
 			struct config	*p = parse_ok(JOB);
 
 			dump_job(&plain, &p->jobs[0]);
+			dump_stack(&plain, &p->jobs[0]);
 			config_free(p);
 			snprintf(text, sizeof text, JOB "%s = %s\n", o->name,
 			    o->def);
 			cfg = parse_ok(text);
 			dump_job(&got, &cfg->jobs[0]);
+			dump_stack(&got, &cfg->jobs[0]);
 			ck_assert_str_eq(got.buf, plain.buf);
 		}
 		config_free(cfg);
@@ -696,15 +1102,27 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 28);
+	ck_assert_uint_eq(config_noptions, 60);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||
-		    strcmp(o->section, "job") == 0);
+		    strcmp(o->section, "job") == 0 ||
+		    strcmp(o->section, "groups") == 0);
 		ck_assert_ptr_eq(config_find_option(o->section, o->name), o);
-		/* Names are unique across both sections. */
-		for (j = 0; j < i; j++)
-			ck_assert_str_ne(config_options[j].name, o->name);
+		/* Names are unique in a section. */
+		for (j = 0; j < i; j++) {
+			if (strcmp(config_options[j].section, o->section) == 0)
+				ck_assert_str_ne(config_options[j].name,
+				    o->name);
+		}
+		/* A name in two sections is the same kind of option. */
+		for (j = 0; j < i; j++) {
+			if (strcmp(config_options[j].name, o->name) != 0)
+				continue;
+			ck_assert_int_eq(config_options[j].type, o->type);
+			ck_assert(config_options[j].min == o->min);
+			ck_assert(config_options[j].max == o->max);
+		}
 		if (o->type == CONFIG_INT || o->type == CONFIG_NUMBER)
 			ck_assert(o->min < o->max);
 		if (o->type == CONFIG_ENUM)
@@ -712,6 +1130,8 @@ START_TEST(test_table_shape)
 	}
 	ck_assert_ptr_null(config_find_option("settings", "name"));
 	ck_assert_ptr_null(config_find_option("job", "nope"));
+	ck_assert_ptr_nonnull(config_find_option("groups", "max_running"));
+	ck_assert_ptr_null(config_find_option("groups", "name"));
 	ck_assert_ptr_null(config_find_option(NULL, "name"));
 	ck_assert_str_eq(config_type_name(CONFIG_INT), "integer");
 	ck_assert_str_eq(config_type_name(CONFIG_STRING_TABLE),
@@ -910,6 +1330,109 @@ START_TEST(test_procfile)
 }
 END_TEST
 
+/*
+ * ready_log must compile as a POSIX ERE; the message is regerror()'s,
+ * which the C library words, after the option's own words.
+ */
+START_TEST(test_ready_log_regex)
+{
+	static const char	*bad_re[] = { "a(", "(b", "x{2,1}", "[z-a]",
+				    "a**(" };
+	struct config		*cfg = NULL;
+	char			 text[256], *cause = NULL;
+	const char		*want = "config.toml:4:13: ready_log is not a "
+				    "valid regex (ERE): ";
+	size_t			 i;
+
+	for (i = 0; i < sizeof bad_re / sizeof bad_re[0]; i++) {
+		snprintf(text, sizeof text, JOB "ready_log = \"%s\"",
+		    bad_re[i]);
+		ck_assert_int_eq(config_parse("config.toml", text,
+		    strlen(text), &cfg, &cause), -1);
+		ck_assert_ptr_null(cfg);
+		ck_assert_msg(strncmp(cause, want, strlen(want)) == 0 &&
+		    strlen(cause) > strlen(want), "%s: %s", bad_re[i], cause);
+		free(cause);
+		cause = NULL;
+	}
+	/* ERE, not BRE: a(b)+ and x{2} are fine, and \( is a parenthesis. */
+	cfg = parse_ok(JOB "ready_log = 'a(b)+ x{2} \\( [[:digit:]]$'");
+	ck_assert_str_eq(cfg->jobs[0].ready.log, "a(b)+ x{2} \\( [[:digit:]]$");
+	config_free(cfg);
+}
+END_TEST
+
+/*
+ * A Procfile's jobs get $PORT as foreman gives it: port_base (5000) for
+ * the first process type, 100 more for each after it; --port-base moves
+ * them all (config_set_port_base()), and a port past 65535 is none.
+ */
+START_TEST(test_procfile_ports)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL, *text;
+	const char	*three = "web: a\n# c\n\nworker: b\nclock: c\n";
+	size_t		 i, len;
+
+	ck_assert_int_eq(config_parse_procfile("Procfile", three,
+	    strlen(three), &cfg, &cause), 0);
+	ck_assert_int_eq(cfg->procfile, 1);
+	ck_assert_int_eq(cfg->settings.port_base, 5000);
+	ck_assert_int_eq(cfg->jobs[0].port, 5000);
+	ck_assert_int_eq(cfg->jobs[1].port, 5100);
+	ck_assert_int_eq(cfg->jobs[2].port, 5200);
+
+	config_set_port_base(cfg, 3000);
+	ck_assert_int_eq(cfg->settings.port_base, 3000);
+	ck_assert_int_eq(cfg->jobs[0].port, 3000);
+	ck_assert_int_eq(cfg->jobs[1].port, 3100);
+	ck_assert_int_eq(cfg->jobs[2].port, 3200);
+
+	config_set_port_base(cfg, 65400);
+	ck_assert_int_eq(cfg->jobs[0].port, 65400);
+	ck_assert_int_eq(cfg->jobs[1].port, 65500);
+	ck_assert_int_eq(cfg->jobs[2].port, 0);
+
+	config_set_port_base(cfg, 1);
+	ck_assert_int_eq(cfg->jobs[2].port, 201);
+	config_free(cfg);
+
+	/* As many process types as a Procfile may have (256). */
+	len = 0;
+	text = malloc(PROCFILE_MAX_ENTRIES * 16);
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < PROCFILE_MAX_ENTRIES; i++)
+		len += (size_t)sprintf(text + len, "p%zu: x\n", i);
+	ck_assert_int_eq(config_parse_procfile("Procfile", text, len, &cfg,
+	    &cause), 0);
+	ck_assert_int_eq(cfg->jobs[PROCFILE_MAX_ENTRIES - 1].port,
+	    5000 + 100 * (PROCFILE_MAX_ENTRIES - 1));
+	config_set_port_base(cfg, 60000);
+	ck_assert_int_eq(cfg->jobs[55].port, 65500);
+	ck_assert_int_eq(cfg->jobs[56].port, 0);
+	ck_assert_int_eq(cfg->jobs[PROCFILE_MAX_ENTRIES - 1].port, 0);
+	config_free(cfg);
+	free(text);
+
+	/* A TOML file's jobs keep the ports they set: base is a setting. */
+	cfg = parse_ok(JOB "port = 8080\n[[job]]\nname = \"db\"\n"
+	    "command = \"x\"\n");
+	ck_assert_int_eq(cfg->procfile, 0);
+	config_set_port_base(cfg, 3000);
+	ck_assert_int_eq(cfg->settings.port_base, 3000);
+	ck_assert_int_eq(cfg->jobs[0].port, 8080);
+	ck_assert_int_eq(cfg->jobs[1].port, 0);
+	config_free(cfg);
+
+	/* The defaults alone: no jobs, the base set. */
+	cfg = config_default();
+	ck_assert_int_eq(cfg->procfile, 0);
+	config_set_port_base(cfg, 7000);
+	ck_assert_int_eq(cfg->settings.port_base, 7000);
+	config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_load_procfile_by_name)
 {
 	struct config	*cfg;
@@ -944,6 +1467,76 @@ START_TEST(test_load_procfile_by_name)
 	path = put("Procfiles", "web: serve\n", 0600);
 	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), -1);
 	free(cause);
+}
+END_TEST
+
+/*
+ * A .env beside a loaded Procfile is every job's env_file, as an
+ * absolute path however the Procfile was named; none when there is no
+ * .env; a TOML file's env_file paths stay as written.
+ */
+START_TEST(test_load_procfile_env)
+{
+	struct config	*cfg = NULL;
+	char		*cause = NULL, want[PATH_MAX * 2], sub[PATH_MAX * 2];
+	char		 path[PATH_MAX * 2];
+
+	/* No .env: no env_file. */
+	snprintf(path, sizeof path, "%s", put("Procfile", "web: serve\n",
+	    0600));
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_uint_eq(cfg->settings.nenv_file, 0);
+	ck_assert_ptr_null(cfg->settings.env_file);
+	ck_assert_int_eq(cfg->jobs[0].port, 5000);
+	config_free(cfg);
+
+	put(".env", "A=1\n", 0600);
+	snprintf(want, sizeof want, "%s/.env", tmp);
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_uint_eq(cfg->settings.nenv_file, 1);
+	ck_assert_str_eq(cfg->settings.env_file[0], want);
+	ck_assert_ptr_null(cfg->settings.env_file[1]);
+	config_free(cfg);
+
+	/* Named by -f (any name), and relative to the working directory. */
+	snprintf(path, sizeof path, "%s", put("jobs.txt", "web: serve\n",
+	    0600));
+	ck_assert_int_eq(config_load(path, 1, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg->settings.env_file[0], want);
+	config_free(cfg);
+	ck_assert_int_eq(chdir(tmp), 0);
+	ck_assert_int_eq(config_load("Procfile", 0, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg->settings.env_file[0], want);
+	config_free(cfg);
+	ck_assert_int_eq(config_load("./jobs.txt", 1, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg->settings.env_file[0], want);
+	config_free(cfg);
+
+	/* In a directory below, through "..": still an absolute path. */
+	snprintf(sub, sizeof sub, "%s/sub", tmp);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	put("sub/Procfile.dev", "a: x\nb: y\n", 0600);
+	put("sub/.env", "B=2\n", 0600);
+	ck_assert_int_eq(chdir(sub), 0);
+	ck_assert_int_eq(config_load("../sub/Procfile.dev", 0, &cfg, &cause),
+	    0);
+	snprintf(want, sizeof want, "%s/sub/.env", tmp);
+	ck_assert_str_eq(cfg->settings.env_file[0], want);
+	ck_assert_int_eq(cfg->jobs[1].port, 5100);
+	config_free(cfg);
+
+	/* TOML: the paths as written, even with a .env beside it. */
+	snprintf(path, sizeof path, "%s", put("config.toml", "env_file = "
+	    "[\".env\"]\n" JOB "env_file = [\"local.env\"]\n", 0600));
+	ck_assert_int_eq(config_load(path, 0, &cfg, &cause), 0);
+	ck_assert_str_eq(cfg->settings.env_file[0], ".env");
+	ck_assert_str_eq(cfg->jobs[0].env_file[0], "local.env");
+	ck_assert_int_eq(cfg->procfile, 0);
+	config_free(cfg);
+	ck_assert_int_eq(config_load(put("bare.toml", JOB, 0600), 0, &cfg,
+	    &cause), 0);
+	ck_assert_ptr_null(cfg->settings.env_file);
+	config_free(cfg);
 }
 END_TEST
 
@@ -1157,47 +1750,49 @@ START_TEST(test_example_file)
 	ck_assert_int_eq(cfg->settings.scrollback, 10000);
 	ck_assert_str_eq(cfg->settings.focus_key, "C-t");
 	ck_assert_int_eq(cfg->settings.keep_finished, 100);
-	ck_assert_uint_eq(cfg->njobs, 7);
+	ck_assert_int_eq(cfg->settings.port_base, 5000);
+	ck_assert_uint_eq(cfg->settings.nenv_file, 0);
 
-	j = config_find_job(cfg, "clock");
+	/*
+	 * The stack make run starts: migrate ends, web waits for it and is
+	 * ready when it answers HTTP on its port, worker waits for both.
+	 */
+	ck_assert_uint_eq(cfg->njobs, 3);
+	j = config_find_job(cfg, "migrate");
 	ck_assert_ptr_nonnull(j);
-	ck_assert_int_eq(j->restart, CONFIG_RESTART_ALWAYS);
-	ck_assert_int_eq(j->max_restarts, 0);
-	ck_assert(j->restart_delay == 2);
-	ck_assert_ptr_null(j->args);
-
-	j = config_find_job(cfg, "flaky");
-	ck_assert_ptr_nonnull(j);
-	ck_assert_int_eq(j->restart, CONFIG_RESTART_ON_FAILURE);
-	ck_assert_int_eq(j->max_restarts, 3);
-
-	j = config_find_job(cfg, "ping");
-	ck_assert_ptr_nonnull(j);
-	ck_assert_uint_eq(j->nargs, 3);
-	ck_assert_str_eq(j->args[1], "{count}");
-	ck_assert_uint_eq(j->nparams, 2);
-	ck_assert_str_eq(j->params[0].key, "count");
-	ck_assert_str_eq(j->params[1].value, "127.0.0.1");
-	ck_assert_int_eq(j->restart, CONFIG_RESTART_ON_FAILURE);
-	ck_assert_int_eq(j->max_restarts, 3);
-
-	j = config_find_job(cfg, "greeting");
-	ck_assert_ptr_nonnull(j);
+	ck_assert_uint_eq(j->ndeps, 0);
+	ck_assert_int_eq(j->restart, CONFIG_RESTART_NO);
 	ck_assert_uint_eq(j->nenv, 1);
-	ck_assert_str_eq(j->env[0], "GREETING=Hello");
-	ck_assert_str_eq(j->cwd, "${HOME:-/tmp}");
+	ck_assert_int_eq(strncmp(j->env[0], "DEMO=", 5), 0);
 
-	j = config_find_job(cfg, "top");
+	j = config_find_job(cfg, "web");
 	ck_assert_ptr_nonnull(j);
-	ck_assert_int_eq(j->autostart, 0);
+	ck_assert_ptr_nonnull(strstr(j->command, "python3 -m http.server"));
+	ck_assert_int_eq(j->port, 8765);
+	ck_assert_ptr_nonnull(strstr(j->command, "${PORT:-8765}"));
+	ck_assert_str_eq(j->ready.http, "http://127.0.0.1:8765/");
+	ck_assert_uint_eq(j->ndeps, 1);
+	ck_assert_str_eq(j->deps[0].name, "migrate");
+	ck_assert_int_eq(j->deps[0].cond, CONFIG_COND_COMPLETED_OK);
+	ck_assert_str_eq(j->stop_signal, "SIGINT");
+	ck_assert_str_eq(j->group, "stack");
 
-	j = config_find_job(cfg, "slow");
+	j = config_find_job(cfg, "worker");
 	ck_assert_ptr_nonnull(j);
-	ck_assert(j->timeout == 30);
+	ck_assert_str_eq(j->command, "python3");
+	ck_assert_uint_eq(j->nargs, 3);
+	ck_assert_ptr_nonnull(strstr(j->args[2], "http://127.0.0.1:8765/"));
+	ck_assert_uint_eq(j->ndeps, 2);
+	ck_assert_str_eq(j->deps[0].name, "web");
+	ck_assert_int_eq(j->deps[0].cond, CONFIG_COND_READY);
+	ck_assert_str_eq(j->deps[1].name, "migrate");
+	ck_assert_int_eq(j->deps[1].cond, CONFIG_COND_COMPLETED_OK);
+	ck_assert_int_eq(j->restart, CONFIG_RESTART_ON_FAILURE);
 
-	j = config_find_job(cfg, "reader");
-	ck_assert_ptr_nonnull(j);
-	ck_assert_str_eq(j->input, "world\n");
+	ck_assert_uint_eq(cfg->ngroups, 1);
+	ck_assert_str_eq(cfg->groups[0].name, "stack");
+	ck_assert_int_eq(cfg->groups[0].max_running, 3);
+	ck_assert_uint_eq(cfg->nkeys, 2);
 
 	/* Every option is documented in the example, by name. */
 	text = slurp("config.toml.example", &len);
@@ -1277,9 +1872,18 @@ START_TEST(test_man_page)
 		memcpy(name, p + 8, n);
 		name[n] = '\0';
 		ck_assert_msg(config_find_option("settings", name) != NULL ||
-		    config_find_option("job", name) != NULL,
+		    config_find_option("job", name) != NULL ||
+		    config_find_option("groups", name) != NULL,
 		    "man/jobdeck.1 documents unknown option %s", name);
 	}
+
+	/* The three tables, and what the table's columns cannot say. */
+	ck_assert_ptr_nonnull(strstr(man, "\n.Ic [groups. Ns Ar NAME ]\n"
+	    "table sets limits"));
+	ck_assert_ptr_nonnull(strstr(man, "It may also be written at the top "
+	    "level of the file"));
+	ck_assert_ptr_nonnull(strstr(man, "(a job with no readiness probe is "
+	    "ready\nonce started)"));
 	free(man);
 }
 END_TEST
@@ -1295,16 +1899,32 @@ START_TEST(test_help_text)
 	ck_assert_ptr_nonnull(help);
 	ck_assert_ptr_nonnull(strstr(help, "\n[settings]\n"));
 	ck_assert_ptr_nonnull(strstr(help, "\n[[job]]\n"));
+	ck_assert_ptr_nonnull(strstr(help, "\n[groups.NAME]\n"));
 	ck_assert(strstr(help, "[settings]") < strstr(help, "[[job]]"));
+	ck_assert(strstr(help, "\n[[job]]") < strstr(help, "\n[groups.NAME]"));
 	ck_assert_ptr_nonnull(strstr(help, " integer 0..1000000 "));
 	ck_assert_ptr_nonnull(strstr(help, " no|on-failure|always "));
 	ck_assert_ptr_nonnull(strstr(help, " required "));
+	/* What the columns cannot say. */
+	ck_assert_ptr_nonnull(strstr(help, "env_file may also be written at "
+	    "the top level"));
+	ck_assert_ptr_nonnull(strstr(help, "a job with none is ready once "
+	    "started"));
 
-	/* One line per option, the help column at the same place. */
+	/* One line per option in its section, the help column in line. */
 	for (i = 0; i < config_noptions; i++) {
+		char	*from, *to;
+
 		o = &config_options[i];
+		from = strstr(help, strcmp(o->section, "settings") == 0 ?
+		    "\n[settings]\n" : strcmp(o->section, "job") == 0 ?
+		    "\n[[job]]\n" : "\n[groups.NAME]\n");
+		ck_assert_ptr_nonnull(from);
+		to = strstr(from + 1, "\n\n");
+		ck_assert_ptr_nonnull(to);
 		line = NULL;
-		for (p = help; (p = strstr(p, "\n  ")) != NULL; p++) {
+		for (p = from; (p = strstr(p, "\n  ")) != NULL &&
+		    p < to; p++) {
 			if (strncmp(p + 3, o->name, strlen(o->name)) == 0 &&
 			    p[3 + strlen(o->name)] == ' ')
 				line = p + 1;
@@ -1432,6 +2052,47 @@ START_TEST(test_many_jobs)
 	    -1);
 	ck_assert_str_eq(cause, "big.toml:400002:8: duplicate job name "
 	    "'j4242' (first at line 16970)");
+	free(cause);
+	free(text);
+}
+END_TEST
+
+/*
+ * 100,000 jobs in one chain of dependencies load (the cycle check walks
+ * them without recursion), and the same chain closed into a cycle is
+ * named, cut short, at the dependency that closes it.
+ */
+START_TEST(test_many_deps)
+{
+	struct config	*cfg;
+	char		*text, *cause = NULL;
+	size_t		 size = 100000 * 80 + 256, len = 0, i;
+	int		 n;
+
+	text = malloc(size);
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < 100000; i++) {
+		n = snprintf(text + len, size - len, "[[job]]\nname = \"j%zu\"\n"
+		    "command = \"x\"\ndepends_on = { j%zu = \"started\" }\n", i,
+		    i + 1);
+		ck_assert(n > 0 && (size_t)n < size - len);
+		len += (size_t)n;
+	}
+	n = snprintf(text + len, size - len, "[[job]]\nname = \"j100000\"\n"
+	    "command = \"x\"\n");
+	ck_assert_msg(config_parse("big.toml", text, len + (size_t)n, &cfg,
+	    &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(cfg->njobs, 100001);
+	ck_assert_str_eq(cfg->jobs[0].deps[0].name, "j1");
+	config_free(cfg);
+
+	/* The last job depends on the first instead: a cycle of them all. */
+	n = snprintf(text + len - 23, size - len, " j0 = \"started\" }\n");
+	ck_assert_int_eq(config_parse("big.toml", text, len - 23 + (size_t)n,
+	    &cfg, &cause), -1);
+	ck_assert_str_eq(cause, "big.toml:400000:16: dependency cycle: j0 -> "
+	    "j1 -> j2 -> j3 -> j4 -> j5 -> j6 -> j7 -> j8 -> j9 -> j10 -> "
+	    "j11 -> j12 -> j13 -> j14 -> ... -> j99999 -> j0");
 	free(cause);
 	free(text);
 }
@@ -1709,6 +2370,8 @@ config_suite(void)
 	tcase_add_test(tc, test_store_limits);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_find_job);
+	tcase_add_test(tc, test_ready_log_regex);
+	tcase_add_test(tc, test_procfile_ports);
 	tcase_add_loop_test(tc, test_procfile, 0,
 	    sizeof procfiles / sizeof procfiles[0]);
 	suite_add_tcase(s, tc);
@@ -1716,6 +2379,7 @@ config_suite(void)
 	tc = tcase_create("load");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_load_procfile_by_name);
+	tcase_add_test(tc, test_load_procfile_env);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_load_permissions);
 	tcase_add_test(tc, test_default_path);
@@ -1726,6 +2390,7 @@ config_suite(void)
 	tc = tcase_create("many");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_many_jobs);
+	tcase_add_test(tc, test_many_deps);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("launch");

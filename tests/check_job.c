@@ -8,7 +8,11 @@
  * size; containment: escapees (setsid) reached by kills, kill-all, the
  * end of the job and a restart, through a cgroup (as root: "SKIP: " on
  * stderr otherwise) and through the marker, the cgroup removed after, CPU
- * and memory figures.
+ * and memory figures; a stack's needs (a test policy standing in for the
+ * stack): jobs held waiting and let go by a recheck, failed by the policy
+ * (dependants in turn), kill_all's stop order, stop_signal, stop_command
+ * and stop_timeout, group limits, the priority queue, restart backoff and
+ * jobtable_fail().
  *
  * The test process is made a child subreaper, as jobdeck is, so orphaned
  * background children come back to it and jobtable_reap() reaps them.
@@ -42,7 +46,15 @@ static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp", NULL
 };
 
-#define MAX_JOBS	8
+#define MAX_JOBS	16
+#define MAX_GATES	8
+
+/* What the test policy says of the job with a name. */
+struct gate {
+	const char		*name;
+	enum jobtable_gate	 gate;
+	const char		*why;
+};
 
 /* Everything one test drives, and what the jobtable told it. */
 struct fx {
@@ -53,9 +65,24 @@ struct fx {
 	char		 dir[64];	/* a temporary directory */
 
 	int		 started;
+	struct job	*started_jobs[MAX_JOBS];
+	int64_t		 started_at[MAX_JOBS];	/* loop_now_ms() */
+	int		 started_group;	/* most of group "g" running at once */
 	int		 exited;
 	struct job	*exited_jobs[MAX_JOBS];
+	int64_t		 exited_at[MAX_JOBS];
 	uint64_t	 bytes_at_exit[MAX_JOBS];
+	int		 queued;
+	int		 changed;
+
+	struct gate	 gates[MAX_GATES];	/* the test policy's answers */
+	int		 ngates;
+	int		 asked;		/* may_start calls */
+	struct job	*hold;		/* stop_later: held while until runs */
+	struct job	*until;
+	int		 hold_all;	/* stop_later: every job, always */
+	int		 chain;		/* on_exited: the chain's next fails */
+
 	char		*out;		/* every output byte, all jobs */
 	size_t		 out_len;
 	size_t		 out_cap;
@@ -63,14 +90,27 @@ struct fx {
 
 static struct fx	fx;
 
-/* Count a start. */
+/* Record a start, its time, and how many of group "g" run now. */
 static void
 on_started(struct job *job, void *arg)
 {
 	struct fx	*f = arg;
+	const char	*group;
+	int		 i, n = 0;
 
-	(void)job;
+	ck_assert_int_lt(f->started, MAX_JOBS);
+	f->started_jobs[f->started] = job;
+	f->started_at[f->started] = loop_now_ms();
 	f->started++;
+	for (i = 0; i < jobtable_count(f->jt); i++) {
+		job = jobtable_get(f->jt, i);
+		group = job_spec(job)->group;
+		if (job_is_running(job) && group != NULL &&
+		    strcmp(group, "g") == 0)
+			n++;
+	}
+	if (n > f->started_group)
+		f->started_group = n;
 }
 
 /* Keep a piece of output. */
@@ -91,6 +131,78 @@ on_output(struct job *job, const char *buf, size_t len, void *arg)
 	f->out[f->out_len] = '\0';
 }
 
+/* Set what the test policy says of the job named name. */
+static void
+set_gate(const char *name, enum jobtable_gate gate, const char *why)
+{
+	int	i;
+
+	for (i = 0; i < fx.ngates; i++) {
+		if (strcmp(fx.gates[i].name, name) == 0)
+			break;
+	}
+	ck_assert_int_lt(i, MAX_GATES);
+	if (i == fx.ngates)
+		fx.ngates++;
+	fx.gates[i].name = name;
+	fx.gates[i].gate = gate;
+	fx.gates[i].why = why;
+}
+
+/* The test policy's gate: the answer set for the job's name, else go. */
+static enum jobtable_gate
+pol_may_start(struct job *job, char **why, void *arg)
+{
+	struct fx	*f = arg;
+	int		 i;
+
+	f->asked++;
+	for (i = 0; job_name(job) != NULL && i < f->ngates; i++) {
+		if (strcmp(f->gates[i].name, job_name(job)) != 0)
+			continue;
+		if (f->gates[i].why != NULL)
+			*why = strdup(f->gates[i].why);
+		return f->gates[i].gate;
+	}
+	return JOBTABLE_GO;
+}
+
+/* The test policy's stop order: hold while until runs, or everything. */
+static int
+pol_stop_later(struct job *job, void *arg)
+{
+	struct fx	*f = arg;
+
+	if (f->hold_all)
+		return 1;
+	return job == f->hold && f->until != NULL &&
+	    job_is_running(f->until);
+}
+
+static const struct jobtable_policy test_policy = {
+	.may_start = pol_may_start,
+	.stop_later = pol_stop_later,
+};
+
+/*
+ * A chain db <- api <- web: when one ends, the next one's dependency can
+ * never be met; the stack would say so on the exit and recheck at once.
+ */
+static void
+chain_next(struct fx *f, struct job *job)
+{
+	if (job_name(job) == NULL)
+		return;
+	if (strcmp(job_name(job), "db") == 0)
+		set_gate("api", JOBTABLE_FAIL,
+		    "db exited before it was ready (exit 1)");
+	else if (strcmp(job_name(job), "api") == 0)
+		set_gate("web", JOBTABLE_FAIL, "api failed (exit 127)");
+	else
+		return;
+	jobtable_recheck(f->jt);
+}
+
 /* Record an exit and how much output had been read by then. */
 static void
 on_exited(struct job *job, void *arg)
@@ -100,14 +212,39 @@ on_exited(struct job *job, void *arg)
 	ck_assert_int_lt(f->exited, MAX_JOBS);
 	ck_assert_int_ne(job_state(job), JOB_RUNNING);
 	f->exited_jobs[f->exited] = job;
+	f->exited_at[f->exited] = loop_now_ms();
 	f->bytes_at_exit[f->exited] = job_output_bytes(job);
 	f->exited++;
+	if (f->chain)
+		chain_next(f, job);
+}
+
+/* Count a job told of as queued (or new and waiting). */
+static void
+on_queued(struct job *job, void *arg)
+{
+	struct fx	*f = arg;
+
+	(void)job;
+	f->queued++;
+}
+
+/* Count a change. */
+static void
+on_changed(struct job *job, void *arg)
+{
+	struct fx	*f = arg;
+
+	(void)job;
+	f->changed++;
 }
 
 static const struct jobtable_cbs fx_cbs = {
 	.started = on_started,
 	.output = on_output,
 	.exited = on_exited,
+	.queued = on_queued,
+	.changed = on_changed,
 };
 
 /* Return the path of the first segment of the job's run's raw output. */
@@ -1789,6 +1926,570 @@ START_TEST(test_keep_finished_late_output)
 }
 END_TEST
 
+/* Whether the job pointed to runs. */
+static int
+is_running(void *arg)
+{
+	return job_is_running(arg);
+}
+
+/* Whether fx has seen at least *arg starts. */
+static int
+starts_reached(void *arg)
+{
+	return fx.started >= *(int *)arg;
+}
+
+/* Whether no job runs, no kill is in its grace and no stop command runs. */
+static int
+not_busy(void *arg)
+{
+	(void)arg;
+	return !jobtable_busy(fx.jt);
+}
+
+/*
+ * The policy's WAIT holds a job (new: told of as queued; live: its name
+ * taken, not removable) until jobtable_recheck() finds it may go; a new
+ * reason is a change, the same one is not; rechecks go in id order, and a
+ * restart (the user's and the policy's) asks again.
+ */
+START_TEST(test_gate_wait_recheck)
+{
+	struct job_spec	 spec;
+	struct job	*api, *web, *job;
+	char		*cause = NULL, buf[32];
+	int		 three = 3, asked;
+
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	set_gate("api", JOBTABLE_WAIT, "db (ready)");
+	set_gate("web", JOBTABLE_WAIT, "api (started)");
+	memset(&spec, 0, sizeof spec);
+	spec.name = "web";
+	web = spawn_full(&spec, "echo web-up.");
+	spec.name = "api";
+	api = spawn_full(&spec, "echo api-up.");
+	ck_assert_int_eq(job_state(api), JOB_WAITING);
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	ck_assert_str_eq(job_state_name(JOB_WAITING), "waiting");
+	ck_assert_str_eq(job_wait_reason(api), "db (ready)");
+	ck_assert_str_eq(job_describe_end(api, buf, sizeof buf), "Waiting");
+	ck_assert_int_eq(job_end_status(api), WAITSTATUS_NONE);
+	ck_assert_int_le(job_pid(api), 0);
+	ck_assert_int_eq(fx.queued, 2);
+	ck_assert_int_eq(fx.started, 0);
+	ck_assert_int_eq(jobtable_running(fx.jt), 0);
+
+	/* Live: its name is taken and it cannot be removed. */
+	ck_assert_ptr_null(jobtable_spawn(fx.jt, &spec, &cause));
+	ck_assert_str_eq(cause, "a job named api is running already (job 2)");
+	free(cause);
+	ck_assert_int_eq(jobtable_remove(fx.jt, api, &cause), -1);
+	ck_assert_str_eq(cause, "[2] is waiting: !kill it first");
+	free(cause);
+
+	/* Asked again: the same answer tells nobody, a new one does. */
+	asked = fx.asked;
+	jobtable_recheck(fx.jt);
+	ck_assert_int_eq(fx.asked, asked + 2);
+	ck_assert_int_eq(fx.changed, 0);
+	set_gate("web", JOBTABLE_WAIT, "api (ready)");
+	jobtable_recheck(fx.jt);
+	ck_assert_int_eq(fx.changed, 1);
+	ck_assert_str_eq(job_wait_reason(web), "api (ready)");
+
+	/* Let go: both start, in id order. */
+	set_gate("api", JOBTABLE_GO, NULL);
+	set_gate("web", JOBTABLE_GO, NULL);
+	jobtable_recheck(fx.jt);
+	ck_assert_int_eq(fx.started, 2);
+	ck_assert_ptr_eq(fx.started_jobs[0], web);
+	ck_assert_ptr_eq(fx.started_jobs[1], api);
+	ck_assert_ptr_null(job_wait_reason(api));
+	wait_done(api);
+	wait_done(web);
+	ck_assert_int_eq(job_state(api), JOB_COMPLETED);
+	ck_assert(output_has("api-up.") && output_has("web-up."));
+
+	/* !restart asks too. */
+	set_gate("api", JOBTABLE_WAIT, "db (ready)");
+	ck_assert_int_eq(jobtable_restart(fx.jt, api, &cause), 0);
+	ck_assert_int_eq(job_state(api), JOB_WAITING);
+	ck_assert_int_eq(job_end_status(api), WAITSTATUS_NONE);
+	ck_assert_int_eq(fx.changed, 2);
+	ck_assert_int_eq(fx.started, 2);
+	set_gate("api", JOBTABLE_GO, NULL);
+	jobtable_recheck(fx.jt);
+	ck_assert(run_until(starts_reached, &three, 5000));
+	wait_done(api);
+
+	/* So does the restart policy's timer. */
+	memset(&spec, 0, sizeof spec);
+	spec.name = "flaky";
+	spec.restart = JOB_RESTART_ON_FAILURE;
+	spec.restart_delay_ms = 20;
+	spec.max_restarts = -1;
+	job = spawn_full(&spec, "exit 1");
+	wait_done(job);
+	set_gate("flaky", JOBTABLE_WAIT, "db (ready)");
+	ck_assert(run_until(is_running, job, 300) == 0);
+	ck_assert_int_eq(job_state(job), JOB_WAITING);
+	ck_assert_int_eq(job_starts(job), 1);
+}
+END_TEST
+
+/*
+ * The policy's FAIL ends a job failed with the reason as its start error,
+ * and its exit is told, so the dependants fail in turn: a recheck from
+ * the exit callback (re-entering a recheck) reaches each of them.
+ */
+START_TEST(test_gate_fail_chain)
+{
+	struct job_spec	 spec;
+	struct job	*db, *api, *web, *job;
+	int		 three = 3;
+
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	fx.chain = 1;
+	set_gate("api", JOBTABLE_WAIT, "db (ready)");
+	set_gate("web", JOBTABLE_WAIT, "api (ready)");
+	memset(&spec, 0, sizeof spec);
+	spec.name = "db";
+	db = spawn_full(&spec, "sleep 0.2; exit 1");
+	spec.name = "api";
+	api = spawn_full(&spec, "echo never-api.");
+	spec.name = "web";
+	web = spawn_full(&spec, "echo never-web.");
+	ck_assert(run_until(exits_reached, &three, 5000));
+	ck_assert_ptr_eq(fx.exited_jobs[0], db);
+	ck_assert_ptr_eq(fx.exited_jobs[1], api);
+	ck_assert_ptr_eq(fx.exited_jobs[2], web);
+	ck_assert_int_eq(job_state(api), JOB_FAILED);
+	ck_assert_int_eq(job_state(web), JOB_FAILED);
+	ck_assert_int_eq(WEXITSTATUS(job_end_status(api)), 127);
+	assert_text_line(api, "jobdeck: db exited before it was ready "
+	    "(exit 1)");
+	assert_text_line(web, "jobdeck: api failed (exit 127)");
+	ck_assert_int_eq(fx.started, 1);
+	ck_assert(!output_has("never-"));
+
+	/* A new job the policy fails: told of as new, then as ended. */
+	set_gate("x", JOBTABLE_FAIL, "db failed (exit 1)");
+	spec.name = "x";
+	job = spawn_full(&spec, "echo never-x.");
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(fx.queued, 2 + 1);
+	ck_assert_int_eq(fx.exited, 4);
+	assert_text_line(job, "jobdeck: db failed (exit 1)");
+}
+END_TEST
+
+/* A waiting job can be killed: canceled, never started, then removable. */
+START_TEST(test_kill_waiting)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cause = NULL;
+
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	set_gate("api", JOBTABLE_WAIT, "db (ready)");
+	memset(&spec, 0, sizeof spec);
+	spec.name = "api";
+	job = spawn_full(&spec, "echo never.");
+	ck_assert_int_eq(job_state(job), JOB_WAITING);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_int_eq(fx.exited, 1);
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGUSR1), -1);
+	set_gate("api", JOBTABLE_GO, NULL);
+	jobtable_recheck(fx.jt);
+	run_for(200);
+	ck_assert_int_eq(fx.started, 0);
+	ck_assert(!output_has("never."));
+	ck_assert_int_eq(jobtable_remove(fx.jt, job, &cause), 0);
+	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+}
+END_TEST
+
+/*
+ * kill_all with a stop order: db is held (still running) while api,
+ * which takes its time to stop, runs; db stops once api has ended; a
+ * waiting job is canceled at once.  The exits come in that order.
+ */
+START_TEST(test_kill_all_order)
+{
+	struct job_spec	 spec;
+	struct job	*db, *api, *late;
+	int		 three = 3;
+
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	memset(&spec, 0, sizeof spec);
+	spec.name = "db";
+	db = spawn_full(&spec, "echo db-up.; while :; do sleep 0.05; done");
+	spec.name = "api";
+	api = spawn_full(&spec, "trap 'sleep 0.3; echo api-bye.; exit 0' "
+	    "TERM; echo api-up.; while :; do sleep 0.05; done");
+	set_gate("late", JOBTABLE_WAIT, "api (ready)");
+	spec.name = "late";
+	late = spawn_full(&spec, "echo never.");
+	fx.hold = db;
+	fx.until = api;
+	ck_assert(run_until(output_has, "db-up.", 5000));
+	ck_assert(run_until(output_has, "api-up.", 5000));
+
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 3);
+	ck_assert_int_eq(job_state(late), JOB_CANCELED);
+	ck_assert_int_eq(fx.exited, 1);
+	run_for(100);
+	ck_assert(job_is_running(db));
+	ck_assert(jobtable_busy(fx.jt));
+	ck_assert(run_until(exits_reached, &three, 5000));
+	ck_assert_ptr_eq(fx.exited_jobs[0], late);
+	ck_assert_ptr_eq(fx.exited_jobs[1], api);
+	ck_assert_ptr_eq(fx.exited_jobs[2], db);
+	ck_assert_int_eq(job_state(api), JOB_CANCELED);
+	ck_assert_int_eq(job_state(db), JOB_CANCELED);
+	ck_assert(output_has("api-bye."));
+	ck_assert(run_until(not_busy, NULL, 5000));
+}
+END_TEST
+
+/* A policy that never lets go: once only held jobs run, they all stop. */
+START_TEST(test_kill_all_held_forever)
+{
+	struct job_spec	 spec;
+	struct job	*a, *b;
+
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	fx.hold_all = 1;
+	memset(&spec, 0, sizeof spec);
+	a = spawn_full(&spec, "sleep 30");
+	b = spawn_full(&spec, "sleep 30");
+	ck_assert_int_eq(jobtable_kill_all(fx.jt), 2);
+	wait_done(a);
+	wait_done(b);
+	ck_assert_int_eq(job_state(a), JOB_CANCELED);
+	ck_assert_int_eq(job_state(b), JOB_CANCELED);
+}
+END_TEST
+
+/*
+ * stop_signal: a stop (SIGTERM asked for) sends SIGINT, which the job's
+ * trap sees; an explicit other signal is sent as asked.
+ */
+START_TEST(test_stop_signal)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	const char	*cmd = "trap 'echo got INT; exit 0' INT; "
+	    "trap 'echo got TERM; exit 0' TERM; "
+	    "trap 'echo got HUP; exit 0' HUP; "
+	    "echo up.; while :; do sleep 0.05; done";
+	int		 one = 1, two = 2;
+
+	jobtable_set_grace(fx.jt, 10000);
+	memset(&spec, 0, sizeof spec);
+	spec.stop_signal = SIGINT;
+	job = spawn_full(&spec, cmd);
+	ck_assert_int_eq(job_spec(job)->stop_signal, SIGINT);
+	ck_assert(run_until(ups_reached, &one, 5000));
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_msg(output_has("got INT"), "output: %s", fx.out);
+	ck_assert(!output_has("got TERM"));
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+
+	job = spawn_full(&spec, cmd);
+	ck_assert(run_until(ups_reached, &two, 5000));
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGHUP), 0);
+	wait_done(job);
+	ck_assert_msg(output_has("got HUP"), "output: %s", fx.out);
+	ck_assert_int_eq(output_count("got INT"), 1);
+}
+END_TEST
+
+/*
+ * stop_command runs instead of a signal, in the job's cwd and with its
+ * environment, its output shown as the job's; the job ends by itself
+ * (long before the grace).  One that fails is followed by the signal.
+ */
+START_TEST(test_stop_command)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cause = NULL, path[128];
+	char		*env[] = { "PATH=/usr/bin:/bin", "LC_ALL=C",
+	    "STOPWORD=halt", NULL };
+	struct stat	 sb;
+	int		 one = 1, two = 2;
+
+	jobtable_set_grace(fx.jt, 20000);
+	memset(&spec, 0, sizeof spec);
+	spec.command = "echo up.; while [ ! -e stop.flag ]; do sleep 0.05; "
+	    "done; echo saw-flag.";
+	spec.shell = "/bin/sh";
+	spec.envp = env;
+	spec.cwd = fx.dir;
+	spec.stop_command = "echo \"stop-cmd $STOPWORD.\"; touch stop.flag";
+	job = jobtable_spawn(fx.jt, &spec, &cause);
+	ck_assert_msg(job != NULL, "spawn: %s", cause);
+	ck_assert_ptr_ne(job_spec(job)->stop_command, spec.stop_command);
+	ck_assert_str_eq(job_spec(job)->stop_command, spec.stop_command);
+	ck_assert(run_until(ups_reached, &one, 5000));
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert(WIFEXITED(job_end_status(job)));
+	ck_assert_int_eq(WEXITSTATUS(job_end_status(job)), 0);
+	ck_assert_msg(output_has("saw-flag."), "output: %s", fx.out);
+	snprintf(path, sizeof path, "%s/stop.flag", fx.dir);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert(run_until(not_busy, NULL, 5000));
+	assert_text_line(job, "stop-cmd halt.");
+
+	/* It fails: the stop signal goes at once. */
+	spec.command = "echo up.; while :; do sleep 0.05; done";
+	spec.stop_command = "exit 3";
+	job = jobtable_spawn(fx.jt, &spec, &cause);
+	ck_assert_msg(job != NULL, "spawn: %s", cause);
+	ck_assert(run_until(ups_reached, &two, 5000));
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert(WIFSIGNALED(job_end_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_end_status(job)), SIGTERM);
+}
+END_TEST
+
+/* stop_timeout replaces the deck's grace: SIGKILL comes after it. */
+START_TEST(test_stop_timeout)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	int64_t		 t0;
+	int		 one = 1;
+
+	jobtable_set_grace(fx.jt, 20000);
+	memset(&spec, 0, sizeof spec);
+	spec.stop_timeout_ms = 300;
+	job = spawn_full(&spec, "trap '' TERM; echo up.; "
+	    "while :; do sleep 0.05; done");
+	ck_assert_int_eq(job_spec(job)->stop_timeout_ms, 300);
+	ck_assert(run_until(ups_reached, &one, 5000));
+	t0 = loop_now_ms();
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	ck_assert_int_ge(loop_now_ms() - t0, 300);
+	ck_assert(WIFSIGNALED(job_end_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_end_status(job)), SIGKILL);
+
+	/* Unset (0 or -1): the deck's grace. */
+	spec.stop_timeout_ms = 0;
+	job = spawn_full(&spec, "true");
+	ck_assert_int_eq(job_spec(job)->stop_timeout_ms, -1);
+}
+END_TEST
+
+/*
+ * A group limit of 2: of 4 jobs of group g, 2 run and 2 wait queued, and
+ * never more than 2 run at once; a job of no group is not held by it.  A
+ * queued job whose group is full does not block the one behind it.
+ */
+START_TEST(test_group_limit)
+{
+	struct job_spec	 spec;
+	struct job	*g[4], *free_job, *g1, *g2, *x1, *x2;
+	int		 i;
+
+	jobtable_set_group_limit(fx.jt, "g", 2);
+	memset(&spec, 0, sizeof spec);
+	spec.group = "g";
+	for (i = 0; i < 4; i++)
+		g[i] = spawn_full(&spec, "sleep 0.3");
+	ck_assert_ptr_ne(job_spec(g[0])->group, spec.group);
+	ck_assert_str_eq(job_spec(g[0])->group, "g");
+	ck_assert_int_eq(job_state(g[0]), JOB_RUNNING);
+	ck_assert_int_eq(job_state(g[1]), JOB_RUNNING);
+	ck_assert_int_eq(job_state(g[2]), JOB_QUEUED);
+	ck_assert_int_eq(job_state(g[3]), JOB_QUEUED);
+	spec.group = NULL;
+	free_job = spawn_full(&spec, "true");
+	ck_assert_int_eq(job_state(free_job), JOB_RUNNING);
+	for (i = 0; i < 4; i++)
+		wait_done(g[i]);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(job_state(g[i]), JOB_COMPLETED);
+	ck_assert_int_eq(fx.started_group, 2);
+
+	/* max_running 2, g's limit 1: g2 waits for g1, x2 goes past it. */
+	jobtable_set_group_limit(fx.jt, "g", 1);
+	jobtable_set_max_running(fx.jt, 2);
+	spec.group = "g";
+	g1 = spawn_full(&spec, "sleep 30");
+	spec.group = NULL;
+	x1 = spawn_full(&spec, "sleep 0.2");
+	spec.group = "g";
+	g2 = spawn_full(&spec, "sleep 30");
+	spec.group = NULL;
+	x2 = spawn_full(&spec, "sleep 30");
+	ck_assert_int_eq(job_state(g2), JOB_QUEUED);
+	ck_assert_int_eq(job_state(x2), JOB_QUEUED);
+	wait_done(x1);
+	ck_assert_int_eq(job_state(x2), JOB_RUNNING);
+	ck_assert_int_eq(job_state(g2), JOB_QUEUED);
+	/* No limit any more: g2 is still held by max_running. */
+	jobtable_set_group_limit(fx.jt, "g", 0);
+	ck_assert_int_eq(job_state(g2), JOB_QUEUED);
+	jobtable_set_max_running(fx.jt, 0);
+	ck_assert_int_eq(job_state(g2), JOB_RUNNING);
+	ck_assert_int_eq(job_state(g1), JOB_RUNNING);
+}
+END_TEST
+
+/* The queue starts the highest priority first, then first come. */
+START_TEST(test_priority_queue)
+{
+	struct job_spec	 spec;
+	struct job	*a, *b, *c, *d, *e;
+	int		 five = 5;
+
+	jobtable_set_max_running(fx.jt, 1);
+	memset(&spec, 0, sizeof spec);
+	a = spawn_full(&spec, "sleep 0.2");
+	b = spawn_full(&spec, "true");
+	spec.priority = 5;
+	c = spawn_full(&spec, "true");
+	spec.priority = 0;
+	d = spawn_full(&spec, "true");
+	spec.priority = 5;
+	e = spawn_full(&spec, "true");
+	ck_assert_int_eq(job_state(e), JOB_QUEUED);
+	ck_assert_int_eq(job_spec(e)->priority, 5);
+	ck_assert(run_until(starts_reached, &five, 5000));
+	wait_done(b);
+	ck_assert_ptr_eq(fx.started_jobs[0], a);
+	ck_assert_ptr_eq(fx.started_jobs[1], c);
+	ck_assert_ptr_eq(fx.started_jobs[2], e);
+	ck_assert_ptr_eq(fx.started_jobs[3], b);
+	ck_assert_ptr_eq(fx.started_jobs[4], d);
+}
+END_TEST
+
+/*
+ * Backoff: the restart delay doubles for each restart in a row up to its
+ * cap; a run longer than the cap starts the count again (the next run is
+ * the first of a new series).  Runs 1 and 2 fail at once, run 3 lasts
+ * longer than the cap, runs 4 and 5 fail at once and run 6 succeeds: the
+ * waits are at least 50, 100, (stable) 50, 50, 100 ms.
+ */
+START_TEST(test_backoff)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		*cmd;
+	int		 six = 6, ten = 10;
+	int64_t		 want[] = { 50, 100, 50, 50, 100 };
+	int		 i;
+
+	memset(&spec, 0, sizeof spec);
+	spec.restart = JOB_RESTART_ON_FAILURE;
+	spec.restart_delay_ms = 50;
+	spec.restart_delay_max_ms = 200;
+	spec.max_restarts = -1;
+	spec.cwd = fx.dir;
+	cmd = "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); "
+	    "echo $n > count; echo run-$n.; "
+	    "if [ $n -eq 3 ]; then sleep 0.4; fi; [ $n -eq 6 ]";
+	job = spawn_full(&spec, cmd);
+	ck_assert_int_eq(job_spec(job)->restart_delay_max_ms, 200);
+	ck_assert(run_until(exits_reached, &six, 10000));
+	run_for(300);
+	ck_assert_msg(fx.started == 6, "%d starts: output %s", fx.started,
+	    fx.out);
+	for (i = 0; i < 5; i++)
+		ck_assert_msg(fx.started_at[i + 1] - fx.exited_at[i] >=
+		    want[i], "restart %d after %lld ms, want %lld", i + 1,
+		    (long long)(fx.started_at[i + 1] - fx.exited_at[i]),
+		    (long long)want[i]);
+	/* The stable third run started the count again: 3 starts since. */
+	ck_assert_int_eq(job_starts(job), 3);
+	ck_assert_int_eq(job_restart_delay_ms(job), 200);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+
+	/* The doubling stops at the cap. */
+	spec.restart_delay_max_ms = 120;
+	spec.max_restarts = 3;
+	job = spawn_full(&spec, "exit 1");
+	ck_assert(run_until(exits_reached, &ten, 10000));
+	run_for(300);
+	ck_assert_int_eq(job_starts(job), 4);
+	ck_assert_int_eq(job_restart_delay_ms(job), 120);
+	ck_assert_int_ge(fx.started_at[9] - fx.exited_at[8], 120);
+
+	/* No cap above the delay: no growth. */
+	spec.restart_delay_max_ms = 0;
+	spec.restart = JOB_RESTART_NO;
+	job = spawn_full(&spec, "true");
+	wait_done(job);
+	ck_assert_int_eq(job_restart_delay_ms(job), 50);
+}
+END_TEST
+
+/*
+ * jobtable_fail: the job is stopped (its trap exits 0) yet ends failed,
+ * with the reason as its note, and its on-failure policy runs it again,
+ * with no readiness yet; the user's kill still cancels.  A waiting job
+ * fails at once; an ended one cannot.
+ */
+START_TEST(test_fail_restarts)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	int		 one = 1, two = 2, changed;
+
+	jobtable_set_grace(fx.jt, 10000);
+	memset(&spec, 0, sizeof spec);
+	spec.restart = JOB_RESTART_ON_FAILURE;
+	spec.restart_delay_ms = 50;
+	spec.max_restarts = -1;
+	job = spawn_full(&spec, "trap 'echo bye.; exit 0' TERM; echo up.; "
+	    "while :; do sleep 0.05; done");
+	ck_assert(run_until(ups_reached, &one, 5000));
+	job_set_ready(job, JOB_READY_YES);
+	changed = fx.changed;
+	ck_assert_int_eq(jobtable_fail(fx.jt, job, "liveness: refused"), 0);
+	ck_assert_str_eq(job_note(job), "liveness: refused");
+	ck_assert_int_eq(fx.changed, changed + 1);
+	ck_assert(run_until(exits_reached, &one, 5000));
+	ck_assert(output_has("bye."));
+	ck_assert_int_eq(job_state(fx.exited_jobs[0]), JOB_FAILED);
+	ck_assert(WIFEXITED(job_end_status(job)));
+	ck_assert_int_eq(WEXITSTATUS(job_end_status(job)), 0);
+	ck_assert(run_until(starts_reached, &two, 5000));
+	ck_assert_int_eq(job_state(job), JOB_RUNNING);
+	ck_assert_int_eq(job_ready(job), JOB_READY_NONE);
+	ck_assert(run_until(ups_reached, &two, 5000));
+
+	/* The user's kill: canceled, not run again. */
+	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
+	wait_done(job);
+	run_for(200);
+	ck_assert_int_eq(job_state(job), JOB_CANCELED);
+	ck_assert_int_eq(fx.started, 2);
+	ck_assert_int_eq(jobtable_fail(fx.jt, job, "late"), -1);
+
+	/* A waiting job fails at once, the reason its start error. */
+	jobtable_set_policy(fx.jt, &test_policy, &fx);
+	set_gate("w", JOBTABLE_WAIT, "db (ready)");
+	spec.name = "w";
+	spec.restart = JOB_RESTART_NO;
+	job = spawn_full(&spec, "echo never.");
+	ck_assert_int_eq(jobtable_fail(fx.jt, job, "db never ready"), 0);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	assert_text_line(job, "jobdeck: db never ready");
+}
+END_TEST
+
 static Suite *
 job_suite(void)
 {
@@ -1855,6 +2556,24 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_cancels_restart);
 	tcase_add_test(tc, test_restart_name_in_use);
 	tcase_add_test(tc, test_keep_finished_late_output);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stack");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_gate_wait_recheck);
+	tcase_add_test(tc, test_gate_fail_chain);
+	tcase_add_test(tc, test_kill_waiting);
+	tcase_add_test(tc, test_kill_all_order);
+	tcase_add_test(tc, test_kill_all_held_forever);
+	tcase_add_test(tc, test_stop_signal);
+	tcase_add_test(tc, test_stop_command);
+	tcase_add_test(tc, test_stop_timeout);
+	tcase_add_test(tc, test_group_limit);
+	tcase_add_test(tc, test_priority_queue);
+	tcase_add_test(tc, test_backoff);
+	tcase_add_test(tc, test_fail_restarts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("log");

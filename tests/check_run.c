@@ -962,6 +962,30 @@ START_TEST(test_config_job_params_env_cwd)
 }
 END_TEST
 
+/*
+ * A job's env_file is read from beside the config file, wherever jobdeck
+ * run is started (before, it was read from the working directory).
+ */
+START_TEST(test_config_env_file_beside)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], cfg[256], envp[256];
+
+	tmpdir(dir);
+	write_file(envp, dir, "vars.env", "FROM_FILE='beside the config'\n",
+	    0600);
+	write_file(cfg, dir, "config.toml", "[[job]]\nname = \"show\"\n"
+	    "command = \"echo $FROM_FILE\"\nenv_file = [\"vars.env\"]\n",
+	    0600);
+	jd(&r, "-c", cfg, "--json", "show", NULL);
+	v = jd_json(&r);
+	ck_assert_str_eq(jstr(v, "stdout"), "beside the config\n");
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_config_job_args)
 {
 	struct res		 r;
@@ -1265,6 +1289,7 @@ run_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_config_job_params_env_cwd);
 	tcase_add_test(tc, test_config_job_args);
+	tcase_add_test(tc, test_config_env_file_beside);
 	tcase_add_test(tc, test_config_job_timeout_and_input);
 	tcase_add_test(tc, test_config_errors);
 	tcase_add_test(tc, test_config_job_params_other_shell);

@@ -6,8 +6,9 @@
  * numbers within their bounds, non-empty strings where required, job
  * names unique, [A-Za-z0-9_.-]+ and not all digits, arrays terminated
  * where their counts say, the focus key a valid name, and command, args,
- * cwd and input templates that expand with the job's own params.  An
- * error must name the file first.
+ * cwd and input templates that expand with the job's own params, every
+ * dependency a job of the file other than itself, and group names like
+ * job names.  An error must name the file first.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,6 +67,9 @@ fuzz_config_options(const char *section, const void *base)
 			d = *(const double *)(const void *)field;
 		else
 			continue;
+		/* A number with no default is -1 when unset (stop_timeout). */
+		if (o->type == CONFIG_NUMBER && o->def == NULL && d == -1)
+			continue;
 		if (!(d >= o->min && d <= o->max))
 			abort();
 	}
@@ -109,6 +113,11 @@ fuzz_config_job(const struct config *cfg, const struct config_job *j)
 	    j->restart != CONFIG_RESTART_ON_FAILURE &&
 	    j->restart != CONFIG_RESTART_ALWAYS)
 		abort();
+	for (i = 0; i < j->ndeps; i++) {
+		if (config_find_job(cfg, j->deps[i].name) == NULL ||
+		    strcmp(j->deps[i].name, j->name) == 0)
+			abort();
+	}
 	fuzz_config_options("job", j);
 	fuzz_config_template(j, j->command, j->args == NULL ? EXPAND_SHELL : 0);
 	for (i = 0; i < j->nargs; i++)
@@ -123,7 +132,7 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 {
 	const struct config_settings	*s;
 	struct bind			*b;
-	size_t				 i;
+	size_t				 i, len;
 
 	if (rc != 0) {
 		if (rc != -1 || cfg != NULL || cause == NULL ||
@@ -151,6 +160,15 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 		abort();
 	for (i = 0; i < cfg->njobs; i++)
 		fuzz_config_job(cfg, &cfg->jobs[i]);
+	if (cfg->ngroups > 0 && cfg->groups == NULL)
+		abort();
+	for (i = 0; i < cfg->ngroups; i++) {
+		len = strlen(cfg->groups[i].name);
+		if (len == 0 || strspn(cfg->groups[i].name,
+		    FUZZ_CONFIG_NAME) != len)
+			abort();
+		fuzz_config_options("groups", &cfg->groups[i]);
+	}
 	config_free(cfg);
 }
 
