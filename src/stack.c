@@ -890,32 +890,6 @@ stack_watch_all(struct stack *st)
 }
 
 /*
- * Return the absolute directory of the config file (a relative path is
- * the session's first cwd's, where jobdeck started), or NULL.
- */
-static char *
-stack_config_dir(const struct config *config, const struct session *session)
-{
-	char	*path, *slash;
-
-	if (config == NULL || config->path == NULL)
-		return NULL;
-	if ((path = realpath(config->path, NULL)) == NULL) {
-		if (*config->path == '/' || session == NULL)
-			path = xstrdup(config->path);
-		else
-			path = xprintf("%s/%s", session_cwd(session),
-			    config->path);
-	}
-	if ((slash = strrchr(path, '/')) == NULL) {
-		free(path);
-		return NULL;
-	}
-	slash[slash == path] = '\0';	/* a file at the root: "/" */
-	return path;
-}
-
-/*
  * Make the stack of config's jobs on jt: the table's policy, its
  * subscriber, the groups' limits and the watched files.
  */
@@ -934,7 +908,7 @@ stack_new(struct loop *loop, struct jobtable *jt, const struct config *config,
 	st->config = config;
 	st->session = session;
 	st->http = http;
-	st->dir = stack_config_dir(config, session);
+	st->dir = config_dir(config);
 	st->sub = -1;
 	for (i = n = 0; config != NULL && i < config->njobs; i++)
 		n += config->jobs[i].replicas > 1 ?

@@ -482,6 +482,31 @@ bg_wait_line(struct deck *d, struct bg *b, const char *const *texts,
 	}
 }
 
+/*
+ * Wait until the events stream is served: once it has told of a job
+ * spawned after it, it tells of every later one.
+ */
+static void
+bg_sync(struct deck *d, struct bg *b)
+{
+	const char	*texts[2];
+	char		 name[32], want[64];
+	int64_t		 end = term_now_ms() + WAIT_MS;
+	int		 i;
+
+	for (i = 0; term_now_ms() < end; i++) {
+		snprintf(name, sizeof name, "sync%d", i);
+		snprintf(want, sizeof want, "\"name\":\"%s\"", name);
+		texts[0] = want;
+		texts[1] = NULL;
+		free(ctl(d, "spawn", "--name", name, "--", "true",
+		    (const char *)NULL));
+		if (bg_wait_line(d, b, texts, 300))
+			return;
+	}
+	ck_abort_msg("the events stream told of no job: %s", b->buf);
+}
+
 /* Stop the background ctl. */
 static void
 bg_stop(struct bg *b)
@@ -528,6 +553,7 @@ START_TEST(test_stack_order)
 	    "api = \"started\" }\n", port, port);
 	deck_start(&d, "order", toml);
 	bg_start(&d, &b);
+	bg_sync(&d, &b);
 	out = ctl(&d, "run", "worker", (const char *)NULL);
 	free(out);
 	EXPECT_IN(d.t, &panel, "Waiting for db (ready)", WAIT_MS);
