@@ -697,22 +697,16 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 }
 
 /*
- * The liveness probe failed: the note says why, and the job fails (its
- * restart policy applies).
+ * The liveness probe failed: the job fails, which notes why (its restart
+ * policy applies).
  */
 static void
 stack_live_result(struct probe *p, int ok, const char *why, void *arg)
 {
 	struct stack_run	*r = arg;
-	struct stack		*st = r->st;
-	char			*note;
 
 	if ((p != r->live && r->live != NULL) || ok)
 		return;
-	note = xprintf("liveness: %s", why);
-	job_set_note(r->job, note);
-	jobtable_changed(st->jt, r->job);
-	free(note);
 	stack_run_fail(r, "liveness", why);
 }
 
