@@ -49,6 +49,10 @@ struct stack_run {
 	int			 was_ready;	/* this run passed readiness */
 	uint64_t		 delay_timer;	/* start_delay, 0: none armed */
 	int			 delayed;	/* start_delay is over */
+
+#define STACK_STOP_ASKED	1	/* !kill-group: stop it once no */
+#define STACK_STOP_SENT		2	/*   job being stopped needs it */
+	int			 stopping;
 };
 
 /* One replica of a configured job (the job itself without replicas). */
@@ -94,9 +98,6 @@ struct stack {
 	size_t			  nwatches;
 	char			 *watch_errors;	/* said by stack_start_all() */
 
-	struct job		**stopping;	/* !kill-group: stopped once */
-	size_t			  nstopping;	/*   no job of it that runs */
-	size_t			  astopping;	/*   depends on them */
 	uint64_t		  tick_timer;	/* the next turn's work */
 	int			  recheck;	/* ask the gate again then */
 };
@@ -570,26 +571,21 @@ stack_may_start(struct job *job, char **why, void *arg)
 	return JOBTABLE_GO;
 }
 
-/* Return whether a running job other than job depends on job's name. */
+/*
+ * Return whether a running job other than r's (one being stopped, if
+ * stopping) depends on r's configured job.
+ */
 static int
-stack_serves(struct stack *st, struct job *job, struct job **among,
-    size_t namong)
+stack_serves(struct stack *st, struct stack_run *r, int stopping)
 {
-	struct stack_run	*r, *q;
+	struct stack_run	*q;
 	const struct config_job	*qcj;
 	size_t			 i, k;
 
-	if ((r = stack_run_of(st, job)) == NULL)
-		return 0;
 	for (i = 0; i < st->nruns; i++) {
 		q = st->runs[i];
-		if (q == r || !job_is_running(q->job))
-			continue;
-		for (k = 0; among != NULL && k < namong; k++) {
-			if (among[k] == q->job)
-				break;
-		}
-		if (among != NULL && k == namong)
+		if (q == r || !job_is_running(q->job) ||
+		    (stopping && q->stopping == 0))
 			continue;
 		qcj = q->slot->cj;
 		for (k = 0; k < qcj->ndeps; k++) {
@@ -604,7 +600,12 @@ stack_serves(struct stack *st, struct job *job, struct job **among,
 static int
 stack_stop_later(struct job *job, void *arg)
 {
-	return stack_serves(arg, job, NULL, 0);
+	struct stack		*st = arg;
+	struct stack_run	*r;
+
+	if ((r = stack_run_of(st, job)) == NULL)
+		return 0;
+	return stack_serves(st, r, 0);
 }
 
 /* Make and start a probe of job r as cp says; -1 with *cause. */
@@ -729,6 +730,7 @@ stack_job_started(struct job *job, void *arg)
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
 	r->was_ready = 0;
+	r->stopping = 0;
 	stack_recheck(st);
 	if (!stack_has_probe(&cj->ready)) {
 		job_set_ready(job, JOB_READY_NONE);
@@ -781,15 +783,8 @@ static void
 stack_job_removed(struct job *job, void *arg)
 {
 	struct stack	*st = arg;
-	size_t		 i;
 	int		 k;
 
-	for (i = 0; i < st->nstopping; i++) {
-		if (st->stopping[i] == job) {
-			st->stopping[i] = st->stopping[--st->nstopping];
-			break;
-		}
-	}
 	if ((k = stack_run_index(st, job)) != -1)
 		stack_run_forget(st, (size_t)k);
 }
@@ -948,7 +943,6 @@ stack_free(struct stack *st)
 		loop_cancel_timer(st->loop, st->tick_timer);
 	if (st->own_http)
 		http_free(st->http);
-	free(st->stopping);
 	free(st->slots);
 	free(st->watch_errors);
 	free(st->dir);
@@ -1185,29 +1179,30 @@ stack_start_group(struct stack *st, const char *group, int *started,
 }
 
 /*
- * Stop the jobs !kill-group asked to stop once no running job among them
- * depends on them (dependants first); the others wait for the next exit.
+ * Stop the jobs !kill-group asked to stop once no running job being
+ * stopped depends on them (dependants first); the others wait for the
+ * next exit.
  */
 static void
 stack_stop_pending(struct stack *st)
 {
-	struct job	*job;
-	size_t		 i;
+	struct stack_run	*r;
+	size_t			 i;
 
-	for (i = 0; i < st->nstopping;) {
-		job = st->stopping[i];
-		if (!stack_live(job)) {
-			st->stopping[i] = st->stopping[--st->nstopping];
+	for (i = 0; i < st->nruns; i++) {
+		r = st->runs[i];
+		if (r->stopping == 0)
 			continue;
-		}
-		if (job_is_running(job) && stack_serves(st, job, st->stopping,
-		    st->nstopping)) {
-			i++;
+		if (!stack_live(r->job))
+			r->stopping = 0;
+		else if (r->stopping == STACK_STOP_SENT ||
+		    (job_is_running(r->job) && stack_serves(st, r, 1)))
 			continue;
+		else {
+			r->stopping = STACK_STOP_SENT;
+			jobtable_kill(st->jt, r->job, SIGTERM);
+			i = (size_t)-1;	/* the kill's callbacks may change runs */
 		}
-		st->stopping[i] = st->stopping[--st->nstopping];
-		jobtable_kill(st->jt, job, SIGTERM);
-		i = 0;	/* the list changed under the kill's callbacks */
 	}
 }
 
@@ -1219,35 +1214,23 @@ int
 stack_kill_group(struct stack *st, const char *group, int *stopped,
     char **cause)
 {
-	const struct job_spec	*js;
-	struct job		*job;
+	const struct config_job	*cj;
+	struct stack_run	*r;
 	size_t			 i;
-	int			 k;
 
 	*stopped = 0;
 	if (!stack_group_known(st, group)) {
 		*cause = xprintf("no jobs in group: %s", group);
 		return -1;
 	}
-	for (k = 0; k < jobtable_count(st->jt); k++) {
-		job = jobtable_get(st->jt, k);
-		js = job_spec(job);
-		if (js->group == NULL || strcmp(js->group, group) != 0 ||
-		    !stack_live(job))
+	for (i = 0; i < st->nruns; i++) {
+		r = st->runs[i];
+		cj = r->slot->cj;
+		if (cj->group == NULL || strcmp(cj->group, group) != 0 ||
+		    !stack_live(r->job))
 			continue;
-		for (i = 0; i < st->nstopping; i++) {
-			if (st->stopping[i] == job)
-				break;
-		}
-		if (i == st->nstopping) {
-			if (st->nstopping == st->astopping) {
-				st->astopping = st->astopping == 0 ? 8 :
-				    st->astopping * 2;
-				st->stopping = xreallocarray(st->stopping,
-				    st->astopping, sizeof *st->stopping);
-			}
-			st->stopping[st->nstopping++] = job;
-		}
+		if (r->stopping == 0)
+			r->stopping = STACK_STOP_ASKED;
 		(*stopped)++;
 	}
 	stack_stop_pending(st);

@@ -1620,6 +1620,80 @@ START_TEST(test_stack_dep_fails)
 }
 END_TEST
 
+/*
+ * !kill-group stops a group's jobs in the reverse order of their
+ * dependencies: api (which depends on db) first, db once api has ended.
+ */
+START_TEST(test_stack_kill_group_order)
+{
+	char	 toml[2048], path[128], buf[256];
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "%s/stops", rec.dir);
+	snprintf(toml, sizeof toml,
+	    "[[job]]\nname = \"db\"\ngroup = \"be\"\nautostart = false\n"
+	    "command = '''trap 'echo db >> %s; exit 0' TERM; "
+	    "while :; do sleep 0.05; done'''\n"
+	    "[[job]]\nname = \"api\"\ngroup = \"be\"\nautostart = false\n"
+	    "command = '''trap 'sleep 0.3; echo api >> %s; exit 0' TERM; "
+	    "while :; do sleep 0.05; done'''\n"
+	    "depends_on = { db = \"started\" }\n", path, path);
+	stack_load(toml);
+	rec_clear();
+	run_ok("!start-group be");
+	wait_state(job_named("db"), JOB_RUNNING);
+	wait_state(job_named("api"), JOB_RUNNING);
+	run_for(200);	/* both shells have set their traps */
+	rec_clear();
+	run_ok("!kill-group be");
+	ck_assert_str_eq(rec.messages[0], "stopping 2 jobs of be");
+	wait_state(job_named("db"), JOB_CANCELED);
+	ck_assert_int_eq(job_state(job_named("api")), JOB_CANCELED);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_str_eq(buf, "api\ndb\n");
+}
+END_TEST
+
+/*
+ * replicas = 2 starts api-1 and api-2; a job depending on api waits for
+ * both, and the stack knows each replica's configured job.
+ */
+START_TEST(test_stack_replicas)
+{
+	struct job	*a1, *a2, *web;
+
+	stack_load("[[job]]\nname = \"api\"\nreplicas = 2\nautostart = false\n"
+	    "command = \"head -n 1 >/dev/null\"\n"
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\ndepends_on = { api = \"completed\" }\n");
+	rec_clear();
+	run_ok("!run web");
+	a1 = job_named("api-1");
+	a2 = job_named("api-2");
+	web = job_named("web");
+	ck_assert_ptr_eq(stack_job_config(rec.stack, a1),
+	    config_find_job(rec.config, "api"));
+	ck_assert_ptr_eq(stack_job_config(rec.stack, a2),
+	    config_find_job(rec.config, "api"));
+	ck_assert_ptr_eq(stack_job_config(rec.stack, web),
+	    config_find_job(rec.config, "web"));
+	wait_state(a1, JOB_RUNNING);
+	wait_state(a2, JOB_RUNNING);
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	run_ok("!send api-1 x\\n");
+	wait_state(a1, JOB_COMPLETED);
+	run_for(200);
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	run_ok("!send api-2 x\\n");
+	wait_state(web, JOB_RUNNING);
+}
+END_TEST
+
 /* start_delay holds a job waiting ("start delay 0.3s"), then it runs. */
 START_TEST(test_stack_start_delay)
 {
@@ -1699,6 +1773,8 @@ cmd_suite(void)
 	tcase_add_test(tc, test_stack_depends);
 	tcase_add_test(tc, test_stack_dep_fails);
 	tcase_add_test(tc, test_stack_start_delay);
+	tcase_add_test(tc, test_stack_kill_group_order);
+	tcase_add_test(tc, test_stack_replicas);
 	suite_add_tcase(s, tc);
 	return s;
 }
