@@ -17,12 +17,10 @@
  */
 #include <sys/wait.h>
 
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "http.h"
@@ -323,7 +321,8 @@ stack_run_forget(struct stack *st, size_t i)
 		s->gone_state = job_state(r->job);
 		s->gone_status = job_end_status(r->job);
 		s->gone_ran = job_pid(r->job) > 0;
-		s->gone_ready = r->was_ready;
+		s->gone_ready = r->was_ready || (s->gone_ran &&
+		    !stack_has_probe(&s->cj->ready));
 	}
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
