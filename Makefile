@@ -75,6 +75,7 @@ LIB_SRCS = \
 	src/cmd-history.c \
 	src/cmd-grep.c \
 	src/cmd-wait.c \
+	src/cmd-stack.c \
 	src/ctl.c \
 	src/ctl-client.c \
 	src/keys.c \
@@ -127,7 +128,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \
-		     $(B)/grep.o $(B)/keys.o \
+		     $(B)/cmd-stack.o $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/watch.o
@@ -173,6 +174,10 @@ CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 UP_BIN	= $(TB)/check_up_e2e
 UP_OBJS	= $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	  $(B)/tests/e2e/check_up_e2e.o $(B)/tests/jsonread.o
+# Stacks end to end: the real deck on a config, driven by `jobdeck ctl`.
+STACK_E2E_BIN = $(TB)/check_stack_e2e
+STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
@@ -278,6 +283,10 @@ $(UP_BIN): $(UP_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(STACK_E2E_BIN): $(STACK_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -343,7 +352,7 @@ check:
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
-	     $(TOML_TOOLS) \
+	     $(STACK_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
@@ -351,7 +360,7 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(FAULT_BIN)
+	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -364,9 +373,10 @@ check-user:
 unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
-e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN)
+e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
+    $(STACK_E2E_BIN)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN) $(UP_BIN)
+	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

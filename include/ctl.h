@@ -59,8 +59,9 @@
  *   "name","pid","command"}, {"event":"queued","id","name","command"},
  *   {"event":"output","id","text"} for each line of output as it
  *   completes (escape sequences stripped, as !logs shows it),
- *   {"event":"exited","id","exit_code","signal","duration_ms","state"}
- *   and {"event":"removed","id"}.  logs --follow writes "\036follow\n",
+ *   {"event":"exited","id","exit_code","signal","duration_ms","state"},
+ *   {"event":"changed","id","state","waiting_for","ready","note"} and
+ *   {"event":"removed","id"}.  logs --follow writes "\036follow\n",
  *   the job's output from the start of its log and then each line as it
  *   completes (with --json, "output" events and a last "exited" one),
  *   and last "\036exit N\n", N being the status jobdeck ctl exits with:

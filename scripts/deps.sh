@@ -2,7 +2,8 @@
 # Installs what jobdeck needs to build and test, when it is missing:
 # ncursesw, libvterm, libcurl (readiness probes over HTTP), check and
 # pkg-config (and groff to lint the man page,
-# and python3 for the demo stack of `make run`, ping for its examples).
+# and python3 for the demo stack of `make run` and the stack's end-to-end
+# tests, ping for its examples).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
 set -u

@@ -36,9 +36,10 @@ static void	cmd_events_exec(struct cmd_ctx *, int, char **);
 #define CMD_STATUS_LINES	1000
 
 /* The options of list, status and spawn: ctx->opts follows these tables. */
-enum { LIST_STATUS, LIST_LIMIT, LIST_ALL };
+enum { LIST_STATUS, LIST_GROUP, LIST_LIMIT, LIST_ALL };
 static const struct cmd_option cmd_list_options[] = {
 	[LIST_STATUS] = { .name = "--status", .value = "STATE,..." },
+	[LIST_GROUP] = { .name = "--group", .value = "GROUP" },
 	[LIST_LIMIT] = { .name = "--limit", .value = "N" },
 	[LIST_ALL] = { .name = "--all", .alias = "-a" },
 	{ .name = NULL }
@@ -64,9 +65,9 @@ const struct cmd_entry cmd_list_entry = {
 	.name = "list",
 	.options = cmd_list_options,
 	.args = "",
-	.help = "list jobs in the given states (running, stopped, queued, "
-	    "completed, failed, canceled, timed-out), the N most recent "
-	    "(--all: and the runs of earlier decks)",
+	.help = "list jobs in the given states (queued, waiting, running, "
+	    "stopped, completed, failed, canceled, timed-out) and group, the "
+	    "N most recent (--all: and the runs of earlier decks)",
 	.min_args = 0,
 	.max_args = 0,
 	.exec = cmd_list_exec,
@@ -118,8 +119,8 @@ static int
 cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 {
 	static const enum job_state states[] = {
-		JOB_QUEUED, JOB_RUNNING, JOB_STOPPED, JOB_COMPLETED,
-		JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
+		JOB_QUEUED, JOB_WAITING, JOB_RUNNING, JOB_STOPPED,
+		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
 	};
 	const char	*p = list, *end;
 	char		*names, *tmp;
@@ -154,15 +155,25 @@ cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 	return 0;
 }
 
+/* Return whether job belongs to group (its spec's, from the config). */
+static int
+cmd_in_group(struct job *job, const char *group)
+{
+	const char	*g = job_spec(job)->group;
+
+	return g != NULL && strcmp(g, group) == 0;
+}
+
 /*
- * !list [--status STATE,...] [--limit N]: the jobs in those states (all
- * by default), at most the N most recent, in id order.
+ * !list [--status STATE,...] [--group GROUP] [--limit N]: the jobs in
+ * those states (all by default) and that group, at most the N most
+ * recent, in id order.
  */
 static void
 cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	**jobs, *job;
-	const char	 *value;
+	const char	 *value, *group;
 	unsigned int	  mask = ~0U;
 	char		 *end;
 	struct store_meta *runs;
@@ -184,11 +195,13 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return;
 		}
 	}
+	group = ctx->opts[LIST_GROUP].value;
 	n = jobtable_count(ctx->jt);
 	jobs = xcalloc((size_t)n + 1, sizeof *jobs);
 	for (i = count = 0; i < n; i++) {
 		job = jobtable_get(ctx->jt, i);
-		if (mask & (1U << job_state(job)))
+		if ((mask & (1U << job_state(job))) && (group == NULL ||
+		    cmd_in_group(job, group)))
 			jobs[count++] = job;
 	}
 	first = limit > 0 && count > limit ? count - (int)limit : 0;

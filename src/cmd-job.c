@@ -129,16 +129,21 @@ const struct cmd_entry cmd_logs_entry = {
  * Write a job's fields into the open JSON object jb: id, name, command,
  * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
  * 8601, UTC), duration_ms, cpu_ms and memory_bytes (its cgroup's, null
- * when unknown), exit_code and signal (null while it runs or waits) and
- * log (the log file's path, or null).
+ * when unknown), exit_code and signal (null while it runs or waits),
+ * log (the log file's path, or null), and of a stack: waiting_for (what
+ * a waiting job waits for, or null), ready ("starting", "ready", or null
+ * without a readiness probe), group (or null), priority and note (why it
+ * last restarted, or null).
  */
 void
 cmd_json_job(struct json_buf *jb, struct job *job)
 {
-	char *const	*argv = job_argv(job);
-	char		 buf[64], *path;
-	int64_t		 cpu = job_cpu_ms(job), mem = job_memory_bytes(job);
-	int		 i;
+	const struct job_spec	*spec;
+	char *const		*argv = job_argv(job);
+	char			 buf[64], *path;
+	int64_t			 cpu = job_cpu_ms(job);
+	int64_t			 mem = job_memory_bytes(job);
+	int			 i;
 
 	json_key(jb, "id");
 	json_put_int(jb, job_id(job));
@@ -194,6 +199,20 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 		free(path);
 	} else
 		json_put_null(jb);
+	json_key(jb, "waiting_for");
+	json_put_string(jb, job_wait_reason(job));
+	json_key(jb, "ready");
+	if (job_ready(job) == JOB_READY_NONE)
+		json_put_null(jb);
+	else
+		json_put_string(jb, job_ready_name(job_ready(job)));
+	spec = job_spec(job);
+	json_key(jb, "group");
+	json_put_string(jb, spec->group);
+	json_key(jb, "priority");
+	json_put_int(jb, spec->priority);
+	json_key(jb, "note");
+	json_put_string(jb, job_note(job));
 }
 
 /* Hand a job to the client as a JSON document: the object of cmd_json_job. */
@@ -224,21 +243,29 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 	cmd_show_jobs_runs(ctx, jobs, n, NULL, -1);
 }
 
-/* Return a job's row of the jobs table (see cmd_show_jobs_runs()). */
+/*
+ * Return a job's row of the jobs table (see cmd_show_jobs_runs()); after
+ * the command, what a waiting job waits for and the job's note.
+ */
 static char *
 cmd_job_row(struct job *job, int64_t now)
 {
-	char	exitbuf[32], timebuf[32], cpu[32], mem[32];
+	char		 exitbuf[32], timebuf[32], cpu[32], mem[32];
+	const char	*wait = job_wait_reason(job), *note = job_note(job);
 
 	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
 	job_format_duration(job_duration_ms(job, now), timebuf,
 	    sizeof timebuf);
-	return xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  %-6s  %s%s%s",
+	return xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  %-6s  %s%s%s"
+	    "%s%s%s%s%s%s",
 	    job_id(job), (long)job_pid(job), job_state_name(job_state(job)),
 	    exitbuf, timebuf, job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
 	    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
 	    job_name(job) != NULL ? job_name(job) : "",
-	    job_name(job) != NULL ? ": " : "", job_command(job));
+	    job_name(job) != NULL ? ": " : "", job_command(job),
+	    wait != NULL ? "  (waiting for " : "", wait != NULL ? wait : "",
+	    wait != NULL ? ")" : "", note != NULL ? "  (" : "",
+	    note != NULL ? note : "", note != NULL ? ")" : "");
 }
 
 /*

@@ -225,6 +225,7 @@ static void	ctl_job_started(struct job *, void *);
 static void	ctl_job_output(struct job *, const char *, size_t, void *);
 static void	ctl_job_exited(struct job *, void *);
 static void	ctl_job_queued(struct job *, void *);
+static void	ctl_job_changed(struct job *, void *);
 static void	ctl_job_removed(struct job *, void *);
 static void	ctl_cmd_message(const char *, void *);
 static void	ctl_cmd_error(const char *, void *);
@@ -246,6 +247,7 @@ static const struct jobtable_cbs ctl_jobtable_cbs = {
 	.output = ctl_job_output,
 	.exited = ctl_job_exited,
 	.queued = ctl_job_queued,
+	.changed = ctl_job_changed,
 	.removed = ctl_job_removed,
 };
 
@@ -1700,6 +1702,38 @@ static void
 ctl_job_queued(struct job *job, void *arg)
 {
 	ctl_announce(arg, job, "queued");
+}
+
+/*
+ * What is shown of a job changed (it waits for something else, became
+ * ready, got a note, stopped, continued, was renamed): tell the events
+ * clients.
+ */
+static void
+ctl_job_changed(struct job *job, void *arg)
+{
+	struct ctl	*ctl = arg;
+	struct json_buf	 jb;
+	char		*line;
+	size_t		 n;
+
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "changed", job_id(job));
+	json_key(&jb, "state");
+	json_put_string(&jb, job_state_name(job_state(job)));
+	json_key(&jb, "waiting_for");
+	json_put_string(&jb, job_wait_reason(job));
+	json_key(&jb, "ready");
+	if (job_ready(job) == JOB_READY_NONE)
+		json_put_null(&jb);
+	else
+		json_put_string(&jb, job_ready_name(job_ready(job)));
+	json_key(&jb, "note");
+	json_put_string(&jb, job_note(job));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
 }
 
 /*

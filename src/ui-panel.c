@@ -1,6 +1,7 @@
 /*
  * ui-panel.c: the panel of jobs (a three-line entry per job with its
- * state, or one line when the screen is narrow or short), the layout of
+ * state, what it waits for or whether it is ready yet, its note and last
+ * output, or one line when the screen is narrow or short), the layout of
  * panel and pane, zoom, and the marks of failures not yet looked at.
  */
 #include <curses.h>
@@ -330,8 +331,11 @@ ui_draw_panel(struct ui *ui)
 		ui_line(y + 1, r->x + 1, iw, left, A_NORMAL, 0, mark, A_BOLD,
 		    pair);
 
+		/* A note (why it restarted) comes before the output. */
 		job_last_line(job, last, sizeof last);
-		snprintf(left, sizeof left, "  Last output: %s", last);
+		snprintf(left, sizeof left, "  %s%sLast output: %s",
+		    job_note(job) != NULL ? job_note(job) : "",
+		    job_note(job) != NULL ? " · " : "", last);
 		ui_line(y + 2, r->x + 1, iw, left, A_DIM, 0, NULL, 0, 0);
 		y += 3;
 	}

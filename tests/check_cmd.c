@@ -18,10 +18,12 @@
 
 #include "bind.h"
 #include "cmd.h"
+#include "config.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "session.h"
+#include "stack.h"
 #include "store.h"
 
 static char *const test_env[] = {
@@ -46,6 +48,7 @@ struct rec {
 	int		 focus;
 	int		 nselects;
 	int		 quits;
+	char		*json;		/* the last JSON document */
 
 	struct loop	*loop;
 	struct jobtable	*jt;
@@ -53,6 +56,8 @@ struct rec {
 	struct cmd_ctx	 ctx;
 	char		 dir[64];
 	char		*cwd0;		/* the session's first cwd */
+	struct config	*config;	/* stack_load()'s, or NULL */
+	struct stack	*stack;
 };
 
 static struct rec	rec;
@@ -130,12 +135,23 @@ rec_quit(void *arg)
 	r->quits++;
 }
 
+/* Keep a JSON document. */
+static void
+rec_json(const char *doc, void *arg)
+{
+	struct rec	*r = arg;
+
+	free(r->json);
+	r->json = strdup(doc);
+}
+
 static const struct cmd_client rec_client = {
 	.message = rec_message,
 	.error = rec_error,
 	.show = rec_show,
 	.select = rec_select,
 	.quit = rec_quit,
+	.json = rec_json,
 };
 
 /* Forget everything the client was told. */
@@ -149,6 +165,8 @@ rec_clear(void)
 	for (i = 0; i < rec.nmessages; i++)
 		free(rec.messages[i]);
 	rec_free_show(&rec);
+	free(rec.json);
+	rec.json = NULL;
 	rec.nerrors = rec.nmessages = rec.nshows = rec.nselects = 0;
 	rec.quits = 0;
 	rec.selected = NULL;
@@ -193,7 +211,9 @@ teardown(void)
 	rec_clear();
 	for (i = 0; i < jobtable_count(rec.jt); i++)
 		job_signal(jobtable_get(rec.jt, i), SIGKILL);
+	stack_free(rec.stack);
 	jobtable_free(rec.jt);
+	config_free(rec.config);
 	store_free(rec.store);
 	loop_free(rec.loop);
 	session_free(rec.session);
@@ -320,7 +340,8 @@ static const struct err_case {
 } err_cases[] = {
 	{ "!frobnicate", "unknown command: !frobnicate", 0 },
 	{ "!frobnicate now", "unknown command: !frobnicate", 0 },
-	{ "!k", "ambiguous command: !k (!kill, !kill-all)", 0 },
+	{ "!k", "ambiguous command: !k (!kill, !kill-all, !kill-group)", 0 },
+	{ "!kill-", "ambiguous command: !kill- (!kill-all, !kill-group)", 0 },
 	{ "!kill 999", "no such job: 999", 0 },
 	{ "!kill", "usage: !kill [-SIGNAL] ID...", 0 },
 	{ "!kill -9", "usage: !kill [-SIGNAL] ID...", 0 },
@@ -345,7 +366,13 @@ static const struct err_case {
 	{ "!logs ${X", "unterminated ${", 0 },
 	{ "!logs --follow", "usage: !logs [--follow] ID", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
-	    "running, stopped, completed, failed, canceled, timed-out)", 0 },
+	    "waiting, running, stopped, completed, failed, canceled, "
+	    "timed-out)", 0 },
+	{ "!list --group", "list: --group needs a value (GROUP)", 0 },
+	{ "!start-group", "usage: !start-group GROUP", 0 },
+	{ "!kill-group a b", "usage: !kill-group GROUP", 0 },
+	{ "!start-group backend", "start-group: no configured stack here", 0 },
+	{ "!kill-group backend", "kill-group: no configured stack here", 0 },
 	{ "!list --limit", "list: --limit needs a value (N)", 0 },
 	{ "!list --bogus", "list: unknown option: --bogus", 0 },
 	{ "!list --status=running --status=failed", "list: --status given "
@@ -395,7 +422,9 @@ START_TEST(test_find)
 		ck_assert_ptr_eq(cmd_find(cmd_table[i]->name, &cause),
 		    cmd_table[i]);
 	ck_assert_str_eq(cmd_find("kill", &cause)->name, "kill");
-	ck_assert_str_eq(cmd_find("kill-", &cause)->name, "kill-all");
+	ck_assert_str_eq(cmd_find("kill-a", &cause)->name, "kill-all");
+	ck_assert_str_eq(cmd_find("kill-g", &cause)->name, "kill-group");
+	ck_assert_str_eq(cmd_find("start", &cause)->name, "start-group");
 	ck_assert_str_eq(cmd_find("killall", &cause)->name, "kill-all");
 	ck_assert_str_eq(cmd_find("he", &cause)->name, "help");
 	ck_assert_str_eq(cmd_find("?", &cause)->name, "help");
@@ -1371,6 +1400,320 @@ START_TEST(test_history_rerun)
 }
 END_TEST
 
+/* Parse a configuration and make its stack on the test's jobtable. */
+static void
+stack_load(const char *text)
+{
+	char	*cause = NULL;
+
+	ck_assert_msg(config_parse("test.toml", text, strlen(text),
+	    &rec.config, &cause) == 0, "config: %s", cause);
+	rec.stack = stack_new(rec.loop, rec.jt, rec.config, rec.session, NULL);
+	rec.ctx.config = rec.config;
+	rec.ctx.stack = rec.stack;
+}
+
+/* Return the job called name, which must be in the table. */
+static struct job *
+job_named(const char *name)
+{
+	struct job	*job;
+	char		*cause = NULL;
+
+	job = jobtable_find(rec.jt, name, &cause);
+	ck_assert_msg(job != NULL, "%s: %s", name, cause);
+	return job;
+}
+
+/* Wait until a line of job's text holds want. */
+static void
+wait_text_has(struct job *job, const char *want)
+{
+	char	**lines;
+	int64_t	  end = loop_now_ms() + 5000;
+	int	  n, i, found = 0;
+
+	for (;;) {
+		lines = job_text_lines(job, &n);
+		for (i = 0; i < n && !found; i++)
+			found = strstr(lines[i], want) != NULL;
+		job_text_free(lines, n);
+		if (found)
+			return;
+		ck_assert_msg(loop_now_ms() < end, "job %d: no \"%s\"",
+		    job_id(job), want);
+		loop_run_once(rec.loop, 20);
+	}
+}
+
+/* Run a line with JSON results; assert the document holds each of want. */
+static void
+json_has(const char *line, const char *const *want)
+{
+	rec_clear();
+	rec.ctx.json = 1;
+	run_ok(line);
+	rec.ctx.json = 0;
+	ck_assert_msg(rec.json != NULL, "%s: no JSON", line);
+	for (; *want != NULL; want++)
+		ck_assert_msg(strstr(rec.json, *want) != NULL,
+		    "%s: no %s in %s", line, *want, rec.json);
+}
+
+/*
+ * Groups: !start-group starts a group's jobs (its [groups.NAME] limit
+ * queues one), !list --group shows them, the JSON job says its group and
+ * priority, !kill-group stops them and leaves the others.
+ */
+START_TEST(test_stack_groups)
+{
+	static const char *const json_b[] = { "\"group\":\"backend\"",
+	    "\"priority\":5", "\"state\":\"queued\"", NULL };
+	static const char *const json_c[] = { "\"group\":null",
+	    "\"priority\":0", "\"waiting_for\":null", "\"ready\":null",
+	    "\"note\":null", NULL };
+	struct job	*a, *b, *c;
+
+	stack_load("[groups.backend]\nmax_running = 1\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"sleep 100\"\n"
+	    "group = \"backend\"\nautostart = false\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"sleep 100\"\n"
+	    "group = \"backend\"\nautostart = false\npriority = 5\n"
+	    "[[job]]\nname = \"c\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\n");
+	run_error_again("!start-group nope", "no jobs in group: nope");
+	run_error_again("!kill-group nope", "no jobs in group: nope");
+	ck_assert_int_eq(jobtable_count(rec.jt), 0);
+
+	rec_clear();
+	run_ok("!start-group backend");
+	ck_assert_str_eq(rec.messages[0], "starting 2 jobs of backend");
+	a = job_named("a");
+	b = job_named("b");
+	wait_state(a, JOB_RUNNING);
+	ck_assert_int_eq(job_state(b), JOB_QUEUED);
+	rec_clear();
+	run_ok("!run c");
+	c = job_named("c");
+	wait_state(c, JOB_RUNNING);
+
+	rec_clear();
+	run_ok("!list --group backend");
+	ck_assert_int_eq(rec.count, 3);
+	rec_clear();
+	run_ok("!list --group backend --status queued");
+	ck_assert_int_eq(rec.count, 2);
+	ck_assert_ptr_nonnull(strstr(rec.lines[1], "b: sleep 100"));
+	rec_clear();
+	run_ok("!list --group nope");
+	ck_assert_int_eq(rec.count, 1);
+	json_has("!status b", json_b);
+	json_has("!status c", json_c);
+
+	rec_clear();
+	run_ok("!start-group backend");
+	ck_assert_str_eq(rec.messages[0], "every job of backend runs already");
+	rec_clear();
+	run_ok("!kill-group backend");
+	ck_assert_str_eq(rec.messages[0], "stopping 2 jobs of backend");
+	wait_done(a);
+	ck_assert_int_eq(job_state(a), JOB_CANCELED);
+	ck_assert_int_eq(job_state(b), JOB_CANCELED);
+	run_for(100);
+	ck_assert_int_eq(job_state(c), JOB_RUNNING);
+	rec_clear();
+	run_ok("!kill-group backend");
+	ck_assert_str_eq(rec.messages[0], "no running jobs in backend");
+}
+END_TEST
+
+/*
+ * Dependencies: !run starts what a job depends on first; the dependants
+ * wait (state, !ps, !list --status waiting, JSON) until the condition
+ * holds; !restart goes through the same gate, and a migration that
+ * fails fails the job waiting for its success, with the reason.
+ */
+START_TEST(test_stack_depends)
+{
+	static const char *const json_api[] = { "\"state\":\"waiting\"",
+	    "\"waiting_for\":\"migrate (completed_successfully)\"", NULL };
+	struct ps_row	 rows[4];
+	struct job	*migrate, *api, *web;
+	char		 last[256];
+
+	stack_load("[[job]]\nname = \"migrate\"\n"
+	    "command = \"head -n 1 | grep -qx ok\"\nautostart = false\n"
+	    "[[job]]\nname = \"api\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\n"
+	    "depends_on = { migrate = \"completed_successfully\" }\n"
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\ndepends_on = { api = \"started\" }\n");
+	rec_clear();
+	run_ok("!run web");
+	ck_assert_int_eq(jobtable_count(rec.jt), 3);
+	migrate = job_named("migrate");
+	api = job_named("api");
+	web = job_named("web");
+	ck_assert_ptr_eq(rec.selected, web);
+	wait_state(migrate, JOB_RUNNING);
+	ck_assert_int_eq(job_state(api), JOB_WAITING);
+	ck_assert_str_eq(job_wait_reason(api),
+	    "migrate (completed_successfully)");
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	ck_assert_str_eq(job_wait_reason(web), "api (started)");
+	ck_assert_int_eq(ps(rows, 4), 3);
+	ck_assert_str_eq(rows[1].state, "waiting");
+	ck_assert_str_eq(rows[1].command, "api: sleep 100  (waiting for "
+	    "migrate (completed_successfully))");
+	rec_clear();
+	run_ok("!list --status waiting");
+	ck_assert_int_eq(rec.count, 3);
+	json_has("!status api", json_api);
+
+	run_ok("!send migrate ok\\n");
+	wait_state(api, JOB_RUNNING);
+	wait_state(web, JOB_RUNNING);
+	ck_assert_int_eq(job_state(migrate), JOB_COMPLETED);
+
+	/* !restart asks the gate again: api waits for the new migration. */
+	rec_clear();
+	run_ok("!kill api");
+	wait_done(api);
+	run_ok("!restart migrate");
+	wait_state(migrate, JOB_RUNNING);
+	run_ok("!restart api");
+	wait_state(api, JOB_WAITING);
+	ck_assert_str_eq(job_wait_reason(api),
+	    "migrate (completed_successfully)");
+	run_ok("!send migrate no\\n");
+	wait_state(api, JOB_FAILED);
+	job_last_line(api, last, sizeof last);
+	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 1)");
+	ck_assert_int_eq(job_state(web), JOB_RUNNING);
+}
+END_TEST
+
+/*
+ * A dependency that fails fails its dependants in turn, each with its
+ * reason; nothing waits for ever.
+ */
+START_TEST(test_stack_dep_fails)
+{
+	struct job	*api, *web;
+
+	stack_load("[[job]]\nname = \"migrate\"\ncommand = \"exit 2\"\n"
+	    "autostart = false\n"
+	    "[[job]]\nname = \"api\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\n"
+	    "depends_on = { migrate = \"completed_successfully\" }\n"
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\ndepends_on = { api = \"ready\" }\n");
+	rec_clear();
+	run_ok("!run web");
+	api = job_named("api");
+	web = job_named("web");
+	wait_state(web, JOB_FAILED);
+	ck_assert_int_eq(job_state(api), JOB_FAILED);
+	ck_assert_int_eq(job_state(job_named("migrate")), JOB_FAILED);
+	wait_text_has(api, "migrate failed (exit 2)");
+	wait_text_has(web, "api never started");
+}
+END_TEST
+
+/*
+ * !kill-group stops a group's jobs in the reverse order of their
+ * dependencies: api (which depends on db) first, db once api has ended.
+ */
+START_TEST(test_stack_kill_group_order)
+{
+	char	 toml[2048], path[128], buf[256];
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "%s/stops", rec.dir);
+	snprintf(toml, sizeof toml,
+	    "[[job]]\nname = \"db\"\ngroup = \"be\"\nautostart = false\n"
+	    "command = '''trap 'echo db >> %s; exit 0' TERM; "
+	    "while :; do sleep 0.05; done'''\n"
+	    "[[job]]\nname = \"api\"\ngroup = \"be\"\nautostart = false\n"
+	    "command = '''trap 'sleep 0.3; echo api >> %s; exit 0' TERM; "
+	    "while :; do sleep 0.05; done'''\n"
+	    "depends_on = { db = \"started\" }\n", path, path);
+	stack_load(toml);
+	rec_clear();
+	run_ok("!start-group be");
+	wait_state(job_named("db"), JOB_RUNNING);
+	wait_state(job_named("api"), JOB_RUNNING);
+	run_for(200);	/* both shells have set their traps */
+	rec_clear();
+	run_ok("!kill-group be");
+	ck_assert_str_eq(rec.messages[0], "stopping 2 jobs of be");
+	wait_state(job_named("db"), JOB_CANCELED);
+	ck_assert_int_eq(job_state(job_named("api")), JOB_CANCELED);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_str_eq(buf, "api\ndb\n");
+}
+END_TEST
+
+/*
+ * replicas = 2 starts api-1 and api-2; a job depending on api waits for
+ * both, and the stack knows each replica's configured job.
+ */
+START_TEST(test_stack_replicas)
+{
+	struct job	*a1, *a2, *web;
+
+	stack_load("[[job]]\nname = \"api\"\nreplicas = 2\nautostart = false\n"
+	    "command = \"head -n 1 >/dev/null\"\n"
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\ndepends_on = { api = \"completed\" }\n");
+	rec_clear();
+	run_ok("!run web");
+	a1 = job_named("api-1");
+	a2 = job_named("api-2");
+	web = job_named("web");
+	ck_assert_ptr_eq(stack_job_config(rec.stack, a1),
+	    config_find_job(rec.config, "api"));
+	ck_assert_ptr_eq(stack_job_config(rec.stack, a2),
+	    config_find_job(rec.config, "api"));
+	ck_assert_ptr_eq(stack_job_config(rec.stack, web),
+	    config_find_job(rec.config, "web"));
+	wait_state(a1, JOB_RUNNING);
+	wait_state(a2, JOB_RUNNING);
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	run_ok("!send api-1 x\\n");
+	wait_state(a1, JOB_COMPLETED);
+	run_for(200);
+	ck_assert_int_eq(job_state(web), JOB_WAITING);
+	run_ok("!send api-2 x\\n");
+	wait_state(web, JOB_RUNNING);
+}
+END_TEST
+
+/* start_delay holds a job waiting ("start delay 0.3s"), then it runs. */
+START_TEST(test_stack_start_delay)
+{
+	struct job	*job;
+	int64_t		 t0;
+
+	stack_load("[[job]]\nname = \"slow\"\ncommand = \"echo go\"\n"
+	    "start_delay = 0.3\nautostart = false\n");
+	t0 = loop_now_ms();
+	rec_clear();
+	run_ok("!run slow");
+	job = job_named("slow");
+	ck_assert_int_eq(job_state(job), JOB_WAITING);
+	ck_assert_str_eq(job_wait_reason(job), "start delay 0.3s");
+	wait_state(job, JOB_COMPLETED);
+	ck_assert_int_ge(loop_now_ms() - t0, 300);
+	assert_text_line(job, "go");
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1420,6 +1763,18 @@ cmd_suite(void)
 	tcase_add_test(tc, test_session_lists);
 	tcase_add_test(tc, test_send_spawn_as_typed);
 	tcase_add_test(tc, test_history_rerun);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stack");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_stack_groups);
+	tcase_add_test(tc, test_stack_depends);
+	tcase_add_test(tc, test_stack_dep_fails);
+	tcase_add_test(tc, test_stack_start_delay);
+	tcase_add_test(tc, test_stack_kill_group_order);
+	tcase_add_test(tc, test_stack_replicas);
 	suite_add_tcase(s, tc);
 	return s;
 }

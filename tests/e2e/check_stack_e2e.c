@@ -1,0 +1,895 @@
+/*
+ * check_stack_e2e.c: stacks end to end (issue 13).  Each test writes a
+ * configuration and the small scripts its jobs run into a private
+ * directory, which is also every job's cwd (their logs land there),
+ * starts the real deck on the 120x40 pty with it, and drives it through
+ * the real `jobdeck ctl -S NAME ... --json`, parsing what it says
+ * (tests/jsonread.h).  Order is never inferred from time slept in the
+ * test: jobs append "WHAT <CLOCK_MONOTONIC ns>" lines to files (stamp.py)
+ * and the test polls with deadlines, comparing the stamps.
+ *
+ * Needs python3 (scripts/deps.sh installs it): the TCP listener, the
+ * HTTP server (python3 -m http.server) and the stamps.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/e2e.h"
+#include "jsonread.h"
+
+#define WAIT_MS		10000	/* a state, a file's line, a screen */
+#define CTL_MS		10000	/* one jobdeck ctl */
+#define QUIET_MS	1500	/* no second restart within this */
+
+static const struct term_rect panel = { 0, 0, 39, 40 };
+
+/* Appends its arguments and the monotonic clock in ns to a file. */
+static const char stamp_py[] =
+    "import sys, time\n"
+    "with open(sys.argv[1], 'a') as f:\n"
+    "    f.write(' '.join(sys.argv[2:]) + ' %d\\n' % time.monotonic_ns())\n";
+
+/* A TCP listener that takes a second before it listens. */
+static const char listen_py[] =
+    "import socket, sys, time\n"
+    "port, log = int(sys.argv[1]), sys.argv[2]\n"
+    "def stamp(what):\n"
+    "    with open(log, 'a') as f:\n"
+    "        f.write('%s %d\\n' % (what, time.monotonic_ns()))\n"
+    "stamp('db start')\n"
+    "time.sleep(1.0)\n"
+    "s = socket.socket()\n"
+    "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+    "s.bind(('127.0.0.1', port))\n"
+    "s.listen(16)\n"
+    "stamp('db listening')\n"
+    "while True:\n"
+    "    c, _ = s.accept()\n"
+    "    c.close()\n";
+
+/* A deck under test and its directory. */
+struct deck {
+	struct term	*t;
+	char		 name[32];
+	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
+	char		 dir[128];	/* config, scripts, the jobs' cwd */
+	char		 cfg[256];
+};
+
+/* A `jobdeck ctl events` left running. */
+struct bg {
+	pid_t	 pid;
+	int	 fd;
+	char	*buf;
+	size_t	 len;
+};
+
+/* Write text to name in the deck's directory with mode. */
+static void
+put_file(const struct deck *d, const char *name, const char *text, int mode)
+{
+	char	path[PATH_MAX];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", d->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Read name of the deck's directory into buf ("" when it is missing). */
+static const char *
+get_file(const struct deck *d, const char *name, char *buf, size_t size)
+{
+	char	 path[PATH_MAX];
+	FILE	*f;
+	size_t	 n = 0;
+
+	snprintf(path, sizeof path, "%s/%s", d->dir, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Return how many lines of name hold what. */
+static int
+count_lines(const struct deck *d, const char *name, const char *what)
+{
+	char		 buf[16384];
+	const char	*p = get_file(d, name, buf, sizeof buf), *nl;
+	int		 n = 0;
+
+	for (; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		if (what == NULL || (memmem(p, (size_t)(nl - p), what,
+		    strlen(what)) != NULL))
+			n++;
+	}
+	return n;
+}
+
+/* Return the stamp of the line of name that starts with what, or -1. */
+static long long
+stamp_of(const struct deck *d, const char *name, const char *what)
+{
+	char		 buf[16384];
+	const char	*p = get_file(d, name, buf, sizeof buf);
+	size_t		 len = strlen(what);
+
+	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p != NULL ?
+	    p + 1 : NULL) {
+		if (strncmp(p, what, len) == 0 && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/* Wait until name has n lines holding what (what NULL: any lines). */
+static void
+wait_lines(struct deck *d, const char *name, const char *what, int n)
+{
+	int64_t	end = term_now_ms() + WAIT_MS;
+	char	buf[16384];
+
+	while (count_lines(d, name, what) < n) {
+		ck_assert_msg(term_now_ms() < end, "%s: not %d lines of %s "
+		    "after %d ms:\n%s", name, n, what != NULL ? what : "any",
+		    WAIT_MS, get_file(d, name, buf, sizeof buf));
+		term_pump(d->t, 20);
+	}
+}
+
+/* Return a port on 127.0.0.1 that nothing listens on now. */
+static int
+free_port(void)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd, port;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ne(fd, -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+/* Make the deck's directory with stamp.py and listen.py in it. */
+static void
+deck_dir(struct deck *d, const char *name)
+{
+	const char	*path;
+	char		*slash;
+
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	path = e2e_cfg_write("stack.toml", "");
+	snprintf(d->cfg, sizeof d->cfg, "%s", path);
+	snprintf(d->dir, sizeof d->dir, "%s", path);
+	slash = strrchr(d->dir, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	put_file(d, "stamp.py", stamp_py, 0600);
+	put_file(d, "listen.py", listen_py, 0600);
+}
+
+/*
+ * Write the configuration toml (each "@" in it stands for the deck's
+ * directory) and start the deck on it, named name.
+ */
+static void
+deck_start(struct deck *d, const char *name, const char *toml)
+{
+	const char	*args[] = { "-c", d->cfg, "-S", name, NULL };
+	char		*text, *q;
+	const char	*p;
+	size_t		 n = 0;
+
+	text = malloc(strlen(toml) * 4 + strlen(d->dir) * 64 + 1);
+	ck_assert_ptr_nonnull(text);
+	for (p = toml, q = text; *p != '\0'; p++) {
+		if (*p == '@') {
+			ck_assert_int_lt(n++, 64);
+			q = stpcpy(q, d->dir);
+		} else
+			*q++ = *p;
+	}
+	*q = '\0';
+	put_file(d, "stack.toml", text, 0600);
+	free(text);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->t = e2e_start(args, NULL);
+	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
+	    term_tmpdir(d->t)) < (int)sizeof d->run);
+}
+
+/* Close the deck's terminal (its jobs die with it). */
+static void
+deck_close(struct deck *d)
+{
+	term_close(d->t);
+	d->t = NULL;
+}
+
+/* Fork `jobdeck ctl -S NAME ARGS...`; its stdout on *out. */
+static pid_t
+ctl_spawn(struct deck *d, const char *const *args, int *out)
+{
+	const char	*argv[32];
+	size_t		 n = 0, i;
+	int		 p[2], null;
+	pid_t		 pid;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	argv[n++] = e2e_bin();
+	argv[n++] = "ctl";
+	argv[n++] = "-S";
+	argv[n++] = d->name;
+	for (i = 0; args[i] != NULL && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		setenv("XDG_RUNTIME_DIR", d->run, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+/* Read what fd has into *buf; 0 at its end. */
+static int
+drain(int fd, char **buf, size_t *len)
+{
+	char	tmp[16384];
+	ssize_t	n;
+
+	n = read(fd, tmp, sizeof tmp);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (n <= 0)
+		return 0;
+	*buf = realloc(*buf, *len + (size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	memcpy(*buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return 1;
+}
+
+/*
+ * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck, reading its screen
+ * meanwhile; its stdout (to free), which must come with exit status 0.
+ */
+static char *
+ctl(struct deck *d, ...)
+{
+	const char	*args[32];
+	struct pollfd	 pfd;
+	va_list		 ap;
+	char		*out = calloc(1, 1);
+	size_t		 len = 0, n = 0;
+	int64_t		 end = term_now_ms() + CTL_MS;
+	int		 status;
+	pid_t		 pid;
+
+	va_start(ap, d);
+	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	pid = ctl_spawn(d, args, &pfd.fd);
+	pfd.events = POLLIN;
+	for (;;) {
+		ck_assert_msg(term_now_ms() < end, "ctl %s did not finish",
+		    args[0]);
+		if (poll(&pfd, 1, 10) > 0 && !drain(pfd.fd, &out, &len))
+			break;
+		term_pump(d->t, 1);
+	}
+	close(pfd.fd);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "ctl %s: status %d: %s", args[0], status, out);
+	return out;
+}
+
+/* Return the job called name of `ctl --json list` (the latest), parsed. */
+static struct jsonread *
+job_json(struct deck *d, const char *name, const struct jsonread **job)
+{
+	struct jsonread		*root;
+	const struct jsonread	*jobs, *j;
+	const char		*jn;
+	char			*out, *cause = NULL;
+	size_t			 i;
+
+	out = ctl(d, "--json", "list", (const char *)NULL);
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	free(out);
+	jobs = jsonread_get(root, "jobs");
+	*job = NULL;
+	for (i = 0; i < jsonread_count(jobs); i++) {
+		j = jsonread_index(jobs, i);
+		jn = jsonread_string(jsonread_get(j, "name"), NULL);
+		if (jn != NULL && strcmp(jn, name) == 0)
+			*job = j;
+	}
+	return root;
+}
+
+/* Return a string member of the job ("" for null, "?" if none). */
+static const char *
+job_str(const struct jsonread *job, const char *key)
+{
+	const struct jsonread	*v = jsonread_get(job, key);
+
+	if (v == NULL)
+		return "?";
+	if (jsonread_type(v) == JSONREAD_NULL)
+		return "";
+	return jsonread_string(v, NULL) != NULL ? jsonread_string(v, NULL) :
+	    "?";
+}
+
+/*
+ * Wait until `ctl --json list` says job name's key is want; a failure
+ * says what it was.
+ */
+static void
+wait_job(struct deck *d, const char *name, const char *key, const char *want)
+{
+	const struct jsonread	*job;
+	struct jsonread		*root;
+	int64_t			 end = term_now_ms() + WAIT_MS;
+	char			 was[256];
+
+	for (;;) {
+		root = job_json(d, name, &job);
+		snprintf(was, sizeof was, "%s", job != NULL ? job_str(job, key) :
+		    "(no such job)");
+		jsonread_free(root);
+		if (strcmp(was, want) == 0)
+			return;
+		ck_assert_msg(term_now_ms() < end, "job %s: %s is \"%s\", not "
+		    "\"%s\", after %d ms\n%s", name, key, was, want, WAIT_MS,
+		    e2e_dump(d->t));
+		term_pump(d->t, 30);
+	}
+}
+
+/* Assert that job name's key is want now. */
+static void
+assert_job(struct deck *d, const char *name, const char *key,
+    const char *want)
+{
+	const struct jsonread	*job;
+	struct jsonread		*root;
+
+	root = job_json(d, name, &job);
+	ck_assert_msg(job != NULL, "no job %s", name);
+	ck_assert_msg(strcmp(job_str(job, key), want) == 0, "job %s: %s is "
+	    "\"%s\", not \"%s\"", name, key, job_str(job, key), want);
+	jsonread_free(root);
+}
+
+/* Assert that job name's key starts with want now. */
+static void
+assert_job_prefix(struct deck *d, const char *name, const char *key,
+    const char *want)
+{
+	const struct jsonread	*job;
+	struct jsonread		*root;
+
+	root = job_json(d, name, &job);
+	ck_assert_msg(job != NULL, "no job %s", name);
+	ck_assert_msg(strncmp(job_str(job, key), want, strlen(want)) == 0,
+	    "job %s: %s is \"%s\", not \"%s...\"", name, key,
+	    job_str(job, key), want);
+	jsonread_free(root);
+}
+
+/* Wait until `ctl logs NAME` holds text. */
+static void
+wait_logs(struct deck *d, const char *name, const char *text)
+{
+	int64_t	 end = term_now_ms() + WAIT_MS;
+	char	*out;
+
+	for (;;) {
+		out = ctl(d, "logs", name, (const char *)NULL);
+		if (strstr(out, text) != NULL) {
+			free(out);
+			return;
+		}
+		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
+		    "%s: %s", text, name, out);
+		free(out);
+		term_pump(d->t, 30);
+	}
+}
+
+/* Start `ctl events` in the background. */
+static void
+bg_start(struct deck *d, struct bg *b)
+{
+	static const char *const args[] = { "events", NULL };
+
+	memset(b, 0, sizeof *b);
+	b->pid = ctl_spawn(d, args, &b->fd);
+	fcntl(b->fd, F_SETFL, O_NONBLOCK);
+	b->buf = calloc(1, 1);
+}
+
+/* Wait for a line of the events holding every one of the texts. */
+static int
+bg_wait_line(struct deck *d, struct bg *b, const char *const *texts,
+    int ms)
+{
+	int64_t		 end = term_now_ms() + ms;
+	const char	*p, *nl;
+	size_t		 i;
+
+	for (;;) {
+		drain(b->fd, &b->buf, &b->len);
+		for (p = b->buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+			for (i = 0; texts[i] != NULL; i++) {
+				if (memmem(p, (size_t)(nl - p), texts[i],
+				    strlen(texts[i])) == NULL)
+					break;
+			}
+			if (texts[i] == NULL)
+				return 1;
+		}
+		if (term_now_ms() >= end)
+			return 0;
+		term_pump(d->t, 10);
+	}
+}
+
+/*
+ * Wait until the events stream is served: once it has told of a job
+ * spawned after it, it tells of every later one.
+ */
+static void
+bg_sync(struct deck *d, struct bg *b)
+{
+	const char	*texts[2];
+	char		 name[32], want[64];
+	int64_t		 end = term_now_ms() + WAIT_MS;
+	int		 i;
+
+	for (i = 0; term_now_ms() < end; i++) {
+		snprintf(name, sizeof name, "sync%d", i);
+		snprintf(want, sizeof want, "\"name\":\"%s\"", name);
+		texts[0] = want;
+		texts[1] = NULL;
+		free(ctl(d, "spawn", "--name", name, "--", "true",
+		    (const char *)NULL));
+		if (bg_wait_line(d, b, texts, 300))
+			return;
+	}
+	ck_abort_msg("the events stream told of no job: %s", b->buf);
+}
+
+/* Stop the background ctl. */
+static void
+bg_stop(struct bg *b)
+{
+	kill(b->pid, SIGKILL);
+	waitpid(b->pid, NULL, 0);
+	close(b->fd);
+	free(b->buf);
+}
+
+/*
+ * The three-job stack: db listens a second after it starts and is ready
+ * by ready_tcp; api waits for it ("Waiting for db (ready)" in the panel,
+ * events say so); worker waits for migrate to complete successfully (and
+ * api to have started).  The stamps prove the order.
+ */
+START_TEST(test_stack_order)
+{
+	static const char *const ev_wait[] = { "\"event\":\"changed\"",
+	    "\"waiting_for\":\"db (ready)\"", NULL };
+	static const char *const ev_ready[] = { "\"event\":\"changed\"",
+	    "\"ready\":\"ready\"", NULL };
+	struct deck	 d;
+	struct bg	 b;
+	char		 toml[4096], buf[4096], *out;
+	long long	 listening, api, done, worker;
+	int		 port = free_port();
+
+	deck_dir(&d, "order");
+	snprintf(toml, sizeof toml,
+	    "[[job]]\nname = \"db\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec python3 listen.py %d order.log\"\n"
+	    "ready_tcp = \"127.0.0.1:%d\"\nready_interval = 0.1\n"
+	    "[[job]]\nname = \"migrate\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"python3 stamp.py order.log migrate start; sleep 0.3; "
+	    "python3 stamp.py order.log migrate done\"\n"
+	    "[[job]]\nname = \"api\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"python3 stamp.py order.log api start; exec sleep "
+	    "100\"\ndepends_on = { db = \"ready\" }\n"
+	    "[[job]]\nname = \"worker\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"python3 stamp.py order.log worker start; exec sleep "
+	    "100\"\n"
+	    "depends_on = { migrate = \"completed_successfully\", "
+	    "api = \"started\" }\n", port, port);
+	deck_start(&d, "order", toml);
+	bg_start(&d, &b);
+	bg_sync(&d, &b);
+	out = ctl(&d, "run", "worker", (const char *)NULL);
+	free(out);
+	EXPECT_IN(d.t, &panel, "Waiting for db (ready)", WAIT_MS);
+	wait_job(&d, "api", "state", "running");
+	wait_job(&d, "worker", "state", "running");
+	assert_job(&d, "db", "ready", "ready");
+	assert_job(&d, "api", "ready", "");
+	assert_job(&d, "worker", "waiting_for", "");
+	assert_job(&d, "migrate", "state", "completed");
+	wait_lines(&d, "order.log", "worker start", 1);
+	wait_lines(&d, "order.log", "api start", 1);
+
+	listening = stamp_of(&d, "order.log", "db listening");
+	api = stamp_of(&d, "order.log", "api start");
+	done = stamp_of(&d, "order.log", "migrate done");
+	worker = stamp_of(&d, "order.log", "worker start");
+	get_file(&d, "order.log", buf, sizeof buf);
+	ck_assert_msg(listening > 0 && api > listening, "api started before "
+	    "db listened:\n%s", buf);
+	ck_assert_msg(done > 0 && worker > done, "worker started before "
+	    "migrate was done:\n%s", buf);
+	ck_assert_msg(bg_wait_line(&d, &b, ev_wait, WAIT_MS), "no changed "
+	    "event for db (ready): %s", b.buf);
+	ck_assert_msg(bg_wait_line(&d, &b, ev_ready, WAIT_MS), "no changed "
+	    "event for a ready job: %s", b.buf);
+	bg_stop(&b);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/*
+ * ready_log and ready_http (python3 -m http.server as the job) make
+ * their dependants start; a dependency that exits before it is ready
+ * fails its dependant with the reason.
+ */
+START_TEST(test_stack_probes)
+{
+	struct deck	 d;
+	char		 toml[4096];
+	int		 port = free_port();
+
+	deck_dir(&d, "probes");
+	snprintf(toml, sizeof toml,
+	    "[[job]]\nname = \"logger\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"sleep 0.5; echo service listening now; exec sleep "
+	    "100\"\nready_log = \"listening now\"\n"
+	    "[[job]]\nname = \"after_log\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\n"
+	    "depends_on = { logger = \"ready\" }\n"
+	    "[[job]]\nname = \"web\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec python3 -m http.server %d --bind 127.0.0.1\"\n"
+	    "ready_http = \"http://127.0.0.1:%d/\"\nready_interval = 0.1\n"
+	    "[[job]]\nname = \"after_http\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\n"
+	    "depends_on = { web = \"ready\" }\n"
+	    "[[job]]\nname = \"bad\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"sleep 0.2; exit 3\"\nready_cmd = \"false\"\n"
+	    "[[job]]\nname = \"after_bad\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\n"
+	    "depends_on = { bad = \"ready\" }\n", port, port);
+	deck_start(&d, "probes", toml);
+	free(ctl(&d, "run", "after_log", (const char *)NULL));
+	free(ctl(&d, "run", "after_http", (const char *)NULL));
+	free(ctl(&d, "run", "after_bad", (const char *)NULL));
+	wait_job(&d, "after_log", "state", "running");
+	assert_job(&d, "logger", "ready", "ready");
+	wait_job(&d, "after_http", "state", "running");
+	assert_job(&d, "web", "ready", "ready");
+	wait_job(&d, "after_bad", "state", "failed");
+	assert_job(&d, "bad", "state", "failed");
+	wait_logs(&d, "after_bad", "bad exited before it was ready (exit 3)");
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/*
+ * A liveness probe that fails fails the job, and restart = "on-failure"
+ * starts it again.
+ */
+START_TEST(test_stack_liveness)
+{
+	struct deck	d;
+	char		path[PATH_MAX];
+
+	deck_dir(&d, "live");
+	deck_start(&d, "live",
+	    "[[job]]\nname = \"svc\"\ncwd = \"@\"\n"
+	    "command = \"touch alive; python3 stamp.py runs.log run; exec "
+	    "sleep 100\"\n"
+	    "liveness_cmd = \"test -e alive\"\nliveness_interval = 0.2\n"
+	    "liveness_retries = 2\nrestart = \"on-failure\"\n"
+	    "restart_delay = 0.2\n");
+	wait_lines(&d, "runs.log", "run", 1);
+	wait_job(&d, "svc", "state", "running");
+	snprintf(path, sizeof path, "%s/alive", d.dir);
+	ck_assert_int_eq(unlink(path), 0);
+	wait_lines(&d, "runs.log", "run", 2);
+	wait_job(&d, "svc", "state", "running");
+	assert_job_prefix(&d, "svc", "note", "liveness: ");
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/* The stop test's stack: db <- api (SIGINT) <- web (a stop_command). */
+static const char stop_toml[] =
+    "[[job]]\nname = \"db\"\ncwd = \"@\"\n"
+    "command = '''trap 'python3 stamp.py stop.log db TERM; exit 0' TERM; "
+    "python3 stamp.py stop.log db up; while :; do sleep 0.1; done'''\n"
+    "[[job]]\nname = \"api\"\ncwd = \"@\"\nstop_signal = \"SIGINT\"\n"
+    "command = '''trap 'python3 stamp.py stop.log api INT; exit 0' INT; "
+    "trap 'python3 stamp.py stop.log api TERM; exit 0' TERM; "
+    "python3 stamp.py stop.log api up; while :; do sleep 0.1; done'''\n"
+    "depends_on = { db = \"started\" }\n"
+    "[[job]]\nname = \"web\"\ncwd = \"@\"\nstop_command = \"touch web.stop\"\n"
+    "command = '''rm -f web.stop; python3 stamp.py stop.log web up; "
+    "while [ ! -e web.stop ]; do sleep 0.1; done; "
+    "python3 stamp.py stop.log web stop_command'''\n"
+    "depends_on = { api = \"started\" }\n";
+
+/* Assert stop.log says web, then api (by SIGINT), then db stopped. */
+static void
+assert_stop_order(struct deck *d)
+{
+	long long	web, api, db;
+	char		buf[4096];
+
+	wait_lines(d, "stop.log", "db TERM", 1);
+	web = stamp_of(d, "stop.log", "web stop_command");
+	api = stamp_of(d, "stop.log", "api INT");
+	db = stamp_of(d, "stop.log", "db TERM");
+	get_file(d, "stop.log", buf, sizeof buf);
+	ck_assert_msg(web > 0 && api > web && db > api, "not stopped web, "
+	    "api (SIGINT), db:\n%s", buf);
+	ck_assert_msg(strstr(buf, "api TERM") == NULL, "api got SIGTERM:\n%s",
+	    buf);
+}
+
+/*
+ * Stopping: stop_signal = "SIGINT" reaches the job's trap, stop_command
+ * runs instead of a signal, and !kill-all (then quitting) stops the jobs
+ * in the reverse order of their dependencies.
+ */
+START_TEST(test_stack_stop)
+{
+	struct deck	d;
+	char		path[PATH_MAX], *out;
+	int		status;
+
+	deck_dir(&d, "stop");
+	deck_start(&d, "stop", stop_toml);
+	wait_lines(&d, "stop.log", " up", 3);
+	out = ctl(&d, "kill-all", (const char *)NULL);
+	free(out);
+	assert_stop_order(&d);
+	wait_job(&d, "db", "state", "canceled");
+	deck_close(&d);
+
+	/* Again, quitting: a new deck on the same stack. */
+	snprintf(path, sizeof path, "%s/stop.log", d.dir);
+	ck_assert_int_eq(unlink(path), 0);
+	deck_start(&d, "stop2", stop_toml);
+	wait_lines(&d, "stop.log", " up", 3);
+	out = ctl(&d, "quit", (const char *)NULL);
+	free(out);
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	assert_stop_order(&d);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/* Return the most jobs of a start/end log that ran at once. */
+static int
+max_running(const struct deck *d, const char *name, int njobs)
+{
+	char		 buf[8192], what[32];
+	const char	*p;
+	long long	 t[32], ns;
+	int		 start[32], n = 0, i, k, run = 0, most = 0;
+
+	get_file(d, name, buf, sizeof buf);
+	for (p = buf; *p != '\0' && n < 32; p = strchr(p, '\n') + 1) {
+		if (sscanf(p, "%*s %31s %lld", what, &ns) != 2)
+			break;
+		t[n] = ns;
+		start[n++] = strcmp(what, "start") == 0;
+		if (strchr(p, '\n') == NULL)
+			break;
+	}
+	ck_assert_msg(n == njobs * 2, "%d lines, not %d:\n%s", n, njobs * 2,
+	    buf);
+	/* In stamp order: +1 a start, -1 an end. */
+	for (;;) {
+		for (i = -1, k = 0; k < n; k++) {
+			if (t[k] >= 0 && (i == -1 || t[k] < t[i]))
+				i = k;
+		}
+		if (i == -1)
+			break;
+		run += start[i] ? 1 : -1;
+		if (run > most)
+			most = run;
+		t[i] = -1;
+	}
+	return most;
+}
+
+/* [groups.g] max_running = 2: four jobs of g, never more than two at once. */
+START_TEST(test_stack_groups)
+{
+	struct deck	d;
+	char		toml[4096];
+	size_t		n = 0;
+	int		i, most;
+
+	deck_dir(&d, "groups");
+	n += (size_t)snprintf(toml + n, sizeof toml - n,
+	    "[groups.g]\nmax_running = 2\n");
+	for (i = 1; i <= 4; i++)
+		n += (size_t)snprintf(toml + n, sizeof toml - n,
+		    "[[job]]\nname = \"g%d\"\ncwd = \"@\"\ngroup = \"g\"\n"
+		    "command = \"python3 stamp.py g.log g%d start; sleep 0.4; "
+		    "python3 stamp.py g.log g%d end\"\n", i, i, i);
+	deck_start(&d, "groups", toml);
+	wait_lines(&d, "g.log", "end", 4);
+	most = max_running(&d, "g.log", 4);
+	ck_assert_msg(most == 2, "%d jobs of g ran at once", most);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/*
+ * priority: with one job running at a time, the queue starts the highest
+ * priority first, then in order.
+ */
+START_TEST(test_stack_priority)
+{
+	struct deck	d;
+	char		buf[4096];
+	long long	high, mid, low, mid2;
+
+	deck_dir(&d, "prio");
+	deck_start(&d, "prio",
+	    "[settings]\nmax_running = 1\n"
+	    "[[job]]\nname = \"first\"\ncwd = \"@\"\n"
+	    "command = \"python3 stamp.py prio.log first; sleep 0.3\"\n"
+	    "[[job]]\nname = \"low\"\ncwd = \"@\"\npriority = -1\n"
+	    "command = \"python3 stamp.py prio.log low\"\n"
+	    "[[job]]\nname = \"mid\"\ncwd = \"@\"\n"
+	    "command = \"python3 stamp.py prio.log mid\"\n"
+	    "[[job]]\nname = \"high\"\ncwd = \"@\"\npriority = 10\n"
+	    "command = \"python3 stamp.py prio.log high\"\n"
+	    "[[job]]\nname = \"mid2\"\ncwd = \"@\"\n"
+	    "command = \"python3 stamp.py prio.log mid2\"\n");
+	wait_lines(&d, "prio.log", NULL, 5);
+	high = stamp_of(&d, "prio.log", "high");
+	mid = stamp_of(&d, "prio.log", "mid");
+	mid2 = stamp_of(&d, "prio.log", "mid2");
+	low = stamp_of(&d, "prio.log", "low");
+	get_file(&d, "prio.log", buf, sizeof buf);
+	ck_assert_msg(stamp_of(&d, "prio.log", "first") < high && high < mid &&
+	    mid < mid2 && mid2 < low, "not first, high, mid, mid2, low:\n%s",
+	    buf);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/*
+ * watch: two quick writes to a watched file restart the job once, after
+ * the debounce; the panel and the JSON say why.
+ */
+START_TEST(test_stack_watch)
+{
+	struct deck	d;
+	char		path[PATH_MAX];
+	int64_t		end;
+	int		i;
+
+	deck_dir(&d, "watch");
+	snprintf(path, sizeof path, "%s/src", d.dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	put_file(&d, "src/a.py", "one\n", 0600);
+	put_file(&d, "src/b.txt", "one\n", 0600);
+	deck_start(&d, "watch",
+	    "[[job]]\nname = \"w\"\ncwd = \"@\"\n"
+	    "command = \"python3 stamp.py watch.log run; exec sleep 100\"\n"
+	    "watch = [\"src/*.py\"]\nwatch_debounce = 0.3\n");
+	wait_lines(&d, "watch.log", "run", 1);
+	wait_job(&d, "w", "state", "running");
+
+	/* Not a watched file: nothing. */
+	put_file(&d, "src/b.txt", "two\n", 0600);
+	for (i = 0; i < 2; i++)
+		put_file(&d, "src/a.py", i == 0 ? "two\n" : "three\n", 0600);
+	wait_lines(&d, "watch.log", "run", 2);
+	EXPECT_IN(d.t, &panel, "restarted: src/a.py changed", WAIT_MS);
+	wait_job(&d, "w", "state", "running");
+	assert_job(&d, "w", "note", "restarted: src/a.py changed");
+	end = term_now_ms() + QUIET_MS;
+	while (term_now_ms() < end) {
+		ck_assert_msg(count_lines(&d, "watch.log", "run") == 2,
+		    "two quick writes restarted the job twice");
+		term_pump(d.t, 50);
+	}
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+static Suite *
+stack_suite(void)
+{
+	static const struct e2e_case	cases[] = {
+		{ "stack_order", &test_stack_order, 30 },
+		{ "stack_probes", &test_stack_probes, 30 },
+		{ "stack_liveness", &test_stack_liveness, 30 },
+		{ "stack_stop", &test_stack_stop, 40 },
+		{ "stack_groups", &test_stack_groups, 30 },
+		{ "stack_priority", &test_stack_priority, 30 },
+		{ "stack_watch", &test_stack_watch, 30 },
+	};
+	Suite				*s = suite_create("stack_e2e");
+
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	return e2e_main(stack_suite());
+}
