@@ -61,5 +61,6 @@ struct pty_child {
 int	pty_spawn(const struct pty_spec *, struct pty_child *, char **cause);
 int	pty_set_size(const struct pty_child *, int rows, int cols);
 void	pty_child_close(struct pty_child *);
+void	pty_child_defaults(void);
 
 #endif

@@ -60,6 +60,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "probe.h"
+#include "pty.h"
 #include "rawtext.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -598,20 +599,10 @@ probe_cmd_start(struct probe *p)
 static void
 probe_cmd_child(const struct probe *p, int null)
 {
-	struct sigaction	 sa;
-	sigset_t		 none;
-	char *const		*envp;
-	int			 sig, fd;
+	char *const	*envp;
+	int		 fd;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++) {
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	pty_child_defaults();
 	if (setsid() == -1)
 		_exit(127);
 	if (p->cwd != NULL && chdir(p->cwd) != 0)

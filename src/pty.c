@@ -303,13 +303,16 @@ pty_child_fail(const struct pty_prep *prep, int error, int status)
 	_exit(status);
 }
 
-/* In the child: reset signals, chdir, close stray fds and exec. */
-static void
-pty_child_exec(const struct pty_prep *prep)
+/*
+ * In a child just forked (any of jobdeck's, not only pty_spawn()'s): every
+ * signal back to its default disposition and none blocked.
+ */
+void
+pty_child_defaults(void)
 {
 	struct sigaction	sa;
 	sigset_t		set;
-	int			sig, fd, first, error;
+	int			sig;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -320,6 +323,15 @@ pty_child_exec(const struct pty_prep *prep)
 	}
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
+}
+
+/* In the child: reset signals, chdir, close stray fds and exec. */
+static void
+pty_child_exec(const struct pty_prep *prep)
+{
+	int	fd, first, error;
+
+	pty_child_defaults();
 
 	if (prep->cwd != NULL && chdir(prep->cwd) != 0) {
 		error = errno;
