@@ -179,26 +179,6 @@ ctlres_free(struct ctlres *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Append what fd has to *buf; 0 at end of file. */
-static int
-drain_fd(int fd, char **buf, size_t *len)
-{
-	char	tmp[65536];
-	ssize_t	n;
-
-	n = read(fd, tmp, sizeof tmp);
-	if (n == -1 && (errno == EINTR || errno == EAGAIN))
-		return 1;
-	if (n <= 0)
-		return 0;
-	*buf = realloc(*buf, *len + (size_t)n + 1);
-	ck_assert_ptr_nonnull(*buf);
-	memcpy(*buf + *len, tmp, (size_t)n);
-	*len += (size_t)n;
-	(*buf)[*len] = '\0';
-	return 1;
-}
-
 /*
  * Fork `jobdeck ctl -S NAME ARGS...` with the deck's XDG_RUNTIME_DIR
  * (another deck name: name != NULL), its stdout on *out_fd and stderr on
@@ -272,7 +252,7 @@ ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
 			for (i = 0; i < 2; i++) {
 				if (pfd[i].fd == -1 || pfd[i].revents == 0)
 					continue;
-				if (!drain_fd(pfd[i].fd, i == 0 ? &r->out :
+				if (!e2e_drain(pfd[i].fd, i == 0 ? &r->out :
 				    &r->err, i == 0 ? &r->outlen : &errlen)) {
 					close(pfd[i].fd);
 					pfd[i].fd = -1;
@@ -418,7 +398,7 @@ bg_pump(struct deck *d, struct bg *b, int ms)
 	pfd.fd = b->fd;
 	pfd.events = POLLIN;
 	if (!b->eof && poll(&pfd, 1, ms < 10 ? ms : 10) > 0 &&
-	    !drain_fd(b->fd, &b->buf, &b->len))
+	    !e2e_drain(b->fd, &b->buf, &b->len))
 		b->eof = 1;
 	term_pump(d->t, 1);
 }
@@ -524,7 +504,7 @@ sock_reply(struct deck *d, int fd, int ms, size_t *lenp)
 			free(buf);
 			return NULL;
 		}
-		if (poll(&pfd, 1, 10) > 0 && !drain_fd(fd, &buf, &len))
+		if (poll(&pfd, 1, 10) > 0 && !e2e_drain(fd, &buf, &len))
 			break;
 		term_pump(d->t, 1);
 	}

@@ -270,26 +270,6 @@ ctl_spawn(struct deck *d, const char *const *args, int *out)
 	return pid;
 }
 
-/* Read what fd has into *buf; 0 at its end. */
-static int
-drain(int fd, char **buf, size_t *len)
-{
-	char	tmp[16384];
-	ssize_t	n;
-
-	n = read(fd, tmp, sizeof tmp);
-	if (n == -1 && (errno == EINTR || errno == EAGAIN))
-		return 1;
-	if (n <= 0)
-		return 0;
-	*buf = realloc(*buf, *len + (size_t)n + 1);
-	ck_assert_ptr_nonnull(*buf);
-	memcpy(*buf + *len, tmp, (size_t)n);
-	*len += (size_t)n;
-	(*buf)[*len] = '\0';
-	return 1;
-}
-
 /*
  * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck, reading its screen
  * meanwhile; its stdout (to free), which must come with exit status 0.
@@ -316,7 +296,7 @@ ctl(struct deck *d, ...)
 	for (;;) {
 		ck_assert_msg(term_now_ms() < end, "ctl %s did not finish",
 		    args[0]);
-		if (poll(&pfd, 1, 10) > 0 && !drain(pfd.fd, &out, &len))
+		if (poll(&pfd, 1, 10) > 0 && !e2e_drain(pfd.fd, &out, &len))
 			break;
 		term_pump(d->t, 1);
 	}
@@ -466,7 +446,7 @@ bg_wait_line(struct deck *d, struct bg *b, const char *const *texts,
 	size_t		 i;
 
 	for (;;) {
-		drain(b->fd, &b->buf, &b->len);
+		e2e_drain(b->fd, &b->buf, &b->len);
 		for (p = b->buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
 			for (i = 0; texts[i] != NULL; i++) {
 				if (memmem(p, (size_t)(nl - p), texts[i],

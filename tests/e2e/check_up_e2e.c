@@ -172,26 +172,6 @@ proc_startl(struct proc *p, struct box *b, const char *first, ...)
 	proc_start(p, b, args);
 }
 
-/* Append what fd has to *buf; 0 at its end, 1 otherwise. */
-static int
-proc_drain(int fd, char **buf, size_t *len)
-{
-	char	tmp[65536];
-	ssize_t	n;
-
-	n = read(fd, tmp, sizeof tmp);
-	if (n == -1 && (errno == EINTR || errno == EAGAIN))
-		return 1;
-	if (n <= 0)
-		return 0;
-	*buf = realloc(*buf, *len + (size_t)n + 1);
-	ck_assert_ptr_nonnull(*buf);
-	memcpy(*buf + *len, tmp, (size_t)n);
-	*len += (size_t)n;
-	(*buf)[*len] = '\0';
-	return 1;
-}
-
 /*
  * Read what a process wrote for up to ms (stdout not if noread), and see
  * whether it has exited; returns whether it has.
@@ -212,11 +192,11 @@ proc_pump(struct proc *p, int ms)
 	}
 	if (n > 0 && poll(pfd, (nfds_t)n, ms) > 0) {
 		if (p->out != -1 && !p->noread &&
-		    !proc_drain(p->out, &p->obuf, &p->olen)) {
+		    !e2e_drain(p->out, &p->obuf, &p->olen)) {
 			close(p->out);
 			p->out = -1;
 		}
-		if (p->err != -1 && !proc_drain(p->err, &p->ebuf,
+		if (p->err != -1 && !e2e_drain(p->err, &p->ebuf,
 		    &p->elen)) {
 			close(p->err);
 			p->err = -1;

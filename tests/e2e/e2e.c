@@ -22,6 +22,29 @@
 static const struct term_rect	e2e_panel = { 0, 0, 39, 40 };
 static char			e2e_cfg_dir[64];
 
+/*
+ * Append what fd has now to *buf (NUL-terminated, grown as needed; *len
+ * its length); 0 at the end of the file, 1 otherwise.
+ */
+int
+e2e_drain(int fd, char **buf, size_t *len)
+{
+	char	tmp[65536];
+	ssize_t	n;
+
+	n = read(fd, tmp, sizeof tmp);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (n <= 0)
+		return 0;
+	*buf = realloc(*buf, *len + (size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	memcpy(*buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return 1;
+}
+
 /* Return the binary under test: $JOBDECK_BIN, else ./jobdeck. */
 const char *
 e2e_bin(void)
