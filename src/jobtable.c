@@ -1552,11 +1552,12 @@ jobtable_signal(struct jobtable_entry *e, int sig, int failure)
 		return 0;
 	}
 	if (e->restart_timer != 0 || e->start_pending) {
-		/* Waiting to run again: it stays ended. */
+		/* Waiting to run again: it stays ended, no longer live. */
 		if (e->restart_timer != 0)
 			loop_cancel_timer(jt->loop, e->restart_timer);
 		e->restart_timer = 0;
 		e->start_pending = 0;
+		jobtable_emit(jt, JOBTABLE_CHANGED, job);
 		return 0;
 	}
 	/* An ended job's escapees may be left in its cgroup. */

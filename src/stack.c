@@ -118,6 +118,7 @@ static int	stack_stop_later(struct job *, void *);
 static void	stack_job_started(struct job *, void *);
 static void	stack_job_output(struct job *, const char *, size_t, void *);
 static void	stack_job_exited(struct job *, void *);
+static void	stack_job_changed(struct job *, void *);
 static void	stack_job_removed(struct job *, void *);
 static void	stack_ready_result(struct probe *, int, const char *, void *);
 static void	stack_live_result(struct probe *, int, const char *, void *);
@@ -133,6 +134,7 @@ static const struct jobtable_cbs stack_cbs = {
 	.started = stack_job_started,
 	.output = stack_job_output,
 	.exited = stack_job_exited,
+	.changed = stack_job_changed,
 	.removed = stack_job_removed,
 };
 
@@ -169,13 +171,6 @@ stack_ended(const struct job *job)
 	default:
 		return 0;
 	}
-}
-
-/* Return whether a job runs, waits to run, or will run again. */
-static int
-stack_live(const struct job *job)
-{
-	return !stack_ended(job) || job_restart_due(job);
 }
 
 /* The work of the next turn: ask the gate again, stop a group's jobs. */
@@ -355,7 +350,8 @@ stack_run_unborn(struct stack *st, struct stack_run *r,
 
 /* Fill f with what is known of slot s's job now. */
 static void
-stack_facts(const struct stack_slot *s, struct stack_facts *f)
+stack_facts(struct stack *st, const struct stack_slot *s,
+    struct stack_facts *f)
 {
 	struct job	*job;
 
@@ -382,7 +378,7 @@ stack_facts(const struct stack_slot *s, struct stack_facts *f)
 	f->ran = job_pid(job) > 0;
 	f->was_ready = s->cur->was_ready || (f->ran &&
 	    !stack_has_probe(&s->cj->ready));
-	f->pending = f->ended && stack_live(job);
+	f->pending = f->ended && jobtable_is_live(st->jt, job);
 }
 
 /* Say how a job ended, for a reason: "exit 1", "SIGKILL", "canceled". */
@@ -475,7 +471,7 @@ stack_dep_gate(struct stack *st, const struct config_dep *dep, char **why)
 		return JOBTABLE_GO;	/* the config checked every name */
 	s = stack_slots_of(st, dcj, &n);
 	for (i = 0; i < n; i++) {
-		stack_facts(&s[i], &f);
+		stack_facts(st, &s[i], &f);
 		if (!f.exists) {
 			worst = JOBTABLE_WAIT;
 			continue;
@@ -777,6 +773,19 @@ stack_job_exited(struct job *job, void *arg)
 	stack_recheck(st);
 }
 
+/*
+ * Something of a job changed (a pending restart called off, say): a
+ * configured job's dependants are asked about again.
+ */
+static void
+stack_job_changed(struct job *job, void *arg)
+{
+	struct stack	*st = arg;
+
+	if (stack_run_index(st, job) != -1)
+		stack_recheck(st);
+}
+
 /* A job leaves the table: forget it. */
 static void
 stack_job_removed(struct job *job, void *arg)
@@ -957,7 +966,8 @@ stack_cj_live(struct stack *st, const struct config_job *cj)
 
 	s = stack_slots_of(st, cj, &n);
 	for (i = 0; i < n; i++) {
-		if (s[i].cur != NULL && stack_live(s[i].cur->job))
+		if (s[i].cur != NULL && jobtable_is_live(st->jt,
+		    s[i].cur->job))
 			return 1;
 	}
 	return 0;
@@ -1192,7 +1202,7 @@ stack_stop_pending(struct stack *st)
 		r = st->runs[i];
 		if (r->stopping == 0)
 			continue;
-		if (!stack_live(r->job))
+		if (!jobtable_is_live(st->jt, r->job))
 			r->stopping = 0;
 		else if (r->stopping == STACK_STOP_SENT ||
 		    (job_is_running(r->job) && stack_serves(st, r, 1)))
@@ -1226,7 +1236,7 @@ stack_kill_group(struct stack *st, const char *group, int *stopped,
 		r = st->runs[i];
 		cj = r->slot->cj;
 		if (cj->group == NULL || strcmp(cj->group, group) != 0 ||
-		    !stack_live(r->job))
+		    !jobtable_is_live(st->jt, r->job))
 			continue;
 		if (r->stopping == 0)
 			r->stopping = STACK_STOP_ASKED;

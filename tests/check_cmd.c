@@ -1694,6 +1694,38 @@ START_TEST(test_stack_replicas)
 }
 END_TEST
 
+/*
+ * A dependency whose restart is pending holds its dependant; once the
+ * user kills it (calling the restart off) the dependant fails at once
+ * with the reason, instead of waiting for a restart that will not come.
+ */
+START_TEST(test_stack_pending_restart_killed)
+{
+	struct job	*migrate, *api;
+	char		 last[256];
+
+	stack_load("[[job]]\nname = \"migrate\"\ncommand = \"exit 2\"\n"
+	    "autostart = false\nrestart = \"on-failure\"\n"
+	    "restart_delay = 30\n"
+	    "[[job]]\nname = \"api\"\ncommand = \"sleep 100\"\n"
+	    "autostart = false\n"
+	    "depends_on = { migrate = \"completed_successfully\" }\n");
+	rec_clear();
+	run_ok("!run api");
+	migrate = job_named("migrate");
+	api = job_named("api");
+	wait_state(migrate, JOB_FAILED);
+	run_for(200);
+	ck_assert_int_eq(job_state(api), JOB_WAITING);
+	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 1);
+	run_ok("!kill migrate");
+	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 0);
+	wait_state(api, JOB_FAILED);
+	job_last_line(api, last, sizeof last);
+	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 2)");
+}
+END_TEST
+
 /* start_delay holds a job waiting ("start delay 0.3s"), then it runs. */
 START_TEST(test_stack_start_delay)
 {
@@ -1775,6 +1807,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_stack_start_delay);
 	tcase_add_test(tc, test_stack_kill_group_order);
 	tcase_add_test(tc, test_stack_replicas);
+	tcase_add_test(tc, test_stack_pending_restart_killed);
 	suite_add_tcase(s, tc);
 	return s;
 }
