@@ -709,6 +709,55 @@ START_TEST(test_stack_stop)
 }
 END_TEST
 
+/*
+ * A chain of five (l1 <- l2 <- ... <- l5) whose traps take 0.6 s each:
+ * quitting stops it a layer at a time for about 3 s, longer than the
+ * quit's first wait (the 1 s grace and a second), and every layer still
+ * gets its SIGTERM in order (the deck used to stop waiting after the first
+ * wait and kill the rest outright).
+ */
+START_TEST(test_stack_quit_layers)
+{
+	struct deck	d;
+	char		toml[4096], *out, buf[4096];
+	long long	prev = 0, t;
+	size_t		len;
+	int		i, status;
+
+	len = (size_t)snprintf(toml, sizeof toml,
+	    "[settings]\nkill_timeout = 1\n");
+	for (i = 1; i <= 5; i++) {
+		len += (size_t)snprintf(toml + len, sizeof toml - len,
+		    "[[job]]\nname = \"l%d\"\ncwd = \"@\"\n"
+		    "command = '''trap 'sleep 0.6; python3 stamp.py "
+		    "quit.log l%d TERM; exit 0' TERM; python3 stamp.py "
+		    "quit.log l%d up; while :; do sleep 0.1; done'''\n",
+		    i, i, i);
+		if (i > 1)
+			len += (size_t)snprintf(toml + len, sizeof toml - len,
+			    "depends_on = { l%d = \"started\" }\n", i - 1);
+	}
+	ck_assert_uint_lt(len, sizeof toml);
+	deck_dir(&d, "layers");
+	deck_start(&d, "layers", toml);
+	wait_lines(&d, "quit.log", " up", 5);
+	out = ctl(&d, "quit", (const char *)NULL);
+	free(out);
+	ck_assert_msg(term_wait_exit(d.t, 20000, &status), "the deck did not "
+	    "quit");
+	get_file(&d, "quit.log", buf, sizeof buf);
+	for (i = 5; i >= 1; i--) {
+		snprintf(toml, sizeof toml, "l%d TERM", i);
+		t = stamp_of(&d, "quit.log", toml);
+		ck_assert_msg(t > prev, "l%d did not stop by its trap after "
+		    "l%d:\n%s", i, i + 1, buf);
+		prev = t;
+	}
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
 /* Return the most jobs of a start/end log that ran at once. */
 static int
 max_running(const struct deck *d, const char *name, int njobs)
@@ -860,6 +909,7 @@ stack_suite(void)
 		{ "stack_groups", &test_stack_groups, 30 },
 		{ "stack_priority", &test_stack_priority, 30 },
 		{ "stack_watch", &test_stack_watch, 30 },
+		{ "stack_quit_layers", &test_stack_quit_layers, 40 },
 	};
 	Suite				*s = suite_create("stack_e2e");
 
