@@ -10,8 +10,7 @@
 #include "cmd.h"
 #include "stack.h"
 
-static void	cmd_start_group_exec(struct cmd_ctx *, int, char **);
-static void	cmd_kill_group_exec(struct cmd_ctx *, int, char **);
+static void	cmd_group_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_start_group_entry = {
 	.name = "start-group",
@@ -20,7 +19,7 @@ const struct cmd_entry cmd_start_group_entry = {
 	    "what they depend on)",
 	.min_args = 1,
 	.max_args = 1,
-	.exec = cmd_start_group_exec,
+	.exec = cmd_group_exec,
 };
 
 const struct cmd_entry cmd_kill_group_entry = {
@@ -30,61 +29,47 @@ const struct cmd_entry cmd_kill_group_entry = {
 	    "first",
 	.min_args = 1,
 	.max_args = 1,
-	.exec = cmd_kill_group_exec,
+	.exec = cmd_group_exec,
 };
 
-/* Return the stack, or NULL after saying there is none. */
-static struct stack *
-cmd_stack(struct cmd_ctx *ctx)
+/* What each group command does and says: data, not two functions. */
+static const struct {
+	const struct cmd_entry	*entry;
+	int			(*act)(struct stack *, const char *, int *,
+				    char **);
+	const char		*none;		/* nothing to do */
+	const char		*verb;		/* "starting" N jobs of G */
+} cmd_group_acts[] = {
+	{ &cmd_start_group_entry, stack_start_group,
+	  "every job of %s runs already", "starting" },
+	{ &cmd_kill_group_entry, stack_kill_group,
+	  "no running jobs in %s", "stopping" },
+};
+
+/* !start-group GROUP and !kill-group GROUP. */
+static void
+cmd_group_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	if (ctx->stack == NULL)
+	size_t	 i;
+	char	*cause = NULL;
+	int	 n;
+
+	(void)argc;
+	for (i = 0; cmd_group_acts[i].entry != ctx->entry; i++)
+		/* nothing: ctx->entry is one of the table's */;
+	if (ctx->stack == NULL) {
 		cmd_error(ctx, "%s: no configured stack here",
 		    ctx->entry->name);
-	return ctx->stack;
-}
-
-/* !start-group GROUP */
-static void
-cmd_start_group_exec(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	struct stack	*st;
-	char		*cause = NULL;
-	int		 n;
-
-	(void)argc;
-	if ((st = cmd_stack(ctx)) == NULL)
 		return;
-	if (stack_start_group(st, argv[1], &n, &cause) != 0) {
+	}
+	if (cmd_group_acts[i].act(ctx->stack, argv[1], &n, &cause) != 0) {
 		cmd_error(ctx, "%s", cause);
 		free(cause);
 		return;
 	}
 	if (n == 0)
-		cmd_message(ctx, "every job of %s runs already", argv[1]);
+		cmd_message(ctx, cmd_group_acts[i].none, argv[1]);
 	else
-		cmd_message(ctx, "starting %d job%s of %s", n, n == 1 ? "" :
-		    "s", argv[1]);
-}
-
-/* !kill-group GROUP */
-static void
-cmd_kill_group_exec(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	struct stack	*st;
-	char		*cause = NULL;
-	int		 n;
-
-	(void)argc;
-	if ((st = cmd_stack(ctx)) == NULL)
-		return;
-	if (stack_kill_group(st, argv[1], &n, &cause) != 0) {
-		cmd_error(ctx, "%s", cause);
-		free(cause);
-		return;
-	}
-	if (n == 0)
-		cmd_message(ctx, "no running jobs in %s", argv[1]);
-	else
-		cmd_message(ctx, "stopping %d job%s of %s", n, n == 1 ? "" :
-		    "s", argv[1]);
+		cmd_message(ctx, "%s %d job%s of %s", cmd_group_acts[i].verb,
+		    n, n == 1 ? "" : "s", argv[1]);
 }
