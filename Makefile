@@ -97,6 +97,7 @@ LIB_SRCS = \
 	src/run.c \
 	src/outfd.c \
 	src/dotenv.c \
+	src/hostport.c \
 	src/http.c \
 	src/probe.c \
 	src/watch.c \
@@ -131,8 +132,10 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-stack.o $(B)/grep.o $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
+		     $(B)/hostport.o \
 		     $(B)/watch.o
-check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o
+check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
+		     $(B)/hostport.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -145,9 +148,10 @@ check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(B)/config.o $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
-		     $(B)/waitstatus.o $(B)/json.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
-		     $(B)/config.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o
+		     $(B)/config.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
+		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o

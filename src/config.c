@@ -85,6 +85,7 @@
 #include "bind.h"
 #include "config.h"
 #include "expand.h"
+#include "hostport.h"
 #include "fatal.h"
 #include "name.h"
 #include "procfile.h"
@@ -515,43 +516,17 @@ config_graphic(const char *s, size_t len)
 	return 1;
 }
 
-/*
- * Check the target of option name, a TCP probe: host:port, the host not
- * empty and without blanks (an IPv6 address in brackets, [::1]:80), the
- * port a decimal number from 1 to 65535.
- */
+/* Check the target of option name, a TCP probe: hostport.h's rule. */
 static int
 config_check_tcp(const char *name, const char *s, char **cause)
 {
-	const char	*colon, *p;
-	size_t		 hlen;
-	long		 port = 0;
+	char	*host, *port;
 
-	if (s[0] == '[') {
-		if ((p = strchr(s, ']')) == NULL || p[1] != ':')
-			goto fail;
-		colon = p + 1;
-		hlen = (size_t)(p - s - 1);
-	} else {
-		if ((colon = strrchr(s, ':')) == NULL ||
-		    memchr(s, ':', (size_t)(colon - s)) != NULL)
-			goto fail;
-		hlen = (size_t)(colon - s);
-	}
-	if (hlen == 0)
-		goto fail;
-	if (!config_graphic(s, (size_t)(colon - s)))
-		goto fail;
-	for (p = colon + 1; *p >= '0' && *p <= '9' && port <= 65535; p++)
-		port = port * 10 + (*p - '0');
-	if (p == colon + 1 || *p != '\0' || port < 1 || port > 65535)
-		goto fail;
+	if (hostport_split(name, s, &host, &port, cause) != 0)
+		return -1;
+	free(host);
+	free(port);
 	return 0;
-
-fail:
-	*cause = xprintf("%s must be host:port with a port from 1 to 65535 "
-	    "(IPv6 as [::1]:80)", name);
-	return -1;
 }
 
 /* Check the target of option name, an HTTP probe: an http(s):// URL. */

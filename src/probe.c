@@ -56,6 +56,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "hostport.h"
 #include "http.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -222,14 +223,7 @@ probe_tcp_addr(struct probe *p, const char *host, const char *port,
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
 	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
-		if (rc == EAI_NONAME) {
-			*cause = xprintf("tcp probe: host \"%s\" is neither an "
-			    "IP address nor localhost (names are not resolved,"
-			    " so the loop never waits on DNS)", host);
-		} else {
-			*cause = xprintf("tcp probe: %s: %s", host,
-			    gai_strerror(rc));
-		}
+		*cause = xprintf("tcp probe: %s: %s", host, gai_strerror(rc));
 		return -1;
 	}
 	if (res->ai_addrlen > sizeof p->addrs[0] || p->naddrs == PROBE_ADDRS) {
@@ -243,47 +237,16 @@ probe_tcp_addr(struct probe *p, const char *host, const char *port,
 	return 0;
 }
 
-/* Parse "host:port" or "[v6]:port" into the probe's addresses. */
+/* Split "host:port" (hostport.h's rule) into the probe's addresses. */
 static int
 probe_tcp_parse(struct probe *p, const char *target, char **cause)
 {
-	const char	*colon, *end;
-	char		*host, *port, *ep;
-	long		 n;
-	int		 rc;
+	char	*host, *port;
+	int	 rc;
 
-	if (target[0] == '[') {
-		end = strchr(target, ']');
-		if (end == NULL || end[1] != ':') {
-			*cause = xprintf("tcp probe: \"%s\" is not "
-			    "[ADDRESS]:PORT", target);
-			return -1;
-		}
-		host = xstrndup(target + 1, (size_t)(end - target - 1));
-		colon = end + 1;
-	} else {
-		colon = strrchr(target, ':');
-		if (colon == NULL || memchr(target, ':',
-		    (size_t)(colon - target)) != NULL) {
-			*cause = xprintf("tcp probe: \"%s\" is not HOST:PORT "
-			    "(an IPv6 address goes in brackets: [::1]:80)",
-			    target);
-			return -1;
-		}
-		host = xstrndup(target, (size_t)(colon - target));
-	}
-	port = xstrdup(colon + 1);
-	errno = 0;
-	n = strtol(port, &ep, 10);
-	if (port[0] < '0' || port[0] > '9' || *ep != '\0' || errno != 0 ||
-	    n < 1 || n > 65535) {
-		*cause = xprintf("tcp probe: \"%s\": the port must be 1 to "
-		    "65535", target);
-		rc = -1;
-	} else if (host[0] == '\0') {
-		*cause = xprintf("tcp probe: \"%s\" has no host", target);
-		rc = -1;
-	} else if (strcasecmp(host, "localhost") == 0) {
+	if (hostport_split("tcp probe", target, &host, &port, cause) != 0)
+		return -1;
+	if (strcasecmp(host, "localhost") == 0) {
 		rc = probe_tcp_addr(p, "127.0.0.1", port, cause);
 		if (rc == 0)
 			rc = probe_tcp_addr(p, "::1", port, cause);

@@ -666,7 +666,7 @@ static const struct {
 	  "100" },
 
 	/* Probes: one of each sort, and targets of the right form. */
-	{ JOB "ready_log = \"a\"\nready_tcp = \"h:1\"",
+	{ JOB "ready_log = \"a\"\nready_tcp = \"127.0.0.1:1\"",
 	  "config.toml:5:13: ready_tcp and ready_log (line 4) are both set: "
 	  "a job has at most one readiness probe" },
 	{ JOB "ready_http = \"http://h/\"\nready_cmd = \"true\"\n"
@@ -676,9 +676,9 @@ static const struct {
 	{ JOB "liveness_cmd = \"true\"\nliveness_http = \"http://h/\"",
 	  "config.toml:5:17: liveness_http and liveness_cmd (line 4) are both "
 	  "set: a job has at most one liveness probe" },
-	{ "job = [{ name = \"a\", command = \"b\", liveness_tcp = \"h:1\", "
+	{ "job = [{ name = \"a\", command = \"b\", liveness_tcp = \"[::1]:1\", "
 	  "liveness_cmd = \"c\" }]",
-	  "config.toml:1:74: liveness_cmd and liveness_tcp (line 1) are both "
+	  "config.toml:1:78: liveness_cmd and liveness_tcp (line 1) are both "
 	  "set: a job has at most one liveness probe" },
 	{ JOB "ready_tcp = \"::1:80\"",
 	  "config.toml:4:13: ready_tcp must be host:port with a port from 1 "
@@ -722,6 +722,15 @@ static const struct {
 	{ JOB "liveness_tcp = \"db\"",
 	  "config.toml:4:16: liveness_tcp must be host:port with a port from "
 	  "1 to 65535 (IPv6 as [::1]:80)" },
+	/* A name would be looked up on the loop: refused when read. */
+	{ JOB "ready_tcp = \"db.internal:5432\"",
+	  "config.toml:4:13: ready_tcp: host \"db.internal\" is neither an IP "
+	  "address nor localhost (names are not resolved, so the loop never "
+	  "waits on DNS)" },
+	{ JOB "ready_tcp = \"[db]:5432\"",
+	  "config.toml:4:13: ready_tcp: host \"db\" is neither an IP "
+	  "address nor localhost (names are not resolved, so the loop never "
+	  "waits on DNS)" },
 	{ JOB "ready_tcp = \"\"",
 	  "config.toml:4:13: ready_tcp must not be empty" },
 	{ JOB "ready_http = \"ftp://h/\"",
@@ -936,8 +945,8 @@ static const struct {
 	  " ready=(null)|(null)|127.0.0.1:1|(null)," },
 	{ JOB "ready_tcp = \"[::1]:65535\"", 0,
 	  " ready=(null)|(null)|[::1]:65535|(null)," },
-	{ JOB "ready_tcp = \"db.internal:080\"", 0,
-	  " ready=(null)|(null)|db.internal:080|(null)," },
+	{ JOB "ready_tcp = \"10.0.0.7:080\"", 0,
+	  " ready=(null)|(null)|10.0.0.7:080|(null)," },
 	{ JOB "ready_http = \"http://127.0.0.1:8765/\"", 0,
 	  " ready=(null)|(null)|(null)|http://127.0.0.1:8765/," },
 	{ JOB "ready_http = \"HTTPS://example.com/health?full=1\"", 0,

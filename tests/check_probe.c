@@ -553,18 +553,25 @@ START_TEST(test_refused_specs)
 		{ PROBE_TCP, PROBE_READY, "[db]:80", NULL, 100,
 		  "names are not resolved" },
 		{ PROBE_TCP, PROBE_READY, "127.0.0.1", NULL, 100,
-		  "is not HOST:PORT" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
 		{ PROBE_TCP, PROBE_READY, "::1:80", NULL, 100,
-		  "brackets: [::1]:80" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
 		{ PROBE_TCP, PROBE_READY, "[::1]80", NULL, 100,
-		  "is not [ADDRESS]:PORT" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
 		{ PROBE_TCP, PROBE_READY, "127.0.0.1:0", NULL, 100,
-		  "the port must be 1 to 65535" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
 		{ PROBE_TCP, PROBE_READY, "127.0.0.1:65536", NULL, 100,
-		  "the port must be 1 to 65535" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
 		{ PROBE_TCP, PROBE_READY, "127.0.0.1:80x", NULL, 100,
-		  "the port must be 1 to 65535" },
-		{ PROBE_TCP, PROBE_READY, ":80", NULL, 100, "has no host" },
+		  "tcp probe must be host:port with a port from 1 to "
+		  "65535 (IPv6 as [::1]:80)" },
+		{ PROBE_TCP, PROBE_READY, ":80", NULL, 100,
+		  "tcp probe must be host:port" },
 		{ PROBE_TCP, PROBE_READY, "127.0.0.1:80", NULL, 0,
 		  "must be positive" },
 		{ PROBE_LOG, PROBE_READY, "(unclosed", NULL, 100,

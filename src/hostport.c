@@ -1,0 +1,97 @@
+/*
+ * hostport.c: "host:port" split and checked, one rule for the config and
+ * the probes (see hostport.h).
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hostport.h"
+#include "xmalloc.h"
+
+/* Return whether the len bytes at s are printable ASCII, no blanks. */
+static int
+hostport_graphic(const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+/* Return whether host is localhost or a numeric address (no DNS). */
+static int
+hostport_numeric(const char *host)
+{
+	struct addrinfo	hints, *res;
+
+	if (strcasecmp(host, "localhost") == 0)
+		return 1;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST;
+	if (getaddrinfo(host, NULL, &hints, &res) != 0)
+		return 0;
+	freeaddrinfo(res);
+	return 1;
+}
+
+/*
+ * Split s, a TCP target for what ("ready_tcp", "tcp probe"), into *host
+ * and *port; -1 with *cause, naming what, when it is not
+ * HOST:PORT or [IPV6]:PORT with a port from 1 to 65535 and a host that
+ * is localhost or an address.
+ */
+int
+hostport_split(const char *what, const char *s, char **host, char **port,
+    char **cause)
+{
+	const char	*colon, *h, *p;
+	size_t		 hlen;
+	long		 n = 0;
+
+	*host = *port = NULL;
+	if (s[0] == '[') {
+		if ((p = strchr(s, ']')) == NULL || p[1] != ':')
+			goto form;
+		h = s + 1;
+		hlen = (size_t)(p - h);
+		colon = p + 1;
+	} else {
+		if ((colon = strrchr(s, ':')) == NULL ||
+		    memchr(s, ':', (size_t)(colon - s)) != NULL)
+			goto form;
+		h = s;
+		hlen = (size_t)(colon - s);
+	}
+	if (hlen == 0 || !hostport_graphic(h, hlen))
+		goto form;
+	for (p = colon + 1; *p >= '0' && *p <= '9' && n <= 65535; p++)
+		n = n * 10 + (*p - '0');
+	if (p == colon + 1 || *p != '\0' || n < 1 || n > 65535)
+		goto form;
+	*host = xstrndup(h, hlen);
+	if (!hostport_numeric(*host)) {
+		*cause = xprintf("%s: host \"%s\" is neither an IP address nor "
+		    "localhost (names are not resolved, so the loop never "
+		    "waits on DNS)", what, *host);
+		free(*host);
+		*host = NULL;
+		return -1;
+	}
+	*port = xstrdup(colon + 1);
+	return 0;
+
+form:
+	*cause = xprintf("%s must be host:port with a port from 1 to 65535 "
+	    "(IPv6 as [::1]:80)", what);
+	return -1;
+}
