@@ -115,6 +115,7 @@ void		 job_set_fail(struct job *);
 void		 job_set_timed_out(struct job *);
 void		 job_set_queued(struct job *);
 void		 job_set_start_error(struct job *, const char *why, int64_t now_ms);
+const char	*job_start_error(const struct job *);
 int		 job_restart_due(const struct job *);
 int64_t		 job_restart_delay_ms(const struct job *);
 void		 job_set_waiting(struct job *, const char *why);

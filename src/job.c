@@ -91,6 +91,7 @@ struct job {
 	char		 *wait_reason;	/* JOB_WAITING: for what, or NULL */
 	enum job_ready	  ready;	/* the current run's readiness */
 	char		 *note;		/* why it last restarted, or NULL */
+	char		 *start_error;	/* why its last start failed, or NULL */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -185,6 +186,7 @@ job_free(struct job *j)
 	free(j->input);
 	free(j->wait_reason);
 	free(j->note);
+	free(j->start_error);
 	free(j->group);
 	free(j->stop_command);
 	free(j->name);
@@ -274,6 +276,8 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	pty_child_close(&j->child);
 	j->child.pid = -1;
 	j->flags = 0;
+	free(j->start_error);
+	j->start_error = NULL;
 	j->status = 0;
 	j->ended = 0;
 	j->in_len = 0;
@@ -1367,8 +1371,9 @@ job_set_start_error(struct job *j, const char *why, int64_t now)
 {
 	char	*line;
 
-	line = xprintf("\r\njobdeck: %s\r\n", why != NULL ? why :
-	    "cannot start");
+	free(j->start_error);
+	j->start_error = xstrdup(why != NULL ? why : "cannot start");
+	line = xprintf("\r\njobdeck: %s\r\n", j->start_error);
 	vt_feed(job_vt_get(j), line, strlen(line));
 	free(line);
 	j->flags = 0;
@@ -1451,4 +1456,11 @@ const char *
 job_note(const struct job *j)
 {
 	return j->note;
+}
+
+/* Return why the job's last start failed (job_set_start_error()), or NULL. */
+const char *
+job_start_error(const struct job *j)
+{
+	return j->start_error;
 }

@@ -60,8 +60,6 @@
 #define UP_DRAIN_MS	2000	/* at the end: wait so long for the reader */
 #define UP_LABEL	"jobdeck"		/* the deck's own lines */
 #define UP_STATE_NONE	(-1)			/* no state told yet */
-#define UP_WHY_ROWS	8	/* rows a start error may wrap over */
-#define UP_WHY_PREFIX	"jobdeck: "	/* how job.c writes it on the screen */
 
 /* foreman's colours, in its order: the job's label and bar. */
 static const char *const up_colours[] = {
@@ -376,87 +374,16 @@ up_job_output(struct job *job, const char *buf, size_t len, void *arg)
 		    up_partial_cb, up);
 }
 
-/* Return whether row r of vt is blank (or not there). */
-static int
-up_row_blank(const struct vt *vt, int r)
-{
-	char	*row = vt_text_line(vt, r);
-	int	 blank = row == NULL || row[0] == '\0';
-
-	free(row);
-	return blank;
-}
-
-/* Return whether row r of vt starts with UP_WHY_PREFIX. */
-static int
-up_row_why(const struct vt *vt, int r)
-{
-	char	*row = vt_text_line(vt, r);
-	int	 found = row != NULL && strncmp(row, UP_WHY_PREFIX,
-		    strlen(UP_WHY_PREFIX)) == 0;
-
-	free(row);
-	return found;
-}
-
-/*
- * Return why a job could not start, or NULL: the jobtable writes it on the
- * job's screen as its last line, "jobdeck: WHY" (job_set_start_error()),
- * wrapped at the screen's width.  The rows from the last that starts so
- * to the last that is not blank are joined; a wrapped row is full, so it
- * is padded back to the width its trailing blanks had.
- */
-static char *
-up_start_error(struct job *job)
-{
-	struct vt	*vt = job_vt(job);
-	char		*row, *why, *tmp;
-	size_t		 chars, len;
-	int		 first, last, r, cols;
-
-	if (vt == NULL)
-		return NULL;
-	cols = vt_cols(vt);
-	for (last = vt_text_count(vt) - 1; last >= 0; last--) {
-		if (!up_row_blank(vt, last))
-			break;
-	}
-	if (last < 0)
-		return NULL;
-	for (first = last; first > last - UP_WHY_ROWS && first >= 0; first--) {
-		if (up_row_why(vt, first))
-			break;
-	}
-	if (first < 0 || first <= last - UP_WHY_ROWS)
-		first = last;
-	why = xstrdup("");
-	for (r = first; r <= last; r++) {
-		row = vt_text_line(vt, r);
-		for (len = chars = 0; row[len] != '\0'; len++)
-			chars += ((unsigned char)row[len] & 0xc0) != 0x80;
-		tmp = xprintf("%s%s%*s", why, row, r < last && (int)chars < cols ?
-		    cols - (int)chars : 0, "");
-		free(row);
-		free(why);
-		why = tmp;
-	}
-	if (strncmp(why, UP_WHY_PREFIX, strlen(UP_WHY_PREFIX)) == 0) {
-		tmp = xstrdup(why + strlen(UP_WHY_PREFIX));
-		free(why);
-		why = tmp;
-	}
-	return why;
-}
-
 /*
  * Describe how a job's run ended: "exited with code 1", "killed by
  * SIGKILL", "stopped: killed by SIGTERM", "timed out: ...", or why it
- * did not start (the reason the jobtable wrote on its screen).
+ * did not start (job_start_error()).
  */
 static char *
 up_end_text(const struct up_job *uj, struct job *job)
 {
-	char		 how[64], name[WAITSTATUS_NAME_MAX], *why, *text;
+	char		 how[64], name[WAITSTATUS_NAME_MAX];
+	const char	*why;
 	int		 status = job_end_status(job);
 	int		 code = waitstatus_exit_code(status);
 	int		 sig = waitstatus_signal(status);
@@ -464,13 +391,9 @@ up_end_text(const struct up_job *uj, struct job *job)
 	if (!uj->started) {
 		if (job_state(job) == JOB_CANCELED)
 			return xstrdup("canceled before it started");
-		if ((why = up_start_error(job)) == NULL || *why == '\0') {
-			free(why);
+		if ((why = job_start_error(job)) == NULL)
 			return xstrdup("could not start");
-		}
-		text = xprintf("could not start: %s", why);
-		free(why);
-		return text;
+		return xprintf("could not start: %s", why);
 	}
 	if (code >= 0)
 		snprintf(how, sizeof how, "exited with code %d", code);
