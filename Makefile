@@ -23,8 +23,8 @@ LDSAN	= -fsanitize=address,undefined
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS = detect_leaks=1
 endif
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm libcurl)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm libcurl)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm libcurl jansson)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm libcurl jansson)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check)
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
@@ -102,6 +102,8 @@ LIB_SRCS = \
 	src/probe.c \
 	src/watch.c \
 	src/stack.c \
+	src/jsonval.c \
+	src/browser.c \
 	src/up.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 

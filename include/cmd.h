@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 struct bind;
+struct browser;
 struct config;
 struct config_job;
 struct expand_param;
@@ -110,6 +111,7 @@ struct cmd_ctx {
 	const struct config	*config;	/* for !run; NULL: none */
 	struct stack		*stack;		/* starts configured jobs; */
 						/*   NULL: none (!run fails) */
+	struct browser		*browser;	/* !browser; NULL: none */
 	int			 json;		/* results as JSON */
 	const struct bind	*bind;		/* keys for !help; NULL: defaults */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */

@@ -165,6 +165,23 @@ struct config_key {
 	int		 col;
 };
 
+/*
+ * [browser]: the deck's headless Chrome (browser.h).  cdp_url is "auto" or
+ * a ws:// or wss:// URL; NULL when absent or false (no browser).
+ */
+struct config_browser {
+	char		*cdp_url;
+	char		*image;		/* browser_image: auto runs it in */
+					/*   Docker when a daemon answers */
+	char		*command;	/* browser_command: auto's program; */
+					/*   NULL: the first known on PATH */
+	char		**args;		/* browser_args: extra flags, */
+	size_t		 nargs;		/*   NULL-terminated; NULL: none */
+	double		 timeout;	/* browser_timeout: seconds a start */
+					/*   may take */
+	int		 line;		/* where [browser] was written, or 0 */
+};
+
 struct config {
 	char			*path;	/* the file it came from, or NULL */
 	int			 procfile;	/* it came from a Procfile: */
@@ -176,6 +193,7 @@ struct config {
 	size_t			 nkeys;
 	struct config_group	*groups;	/* [groups.NAME], file order */
 	size_t			 ngroups;
+	struct config_browser	 browser;	/* [browser] */
 };
 
 /* What an option is, for the table. */

@@ -89,7 +89,8 @@ enum job_ready {
 struct job	*job_new(int id, const struct job_spec *);
 void		 job_free(struct job *);
 
-int		 job_start(struct job *, int rows, int cols, char **cause);
+int		 job_start(struct job *, int rows, int cols,
+		    char *const *deck_env, char **cause);
 ssize_t		 job_read(struct job *, char *buf, size_t size);
 ssize_t		 job_read_err(struct job *, char *buf, size_t size);
 int		 job_err_fd(const struct job *);

@@ -17,7 +17,9 @@
  * jobtable_kill_all().  It is the one place a job is made from a
  * spec: jobtable_spawn() gives every job the deck's log directory and
  * scrollback, and pipes when the deck runs without ptys, whatever the
- * caller's spec says of them.  It never prints.
+ * caller's spec says of them; each start gets the deck's environment
+ * (jobtable_set_env(): JOBDECK_CDP_URL while the browser is ready) over
+ * the job's own.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
  * struct job in it and the watches and timers it adds to the loop; the
@@ -129,6 +131,8 @@ int		 jobtable_write(struct jobtable *, struct job *,
 		    const char *buf, size_t len);
 void		 jobtable_update(struct jobtable *, struct job *);
 
+void		 jobtable_set_env(struct jobtable *, const char *name,
+		    const char *value);
 void		 jobtable_set_policy(struct jobtable *,
 		    const struct jobtable_policy *, void *arg);
 void		 jobtable_recheck(struct jobtable *);

@@ -14,6 +14,7 @@
 #define JOBDECK_UI_H
 
 struct bind;
+struct browser;
 struct config;
 struct config_job;
 struct job;
@@ -28,6 +29,8 @@ struct ui_opts {
 	const struct bind *bind;	/* the keys in force, the config's */
 					/*   [keys] applied; the caller's */
 	struct stack	*stack;		/* starts configured jobs; the */
+					/*   caller's */
+	struct browser	*browser;	/* the browser row, !browser; the */
 					/*   caller's */
 };
 

@@ -16,6 +16,7 @@
 #ifndef JOBDECK_UP_H
 #define JOBDECK_UP_H
 
+struct browser;
 struct jobtable;
 struct loop;
 struct stack;
@@ -26,6 +27,8 @@ struct up_opts {
 	int		 colour;	/* 1: colour names, 0: never, */
 					/*   -1: when stdout is a terminal */
 	const char	*deck;		/* -S NAME, for `jobdeck ctl -S NAME` */
+	struct browser	*browser;	/* its changes as lines; the */
+					/*   caller's, or NULL */
 };
 
 struct up	*up_new(struct loop *, struct jobtable *, struct stack *,

@@ -209,26 +209,40 @@ job_env_same(const char *entry, const char *add)
 }
 
 /*
- * Return a copy of envp with TERM set to term and, unless it is NULL, the
- * containment marker (NAME=VALUE) set too.
+ * Return a copy of envp with TERM set to term, the containment marker
+ * (NAME=VALUE) unless it is NULL, and every NAME=VALUE of the deck's env
+ * (NULL: none), each replacing an entry of the same name.
  */
 static char **
-job_env_with(char *const *envp, const char *term, const char *marker)
+job_env_with(char *const *envp, const char *term, const char *marker,
+    char *const *deck_env)
 {
-	char	**env;
-	size_t	  n, i, k;
+	char		**env;
+	const char	 *add[2];
+	size_t		  n, m, i, k, a, nadd;
+	int		  same;
 
+	add[0] = term;
+	add[1] = marker;
+	nadd = marker != NULL ? 2 : 1;
 	for (n = 0; envp[n] != NULL; n++)
 		;
-	env = xcalloc(n + 3, sizeof *env);
+	for (m = 0; deck_env != NULL && deck_env[m] != NULL; m++)
+		;
+	env = xcalloc(n + nadd + m + 1, sizeof *env);
 	for (i = k = 0; i < n; i++) {
-		if (!job_env_same(envp[i], term) &&
-		    (marker == NULL || !job_env_same(envp[i], marker)))
+		same = 0;
+		for (a = 0; a < nadd && !same; a++)
+			same = job_env_same(envp[i], add[a]);
+		for (a = 0; a < m && !same; a++)
+			same = job_env_same(envp[i], deck_env[a]);
+		if (!same)
 			env[k++] = envp[i];
 	}
-	env[k++] = (char *)term;
-	if (marker != NULL)
-		env[k++] = (char *)marker;
+	for (a = 0; a < nadd; a++)
+		env[k++] = (char *)add[a];
+	for (a = 0; a < m; a++)
+		env[k++] = deck_env[a];
 	env[k] = NULL;
 	return env;
 }
@@ -259,9 +273,13 @@ job_contain(struct job *j)
 		j->cgj = cgroup_job_new(j->cg, j->id);
 }
 
-/* Start the child on a pty of rows x cols (or on pipes); 0 or -1. */
+/*
+ * Start the child on a pty of rows x cols (or on pipes) with the deck's
+ * env (NAME=VALUE entries over the job's own, NULL: none); 0 or -1.
+ */
 int
-job_start(struct job *j, int rows, int cols, char **cause)
+job_start(struct job *j, int rows, int cols, char *const *deck_env,
+    char **cause)
 {
 	struct pty_spec	 spec;
 	char		*argv[4];
@@ -290,7 +308,7 @@ job_start(struct job *j, int rows, int cols, char **cause)
 	argv[3] = NULL;
 	job_contain(j);
 	env = job_env_with(j->envp, "TERM=xterm-256color",
-	    j->cgj != NULL ? cgroup_job_marker(j->cgj) : NULL);
+	    j->cgj != NULL ? cgroup_job_marker(j->cgj) : NULL, deck_env);
 
 	memset(&spec, 0, sizeof spec);
 	spec.path = j->argv != NULL ? j->argv[0] : j->shell;

@@ -122,6 +122,8 @@ struct jobtable {
 	int			  keep_finished;	/* -1: keep every finished job */
 	struct store		 *store;	/* the output store, or NULL */
 	char			 *store_error;	/* why there is none, or NULL */
+	char			**env;		/* jobtable_set_env()'s NAME=VALUE, */
+	size_t			  nenv;		/*   NULL-terminated */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
 	struct cgroup		 *cg;		/* containment, or NULL */
@@ -184,6 +186,7 @@ void
 jobtable_free(struct jobtable *jt)
 {
 	struct jobtable_entry	*e;
+	size_t			 k;
 	int			 i;
 
 	if (jt == NULL)
@@ -206,6 +209,9 @@ jobtable_free(struct jobtable *jt)
 	free(jt->entries);
 	free(jt->pids);
 	free(jt->store_error);
+	for (k = 0; k < jt->nenv; k++)
+		free(jt->env[k]);
+	free(jt->env);
 	free(jt);
 }
 
@@ -436,6 +442,37 @@ void
 jobtable_set_no_pty(struct jobtable *jt, int no_pty)
 {
 	jt->no_pty = no_pty;
+}
+
+/*
+ * Give every job started from now on name=value in its environment, over
+ * its own (value NULL: no longer); name is name_check_env()'s.
+ */
+void
+jobtable_set_env(struct jobtable *jt, const char *name, const char *value)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < jt->nenv; i++) {
+		if (strncmp(jt->env[i], name, len) == 0 &&
+		    jt->env[i][len] == '=')
+			break;
+	}
+	if (i < jt->nenv) {
+		free(jt->env[i]);
+		if (value != NULL) {
+			jt->env[i] = xprintf("%s=%s", name, value);
+			return;
+		}
+		jt->env[i] = jt->env[--jt->nenv];
+		jt->env[jt->nenv] = NULL;
+		return;
+	}
+	if (value == NULL)
+		return;
+	jt->env = xreallocarray(jt->env, jt->nenv + 2, sizeof *jt->env);
+	jt->env[jt->nenv++] = xprintf("%s=%s", name, value);
+	jt->env[jt->nenv] = NULL;
 }
 
 /*
@@ -854,7 +891,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 		jobtable_emit(jt, JOBTABLE_QUEUED, job);
 		return job;
 	}
-	if (job_start(job, jt->rows, jt->cols, cause) != 0) {
+	if (job_start(job, jt->rows, jt->cols, jt->env, cause) != 0) {
 		/* Nobody has heard of it: it goes as if never made. */
 		jt->count--;
 		if (jt->next_id == id + 1)
@@ -956,7 +993,7 @@ jobtable_start_entry(struct jobtable_entry *e)
 	}
 	/* The last run's fds are closed by job_start: unwatch them first. */
 	jobtable_unwatch(e);
-	if (job_start(e->job, jt->rows, jt->cols, &cause) != 0) {
+	if (job_start(e->job, jt->rows, jt->cols, jt->env, &cause) != 0) {
 		job_set_start_error(e->job, cause, loop_now_ms());
 		free(cause);
 		jobtable_emit(jt, JOBTABLE_EXITED, e->job);
