@@ -182,5 +182,7 @@ void	cmd_history_json_runs(struct json_buf *, const char *key,
 char	*cmd_history_row(const struct store_meta *);
 char	*cmd_history_header(void);
 int	cmd_history_logs(struct cmd_ctx *, const char *id);
+const char *cmd_browser_state_text(const struct browser *);
+char	*cmd_browser_detail(const struct browser *);
 
 #endif

@@ -2,8 +2,9 @@
  * cmd.c: the command table, lookup by name or unique prefix, argument
  * checking, and the prompt's line dispatcher.  The commands themselves live
  * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-stack.c (groups),
- * cmd-ctl.c (list, status, spawn, send, events), cmd-wait.c (wait),
- * cmd-session.c (cd, export, unset) and cmd-ui.c (focus, help, quit).
+ * cmd-browser.c (browser), cmd-ctl.c (list, status, spawn, send,
+ * events), cmd-wait.c (wait), cmd-session.c (cd, export, unset) and
+ * cmd-ui.c (focus, help, quit).
  */
 #include <errno.h>
 #include <math.h>
@@ -48,6 +49,7 @@ extern const struct cmd_entry cmd_rename_entry;
 extern const struct cmd_entry cmd_wait_entry;
 extern const struct cmd_entry cmd_start_group_entry;
 extern const struct cmd_entry cmd_kill_group_entry;
+extern const struct cmd_entry cmd_browser_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
@@ -68,6 +70,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_restart_entry,
 	&cmd_start_group_entry,
 	&cmd_kill_group_entry,
+	&cmd_browser_entry,
 	&cmd_spawn_entry,
 	&cmd_send_entry,
 	&cmd_events_entry,

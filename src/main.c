@@ -6,10 +6,14 @@
  * server; jobs named on the command line start last.  Before the loop the
  * deck's containment is made (a cgroup per job, or the environment marker;
  * JOBDECK_NO_CGROUP=1 asks for the marker alone) and what dead decks left
- * is killed.  On the way out every job is stopped before the terminal is
- * given back, then everything of the deck's cgroups and marker is killed,
- * anything still parented to jobdeck is killed and reaped, and the
- * cgroups are removed.
+ * is killed.  The browser ([browser], browser.h) is made after the job
+ * table and containment and, when configured, started before the
+ * configured jobs; while it is ready every job started gets its URL as
+ * JOBDECK_CDP_URL.  A browser that fails never stops the deck.  On the way
+ * out every job is stopped, then the browser (its profile removed), before
+ * the terminal is given back; then everything of the deck's cgroups and
+ * marker is killed, anything still parented to jobdeck is killed and
+ * reaped, and the cgroups are removed.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -26,6 +30,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "browser.h"
 #include "cgroup.h"
 #include "cmd.h"
 #include "config.h"
@@ -54,6 +59,8 @@ struct main_state {
 	struct stack		*stack;
 	struct cgroup		*cg;
 	struct loop		*loop;
+	struct jobtable		*jt;
+	struct browser		*browser;	/* the deck's, or NULL */
 	struct store		*store;
 	struct store_sweep	*sweep;		/* under way, or NULL */
 	struct bind		*bind;		/* the keys !help lists over ctl */
@@ -282,6 +289,65 @@ main_job_started(struct job *job, void *arg)
 		ui_message(ms->ui, why, 0);
 }
 
+/*
+ * The browser changed: every job started from now on gets its URL while
+ * it is ready, and no URL otherwise.
+ */
+static void
+main_browser_changed(struct browser *b, void *arg)
+{
+	struct main_state	*ms = arg;
+
+	jobtable_set_env(ms->jt, BROWSER_ENV, browser_state(b) ==
+	    BROWSER_READY ? browser_url(b) : NULL);
+}
+
+/*
+ * Make the deck's browser from [browser] and keep JOBDECK_CDP_URL in step
+ * with it; NULL with *cause when it cannot be made (the deck runs
+ * without one).
+ */
+static struct browser *
+main_browser_new(struct main_state *ms, const struct config *cfg,
+    char **cause)
+{
+	static const struct browser_cbs main_browser_cbs = {
+		.changed = main_browser_changed,
+	};
+	const struct config_browser	*cb = &cfg->browser;
+	struct browser_spec		 spec;
+	struct browser			*b;
+
+	memset(&spec, 0, sizeof spec);
+	spec.cdp_url = cb->cdp_url;
+	spec.image = cb->image;
+	spec.command = cb->command;
+	spec.args = cb->args;
+	spec.timeout_ms = (int64_t)(cb->timeout * 1000);
+	if ((b = browser_new(ms->loop, ms->jt, ms->cg, NULL, &spec,
+	    cause)) == NULL)
+		return NULL;
+	browser_subscribe(b, &main_browser_cbs, ms);
+	return b;
+}
+
+/*
+ * Say why the browser is not there or did not start: on the screen, or on
+ * stderr for jobdeck up.
+ */
+static void
+main_browser_warn(struct main_state *ms, const char *cause)
+{
+	char	*msg;
+
+	msg = xprintf("browser: %s", cause);
+	if (ms->ui != NULL)
+		ui_message(ms->ui, msg, 1);
+	else
+		fprintf(stderr, "jobdeck up: %s\n", msg);
+	free(msg);
+}
+
 /* Return whether the environment variable name is set to a true value. */
 static int
 main_env_flag(const char *name)
@@ -340,7 +406,7 @@ main(int argc, char **argv)
 	const char		*config = NULL, *deck = "default";
 	struct ctl		*ctl;
 	struct cmd_ctx		 ctx;
-	char			*end;
+	char			*end, *browser_cause = NULL;
 	long			 port_base = 0;
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
 	int			 headless = 0, status, start_failed = 0;
@@ -479,6 +545,7 @@ main(int argc, char **argv)
 	jobtable_set_keep_finished(jt, cfg->settings.keep_finished);
 	jobtable_set_cgroup(jt, ms.cg);
 	jobtable_subscribe(jt, &main_jobtable_cbs, &ms);
+	ms.jt = jt;
 	log_dir = cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : store_default_dir();
 	ms.loop = loop;
@@ -491,9 +558,14 @@ main(int argc, char **argv)
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	ms.stack = stack_new(loop, jt, cfg, session, NULL);
+	/* The browser: started below, before the jobs, said once there is */
+	/* a face to say it on. */
+	ms.browser = main_browser_new(&ms, cfg, &browser_cause);
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
 	opts.stack = ms.stack;
+	opts.browser = ms.browser;
+	uopts.browser = ms.browser;
 	/* One set of bindings: the prompt's, and !help's over ctl. */
 	ms.bind = bind_new();
 	config_apply_keys(cfg, ms.bind);
@@ -506,7 +578,9 @@ main(int argc, char **argv)
 	if (ms.ui == NULL && ms.up == NULL) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
 		free(cause);
+		free(browser_cause);
 		ctl_free(ctl);
+		browser_free(ms.browser);
 		stack_free(ms.stack);
 		jobtable_free(jt);
 		cgroup_free(ms.cg);
@@ -525,7 +599,18 @@ main(int argc, char **argv)
 	ctx.config = cfg;
 	ctx.bind = ms.bind;
 	ctx.stack = ms.stack;
+	ctx.browser = ms.browser;
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
+	/* The browser first, so that it shows Starting… at once. */
+	if (browser_cause != NULL) {
+		main_browser_warn(&ms, browser_cause);
+		free(browser_cause);
+	} else if (cfg->browser.cdp_url != NULL &&
+	    browser_start(ms.browser, &cause) != 0) {
+		main_browser_warn(&ms, cause);
+		free(cause);
+		cause = NULL;
+	}
 	/* The configured jobs (up: the named ones), then typed commands. */
 	if (ms.ui != NULL)
 		ui_start_stack(ms.ui);
@@ -552,6 +637,8 @@ main(int argc, char **argv)
 	if (start_failed)
 		status = 2;
 	ctl_free(ctl);
+	/* The jobs have stopped: now the browser, while its faces listen. */
+	browser_free(ms.browser);
 	ui_free(ms.ui);
 	up_free(ms.up);
 	stack_free(ms.stack);

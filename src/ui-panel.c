@@ -1,32 +1,61 @@
 /*
  * ui-panel.c: the panel of jobs (a three-line entry per job with its
  * state, what it waits for or whether it is ready yet, its note and last
- * output, or one line when the screen is narrow or short), the layout of
- * panel and pane, zoom, and the marks of failures not yet looked at.
+ * output, or one line when the screen is narrow or short), the browser's
+ * row above them (two lines beside three-line entries, else one), the
+ * layout of panel and pane, zoom, and the marks of failures not yet
+ * looked at.
  */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "browser.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "textesc.h"
 #include "ui-private.h"
 #include "xmalloc.h"
 
+/* Return whether the panel has a browser row: a browser, not idle. */
+static int
+ui_panel_has_browser(const struct ui *ui)
+{
+	return ui->browser != NULL && browser_state(ui->browser) !=
+	    BROWSER_IDLE;
+}
+
 /*
  * Return how many screen lines a job's entry takes: three (name, state,
- * last output), or one when the panel is narrow or short, so that it
- * still shows a useful number of jobs.
+ * last output), or one when the panel is narrow or short (the browser's
+ * two lines taken), so that it still shows a useful number of jobs.
  */
 static int
 ui_panel_entry_lines(const struct ui *ui)
 {
+	int	h = ui->panel.h - 2 - (ui_panel_has_browser(ui) ? 2 : 0);
+
 	if (ui->panel.w == 0 || ui->cols < UI_PANEL_SIDE_COLS ||
 	    ui->panel.w < UI_PANEL_FULL_COLS ||
-	    (ui->panel.h - 2) / 3 < UI_PANEL_MIN_ENTRIES)
+	    h / 3 < UI_PANEL_MIN_ENTRIES)
 		return 1;
 	return 3;
+}
+
+/*
+ * Return how many lines the browser's row takes at the panel's top: two
+ * beside three-line entries (the second its URL or why it failed), one
+ * beside one-line entries, none without a browser row or when a job's
+ * line would not fit under it.
+ */
+static int
+ui_panel_browser_lines(const struct ui *ui)
+{
+	if (!ui_panel_has_browser(ui) || ui->panel.h - 2 < 2)
+		return 0;
+	return ui_panel_entry_lines(ui) == 3 ? 2 : 1;
 }
 
 /* Return how many job entries fit in the panel at once (at least one). */
@@ -35,7 +64,8 @@ ui_panel_visible(const struct ui *ui)
 {
 	int	visible;
 
-	visible = (ui->panel.h - 2) / ui_panel_entry_lines(ui);
+	visible = (ui->panel.h - 2 - ui_panel_browser_lines(ui)) /
+	    ui_panel_entry_lines(ui);
 	return visible < 1 ? 1 : visible;
 }
 
@@ -258,6 +288,64 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 	    notice[0] != '\0' ? ui_semantic(UI_C_FAILED) : 0, right, sel, 0);
 }
 
+/*
+ * Return text from outside (the browser's label, URL, reason) as the panel
+ * may show it: what a terminal would act on escaped.  Free it.
+ */
+static char *
+ui_panel_safe(const char *s)
+{
+	if (textesc_needed(s, strlen(s)))
+		return textesc_visible(s, strlen(s));
+	return xstrdup(s);
+}
+
+/*
+ * Draw the browser's row at y: "[browser] LABEL" with its state on the
+ * right, coloured as a job's state is (ready green, failed red); on a
+ * second line (lines 2) its URL while ready or why it failed.
+ */
+static void
+ui_panel_draw_browser(struct ui *ui, int y, int lines)
+{
+	const struct ui_rect	*r = &ui->panel;
+	struct browser		*b = ui->browser;
+	enum browser_state	 state = browser_state(b);
+	char			*label, *detail, *safe, *text;
+	int			 pair;
+
+	switch (state) {
+	case BROWSER_STARTING:
+	case BROWSER_READY:
+		pair = ui_semantic(UI_C_ACTIVE);
+		break;
+	case BROWSER_FAILED:
+		pair = ui_semantic(UI_C_FAILED);
+		break;
+	default:
+		pair = ui_semantic(UI_C_DIM);
+		break;
+	}
+	label = ui_panel_safe(browser_label(b));
+	text = xprintf("[browser] %s", label);
+	ui_line(y, r->x + 1, r->w - 2, text, A_BOLD, 0,
+	    cmd_browser_state_text(b), A_BOLD, pair);
+	free(text);
+	free(label);
+	if (lines < 2 || (detail = cmd_browser_detail(b)) == NULL)
+		return;
+	safe = ui_panel_safe(detail);
+	text = xprintf("  %s", safe);
+	if (state == BROWSER_FAILED)
+		ui_line(y + 1, r->x + 1, r->w - 2, text, A_NORMAL, pair, NULL,
+		    0, 0);
+	else
+		ui_line(y + 1, r->x + 1, r->w - 2, text, A_DIM, 0, NULL, 0, 0);
+	free(text);
+	free(safe);
+	free(detail);
+}
+
 /* Say in the panel's borders how many jobs are off it above and below. */
 static void
 ui_panel_draw_more(struct ui *ui, int above, int below)
@@ -283,9 +371,9 @@ ui_panel_draw_more(struct ui *ui, int above, int below)
 }
 
 /*
- * Draw the panel: an entry per job (three lines, or one when collapsed),
- * the selected one highlighted, failures not yet looked at marked, and
- * how many jobs are off it in its borders.
+ * Draw the panel: the browser's row, an entry per job (three lines, or
+ * one when collapsed), the selected one highlighted, failures not yet
+ * looked at marked, and how many jobs are off it in its borders.
  */
 void
 ui_draw_panel(struct ui *ui)
@@ -297,6 +385,7 @@ ui_draw_panel(struct ui *ui)
 	char			 last[512];
 	int64_t			 now = loop_now_ms();
 	int			 n, i, y, iw = r->w - 2, pair = 0, lines, end;
+	int			 blines;
 	attr_t			 sel;
 
 	if (r->w == 0 || r->h == 0)
@@ -307,17 +396,19 @@ ui_draw_panel(struct ui *ui)
 	ui_box(r, title, NULL, A_NORMAL, 0);
 	for (y = r->y + 1; y < r->y + r->h - 1; y++)
 		ui_blank(y, r->x + 1, iw, A_NORMAL);
+	if ((blines = ui_panel_browser_lines(ui)) > 0)
+		ui_panel_draw_browser(ui, r->y + 1, blines);
+	y = r->y + 1 + blines;
 	n = jobtable_count(ui->jt);
 	if (n == 0) {
-		ui_line(r->y + 1, r->x + 1, iw, " No jobs yet: type a command "
-		    "below", A_DIM, 0, NULL, 0, 0);
+		ui_line(y, r->x + 1, iw, " No jobs yet: type a command below",
+		    A_DIM, 0, NULL, 0, 0);
 		return;
 	}
 	lines = ui_panel_entry_lines(ui);
 	end = ui->panel_top + ui_panel_visible(ui);
 	if (end > n)
 		end = n;
-	y = r->y + 1;
 	for (i = ui->panel_top; i < end; i++) {
 		job = jobtable_get(ui->jt, i);
 		sel = job == ui->selected ? A_REVERSE : A_NORMAL;
@@ -359,13 +450,14 @@ struct job *
 ui_panel_job_at(struct ui *ui, int y, int x)
 {
 	const struct ui_rect	*r = &ui->panel;
-	int			 index;
+	int			 index, top;
 
-	if (ui->too_small || (ui->flags & UI_ZOOMED) || r->w == 0 || y <= r->y ||
+	top = r->y + 1 + ui_panel_browser_lines(ui);
+	if (ui->too_small || (ui->flags & UI_ZOOMED) || r->w == 0 || y < top ||
 	    y >= r->y + r->h - 1 || x <= r->x || x >= r->x + r->w - 1)
 		return NULL;
 	ui_keep_visible(ui);
-	index = ui->panel_top + (y - r->y - 1) / ui_panel_entry_lines(ui);
+	index = ui->panel_top + (y - top) / ui_panel_entry_lines(ui);
 	if (index >= ui->panel_top + ui_panel_visible(ui) ||
 	    index >= jobtable_count(ui->jt))
 		return NULL;

@@ -146,6 +146,7 @@ struct ui_drag {
 struct ui {
 	struct loop		*loop;
 	SCREEN			*screen;	/* curses' terminal (newterm) */
+	struct browser		*browser;	/* its row; the caller's, or NULL */
 	const struct bind	*bind;		/* the caller's (ui_opts) */
 	struct jobtable		*jt;
 	struct session		*session;

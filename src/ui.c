@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "browser.h"
 #include "cmd.h"
 #include "config.h"
 #include "debuglog.h"
@@ -53,6 +54,7 @@ static int	ui_client_show_run(const char *, const char *, const char *,
 		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
 static int	ui_client_paste(struct job *, void *);
+static void	ui_browser_changed(struct browser *, void *);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
 	.started = ui_job_started,
@@ -61,6 +63,10 @@ static const struct jobtable_cbs ui_jobtable_cbs = {
 	.queued = ui_job_queued,
 	.changed = ui_job_changed,
 	.removed = ui_job_removed,
+};
+
+static const struct browser_cbs ui_browser_cbs = {
+	.changed = ui_browser_changed,
 };
 
 static const struct cmd_client ui_cmd_client = {
@@ -886,6 +892,16 @@ ui_job_changed(struct job *job, void *arg)
 	ui_dirty(ui, UI_DRAW_PANEL, 1);
 }
 
+/* The browser changed: its panel row is drawn again at once. */
+static void
+ui_browser_changed(struct browser *b, void *arg)
+{
+	struct ui	*ui = arg;
+
+	(void)b;
+	ui_dirty(ui, UI_DRAW_PANEL, 1);
+}
+
 /* A finished job leaves the table: select a neighbour if it was shown. */
 static void
 ui_job_removed(struct job *job, void *arg)
@@ -1051,6 +1067,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.arg = ui;
 	ui->ctx.config = opts->config;
 	ui->ctx.stack = opts->stack;
+	ui->ctx.browser = opts->browser;
+	ui->browser = opts->browser;
 	ui->bind = opts->bind;
 	if (opts->config != NULL) {
 		ui->clipboard = opts->config->settings.clipboard;
@@ -1087,6 +1105,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->cols = COLS;
 	ui_layout(ui);
 	ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs, ui);
+	if (ui->browser != NULL)
+		browser_subscribe(ui->browser, &ui_browser_cbs, ui);
 	loop_watch_fd(loop, STDIN_FILENO, POLLIN, ui_stdin_cb, ui);
 	loop_set_urgent(loop, STDIN_FILENO, 1);
 	loop_set_hook(loop, ui_hook, ui);

@@ -24,6 +24,10 @@
  * says how many went and where every line is kept.  A reader that goes
  * away (EPIPE) ends the writing; the jobs go on.
  *
+ * The browser (up_opts.browser) is told as a job is, under the label
+ * "browser": a line each time what it shows changes ("CDP Ready ws://...",
+ * "Failed: why", "Stopped"), in the words of the panel (cmd.h).
+ *
  * The hook also judges each end once the job's restart policy has acted
  * (its restart timer is armed after subscribers hear of the end): the
  * first job that ended failed and is not live any more gives the exit
@@ -42,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "browser.h"
+#include "cmd.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -59,6 +65,7 @@
 #define UP_OUT_LOW	(UP_OUT_MAX / 2)	/* drops are told below this */
 #define UP_DRAIN_MS	2000	/* at the end: wait so long for the reader */
 #define UP_LABEL	"jobdeck"		/* the deck's own lines */
+#define UP_BROWSER	"browser"		/* the browser's */
 #define UP_STATE_NONE	(-1)			/* no state told yet */
 
 /* foreman's colours, in its order: the job's label and bar. */
@@ -113,6 +120,9 @@ struct up {
 	int		  ajobs;
 	int		  next_colour;
 	size_t		  width;	/* the longest label yet */
+	struct up_job	 *browser;	/* the browser's record (job NULL, */
+					/*   never in jobs), or NULL */
+	char		 *browser_told;	/* its last line, or NULL */
 
 	struct up_line	 *lines;	/* to format this turn */
 	int		  nlines;
@@ -149,6 +159,12 @@ static void	up_job_changed(struct job *, void *);
 static void	up_job_removed(struct job *, void *);
 static void	up_hook(void *);
 static void	up_write(struct up *);
+
+static void	up_browser_changed(struct browser *, void *);
+
+static const struct browser_cbs up_browser_cbs = {
+	.changed = up_browser_changed,
+};
 
 static const struct jobtable_cbs up_jobtable_cbs = {
 	.started = up_job_started,
@@ -462,6 +478,42 @@ up_job_removed(struct job *job, void *arg)
 }
 
 /*
+ * The browser changed: a line under its own label when what it shows
+ * changed ("Starting…", "CDP Ready URL", "Failed: WHY", "Stopped").
+ */
+static void
+up_browser_changed(struct browser *b, void *arg)
+{
+	struct up	*up = arg;
+	char		*detail, *text;
+
+	if (browser_state(b) == BROWSER_IDLE)
+		return;
+	detail = cmd_browser_detail(b);
+	if (browser_state(b) == BROWSER_READY && detail != NULL)
+		text = xprintf("%s %s", cmd_browser_state_text(b), detail);
+	else if (detail != NULL)
+		text = xstrdup(detail);
+	else
+		text = xstrdup(cmd_browser_state_text(b));
+	free(detail);
+	if (up_same(text, up->browser_told)) {
+		free(text);
+		return;
+	}
+	free(up->browser_told);
+	up->browser_told = xstrdup(text);
+	if (up->browser == NULL) {
+		up->browser = xcalloc(1, sizeof *up->browser);
+		up->browser->id = -1;
+		up->browser->label = xstrdup(UP_BROWSER);
+		up->browser->colour = up->next_colour++ % (int)UP_NCOLOURS;
+		up->browser->state = UP_STATE_NONE;
+	}
+	up_add(up, up->browser, text, 0);
+}
+
+/*
  * Judge the ends of this turn, now that restart policies have acted: the
  * first job that failed and will not run again gives the exit status, its
  * exit code or 128+N for signal N (127: it never ran).  A job the user or
@@ -618,6 +670,8 @@ up_format(struct up *up, int force)
 
 	len = strlen(UP_LABEL);
 	if (up->width < len)
+		up->width = len;
+	if (up->browser != NULL && (len = strlen(UP_BROWSER)) > up->width)
 		up->width = len;
 	for (i = 0; i < up->njobs; i++) {
 		if ((len = strlen(up->jobs[i]->label)) > up->width)
@@ -818,6 +872,8 @@ up_new(struct loop *loop, struct jobtable *jt, struct stack *stack,
 	up->direct = outfd_open(STDOUT_FILENO, &up->fd, &up->own) ==
 	    OUTFD_DIRECT;
 	up->handle = jobtable_subscribe(jt, &up_jobtable_cbs, up);
+	if (opts->browser != NULL)
+		browser_subscribe(opts->browser, &up_browser_cbs, up);
 	loop_set_hook(loop, up_hook, up);
 	return up;
 }
@@ -857,6 +913,11 @@ up_free(struct up *up)
 		free(uj->where);
 		free(uj);
 	}
+	if (up->browser != NULL) {
+		free(up->browser->label);
+		free(up->browser);
+	}
+	free(up->browser_told);
 	free(up->jobs);
 	free(up->lines);
 	free(up->ended);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "browser.h"
 #include "cmd.h"
 #include "config.h"
 #include "job.h"
@@ -58,6 +59,7 @@ struct rec {
 	char		*cwd0;		/* the session's first cwd */
 	struct config	*config;	/* stack_load()'s, or NULL */
 	struct stack	*stack;
+	struct browser	*browser;	/* browser_make()'s, or NULL */
 };
 
 static struct rec	rec;
@@ -212,6 +214,8 @@ teardown(void)
 	for (i = 0; i < jobtable_count(rec.jt); i++)
 		job_signal(jobtable_get(rec.jt, i), SIGKILL);
 	stack_free(rec.stack);
+	if (rec.browser != NULL)
+		browser_free(rec.browser);
 	jobtable_free(rec.jt);
 	config_free(rec.config);
 	store_free(rec.store);
@@ -388,6 +392,12 @@ static const struct err_case {
 	{ "!send 999 x", "no such job: 999", 0 },
 	{ "!events", "events works only through the control socket "
 	    "(jobdeck ctl events)", 0 },
+	{ "!browser", "browser: no browser here", 0 },
+	{ "!browser start", "browser: no browser here", 0 },
+	{ "!browser frob", "browser: unknown word: frob (start, stop, "
+	    "restart or status)", 0 },
+	{ "!browser start now", "usage: !browser [start | stop | restart | "
+	    "status]", 0 },
 };
 
 /* Each bad line gives its error, and starts, shows and selects nothing. */
@@ -1746,6 +1756,56 @@ START_TEST(test_stack_start_delay)
 }
 END_TEST
 
+/*
+ * Make the context's browser: cdp_url (NULL: off), a start bounded at
+ * timeout_ms.
+ */
+static void
+browser_make(const char *cdp_url, int64_t timeout_ms)
+{
+	struct browser_spec	 spec;
+	char			*cause = NULL;
+
+	memset(&spec, 0, sizeof spec);
+	spec.cdp_url = cdp_url;
+	spec.timeout_ms = timeout_ms;
+	rec.browser = browser_new(rec.loop, rec.jt, NULL, NULL, &spec, &cause);
+	ck_assert_msg(rec.browser != NULL, "browser_new: %s", cause);
+	rec.ctx.browser = rec.browser;
+}
+
+/*
+ * A browser that is off: !browser and !browser status say so as text (the
+ * state's word and what the panel shows, what it is, its mode) and as one
+ * JSON object with nulls where nothing is known.
+ */
+START_TEST(test_browser_idle)
+{
+	static const char *const json[] = { "{\"mode\":\"off\",\"kind\":null,"
+	    "\"state\":\"idle\",\"label\":\"Chrome Headless\",\"url\":null,"
+	    "\"product\":null,\"pid\":null,\"container\":null,"
+	    "\"profile\":null,\"error\":null}", NULL };
+	static const char *const lines[] = { "!browser", "!browser status",
+	    "!br status" };
+	size_t	k;
+
+	browser_make(NULL, 5000);
+	for (k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+		rec_clear();
+		run_ok(lines[k]);
+		ck_assert_int_eq(rec.nshows, 1);
+		ck_assert_str_eq(rec.title, "Browser");
+		ck_assert_int_eq(rec.count, 3);
+		ck_assert_str_eq(rec.lines[0], "state      idle (Off)");
+		ck_assert_str_eq(rec.lines[1], "browser    Chrome Headless");
+		ck_assert_str_eq(rec.lines[2], "mode       off");
+		json_has(lines[k], json);
+	}
+	ck_assert_str_eq(cmd_browser_state_text(rec.browser), "Off");
+	ck_assert_ptr_null(cmd_browser_detail(rec.browser));
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1764,6 +1824,13 @@ cmd_suite(void)
 	tcase_add_test(tc, test_help_default_keys);
 	tcase_add_test(tc, test_paste_no_client);
 	tcase_add_test(tc, test_quit);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("browser");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_browser_idle);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jobs");
