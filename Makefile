@@ -186,6 +186,11 @@ UP_OBJS	= $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 STACK_E2E_BIN = $(TB)/check_stack_e2e
 STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o
+# The browser end to end: a real chromium-headless-shell, the panel's row,
+# !browser, ctl browser, JOBDECK_CDP_URL, jobdeck up, every way out.
+BROWSER_E2E_BIN = $(TB)/check_browser_e2e
+BROWSER_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_browser_e2e.o $(B)/tests/jsonread.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault
@@ -295,6 +300,10 @@ $(STACK_E2E_BIN): $(STACK_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(BROWSER_E2E_BIN): $(BROWSER_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -360,7 +369,7 @@ check:
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
-	     $(STACK_E2E_BIN) $(TOML_TOOLS) \
+	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
@@ -368,7 +377,8 @@ test: check-build
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
-	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(FAULT_BIN)
+	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
+	    $(BROWSER_E2E_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -382,9 +392,9 @@ unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
-    $(STACK_E2E_BIN)
+    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN)
+	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)
