@@ -26,7 +26,9 @@
  *
  * The browser (up_opts.browser) is told as a job is, under the label
  * "browser": a line each time what it shows changes ("CDP Ready ws://...",
- * "Failed: why", "Stopped"), in the words of the panel (cmd.h).
+ * "Failed: why", "Stopped"), in the words of the panel (cmd.h).  Once no
+ * job is live it is stopped, after the jobs as a deck's quit does, and
+ * the end waits for it, so its last line is told.
  *
  * The hook also judges each end once the job's restart policy has acted
  * (its restart timer is armed after subscribers hear of the end): the
@@ -803,6 +805,33 @@ up_drain_cb(void *arg)
 	loop_stop(up->loop);
 }
 
+/*
+ * With no job live: stop the browser if it runs or starts; return whether
+ * it is still on its way to stopped (the end waits for it).
+ */
+static int
+up_browser_busy(struct up *up)
+{
+	struct browser	*b = up->opts.browser;
+	char		*cause = NULL;
+
+	if (b == NULL)
+		return 0;
+	switch (browser_state(b)) {
+	case BROWSER_STARTING:
+	case BROWSER_READY:
+		if (browser_stop(b, &cause) == 0)
+			return 1;
+		up_say(up, NULL, "%s", cause);
+		free(cause);
+		return 0;
+	case BROWSER_STOPPING:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Return whether any job runs, waits or will restart. */
 static int
 up_live(const struct up *up)
@@ -818,8 +847,9 @@ up_live(const struct up *up)
 
 /*
  * Once a turn, before the loop sleeps: judge the ends, format and write
- * the lines, forget what is gone; with no job live, write what is left
- * (for as long as the reader takes some) and stop the loop.
+ * the lines, forget what is gone; with no job live, stop the browser and
+ * wait for it, then write what is left (for as long as the reader takes
+ * some) and stop the loop.
  */
 static void
 up_hook(void *arg)
@@ -837,6 +867,8 @@ up_hook(void *arg)
 		up->draining = 0;
 		return;
 	}
+	if (up_browser_busy(up))
+		return;
 	if (up->fd == -1 || up_pending(up) == 0) {
 		loop_stop(up->loop);
 		return;

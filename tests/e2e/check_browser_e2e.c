@@ -701,6 +701,8 @@ run_in(struct bdeck *d, const char *args, char *out, size_t size)
 	size_t	 n = 0, k;
 	int	 status;
 
+	snprintf(cmd, sizeof cmd, "%s/run", d->dir);
+	ck_assert(mkdir(cmd, 0700) == 0 || errno == EEXIST);
 	snprintf(cmd, sizeof cmd, "cd %s && HOME=%s XDG_CONFIG_HOME=%s "
 	    "XDG_STATE_HOME=%s/state XDG_RUNTIME_DIR=%s/run TMPDIR=%s "
 	    "timeout -s KILL %d %s %s 2>&1 </dev/null", d->dir, d->dir,
@@ -716,14 +718,16 @@ run_in(struct bdeck *d, const char *args, char *out, size_t size)
 
 /*
  * jobdeck up: the browser's changes as lines under "browser" (Starting…,
- * CDP Ready with its URL); a job that waits for it gets the URL; at the
- * end the browser is stopped, no process and no profile left.
+ * CDP Ready with its URL); a job started once it is ready (drive waits
+ * for that, then spawns it) gets the URL; at the end, after the jobs, the
+ * browser is stopped and says so, no process and no profile left.
  */
 START_TEST(test_browser_up)
 {
 	struct bdeck	 d;
 	static char	 out[65536];
-	char		 cdp[4096], *p;
+	char		 cdp[4096];
+	const char	*ready, *drive, *stopped;
 	int		 status;
 
 	bdeck_dir(&d, "bup", "[browser]\ncdp_url = \"auto\"\n"
@@ -734,16 +738,19 @@ START_TEST(test_browser_up)
 	    "until %s ctl -S bup browser | grep -q '^state      ready'; do\n"
 	    "  i=$((i + 1)); [ $i -gt 600 ] && exit 3; sleep 0.1\n"
 	    "done\n"
-	    "exec python3 %s/cdp.py %s/cdp.txt\n", e2e_bin(), d.dir, d.dir));
+	    "exec %s ctl -S bup spawn --name cdp -- python3 %s/cdp.py "
+	    "%s/cdp.txt\n", e2e_bin(), e2e_bin(), d.dir, d.dir));
 	status = run_in(&d, "up -c jobdeck.toml -S bup --no-color", out,
 	    sizeof out);
 	ck_assert_msg(status == 0, "status %d:\n%s", status, out);
 	ck_assert_msg(strstr(out, "browser | Starting…\n") != NULL, "no "
 	    "Starting:\n%s", out);
-	ck_assert_msg((p = strstr(out, "browser | CDP Ready ws://127.0.0.1:"))
-	    != NULL, "no CDP Ready:\n%s", out);
-	ck_assert_msg(strstr(out, "drive   | exited with code 0") != NULL,
-	    "drive did not end well:\n%s", out);
+	ready = strstr(out, "browser | CDP Ready ws://127.0.0.1:");
+	drive = strstr(out, "cdp     | exited with code 0\n");
+	stopped = strstr(out, "browser | Stopped\n");
+	ck_assert_msg(ready != NULL && drive != NULL && stopped != NULL &&
+	    ready < drive && drive < stopped, "not ready, the job's end, "
+	    "stopped in that order:\n%s", out);
 	get_file(&d, "cdp.txt", cdp, sizeof cdp);
 	ck_assert_msg(strstr(cdp, "Browser HeadlessChrome/") != NULL,
 	    "the job's cdp.txt: \"%s\"\n%s", cdp, out);
