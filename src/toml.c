@@ -147,7 +147,7 @@ struct toml_parser {
 	struct toml_step	*path;		/* and its path, built as the */
 	size_t			 npath;		/*   parse unwinds: innermost */
 	size_t			 pathsize;	/*   first */
-	int			 element;	/* the value parsed next is an */
+	int			 element;	/* the next value is an */
 						/*   array's element */
 	locale_t		 c_locale;
 	size_t			 mem;		/* bytes the tree holds, about */
