@@ -608,9 +608,10 @@ config_check_liveness_http(const char *s, char **cause)
 }
 
 /*
- * Check cdp_url: "auto", or a ws:// or wss:// URL whose HOST:PORT follows
- * hostport.h's rule (a name too: it is reached through http.h, which
- * resolves names off the loop), then an optional /path.
+ * Check cdp_url: "auto", or a ws:// or wss:// URL (in lower case, as
+ * browser.c reads it) whose HOST:PORT follows hostport.h's rule (a name
+ * too: it is reached through http.h, which resolves names off the loop),
+ * then an optional /path.
  */
 static int
 config_check_cdp_url(const char *s, char **cause)
@@ -621,9 +622,9 @@ config_check_cdp_url(const char *s, char **cause)
 
 	if (strcmp(s, "auto") == 0)
 		return 0;
-	if (strncasecmp(s, "ws://", 5) == 0)
+	if (strncmp(s, "ws://", 5) == 0)
 		hp = s + 5;
-	else if (strncasecmp(s, "wss://", 6) == 0)
+	else if (strncmp(s, "wss://", 6) == 0)
 		hp = s + 6;
 	else {
 		*cause = xstrdup("cdp_url must be \"auto\", a ws:// URL or "

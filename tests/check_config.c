@@ -831,6 +831,8 @@ static const struct {
 	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
 	{ "[browser]\ncdp_url = \"http://localhost:9222\"",
 	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"WS://localhost:9222\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
 	{ "[browser]\ncdp_url = \"localhost:9222\"",
 	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
 	{ "[browser]\ncdp_url = 9222",
@@ -1156,8 +1158,8 @@ static const struct {
 	  " cdp_url=wss://chrome.internal:443/x?y=1 " },
 	{ "[browser]\ncdp_url = \"ws://browser_1:9222\"", -3,
 	  " cdp_url=ws://browser_1:9222 " },
-	{ "[browser]\ncdp_url = \"WS://[::1]:65535/\"", -3,
-	  " cdp_url=WS://[::1]:65535/ " },
+	{ "[browser]\ncdp_url = \"ws://[::1]:65535/\"", -3,
+	  " cdp_url=ws://[::1]:65535/ " },
 	/* Image, command and args without cdp_url: for a later start. */
 	{ "[browser]\nbrowser_image = \"zenika/alpine-chrome:latest\"\n"
 	  "browser_command = \"/opt/chrome/chrome\"\n"

@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bind.h"
 #include "config.h"
@@ -174,7 +173,7 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 	}
 	u = cfg->browser.cdp_url;
 	if (u != NULL && strcmp(u, "auto") != 0 &&
-	    strncasecmp(u, "ws://", 5) != 0 && strncasecmp(u, "wss://", 6) != 0)
+	    strncmp(u, "ws://", 5) != 0 && strncmp(u, "wss://", 6) != 0)
 		abort();
 	if ((u != NULL || cfg->browser.line != 0) && cfg->procfile)
 		abort();
