@@ -682,8 +682,9 @@ START_TEST(test_browser_null)
 	status = e2e_batch(e2e_fmt("-c %s --check-config", d.cfg), out,
 	    sizeof out);
 	ck_assert_msg(status == 2, "status %d: %s", status, out);
-	ck_assert_msg(strstr(out, "cdp_url") != NULL &&
-	    strstr(out, "false") != NULL, "%s", out);
+	ck_assert_str_eq(out, e2e_fmt("jobdeck: %s:2:11: cdp_url = null is "
+	    "not TOML: leave cdp_url out, or write cdp_url = false, for no "
+	    "browser\n", d.cfg));
 	bdeck_end(&d);
 }
 END_TEST
