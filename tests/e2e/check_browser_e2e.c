@@ -503,23 +503,94 @@ START_TEST(test_browser_auto)
 }
 END_TEST
 
-/* SIGTERM (and SIGHUP, SIGINT: the same path) leave no browser behind. */
-START_TEST(test_browser_sigterm)
+/*
+ * Every other way out leaves no browser behind either: SIGTERM, SIGHUP,
+ * SIGINT and `ctl quit`, with a job running.
+ */
+START_TEST(test_browser_ways_out)
 {
-	struct bdeck	d;
-	char		profile[PATH_MAX];
-	int		status;
+	static const int	 sigs[] = { SIGTERM, SIGHUP, SIGINT, 0 };
+	struct bdeck		 d;
+	char			 profile[PATH_MAX], *out;
+	size_t			 i;
+	int			 status;
 
-	bdeck_dir(&d, "bterm", "[browser]\ncdp_url = \"auto\"\n");
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		bdeck_dir(&d, "bout", "[browser]\ncdp_url = \"auto\"\n");
+		bdeck_start(&d);
+		EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
+		wait_browser(&d, "ready", WAIT_MS, NULL, profile);
+		e2e_run(d.t, "sleep 1000");
+		EXPECT_IN(d.t, &panel, "Processes (1 running)", WAIT_MS);
+		if (sigs[i] != 0)
+			ck_assert_int_eq(term_signal(d.t, sigs[i]), 0);
+		else {
+			out = ctl(&d, &status, "quit", (const char *)NULL);
+			ck_assert_msg(status == 0, "ctl quit: %d %s", status,
+			    out);
+			free(out);
+		}
+		ck_assert_msg(term_wait_exit(d.t, 3 * WAIT_MS, &status),
+		    "the deck did not leave (%s)\n%s", sigs[i] != 0 ?
+		    strsignal(sigs[i]) : "ctl quit", e2e_dump(d.t));
+		assert_gone(&d, profile, sigs[i] != 0 ? strsignal(sigs[i]) :
+		    "ctl quit");
+		bdeck_end(&d);
+	}
+}
+END_TEST
+
+/*
+ * A browser that crashes shows Failed with why, its URL no longer given
+ * to new jobs; !browser restart brings a new one.  A browser program that
+ * cannot start fails the same way, and the deck goes on.
+ */
+START_TEST(test_browser_crash)
+{
+	struct bdeck	 d;
+	struct jsonread	*root;
+	char		 buf[256];
+	pid_t		 pid;
+
+	bdeck_dir(&d, "bcrash", "[browser]\ncdp_url = \"auto\"\n");
 	bdeck_start(&d);
 	EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
-	wait_browser(&d, "ready", WAIT_MS, NULL, profile);
-	e2e_run(d.t, "sleep 1000");
-	EXPECT_IN(d.t, &panel, "Processes (1 running)", WAIT_MS);
-	ck_assert_int_eq(term_signal(d.t, SIGTERM), 0);
-	ck_assert_msg(term_wait_exit(d.t, 3 * WAIT_MS, &status), "the deck "
-	    "did not leave on SIGTERM\n%s", e2e_dump(d.t));
-	assert_gone(&d, profile, "after SIGTERM");
+	root = browser_json(&d);
+	pid = (pid_t)jsonread_number(jsonread_get(root, "pid"));
+	jsonread_free(root);
+	ck_assert_int_gt(pid, 1);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	EXPECT_IN(d.t, &panel, "Failed", WAIT_MS);
+	EXPECT_IN(d.t, &panel, "  Failed: ", WAIT_MS);
+	wait_browser(&d, "failed", WAIT_MS, NULL, NULL);
+	root = browser_json(&d);
+	ck_assert_msg(strstr(jstr(root, "error"), "SIGKILL") != NULL ||
+	    strstr(jstr(root, "error"), "Killed") != NULL, "error: %s",
+	    jstr(root, "error"));
+	jsonread_free(root);
+	run_cdp_job(&d, "cdp.txt");
+	wait_file(&d, "cdp.txt", "unset", buf, sizeof buf);
+	e2e_run(d.t, "!browser restart");
+	EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
+	wait_browser(&d, "ready", WAIT_MS, NULL, NULL);
+	bdeck_end(&d);
+	wait_no_chromium(&d, "after the crash test's deck closed");
+
+	/* A program that dies at once: Failed with its last line. */
+	bdeck_dir(&d, "bcrash", "[browser]\ncdp_url = \"auto\"\n"
+	    "browser_command = \"@/boom.sh\"\n");
+	put_file(&d, "boom.sh", "#!/bin/sh\necho 'boom: no display' >&2\n"
+	    "exit 3\n");
+	ck_assert_int_eq(chmod(e2e_fmt("%s/boom.sh", d.dir), 0700), 0);
+	bdeck_start(&d);
+	EXPECT_IN(d.t, &panel, "Failed", BROWSER_MS);
+	wait_browser(&d, "failed", WAIT_MS, NULL, NULL);
+	root = browser_json(&d);
+	ck_assert_msg(strstr(jstr(root, "error"), "boom: no display") !=
+	    NULL, "error: %s", jstr(root, "error"));
+	jsonread_free(root);
+	e2e_run(d.t, "echo still here");
+	EXPECT_IN(d.t, &panel, "Exited 0", WAIT_MS);
 	bdeck_end(&d);
 }
 END_TEST
@@ -819,7 +890,8 @@ browser_suite(void)
 		{ "browser_refused", &test_browser_refused, 90 },
 		{ "browser_layouts", &test_browser_layouts, 90 },
 		{ "browser_auto", &test_browser_auto, 300 },
-		{ "browser_sigterm", &test_browser_sigterm, 120 },
+		{ "browser_ways_out", &test_browser_ways_out, 240 },
+		{ "browser_crash", &test_browser_crash, 180 },
 		{ "browser_up", &test_browser_up, 180 },
 		{ "browser_docker", &test_browser_docker, 400 },
 	};
