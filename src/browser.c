@@ -53,12 +53,12 @@
 #include "waitstatus.h"
 #include "xmalloc.h"
 
-#define BROWSER_TIMEOUT_MS	30000	/* timeout_ms 0: a start's bound */
-#define BROWSER_LINE_MAX	1024	/* bytes of an output line kept */
-#define BROWSER_OUT_MAX		4096	/* bytes of a docker command's */
-#define BROWSER_READ_MAX	65536	/* bytes read per turn */
-#define BROWSER_RETRY_MS	250	/* /json/version asked again */
-#define BROWSER_ASK_MS		5000	/* one /json/version's bound */
+#define BROWSER_TIMEOUT_MS	30000	/* a start's bound, by default */
+#define BROWSER_LINE_MAX	1024	/* a line's bytes kept */
+#define BROWSER_OUT_MAX		4096	/* a docker command's */
+#define BROWSER_READ_MAX	65536	/* read a turn */
+#define BROWSER_RETRY_MS	250	/* /json/version again */
+#define BROWSER_ASK_MS		5000	/* one ask's bound */
 #define BROWSER_VERSION_MS	5000	/* `docker version`'s bound */
 #define BROWSER_REAP_POLL_MS	50	/* the group's end looked for */
 #define BROWSER_REAP_MS		3000	/* ... at most this long */
@@ -67,7 +67,7 @@
 /* What the docker command in flight is. */
 enum browser_step {
 	BROWSER_STEP_NONE,
-	BROWSER_STEP_VERSION,	/* docker version: is there a daemon? */
+	BROWSER_STEP_VERSION,	/* docker version: a daemon? */
 	BROWSER_STEP_RUN,	/* docker run -d */
 	BROWSER_STEP_PORT,	/* docker port NAME 9222/tcp */
 	BROWSER_STEP_RM		/* docker rm -f NAME */
@@ -90,55 +90,56 @@ struct browser_sub {
 };
 
 struct browser {
-	struct loop		 *loop;
-	struct jobtable		 *jt;
-	struct cgroup		 *cg;		/* containment, or NULL */
-	struct http		 *http;		/* NULL until first needed */
-	int			  own_http;
+	struct loop	 *loop;
+	struct jobtable	 *jt;
+	struct cgroup	 *cg;		/* containment, or NULL */
+	struct http	 *http;		/* NULL until first needed */
+	int		  own_http;
 
 	/* The spec, copied. */
-	char			 *cdp_url;
-	char			 *image;
-	char			 *command;
-	char			**args;
-	int64_t			  timeout_ms;
+	char		 *cdp_url;
+	char		 *image;
+	char		 *command;
+	char		**args;
+	int64_t		  timeout_ms;
 
-	enum browser_mode	  mode;
-	enum browser_kind	  kind;
-	enum browser_state	  state;
-	char			 *url;		/* READY: the CDP URL */
-	char			 *why;		/* FAILED: the reason */
-	char			 *label;
-	char			 *product;
-	char			 *profile;	/* local: its directory */
-	char			 *container;	/* docker: running */
-	char			 *cname;	/* docker: to remove */
-	char			 *json_url;	/* what is asked */
-	char			 *ask_error;	/* the last ask's failure */
-	struct browser_sub	 *subs;
-	size_t			  nsubs;
+	enum browser_mode  mode;
+	enum browser_kind  kind;
+	enum browser_state state;
+	char		 *url;		/* READY: the CDP URL */
+	char		 *why;		/* FAILED: the reason */
+	char		 *label;
+	char		 *product;
+	char		 *profile;	/* local: its directory */
+	char		 *container;	/* docker: running */
+	char		 *cname;	/* docker: to remove */
+	char		 *json_url;	/* what is asked */
+	char		 *ask_error;	/* the last ask's failure */
+	struct browser_sub *subs;
+	size_t		  nsubs;
 
 	/* The local browser. */
-	char			 *prog;		/* its name, for messages */
-	pid_t			  pgid;		/* its group, 0: none */
-	int			  leader;	/* its leader has not ended */
-	int			  fd;		/* its output, or -1 */
-	struct cgroup_job	 *cgj;
-	char			  line[BROWSER_LINE_MAX];
-	size_t			  linelen;
-	char			  last[BROWSER_LINE_MAX];	/* non-empty */
+	char		 *prog;		/* its name, for messages */
+	pid_t		  pgid;		/* its group, 0: none */
+	int		  leader;	/* its leader has not ended */
+	int		  fd;		/* its output, or -1 */
+	struct cgroup_job *cgj;
+	char		  line[BROWSER_LINE_MAX];
+	size_t		  linelen;
+	char		  last[BROWSER_LINE_MAX]; /* non-empty */
 
-	struct browser_cmd	  cmd;
-	struct http_req		 *req;
-	uint64_t		  start_timer;
-	uint64_t		  check_timer;
-	uint64_t		  retry_timer;
-	uint64_t		  kill_timer;
-	uint64_t		  reap_timer;
-	int64_t			  reap_deadline;
-	int			  cleaning;	/* a teardown not yet done */
-	int			  start_after;	/* start once cleaned up */
-	unsigned int		  runs;		/* containers named */
+	struct browser_cmd cmd;
+	struct http_req	 *req;
+	uint64_t	  start_timer;
+	uint64_t	  check_timer;
+	uint64_t	  retry_timer;
+	uint64_t	  kill_timer;
+	uint64_t	  reap_timer;
+	int64_t		  reap_deadline;
+	int		  cleaning;	/* a teardown not yet done */
+	int		  start_after;	/* start once cleaned up */
+	unsigned int	  runs;		/* containers named */
+	unsigned int	  starts;	/* browser_begin()s */
 };
 
 static void	browser_notify(struct browser *);
@@ -394,7 +395,8 @@ browser_restart(struct browser *b, char **cause)
 static void
 browser_begin(struct browser *b)
 {
-	int64_t	ms = b->timeout_ms;
+	int64_t		ms = b->timeout_ms;
+	unsigned int	gen;
 
 	browser_set_str(&b->why, NULL);
 	browser_set_str(&b->url, NULL);
@@ -403,7 +405,11 @@ browser_begin(struct browser *b)
 	browser_set_str(&b->json_url, NULL);
 	b->state = BROWSER_STARTING;
 	b->start_timer = loop_add_timer(b->loop, ms, browser_start_cb, b);
+	gen = ++b->starts;
 	browser_notify(b);
+	/* A subscriber may have stopped it, or restarted it already. */
+	if (b->state != BROWSER_STARTING || b->starts != gen)
+		return;
 	if (b->mode == BROWSER_CONNECT) {
 		b->kind = BROWSER_KIND_REMOTE;
 		b->json_url = browser_json_url(b->cdp_url, NULL);

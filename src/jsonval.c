@@ -46,9 +46,9 @@ struct jsonval_num {
 
 /* What one pass of the scanner found. */
 struct jsonval_scan {
-	struct jsonval_pos	 deep;		/* where nesting went too deep */
+	struct jsonval_pos	 deep;	/* where it nests too deep */
 	int			 too_deep;
-	struct jsonval_num	*nums;		/* number tokens, when asked */
+	struct jsonval_num	*nums;	/* number tokens, when asked */
 	size_t			 nnums;
 	size_t			 anums;
 };
@@ -322,7 +322,7 @@ jsonval_type_name(enum jsonval_type t)
 	return "unknown";
 }
 
-/* Return an object's member named key, or NULL (no such member, not an object). */
+/* Return an object's member key, or NULL (none, or not an object). */
 const struct jsonval *
 jsonval_get(const struct jsonval *obj, const char *key)
 {

@@ -47,6 +47,7 @@
 
 #define READY_MS	60000	/* a browser's start on a loaded machine */
 #define WAIT_MS		15000	/* anything else */
+#define TAG_ENV		"CHECK_BROWSER_TAG"	/* this run's dirs' prefix */
 
 /* What one test drives. */
 struct fx {
@@ -97,13 +98,13 @@ static const struct browser_cbs cbs = { changed_cb };
 static void
 setup(void)
 {
-	char	 tmpl[] = "/tmp/check_browser.XXXXXX";
-	char	 real[PATH_MAX];
+	char	 tmpl[128], real[PATH_MAX];
 	char	*cause = NULL;
 
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	signal(SIGPIPE, SIG_IGN);
 	memset(&fx, 0, sizeof fx);
+	snprintf(tmpl, sizeof tmpl, "/tmp/%s.XXXXXX", getenv(TAG_ENV));
 	fx.loop = loop_new();
 	fx.jt = jobtable_new(fx.loop);
 	fx.http = http_new(fx.loop, &cause);
@@ -115,9 +116,12 @@ setup(void)
 	ck_assert_int_eq(setenv("TMPDIR", fx.dir, 1), 0);
 }
 
-/* Return how many processes have the test's directory in their argv. */
+/*
+ * Return how many processes have s in their argv, killing them with kill
+ * (a failed test's leftovers, when the suite ends).
+ */
 static int
-count_procs(void)
+procs_with(const char *s, int kill_them)
 {
 	struct dirent	*de;
 	DIR		*d;
@@ -125,8 +129,8 @@ count_procs(void)
 	ssize_t		 n, i;
 	int		 fd, found = 0;
 
-	d = opendir("/proc");
-	ck_assert_ptr_nonnull(d);
+	if ((d = opendir("/proc")) == NULL)
+		return -1;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -142,11 +146,21 @@ count_procs(void)
 				buf[i] = ' ';
 		}
 		buf[n] = '\0';
-		if (strstr(buf, fx.dir) != NULL)
+		if (strstr(buf, s) != NULL) {
 			found++;
+			if (kill_them)
+				kill(atoi(de->d_name), SIGKILL);
+		}
 	}
 	closedir(d);
 	return found;
+}
+
+/* Return how many processes have the test's directory in their argv. */
+static int
+count_procs(void)
+{
+	return procs_with(fx.dir, 0);
 }
 
 /* Return how many entries the test's directory has (profiles, files). */
@@ -701,6 +715,44 @@ START_TEST(test_stop_while_starting)
 }
 END_TEST
 
+/* A subscriber that stops the browser as soon as it is starting. */
+static void
+stop_at_start_cb(struct browser *b, void *arg)
+{
+	char	*cause = NULL;
+	int	*stops = arg;
+
+	if (browser_state(b) == BROWSER_STARTING && (*stops)++ == 0) {
+		ck_assert_msg(browser_stop(b, &cause) == 0, "%s", cause);
+	}
+}
+
+/*
+ * A subscriber told of STARTING may stop it there: nothing is started
+ * behind its back (once, the start went on and left a browser running
+ * while STOPPED).
+ */
+START_TEST(test_stop_from_subscriber)
+{
+	static const struct browser_cbs stop_cbs = { stop_at_start_cb };
+	struct browser	*b;
+	struct seen	 s;
+	int		 stops = 0;
+
+	memset(&s, 0, sizeof s);
+	b = make("auto", NULL, NULL, 0, NULL);
+	browser_subscribe(b, &stop_cbs, &stops);
+	browser_subscribe(b, &cbs, &s);
+	start(b);
+	run_for(1500);
+	ck_assert_int_eq(stops, 1);
+	ck_assert_int_eq(browser_state(b), BROWSER_STOPPED);
+	ck_assert_int_eq(browser_pid(b), 0);
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+}
+END_TEST
+
 /* Return whether a Docker daemon answers here. */
 static int
 docker_answers(void)
@@ -778,6 +830,7 @@ browser_suite(void)
 	tcase_add_test(tc, test_crash_then_restart_marker);
 	tcase_add_test(tc, test_restart_ready);
 	tcase_add_test(tc, test_stop_while_starting);
+	tcase_add_test(tc, test_stop_from_subscriber);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fail");
@@ -810,11 +863,21 @@ int
 main(void)
 {
 	SRunner	*sr;
-	int	 failed;
+	char	 tag[64];
+	int	 failed, left;
 
+	/* Every test's TMPDIR starts with this run's tag. */
+	snprintf(tag, sizeof tag, "check_browser-%ld", (long)getpid());
+	setenv(TAG_ENV, tag, 1);
 	sr = srunner_create(browser_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	/* A failed test skips its teardown: nothing of it may stay. */
+	if ((left = procs_with(tag, 1)) != 0) {
+		fprintf(stderr, "check_browser: %d processes left, killed\n",
+		    left);
+		failed++;
+	}
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -157,7 +157,9 @@ START_TEST(test_iteration_order)
 {
 	struct jsonval		*v;
 	struct jsonval_member	 m;
-	const char		*want[] = { "zeta", "alpha", "mid", "b", "a" };
+	const char		*want[] = {
+		"zeta", "alpha", "mid", "b", "a"
+	};
 	void			*it = NULL;
 	int64_t			 n;
 	size_t			 i = 0;
@@ -287,8 +289,9 @@ START_TEST(test_depth)
 
 	n = 0;
 	buf[n++] = '\n';
+	/* Brackets in keys do not count. */
 	for (i = 0; i < JSONVAL_MAX_DEPTH + 1; i++) {
-		memcpy(buf + n, "{\"[\":", 5);	/* brackets in keys don't count */
+		memcpy(buf + n, "{\"[\":", 5);
 		n += 5;
 	}
 	buf[n++] = '1';
