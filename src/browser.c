@@ -497,9 +497,11 @@ browser_settled(struct browser *b)
 		b->state = BROWSER_STOPPED;
 		browser_notify(b);
 	}
-	if (b->start_after) {
+	/* Unless a subscriber told of STOPPED started it already. */
+	if (b->start_after && !b->cleaning) {
 		b->start_after = 0;
-		browser_begin(b);
+		if (b->state == BROWSER_STOPPED || b->state == BROWSER_FAILED)
+			browser_begin(b);
 	}
 }
 

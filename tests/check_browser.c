@@ -753,6 +753,43 @@ START_TEST(test_stop_from_subscriber)
 }
 END_TEST
 
+/* A subscriber that starts the browser again once it has stopped. */
+static void
+start_at_stopped_cb(struct browser *b, void *arg)
+{
+	char	*cause = NULL;
+	int	*starts = arg;
+
+	if (browser_state(b) == BROWSER_STOPPED) {
+		(*starts)++;
+		ck_assert_msg(browser_start(b, &cause) == 0, "%s", cause);
+	}
+}
+
+/*
+ * A restart whose STOPPED a subscriber answers with a start of its own
+ * starts one browser (once, the restart started a second one over it,
+ * whose first was never stopped).
+ */
+START_TEST(test_restart_and_subscriber_start)
+{
+	static const struct browser_cbs start_cbs = { start_at_stopped_cb };
+	struct browser	*b;
+	char		*cause = NULL;
+	int		 starts = 0;
+
+	b = make("auto", NULL, NULL, 0, NULL);
+	start_ready(b);
+	browser_subscribe(b, &start_cbs, &starts);
+	ck_assert_int_eq(browser_restart(b, &cause), 0);
+	ck_assert(run_until_state(b, BROWSER_READY, READY_MS));
+	run_for(500);
+	ck_assert_int_eq(starts, 1);
+	ck_assert_int_eq(browser_state(b), BROWSER_READY);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 1);
+}
+END_TEST
+
 /* Return whether a Docker daemon answers here. */
 static int
 docker_answers(void)
@@ -831,6 +868,7 @@ browser_suite(void)
 	tcase_add_test(tc, test_restart_ready);
 	tcase_add_test(tc, test_stop_while_starting);
 	tcase_add_test(tc, test_stop_from_subscriber);
+	tcase_add_test(tc, test_restart_and_subscriber_start);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fail");
