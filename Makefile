@@ -215,7 +215,8 @@ STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
-FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv
+FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv \
+	       jsonval
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz
