@@ -807,8 +807,6 @@ START_TEST(test_docker_falls_back)
 	struct browser	*b;
 	char		 path[PATH_MAX], *saved;
 
-	if (docker_answers())
-		TEST_SKIP("a Docker daemon answers here");
 	/* A docker that cannot reach its daemon, whatever PATH has. */
 	script("docker", "echo 'Cannot connect to the Docker daemon' >&2; "
 	    "exit 1", path, sizeof path);
@@ -826,6 +824,168 @@ START_TEST(test_docker_falls_back)
 	ck_assert_int_eq(browser_kind(b), BROWSER_KIND_LOCAL);
 	ck_assert_str_eq(browser_label(b), "Chrome Headless");
 	ck_assert_ptr_null(browser_container(b));
+}
+END_TEST
+
+/*
+ * A stand-in for the docker program, for the steps around a container:
+ * it logs its words, `version` answers, `run` starts a real
+ * chromium-headless-shell in a session of its own (as a daemon would, out
+ * of the deck's reach) on a port of its choosing, `port` says where that
+ * is once it listens, `rm -f` kills it.
+ */
+static const char docker_stand_in[] =
+	"d=\"$(dirname \"$0\")\"\n"
+	"echo \"$*\" >>\"$d/docker.log\"\n"
+	"case \"$1\" in\n"
+	"version) echo 99.0.0-test ;;\n"
+	"run)\n"
+	"	while [ \"$1\" != --name ]; do shift; done\n"
+	"	name=$2\n"
+	"	mkdir \"$d/c-$name\"\n"
+	"	setsid chromium-headless-shell --headless --no-sandbox \\\n"
+	"	    --remote-debugging-port=0 --user-data-dir=\"$d/c-$name\" \\\n"
+	"	    about:blank >/dev/null 2>&1 </dev/null &\n"
+	"	echo $! >\"$d/c-$name.pid\"\n"
+	"	echo 4f1c2a9b8e7d ;;\n"
+	"port)\n"
+	"	f=\"$d/c-$2/DevToolsActivePort\"\n"
+	"	i=0; while [ ! -s \"$f\" ] && [ $i -lt 100 ]; do\n"
+	"		sleep 0.1; i=$((i + 1)); done\n"
+	"	echo \"0.0.0.0:$(head -n 1 \"$f\")\"\n"
+	"	echo \"[::]:$(head -n 1 \"$f\")\" ;;\n"
+	"rm)\n"
+	"	pid=$(cat \"$d/c-$3.pid\") || exit 1\n"
+	"	pkill -KILL -s \"$pid\"; rm -rf \"$d/c-$3\" \"$d/c-$3.pid\"\n"
+	"	echo \"$3\" ;;\n"
+	"*) exit 2 ;;\n"
+	"esac";
+
+/* Put the test's directory first on PATH; the old PATH, to restore. */
+static char *
+path_first(void)
+{
+	char	*saved, path[PATH_MAX];
+
+	saved = strdup(getenv("PATH"));
+	snprintf(path, sizeof path, "%s:%s", fx.dir, saved);
+	setenv("PATH", path, 1);
+	return saved;
+}
+
+/* Read the stand-in's log of its words. */
+static void
+docker_log(char *buf, size_t size)
+{
+	char	 path[PATH_MAX];
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "%s/docker.log", fx.dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * Docker's steps with the stand-in: version, run with the port on
+ * 127.0.0.1 and the flags, port, /json/version until it answers: READY
+ * with the container named; stop runs `docker rm -f NAME` and is
+ * STOPPED once that has ended; browser_free() removes a running one.
+ */
+START_TEST(test_docker_steps)
+{
+	struct browser	*b;
+	struct seen	 s;
+	char		 path[PATH_MAX], log[4096], want[512], name[64];
+	char		*saved, *cause = NULL, *args[] = { "--mute-audio", NULL };
+	struct browser_spec spec;
+
+	script("docker", docker_stand_in, path, sizeof path);
+	saved = path_first();
+	memset(&s, 0, sizeof s);
+	memset(&spec, 0, sizeof spec);
+	spec.cdp_url = "auto";
+	spec.image = "example/chrome:1";
+	spec.args = args;
+	fx.b = b = browser_new(fx.loop, fx.jt, NULL, NULL, &spec, &cause);
+	ck_assert_ptr_nonnull(b);
+	browser_subscribe(b, &cbs, &s);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_READY, READY_MS));
+	ck_assert_int_eq(browser_kind(b), BROWSER_KIND_DOCKER);
+	ck_assert_str_eq(browser_label(b),
+	    "Chrome in Docker (example/chrome:1)");
+	snprintf(name, sizeof name, "jobdeck-browser-%ld-1", (long)getpid());
+	ck_assert_str_eq(browser_container(b), name);
+	ck_assert_ptr_null(browser_profile(b));
+	ck_assert_int_eq(browser_pid(b), 0);
+	ck_assert_msg(strncmp(browser_url(b), "ws://127.0.0.1:", 15) == 0,
+	    "url %s", browser_url(b));
+	ck_assert_int_gt(count_procs(), 0);
+
+	ck_assert_int_eq(browser_stop(b, &cause), 0);
+	ck_assert(run_until_state(b, BROWSER_STOPPED, WAIT_MS));
+	ck_assert_ptr_null(browser_container(b));
+	run_until_gone();
+	ck_assert_int_eq(count_procs(), 0);
+	docker_log(log, sizeof log);
+	snprintf(want, sizeof want, "version --format {{.Server.Version}}\n"
+	    "run -d --rm -p 127.0.0.1::9222 --name %s example/chrome:1 "
+	    "--no-sandbox --remote-debugging-address=0.0.0.0 "
+	    "--remote-debugging-port=9222 --mute-audio\n"
+	    "port %s 9222/tcp\n"
+	    "rm -f %s\n", name, name, name);
+	ck_assert_str_eq(log, want);
+	ck_assert_str_eq(s.states, "srgd");
+
+	/* Again, and browser_free() while it runs. */
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_READY, READY_MS));
+	snprintf(name, sizeof name, "jobdeck-browser-%ld-2", (long)getpid());
+	ck_assert_str_eq(browser_container(b), name);
+	ck_assert_int_gt(count_procs(), 0);
+	browser_free(b);
+	fx.b = NULL;
+	ck_assert_int_eq(count_procs(), 0);
+	docker_log(log, sizeof log);
+	snprintf(want, sizeof want, "rm -f %s\n", name);
+	ck_assert_msg(strlen(log) > strlen(want) &&
+	    strcmp(log + strlen(log) - strlen(want), want) == 0, "log: %s",
+	    log);
+	setenv("PATH", saved, 1);
+	free(saved);
+}
+END_TEST
+
+/*
+ * docker run that fails is FAILED with its last line; the container it
+ * may have made is removed all the same.
+ */
+START_TEST(test_docker_run_fails)
+{
+	struct browser	*b;
+	char		 path[PATH_MAX], log[4096], *saved;
+
+	script("docker", "echo \"$*\" >>\"$(dirname \"$0\")/docker.log\"\n"
+	    "case $1 in version) echo 1 ;; run) echo 'Unable to find image' "
+	    ">&2; echo 'docker: pull access denied' >&2; exit 125 ;; "
+	    "rm) exit 1 ;; esac", path, sizeof path);
+	saved = path_first();
+	b = make("auto", "no/such:image", NULL, 0, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b),
+	    "docker run: docker: pull access denied");
+	run_for(300);
+	docker_log(log, sizeof log);
+	ck_assert_msg(strstr(log, "\nrm -f jobdeck-browser-") != NULL,
+	    "log: %s", log);
+	ck_assert_ptr_null(browser_container(b));
+	setenv("PATH", saved, 1);
+	free(saved);
 }
 END_TEST
 
@@ -891,6 +1051,8 @@ browser_suite(void)
 	tcase_set_timeout(tc, 180);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_docker_falls_back);
+	tcase_add_test(tc, test_docker_steps);
+	tcase_add_test(tc, test_docker_run_fails);
 	tcase_add_test(tc, test_docker_image);
 	suite_add_tcase(s, tc);
 	return s;
@@ -901,7 +1063,7 @@ int
 main(void)
 {
 	SRunner	*sr;
-	char	 tag[64];
+	char	 tag[64], cmd[128];
 	int	 failed, left;
 
 	/* Every test's TMPDIR starts with this run's tag. */
@@ -917,5 +1079,8 @@ main(void)
 		    left);
 		failed++;
 	}
+	snprintf(cmd, sizeof cmd, "rm -rf /tmp/%s.*", tag);
+	if (system(cmd) != 0)
+		failed++;
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
