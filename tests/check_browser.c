@@ -590,6 +590,70 @@ START_TEST(test_never_ready_times_out)
 }
 END_TEST
 
+/*
+ * A program that says DevTools is listening where nothing answers is
+ * asked again until the bound, and the reason says what the last ask
+ * met.
+ */
+START_TEST(test_devtools_never_answers)
+{
+	struct browser	*b;
+	char		 path[PATH_MAX], body[256], want[256];
+	int		 port = closed_port();
+
+	snprintf(body, sizeof body, "echo 'DevTools listening on "
+	    "ws://127.0.0.1:%d/devtools/browser/0f0f' >&2; exec sleep 100",
+	    port);
+	script("mute-browser", body, path, sizeof path);
+	b = make("auto", NULL, path, 2000, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	snprintf(want, sizeof want, "timed out after 2 s waiting for "
+	    "DevTools (http://127.0.0.1:%d/json/version: connect: "
+	    "Connection refused)", port);
+	ck_assert_str_eq(browser_why(b), want);
+	run_until_gone();
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+}
+END_TEST
+
+/*
+ * The profile is removed without following a symbolic link in it: what
+ * a link points to stays.
+ */
+START_TEST(test_profile_links_not_followed)
+{
+	struct browser	*b;
+	struct stat	 sb;
+	char		 path[PATH_MAX], victim[256], body[2048];
+	FILE		*f;
+
+	snprintf(victim, sizeof victim, "%s/victim", fx.dir);
+	ck_assert_int_eq(mkdir(victim, 0700), 0);
+	snprintf(path, sizeof path, "%s/victim/keep", fx.dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	snprintf(body, sizeof body,
+	    "for a; do case $a in --user-data-dir=*) d=${a#*=} ;; esac; done\n"
+	    "mkdir -p \"$d/a/b/c\" && touch \"$d/a/b/c/f\" \"$d/a/g\"\n"
+	    "ln -s '%s' \"$d/link\"; ln -s '%s' \"$d/a/b/link\"\n"
+	    "ln -s '%s/keep' \"$d/a/flink\"\n"
+	    "exit 1", victim, victim, victim);
+	script("linking-browser", body, path, sizeof path);
+	b = make("auto", NULL, path, 0, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	run_until_gone();
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+	snprintf(path, sizeof path, "%s/victim/keep", fx.dir);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	unlink(path);
+	rmdir(victim);
+}
+END_TEST
+
 /* A given ws:// URL nobody listens on is FAILED: Connection refused. */
 START_TEST(test_connect_refused)
 {
@@ -1037,6 +1101,8 @@ browser_suite(void)
 	tcase_add_test(tc, test_missing_command);
 	tcase_add_test(tc, test_exits_at_once);
 	tcase_add_test(tc, test_never_ready_times_out);
+	tcase_add_test(tc, test_devtools_never_answers);
+	tcase_add_test(tc, test_profile_links_not_followed);
 	tcase_add_test(tc, test_refused_specs);
 	suite_add_tcase(s, tc);
 
