@@ -205,16 +205,23 @@ enum config_type {
 	CONFIG_ENUM,		/* a string among choices, "|"-separated */
 	CONFIG_STRING_ARRAY,
 	CONFIG_STRING_TABLE,	/* a table of string values: env, params */
-	CONFIG_DEPS		/* depends_on: names to conditions */
+	CONFIG_DEPS,		/* depends_on: names to conditions */
+	CONFIG_STRING_OR_FALSE	/* a string, or false for none (NULL): */
+				/*   cdp_url; true is refused */
 };
 
 struct config_option {
-	const char	*section;	/* "settings", "job" or "groups" */
+	const char	*section;	/* "settings", "job", "groups" or */
+					/*   "browser" */
 	const char	*name;
 	enum config_type type;
 	const char	*def;		/* default as TOML text; NULL: none */
 	double		 min, max;	/* bounds for numbers */
 	const char	*choices;	/* CONFIG_ENUM: "no|on-failure|always" */
+					/*   CONFIG_STRING_OR_FALSE: the */
+					/*   string to write for true, "auto" */
+	const char	*off;		/* CONFIG_STRING_OR_FALSE: what false */
+					/*   means, "no browser" */
 	const char	*help;		/* one line */
 
 	/* How config.c stores and checks it; the fields above describe it. */
@@ -223,8 +230,9 @@ struct config_option {
 #define CONFIG_PAIRS	0x4	/* table kept as expand_param, not "K=V" */
 #define CONFIG_TEMPLATE	0x8	/* expanded at start: checked by expand */
 	int		 flags;
-	size_t		 offset;	/* of its field in config_settings */
-					/*   or config_job */
+	size_t		 offset;	/* of its field in config_settings, */
+					/*   config_job, config_group or */
+					/*   config_browser */
 	size_t		 count;		/* arrays, tables: their size_t count */
 	int		(*check)(const char *, char **); /* strings and table
 					   keys: extra rule, or NULL */
@@ -233,10 +241,13 @@ struct config_option {
 extern const struct config_option	config_options[];
 extern const size_t			config_noptions;
 
-/* The option called name in section ("settings", "job"), or NULL. */
+/* The option called name in section ("settings", "job"...), or NULL. */
 const struct config_option *config_find_option(const char *section,
 		     const char *name);
-/* "string", "integer", "number", "boolean", "array of strings", ... */
+/*
+ * "string", "integer", "number", "boolean", "array of strings", "string
+ * or false", ...
+ */
 const char	*config_type_name(enum config_type);
 /*
  * Apply focus_key and then [keys] to b, in that order (cfg may be NULL:

@@ -11,7 +11,20 @@
 #ifndef JOBDECK_HOSTPORT_H
 #define JOBDECK_HOSTPORT_H
 
+/*
+ * Both return 0, or -1 with *cause when s is not HOST:PORT, or
+ * HOSTPORT_BAD_HOST with *cause when it is but its host breaks the rule.
+ */
+#define HOSTPORT_BAD_HOST	(-2)
+
 int	hostport_split(const char *what, const char *s, char **host,
+	    char **port, char **cause);
+/*
+ * The same rule, except that the host may also be a DNS name (letters,
+ * digits, '-', '_', '.'): for a target reached through http.h, whose
+ * resolver runs off the loop (a [browser] cdp_url).
+ */
+int	hostport_split_name(const char *what, const char *s, char **host,
 	    char **port, char **cause);
 
 #endif

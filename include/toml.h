@@ -57,6 +57,48 @@ struct toml_value;
 struct toml_value	*toml_parse(const char *buf, size_t len, char **cause);
 void			 toml_free(struct toml_value *);
 
+/*
+ * An error in full, for a caller that words some errors itself (config.c
+ * names the option a null was written for).  code says what kind it was;
+ * message is toml_parse()'s cause without "LINE:COL: ".
+ *
+ * TOML_ERROR_NULL: a bare null, nil, none (any case) or undefined where a
+ * value goes; TOML has no null.  word is the word as written, and path
+ * the steps from the root to it: a header's keys, then the key/value's
+ * (inline tables' too), with a step for each array element on the way
+ * (the element of an array of tables a header went into, or of a [...]
+ * array).  The last step is the null's own key, or its index in the
+ * array it is an element of.
+ *
+ * toml_parse_report() fills *err (when not NULL) on failure; the caller
+ * frees what it holds with toml_error_clear().  On success *err is
+ * zeroed.
+ */
+enum toml_error_code {
+	TOML_ERROR_SYNTAX,	/* any other error */
+	TOML_ERROR_NULL		/* a null where a value goes */
+};
+
+struct toml_step {
+	char		*key;	/* NULL: an array's element */
+	size_t		 len;	/* of key, which may hold NULs */
+	size_t		 index;	/* the element's, when key is NULL */
+};
+
+struct toml_error {
+	enum toml_error_code	 code;
+	int			 line;	/* where, 1-based, as in the cause */
+	int			 col;
+	char			*message;
+	char			*word;	/* TOML_ERROR_NULL, else NULL */
+	struct toml_step	*path;	/* TOML_ERROR_NULL, else NULL */
+	size_t			 npath;
+};
+
+struct toml_value	*toml_parse_report(const char *buf, size_t len,
+			     struct toml_error *err);
+void			 toml_error_clear(struct toml_error *);
+
 /* The type, and its name as toml-test spells it: "string", "bool", ... */
 enum toml_type		 toml_type(const struct toml_value *);
 const char		*toml_type_name(enum toml_type);

@@ -15,6 +15,8 @@
  *	[settings]	a table of the "settings" options
  *	[[job]]		an array of tables of the "job" options
  *	[groups.NAME]	a table of the "groups" options for each group
+ *	[browser]	a table of the "browser" options: the deck's
+ *			headless Chrome (browser.h)
  *	env_file	a top-level key, the same as [settings] env_file
  *	[keys]		key bindings: action = "KEY" or ["KEY", ...], with
  *			[keys.view], [keys.copy] and [keys.edit] for the
@@ -106,6 +108,7 @@
 #define SET(f)	offsetof(struct config_settings, f)
 #define JOB(f)	offsetof(struct config_job, f)
 #define GRP(f)	offsetof(struct config_group, f)
+#define BRW(f)	offsetof(struct config_browser, f)
 
 /* An enum option is stored as an int, the index of its choice. */
 _Static_assert(sizeof (enum config_restart) == sizeof (int),
@@ -134,7 +137,8 @@ struct config_buf {
 };
 
 /* The sections of config_options[], in the order help lists them. */
-static const char *const config_sections[] = { "settings", "job", "groups" };
+static const char *const config_sections[] = { "settings", "job", "groups",
+    "browser" };
 #define CONFIG_NSECTIONS (sizeof config_sections / sizeof config_sections[0])
 
 static int	 config_check_key(const char *, char **);
@@ -146,6 +150,8 @@ static int	 config_check_ready_tcp(const char *, char **);
 static int	 config_check_ready_http(const char *, char **);
 static int	 config_check_liveness_tcp(const char *, char **);
 static int	 config_check_liveness_http(const char *, char **);
+static int	 config_check_cdp_url(const char *, char **);
+static int	 config_check_image(const char *, char **);
 
 const struct config_option config_options[] = {
 	{ .section = "settings", .name = "shell", .type = CONFIG_STRING,
@@ -365,6 +371,30 @@ const struct config_option config_options[] = {
 	  .def = "0", .min = 0, .max = 10000,
 	  .help = "jobs of [groups.NAME] running at once; 0: no limit",
 	  .offset = GRP(max_running) },
+
+	{ .section = "browser", .name = "cdp_url",
+	  .type = CONFIG_STRING_OR_FALSE, .def = "false", .choices = "auto",
+	  .off = "no browser",
+	  .help = "\"auto\" starts a headless Chrome, a ws:// URL connects to "
+	  "one",
+	  .offset = BRW(cdp_url), .check = config_check_cdp_url },
+	{ .section = "browser", .name = "browser_image", .type = CONFIG_STRING,
+	  .help = "Docker image auto runs when a daemon answers",
+	  .flags = CONFIG_NONEMPTY, .offset = BRW(image),
+	  .check = config_check_image },
+	{ .section = "browser", .name = "browser_command",
+	  .type = CONFIG_STRING,
+	  .help = "auto's program; unset: chromium-headless-shell, chromium...",
+	  .flags = CONFIG_NONEMPTY, .offset = BRW(command) },
+	{ .section = "browser", .name = "browser_args",
+	  .type = CONFIG_STRING_ARRAY,
+	  .help = "extra flags for the browser auto starts",
+	  .offset = BRW(args), .count = BRW(nargs) },
+	{ .section = "browser", .name = "browser_timeout",
+	  .type = CONFIG_NUMBER,
+	  .def = "30", .min = 1, .max = 3600,
+	  .help = "seconds a browser's start may take before it fails",
+	  .offset = BRW(timeout) },
 };
 const size_t config_noptions = sizeof config_options / sizeof config_options[0];
 
@@ -577,6 +607,66 @@ config_check_liveness_http(const char *s, char **cause)
 	return config_check_http("liveness_http", s, cause);
 }
 
+/*
+ * Check cdp_url: "auto", or a ws:// or wss:// URL (in lower case, as
+ * browser.c reads it) whose HOST:PORT follows hostport.h's rule (a name
+ * too: it is reached through http.h, which resolves names off the loop),
+ * then an optional /path.
+ */
+static int
+config_check_cdp_url(const char *s, char **cause)
+{
+	const char	*hp, *slash;
+	char		*text, *host, *port, *msg = NULL;
+	int		 r;
+
+	if (strcmp(s, "auto") == 0)
+		return 0;
+	if (strncmp(s, "ws://", 5) == 0)
+		hp = s + 5;
+	else if (strncmp(s, "wss://", 6) == 0)
+		hp = s + 6;
+	else {
+		*cause = xstrdup("cdp_url must be \"auto\", a ws:// URL or "
+		    "false");
+		return -1;
+	}
+	if ((slash = strchr(hp, '/')) == NULL)
+		text = xstrdup(hp);
+	else
+		text = xstrndup(hp, (size_t)(slash - hp));
+	r = hostport_split_name("cdp_url", text, &host, &port, &msg);
+	free(text);
+	if (r == 0) {
+		free(host);
+		free(port);
+		if (config_graphic(s, strlen(s)))
+			return 0;
+	} else if (r == HOSTPORT_BAD_HOST) {
+		*cause = msg;
+		return -1;
+	}
+	free(msg);
+	*cause = xstrdup("cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	    "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	    "ws://[::1]:9222)");
+	return -1;
+}
+
+/*
+ * Check browser_image: a name docker run reads as the image, so no
+ * blanks and no leading '-' (which it would take for an option).
+ */
+static int
+config_check_image(const char *s, char **cause)
+{
+	if (s[0] != '-' && config_graphic(s, strlen(s)))
+		return 0;
+	*cause = xstrdup("browser_image must be an image name such as "
+	    "\"zenika/alpine-chrome:latest\": no blanks, and no '-' first");
+	return -1;
+}
+
 /* Set *cause to "NAME:LINE:COL: msg", free msg and return -1. */
 static int
 config_fail(struct config_ctx *ctx, int line, int col, char *msg)
@@ -665,7 +755,7 @@ static const char *
 config_suggest(const char *section, const char *key, size_t len)
 {
 	static const char	*top[] = { "settings", "job", "keys", "groups",
-				     "env_file" };
+				     "browser", "env_file" };
 	const char		*best = NULL, *cand;
 	size_t			 i, n, bestd = CONFIG_SUGGEST_MAX + 1;
 
@@ -703,6 +793,8 @@ config_type_name(enum config_type type)
 		return "table of strings";
 	case CONFIG_DEPS:
 		return "table of job names";
+	case CONFIG_STRING_OR_FALSE:
+		return "string or false";
 	}
 	return "unknown";
 }
@@ -758,6 +850,8 @@ config_type_error(const struct config_option *o)
 			    (int)strlen(p) : (int)(bar - p), p);
 		}
 		return b.s;
+	case CONFIG_STRING_OR_FALSE:
+		return xprintf("%s must be a string or false", o->name);
 	}
 	return xprintf("%s has an unknown type", o->name);
 }
@@ -806,6 +900,7 @@ config_set_default(const struct config_option *o, void *base)
 	case CONFIG_STRING_ARRAY:
 	case CONFIG_STRING_TABLE:
 	case CONFIG_DEPS:
+	case CONFIG_STRING_OR_FALSE:	/* false: NULL */
 		break;
 	}
 }
@@ -820,6 +915,8 @@ config_init(const char *section, void *base)
 		memset(base, 0, sizeof (struct config_settings));
 	else if (strcmp(section, "groups") == 0)
 		memset(base, 0, sizeof (struct config_group));
+	else if (strcmp(section, "browser") == 0)
+		memset(base, 0, sizeof (struct config_browser));
 	else
 		memset(base, 0, sizeof (struct config_job));
 	for (i = 0; i < config_noptions; i++) {
@@ -850,7 +947,8 @@ config_clear(const char *section, void *base)
 		if (o->type == CONFIG_STRING_ARRAY ||
 		    o->type == CONFIG_STRING_TABLE || o->type == CONFIG_DEPS)
 			memcpy(&n, (char *)base + o->count, sizeof n);
-		if (o->type == CONFIG_STRING)
+		if (o->type == CONFIG_STRING ||
+		    o->type == CONFIG_STRING_OR_FALSE)
 			free(*(char **)field);
 		else if (o->type == CONFIG_DEPS) {
 			dp = *(struct config_dep **)field;
@@ -1056,6 +1154,23 @@ config_set_deps(struct config_ctx *ctx, const struct config_option *o,
 	return 0;
 }
 
+/*
+ * Set the string-or-false option o from the boolean v: false is none
+ * (NULL), true an error that names the string to write.
+ */
+static int
+config_set_false(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *v, char *field)
+{
+	if (toml_bool(v))
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xprintf("%s cannot be true: write %s = \"%s\", or false "
+		    "for %s", o->name, o->name, o->choices, o->off));
+	free(*(char **)field);
+	*(char **)field = NULL;
+	return 0;
+}
+
 /* Set option o in the struct at base from the value v. */
 static int
 config_set(struct config_ctx *ctx, const struct config_option *o,
@@ -1067,6 +1182,10 @@ config_set(struct config_ctx *ctx, const struct config_option *o,
 	int		 i;
 
 	switch (o->type) {
+	case CONFIG_STRING_OR_FALSE:
+		if (t == TOML_BOOL)
+			return config_set_false(ctx, o, v, field);
+		/* FALLTHROUGH */
 	case CONFIG_STRING:
 		if (config_get_string(ctx, o, o->name, v, &s) != 0)
 			return -1;
@@ -1124,6 +1243,8 @@ config_section_table(const char *section)
 		return "[[job]]";
 	if (strcmp(section, "groups") == 0)
 		return "[groups.NAME]";
+	if (strcmp(section, "browser") == 0)
+		return "[browser]";
 	return "[settings]";
 }
 
@@ -1705,6 +1826,7 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 {
 	const char	*near;
 	char		*e, *hint, *msg;
+	size_t		 k;
 	int		 header;
 
 	near = config_suggest(NULL, key, len);
@@ -1713,11 +1835,14 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	else if (near != NULL)
 		hint = xprintf(" (did you mean %s?)", strcmp(near, "keys") == 0 ?
 		    "[keys]" : config_section_table(near));
-	else if (config_lookup("settings", key, len) != NULL)
-		hint = xstrdup(" (it belongs in [settings])");
-	else if (config_lookup("job", key, len) != NULL)
-		hint = xstrdup(" (it belongs in [[job]])");
 	else
+		hint = NULL;
+	for (k = 0; hint == NULL && k < CONFIG_NSECTIONS; k++) {
+		if (config_lookup(config_sections[k], key, len) != NULL)
+			hint = xprintf(" (it belongs in %s)",
+			    config_section_table(config_sections[k]));
+	}
+	if (hint == NULL)
 		hint = xstrdup("");
 
 	/* A header's '[' comes before its key; a key = value's value after. */
@@ -2058,10 +2183,10 @@ config_apply_keys(const struct config *cfg, struct bind *b)
 }
 
 /*
- * Apply the root table: [settings], [[job]], [keys], [groups.NAME] and
- * env_file only; then check the key bindings (focus_key and [keys]
- * together) and the jobs' templates, which need the settings (the
- * shell), wherever they are.
+ * Apply the root table: [settings], [[job]], [keys], [groups.NAME],
+ * [browser] and env_file only; then check the key bindings (focus_key
+ * and [keys] together) and the jobs' templates, which need the settings
+ * (the shell), wherever they are.
  */
 static int
 config_root(struct config_ctx *ctx, struct config *cfg,
@@ -2095,6 +2220,15 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 			if (config_env_file(ctx, cfg, v,
 			    toml_table_get(root, "settings")) != 0)
 				return -1;
+		} else if (len == 7 && memcmp(key, "browser", 7) == 0) {
+			if (toml_type(v) != TOML_TABLE)
+				return config_fail(ctx, toml_line(v),
+				    toml_col(v), xstrdup("browser must be a "
+				    "table ([browser])"));
+			cfg->browser.line = toml_line(v);
+			if (config_section(ctx, "browser", "[browser]", v,
+			    &cfg->browser) != 0)
+				return -1;
 		} else
 			return config_unknown_root(ctx, key, len, v,
 			    toml_table_key_line(root, i),
@@ -2119,7 +2253,66 @@ config_default(void)
 
 	cfg = xcalloc(1, sizeof *cfg);
 	config_init("settings", &cfg->settings);
+	config_init("browser", &cfg->browser);
 	return cfg;
+}
+
+/* Return 1 if step is the key name. */
+static int
+config_step_is(const struct toml_step *step, const char *name)
+{
+	return step->key != NULL && step->len == strlen(name) &&
+	    memcmp(step->key, name, step->len) == 0;
+}
+
+/*
+ * Return the option a null error's path (toml.h) was written for, the
+ * null being its value: NAME at the top level, [SECTION] NAME,
+ * [[job]] NAME or [groups.G] NAME; else NULL.
+ */
+static const struct config_option *
+config_null_option(const struct toml_error *err)
+{
+	const struct toml_step	*path = err->path, *last;
+	size_t			 n = err->npath, k;
+
+	if (n == 0 || path[n - 1].key == NULL)
+		return NULL;
+	last = &path[n - 1];
+	if (n == 1)
+		return config_step_is(last, "env_file") ?
+		    config_find_option("settings", "env_file") : NULL;
+	if (n == 3 && config_step_is(&path[0], "job") && path[1].key == NULL)
+		return config_lookup("job", last->key, last->len);
+	if (n == 3 && config_step_is(&path[0], "groups") &&
+	    path[1].key != NULL)
+		return config_lookup("groups", last->key, last->len);
+	for (k = 0; n == 2 && k < CONFIG_NSECTIONS; k++) {
+		if (strcmp(config_sections[k], "job") != 0 &&
+		    strcmp(config_sections[k], "groups") != 0 &&
+		    config_step_is(&path[0], config_sections[k]))
+			return config_lookup(config_sections[k], last->key,
+			    last->len);
+	}
+	return NULL;
+}
+
+/*
+ * Report the TOML error err as "NAME:LINE:COL: message"; a null written
+ * for an option that takes false says how to write none.
+ */
+static int
+config_toml_error(struct config_ctx *ctx, const struct toml_error *err)
+{
+	const struct config_option	*o;
+
+	if (err->code == TOML_ERROR_NULL &&
+	    (o = config_null_option(err)) != NULL &&
+	    o->type == CONFIG_STRING_OR_FALSE)
+		return config_fail(ctx, err->line, err->col, xprintf("%s = %s "
+		    "is not TOML: leave %s out, or write %s = false, for %s",
+		    o->name, err->word, o->name, o->name, o->off));
+	return config_fail(ctx, err->line, err->col, xstrdup(err->message));
 }
 
 /*
@@ -2132,8 +2325,8 @@ config_parse(const char *name, const char *buf, size_t len,
 {
 	struct config_ctx	 ctx;
 	struct toml_value	*root;
+	struct toml_error	 err;
 	struct config		*cfg;
-	char			*tcause = NULL;
 
 	*out = NULL;
 	*cause = NULL;
@@ -2141,10 +2334,9 @@ config_parse(const char *name, const char *buf, size_t len,
 	ctx.cause = cause;
 	if (buf == NULL)
 		buf = "";
-	if ((root = toml_parse(buf, len, &tcause)) == NULL) {
-		*cause = xprintf("%s:%s", ctx.name, tcause == NULL ?
-		    "0:0: cannot parse" : tcause);
-		free(tcause);
+	if ((root = toml_parse_report(buf, len, &err)) == NULL) {
+		config_toml_error(&ctx, &err);
+		toml_error_clear(&err);
 		return -1;
 	}
 	cfg = config_default();
@@ -2528,7 +2720,10 @@ config_help_text(void)
 	    "jobs\nof the file (a job with replicas stands for all of "
 	    "them); \"ready\" waits for\nthe readiness probe, and a job "
 	    "with none is ready once started.  At most\none ready_* and one "
-	    "liveness_* probe a job.\n");
+	    "liveness_* probe a job.  [browser] cdp_url = false, or no\n"
+	    "cdp_url, starts no browser (TOML has no null); browser_image, "
+	    "browser_command\nand browser_args are for \"auto\" and for "
+	    "!browser start.\n");
 	config_help_keys(&b);
 	for (i = 0; i < config_noptions; i++) {
 		free(type[i]);
@@ -2577,6 +2772,7 @@ config_free(struct config *cfg)
 	}
 	free(cfg->groups);
 	config_clear("settings", &cfg->settings);
+	config_clear("browser", &cfg->browser);
 	free(cfg->path);
 	free(cfg);
 }

@@ -45,18 +45,39 @@ hostport_numeric(const char *host)
 }
 
 /*
+ * Return whether host is a DNS name: letters, digits, '-', '_' and '.',
+ * starting with a letter or digit.
+ */
+static int
+hostport_name(const char *host)
+{
+	const char	*p;
+
+	for (p = host; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9'))
+			continue;
+		if (p == host || (*p != '-' && *p != '_' && *p != '.'))
+			return 0;
+	}
+	return p != host;
+}
+
+/*
  * Split s, a TCP target for what ("ready_tcp", "tcp probe"), into *host
  * and *port; -1 with *cause, naming what, when it is not
  * HOST:PORT or [IPV6]:PORT with a port from 1 to 65535 and a host that
- * is localhost or an address.
+ * is localhost or an address (or, when names is set, a DNS name);
+ * HOSTPORT_BAD_HOST (also negative) when only the host is at fault.
  */
-int
-hostport_split(const char *what, const char *s, char **host, char **port,
-    char **cause)
+static int
+hostport_parse(const char *what, const char *s, int names, char **host,
+    char **port, char **cause)
 {
 	const char	*colon, *h, *p;
 	size_t		 hlen;
 	long		 n = 0;
+	int		 ok;
 
 	*host = *port = NULL;
 	if (s[0] == '[') {
@@ -79,13 +100,21 @@ hostport_split(const char *what, const char *s, char **host, char **port,
 	if (p == colon + 1 || *p != '\0' || n < 1 || n > 65535)
 		goto form;
 	*host = xstrndup(h, hlen);
-	if (!hostport_numeric(*host)) {
-		*cause = xprintf("%s: host \"%s\" is neither an IP address nor "
-		    "localhost (names are not resolved, so the loop never "
-		    "waits on DNS)", what, *host);
+	if (names && s[0] != '[' && hostport_name(*host))
+		ok = 1;
+	else
+		ok = hostport_numeric(*host);
+	if (!ok) {
+		if (names)
+			*cause = xprintf("%s: host \"%s\" is neither a host "
+			    "name nor an IP address", what, *host);
+		else
+			*cause = xprintf("%s: host \"%s\" is neither an IP "
+			    "address nor localhost (names are not resolved, so "
+			    "the loop never waits on DNS)", what, *host);
 		free(*host);
 		*host = NULL;
-		return -1;
+		return HOSTPORT_BAD_HOST;
 	}
 	*port = xstrdup(colon + 1);
 	return 0;
@@ -94,4 +123,20 @@ form:
 	*cause = xprintf("%s must be host:port with a port from 1 to 65535 "
 	    "(IPv6 as [::1]:80)", what);
 	return -1;
+}
+
+/* Split a TCP target whose host is localhost or an address; see above. */
+int
+hostport_split(const char *what, const char *s, char **host, char **port,
+    char **cause)
+{
+	return hostport_parse(what, s, 0, host, port, cause);
+}
+
+/* Split a TCP target whose host may also be a DNS name; see above. */
+int
+hostport_split_name(const char *what, const char *s, char **host,
+    char **port, char **cause)
+{
+	return hostport_parse(what, s, 1, host, port, cause);
 }

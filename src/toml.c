@@ -136,7 +136,19 @@ struct toml_parser {
 	struct toml_value	*root;
 	struct toml_value	*current;	/* where key/values go */
 	char			*name;		/* its header text */
+	struct toml_key		 header;	/* and its keys; none: root */
+
+	/* The first error: its message, where, what kind. */
 	char			*cause;
+	int			 cause_line;
+	int			 cause_col;
+	enum toml_error_code	 code;
+	char			*word;		/* TOML_ERROR_NULL's word */
+	struct toml_step	*path;		/* and its path, built as the */
+	size_t			 npath;		/*   parse unwinds: innermost */
+	size_t			 pathsize;	/*   first */
+	int			 element;	/* the next value is an */
+						/*   array's element */
 	locale_t		 c_locale;
 	size_t			 mem;		/* bytes the tree holds, about */
 
@@ -213,16 +225,22 @@ static int	 toml_parse_inline(struct toml_parser *, struct toml_value *);
 static int	 toml_parse_value(struct toml_parser *, int,
 		     struct toml_value **);
 static int	 toml_parse_document(struct toml_parser *);
+static int	 toml_is_null(const char *, size_t);
+static int	 toml_null(struct toml_parser *, size_t, const char *, size_t);
+static void	 toml_path_add(struct toml_parser *, const char *, size_t,
+		     size_t);
+static void	 toml_path_key(struct toml_parser *, const struct toml_key *);
+static void	 toml_path_header(struct toml_parser *);
 static const struct toml_entry *toml_table_entry(const struct toml_value *,
 		     size_t);
 
-/* Record the first error, at offset off, as "LINE:COL: message"; return -1. */
+/* Record the first error, a message at offset off; return -1. */
 static int
 toml_error(struct toml_parser *p, size_t off, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	 small[256], *msg = small;
-	int	 line, col, n;
+	char	 small[256];
+	int	 n;
 
 	if (p->cause != NULL)
 		return -1;
@@ -230,17 +248,15 @@ toml_error(struct toml_parser *p, size_t off, const char *fmt, ...)
 	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		small[0] = '\0';
+		p->cause = xstrdup("");
 	else if ((size_t)n >= sizeof small) {
-		msg = xmalloc((size_t)n + 1);
+		p->cause = xmalloc((size_t)n + 1);
 		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		vsnprintf(p->cause, (size_t)n + 1, fmt, ap);
 		va_end(ap);
-	}
-	toml_where(p, off, &line, &col);
-	p->cause = xprintf("%d:%d: %s", line, col, msg);
-	if (msg != small)
-		free(msg);
+	} else
+		p->cause = xstrdup(small);
+	toml_where(p, off, &p->cause_line, &p->cause_col);
 	return -1;
 }
 
@@ -1081,8 +1097,11 @@ toml_parse_keyval(struct toml_parser *p, struct toml_value *t,
 	toml_skip_ws(p);
 	if (toml_key_target(p, t, &k, name, &target) != 0)
 		goto out;
-	if (toml_parse_value(p, target->depth + 1, &v) != 0)
+	p->element = 0;
+	if (toml_parse_value(p, target->depth + 1, &v) != 0) {
+		toml_path_key(p, &k);
 		goto out;
+	}
 	table_add(p, target, &k.v[k.n - 1], v);
 	r = 0;
 out:
@@ -1245,7 +1264,11 @@ toml_parse_header(struct toml_parser *p)
 		}
 		p->pos++;
 	}
-	r = toml_header_define(p, &k, aot, open, line, col);
+	if ((r = toml_header_define(p, &k, aot, open, line, col)) == 0) {
+		toml_key_clear(&p->header);
+		p->header = k;
+		memset(&k, 0, sizeof k);
+	}
 out:
 	toml_key_clear(&k);
 	return r;
@@ -1616,6 +1639,132 @@ bad:
 	return toml_error(p, off, "invalid date-time '%.*s'", (int)show, s);
 }
 
+/*
+ * Return 1 if the token s (n bytes) is a word other languages write for
+ * null: null, nil or none in any case, or undefined.
+ */
+static int
+toml_is_null(const char *s, size_t n)
+{
+	static const char *const	 words[] = { "null", "nil", "none" };
+	size_t				 i, k;
+	int				 c;
+
+	if (n == 9 && memcmp(s, "undefined", 9) == 0)
+		return 1;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strlen(words[i]) != n)
+			continue;
+		for (k = 0; k < n; k++) {
+			c = (unsigned char)s[k];
+			if (c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			if (c != words[i][k])
+				break;
+		}
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Report the null word s (n bytes) at off, where a value goes: an
+ * element of an array, or a key's value.  The path is added to as the
+ * parse unwinds.
+ */
+static int
+toml_null(struct toml_parser *p, size_t off, const char *s, size_t n)
+{
+	const char	*what = p->element ? "element" : "key";
+
+	if (p->cause != NULL)
+		return -1;
+	p->code = TOML_ERROR_NULL;
+	p->word = xstrndup(s, n);
+	if (n == 4 && memcmp(s, "null", 4) == 0)
+		return toml_error(p, off, "TOML has no null value: leave the "
+		    "%s out", what);
+	return toml_error(p, off, "TOML has no null value ('%.*s'): leave "
+	    "the %s out", (int)n, s, what);
+}
+
+/*
+ * Add a step to the path of a null error: a key (len bytes), or when key
+ * is NULL the element index.  Nothing for any other error.
+ */
+static void
+toml_path_add(struct toml_parser *p, const char *key, size_t len,
+    size_t index)
+{
+	struct toml_step	*step;
+
+	if (p->code != TOML_ERROR_NULL)
+		return;
+	if (p->npath == p->pathsize) {
+		p->pathsize = p->pathsize * 2 + 8;
+		p->path = xreallocarray(p->path, p->pathsize,
+		    sizeof *p->path);
+	}
+	step = &p->path[p->npath++];
+	memset(step, 0, sizeof *step);
+	if (key != NULL) {
+		step->key = xmalloc(len + 1);
+		memcpy(step->key, key, len);
+		step->key[len] = '\0';
+		step->len = len;
+	} else
+		step->index = index;
+}
+
+/* Add the parts of key k to a null error's path, innermost first. */
+static void
+toml_path_key(struct toml_parser *p, const struct toml_key *k)
+{
+	size_t	i;
+
+	for (i = k->n; i > 0; i--)
+		toml_path_add(p, k->v[i - 1].s, k->v[i - 1].len, 0);
+}
+
+/*
+ * Add the current header's steps to a null error's path, innermost
+ * first: its keys, and the element of each array of tables it went into
+ * (the last one, as when it was defined).
+ */
+static void
+toml_path_header(struct toml_parser *p)
+{
+	const struct toml_key_part	*part;
+	const struct toml_entry		*e;
+	const struct toml_value		*t = p->root, *v;
+	size_t				*index, i;
+
+	if (p->code != TOML_ERROR_NULL || p->header.n == 0)
+		return;
+	index = xcalloc(p->header.n, sizeof *index);
+	for (i = 0; i < p->header.n; i++) {
+		part = &p->header.v[i];
+		if ((e = table_find(t, part->s, part->len)) == NULL)
+			break;
+		v = e->value;
+		index[i] = SIZE_MAX;
+		if (v->type == TOML_ARRAY && (v->flags & TOML_AOT) &&
+		    v->u.array.n > 0) {
+			index[i] = v->u.array.n - 1;
+			v = v->u.array.v[index[i]];
+		}
+		t = v;
+	}
+	while (i > 0) {
+		i--;
+		if (index[i] != SIZE_MAX)
+			toml_path_add(p, NULL, 0, index[i]);
+		toml_path_add(p, p->header.v[i].s, p->header.v[i].len, 0);
+	}
+	free(index);
+}
+
 /* Parse the elements of the array a, p->pos being at its '['. */
 static int
 toml_parse_array(struct toml_parser *p, struct toml_value *a)
@@ -1633,8 +1782,11 @@ toml_parse_array(struct toml_parser *p, struct toml_value *a)
 			p->pos++;
 			return 0;
 		}
-		if (toml_parse_value(p, a->depth + 1, &v) != 0)
+		p->element = 1;
+		if (toml_parse_value(p, a->depth + 1, &v) != 0) {
+			toml_path_add(p, NULL, 0, a->u.array.n);
 			return -1;
+		}
 		array_add(p, a, v);
 		if (toml_skip_blank(p) != 0)
 			return -1;
@@ -1762,6 +1914,9 @@ toml_parse_value(struct toml_parser *p, int depth, struct toml_value **out)
 	    memcmp(s, "nan", 3) == 0))) {
 		if (toml_parse_number(p, s, n, start, v) != 0)
 			goto fail;
+	} else if (toml_is_null(s, n)) {
+		toml_null(p, start, s, n);
+		goto fail;
 	} else {
 		toml_error(p, start, "invalid value '%.*s'", (int)show, s);
 		goto fail;
@@ -1794,27 +1949,36 @@ toml_parse_document(struct toml_parser *p)
 			if (toml_end_line(p, "comment") != 0)
 				return -1;
 		} else {
-			if (toml_parse_keyval(p, p->current, p->name) != 0 ||
-			    toml_end_line(p, "value") != 0)
+			if (toml_parse_keyval(p, p->current, p->name) != 0) {
+				toml_path_header(p);
+				return -1;
+			}
+			if (toml_end_line(p, "value") != 0)
 				return -1;
 		}
 	}
 }
 
-/* Parse len bytes of TOML into a tree; see toml.h. */
+/*
+ * Parse len bytes of TOML into a tree; on failure fill *err (when not
+ * NULL) with the error in full.  See toml.h.
+ */
 struct toml_value *
-toml_parse(const char *buf, size_t len, char **cause)
+toml_parse_report(const char *buf, size_t len, struct toml_error *err)
 {
 	struct toml_parser	 p;
 	struct toml_value	*root = NULL;
-	size_t			 bad;
+	struct toml_step	 step;
+	size_t			 bad, i;
 
 	memset(&p, 0, sizeof p);
 	p.buf = buf;
 	p.len = len;
 	p.where_line = p.where_col = 1;
+	if (err != NULL)
+		memset(err, 0, sizeof *err);
 	if (len > TOML_MAX_INPUT) {
-		p.cause = xprintf("1:1: input larger than %d bytes",
+		toml_error(&p, 0, "input larger than %d bytes",
 		    TOML_MAX_INPUT);
 		goto out;
 	}
@@ -1838,16 +2002,64 @@ toml_parse(const char *buf, size_t len, char **cause)
 		freelocale(p.c_locale);
 	free(p.name);
 	free(p.scratch);
+	toml_key_clear(&p.header);
 
 out:
 	if (root == NULL) {
 		if (p.cause == NULL)
 			toml_error(&p, p.pos, "parse error");
-		if (cause != NULL)
-			*cause = p.cause;
-		else
-			free(p.cause);
+		/* The path was built innermost first. */
+		for (i = 0; i < p.npath / 2; i++) {
+			step = p.path[i];
+			p.path[i] = p.path[p.npath - 1 - i];
+			p.path[p.npath - 1 - i] = step;
+		}
+		if (err != NULL) {
+			err->code = p.code;
+			err->line = p.cause_line;
+			err->col = p.cause_col;
+			err->message = p.cause;
+			err->word = p.word;
+			err->path = p.path;
+			err->npath = p.npath;
+			return NULL;
+		}
 	}
+	free(p.cause);
+	free(p.word);
+	for (i = 0; i < p.npath; i++)
+		free(p.path[i].key);
+	free(p.path);
+	return root;
+}
+
+/* Free what err holds and zero it; NULL is allowed. */
+void
+toml_error_clear(struct toml_error *err)
+{
+	size_t	i;
+
+	if (err == NULL)
+		return;
+	free(err->message);
+	free(err->word);
+	for (i = 0; i < err->npath; i++)
+		free(err->path[i].key);
+	free(err->path);
+	memset(err, 0, sizeof *err);
+}
+
+/* Parse len bytes of TOML into a tree; see toml.h. */
+struct toml_value *
+toml_parse(const char *buf, size_t len, char **cause)
+{
+	struct toml_value	*root;
+	struct toml_error	 err;
+
+	root = toml_parse_report(buf, len, &err);
+	if (root == NULL && cause != NULL)
+		*cause = xprintf("%d:%d: %s", err.line, err.col, err.message);
+	toml_error_clear(&err);
 	return root;
 }
 

@@ -148,6 +148,21 @@ dump_groups(struct dump *d, const struct config *cfg)
 	dump_add(d, "] ");
 }
 
+/*
+ * Write [browser] of cfg into d as " cdp_url=... image=... ", field by
+ * field.
+ */
+static void
+dump_browser(struct dump *d, const struct config *cfg)
+{
+	const struct config_browser	*b = &cfg->browser;
+
+	dump_add(d, " cdp_url=%s image=%s command=%s args=", str(b->cdp_url),
+	    str(b->image), str(b->command));
+	dump_strings(d, b->args, b->nargs);
+	dump_add(d, " timeout=%g line=%d ", b->timeout, b->line);
+}
+
 /* Write job j into d as " key=value ... ". */
 static void
 dump_job(struct dump *d, const struct config_job *j)
@@ -782,6 +797,151 @@ static const struct {
 	{ JOB "stop_timeout = -1",
 	  "config.toml:4:16: stop_timeout must be a number between 0 and "
 	  "3600" },
+
+	/* [browser]: the table, cdp_url's forms, each option. */
+	{ "browser = 1",
+	  "config.toml:1:11: browser must be a table ([browser])" },
+	{ "[[browser]]\n",
+	  "config.toml:1:1: browser must be a table ([browser])" },
+	{ "[browsr]\n",
+	  "config.toml:1:1: unknown table [browsr] (did you mean "
+	  "[browser]?)" },
+	{ "cdp_url = \"auto\"",
+	  "config.toml:1:1: unknown key 'cdp_url' (it belongs in [browser])" },
+	{ "[settings]\ncdp_url = \"auto\"",
+	  "config.toml:2:1: unknown key 'cdp_url' in [settings] (it belongs "
+	  "in [browser])" },
+	{ "[browser]\ncdp_ur = \"auto\"",
+	  "config.toml:2:1: unknown key 'cdp_ur' in [browser] (did you mean "
+	  "'cdp_url'?)" },
+	{ "[browser]\nbrowser_imag = \"x\"",
+	  "config.toml:2:1: unknown key 'browser_imag' in [browser] (did you "
+	  "mean 'browser_image'?)" },
+	{ "[browser]\nshell = \"sh\"",
+	  "config.toml:2:1: unknown key 'shell' in [browser] (it belongs in "
+	  "[settings])" },
+	{ "[browser]\ncdp_url = true",
+	  "config.toml:2:11: cdp_url cannot be true: write cdp_url = \"auto\", "
+	  "or false for no browser" },
+	{ "[browser]\ncdp_url = \"yes\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"Auto\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"http://localhost:9222\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"WS://localhost:9222\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = \"localhost:9222\"",
+	  "config.toml:2:11: cdp_url must be \"auto\", a ws:// URL or false" },
+	{ "[browser]\ncdp_url = 9222",
+	  "config.toml:2:11: cdp_url must be a string or false" },
+	{ "[browser]\ncdp_url = [\"auto\"]",
+	  "config.toml:2:11: cdp_url must be a string or false" },
+	{ "[browser]\ncdp_url = \"ws://localhost\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://localhost:0\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://localhost:65536/\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://:9222\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://::1:9222\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://localhost:9222/a b\"",
+	  "config.toml:2:11: cdp_url must be ws://HOST:PORT or wss://HOST:PORT "
+	  "and an optional /path, with a port from 1 to 65535 (IPv6 as "
+	  "ws://[::1]:9222)" },
+	{ "[browser]\ncdp_url = \"ws://user@localhost:9222\"",
+	  "config.toml:2:11: cdp_url: host \"user@localhost\" is neither a "
+	  "host name nor an IP address" },
+	{ "[browser]\ncdp_url = \"ws://-x:9222\"",
+	  "config.toml:2:11: cdp_url: host \"-x\" is neither a host name nor "
+	  "an IP address" },
+	{ "[browser]\nbrowser_image = \"\"",
+	  "config.toml:2:17: browser_image must not be empty" },
+	{ "[browser]\nbrowser_image = \"--privileged\"",
+	  "config.toml:2:17: browser_image must be an image name such as "
+	  "\"zenika/alpine-chrome:latest\": no blanks, and no '-' first" },
+	{ "[browser]\nbrowser_image = \"alpine chrome\"",
+	  "config.toml:2:17: browser_image must be an image name such as "
+	  "\"zenika/alpine-chrome:latest\": no blanks, and no '-' first" },
+	{ "[browser]\nbrowser_image = false",
+	  "config.toml:2:17: browser_image must be a string" },
+	{ "[browser]\nbrowser_command = \"\"",
+	  "config.toml:2:19: browser_command must not be empty" },
+	{ "[browser]\nbrowser_command = [\"chromium\"]",
+	  "config.toml:2:19: browser_command must be a string" },
+	{ "[browser]\nbrowser_args = \"--headless\"",
+	  "config.toml:2:16: browser_args must be an array of strings" },
+	{ "[browser]\nbrowser_args = [\"--a\", 1]",
+	  "config.toml:2:24: browser_args must be an array of strings" },
+	{ "[browser]\nbrowser_timeout = 0",
+	  "config.toml:2:19: browser_timeout must be a number between 1 and "
+	  "3600" },
+	{ "[browser]\nbrowser_timeout = 3600.5",
+	  "config.toml:2:19: browser_timeout must be a number between 1 and "
+	  "3600" },
+	{ "[browser]\nbrowser_timeout = \"30\"",
+	  "config.toml:2:19: browser_timeout must be a number between 1 and "
+	  "3600" },
+	{ "[browser]\nbrowser_timeout = nan",
+	  "config.toml:2:19: browser_timeout must be a number between 1 and "
+	  "3600" },
+
+	/*
+	 * TOML has no null: toml.c says so wherever one is written, and an
+	 * option that takes false (cdp_url) is told how to write none.
+	 */
+	{ "[browser]\ncdp_url = null",
+	  "config.toml:2:11: cdp_url = null is not TOML: leave cdp_url out, or "
+	  "write cdp_url = false, for no browser" },
+	{ "browser = { cdp_url = null }",
+	  "config.toml:1:23: cdp_url = null is not TOML: leave cdp_url out, or "
+	  "write cdp_url = false, for no browser" },
+	{ "browser.cdp_url = None",
+	  "config.toml:1:19: cdp_url = None is not TOML: leave cdp_url out, or "
+	  "write cdp_url = false, for no browser" },
+	{ "[browser]\nbrowser_timeout = 3\ncdp_url = NULL",
+	  "config.toml:3:11: cdp_url = NULL is not TOML: leave cdp_url out, or "
+	  "write cdp_url = false, for no browser" },
+	{ "[browser]\nbrowser_image = null",
+	  "config.toml:2:17: TOML has no null value: leave the key out" },
+	{ "[browser]\nbrowser_args = [\"--a\", null]",
+	  "config.toml:2:24: TOML has no null value: leave the element out" },
+	{ "cdp_url = null",
+	  "config.toml:1:11: TOML has no null value: leave the key out" },
+	{ "[browser.x]\ncdp_url = null",
+	  "config.toml:2:11: TOML has no null value: leave the key out" },
+	{ "[settings]\nshell = nil",
+	  "config.toml:2:9: TOML has no null value ('nil'): leave the key "
+	  "out" },
+	{ "env_file = undefined",
+	  "config.toml:1:12: TOML has no null value ('undefined'): leave the "
+	  "key out" },
+	{ JOB "cwd = null",
+	  "config.toml:4:7: TOML has no null value: leave the key out" },
+	{ JOB "[[job]]\ncdp_url = null",
+	  "config.toml:5:11: TOML has no null value: leave the key out" },
+	{ JOB "env = { A = null }",
+	  "config.toml:4:13: TOML has no null value: leave the key out" },
+	{ "[groups.g]\nmax_running = null",
+	  "config.toml:2:15: TOML has no null value: leave the key out" },
 };
 
 START_TEST(test_parse_bad)
@@ -802,8 +962,8 @@ END_TEST
 
 /*
  * Configurations that must load, and what the settings (job -1), the
- * groups (job -2) or job number job (its options, then its stack's) must
- * then contain, as a substring of its dump.
+ * groups (job -2), [browser] (job -3) or job number job (its options,
+ * then its stack's) must then contain, as a substring of its dump.
  */
 static const struct {
 	const char	*text;
@@ -978,6 +1138,42 @@ static const struct {
 	{ JOB "watch = [\"src/**/*.py\"]\nwatch_ignore = [\"**/__pycache__\"]"
 	  "\nwatch_debounce = 0", 0, " watch=[src/**/*.py] "
 	  "watch_ignore=[**/__pycache__] watch_debounce=0 " },
+
+	/* [browser]: absent, each mode, each option, each way to write it. */
+	{ "", -3, " cdp_url=(null) image=(null) command=(null) args=[] "
+	  "timeout=30 line=0 " },
+	{ JOB "\n[browser]\n", -3, " cdp_url=(null) image=(null) "
+	  "command=(null) args=[] timeout=30 line=5 " },
+	{ "[browser]\ncdp_url = \"auto\"", -3, " cdp_url=auto image=(null) "
+	  "command=(null) args=[] timeout=30 line=1 " },
+	{ "\n[browser]\ncdp_url = false", -3, " cdp_url=(null) image=(null) "
+	  "command=(null) args=[] timeout=30 line=2 " },
+	{ "[browser]\ncdp_url = \"ws://localhost:9222\"", -3,
+	  " cdp_url=ws://localhost:9222 " },
+	{ "[browser]\ncdp_url = "
+	  "\"ws://127.0.0.1:9222/devtools/browser/0f1e-2d3c\"", -3,
+	  " cdp_url=ws://127.0.0.1:9222/devtools/browser/0f1e-2d3c " },
+	/* Names are fine here: http.h resolves them off the loop. */
+	{ "[browser]\ncdp_url = \"wss://chrome.internal:443/x?y=1\"", -3,
+	  " cdp_url=wss://chrome.internal:443/x?y=1 " },
+	{ "[browser]\ncdp_url = \"ws://browser_1:9222\"", -3,
+	  " cdp_url=ws://browser_1:9222 " },
+	{ "[browser]\ncdp_url = \"ws://[::1]:65535/\"", -3,
+	  " cdp_url=ws://[::1]:65535/ " },
+	/* Image, command and args without cdp_url: for a later start. */
+	{ "[browser]\nbrowser_image = \"zenika/alpine-chrome:latest\"\n"
+	  "browser_command = \"/opt/chrome/chrome\"\n"
+	  "browser_args = [\"--disable-gpu\", \"--lang=en-GB\"]\n"
+	  "browser_timeout = 2.5", -3, " cdp_url=(null) "
+	  "image=zenika/alpine-chrome:latest command=/opt/chrome/chrome "
+	  "args=[--disable-gpu,--lang=en-GB] timeout=2.5 line=1 " },
+	{ "[browser]\nbrowser_args = []\nbrowser_timeout = 1", -3,
+	  " args=[] timeout=1 " },
+	{ "[browser]\nbrowser_timeout = 3600", -3, " timeout=3600 " },
+	{ "browser = { cdp_url = \"auto\", browser_timeout = 5 }", -3,
+	  " cdp_url=auto image=(null) command=(null) args=[] timeout=5 "
+	  "line=1 " },
+	{ "browser.cdp_url = \"auto\"", -3, " cdp_url=auto " },
 };
 
 START_TEST(test_parse_good)
@@ -990,6 +1186,8 @@ START_TEST(test_parse_good)
 		dump_settings(&d, cfg);
 	else if (good[_i].job == -2)
 		dump_groups(&d, cfg);
+	else if (good[_i].job == -3)
+		dump_browser(&d, cfg);
 	else {
 		ck_assert_uint_gt(cfg->njobs, (size_t)good[_i].job);
 		dump_job(&d, &cfg->jobs[good[_i].job]);
@@ -1020,6 +1218,9 @@ START_TEST(test_defaults_from_table)
 	ck_assert_str_eq(def->settings.focus_key, "C-t");
 	ck_assert_int_eq(def->settings.max_running, 0);
 	ck_assert_int_eq(def->settings.keep_finished, 100);
+	ck_assert_ptr_null(def->browser.cdp_url);
+	ck_assert_ptr_null(def->browser.image);
+	ck_assert(def->browser.timeout == 30);
 	dump_settings(&want, def);
 	config_free(def);
 
@@ -1041,6 +1242,18 @@ START_TEST(test_defaults_from_table)
 			cfg = parse_ok(text);
 			dump_settings(&got, cfg);
 			ck_assert_str_eq(got.buf, want.buf);
+		} else if (strcmp(o->section, "browser") == 0) {
+			/* [browser] alone, then with the default. */
+			struct dump	 plain = { "", 0 };
+			struct config	*p = parse_ok("[browser]\n");
+
+			dump_browser(&plain, p);
+			config_free(p);
+			snprintf(text, sizeof text, "[browser]\n%s = %s\n",
+			    o->name, o->def);
+			cfg = parse_ok(text);
+			dump_browser(&got, cfg);
+			ck_assert_str_eq(got.buf, plain.buf);
 		} else if (strcmp(o->section, "groups") == 0) {
 			/* A group's table alone, then with the default. */
 			struct dump	 plain = { "", 0 };
@@ -1111,12 +1324,13 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 60);
+	ck_assert_uint_eq(config_noptions, 65);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||
 		    strcmp(o->section, "job") == 0 ||
-		    strcmp(o->section, "groups") == 0);
+		    strcmp(o->section, "groups") == 0 ||
+		    strcmp(o->section, "browser") == 0);
 		ck_assert_ptr_eq(config_find_option(o->section, o->name), o);
 		/* Names are unique in a section. */
 		for (j = 0; j < i; j++) {
@@ -1136,6 +1350,12 @@ START_TEST(test_table_shape)
 			ck_assert(o->min < o->max);
 		if (o->type == CONFIG_ENUM)
 			ck_assert_ptr_nonnull(o->choices);
+		/* What true is written as, what false means. */
+		if (o->type == CONFIG_STRING_OR_FALSE) {
+			ck_assert_ptr_nonnull(o->choices);
+			ck_assert_ptr_nonnull(o->off);
+			ck_assert_str_eq(o->def, "false");
+		}
 	}
 	ck_assert_ptr_null(config_find_option("settings", "name"));
 	ck_assert_ptr_null(config_find_option("job", "nope"));
@@ -1145,6 +1365,10 @@ START_TEST(test_table_shape)
 	ck_assert_str_eq(config_type_name(CONFIG_INT), "integer");
 	ck_assert_str_eq(config_type_name(CONFIG_STRING_TABLE),
 	    "table of strings");
+	ck_assert_str_eq(config_type_name(CONFIG_STRING_OR_FALSE),
+	    "string or false");
+	ck_assert_ptr_nonnull(config_find_option("browser", "cdp_url"));
+	ck_assert_ptr_null(config_find_option("settings", "cdp_url"));
 }
 END_TEST
 
@@ -1321,6 +1545,11 @@ START_TEST(test_procfile)
 	ck_assert_msg(r == 0, "case %d: %s", _i, cause);
 	ck_assert_ptr_null(cause);
 	ck_assert_int_eq(cfg->settings.scrollback, 10000);
+	/* A Procfile has no [browser]: none, with the table's defaults. */
+	ck_assert_ptr_null(cfg->browser.cdp_url);
+	ck_assert_ptr_null(cfg->browser.args);
+	ck_assert(cfg->browser.timeout == 30);
+	ck_assert_int_eq(cfg->browser.line, 0);
 	if (_i == 0) {
 		struct dump	d = { "", 0 };
 
@@ -1743,6 +1972,10 @@ END_TEST
 
 START_TEST(test_example_file)
 {
+	static const char *const uncomment[] = { "\n#[browser]\n",
+	    "\n#cdp_url = \"auto\"\n", "\n#browser_image = ",
+	    "\n#browser_command = ", "\n#browser_args = ",
+	    "\n#browser_timeout = " };
 	const struct config_job	*j;
 	struct config		*cfg = NULL;
 	char			*text, *cause = NULL;
@@ -1802,6 +2035,32 @@ START_TEST(test_example_file)
 	ck_assert_str_eq(cfg->groups[0].name, "stack");
 	ck_assert_int_eq(cfg->groups[0].max_running, 3);
 	ck_assert_uint_eq(cfg->nkeys, 2);
+
+	/* [browser] is commented out, so make run starts no browser... */
+	ck_assert_ptr_null(cfg->browser.cdp_url);
+	ck_assert_int_eq(cfg->browser.line, 0);
+	config_free(cfg);
+
+	/* ...and loads as documented once uncommented. */
+	text = slurp("config.toml.example", &len);
+	for (k = 0; k < sizeof uncomment / sizeof uncomment[0]; k++) {
+		char	*at = strstr(text, uncomment[k]);
+
+		ck_assert_msg(at != NULL, "no %s", uncomment[k] + 1);
+		ck_assert_int_eq(at[1], '#');
+		memmove(at + 1, at + 2, strlen(at + 2) + 1);
+	}
+	cfg = NULL;
+	if (config_parse("example.toml", text, strlen(text), &cfg,
+	    &cause) != 0)
+		ck_abort_msg("uncommented [browser]: %s", cause);
+	free(text);
+	ck_assert_str_eq(cfg->browser.cdp_url, "auto");
+	ck_assert_str_eq(cfg->browser.image, "zenika/alpine-chrome:latest");
+	ck_assert_str_eq(cfg->browser.command, "/usr/bin/chromium");
+	ck_assert_uint_eq(cfg->browser.nargs, 2);
+	ck_assert(cfg->browser.timeout == 30);
+	ck_assert_int_gt(cfg->browser.line, 0);
 
 	/* Every option is documented in the example, by name. */
 	text = slurp("config.toml.example", &len);
@@ -1882,7 +2141,8 @@ START_TEST(test_man_page)
 		name[n] = '\0';
 		ck_assert_msg(config_find_option("settings", name) != NULL ||
 		    config_find_option("job", name) != NULL ||
-		    config_find_option("groups", name) != NULL,
+		    config_find_option("groups", name) != NULL ||
+		    config_find_option("browser", name) != NULL,
 		    "man/jobdeck.1 documents unknown option %s", name);
 	}
 
@@ -1893,6 +2153,8 @@ START_TEST(test_man_page)
 	    "level of the file"));
 	ck_assert_ptr_nonnull(strstr(man, "(a job with no readiness probe is "
 	    "ready\nonce started)"));
+	ck_assert_ptr_nonnull(strstr(man, "\n.Ic [browser]\ntable starts"));
+	ck_assert_ptr_nonnull(strstr(man, "cdp_url = null"));
 	free(man);
 }
 END_TEST
@@ -1911,6 +2173,9 @@ START_TEST(test_help_text)
 	ck_assert_ptr_nonnull(strstr(help, "\n[groups.NAME]\n"));
 	ck_assert(strstr(help, "[settings]") < strstr(help, "[[job]]"));
 	ck_assert(strstr(help, "\n[[job]]") < strstr(help, "\n[groups.NAME]"));
+	ck_assert(strstr(help, "\n[groups.NAME]") < strstr(help,
+	    "\n[browser]\n"));
+	ck_assert_ptr_nonnull(strstr(help, " string or false "));
 	ck_assert_ptr_nonnull(strstr(help, " integer 0..1000000 "));
 	ck_assert_ptr_nonnull(strstr(help, " no|on-failure|always "));
 	ck_assert_ptr_nonnull(strstr(help, " required "));
@@ -1919,6 +2184,8 @@ START_TEST(test_help_text)
 	    "the top level"));
 	ck_assert_ptr_nonnull(strstr(help, "a job with none is ready once "
 	    "started"));
+	ck_assert_ptr_nonnull(strstr(help, "[browser] cdp_url = false, or no\n"
+	    "cdp_url, starts no browser (TOML has no null)"));
 
 	/* One line per option in its section, the help column in line. */
 	for (i = 0; i < config_noptions; i++) {
@@ -1927,7 +2194,8 @@ START_TEST(test_help_text)
 		o = &config_options[i];
 		from = strstr(help, strcmp(o->section, "settings") == 0 ?
 		    "\n[settings]\n" : strcmp(o->section, "job") == 0 ?
-		    "\n[[job]]\n" : "\n[groups.NAME]\n");
+		    "\n[[job]]\n" : strcmp(o->section, "groups") == 0 ?
+		    "\n[groups.NAME]\n" : "\n[browser]\n");
 		ck_assert_ptr_nonnull(from);
 		to = strstr(from + 1, "\n\n");
 		ck_assert_ptr_nonnull(to);

@@ -132,6 +132,35 @@ static const struct {
 	{ "s = \"\xc3\xa9\" x", 0, "1:9: expected end of line after value" },
 	{ "\xef\xbb\xbf" "a", 0, "1:2: expected '=' after key" },
 	{ "a = tru", 0, "1:5: invalid value 'tru'" },
+
+	/* TOML has no null: said so, for a key's value or an element. */
+	{ "a = null", 0, "1:5: TOML has no null value: leave the key out" },
+	{ "[t]\na =   null # no", 0,
+	  "2:7: TOML has no null value: leave the key out" },
+	{ "a = NULL", 0, "1:5: TOML has no null value ('NULL'): leave the "
+	  "key out" },
+	{ "a = Nil", 0, "1:5: TOML has no null value ('Nil'): leave the key "
+	  "out" },
+	{ "a = None", 0, "1:5: TOML has no null value ('None'): leave the "
+	  "key out" },
+	{ "a = undefined", 0, "1:5: TOML has no null value ('undefined'): "
+	  "leave the key out" },
+	{ "a = [1, null]", 0, "1:9: TOML has no null value: leave the "
+	  "element out" },
+	{ "a = [[null]]", 0, "1:7: TOML has no null value: leave the "
+	  "element out" },
+	{ "a = {b = null}", 0, "1:10: TOML has no null value: leave the key "
+	  "out" },
+	{ "a = [{b = nil}]", 0, "1:11: TOML has no null value ('nil'): leave "
+	  "the key out" },
+	{ "a.b.c = null", 0, "1:9: TOML has no null value: leave the key out" },
+	/* Not a null word: the usual message. */
+	{ "a = nullx", 0, "1:5: invalid value 'nullx'" },
+	{ "a = nul", 0, "1:5: invalid value 'nul'" },
+	{ "a = Undefined", 0, "1:5: invalid value 'Undefined'" },
+	{ "a = \"null\" null", 0, "1:12: expected end of line after value" },
+	{ "null = nil", 0, "1:8: TOML has no null value ('nil'): leave the "
+	  "key out" },
 	{ "a = \"x\" = 1", 0, "1:9: expected end of line after value" },
 
 	/* Duplicates and redefinitions. */
@@ -371,6 +400,143 @@ START_TEST(test_errors)
 	    "case %d <%s>: got <%s>, want <%s>", _i, text, cause,
 	    error_cases[_i].cause);
 	free(cause);
+}
+END_TEST
+
+/* Render err's path as "a/[1]/b", keys as they are (NULs as '@'). */
+static void
+render_path(const struct toml_error *err, char *buf, size_t size)
+{
+	size_t	i, k, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < err->npath; i++) {
+		if (i > 0)
+			n += (size_t)snprintf(buf + n, size - n, "/");
+		if (err->path[i].key == NULL) {
+			ck_assert_uint_eq(err->path[i].len, 0);
+			n += (size_t)snprintf(buf + n, size - n, "[%zu]",
+			    err->path[i].index);
+			continue;
+		}
+		ck_assert_int_eq(err->path[i].key[err->path[i].len], '\0');
+		for (k = 0; k < err->path[i].len; k++) {
+			n += (size_t)snprintf(buf + n, size - n, "%c",
+			    err->path[i].key[k] == '\0' ? '@' :
+			    err->path[i].key[k]);
+		}
+		ck_assert_uint_lt(n, size);
+	}
+}
+
+/*
+ * toml_parse_report(): a null's word, position and path from the root,
+ * through headers (arrays of tables too), dotted keys, inline tables and
+ * arrays; the message is toml_parse()'s cause without the position.
+ */
+static const struct {
+	const char	*toml;
+	const char	*word;
+	int		 line, col;
+	const char	*path;
+} null_cases[] = {
+	{ "a = null", "null", 1, 5, "a" },
+	{ "x = 1\n[t]\ny.z = None", "None", 3, 7, "t/y/z" },
+	{ "[a.b]\n[a]\nc = nil", "nil", 3, 5, "a/c" },
+	{ "[[j]]\n[[j]]\n[j.k]\nv = {w = [0, [1, NULL]]}", "NULL", 4, 18,
+	  "j/[1]/k/v/w/[1]/[1]" },
+	{ "[[a]]\n[a.b]\nc = undefined", "undefined", 3, 5, "a/[0]/b/c" },
+	{ "[[a.b]]\n[[a.b]]\n[[a.b]]\nc = null", "null", 4, 5,
+	  "a/b/[2]/c" },
+	{ "a = [{b = [{c = null}]}]", "null", 1, 17, "a/[0]/b/[0]/c" },
+	{ "\"q.k\" = null", "null", 1, 9, "q.k" },
+	{ "\"n\\u0000l\" = null", "null", 1, 14, "n@l" },
+	{ "t = {}\n[u]\nv = [null]", "null", 3, 6, "u/v/[0]" },
+};
+
+START_TEST(test_null_report)
+{
+	struct toml_error	 err;
+	const char		*text = null_cases[_i].toml;
+	char			 path[256], *cause = NULL, *want;
+
+	memset(&err, 0xa5, sizeof err);
+	ck_assert_ptr_null(toml_parse_report(text, strlen(text), &err));
+	ck_assert_int_eq(err.code, TOML_ERROR_NULL);
+	ck_assert_str_eq(err.word, null_cases[_i].word);
+	ck_assert_int_eq(err.line, null_cases[_i].line);
+	ck_assert_int_eq(err.col, null_cases[_i].col);
+	render_path(&err, path, sizeof path);
+	ck_assert_msg(strcmp(path, null_cases[_i].path) == 0,
+	    "case %d <%s>: path <%s>, want <%s>", _i, text, path,
+	    null_cases[_i].path);
+
+	/* toml_parse() gives the same message, with the position. */
+	ck_assert_ptr_null(toml_parse(text, strlen(text), &cause));
+	want = NULL;
+	ck_assert_int_ge(asprintf(&want, "%d:%d: %s", err.line, err.col,
+	    err.message), 0);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	toml_error_clear(&err);
+	ck_assert_ptr_null(err.message);
+	ck_assert_ptr_null(err.path);
+	ck_assert_uint_eq(err.npath, 0);
+}
+END_TEST
+
+/* toml_parse_report() on other errors, on success, and with no err. */
+START_TEST(test_report_api)
+{
+	struct toml_value	*root;
+	struct toml_error	 err;
+	static const char	 big[] = "a = 1";
+
+	/* Another error: its code, position and message; no path. */
+	memset(&err, 0xa5, sizeof err);
+	ck_assert_ptr_null(toml_parse_report("a = 1\nb = tru", 13, &err));
+	ck_assert_int_eq(err.code, TOML_ERROR_SYNTAX);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.col, 5);
+	ck_assert_str_eq(err.message, "invalid value 'tru'");
+	ck_assert_ptr_null(err.word);
+	ck_assert_ptr_null(err.path);
+	ck_assert_uint_eq(err.npath, 0);
+	toml_error_clear(&err);
+
+	/* An error after a header, inside an array: still no path. */
+	ck_assert_ptr_null(toml_parse_report("[t]\na = [1, {", 13, &err));
+	ck_assert_int_eq(err.code, TOML_ERROR_SYNTAX);
+	ck_assert_ptr_null(err.path);
+	toml_error_clear(&err);
+
+	/* The input limit and bad UTF-8: at their places. */
+	ck_assert_ptr_null(toml_parse_report(big, (size_t)TOML_MAX_INPUT + 1,
+	    &err));
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_int_eq(err.col, 1);
+	ck_assert_str_eq(err.message, "input larger than 16777216 bytes");
+	toml_error_clear(&err);
+	ck_assert_ptr_null(toml_parse_report("a = \"\xff\"", 7, &err));
+	ck_assert_int_eq(err.col, 6);
+	ck_assert_str_eq(err.message, "invalid UTF-8");
+	toml_error_clear(&err);
+
+	/* Success zeroes err; NULL err is allowed either way. */
+	memset(&err, 0xa5, sizeof err);
+	root = toml_parse_report("a = 1", 5, &err);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(err.code, TOML_ERROR_SYNTAX);
+	ck_assert_ptr_null(err.message);
+	ck_assert_ptr_null(err.path);
+	toml_free(root);
+	toml_error_clear(&err);
+	toml_error_clear(NULL);
+	ck_assert_ptr_null(toml_parse_report("a = null", 8, NULL));
+	root = toml_parse_report("a = 1", 5, NULL);
+	ck_assert_ptr_nonnull(root);
+	toml_free(root);
 }
 END_TEST
 
@@ -927,6 +1093,9 @@ toml_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");
+	tcase_add_loop_test(tc, test_null_report, 0,
+	    sizeof null_cases / sizeof null_cases[0]);
+	tcase_add_test(tc, test_report_api);
 	tcase_add_test(tc, test_positions);
 	tcase_add_test(tc, test_lookup_api);
 	suite_add_tcase(s, tc);

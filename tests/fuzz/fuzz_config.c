@@ -7,8 +7,9 @@
  * names unique, [A-Za-z0-9_.-]+ and not all digits, arrays terminated
  * where their counts say, the focus key a valid name, and command, args,
  * cwd and input templates that expand with the job's own params, every
- * dependency a job of the file other than itself, and group names like
- * job names.  An error must name the file first.
+ * dependency a job of the file other than itself, group names like
+ * job names, and [browser]'s cdp_url NULL, "auto" or a ws:// or wss://
+ * URL (always NULL from a Procfile).  An error must name the file first.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -131,6 +132,7 @@ static void
 fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 {
 	const struct config_settings	*s;
+	const char			*u;
 	struct bind			*b;
 	size_t				 i, len;
 
@@ -169,6 +171,16 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 			abort();
 		fuzz_config_options("groups", &cfg->groups[i]);
 	}
+	u = cfg->browser.cdp_url;
+	if (u != NULL && strcmp(u, "auto") != 0 &&
+	    strncmp(u, "ws://", 5) != 0 && strncmp(u, "wss://", 6) != 0)
+		abort();
+	if ((u != NULL || cfg->browser.line != 0) && cfg->procfile)
+		abort();
+	if (cfg->browser.args != NULL &&
+	    cfg->browser.args[cfg->browser.nargs] != NULL)
+		abort();
+	fuzz_config_options("browser", &cfg->browser);
 	config_free(cfg);
 }
 
