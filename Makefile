@@ -115,7 +115,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv
+	       input bind probe watch dotenv jsonval browser
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -137,9 +137,12 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
-		     $(B)/watch.o
+		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o
+check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
+		     $(B)/browser.o
+check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -219,7 +222,8 @@ STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
 # into build/fuzz/ (scripts/fuzz-deps.sh installs clang when missing) and
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
-FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv
+FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv \
+	       jsonval
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz

@@ -39,21 +39,34 @@
  * killed and its profile removed, a container is removed with `docker rm
  * -f` (waited for at most BROWSER_DOCKER_RM_MS).
  *
- * Subscribers are told of every change of state, URL or reason.
+ * browser_start() while a stop, or the cleanup behind a failure, is under
+ * way starts it once that is done; browser_restart() is browser_stop()
+ * and then that.  With an image and no daemon that answers (or no docker
+ * program), auto starts a local browser instead (kind and label say so,
+ * the -v log says why).  A timeout_ms of 0 means 30 s.
+ *
+ * Subscribers are told of every change of state, URL or reason; one may
+ * call browser_start(), browser_stop() or browser_restart() from its
+ * callback.  Keeping BROWSER_ENV in the jobtable (jobtable_set_env()) in
+ * step with READY is the caller's, in such a callback.
  *
  * The getters: browser_state_name() is the state's word for JSON and
  * `!browser status` ("idle", "starting", "ready", "failed", "stopping",
  * "stopped"); browser_url() is the webSocketDebuggerUrl while ready (the
  * configured URL when that had a path), else NULL; browser_why() the
- * reason while failed ("chromium-headless-shell exited with status 1:
- * <its last line>", "timed out after 30 s waiting for DevTools",
- * "http://127.0.0.1:9/json/version: Connection refused"), else NULL;
+ * reason while failed ("chromium-headless-shell: Exited 1: <its last
+ * line>" in waitstatus_long()'s words, "timed out after 30 s waiting for
+ * DevTools", "http://127.0.0.1:9/json/version: connect: Connection
+ * refused", "docker run: <its last line>"), else NULL;
  * browser_label() what it is ("Chrome Headless", "Chrome in Docker
  * (IMAGE)", "Chrome at HOST:PORT"); browser_product() /json/version's
  * "Browser" ("HeadlessChrome/156.0.8078.79") or NULL; browser_profile()
  * the local browser's profile directory while it exists, else NULL;
  * browser_container() the container's name while it runs, else NULL;
  * browser_pid() the local browser's pid while it runs, else 0.
+ *
+ * browser_new() refuses a cdp_url that is neither "auto" nor a ws:// or
+ * wss:// URL with a host ("cdp_url: expected ...").
  *
  * Ownership: the caller owns the struct browser and frees it after the
  * loop has ended and before the jobtable; it borrows the loop, jobtable,

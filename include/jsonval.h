@@ -1,11 +1,14 @@
 /*
  * jsonval: a JSON document read into a tree of values, through jansson
  * (src/jsonval.c is the one file that knows it).  Parsing is strict RFC
- * 8259: one value, UTF-8 checked, duplicate keys refused, nesting bounded
- * (JSONVAL_MAX_DEPTH), at most JSONVAL_MAX_INPUT bytes; an error says
- * where ("1:17: duplicate object key 'id'").  Integers that fit int64_t are
- * JSONVAL_INT, other numbers JSONVAL_REAL.  Strings are UTF-8 and may hold
- * NUL (jsonval_string_len() tells their length).
+ * 8259: one value of any type, nothing after it, UTF-8 checked, duplicate
+ * keys refused, nesting bounded (JSONVAL_MAX_DEPTH), at most
+ * JSONVAL_MAX_INPUT bytes; an error says where, LINE:COL from 1, columns
+ * in characters ("1:14: duplicate object key near '"id"'").  Integers
+ * that fit int64_t are JSONVAL_INT, other numbers JSONVAL_REAL (one past
+ * a double's range is an error).  Strings are UTF-8 and may hold NUL
+ * (jsonval_string_len() tells their length); object keys may not.
+ * Objects keep their members in document order (jsonval_next()).
  *
  * The writer is json.h; this is the reader, for replies and requests that
  * come from elsewhere (a browser's /json/version, an agent's JSON-RPC).
@@ -13,7 +16,9 @@
  * Ownership: jsonval_parse() returns the root, which the caller frees with
  * jsonval_free(); every value reached from it, and every string, belongs
  * to it and lives until then.  Getters take NULL and wrong types and then
- * say no (NULL, 0, -1), so a chain of them needs one check at its end.
+ * say no (NULL, 0, -1), so a chain of them needs one check at its end;
+ * jsonval_type(NULL) is JSONVAL_NULL.  jsonval_next() starts with *iter
+ * NULL and returns 1 a member, then 0 at the end and after it.
  */
 #ifndef JOBDECK_JSONVAL_H
 #define JOBDECK_JSONVAL_H

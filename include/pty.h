@@ -27,6 +27,10 @@
  * zeroed by calloc and never spawned (err_fd 0, as in job.c) never closes
  * this process's stdin.
  *
+ * pty_find_program() is the PATH search pty_spawn() does, for a caller
+ * that must choose among programs (the browser's candidates) before it
+ * spawns one.
+ *
  * Ownership: after pty_spawn() succeeds the caller owns the child's pid
  * and the fds in struct pty_child (close them with pty_child_close()).
  */
@@ -62,5 +66,6 @@ int	pty_spawn(const struct pty_spec *, struct pty_child *, char **cause);
 int	pty_set_size(const struct pty_child *, int rows, int cols);
 void	pty_child_close(struct pty_child *);
 void	pty_child_defaults(void);
+char	*pty_find_program(const char *name, char *const *envp);
 
 #endif

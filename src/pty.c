@@ -156,6 +156,20 @@ pty_search_path(const char *name, char *const *envp, const char *cwd)
 	return denied;
 }
 
+/*
+ * Return the file pty_spawn() would run for name in envp's PATH (NULL:
+ * this process's environment), allocated, or NULL when there is none.
+ */
+char *
+pty_find_program(const char *name, char *const *envp)
+{
+	if (strchr(name, '/') != NULL)
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	if (name[0] == '\0')
+		return NULL;
+	return pty_search_path(name, envp != NULL ? envp : environ, NULL);
+}
+
 /* Fill prep from spec: resolve the program, build the sh argv, find limits. */
 static void
 pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
