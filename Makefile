@@ -132,8 +132,8 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \
-		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/browser.o \
-		     $(B)/jsonval.o $(B)/grep.o $(B)/keys.o \
+		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
+		     $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \

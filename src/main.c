@@ -291,7 +291,8 @@ main_job_started(struct job *job, void *arg)
 
 /*
  * The browser changed: every job started from now on gets its URL while
- * it is ready, and no URL otherwise.
+ * it is ready, and no URL otherwise; then jobs that depend on it are
+ * looked at again (they start with the URL).
  */
 static void
 main_browser_changed(struct browser *b, void *arg)
@@ -300,12 +301,13 @@ main_browser_changed(struct browser *b, void *arg)
 
 	jobtable_set_env(ms->jt, BROWSER_ENV, browser_state(b) ==
 	    BROWSER_READY ? browser_url(b) : NULL);
+	jobtable_recheck(ms->jt);
 }
 
 /*
- * Make the deck's browser from [browser] and keep JOBDECK_CDP_URL in step
- * with it; NULL with *cause when it cannot be made (the deck runs
- * without one).
+ * Make the deck's browser from [browser], keep JOBDECK_CDP_URL and the
+ * jobs that depend on it in step with it, and give it to the stack; NULL
+ * with *cause when it cannot be made (the deck runs without one).
  */
 static struct browser *
 main_browser_new(struct main_state *ms, const struct config *cfg,
@@ -328,6 +330,7 @@ main_browser_new(struct main_state *ms, const struct config *cfg,
 	    cause)) == NULL)
 		return NULL;
 	browser_subscribe(b, &main_browser_cbs, ms);
+	stack_set_browser(ms->stack, b);
 	return b;
 }
 

@@ -7,7 +7,10 @@
  * client's callbacks record what the commands report.
  */
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
 
 #include <check.h>
 #include <signal.h>
@@ -1806,6 +1809,90 @@ START_TEST(test_browser_idle)
 }
 END_TEST
 
+/* Return a port on 127.0.0.1 that nothing listens on now. */
+static int
+closed_port(void)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd, port;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ne(fd, -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+/* Turn the loop until the browser is in state (at most 10 s). */
+static void
+browser_wait(enum browser_state state)
+{
+	int64_t	end = loop_now_ms() + 10000;
+
+	while (browser_state(rec.browser) != state) {
+		ck_assert_msg(loop_now_ms() < end, "browser is %s, not %s",
+		    browser_state_name(browser_state(rec.browser)),
+		    browser_state_name(state));
+		loop_run_once(rec.loop, 20);
+	}
+}
+
+/*
+ * A ws:// URL nothing answers at (a real connect, refused): !browser
+ * start says it starts, and once it has failed the status gives the
+ * reason as text, as the panel's detail and as JSON; a start while one is
+ * under way is refused with the browser's reason.
+ */
+START_TEST(test_browser_refused)
+{
+	static const char *const json[] = { "\"mode\":\"connect\"",
+	    "\"kind\":\"remote\"", "\"state\":\"failed\"", "\"url\":null",
+	    "\"pid\":null", "Connection refused\"}", NULL };
+	char	url[64], want[128], *detail;
+	int	port = closed_port();
+
+	snprintf(url, sizeof url, "ws://127.0.0.1:%d", port);
+	browser_make(url, 5000);
+	run_ok("!browser start");
+	ck_assert_int_eq(rec.nmessages, 1);
+	snprintf(want, sizeof want, "browser: starting Chrome at 127.0.0.1:%d",
+	    port);
+	ck_assert_str_eq(rec.messages[0], want);
+	browser_wait(BROWSER_FAILED);
+
+	rec_clear();
+	run_ok("!browser");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_str_eq(rec.lines[0], "state      failed (Failed)");
+	snprintf(want, sizeof want, "browser    Chrome at 127.0.0.1:%d", port);
+	ck_assert_str_eq(rec.lines[1], want);
+	ck_assert_str_eq(rec.lines[2], "mode       connect, remote");
+	snprintf(want, sizeof want, "why        http://127.0.0.1:%d/json/"
+	    "version: connect: Connection refused", port);
+	ck_assert_str_eq(rec.lines[rec.count - 1], want);
+	json_has("!browser status", json);
+	ck_assert_str_eq(cmd_browser_state_text(rec.browser), "Failed");
+	detail = cmd_browser_detail(rec.browser);
+	snprintf(want, sizeof want, "Failed: http://127.0.0.1:%d/json/"
+	    "version: connect: Connection refused", port);
+	ck_assert_str_eq(detail, want);
+	free(detail);
+
+	/* Again: it starts over; a second start meanwhile is refused. */
+	rec_clear();
+	run_ok("!browser restart");
+	ck_assert_int_ne(browser_state(rec.browser), BROWSER_FAILED);
+	run_error_again("!browser start", "the browser is already starting");
+	browser_wait(BROWSER_FAILED);
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1831,6 +1918,7 @@ cmd_suite(void)
 	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_browser_idle);
+	tcase_add_test(tc, test_browser_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jobs");

@@ -790,8 +790,8 @@ run_in(struct bdeck *d, const char *args, char *out, size_t size)
 
 /*
  * jobdeck up: the browser's changes as lines under "browser" (Starting…,
- * CDP Ready with its URL); a job started once it is ready (drive waits
- * for that, then spawns it) gets the URL; at the end, after the jobs, the
+ * CDP Ready with its URL); a job that depends on it (browser = "ready")
+ * starts once it is ready, with the URL; at the end, after the jobs, the
  * browser is stopped and says so, no process and no profile left.
  */
 START_TEST(test_browser_up)
@@ -804,21 +804,15 @@ START_TEST(test_browser_up)
 
 	bdeck_dir(&d, "bup", "[browser]\ncdp_url = \"auto\"\n"
 	    "[[job]]\nname = \"drive\"\n"
-	    "command = \"sh @/drive.sh\"\n");
-	put_file(&d, "drive.sh", e2e_fmt(
-	    "i=0\n"
-	    "until %s ctl -S bup browser | grep -q '^state      ready'; do\n"
-	    "  i=$((i + 1)); [ $i -gt 600 ] && exit 3; sleep 0.1\n"
-	    "done\n"
-	    "exec %s ctl -S bup spawn --name cdp -- python3 %s/cdp.py "
-	    "%s/cdp.txt\n", e2e_bin(), e2e_bin(), d.dir, d.dir));
+	    "command = \"python3 @/cdp.py @/cdp.txt\"\n"
+	    "depends_on = { browser = \"ready\" }\n");
 	status = run_in(&d, "up -c jobdeck.toml -S bup --no-color", out,
 	    sizeof out);
 	ck_assert_msg(status == 0, "status %d:\n%s", status, out);
 	ck_assert_msg(strstr(out, "browser | Starting…\n") != NULL, "no "
 	    "Starting:\n%s", out);
 	ready = strstr(out, "browser | CDP Ready ws://127.0.0.1:");
-	drive = strstr(out, "cdp     | exited with code 0\n");
+	drive = strstr(out, "drive   | exited with code 0\n");
 	stopped = strstr(out, "browser | Stopped\n");
 	ck_assert_msg(ready != NULL && drive != NULL && stopped != NULL &&
 	    ready < drive && drive < stopped, "not ready, the job's end, "
@@ -827,6 +821,30 @@ START_TEST(test_browser_up)
 	ck_assert_msg(strstr(cdp, "Browser HeadlessChrome/") != NULL,
 	    "the job's cdp.txt: \"%s\"\n%s", cdp, out);
 	assert_gone(&d, NULL, "after jobdeck up");
+	bdeck_end(&d);
+}
+END_TEST
+
+/*
+ * On the screen too: a configured job that waits for the browser to be
+ * ready starts with its URL.
+ */
+START_TEST(test_browser_depends)
+{
+	struct bdeck	d;
+	char		buf[4096], url[PATH_MAX], want[PATH_MAX + 8];
+
+	bdeck_dir(&d, "bdep", "[browser]\ncdp_url = \"auto\"\n"
+	    "[[job]]\nname = \"drive\"\n"
+	    "command = \"python3 @/cdp.py @/cdp.txt\"\n"
+	    "depends_on = { browser = \"ready\" }\n");
+	bdeck_start(&d);
+	EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
+	wait_browser(&d, "ready", WAIT_MS, url, NULL);
+	wait_file(&d, "cdp.txt", "Browser HeadlessChrome/", buf, sizeof buf);
+	snprintf(want, sizeof want, "url %s\n", url);
+	ck_assert_msg(strncmp(buf, want, strlen(want)) == 0, "the job got "
+	    "\"%s\", not %s", buf, url);
 	bdeck_end(&d);
 }
 END_TEST
@@ -893,6 +911,7 @@ browser_suite(void)
 		{ "browser_ways_out", &test_browser_ways_out, 240 },
 		{ "browser_crash", &test_browser_crash, 180 },
 		{ "browser_up", &test_browser_up, 180 },
+		{ "browser_depends", &test_browser_depends, 120 },
 		{ "browser_docker", &test_browser_docker, 400 },
 	};
 	Suite				*s = suite_create("browser_e2e");
