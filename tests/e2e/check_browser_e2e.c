@@ -313,6 +313,34 @@ ctl(struct bdeck *d, int *status, ...)
 	return out;
 }
 
+/*
+ * Run `jobdeck ARGS` (a shell's words) in the deck's directory, its homes
+ * and TMPDIR there, stdin /dev/null, within UP_MS; its stdout and
+ * stderr in out, its exit status returned.
+ */
+static int
+run_in(struct bdeck *d, const char *args, char *out, size_t size)
+{
+	char	 cmd[2048];
+	FILE	*f;
+	size_t	 n = 0, k;
+	int	 status;
+
+	snprintf(cmd, sizeof cmd, "%s/run", d->dir);
+	ck_assert(mkdir(cmd, 0700) == 0 || errno == EEXIST);
+	snprintf(cmd, sizeof cmd, "cd %s && HOME=%s XDG_CONFIG_HOME=%s "
+	    "XDG_STATE_HOME=%s/state XDG_RUNTIME_DIR=%s/run TMPDIR=%s "
+	    "timeout -s KILL %d %s %s 2>&1 </dev/null", d->dir, d->dir,
+	    d->dir, d->dir, d->dir, d->tmp, UP_MS / 1000, e2e_bin(), args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	while (n < size - 1 && (k = fread(out + n, 1, size - 1 - n, f)) > 0)
+		n += k;
+	out[n] = '\0';
+	status = pclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* `ctl --json browser`, parsed (to free); it must succeed. */
 static struct jsonread *
 browser_json(struct bdeck *d)
@@ -641,6 +669,51 @@ START_TEST(test_browser_refused)
 }
 END_TEST
 
+/*
+ * What a browser said comes from outside: a reason with escape sequences
+ * in it is shown with them escaped, on the panel, in ctl's text and in
+ * jobdeck up's line, and whole in JSON; the terminal never obeys them.
+ */
+START_TEST(test_browser_escaped)
+{
+	static const char	 shown[] = "boom \\e[2J\\e]0;pwned\\a done";
+	static char		 out[65536];
+	struct bdeck		 d;
+	struct jsonread		*root;
+	char			*text;
+	int			 status;
+
+	bdeck_dir(&d, "besc", "[settings]\npanel_width = 100\n"
+	    "[browser]\ncdp_url = \"auto\"\n"
+	    "browser_command = \"@/boom.sh\"\n"
+	    "[[job]]\nname = \"drive\"\ncommand = \"true\"\n"
+	    "depends_on = { browser = \"ready\" }\n");
+	put_file(&d, "boom.sh", "#!/bin/sh\n"
+	    "printf 'boom \\033[2J\\033]0;pwned\\007 done\\n' >&2\nexit 3\n");
+	ck_assert_int_eq(chmod(e2e_fmt("%s/boom.sh", d.dir), 0700), 0);
+	bdeck_start(&d);
+	EXPECT_IN(d.t, &screen, shown, BROWSER_MS);
+	root = browser_json(&d);
+	ck_assert_msg(strstr(jstr(root, "error"), "boom \033[2J\033]0;pwned"
+	    "\007 done") != NULL, "error: %s", jstr(root, "error"));
+	jsonread_free(root);
+	text = ctl(&d, &status, "browser", (const char *)NULL);
+	ck_assert_msg(status == 0 && strstr(text, shown) != NULL &&
+	    strchr(text, '\033') == NULL, "ctl browser: %s", text);
+	free(text);
+	term_close(d.t);
+	d.t = NULL;
+
+	/* jobdeck up: the browser's line, and the job that needed it. */
+	status = run_in(&d, "up -c jobdeck.toml -S besc --no-color", out,
+	    sizeof out);
+	ck_assert_msg(status != 0 && strstr(out, shown) != NULL &&
+	    strchr(out, '\033') == NULL && strstr(out, "browser | Failed: ") !=
+	    NULL, "status %d:\n%s", status, out);
+	bdeck_end(&d);
+}
+END_TEST
+
 /* The words of the command: usage, an unknown one, ctl's exit status. */
 START_TEST(test_browser_usage)
 {
@@ -761,34 +834,6 @@ START_TEST(test_browser_null)
 END_TEST
 
 /*
- * Run `jobdeck ARGS` (a shell's words) in the deck's directory, its homes
- * and TMPDIR there, stdin /dev/null, within UP_MS; its stdout and
- * stderr in out, its exit status returned.
- */
-static int
-run_in(struct bdeck *d, const char *args, char *out, size_t size)
-{
-	char	 cmd[2048];
-	FILE	*f;
-	size_t	 n = 0, k;
-	int	 status;
-
-	snprintf(cmd, sizeof cmd, "%s/run", d->dir);
-	ck_assert(mkdir(cmd, 0700) == 0 || errno == EEXIST);
-	snprintf(cmd, sizeof cmd, "cd %s && HOME=%s XDG_CONFIG_HOME=%s "
-	    "XDG_STATE_HOME=%s/state XDG_RUNTIME_DIR=%s/run TMPDIR=%s "
-	    "timeout -s KILL %d %s %s 2>&1 </dev/null", d->dir, d->dir,
-	    d->dir, d->dir, d->dir, d->tmp, UP_MS / 1000, e2e_bin(), args);
-	f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	while (n < size - 1 && (k = fread(out + n, 1, size - 1 - n, f)) > 0)
-		n += k;
-	out[n] = '\0';
-	status = pclose(f);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/*
  * jobdeck up: the browser's changes as lines under "browser" (Starting…,
  * CDP Ready with its URL); a job that depends on it (browser = "ready")
  * starts once it is ready, with the URL; at the end, after the jobs, the
@@ -905,6 +950,7 @@ browser_suite(void)
 	static const struct e2e_case	cases[] = {
 		{ "browser_usage", &test_browser_usage, 30 },
 		{ "browser_null", &test_browser_null, 20 },
+		{ "browser_escaped", &test_browser_escaped, 120 },
 		{ "browser_refused", &test_browser_refused, 90 },
 		{ "browser_layouts", &test_browser_layouts, 90 },
 		{ "browser_auto", &test_browser_auto, 300 },
