@@ -813,8 +813,43 @@ START_TEST(test_browser_layouts)
 END_TEST
 
 /*
- * cdp_url = null is not TOML's: --check-config fails and says what to
- * write instead.
+ * A click on the panel under the browser's row selects the job drawn
+ * there (the row counted), and a click on the row selects nothing.
+ * Rows from 0 (term_mouse's too): the row on 1-2, job 1 on 3-5, job 2 on
+ * 6-8, job 3 on 9-11.
+ */
+START_TEST(test_browser_click)
+{
+	static const struct term_rect	 title = { 0, 40, 1, 80 };
+	struct bdeck			 d;
+	int				 port = closed_port();
+
+	bdeck_dir(&d, "bclick", e2e_fmt("[browser]\ncdp_url = "
+	    "\"ws://127.0.0.1:%d\"\n", port));
+	bdeck_start(&d);
+	EXPECT_IN(d.t, &panel, "Failed", BROWSER_MS);
+	e2e_run(d.t, "sleep 101");
+	e2e_run(d.t, "sleep 102");
+	e2e_run(d.t, "sleep 103");
+	EXPECT_IN(d.t, &title, "[3] sleep 103", WAIT_MS);
+	/* The last lines of jobs 1 and 2 (a row too few: 2 and 3). */
+	term_mouse(d.t, 0, 5, 10, 1);
+	term_mouse(d.t, 0, 5, 10, 0);
+	EXPECT_IN(d.t, &title, "[1] sleep 101", WAIT_MS);
+	term_mouse(d.t, 0, 8, 10, 1);
+	term_mouse(d.t, 0, 8, 10, 0);
+	EXPECT_IN(d.t, &title, "[2] sleep 102", WAIT_MS);
+	term_mouse(d.t, 0, 1, 10, 1);
+	term_mouse(d.t, 0, 1, 10, 0);
+	term_pump(d.t, 300);
+	EXPECT_IN(d.t, &title, "[2] sleep 102", WAIT_MS);
+	bdeck_end(&d);
+}
+END_TEST
+
+/*
+ * cdp_url = null is not TOML: --check-config fails, says where, and what
+ * to write instead.
  */
 START_TEST(test_browser_null)
 {
@@ -953,6 +988,7 @@ browser_suite(void)
 		{ "browser_escaped", &test_browser_escaped, 120 },
 		{ "browser_refused", &test_browser_refused, 90 },
 		{ "browser_layouts", &test_browser_layouts, 90 },
+		{ "browser_click", &test_browser_click, 60 },
 		{ "browser_auto", &test_browser_auto, 300 },
 		{ "browser_ways_out", &test_browser_ways_out, 240 },
 		{ "browser_crash", &test_browser_crash, 180 },
