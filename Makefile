@@ -135,7 +135,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
-		     $(B)/watch.o
+		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \

@@ -64,9 +64,15 @@ enum config_cond {
 	CONFIG_COND_COMPLETED_OK	/* it ended with status 0 */
 };
 
-/* One entry of depends_on = { NAME = "CONDITION" }. */
+/*
+ * One entry of depends_on = { NAME = "CONDITION" }.  The name "browser",
+ * when no [[job]] has it, is the deck's [browser] (CDP Ready is ready).
+ */
+#define CONFIG_DEP_BROWSER	"browser"
 struct config_dep {
-	char		*name;		/* a [[job]] of this file */
+	char		*name;		/* a [[job]] of this file, or */
+	int		 browser;	/*   1: "browser", the [browser] */
+					/*   (started or ready only) */
 	enum config_cond cond;
 	int		 line;		/* where it was written */
 	int		 col;

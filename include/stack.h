@@ -11,7 +11,11 @@
  * watched files change (the note says why), applies [groups.NAME] limits,
  * and starts replicas NAME-1..NAME-N.  Starting a configured job also
  * starts the jobs it depends on that are not live, transitively.  Jobs
- * not from the configuration (typed, ctl spawn) are never held.
+ * not from the configuration (typed, ctl spawn) are never held.  A job
+ * may depend on the deck's browser (depends_on = { browser = "ready" }):
+ * it waits for CDP Ready (for "started", Starting… will do) and fails
+ * once the browser has failed; starting it starts a browser that does
+ * not run (stack_set_browser(); the caller rechecks on every change).
  *
  * Ownership: the caller owns the struct stack and frees it before the
  * jobtable; the stack borrows the loop, jobtable, config, session and
@@ -22,6 +26,7 @@
 
 #include <stddef.h>
 
+struct browser;
 struct config;
 struct config_job;
 struct expand_param;
@@ -35,6 +40,7 @@ struct stack;
 struct stack	*stack_new(struct loop *, struct jobtable *,
 		    const struct config *, struct session *, struct http *);
 void		 stack_free(struct stack *);
+void		 stack_set_browser(struct stack *, struct browser *);
 
 int		 stack_start(struct stack *, const struct config_job *,
 		    const struct expand_param *, size_t, struct job **first,

@@ -47,7 +47,9 @@
  * Procfile commands are checked the same way.
  *
  * Once every job is read, the stack is checked: each depends_on name is
- * a job of the file and not the job itself, the dependencies make no
+ * a job of the file and not the job itself (or "browser", when no job is
+ * called that: the [browser], which must set cdp_url and is only started
+ * or ready), the dependencies make no
  * cycle ("dependency cycle: api -> worker -> api", at the edge that
  * closes it), and no replica (NAME-1 .. NAME-N) has another job's name.
  * Within a job, at most one readiness and one liveness probe are set,
@@ -1727,7 +1729,9 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 		for (k = 0; r == 0 && k < j->ndeps; k++) {
 			d = &j->deps[k];
 			w = config_names_find(names, cfg->jobs, d->name);
-			if (w == 0)
+			if (w == 0 && strcmp(d->name, CONFIG_DEP_BROWSER) == 0)
+				((struct config_dep *)d)->browser = 1;
+			else if (w == 0)
 				r = config_unknown_dep(ctx, cfg, d, names);
 			else if (w - 1 == i) {
 				e = xexcerpt(d->name, strlen(d->name),
@@ -1758,6 +1762,8 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 				continue;
 			}
 			k = next[sp - 1]++;
+			if (cfg->jobs[u].deps[k].browser)
+				continue;
 			w = target[first[u] + k];
 			if (state[w] == 0) {
 				state[w] = 1;
@@ -2183,6 +2189,37 @@ config_apply_keys(const struct config *cfg, struct bind *b)
 }
 
 /*
+ * Check the dependencies on the browser once [browser] is read, wherever
+ * it is: it must be configured to start, and it is never completed.
+ */
+static int
+config_check_browser_deps(struct config_ctx *ctx, const struct config *cfg)
+{
+	const struct config_dep	*d;
+	size_t			 i, k;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		for (k = 0; k < cfg->jobs[i].ndeps; k++) {
+			d = &cfg->jobs[i].deps[k];
+			if (!d->browser)
+				continue;
+			if (cfg->browser.cdp_url == NULL)
+				return config_fail(ctx, d->line, d->col,
+				    xstrdup("depends_on names the browser, "
+				    "but [browser] sets no cdp_url (write "
+				    "cdp_url = \"auto\" there)"));
+			if (d->cond != CONFIG_COND_STARTED &&
+			    d->cond != CONFIG_COND_READY)
+				return config_fail(ctx, d->line, d->col,
+				    xstrdup("the browser never completes: "
+				    "depends_on it with \"started\" or "
+				    "\"ready\""));
+		}
+	}
+	return 0;
+}
+
+/*
  * Apply the root table: [settings], [[job]], [keys], [groups.NAME],
  * [browser] and env_file only; then check the key bindings (focus_key
  * and [keys] together) and the jobs' templates, which need the settings
@@ -2235,6 +2272,8 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 			    toml_table_key_col(root, i));
 	}
 	if (config_check_keys(ctx, cfg) != 0)
+		return -1;
+	if (config_check_browser_deps(ctx, cfg) != 0)
 		return -1;
 	jobs = toml_table_get(root, "job");
 	for (i = 0; i < cfg->njobs; i++) {
@@ -2718,12 +2757,13 @@ config_help_text(void)
 	    "(setting both is an error).  A job's group\nneeds no "
 	    "[groups.NAME] table: it has no limit then.  depends_on names "
 	    "jobs\nof the file (a job with replicas stands for all of "
-	    "them); \"ready\" waits for\nthe readiness probe, and a job "
-	    "with none is ready once started.  At most\none ready_* and one "
-	    "liveness_* probe a job.  [browser] cdp_url = false, or no\n"
-	    "cdp_url, starts no browser (TOML has no null); browser_image, "
-	    "browser_command\nand browser_args are for \"auto\" and for "
-	    "!browser start.\n");
+	    "them), or browser, the\n[browser] (\"started\" or \"ready\": "
+	    "CDP Ready), when no job has that name;\n\"ready\" waits for "
+	    "the readiness probe, and a job with none is ready once\n"
+	    "started.  At most one ready_* and one liveness_* probe a job."
+	    "\n[browser] cdp_url = false, or no cdp_url, starts no browser "
+	    "(TOML has no\nnull); browser_image, browser_command and "
+	    "browser_args are for \"auto\" and\nfor !browser start.\n");
 	config_help_keys(&b);
 	for (i = 0; i < config_noptions; i++) {
 		free(type[i]);

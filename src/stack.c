@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "browser.h"
 #include "config.h"
 #include "http.h"
 #include "job.h"
@@ -81,6 +82,7 @@ struct stack {
 	struct session		 *session;
 	struct http		 *http;		/* the caller's, or */
 	int			  own_http;	/*   made here on first need */
+	struct browser		 *browser;	/* depends_on browser; or NULL */
 	char			 *dir;		/* the config file's dir */
 	int			  sub;		/* the table subscription */
 
@@ -453,6 +455,30 @@ stack_cond(const struct config_dep *dep, const char *name,
 }
 
 /*
+ * Decide a dependency on the deck's browser: GO once it is started (or
+ * ready, as the condition says), FAIL with *why once it has failed, WAIT
+ * otherwise (none yet, starting, stopped: a start may come).
+ */
+static enum jobtable_gate
+stack_browser_gate(struct stack *st, const struct config_dep *dep,
+    char **why)
+{
+	enum browser_state	s;
+
+	s = st->browser != NULL ? browser_state(st->browser) : BROWSER_IDLE;
+	if (s == BROWSER_READY || (s == BROWSER_STARTING &&
+	    dep->cond == CONFIG_COND_STARTED))
+		return JOBTABLE_GO;
+	if (s != BROWSER_FAILED)
+		return JOBTABLE_WAIT;
+	if (why != NULL)
+		*why = xprintf("the browser failed: %s",
+		    browser_why(st->browser) != NULL ?
+		    browser_why(st->browser) : "no reason given");
+	return JOBTABLE_FAIL;
+}
+
+/*
  * Decide one dependency over every replica of the job depended on: FAIL
  * (with *why) if one can no longer meet it, else WAIT if one does not
  * yet (or it has no job at all), else GO.
@@ -467,6 +493,8 @@ stack_dep_gate(struct stack *st, const struct config_dep *dep, char **why)
 	char			*name;
 	size_t			 n, i;
 
+	if (dep->browser)
+		return stack_browser_gate(st, dep, why);
 	if ((dcj = config_find_job(st->config, dep->name)) == NULL)
 		return JOBTABLE_GO;	/* the config checked every name */
 	s = stack_slots_of(st, dcj, &n);
@@ -930,6 +958,17 @@ stack_new(struct loop *loop, struct jobtable *jt, const struct config *config,
 	return st;
 }
 
+/*
+ * Gate jobs that depend on the browser by b's state (NULL: none); the
+ * caller calls jobtable_recheck() when that changes.
+ */
+void
+stack_set_browser(struct stack *st, struct browser *b)
+{
+	st->browser = b;
+	stack_recheck(st);
+}
+
 /* Free the stack: the table forgets its policy, probes and watches end. */
 void
 stack_free(struct stack *st)
@@ -955,6 +994,33 @@ stack_free(struct stack *st)
 	free(st->watch_errors);
 	free(st->dir);
 	free(st);
+}
+
+/*
+ * Start the deck's browser for cj, which depends on it, unless it runs
+ * or is starting; 0, or -1 with *cause.
+ */
+static int
+stack_start_browser(struct stack *st, const struct config_job *cj,
+    char **cause)
+{
+	char	*why = NULL;
+
+	if (st->browser == NULL)
+		return 0;
+	switch (browser_state(st->browser)) {
+	case BROWSER_IDLE:
+	case BROWSER_FAILED:
+	case BROWSER_STOPPED:
+		break;
+	default:
+		return 0;
+	}
+	if (browser_start(st->browser, &why) == 0)
+		return 0;
+	*cause = xprintf("cannot start %s (the browser: %s)", cj->name, why);
+	free(why);
+	return -1;
 }
 
 /* Return whether a job of configured job cj runs or will run. */
@@ -1001,6 +1067,11 @@ stack_start_one(struct stack *st, const struct config_job *cj,
 	}
 	path[depth] = cj;
 	for (i = 0; i < cj->ndeps; i++) {
+		if (cj->deps[i].browser) {
+			if (stack_start_browser(st, cj, cause) != 0)
+				return -1;
+			continue;
+		}
 		dcj = config_find_job(st->config, cj->deps[i].name);
 		if (dcj == NULL || stack_cj_live(st, dcj) ||
 		    stack_dep_gate(st, &cj->deps[i], NULL) == JOBTABLE_GO)

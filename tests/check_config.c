@@ -116,7 +116,8 @@ dump_stack(struct dump *d, const struct config_job *j)
 
 	dump_add(d, " deps=[");
 	for (i = 0; i < j->ndeps; i++)
-		dump_add(d, "%s%s:%d@%d:%d", i == 0 ? "" : ",", j->deps[i].name,
+		dump_add(d, "%s%s%s:%d@%d:%d", i == 0 ? "" : ",",
+		    j->deps[i].name, j->deps[i].browser ? "(the browser)" : "",
 		    (int)j->deps[i].cond, j->deps[i].line, j->deps[i].col);
 	dump_add(d, "]");
 	dump_probe(d, "ready", &j->ready);
@@ -635,6 +636,26 @@ static const struct {
 	  "config.toml:4:16: unknown job 'zzz' in depends_on" },
 	{ JOB "depends_on = { web = \"started\" }",
 	  "config.toml:4:16: job 'web' depends on itself" },
+	/* The browser: configured to start, never completed. */
+	{ JOB "depends_on = { browser = \"ready\" }",
+	  "config.toml:4:16: depends_on names the browser, but [browser] sets "
+	  "no cdp_url (write cdp_url = \"auto\" there)" },
+	{ "[browser]\ncdp_url = false\n" JOB
+	  "depends_on = { browser = \"started\" }",
+	  "config.toml:6:16: depends_on names the browser, but [browser] sets "
+	  "no cdp_url (write cdp_url = \"auto\" there)" },
+	{ JOB "depends_on = { browser = \"completed\" }\n"
+	  "[browser]\ncdp_url = \"auto\"",
+	  "config.toml:4:16: the browser never completes: depends_on it with "
+	  "\"started\" or \"ready\"" },
+	{ "[browser]\ncdp_url = \"ws://127.0.0.1:9222\"\n" JOB
+	  "depends_on = { browser = \"completed_successfully\" }",
+	  "config.toml:6:16: the browser never completes: depends_on it with "
+	  "\"started\" or \"ready\"" },
+	/* browser is the [browser] only when no job has that name. */
+	{ JOB "depends_on = { browsr = \"ready\" }\n"
+	  "[browser]\ncdp_url = \"auto\"",
+	  "config.toml:4:16: unknown job 'browsr' in depends_on" },
 	{ "[[job]]\nname = \"api\"\ncommand = \"x\"\n"
 	  "depends_on = { worker = \"ready\" }\n"
 	  "[[job]]\nname = \"worker\"\ncommand = \"y\"\n"
@@ -1084,6 +1105,18 @@ static const struct {
 	  "depends_on = { db = \"started\" }\n"
 	  "[[job]]\nname = \"db\"\ncommand = \"x\"", 0,
 	  " deps=[a:1@4:16,b:1@4:29] " },
+	/* The browser, before or after [browser]; a job called browser. */
+	{ JOB "depends_on = { browser = \"ready\", db = \"started\" }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"\n"
+	  "[browser]\ncdp_url = \"auto\"", 0,
+	  " deps=[browser(the browser):1@4:16,db:0@4:35] " },
+	{ "[browser]\ncdp_url = \"ws://127.0.0.1:9222\"\n" JOB
+	  "depends_on = { browser = \"started\" }", 0,
+	  " deps=[browser(the browser):0@6:16] " },
+	{ JOB "depends_on = { browser = \"completed\" }\n"
+	  "[[job]]\nname = \"browser\"\ncommand = \"y\"\n"
+	  "[browser]\ncdp_url = \"auto\"", 0,
+	  " deps=[browser:2@4:16] " },
 	/* "ready" on a job without a readiness probe: ready once started. */
 	{ JOB "[[job]]\nname = \"w\"\ncommand = \"x\"\n"
 	  "depends_on = { web = \"ready\" }", 1, " deps=[web:1@7:16] " },
@@ -2182,10 +2215,13 @@ START_TEST(test_help_text)
 	/* What the columns cannot say. */
 	ck_assert_ptr_nonnull(strstr(help, "env_file may also be written at "
 	    "the top level"));
-	ck_assert_ptr_nonnull(strstr(help, "a job with none is ready once "
+	ck_assert_ptr_nonnull(strstr(help, "a job with none is ready once\n"
 	    "started"));
-	ck_assert_ptr_nonnull(strstr(help, "[browser] cdp_url = false, or no\n"
-	    "cdp_url, starts no browser (TOML has no null)"));
+	ck_assert_ptr_nonnull(strstr(help, "or browser, the\n[browser] "
+	    "(\"started\" or \"ready\": CDP Ready), when no job has that "
+	    "name"));
+	ck_assert_ptr_nonnull(strstr(help, "[browser] cdp_url = false, or no "
+	    "cdp_url, starts no browser (TOML has no\nnull)"));
 
 	/* One line per option in its section, the help column in line. */
 	for (i = 0; i < config_noptions; i++) {
