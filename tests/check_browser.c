@@ -638,6 +638,52 @@ START_TEST(test_exits_at_once)
 END_TEST
 
 /*
+ * A start asked for while a failed browser is still being cleaned up is
+ * STARTING at once (a job that waits for the browser must not see it
+ * FAILED after asking for a start), and starts once the cleanup is done.
+ */
+START_TEST(test_start_during_cleanup)
+{
+	struct browser	*b;
+	struct seen	 s;
+	char		 path[PATH_MAX], *cause = NULL;
+
+	/* Its child outlives it a moment: the cleanup has to wait. */
+	script("dying-browser", "sleep 100 & exit 3", path, sizeof path);
+	memset(&s, 0, sizeof s);
+	b = make("auto", NULL, path, 0, &s);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "dying-browser: Exited 3");
+	ck_assert_ptr_nonnull(browser_profile(b));	/* not yet removed */
+	ck_assert_int_eq(browser_start(b, &cause), 0);
+	ck_assert_int_eq(browser_state(b), BROWSER_STARTING);
+	ck_assert_ptr_null(browser_why(b));
+	ck_assert_int_eq(browser_start(b, &cause), -1);
+	ck_assert_str_eq(cause, "the browser is already starting");
+	free(cause);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "dying-browser: Exited 3");
+	ck_assert_str_eq(s.states, "sfsf");
+	run_until_gone();
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+
+	/* A stop while it waits for the cleanup: STOPPED, nothing started. */
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	start(b);
+	ck_assert_int_eq(browser_stop(b, &cause), 0);
+	ck_assert(run_until_state(b, BROWSER_STOPPED, WAIT_MS));
+	run_for(200);
+	ck_assert_int_eq(browser_state(b), BROWSER_STOPPED);
+	ck_assert_str_eq(s.states, "sfsfsfsgd");
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+}
+END_TEST
+
+/*
  * A program that never says DevTools is killed at the start's bound and
  * FAILED; its child (sleep) goes with it, and the profile.
  */
@@ -1173,6 +1219,7 @@ browser_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_missing_command);
 	tcase_add_test(tc, test_exits_at_once);
+	tcase_add_test(tc, test_start_during_cleanup);
 	tcase_add_test(tc, test_never_ready_times_out);
 	tcase_add_test(tc, test_devtools_never_answers);
 	tcase_add_test(tc, test_profile_links_not_followed);
