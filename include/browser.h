@@ -39,9 +39,10 @@
  * killed and its profile removed, a container is removed with `docker rm
  * -f` (waited for at most BROWSER_DOCKER_RM_MS).
  *
- * browser_start() while a stop, or the cleanup behind a failure, is under
- * way starts it once that is done; browser_restart() is browser_stop()
- * and then that.  With an image and no daemon that answers (or no docker
+ * browser_start() while a stop is under way starts it once STOPPED;
+ * after a failure it is STARTING at once, its first step taken once what
+ * the failed one left is cleaned up; browser_restart() is browser_stop()
+ * and then browser_start().  With an image and no daemon that answers (or no docker
  * program), auto starts a local browser instead (kind and label say so,
  * the -v log says why).  A timeout_ms of 0 means 30 s.
  *

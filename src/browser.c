@@ -137,7 +137,8 @@ struct browser {
 	uint64_t	  reap_timer;
 	int64_t		  reap_deadline;
 	int		  cleaning;	/* a teardown not yet done */
-	int		  start_after;	/* start once cleaned up */
+	int		  start_after;	/* start once stopped */
+	int		  launch_after;	/* STARTING: launch once clean */
 	unsigned int	  runs;		/* containers named */
 	unsigned int	  starts;	/* browser_begin()s */
 };
@@ -146,6 +147,7 @@ static void	browser_notify(struct browser *);
 static void	browser_set_str(char **, const char *);
 static char	*browser_json_url(const char *, int *);
 static void	browser_begin(struct browser *);
+static void	browser_launch(struct browser *);
 static void	browser_fail(struct browser *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static void	browser_teardown(struct browser *, int);
@@ -158,8 +160,8 @@ static void	browser_reply_cb(long, const char *, size_t, const char *,
 		    void *);
 static int	browser_ws_ok(const struct jsonval *);
 static void	browser_ready(struct browser *, const char *, const char *);
-static int	browser_spawn(struct browser *, const char *, char **,
-		    struct cgroup_job *, pid_t *, int *, char **);
+static int	browser_spawn(const char *, char **, struct cgroup_job *,
+		    pid_t *, int *, char **);
 static void	browser_local_begin(struct browser *);
 static void	browser_local_read(struct browser *);
 static void	browser_local_fd_cb(int, short, void *);
@@ -328,10 +330,6 @@ browser_start(struct browser *b, char **cause)
 	default:
 		break;
 	}
-	if (b->cleaning) {
-		b->start_after = 1;
-		return 0;
-	}
 	browser_begin(b);
 	return 0;
 }
@@ -361,6 +359,7 @@ browser_stop(struct browser *b, char **cause)
 	}
 	debuglog("browser: stop");
 	b->start_after = 0;
+	b->launch_after = 0;
 	b->state = BROWSER_STOPPING;
 	browser_set_str(&b->url, NULL);
 	browser_notify(b);
@@ -391,11 +390,13 @@ browser_restart(struct browser *b, char **cause)
 	}
 }
 
-/* Begin a start: STARTING, then the first step of its kind. */
+/*
+ * Begin a start: STARTING at once, and its first step now, or once what
+ * the last one left is cleaned up.
+ */
 static void
 browser_begin(struct browser *b)
 {
-	int64_t		ms = b->timeout_ms;
 	unsigned int	gen;
 
 	browser_set_str(&b->why, NULL);
@@ -404,12 +405,22 @@ browser_begin(struct browser *b)
 	browser_set_str(&b->ask_error, NULL);
 	browser_set_str(&b->json_url, NULL);
 	b->state = BROWSER_STARTING;
-	b->start_timer = loop_add_timer(b->loop, ms, browser_start_cb, b);
+	b->launch_after = b->cleaning;
 	gen = ++b->starts;
 	browser_notify(b);
 	/* A subscriber may have stopped it, or restarted it already. */
 	if (b->state != BROWSER_STARTING || b->starts != gen)
 		return;
+	if (!b->launch_after)
+		browser_launch(b);
+}
+
+/* Take a start's first step, of its kind; its bound begins. */
+static void
+browser_launch(struct browser *b)
+{
+	b->start_timer = loop_add_timer(b->loop, b->timeout_ms,
+	    browser_start_cb, b);
 	if (b->mode == BROWSER_CONNECT) {
 		b->kind = BROWSER_KIND_REMOTE;
 		b->json_url = browser_json_url(b->cdp_url, NULL);
@@ -492,6 +503,12 @@ static void
 browser_settled(struct browser *b)
 {
 	b->cleaning = 0;
+	if (b->launch_after) {
+		b->launch_after = 0;
+		if (b->state == BROWSER_STARTING)
+			browser_launch(b);
+		return;
+	}
 	if (b->state == BROWSER_STOPPING) {
 		debuglog("browser: stopped");
 		b->state = BROWSER_STOPPED;
@@ -645,8 +662,8 @@ browser_ready(struct browser *b, const char *ws, const char *product)
  * environment (and cgj's marker); its pid and output fd; -1 with *cause.
  */
 static int
-browser_spawn(struct browser *b, const char *path, char **argv,
-    struct cgroup_job *cgj, pid_t *pid, int *fd, char **cause)
+browser_spawn(const char *path, char **argv, struct cgroup_job *cgj,
+    pid_t *pid, int *fd, char **cause)
 {
 	struct pty_spec		 ps;
 	struct pty_child	 child;
@@ -654,7 +671,6 @@ browser_spawn(struct browser *b, const char *path, char **argv,
 	char			**env = NULL;
 	int			  rc;
 
-	(void)b;
 	if (cgj != NULL) {
 		s = session_new(environ);
 		if (session_export(s, cgroup_job_marker(cgj), cause) != 0) {
@@ -749,7 +765,7 @@ browser_local_begin(struct browser *b)
 		b->cgj = cgroup_job_new(b->cg, 0);
 	b->linelen = 0;
 	b->last[0] = '\0';
-	rc = browser_spawn(b, path, argv, b->cgj, &b->pgid, &b->fd, &cause);
+	rc = browser_spawn(path, argv, b->cgj, &b->pgid, &b->fd, &cause);
 	for (i = 0; argv[i] != NULL; i++)
 		free(argv[i]);
 	free(argv);
@@ -1005,8 +1021,7 @@ browser_cmd_run(struct browser *b, enum browser_step step, char **argv,
 
 	if ((path = pty_find_program("docker", NULL)) == NULL)
 		return -1;
-	rc = browser_spawn(b, path, argv, NULL, &b->cmd.pid, &b->cmd.fd,
-	    &cause);
+	rc = browser_spawn(path, argv, NULL, &b->cmd.pid, &b->cmd.fd, &cause);
 	free(path);
 	if (rc != 0) {
 		debuglog("browser: docker %s: %s", argv[1], cause);

@@ -12,10 +12,11 @@
  * where one does (else SKIP).
  *
  * Each test has TMPDIR pointing at a directory of its own, so its
- * browser's profile is made there and "nothing left" means: the
- * directory is empty and no process has its name in its command line.
- * Each test's process is a child subreaper, as jobdeck is, so what the
- * browser leaves comes back to it and is reaped by the jobtable.
+ * browser's profile is made there.  Each test's process is a child
+ * subreaper, as jobdeck is, so everything the browser starts (its zygotes
+ * and renderers, the docker stand-in's "container") stays its descendant
+ * and is reaped by the jobtable; "nothing left" means no live process
+ * descends from the test's and no profile is left in its directory.
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -156,11 +157,77 @@ procs_with(const char *s, int kill_them)
 	return found;
 }
 
-/* Return how many processes have the test's directory in their argv. */
+/* One process of /proc: its pid, its parent and whether it is a zombie. */
+struct proc {
+	pid_t	pid;
+	pid_t	ppid;
+	int	zombie;
+};
+
+/* Read every process's pid, parent and state; how many, or -1. */
+static int
+procs_read(struct proc *ps, int max)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 path[300], buf[1024], *p;
+	ssize_t		 len;
+	int		 fd, n = 0;
+
+	if ((d = opendir("/proc")) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL && n < max) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		len = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "PID (COMM) S PPID ...": COMM may hold anything. */
+		if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+			continue;
+		ps[n].pid = atoi(buf);
+		ps[n].zombie = p[2] == 'Z' || p[2] == 'X';
+		ps[n].ppid = atoi(p + 4);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Return how many live processes descend from this one (the test's
+ * process is a subreaper, so nothing the browser started escapes it), or
+ * that have the test's directory in their argv.
+ */
 static int
 count_procs(void)
 {
-	return procs_with(fx.dir, 0);
+	static struct proc	 ps[65536];
+	pid_t			 self = getpid(), p;
+	int			 n, i, k, hops, found = 0;
+
+	if ((n = procs_read(ps, 65536)) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (ps[i].zombie || ps[i].pid == self)
+			continue;
+		for (p = ps[i].ppid, hops = 0; p > 1 && p != self &&
+		    hops < 64; hops++) {
+			for (k = 0; k < n && ps[k].pid != p; k++)
+				;
+			p = k < n ? ps[k].ppid : 0;
+		}
+		if (p == self)
+			found++;
+	}
+	if (found == 0)
+		found = procs_with(fx.dir, 0);
+	return found;
 }
 
 /* Return how many entries the test's directory has (profiles, files). */
@@ -220,9 +287,12 @@ teardown(void)
 	struct dirent	*de;
 	DIR		*d;
 	char		 path[512];
-	int		 procs, entries;
+	int		 procs, entries, i;
 
 	browser_free(fx.b);
+	/* A SIGKILL is sent at once, but takes a moment to end a process. */
+	for (i = 0; i < 300 && count_procs() != 0; i++)
+		usleep(10000);
 	procs = count_procs();
 	entries = count_entries("jobdeck-browser-");
 	http_free(fx.http);
@@ -467,6 +537,8 @@ crash_then_restart(int flags)
 	ck_assert_ptr_null(browser_url(b));
 	run_until_gone();
 	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(kill(-pid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
 	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
 	ck_assert_ptr_null(browser_profile(b));
 	ck_assert_str_eq(browser_state_name(browser_state(b)), "failed");
@@ -562,6 +634,52 @@ START_TEST(test_exits_at_once)
 	start(b);
 	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
 	ck_assert_str_eq(browser_why(b), "false: Exited 1");
+}
+END_TEST
+
+/*
+ * A start asked for while a failed browser is still being cleaned up is
+ * STARTING at once (a job that waits for the browser must not see it
+ * FAILED after asking for a start), and starts once the cleanup is done.
+ */
+START_TEST(test_start_during_cleanup)
+{
+	struct browser	*b;
+	struct seen	 s;
+	char		 path[PATH_MAX], *cause = NULL;
+
+	/* Its child outlives it a moment: the cleanup has to wait. */
+	script("dying-browser", "sleep 100 & exit 3", path, sizeof path);
+	memset(&s, 0, sizeof s);
+	b = make("auto", NULL, path, 0, &s);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "dying-browser: Exited 3");
+	ck_assert_ptr_nonnull(browser_profile(b));	/* not yet removed */
+	ck_assert_int_eq(browser_start(b, &cause), 0);
+	ck_assert_int_eq(browser_state(b), BROWSER_STARTING);
+	ck_assert_ptr_null(browser_why(b));
+	ck_assert_int_eq(browser_start(b, &cause), -1);
+	ck_assert_str_eq(cause, "the browser is already starting");
+	free(cause);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "dying-browser: Exited 3");
+	ck_assert_str_eq(s.states, "sfsf");
+	run_until_gone();
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
+
+	/* A stop while it waits for the cleanup: STOPPED, nothing started. */
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	start(b);
+	ck_assert_int_eq(browser_stop(b, &cause), 0);
+	ck_assert(run_until_state(b, BROWSER_STOPPED, WAIT_MS));
+	run_for(200);
+	ck_assert_int_eq(browser_state(b), BROWSER_STOPPED);
+	ck_assert_str_eq(s.states, "sfsfsfsgd");
+	ck_assert_int_eq(count_procs(), 0);
+	ck_assert_int_eq(count_entries("jobdeck-browser-"), 0);
 }
 END_TEST
 
@@ -1013,6 +1131,7 @@ START_TEST(test_docker_steps)
 	ck_assert_int_gt(count_procs(), 0);
 	browser_free(b);
 	fx.b = NULL;
+	run_until_gone();
 	ck_assert_int_eq(count_procs(), 0);
 	docker_log(log, sizeof log);
 	snprintf(want, sizeof want, "rm -f %s\n", name);
@@ -1100,6 +1219,7 @@ browser_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_missing_command);
 	tcase_add_test(tc, test_exits_at_once);
+	tcase_add_test(tc, test_start_during_cleanup);
 	tcase_add_test(tc, test_never_ready_times_out);
 	tcase_add_test(tc, test_devtools_never_answers);
 	tcase_add_test(tc, test_profile_links_not_followed);
