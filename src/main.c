@@ -305,20 +305,15 @@ main_browser_changed(struct browser *b, void *arg)
 }
 
 /*
- * Make the deck's browser from [browser], keep JOBDECK_CDP_URL and the
- * jobs that depend on it in step with it, and give it to the stack; NULL
- * with *cause when it cannot be made (the deck runs without one).
+ * Make the deck's browser from [browser]; NULL with *cause when it cannot
+ * be made (the deck runs without one).
  */
 static struct browser *
 main_browser_new(struct main_state *ms, const struct config *cfg,
     char **cause)
 {
-	static const struct browser_cbs main_browser_cbs = {
-		.changed = main_browser_changed,
-	};
 	const struct config_browser	*cb = &cfg->browser;
 	struct browser_spec		 spec;
-	struct browser			*b;
 
 	memset(&spec, 0, sizeof spec);
 	spec.cdp_url = cb->cdp_url;
@@ -326,12 +321,25 @@ main_browser_new(struct main_state *ms, const struct config *cfg,
 	spec.command = cb->command;
 	spec.args = cb->args;
 	spec.timeout_ms = (int64_t)(cb->timeout * 1000);
-	if ((b = browser_new(ms->loop, ms->jt, ms->cg, NULL, &spec,
-	    cause)) == NULL)
-		return NULL;
-	browser_subscribe(b, &main_browser_cbs, ms);
-	stack_set_browser(ms->stack, b);
-	return b;
+	return browser_new(ms->loop, ms->jt, ms->cg, NULL, &spec, cause);
+}
+
+/*
+ * Keep JOBDECK_CDP_URL and the jobs that depend on the browser in step
+ * with it, and give it to the stack.  Subscribed after the front end, so
+ * that a change is told ("CDP Ready") before the jobs it starts.
+ */
+static void
+main_browser_follow(struct main_state *ms)
+{
+	static const struct browser_cbs main_browser_cbs = {
+		.changed = main_browser_changed,
+	};
+
+	if (ms->browser == NULL)
+		return;
+	browser_subscribe(ms->browser, &main_browser_cbs, ms);
+	stack_set_browser(ms->stack, ms->browser);
 }
 
 /*
@@ -561,8 +569,10 @@ main(int argc, char **argv)
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	ms.stack = stack_new(loop, jt, cfg, session, NULL);
-	/* The browser: started below, before the jobs, said once there is */
-	/* a face to say it on. */
+	/*
+	 * The browser: started below, before the jobs, and any failure said
+	 * once there is a face to say it on.
+	 */
 	ms.browser = main_browser_new(&ms, cfg, &browser_cause);
 	memset(&opts, 0, sizeof opts);
 	opts.config = cfg;
@@ -603,6 +613,7 @@ main(int argc, char **argv)
 	ctx.bind = ms.bind;
 	ctx.stack = ms.stack;
 	ctx.browser = ms.browser;
+	main_browser_follow(&ms);
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	/* The browser first, so that it shows Starting… at once. */
 	if (browser_cause != NULL) {

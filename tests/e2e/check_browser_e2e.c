@@ -879,7 +879,7 @@ START_TEST(test_browser_up)
 	struct bdeck	 d;
 	static char	 out[65536];
 	char		 cdp[4096];
-	const char	*ready, *drive, *stopped;
+	const char	*ready, *started, *drive, *stopped;
 	int		 status;
 
 	bdeck_dir(&d, "bup", "[browser]\ncdp_url = \"auto\"\n"
@@ -892,11 +892,13 @@ START_TEST(test_browser_up)
 	ck_assert_msg(strstr(out, "browser | Starting…\n") != NULL, "no "
 	    "Starting:\n%s", out);
 	ready = strstr(out, "browser | CDP Ready ws://127.0.0.1:");
+	started = strstr(out, "drive   | started (pid ");
 	drive = strstr(out, "drive   | exited with code 0\n");
 	stopped = strstr(out, "browser | Stopped\n");
-	ck_assert_msg(ready != NULL && drive != NULL && stopped != NULL &&
-	    ready < drive && drive < stopped, "not ready, the job's end, "
-	    "stopped in that order:\n%s", out);
+	ck_assert_msg(ready != NULL && started != NULL && drive != NULL &&
+	    stopped != NULL && ready < started && started < drive &&
+	    drive < stopped, "not ready, the job's start, its end, stopped "
+	    "in that order:\n%s", out);
 	get_file(&d, "cdp.txt", cdp, sizeof cdp);
 	ck_assert_msg(strstr(cdp, "Browser HeadlessChrome/") != NULL,
 	    "the job's cdp.txt: \"%s\"\n%s", cdp, out);
