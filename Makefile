@@ -137,9 +137,10 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/launch.o $(B)/config.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
-		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o
+		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
+		     $(B)/tests/testnet.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
-		     $(B)/hostport.o
+		     $(B)/hostport.o $(B)/tests/testnet.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
@@ -188,12 +189,14 @@ UP_OBJS	= $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 # Stacks end to end: the real deck on a config, driven by `jobdeck ctl`.
 STACK_E2E_BIN = $(TB)/check_stack_e2e
 STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
-	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o
+	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o \
+	   $(B)/tests/testnet.o
 # The browser end to end: a real chromium-headless-shell, the panel's row,
 # !browser, ctl browser, JOBDECK_CDP_URL, jobdeck up, every way out.
 BROWSER_E2E_BIN = $(TB)/check_browser_e2e
 BROWSER_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
-	   $(B)/tests/e2e/check_browser_e2e.o $(B)/tests/jsonread.o
+	   $(B)/tests/e2e/check_browser_e2e.o $(B)/tests/jsonread.o \
+	   $(B)/tests/testnet.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
 FAULT_BIN = $(TB)/check_fault

@@ -29,6 +29,7 @@
 #include "session.h"
 #include "stack.h"
 #include "store.h"
+#include "testnet.h"
 
 static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/", "FOO=outer", NULL
@@ -1809,26 +1810,6 @@ START_TEST(test_browser_idle)
 }
 END_TEST
 
-/* Return a port on 127.0.0.1 that nothing listens on now. */
-static int
-closed_port(void)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd, port;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ne(fd, -1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
-}
-
 /* Turn the loop until the browser is in state (at most 10 s). */
 static void
 browser_wait(enum browser_state state)
@@ -1855,7 +1836,7 @@ START_TEST(test_browser_refused)
 	    "\"kind\":\"remote\"", "\"state\":\"failed\"", "\"url\":null",
 	    "\"pid\":null", "Connection refused\"}", NULL };
 	char	url[64], want[128], *detail;
-	int	port = closed_port();
+	int	port = testnet_closed_port();
 
 	snprintf(url, sizeof url, "ws://127.0.0.1:%d", port);
 	browser_make(url, 5000);

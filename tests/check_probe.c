@@ -40,6 +40,7 @@
 #include "loop.h"
 #include "probe.h"
 #include "skip.h"
+#include "testnet.h"
 
 #define WAIT_MS		10000	/* the most anything is waited for */
 
@@ -180,25 +181,6 @@ start_probe(struct seen *s, enum probe_kind kind, enum probe_mode mode,
 	return s->p;
 }
 
-/* A TCP socket bound to 127.0.0.1 on a free port, not listening yet. */
-static int
-tcp_bound(int *port)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
-
 /*
  * A listener whose accept queue is full (backlog 0, filled by connects of
  * our own, never accepted): a further SYN is dropped, so a connect to it
@@ -210,7 +192,7 @@ tcp_full(int *port, int fillers[3])
 	struct sockaddr_in	sin;
 	int			fd, i;
 
-	fd = tcp_bound(port);
+	fd = testnet_bound(port);
 	ck_assert_int_eq(listen(fd, 0), 0);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
@@ -356,7 +338,7 @@ server_start(struct server *sv, enum server_mode mode)
 {
 	int	lfd;
 
-	lfd = tcp_bound(&sv->port);
+	lfd = testnet_bound(&sv->port);
 	ck_assert_int_eq(listen(lfd, 16), 0);
 	sv->pid = fork();
 	ck_assert_int_ge(sv->pid, 0);
@@ -429,7 +411,7 @@ START_TEST(test_tcp_ready_once_listening)
 	char		target[64];
 	int		fd, port;
 
-	fd = tcp_bound(&port);
+	fd = testnet_bound(&port);
 	snprintf(target, sizeof target, "127.0.0.1:%d", port);
 	start_probe(&s, PROBE_TCP, PROBE_READY, target, 50, 1000, 0);
 	run_for(300);
@@ -452,7 +434,7 @@ START_TEST(test_tcp_refused_after_retries)
 	int		fd, port;
 	int64_t		t0;
 
-	fd = tcp_bound(&port);
+	fd = testnet_bound(&port);
 	snprintf(target, sizeof target, "127.0.0.1:%d", port);
 	s.free_it = 1;
 	t0 = loop_now_ms();
@@ -474,7 +456,7 @@ START_TEST(test_tcp_localhost)
 	char		target[64];
 	int		fd, port;
 
-	fd = tcp_bound(&port);
+	fd = testnet_bound(&port);
 	ck_assert_int_eq(listen(fd, 16), 0);
 	snprintf(target, sizeof target, "localhost:%d", port);
 	start_probe(&s, PROBE_TCP, PROBE_READY, target, 50, 1000, 2);
@@ -817,7 +799,7 @@ START_TEST(test_http_redirect_and_bodies)
 
 	/* A refused connection: no status, an error. */
 	memset(&a, 0, sizeof a);
-	fd = tcp_bound(&port);
+	fd = testnet_bound(&port);
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/", port);
 	ck_assert_ptr_nonnull(http_get(fx.http, url, 2000, answer_cb, &a,
 	    &cause));
@@ -973,7 +955,7 @@ START_TEST(test_live_tcp)
 	int		fd, port;
 	int64_t		t0;
 
-	fd = tcp_bound(&port);
+	fd = testnet_bound(&port);
 	ck_assert_int_eq(listen(fd, 64), 0);
 	snprintf(target, sizeof target, "127.0.0.1:%d", port);
 	start_probe(&s, PROBE_TCP, PROBE_LIVE, target, 50, 1000, 3);

@@ -37,6 +37,7 @@
 #include "e2e/e2e.h"
 #include "jsonread.h"
 #include "skip.h"
+#include "testnet.h"
 
 #define BROWSER_MS	60000	/* a browser's start on a loaded machine */
 #define WAIT_MS		10000	/* a screen, a file, a process gone */
@@ -76,37 +77,6 @@ struct bdeck {
 	char		 env[160];		/* TMPDIR=tmp */
 };
 
-/* Write text to name in the deck's directory (0600). */
-static void
-put_file(const struct bdeck *d, const char *name, const char *text)
-{
-	char	path[PATH_MAX];
-	int	fd;
-
-	snprintf(path, sizeof path, "%s/%s", d->dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
-/* Read name of the deck's directory into buf ("" when it is missing). */
-static const char *
-get_file(const struct bdeck *d, const char *name, char *buf, size_t size)
-{
-	char	 path[PATH_MAX];
-	FILE	*f;
-	size_t	 n = 0;
-
-	snprintf(path, sizeof path, "%s/%s", d->dir, name);
-	if ((f = fopen(path, "r")) != NULL) {
-		n = fread(buf, 1, size - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /*
  * Make the deck's directory with tmp/ and cdp.py in it, and write its
  * configuration: toml, each "@" standing for the directory.
@@ -133,8 +103,8 @@ bdeck_dir(struct bdeck *d, const char *name, const char *toml)
 			*q++ = *p;
 	}
 	*q = '\0';
-	put_file(d, "jobdeck.toml", text);
-	put_file(d, "cdp.py", cdp_py);
+	e2e_put_file(d->dir, "jobdeck.toml", text, 0600);
+	e2e_put_file(d->dir, "cdp.py", cdp_py, 0600);
 }
 
 /* Start the deck on its configuration, TMPDIR its tmp/. */
@@ -414,7 +384,7 @@ wait_file(struct bdeck *d, const char *name, const char *text, char *buf,
 {
 	int64_t	end = term_now_ms() + WAIT_MS;
 
-	while (strstr(get_file(d, name, buf, size), text) == NULL) {
+	while (strstr(e2e_get_file(d->dir, name, buf, size), text) == NULL) {
 		ck_assert_msg(term_now_ms() < end, "%s: no \"%s\" after %d "
 		    "ms: \"%s\"\n%s", name, text, WAIT_MS, buf,
 		    e2e_dump(d->t));
@@ -429,26 +399,6 @@ run_cdp_job(struct bdeck *d, const char *out)
 {
 	e2e_run(d->t, e2e_fmt("python3 %s/cdp.py %s/%s", d->dir, d->dir,
 	    out));
-}
-
-/* Return a port on 127.0.0.1 that nothing listens on now. */
-static int
-closed_port(void)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd, port;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ne(fd, -1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
 }
 
 /*
@@ -607,9 +557,8 @@ START_TEST(test_browser_crash)
 	/* A program that dies at once: Failed with its last line. */
 	bdeck_dir(&d, "bcrash", "[browser]\ncdp_url = \"auto\"\n"
 	    "browser_command = \"@/boom.sh\"\n");
-	put_file(&d, "boom.sh", "#!/bin/sh\necho 'boom: no display' >&2\n"
-	    "exit 3\n");
-	ck_assert_int_eq(chmod(e2e_fmt("%s/boom.sh", d.dir), 0700), 0);
+	e2e_put_file(d.dir, "boom.sh", "#!/bin/sh\n"
+	    "echo 'boom: no display' >&2\nexit 3\n", 0700);
 	bdeck_start(&d);
 	EXPECT_IN(d.t, &panel, "Failed", BROWSER_MS);
 	wait_browser(&d, "failed", WAIT_MS, NULL, NULL);
@@ -633,7 +582,7 @@ START_TEST(test_browser_refused)
 	struct bdeck	 d;
 	struct jsonread	*root;
 	char		*out;
-	int		 status, port = closed_port();
+	int		 status, port = testnet_closed_port();
 
 	bdeck_dir(&d, "brefused", e2e_fmt("[settings]\npanel_width = 90\n"
 	    "[browser]\ncdp_url = \"ws://127.0.0.1:%d\"\n", port));
@@ -688,9 +637,9 @@ START_TEST(test_browser_escaped)
 	    "browser_command = \"@/boom.sh\"\n"
 	    "[[job]]\nname = \"drive\"\ncommand = \"true\"\n"
 	    "depends_on = { browser = \"ready\" }\n");
-	put_file(&d, "boom.sh", "#!/bin/sh\n"
-	    "printf 'boom \\033[2J\\033]0;pwned\\007 done\\n' >&2\nexit 3\n");
-	ck_assert_int_eq(chmod(e2e_fmt("%s/boom.sh", d.dir), 0700), 0);
+	e2e_put_file(d.dir, "boom.sh", "#!/bin/sh\n"
+	    "printf 'boom \\033[2J\\033]0;pwned\\007 done\\n' >&2\nexit 3\n",
+	    0700);
 	bdeck_start(&d);
 	EXPECT_IN(d.t, &screen, shown, BROWSER_MS);
 	root = browser_json(&d);
@@ -756,7 +705,7 @@ START_TEST(test_browser_layouts)
 	struct bdeck		 d;
 	struct term_rect	 r;
 	struct term_cell	 c;
-	int			 i, row, col, port = closed_port();
+	int			 i, row, col, port = testnet_closed_port();
 
 	bdeck_dir(&d, "blayout", e2e_fmt("[browser]\ncdp_url = "
 	    "\"ws://127.0.0.1:%d\"\n", port));
@@ -822,7 +771,7 @@ START_TEST(test_browser_click)
 {
 	static const struct term_rect	 title = { 0, 40, 1, 80 };
 	struct bdeck			 d;
-	int				 port = closed_port();
+	int				 port = testnet_closed_port();
 
 	bdeck_dir(&d, "bclick", e2e_fmt("[browser]\ncdp_url = "
 	    "\"ws://127.0.0.1:%d\"\n", port));
@@ -899,7 +848,7 @@ START_TEST(test_browser_up)
 	    stopped != NULL && ready < started && started < drive &&
 	    drive < stopped, "not ready, the job's start, its end, stopped "
 	    "in that order:\n%s", out);
-	get_file(&d, "cdp.txt", cdp, sizeof cdp);
+	e2e_get_file(d.dir, "cdp.txt", cdp, sizeof cdp);
 	ck_assert_msg(strstr(cdp, "Browser HeadlessChrome/") != NULL,
 	    "the job's cdp.txt: \"%s\"\n%s", cdp, out);
 	assert_gone(&d, NULL, "after jobdeck up");

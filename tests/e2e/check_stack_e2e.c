@@ -32,6 +32,7 @@
 
 #include "e2e/e2e.h"
 #include "jsonread.h"
+#include "testnet.h"
 
 #define WAIT_MS		10000	/* a state, a file's line, a screen */
 #define CTL_MS		10000	/* one jobdeck ctl */
@@ -80,43 +81,12 @@ struct bg {
 	size_t	 len;
 };
 
-/* Write text to name in the deck's directory with mode. */
-static void
-put_file(const struct deck *d, const char *name, const char *text, int mode)
-{
-	char	path[PATH_MAX];
-	int	fd;
-
-	snprintf(path, sizeof path, "%s/%s", d->dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
-	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
-/* Read name of the deck's directory into buf ("" when it is missing). */
-static const char *
-get_file(const struct deck *d, const char *name, char *buf, size_t size)
-{
-	char	 path[PATH_MAX];
-	FILE	*f;
-	size_t	 n = 0;
-
-	snprintf(path, sizeof path, "%s/%s", d->dir, name);
-	if ((f = fopen(path, "r")) != NULL) {
-		n = fread(buf, 1, size - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Return how many lines of name hold what. */
 static int
 count_lines(const struct deck *d, const char *name, const char *what)
 {
 	char		 buf[16384];
-	const char	*p = get_file(d, name, buf, sizeof buf), *nl;
+	const char	*p = e2e_get_file(d->dir, name, buf, sizeof buf), *nl;
 	int		 n = 0;
 
 	for (; *p != '\0'; p = nl + 1) {
@@ -134,7 +104,7 @@ static long long
 stamp_of(const struct deck *d, const char *name, const char *what)
 {
 	char		 buf[16384];
-	const char	*p = get_file(d, name, buf, sizeof buf);
+	const char	*p = e2e_get_file(d->dir, name, buf, sizeof buf);
 	size_t		 len = strlen(what);
 
 	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p != NULL ?
@@ -155,29 +125,9 @@ wait_lines(struct deck *d, const char *name, const char *what, int n)
 	while (count_lines(d, name, what) < n) {
 		ck_assert_msg(term_now_ms() < end, "%s: not %d lines of %s "
 		    "after %d ms:\n%s", name, n, what != NULL ? what : "any",
-		    WAIT_MS, get_file(d, name, buf, sizeof buf));
+		    WAIT_MS, e2e_get_file(d->dir, name, buf, sizeof buf));
 		term_pump(d->t, 20);
 	}
-}
-
-/* Return a port on 127.0.0.1 that nothing listens on now. */
-static int
-free_port(void)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd, port;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ne(fd, -1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
 }
 
 /* Make the deck's directory with stamp.py and listen.py in it. */
@@ -195,8 +145,8 @@ deck_dir(struct deck *d, const char *name)
 	slash = strrchr(d->dir, '/');
 	ck_assert_ptr_nonnull(slash);
 	*slash = '\0';
-	put_file(d, "stamp.py", stamp_py, 0600);
-	put_file(d, "listen.py", listen_py, 0600);
+	e2e_put_file(d->dir, "stamp.py", stamp_py, 0600);
+	e2e_put_file(d->dir, "listen.py", listen_py, 0600);
 }
 
 /*
@@ -221,7 +171,7 @@ deck_start(struct deck *d, const char *name, const char *toml)
 			*q++ = *p;
 	}
 	*q = '\0';
-	put_file(d, "stack.toml", text, 0600);
+	e2e_put_file(d->dir, "stack.toml", text, 0600);
 	free(text);
 	snprintf(d->name, sizeof d->name, "%s", name);
 	d->t = e2e_start(args, NULL);
@@ -513,7 +463,7 @@ START_TEST(test_stack_order)
 	struct bg	 b;
 	char		 toml[4096], buf[4096], *out;
 	long long	 listening, api, done, worker;
-	int		 port = free_port();
+	int		 port = testnet_closed_port();
 
 	deck_dir(&d, "order");
 	snprintf(toml, sizeof toml,
@@ -550,7 +500,7 @@ START_TEST(test_stack_order)
 	api = stamp_of(&d, "order.log", "api start");
 	done = stamp_of(&d, "order.log", "migrate done");
 	worker = stamp_of(&d, "order.log", "worker start");
-	get_file(&d, "order.log", buf, sizeof buf);
+	e2e_get_file(d.dir, "order.log", buf, sizeof buf);
 	ck_assert_msg(listening > 0 && api > listening, "api started before "
 	    "db listened:\n%s", buf);
 	ck_assert_msg(done > 0 && worker > done, "worker started before "
@@ -574,7 +524,7 @@ START_TEST(test_stack_probes)
 {
 	struct deck	 d;
 	char		 toml[4096];
-	int		 port = free_port();
+	int		 port = testnet_closed_port();
 
 	deck_dir(&d, "probes");
 	snprintf(toml, sizeof toml,
@@ -667,7 +617,7 @@ assert_stop_order(struct deck *d)
 	web = stamp_of(d, "stop.log", "web stop_command");
 	api = stamp_of(d, "stop.log", "api INT");
 	db = stamp_of(d, "stop.log", "db TERM");
-	get_file(d, "stop.log", buf, sizeof buf);
+	e2e_get_file(d->dir, "stop.log", buf, sizeof buf);
 	ck_assert_msg(web > 0 && api > web && db > api, "not stopped web, "
 	    "api (SIGINT), db:\n%s", buf);
 	ck_assert_msg(strstr(buf, "api TERM") == NULL, "api got SIGTERM:\n%s",
@@ -745,7 +695,7 @@ START_TEST(test_stack_quit_layers)
 	free(out);
 	ck_assert_msg(term_wait_exit(d.t, 20000, &status), "the deck did not "
 	    "quit");
-	get_file(&d, "quit.log", buf, sizeof buf);
+	e2e_get_file(d.dir, "quit.log", buf, sizeof buf);
 	for (i = 5; i >= 1; i--) {
 		snprintf(toml, sizeof toml, "l%d TERM", i);
 		t = stamp_of(&d, "quit.log", toml);
@@ -767,7 +717,7 @@ max_running(const struct deck *d, const char *name, int njobs)
 	long long	 t[32], ns;
 	int		 start[32], n = 0, i, k, run = 0, most = 0;
 
-	get_file(d, name, buf, sizeof buf);
+	e2e_get_file(d->dir, name, buf, sizeof buf);
 	for (p = buf; *p != '\0' && n < 32; p = strchr(p, '\n') + 1) {
 		if (sscanf(p, "%*s %31s %lld", what, &ns) != 2)
 			break;
@@ -847,7 +797,7 @@ START_TEST(test_stack_priority)
 	mid = stamp_of(&d, "prio.log", "mid");
 	mid2 = stamp_of(&d, "prio.log", "mid2");
 	low = stamp_of(&d, "prio.log", "low");
-	get_file(&d, "prio.log", buf, sizeof buf);
+	e2e_get_file(d.dir, "prio.log", buf, sizeof buf);
 	ck_assert_msg(stamp_of(&d, "prio.log", "first") < high && high < mid &&
 	    mid < mid2 && mid2 < low, "not first, high, mid, mid2, low:\n%s",
 	    buf);
@@ -870,8 +820,8 @@ START_TEST(test_stack_watch)
 	deck_dir(&d, "watch");
 	snprintf(path, sizeof path, "%s/src", d.dir);
 	ck_assert_int_eq(mkdir(path, 0700), 0);
-	put_file(&d, "src/a.py", "one\n", 0600);
-	put_file(&d, "src/b.txt", "one\n", 0600);
+	e2e_put_file(d.dir, "src/a.py", "one\n", 0600);
+	e2e_put_file(d.dir, "src/b.txt", "one\n", 0600);
 	deck_start(&d, "watch",
 	    "[[job]]\nname = \"w\"\ncwd = \"@\"\n"
 	    "command = \"python3 stamp.py watch.log run; exec sleep 100\"\n"
@@ -880,9 +830,9 @@ START_TEST(test_stack_watch)
 	wait_job(&d, "w", "state", "running");
 
 	/* Not a watched file: nothing. */
-	put_file(&d, "src/b.txt", "two\n", 0600);
+	e2e_put_file(d.dir, "src/b.txt", "two\n", 0600);
 	for (i = 0; i < 2; i++)
-		put_file(&d, "src/a.py", i == 0 ? "two\n" : "three\n", 0600);
+		e2e_put_file(d.dir, "src/a.py", i == 0 ? "two\n" : "three\n", 0600);
 	wait_lines(&d, "watch.log", "run", 2);
 	EXPECT_IN(d.t, &panel, "restarted: src/a.py changed", WAIT_MS);
 	wait_job(&d, "w", "state", "running");

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,37 @@ e2e_batch(const char *args, char *out, size_t size)
 	out[n] = '\0';
 	status = pclose(f);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Write text to name in directory dir with mode, or fail the test. */
+void
+e2e_put_file(const char *dir, const char *name, const char *text, int mode)
+{
+	char	path[PATH_MAX];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Read name of directory dir into buf ("" when it is missing); buf. */
+const char *
+e2e_get_file(const char *dir, const char *name, char *buf, size_t size)
+{
+	char	 path[PATH_MAX];
+	FILE	*f;
+	size_t	 n = 0;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 /* Read a file of the term's directory into buf; its length, or -1. */

@@ -55,6 +55,8 @@ const char	*e2e_cfg_write(const char *, const char *);
 void		 e2e_cfg_remove(void);
 int		 e2e_batch(const char *, char *, size_t);
 ssize_t		 e2e_read_file(struct term *, const char *, char *, size_t);
+void		 e2e_put_file(const char *, const char *, const char *, int);
+const char	*e2e_get_file(const char *, const char *, char *, size_t);
 int		 e2e_drain(int, char **, size_t *);
 void		 e2e_add_cases(Suite *, const struct e2e_case *, size_t);
 int		 e2e_main(Suite *);
