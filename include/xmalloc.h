@@ -7,6 +7,7 @@
 #ifndef JOBDECK_XMALLOC_H
 #define JOBDECK_XMALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void	*xmalloc(size_t);
@@ -15,6 +16,7 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xvprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 char	*xexcerpt(const char *, size_t, size_t);
 
 #endif

@@ -513,8 +513,7 @@ cmd_report(struct cmd_ctx *ctx, void (*cb)(const char *, void *),
 {
 	char	*msg, *safe;
 
-	if (vasprintf(&msg, fmt, ap) == -1)
-		return;
+	msg = xvprintf(fmt, ap);
 	safe = cmd_safe(ctx, msg);
 	if (cb != NULL)
 		cb(safe != NULL ? safe : msg, ctx->arg);

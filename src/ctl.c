@@ -1060,12 +1060,10 @@ ctl_client_fail(struct ctl_client *c, int status, const char *fmt, ...)
 	char	*msg, *reply;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		msg = NULL;
+	msg = xvprintf(fmt, ap);
 	va_end(ap);
-	reply = xprintf("%d\n%s\n", status, msg != NULL ? msg : "error");
-	debuglog("ctl: client %d answered %d: %s", c->fd, status,
-	    msg != NULL ? msg : "error");
+	reply = xprintf("%d\n%s\n", status, msg);
+	debuglog("ctl: client %d answered %d: %s", c->fd, status, msg);
 	free(msg);
 	c->flags |= CTL_ANSWERED | CTL_CLOSING;
 	if (c->req_timer != 0) {

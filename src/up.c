@@ -255,11 +255,9 @@ up_say(struct up *up, struct up_job *uj, const char *fmt, ...)
 	char	*text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) == -1)
-		text = NULL;
+	text = xvprintf(fmt, ap);
 	va_end(ap);
-	if (text != NULL)
-		up_add(up, uj, text, 0);
+	up_add(up, uj, text, 0);
 }
 
 /* Queue lines of a job's output (rawtext's array, taken and freed). */

@@ -74,19 +74,27 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* Format ap into a newly allocated string or die. */
+char *
+xvprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory formatting \"%s\"", fmt);
+	return s;
+}
+
 /* Format into a newly allocated string or die. */
 char *
 xprintf(const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*s;
-	int	 n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		fatal("out of memory formatting \"%s\"", fmt);
 	return s;
 }
 
