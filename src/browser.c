@@ -44,6 +44,7 @@
 #include "browser.h"
 #include "cgroup.h"
 #include "debuglog.h"
+#include "hostport.h"
 #include "http.h"
 #include "jobtable.h"
 #include "jsonval.h"
@@ -63,6 +64,7 @@
 #define BROWSER_REAP_POLL_MS	50	/* the group's end looked for */
 #define BROWSER_REAP_MS		3000	/* ... at most this long */
 #define BROWSER_RMTREE_DEPTH	64	/* a profile's depth */
+#define BROWSER_URL_MAX		2048	/* a ws:// URL's bytes */
 
 /* What the docker command in flight is. */
 enum browser_step {
@@ -145,7 +147,7 @@ struct browser {
 
 static void	browser_notify(struct browser *);
 static void	browser_set_str(char **, const char *);
-static char	*browser_json_url(const char *, int *);
+static char	*browser_json_url(const char *, int, int *);
 static void	browser_begin(struct browser *);
 static void	browser_launch(struct browser *);
 static void	browser_fail(struct browser *, const char *, ...)
@@ -216,14 +218,24 @@ browser_set_str(char **p, const char *s)
 /*
  * Return the /json/version URL for a ws:// or wss:// URL (http, https),
  * allocated, and set *path when it had a path beyond "/"; NULL when it is
- * not one.
+ * not one: longer than BROWSER_URL_MAX, a byte RFC 3986 has no place for
+ * (a blank, a control character, a quote, a byte above 0x7e: such a URL
+ * reaches terminals and a job's environment), or a HOST:PORT that breaks
+ * hostport.h's rule (a DNS name allowed when names is set).
  */
 static char *
-browser_json_url(const char *ws, int *path)
+browser_json_url(const char *ws, int names, int *path)
 {
-	const char	*rest, *scheme;
-	size_t		 len;
+	static const char	 ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz0123456789"
+				    "-._~:/?#[]@!$&()*+,;=%";
+	const char		*rest, *scheme;
+	char			*hp, *host, *port, *cause = NULL;
+	size_t			 len;
+	int			 r;
 
+	if (strlen(ws) > BROWSER_URL_MAX || ws[strspn(ws, ok)] != '\0')
+		return NULL;
 	if (strncmp(ws, "ws://", 5) == 0) {
 		scheme = "http";
 		rest = ws + 5;
@@ -233,8 +245,17 @@ browser_json_url(const char *ws, int *path)
 	} else
 		return NULL;
 	len = strcspn(rest, "/?#");
-	if (len == 0 || strcspn(rest, " \t\r\n") < len)
+	hp = xstrndup(rest, len);
+	if (names)
+		r = hostport_split_name("url", hp, &host, &port, &cause);
+	else
+		r = hostport_split("url", hp, &host, &port, &cause);
+	free(hp);
+	free(cause);
+	if (r != 0)
 		return NULL;
+	free(host);
+	free(port);
 	if (path != NULL)
 		*path = rest[len] != '\0' && strcmp(rest + len, "/") != 0;
 	return xprintf("%s://%.*s/json/version", scheme, (int)len, rest);
@@ -276,7 +297,7 @@ browser_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 			free(b->label);
 			b->label = xprintf("Chrome in Docker (%s)", b->image);
 		}
-	} else if ((json = browser_json_url(b->cdp_url, &path)) != NULL) {
+	} else if ((json = browser_json_url(b->cdp_url, 1, &path)) != NULL) {
 		b->mode = BROWSER_CONNECT;
 		free(b->label);
 		n = strcspn(b->cdp_url + strcspn(b->cdp_url, ":") + 3, "/?#");
@@ -423,7 +444,7 @@ browser_launch(struct browser *b)
 	    browser_start_cb, b);
 	if (b->mode == BROWSER_CONNECT) {
 		b->kind = BROWSER_KIND_REMOTE;
-		b->json_url = browser_json_url(b->cdp_url, NULL);
+		b->json_url = browser_json_url(b->cdp_url, 1, NULL);
 		debuglog("browser: connect %s", b->cdp_url);
 		browser_ask(b);
 	} else if (b->mode == BROWSER_AUTO && b->image != NULL)
@@ -627,7 +648,7 @@ browser_ws_ok(const struct jsonval *v)
 
 	if (ws == NULL || strlen(ws) != jsonval_string_len(v))
 		return 0;
-	if ((json = browser_json_url(ws, NULL)) == NULL)
+	if ((json = browser_json_url(ws, 1, NULL)) == NULL)
 		return 0;
 	free(json);
 	return 1;
@@ -642,7 +663,7 @@ browser_ready(struct browser *b, const char *ws, const char *product)
 
 	browser_cancel_timer(b, &b->start_timer);
 	if (b->kind == BROWSER_KIND_REMOTE) {
-		json = browser_json_url(b->cdp_url, &path);
+		json = browser_json_url(b->cdp_url, 1, &path);
 		free(json);
 	}
 	browser_set_str(&b->url, path ? b->cdp_url : ws);
@@ -851,11 +872,16 @@ browser_local_line(struct browser *b)
 		return;
 	ws += strlen("DevTools listening on ");
 	tok = xstrndup(ws, strcspn(ws, " \t"));
-	json = browser_json_url(tok, NULL);
+	json = browser_json_url(tok, 0, NULL);
 	debuglog("browser: DevTools at %s", tok);
-	free(tok);
-	if (json == NULL)
+	if (json == NULL) {
+		/* A line that lies: the next may not; the timeout says. */
+		free(b->ask_error);
+		b->ask_error = xprintf("not a local ws:// URL: %s", tok);
+		free(tok);
 		return;
+	}
+	free(tok);
 	b->json_url = json;
 	browser_ask(b);
 }

@@ -421,6 +421,55 @@ closed_port(void)
 	return ntohs(sin.sin_port);
 }
 
+/*
+ * Serve body to every HTTP request on 127.0.0.1 from a forked child of
+ * the test's (its pid in *pid, killed by the caller); its port.
+ */
+static int
+serve(const char *body, pid_t *pid)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	char			req[4096], *head;
+	int			fd, c;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(fd, 16), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	head = NULL;
+	ck_assert_int_ge(asprintf(&head, "HTTP/1.1 200 OK\r\nContent-Type: "
+	    "application/json\r\nContent-Length: %zu\r\nConnection: close"
+	    "\r\n\r\n", strlen(body)), 0);
+	*pid = fork();
+	ck_assert_int_ge(*pid, 0);
+	if (*pid == 0) {
+		for (;;) {
+			if ((c = accept(fd, NULL, NULL)) == -1)
+				continue;
+			(void)read(c, req, sizeof req);
+			(void)write(c, head, strlen(head));
+			(void)write(c, body, strlen(body));
+			close(c);
+		}
+	}
+	free(head);
+	close(fd);
+	return ntohs(sin.sin_port);
+}
+
+/* End serve()'s child. */
+static void
+serve_end(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* Write an executable script into the test's directory; its path. */
 static void
 script(const char *name, const char *body, char *path, size_t size)
@@ -847,12 +896,130 @@ START_TEST(test_connect_running)
 }
 END_TEST
 
+/*
+ * A /json/version reply whose webSocketDebuggerUrl is not a URL that
+ * may reach a terminal or a job's environment (a newline, an escape, a
+ * blank, a quote, overlong, not a string, port 0) never makes READY;
+ * the same reply with a plain URL does (so the harness can fail).
+ */
+START_TEST(test_hostile_ws_url)
+{
+	static const char *const bad[] = {
+		"\"ws://127.0.0.1:1/devtools\\nJOBDECK_X=1\"",
+		"\"ws://127.0.0.1:1/devtools\\u001b]0;owned\\u0007\"",
+		"\"ws://127.0.0.1:1/dev tools\"",
+		"\"ws://127.0.0.1:1/dev\\\"tools\"",
+		"\"ws://127.0.0.1:0/devtools\"",
+		"\"ws://127.0.0.1:99999/devtools\"",
+		"\"ws://a b:1/devtools\"",
+		"9222",
+		NULL	/* overlong, made below */
+	};
+	struct browser	*b;
+	char		 path[PATH_MAX], sh[256], *body, *url;
+	pid_t		 pid;
+	size_t		 i;
+	int		 port;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (bad[i] != NULL)
+			ck_assert_int_ge(asprintf(&body,
+			    "{\"webSocketDebuggerUrl\": %s}", bad[i]), 0);
+		else {
+			url = malloc(5000);
+			memset(url, 'a', 4999);
+			url[4999] = '\0';
+			ck_assert_int_ge(asprintf(&body,
+			    "{\"webSocketDebuggerUrl\": "
+			    "\"ws://127.0.0.1:1/%s\"}", url), 0);
+			free(url);
+		}
+		port = serve(body, &pid);
+		snprintf(sh, sizeof sh, "echo 'DevTools listening on "
+		    "ws://127.0.0.1:%d/devtools/browser/0f0f' >&2; "
+		    "exec sleep 100", port);
+		script("lying-browser", sh, path, sizeof path);
+		b = make("auto", NULL, path, 1000, NULL);
+		start(b);
+		ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS) ||
+		    browser_state(b) == BROWSER_READY);
+		ck_assert_msg(browser_state(b) == BROWSER_FAILED,
+		    "ready with %s", body);
+		ck_assert_msg(strstr(browser_why(b), "no webSocketDebuggerUrl")
+		    != NULL, "%s: why %s", body, browser_why(b));
+		browser_free(b);
+		fx.b = NULL;
+		serve_end(pid);
+		free(body);
+	}
+	ck_assert_int_ge(asprintf(&body, "{\"webSocketDebuggerUrl\": "
+	    "\"ws://127.0.0.1:1/devtools/browser/a?b=c%%20d\"}"), 0);
+	port = serve(body, &pid);
+	snprintf(sh, sizeof sh, "echo 'DevTools listening on "
+	    "ws://127.0.0.1:%d/devtools/browser/0f0f' >&2; exec sleep 100",
+	    port);
+	script("plain-browser", sh, path, sizeof path);
+	b = make("auto", NULL, path, 0, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_READY, WAIT_MS));
+	ck_assert_str_eq(browser_url(b),
+	    "ws://127.0.0.1:1/devtools/browser/a?b=c%20d");
+	serve_end(pid);
+	free(body);
+}
+END_TEST
+
+/*
+ * "DevTools listening on" lines that lie (port 0, 99999, garbage, a
+ * host that is not an address) are passed over, and the true one after
+ * them is asked; the timeout of one that only lies says what it said.
+ */
+START_TEST(test_devtools_line_lies)
+{
+	struct browser	*b;
+	char		 path[PATH_MAX], sh[1024];
+	pid_t		 pid;
+	int		 port;
+
+	port = serve("{\"webSocketDebuggerUrl\": "
+	    "\"ws://127.0.0.1:1/devtools/browser/x\"}", &pid);
+	snprintf(sh, sizeof sh,
+	    "echo 'DevTools listening on ws://127.0.0.1:0/devtools/browser/x' >&2\n"
+	    "echo 'DevTools listening on ws://127.0.0.1:99999/d' >&2\n"
+	    "echo 'DevTools listening on garbage' >&2\n"
+	    "echo 'DevTools listening on ws://example.invalid:%d/d' >&2\n"
+	    "echo 'DevTools listening on ws://127.0.0.1:%d/d\a' >&2\n"
+	    "sleep 0.3\n"
+	    "echo 'DevTools listening on ws://127.0.0.1:%d/devtools/browser/x' >&2\n"
+	    "exec sleep 100", port, port, port);
+	script("liar-browser", sh, path, sizeof path);
+	b = make("auto", NULL, path, 0, NULL);
+	start(b);
+	ck_assert_msg(run_until_state(b, BROWSER_READY, WAIT_MS), "%s: %s",
+	    browser_state_name(browser_state(b)),
+	    browser_why(b) != NULL ? browser_why(b) : "");
+	ck_assert_str_eq(browser_url(b), "ws://127.0.0.1:1/devtools/browser/x");
+	browser_free(b);
+
+	script("liar-only", "echo 'DevTools listening on "
+	    "ws://127.0.0.1:0/x' >&2; exec sleep 100", path, sizeof path);
+	b = make("auto", NULL, path, 1000, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "timed out after 1 s waiting for "
+	    "DevTools (not a local ws:// URL: ws://127.0.0.1:0/x)");
+	serve_end(pid);
+}
+END_TEST
+
 /* Specs browser_new() refuses, and the words of every state. */
 START_TEST(test_refused_specs)
 {
 	struct browser_spec	 spec;
 	const char		*bad[] = { "http://127.0.0.1:9222", "ws://",
-				    "ws:///x", "null", "", "ws://a b:1" };
+				    "ws:///x", "null", "", "ws://a b:1",
+				    "ws://127.0.0.1", "ws://127.0.0.1:0",
+				    "ws://h:1/a\nb", "ws://h:1/\033[2J" };
 	char			*cause = NULL;
 	size_t			 i;
 
@@ -1224,6 +1391,8 @@ browser_suite(void)
 	tcase_add_test(tc, test_devtools_never_answers);
 	tcase_add_test(tc, test_profile_links_not_followed);
 	tcase_add_test(tc, test_refused_specs);
+	tcase_add_test(tc, test_hostile_ws_url);
+	tcase_add_test(tc, test_devtools_line_lies);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("connect");
