@@ -464,11 +464,10 @@ browser_fail(struct browser *b, const char *fmt, ...)
 	char	*why;
 
 	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) == -1)
-		why = NULL;
+	why = xvprintf(fmt, ap);
 	va_end(ap);
 	free(b->why);
-	b->why = why != NULL ? why : xstrdup("failed");
+	b->why = why;
 	debuglog("browser: failed: %s", b->why);
 	browser_set_str(&b->url, NULL);
 	b->state = BROWSER_FAILED;

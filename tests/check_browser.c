@@ -45,6 +45,7 @@
 #include "jsonval.h"
 #include "loop.h"
 #include "skip.h"
+#include "testnet.h"
 
 #define READY_MS	60000	/* a browser's start on a loaded machine */
 #define WAIT_MS		15000	/* anything else */
@@ -402,25 +403,6 @@ json_url(const char *ws, char *buf, size_t size)
 	snprintf(buf, size, "http://127.0.0.1:%d/json/version", port);
 }
 
-/* A TCP port on 127.0.0.1 that nothing listens on. */
-static int
-closed_port(void)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	close(fd);
-	return ntohs(sin.sin_port);
-}
-
 /*
  * Serve body to every HTTP request on 127.0.0.1 from a forked child of
  * the test's (its pid in *pid, killed by the caller); its port.
@@ -766,7 +748,7 @@ START_TEST(test_devtools_never_answers)
 {
 	struct browser	*b;
 	char		 path[PATH_MAX], body[256], want[256];
-	int		 port = closed_port();
+	int		 port = testnet_closed_port();
 
 	snprintf(body, sizeof body, "echo 'DevTools listening on "
 	    "ws://127.0.0.1:%d/devtools/browser/0f0f' >&2; exec sleep 100",
@@ -827,7 +809,7 @@ START_TEST(test_connect_refused)
 	struct browser	*b;
 	struct seen	 s;
 	char		 url[64], want[128];
-	int		 port = closed_port();
+	int		 port = testnet_closed_port();
 
 	memset(&s, 0, sizeof s);
 	snprintf(url, sizeof url, "ws://127.0.0.1:%d", port);
