@@ -27,4 +27,20 @@ int	hostport_split(const char *what, const char *s, char **host,
 int	hostport_split_name(const char *what, const char *s, char **host,
 	    char **port, char **cause);
 
+/*
+ * A ws:// or wss:// URL (a [browser] cdp_url, a browser's
+ * webSocketDebuggerUrl or DevTools line): at most HOSTPORT_URL_MAX bytes,
+ * each one RFC 3986 has a place for (no blank, quote or control
+ * character: such a URL reaches terminals and jobs' environments), then
+ * HOST:PORT by hostport_split_name()'s rule (hostport_split()'s when
+ * names is 0), then an optional path, query or fragment.  0, with *json
+ * (unless NULL) its http:// or https:// /json/version URL, allocated, and
+ * *path (unless NULL) 1 when it has a path beyond "/"; or -1 or
+ * HOSTPORT_BAD_HOST with *cause.
+ */
+#define HOSTPORT_URL_MAX	2048
+
+int	hostport_ws_url(const char *what, const char *ws, int names,
+	    char **json, int *path, char **cause);
+
 #endif

@@ -64,7 +64,6 @@
 #define BROWSER_REAP_POLL_MS	50	/* the group's end looked for */
 #define BROWSER_REAP_MS		3000	/* ... at most this long */
 #define BROWSER_RMTREE_DEPTH	64	/* a profile's depth */
-#define BROWSER_URL_MAX		2048	/* a ws:// URL's bytes */
 
 /* What the docker command in flight is. */
 enum browser_step {
@@ -216,49 +215,21 @@ browser_set_str(char **p, const char *s)
 }
 
 /*
- * Return the /json/version URL for a ws:// or wss:// URL (http, https),
- * allocated, and set *path when it had a path beyond "/"; NULL when it is
- * not one: longer than BROWSER_URL_MAX, a byte RFC 3986 has no place for
- * (a blank, a control character, a quote, a byte above 0x7e: such a URL
- * reaches terminals and a job's environment), or a HOST:PORT that breaks
- * hostport.h's rule (a DNS name allowed when names is set).
+ * Return the /json/version URL for a ws:// or wss:// URL, allocated, and
+ * set *path (unless NULL) when it had a path beyond "/"; NULL when it is
+ * not one by hostport_ws_url()'s rule (a DNS name allowed when names is
+ * set).
  */
 static char *
 browser_json_url(const char *ws, int names, int *path)
 {
-	static const char	 ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				    "abcdefghijklmnopqrstuvwxyz0123456789"
-				    "-._~:/?#[]@!$&()*+,;=%";
-	const char		*rest, *scheme;
-	char			*hp, *host, *port, *cause = NULL;
-	size_t			 len;
-	int			 r;
+	char	*json, *cause = NULL;
 
-	if (strlen(ws) > BROWSER_URL_MAX || ws[strspn(ws, ok)] != '\0')
+	if (hostport_ws_url("url", ws, names, &json, path, &cause) != 0) {
+		free(cause);
 		return NULL;
-	if (strncmp(ws, "ws://", 5) == 0) {
-		scheme = "http";
-		rest = ws + 5;
-	} else if (strncmp(ws, "wss://", 6) == 0) {
-		scheme = "https";
-		rest = ws + 6;
-	} else
-		return NULL;
-	len = strcspn(rest, "/?#");
-	hp = xstrndup(rest, len);
-	if (names)
-		r = hostport_split_name("url", hp, &host, &port, &cause);
-	else
-		r = hostport_split("url", hp, &host, &port, &cause);
-	free(hp);
-	free(cause);
-	if (r != 0)
-		return NULL;
-	free(host);
-	free(port);
-	if (path != NULL)
-		*path = rest[len] != '\0' && strcmp(rest + len, "/") != 0;
-	return xprintf("%s://%.*s/json/version", scheme, (int)len, rest);
+	}
+	return json;
 }
 
 /* Make the deck's browser; NULL with *cause when the spec is not usable. */

@@ -610,41 +610,26 @@ config_check_liveness_http(const char *s, char **cause)
 }
 
 /*
- * Check cdp_url: "auto", or a ws:// or wss:// URL (in lower case, as
- * browser.c reads it) whose HOST:PORT follows hostport.h's rule (a name
- * too: it is reached through http.h, which resolves names off the loop),
- * then an optional /path.
+ * Check cdp_url: "auto", or a ws:// or wss:// URL by hostport_ws_url()'s
+ * rule (the one browser.c reads it by; a host name allowed, as http.h
+ * resolves names off the loop).
  */
 static int
 config_check_cdp_url(const char *s, char **cause)
 {
-	const char	*hp, *slash;
-	char		*text, *host, *port, *msg = NULL;
-	int		 r;
+	char	*msg = NULL;
+	int	 r;
 
 	if (strcmp(s, "auto") == 0)
 		return 0;
-	if (strncmp(s, "ws://", 5) == 0)
-		hp = s + 5;
-	else if (strncmp(s, "wss://", 6) == 0)
-		hp = s + 6;
-	else {
+	if (strncmp(s, "ws://", 5) != 0 && strncmp(s, "wss://", 6) != 0) {
 		*cause = xstrdup("cdp_url must be \"auto\", a ws:// URL or "
 		    "false");
 		return -1;
 	}
-	if ((slash = strchr(hp, '/')) == NULL)
-		text = xstrdup(hp);
-	else
-		text = xstrndup(hp, (size_t)(slash - hp));
-	r = hostport_split_name("cdp_url", text, &host, &port, &msg);
-	free(text);
-	if (r == 0) {
-		free(host);
-		free(port);
-		if (config_graphic(s, strlen(s)))
-			return 0;
-	} else if (r == HOSTPORT_BAD_HOST) {
+	if ((r = hostport_ws_url("cdp_url", s, 1, NULL, NULL, &msg)) == 0)
+		return 0;
+	if (r == HOSTPORT_BAD_HOST) {
 		*cause = msg;
 		return -1;
 	}

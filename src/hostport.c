@@ -140,3 +140,55 @@ hostport_split_name(const char *what, const char *s, char **host,
 {
 	return hostport_parse(what, s, 1, host, port, cause);
 }
+
+/*
+ * Check a ws:// or wss:// URL and make its /json/version URL; see
+ * hostport.h.
+ */
+int
+hostport_ws_url(const char *what, const char *ws, int names, char **json,
+    int *path, char **cause)
+{
+	static const char	 ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz0123456789"
+				    "-._~:/?#[]@!$&()*+,;=%";
+	const char		*rest, *scheme;
+	char			*hp, *host, *port;
+	size_t			 len;
+	int			 r;
+
+	if (strlen(ws) > HOSTPORT_URL_MAX) {
+		*cause = xprintf("%s is longer than %d bytes", what,
+		    HOSTPORT_URL_MAX);
+		return -1;
+	}
+	if (ws[strspn(ws, ok)] != '\0') {
+		*cause = xprintf("%s has a byte a URL cannot hold (a blank, a "
+		    "quote, a control character or one above 0x7e)", what);
+		return -1;
+	}
+	if (strncmp(ws, "ws://", 5) == 0) {
+		scheme = "http";
+		rest = ws + 5;
+	} else if (strncmp(ws, "wss://", 6) == 0) {
+		scheme = "https";
+		rest = ws + 6;
+	} else {
+		*cause = xprintf("%s must start with ws:// or wss://", what);
+		return -1;
+	}
+	len = strcspn(rest, "/?#");
+	hp = xstrndup(rest, len);
+	r = hostport_parse(what, hp, names, &host, &port, cause);
+	free(hp);
+	if (r != 0)
+		return r;
+	free(host);
+	free(port);
+	if (path != NULL)
+		*path = rest[len] != '\0' && strcmp(rest + len, "/") != 0;
+	if (json != NULL)
+		*json = xprintf("%s://%.*s/json/version", scheme, (int)len,
+		    rest);
+	return 0;
+}
