@@ -598,3 +598,20 @@ jsonread_bool(const struct jsonread *v)
 		return -1;
 	return v->b;
 }
+
+/*
+ * Return obj's member key as text for a test's assertion: its string, ""
+ * for null, "?" when it is missing or neither.
+ */
+const char *
+jsonread_text(const struct jsonread *obj, const char *key)
+{
+	const struct jsonread	*v = jsonread_get(obj, key);
+
+	if (v == NULL)
+		return "?";
+	if (jsonread_type(v) == JSONREAD_NULL)
+		return "";
+	return jsonread_string(v, NULL) != NULL ? jsonread_string(v, NULL) :
+	    "?";
+}

@@ -46,5 +46,6 @@ const char	*jsonread_key(const struct jsonread *, size_t i);
 const char	*jsonread_string(const struct jsonread *, size_t *len);
 double		 jsonread_number(const struct jsonread *);
 int		 jsonread_bool(const struct jsonread *);
+const char	*jsonread_text(const struct jsonread *, const char *key);
 
 #endif

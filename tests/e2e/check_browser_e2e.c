@@ -231,56 +231,21 @@ assert_gone(struct bdeck *d, const char *profile, const char *when)
 
 /*
  * Run `jobdeck ctl -S NAME ARGS...` (NULL-ended) on the deck, pumping its
- * screen; its stdout (to free), its exit status in *status.
+ * screen; its stdout and stderr (to free), its exit status in *status.
  */
 static char *
 ctl(struct bdeck *d, int *status, ...)
 {
-	const char	*argv[32];
-	struct pollfd	 pfd;
+	const char	*args[32];
 	va_list		 ap;
-	char		*out = calloc(1, 1);
-	size_t		 len = 0, n = 0;
-	int64_t		 end = term_now_ms() + CTL_MS;
-	int		 p[2], null, st;
-	pid_t		 pid;
+	size_t		 n = 0;
 
-	argv[n++] = e2e_bin();
-	argv[n++] = "ctl";
-	argv[n++] = "-S";
-	argv[n++] = d->name;
 	va_start(ap, status);
-	while ((argv[n] = va_arg(ap, const char *)) != NULL && n < 31)
+	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
 		n++;
 	va_end(ap);
-	argv[n] = NULL;
-	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
-	ck_assert_int_ne(pid, -1);
-	if (pid == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		setenv("XDG_RUNTIME_DIR", d->run, 1);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(p[1]);
-	pfd.fd = p[0];
-	pfd.events = POLLIN;
-	for (;;) {
-		ck_assert_msg(term_now_ms() < end, "ctl %s did not finish",
-		    argv[4]);
-		if (poll(&pfd, 1, 10) > 0 && !e2e_drain(pfd.fd, &out, &len))
-			break;
-		term_pump(d->t, 1);
-	}
-	close(pfd.fd);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return out;
+	args[n] = NULL;
+	return e2e_ctl(d->t, d->name, d->run, args, 1, CTL_MS, status);
 }
 
 /*
@@ -330,20 +295,6 @@ browser_json(struct bdeck *d)
 	return root;
 }
 
-/* Return a string member ("" for null, "?" when missing or not one). */
-static const char *
-jstr(const struct jsonread *obj, const char *key)
-{
-	const struct jsonread	*v = jsonread_get(obj, key);
-
-	if (v == NULL)
-		return "?";
-	if (jsonread_type(v) == JSONREAD_NULL)
-		return "";
-	return jsonread_string(v, NULL) != NULL ? jsonread_string(v, NULL) :
-	    "?";
-}
-
 /*
  * Wait until `ctl --json browser` says state is want (within ms); copy
  * its url and profile into url and profile (each may be NULL).
@@ -358,14 +309,14 @@ wait_browser(struct bdeck *d, const char *want, int ms, char *url,
 
 	for (;;) {
 		root = browser_json(d);
-		snprintf(was, sizeof was, "%s", jstr(root, "state"));
-		snprintf(why, sizeof why, "%s", jstr(root, "error"));
+		snprintf(was, sizeof was, "%s", jsonread_text(root, "state"));
+		snprintf(why, sizeof why, "%s", jsonread_text(root, "error"));
 		if (strcmp(was, want) == 0) {
 			if (url != NULL)
-				snprintf(url, PATH_MAX, "%s", jstr(root, "url"));
+				snprintf(url, PATH_MAX, "%s", jsonread_text(root, "url"));
 			if (profile != NULL)
 				snprintf(profile, PATH_MAX, "%s",
-				    jstr(root, "profile"));
+				    jsonread_text(root, "profile"));
 			jsonread_free(root);
 			return;
 		}
@@ -429,15 +380,15 @@ START_TEST(test_browser_auto)
 	ck_assert_msg(strncmp(profile, d.tmp, strlen(d.tmp)) == 0,
 	    "profile %s not in %s", profile, d.tmp);
 	root = browser_json(&d);
-	ck_assert_str_eq(jstr(root, "mode"), "auto");
-	ck_assert_str_eq(jstr(root, "kind"), "local");
-	ck_assert_str_eq(jstr(root, "label"), "Chrome Headless");
-	ck_assert_msg(strncmp(jstr(root, "product"), "HeadlessChrome/",
-	    15) == 0, "product %s", jstr(root, "product"));
+	ck_assert_str_eq(jsonread_text(root, "mode"), "auto");
+	ck_assert_str_eq(jsonread_text(root, "kind"), "local");
+	ck_assert_str_eq(jsonread_text(root, "label"), "Chrome Headless");
+	ck_assert_msg(strncmp(jsonread_text(root, "product"), "HeadlessChrome/",
+	    15) == 0, "product %s", jsonread_text(root, "product"));
 	ck_assert_msg(jsonread_type(jsonread_get(root, "pid")) ==
 	    JSONREAD_NUMBER && jsonread_number(jsonread_get(root, "pid")) > 1,
 	    "no pid");
-	ck_assert_str_eq(jstr(root, "error"), "");
+	ck_assert_str_eq(jsonread_text(root, "error"), "");
 	jsonread_free(root);
 	ck_assert_int_gt(chromium_count(&d, NULL), 0);
 
@@ -542,9 +493,9 @@ START_TEST(test_browser_crash)
 	EXPECT_IN(d.t, &panel, "  Failed: ", WAIT_MS);
 	wait_browser(&d, "failed", WAIT_MS, NULL, NULL);
 	root = browser_json(&d);
-	ck_assert_msg(strstr(jstr(root, "error"), "SIGKILL") != NULL ||
-	    strstr(jstr(root, "error"), "Killed") != NULL, "error: %s",
-	    jstr(root, "error"));
+	ck_assert_msg(strstr(jsonread_text(root, "error"), "SIGKILL") != NULL ||
+	    strstr(jsonread_text(root, "error"), "Killed") != NULL, "error: %s",
+	    jsonread_text(root, "error"));
 	jsonread_free(root);
 	run_cdp_job(&d, "cdp.txt");
 	wait_file(&d, "cdp.txt", "unset", buf, sizeof buf);
@@ -563,8 +514,8 @@ START_TEST(test_browser_crash)
 	EXPECT_IN(d.t, &panel, "Failed", BROWSER_MS);
 	wait_browser(&d, "failed", WAIT_MS, NULL, NULL);
 	root = browser_json(&d);
-	ck_assert_msg(strstr(jstr(root, "error"), "boom: no display") !=
-	    NULL, "error: %s", jstr(root, "error"));
+	ck_assert_msg(strstr(jsonread_text(root, "error"), "boom: no display") !=
+	    NULL, "error: %s", jsonread_text(root, "error"));
 	jsonread_free(root);
 	e2e_run(d.t, "echo still here");
 	EXPECT_IN(d.t, &panel, "Exited 0", WAIT_MS);
@@ -592,11 +543,11 @@ START_TEST(test_browser_refused)
 	EXPECT_IN(d.t, &screen, "Failed: ", BROWSER_MS);
 	EXPECT_IN(d.t, &screen, "Connection refused", WAIT_MS);
 	root = browser_json(&d);
-	ck_assert_str_eq(jstr(root, "state"), "failed");
-	ck_assert_str_eq(jstr(root, "mode"), "connect");
-	ck_assert_str_eq(jstr(root, "url"), "");
-	ck_assert_msg(strstr(jstr(root, "error"), "Connection refused") !=
-	    NULL, "error %s", jstr(root, "error"));
+	ck_assert_str_eq(jsonread_text(root, "state"), "failed");
+	ck_assert_str_eq(jsonread_text(root, "mode"), "connect");
+	ck_assert_str_eq(jsonread_text(root, "url"), "");
+	ck_assert_msg(strstr(jsonread_text(root, "error"), "Connection refused") !=
+	    NULL, "error %s", jsonread_text(root, "error"));
 	jsonread_free(root);
 	out = ctl(&d, &status, "browser", (const char *)NULL);
 	ck_assert_int_eq(status, 0);
@@ -643,8 +594,8 @@ START_TEST(test_browser_escaped)
 	bdeck_start(&d);
 	EXPECT_IN(d.t, &screen, shown, BROWSER_MS);
 	root = browser_json(&d);
-	ck_assert_msg(strstr(jstr(root, "error"), "boom \033[2J\033]0;pwned"
-	    "\007 done") != NULL, "error: %s", jstr(root, "error"));
+	ck_assert_msg(strstr(jsonread_text(root, "error"), "boom \033[2J\033]0;pwned"
+	    "\007 done") != NULL, "error: %s", jsonread_text(root, "error"));
 	jsonread_free(root);
 	text = ctl(&d, &status, "browser", (const char *)NULL);
 	ck_assert_msg(status == 0 && strstr(text, shown) != NULL &&
@@ -908,8 +859,8 @@ START_TEST(test_browser_docker)
 	EXPECT_IN(d.t, &panel, "[browser] Chrome in Docker", WAIT_MS);
 	EXPECT_IN(d.t, &panel, "CDP Ready", 300000);
 	root = browser_json(&d);
-	ck_assert_str_eq(jstr(root, "kind"), "docker");
-	snprintf(name, sizeof name, "%s", jstr(root, "container"));
+	ck_assert_str_eq(jsonread_text(root, "kind"), "docker");
+	snprintf(name, sizeof name, "%s", jsonread_text(root, "container"));
 	jsonread_free(root);
 	ck_assert_msg(name[0] != '\0', "no container");
 	e2e_run(d.t, "!quit");

@@ -187,39 +187,6 @@ deck_close(struct deck *d)
 	d->t = NULL;
 }
 
-/* Fork `jobdeck ctl -S NAME ARGS...`; its stdout on *out. */
-static pid_t
-ctl_spawn(struct deck *d, const char *const *args, int *out)
-{
-	const char	*argv[32];
-	size_t		 n = 0, i;
-	int		 p[2], null;
-	pid_t		 pid;
-
-	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	argv[n++] = e2e_bin();
-	argv[n++] = "ctl";
-	argv[n++] = "-S";
-	argv[n++] = d->name;
-	for (i = 0; args[i] != NULL && n < 31; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	pid = fork();
-	ck_assert_int_ne(pid, -1);
-	if (pid == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(p[1], 1);
-		dup2(null, 2);
-		setenv("XDG_RUNTIME_DIR", d->run, 1);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(p[1]);
-	*out = p[0];
-	return pid;
-}
-
 /*
  * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck, reading its screen
  * meanwhile; its stdout (to free), which must come with exit status 0.
@@ -228,33 +195,19 @@ static char *
 ctl(struct deck *d, ...)
 {
 	const char	*args[32];
-	struct pollfd	 pfd;
 	va_list		 ap;
-	char		*out = calloc(1, 1);
-	size_t		 len = 0, n = 0;
-	int64_t		 end = term_now_ms() + CTL_MS;
+	char		*out;
+	size_t		 n = 0;
 	int		 status;
-	pid_t		 pid;
 
 	va_start(ap, d);
 	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
 		n++;
 	va_end(ap);
 	args[n] = NULL;
-	pid = ctl_spawn(d, args, &pfd.fd);
-	pfd.events = POLLIN;
-	for (;;) {
-		ck_assert_msg(term_now_ms() < end, "ctl %s did not finish",
-		    args[0]);
-		if (poll(&pfd, 1, 10) > 0 && !e2e_drain(pfd.fd, &out, &len))
-			break;
-		term_pump(d->t, 1);
-	}
-	close(pfd.fd);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "ctl %s: status %d: %s", args[0], status, out);
+	out = e2e_ctl(d->t, d->name, d->run, args, 0, CTL_MS, &status);
+	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
+	    out);
 	return out;
 }
 
@@ -283,20 +236,6 @@ job_json(struct deck *d, const char *name, const struct jsonread **job)
 	return root;
 }
 
-/* Return a string member of the job ("" for null, "?" if none). */
-static const char *
-job_str(const struct jsonread *job, const char *key)
-{
-	const struct jsonread	*v = jsonread_get(job, key);
-
-	if (v == NULL)
-		return "?";
-	if (jsonread_type(v) == JSONREAD_NULL)
-		return "";
-	return jsonread_string(v, NULL) != NULL ? jsonread_string(v, NULL) :
-	    "?";
-}
-
 /*
  * Wait until `ctl --json list` says job name's key is want; a failure
  * says what it was.
@@ -311,7 +250,7 @@ wait_job(struct deck *d, const char *name, const char *key, const char *want)
 
 	for (;;) {
 		root = job_json(d, name, &job);
-		snprintf(was, sizeof was, "%s", job != NULL ? job_str(job, key) :
+		snprintf(was, sizeof was, "%s", job != NULL ? jsonread_text(job, key) :
 		    "(no such job)");
 		jsonread_free(root);
 		if (strcmp(was, want) == 0)
@@ -333,8 +272,8 @@ assert_job(struct deck *d, const char *name, const char *key,
 
 	root = job_json(d, name, &job);
 	ck_assert_msg(job != NULL, "no job %s", name);
-	ck_assert_msg(strcmp(job_str(job, key), want) == 0, "job %s: %s is "
-	    "\"%s\", not \"%s\"", name, key, job_str(job, key), want);
+	ck_assert_msg(strcmp(jsonread_text(job, key), want) == 0, "job %s: %s is "
+	    "\"%s\", not \"%s\"", name, key, jsonread_text(job, key), want);
 	jsonread_free(root);
 }
 
@@ -348,9 +287,9 @@ assert_job_prefix(struct deck *d, const char *name, const char *key,
 
 	root = job_json(d, name, &job);
 	ck_assert_msg(job != NULL, "no job %s", name);
-	ck_assert_msg(strncmp(job_str(job, key), want, strlen(want)) == 0,
+	ck_assert_msg(strncmp(jsonread_text(job, key), want, strlen(want)) == 0,
 	    "job %s: %s is \"%s\", not \"%s...\"", name, key,
-	    job_str(job, key), want);
+	    jsonread_text(job, key), want);
 	jsonread_free(root);
 }
 
@@ -381,7 +320,7 @@ bg_start(struct deck *d, struct bg *b)
 	static const char *const args[] = { "events", NULL };
 
 	memset(b, 0, sizeof *b);
-	b->pid = ctl_spawn(d, args, &b->fd);
+	b->pid = e2e_ctl_spawn(d->name, d->run, args, 0, &b->fd);
 	fcntl(b->fd, F_SETFL, O_NONBLOCK);
 	b->buf = calloc(1, 1);
 }

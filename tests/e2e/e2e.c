@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,81 @@ e2e_batch(const char *args, char *out, size_t size)
 	out[n] = '\0';
 	status = pclose(f);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Fork `jobdeck ctl -S deck ARGS...` (NULL-ended), stdin /dev/null,
+ * XDG_RUNTIME_DIR=run unless run is NULL; its stdout (and stderr when err
+ * is set, else /dev/null) on *out; its pid.
+ */
+pid_t
+e2e_ctl_spawn(const char *deck, const char *run, const char *const *args,
+    int err, int *out)
+{
+	const char	*argv[32];
+	size_t		 n = 0, i;
+	int		 p[2], null;
+	pid_t		 pid;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	argv[n++] = e2e_bin();
+	argv[n++] = "ctl";
+	argv[n++] = "-S";
+	argv[n++] = deck;
+	for (i = 0; args[i] != NULL && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(err ? p[1] : null, 2);
+		if (run != NULL)
+			setenv("XDG_RUNTIME_DIR", run, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+/*
+ * Run e2e_ctl_spawn()'s command to its end within ms, pumping t's screen
+ * meanwhile (t may be NULL); its output (to free), its exit status in
+ * *status (-1: killed by a signal).
+ */
+char *
+e2e_ctl(struct term *t, const char *deck, const char *run,
+    const char *const *args, int err, int ms, int *status)
+{
+	struct pollfd	 pfd;
+	char		*out = calloc(1, 1);
+	size_t		 len = 0;
+	int64_t		 end = term_now_ms() + ms;
+	int		 st;
+	pid_t		 pid;
+
+	ck_assert_ptr_nonnull(out);
+	pid = e2e_ctl_spawn(deck, run, args, err, &pfd.fd);
+	pfd.events = POLLIN;
+	for (;;) {
+		ck_assert_msg(term_now_ms() < end, "ctl %s did not finish",
+		    args[0]);
+		if (poll(&pfd, 1, 10) > 0 && !e2e_drain(pfd.fd, &out, &len))
+			break;
+		if (t != NULL)
+			term_pump(t, 1);
+		else
+			(void)poll(NULL, 0, 1);
+	}
+	close(pfd.fd);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
 }
 
 /* Write text to name in directory dir with mode, or fail the test. */

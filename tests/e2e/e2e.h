@@ -1,7 +1,8 @@
 /*
  * e2e: what every end-to-end suite shares on top of the term harness (it
  * needs check, which term.c does not): the binary under test, starting it
- * and waiting for its panel, typing a command line, configuration files
+ * and waiting for its panel, typing a command line, `jobdeck ctl` run
+ * beside it, configuration files
  * in a private directory, running it without a terminal, failure messages
  * that carry the screen, and the suite's main().
  *
@@ -58,6 +59,10 @@ ssize_t		 e2e_read_file(struct term *, const char *, char *, size_t);
 void		 e2e_put_file(const char *, const char *, const char *, int);
 const char	*e2e_get_file(const char *, const char *, char *, size_t);
 int		 e2e_drain(int, char **, size_t *);
+pid_t		 e2e_ctl_spawn(const char *, const char *,
+		    const char *const *, int, int *);
+char		*e2e_ctl(struct term *, const char *, const char *,
+		    const char *const *, int, int, int *);
 void		 e2e_add_cases(Suite *, const struct e2e_case *, size_t);
 int		 e2e_main(Suite *);
 
