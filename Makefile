@@ -140,9 +140,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
-		     $(B)/hostport.o $(B)/tests/testnet.o
+		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
-		     $(B)/hostport.o $(B)/tests/testnet.o \
+		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o

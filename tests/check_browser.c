@@ -45,6 +45,7 @@
 #include "jsonval.h"
 #include "loop.h"
 #include "skip.h"
+#include "testdir.h"
 #include "testnet.h"
 
 #define READY_MS	60000	/* a browser's start on a loaded machine */
@@ -285,9 +286,6 @@ run_until_gone(void)
 static void
 teardown(void)
 {
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[512];
 	int		 procs, entries, i;
 
 	browser_free(fx.b);
@@ -301,17 +299,7 @@ teardown(void)
 	loop_free(fx.loop);
 	if (fx.cg != NULL)
 		cgroup_free(fx.cg);
-	if ((d = opendir(fx.dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%s", fx.dir,
-			    de->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(fx.dir);
+	testdir_remove(fx.dir);
 	ck_assert_msg(procs == 0, "%d processes left after browser_free",
 	    procs);
 	ck_assert_msg(entries == 0, "%d profiles left after browser_free",

@@ -40,6 +40,7 @@
 #include "loop.h"
 #include "probe.h"
 #include "skip.h"
+#include "testdir.h"
 #include "testnet.h"
 
 #define WAIT_MS		10000	/* the most anything is waited for */
@@ -119,24 +120,11 @@ setup(void)
 static void
 teardown(void)
 {
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[512];
 
 	http_free(fx.http);
 	jobtable_free(fx.jt);
 	loop_free(fx.loop);
-	if ((d = opendir(fx.dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%s", fx.dir,
-			    de->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(fx.dir);
+	testdir_remove(fx.dir);
 }
 
 /* Run loop turns for ms milliseconds. */
