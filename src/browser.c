@@ -1199,9 +1199,8 @@ static void
 browser_cmd_done(struct browser *b, int status)
 {
 	enum browser_step	 step = b->cmd.step;
-	const char		*first, *colon;
-	char			 how[64];
-	int			 ok, port;
+	char			 how[64], *host, *port, *why = NULL;
+	int			 ok;
 
 	b->cmd.step = BROWSER_STEP_NONE;
 	ok = status != WAITSTATUS_NONE && WIFEXITED(status) &&
@@ -1240,17 +1239,19 @@ browser_cmd_done(struct browser *b, int status)
 	case BROWSER_STEP_PORT:
 		if (b->state != BROWSER_STARTING)
 			return;
-		first = b->cmd.out;
+		/* "127.0.0.1:49153", by the one rule for a TCP target. */
 		b->cmd.out[strcspn(b->cmd.out, "\n")] = '\0';
-		colon = strrchr(first, ':');
-		port = colon != NULL ? atoi(colon + 1) : 0;
-		if (!ok || port <= 0 || port > 65535) {
+		if (!ok || hostport_split("docker port", b->cmd.out, &host,
+		    &port, &why) != 0) {
 			browser_fail(b, "docker port: %s", ok ?
 			    "no port published" : browser_cmd_last(b));
+			free(why);
 			return;
 		}
-		b->json_url = xprintf("http://127.0.0.1:%d/json/version",
+		b->json_url = xprintf("http://127.0.0.1:%s/json/version",
 		    port);
+		free(host);
+		free(port);
 		browser_ask(b);
 		return;
 	case BROWSER_STEP_RM:

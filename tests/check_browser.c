@@ -1309,6 +1309,34 @@ START_TEST(test_docker_run_fails)
 }
 END_TEST
 
+/*
+ * A `docker port` answer that is not HOST:PORT by hostport.h's rule
+ * ("127.0.0.1:9222junk": atoi() read 9222 and asked there) is FAILED at
+ * once, and the container is removed.
+ */
+START_TEST(test_docker_port_garbage)
+{
+	struct browser	*b;
+	char		 path[PATH_MAX], log[4096], *saved;
+
+	script("docker", "echo \"$*\" >>\"$(dirname \"$0\")/docker.log\"\n"
+	    "case $1 in version) echo 1 ;; run) echo 4f1c ;; "
+	    "port) echo 127.0.0.1:9222junk ;; rm) echo ok ;; esac", path,
+	    sizeof path);
+	saved = path_first();
+	b = make("auto", "some/image", NULL, 0, NULL);
+	start(b);
+	ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS));
+	ck_assert_str_eq(browser_why(b), "docker port: no port published");
+	run_for(300);
+	docker_log(log, sizeof log);
+	ck_assert_msg(strstr(log, "\nrm -f jobdeck-browser-") != NULL,
+	    "log: %s", log);
+	setenv("PATH", saved, 1);
+	free(saved);
+}
+END_TEST
+
 /* With a daemon: the image runs, READY, and stop removes the container. */
 START_TEST(test_docker_image)
 {
@@ -1378,6 +1406,7 @@ browser_suite(void)
 	tcase_add_test(tc, test_docker_falls_back);
 	tcase_add_test(tc, test_docker_steps);
 	tcase_add_test(tc, test_docker_run_fails);
+	tcase_add_test(tc, test_docker_port_garbage);
 	tcase_add_test(tc, test_docker_image);
 	suite_add_tcase(s, tc);
 	return s;
