@@ -105,7 +105,10 @@ LIB_SRCS = \
 	src/stack.c \
 	src/jsonval.c \
 	src/browser.c \
-	src/up.c
+	src/up.c \
+	src/ctlconn.c \
+	src/mcp.c \
+	src/mcp-tools.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
@@ -115,7 +118,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser
+	       input bind probe watch dotenv jsonval browser mcp
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -145,6 +148,10 @@ check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
+# The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
+check_mcp_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/jsonval.o $(B)/json.o \
+		     $(B)/mcp.o $(B)/mcp-tools.o $(B)/ctlconn.o \
+		     $(B)/expand.o $(B)/expand-argv.o $(B)/tests/jsonread.o
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -200,6 +207,11 @@ BROWSER_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(B)/tests/testnet.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
 # disk, misbehaving children (about 80 s; some cases need root).
+# jobdeck mcp end to end: the real deck, the real server, the official
+# MCP TypeScript SDK as the client (tests/mcp/, installed by make check).
+MCP_E2E_BIN = $(TB)/check_mcp_e2e
+MCP_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(B)/tests/e2e/check_mcp_e2e.o $(B)/tests/jsonread.o
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	     $(B)/tests/e2e/check_fault.o
@@ -227,7 +239,7 @@ STOREBENCH_OBJS = $(B)/bench/storebench.o $(B)/tests/e2e/term.o \
 # runs it FUZZ_SECONDS; `make test` replays every seed and saved crash of
 # each through tests/fuzz/replay.c, built with $(CC) like the rest.
 FUZZ_TARGETS = toml config cmdline expand procfile vt store input dotenv \
-	       jsonval
+	       jsonval mcp ctlro
 FUZZ_SECONDS ?= 60
 FUZZ_CC	?= clang
 FUZZ_B	= build/fuzz
@@ -312,6 +324,10 @@ $(BROWSER_E2E_BIN): $(BROWSER_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(MCP_E2E_BIN): $(MCP_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -377,7 +393,7 @@ check:
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
-	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(TOML_TOOLS) \
+	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
 # The whole suite without the install step (what `check` runs).
@@ -386,7 +402,7 @@ test: check-build
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
-	    $(BROWSER_E2E_BIN) $(FAULT_BIN)
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -400,9 +416,10 @@ unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
-    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN)
+    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN)
+	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) \
+	    $(MCP_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

@@ -113,6 +113,9 @@ struct cmd_ctx {
 						/*   NULL: none (!run fails) */
 	struct browser		*browser;	/* !browser; NULL: none */
 	int			 json;		/* results as JSON */
+	int			 read_only;	/* only CMD_READ_ONLY commands, */
+						/*   and those only look (the */
+						/*   read-only socket) */
 	const struct bind	*bind;		/* keys for !help; NULL: defaults */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 	const struct cmd_entry	*entry;		/* the command running */
@@ -138,6 +141,7 @@ struct cmd_entry {
 	int			 max_args;	/* -1: no limit */
 
 #define CMD_BARE	0x1	/* also runs without the leading ! (cd) */
+#define CMD_READ_ONLY	0x2	/* only looks: allowed with ctx->read_only */
 	int			 flags;
 
 	void		(*exec)(struct cmd_ctx *, int argc, char **argv);
@@ -162,6 +166,7 @@ void	cmd_error(struct cmd_ctx *, const char *, ...)
 void	cmd_usage_error(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	cmd_usage_fail(struct cmd_ctx *);
+int	cmd_refuse_write(struct cmd_ctx *, const char *what);
 char	*cmd_usage(const struct cmd_entry *);
 void	cmd_message(struct cmd_ctx *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

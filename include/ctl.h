@@ -124,7 +124,11 @@ struct ctl_cbs {
 #define CTL_CLIENTS_MAX		128
 #define CTL_CONTROL		'\036'	/* starts a line of the protocol */
 
-int		 ctl_socket_path(const char *name, int create, char **path,
+/* Flags of ctl_socket_path(). */
+#define CTL_PATH_CREATE		0x1	/* make the directory if need be */
+#define CTL_PATH_READ_ONLY	0x2	/* the read-only socket, NAME.ro */
+
+int		 ctl_socket_path(const char *name, int flags, char **path,
 		    char **cause);
 struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,

@@ -49,5 +49,6 @@ void	 json_put_int(struct json_buf *, int64_t);
 void	 json_put_double(struct json_buf *, double);
 void	 json_put_bool(struct json_buf *, int);
 void	 json_put_null(struct json_buf *);
+void	 json_put_raw(struct json_buf *, const char *text, size_t len);
 
 #endif

@@ -23,6 +23,7 @@ const struct cmd_entry cmd_browser_entry = {
 	    "default)",
 	.min_args = 0,
 	.max_args = 1,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_browser_exec,
 };
 
@@ -117,6 +118,12 @@ cmd_browser_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (i == CMD_BROWSER_NACTS) {
 		cmd_usage_error(ctx, "browser: unknown word: %s (start, stop, "
 		    "restart or status)", word);
+		return;
+	}
+	if (cmd_browser_acts[i].act != NULL && ctx->read_only) {
+		cause = xprintf("browser %s", word);
+		(void)cmd_refuse_write(ctx, cause);
+		free(cause);
 		return;
 	}
 	if (ctx->browser == NULL) {

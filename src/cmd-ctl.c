@@ -70,6 +70,7 @@ const struct cmd_entry cmd_list_entry = {
 	    "N most recent (--all: and the runs of earlier decks)",
 	.min_args = 0,
 	.max_args = 0,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_list_exec,
 };
 
@@ -81,6 +82,7 @@ const struct cmd_entry cmd_status_entry = {
 	    "only the output since the last such call)",
 	.min_args = 1,
 	.max_args = 1,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_status_exec,
 };
 
@@ -111,6 +113,7 @@ const struct cmd_entry cmd_events_entry = {
 	.help = "stream every job's events as JSON lines (control socket only)",
 	.min_args = 0,
 	.max_args = 0,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_events_exec,
 };
 
@@ -234,6 +237,11 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
+	/* The job's own mark is everyone's: moving it is a change. */
+	if (incremental && ctx->read_only) {
+		(void)cmd_refuse_write(ctx, "status --incremental");
+		return;
+	}
 	if ((job = cmd_find_job(ctx, id)) == NULL)
 		return;
 	/* A summary: its last lines, in bounded memory; logs has them all. */

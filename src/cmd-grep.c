@@ -39,6 +39,7 @@ const struct cmd_entry cmd_grep_entry = {
 	    "ones), or of the jobs and run ids given, newest first",
 	.min_args = 1,
 	.max_args = -1,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_grep_exec,
 };
 

@@ -40,6 +40,7 @@ const struct cmd_entry cmd_history_entry = {
 	    "(--all: this deck's too; --limit: the N newest, 50 by default)",
 	.min_args = 0,
 	.max_args = 0,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_history_exec,
 };
 

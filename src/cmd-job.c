@@ -37,6 +37,7 @@ const struct cmd_entry cmd_ps_entry = {
 	.help = "list every job: id, pid, state, exit, time, command",
 	.min_args = 0,
 	.max_args = 0,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_ps_exec,
 };
 
@@ -122,6 +123,7 @@ const struct cmd_entry cmd_logs_entry = {
 	    "--follow for what it prints until it ends)",
 	.min_args = 1,
 	.max_args = 1,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_logs_exec,
 };
 

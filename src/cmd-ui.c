@@ -38,6 +38,7 @@ const struct cmd_entry cmd_help_entry = {
 	.help = "list commands and keys",
 	.min_args = 0,
 	.max_args = 0,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_help_exec,
 };
 

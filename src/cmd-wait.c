@@ -32,6 +32,7 @@ const struct cmd_entry cmd_wait_entry = {
 	    "only; --timeout: give up after S seconds)",
 	.min_args = 1,
 	.max_args = -1,
+	.flags = CMD_READ_ONLY,
 	.exec = cmd_wait_exec,
 };
 

@@ -255,6 +255,10 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ctx->entry = entry;
 	cmd_options_clear(ctx);
+	if (ctx->read_only && !(entry->flags & CMD_READ_ONLY)) {
+		cmd_refuse_write(ctx, entry->name);
+		return -1;
+	}
 	if (cmd_options_parse(ctx, argc, argv) != 0)
 		goto out;
 	nargs = argc - ctx->first;
@@ -267,6 +271,31 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 out:
 	cmd_options_clear(ctx);
 	return ctx->failed ? -1 : 0;
+}
+
+/*
+ * Refuse what (a command, or a command and the words that make it change
+ * something) on a read-only context, naming the commands that only look
+ * (made from cmd_table[]); always returns -1.
+ */
+int
+cmd_refuse_write(struct cmd_ctx *ctx, const char *what)
+{
+	const struct cmd_entry	*const *e;
+	char			*list = NULL, *tmp;
+
+	for (e = cmd_table; *e != NULL; e++) {
+		if (!((*e)->flags & CMD_READ_ONLY))
+			continue;
+		tmp = xprintf("%s%s%s", list == NULL ? "" : list,
+		    list == NULL ? "" : ", ", (*e)->name);
+		free(list);
+		list = tmp;
+	}
+	cmd_error(ctx, "%s: not allowed here: this connection may only look "
+	    "(%s)", what, list != NULL ? list : "nothing");
+	free(list);
+	return -1;
 }
 
 /*

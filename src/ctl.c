@@ -377,12 +377,13 @@ ctl_check_dir(const char *dir, int create, char **cause)
 }
 
 /*
- * Work out the socket path of deck name and check its directory (made if
- * create is set); 0 with *path (for the caller to free), or -1 with
- * *cause.
+ * Work out the socket path of deck name (NAME.sock, or NAME.ro with
+ * CTL_PATH_READ_ONLY: no name's .sock or .lock can be it) and check its
+ * directory (made with CTL_PATH_CREATE); 0 with *path (for the caller to
+ * free), or -1 with *cause.
  */
 int
-ctl_socket_path(const char *name, int create, char **path, char **cause)
+ctl_socket_path(const char *name, int flags, char **path, char **cause)
 {
 	struct sockaddr_un	 sun;
 	const char		*runtime;
@@ -399,11 +400,12 @@ ctl_socket_path(const char *name, int create, char **path, char **cause)
 		dir = xprintf("%s/jobdeck", runtime);
 	else
 		dir = xprintf("/tmp/jobdeck-%ld", (long)geteuid());
-	if (ctl_check_dir(dir, create, cause) != 0) {
+	if (ctl_check_dir(dir, (flags & CTL_PATH_CREATE) != 0, cause) != 0) {
 		free(dir);
 		return -1;
 	}
-	*path = xprintf("%s/%s.sock", dir, name);
+	*path = xprintf("%s/%s.%s", dir, name,
+	    (flags & CTL_PATH_READ_ONLY) ? "ro" : "sock");
 	free(dir);
 	if (strlen(*path) >= sizeof sun.sun_path) {
 		*cause = xprintf("socket path too long: %s", *path);
@@ -523,7 +525,7 @@ ctl_listen(const char *name, char **cause)
 	mode_t			 mask;
 	int			 fd, lock, rc, error;
 
-	if (ctl_socket_path(name, 1, &path, cause) != 0)
+	if (ctl_socket_path(name, CTL_PATH_CREATE, &path, cause) != 0)
 		return NULL;
 	/* Held from the probe until the socket listens. */
 	if ((lock = ctl_lock(path, cause)) == -1) {

@@ -392,3 +392,15 @@ json_put_null(struct json_buf *jb)
 	json_before_value(jb);
 	json_append(jb, "null", 4);
 }
+
+/*
+ * Append a value the caller already wrote as JSON text (a schema, a
+ * document a deck sent), as it is: the caller vouches that it is one
+ * valid JSON value.
+ */
+void
+json_put_raw(struct json_buf *jb, const char *text, size_t len)
+{
+	json_before_value(jb);
+	json_append(jb, text, len);
+}

@@ -38,6 +38,7 @@
 #include "debuglog.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "mcp.h"
 #include "run.h"
 #include "session.h"
 #include "stack.h"
@@ -428,6 +429,8 @@ main(int argc, char **argv)
 		return run_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
 		return ctl_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "mcp") == 0)
+		return mcp_main(argc - 1, argv + 1);
 
 	/* jobdeck up: the same deck, its lines instead of a screen. */
 	memset(&uopts, 0, sizeof uopts);
