@@ -1099,11 +1099,11 @@ static const struct {
 	const char	*help;
 } mcp_options[] = {
 	{ NULL, 'S', "NAME", "the deck to use (default: default)" },
-	{ "read-only", 'r', NULL, "list and allow only the tools that look "
-	  "(terminal_job_status,\nterminal_job_list, terminal_screen), "
+	{ "read-only", 'r', NULL, "list and allow only the tools that look\n"
+	  "(terminal_job_status, terminal_job_list,\nterminal_screen), "
 	  "through the deck's read-only socket" },
-	{ "start", 's', NULL, "start a deck without a screen (jobdeck up "
-	  "--stay) when none of\nthat name runs, and quit it at the end" },
+	{ "start", 's', NULL, "start a deck without a screen (jobdeck up\n"
+	  "--stay) when none of that name runs; quit it\nat the end" },
 	{ "help", 'h', NULL, "show this help" },
 };
 #define MCP_NOPTIONS (sizeof mcp_options / sizeof mcp_options[0])
@@ -1457,7 +1457,7 @@ mcp_main_deck_start(const char *deck, const char *path)
 			_exit(127);
 		dup2(fd, STDIN_FILENO);
 		dup2(fd, STDOUT_FILENO);
-		closefrom(STDERR_FILENO + 1);
+		close_range(STDERR_FILENO + 1, ~0U, 0);
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "jobdeck mcp: /proc/self/exe: %s\n",
 		    strerror(errno));
