@@ -79,7 +79,7 @@ main_usage(FILE *f)
 	    "       jobdeck up [-c FILE | -f PROCFILE] [-S NAME] [-t] "
 	    "[--no-color]\n"
 	    "               [--port-base N] [JOB ...]\n"
-	    "       jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]\n"
+	    "       jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]\n"
 	    "       jobdeck run [-c FILE] [--json] [OPTIONS] "
 	    "(JOBNAME | -- PROGRAM [ARG ...])\n");
 }
