@@ -116,10 +116,13 @@
 #ifndef JOBDECK_CTL_H
 #define JOBDECK_CTL_H
 
+#include <stddef.h>
+
 struct cmd_ctx;
 struct ctl;
 struct job;
 struct loop;
+struct session;
 
 /* What the deck does for the socket's clients; any member may be NULL. */
 struct ctl_cbs {
@@ -147,6 +150,9 @@ struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,
 		    const struct cmd_ctx *, const struct ctl_cbs *, void *arg);
 void		 ctl_free(struct ctl *);
+int		 ctl_request_parse(const struct session *, char *line,
+		    size_t len, int *argc, char ***argv, int *first,
+		    int *json, char **cause);
 
 int		 ctl_main(int argc, char **argv);
 

@@ -2422,6 +2422,47 @@ ctl_wait_start(struct ctl_client *c)
 	ctl_client_flush(c);
 }
 
+/*
+ * Cut a request line (len bytes without its newline; line[len] may be
+ * written) into words as the socket runs them: a NUL byte is refused, a
+ * trailing CR dropped, the words split by session_split() on session,
+ * leading "--json" words taken (*json set), and the command's '!'
+ * dropped.  0 with the words (session_split_free() them) and *first, the
+ * index of the command; or -1 with *cause, a bad request (status 2).
+ */
+int
+ctl_request_parse(const struct session *session, char *line, size_t len,
+    int *argc, char ***argv, int *first, int *json, char **cause)
+{
+	*argc = 0;
+	*argv = NULL;
+	*first = 0;
+	if (memchr(line, '\0', len) != NULL) {
+		*cause = xstrdup("bad request: it holds a NUL byte");
+		return -1;
+	}
+	line[len] = '\0';
+	if (len > 0 && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	if (session_split(session, line, argc, argv, cause) != 0)
+		return -1;
+	while (*first < *argc && strcmp((*argv)[*first], "--json") == 0) {
+		*json = 1;
+		(*first)++;
+	}
+	if (*first < *argc && (*argv)[*first][0] == '!')
+		memmove((*argv)[*first], (*argv)[*first] + 1,
+		    strlen((*argv)[*first]));
+	if (*first == *argc || (*argv)[*first][0] == '\0') {
+		*cause = xstrdup("empty request (try: help)");
+		session_split_free(*argc, *argv);
+		*argc = 0;
+		*argv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* Run a complete request and queue its reply. */
 static void
 ctl_client_request(struct ctl_client *c, char *line, size_t len)
@@ -2431,35 +2472,20 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	struct json_buf	  jb;
 	struct ctl_buf	  reply = { NULL, 0, 0 };
 	char		**argv, *cause = NULL, *doc, status[8];
-	int		  argc, first = 0;
+	int		  argc, first;
 
 	c->flags |= CTL_ANSWERED;
 	if (c->req_timer != 0) {
 		loop_cancel_timer(ctl->loop, c->req_timer);
 		c->req_timer = 0;
 	}
-	if (memchr(line, '\0', len) != NULL) {
-		ctl_client_fail(c, 2, "bad request: it holds a NUL byte");
-		return;
-	}
 	line[len] = '\0';
-	if (len > 0 && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	debuglog("ctl: client %d asks: %.200s", c->fd, line);
-	if (session_split(ctl->ctx.session, line, &argc, &argv, &cause) != 0) {
+	debuglog("ctl: client %d%s asks: %.200s", c->fd,
+	    (c->flags & CTL_READ_ONLY) ? " (read-only)" : "", line);
+	if (ctl_request_parse(ctl->ctx.session, line, len, &argc, &argv,
+	    &first, &c->json, &cause) != 0) {
 		ctl_client_fail(c, 2, "%s", cause);
 		free(cause);
-		return;
-	}
-	while (first < argc && strcmp(argv[first], "--json") == 0) {
-		c->json = 1;
-		first++;
-	}
-	if (first < argc && argv[first][0] == '!')
-		memmove(argv[first], argv[first] + 1, strlen(argv[first]));
-	if (first == argc || argv[first][0] == '\0') {
-		ctl_client_fail(c, 2, "empty request (try: help)");
-		session_split_free(argc, argv);
 		return;
 	}
 
