@@ -22,7 +22,9 @@
  * connection may only look (ps, list, ...)"), and the deck's callbacks
  * (quit, focus) are never called for it.  So a client given only NAME.ro
  * (`jobdeck ctl --read-only`, `jobdeck mcp --read-only`) can watch the
- * deck but change nothing, whatever it sends.
+ * deck but change nothing, whatever it sends.  ctl_request_parse() is the
+ * one rule that cuts a request line into words (tests/fuzz/fuzz_ctlro.c
+ * runs the gate through it).
  *
  * The protocol.  A client connects, writes one request and reads one
  * reply; the server closes the connection when the reply is sent.

@@ -216,7 +216,7 @@ static char *
 fuzz_ro_state(void)
 {
 	struct json_buf	  jb;
-	char		**env;
+	char		**env, *text;
 	int		  i;
 
 	json_init(&jb);
@@ -232,7 +232,9 @@ fuzz_ro_state(void)
 		json_put_string(&jb, env[i]);
 	session_env_free(env);
 	json_array_end(&jb);
-	return json_finish(&jb, NULL);
+	text = json_finish(&jb, NULL);
+	json_clear(&jb);
+	return text;
 }
 
 /* Remove one file or directory of the store (nftw, depth first). */
