@@ -77,7 +77,13 @@ struct job_spec {
 					   and env) instead of a signal */
 	int64_t		  stop_timeout_ms;	/* stop to SIGKILL; 0 or -1: */
 						/*   the deck's grace */
+	const char	 *agent;	/* the agent (an MCP client's name) */
+					/*   that started it, or NULL; */
+					/*   see job_check_agent() */
 };
+
+/* The longest agent name, in bytes. */
+#define JOB_AGENT_MAX	64
 
 /* What a readiness probe said of the job's current run. */
 enum job_ready {
@@ -126,6 +132,8 @@ enum job_ready	 job_ready(const struct job *);
 const char	*job_ready_name(enum job_ready);
 void		 job_set_note(struct job *, const char *note);
 const char	*job_note(const struct job *);
+const char	*job_agent(const struct job *);
+int		 job_check_agent(const char *, char **cause);
 
 int		 job_id(const struct job *);
 const char	*job_name(const struct job *);

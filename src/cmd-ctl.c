@@ -51,13 +51,14 @@ static const struct cmd_option cmd_status_options[] = {
 	{ .name = NULL }
 };
 
-enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL };
+enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT };
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
 	[SPAWN_CWD] = { .name = "--cwd", .value = "DIR" },
 	[SPAWN_ENV] = { .name = "--env", .value = "K=V",
 	    .flags = CMD_OPT_REPEAT },
 	[SPAWN_NO_SHELL] = { .name = "--no-shell" },
+	[SPAWN_AGENT] = { .name = "--agent", .value = "NAME" },
 	{ .name = NULL }
 };
 
@@ -91,7 +92,8 @@ const struct cmd_entry cmd_spawn_entry = {
 	.options = cmd_spawn_options,
 	.args = "[--] COMMAND...",
 	.help = "start a job: a shell command (the rest of the line as "
-	    "typed), or with --no-shell a program and its arguments",
+	    "typed), or with --no-shell a program and its arguments "
+	    "(--agent: marked as started by that agent)",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -359,10 +361,11 @@ cmd_env_over(char **env, const char **sets, int nsets)
 }
 
 /*
- * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--]
- * COMMAND...: start a job in the session's cwd and environment (or the
- * given ones): the words joined as a shell command, or with --no-shell
- * the program and its arguments as they are.
+ * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--agent
+ * NAME] [--] COMMAND...: start a job in the session's cwd and environment
+ * (or the given ones): the words joined as a shell command, or with
+ * --no-shell the program and its arguments as they are; --agent marks it
+ * as an agent's (job_check_agent()).
  */
 static void
 cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -370,7 +373,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job_spec	  spec;
 	struct stat	  sb;
 	struct job	 *job;
-	const char	 *name, *cwd, *tail, **sets;
+	const char	 *name, *cwd, *tail, **sets, *agent;
 	char		**env, **envp, *dir = NULL, *command = NULL;
 	char		 *cause = NULL;
 	int		  i, k, nsets, no_shell;
@@ -380,6 +383,12 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	no_shell = ctx->opts[SPAWN_NO_SHELL].count > 0;
 	sets = ctx->opts[SPAWN_ENV].all;
 	nsets = ctx->opts[SPAWN_ENV].count;
+	agent = ctx->opts[SPAWN_AGENT].value;
+	if (agent != NULL && job_check_agent(agent, &cause) != 0) {
+		cmd_usage_error(ctx, "spawn: --agent: %s", cause);
+		free(cause);
+		return;
+	}
 	for (k = 0; k < nsets; k++) {
 		if (!cmd_is_assignment(sets[k])) {
 			cmd_usage_error(ctx, "spawn: --env wants NAME=VALUE: "
@@ -427,6 +436,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	spec.shell = session_shell(ctx->session);
 	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
 	spec.envp = envp;
+	spec.agent = agent;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	free(envp);
 	session_env_free(env);

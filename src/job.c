@@ -22,6 +22,7 @@
 #include "pty.h"
 #include "rawtext.h"
 #include "store.h"
+#include "textesc.h"
 #include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -92,6 +93,7 @@ struct job {
 	enum job_ready	  ready;	/* the current run's readiness */
 	char		 *note;		/* why it last restarted, or NULL */
 	char		 *start_error;	/* why its last start failed, or NULL */
+	char		 *agent;	/* the agent that started it, or NULL */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -154,6 +156,7 @@ job_new(int id, const struct job_spec *spec)
 	    xstrdup(spec->stop_command) : NULL;
 	j->stop_timeout_ms = spec->stop_timeout_ms > 0 ?
 	    spec->stop_timeout_ms : -1;
+	j->agent = spec->agent != NULL ? xstrdup(spec->agent) : NULL;
 	j->state = JOB_QUEUED;
 	j->child.pid = -1;
 	j->child.out_fd = j->child.in_fd = -1;
@@ -187,6 +190,7 @@ job_free(struct job *j)
 	free(j->wait_reason);
 	free(j->note);
 	free(j->start_error);
+	free(j->agent);
 	free(j->group);
 	free(j->stop_command);
 	free(j->name);
@@ -1355,6 +1359,7 @@ job_spec(struct job *j)
 	j->view.stop_signal = j->stop_signal;
 	j->view.stop_command = j->stop_command;
 	j->view.stop_timeout_ms = j->stop_timeout_ms;
+	j->view.agent = j->agent;
 	return &j->view;
 }
 
@@ -1481,4 +1486,41 @@ const char *
 job_start_error(const struct job *j)
 {
 	return j->start_error;
+}
+
+/* Return the agent that started the job (an MCP client's name), or NULL. */
+const char *
+job_agent(const struct job *j)
+{
+	return j->agent;
+}
+
+/*
+ * Check an agent's name: 1 to JOB_AGENT_MAX bytes of printable UTF-8 (no
+ * C0, DEL or C1 control, no byte that is not UTF-8); 0, or -1 with
+ * *cause.
+ */
+int
+job_check_agent(const char *s, char **cause)
+{
+	size_t	 len = strlen(s);
+	char	*safe;
+
+	if (len == 0) {
+		*cause = xprintf("an agent's name cannot be empty");
+		return -1;
+	}
+	if (len > JOB_AGENT_MAX) {
+		*cause = xprintf("an agent's name is at most %d bytes (%zu "
+		    "given)", JOB_AGENT_MAX, len);
+		return -1;
+	}
+	if (textesc_needed(s, len)) {
+		safe = textesc_visible(s, len);
+		*cause = xprintf("an agent's name must be printable text: %s",
+		    safe);
+		free(safe);
+		return -1;
+	}
+	return 0;
 }

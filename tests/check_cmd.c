@@ -389,7 +389,7 @@ static const struct err_case {
 	{ "!status", "usage: !status [--incremental] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
-	    "K=V]... [--no-shell] [--] COMMAND...", 0 },
+	    "K=V]... [--no-shell] [--agent NAME] [--] COMMAND...", 0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
 	    "directory", 0 },
 	{ "!send 1", "usage: !send ID [--] TEXT...", 0 },
@@ -485,6 +485,36 @@ help_at(int j, const char *help)
 	return 0;
 }
 
+/*
+ * Return how many lines the usage starting at line j takes: one, or more
+ * when it is wider than the view (continued on lines indented by 4).
+ */
+static int
+usage_lines(int j)
+{
+	int	n = 1;
+
+	while (j + n < rec.count && strlen(rec.lines[j + n - 1]) <= 78 &&
+	    strncmp(rec.lines[j + n], "    [", 5) == 0)
+		n++;
+	return n;
+}
+
+/* Return whether the usage want ("  !cmd ...") begins at line j. */
+static int
+usage_at(int j, const char *want)
+{
+	char	text[1024];
+	int	i, n = usage_lines(j);
+
+	snprintf(text, sizeof text, "%s", rec.lines[j]);
+	for (i = 1; i < n; i++) {
+		strncat(text, rec.lines[j + i] + 3, sizeof text - strlen(text) -
+		    1);
+	}
+	return strncmp(text, want, strlen(want)) == 0;
+}
+
 START_TEST(test_help)
 {
 	static const char *const lines[] = { "!help", "!he", "!?", "  !hel  " };
@@ -504,9 +534,8 @@ START_TEST(test_help)
 			snprintf(want, sizeof want, "  %s", usage);
 			free(usage);
 			for (j = 0, found = 0; j < rec.count && !found; j++)
-				found = strncmp(rec.lines[j], want,
-				    strlen(want)) == 0 &&
-				    help_at(j, e->help);
+				found = usage_at(j, want) &&
+				    help_at(j + usage_lines(j) - 1, e->help);
 			ck_assert_msg(found, "%s: no line for %s", lines[k],
 			    e->name);
 		}
@@ -1256,6 +1285,7 @@ START_TEST(test_send_spawn_as_typed)
 }
 END_TEST
 
+
 /* Build the cmd suite. */
 /*
  * Write a run as an earlier deck would: a store of its own in the same
@@ -1874,6 +1904,73 @@ START_TEST(test_browser_refused)
 }
 END_TEST
 
+/*
+ * spawn --agent NAME marks the job: JSON's "agent" (null without), the
+ * !ps row; an empty name, one over 64 bytes and one with a control byte
+ * (C0, DEL, C1) or invalid UTF-8 are refused with a usage error.
+ */
+START_TEST(test_spawn_agent)
+{
+	static const char *const	json_agent[] = {
+		"\"agent\":\"claude code é\"", NULL
+	};
+	static const char *const	json_none[] = { "\"agent\":null", NULL };
+	static const struct {
+		const char	*name;
+		const char	*error;
+	} bad[] = {
+		{ "", "spawn: --agent: an agent's name cannot be empty" },
+		{ "a\001b", "spawn: --agent: an agent's name must be printable "
+		    "text: a\\x01b" },
+		{ "a\033[2Jb", "spawn: --agent: an agent's name must be "
+		    "printable text: a\\e[2Jb" },
+		{ "del\177", "spawn: --agent: an agent's name must be "
+		    "printable text: del\\x7f" },
+		{ "c1\302\233x", "spawn: --agent: an agent's name must be "
+		    "printable text: c1\\u009bx" },
+		{ "bad\377", "spawn: --agent: an agent's name must be "
+		    "printable text: bad\\xff" },
+		{ "0123456789012345678901234567890123456789012345678901234567"
+		    "8901234", "spawn: --agent: an agent's name is at most 64 "
+		    "bytes (65 given)" },
+	};
+	char		*argv[] = { "spawn", "--agent", NULL, "--", "true", NULL };
+	char		 name64[65];
+	struct ps_row	 rows[4];
+	size_t		 k;
+	int		 n;
+
+	json_has("!spawn --agent 'claude code é' -- sleep 100", json_agent);
+	json_has("!status 1", json_agent);
+	json_has("!spawn -- sleep 100", json_none);
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_int_eq(rec.count, 3);
+	ck_assert_msg(strstr(rec.lines[1], "sleep 100  (agent claude code "
+	    "é)") != NULL, "ps row: %s", rec.lines[1]);
+	ck_assert_msg(strstr(rec.lines[2], "agent") == NULL, "ps row: %s",
+	    rec.lines[2]);
+	n = ps(rows, 4);
+	ck_assert_int_eq(n, 2);
+
+	memset(name64, 'x', 64);
+	name64[64] = '\0';
+	argv[2] = name64;
+	rec_clear();
+	ck_assert_int_eq(cmd_execute(&rec.ctx, 5, argv), 0);
+	ck_assert_str_eq(job_agent(rec.selected), name64);
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		rec_clear();
+		argv[2] = (char *)bad[k].name;
+		ck_assert_int_eq(cmd_execute(&rec.ctx, 5, argv), -1);
+		ck_assert_int_eq(rec.ctx.failed, CMD_USAGE);
+		ck_assert_int_eq(rec.nerrors, 1);
+		ck_assert_str_eq(rec.errors[0], bad[k].error);
+		ck_assert_int_eq(jobtable_count(rec.jt), 3);
+	}
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1930,6 +2027,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_export_unset);
 	tcase_add_test(tc, test_session_lists);
 	tcase_add_test(tc, test_send_spawn_as_typed);
+	tcase_add_test(tc, test_spawn_agent);
 	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 
