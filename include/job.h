@@ -156,6 +156,7 @@ int		 job_exit_status(const struct job *);
 int		 job_end_status(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
+void		 job_size(const struct job *, int *rows, int *cols);
 struct vt	*job_vt_get(struct job *);
 const char	*job_run_id(const struct job *);
 const char	*job_store_dir(const struct job *);

@@ -3,7 +3,8 @@
  * the prompt too: !list (a filtered !ps), !status (one job in detail, with
  * its output, or only what is new), !spawn (a job with its own name, cwd,
  * environment, with or without a shell), !send (text to a job's input) and
- * !events (a stream of every job's events, control socket only).
+ * !events (a stream of every job's events, control socket only) and
+ * !screen (a job's screen as it is now).
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include "loop.h"
 #include "name.h"
 #include "session.h"
+#include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -31,6 +33,7 @@ static void	cmd_status_exec(struct cmd_ctx *, int, char **);
 static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
 static void	cmd_send_exec(struct cmd_ctx *, int, char **);
 static void	cmd_events_exec(struct cmd_ctx *, int, char **);
+static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
 
 /* How many lines of output !status shows (logs streams them all). */
 #define CMD_STATUS_LINES	1000
@@ -117,6 +120,17 @@ const struct cmd_entry cmd_events_entry = {
 	.max_args = 0,
 	.flags = CMD_READ_ONLY,
 	.exec = cmd_events_exec,
+};
+
+const struct cmd_entry cmd_screen_entry = {
+	.name = "screen",
+	.args = "ID",
+	.help = "show a job's screen as it is now: its rows as text (JSON: "
+	    "and the cursor, the alternate screen, the title)",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_READ_ONLY,
+	.exec = cmd_screen_exec,
 };
 
 /* Parse a state list ("running,failed") into a mask of 1 << state. */
@@ -596,4 +610,81 @@ cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(cause);
 		return;
 	}
+}
+
+/*
+ * !screen ID: the job's screen now, a row a line with trailing blanks
+ * trimmed (wide characters once); JSON: {"id", "rows", "cols", "cursor":
+ * {"row", "col", "visible"}, "alt_screen", "title" (null: none set),
+ * "lines"}.  A job that printed nothing yet has blank rows of its size.
+ */
+static void
+cmd_screen_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct json_buf	  jb;
+	struct job	 *job;
+	struct vt	 *vt;
+	char		**lines, *doc;
+	const char	 *title = NULL;
+	int		  rows, cols, first, i, cy = 0, cx = 0, visible = 1;
+	int		  alt = 0;
+
+	(void)argc;
+	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
+		return;
+	vt = job_vt(job);
+	job_size(job, &rows, &cols);
+	lines = xcalloc((size_t)rows + 1, sizeof *lines);
+	if (vt != NULL) {
+		first = vt_text_count(vt) - rows;
+		for (i = 0; i < rows; i++) {
+			if ((lines[i] = vt_text_line(vt, first + i)) == NULL)
+				lines[i] = xstrdup("");
+		}
+		visible = vt_cursor(vt, &cy, &cx);
+		alt = vt_altscreen(vt);
+		if (*vt_title(vt) != '\0')
+			title = vt_title(vt);
+	} else {
+		for (i = 0; i < rows; i++)
+			lines[i] = xstrdup("");
+	}
+
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "id");
+		json_put_int(&jb, job_id(job));
+		json_key(&jb, "rows");
+		json_put_int(&jb, rows);
+		json_key(&jb, "cols");
+		json_put_int(&jb, cols);
+		json_key(&jb, "cursor");
+		json_object_begin(&jb);
+		json_key(&jb, "row");
+		json_put_int(&jb, cy);
+		json_key(&jb, "col");
+		json_put_int(&jb, cx);
+		json_key(&jb, "visible");
+		json_put_bool(&jb, visible);
+		json_object_end(&jb);
+		json_key(&jb, "alt_screen");
+		json_put_bool(&jb, alt);
+		json_key(&jb, "title");
+		json_put_string(&jb, title);
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		for (i = 0; i < rows; i++)
+			json_put_string(&jb, lines[i]);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, doc);
+	} else {
+		doc = xprintf("Screen [%d] %s", job_id(job), job_command(job));
+		cmd_show(ctx, doc, lines, rows, 0);
+	}
+	free(doc);
+	job_text_free(lines, rows);
 }

@@ -354,6 +354,14 @@ job_vt_output(const char *buf, size_t len, void *arg)
 	job_write(arg, buf, len);
 }
 
+/* Give the size of the job's terminal (its emulator's, once it has one). */
+void
+job_size(const struct job *j, int *rows, int *cols)
+{
+	*rows = j->vt != NULL ? vt_rows(j->vt) : j->rows;
+	*cols = j->vt != NULL ? vt_cols(j->vt) : j->cols;
+}
+
 /* Return the job's emulator, creating it on first use. */
 struct vt *
 job_vt_get(struct job *j)

@@ -25,6 +25,7 @@
 #include "config.h"
 #include "job.h"
 #include "jobtable.h"
+#include "jsonval.h"
 #include "loop.h"
 #include "session.h"
 #include "stack.h"
@@ -1971,6 +1972,154 @@ START_TEST(test_spawn_agent)
 }
 END_TEST
 
+/* Run a line with JSON results and return the document, parsed. */
+static struct jsonval *
+json_run(const char *line)
+{
+	struct jsonval	*v;
+	char		*cause = NULL;
+
+	rec_clear();
+	rec.ctx.json = 1;
+	run_ok(line);
+	rec.ctx.json = 0;
+	ck_assert_msg(rec.json != NULL, "%s: no JSON", line);
+	v = jsonval_parse(rec.json, strlen(rec.json), &cause);
+	ck_assert_msg(v != NULL, "%s: %s: %s", line, cause, rec.json);
+	return v;
+}
+
+/* Return the integer member key of obj (it must be one). */
+static int64_t
+json_int(const struct jsonval *obj, const char *key)
+{
+	int64_t	n;
+
+	ck_assert_msg(jsonval_int(jsonval_get(obj, key), &n) == 0,
+	    "no integer %s", key);
+	return n;
+}
+
+/* Return the boolean member key of obj (it must be one). */
+static int
+json_bool(const struct jsonval *obj, const char *key)
+{
+	int	b;
+
+	ck_assert_msg(jsonval_bool(jsonval_get(obj, key), &b) == 0,
+	    "no boolean %s", key);
+	return b;
+}
+
+/* Return row i of a screen document's "lines". */
+static const char *
+screen_line(const struct jsonval *doc, size_t i)
+{
+	const char	*s;
+
+	s = jsonval_string(jsonval_at(jsonval_get(doc, "lines"), i));
+	ck_assert_msg(s != NULL, "no line %zu", i);
+	return s;
+}
+
+/* Turn the loop until `!screen ID` (JSON) has want on row; the document. */
+static struct jsonval *
+screen_wait(int id, size_t row, const char *want)
+{
+	struct jsonval	*doc;
+	char		 line[64];
+	int64_t		 end = loop_now_ms() + 5000;
+
+	snprintf(line, sizeof line, "!screen %d", id);
+	for (;;) {
+		doc = json_run(line);
+		if (strcmp(screen_line(doc, row), want) == 0)
+			return doc;
+		ck_assert_msg(loop_now_ms() < end, "screen %d row %zu: \"%s\", "
+		    "not \"%s\"", id, row, screen_line(doc, row), want);
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+}
+
+/*
+ * !screen: a real child's text at the places it printed it (a wide
+ * character once), the cursor, the title, the alternate screen and a
+ * hidden cursor; a job that printed nothing has blank rows of its size;
+ * the text form is the rows.
+ */
+START_TEST(test_screen)
+{
+	struct jsonval		*doc;
+	const struct jsonval	*cur;
+	char			 wide[64];
+	int64_t			 rows, cols;
+	int			 i;
+
+	run_ok("printf '\\033]2;my title\\007\\033[2J\\033[3;5Hhello"
+	    "\\033[10;20H\\344\\270\\226\\347\\225\\214x\\033[5;7H'; "
+	    "exec sleep 100");
+	doc = screen_wait(1, 2, "    hello");
+	rows = json_int(doc, "rows");
+	cols = json_int(doc, "cols");
+	ck_assert_int_gt(rows, 10);
+	ck_assert_int_gt(cols, 25);
+	ck_assert_int_eq(json_int(doc, "id"), 1);
+	ck_assert_uint_eq(jsonval_count(jsonval_get(doc, "lines")),
+	    (size_t)rows);
+	snprintf(wide, sizeof wide, "%19s世界x", "");
+	ck_assert_str_eq(screen_line(doc, 9), wide);
+	for (i = 0; i < rows; i++) {
+		if (i != 2 && i != 9)
+			ck_assert_str_eq(screen_line(doc, (size_t)i), "");
+	}
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 4);
+	ck_assert_int_eq(json_int(cur, "col"), 6);
+	ck_assert(json_bool(cur, "visible"));
+	ck_assert(!json_bool(doc, "alt_screen"));
+	ck_assert_str_eq(jsonval_get_string(doc, "title"), "my title");
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!screen 1");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_str_eq(rec.title, "Screen [1] printf '\\033]2;my title\\007"
+	    "\\033[2J\\033[3;5Hhello\\033[10;20H\\344\\270\\226\\347\\225\\214x"
+	    "\\033[5;7H'; exec sleep 100");
+	ck_assert_int_eq(rec.count, rows);
+	ck_assert_str_eq(rec.lines[2], "    hello");
+	ck_assert_str_eq(rec.lines[9], wide);
+
+	/* A full-screen program: the alternate screen, its cursor hidden. */
+	run_ok("printf 'main\\033[?1049h\\033[Halt\\033[?25l'; exec sleep 100");
+	doc = screen_wait(2, 0, "alt");
+	ck_assert(json_bool(doc, "alt_screen"));
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 0);
+	ck_assert_int_eq(json_int(cur, "col"), 3);
+	ck_assert(!json_bool(cur, "visible"));
+	ck_assert(jsonval_type(jsonval_get(doc, "title")) == JSONVAL_NULL);
+	jsonval_free(doc);
+
+	/* Nothing printed: blank rows of its size. */
+	run_ok("exec sleep 100");
+	run_for(100);
+	doc = json_run("!screen 3");
+	ck_assert_int_eq(json_int(doc, "rows"), rows);
+	ck_assert_int_eq(json_int(doc, "cols"), cols);
+	ck_assert_uint_eq(jsonval_count(jsonval_get(doc, "lines")),
+	    (size_t)rows);
+	for (i = 0; i < rows; i++)
+		ck_assert_str_eq(screen_line(doc, (size_t)i), "");
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 0);
+	ck_assert_int_eq(json_int(cur, "col"), 0);
+	jsonval_free(doc);
+	run_error_again("!screen 9", "no such job: 9");
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -2028,6 +2177,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_session_lists);
 	tcase_add_test(tc, test_send_spawn_as_typed);
 	tcase_add_test(tc, test_spawn_agent);
+	tcase_add_test(tc, test_screen);
 	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 
