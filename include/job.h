@@ -85,6 +85,23 @@ struct job_spec {
 /* The longest agent name, in bytes. */
 #define JOB_AGENT_MAX	64
 
+/*
+ * A page of a job's output read forward from a mark (job_text_page()):
+ * the lines, oldest first, the last one partial (no newline yet) when
+ * partial is set; from is the number of the first (where it would be
+ * when there is none); left counts the complete lines after the new
+ * mark, and more says whether output is already there after it (those
+ * lines, or a partial line grown since).
+ */
+struct job_page {
+	char		**lines;	/* the caller's: job_text_free() */
+	int		  count;
+	int		  partial;
+	int64_t		  from;
+	int64_t		  left;
+	int		  more;
+};
+
 /* What a readiness probe said of the job's current run. */
 enum job_ready {
 	JOB_READY_NONE,		/* no probe: ready once started */
@@ -175,6 +192,10 @@ char		**job_text_since(struct job *, struct store_mark *, int *count,
 		    int *partial);
 char		**job_text_incremental(struct job *, int max, int *count,
 		    int *partial, int *more);
+void		 job_text_page(struct job *, struct store_mark *,
+		    size_t max_bytes, struct job_page *);
+void		 job_text_end(struct job *, struct store_mark *);
+void		 job_text_mark(const struct job *, struct store_mark *);
 void		 job_text_free(char **lines, int count);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);

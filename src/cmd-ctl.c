@@ -48,11 +48,16 @@ static const struct cmd_option cmd_list_options[] = {
 	{ .name = NULL }
 };
 
-enum { STATUS_INCREMENTAL };
+enum { STATUS_INCREMENTAL, STATUS_SINCE, STATUS_MAX_BYTES };
 static const struct cmd_option cmd_status_options[] = {
 	[STATUS_INCREMENTAL] = { .name = "--incremental", .alias = "-i" },
+	[STATUS_SINCE] = { .name = "--since", .value = "MARK" },
+	[STATUS_MAX_BYTES] = { .name = "--max-bytes", .value = "N" },
 	{ .name = NULL }
 };
+
+/* The most bytes of output status --since (and --split) gives. */
+#define CMD_STATUS_BYTES	(1024 * 1024)
 
 enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT };
 static const struct cmd_option cmd_spawn_options[] = {
@@ -83,7 +88,8 @@ const struct cmd_entry cmd_status_entry = {
 	.options = cmd_status_options,
 	.args = "ID",
 	.help = "show a job's state, times, exit and output (--incremental: "
-	    "only the output since the last such call)",
+	    "only the output since the last such call; --since MARK: the "
+	    "output after a \"next\" mark, oldest first, at most N bytes)",
 	.min_args = 1,
 	.max_args = 1,
 	.flags = CMD_READ_ONLY,
@@ -236,59 +242,177 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 /*
- * !status [--incremental] ID: a job's fields and its output as text lines
- * (JSON: the job object with "output", the lines each ending in "\n");
- * with --incremental only the output since the last incremental call.
+ * Take status's --max-bytes into *max (allowed with wants set: --since,
+ * --split): 1 to CMD_STATUS_BYTES; 0, or -1 once reported.
+ */
+static int
+cmd_status_max_bytes(struct cmd_ctx *ctx, int wants, size_t *max)
+{
+	const char	*value = ctx->opts[STATUS_MAX_BYTES].value;
+	char		*end;
+	long long	 n;
+
+	*max = CMD_STATUS_BYTES;
+	if (value == NULL)
+		return 0;
+	if (!wants) {
+		cmd_usage_error(ctx, "status: --max-bytes goes with --since or "
+		    "--split");
+		return -1;
+	}
+	errno = 0;
+	n = strtoll(value, &end, 10);
+	if (*value < '0' || *value > '9' || *end != '\0' || errno != 0 ||
+	    n < 1 || n > CMD_STATUS_BYTES) {
+		cmd_usage_error(ctx, "status: --max-bytes wants a number of "
+		    "bytes from 1 to %d: %s", CMD_STATUS_BYTES, value);
+		return -1;
+	}
+	*max = (size_t)n;
+	return 0;
+}
+
+/*
+ * Parse a mark as a "next" gives it, "LINE:BYTES" (decimal); 0 or -1.
+ */
+static int
+cmd_parse_mark(const char *s, struct store_mark *mark)
+{
+	unsigned long long	 line, bytes;
+	char			*end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	line = strtoull(s, &end, 10);
+	if (errno != 0 || *end != ':' || line > INT64_MAX || end[1] < '0' ||
+	    end[1] > '9')
+		return -1;
+	s = end + 1;
+	bytes = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	mark->line = (int64_t)line;
+	mark->partial = bytes;
+	return 0;
+}
+
+/* Put a mark into jb as its "LINE:BYTES" string. */
+static void
+cmd_json_mark(struct json_buf *jb, const struct store_mark *mark)
+{
+	char	buf[64];
+
+	snprintf(buf, sizeof buf, "%lld:%llu", (long long)mark->line,
+	    (unsigned long long)mark->partial);
+	json_put_string(jb, buf);
+}
+
+/*
+ * Put lines as one string into jb: each line ending in "\n" but a partial
+ * last one.
+ */
+static void
+cmd_json_lines(struct json_buf *jb, char **lines, int count, int partial)
+{
+	char	*doc;
+	size_t	 len, n;
+	int	 i;
+
+	for (i = 0, len = 0; i < count; i++)
+		len += strlen(lines[i]) + 1;
+	doc = xmalloc(len + 1);
+	for (i = 0, len = 0; i < count; i++) {
+		n = strlen(lines[i]);
+		memcpy(doc + len, lines[i], n);
+		len += n;
+		/* A partial last line (a prompt) has no newline yet. */
+		if (i < count - 1 || !partial)
+			doc[len++] = '\n';
+	}
+	json_put_stringn(jb, doc, len);
+	free(doc);
+}
+
+/*
+ * !status [--incremental | --since MARK [--max-bytes N]] ID: a job's
+ * fields and its output as text lines (JSON: the job object with
+ * "output", the lines each ending in "\n", and "next", the mark to read
+ * on from); with --incremental only the output since the last
+ * incremental call; with --since the output after MARK, oldest first, at
+ * most N bytes of it (job_text_page()), and the job's own mark stays.
  */
 static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct json_buf	  jb;
 	struct job	 *job;
-	const char	 *id;
+	struct job_page	  page;
+	struct store_mark mark;
+	const char	 *id, *since;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
-	size_t		  len;
+	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
 
 	(void)argc;
 	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
+	since = ctx->opts[STATUS_SINCE].value;
 	/* The job's own mark is everyone's: moving it is a change. */
 	if (incremental && ctx->read_only) {
 		(void)cmd_refuse_write(ctx, "status --incremental");
 		return;
 	}
+	if (incremental && since != NULL) {
+		cmd_usage_error(ctx, "status: --incremental and --since do not "
+		    "go together");
+		return;
+	}
+	memset(&mark, 0, sizeof mark);
+	if (since != NULL && cmd_parse_mark(since, &mark) != 0) {
+		cmd_usage_error(ctx, "status: --since wants LINE:BYTES as a "
+		    "\"next\" gave: %s", since);
+		return;
+	}
+	if (cmd_status_max_bytes(ctx, since != NULL, &max) != 0)
+		return;
 	if ((job = cmd_find_job(ctx, id)) == NULL)
 		return;
 	/* A summary: its last lines, in bounded memory; logs has them all. */
-	if (incremental)
+	memset(&page, 0, sizeof page);
+	if (since != NULL) {
+		job_text_page(job, &mark, max, &page);
+		lines = page.lines;
+		count = page.count;
+		partial = page.partial;
+		more = page.more;
+	} else if (incremental) {
 		lines = job_text_incremental(job, CMD_STATUS_LINES, &count,
 		    &partial, &more);
-	else
+		job_text_mark(job, &mark);
+	} else {
 		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
+		job_text_end(job, &mark);
+	}
 
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
 		cmd_json_job(&jb, job);
 		json_key(&jb, "output");
-		for (i = 0, len = 0; i < count; i++)
-			len += strlen(lines[i]) + 1;
-		doc = xmalloc(len + 1);
-		for (i = 0, len = 0; i < count; i++) {
-			n = (int)strlen(lines[i]);
-			memcpy(doc + len, lines[i], (size_t)n);
-			len += (size_t)n;
-			/* A partial last line (a prompt) has no newline yet. */
-			if (i < count - 1 || !partial)
-				doc[len++] = '\n';
-		}
-		json_put_stringn(&jb, doc, len);
-		free(doc);
+		cmd_json_lines(&jb, lines, count, partial);
 		json_key(&jb, "output_truncated");
 		json_put_bool(&jb, more);
 		json_key(&jb, "output_partial");
 		json_put_bool(&jb, partial);
+		json_key(&jb, "next");
+		cmd_json_mark(&jb, &mark);
+		if (since != NULL) {
+			json_key(&jb, "output_from");
+			json_put_int(&jb, page.from);
+			json_key(&jb, "lines_left");
+			json_put_int(&jb, page.left);
+		}
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
@@ -299,7 +423,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 
 	n = 0;
-	out = xcalloc((size_t)count + 12, sizeof *out);
+	out = xcalloc((size_t)count + 13, sizeof *out);
 	out[n++] = xprintf("id:       %d", job_id(job));
 	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
 	    job_name(job) : "-");
@@ -317,7 +441,10 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
 	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
 	    exitbuf, sizeof exitbuf));
-	if (more && incremental)
+	if (since != NULL)
+		out[n++] = xprintf("output (from line %lld):",
+		    (long long)page.from);
+	else if (more && incremental)
 		out[n++] = xprintf("output (new, but earlier new lines left out; "
 		    "logs shows them all):");
 	else if (more)
@@ -327,6 +454,10 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
+	if (since != NULL)
+		out[n++] = xprintf("next: status --since %lld:%llu %d%s",
+		    (long long)mark.line, (unsigned long long)mark.partial,
+		    job_id(job), page.more ? "  (more is there)" : "");
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
 	cmd_show(ctx, doc, out, n, 0);
 	free(doc);

@@ -1221,6 +1221,211 @@ job_text_incremental(struct job *j, int max, int *count, int *partial,
 	return job_text_range(j, &j->text_mark, max, count, partial, more);
 }
 
+/*
+ * Where a job's output is, for job_text_page() and job_text_end(): a
+ * reader on its run in the store, or else the emulator's text lines;
+ * the first line still there, how many are complete, how many in all
+ * (one more with a partial last line) and how many bytes it printed.
+ */
+struct job_extent {
+	struct store_reader	 *r;
+	char			**vl;
+	int			  nvl;
+	int64_t			  first;
+	int64_t			  complete;
+	int64_t			  total;
+	uint64_t		  bytes;
+};
+
+/* Find where a job's output is (see struct job_extent). */
+static void
+job_extent_open(struct job *j, struct job_extent *e)
+{
+	int	cy, cx;
+
+	memset(e, 0, sizeof *e);
+	if ((e->r = job_reader(j)) != NULL) {
+		e->first = store_reader_first(e->r);
+		e->total = store_reader_count(e->r);
+		e->complete = e->total - store_reader_partial(e->r);
+		e->bytes = store_reader_bytes(e->r);
+		return;
+	}
+	if (j->store != NULL && j->log_error == NULL)
+		return;		/* not started yet */
+	e->vl = job_vt_lines(j, &e->nvl);
+	e->total = e->complete = e->nvl;
+	e->bytes = j->out_bytes;
+	if (job_is_running(j) && e->nvl > 0) {
+		/* The cursor's line is still being written. */
+		vt_cursor(j->vt, &cy, &cx);
+		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
+		    e->nvl - 1)
+			e->complete--;
+	}
+}
+
+/* Let go of what job_extent_open() found. */
+static void
+job_extent_close(struct job_extent *e)
+{
+	if (e->r != NULL)
+		store_reader_close(e->r);
+	job_text_free(e->vl, e->nvl);
+}
+
+/*
+ * Take lines [from, to) of an extent as text into texts and lens (room
+ * for to - from); how many were read, or -1.
+ */
+static int
+job_extent_get(struct job_extent *e, int64_t from, int64_t to, char **texts,
+    size_t *lens)
+{
+	struct store_line	*sl;
+	int			 n, i;
+
+	if (e->r == NULL) {
+		for (i = 0; from + i < to; i++) {
+			texts[i] = xstrdup(e->vl[from + i]);
+			lens[i] = strlen(texts[i]);
+		}
+		return i;
+	}
+	if (store_reader_get(e->r, from, to, STORE_TEXT, &sl, &n) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		texts[i] = sl[i].text;
+		lens[i] = sl[i].len;
+		sl[i].text = NULL;
+	}
+	store_lines_free(sl, n);
+	return n;
+}
+
+/* Cut a line's text to at most max bytes, at a character's start. */
+static void
+job_text_cut(char *text, size_t *len, size_t max)
+{
+	size_t	n = max;
+
+	if (*len <= max)
+		return;
+	while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+		n--;
+	text[n] = '\0';
+	*len = n;
+}
+
+/* How many lines job_text_page() reads from the store at once. */
+#define JOB_PAGE_BATCH	256
+
+/*
+ * Read the job's output forward from *mark (a zeroed mark is the start of
+ * its last run) into page: whole complete lines, oldest first, as long as
+ * their text and newlines come to at most max_bytes (the first line alone
+ * longer than that cut to max_bytes), then the partial last line (a
+ * prompt) if all complete lines were given, it grew since *mark and it
+ * fits; *mark moves past what was given, the job's own mark stays.  Lines
+ * dropped by the store's cap are passed over (page->from says where it
+ * began).  From the store, or the emulator's lines when there is none.
+ */
+void
+job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
+    struct job_page *page)
+{
+	struct job_extent	  e;
+	char			**texts, **out = NULL;
+	size_t			 *lens, used = 0;
+	int64_t			  no, want;
+	int			  n, i, stop = 0, cap = 0;
+
+	memset(page, 0, sizeof *page);
+	job_extent_open(j, &e);
+	no = mark->line > e.first ? mark->line : e.first;
+	page->from = no;
+	texts = xcalloc(JOB_PAGE_BATCH, sizeof *texts);
+	lens = xcalloc(JOB_PAGE_BATCH, sizeof *lens);
+	while (!stop && no < e.complete) {
+		want = e.complete - no < JOB_PAGE_BATCH ? e.complete - no :
+		    JOB_PAGE_BATCH;
+		if ((n = job_extent_get(&e, no, no + want, texts, lens)) <= 0)
+			break;
+		for (i = 0; i < n; i++) {
+			if (stop) {
+				free(texts[i]);
+				continue;
+			}
+			if (page->count == 0 && lens[i] + 1 > max_bytes)
+				job_text_cut(texts[i], &lens[i], max_bytes);
+			else if (used + lens[i] + 1 > max_bytes) {
+				stop = 1;
+				free(texts[i]);
+				continue;
+			}
+			if (page->count + 1 >= cap) {
+				cap = cap == 0 ? 64 : cap * 2;
+				out = xreallocarray(out, (size_t)cap, sizeof *out);
+			}
+			out[page->count++] = texts[i];
+			used += lens[i] + 1;
+			no++;
+			if (used >= max_bytes)
+				stop = 1;
+		}
+	}
+	if (no > mark->line || mark->line < e.first)
+		mark->line = no;
+	if (!stop && no == e.complete && e.complete < e.total &&
+	    e.bytes != mark->partial &&
+	    job_extent_get(&e, e.complete, e.total, texts, lens) == 1) {
+		if (page->count == 0 || used + lens[0] <= max_bytes) {
+			job_text_cut(texts[0], &lens[0], max_bytes);
+			if (page->count + 1 >= cap) {
+				cap = cap == 0 ? 2 : cap * 2;
+				out = xreallocarray(out, (size_t)cap, sizeof *out);
+			}
+			out[page->count++] = texts[0];
+			page->partial = 1;
+			mark->partial = e.bytes;
+		} else
+			free(texts[0]);
+	}
+	if (out == NULL)
+		out = xcalloc(1, sizeof *out);
+	out[page->count] = NULL;
+	page->lines = out;
+	page->left = e.complete > mark->line ? e.complete - mark->line : 0;
+	page->more = page->left > 0 || (e.complete < e.total && e.bytes !=
+	    mark->partial);
+	free(texts);
+	free(lens);
+	job_extent_close(&e);
+}
+
+/*
+ * Give the mark at the end of the job's output as it is now: past its
+ * complete lines and, when it has a partial last line, past that as it
+ * is (the tail job_text_tail() gives ends there).
+ */
+void
+job_text_end(struct job *j, struct store_mark *mark)
+{
+	struct job_extent	e;
+
+	job_extent_open(j, &e);
+	mark->line = e.complete;
+	mark->partial = e.complete < e.total ? e.bytes : 0;
+	job_extent_close(&e);
+}
+
+/* Give the job's own mark (job_text_incremental()'s). */
+void
+job_text_mark(const struct job *j, struct store_mark *mark)
+{
+	*mark = j->text_mark;
+}
+
 /* Return the wall-clock time of the job's last start (ms), or 0. */
 int64_t
 job_start_time(const struct job *j)

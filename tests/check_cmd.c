@@ -387,12 +387,29 @@ static const struct err_case {
 	{ "!list --status=running --status=failed", "list: --status given "
 	    "twice", 0 },
 	{ "!ps extra", "usage: !ps", 0 },
-	{ "!status", "usage: !status [--incremental] ID", 0 },
+	{ "!status", "usage: !status [--incremental] [--since MARK] "
+	    "[--max-bytes N] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
 	    "K=V]... [--no-shell] [--agent NAME] [--] COMMAND...", 0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
 	    "directory", 0 },
+	{ "!status --since xyz 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: xyz", 0 },
+	{ "!status --since 1: 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: 1:", 0 },
+	{ "!status --since -1:0 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: -1:0", 0 },
+	{ "!status --since 1:2x 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: 1:2x", 0 },
+	{ "!status --since 0:0 --incremental 1", "status: --incremental and "
+	    "--since do not go together", 0 },
+	{ "!status --max-bytes 10 1", "status: --max-bytes goes with --since "
+	    "or --split", 0 },
+	{ "!status --since 0:0 --max-bytes 0 1", "status: --max-bytes wants "
+	    "a number of bytes from 1 to 1048576: 0", 0 },
+	{ "!status --since 0:0 --max-bytes 1048577 1", "status: --max-bytes "
+	    "wants a number of bytes from 1 to 1048576: 1048577", 0 },
 	{ "!send 1", "usage: !send ID [--] TEXT...", 0 },
 	{ "!send 999 x", "no such job: 999", 0 },
 	{ "!events", "events works only through the control socket "
@@ -2120,6 +2137,215 @@ START_TEST(test_screen)
 }
 END_TEST
 
+/*
+ * Run `!status --since MARK --max-bytes max ID` (JSON); the document,
+ * its "output" in *out (borrowed) and its "next" copied into next.
+ */
+static struct jsonval *
+status_since(int id, const char *mark, int max, const char **out,
+    size_t *len, char next[64])
+{
+	struct jsonval	*doc;
+	char		 line[128];
+
+	snprintf(line, sizeof line, "!status --since %s --max-bytes %d %d",
+	    mark, max, id);
+	doc = json_run(line);
+	*out = jsonval_string(jsonval_get(doc, "output"));
+	ck_assert_ptr_nonnull(*out);
+	*len = jsonval_string_len(jsonval_get(doc, "output"));
+	ck_assert_ptr_nonnull(jsonval_get_string(doc, "next"));
+	snprintf(next, 64, "%s", jsonval_get_string(doc, "next"));
+	return doc;
+}
+
+/*
+ * Page through a job's lines from "0:0" at max bytes a page: each line
+ * "line N" (1 to n) comes exactly once, in order, no page over max,
+ * output_from where the last page ended; the job's own mark stays.
+ */
+static void
+page_all(struct job *job, int n, int max)
+{
+	struct jsonval		*doc;
+	struct store_mark	 own;
+	const char		*out, *p, *nl;
+	char			 next[64], want[32];
+	size_t			 len;
+	int			 expect = 1, pages = 0, more;
+
+	snprintf(next, sizeof next, "0:0");
+	do {
+		doc = status_since(job_id(job), next, max, &out, &len, next);
+		ck_assert_uint_le(len, (size_t)max);
+		ck_assert_int_eq(json_int(doc, "output_from"), expect - 1);
+		ck_assert(!json_bool(doc, "output_partial"));
+		for (p = out; *p != '\0'; p = nl + 1) {
+			nl = strchr(p, '\n');
+			ck_assert_ptr_nonnull(nl);
+			snprintf(want, sizeof want, "line %d", expect++);
+			ck_assert_msg((size_t)(nl - p) == strlen(want) &&
+			    strncmp(p, want, strlen(want)) == 0,
+			    "page %d: \"%.*s\", not \"%s\"", pages,
+			    (int)(nl - p), p, want);
+		}
+		more = json_bool(doc, "output_truncated");
+		ck_assert_int_eq(json_int(doc, "lines_left"), n - expect + 1);
+		jsonval_free(doc);
+		pages++;
+	} while (more);
+	ck_assert_int_eq(expect, n + 1);
+	ck_assert_int_ge(pages, n * 8 / max);
+	job_text_mark(job, &own);
+	ck_assert_int_eq(own.line, 0);
+}
+
+/*
+ * status --since pages through 5000 lines at 4 KiB each, every line once
+ * in order, from the store and from the emulator when there is none; a
+ * line over --max-bytes is cut; "next" is in every status.
+ */
+START_TEST(test_status_since)
+{
+	struct jsonval	*doc;
+	struct job	*job;
+	const char	*out;
+	char		 next[64];
+	size_t		 len;
+
+	job = run_job("seq -f 'line %g' 1 5000");
+	page_all(job, 5000, 4096);
+	doc = status_since(1, "4999:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "line 5000\n");
+	ck_assert_str_eq(next, "5000:0");
+	jsonval_free(doc);
+	doc = status_since(1, "5000:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(next, "5000:0");
+	ck_assert(!json_bool(doc, "output_truncated"));
+	jsonval_free(doc);
+	doc = json_run("!status 1");
+	ck_assert_str_eq(jsonval_get_string(doc, "next"), "5000:0");
+	jsonval_free(doc);
+
+	/* One line longer than the cap: cut to it, then on. */
+	job = run_job("printf 'abcdefghij\\nxyz\\n'");
+	doc = status_since(2, "0:0", 4, &out, &len, next);
+	ck_assert_str_eq(out, "abcd\n");
+	ck_assert_str_eq(next, "1:0");
+	ck_assert(json_bool(doc, "output_truncated"));
+	ck_assert_int_eq(json_int(doc, "lines_left"), 1);
+	jsonval_free(doc);
+	doc = status_since(2, next, 4, &out, &len, next);
+	ck_assert_str_eq(out, "xyz\n");
+	ck_assert_str_eq(next, "2:0");
+	ck_assert(!json_bool(doc, "output_truncated"));
+	jsonval_free(doc);
+
+	/* No store: the emulator's lines. */
+	jobtable_set_store(rec.jt, NULL);
+	job = run_job("seq -f 'line %g' 1 200");
+	ck_assert(!job_logged(job));
+	page_all(job, 200, 100);
+	jobtable_set_store(rec.jt, rec.store);
+}
+END_TEST
+
+/*
+ * A partial last line (a prompt) comes with output_partial, not again
+ * while it has not grown, then again whole once it ends; the text form
+ * says how to read on.
+ */
+START_TEST(test_status_since_partial)
+{
+	struct jsonval	*doc;
+	const char	*out;
+	char		 next[64];
+	size_t		 len;
+	int64_t		 end;
+
+	run_ok("printf 'a\\nprompt> '; read x; echo \"got $x\"; "
+	    "exec sleep 100");
+	end = loop_now_ms() + 5000;
+	for (;;) {
+		doc = status_since(1, "0:0", 4096, &out, &len, next);
+		/* The text view has no trailing blanks. */
+		if (strcmp(out, "a\nprompt>") == 0)
+			break;
+		ck_assert_msg(loop_now_ms() < end, "output: \"%s\"", out);
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+	ck_assert(json_bool(doc, "output_partial"));
+	ck_assert(!json_bool(doc, "output_truncated"));
+	ck_assert_int_eq(json_int(doc, "lines_left"), 0);
+	ck_assert_msg(strncmp(next, "1:", 2) == 0 && strcmp(next, "1:0") != 0,
+	    "next %s", next);
+	jsonval_free(doc);
+	doc = status_since(1, next, 4096, &out, &len, next);
+	ck_assert_str_eq(out, "");
+	ck_assert(!json_bool(doc, "output_partial"));
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!send 1 yes\\n");
+	end = loop_now_ms() + 5000;
+	for (;;) {
+		doc = status_since(1, next, 4096, &out, &len, next);
+		if (*out != '\0')
+			break;
+		ck_assert_msg(loop_now_ms() < end, "nothing after the prompt");
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+	/* The prompt's line comes whole (the answer echoed), and on. */
+	ck_assert_msg(strncmp(out, "prompt> yes\n", 12) == 0, "output \"%s\"",
+	    out);
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!status --since 0:0 1");
+	ck_assert_str_eq(rec.lines[9], "output (from line 0):");
+	ck_assert_str_eq(rec.lines[10], "a");
+	ck_assert_msg(strncmp(rec.lines[rec.count - 1], "next: status --since "
+	    "", 21) == 0 && strstr(rec.lines[rec.count - 1], " 1") != NULL,
+	    "last line: %s", rec.lines[rec.count - 1]);
+}
+END_TEST
+
+/*
+ * A restarted job: its "run" changes and "0:0" reads the new run from its
+ * start.
+ */
+START_TEST(test_status_since_restart)
+{
+	struct jsonval	*doc;
+	struct job	*job;
+	const char	*out;
+	char		 next[64], run1[64], line[256];
+	size_t		 len;
+
+	snprintf(line, sizeof line, "echo \"run $(cat %s/runs.txt "
+	    "2>/dev/null)\"; echo x >> %s/runs.txt", rec.dir, rec.dir);
+	run_ok(line);
+	job = rec.selected;
+	wait_done(job);
+	doc = status_since(1, "0:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "run\n");
+	snprintf(run1, sizeof run1, "%s", jsonval_get_string(doc, "run"));
+	jsonval_free(doc);
+	rec_clear();
+	run_ok("!restart 1");
+	wait_state(job, JOB_RUNNING);
+	wait_done(job);
+	doc = status_since(1, "0:0", 4096, &out, &len, next);
+	ck_assert_str_ne(jsonval_get_string(doc, "run"), run1);
+	ck_assert_str_eq(out, "run x\n");
+	ck_assert_str_eq(next, "1:0");
+	jsonval_free(doc);
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -2178,6 +2404,9 @@ cmd_suite(void)
 	tcase_add_test(tc, test_send_spawn_as_typed);
 	tcase_add_test(tc, test_spawn_agent);
 	tcase_add_test(tc, test_screen);
+	tcase_add_test(tc, test_status_since);
+	tcase_add_test(tc, test_status_since_partial);
+	tcase_add_test(tc, test_status_since_restart);
 	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 
