@@ -62,6 +62,8 @@ struct job_spec {
 	int		  scrollback;	/* lines, 0: none (jobtable sets) */
 	int		  no_pty;	/* run on pipes (or'ed with the deck's) */
 	const char	 *input;	/* written to stdin once started, or NULL */
+	int		  input_eof;	/* on pipes: stdin closed once input is */
+					/*   written (/dev/null without input) */
 	int64_t		  timeout_ms;	/* 0: none; then killed, "timed out" */
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
@@ -100,6 +102,19 @@ struct job_page {
 	int64_t		  from;
 	int64_t		  left;
 	int		  more;
+};
+
+/*
+ * A run's output as its two streams wrote it (job_output_split()): the
+ * first max bytes of each (a pty's all in stdout), how many there were in
+ * all and whether some were left out (by max, or dropped by the store's
+ * cap).  Index 0 is stdout, 1 stderr.
+ */
+struct job_split {
+	char		*data[2];	/* the caller's to free */
+	size_t		 len[2];
+	uint64_t	 bytes[2];
+	int		 truncated[2];
 };
 
 /* What a readiness probe said of the job's current run. */
@@ -197,6 +212,8 @@ void		 job_text_page(struct job *, struct store_mark *,
 void		 job_text_end(struct job *, struct store_mark *);
 void		 job_text_mark(const struct job *, struct store_mark *);
 void		 job_text_free(char **lines, int count);
+void		 job_output_split(struct job *, size_t max, struct job_split *);
+const char	*job_exec_error(const struct job *);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
 const char	*job_format_time(int64_t ms, char *buf, size_t size);

@@ -34,6 +34,7 @@ static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
 static void	cmd_send_exec(struct cmd_ctx *, int, char **);
 static void	cmd_events_exec(struct cmd_ctx *, int, char **);
 static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
+static char	*cmd_unescape(const char *, size_t *, char **);
 
 /* How many lines of output !status shows (logs streams them all). */
 #define CMD_STATUS_LINES	1000
@@ -48,18 +49,24 @@ static const struct cmd_option cmd_list_options[] = {
 	{ .name = NULL }
 };
 
-enum { STATUS_INCREMENTAL, STATUS_SINCE, STATUS_MAX_BYTES };
+enum { STATUS_INCREMENTAL, STATUS_SINCE, STATUS_MAX_BYTES, STATUS_SPLIT };
 static const struct cmd_option cmd_status_options[] = {
 	[STATUS_INCREMENTAL] = { .name = "--incremental", .alias = "-i" },
 	[STATUS_SINCE] = { .name = "--since", .value = "MARK" },
 	[STATUS_MAX_BYTES] = { .name = "--max-bytes", .value = "N" },
+	[STATUS_SPLIT] = { .name = "--split" },
 	{ .name = NULL }
 };
 
 /* The most bytes of output status --since (and --split) gives. */
 #define CMD_STATUS_BYTES	(1024 * 1024)
+/* The longest --timeout of spawn: a year, as run's. */
+#define CMD_SPAWN_MAX_S		31536000.0
 
-enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT };
+enum {
+	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
+	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT
+};
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
 	[SPAWN_CWD] = { .name = "--cwd", .value = "DIR" },
@@ -67,6 +74,9 @@ static const struct cmd_option cmd_spawn_options[] = {
 	    .flags = CMD_OPT_REPEAT },
 	[SPAWN_NO_SHELL] = { .name = "--no-shell" },
 	[SPAWN_AGENT] = { .name = "--agent", .value = "NAME" },
+	[SPAWN_PIPES] = { .name = "--pipes" },
+	[SPAWN_INPUT] = { .name = "--input", .value = "TEXT" },
+	[SPAWN_TIMEOUT] = { .name = "--timeout", .value = "S" },
 	{ .name = NULL }
 };
 
@@ -89,7 +99,8 @@ const struct cmd_entry cmd_status_entry = {
 	.args = "ID",
 	.help = "show a job's state, times, exit and output (--incremental: "
 	    "only the output since the last such call; --since MARK: the "
-	    "output after a \"next\" mark, oldest first, at most N bytes)",
+	    "output after a \"next\" mark, oldest first, at most N bytes; "
+	    "--split, JSON: each stream's bytes as written)",
 	.min_args = 1,
 	.max_args = 1,
 	.flags = CMD_READ_ONLY,
@@ -102,7 +113,9 @@ const struct cmd_entry cmd_spawn_entry = {
 	.args = "[--] COMMAND...",
 	.help = "start a job: a shell command (the rest of the line as "
 	    "typed), or with --no-shell a program and its arguments "
-	    "(--agent: marked as started by that agent)",
+	    "(--agent: marked as started by that agent; --pipes: stdout and "
+	    "stderr apart, no terminal; --input: written to its stdin, then "
+	    "EOF on pipes; --timeout: stopped after S seconds)",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -335,12 +348,44 @@ cmd_json_lines(struct json_buf *jb, char **lines, int count, int partial)
 }
 
 /*
- * !status [--incremental | --since MARK [--max-bytes N]] ID: a job's
+ * Put status --split's members into jb: "stdout" and "stderr", the first
+ * max bytes each stream wrote, "stdout_truncated", "stderr_truncated",
+ * "stdout_bytes" and "stderr_bytes" (the whole sizes).
+ */
+static void
+cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
+{
+	static const char *const	names[] = { "stdout", "stderr" };
+	struct job_split		split;
+	char				key[32];
+	int				k;
+
+	job_output_split(job, max, &split);
+	for (k = 0; k < 2; k++) {
+		json_key(jb, names[k]);
+		json_put_stringn(jb, split.data[k], split.len[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		snprintf(key, sizeof key, "%s_truncated", names[k]);
+		json_key(jb, key);
+		json_put_bool(jb, split.truncated[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		snprintf(key, sizeof key, "%s_bytes", names[k]);
+		json_key(jb, key);
+		json_put_int(jb, (int64_t)split.bytes[k]);
+		free(split.data[k]);
+	}
+}
+
+/*
+ * !status [--incremental | --since MARK [--max-bytes N]] [--split] ID: a job's
  * fields and its output as text lines (JSON: the job object with
  * "output", the lines each ending in "\n", and "next", the mark to read
  * on from); with --incremental only the output since the last
  * incremental call; with --since the output after MARK, oldest first, at
- * most N bytes of it (job_text_page()), and the job's own mark stays.
+ * most N bytes of it (job_text_page()), and the job's own mark stays;
+ * with --split (JSON only) each stream's bytes too (cmd_json_split()).
  */
 static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -353,11 +398,13 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
+	int		  split;
 
 	(void)argc;
 	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
 	since = ctx->opts[STATUS_SINCE].value;
+	split = ctx->opts[STATUS_SPLIT].count > 0;
 	/* The job's own mark is everyone's: moving it is a change. */
 	if (incremental && ctx->read_only) {
 		(void)cmd_refuse_write(ctx, "status --incremental");
@@ -374,7 +421,12 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		    "\"next\" gave: %s", since);
 		return;
 	}
-	if (cmd_status_max_bytes(ctx, since != NULL, &max) != 0)
+	if (split && !ctx->json) {
+		cmd_usage_error(ctx, "status: --split gives JSON only (ctl "
+		    "--json)");
+		return;
+	}
+	if (cmd_status_max_bytes(ctx, since != NULL || split, &max) != 0)
 		return;
 	if ((job = cmd_find_job(ctx, id)) == NULL)
 		return;
@@ -413,6 +465,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			json_key(&jb, "lines_left");
 			json_put_int(&jb, page.left);
 		}
+		if (split)
+			cmd_json_split(&jb, job, max);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
@@ -506,11 +560,53 @@ cmd_env_over(char **env, const char **sets, int nsets)
 }
 
 /*
+ * Take spawn's --input (send's escapes decoded; no NUL) and --timeout
+ * into spec; 0, or -1 once reported.  *input is the caller's to free.
+ */
+static int
+cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
+{
+	const char	*value;
+	char		*cause = NULL;
+	size_t		 len;
+	double		 secs;
+
+	*input = NULL;
+	if ((value = ctx->opts[SPAWN_TIMEOUT].value) != NULL) {
+		if (cmd_parse_seconds(value, CMD_SPAWN_MAX_S, &secs) != 0) {
+			cmd_usage_error(ctx, "spawn: --timeout wants seconds "
+			    "from 0 to %.0f (0: none), not '%s'",
+			    CMD_SPAWN_MAX_S, value);
+			return -1;
+		}
+		spec->timeout_ms = (int64_t)(secs * 1000.0 + 0.5);
+	}
+	if ((value = ctx->opts[SPAWN_INPUT].value) == NULL)
+		return 0;
+	if ((*input = cmd_unescape(value, &len, &cause)) == NULL) {
+		cmd_usage_error(ctx, "spawn: --input: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (memchr(*input, '\0', len) != NULL) {
+		cmd_usage_error(ctx, "spawn: --input cannot hold a NUL byte");
+		free(*input);
+		*input = NULL;
+		return -1;
+	}
+	spec->input = *input;
+	return 0;
+}
+
+/*
  * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--agent
- * NAME] [--] COMMAND...: start a job in the session's cwd and environment
- * (or the given ones): the words joined as a shell command, or with
- * --no-shell the program and its arguments as they are; --agent marks it
- * as an agent's (job_check_agent()).
+ * NAME] [--pipes] [--input TEXT] [--timeout S] [--] COMMAND...: start a
+ * job in the session's cwd and environment (or the given ones): the
+ * words joined as a shell command, or with --no-shell the program and
+ * its arguments as they are; --agent marks it as an agent's
+ * (job_check_agent()); --pipes runs it without a terminal, stdout and
+ * stderr apart, its stdin closed once --input is written (/dev/null
+ * without); --timeout stops it after S seconds (timed-out).
  */
 static void
 cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -520,9 +616,10 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	const char	 *name, *cwd, *tail, **sets, *agent;
 	char		**env, **envp, *dir = NULL, *command = NULL;
-	char		 *cause = NULL;
+	char		 *cause = NULL, *input = NULL;
 	int		  i, k, nsets, no_shell;
 
+	memset(&spec, 0, sizeof spec);
 	name = ctx->opts[SPAWN_NAME].value;
 	cwd = ctx->opts[SPAWN_CWD].value;
 	no_shell = ctx->opts[SPAWN_NO_SHELL].count > 0;
@@ -541,6 +638,8 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return;
 		}
 	}
+	if (cmd_spawn_io(ctx, &spec, &input) != 0)
+		return;
 	i = ctx->first;
 	if (name != NULL && name_check_job(name, &cause) != 0) {
 		cmd_usage_error(ctx, "spawn: %s", cause);
@@ -574,7 +673,6 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	env = session_env(ctx->session);
 	envp = cmd_env_over(env, sets, nsets);
-	memset(&spec, 0, sizeof spec);
 	spec.name = name;
 	spec.command = command;
 	spec.argv = no_shell ? argv + i : NULL;
@@ -582,6 +680,8 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
 	spec.envp = envp;
 	spec.agent = agent;
+	if (ctx->opts[SPAWN_PIPES].count > 0)
+		spec.no_pty = spec.input_eof = 1;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	free(envp);
 	session_env_free(env);
@@ -601,6 +701,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 out:
 	free(dir);
 	free(command);
+	free(input);
 }
 
 /* Return the value of a hex digit, or -1. */
@@ -617,8 +718,8 @@ cmd_hex(char c)
 }
 
 /*
- * Decode send's escapes (\n \r \t \\ \xHH) in s into a new buffer and its
- * length; NULL with *cause for an unknown or short escape.
+ * Decode send's escapes (\n \r \t \\ \xHH) in s into a new buffer (NUL
+ * after its len bytes); NULL with *cause for an unknown or short escape.
  */
 static char *
 cmd_unescape(const char *s, size_t *len, char **cause)
@@ -666,6 +767,7 @@ cmd_unescape(const char *s, size_t *len, char **cause)
 			return NULL;
 		}
 	}
+	out[n] = '\0';
 	*len = n;
 	return out;
 }

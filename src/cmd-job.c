@@ -135,7 +135,10 @@ const struct cmd_entry cmd_logs_entry = {
  * log (the log file's path, or null), and of a stack: waiting_for (what
  * a waiting job waits for, or null), ready ("starting", "ready", or null
  * without a readiness probe), group (or null), priority and note (why it
- * last restarted, or null); agent (the agent that started it, or null).
+ * last restarted, or null); agent (the agent that started it, or null)
+ * and exec_error (why its program could not be started at all, known on
+ * pipes without a shell: "not found", "Permission denied", a cwd's error;
+ * or null).
  */
 void
 cmd_json_job(struct json_buf *jb, struct job *job)
@@ -217,6 +220,8 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	json_put_string(jb, job_note(job));
 	json_key(jb, "agent");
 	json_put_string(jb, job_agent(job));
+	json_key(jb, "exec_error");
+	json_put_string(jb, job_exec_error(job));
 }
 
 /* Hand a job to the client as a JSON document: the object of cmd_json_job. */

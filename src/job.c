@@ -46,6 +46,7 @@ struct job {
 	int		  no_pty;
 	char		**argv;		/* NULL: command runs through the shell */
 	char		 *input;
+	int		  input_eof;
 	int64_t		  timeout_ms;
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
@@ -94,6 +95,8 @@ struct job {
 	char		 *note;		/* why it last restarted, or NULL */
 	char		 *start_error;	/* why its last start failed, or NULL */
 	char		 *agent;	/* the agent that started it, or NULL */
+	char		 *exec_error;	/* why the last run's program could */
+					/*   not be started (pipes), or NULL */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -142,6 +145,7 @@ job_new(int id, const struct job_spec *spec)
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
+	j->input_eof = spec->input_eof;
 	j->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : 0;
 	j->restart = spec->restart;
 	j->restart_delay_ms = spec->restart_delay_ms > 0 ?
@@ -191,6 +195,7 @@ job_free(struct job *j)
 	free(j->note);
 	free(j->start_error);
 	free(j->agent);
+	free(j->exec_error);
 	free(j->group);
 	free(j->stop_command);
 	free(j->name);
@@ -278,6 +283,25 @@ job_contain(struct job *j)
 }
 
 /*
+ * Return why a run's program could not be started (pty_spawn()'s
+ * exec_errno), as a new string: its cwd's error when that cannot be
+ * entered, "not found", or the error ("Permission denied").
+ */
+static char *
+job_describe_exec(const struct job *j, int error)
+{
+	struct stat	sb;
+
+	if (j->cwd != NULL && (stat(j->cwd, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+	    access(j->cwd, X_OK) != 0))
+		return xprintf("%s: %s", j->cwd, strerror(stat(j->cwd, &sb) !=
+		    0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : EACCES));
+	if (error == ENOENT)
+		return xstrdup("not found");
+	return xstrdup(strerror(error));
+}
+
+/*
  * Start the child on a pty of rows x cols (or on pipes) with the deck's
  * env (NAME=VALUE entries over the job's own, NULL: none); 0 or -1.
  */
@@ -300,6 +324,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	j->flags = 0;
 	free(j->start_error);
 	j->start_error = NULL;
+	free(j->exec_error);
+	j->exec_error = NULL;
 	j->status = 0;
 	j->ended = 0;
 	j->in_len = 0;
@@ -323,6 +349,7 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	spec.cols = j->cols;
 	spec.no_pty = j->no_pty;
 	spec.split_stderr = j->no_pty;	/* stderr lines tagged */
+	spec.null_stdin = j->no_pty && j->input_eof && j->input == NULL;
 	spec.cgroup_procs = j->cgj != NULL ? cgroup_job_procs_fd(j->cgj) : -1;
 	rc = pty_spawn(&spec, &j->child, cause);
 	free(env);
@@ -335,6 +362,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	}
 	if (j->cgj != NULL)
 		cgroup_job_started(j->cgj, j->child.pid);
+	if (j->child.exec_errno != 0)
+		j->exec_error = job_describe_exec(j, j->child.exec_errno);
 
 	j->state = JOB_RUNNING;
 	j->started = loop_now_ms();
@@ -534,6 +563,12 @@ job_flush_input(struct job *j)
 		}
 		memmove(j->in, j->in + n, j->in_len - (size_t)n);
 		j->in_len -= (size_t)n;
+	}
+	/* Input to the end, then EOF: a pipe's stdin is closed. */
+	if (j->in_len == 0 && j->input_eof && !j->child.is_pty &&
+	    j->child.in_fd != -1 && j->child.in_fd != j->child.out_fd) {
+		close(j->child.in_fd);
+		j->child.in_fd = -1;
 	}
 	return (int)(j->in_len > 0);
 }
@@ -1419,6 +1454,82 @@ job_text_end(struct job *j, struct store_mark *mark)
 	job_extent_close(&e);
 }
 
+/* Return why the last run's program could not be started, or NULL. */
+const char *
+job_exec_error(const struct job *j)
+{
+	return j->exec_error;
+}
+
+/*
+ * Append len bytes to a stream of split (its buffer max + 1 bytes), the
+ * first max of them kept, cut at a character's start.
+ */
+static void
+job_split_add(struct job_split *split, int k, const char *buf, size_t len,
+    size_t max)
+{
+	size_t	n = len, back;
+
+	split->bytes[k] += len;
+	if (split->truncated[k])
+		return;		/* nothing after a cut */
+	if (split->len[k] + n > max) {
+		n = max - split->len[k];
+		for (back = 0; back < 3 && n > 0 &&
+		    ((unsigned char)buf[n] & 0xc0) == 0x80; back++)
+			n--;
+		split->truncated[k] = 1;
+	}
+	memcpy(split->data[k] + split->len[k], buf, n);
+	split->len[k] += n;
+	split->data[k][split->len[k]] = '\0';
+}
+
+/*
+ * Give the job's last run's output as each stream wrote it (the store's
+ * raw bytes), the first max bytes of each; without a store, the
+ * emulator's text lines as stdout.
+ */
+void
+job_output_split(struct job *j, size_t max, struct job_split *split)
+{
+	struct job_extent	 e;
+	struct store_line	*sl;
+	int64_t			 no;
+	int			 n, i, k;
+
+	memset(split, 0, sizeof *split);
+	for (k = 0; k < 2; k++)
+		split->data[k] = xcalloc(1, max + 1);
+	job_extent_open(j, &e);
+	if (e.r == NULL) {
+		for (i = 0; i < e.nvl; i++) {
+			job_split_add(split, 0, e.vl[i], strlen(e.vl[i]), max);
+			job_split_add(split, 0, "\n", 1, max);
+		}
+	} else {
+		for (no = e.first; no < e.total; no += n) {
+			if (store_reader_get(e.r, no, no + JOB_PAGE_BATCH <
+			    e.total ? no + JOB_PAGE_BATCH : e.total, STORE_RAW,
+			    &sl, &n) != 0 || n == 0)
+				break;
+			for (i = 0; i < n; i++) {
+				k = sl[i].stream == STORE_STDERR;
+				job_split_add(split, k, sl[i].text, sl[i].len,
+				    max);
+				if (!sl[i].partial)
+					job_split_add(split, k, "\n", 1, max);
+			}
+			store_lines_free(sl, n);
+		}
+		/* Lines dropped by the store's cap are not here. */
+		if (e.first > 0)
+			split->truncated[0] = split->truncated[1] = 1;
+	}
+	job_extent_close(&e);
+}
+
 /* Give the job's own mark (job_text_incremental()'s). */
 void
 job_text_mark(const struct job *j, struct store_mark *mark)
@@ -1562,6 +1673,7 @@ job_spec(struct job *j)
 	j->view.scrollback = j->scrollback;
 	j->view.no_pty = j->no_pty;
 	j->view.input = j->input;
+	j->view.input_eof = j->input_eof;
 	j->view.timeout_ms = j->timeout_ms;
 	j->view.restart = j->restart;
 	j->view.restart_delay_ms = j->restart_delay_ms;

@@ -388,10 +388,19 @@ static const struct err_case {
 	    "twice", 0 },
 	{ "!ps extra", "usage: !ps", 0 },
 	{ "!status", "usage: !status [--incremental] [--since MARK] "
-	    "[--max-bytes N] ID", 0 },
+	    "[--max-bytes N] [--split] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
-	    "K=V]... [--no-shell] [--agent NAME] [--] COMMAND...", 0 },
+	    "K=V]... [--no-shell] [--agent NAME] [--pipes] [--input TEXT] "
+	    "[--timeout S] [--] COMMAND...", 0 },
+	{ "!spawn --timeout soon -- true", "spawn: --timeout wants seconds "
+	    "from 0 to 31536000 (0: none), not 'soon'", 0 },
+	{ "!spawn --input 'a\\q' -- true", "spawn: --input: unknown escape "
+	    "\\q (\\n \\r \\t \\\\ \\xHH)", 0 },
+	{ "!spawn --input 'a\\x00' -- true", "spawn: --input cannot hold a "
+	    "NUL byte", 0 },
+	{ "!status --split 1", "status: --split gives JSON only (ctl --json)",
+	    0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
 	    "directory", 0 },
 	{ "!status --since xyz 1", "status: --since wants LINE:BYTES as a "
@@ -2346,6 +2355,190 @@ START_TEST(test_status_since_restart)
 }
 END_TEST
 
+/* Run spawn with these words (NULL-ended) and return the job. */
+static struct job *
+spawn_words(const char *const *words)
+{
+	char	*argv[32];
+	int	 n = 0;
+
+	argv[n++] = "spawn";
+	while (*words != NULL && n < 31)
+		argv[n++] = (char *)*words++;
+	argv[n] = NULL;
+	rec_clear();
+	ck_assert_int_eq(cmd_execute(&rec.ctx, n, argv), 0);
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_ptr_nonnull(rec.selected);
+	return rec.selected;
+}
+
+/* Return `!status --split [--max-bytes max] ID`'s document (max 0: none). */
+static struct jsonval *
+status_split(struct job *job, int max)
+{
+	char	line[128];
+
+	if (max > 0)
+		snprintf(line, sizeof line, "!status --split --max-bytes %d %d",
+		    max, job_id(job));
+	else
+		snprintf(line, sizeof line, "!status --split %d", job_id(job));
+	return json_run(line);
+}
+
+/* Assert a string member of a document: exactly len bytes of want. */
+static void
+json_bytes(const struct jsonval *doc, const char *key, const char *want,
+    size_t len)
+{
+	const struct jsonval	*v = jsonval_get(doc, key);
+
+	ck_assert_msg(jsonval_string(v) != NULL, "no %s", key);
+	ck_assert_msg(jsonval_string_len(v) == len &&
+	    memcmp(jsonval_string(v), want, len) == 0, "%s: \"%s\", not "
+	    "\"%s\"", key, jsonval_string(v), want);
+}
+
+/*
+ * spawn --pipes: stdout and stderr apart, byte-exact (escapes kept,
+ * invalid UTF-8 as U+FFFD in JSON, a partial last line as it is), each
+ * cut by --max-bytes with the whole sizes; without --input, stdin is
+ * /dev/null.
+ */
+START_TEST(test_spawn_pipes_split)
+{
+	static const char *const	both[] = { "--pipes", "--no-shell", "--",
+		"sh", "-c", "printf 'out1\\n\\033[31mred\\033[0m\\nno newline'; "
+		"printf 'err1\\n\\377x\\n' >&2", NULL };
+	static const char *const	cat[] = { "--pipes", "--", "cat", NULL };
+	static const char	 out[] = "out1\n\033[31mred\033[0m\nno newline";
+	struct jsonval		*doc;
+	struct job		*job;
+
+	job = spawn_words(both);
+	ck_assert(!job_is_pty(job));
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", out, sizeof out - 1);
+	json_bytes(doc, "stderr", "err1\n\357\277\275x\n", 10);
+	ck_assert_int_eq(json_int(doc, "stdout_bytes"), sizeof out - 1);
+	ck_assert_int_eq(json_int(doc, "stderr_bytes"), 8);
+	ck_assert(!json_bool(doc, "stdout_truncated"));
+	ck_assert(!json_bool(doc, "stderr_truncated"));
+	ck_assert(jsonval_type(jsonval_get(doc, "exec_error")) ==
+	    JSONVAL_NULL);
+	ck_assert(!json_bool(doc, "pty"));
+	jsonval_free(doc);
+
+	doc = status_split(job, 7);
+	json_bytes(doc, "stdout", "out1\n\033[", 7);
+	json_bytes(doc, "stderr", "err1\n\357\277\275x", 9);
+	ck_assert(json_bool(doc, "stdout_truncated"));
+	ck_assert(json_bool(doc, "stderr_truncated"));
+	ck_assert_int_eq(json_int(doc, "stderr_bytes"), 8);
+	ck_assert_int_eq(json_int(doc, "stdout_bytes"), sizeof out - 1);
+	jsonval_free(doc);
+
+	/* No --input: stdin is /dev/null, so cat ends at once. */
+	job = spawn_words(cat);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+
+	/* A pty job has everything in stdout. */
+	job = run_job("echo tty; echo err >&2");
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "tty\r\nerr\r\n", 10);
+	json_bytes(doc, "stderr", "", 0);
+	jsonval_free(doc);
+}
+END_TEST
+
+/*
+ * spawn --input: the text (escapes decoded) on stdin; on pipes then EOF,
+ * so cat ends; on a pty it is typed and the job goes on.
+ */
+START_TEST(test_spawn_input)
+{
+	static const char *const	pipes[] = { "--pipes", "--input",
+		"a\\nb\\x21\\n", "--", "cat", NULL };
+	static const char *const	pty[] = { "--input", "hello\\n", "--",
+		"read x; echo \"got $x\"; exec sleep 100", NULL };
+	struct jsonval		*doc;
+	struct job		*job;
+
+	job = spawn_words(pipes);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "a\nb!\n", 5);
+	jsonval_free(doc);
+
+	job = spawn_words(pty);
+	ck_assert(job_is_pty(job));
+	wait_text_line(job, "got hello");
+	ck_assert(job_is_running(job));
+}
+END_TEST
+
+/*
+ * exec_error: a program not found, a file that is not executable and a
+ * cwd gone before the start are said (pipes, no shell); failed; a shell
+ * command that is not found is the shell's 127, exec_error null.
+ */
+START_TEST(test_spawn_exec_error)
+{
+	static const char *const	nf[] = { "--pipes", "--no-shell", "--",
+		"no-such-program-jd", NULL };
+	static const char *const	sh[] = { "--pipes", "--",
+		"no-such-program-jd", NULL };
+	const char			*noexec[] = { "--pipes", "--no-shell",
+		"--", NULL, NULL };
+	struct jsonval		*doc;
+	struct job		*job;
+	char			 path[128];
+	FILE			*f;
+
+	job = spawn_words(nf);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_str_eq(job_exec_error(job), "not found");
+	doc = json_run("!status 1");
+	ck_assert_str_eq(jsonval_get_string(doc, "exec_error"), "not found");
+	jsonval_free(doc);
+
+	snprintf(path, sizeof path, "%s/noexec", rec.dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("#!/bin/sh\necho hi\n", f);
+	fclose(f);
+	noexec[3] = path;
+	job = spawn_words(noexec);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_str_eq(job_exec_error(job), "Permission denied");
+
+	job = spawn_words(sh);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_ptr_null(job_exec_error(job));
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 127);
+}
+END_TEST
+
+/* spawn --timeout: the job is stopped when its time is up: timed-out. */
+START_TEST(test_spawn_timeout)
+{
+	static const char *const	words[] = { "--timeout", "0.3", "--",
+		"sleep 100", NULL };
+	struct job	*job;
+
+	job = spawn_words(words);
+	wait_state(job, JOB_TIMED_OUT);
+	wait_done(job);
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -2407,6 +2600,10 @@ cmd_suite(void)
 	tcase_add_test(tc, test_status_since);
 	tcase_add_test(tc, test_status_since_partial);
 	tcase_add_test(tc, test_status_since_restart);
+	tcase_add_test(tc, test_spawn_pipes_split);
+	tcase_add_test(tc, test_spawn_input);
+	tcase_add_test(tc, test_spawn_exec_error);
+	tcase_add_test(tc, test_spawn_timeout);
 	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 
