@@ -78,10 +78,8 @@ main_usage(FILE *f)
 	    "               [-h] [-V] [--] [COMMAND ...]\n"
 	    "       jobdeck up [-c FILE | -f PROCFILE] [-S NAME] [-t] "
 	    "[--no-color]\n"
-	    "               [--port-base N] [--stay] [JOB ...]
-"
-	    "       jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]
-"
+	    "               [--port-base N] [--stay] [JOB ...]\n"
+	    "       jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]\n"
 	    "       jobdeck run [-c FILE] [--json] [OPTIONS] "
 	    "(JOBNAME | -- PROGRAM [ARG ...])\n");
 }
