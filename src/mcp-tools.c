@@ -57,6 +57,8 @@ struct mcp_tools_call {
 	char		*run;		/* the run first read */
 	char		*since;		/* where this read starts */
 	int		 incremental;	/* the session's mark moves */
+	int		 async;		/* terminal: answer once started */
+	const char	*previous;	/* cancel: the status before */
 	int		 tries;		/* reads started over */
 	double		 timeout;	/* seconds */
 	int		 exit;		/* run: the wait's exit */
@@ -847,7 +849,7 @@ mcp_tools_terminal(struct mcp_call *call, const struct jsonval *args)
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
 	char			*agent;
 
-	tc->incremental = mcp_tools_arg_bool(args, "async", 1);
+	tc->async = mcp_tools_arg_bool(args, "async", 1);
 	if ((tc->timeout = mcp_tools_arg_seconds(call, args, "timeout", 30,
 	    3600)) < 0)
 		return;
@@ -874,7 +876,7 @@ mcp_tools_terminal_spawned(struct mcp_call *call, const struct mcp_reply *r)
 
 	if ((doc = mcp_tools_parse_job(call, r, &tc->id)) == NULL)
 		return;
-	if (tc->incremental) {
+	if (tc->async) {
 		json_init(&jb);
 		json_object_begin(&jb);
 		mcp_tools_put_int(&jb, "job_id", jsonval_get(doc, "id"));
@@ -1199,8 +1201,7 @@ mcp_tools_cancel_found(struct mcp_call *call, const struct mcp_reply *r)
 		jsonval_free(doc);
 		return;
 	}
-	free(tc->run);
-	tc->run = xstrdup(status);	/* the previous status */
+	tc->previous = status;		/* a word of mcp_tools_states[] */
 	jsonval_free(doc);
 	mcp_tools_add(&w, "kill");
 	mcp_tools_addf(&w, "%lld", (long long)tc->id);
@@ -1223,7 +1224,7 @@ mcp_tools_cancel_done(struct mcp_call *call, const struct mcp_reply *r)
 	}
 	text = xprintf("job %lld was %s: %s; it ends as canceled (SIGKILL "
 	    "follows if it outlives the grace period)", (long long)tc->id,
-	    tc->run, msg);
+	    tc->previous, msg);
 	json_init(&jb);
 	json_object_begin(&jb);
 	json_key(&jb, "success");
@@ -1231,7 +1232,7 @@ mcp_tools_cancel_done(struct mcp_call *call, const struct mcp_reply *r)
 	json_key(&jb, "job_id");
 	json_put_int(&jb, tc->id);
 	json_key(&jb, "previous_status");
-	json_put_string(&jb, tc->run);
+	json_put_string(&jb, tc->previous);
 	json_key(&jb, "message");
 	json_put_string(&jb, text);
 	json_object_end(&jb);
