@@ -209,7 +209,9 @@ static const struct mcp_param mcp_tools_run_params[] = {
 	{ "params", MCP_STRING_MAP, 0, "Values for {name} placeholders in "
 	    "command and args, e.g. {\"file\": \"a.txt\"} for args "
 	    "[\"-l\", \"{file}\"]; each value fills its word as it is.  A "
-	    "{name} without a value is an error.", NULL, 0, 0 },
+	    "{name} without a value is an error; with params, ${VAR} is "
+	    "the server's environment variable and $$ a literal $.", NULL,
+	    0, 0 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0 }
 };
 
@@ -1370,6 +1372,16 @@ static void	mcp_tools_run_waited(struct mcp_call *,
 static void	mcp_tools_run_read(struct mcp_call *,
 		    const struct mcp_reply *);
 
+/* ${VAR} in run's templates: jobdeck mcp's environment (the agent's). */
+static const char *
+mcp_tools_getenv(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+static const struct expand_env mcp_tools_env = { mcp_tools_getenv };
+
 /*
  * Expand {name} in run's command and args with its params (expand.h's
  * rules for a program's words) and add them to w; return 0, or -1 with
@@ -1402,14 +1414,15 @@ mcp_tools_run_words(struct mcp_call *call, const struct jsonval *args,
 	c.command = jsonval_get_string(args, "command");
 	c.args = v;
 	c.nargs = n;
+	c.strict = 1;
 	if (params == NULL) {
 		/* No templating: the words go as given. */
 		mcp_tools_add(w, c.command);
 		for (i = 0; i < n; i++)
 			mcp_tools_add(w, v[i]);
 		rc = 0;
-	} else if ((rc = expand_command(&c, NULL, NULL, p, np, &res,
-	    &cause)) == 0) {
+	} else if ((rc = expand_command(&c, &mcp_tools_env, NULL, p, np,
+	    &res, &cause)) == 0) {
 		mcp_tools_add(w, res.command);
 		for (i = 0; i < res.nargs; i++)
 			mcp_tools_add(w, res.args[i]);
