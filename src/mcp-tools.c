@@ -1385,7 +1385,7 @@ static const struct expand_env mcp_tools_env = { mcp_tools_getenv };
 /*
  * Expand {name} in run's command and args with its params (expand.h's
  * rules for a program's words) and add them to w; return 0, or -1 with
- * the call invalid.
+ * the call failed (a {name} without a value, say).
  */
 static int
 mcp_tools_run_words(struct mcp_call *call, const struct jsonval *args,
@@ -1428,7 +1428,7 @@ mcp_tools_run_words(struct mcp_call *call, const struct jsonval *args,
 			mcp_tools_add(w, res.args[i]);
 		expand_result_clear(&res);
 	} else {
-		mcp_call_invalid(call, "params: %s", cause);
+		mcp_call_fail(call, "params: %s", cause);
 		free(cause);
 	}
 	free(p);
