@@ -433,7 +433,8 @@ mcp_tools_words_clear(struct mcp_tools_words *w)
 
 /*
  * Ask the deck (words, then cleared) and have done called with the reply;
- * return 0, or -1 when the request could not begin, the call then failed.
+ * return 0, or -1 when the request could not begin (mcp_call_ctl() then
+ * failed the call).
  */
 static int
 mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int json,
@@ -443,11 +444,7 @@ mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int json,
 
 	r = mcp_call_ctl(call, w->v, json, done);
 	mcp_tools_words_clear(w);
-	if (r != 0) {
-		mcp_call_fail(call, "cannot ask the deck");
-		return -1;
-	}
-	return 0;
+	return r;
 }
 
 /*
