@@ -787,11 +787,12 @@ mcp_tools_mark_line(const char *mark)
 
 /*
  * Put output read with status --since (a reply doc) as the tools' output
- * members, and append it to *text with a note when there is more.
+ * members, and append it to *text with a note when there is more; fresh
+ * says the read was from where this session had read to.
  */
 static void
 mcp_tools_put_output(struct json_buf *jb, const struct jsonval *doc,
-    char **text)
+    int fresh, char **text)
 {
 	const struct jsonval	*out = jsonval_get(doc, "output");
 	int64_t			 next, left = 0;
@@ -822,7 +823,7 @@ mcp_tools_put_output(struct json_buf *jb, const struct jsonval *doc,
 		if ((*text)[strlen(*text) - 1] != '\n')
 			mcp_tools_cat(text, "\n");
 	} else
-		mcp_tools_cat(text, "\n(no new output)\n");
+		mcp_tools_cat(text, "\n(no %soutput)\n", fresh ? "new " : "");
 	if (more) {
 		mcp_tools_cat(text, "[... %lld more line%s: call "
 		    "terminal_job_status again (incremental) or with "
@@ -948,7 +949,7 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	if (mcp_tools_is_live(status))
 		mcp_tools_cat(&text, " (still running after %g s: follow it "
 		    "with terminal_job_status)", tc->timeout);
-	mcp_tools_put_output(&jb, doc, &text);
+	mcp_tools_put_output(&jb, doc, 0, &text);
 	json_key(&jb, "timed_out");
 	json_put_bool(&jb, mcp_tools_is_live(status));
 	json_object_end(&jb);
@@ -1065,7 +1066,7 @@ mcp_tools_status_read(struct mcp_call *call, const struct mcp_reply *r)
 	json_object_begin(&jb);
 	mcp_tools_put_job(&jb, doc);
 	text = mcp_tools_job_line(doc);
-	mcp_tools_put_output(&jb, doc, &text);
+	mcp_tools_put_output(&jb, doc, tc->incremental, &text);
 	json_object_end(&jb);
 	jsonval_free(doc);
 	mcp_tools_finish(call, &jb, text);
@@ -1325,7 +1326,7 @@ mcp_tools_screen_done(struct mcp_call *call, const struct mcp_reply *r)
 	struct jsonval		*doc;
 	const char		*row;
 	int64_t			 id;
-	size_t			 i;
+	size_t			 i, used = 0;
 	char			*text = NULL;
 
 	if ((doc = mcp_tools_parse_job(call, r, &id)) == NULL)
@@ -1352,12 +1353,19 @@ mcp_tools_screen_done(struct mcp_call *call, const struct mcp_reply *r)
 		l = jsonval_at(lines, i);
 		row = jsonval_string(l) != NULL ? jsonval_string(l) : "";
 		json_put_stringn(&jb, row, jsonval_string_len(l));
-		mcp_tools_cat(&text, "%s\n", row);
+		if (*row != '\0')
+			used = i + 1;
 	}
 	json_array_end(&jb);
 	json_object_end(&jb);
+	/* The text: the rows down to the last that is not blank. */
+	for (i = 0; i < used; i++) {
+		row = jsonval_string(jsonval_at(lines, i));
+		mcp_tools_cat(&text, "%s\n", row != NULL ? row : "");
+	}
 	jsonval_free(doc);
-	mcp_tools_finish(call, &jb, text != NULL ? text : xstrdup(""));
+	mcp_tools_finish(call, &jb, text != NULL ? text :
+	    xstrdup("(the screen is blank)"));
 }
 
 /* ---- run ---- */
