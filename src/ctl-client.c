@@ -1,6 +1,6 @@
 /*
- * ctl-client.c: `jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]`, the
- * control socket's client (the protocol is in ctl.h).  It quotes each word
+ * ctl-client.c: `jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]`,
+ * the control socket's client (the protocol is in ctl.h).  It quotes each word
  * in single quotes so the deck expands nothing, sends the request line,
  * and copies the reply: the body to stdout as it arrives on success (so
  * streams flow), or each error line to stderr as "jobdeck ctl: ...".  The
@@ -15,7 +15,9 @@
  * "deck 'NAME' did not answer within 10 s".
  *
  * `--json` is taken before COMMAND or anywhere among its arguments before
- * a `--` word (write `send ID -- --json` to send that text).
+ * a `--` word (write `send ID -- --json` to send that text).  `--read-only`
+ * (`-r`), before COMMAND, talks to the deck's read-only socket NAME.ro,
+ * where only the commands that look are allowed.
  */
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -39,7 +41,7 @@
 static void
 ctl_client_usage(FILE *f)
 {
-	fprintf(f, "usage: jobdeck ctl [-S NAME] [--json] COMMAND "
+	fprintf(f, "usage: jobdeck ctl [-S NAME] [-r] [--json] COMMAND "
 	    "[ARGS ...]\n");
 }
 
@@ -55,10 +57,14 @@ ctl_client_help(void)
 	    "Runs COMMAND in the running deck NAME (default \"default\") "
 	    "through its\n"
 	    "control socket and prints the result; --json for JSON.\n"
+	    "-r, --read-only: through its read-only socket, where only the "
+	    "commands\n"
+	    "marked * run (those that only look).\n"
 	    "Commands (the prompt's, without the !):\n");
 	for (e = cmd_table; *e != NULL; e++) {
 		u = cmd_usage(*e);
-		printf("  %s\n", u[0] == '!' ? u + 1 : u);
+		printf("%c %s\n", ((*e)->flags & CMD_READ_ONLY) ? '*' : ' ',
+		    u[0] == '!' ? u + 1 : u);
 		free(u);
 	}
 	printf("\n"
@@ -265,6 +271,7 @@ ctl_main(int argc, char **argv)
 	char		*path = NULL, *cause = NULL, *req = NULL, **words;
 	size_t		 len = 0, nwords;
 	int		 i = 1, json = 0, fd, status, k, dashdash = 0;
+	int		 flags = 0;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--") == 0) {
@@ -273,6 +280,9 @@ ctl_main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
+		else if (strcmp(argv[i], "-r") == 0 ||
+		    strcmp(argv[i], "--read-only") == 0)
+			flags |= CTL_PATH_READ_ONLY;
 		else if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
 			ctl_client_help();
@@ -318,7 +328,7 @@ ctl_main(int argc, char **argv)
 		return 2;
 	}
 
-	if (ctl_socket_path(name, 0, &path, &cause) != 0) {
+	if (ctl_socket_path(name, flags, &path, &cause) != 0) {
 		fprintf(stderr, "jobdeck ctl: %s\n", cause);
 		free(cause);
 		free(req);
