@@ -310,15 +310,22 @@ cmd_parse_mark(const char *s, struct store_mark *mark)
 	return 0;
 }
 
+/* Write a mark as cmd_parse_mark() reads it, "LINE:BYTES", into buf. */
+static const char *
+cmd_format_mark(const struct store_mark *mark, char *buf, size_t size)
+{
+	snprintf(buf, size, "%lld:%llu", (long long)mark->line,
+	    (unsigned long long)mark->partial);
+	return buf;
+}
+
 /* Put a mark into jb as its "LINE:BYTES" string. */
 static void
 cmd_json_mark(struct json_buf *jb, const struct store_mark *mark)
 {
 	char	buf[64];
 
-	snprintf(buf, sizeof buf, "%lld:%llu", (long long)mark->line,
-	    (unsigned long long)mark->partial);
-	json_put_string(jb, buf);
+	json_put_string(jb, cmd_format_mark(mark, buf, sizeof buf));
 }
 
 /*
@@ -509,9 +516,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
 	if (since != NULL)
-		out[n++] = xprintf("next: status --since %lld:%llu %d%s",
-		    (long long)mark.line, (unsigned long long)mark.partial,
-		    job_id(job), page.more ? "  (more is there)" : "");
+		out[n++] = xprintf("next: status --since %s %d%s",
+		    cmd_format_mark(&mark, buf, sizeof buf), job_id(job),
+		    page.more ? "  (more is there)" : "");
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
 	cmd_show(ctx, doc, out, n, 0);
 	free(doc);

@@ -1431,8 +1431,9 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 	out[page->count] = NULL;
 	page->lines = out;
 	page->left = e.complete > mark->line ? e.complete - mark->line : 0;
-	page->more = page->left > 0 || (e.complete < e.total && e.bytes !=
-	    mark->partial);
+	/* A partial last line is more only from a mark at or before it. */
+	page->more = page->left > 0 || (e.complete < e.total &&
+	    mark->line <= e.complete && e.bytes != mark->partial);
 	free(texts);
 	free(lens);
 	job_extent_close(&e);

@@ -2323,6 +2323,36 @@ START_TEST(test_status_since_partial)
 END_TEST
 
 /*
+ * A mark past the end of the output (past a partial last line, or past
+ * every line) gives nothing and says nothing more is there, so a reader
+ * that reads on while output_truncated stops.
+ */
+START_TEST(test_status_since_past_end)
+{
+	static const char *const marks[] = { "2:0", "2:3", "9:0", "9:99" };
+	struct jsonval	*doc;
+	const char	*out;
+	char		 next[64];
+	size_t		 len;
+	size_t		 i;
+
+	run_job("printf 'x\\ny'");
+	doc = status_since(1, "0:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "x\ny");
+	ck_assert(json_bool(doc, "output_partial"));
+	jsonval_free(doc);
+	for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		doc = status_since(1, marks[i], 4096, &out, &len, next);
+		ck_assert_str_eq(out, "");
+		ck_assert_int_eq(json_int(doc, "lines_left"), 0);
+		ck_assert_msg(!json_bool(doc, "output_truncated"),
+		    "mark %s: output_truncated", marks[i]);
+		jsonval_free(doc);
+	}
+}
+END_TEST
+
+/*
  * A restarted job: its "run" changes and "0:0" reads the new run from its
  * start.
  */
@@ -2599,6 +2629,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_screen);
 	tcase_add_test(tc, test_status_since);
 	tcase_add_test(tc, test_status_since_partial);
+	tcase_add_test(tc, test_status_since_past_end);
 	tcase_add_test(tc, test_status_since_restart);
 	tcase_add_test(tc, test_spawn_pipes_split);
 	tcase_add_test(tc, test_spawn_input);
