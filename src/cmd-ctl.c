@@ -356,8 +356,9 @@ cmd_json_lines(struct json_buf *jb, char **lines, int count, int partial)
 
 /*
  * Put status --split's members into jb: "stdout" and "stderr", the first
- * max bytes each stream wrote, "stdout_truncated", "stderr_truncated",
- * "stdout_bytes" and "stderr_bytes" (the whole sizes).
+ * max bytes each stream wrote, "stdout_truncated" and "stderr_truncated"
+ * (more was written, or the bounded read of job_output_split() stopped
+ * before it knew).
  */
 static void
 cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
@@ -376,11 +377,6 @@ cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
 		snprintf(key, sizeof key, "%s_truncated", names[k]);
 		json_key(jb, key);
 		json_put_bool(jb, split.truncated[k]);
-	}
-	for (k = 0; k < 2; k++) {
-		snprintf(key, sizeof key, "%s_bytes", names[k]);
-		json_key(jb, key);
-		json_put_int(jb, (int64_t)split.bytes[k]);
 		free(split.data[k]);
 	}
 }
