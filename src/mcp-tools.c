@@ -38,6 +38,7 @@
 #include "json.h"
 #include "jsonval.h"
 #include "mcp-private.h"
+#include "textesc.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -1558,7 +1559,8 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
     const char *name, char **text)
 {
 	const struct jsonval	*v = jsonval_get(doc, name);
-	char			 key[32];
+	const char		*p, *nl, *end;
+	char			 key[32], *shown;
 	int			 cut = 0;
 
 	json_key(jb, name);
@@ -1568,9 +1570,18 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
 	(void)jsonval_bool(jsonval_get(doc, key), &cut);
 	json_key(jb, key);
 	json_put_bool(jb, cut);
-	if (jsonval_string_len(v) > 0) {
-		mcp_tools_cat(text, "\n--- %s%s ---\n%s", name, cut ?
-		    " (truncated)" : "", jsonval_string(v));
+	if (jsonval_string_len(v) == 0)
+		return;
+	mcp_tools_cat(text, "\n--- %s%s ---\n", name, cut ? " (truncated)" :
+	    "");
+	/* Line by line, control bytes (NUL too) shown as escapes. */
+	for (p = jsonval_string(v), end = p + jsonval_string_len(v); p < end;
+	    p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		shown = textesc_visible(p, (size_t)(nl - p));
+		mcp_tools_cat(text, "%s%s", shown, nl < end ? "\n" : "");
+		free(shown);
 	}
 }
 
