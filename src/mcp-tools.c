@@ -18,7 +18,8 @@
  *   terminal_job_cancel status, then kill when the job is live.
  *   terminal_send_input send ID -- TEXT, TEXT escaped for send.
  *   terminal_screen	screen ID: the rows of a full-screen program.
- *   run		spawn --pipes --timeout --no-shell, wait, status --split:
+ *   run		spawn --pipes --timeout --no-shell, wait, status
+ *			--split:
  *			stdout, stderr and a return code, -1 when the program
  *			could not start or timed out.
  *
@@ -53,19 +54,19 @@
 
 /* The state of one call, whatever the tool (mcp_call_set_state()). */
 struct mcp_tools_call {
-	char		*job;		/* the job, as the deck is asked */
-	int64_t		 id;		/* the deck's id, once known */
+	char		*job;		/* the job, as asked */
+	int64_t		 id;		/* its id, once known */
 	char		*run;		/* the run first read */
 	char		*since;		/* where this read starts */
 	int		 incremental;	/* the session's mark moves */
-	int		 async;		/* terminal: answer once started */
+	int		 async;		/* terminal: answer at once */
 	const char	*previous;	/* cancel: the status before */
 	int		 tries;		/* reads started over */
 	double		 timeout;	/* seconds */
 	int		 exit;		/* run: the wait's exit */
-	char		*program;	/* run: the program, for messages */
-	unsigned int	 filter;	/* list: 1 << mcp_tools_status_words[] */
-	int64_t		 limit;		/* list: how many at most */
+	char		*program;	/* run: for messages */
+	unsigned int	 filter;	/* list: bits of status words */
+	int64_t		 limit;		/* list: at most */
 	size_t		 bytes;		/* send: how many */
 };
 
@@ -76,7 +77,8 @@ struct mcp_tools_words {
 	size_t		  size;
 };
 
-static void	mcp_tools_terminal(struct mcp_call *, const struct jsonval *);
+static void	mcp_tools_terminal(struct mcp_call *,
+		    const struct jsonval *);
 static void	mcp_tools_status(struct mcp_call *, const struct jsonval *);
 static void	mcp_tools_list(struct mcp_call *, const struct jsonval *);
 static void	mcp_tools_cancel(struct mcp_call *, const struct jsonval *);
@@ -137,8 +139,8 @@ static const char *const mcp_tools_status_words[] = {
 	"\"lines_left\":" MCP_NULLABLE("integer")
 
 #define MCP_DESC_JOB_ID							\
-	"The job: its id (a number, as terminal or terminal_job_list gave "	\
-	"it) or its name."
+	"The job: its id (a number, as terminal or terminal_job_list "	\
+	"gave it) or its name."
 
 static const struct mcp_param mcp_tools_terminal_params[] = {
 	{ "command", MCP_STRING, 1, "The shell command line to run, as sh "
@@ -1097,9 +1099,10 @@ mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
 {
 	struct mcp_tools_call	*tc = mcp_tools_call_new(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	const struct jsonval	*filter = jsonval_get(args, "status_filter");
+	const struct jsonval	*filter;
 	size_t			 i;
 
+	filter = jsonval_get(args, "status_filter");
 	tc->filter = filter == NULL ? ~0U : 0;
 	for (i = 0; i < jsonval_count(filter); i++)
 		tc->filter |= mcp_tools_status_bit(jsonval_string(
@@ -1118,7 +1121,8 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 	const struct jsonval	*jobs, *job;
 	struct json_buf		 jb;
 	struct jsonval		*doc;
-	size_t			 i, n, total = 0, running = 0, first, seen;
+	size_t			 i, n, first, seen;
+	size_t			 total = 0, running = 0;
 	char			*text = NULL, *line;
 
 	if ((doc = mcp_tools_parse(call, r)) == NULL)
@@ -1129,7 +1133,8 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 		job = jsonval_at(jobs, i);
 		if (strcmp(mcp_tools_job_status(job), "running") == 0)
 			running++;
-		if (tc->filter & mcp_tools_status_bit(mcp_tools_job_status(job)))
+		if (tc->filter &
+		    mcp_tools_status_bit(mcp_tools_job_status(job)))
 			total++;
 	}
 	first = total > (size_t)tc->limit ? total - (size_t)tc->limit : 0;
