@@ -1566,6 +1566,7 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
 	const struct jsonval	*v = jsonval_get(doc, name);
 	const char		*p, *nl, *end;
 	char			 key[32], *shown;
+	int64_t			 total = -1;
 	int			 cut = 0;
 
 	json_key(jb, name);
@@ -1577,8 +1578,13 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
 	json_put_bool(jb, cut);
 	if (jsonval_string_len(v) == 0)
 		return;
-	mcp_tools_cat(text, "\n--- %s%s ---\n", name, cut ? " (truncated)" :
-	    "");
+	snprintf(key, sizeof key, "%s_bytes", name);
+	(void)jsonval_int(jsonval_get(doc, key), &total);
+	if (cut) {
+		mcp_tools_cat(text, "\n--- %s: the first %d bytes of %lld ---\n",
+		    name, MCP_OUTPUT_MAX, (long long)total);
+	} else
+		mcp_tools_cat(text, "\n--- %s ---\n", name);
 	/* Line by line, control bytes (NUL too) shown as escapes. */
 	for (p = jsonval_string(v), end = p + jsonval_string_len(v); p < end;
 	    p = nl + 1) {
