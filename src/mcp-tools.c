@@ -457,11 +457,12 @@ mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int json,
 static char *
 mcp_tools_error_text(const struct mcp_reply *r)
 {
-	const char	*p = r->body, *end = r->body + r->len;
+	const char	*p = r->body, *end;
 	int		 lines = 0;
 
 	if (r->body == NULL)
 		return xstrdup("the deck gave no answer");
+	end = r->body + r->len;
 	while (p < end && lines < MCP_TOOLS_ERROR_LINES) {
 		p = memchr(p, '\n', (size_t)(end - p));
 		if (p == NULL) {
@@ -480,6 +481,23 @@ mcp_tools_error_text(const struct mcp_reply *r)
 }
 
 /*
+ * Return 0 if the deck did what was asked, else -1 with the call failed
+ * with the deck's words.
+ */
+static int
+mcp_tools_ok(struct mcp_call *call, const struct mcp_reply *r)
+{
+	char	*msg;
+
+	if (r->status == 0)
+		return 0;
+	msg = mcp_tools_error_text(r);
+	mcp_call_fail(call, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+/*
  * Return a deck's reply as JSON, or NULL when it is an error or not JSON
  * (the call then failed with the deck's words).  The caller frees it.
  */
@@ -487,14 +505,10 @@ static struct jsonval *
 mcp_tools_parse(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct jsonval	*doc;
-	char		*msg, *cause = NULL;
+	char		*cause = NULL;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return NULL;
-	}
 	if ((doc = jsonval_parse(r->body, r->len, &cause)) == NULL) {
 		mcp_call_fail(call, "the deck's reply is not JSON: %s", cause);
 		free(cause);
@@ -911,14 +925,9 @@ mcp_tools_terminal_waited(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct mcp_tools_call	*tc = mcp_call_state(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	char			*msg;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
 	mcp_tools_add(&w, "status");
 	mcp_tools_add(&w, "--since");
 	mcp_tools_add(&w, "0:0");
@@ -1222,12 +1231,9 @@ mcp_tools_cancel_done(struct mcp_call *call, const struct mcp_reply *r)
 	struct json_buf		 jb;
 	char			*msg, *text;
 
-	msg = mcp_tools_error_text(r);
-	if (r->status != 0) {
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
+	msg = mcp_tools_error_text(r);
 	text = xprintf("job %lld was %s: %s; it ends as canceled (SIGKILL "
 	    "follows if it outlives the grace period)", (long long)tc->id,
 	    tc->previous, msg);
@@ -1283,12 +1289,9 @@ mcp_tools_send_done(struct mcp_call *call, const struct mcp_reply *r)
 	struct json_buf		 jb;
 	char			*msg;
 
-	msg = mcp_tools_error_text(r);
-	if (r->status != 0) {
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
+	msg = mcp_tools_error_text(r);
 	json_init(&jb);
 	json_object_begin(&jb);
 	json_key(&jb, "success");
@@ -1507,14 +1510,9 @@ mcp_tools_run_waited(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct mcp_tools_call	*tc = mcp_call_state(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	char			*msg;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
 	tc->exit = r->exit;
 	mcp_tools_add(&w, "status");
 	mcp_tools_add(&w, "--split");
