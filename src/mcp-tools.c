@@ -18,7 +18,8 @@
  *   terminal_job_cancel status, then kill when the job is live.
  *   terminal_send_input send ID -- TEXT, TEXT escaped for send.
  *   terminal_screen	screen ID: the rows of a full-screen program.
- *   run		spawn --pipes --timeout --no-shell, wait, status --split:
+ *   run		spawn --pipes --timeout --no-shell, wait, status
+ *			--split:
  *			stdout, stderr and a return code, -1 when the program
  *			could not start or timed out.
  *
@@ -38,6 +39,7 @@
 #include "json.h"
 #include "jsonval.h"
 #include "mcp-private.h"
+#include "textesc.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -52,19 +54,19 @@
 
 /* The state of one call, whatever the tool (mcp_call_set_state()). */
 struct mcp_tools_call {
-	char		*job;		/* the job, as the deck is asked */
-	int64_t		 id;		/* the deck's id, once known */
+	char		*job;		/* the job, as asked */
+	int64_t		 id;		/* its id, once known */
 	char		*run;		/* the run first read */
 	char		*since;		/* where this read starts */
 	int		 incremental;	/* the session's mark moves */
-	int		 async;		/* terminal: answer once started */
+	int		 async;		/* terminal: answer at once */
 	const char	*previous;	/* cancel: the status before */
 	int		 tries;		/* reads started over */
 	double		 timeout;	/* seconds */
 	int		 exit;		/* run: the wait's exit */
-	char		*program;	/* run: the program, for messages */
-	unsigned int	 filter;	/* list: 1 << mcp_tools_status_words[] */
-	int64_t		 limit;		/* list: how many at most */
+	char		*program;	/* run: for messages */
+	unsigned int	 filter;	/* list: bits of status words */
+	int64_t		 limit;		/* list: at most */
 	size_t		 bytes;		/* send: how many */
 };
 
@@ -75,7 +77,8 @@ struct mcp_tools_words {
 	size_t		  size;
 };
 
-static void	mcp_tools_terminal(struct mcp_call *, const struct jsonval *);
+static void	mcp_tools_terminal(struct mcp_call *,
+		    const struct jsonval *);
 static void	mcp_tools_status(struct mcp_call *, const struct jsonval *);
 static void	mcp_tools_list(struct mcp_call *, const struct jsonval *);
 static void	mcp_tools_cancel(struct mcp_call *, const struct jsonval *);
@@ -136,8 +139,8 @@ static const char *const mcp_tools_status_words[] = {
 	"\"lines_left\":" MCP_NULLABLE("integer")
 
 #define MCP_DESC_JOB_ID							\
-	"The job: its id (a number, as terminal or terminal_job_list gave "	\
-	"it) or its name."
+	"The job: its id (a number, as terminal or terminal_job_list "	\
+	"gave it) or its name."
 
 static const struct mcp_param mcp_tools_terminal_params[] = {
 	{ "command", MCP_STRING, 1, "The shell command line to run, as sh "
@@ -454,11 +457,12 @@ mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int json,
 static char *
 mcp_tools_error_text(const struct mcp_reply *r)
 {
-	const char	*p = r->body, *end = r->body + r->len;
+	const char	*p = r->body, *end;
 	int		 lines = 0;
 
 	if (r->body == NULL)
 		return xstrdup("the deck gave no answer");
+	end = r->body + r->len;
 	while (p < end && lines < MCP_TOOLS_ERROR_LINES) {
 		p = memchr(p, '\n', (size_t)(end - p));
 		if (p == NULL) {
@@ -477,6 +481,23 @@ mcp_tools_error_text(const struct mcp_reply *r)
 }
 
 /*
+ * Return 0 if the deck did what was asked, else -1 with the call failed
+ * with the deck's words.
+ */
+static int
+mcp_tools_ok(struct mcp_call *call, const struct mcp_reply *r)
+{
+	char	*msg;
+
+	if (r->status == 0)
+		return 0;
+	msg = mcp_tools_error_text(r);
+	mcp_call_fail(call, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+/*
  * Return a deck's reply as JSON, or NULL when it is an error or not JSON
  * (the call then failed with the deck's words).  The caller frees it.
  */
@@ -484,14 +505,10 @@ static struct jsonval *
 mcp_tools_parse(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct jsonval	*doc;
-	char		*msg, *cause = NULL;
+	char		*cause = NULL;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return NULL;
-	}
 	if ((doc = jsonval_parse(r->body, r->len, &cause)) == NULL) {
 		mcp_call_fail(call, "the deck's reply is not JSON: %s", cause);
 		free(cause);
@@ -908,14 +925,9 @@ mcp_tools_terminal_waited(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct mcp_tools_call	*tc = mcp_call_state(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	char			*msg;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
 	mcp_tools_add(&w, "status");
 	mcp_tools_add(&w, "--since");
 	mcp_tools_add(&w, "0:0");
@@ -1096,9 +1108,10 @@ mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
 {
 	struct mcp_tools_call	*tc = mcp_tools_call_new(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	const struct jsonval	*filter = jsonval_get(args, "status_filter");
+	const struct jsonval	*filter;
 	size_t			 i;
 
+	filter = jsonval_get(args, "status_filter");
 	tc->filter = filter == NULL ? ~0U : 0;
 	for (i = 0; i < jsonval_count(filter); i++)
 		tc->filter |= mcp_tools_status_bit(jsonval_string(
@@ -1117,7 +1130,8 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 	const struct jsonval	*jobs, *job;
 	struct json_buf		 jb;
 	struct jsonval		*doc;
-	size_t			 i, n, total = 0, running = 0, first, seen;
+	size_t			 i, n, first, seen;
+	size_t			 total = 0, running = 0;
 	char			*text = NULL, *line;
 
 	if ((doc = mcp_tools_parse(call, r)) == NULL)
@@ -1128,7 +1142,8 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 		job = jsonval_at(jobs, i);
 		if (strcmp(mcp_tools_job_status(job), "running") == 0)
 			running++;
-		if (tc->filter & mcp_tools_status_bit(mcp_tools_job_status(job)))
+		if (tc->filter &
+		    mcp_tools_status_bit(mcp_tools_job_status(job)))
 			total++;
 	}
 	first = total > (size_t)tc->limit ? total - (size_t)tc->limit : 0;
@@ -1216,12 +1231,9 @@ mcp_tools_cancel_done(struct mcp_call *call, const struct mcp_reply *r)
 	struct json_buf		 jb;
 	char			*msg, *text;
 
-	msg = mcp_tools_error_text(r);
-	if (r->status != 0) {
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
+	msg = mcp_tools_error_text(r);
 	text = xprintf("job %lld was %s: %s; it ends as canceled (SIGKILL "
 	    "follows if it outlives the grace period)", (long long)tc->id,
 	    tc->previous, msg);
@@ -1277,12 +1289,9 @@ mcp_tools_send_done(struct mcp_call *call, const struct mcp_reply *r)
 	struct json_buf		 jb;
 	char			*msg;
 
-	msg = mcp_tools_error_text(r);
-	if (r->status != 0) {
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
+	msg = mcp_tools_error_text(r);
 	json_init(&jb);
 	json_object_begin(&jb);
 	json_key(&jb, "success");
@@ -1501,14 +1510,9 @@ mcp_tools_run_waited(struct mcp_call *call, const struct mcp_reply *r)
 {
 	struct mcp_tools_call	*tc = mcp_call_state(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
-	char			*msg;
 
-	if (r->status != 0) {
-		msg = mcp_tools_error_text(r);
-		mcp_call_fail(call, "%s", msg);
-		free(msg);
+	if (mcp_tools_ok(call, r) != 0)
 		return;
-	}
 	tc->exit = r->exit;
 	mcp_tools_add(&w, "status");
 	mcp_tools_add(&w, "--split");
@@ -1558,7 +1562,9 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
     const char *name, char **text)
 {
 	const struct jsonval	*v = jsonval_get(doc, name);
-	char			 key[32];
+	const char		*p, *nl, *end;
+	char			 key[32], *shown;
+	int64_t			 total = -1;
 	int			 cut = 0;
 
 	json_key(jb, name);
@@ -1568,9 +1574,23 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
 	(void)jsonval_bool(jsonval_get(doc, key), &cut);
 	json_key(jb, key);
 	json_put_bool(jb, cut);
-	if (jsonval_string_len(v) > 0) {
-		mcp_tools_cat(text, "\n--- %s%s ---\n%s", name, cut ?
-		    " (truncated)" : "", jsonval_string(v));
+	if (jsonval_string_len(v) == 0)
+		return;
+	snprintf(key, sizeof key, "%s_bytes", name);
+	(void)jsonval_int(jsonval_get(doc, key), &total);
+	if (cut) {
+		mcp_tools_cat(text, "\n--- %s: the first %d bytes of %lld ---\n",
+		    name, MCP_OUTPUT_MAX, (long long)total);
+	} else
+		mcp_tools_cat(text, "\n--- %s ---\n", name);
+	/* Line by line, control bytes (NUL too) shown as escapes. */
+	for (p = jsonval_string(v), end = p + jsonval_string_len(v); p < end;
+	    p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		shown = textesc_visible(p, (size_t)(nl - p));
+		mcp_tools_cat(text, "%s%s", shown, nl < end ? "\n" : "");
+		free(shown);
 	}
 }
 
