@@ -704,7 +704,8 @@ mcp_tools_arg_bool(const struct jsonval *args, const char *key, int def)
 
 /*
  * Return a number of seconds argument, def when it is not given, or -1
- * (the call then invalid) when it is not above 0.
+ * when it is not above 0: the call has then failed (and its state is
+ * gone).
  */
 static double
 mcp_tools_arg_seconds(struct mcp_call *call, const struct jsonval *args,
@@ -716,7 +717,7 @@ mcp_tools_arg_seconds(struct mcp_call *call, const struct jsonval *args,
 		return def;
 	if (jsonval_number(jsonval_get(args, key), &d) != 0 || !isfinite(d) ||
 	    d <= 0 || d > max) {
-		mcp_call_invalid(call, "%s must be a number of seconds above "
+		mcp_call_fail(call, "%s must be a number of seconds above "
 		    "0, at most %.0f", key, max);
 		return -1;
 	}
@@ -865,11 +866,14 @@ mcp_tools_terminal(struct mcp_call *call, const struct jsonval *args)
 	struct mcp_tools_call	*tc = mcp_tools_call_new(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
 	char			*agent;
+	double			 timeout;
 
-	tc->async = mcp_tools_arg_bool(args, "async", 1);
-	if ((tc->timeout = mcp_tools_arg_seconds(call, args, "timeout", 30,
+	/* A refusal ends the call and frees tc: nothing may follow it. */
+	if ((timeout = mcp_tools_arg_seconds(call, args, "timeout", 30,
 	    3600)) < 0)
 		return;
+	tc->timeout = timeout;
+	tc->async = mcp_tools_arg_bool(args, "async", 1);
 	agent = mcp_tools_agent(call);
 	mcp_tools_add(&w, "spawn");
 	mcp_tools_add(&w, "--agent");
@@ -1267,7 +1271,7 @@ mcp_tools_send(struct mcp_call *call, const struct jsonval *args)
 	char			*esc;
 
 	if ((tc->bytes = jsonval_string_len(text)) == 0) {
-		mcp_call_invalid(call, "text is empty: nothing to send");
+		mcp_call_fail(call, "text is empty: nothing to send");
 		return;
 	}
 	tc->job = mcp_tools_job_word(args);
@@ -1458,10 +1462,12 @@ mcp_tools_run(struct mcp_call *call, const struct jsonval *args)
 	struct mcp_tools_words	 w = { NULL, 0, 0 };
 	const struct jsonval	*input = jsonval_get(args, "input_data");
 	char			*agent, *esc;
+	double			 timeout;
 
-	if ((tc->timeout = mcp_tools_arg_seconds(call, args, "timeout", 300,
+	if ((timeout = mcp_tools_arg_seconds(call, args, "timeout", 300,
 	    86400)) < 0)
 		return;
+	tc->timeout = timeout;
 	tc->program = xstrdup(jsonval_get_string(args, "command"));
 	agent = mcp_tools_agent(call);
 	mcp_tools_add(&w, "spawn");
