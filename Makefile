@@ -252,7 +252,8 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(TB)/fuzz_%)
 
 .PHONY: all run check check-build check-user test unit e2e manlint install \
 	uninstall \
-	clean deps demo bench bench-quick fuzz fuzz-build fuzz-replay
+	clean deps demo bench bench-quick fuzz fuzz-build fuzz-replay \
+	mcp-sdk
 all: $(PROG)
 
 $(PROG): $(LIB_OBJS) $(B)/main.o
@@ -396,8 +397,24 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
+# The official MCP TypeScript SDK for check_mcp_e2e's client
+# (tests/mcp/interop.mjs), from the npm registry into the ignored
+# tests/mcp/node_modules, once per package-lock.json.  When npm cannot
+# reach the registry the stamp is not made and the interop cases skip.
+MCP_SDK_STAMP = tests/mcp/node_modules/.jobdeck-stamp
+$(MCP_SDK_STAMP): tests/mcp/package.json tests/mcp/package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+	    echo "jobdeck: no npm: the MCP interop tests will skip" >&2; \
+	elif (cd tests/mcp && timeout 600 npm ci --no-audit --no-fund \
+	    >/dev/null); then touch $@; \
+	else echo "jobdeck: npm ci failed: the MCP interop tests will skip" >&2; \
+	fi
+
+mcp-sdk:
+	@$(MAKE) --no-print-directory $(MCP_SDK_STAMP)
+
 # The whole suite without the install step (what `check` runs).
-test: check-build
+test: check-build mcp-sdk
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
@@ -416,7 +433,7 @@ unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
-    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN)
+    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) \
 	    $(MCP_E2E_BIN)
