@@ -152,6 +152,8 @@ check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/jsonval.o $(B)/json.o \
 		     $(B)/mcp.o $(B)/mcp-tools.o $(B)/ctlconn.o \
 		     $(B)/expand.o $(B)/expand-argv.o $(B)/tests/jsonread.o
+# It and fuzz_mcp drive the tools through src/mcp-private.h.
+$(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -249,6 +251,8 @@ FUZZ_CFLAGS = $(CSTD) -Wall -Wextra -O1 -g -fno-omit-frame-pointer \
 FUZZ_LIB = $(FUZZ_B)/libjobdeck.a
 FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(TB)/fuzz_%)
+# fuzz_mcp drives the tools through src/mcp-private.h.
+$(FUZZ_B)/tests/fuzz_mcp.o: FUZZ_CFLAGS += -Isrc
 
 .PHONY: all run check check-build check-user test unit e2e manlint install \
 	uninstall \

@@ -392,7 +392,10 @@ START_TEST(test_read_only)
 	out = ctl(&d, spawn);
 	job = jsonread_parse(out, strlen(out), &cause);
 	ck_assert_msg(job != NULL, "spawn: %s: %s", cause, out);
-	snprintf(id, sizeof id, "%s", jsonread_text(job, "id"));
+	ck_assert_int_eq(jsonread_type(jsonread_get(job, "id")),
+	    JSONREAD_NUMBER);
+	snprintf(id, sizeof id, "%.0f", jsonread_number(jsonread_get(job,
+	    "id")));
 	jsonread_free(job);
 	free(out);
 	node_ok(&d, "readonly", id, &o);
