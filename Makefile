@@ -149,9 +149,10 @@ check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
-check_mcp_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/jsonval.o $(B)/json.o \
-		     $(B)/mcp.o $(B)/mcp-tools.o $(B)/ctlconn.o \
-		     $(B)/expand.o $(B)/expand-argv.o $(B)/tests/jsonread.o
+# mcp.o holds mcp_main() too (ctlconn, outfd, the deck's socket path), so
+# the rest comes out of the archive, as for the fuzz targets.
+check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
+		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
 $(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o

@@ -11,6 +11,21 @@
  * decks of one name start one at a time.  ctl.c is the server,
  * ctl-client.c the `jobdeck ctl` client.
  *
+ * The read-only socket.  Beside NAME.sock every deck listens on NAME.ro
+ * (ctl_socket_path() with CTL_PATH_READ_ONLY), made, checked, replaced
+ * when stale and removed by the same rules under the same NAME.lock.  A
+ * client that comes in there runs every request with ctx->read_only set:
+ * only the commands that only look (CMD_READ_ONLY: ps, list, status
+ * without --incremental, logs, grep, history, events, wait, help, browser
+ * status...) run, streams included; anything else is answered status 1
+ * with cmd_refuse_write()'s words ("kill: not allowed here: this
+ * connection may only look (ps, list, ...)"), and the deck's callbacks
+ * (quit, focus) are never called for it.  So a client given only NAME.ro
+ * (`jobdeck ctl --read-only`, `jobdeck mcp --read-only`) can watch the
+ * deck but change nothing, whatever it sends.  ctl_request_parse() is the
+ * one rule that cuts a request line into words (tests/fuzz/fuzz_ctlro.c
+ * runs the gate through it).
+ *
  * The protocol.  A client connects, writes one request and reads one
  * reply; the server closes the connection when the reply is sent.
  *
@@ -93,8 +108,8 @@
  * closed.  A client of another uid is answered "permission denied"
  * (status 2).
  *
- * Ownership: the caller owns the struct ctl; it owns the listening socket
- * (unlinked by ctl_free()), its clients and their sockets, and its loop
+ * Ownership: the caller owns the struct ctl; it owns the listening
+ * sockets (both unlinked by ctl_free()), its clients and their sockets, and its loop
  * watches and timers.  The cmd_ctx given to ctl_start() is copied; what
  * it points to, and the callbacks, must outlive the struct ctl.  The
  * server never prints and never exits; ctl_main() (the client) prints and
@@ -103,10 +118,13 @@
 #ifndef JOBDECK_CTL_H
 #define JOBDECK_CTL_H
 
+#include <stddef.h>
+
 struct cmd_ctx;
 struct ctl;
 struct job;
 struct loop;
+struct session;
 
 /* What the deck does for the socket's clients; any member may be NULL. */
 struct ctl_cbs {
@@ -134,6 +152,9 @@ struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,
 		    const struct cmd_ctx *, const struct ctl_cbs *, void *arg);
 void		 ctl_free(struct ctl *);
+int		 ctl_request_parse(const struct session *, char *line,
+		    size_t len, int *argc, char ***argv, int *first,
+		    int *json, char **cause);
 
 int		 ctl_main(int argc, char **argv);
 

@@ -9,8 +9,12 @@
  * answer: no deck of that name, a refused connection, nothing for
  * CTL_ANSWER_TIMEOUT_MS, a lost connection, a reply over max).
  *
- * The reply parser (struct ctlconn_parse) is shared with the blocking
- * client of jobdeck ctl, so both read the protocol by one rule.
+ * The request line (ctlconn_request()) and the reply parser (struct
+ * ctlconn_parse) are shared with the blocking client of jobdeck ctl, so
+ * both write and read the protocol by one rule.  The parser takes the
+ * reply in pieces as they come: it reads the status line, then hands the
+ * body to a callback, on success without the control lines (whose
+ * follow and exit N it keeps), on failure as it is (the error lines).
  *
  * Ownership: the caller owns the struct ctlconn and frees it, in done or
  * before it comes (then done never comes); ctlconn owns its socket and
@@ -33,6 +37,32 @@ struct ctlconn_cbs {
 /* Flags of ctlconn_new(). */
 #define CTLCONN_JSON		0x1	/* --json */
 #define CTLCONN_READ_ONLY	0x2	/* the deck's read-only socket */
+
+/* A reply as it is read: status, follow and exit are for reading. */
+struct ctlconn_parse {
+	int	 status;	/* of the status line, -1 before it */
+	int	 follow;	/* "\036follow" came */
+	int	 exit;		/* "\036exit N"'s N (1 if not 0..255), or -1 */
+	char	 head[2];
+	size_t	 nhead;
+	int	 bol;		/* the body is at the start of a line */
+	int	 in_ctrl;	/* a control line is being read */
+	char	 ctrl[32];
+	size_t	 nctrl;
+};
+
+/*
+ * A piece of the body; 0, or -1 to stop the parse.  ctlconn_parse_feed()
+ * returns 0, -1 when what came is not a reply (a bad status line), or -2
+ * when the callback stopped it.
+ */
+typedef int	ctlconn_body_cb(const char *buf, size_t len, void *arg);
+
+char		*ctlconn_request(char *const *words, int json, size_t *len,
+		    char **cause);
+void		 ctlconn_parse_init(struct ctlconn_parse *);
+int		 ctlconn_parse_feed(struct ctlconn_parse *, const char *buf,
+		    size_t len, ctlconn_body_cb *, void *arg);
 
 struct ctlconn	*ctlconn_new(struct loop *, const char *deck,
 		    char *const *words, int flags, size_t max,

@@ -62,6 +62,8 @@ struct job_spec {
 	int		  scrollback;	/* lines, 0: none (jobtable sets) */
 	int		  no_pty;	/* run on pipes (or'ed with the deck's) */
 	const char	 *input;	/* written to stdin once started, or NULL */
+	int		  input_eof;	/* on pipes: stdin closed once input is */
+					/*   written (/dev/null without input) */
 	int64_t		  timeout_ms;	/* 0: none; then killed, "timed out" */
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
@@ -77,6 +79,42 @@ struct job_spec {
 					   and env) instead of a signal */
 	int64_t		  stop_timeout_ms;	/* stop to SIGKILL; 0 or -1: */
 						/*   the deck's grace */
+	const char	 *agent;	/* the agent (an MCP client's name) */
+					/*   that started it, or NULL; */
+					/*   see job_check_agent() */
+};
+
+/* The longest agent name, in bytes. */
+#define JOB_AGENT_MAX	64
+
+/*
+ * A page of a job's output read forward from a mark (job_text_page()):
+ * the lines, oldest first, the last one partial (no newline yet) when
+ * partial is set; from is the number of the first (where it would be
+ * when there is none); left counts the complete lines after the new
+ * mark, and more says whether output is already there after it (those
+ * lines, or a partial line grown since).
+ */
+struct job_page {
+	char		**lines;	/* the caller's: job_text_free() */
+	int		  count;
+	int		  partial;
+	int64_t		  from;
+	int64_t		  left;
+	int		  more;
+};
+
+/*
+ * A run's output as its two streams wrote it (job_output_split()): the
+ * first max bytes of each (a pty's all in stdout), how many there were in
+ * all and whether some were left out (by max, or dropped by the store's
+ * cap).  Index 0 is stdout, 1 stderr.
+ */
+struct job_split {
+	char		*data[2];	/* the caller's to free */
+	size_t		 len[2];
+	uint64_t	 bytes[2];
+	int		 truncated[2];
 };
 
 /* What a readiness probe said of the job's current run. */
@@ -126,6 +164,8 @@ enum job_ready	 job_ready(const struct job *);
 const char	*job_ready_name(enum job_ready);
 void		 job_set_note(struct job *, const char *note);
 const char	*job_note(const struct job *);
+const char	*job_agent(const struct job *);
+int		 job_check_agent(const char *, char **cause);
 
 int		 job_id(const struct job *);
 const char	*job_name(const struct job *);
@@ -148,6 +188,7 @@ int		 job_exit_status(const struct job *);
 int		 job_end_status(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
+void		 job_size(const struct job *, int *rows, int *cols);
 struct vt	*job_vt_get(struct job *);
 const char	*job_run_id(const struct job *);
 const char	*job_store_dir(const struct job *);
@@ -166,7 +207,13 @@ char		**job_text_since(struct job *, struct store_mark *, int *count,
 		    int *partial);
 char		**job_text_incremental(struct job *, int max, int *count,
 		    int *partial, int *more);
+void		 job_text_page(struct job *, struct store_mark *,
+		    size_t max_bytes, struct job_page *);
+void		 job_text_end(struct job *, struct store_mark *);
+void		 job_text_mark(const struct job *, struct store_mark *);
 void		 job_text_free(char **lines, int count);
+void		 job_output_split(struct job *, size_t max, struct job_split *);
+const char	*job_exec_error(const struct job *);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
 const char	*job_format_time(int64_t ms, char *buf, size_t size);

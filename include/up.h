@@ -8,7 +8,10 @@
  * in dependency order (a second one kills at once); `jobdeck up` exits
  * when no job is left live, with the first failing job's status (its
  * exit code, 128+signal) or 0 when all succeeded.  The control socket
- * works as with the screen.
+ * works as with the screen.  With stay (`jobdeck up --stay`, the deck
+ * `jobdeck mcp --start` runs) it does not leave when no job is live, but
+ * only once up_quit() (`ctl quit`, SIGTERM, SIGINT, SIGHUP) has stopped
+ * every job, and its jobs' failures do not make its exit status.
  *
  * Ownership: main owns the struct up; it borrows the loop, the jobtable
  * and the stack.
@@ -29,6 +32,7 @@ struct up_opts {
 	const char	*deck;		/* -S NAME, for `jobdeck ctl -S NAME` */
 	struct browser	*browser;	/* its changes as lines; the */
 					/*   caller's, or NULL */
+	int		 stay;		/* --stay: leave on up_quit() only */
 };
 
 struct up	*up_new(struct loop *, struct jobtable *, struct stack *,

@@ -3,7 +3,8 @@
  * the prompt too: !list (a filtered !ps), !status (one job in detail, with
  * its output, or only what is new), !spawn (a job with its own name, cwd,
  * environment, with or without a shell), !send (text to a job's input) and
- * !events (a stream of every job's events, control socket only).
+ * !events (a stream of every job's events, control socket only) and
+ * !screen (a job's screen as it is now).
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include "loop.h"
 #include "name.h"
 #include "session.h"
+#include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -31,6 +33,8 @@ static void	cmd_status_exec(struct cmd_ctx *, int, char **);
 static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
 static void	cmd_send_exec(struct cmd_ctx *, int, char **);
 static void	cmd_events_exec(struct cmd_ctx *, int, char **);
+static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
+static char	*cmd_unescape(const char *, size_t *, char **);
 
 /* How many lines of output !status shows (logs streams them all). */
 #define CMD_STATUS_LINES	1000
@@ -45,19 +49,34 @@ static const struct cmd_option cmd_list_options[] = {
 	{ .name = NULL }
 };
 
-enum { STATUS_INCREMENTAL };
+enum { STATUS_INCREMENTAL, STATUS_SINCE, STATUS_MAX_BYTES, STATUS_SPLIT };
 static const struct cmd_option cmd_status_options[] = {
 	[STATUS_INCREMENTAL] = { .name = "--incremental", .alias = "-i" },
+	[STATUS_SINCE] = { .name = "--since", .value = "MARK" },
+	[STATUS_MAX_BYTES] = { .name = "--max-bytes", .value = "N" },
+	[STATUS_SPLIT] = { .name = "--split" },
 	{ .name = NULL }
 };
 
-enum { SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL };
+/* The most bytes of output status --since (and --split) gives. */
+#define CMD_STATUS_BYTES	(1024 * 1024)
+/* The longest --timeout of spawn: a year, as run's. */
+#define CMD_SPAWN_MAX_S		31536000.0
+
+enum {
+	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
+	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT
+};
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
 	[SPAWN_CWD] = { .name = "--cwd", .value = "DIR" },
 	[SPAWN_ENV] = { .name = "--env", .value = "K=V",
 	    .flags = CMD_OPT_REPEAT },
 	[SPAWN_NO_SHELL] = { .name = "--no-shell" },
+	[SPAWN_AGENT] = { .name = "--agent", .value = "NAME" },
+	[SPAWN_PIPES] = { .name = "--pipes" },
+	[SPAWN_INPUT] = { .name = "--input", .value = "TEXT" },
+	[SPAWN_TIMEOUT] = { .name = "--timeout", .value = "S" },
 	{ .name = NULL }
 };
 
@@ -79,7 +98,9 @@ const struct cmd_entry cmd_status_entry = {
 	.options = cmd_status_options,
 	.args = "ID",
 	.help = "show a job's state, times, exit and output (--incremental: "
-	    "only the output since the last such call)",
+	    "only the output since the last such call; --since MARK: the "
+	    "output after a \"next\" mark, oldest first, at most N bytes; "
+	    "--split, JSON: each stream's bytes as written)",
 	.min_args = 1,
 	.max_args = 1,
 	.flags = CMD_READ_ONLY,
@@ -91,7 +112,10 @@ const struct cmd_entry cmd_spawn_entry = {
 	.options = cmd_spawn_options,
 	.args = "[--] COMMAND...",
 	.help = "start a job: a shell command (the rest of the line as "
-	    "typed), or with --no-shell a program and its arguments",
+	    "typed), or with --no-shell a program and its arguments "
+	    "(--agent: marked as started by that agent; --pipes: stdout and "
+	    "stderr apart, no terminal; --input: written to its stdin, then "
+	    "EOF on pipes; --timeout: stopped after S seconds)",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -115,6 +139,17 @@ const struct cmd_entry cmd_events_entry = {
 	.max_args = 0,
 	.flags = CMD_READ_ONLY,
 	.exec = cmd_events_exec,
+};
+
+const struct cmd_entry cmd_screen_entry = {
+	.name = "screen",
+	.args = "ID",
+	.help = "show a job's screen as it is now: its rows as text (JSON: "
+	    "and the cursor, the alternate screen, the title)",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_READ_ONLY,
+	.exec = cmd_screen_exec,
 };
 
 /* Parse a state list ("running,failed") into a mask of 1 << state. */
@@ -220,59 +255,218 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 /*
- * !status [--incremental] ID: a job's fields and its output as text lines
- * (JSON: the job object with "output", the lines each ending in "\n");
- * with --incremental only the output since the last incremental call.
+ * Take status's --max-bytes into *max (allowed with wants set: --since,
+ * --split): 1 to CMD_STATUS_BYTES; 0, or -1 once reported.
+ */
+static int
+cmd_status_max_bytes(struct cmd_ctx *ctx, int wants, size_t *max)
+{
+	const char	*value = ctx->opts[STATUS_MAX_BYTES].value;
+	char		*end;
+	long long	 n;
+
+	*max = CMD_STATUS_BYTES;
+	if (value == NULL)
+		return 0;
+	if (!wants) {
+		cmd_usage_error(ctx, "status: --max-bytes goes with --since or "
+		    "--split");
+		return -1;
+	}
+	errno = 0;
+	n = strtoll(value, &end, 10);
+	if (*value < '0' || *value > '9' || *end != '\0' || errno != 0 ||
+	    n < 1 || n > CMD_STATUS_BYTES) {
+		cmd_usage_error(ctx, "status: --max-bytes wants a number of "
+		    "bytes from 1 to %d: %s", CMD_STATUS_BYTES, value);
+		return -1;
+	}
+	*max = (size_t)n;
+	return 0;
+}
+
+/*
+ * Parse a mark as a "next" gives it, "LINE:BYTES" (decimal); 0 or -1.
+ */
+static int
+cmd_parse_mark(const char *s, struct store_mark *mark)
+{
+	unsigned long long	 line, bytes;
+	char			*end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	line = strtoull(s, &end, 10);
+	if (errno != 0 || *end != ':' || line > INT64_MAX || end[1] < '0' ||
+	    end[1] > '9')
+		return -1;
+	s = end + 1;
+	bytes = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	mark->line = (int64_t)line;
+	mark->partial = bytes;
+	return 0;
+}
+
+/* Put a mark into jb as its "LINE:BYTES" string. */
+static void
+cmd_json_mark(struct json_buf *jb, const struct store_mark *mark)
+{
+	char	buf[64];
+
+	snprintf(buf, sizeof buf, "%lld:%llu", (long long)mark->line,
+	    (unsigned long long)mark->partial);
+	json_put_string(jb, buf);
+}
+
+/*
+ * Put lines as one string into jb: each line ending in "\n" but a partial
+ * last one.
+ */
+static void
+cmd_json_lines(struct json_buf *jb, char **lines, int count, int partial)
+{
+	char	*doc;
+	size_t	 len, n;
+	int	 i;
+
+	for (i = 0, len = 0; i < count; i++)
+		len += strlen(lines[i]) + 1;
+	doc = xmalloc(len + 1);
+	for (i = 0, len = 0; i < count; i++) {
+		n = strlen(lines[i]);
+		memcpy(doc + len, lines[i], n);
+		len += n;
+		/* A partial last line (a prompt) has no newline yet. */
+		if (i < count - 1 || !partial)
+			doc[len++] = '\n';
+	}
+	json_put_stringn(jb, doc, len);
+	free(doc);
+}
+
+/*
+ * Put status --split's members into jb: "stdout" and "stderr", the first
+ * max bytes each stream wrote, "stdout_truncated", "stderr_truncated",
+ * "stdout_bytes" and "stderr_bytes" (the whole sizes).
+ */
+static void
+cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
+{
+	static const char *const	names[] = { "stdout", "stderr" };
+	struct job_split		split;
+	char				key[32];
+	int				k;
+
+	job_output_split(job, max, &split);
+	for (k = 0; k < 2; k++) {
+		json_key(jb, names[k]);
+		json_put_stringn(jb, split.data[k], split.len[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		snprintf(key, sizeof key, "%s_truncated", names[k]);
+		json_key(jb, key);
+		json_put_bool(jb, split.truncated[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		snprintf(key, sizeof key, "%s_bytes", names[k]);
+		json_key(jb, key);
+		json_put_int(jb, (int64_t)split.bytes[k]);
+		free(split.data[k]);
+	}
+}
+
+/*
+ * !status [--incremental | --since MARK [--max-bytes N]] [--split] ID: a job's
+ * fields and its output as text lines (JSON: the job object with
+ * "output", the lines each ending in "\n", and "next", the mark to read
+ * on from); with --incremental only the output since the last
+ * incremental call; with --since the output after MARK, oldest first, at
+ * most N bytes of it (job_text_page()), and the job's own mark stays;
+ * with --split (JSON only) each stream's bytes too (cmd_json_split()).
  */
 static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct json_buf	  jb;
 	struct job	 *job;
-	const char	 *id;
+	struct job_page	  page;
+	struct store_mark mark;
+	const char	 *id, *since;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
-	size_t		  len;
+	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
+	int		  split;
 
 	(void)argc;
 	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
+	since = ctx->opts[STATUS_SINCE].value;
+	split = ctx->opts[STATUS_SPLIT].count > 0;
 	/* The job's own mark is everyone's: moving it is a change. */
 	if (incremental && ctx->read_only) {
 		(void)cmd_refuse_write(ctx, "status --incremental");
 		return;
 	}
+	if (incremental && since != NULL) {
+		cmd_usage_error(ctx, "status: --incremental and --since do not "
+		    "go together");
+		return;
+	}
+	memset(&mark, 0, sizeof mark);
+	if (since != NULL && cmd_parse_mark(since, &mark) != 0) {
+		cmd_usage_error(ctx, "status: --since wants LINE:BYTES as a "
+		    "\"next\" gave: %s", since);
+		return;
+	}
+	if (split && !ctx->json) {
+		cmd_usage_error(ctx, "status: --split gives JSON only (ctl "
+		    "--json)");
+		return;
+	}
+	if (cmd_status_max_bytes(ctx, since != NULL || split, &max) != 0)
+		return;
 	if ((job = cmd_find_job(ctx, id)) == NULL)
 		return;
 	/* A summary: its last lines, in bounded memory; logs has them all. */
-	if (incremental)
+	memset(&page, 0, sizeof page);
+	if (since != NULL) {
+		job_text_page(job, &mark, max, &page);
+		lines = page.lines;
+		count = page.count;
+		partial = page.partial;
+		more = page.more;
+	} else if (incremental) {
 		lines = job_text_incremental(job, CMD_STATUS_LINES, &count,
 		    &partial, &more);
-	else
+		job_text_mark(job, &mark);
+	} else {
 		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
+		job_text_end(job, &mark);
+	}
 
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
 		cmd_json_job(&jb, job);
 		json_key(&jb, "output");
-		for (i = 0, len = 0; i < count; i++)
-			len += strlen(lines[i]) + 1;
-		doc = xmalloc(len + 1);
-		for (i = 0, len = 0; i < count; i++) {
-			n = (int)strlen(lines[i]);
-			memcpy(doc + len, lines[i], (size_t)n);
-			len += (size_t)n;
-			/* A partial last line (a prompt) has no newline yet. */
-			if (i < count - 1 || !partial)
-				doc[len++] = '\n';
-		}
-		json_put_stringn(&jb, doc, len);
-		free(doc);
+		cmd_json_lines(&jb, lines, count, partial);
 		json_key(&jb, "output_truncated");
 		json_put_bool(&jb, more);
 		json_key(&jb, "output_partial");
 		json_put_bool(&jb, partial);
+		json_key(&jb, "next");
+		cmd_json_mark(&jb, &mark);
+		if (since != NULL) {
+			json_key(&jb, "output_from");
+			json_put_int(&jb, page.from);
+			json_key(&jb, "lines_left");
+			json_put_int(&jb, page.left);
+		}
+		if (split)
+			cmd_json_split(&jb, job, max);
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
@@ -283,7 +477,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 
 	n = 0;
-	out = xcalloc((size_t)count + 12, sizeof *out);
+	out = xcalloc((size_t)count + 13, sizeof *out);
 	out[n++] = xprintf("id:       %d", job_id(job));
 	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
 	    job_name(job) : "-");
@@ -301,7 +495,10 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
 	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
 	    exitbuf, sizeof exitbuf));
-	if (more && incremental)
+	if (since != NULL)
+		out[n++] = xprintf("output (from line %lld):",
+		    (long long)page.from);
+	else if (more && incremental)
 		out[n++] = xprintf("output (new, but earlier new lines left out; "
 		    "logs shows them all):");
 	else if (more)
@@ -311,6 +508,10 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
+	if (since != NULL)
+		out[n++] = xprintf("next: status --since %lld:%llu %d%s",
+		    (long long)mark.line, (unsigned long long)mark.partial,
+		    job_id(job), page.more ? "  (more is there)" : "");
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
 	cmd_show(ctx, doc, out, n, 0);
 	free(doc);
@@ -359,10 +560,53 @@ cmd_env_over(char **env, const char **sets, int nsets)
 }
 
 /*
- * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--]
- * COMMAND...: start a job in the session's cwd and environment (or the
- * given ones): the words joined as a shell command, or with --no-shell
- * the program and its arguments as they are.
+ * Take spawn's --input (send's escapes decoded; no NUL) and --timeout
+ * into spec; 0, or -1 once reported.  *input is the caller's to free.
+ */
+static int
+cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
+{
+	const char	*value;
+	char		*cause = NULL;
+	size_t		 len;
+	double		 secs;
+
+	*input = NULL;
+	if ((value = ctx->opts[SPAWN_TIMEOUT].value) != NULL) {
+		if (cmd_parse_seconds(value, CMD_SPAWN_MAX_S, &secs) != 0) {
+			cmd_usage_error(ctx, "spawn: --timeout wants seconds "
+			    "from 0 to %.0f (0: none), not '%s'",
+			    CMD_SPAWN_MAX_S, value);
+			return -1;
+		}
+		spec->timeout_ms = (int64_t)(secs * 1000.0 + 0.5);
+	}
+	if ((value = ctx->opts[SPAWN_INPUT].value) == NULL)
+		return 0;
+	if ((*input = cmd_unescape(value, &len, &cause)) == NULL) {
+		cmd_usage_error(ctx, "spawn: --input: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (memchr(*input, '\0', len) != NULL) {
+		cmd_usage_error(ctx, "spawn: --input cannot hold a NUL byte");
+		free(*input);
+		*input = NULL;
+		return -1;
+	}
+	spec->input = *input;
+	return 0;
+}
+
+/*
+ * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--agent
+ * NAME] [--pipes] [--input TEXT] [--timeout S] [--] COMMAND...: start a
+ * job in the session's cwd and environment (or the given ones): the
+ * words joined as a shell command, or with --no-shell the program and
+ * its arguments as they are; --agent marks it as an agent's
+ * (job_check_agent()); --pipes runs it without a terminal, stdout and
+ * stderr apart, its stdin closed once --input is written (/dev/null
+ * without); --timeout stops it after S seconds (timed-out).
  */
 static void
 cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -370,16 +614,23 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job_spec	  spec;
 	struct stat	  sb;
 	struct job	 *job;
-	const char	 *name, *cwd, *tail, **sets;
+	const char	 *name, *cwd, *tail, **sets, *agent;
 	char		**env, **envp, *dir = NULL, *command = NULL;
-	char		 *cause = NULL;
+	char		 *cause = NULL, *input = NULL;
 	int		  i, k, nsets, no_shell;
 
+	memset(&spec, 0, sizeof spec);
 	name = ctx->opts[SPAWN_NAME].value;
 	cwd = ctx->opts[SPAWN_CWD].value;
 	no_shell = ctx->opts[SPAWN_NO_SHELL].count > 0;
 	sets = ctx->opts[SPAWN_ENV].all;
 	nsets = ctx->opts[SPAWN_ENV].count;
+	agent = ctx->opts[SPAWN_AGENT].value;
+	if (agent != NULL && job_check_agent(agent, &cause) != 0) {
+		cmd_usage_error(ctx, "spawn: --agent: %s", cause);
+		free(cause);
+		return;
+	}
 	for (k = 0; k < nsets; k++) {
 		if (!cmd_is_assignment(sets[k])) {
 			cmd_usage_error(ctx, "spawn: --env wants NAME=VALUE: "
@@ -387,6 +638,8 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return;
 		}
 	}
+	if (cmd_spawn_io(ctx, &spec, &input) != 0)
+		return;
 	i = ctx->first;
 	if (name != NULL && name_check_job(name, &cause) != 0) {
 		cmd_usage_error(ctx, "spawn: %s", cause);
@@ -420,13 +673,15 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	env = session_env(ctx->session);
 	envp = cmd_env_over(env, sets, nsets);
-	memset(&spec, 0, sizeof spec);
 	spec.name = name;
 	spec.command = command;
 	spec.argv = no_shell ? argv + i : NULL;
 	spec.shell = session_shell(ctx->session);
 	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
 	spec.envp = envp;
+	spec.agent = agent;
+	if (ctx->opts[SPAWN_PIPES].count > 0)
+		spec.no_pty = spec.input_eof = 1;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	free(envp);
 	session_env_free(env);
@@ -446,6 +701,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 out:
 	free(dir);
 	free(command);
+	free(input);
 }
 
 /* Return the value of a hex digit, or -1. */
@@ -462,8 +718,8 @@ cmd_hex(char c)
 }
 
 /*
- * Decode send's escapes (\n \r \t \\ \xHH) in s into a new buffer and its
- * length; NULL with *cause for an unknown or short escape.
+ * Decode send's escapes (\n \r \t \\ \xHH) in s into a new buffer (NUL
+ * after its len bytes); NULL with *cause for an unknown or short escape.
  */
 static char *
 cmd_unescape(const char *s, size_t *len, char **cause)
@@ -511,6 +767,7 @@ cmd_unescape(const char *s, size_t *len, char **cause)
 			return NULL;
 		}
 	}
+	out[n] = '\0';
 	*len = n;
 	return out;
 }
@@ -586,4 +843,81 @@ cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(cause);
 		return;
 	}
+}
+
+/*
+ * !screen ID: the job's screen now, a row a line with trailing blanks
+ * trimmed (wide characters once); JSON: {"id", "rows", "cols", "cursor":
+ * {"row", "col", "visible"}, "alt_screen", "title" (null: none set),
+ * "lines"}.  A job that printed nothing yet has blank rows of its size.
+ */
+static void
+cmd_screen_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct json_buf	  jb;
+	struct job	 *job;
+	struct vt	 *vt;
+	char		**lines, *doc;
+	const char	 *title = NULL;
+	int		  rows, cols, first, i, cy = 0, cx = 0, visible = 1;
+	int		  alt = 0;
+
+	(void)argc;
+	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
+		return;
+	vt = job_vt(job);
+	job_size(job, &rows, &cols);
+	lines = xcalloc((size_t)rows + 1, sizeof *lines);
+	if (vt != NULL) {
+		first = vt_text_count(vt) - rows;
+		for (i = 0; i < rows; i++) {
+			if ((lines[i] = vt_text_line(vt, first + i)) == NULL)
+				lines[i] = xstrdup("");
+		}
+		visible = vt_cursor(vt, &cy, &cx);
+		alt = vt_altscreen(vt);
+		if (*vt_title(vt) != '\0')
+			title = vt_title(vt);
+	} else {
+		for (i = 0; i < rows; i++)
+			lines[i] = xstrdup("");
+	}
+
+	if (ctx->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "id");
+		json_put_int(&jb, job_id(job));
+		json_key(&jb, "rows");
+		json_put_int(&jb, rows);
+		json_key(&jb, "cols");
+		json_put_int(&jb, cols);
+		json_key(&jb, "cursor");
+		json_object_begin(&jb);
+		json_key(&jb, "row");
+		json_put_int(&jb, cy);
+		json_key(&jb, "col");
+		json_put_int(&jb, cx);
+		json_key(&jb, "visible");
+		json_put_bool(&jb, visible);
+		json_object_end(&jb);
+		json_key(&jb, "alt_screen");
+		json_put_bool(&jb, alt);
+		json_key(&jb, "title");
+		json_put_string(&jb, title);
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		for (i = 0; i < rows; i++)
+			json_put_string(&jb, lines[i]);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_json(ctx, doc);
+	} else {
+		doc = xprintf("Screen [%d] %s", job_id(job), job_command(job));
+		cmd_show(ctx, doc, lines, rows, 0);
+	}
+	free(doc);
+	job_text_free(lines, rows);
 }

@@ -135,7 +135,10 @@ const struct cmd_entry cmd_logs_entry = {
  * log (the log file's path, or null), and of a stack: waiting_for (what
  * a waiting job waits for, or null), ready ("starting", "ready", or null
  * without a readiness probe), group (or null), priority and note (why it
- * last restarted, or null).
+ * last restarted, or null); agent (the agent that started it, or null)
+ * and exec_error (why its program could not be started at all, known on
+ * pipes without a shell: "not found", "Permission denied", a cwd's error;
+ * or null).
  */
 void
 cmd_json_job(struct json_buf *jb, struct job *job)
@@ -215,6 +218,10 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	json_put_int(jb, spec->priority);
 	json_key(jb, "note");
 	json_put_string(jb, job_note(job));
+	json_key(jb, "agent");
+	json_put_string(jb, job_agent(job));
+	json_key(jb, "exec_error");
+	json_put_string(jb, job_exec_error(job));
 }
 
 /* Hand a job to the client as a JSON document: the object of cmd_json_job. */
@@ -247,19 +254,21 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 
 /*
  * Return a job's row of the jobs table (see cmd_show_jobs_runs()); after
- * the command, what a waiting job waits for and the job's note.
+ * the command, what a waiting job waits for, the job's note and the agent
+ * that started it.
  */
 static char *
 cmd_job_row(struct job *job, int64_t now)
 {
 	char		 exitbuf[32], timebuf[32], cpu[32], mem[32];
 	const char	*wait = job_wait_reason(job), *note = job_note(job);
+	const char	*agent = job_agent(job);
 
 	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
 	job_format_duration(job_duration_ms(job, now), timebuf,
 	    sizeof timebuf);
 	return xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  %-6s  %s%s%s"
-	    "%s%s%s%s%s%s",
+	    "%s%s%s%s%s%s%s%s%s",
 	    job_id(job), (long)job_pid(job), job_state_name(job_state(job)),
 	    exitbuf, timebuf, job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
 	    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
@@ -267,7 +276,9 @@ cmd_job_row(struct job *job, int64_t now)
 	    job_name(job) != NULL ? ": " : "", job_command(job),
 	    wait != NULL ? "  (waiting for " : "", wait != NULL ? wait : "",
 	    wait != NULL ? ")" : "", note != NULL ? "  (" : "",
-	    note != NULL ? note : "", note != NULL ? ")" : "");
+	    note != NULL ? note : "", note != NULL ? ")" : "",
+	    agent != NULL ? "  (agent " : "", agent != NULL ? agent : "",
+	    agent != NULL ? ")" : "");
 }
 
 /*

@@ -95,17 +95,31 @@ cmd_help_add(struct cmd_help *h, char *line)
 }
 
 /*
- * Append head (indent columns wide, or wider: then alone on its line)
- * followed by text wrapped at words to CMD_HELP_WIDTH, its later lines
- * indented as deep.
+ * Append head (indent columns wide, or wider: then alone on its line,
+ * broken before an option when wider than CMD_HELP_WIDTH) followed by
+ * text wrapped at words to CMD_HELP_WIDTH, its later lines indented as
+ * deep.
  */
 static void
 cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
     const char *text)
 {
 	const char	*p = text, *end, *space;
+	char		*rest = NULL, *tmp;
 	int		 width = CMD_HELP_WIDTH - indent, len;
 
+	/* A usage wider than the view breaks before an option. */
+	while ((len = (int)strlen(head)) > CMD_HELP_WIDTH) {
+		for (end = head + CMD_HELP_WIDTH; end > head + 4 &&
+		    strncmp(end, " [", 2) != 0; end--)
+			;
+		if (end <= head + 4)
+			break;
+		cmd_help_add(h, xprintf("%.*s", (int)(end - head), head));
+		tmp = xprintf("    %s", end + 1);
+		free(rest);
+		head = rest = tmp;
+	}
 	if ((int)strlen(head) > indent) {
 		cmd_help_add(h, xprintf("%s", head));
 		head = "";
@@ -126,6 +140,7 @@ cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
 		while (*p == ' ')
 			p++;
 	}
+	free(rest);
 }
 
 /* Append the keys of one mode as bound in b: keys, action and note. */

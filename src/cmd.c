@@ -40,6 +40,7 @@ extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_spawn_entry;
 extern const struct cmd_entry cmd_send_entry;
 extern const struct cmd_entry cmd_events_entry;
+extern const struct cmd_entry cmd_screen_entry;
 extern const struct cmd_entry cmd_grep_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_rerun_entry;
@@ -74,6 +75,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_spawn_entry,
 	&cmd_send_entry,
 	&cmd_events_entry,
+	&cmd_screen_entry,
 	&cmd_wait_entry,
 	&cmd_focus_entry,
 	&cmd_paste_entry,

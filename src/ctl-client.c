@@ -1,6 +1,6 @@
 /*
- * ctl-client.c: `jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]`, the
- * control socket's client (the protocol is in ctl.h).  It quotes each word
+ * ctl-client.c: `jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]`,
+ * the control socket's client (the protocol is in ctl.h).  It quotes each word
  * in single quotes so the deck expands nothing, sends the request line,
  * and copies the reply: the body to stdout as it arrives on success (so
  * streams flow), or each error line to stderr as "jobdeck ctl: ...".  The
@@ -15,7 +15,9 @@
  * "deck 'NAME' did not answer within 10 s".
  *
  * `--json` is taken before COMMAND or anywhere among its arguments before
- * a `--` word (write `send ID -- --json` to send that text).
+ * a `--` word (write `send ID -- --json` to send that text).  `--read-only`
+ * (`-r`), before COMMAND, talks to the deck's read-only socket NAME.ro,
+ * where only the commands that look are allowed.
  */
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -31,7 +33,7 @@
 
 #include "cmd.h"
 #include "ctl.h"
-#include "expand.h"
+#include "ctlconn.h"
 #include "loop.h"
 #include "xmalloc.h"
 
@@ -39,7 +41,7 @@
 static void
 ctl_client_usage(FILE *f)
 {
-	fprintf(f, "usage: jobdeck ctl [-S NAME] [--json] COMMAND "
+	fprintf(f, "usage: jobdeck ctl [-S NAME] [-r] [--json] COMMAND "
 	    "[ARGS ...]\n");
 }
 
@@ -55,10 +57,14 @@ ctl_client_help(void)
 	    "Runs COMMAND in the running deck NAME (default \"default\") "
 	    "through its\n"
 	    "control socket and prints the result; --json for JSON.\n"
+	    "-r, --read-only: through its read-only socket, where only the "
+	    "commands\n"
+	    "marked * run (those that only look).\n"
 	    "Commands (the prompt's, without the !):\n");
 	for (e = cmd_table; *e != NULL; e++) {
 		u = cmd_usage(*e);
-		printf("  %s\n", u[0] == '!' ? u + 1 : u);
+		printf("%c %s\n", ((*e)->flags & CMD_READ_ONLY) ? '*' : ' ',
+		    u[0] == '!' ? u + 1 : u);
 		free(u);
 	}
 	printf("\n"
@@ -72,21 +78,6 @@ ctl_client_help(void)
 	    "timed out or\n"
 	    "still running at --timeout), 0 when all completed.\n"
 	    "See jobdeck(1).\n", CTL_ANSWER_TIMEOUT_MS / 1000);
-}
-
-/* Append word to the request as one single-quoted shell word. */
-static void
-ctl_client_quote(char **req, size_t *len, const char *word)
-{
-	char	*q = expand_shell_quote(word);
-	size_t	 n = strlen(q);
-
-	*req = xreallocarray(*req, *len + n + 2, 1);
-	if (*len > 0)
-		(*req)[(*len)++] = ' ';
-	memcpy(*req + *len, q, n);
-	*len += n;
-	free(q);
 }
 
 /*
@@ -193,114 +184,27 @@ ctl_client_wait(int fd)
 	}
 }
 
-/* A reply as it is read. */
+/* A reply as it is read: the shared parser, and the error lines. */
 struct ctl_reply {
-	int	 status;	/* of the status line, -1 before it */
-	char	 head[2];
-	size_t	 nhead;
-	int	 bol;		/* the body is at the start of a line */
-	char	 ctrl[32];	/* a control line being read */
-	size_t	 nctrl;
-	int	 in_ctrl;
-	int	 follow;	/* a logs --follow stream: an exit line ends it */
-	int	 exit;		/* the exit line's status, or -1 */
-	char	*err;		/* the error lines, on failure */
-	size_t	 errlen;
+	struct ctlconn_parse	 p;
+	char			*err;	/* the error lines, on failure */
+	size_t			 errlen;
 };
 
-/* Act on a control line of the reply (its text after CTL_CONTROL). */
-static void
-ctl_client_control(struct ctl_reply *r, const char *text)
-{
-	char	*end;
-	long	 n;
-
-	if (strcmp(text, "follow") == 0)
-		r->follow = 1;
-	else if (strncmp(text, "exit ", 5) == 0) {
-		n = strtol(text + 5, &end, 10);
-		r->exit = (*end == '\0' && n >= 0 && n <= 255) ? (int)n : 1;
-	}
-	/* "" is a keepalive; other lines are for later versions. */
-}
-
 /*
- * Copy a piece of a successful reply's body to stdout, taking out the
- * control lines; 0, or -1 if stdout cannot be written.
+ * Take a piece of the reply's body: copied to stdout on success, else
+ * gathered; 0, or -1 if stdout cannot be written.
  */
 static int
-ctl_client_body(struct ctl_reply *r, const char *p, size_t len)
+ctl_client_body(const char *buf, size_t len, void *arg)
 {
-	const char	*end = p + len, *start, *nl;
-	size_t		 n;
+	struct ctl_reply	*r = arg;
 
-	while (p < end) {
-		if (r->in_ctrl || (r->bol && *p == CTL_CONTROL)) {
-			if (!r->in_ctrl) {
-				r->in_ctrl = 1;
-				r->nctrl = 0;
-				p++;
-			}
-			nl = memchr(p, '\n', (size_t)(end - p));
-			n = (size_t)((nl != NULL ? nl : end) - p);
-			if (n > sizeof r->ctrl - 1 - r->nctrl)
-				n = sizeof r->ctrl - 1 - r->nctrl;
-			memcpy(r->ctrl + r->nctrl, p, n);
-			r->nctrl += n;
-			if (nl == NULL)
-				return 0;
-			r->ctrl[r->nctrl] = '\0';
-			ctl_client_control(r, r->ctrl);
-			r->in_ctrl = 0;
-			r->bol = 1;
-			p = nl + 1;
-			continue;
-		}
-		/* Output up to a control line, or to the end. */
-		start = p;
-		while (p < end) {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			if (nl == NULL) {
-				p = end;
-				r->bol = 0;
-				break;
-			}
-			p = nl + 1;
-			r->bol = 1;
-			if (p < end && *p == CTL_CONTROL)
-				break;
-		}
-		if (ctl_client_write_all(STDOUT_FILENO, start,
-		    (size_t)(p - start), 0) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Take a piece of the reply; 0, or -1 if it is not a reply or stdout failed. */
-static int
-ctl_client_piece(struct ctl_reply *r, const char *buf, size_t len)
-{
-	size_t	off = 0;
-
-	while (r->status == -1 && r->nhead < 2 && off < len)
-		r->head[r->nhead++] = buf[off++];
-	if (r->status == -1) {
-		if (r->nhead < 2)
-			return 0;
-		if (r->head[0] < '0' || r->head[0] > '2' ||
-		    r->head[1] != '\n') {
-			fprintf(stderr, "jobdeck ctl: bad reply from the "
-			    "deck\n");
-			return -1;
-		}
-		r->status = r->head[0] - '0';
-	}
-	if (r->status == 0)
-		return ctl_client_body(r, buf + off, len - off);
-	r->err = xreallocarray(r->err, r->errlen + len - off + 1, 1);
-	memcpy(r->err + r->errlen, buf + off, len - off);
-	r->errlen += len - off;
+	if (r->p.status == 0)
+		return ctl_client_write_all(STDOUT_FILENO, buf, len, 0);
+	r->err = xreallocarray(r->err, r->errlen + len + 1, 1);
+	memcpy(r->err + r->errlen, buf, len);
+	r->errlen += len;
 	return 0;
 }
 
@@ -320,8 +224,7 @@ ctl_client_reply(int fd, const char *name)
 	int			 rc;
 
 	memset(&r, 0, sizeof r);
-	r.status = r.exit = -1;
-	r.bol = 1;
+	ctlconn_parse_init(&r.p);
 	for (;;) {
 		if (ctl_client_wait(fd) != 0) {
 			free(r.err);
@@ -332,22 +235,26 @@ ctl_client_reply(int fd, const char *name)
 			continue;
 		if (n <= 0)
 			break;
-		if (ctl_client_piece(&r, buf, (size_t)n) != 0) {
+		if ((rc = ctlconn_parse_feed(&r.p, buf, (size_t)n,
+		    ctl_client_body, &r)) != 0) {
+			if (rc == -1)
+				fprintf(stderr, "jobdeck ctl: bad reply from "
+				    "the deck\n");
 			free(r.err);
 			return 1;
 		}
 	}
-	if (r.status == -1) {
+	if (r.p.status == -1) {
 		fprintf(stderr, "jobdeck ctl: the deck closed the connection "
 		    "without a reply\n");
 		return 1;
 	}
-	rc = r.status;
+	rc = r.p.status;
 	if (rc != 0)
 		ctl_client_errors(r.err != NULL ? r.err : "", r.errlen);
-	else if (r.exit != -1)
-		rc = r.exit;
-	else if (r.follow) {
+	else if (r.p.exit != -1)
+		rc = r.p.exit;
+	else if (r.p.follow) {
 		fprintf(stderr, "jobdeck ctl: the deck ended the stream before "
 		    "the job ended\n");
 		rc = 1;
@@ -361,9 +268,10 @@ int
 ctl_main(int argc, char **argv)
 {
 	const char	*name = "default";
-	char		*path = NULL, *cause = NULL, *req = NULL;
-	size_t		 len = 0;
+	char		*path = NULL, *cause = NULL, *req = NULL, **words;
+	size_t		 len = 0, nwords;
 	int		 i = 1, json = 0, fd, status, k, dashdash = 0;
+	int		 flags = 0;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--") == 0) {
@@ -372,6 +280,9 @@ ctl_main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
+		else if (strcmp(argv[i], "-r") == 0 ||
+		    strcmp(argv[i], "--read-only") == 0)
+			flags |= CTL_PATH_READ_ONLY;
 		else if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
 			ctl_client_help();
@@ -397,32 +308,27 @@ ctl_main(int argc, char **argv)
 			json = 1;
 	}
 
-	if (json)
-		ctl_client_quote(&req, &len, "--json");
+	/* The words without the --json flags taken above. */
+	words = xreallocarray(NULL, (size_t)(argc - i) + 1, sizeof *words);
+	nwords = 0;
 	dashdash = 0;
 	for (k = i; k < argc; k++) {
-		if (strchr(argv[k], '\n') != NULL) {
-			fprintf(stderr, "jobdeck ctl: an argument cannot hold "
-			    "a newline (send takes \\n)\n");
-			free(req);
-			return 2;
-		}
 		if (k > i && strcmp(argv[k], "--") == 0)
 			dashdash = 1;
 		if (k > i && !dashdash && strcmp(argv[k], "--json") == 0)
 			continue;
-		ctl_client_quote(&req, &len, argv[k]);
+		words[nwords++] = argv[k];
 	}
-	req = xreallocarray(req, len + 1, 1);
-	req[len++] = '\n';
-	if (len > CTL_REQUEST_MAX) {
-		fprintf(stderr, "jobdeck ctl: request too long (more than %d "
-		    "bytes)\n", CTL_REQUEST_MAX);
-		free(req);
+	words[nwords] = NULL;
+	req = ctlconn_request(words, json, &len, &cause);
+	free(words);
+	if (req == NULL) {
+		fprintf(stderr, "jobdeck ctl: %s\n", cause);
+		free(cause);
 		return 2;
 	}
 
-	if (ctl_socket_path(name, 0, &path, &cause) != 0) {
+	if (ctl_socket_path(name, flags, &path, &cause) != 0) {
 		fprintf(stderr, "jobdeck ctl: %s\n", cause);
 		free(cause);
 		free(req);

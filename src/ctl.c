@@ -4,8 +4,12 @@
  * The socket path and its directory are checked here for the client too.
  * ctl_listen() runs before the screen is taken: it finds out whether a
  * deck of that name runs (connect() succeeds), replaces a socket a crashed
- * deck left (connect() is refused), and binds.  ctl_start() then watches
- * the socket on the loop and subscribes to the job table.
+ * deck left (connect() is refused), and binds; so for NAME.sock and then
+ * the read-only NAME.ro.  ctl_start() then watches both sockets on the
+ * loop and subscribes to the job table.  A client of NAME.ro is marked
+ * CTL_READ_ONLY when accepted and every request it makes runs with
+ * ctx.read_only set; the callbacks that reach the deck (quit, focus)
+ * do nothing for it.
  *
  * Each client is read until its request line is complete, then the
  * command runs through cmd_execute() with a cmd_client of this file that
@@ -161,6 +165,7 @@ struct ctl_client {
 #define CTL_DEAD	0x200	/* socket closed: free at the next reap */
 #define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
 #define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
+#define CTL_READ_ONLY	0x1000	/* came in on NAME.ro: may only look */
 	int		 flags;
 };
 
@@ -178,13 +183,22 @@ struct ctl_feed {
 	struct rawtext		*rt;
 };
 
-struct ctl {
-	struct loop		 *loop;
-	struct jobtable		 *jt;
+/* A listening socket: NAME.sock, or NAME.ro for clients that only look. */
+struct ctl_sock {
 	int			  fd;
 	char			 *path;
 	dev_t			  dev;	/* our socket, to unlink */
 	ino_t			  ino;
+};
+
+#define CTL_SOCK_FULL		0	/* the index of NAME.sock */
+#define CTL_SOCK_READ_ONLY	1	/* ... of NAME.ro */
+#define CTL_SOCKS		2
+
+struct ctl {
+	struct loop		 *loop;
+	struct jobtable		 *jt;
+	struct ctl_sock		  socks[CTL_SOCKS];
 	struct cmd_ctx		  ctx;
 	const struct ctl_cbs	 *cbs;
 	void			 *cbs_arg;
@@ -511,41 +525,22 @@ ctl_lock(const char *path, char **cause)
 }
 
 /*
- * Make deck name's socket and listen on it (nothing is read from it until
- * ctl_start()); NULL with *cause if a deck of that name runs, the
- * directory is unsafe, or the socket cannot be made.
+ * Bind a socket at path (a stale one was removed), 0600, and listen on
+ * it; 0 with sock filled in, or -1 with *cause (nothing left behind).
  */
-struct ctl *
-ctl_listen(const char *name, char **cause)
+static int
+ctl_bind(const char *name, const char *path, struct ctl_sock *sock,
+    char **cause)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
-	struct ctl		*ctl;
-	char			*path;
 	mode_t			 mask;
-	int			 fd, lock, rc, error;
+	int			 fd, rc, error;
 
-	if (ctl_socket_path(name, CTL_PATH_CREATE, &path, cause) != 0)
-		return NULL;
-	/* Held from the probe until the socket listens. */
-	if ((lock = ctl_lock(path, cause)) == -1) {
-		free(path);
-		return NULL;
-	}
-	if ((rc = ctl_probe(path, cause)) != 0) {
-		if (rc == 1)
-			*cause = xprintf("a deck named %s is running (%s)",
-			    name, path);
-		close(lock);
-		free(path);
-		return NULL;
-	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1) {
 		*cause = xprintf("socket: %s", strerror(errno));
-		close(lock);
-		free(path);
-		return NULL;
+		return -1;
 	}
 	ctl_sockaddr(&sun, path);
 	mask = umask(0177);
@@ -559,38 +554,103 @@ ctl_listen(const char *name, char **cause)
 		else
 			*cause = xprintf("%s: %s", path, strerror(error));
 		close(fd);
-		close(lock);
-		free(path);
-		return NULL;
+		return -1;
 	}
 	if (chmod(path, 0600) != 0 || listen(fd, CTL_CLIENTS_MAX) != 0 ||
 	    stat(path, &sb) != 0) {
 		*cause = xprintf("%s: %s", path, strerror(errno));
 		unlink(path);
 		close(fd);
-		close(lock);
-		free(path);
-		return NULL;
+		return -1;
 	}
-	close(lock);
-	ctl = xcalloc(1, sizeof *ctl);
-	ctl->fd = fd;
-	ctl->path = path;
-	ctl->dev = sb.st_dev;
-	ctl->ino = sb.st_ino;
-	ctl->jt_handle = -1;
-	return ctl;
+	sock->fd = fd;
+	sock->path = xstrdup(path);
+	sock->dev = sb.st_dev;
+	sock->ino = sb.st_ino;
+	return 0;
+}
+
+/* Close a listening socket and remove its file if it is still ours. */
+static void
+ctl_unbind(struct ctl_sock *sock)
+{
+	struct stat	sb;
+
+	if (sock->fd == -1)
+		return;
+	close(sock->fd);
+	sock->fd = -1;
+	if (stat(sock->path, &sb) == 0 && sb.st_dev == sock->dev &&
+	    sb.st_ino == sock->ino)
+		unlink(sock->path);
+	free(sock->path);
+	sock->path = NULL;
 }
 
 /*
- * Start serving: watch the socket on loop and run requests with a copy of
- * ctx (its client and arg are replaced); cbs (with arg) do what only the
- * deck can: quit, focus a job.
+ * Make deck name's sockets, NAME.sock and the read-only NAME.ro, and
+ * listen on them (nothing is read from them until ctl_start()); NULL with
+ * *cause if a deck of that name runs, the directory is unsafe, or a
+ * socket cannot be made.
+ */
+struct ctl *
+ctl_listen(const char *name, char **cause)
+{
+	struct ctl	*ctl;
+	char		*path[CTL_SOCKS] = { NULL, NULL };
+	int		 lock = -1, rc, i;
+
+	ctl = xcalloc(1, sizeof *ctl);
+	ctl->jt_handle = -1;
+	for (i = 0; i < CTL_SOCKS; i++)
+		ctl->socks[i].fd = -1;
+	if (ctl_socket_path(name, CTL_PATH_CREATE, &path[CTL_SOCK_FULL],
+	    cause) != 0 || ctl_socket_path(name, CTL_PATH_READ_ONLY,
+	    &path[CTL_SOCK_READ_ONLY], cause) != 0)
+		goto fail;
+	/* Held from the probes until both sockets listen. */
+	if ((lock = ctl_lock(path[CTL_SOCK_FULL], cause)) == -1)
+		goto fail;
+	for (i = 0; i < CTL_SOCKS; i++) {
+		if ((rc = ctl_probe(path[i], cause)) != 0) {
+			if (rc == 1)
+				*cause = xprintf("a deck named %s is running "
+				    "(%s)", name, path[i]);
+			goto fail;
+		}
+	}
+	for (i = 0; i < CTL_SOCKS; i++) {
+		if (ctl_bind(name, path[i], &ctl->socks[i], cause) != 0)
+			goto fail;
+	}
+	close(lock);
+	for (i = 0; i < CTL_SOCKS; i++)
+		free(path[i]);
+	return ctl;
+
+fail:
+	for (i = 0; i < CTL_SOCKS; i++) {
+		ctl_unbind(&ctl->socks[i]);
+		free(path[i]);
+	}
+	if (lock != -1)
+		close(lock);
+	free(ctl);
+	return NULL;
+}
+
+/*
+ * Start serving: watch both sockets on loop and run requests with a copy
+ * of ctx (its client and arg are replaced; read_only is set for clients
+ * of NAME.ro); cbs (with arg) do what only the deck can: quit, focus a
+ * job, never for a read-only client.
  */
 void
 ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
     const struct ctl_cbs *cbs, void *arg)
 {
+	int	i;
+
 	ctl->loop = loop;
 	ctl->jt = ctx->jt;
 	ctl->ctx = *ctx;
@@ -600,7 +660,9 @@ ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
 	ctl->cbs = cbs;
 	ctl->cbs_arg = arg;
 	ctl->jt_handle = jobtable_subscribe(ctl->jt, &ctl_jobtable_cbs, ctl);
-	loop_watch_fd(loop, ctl->fd, POLLIN, ctl_accept_cb, ctl);
+	for (i = 0; i < CTL_SOCKS; i++)
+		loop_watch_fd(loop, ctl->socks[i].fd, POLLIN, ctl_accept_cb,
+		    ctl);
 }
 
 /* Return how many bytes of a client's output wait to be sent. */
@@ -1098,14 +1160,24 @@ ctl_refuse(int fd, int status, const char *msg)
 	free(reply);
 }
 
-/* Let the listening socket be polled again after running out of fds. */
+/* Poll the listening sockets (events POLLIN) or not (0). */
+static void
+ctl_accept_events(struct ctl *ctl, short events)
+{
+	int	i;
+
+	for (i = 0; i < CTL_SOCKS; i++)
+		loop_set_events(ctl->loop, ctl->socks[i].fd, events);
+}
+
+/* Let the listening sockets be polled again after running out of fds. */
 static void
 ctl_accept_resume_cb(void *arg)
 {
 	struct ctl	*ctl = arg;
 
 	ctl->accept_timer = 0;
-	loop_set_events(ctl->loop, ctl->fd, POLLIN);
+	ctl_accept_events(ctl, POLLIN);
 }
 
 /* Count the clients still open. */
@@ -1144,7 +1216,10 @@ ctl_evict(struct ctl *ctl)
 	return -1;
 }
 
-/* Accept waiting connections: check the peer's uid and the limit. */
+/*
+ * Accept waiting connections on either socket: check the peer's uid and
+ * the limit; a client of NAME.ro is marked read-only for good.
+ */
 static void
 ctl_accept_cb(int fd, short revents, void *arg)
 {
@@ -1153,9 +1228,10 @@ ctl_accept_cb(int fd, short revents, void *arg)
 	struct ucred		 cred;
 	socklen_t		 len;
 	char			*msg;
-	int			 cfd, i;
+	int			 cfd, i, read_only;
 
 	(void)revents;
+	read_only = fd == ctl->socks[CTL_SOCK_READ_ONLY].fd;
 	for (i = 0; i < CTL_ACCEPT_BURST; i++) {
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd == -1) {
@@ -1164,7 +1240,7 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* Still readable: wait rather than spin. */
-				loop_set_events(ctl->loop, fd, 0);
+				ctl_accept_events(ctl, 0);
 				if (ctl->accept_timer == 0)
 					ctl->accept_timer = loop_add_timer(
 					    ctl->loop, CTL_ACCEPT_PAUSE_MS,
@@ -1196,6 +1272,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
 		c->fd = cfd;
+		if (read_only)
+			c->flags |= CTL_READ_ONLY;
 		if (ctl->nclients == ctl->alloc) {
 			ctl->alloc = ctl->alloc == 0 ? 16 : ctl->alloc * 2;
 			ctl->clients = xreallocarray(ctl->clients, ctl->alloc,
@@ -1205,8 +1283,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c->req_timer = loop_add_timer(ctl->loop, CTL_REQUEST_TIMEOUT_MS,
 		    ctl_client_timeout_cb, c);
 		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
-		debuglog("ctl: client %d connected, %d at once", cfd,
-		    ctl_live_clients(ctl));
+		debuglog("ctl: client %d connected%s, %d at once", cfd,
+		    read_only ? " (read-only)" : "", ctl_live_clients(ctl));
 	}
 }
 
@@ -1925,20 +2003,23 @@ ctl_cmd_json(const char *doc, void *arg)
 	ctl_buf_line(&c->body, doc);
 }
 
-/* quit: hand it to the deck. */
+/* quit: hand it to the deck (never for a client that may only look). */
 static void
 ctl_cmd_quit(void *arg)
 {
 	struct ctl_client	*c = arg;
 	struct ctl		*ctl = c->ctl;
 
+	if (c->flags & CTL_READ_ONLY)
+		return;
 	if (ctl->cbs != NULL && ctl->cbs->quit != NULL)
 		ctl->cbs->quit(ctl->cbs_arg);
 }
 
 /*
  * focus: hand it to the deck.  Jobs a client starts are not selected for
- * it (select without focus), so a script does not move the user's view.
+ * it (select without focus), so a script does not move the user's view;
+ * a client that may only look moves nothing.
  */
 static void
 ctl_cmd_select(struct job *job, int focus, void *arg)
@@ -1946,6 +2027,8 @@ ctl_cmd_select(struct job *job, int focus, void *arg)
 	struct ctl_client	*c = arg;
 	struct ctl		*ctl = c->ctl;
 
+	if (c->flags & CTL_READ_ONLY)
+		return;
 	if (focus && ctl->cbs != NULL && ctl->cbs->focus != NULL)
 		ctl->cbs->focus(job, ctl->cbs_arg);
 }
@@ -2339,6 +2422,47 @@ ctl_wait_start(struct ctl_client *c)
 	ctl_client_flush(c);
 }
 
+/*
+ * Cut a request line (len bytes without its newline; line[len] may be
+ * written) into words as the socket runs them: a NUL byte is refused, a
+ * trailing CR dropped, the words split by session_split() on session,
+ * leading "--json" words taken (*json set), and the command's '!'
+ * dropped.  0 with the words (session_split_free() them) and *first, the
+ * index of the command; or -1 with *cause, a bad request (status 2).
+ */
+int
+ctl_request_parse(const struct session *session, char *line, size_t len,
+    int *argc, char ***argv, int *first, int *json, char **cause)
+{
+	*argc = 0;
+	*argv = NULL;
+	*first = 0;
+	if (memchr(line, '\0', len) != NULL) {
+		*cause = xstrdup("bad request: it holds a NUL byte");
+		return -1;
+	}
+	line[len] = '\0';
+	if (len > 0 && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	if (session_split(session, line, argc, argv, cause) != 0)
+		return -1;
+	while (*first < *argc && strcmp((*argv)[*first], "--json") == 0) {
+		*json = 1;
+		(*first)++;
+	}
+	if (*first < *argc && (*argv)[*first][0] == '!')
+		memmove((*argv)[*first], (*argv)[*first] + 1,
+		    strlen((*argv)[*first]));
+	if (*first == *argc || (*argv)[*first][0] == '\0') {
+		*cause = xstrdup("empty request (try: help)");
+		session_split_free(*argc, *argv);
+		*argc = 0;
+		*argv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* Run a complete request and queue its reply. */
 static void
 ctl_client_request(struct ctl_client *c, char *line, size_t len)
@@ -2348,41 +2472,28 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	struct json_buf	  jb;
 	struct ctl_buf	  reply = { NULL, 0, 0 };
 	char		**argv, *cause = NULL, *doc, status[8];
-	int		  argc, first = 0;
+	int		  argc, first;
 
 	c->flags |= CTL_ANSWERED;
 	if (c->req_timer != 0) {
 		loop_cancel_timer(ctl->loop, c->req_timer);
 		c->req_timer = 0;
 	}
-	if (memchr(line, '\0', len) != NULL) {
-		ctl_client_fail(c, 2, "bad request: it holds a NUL byte");
-		return;
-	}
 	line[len] = '\0';
-	if (len > 0 && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	debuglog("ctl: client %d asks: %.200s", c->fd, line);
-	if (session_split(ctl->ctx.session, line, &argc, &argv, &cause) != 0) {
+	debuglog("ctl: client %d%s asks: %.200s", c->fd,
+	    (c->flags & CTL_READ_ONLY) ? " (read-only)" : "", line);
+	if (ctl_request_parse(ctl->ctx.session, line, len, &argc, &argv,
+	    &first, &c->json, &cause) != 0) {
 		ctl_client_fail(c, 2, "%s", cause);
 		free(cause);
-		return;
-	}
-	while (first < argc && strcmp(argv[first], "--json") == 0) {
-		c->json = 1;
-		first++;
-	}
-	if (first < argc && argv[first][0] == '!')
-		memmove(argv[first], argv[first] + 1, strlen(argv[first]));
-	if (first == argc || argv[first][0] == '\0') {
-		ctl_client_fail(c, 2, "empty request (try: help)");
-		session_split_free(argc, argv);
 		return;
 	}
 
 	ctx = ctl->ctx;
 	ctx.arg = c;
 	ctx.json = c->json;
+	if (c->flags & CTL_READ_ONLY)
+		ctx.read_only = 1;
 	cmd_execute(&ctx, argc - first, argv + first);
 	session_split_free(argc, argv);
 	if (c->flags & CTL_DEAD)
@@ -2538,13 +2649,12 @@ ctl_client_cb(int fd, short revents, void *arg)
 
 /*
  * Close every client (sending what each socket takes at once), stop
- * listening and remove the socket if it is still ours.
+ * listening and remove both sockets if they are still ours.
  */
 void
 ctl_free(struct ctl *ctl)
 {
 	struct ctl_client	*c;
-	struct stat		 sb;
 	char			*cause = NULL;
 	int			 i, lock;
 
@@ -2565,7 +2675,8 @@ ctl_free(struct ctl *ctl)
 		ctl_feed_clear(&ctl->feeds[i]);
 	free(ctl->feeds);
 	if (ctl->loop != NULL) {
-		loop_unwatch_fd(ctl->loop, ctl->fd);
+		for (i = 0; i < CTL_SOCKS; i++)
+			loop_unwatch_fd(ctl->loop, ctl->socks[i].fd);
 		if (ctl->reap_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->reap_timer);
 		if (ctl->accept_timer != 0)
@@ -2579,15 +2690,12 @@ ctl_free(struct ctl *ctl)
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);
-	close(ctl->fd);
 	/* Under the lock, or a deck starting now could lose its new socket. */
-	if ((lock = ctl_lock(ctl->path, &cause)) == -1)
+	if ((lock = ctl_lock(ctl->socks[CTL_SOCK_FULL].path, &cause)) == -1)
 		free(cause);
-	if (stat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
-	    sb.st_ino == ctl->ino)
-		unlink(ctl->path);
+	for (i = 0; i < CTL_SOCKS; i++)
+		ctl_unbind(&ctl->socks[i]);
 	if (lock != -1)
 		close(lock);
-	free(ctl->path);
 	free(ctl);
 }

@@ -22,6 +22,7 @@
 #include "pty.h"
 #include "rawtext.h"
 #include "store.h"
+#include "textesc.h"
 #include "vt.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -45,6 +46,7 @@ struct job {
 	int		  no_pty;
 	char		**argv;		/* NULL: command runs through the shell */
 	char		 *input;
+	int		  input_eof;
 	int64_t		  timeout_ms;
 	enum job_restart  restart;
 	int64_t		  restart_delay_ms;
@@ -92,6 +94,9 @@ struct job {
 	enum job_ready	  ready;	/* the current run's readiness */
 	char		 *note;		/* why it last restarted, or NULL */
 	char		 *start_error;	/* why its last start failed, or NULL */
+	char		 *agent;	/* the agent that started it, or NULL */
+	char		 *exec_error;	/* why the last run's program could */
+					/*   not be started (pipes), or NULL */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -140,6 +145,7 @@ job_new(int id, const struct job_spec *spec)
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
+	j->input_eof = spec->input_eof;
 	j->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : 0;
 	j->restart = spec->restart;
 	j->restart_delay_ms = spec->restart_delay_ms > 0 ?
@@ -154,6 +160,7 @@ job_new(int id, const struct job_spec *spec)
 	    xstrdup(spec->stop_command) : NULL;
 	j->stop_timeout_ms = spec->stop_timeout_ms > 0 ?
 	    spec->stop_timeout_ms : -1;
+	j->agent = spec->agent != NULL ? xstrdup(spec->agent) : NULL;
 	j->state = JOB_QUEUED;
 	j->child.pid = -1;
 	j->child.out_fd = j->child.in_fd = -1;
@@ -187,6 +194,8 @@ job_free(struct job *j)
 	free(j->wait_reason);
 	free(j->note);
 	free(j->start_error);
+	free(j->agent);
+	free(j->exec_error);
 	free(j->group);
 	free(j->stop_command);
 	free(j->name);
@@ -274,6 +283,25 @@ job_contain(struct job *j)
 }
 
 /*
+ * Return why a run's program could not be started (pty_spawn()'s
+ * exec_errno), as a new string: its cwd's error when that cannot be
+ * entered, "not found", or the error ("Permission denied").
+ */
+static char *
+job_describe_exec(const struct job *j, int error)
+{
+	struct stat	sb;
+
+	if (j->cwd != NULL && (stat(j->cwd, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+	    access(j->cwd, X_OK) != 0))
+		return xprintf("%s: %s", j->cwd, strerror(stat(j->cwd, &sb) !=
+		    0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : EACCES));
+	if (error == ENOENT)
+		return xstrdup("not found");
+	return xstrdup(strerror(error));
+}
+
+/*
  * Start the child on a pty of rows x cols (or on pipes) with the deck's
  * env (NAME=VALUE entries over the job's own, NULL: none); 0 or -1.
  */
@@ -296,6 +324,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	j->flags = 0;
 	free(j->start_error);
 	j->start_error = NULL;
+	free(j->exec_error);
+	j->exec_error = NULL;
 	j->status = 0;
 	j->ended = 0;
 	j->in_len = 0;
@@ -319,6 +349,7 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	spec.cols = j->cols;
 	spec.no_pty = j->no_pty;
 	spec.split_stderr = j->no_pty;	/* stderr lines tagged */
+	spec.null_stdin = j->no_pty && j->input_eof && j->input == NULL;
 	spec.cgroup_procs = j->cgj != NULL ? cgroup_job_procs_fd(j->cgj) : -1;
 	rc = pty_spawn(&spec, &j->child, cause);
 	free(env);
@@ -331,6 +362,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	}
 	if (j->cgj != NULL)
 		cgroup_job_started(j->cgj, j->child.pid);
+	if (j->child.exec_errno != 0)
+		j->exec_error = job_describe_exec(j, j->child.exec_errno);
 
 	j->state = JOB_RUNNING;
 	j->started = loop_now_ms();
@@ -348,6 +381,14 @@ static void
 job_vt_output(const char *buf, size_t len, void *arg)
 {
 	job_write(arg, buf, len);
+}
+
+/* Give the size of the job's terminal (its emulator's, once it has one). */
+void
+job_size(const struct job *j, int *rows, int *cols)
+{
+	*rows = j->vt != NULL ? vt_rows(j->vt) : j->rows;
+	*cols = j->vt != NULL ? vt_cols(j->vt) : j->cols;
 }
 
 /* Return the job's emulator, creating it on first use. */
@@ -522,6 +563,12 @@ job_flush_input(struct job *j)
 		}
 		memmove(j->in, j->in + n, j->in_len - (size_t)n);
 		j->in_len -= (size_t)n;
+	}
+	/* Input to the end, then EOF: a pipe's stdin is closed. */
+	if (j->in_len == 0 && j->input_eof && !j->child.is_pty &&
+	    j->child.in_fd != -1 && j->child.in_fd != j->child.out_fd) {
+		close(j->child.in_fd);
+		j->child.in_fd = -1;
 	}
 	return (int)(j->in_len > 0);
 }
@@ -1209,6 +1256,287 @@ job_text_incremental(struct job *j, int max, int *count, int *partial,
 	return job_text_range(j, &j->text_mark, max, count, partial, more);
 }
 
+/*
+ * Where a job's output is, for job_text_page() and job_text_end(): a
+ * reader on its run in the store, or else the emulator's text lines;
+ * the first line still there, how many are complete, how many in all
+ * (one more with a partial last line) and how many bytes it printed.
+ */
+struct job_extent {
+	struct store_reader	 *r;
+	char			**vl;
+	int			  nvl;
+	int64_t			  first;
+	int64_t			  complete;
+	int64_t			  total;
+	uint64_t		  bytes;
+};
+
+/* Find where a job's output is (see struct job_extent). */
+static void
+job_extent_open(struct job *j, struct job_extent *e)
+{
+	int	cy, cx;
+
+	memset(e, 0, sizeof *e);
+	if ((e->r = job_reader(j)) != NULL) {
+		e->first = store_reader_first(e->r);
+		e->total = store_reader_count(e->r);
+		e->complete = e->total - store_reader_partial(e->r);
+		e->bytes = store_reader_bytes(e->r);
+		return;
+	}
+	if (j->store != NULL && j->log_error == NULL)
+		return;		/* not started yet */
+	e->vl = job_vt_lines(j, &e->nvl);
+	e->total = e->complete = e->nvl;
+	e->bytes = j->out_bytes;
+	if (job_is_running(j) && e->nvl > 0) {
+		/* The cursor's line is still being written. */
+		vt_cursor(j->vt, &cy, &cx);
+		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
+		    e->nvl - 1)
+			e->complete--;
+	}
+}
+
+/* Let go of what job_extent_open() found. */
+static void
+job_extent_close(struct job_extent *e)
+{
+	if (e->r != NULL)
+		store_reader_close(e->r);
+	job_text_free(e->vl, e->nvl);
+}
+
+/*
+ * Take lines [from, to) of an extent as text into texts and lens (room
+ * for to - from); how many were read, or -1.
+ */
+static int
+job_extent_get(struct job_extent *e, int64_t from, int64_t to, char **texts,
+    size_t *lens)
+{
+	struct store_line	*sl;
+	int			 n, i;
+
+	if (e->r == NULL) {
+		for (i = 0; from + i < to; i++) {
+			texts[i] = xstrdup(e->vl[from + i]);
+			lens[i] = strlen(texts[i]);
+		}
+		return i;
+	}
+	if (store_reader_get(e->r, from, to, STORE_TEXT, &sl, &n) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		texts[i] = sl[i].text;
+		lens[i] = sl[i].len;
+		sl[i].text = NULL;
+	}
+	store_lines_free(sl, n);
+	return n;
+}
+
+/* Cut a line's text to at most max bytes, at a character's start. */
+static void
+job_text_cut(char *text, size_t *len, size_t max)
+{
+	size_t	n = max;
+
+	if (*len <= max)
+		return;
+	while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+		n--;
+	text[n] = '\0';
+	*len = n;
+}
+
+/* How many lines job_text_page() reads from the store at once. */
+#define JOB_PAGE_BATCH	256
+
+/*
+ * Read the job's output forward from *mark (a zeroed mark is the start of
+ * its last run) into page: whole complete lines, oldest first, as long as
+ * their text and newlines come to at most max_bytes (the first line alone
+ * longer than that cut to max_bytes), then the partial last line (a
+ * prompt) if all complete lines were given, it grew since *mark and it
+ * fits; *mark moves past what was given, the job's own mark stays.  Lines
+ * dropped by the store's cap are passed over (page->from says where it
+ * began).  From the store, or the emulator's lines when there is none.
+ */
+void
+job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
+    struct job_page *page)
+{
+	struct job_extent	  e;
+	char			**texts, **out = NULL;
+	size_t			 *lens, used = 0;
+	int64_t			  no, want;
+	int			  n, i, stop = 0, cap = 0;
+
+	memset(page, 0, sizeof *page);
+	job_extent_open(j, &e);
+	no = mark->line > e.first ? mark->line : e.first;
+	page->from = no;
+	texts = xcalloc(JOB_PAGE_BATCH, sizeof *texts);
+	lens = xcalloc(JOB_PAGE_BATCH, sizeof *lens);
+	while (!stop && no < e.complete) {
+		want = e.complete - no < JOB_PAGE_BATCH ? e.complete - no :
+		    JOB_PAGE_BATCH;
+		if ((n = job_extent_get(&e, no, no + want, texts, lens)) <= 0)
+			break;
+		for (i = 0; i < n; i++) {
+			if (stop) {
+				free(texts[i]);
+				continue;
+			}
+			if (page->count == 0 && lens[i] + 1 > max_bytes)
+				job_text_cut(texts[i], &lens[i], max_bytes);
+			else if (used + lens[i] + 1 > max_bytes) {
+				stop = 1;
+				free(texts[i]);
+				continue;
+			}
+			if (page->count + 1 >= cap) {
+				cap = cap == 0 ? 64 : cap * 2;
+				out = xreallocarray(out, (size_t)cap, sizeof *out);
+			}
+			out[page->count++] = texts[i];
+			used += lens[i] + 1;
+			no++;
+			if (used >= max_bytes)
+				stop = 1;
+		}
+	}
+	if (no > mark->line || mark->line < e.first)
+		mark->line = no;
+	if (!stop && no == e.complete && e.complete < e.total &&
+	    e.bytes != mark->partial &&
+	    job_extent_get(&e, e.complete, e.total, texts, lens) == 1) {
+		if (page->count == 0 || used + lens[0] <= max_bytes) {
+			job_text_cut(texts[0], &lens[0], max_bytes);
+			if (page->count + 1 >= cap) {
+				cap = cap == 0 ? 2 : cap * 2;
+				out = xreallocarray(out, (size_t)cap, sizeof *out);
+			}
+			out[page->count++] = texts[0];
+			page->partial = 1;
+			mark->partial = e.bytes;
+		} else
+			free(texts[0]);
+	}
+	if (out == NULL)
+		out = xcalloc(1, sizeof *out);
+	out[page->count] = NULL;
+	page->lines = out;
+	page->left = e.complete > mark->line ? e.complete - mark->line : 0;
+	page->more = page->left > 0 || (e.complete < e.total && e.bytes !=
+	    mark->partial);
+	free(texts);
+	free(lens);
+	job_extent_close(&e);
+}
+
+/*
+ * Give the mark at the end of the job's output as it is now: past its
+ * complete lines and, when it has a partial last line, past that as it
+ * is (the tail job_text_tail() gives ends there).
+ */
+void
+job_text_end(struct job *j, struct store_mark *mark)
+{
+	struct job_extent	e;
+
+	job_extent_open(j, &e);
+	mark->line = e.complete;
+	mark->partial = e.complete < e.total ? e.bytes : 0;
+	job_extent_close(&e);
+}
+
+/* Return why the last run's program could not be started, or NULL. */
+const char *
+job_exec_error(const struct job *j)
+{
+	return j->exec_error;
+}
+
+/*
+ * Append len bytes to a stream of split (its buffer max + 1 bytes), the
+ * first max of them kept, cut at a character's start.
+ */
+static void
+job_split_add(struct job_split *split, int k, const char *buf, size_t len,
+    size_t max)
+{
+	size_t	n = len, back;
+
+	split->bytes[k] += len;
+	if (split->truncated[k])
+		return;		/* nothing after a cut */
+	if (split->len[k] + n > max) {
+		n = max - split->len[k];
+		for (back = 0; back < 3 && n > 0 &&
+		    ((unsigned char)buf[n] & 0xc0) == 0x80; back++)
+			n--;
+		split->truncated[k] = 1;
+	}
+	memcpy(split->data[k] + split->len[k], buf, n);
+	split->len[k] += n;
+	split->data[k][split->len[k]] = '\0';
+}
+
+/*
+ * Give the job's last run's output as each stream wrote it (the store's
+ * raw bytes), the first max bytes of each; without a store, the
+ * emulator's text lines as stdout.
+ */
+void
+job_output_split(struct job *j, size_t max, struct job_split *split)
+{
+	struct job_extent	 e;
+	struct store_line	*sl;
+	int64_t			 no;
+	int			 n, i, k;
+
+	memset(split, 0, sizeof *split);
+	for (k = 0; k < 2; k++)
+		split->data[k] = xcalloc(1, max + 1);
+	job_extent_open(j, &e);
+	if (e.r == NULL) {
+		for (i = 0; i < e.nvl; i++) {
+			job_split_add(split, 0, e.vl[i], strlen(e.vl[i]), max);
+			job_split_add(split, 0, "\n", 1, max);
+		}
+	} else {
+		for (no = e.first; no < e.total; no += n) {
+			if (store_reader_get(e.r, no, no + JOB_PAGE_BATCH <
+			    e.total ? no + JOB_PAGE_BATCH : e.total, STORE_RAW,
+			    &sl, &n) != 0 || n == 0)
+				break;
+			for (i = 0; i < n; i++) {
+				k = sl[i].stream == STORE_STDERR;
+				job_split_add(split, k, sl[i].text, sl[i].len,
+				    max);
+				if (!sl[i].partial)
+					job_split_add(split, k, "\n", 1, max);
+			}
+			store_lines_free(sl, n);
+		}
+		/* Lines dropped by the store's cap are not here. */
+		if (e.first > 0)
+			split->truncated[0] = split->truncated[1] = 1;
+	}
+	job_extent_close(&e);
+}
+
+/* Give the job's own mark (job_text_incremental()'s). */
+void
+job_text_mark(const struct job *j, struct store_mark *mark)
+{
+	*mark = j->text_mark;
+}
+
 /* Return the wall-clock time of the job's last start (ms), or 0. */
 int64_t
 job_start_time(const struct job *j)
@@ -1345,6 +1673,7 @@ job_spec(struct job *j)
 	j->view.scrollback = j->scrollback;
 	j->view.no_pty = j->no_pty;
 	j->view.input = j->input;
+	j->view.input_eof = j->input_eof;
 	j->view.timeout_ms = j->timeout_ms;
 	j->view.restart = j->restart;
 	j->view.restart_delay_ms = j->restart_delay_ms;
@@ -1355,6 +1684,7 @@ job_spec(struct job *j)
 	j->view.stop_signal = j->stop_signal;
 	j->view.stop_command = j->stop_command;
 	j->view.stop_timeout_ms = j->stop_timeout_ms;
+	j->view.agent = j->agent;
 	return &j->view;
 }
 
@@ -1481,4 +1811,41 @@ const char *
 job_start_error(const struct job *j)
 {
 	return j->start_error;
+}
+
+/* Return the agent that started the job (an MCP client's name), or NULL. */
+const char *
+job_agent(const struct job *j)
+{
+	return j->agent;
+}
+
+/*
+ * Check an agent's name: 1 to JOB_AGENT_MAX bytes of printable UTF-8 (no
+ * C0, DEL or C1 control, no byte that is not UTF-8); 0, or -1 with
+ * *cause.
+ */
+int
+job_check_agent(const char *s, char **cause)
+{
+	size_t	 len = strlen(s);
+	char	*safe;
+
+	if (len == 0) {
+		*cause = xprintf("an agent's name cannot be empty");
+		return -1;
+	}
+	if (len > JOB_AGENT_MAX) {
+		*cause = xprintf("an agent's name is at most %d bytes (%zu "
+		    "given)", JOB_AGENT_MAX, len);
+		return -1;
+	}
+	if (textesc_needed(s, len)) {
+		safe = textesc_visible(s, len);
+		*cause = xprintf("an agent's name must be printable text: %s",
+		    safe);
+		free(safe);
+		return -1;
+	}
+	return 0;
 }

@@ -78,8 +78,8 @@ main_usage(FILE *f)
 	    "               [-h] [-V] [--] [COMMAND ...]\n"
 	    "       jobdeck up [-c FILE | -f PROCFILE] [-S NAME] [-t] "
 	    "[--no-color]\n"
-	    "               [--port-base N] [JOB ...]\n"
-	    "       jobdeck ctl [-S NAME] [--json] COMMAND [ARGS ...]\n"
+	    "               [--port-base N] [--stay] [JOB ...]\n"
+	    "       jobdeck ctl [-S NAME] [-r] [--json] COMMAND [ARGS ...]\n"
 	    "       jobdeck run [-c FILE] [--json] [OPTIONS] "
 	    "(JOBNAME | -- PROGRAM [ARG ...])\n");
 }
@@ -122,6 +122,10 @@ main_help(void)
 	    "prefixed lines,\n"
 	    "-t with times, --no-color; the exit status is the first "
 	    "failing job's.\n"
+	    "`jobdeck up --stay` stays when its jobs end (or with none) and "
+	    "serves its\n"
+	    "control socket until `jobdeck ctl quit`, SIGTERM, SIGINT or "
+	    "SIGHUP.\n"
 	    "See jobdeck(1).\n");
 }
 
@@ -405,6 +409,7 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "port-base", required_argument, NULL, 'P' },
 		{ "no-color", no_argument, NULL, 'N' },
+		{ "stay", no_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_state	 ms;
@@ -475,6 +480,14 @@ main(int argc, char **argv)
 			}
 			uopts.colour = 0;
 			break;
+		case 'Y':
+			if (!headless) {
+				fprintf(stderr, "jobdeck: --stay is for "
+				    "jobdeck up\n");
+				return 2;
+			}
+			uopts.stay = 1;
+			break;
 		case 'P':
 			errno = 0;
 			port_base = strtol(optarg, &end, 10);
@@ -515,8 +528,9 @@ main(int argc, char **argv)
 		config_free(cfg);
 		return 0;
 	}
-	if (headless && main_up_check(cfg, argv + optind, argc - optind,
-	    &cause) != 0) {
+	/* A deck that stays may start with nothing to run. */
+	if (headless && !uopts.stay && main_up_check(cfg, argv + optind,
+	    argc - optind, &cause) != 0) {
 		fprintf(stderr, "jobdeck up: %s\n", cause);
 		free(cause);
 		config_free(cfg);

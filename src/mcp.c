@@ -1,19 +1,1672 @@
 /*
- * mcp.c: the Model Context Protocol server (mcp.h): JSON-RPC 2.0 over
- * stdio, the handshake, tools/list and tools/call over mcp_tools[].
- * Groundwork: filled in by issue 15's mcp-core part.
+ * mcp.c: the Model Context Protocol server (mcp.h): JSON-RPC 2.0 messages
+ * in, answers out through a struct mcp_io; the handshake, ping,
+ * notifications, tools/list and tools/call over mcp_tools[] (the call API
+ * of mcp-private.h); and mcp_main(), which wires a server to stdin, stdout
+ * and real control-socket requests (ctlconn.h), and starts a deck for
+ * --start.
+ *
+ * Errors follow JSON-RPC: -32700 a message that is not JSON (id null,
+ * LINE:COL in the message), -32600 not a request (a batch, a bad jsonrpc,
+ * method or id; anything but initialize and ping before initialize),
+ * -32601 an unknown method, -32602 bad params (an unknown tool, a tool the
+ * read-only profile does not list, a bad cursor).  A notification is never
+ * answered, not even with an error; a response from the client is
+ * ignored.  Arguments that the tool's parameter table refuses are a tool
+ * result with isError (the agent can correct itself), as the 2025-11-25
+ * revision asks.
  */
-#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "ctlconn.h"
+#include "json.h"
+#include "jsonval.h"
+#include "loop.h"
 #include "mcp.h"
 #include "mcp-private.h"
+#include "outfd.h"
+#include "xmalloc.h"
 
-/* Run jobdeck mcp. */
+#define MCP_CLIENT_MAX		64	/* bytes of the client's name */
+#define MCP_REPLY_MAX		JSONVAL_MAX_INPUT	/* a deck's answer */
+#define MCP_BACKLOG_MAX		(64 * 1024 * 1024)	/* stdout unread */
+#define MCP_FLUSH_MS		5000	/* at the end, for stdout */
+#define MCP_DECK_START_MS	10000	/* --start: the deck's socket */
+#define MCP_DECK_QUIT_MS	5000	/* --start: the deck's leaving */
+
+#define MCP_PARSE_ERROR		-32700
+#define MCP_INVALID_REQUEST	-32600
+#define MCP_METHOD_NOT_FOUND	-32601
+#define MCP_INVALID_PARAMS	-32602
+#define MCP_INTERNAL_ERROR	-32603
+
+/* The protocol revisions we speak, newest first. */
+static const char *const mcp_versions[] = {
+	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL
+};
+
+static const char mcp_instructions[] =
+    "These tools run shell commands as jobs in a jobdeck deck: a terminal "
+    "process manager that a person may be watching at the same time, so "
+    "the jobs you start appear on their screen, marked as started by an "
+    "agent. Start long-running commands with terminal (async) and follow "
+    "them with terminal_job_status, which gives only the output you have "
+    "not seen yet; run gives a one-shot command's stdout, stderr and exit "
+    "code. When a job waits for something you cannot know or must not "
+    "type, such as a password or a passphrase, do not guess: ask the "
+    "person to focus the job in the deck (Ctrl+T) and type it there, then "
+    "go on reading its status. terminal_screen shows a full-screen "
+    "program's current screen. A server started with --read-only lists "
+    "only the tools that look (terminal_job_status, terminal_job_list, "
+    "terminal_screen) and refuses the others.";
+
+/* Where the session has read a job to (mcp_session_mark()). */
+struct mcp_mark {
+	int64_t		 job;
+	char		*run;
+	char		*mark;
+};
+
+struct mcp_session {
+	char		*client;
+	struct mcp_mark	*marks;
+	size_t		 nmarks;
+};
+
+/* A deck request of a call, in flight. */
+struct mcp_creq {
+	struct mcp_call		*call;
+	struct mcp_request	*req;
+	mcp_call_cb		*done;
+	struct mcp_creq		*next;
+};
+
+struct mcp_call {
+	struct mcp_server	*srv;
+	char			*id;		/* the request's id, as JSON */
+	const struct mcp_tool	*tool;
+	struct jsonval		*empty;		/* {} when no arguments */
+	struct mcp_creq		*reqs;
+	void			*state;
+	void			(*free_state)(void *);
+	struct mcp_call		*next;
+};
+
+struct mcp_server {
+	struct loop		*loop;
+	int			 read_only;
+	char			*deck;
+	const struct mcp_io	*io;
+	void			*arg;
+	int			 initialized;
+	int			 quit_called;
+	struct mcp_session	 session;
+	struct mcp_call		*calls;
+};
+
+/* Send one message of jb (which is cleared). */
+static void
+mcp_send_buf(struct mcp_server *srv, struct json_buf *jb)
+{
+	srv->io->send(jb->data, jb->len, srv->arg);
+	json_clear(jb);
+}
+
+/* Begin an answer to id (JSON text, or NULL for null). */
+static void
+mcp_answer_begin(struct json_buf *jb, const char *id)
+{
+	json_init(jb);
+	json_object_begin(jb);
+	json_key(jb, "jsonrpc");
+	json_put_string(jb, "2.0");
+	json_key(jb, "id");
+	if (id == NULL)
+		json_put_null(jb);
+	else
+		json_put_raw(jb, id, strlen(id));
+}
+
+/* Send a JSON-RPC error to id (NULL: null). */
+static void
+mcp_send_error(struct mcp_server *srv, const char *id, int code,
+    const char *fmt, ...)
+{
+	struct json_buf	 jb;
+	va_list		 ap;
+	char		*msg;
+
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	mcp_answer_begin(&jb, id);
+	json_key(&jb, "error");
+	json_object_begin(&jb);
+	json_key(&jb, "code");
+	json_put_int(&jb, code);
+	json_key(&jb, "message");
+	json_put_string(&jb, msg);
+	json_object_end(&jb);
+	json_object_end(&jb);
+	free(msg);
+	mcp_send_buf(srv, &jb);
+}
+
+/* Send a result (JSON text) to id. */
+static void
+mcp_send_result(struct mcp_server *srv, const char *id, const char *result,
+    size_t len)
+{
+	struct json_buf	jb;
+
+	mcp_answer_begin(&jb, id);
+	json_key(&jb, "result");
+	json_put_raw(&jb, result, len);
+	json_object_end(&jb);
+	mcp_send_buf(srv, &jb);
+}
+
+/*
+ * Put JSON text made elsewhere (a tool's structured result, an output
+ * schema) as one value: its line breaks, which valid JSON has only as
+ * white space, become spaces, so the message stays one line.
+ */
+static void
+mcp_put_raw(struct json_buf *jb, const char *text)
+{
+	size_t	 len = strlen(text), i;
+	char	*s;
+
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+	    text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	s = xstrndup(text, len);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = ' ';
+	}
+	json_put_raw(jb, s, len);
+	free(s);
+}
+
+/* The client's name made safe: printable ASCII, at most 64 bytes. */
+static char *
+mcp_client_name(const char *name)
+{
+	char	*s;
+	size_t	 i, n;
+
+	if (name == NULL || *name == '\0')
+		return xstrdup("agent");
+	n = strlen(name);
+	if (n > MCP_CLIENT_MAX)
+		n = MCP_CLIENT_MAX;
+	s = xstrndup(name, n);
+	for (i = 0; i < n; i++) {
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			s[i] = '?';
+	}
+	return s;
+}
+
+/* Free a call: its deck requests cancelled, its state freed. */
+static void
+mcp_call_free(struct mcp_call *call)
+{
+	struct mcp_server	*srv = call->srv;
+	struct mcp_call		**pp;
+	struct mcp_creq		*cr;
+
+	for (pp = &srv->calls; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == call) {
+			*pp = call->next;
+			break;
+		}
+	}
+	while ((cr = call->reqs) != NULL) {
+		call->reqs = cr->next;
+		srv->io->cancel(cr->req, srv->arg);
+		free(cr);
+	}
+	if (call->free_state != NULL)
+		call->free_state(call->state);
+	jsonval_free(call->empty);
+	free(call->id);
+	free(call);
+}
+
+/* A deck request of a call is answered: hand it to the tool. */
+static void
+mcp_call_reply(const struct mcp_reply *reply, void *cb_arg)
+{
+	struct mcp_creq	*cr = cb_arg, **pp;
+	struct mcp_call	*call = cr->call;
+	mcp_call_cb	*done = cr->done;
+
+	for (pp = &call->reqs; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == cr) {
+			*pp = cr->next;
+			break;
+		}
+	}
+	free(cr);
+	done(call, reply);
+}
+
+/*
+ * Ask the deck for words (json: --json) for call; done gets the reply.
+ * Returns 0, or -1 after failing the call (the tool must not touch it).
+ */
+int
+mcp_call_ctl(struct mcp_call *call, char *const *words, int json,
+    mcp_call_cb *done)
+{
+	struct mcp_server	*srv = call->srv;
+	struct mcp_creq		*cr;
+
+	cr = xcalloc(1, sizeof *cr);
+	cr->call = call;
+	cr->done = done;
+	cr->req = srv->io->start(words, json, mcp_call_reply, cr, srv->arg);
+	if (cr->req == NULL) {
+		free(cr);
+		mcp_call_fail(call, "could not ask deck '%s'", srv->deck);
+		return -1;
+	}
+	cr->next = call->reqs;
+	call->reqs = cr;
+	return 0;
+}
+
+/* Send a tools/call result for call and free it. */
+static void
+mcp_call_result(struct mcp_call *call, const char *structured,
+    const char *text, int is_error)
+{
+	struct json_buf	jb;
+
+	if (text == NULL)
+		text = structured != NULL ? structured : "";
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "content");
+	json_array_begin(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "type");
+	json_put_string(&jb, "text");
+	json_key(&jb, "text");
+	json_put_string(&jb, text);
+	json_object_end(&jb);
+	json_array_end(&jb);
+	if (structured != NULL) {
+		json_key(&jb, "structuredContent");
+		mcp_put_raw(&jb, structured);
+	}
+	json_key(&jb, "isError");
+	json_put_bool(&jb, is_error);
+	json_object_end(&jb);
+	mcp_send_result(call->srv, call->id, jb.data, jb.len);
+	json_clear(&jb);
+	mcp_call_free(call);
+}
+
+/* End call with a result: structured (JSON object text) and text. */
+void
+mcp_call_finish(struct mcp_call *call, const char *structured,
+    const char *text)
+{
+	mcp_call_result(call, structured, text, 0);
+}
+
+/* End call with a result that is an error, in words for the agent. */
+void
+mcp_call_fail(struct mcp_call *call, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	mcp_call_result(call, NULL, msg, 1);
+	free(msg);
+}
+
+/* End call with a JSON-RPC error -32602 (invalid params). */
+void
+mcp_call_invalid(struct mcp_call *call, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	mcp_send_error(call->srv, call->id, MCP_INVALID_PARAMS, "%s", msg);
+	free(msg);
+	mcp_call_free(call);
+}
+
+/* Give call a state, freed with free_state when the call is. */
+void
+mcp_call_set_state(struct mcp_call *call, void *state,
+    void (*free_state)(void *))
+{
+	call->state = state;
+	call->free_state = free_state;
+}
+
+/* The call's state. */
+void *
+mcp_call_state(struct mcp_call *call)
+{
+	return call->state;
+}
+
+/* The call's tool. */
+const struct mcp_tool *
+mcp_call_tool(const struct mcp_call *call)
+{
+	return call->tool;
+}
+
+/* The session the call belongs to. */
+struct mcp_session *
+mcp_call_session(struct mcp_call *call)
+{
+	return &call->srv->session;
+}
+
+/* The client's name (clientInfo.name, made safe; "agent" by default). */
+const char *
+mcp_session_client(const struct mcp_session *s)
+{
+	return s->client != NULL ? s->client : "agent";
+}
+
+/* Where the session has read job's run to, or NULL (start over). */
+const char *
+mcp_session_mark(const struct mcp_session *s, int64_t job, const char *run)
+{
+	size_t	i;
+
+	if (run == NULL)
+		run = "";
+	for (i = 0; i < s->nmarks; i++) {
+		if (s->marks[i].job == job)
+			return strcmp(s->marks[i].run, run) == 0 ?
+			    s->marks[i].mark : NULL;
+	}
+	return NULL;
+}
+
+/* Remember where the session has read job's run to. */
+void
+mcp_session_set_mark(struct mcp_session *s, int64_t job, const char *run,
+    const char *mark)
+{
+	struct mcp_mark	*m = NULL;
+	size_t		 i;
+
+	for (i = 0; i < s->nmarks; i++) {
+		if (s->marks[i].job == job) {
+			m = &s->marks[i];
+			free(m->run);
+			free(m->mark);
+			break;
+		}
+	}
+	if (m == NULL) {
+		s->marks = xreallocarray(s->marks, s->nmarks + 1,
+		    sizeof *s->marks);
+		m = &s->marks[s->nmarks++];
+		m->job = job;
+	}
+	m->run = xstrdup(run != NULL ? run : "");
+	m->mark = xstrdup(mark);
+}
+
+/* Return 1 if the read-only profile lists tool. */
+static int
+mcp_tool_listed(const struct mcp_server *srv, const struct mcp_tool *tool)
+{
+	return !srv->read_only || tool->read_only;
+}
+
+/* Write the JSON Schema of one parameter. */
+static void
+mcp_schema_param(struct json_buf *jb, const struct mcp_param *p)
+{
+	const char	*const *c;
+	int		 bounded = p->min < p->max;
+
+	json_object_begin(jb);
+	json_key(jb, "type");
+	switch (p->type) {
+	case MCP_STRING:
+		json_put_string(jb, "string");
+		break;
+	case MCP_INTEGER:
+		json_put_string(jb, "integer");
+		break;
+	case MCP_NUMBER:
+		json_put_string(jb, "number");
+		break;
+	case MCP_BOOLEAN:
+		json_put_string(jb, "boolean");
+		break;
+	case MCP_STRING_ARRAY:
+		json_put_string(jb, "array");
+		json_key(jb, "items");
+		json_object_begin(jb);
+		json_key(jb, "type");
+		json_put_string(jb, "string");
+		break;
+	case MCP_STRING_MAP:
+		json_put_string(jb, "object");
+		json_key(jb, "additionalProperties");
+		json_object_begin(jb);
+		json_key(jb, "type");
+		json_put_string(jb, "string");
+		json_object_end(jb);
+		break;
+	case MCP_JOB_ID:
+		json_array_begin(jb);
+		json_put_string(jb, "integer");
+		json_put_string(jb, "string");
+		json_array_end(jb);
+		break;
+	}
+	if (p->choices != NULL &&
+	    (p->type == MCP_STRING || p->type == MCP_STRING_ARRAY)) {
+		json_key(jb, "enum");
+		json_array_begin(jb);
+		for (c = p->choices; *c != NULL; c++)
+			json_put_string(jb, *c);
+		json_array_end(jb);
+	}
+	if (p->type == MCP_STRING_ARRAY)
+		json_object_end(jb);	/* items */
+	if (p->description != NULL) {
+		json_key(jb, "description");
+		json_put_string(jb, p->description);
+	}
+	if (bounded && p->type == MCP_INTEGER) {
+		json_key(jb, "minimum");
+		json_put_int(jb, (int64_t)p->min);
+		json_key(jb, "maximum");
+		json_put_int(jb, (int64_t)p->max);
+	} else if (bounded && p->type == MCP_NUMBER) {
+		json_key(jb, "minimum");
+		json_put_double(jb, p->min);
+		json_key(jb, "maximum");
+		json_put_double(jb, p->max);
+	}
+	json_object_end(jb);
+}
+
+/* Write one tool of tools/list. */
+static void
+mcp_schema_tool(struct json_buf *jb, const struct mcp_tool *t)
+{
+	const struct mcp_param	*p;
+
+	json_object_begin(jb);
+	json_key(jb, "name");
+	json_put_string(jb, t->name);
+	if (t->title != NULL) {
+		json_key(jb, "title");
+		json_put_string(jb, t->title);
+	}
+	json_key(jb, "description");
+	json_put_string(jb, t->description != NULL ? t->description : "");
+	json_key(jb, "inputSchema");
+	json_object_begin(jb);
+	json_key(jb, "type");
+	json_put_string(jb, "object");
+	json_key(jb, "properties");
+	json_object_begin(jb);
+	for (p = t->params; p != NULL && p->name != NULL; p++) {
+		json_key(jb, p->name);
+		mcp_schema_param(jb, p);
+	}
+	json_object_end(jb);
+	json_key(jb, "required");
+	json_array_begin(jb);
+	for (p = t->params; p != NULL && p->name != NULL; p++) {
+		if (p->required)
+			json_put_string(jb, p->name);
+	}
+	json_array_end(jb);
+	json_key(jb, "additionalProperties");
+	json_put_bool(jb, 0);
+	json_object_end(jb);
+	if (t->output_schema != NULL) {
+		json_key(jb, "outputSchema");
+		mcp_put_raw(jb, t->output_schema);
+	}
+	json_key(jb, "annotations");
+	json_object_begin(jb);
+	if (t->title != NULL) {
+		json_key(jb, "title");
+		json_put_string(jb, t->title);
+	}
+	json_key(jb, "readOnlyHint");
+	json_put_bool(jb, t->read_only);
+	json_key(jb, "destructiveHint");
+	json_put_bool(jb, !t->read_only);
+	json_key(jb, "openWorldHint");
+	json_put_bool(jb, 0);
+	json_object_end(jb);
+	json_object_end(jb);
+}
+
+/* The names of the tools the read-only profile lists, ", " between. */
+static char *
+mcp_read_only_names(void)
+{
+	const struct mcp_tool	*t;
+	char			*s = xstrdup(""), *n;
+
+	for (t = mcp_tools; t->name != NULL; t++) {
+		if (!t->read_only)
+			continue;
+		n = xprintf("%s%s%s", s, *s != '\0' ? ", " : "", t->name);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+/* The words for a value's type in a message ("string", "a number"). */
+static const char *
+mcp_type_words(const struct jsonval *v)
+{
+	switch (jsonval_type(v)) {
+	case JSONVAL_REAL:
+		return "a number that is not whole";
+	case JSONVAL_INT:
+		return "integer";
+	default:
+		return jsonval_type_name(jsonval_type(v));
+	}
+}
+
+/* Check a string against a choice list; NULL, or why not. */
+static char *
+mcp_check_choice(const char *what, const struct jsonval *v,
+    const char *const *choices)
+{
+	const char	*const *c, *s = jsonval_string(v);
+	char		*list, *n, *msg;
+
+	if (choices == NULL)
+		return NULL;
+	for (c = choices; *c != NULL; c++) {
+		if (strcmp(*c, s) == 0)
+			return NULL;
+	}
+	list = xstrdup("");
+	for (c = choices; *c != NULL; c++) {
+		n = xprintf("%s%s%s", list, *list != '\0' ? ", " : "", *c);
+		free(list);
+		list = n;
+	}
+	msg = xprintf("%s: '%s' is not one of: %s", what, s, list);
+	free(list);
+	return msg;
+}
+
+/* Check one argument against its parameter; NULL, or why not. */
+static char *
+mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
+{
+	struct jsonval_member	 m;
+	void			*iter = NULL;
+	enum jsonval_type	 t = jsonval_type(v);
+	const char		*want = NULL;
+	char			*what, *msg = NULL;
+	double			 d;
+	size_t			 i;
+
+	switch (p->type) {
+	case MCP_STRING:
+		if (t != JSONVAL_STRING)
+			want = "a string";
+		else
+			return mcp_check_choice(p->name, v, p->choices);
+		break;
+	case MCP_INTEGER:
+		if (t != JSONVAL_INT)
+			want = "an integer";
+		break;
+	case MCP_NUMBER:
+		if (t != JSONVAL_INT && t != JSONVAL_REAL)
+			want = "a number";
+		break;
+	case MCP_BOOLEAN:
+		if (t != JSONVAL_BOOL)
+			want = "a boolean";
+		break;
+	case MCP_JOB_ID:
+		if (t != JSONVAL_INT && t != JSONVAL_STRING)
+			want = "a job id (an integer) or a job's name";
+		break;
+	case MCP_STRING_ARRAY:
+		if (t != JSONVAL_ARRAY) {
+			want = "an array of strings";
+			break;
+		}
+		for (i = 0; i < jsonval_count(v); i++) {
+			what = xprintf("%s[%zu]", p->name, i);
+			if (jsonval_type(jsonval_at(v, i)) != JSONVAL_STRING)
+				msg = xprintf("%s: expected a string, got %s",
+				    what, mcp_type_words(jsonval_at(v, i)));
+			else
+				msg = mcp_check_choice(what, jsonval_at(v, i),
+				    p->choices);
+			free(what);
+			if (msg != NULL)
+				return msg;
+		}
+		return NULL;
+	case MCP_STRING_MAP:
+		if (t != JSONVAL_OBJECT) {
+			want = "an object of strings";
+			break;
+		}
+		while (jsonval_next(v, &iter, &m)) {
+			if (jsonval_type(m.value) != JSONVAL_STRING)
+				return xprintf("%s.%s: expected a string, got "
+				    "%s", p->name, m.key,
+				    mcp_type_words(m.value));
+		}
+		return NULL;
+	}
+	if (want != NULL)
+		return xprintf("%s: expected %s, got %s", p->name, want,
+		    mcp_type_words(v));
+	if ((p->type == MCP_INTEGER || p->type == MCP_NUMBER) &&
+	    p->min < p->max && jsonval_number(v, &d) == 0 &&
+	    (d < p->min || d > p->max))
+		return xprintf("%s: %g is out of range (%g to %g)", p->name, d,
+		    p->min, p->max);
+	return NULL;
+}
+
+/* Check a call's arguments against tool's table; NULL, or why not. */
+static char *
+mcp_check_args(const struct mcp_tool *tool, const struct jsonval *args)
+{
+	const struct mcp_param	*p;
+	struct jsonval_member	 m;
+	void			*iter = NULL;
+	char			*names, *n;
+
+	if (jsonval_type(args) != JSONVAL_OBJECT)
+		return xprintf("arguments: expected an object, got %s",
+		    mcp_type_words(args));
+	while (jsonval_next(args, &iter, &m)) {
+		for (p = tool->params; p != NULL && p->name != NULL; p++) {
+			if (strcmp(p->name, m.key) == 0)
+				break;
+		}
+		if (p != NULL && p->name != NULL)
+			continue;
+		names = xstrdup("");
+		for (p = tool->params; p != NULL && p->name != NULL; p++) {
+			n = xprintf("%s%s%s", names, *names != '\0' ? ", " :
+			    "", p->name);
+			free(names);
+			names = n;
+		}
+		n = xprintf("unknown parameter: %s (%s takes: %s)", m.key,
+		    tool->name, *names != '\0' ? names : "none");
+		free(names);
+		return n;
+	}
+	for (p = tool->params; p != NULL && p->name != NULL; p++) {
+		if (jsonval_get(args, p->name) == NULL) {
+			if (p->required)
+				return xprintf("missing required parameter: %s",
+				    p->name);
+			continue;
+		}
+		if ((n = mcp_check_arg(p, jsonval_get(args, p->name))) != NULL)
+			return n;
+	}
+	return NULL;
+}
+
+/* tools/call: check the tool and its arguments, then start it. */
+static void
+mcp_tools_call(struct mcp_server *srv, const char *id,
+    const struct jsonval *params)
+{
+	const struct mcp_tool	*tool;
+	const struct jsonval	*args;
+	const char		*name = jsonval_get_string(params, "name");
+	struct mcp_call		*call;
+	char			*msg;
+
+	if (name == NULL) {
+		mcp_send_error(srv, id, MCP_INVALID_PARAMS, "tools/call: name "
+		    "must be a string");
+		return;
+	}
+	for (tool = mcp_tools; tool->name != NULL; tool++) {
+		if (strcmp(tool->name, name) == 0)
+			break;
+	}
+	if (tool->name == NULL) {
+		mcp_send_error(srv, id, MCP_INVALID_PARAMS, "unknown tool: %s",
+		    name);
+		return;
+	}
+	if (!mcp_tool_listed(srv, tool)) {
+		msg = mcp_read_only_names();
+		mcp_send_error(srv, id, MCP_INVALID_PARAMS, "not available in "
+		    "read-only mode: %s (this server only looks: %s)", name,
+		    msg);
+		free(msg);
+		return;
+	}
+	call = xcalloc(1, sizeof *call);
+	call->srv = srv;
+	call->id = xstrdup(id);
+	call->tool = tool;
+	call->next = srv->calls;
+	srv->calls = call;
+	if ((args = jsonval_get(params, "arguments")) == NULL ||
+	    jsonval_type(args) == JSONVAL_NULL) {
+		call->empty = jsonval_parse("{}", 2, &msg);
+		args = call->empty;
+	}
+	if ((msg = mcp_check_args(tool, args)) != NULL) {
+		mcp_call_fail(call, "%s", msg);
+		free(msg);
+		return;
+	}
+	tool->start(call, args);	/* may end and free the call */
+}
+
+/* tools/list: every tool the profile lists; there is one page. */
+static void
+mcp_tools_list(struct mcp_server *srv, const char *id,
+    const struct jsonval *params)
+{
+	const struct mcp_tool	*t;
+	const struct jsonval	*cursor = jsonval_get(params, "cursor");
+	struct json_buf		 jb;
+
+	if (cursor != NULL && jsonval_type(cursor) != JSONVAL_NULL) {
+		mcp_send_error(srv, id, MCP_INVALID_PARAMS, "invalid cursor "
+		    "(the list has one page)");
+		return;
+	}
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "tools");
+	json_array_begin(&jb);
+	for (t = mcp_tools; t->name != NULL; t++) {
+		if (mcp_tool_listed(srv, t))
+			mcp_schema_tool(&jb, t);
+	}
+	json_array_end(&jb);
+	json_object_end(&jb);
+	mcp_send_result(srv, id, jb.data, jb.len);
+	json_clear(&jb);
+}
+
+/* initialize: agree on a revision, say who we are, learn who they are. */
+static void
+mcp_initialize(struct mcp_server *srv, const char *id,
+    const struct jsonval *params)
+{
+	const char	*want = jsonval_get_string(params, "protocolVersion");
+	const char	*version = mcp_versions[0];
+	const char	*name;
+	struct json_buf	 jb;
+	size_t		 i;
+
+	for (i = 0; want != NULL && mcp_versions[i] != NULL; i++) {
+		if (strcmp(mcp_versions[i], want) == 0)
+			version = mcp_versions[i];
+	}
+	name = jsonval_get_string(jsonval_get(params, "clientInfo"), "name");
+	free(srv->session.client);
+	srv->session.client = mcp_client_name(name);
+	srv->initialized = 1;
+
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "protocolVersion");
+	json_put_string(&jb, version);
+	json_key(&jb, "capabilities");
+	json_object_begin(&jb);
+	json_key(&jb, "tools");
+	json_object_begin(&jb);
+	json_key(&jb, "listChanged");
+	json_put_bool(&jb, 0);
+	json_object_end(&jb);
+	json_object_end(&jb);
+	json_key(&jb, "serverInfo");
+	json_object_begin(&jb);
+	json_key(&jb, "name");
+	json_put_string(&jb, "jobdeck");
+	json_key(&jb, "title");
+	json_put_string(&jb, srv->read_only ? "jobdeck (read-only)" :
+	    "jobdeck");
+	json_key(&jb, "version");
+	json_put_string(&jb, JOBDECK_VERSION);
+	json_object_end(&jb);
+	json_key(&jb, "instructions");
+	json_put_string(&jb, mcp_instructions);
+	json_object_end(&jb);
+	mcp_send_result(srv, id, jb.data, jb.len);
+	json_clear(&jb);
+}
+
+/* The id of a request as JSON text, in *out; -1 if it is not one. */
+static int
+mcp_request_id(const struct jsonval *v, char **out)
+{
+	struct json_buf	jb;
+	int64_t		n;
+
+	json_init(&jb);
+	if (jsonval_type(v) == JSONVAL_STRING)
+		json_put_stringn(&jb, jsonval_string(v), jsonval_string_len(v));
+	else if (jsonval_int(v, &n) == 0)
+		json_put_int(&jb, n);
+	else {
+		json_clear(&jb);
+		return -1;
+	}
+	*out = json_finish(&jb, NULL);
+	json_clear(&jb);
+	return 0;
+}
+
+/* notifications/cancelled: free the call, which is never answered. */
+static void
+mcp_cancelled(struct mcp_server *srv, const struct jsonval *params)
+{
+	const struct jsonval	*rid = jsonval_get(params, "requestId");
+	struct mcp_call		*call;
+	char			*id;
+
+	if (mcp_request_id(rid, &id) != 0)
+		return;
+	for (call = srv->calls; call != NULL; call = call->next) {
+		if (strcmp(call->id, id) == 0) {
+			mcp_call_free(call);
+			break;
+		}
+	}
+	free(id);
+}
+
+/* Act on one parsed message. */
+static void
+mcp_message(struct mcp_server *srv, const struct jsonval *msg)
+{
+	const struct jsonval	*idv, *params;
+	const char		*method, *version;
+	char			*id = NULL;
+
+	if (jsonval_type(msg) == JSONVAL_ARRAY) {
+		mcp_send_error(srv, NULL, MCP_INVALID_REQUEST, "batches are "
+		    "not supported");
+		return;
+	}
+	if (jsonval_type(msg) != JSONVAL_OBJECT) {
+		mcp_send_error(srv, NULL, MCP_INVALID_REQUEST, "invalid "
+		    "request: expected an object, got %s",
+		    mcp_type_words(msg));
+		return;
+	}
+	idv = jsonval_get(msg, "id");
+	if (jsonval_get(msg, "method") == NULL &&
+	    (jsonval_get(msg, "result") != NULL ||
+	    jsonval_get(msg, "error") != NULL))
+		return;		/* a response of the client's: none asked */
+	if (idv != NULL && mcp_request_id(idv, &id) != 0) {
+		mcp_send_error(srv, NULL, MCP_INVALID_REQUEST, "invalid "
+		    "request: id must be a string or an integer");
+		return;
+	}
+	version = jsonval_get_string(msg, "jsonrpc");
+	method = jsonval_get_string(msg, "method");
+	if (version == NULL || strcmp(version, "2.0") != 0) {
+		if (id != NULL)
+			mcp_send_error(srv, id, MCP_INVALID_REQUEST, "invalid "
+			    "request: jsonrpc must be \"2.0\"");
+		goto out;
+	}
+	if (method == NULL) {
+		if (id != NULL)
+			mcp_send_error(srv, id, MCP_INVALID_REQUEST, "invalid "
+			    "request: method must be a string");
+		goto out;
+	}
+	params = jsonval_get(msg, "params");
+	if (params != NULL && jsonval_type(params) != JSONVAL_OBJECT &&
+	    jsonval_type(params) != JSONVAL_NULL) {
+		if (id != NULL)
+			mcp_send_error(srv, id, MCP_INVALID_PARAMS, "%s: params "
+			    "must be an object", method);
+		goto out;
+	}
+	if (id == NULL) {
+		/* A notification: acted on, never answered. */
+		if (strcmp(method, "notifications/cancelled") == 0)
+			mcp_cancelled(srv, params);
+		goto out;
+	}
+	if (strcmp(method, "initialize") == 0)
+		mcp_initialize(srv, id, params);
+	else if (strcmp(method, "ping") == 0)
+		mcp_send_result(srv, id, "{}", 2);
+	else if (!srv->initialized)
+		mcp_send_error(srv, id, MCP_INVALID_REQUEST, "not initialized "
+		    "(send initialize first)");
+	else if (strcmp(method, "tools/list") == 0)
+		mcp_tools_list(srv, id, params);
+	else if (strcmp(method, "tools/call") == 0)
+		mcp_tools_call(srv, id, params);
+	else
+		mcp_send_error(srv, id, MCP_METHOD_NOT_FOUND, "method not "
+		    "found: %s", method);
+out:
+	free(id);
+}
+
+/* Take one message (one line of JSON, without its newline). */
+void
+mcp_server_input(struct mcp_server *srv, const char *msg, size_t len)
+{
+	struct jsonval	*v;
+	char		*cause = NULL;
+
+	if (len > MCP_LINE_MAX) {
+		mcp_send_error(srv, NULL, MCP_PARSE_ERROR, "parse error: "
+		    "message over %d MiB", MCP_LINE_MAX / (1024 * 1024));
+		return;
+	}
+	if ((v = jsonval_parse(msg, len, &cause)) == NULL) {
+		mcp_send_error(srv, NULL, MCP_PARSE_ERROR, "parse error: %s",
+		    cause != NULL ? cause : "not JSON");
+		free(cause);
+		return;
+	}
+	mcp_message(srv, v);
+	jsonval_free(v);
+}
+
+/* Make a server on loop; io and arg must outlive it. */
+struct mcp_server *
+mcp_server_new(struct loop *loop, const struct mcp_opts *opts,
+    const struct mcp_io *io, void *arg)
+{
+	struct mcp_server	*srv;
+
+	srv = xcalloc(1, sizeof *srv);
+	srv->loop = loop;
+	srv->read_only = opts->read_only;
+	srv->deck = xstrdup(opts->deck != NULL ? opts->deck : "default");
+	srv->io = io;
+	srv->arg = arg;
+	return srv;
+}
+
+/* Free a server: every call in flight freed unanswered, then quit. */
+void
+mcp_server_free(struct mcp_server *srv)
+{
+	size_t	i;
+
+	if (srv == NULL)
+		return;
+	while (srv->calls != NULL)
+		mcp_call_free(srv->calls);
+	for (i = 0; i < srv->session.nmarks; i++) {
+		free(srv->session.marks[i].run);
+		free(srv->session.marks[i].mark);
+	}
+	free(srv->session.marks);
+	free(srv->session.client);
+	if (srv->io->quit != NULL && !srv->quit_called) {
+		srv->quit_called = 1;
+		srv->io->quit(srv->arg);
+	}
+	free(srv->deck);
+	free(srv);
+}
+
+/* jobdeck mcp's process: stdin, stdout, the deck, the server. */
+struct mcp_main {
+	struct loop		*loop;
+	struct mcp_server	*srv;
+	const char		*deck;
+	int			 read_only;
+	int			 in_fd;
+	char			*line;		/* the message being read */
+	size_t			 linelen;
+	int			 discard;	/* the rest of a line over max */
+	int			 out_fd;
+	int			 out_own;
+	enum outfd_mode		 out_mode;
+	int			 out_watched;
+	char			*out;		/* written from outoff */
+	size_t			 outlen;
+	size_t			 outoff;
+	int			 out_lost;	/* the reader went away */
+	int			 ending;
+	int			 rc;
+};
+
+/* A deck request of the io: its ctlconn, and whom to tell. */
+struct mcp_request {
+	struct ctlconn	*cc;
+	mcp_reply_cb	*done;
+	void		*cb_arg;
+};
+
+/* The options of jobdeck mcp: usage and help are made from these. */
+static const struct {
+	const char	*name;
+	int		 ch;
+	const char	*arg;
+	const char	*help;
+} mcp_options[] = {
+	{ NULL, 'S', "NAME", "the deck to use (default: default)" },
+	{ "read-only", 'r', NULL, "list and allow only the tools that look\n"
+	  "(terminal_job_status, terminal_job_list,\nterminal_screen), "
+	  "through the deck's read-only socket" },
+	{ "start", 's', NULL, "start a deck without a screen (jobdeck up\n"
+	  "--stay) when none of that name runs; quit it\nat the end" },
+	{ "help", 'h', NULL, "show this help" },
+};
+#define MCP_NOPTIONS (sizeof mcp_options / sizeof mcp_options[0])
+
+/* Print the usage line to f. */
+static void
+mcp_main_usage(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: jobdeck mcp");
+	for (i = 0; i < MCP_NOPTIONS; i++) {
+		if (mcp_options[i].name != NULL)
+			fprintf(f, " [--%s%s%s]", mcp_options[i].name,
+			    mcp_options[i].arg != NULL ? " " : "",
+			    mcp_options[i].arg != NULL ? mcp_options[i].arg :
+			    "");
+		else
+			fprintf(f, " [-%c %s]", mcp_options[i].ch,
+			    mcp_options[i].arg);
+	}
+	fprintf(f, "\n");
+}
+
+/* Print the help text. */
+static void
+mcp_main_help(void)
+{
+	const char	*p, *nl;
+	char		 left[64];
+	size_t		 i;
+
+	mcp_main_usage(stdout);
+	printf("\nA Model Context Protocol server on stdin and stdout "
+	    "(JSON-RPC 2.0, one\nmessage a line) whose tools run commands in "
+	    "the deck NAME over its\ncontrol socket.\n\n");
+	for (i = 0; i < MCP_NOPTIONS; i++) {
+		if (mcp_options[i].name != NULL)
+			snprintf(left, sizeof left, "-%c, --%s%s%s",
+			    mcp_options[i].ch, mcp_options[i].name,
+			    mcp_options[i].arg != NULL ? " " : "",
+			    mcp_options[i].arg != NULL ?
+			    mcp_options[i].arg : "");
+		else
+			snprintf(left, sizeof left, "-%c %s",
+			    mcp_options[i].ch, mcp_options[i].arg);
+		for (p = mcp_options[i].help; p != NULL; p = nl) {
+			nl = strchr(p, '\n');
+			printf("  %-18s %.*s\n", left, nl != NULL ?
+			    (int)(nl - p) : (int)strlen(p), p);
+			left[0] = '\0';
+			if (nl != NULL)
+				nl++;
+		}
+	}
+	printf("\nExit status: 0 when stdin ends, 1 when the deck cannot be "
+	    "started or\nstdout takes nothing, 2 usage.  See jobdeck(1).\n");
+}
+
+/* Stop the session: the loop ends once the turn is over. */
+static void
+mcp_main_end(struct mcp_main *m, int rc)
+{
+	if (!m->ending) {
+		m->ending = 1;
+		if (rc > m->rc)
+			m->rc = rc;
+	}
+	loop_stop(m->loop);
+}
+
+/* Write what stdout takes of the backlog. */
+static void
+mcp_main_flush(struct mcp_main *m)
+{
+	size_t	n;
+	ssize_t	w;
+
+	while (m->outoff < m->outlen && !m->out_lost) {
+		n = m->outlen - m->outoff;
+		if (m->out_mode == OUTFD_POLLED && n > PIPE_BUF)
+			n = PIPE_BUF;
+		w = write(m->out_fd, m->out + m->outoff, n);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1 && errno == EAGAIN)
+			break;
+		if (w <= 0) {
+			m->out_lost = 1;	/* EPIPE: the client left */
+			mcp_main_end(m, 0);
+			break;
+		}
+		m->outoff += (size_t)w;
+		if (m->out_mode == OUTFD_POLLED)
+			break;		/* PIPE_BUF a POLLOUT */
+	}
+	if (m->outoff == m->outlen || m->out_lost)
+		m->outoff = m->outlen = 0;
+	if (m->out_watched)
+		loop_set_events(m->loop, m->out_fd, m->outlen > 0 ? POLLOUT :
+		    0);
+}
+
+/* stdout has room. */
+static void
+mcp_main_out_cb(int fd, short revents, void *arg)
+{
+	struct mcp_main	*m = arg;
+
+	(void)fd;
+	(void)revents;
+	mcp_main_flush(m);
+}
+
+/* The io's send: one message and its newline onto stdout's backlog. */
+static void
+mcp_main_send(const char *msg, size_t len, void *arg)
+{
+	struct mcp_main	*m = arg;
+
+	if (m->out_lost || m->out_mode == OUTFD_NONE)
+		return;
+	if (m->outlen - m->outoff + len + 1 > MCP_BACKLOG_MAX) {
+		fprintf(stderr, "jobdeck mcp: the client reads nothing: over "
+		    "%d MiB of answers wait; giving up\n",
+		    MCP_BACKLOG_MAX / (1024 * 1024));
+		m->out_lost = 1;
+		m->outoff = m->outlen = 0;
+		mcp_main_end(m, 1);
+		return;
+	}
+	if (m->outoff > 0 && m->outoff >= m->outlen / 2) {
+		memmove(m->out, m->out + m->outoff, m->outlen - m->outoff);
+		m->outlen -= m->outoff;
+		m->outoff = 0;
+	}
+	m->out = xreallocarray(m->out, m->outlen + len + 1, 1);
+	memcpy(m->out + m->outlen, msg, len);
+	m->outlen += len;
+	m->out[m->outlen++] = '\n';
+	if (m->out_mode == OUTFD_DIRECT)
+		mcp_main_flush(m);
+	else if (m->out_watched)
+		loop_set_events(m->loop, m->out_fd, POLLOUT);
+}
+
+/* At the end: give stdout up to MCP_FLUSH_MS to take what is left. */
+static void
+mcp_main_drain(struct mcp_main *m)
+{
+	int64_t	end = loop_now_ms() + MCP_FLUSH_MS, now;
+
+	while (m->outlen > 0 && !m->out_lost && m->out_watched &&
+	    (now = loop_now_ms()) < end)
+		loop_run_once(m->loop, end - now);
+}
+
+/* A deck request of the io is answered. */
+static void
+mcp_main_reply(int status, int exit, const char *body, size_t len,
+    void *arg)
+{
+	struct mcp_request	*r = arg;
+	struct mcp_reply	 reply;
+
+	reply.status = status;
+	reply.exit = exit;
+	reply.body = body;
+	reply.len = len;
+	r->done(&reply, r->cb_arg);
+	ctlconn_free(r->cc);
+	free(r);
+}
+
+static const struct ctlconn_cbs mcp_main_ctlconn_cbs = { mcp_main_reply };
+
+/* The io's start: a request of the deck over its socket. */
+static struct mcp_request *
+mcp_main_start(char *const *words, int json, mcp_reply_cb *done,
+    void *cb_arg, void *arg)
+{
+	struct mcp_main		*m = arg;
+	struct mcp_request	*r;
+	int			 flags = 0;
+
+	if (json)
+		flags |= CTLCONN_JSON;
+	if (m->read_only)
+		flags |= CTLCONN_READ_ONLY;
+	r = xcalloc(1, sizeof *r);
+	r->done = done;
+	r->cb_arg = cb_arg;
+	r->cc = ctlconn_new(m->loop, m->deck, words, flags, MCP_REPLY_MAX,
+	    &mcp_main_ctlconn_cbs, r);
+	return r;
+}
+
+/* The io's cancel. */
+static void
+mcp_main_cancel(struct mcp_request *r, void *arg)
+{
+	(void)arg;
+	ctlconn_free(r->cc);
+	free(r);
+}
+
+static const struct mcp_io mcp_main_io = {
+	mcp_main_send, mcp_main_start, mcp_main_cancel, NULL
+};
+
+/* A whole line came: hand it to the server ("\r" before "\n" dropped). */
+static void
+mcp_main_line(struct mcp_main *m)
+{
+	size_t	len = m->linelen;
+
+	if (len > 0 && m->line[len - 1] == '\r')
+		len--;
+	m->linelen = 0;
+	if (len == 0)
+		return;
+	mcp_server_input(m->srv, m->line, len);
+}
+
+/* Take a piece of stdin: split at "\n", a line over max refused. */
+static void
+mcp_main_input(struct mcp_main *m, const char *buf, size_t len)
+{
+	const char	*p = buf, *end = buf + len, *nl;
+	size_t		 n;
+
+	while (p < end && !m->ending) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = (size_t)((nl != NULL ? nl : end) - p);
+		if (!m->discard && m->linelen + n > MCP_LINE_MAX) {
+			mcp_send_error(m->srv, NULL, MCP_PARSE_ERROR, "parse "
+			    "error: message over %d MiB",
+			    MCP_LINE_MAX / (1024 * 1024));
+			m->discard = 1;
+			m->linelen = 0;
+		}
+		if (!m->discard) {
+			m->line = xreallocarray(m->line, m->linelen + n + 1,
+			    1);
+			memcpy(m->line + m->linelen, p, n);
+			m->linelen += n;
+		}
+		if (nl == NULL)
+			break;
+		if (!m->discard)
+			mcp_main_line(m);
+		m->discard = 0;
+		m->linelen = 0;
+		p = nl + 1;
+	}
+}
+
+/* stdin can be read. */
+static void
+mcp_main_in_cb(int fd, short revents, void *arg)
+{
+	struct mcp_main	*m = arg;
+	char		 buf[65536];
+	ssize_t		 n;
+
+	(void)revents;
+	n = read(fd, buf, sizeof buf);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n > 0) {
+		mcp_main_input(m, buf, (size_t)n);
+		return;
+	}
+	/* The end: a last line without its newline is a message too. */
+	if (!m->discard && m->linelen > 0)
+		mcp_main_line(m);
+	loop_unwatch_fd(m->loop, fd);
+	m->in_fd = -1;
+	mcp_main_end(m, 0);
+}
+
+/* SIGTERM, SIGINT, SIGHUP: end the session as at the end of stdin. */
+static void
+mcp_main_signal_cb(int signo, void *arg)
+{
+	(void)signo;
+	mcp_main_end(arg, 0);
+}
+
+/* Return 1 if something answers on the socket at path. */
+static int
+mcp_main_deck_up(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd, rc;
+
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return 0;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
+	close(fd);
+	return rc == 0;
+}
+
+/* Sleep ms milliseconds. */
+static void
+mcp_main_sleep(int ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Start `jobdeck up --stay -S deck` with fork hygiene and wait until its
+ * socket at path answers; its pid, or -1 (said on stderr).
+ */
+static pid_t
+mcp_main_deck_start(const char *deck, const char *path)
+{
+	sigset_t	 all, old;
+	pid_t		 pid, parent = getpid();
+	int		 fd, status, sig;
+	int64_t		 end;
+	char		*argv[] = { "jobdeck", "up", "--stay", "-S",
+			    (char *)deck, NULL };
+
+	fflush(stdout);
+	fflush(stderr);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = fork()) == -1) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		fprintf(stderr, "jobdeck mcp: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		for (sig = 1; sig < NSIG; sig++)
+			signal(sig, SIG_DFL);
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR)) == -1)
+			_exit(127);
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		close_range(STDERR_FILENO + 1, ~0U, 0);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "jobdeck mcp: /proc/self/exe: %s\n",
+		    strerror(errno));
+		_exit(127);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	end = loop_now_ms() + MCP_DECK_START_MS;
+	while (!mcp_main_deck_up(path)) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			fprintf(stderr, "jobdeck mcp: the deck '%s' did not "
+			    "start (jobdeck up exited with status %d)\n", deck,
+			    WIFEXITED(status) ? WEXITSTATUS(status) :
+			    128 + WTERMSIG(status));
+			return -1;
+		}
+		if (loop_now_ms() >= end) {
+			fprintf(stderr, "jobdeck mcp: the deck '%s' did not "
+			    "answer within %d s of starting\n", deck,
+			    MCP_DECK_START_MS / 1000);
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		mcp_main_sleep(50);
+	}
+	return pid;
+}
+
+/* A reply to quit: nothing to do but stop waiting. */
+static void
+mcp_main_quit_cb(int status, int exit, const char *body, size_t len,
+    void *arg)
+{
+	(void)status;
+	(void)exit;
+	(void)body;
+	(void)len;
+	*(int *)arg = 1;
+}
+
+/* Wait up to ms for pid to end; 1 if it has (reaped). */
+static int
+mcp_main_reap(pid_t pid, int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	for (;;) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return 1;
+		if (loop_now_ms() >= end)
+			return 0;
+		mcp_main_sleep(20);
+	}
+}
+
+/* Quit the deck --start started, and reap it (SIGTERM, SIGKILL after). */
+static void
+mcp_main_deck_stop(struct loop *loop, const char *deck, pid_t pid)
+{
+	static const struct ctlconn_cbs	 cbs = { mcp_main_quit_cb };
+	char				*words[] = { "quit", NULL };
+	struct ctlconn			*cc;
+	int				 answered = 0;
+
+	cc = ctlconn_new(loop, deck, words, 0, 4096, &cbs, &answered);
+	while (!answered)
+		loop_run_once(loop, 100);
+	ctlconn_free(cc);
+	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
+		return;
+	kill(pid, SIGTERM);
+	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Parse the options; -1 to go on, else the exit status. */
+static int
+mcp_main_parse(int argc, char **argv, const char **deck, int *read_only,
+    int *start)
+{
+	struct option	longopts[MCP_NOPTIONS + 1];
+	char		shortopts[2 * MCP_NOPTIONS + 3], *sp = shortopts;
+	size_t		i, n = 0;
+	int		ch;
+
+	memset(longopts, 0, sizeof longopts);
+	*sp++ = '+';
+	*sp++ = ':';
+	for (i = 0; i < MCP_NOPTIONS; i++) {
+		*sp++ = (char)mcp_options[i].ch;
+		if (mcp_options[i].arg != NULL)
+			*sp++ = ':';
+		if (mcp_options[i].name == NULL)
+			continue;
+		longopts[n].name = mcp_options[i].name;
+		longopts[n].has_arg = mcp_options[i].arg != NULL ?
+		    required_argument : no_argument;
+		longopts[n].val = mcp_options[i].ch;
+		n++;
+	}
+	*sp = '\0';
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, shortopts, longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'S':
+			*deck = optarg;
+			break;
+		case 'r':
+			*read_only = 1;
+			break;
+		case 's':
+			*start = 1;
+			break;
+		case 'h':
+			mcp_main_help();
+			return 0;
+		case ':':
+			fprintf(stderr, "jobdeck mcp: option '%s' needs a "
+			    "value\n", argv[optind - 1]);
+			mcp_main_usage(stderr);
+			return 2;
+		default:
+			if (optopt != 0)
+				fprintf(stderr, "jobdeck mcp: unknown option "
+				    "'-%c'\n", optopt);
+			else
+				fprintf(stderr, "jobdeck mcp: unknown option "
+				    "'%s'\n", argv[optind - 1]);
+			mcp_main_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "jobdeck mcp: unexpected argument '%s'\n",
+		    argv[optind]);
+		mcp_main_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+/* Run jobdeck mcp; argv[0] is "mcp".  Returns the exit status. */
 int
 mcp_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "jobdeck mcp: not built yet\n");
-	return 2;
+	struct mcp_main	 m;
+	struct mcp_opts	 opts;
+	const char	*deck = "default";
+	char		*path = NULL, *cause = NULL;
+	int		 read_only = 0, start = 0, rc;
+	pid_t		 pid = -1;
+
+	signal(SIGPIPE, SIG_IGN);
+	if ((rc = mcp_main_parse(argc, argv, &deck, &read_only,
+	    &start)) != -1)
+		return rc;
+	if (ctl_socket_path(deck, read_only ? CTL_PATH_READ_ONLY : 0, &path,
+	    &cause) != 0) {
+		fprintf(stderr, "jobdeck mcp: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (start && !mcp_main_deck_up(path)) {
+		if ((pid = mcp_main_deck_start(deck, path)) == -1) {
+			free(path);
+			return 1;
+		}
+	}
+	free(path);
+
+	memset(&m, 0, sizeof m);
+	m.loop = loop_new();
+	m.deck = deck;
+	m.read_only = read_only;
+	m.in_fd = STDIN_FILENO;
+	m.out_mode = outfd_open(STDOUT_FILENO, &m.out_fd, &m.out_own);
+	if (m.out_mode == OUTFD_POLLED || m.out_mode == OUTFD_DIRECT) {
+		if (loop_watch_fd(m.loop, m.out_fd, 0, mcp_main_out_cb,
+		    &m) == 0)
+			m.out_watched = 1;
+	}
+	opts.read_only = read_only;
+	opts.deck = deck;
+	m.srv = mcp_server_new(m.loop, &opts, &mcp_main_io, &m);
+	loop_watch_fd(m.loop, m.in_fd, POLLIN, mcp_main_in_cb, &m);
+	loop_watch_signal(m.loop, SIGTERM, mcp_main_signal_cb, &m);
+	loop_watch_signal(m.loop, SIGINT, mcp_main_signal_cb, &m);
+	loop_watch_signal(m.loop, SIGHUP, mcp_main_signal_cb, &m);
+
+	loop_run(m.loop);
+
+	/* Every call freed unanswered, then what is written goes out. */
+	mcp_server_free(m.srv);
+	if (m.in_fd != -1)
+		loop_unwatch_fd(m.loop, m.in_fd);
+	mcp_main_drain(&m);
+	if (pid != -1)
+		mcp_main_deck_stop(m.loop, deck, pid);
+	if (m.out_watched)
+		loop_unwatch_fd(m.loop, m.out_fd);
+	if (m.out_own)
+		close(m.out_fd);
+	loop_free(m.loop);
+	free(m.line);
+	free(m.out);
+	return m.rc;
 }

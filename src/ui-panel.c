@@ -254,13 +254,35 @@ ui_panel_notice(struct ui *ui, struct job *job, int on)
 	ui->flags |= UI_DRAW_PANEL;
 }
 
-/* Draw the first line of job's entry at y: id, name, command, PID. */
+static char	*ui_panel_safe(const char *);
+
+/*
+ * Return the mark of a job an agent started, "agent NAME" (escaped), or
+ * NULL; free it.
+ */
+static char *
+ui_panel_agent(struct job *job)
+{
+	char	*safe, *mark;
+
+	if (job_agent(job) == NULL)
+		return NULL;
+	safe = ui_panel_safe(job_agent(job));
+	mark = xprintf("agent %s", safe);
+	free(safe);
+	return mark;
+}
+
+/*
+ * Draw the first line of job's entry at y: id, name, command, PID; one
+ * line: id, state, name, command, and on the right the agent's mark.
+ */
 static void
 ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
     const char *mark)
 {
 	const struct ui_rect	*r = &ui->panel;
-	char			 left[1024], right[64];
+	char			 left[1024], right[64], fit[320], *agent;
 	const char		*notice;
 	int			 compact = ui_panel_entry_lines(ui) == 1;
 
@@ -271,9 +293,13 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 		    job_id(job), (int)strcspn(mark, " "), mark,
 		    job_name(job) != NULL ? job_name(job) : "",
 		    job_name(job) != NULL ? ": " : "", job_command(job));
+		/* The agent's mark keeps at most half the line. */
+		if ((agent = ui_panel_agent(job)) != NULL)
+			ui_fit(agent, (r->w - 2) / 2, fit, sizeof fit);
 		ui_line(y, r->x + 1, r->w - 2, left, sel | A_BOLD,
 		    notice[0] != '\0' ? ui_semantic(UI_C_FAILED) : 0,
-		    NULL, 0, 0);
+		    agent != NULL ? fit : NULL, sel | A_DIM, 0);
+		free(agent);
 		return;
 	}
 	snprintf(left, sizeof left, "%s[%d] %s%s%s", notice, job_id(job),
@@ -382,7 +408,7 @@ ui_draw_panel(struct ui *ui)
 	struct job		*job;
 	const char		*mark = "";
 	char			 title[64], left[1024], status[128];
-	char			 last[512];
+	char			 last[512], *agent;
 	int64_t			 now = loop_now_ms();
 	int			 n, i, y, iw = r->w - 2, pair = 0, lines, end;
 	int			 blines;
@@ -422,11 +448,17 @@ ui_draw_panel(struct ui *ui)
 		ui_line(y + 1, r->x + 1, iw, left, A_NORMAL, 0, mark, A_BOLD,
 		    pair);
 
-		/* A note (why it restarted) comes before the output. */
+		/*
+		 * The agent that started it and a note (why it restarted)
+		 * come before the output.
+		 */
 		job_last_line(job, last, sizeof last);
-		snprintf(left, sizeof left, "  %s%sLast output: %s",
+		agent = ui_panel_agent(job);
+		snprintf(left, sizeof left, "  %s%s%s%sLast output: %s",
+		    agent != NULL ? agent : "", agent != NULL ? " · " : "",
 		    job_note(job) != NULL ? job_note(job) : "",
 		    job_note(job) != NULL ? " · " : "", last);
+		free(agent);
 		ui_line(y + 2, r->x + 1, iw, left, A_DIM, 0, NULL, 0, 0);
 		y += 3;
 	}

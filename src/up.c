@@ -858,7 +858,8 @@ up_hook(void *arg)
 	up_format(up, 0);
 	up_write(up);
 	up_tidy(up);
-	if (up_live(up)) {
+	/* --stay: as if a job were live until told to quit. */
+	if (up_live(up) || (up->opts.stay && up->quitting == 0)) {
 		if (up->drain_timer != 0)
 			loop_cancel_timer(up->loop, up->drain_timer);
 		up->drain_timer = 0;
@@ -987,10 +988,10 @@ up_quit(struct up *up)
 
 /*
  * The exit status: the first job that failed for good (its exit code,
- * 128+N for signal N), else 0.
+ * 128+N for signal N), else 0; always 0 with stay (a server of jobs).
  */
 int
 up_status(const struct up *up)
 {
-	return up->failed ? up->status : 0;
+	return up->failed && !up->opts.stay ? up->status : 0;
 }

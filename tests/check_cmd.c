@@ -25,6 +25,7 @@
 #include "config.h"
 #include "job.h"
 #include "jobtable.h"
+#include "jsonval.h"
 #include "loop.h"
 #include "session.h"
 #include "stack.h"
@@ -386,12 +387,38 @@ static const struct err_case {
 	{ "!list --status=running --status=failed", "list: --status given "
 	    "twice", 0 },
 	{ "!ps extra", "usage: !ps", 0 },
-	{ "!status", "usage: !status [--incremental] ID", 0 },
+	{ "!status", "usage: !status [--incremental] [--since MARK] "
+	    "[--max-bytes N] [--split] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
-	    "K=V]... [--no-shell] [--] COMMAND...", 0 },
+	    "K=V]... [--no-shell] [--agent NAME] [--pipes] [--input TEXT] "
+	    "[--timeout S] [--] COMMAND...", 0 },
+	{ "!spawn --timeout soon -- true", "spawn: --timeout wants seconds "
+	    "from 0 to 31536000 (0: none), not 'soon'", 0 },
+	{ "!spawn --input 'a\\q' -- true", "spawn: --input: unknown escape "
+	    "\\q (\\n \\r \\t \\\\ \\xHH)", 0 },
+	{ "!spawn --input 'a\\x00' -- true", "spawn: --input cannot hold a "
+	    "NUL byte", 0 },
+	{ "!status --split 1", "status: --split gives JSON only (ctl --json)",
+	    0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
 	    "directory", 0 },
+	{ "!status --since xyz 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: xyz", 0 },
+	{ "!status --since 1: 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: 1:", 0 },
+	{ "!status --since -1:0 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: -1:0", 0 },
+	{ "!status --since 1:2x 1", "status: --since wants LINE:BYTES as a "
+	    "\"next\" gave: 1:2x", 0 },
+	{ "!status --since 0:0 --incremental 1", "status: --incremental and "
+	    "--since do not go together", 0 },
+	{ "!status --max-bytes 10 1", "status: --max-bytes goes with --since "
+	    "or --split", 0 },
+	{ "!status --since 0:0 --max-bytes 0 1", "status: --max-bytes wants "
+	    "a number of bytes from 1 to 1048576: 0", 0 },
+	{ "!status --since 0:0 --max-bytes 1048577 1", "status: --max-bytes "
+	    "wants a number of bytes from 1 to 1048576: 1048577", 0 },
 	{ "!send 1", "usage: !send ID [--] TEXT...", 0 },
 	{ "!send 999 x", "no such job: 999", 0 },
 	{ "!events", "events works only through the control socket "
@@ -485,6 +512,36 @@ help_at(int j, const char *help)
 	return 0;
 }
 
+/*
+ * Return how many lines the usage starting at line j takes: one, or more
+ * when it is wider than the view (continued on lines indented by 4).
+ */
+static int
+usage_lines(int j)
+{
+	int	n = 1;
+
+	while (j + n < rec.count && strlen(rec.lines[j + n - 1]) <= 78 &&
+	    strncmp(rec.lines[j + n], "    [", 5) == 0)
+		n++;
+	return n;
+}
+
+/* Return whether the usage want ("  !cmd ...") begins at line j. */
+static int
+usage_at(int j, const char *want)
+{
+	char	text[1024];
+	int	i, n = usage_lines(j);
+
+	snprintf(text, sizeof text, "%s", rec.lines[j]);
+	for (i = 1; i < n; i++) {
+		strncat(text, rec.lines[j + i] + 3, sizeof text - strlen(text) -
+		    1);
+	}
+	return strncmp(text, want, strlen(want)) == 0;
+}
+
 START_TEST(test_help)
 {
 	static const char *const lines[] = { "!help", "!he", "!?", "  !hel  " };
@@ -504,9 +561,8 @@ START_TEST(test_help)
 			snprintf(want, sizeof want, "  %s", usage);
 			free(usage);
 			for (j = 0, found = 0; j < rec.count && !found; j++)
-				found = strncmp(rec.lines[j], want,
-				    strlen(want)) == 0 &&
-				    help_at(j, e->help);
+				found = usage_at(j, want) &&
+				    help_at(j + usage_lines(j) - 1, e->help);
 			ck_assert_msg(found, "%s: no line for %s", lines[k],
 			    e->name);
 		}
@@ -1256,6 +1312,7 @@ START_TEST(test_send_spawn_as_typed)
 }
 END_TEST
 
+
 /* Build the cmd suite. */
 /*
  * Write a run as an earlier deck would: a store of its own in the same
@@ -1874,6 +1931,614 @@ START_TEST(test_browser_refused)
 }
 END_TEST
 
+/*
+ * spawn --agent NAME marks the job: JSON's "agent" (null without), the
+ * !ps row; an empty name, one over 64 bytes and one with a control byte
+ * (C0, DEL, C1) or invalid UTF-8 are refused with a usage error.
+ */
+START_TEST(test_spawn_agent)
+{
+	static const char *const	json_agent[] = {
+		"\"agent\":\"claude code é\"", NULL
+	};
+	static const char *const	json_none[] = { "\"agent\":null", NULL };
+	static const struct {
+		const char	*name;
+		const char	*error;
+	} bad[] = {
+		{ "", "spawn: --agent: an agent's name cannot be empty" },
+		{ "a\001b", "spawn: --agent: an agent's name must be printable "
+		    "text: a\\x01b" },
+		{ "a\033[2Jb", "spawn: --agent: an agent's name must be "
+		    "printable text: a\\e[2Jb" },
+		{ "del\177", "spawn: --agent: an agent's name must be "
+		    "printable text: del\\x7f" },
+		{ "c1\302\233x", "spawn: --agent: an agent's name must be "
+		    "printable text: c1\\u009bx" },
+		{ "bad\377", "spawn: --agent: an agent's name must be "
+		    "printable text: bad\\xff" },
+		{ "0123456789012345678901234567890123456789012345678901234567"
+		    "8901234", "spawn: --agent: an agent's name is at most 64 "
+		    "bytes (65 given)" },
+	};
+	char		*argv[] = { "spawn", "--agent", NULL, "--", "true", NULL };
+	char		 name64[65];
+	struct ps_row	 rows[4];
+	size_t		 k;
+	int		 n;
+
+	json_has("!spawn --agent 'claude code é' -- sleep 100", json_agent);
+	json_has("!status 1", json_agent);
+	json_has("!spawn -- sleep 100", json_none);
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_int_eq(rec.count, 3);
+	ck_assert_msg(strstr(rec.lines[1], "sleep 100  (agent claude code "
+	    "é)") != NULL, "ps row: %s", rec.lines[1]);
+	ck_assert_msg(strstr(rec.lines[2], "agent") == NULL, "ps row: %s",
+	    rec.lines[2]);
+	n = ps(rows, 4);
+	ck_assert_int_eq(n, 2);
+
+	memset(name64, 'x', 64);
+	name64[64] = '\0';
+	argv[2] = name64;
+	rec_clear();
+	ck_assert_int_eq(cmd_execute(&rec.ctx, 5, argv), 0);
+	ck_assert_str_eq(job_agent(rec.selected), name64);
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		rec_clear();
+		argv[2] = (char *)bad[k].name;
+		ck_assert_int_eq(cmd_execute(&rec.ctx, 5, argv), -1);
+		ck_assert_int_eq(rec.ctx.failed, CMD_USAGE);
+		ck_assert_int_eq(rec.nerrors, 1);
+		ck_assert_str_eq(rec.errors[0], bad[k].error);
+		ck_assert_int_eq(jobtable_count(rec.jt), 3);
+	}
+}
+END_TEST
+
+/* Run a line with JSON results and return the document, parsed. */
+static struct jsonval *
+json_run(const char *line)
+{
+	struct jsonval	*v;
+	char		*cause = NULL;
+
+	rec_clear();
+	rec.ctx.json = 1;
+	run_ok(line);
+	rec.ctx.json = 0;
+	ck_assert_msg(rec.json != NULL, "%s: no JSON", line);
+	v = jsonval_parse(rec.json, strlen(rec.json), &cause);
+	ck_assert_msg(v != NULL, "%s: %s: %s", line, cause, rec.json);
+	return v;
+}
+
+/* Return the integer member key of obj (it must be one). */
+static int64_t
+json_int(const struct jsonval *obj, const char *key)
+{
+	int64_t	n;
+
+	ck_assert_msg(jsonval_int(jsonval_get(obj, key), &n) == 0,
+	    "no integer %s", key);
+	return n;
+}
+
+/* Return the boolean member key of obj (it must be one). */
+static int
+json_bool(const struct jsonval *obj, const char *key)
+{
+	int	b;
+
+	ck_assert_msg(jsonval_bool(jsonval_get(obj, key), &b) == 0,
+	    "no boolean %s", key);
+	return b;
+}
+
+/* Return row i of a screen document's "lines". */
+static const char *
+screen_line(const struct jsonval *doc, size_t i)
+{
+	const char	*s;
+
+	s = jsonval_string(jsonval_at(jsonval_get(doc, "lines"), i));
+	ck_assert_msg(s != NULL, "no line %zu", i);
+	return s;
+}
+
+/* Turn the loop until `!screen ID` (JSON) has want on row; the document. */
+static struct jsonval *
+screen_wait(int id, size_t row, const char *want)
+{
+	struct jsonval	*doc;
+	char		 line[64];
+	int64_t		 end = loop_now_ms() + 5000;
+
+	snprintf(line, sizeof line, "!screen %d", id);
+	for (;;) {
+		doc = json_run(line);
+		if (strcmp(screen_line(doc, row), want) == 0)
+			return doc;
+		ck_assert_msg(loop_now_ms() < end, "screen %d row %zu: \"%s\", "
+		    "not \"%s\"", id, row, screen_line(doc, row), want);
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+}
+
+/*
+ * !screen: a real child's text at the places it printed it (a wide
+ * character once), the cursor, the title, the alternate screen and a
+ * hidden cursor; a job that printed nothing has blank rows of its size;
+ * the text form is the rows.
+ */
+START_TEST(test_screen)
+{
+	struct jsonval		*doc;
+	const struct jsonval	*cur;
+	char			 wide[64];
+	int64_t			 rows, cols;
+	int			 i;
+
+	run_ok("printf '\\033]2;my title\\007\\033[2J\\033[3;5Hhello"
+	    "\\033[10;20H\\344\\270\\226\\347\\225\\214x\\033[5;7H'; "
+	    "exec sleep 100");
+	doc = screen_wait(1, 2, "    hello");
+	rows = json_int(doc, "rows");
+	cols = json_int(doc, "cols");
+	ck_assert_int_gt(rows, 10);
+	ck_assert_int_gt(cols, 25);
+	ck_assert_int_eq(json_int(doc, "id"), 1);
+	ck_assert_uint_eq(jsonval_count(jsonval_get(doc, "lines")),
+	    (size_t)rows);
+	snprintf(wide, sizeof wide, "%19s世界x", "");
+	ck_assert_str_eq(screen_line(doc, 9), wide);
+	for (i = 0; i < rows; i++) {
+		if (i != 2 && i != 9)
+			ck_assert_str_eq(screen_line(doc, (size_t)i), "");
+	}
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 4);
+	ck_assert_int_eq(json_int(cur, "col"), 6);
+	ck_assert(json_bool(cur, "visible"));
+	ck_assert(!json_bool(doc, "alt_screen"));
+	ck_assert_str_eq(jsonval_get_string(doc, "title"), "my title");
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!screen 1");
+	ck_assert_int_eq(rec.nshows, 1);
+	ck_assert_str_eq(rec.title, "Screen [1] printf '\\033]2;my title\\007"
+	    "\\033[2J\\033[3;5Hhello\\033[10;20H\\344\\270\\226\\347\\225\\214x"
+	    "\\033[5;7H'; exec sleep 100");
+	ck_assert_int_eq(rec.count, rows);
+	ck_assert_str_eq(rec.lines[2], "    hello");
+	ck_assert_str_eq(rec.lines[9], wide);
+
+	/* A full-screen program: the alternate screen, its cursor hidden. */
+	run_ok("printf 'main\\033[?1049h\\033[Halt\\033[?25l'; exec sleep 100");
+	doc = screen_wait(2, 0, "alt");
+	ck_assert(json_bool(doc, "alt_screen"));
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 0);
+	ck_assert_int_eq(json_int(cur, "col"), 3);
+	ck_assert(!json_bool(cur, "visible"));
+	ck_assert(jsonval_type(jsonval_get(doc, "title")) == JSONVAL_NULL);
+	jsonval_free(doc);
+
+	/* Nothing printed: blank rows of its size. */
+	run_ok("exec sleep 100");
+	run_for(100);
+	doc = json_run("!screen 3");
+	ck_assert_int_eq(json_int(doc, "rows"), rows);
+	ck_assert_int_eq(json_int(doc, "cols"), cols);
+	ck_assert_uint_eq(jsonval_count(jsonval_get(doc, "lines")),
+	    (size_t)rows);
+	for (i = 0; i < rows; i++)
+		ck_assert_str_eq(screen_line(doc, (size_t)i), "");
+	cur = jsonval_get(doc, "cursor");
+	ck_assert_int_eq(json_int(cur, "row"), 0);
+	ck_assert_int_eq(json_int(cur, "col"), 0);
+	jsonval_free(doc);
+	run_error_again("!screen 9", "no such job: 9");
+}
+END_TEST
+
+/*
+ * Run `!status --since MARK --max-bytes max ID` (JSON); the document,
+ * its "output" in *out (borrowed) and its "next" copied into next.
+ */
+static struct jsonval *
+status_since(int id, const char *mark, int max, const char **out,
+    size_t *len, char next[64])
+{
+	struct jsonval	*doc;
+	char		 line[128];
+
+	snprintf(line, sizeof line, "!status --since %s --max-bytes %d %d",
+	    mark, max, id);
+	doc = json_run(line);
+	*out = jsonval_string(jsonval_get(doc, "output"));
+	ck_assert_ptr_nonnull(*out);
+	*len = jsonval_string_len(jsonval_get(doc, "output"));
+	ck_assert_ptr_nonnull(jsonval_get_string(doc, "next"));
+	snprintf(next, 64, "%s", jsonval_get_string(doc, "next"));
+	return doc;
+}
+
+/*
+ * Page through a job's lines from "0:0" at max bytes a page: each line
+ * "line N" (1 to n) comes exactly once, in order, no page over max,
+ * output_from where the last page ended; the job's own mark stays.
+ */
+static void
+page_all(struct job *job, int n, int max)
+{
+	struct jsonval		*doc;
+	struct store_mark	 own;
+	const char		*out, *p, *nl;
+	char			 next[64], want[32];
+	size_t			 len;
+	int			 expect = 1, pages = 0, more;
+
+	snprintf(next, sizeof next, "0:0");
+	do {
+		doc = status_since(job_id(job), next, max, &out, &len, next);
+		ck_assert_uint_le(len, (size_t)max);
+		ck_assert_int_eq(json_int(doc, "output_from"), expect - 1);
+		ck_assert(!json_bool(doc, "output_partial"));
+		for (p = out; *p != '\0'; p = nl + 1) {
+			nl = strchr(p, '\n');
+			ck_assert_ptr_nonnull(nl);
+			snprintf(want, sizeof want, "line %d", expect++);
+			ck_assert_msg((size_t)(nl - p) == strlen(want) &&
+			    strncmp(p, want, strlen(want)) == 0,
+			    "page %d: \"%.*s\", not \"%s\"", pages,
+			    (int)(nl - p), p, want);
+		}
+		more = json_bool(doc, "output_truncated");
+		ck_assert_int_eq(json_int(doc, "lines_left"), n - expect + 1);
+		jsonval_free(doc);
+		pages++;
+	} while (more);
+	ck_assert_int_eq(expect, n + 1);
+	ck_assert_int_ge(pages, n * 8 / max);
+	job_text_mark(job, &own);
+	ck_assert_int_eq(own.line, 0);
+}
+
+/*
+ * status --since pages through 5000 lines at 4 KiB each, every line once
+ * in order, from the store and from the emulator when there is none; a
+ * line over --max-bytes is cut; "next" is in every status.
+ */
+START_TEST(test_status_since)
+{
+	struct jsonval	*doc;
+	struct job	*job;
+	const char	*out;
+	char		 next[64];
+	size_t		 len;
+
+	job = run_job("seq -f 'line %g' 1 5000");
+	page_all(job, 5000, 4096);
+	doc = status_since(1, "4999:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "line 5000\n");
+	ck_assert_str_eq(next, "5000:0");
+	jsonval_free(doc);
+	doc = status_since(1, "5000:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(next, "5000:0");
+	ck_assert(!json_bool(doc, "output_truncated"));
+	jsonval_free(doc);
+	doc = json_run("!status 1");
+	ck_assert_str_eq(jsonval_get_string(doc, "next"), "5000:0");
+	jsonval_free(doc);
+
+	/* One line longer than the cap: cut to it, then on. */
+	job = run_job("printf 'abcdefghij\\nxyz\\n'");
+	doc = status_since(2, "0:0", 4, &out, &len, next);
+	ck_assert_str_eq(out, "abcd\n");
+	ck_assert_str_eq(next, "1:0");
+	ck_assert(json_bool(doc, "output_truncated"));
+	ck_assert_int_eq(json_int(doc, "lines_left"), 1);
+	jsonval_free(doc);
+	doc = status_since(2, next, 4, &out, &len, next);
+	ck_assert_str_eq(out, "xyz\n");
+	ck_assert_str_eq(next, "2:0");
+	ck_assert(!json_bool(doc, "output_truncated"));
+	jsonval_free(doc);
+
+	/* No store: the emulator's lines. */
+	jobtable_set_store(rec.jt, NULL);
+	job = run_job("seq -f 'line %g' 1 200");
+	ck_assert(!job_logged(job));
+	page_all(job, 200, 100);
+	jobtable_set_store(rec.jt, rec.store);
+}
+END_TEST
+
+/*
+ * A partial last line (a prompt) comes with output_partial, not again
+ * while it has not grown, then again whole once it ends; the text form
+ * says how to read on.
+ */
+START_TEST(test_status_since_partial)
+{
+	struct jsonval	*doc;
+	const char	*out;
+	char		 next[64];
+	size_t		 len;
+	int64_t		 end;
+
+	run_ok("printf 'a\\nprompt> '; read x; echo \"got $x\"; "
+	    "exec sleep 100");
+	end = loop_now_ms() + 5000;
+	for (;;) {
+		doc = status_since(1, "0:0", 4096, &out, &len, next);
+		/* The text view has no trailing blanks. */
+		if (strcmp(out, "a\nprompt>") == 0)
+			break;
+		ck_assert_msg(loop_now_ms() < end, "output: \"%s\"", out);
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+	ck_assert(json_bool(doc, "output_partial"));
+	ck_assert(!json_bool(doc, "output_truncated"));
+	ck_assert_int_eq(json_int(doc, "lines_left"), 0);
+	ck_assert_msg(strncmp(next, "1:", 2) == 0 && strcmp(next, "1:0") != 0,
+	    "next %s", next);
+	jsonval_free(doc);
+	doc = status_since(1, next, 4096, &out, &len, next);
+	ck_assert_str_eq(out, "");
+	ck_assert(!json_bool(doc, "output_partial"));
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!send 1 yes\\n");
+	end = loop_now_ms() + 5000;
+	for (;;) {
+		doc = status_since(1, next, 4096, &out, &len, next);
+		if (*out != '\0')
+			break;
+		ck_assert_msg(loop_now_ms() < end, "nothing after the prompt");
+		jsonval_free(doc);
+		loop_run_once(rec.loop, 20);
+	}
+	/* The prompt's line comes whole (the answer echoed), and on. */
+	ck_assert_msg(strncmp(out, "prompt> yes\n", 12) == 0, "output \"%s\"",
+	    out);
+	jsonval_free(doc);
+
+	rec_clear();
+	run_ok("!status --since 0:0 1");
+	ck_assert_str_eq(rec.lines[9], "output (from line 0):");
+	ck_assert_str_eq(rec.lines[10], "a");
+	ck_assert_msg(strncmp(rec.lines[rec.count - 1], "next: status --since "
+	    "", 21) == 0 && strstr(rec.lines[rec.count - 1], " 1") != NULL,
+	    "last line: %s", rec.lines[rec.count - 1]);
+}
+END_TEST
+
+/*
+ * A restarted job: its "run" changes and "0:0" reads the new run from its
+ * start.
+ */
+START_TEST(test_status_since_restart)
+{
+	struct jsonval	*doc;
+	struct job	*job;
+	const char	*out;
+	char		 next[64], run1[64], line[256];
+	size_t		 len;
+
+	snprintf(line, sizeof line, "echo \"run $(cat %s/runs.txt "
+	    "2>/dev/null)\"; echo x >> %s/runs.txt", rec.dir, rec.dir);
+	run_ok(line);
+	job = rec.selected;
+	wait_done(job);
+	doc = status_since(1, "0:0", 4096, &out, &len, next);
+	ck_assert_str_eq(out, "run\n");
+	snprintf(run1, sizeof run1, "%s", jsonval_get_string(doc, "run"));
+	jsonval_free(doc);
+	rec_clear();
+	run_ok("!restart 1");
+	wait_state(job, JOB_RUNNING);
+	wait_done(job);
+	doc = status_since(1, "0:0", 4096, &out, &len, next);
+	ck_assert_str_ne(jsonval_get_string(doc, "run"), run1);
+	ck_assert_str_eq(out, "run x\n");
+	ck_assert_str_eq(next, "1:0");
+	jsonval_free(doc);
+}
+END_TEST
+
+/* Run spawn with these words (NULL-ended) and return the job. */
+static struct job *
+spawn_words(const char *const *words)
+{
+	char	*argv[32];
+	int	 n = 0;
+
+	argv[n++] = "spawn";
+	while (*words != NULL && n < 31)
+		argv[n++] = (char *)*words++;
+	argv[n] = NULL;
+	rec_clear();
+	ck_assert_int_eq(cmd_execute(&rec.ctx, n, argv), 0);
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_ptr_nonnull(rec.selected);
+	return rec.selected;
+}
+
+/* Return `!status --split [--max-bytes max] ID`'s document (max 0: none). */
+static struct jsonval *
+status_split(struct job *job, int max)
+{
+	char	line[128];
+
+	if (max > 0)
+		snprintf(line, sizeof line, "!status --split --max-bytes %d %d",
+		    max, job_id(job));
+	else
+		snprintf(line, sizeof line, "!status --split %d", job_id(job));
+	return json_run(line);
+}
+
+/* Assert a string member of a document: exactly len bytes of want. */
+static void
+json_bytes(const struct jsonval *doc, const char *key, const char *want,
+    size_t len)
+{
+	const struct jsonval	*v = jsonval_get(doc, key);
+
+	ck_assert_msg(jsonval_string(v) != NULL, "no %s", key);
+	ck_assert_msg(jsonval_string_len(v) == len &&
+	    memcmp(jsonval_string(v), want, len) == 0, "%s: \"%s\", not "
+	    "\"%s\"", key, jsonval_string(v), want);
+}
+
+/*
+ * spawn --pipes: stdout and stderr apart, byte-exact (escapes kept,
+ * invalid UTF-8 as U+FFFD in JSON, a partial last line as it is), each
+ * cut by --max-bytes with the whole sizes; without --input, stdin is
+ * /dev/null.
+ */
+START_TEST(test_spawn_pipes_split)
+{
+	static const char *const	both[] = { "--pipes", "--no-shell", "--",
+		"sh", "-c", "printf 'out1\\n\\033[31mred\\033[0m\\nno newline'; "
+		"printf 'err1\\n\\377x\\n' >&2", NULL };
+	static const char *const	cat[] = { "--pipes", "--", "cat", NULL };
+	static const char	 out[] = "out1\n\033[31mred\033[0m\nno newline";
+	struct jsonval		*doc;
+	struct job		*job;
+
+	job = spawn_words(both);
+	ck_assert(!job_is_pty(job));
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", out, sizeof out - 1);
+	json_bytes(doc, "stderr", "err1\n\357\277\275x\n", 10);
+	ck_assert_int_eq(json_int(doc, "stdout_bytes"), sizeof out - 1);
+	ck_assert_int_eq(json_int(doc, "stderr_bytes"), 8);
+	ck_assert(!json_bool(doc, "stdout_truncated"));
+	ck_assert(!json_bool(doc, "stderr_truncated"));
+	ck_assert(jsonval_type(jsonval_get(doc, "exec_error")) ==
+	    JSONVAL_NULL);
+	ck_assert(!json_bool(doc, "pty"));
+	jsonval_free(doc);
+
+	doc = status_split(job, 7);
+	json_bytes(doc, "stdout", "out1\n\033[", 7);
+	json_bytes(doc, "stderr", "err1\n\357\277\275x", 9);
+	ck_assert(json_bool(doc, "stdout_truncated"));
+	ck_assert(json_bool(doc, "stderr_truncated"));
+	ck_assert_int_eq(json_int(doc, "stderr_bytes"), 8);
+	ck_assert_int_eq(json_int(doc, "stdout_bytes"), sizeof out - 1);
+	jsonval_free(doc);
+
+	/* No --input: stdin is /dev/null, so cat ends at once. */
+	job = spawn_words(cat);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+
+	/* A pty job has everything in stdout. */
+	job = run_job("echo tty; echo err >&2");
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "tty\r\nerr\r\n", 10);
+	json_bytes(doc, "stderr", "", 0);
+	jsonval_free(doc);
+}
+END_TEST
+
+/*
+ * spawn --input: the text (escapes decoded) on stdin; on pipes then EOF,
+ * so cat ends; on a pty it is typed and the job goes on.
+ */
+START_TEST(test_spawn_input)
+{
+	static const char *const	pipes[] = { "--pipes", "--input",
+		"a\\nb\\x21\\n", "--", "cat", NULL };
+	static const char *const	pty[] = { "--input", "hello\\n", "--",
+		"read x; echo \"got $x\"; exec sleep 100", NULL };
+	struct jsonval		*doc;
+	struct job		*job;
+
+	job = spawn_words(pipes);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "a\nb!\n", 5);
+	jsonval_free(doc);
+
+	job = spawn_words(pty);
+	ck_assert(job_is_pty(job));
+	wait_text_line(job, "got hello");
+	ck_assert(job_is_running(job));
+}
+END_TEST
+
+/*
+ * exec_error: a program not found, a file that is not executable and a
+ * cwd gone before the start are said (pipes, no shell); failed; a shell
+ * command that is not found is the shell's 127, exec_error null.
+ */
+START_TEST(test_spawn_exec_error)
+{
+	static const char *const	nf[] = { "--pipes", "--no-shell", "--",
+		"no-such-program-jd", NULL };
+	static const char *const	sh[] = { "--pipes", "--",
+		"no-such-program-jd", NULL };
+	const char			*noexec[] = { "--pipes", "--no-shell",
+		"--", NULL, NULL };
+	struct jsonval		*doc;
+	struct job		*job;
+	char			 path[128];
+	FILE			*f;
+
+	job = spawn_words(nf);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_str_eq(job_exec_error(job), "not found");
+	doc = json_run("!status 1");
+	ck_assert_str_eq(jsonval_get_string(doc, "exec_error"), "not found");
+	jsonval_free(doc);
+
+	snprintf(path, sizeof path, "%s/noexec", rec.dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("#!/bin/sh\necho hi\n", f);
+	fclose(f);
+	noexec[3] = path;
+	job = spawn_words(noexec);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_str_eq(job_exec_error(job), "Permission denied");
+
+	job = spawn_words(sh);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_ptr_null(job_exec_error(job));
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 127);
+}
+END_TEST
+
+/* spawn --timeout: the job is stopped when its time is up: timed-out. */
+START_TEST(test_spawn_timeout)
+{
+	static const char *const	words[] = { "--timeout", "0.3", "--",
+		"sleep 100", NULL };
+	struct job	*job;
+
+	job = spawn_words(words);
+	wait_state(job, JOB_TIMED_OUT);
+	wait_done(job);
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -1930,6 +2595,15 @@ cmd_suite(void)
 	tcase_add_test(tc, test_export_unset);
 	tcase_add_test(tc, test_session_lists);
 	tcase_add_test(tc, test_send_spawn_as_typed);
+	tcase_add_test(tc, test_spawn_agent);
+	tcase_add_test(tc, test_screen);
+	tcase_add_test(tc, test_status_since);
+	tcase_add_test(tc, test_status_since_partial);
+	tcase_add_test(tc, test_status_since_restart);
+	tcase_add_test(tc, test_spawn_pipes_split);
+	tcase_add_test(tc, test_spawn_input);
+	tcase_add_test(tc, test_spawn_exec_error);
+	tcase_add_test(tc, test_spawn_timeout);
 	tcase_add_test(tc, test_history_rerun);
 	suite_add_tcase(s, tc);
 

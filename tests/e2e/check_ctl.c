@@ -51,6 +51,7 @@ struct deck {
 	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
 	char		 dir[PATH_MAX];	/* the socket's directory */
 	char		 sock[PATH_MAX];
+	char		 ro[PATH_MAX];	/* the read-only socket */
 };
 
 /* What a `jobdeck ctl` run gave. */
@@ -149,6 +150,8 @@ deck_open(struct deck *d, const char *name, const char *const *opts,
 	    (int)sizeof d->dir);
 	ck_assert(snprintf(d->sock, sizeof d->sock, "%s/%s.sock", d->dir,
 	    name) < (int)sizeof d->sock);
+	ck_assert(snprintf(d->ro, sizeof d->ro, "%s/%s.ro", d->dir, name) <
+	    (int)sizeof d->ro);
 	if (!nowait)
 		EXPECT_IN(d->t, &panel, "Processes (", WAIT_MS);
 }
@@ -161,6 +164,8 @@ deck_share_run(struct deck *b, const struct deck *a)
 	memcpy(b->dir, a->dir, sizeof b->dir);
 	ck_assert(snprintf(b->sock, sizeof b->sock, "%s/%s.sock", b->dir,
 	    b->name) < (int)sizeof b->sock);
+	ck_assert(snprintf(b->ro, sizeof b->ro, "%s/%s.ro", b->dir, b->name) <
+	    (int)sizeof b->ro);
 }
 
 /* Start a deck with commands and wait for its panel. */
@@ -513,19 +518,27 @@ sock_reply(struct deck *d, int fd, int ms, size_t *lenp)
 	return buf;
 }
 
-/* Send a raw request and return the whole reply. */
+/* Send a raw request to the socket at path and return the whole reply. */
 static char *
-sock_request(struct deck *d, const char *req, size_t len)
+sock_request_at(struct deck *d, const char *path, const char *req,
+    size_t len)
 {
 	char	*reply;
 	int	 fd;
 
-	fd = sock_connect(d->sock);
+	fd = sock_connect(path);
 	sock_write(fd, req, len);
 	reply = sock_reply(d, fd, WAIT_MS, NULL);
 	close(fd);
 	ck_assert_msg(reply != NULL, "no reply to a raw request");
 	return reply;
+}
+
+/* Send a raw request to the deck's socket and return the whole reply. */
+static char *
+sock_request(struct deck *d, const char *req, size_t len)
+{
+	return sock_request_at(d, d->sock, req, len);
 }
 
 /* Assert that `ctl ps` still answers. */
@@ -1522,7 +1535,10 @@ other_uid_probe(const char *path)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Another uid cannot use the deck: not through the file, nor the socket. */
+/*
+ * Another uid cannot use the deck: not through the file, nor the socket,
+ * nor the read-only socket.
+ */
 START_TEST(test_other_uid)
 {
 	struct deck	d;
@@ -1533,6 +1549,7 @@ START_TEST(test_other_uid)
 	deck_start(&d, "uid", NULL);
 	/* The directory and the socket keep others out. */
 	ck_assert_int_eq(other_uid_probe(d.sock), 11);
+	ck_assert_int_eq(other_uid_probe(d.ro), 11);
 	/* Let them reach it: the deck itself must refuse them. */
 	snprintf(tmp, sizeof tmp, "%s", term_tmpdir(d.t));
 	ck_assert_int_eq(chmod(tmp, 0711), 0);
@@ -1540,6 +1557,9 @@ START_TEST(test_other_uid)
 	ck_assert_int_eq(chmod(d.dir, 0711), 0);
 	ck_assert_int_eq(chmod(d.sock, 0666), 0);
 	ck_assert_int_eq(other_uid_probe(d.sock), 0);
+	/* The read-only socket too: looking is not for others either. */
+	ck_assert_int_eq(chmod(d.ro, 0666), 0);
+	ck_assert_int_eq(other_uid_probe(d.ro), 0);
 	assert_deck_works(&d);
 	chmod(tmp, 0700);
 	term_close(d.t);
@@ -2578,6 +2598,332 @@ START_TEST(test_store_pid_reuse)
 }
 END_TEST
 
+/*
+ * Assert that a ctl result is the read-only socket's refusal of what:
+ * status 1 and "what: not allowed here: ..." naming the commands that
+ * only look.
+ */
+static void
+assert_ro_refused(const struct ctlres *r, const char *what)
+{
+	const char	*want;
+
+	want = e2e_fmt("jobdeck ctl: %s: not allowed here: this connection "
+	    "may only look (ps, list, status, ", what);
+	ck_assert_msg(r->status == 1, "%s: exit %d, not 1\nstdout: %s\n"
+	    "stderr: %s", what, r->status, r->out, r->err);
+	ck_assert_msg(strncmp(r->err, want, strlen(want)) == 0 &&
+	    strstr(r->err, ", help") != NULL && strchr(r->err, '\n') ==
+	    r->err + strlen(r->err) - 1, "%s: stderr %s", what, r->err);
+	ck_assert_msg(r->out[0] == '\0', "%s: stdout %s", what, r->out);
+}
+
+/*
+ * Everything that only looks works through the read-only socket (jobdeck
+ * ctl -r): ps, list, status, logs, grep, history, help, browser status,
+ * wait, and the streams logs --follow and events.
+ */
+START_TEST(test_ro_reads)
+{
+	static const char *const cmds[] = { "echo ro-out; sleep 100", NULL };
+	static const char *const events[] = { "-r", "events", NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	struct bg	 b;
+
+	deck_start(&d, "roreads", cmds);
+	wait_logs(&d, "1", "ro-out", WAIT_MS);
+
+	CTL_EXPECT(&d, &r, 0, "-r", "ps");
+	ck_assert_msg(strncmp(r.out, "ID ", 3) == 0 && strstr(r.out,
+	    "sleep 100") != NULL, "ps: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "--read-only", "--json", "list");
+	j = json_parse(r.out);
+	ck_assert_int_eq(jsonread_count(jsonread_get(j, "jobs")), 1);
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "status", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "state"), "running");
+	ck_assert_msg(strstr(json_str(j, "output"), "ro-out\n") != NULL,
+	    "output: %s", json_str(j, "output"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "status", "1");
+	ck_assert_msg(strstr(r.out, "state:    running") != NULL, "status: %s",
+	    r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "logs", "1");
+	ck_assert_str_eq(r.out, "ro-out\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "grep", "ro-o");
+	ck_assert_msg(strstr(r.out, "ro-out") != NULL, "grep: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "history", "--all");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "help");
+	ck_assert_msg(strstr(r.out, "kill") != NULL, "help: %s", r.out);
+	ctlres_free(&r);
+	ctl_run(&d, &r, "-r", "browser", "status", (const char *)NULL);
+	ck_assert_msg(strstr(r.err, "not allowed") == NULL, "browser status: "
+	    "%s", r.err);
+	ctlres_free(&r);
+	/* wait: a running job times out (status 1); an ended one answers. */
+	CTL_EXPECT(&d, &r, 1, "-r", "wait", "--timeout", "0.2", "1");
+	ck_assert_msg(strstr(r.out, "running (the wait timed out)") != NULL,
+	    "wait: %s", r.out);
+	ctlres_free(&r);
+
+	/* The streams: events, and logs --follow until the job ends. */
+	bg_start(&d, &b, events);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "later", "--",
+	    "sleep 0.5; echo ro-late");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "logs", "--follow", "later");
+	ck_assert_str_eq(r.out, "ro-late\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "-r", "wait", "later");
+	ck_assert_str_eq(r.out, "[2] later: completed\n");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"text\":\"ro-late\"", WAIT_MS),
+	    "events: %s", b.buf);
+	bg_stop(&b);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * Every command that changes something is refused through the read-only
+ * socket, with status 1 and the same words, and the deck is unchanged
+ * afterwards: the job runs as it did, no job came or went, the session's
+ * cwd and environment are as they were, nothing is focused, the job's
+ * incremental mark did not move, and the deck still answers.
+ */
+START_TEST(test_ro_refused)
+{
+	static const char *const cmds[] = { "echo ro-keep; sleep 100", NULL };
+	static const struct {
+		const char	*what;
+		const char	*args[6];
+	} refused[] = {
+		{ "kill", { "kill", "1", NULL } },
+		{ "kill", { "kill", "-KILL", "1", NULL } },
+		{ "kill-all", { "kill-all", NULL } },
+		{ "spawn", { "spawn", "--", "echo nope", NULL } },
+		{ "send", { "send", "1", "--", "x", NULL } },
+		{ "stop", { "stop", "1", NULL } },
+		{ "cont", { "cont", "1", NULL } },
+		{ "rm", { "rm", "1", NULL } },
+		{ "clear", { "clear", NULL } },
+		{ "rename", { "rename", "1", "other", NULL } },
+		{ "run", { "run", "web", NULL } },
+		{ "restart", { "restart", "1", NULL } },
+		{ "rerun", { "rerun", "1", NULL } },
+		{ "start-group", { "start-group", "g", NULL } },
+		{ "kill-group", { "kill-group", "g", NULL } },
+		{ "focus", { "focus", "1", NULL } },
+		{ "paste", { "paste", "1", NULL } },
+		{ "cd", { "cd", "/", NULL } },
+		{ "export", { "export", "RO_VAR=1", NULL } },
+		{ "unset", { "unset", "PATH", NULL } },
+		{ "browser start", { "browser", "start", NULL } },
+		{ "browser stop", { "browser", "stop", NULL } },
+		{ "browser restart", { "browser", "restart", NULL } },
+		{ "status --incremental", { "status", "--incremental", "1",
+		    NULL } },
+		{ "quit", { "quit", NULL } },
+		{ "quit", { "--json", "quit", NULL } },
+		{ "kill", { "!kill", "1", NULL } },
+	};
+	const char	*args[10];
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j, *job;
+	char		*cwd, *reply;
+	double		 pid;
+	size_t		 i, k;
+
+	deck_start(&d, "rorefuse", cmds);
+	wait_logs(&d, "1", "ro-keep", WAIT_MS);
+	j = wait_state(&d, "1", "running", WAIT_MS);
+	pid = json_num(j, "pid");
+	cwd = strdup(json_str(j, "cwd"));
+	jsonread_free(j);
+
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		args[0] = "-r";
+		for (k = 0; refused[i].args[k] != NULL; k++)
+			args[k + 1] = refused[i].args[k];
+		args[k + 1] = NULL;
+		ctl_runv(&d, NULL, &r, args);
+		assert_ro_refused(&r, refused[i].what);
+		ctlres_free(&r);
+	}
+
+	/* Nothing changed: one job, the same, still running, unnamed. */
+	CTL_EXPECT(&d, &r, 0, "--json", "list");
+	j = json_parse(r.out);
+	ck_assert_int_eq(jsonread_count(jsonread_get(j, "jobs")), 1);
+	job = (struct jsonread *)jsonread_index(jsonread_get(j, "jobs"), 0);
+	ck_assert_int_eq((int)json_num(job, "id"), 1);
+	ck_assert_str_eq(json_str(job, "state"), "running");
+	ck_assert(json_num(job, "pid") == pid);
+	ck_assert(json_is_null(job, "name"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	ck_assert_msg(!term_find(d.t, "[Focused]", NULL, NULL), "a read-only "
+	    "client focused a job:\n%s", e2e_dump(d.t));
+	/* The job's own incremental mark is where it was: at the start. */
+	CTL_EXPECT(&d, &r, 0, "status", "--incremental", "--json", "1");
+	j = json_parse(r.out);
+	ck_assert_msg(strstr(json_str(j, "output"), "ro-keep") != NULL,
+	    "the incremental mark moved: %s", r.out);
+	jsonread_free(j);
+	ctlres_free(&r);
+	/* The session: the cwd and environment a new job gets. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "probe", "--",
+	    "echo \"var=${RO_VAR-none} path=${PATH:+set}\"");
+	ctlres_free(&r);
+	wait_logs(&d, "probe", "var=none path=set", WAIT_MS);
+	j = wait_state(&d, "probe", "completed", WAIT_MS);
+	ck_assert_str_eq(json_str(j, "cwd"), cwd);
+	jsonread_free(j);
+	free(cwd);
+
+	/* A raw connection to NAME.ro gets the same answers. */
+	reply = sock_request_at(&d, d.ro, "kill 1\n", 7);
+	ck_assert_msg(strncmp(reply, "1\nkill: not allowed here: this "
+	    "connection may only look (ps, ", 60) == 0, "raw: %s", reply);
+	free(reply);
+	reply = sock_request_at(&d, d.ro, "--json quit\n", 12);
+	ck_assert_msg(strncmp(reply, "1\nquit: not allowed here: ", 26) == 0,
+	    "raw: %s", reply);
+	free(reply);
+	reply = sock_request_at(&d, d.ro, "'status' '--incremental' '1'\n", 29);
+	ck_assert_msg(strncmp(reply, "1\nstatus --incremental: not allowed "
+	    "here: ", 42) == 0, "raw: %s", reply);
+	free(reply);
+	reply = sock_request_at(&d, d.ro, "--json ps\n", 10);
+	ck_assert_msg(strncmp(reply, "0\n{\"jobs\":[{\"id\":1,", 19) == 0,
+	    "raw: %s", reply);
+	free(reply);
+	reply = sock_request_at(&d, d.ro, "frob\n", 5);
+	ck_assert_str_eq(reply, "2\nunknown command: !frob\n");
+	free(reply);
+
+	j = wait_state(&d, "1", "running", WAIT_MS);
+	ck_assert(json_num(j, "pid") == pid);
+	jsonread_free(j);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * The read-only socket's file: 0600 beside NAME.sock, gone with it when
+ * the deck quits; one left by a deck that died is replaced; one a live
+ * listener holds means the name is in use; anything else is refused.
+ */
+START_TEST(test_ro_socket_file)
+{
+	struct sockaddr_un	 sun;
+	struct deck		 a, b;
+	struct ctlres		 r;
+	struct stat		 sb;
+	const char		*env[2];
+	char			 var[PATH_MAX + 32];
+	int			 fd, status;
+
+	deck_start(&a, "rofile", NULL);
+	ck_assert_int_eq(lstat(a.ro, &sb), 0);
+	ck_assert(S_ISSOCK(sb.st_mode));
+	ck_assert_int_eq(sb.st_mode & 07777, 0600);
+	ck_assert_int_eq(sb.st_uid, geteuid());
+	CTL_EXPECT(&a, &r, 0, "quit");
+	ctlres_free(&r);
+	ck_assert_msg(term_wait_exit(a.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	ck_assert_msg(lstat(a.sock, &sb) == -1 && errno == ENOENT,
+	    "NAME.sock is still there");
+	ck_assert_msg(lstat(a.ro, &sb) == -1 && errno == ENOENT,
+	    "NAME.ro is still there");
+	CTL_EXPECT(&a, &r, 2, "-r", "ps");
+	ck_assert_str_eq(r.err, e2e_fmt("jobdeck ctl: no deck named rofile is "
+	    "running (%s)\n", a.ro));
+	ctlres_free(&r);
+	term_close(a.t);
+
+	/* A deck killed with SIGKILL leaves both: the next one replaces them. */
+	deck_start(&a, "rostale", NULL);
+	ck_assert_int_eq(kill(term_pid(a.t), SIGKILL), 0);
+	ck_assert(term_wait_exit(a.t, WAIT_MS, &status));
+	ck_assert_int_eq(lstat(a.ro, &sb), 0);
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
+	env[0] = var;
+	env[1] = NULL;
+	deck_open(&b, "rostale", NULL, NULL, env, 0);
+	deck_share_run(&b, &a);
+	CTL_EXPECT(&b, &r, 0, "-r", "--json", "ps");
+	ck_assert_str_eq(r.out, "{\"jobs\":[]}\n");
+	ctlres_free(&r);
+	term_close(b.t);
+
+	/* A stale NAME.ro alone, made by hand, likewise. */
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/rohand.ro",
+	    a.dir) < (int)sizeof sun.sun_path);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	close(fd);
+	deck_open(&b, "rohand", NULL, NULL, env, 0);
+	deck_share_run(&b, &a);
+	CTL_EXPECT(&b, &r, 1, "-r", "kill-all");
+	ctlres_free(&r);
+	CTL_EXPECT(&b, &r, 0, "quit");
+	ctlres_free(&r);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_msg(lstat(sun.sun_path, &sb) == -1 && errno == ENOENT,
+	    "rohand.ro is still there");
+	term_close(b.t);
+
+	/* Someone listens on NAME.ro: the name is in use. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	ck_assert_int_eq(listen(fd, 8), 0);
+	deck_open(&b, "rohand", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: a deck named rohand is running "
+	    "(%s)", sun.sun_path), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+	    "status %d", status);
+	term_close(b.t);
+	ck_assert_msg(lstat(b.sock, &sb) == -1 && errno == ENOENT,
+	    "the deck that gave way left rohand.sock");
+	ck_assert_int_eq(lstat(sun.sun_path, &sb), 0);
+	close(fd);
+	unlink(sun.sun_path);
+
+	/* A NAME.ro that is no socket is not touched. */
+	fd = open(sun.sun_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_ne(fd, -1);
+	close(fd);
+	deck_open(&b, "rohand", NULL, NULL, env, 1);
+	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: %s exists and is not a socket",
+	    sun.sun_path), WAIT_MS);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_int_eq(WEXITSTATUS(status), 2);
+	term_close(b.t);
+	ck_assert_int_eq(lstat(sun.sun_path, &sb), 0);
+	ck_assert(S_ISREG(sb.st_mode));
+	term_close(a.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -2613,6 +2959,9 @@ ctl_suite(void)
 		{ "busy_deck", &test_busy_deck, 30 },
 		{ "stale_foreign", &test_stale_foreign, 30 },
 		{ "dir_perms", &test_dir_perms, 30 },
+		{ "ro_reads", &test_ro_reads, 60 },
+		{ "ro_refused", &test_ro_refused, 90 },
+		{ "ro_socket_file", &test_ro_socket_file, 60 },
 		{ "store_lines", &test_store_lines, 60 },
 		{ "store_cap", &test_store_cap, 120 },
 		{ "store_incremental_cap", &test_store_incremental_cap, 120 },

@@ -327,6 +327,56 @@ START_TEST(test_panel_width_bell)
 }
 END_TEST
 
+/*
+ * A job spawned over the control socket with --agent carries the mark
+ * "agent NAME": on its entry's third line before "Last output", on the
+ * right of its one line when narrow, and in !ps; a job typed at the
+ * prompt has none.
+ */
+START_TEST(test_panel_agent)
+{
+	const char *const	 args[] = { "-c", "/dev/null", "-S", "agentdeck",
+				    NULL };
+	const char *const	 spawn[] = { "spawn", "--agent", "claude-code",
+				    "--", "sleep 1000", NULL };
+	static const struct term_rect	 wide = { 0, 0, 39, 40 };
+	struct term		*t;
+	struct term_rect	 r;
+	char			 run[256], *out;
+	int			 status, row, col, hrow, hcol;
+
+	t = e2e_start(args, NULL);
+	ck_assert(snprintf(run, sizeof run, "%s/run", term_tmpdir(t)) <
+	    (int)sizeof run);
+	e2e_run(t, "sleep 2000");
+	EXPECT_IN(t, &wide, "[1] sleep 2000", WAIT_MS);
+	out = e2e_ctl(t, "agentdeck", run, spawn, 1, WAIT_MS, &status);
+	E2E_ASSERT(t, status == 0, out);
+	free(out);
+	EXPECT_IN(t, &wide, "[2] sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &wide, "Running for", WAIT_MS);
+	EXPECT_IN(t, &wide, "agent claude-code · Last output:", WAIT_MS);
+	E2E_ASSERT(t, term_find_in(t, &wide, "agent claude-code", &row, &col),
+	    "no mark");
+	E2E_ASSERT(t, term_find_in(t, &wide, "[2] sleep 1000", &hrow, &hcol) &&
+	    row == hrow + 2, "the mark is not on job 2's third line");
+	E2E_ASSERT(t, term_find_in(t, &wide, "[1] sleep 2000", &hrow, &hcol) &&
+	    row != hrow + 2, "job 1 is marked");
+
+	r = panel_resize(t, 30, 50);
+	EXPECT_IN(t, &r, "[2] ◉ sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &r, "agent claude-code", WAIT_MS);
+	E2E_ASSERT(t, term_find_in(t, &r, "agent claude-code", &row, &col) &&
+	    term_find_in(t, &r, "[2] ◉", &hrow, &hcol) && row == hrow,
+	    "narrow: the mark is not on job 2's line");
+
+	panel_resize(t, 40, 120);
+	e2e_run(t, "!ps");
+	EXPECT_IN(t, &screen, "sleep 1000  (agent claude-code)", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
 static Suite *
 panel_suite(void)
 {
@@ -338,6 +388,7 @@ panel_suite(void)
 		{ "panel_job_commands", &test_panel_job_commands, 20 },
 		{ "panel_live_ps", &test_panel_live_ps, 20 },
 		{ "panel_width_bell", &test_panel_width_bell, 30 },
+		{ "panel_agent", &test_panel_agent, 30 },
 	};
 	Suite				*s = suite_create("panel_e2e");
 

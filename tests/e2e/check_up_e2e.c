@@ -709,6 +709,87 @@ START_TEST(up_nothing_to_run)
 }
 END_TEST
 
+/*
+ * up --stay with no configuration: no "nothing to run", it answers ctl ps
+ * and stays; it runs a job spawned over ctl (one that fails, too) and
+ * stays when it ends; ctl quit ends it with status 0.  SIGTERM ends one
+ * as it ends up (128 + 15).
+ */
+START_TEST(up_stay)
+{
+	struct box	b;
+	struct proc	p, c;
+	int64_t		end;
+
+	box_open(&b);
+	proc_startl(&p, &b, "up", "--stay", "-S", "stay", NULL);
+	end = term_now_ms() + WAIT_MS;
+	for (;;) {
+		ctl_run(&b, &p, &c, "stay", "ps", NULL);
+		if (c.status == 0)
+			break;
+		ck_assert_msg(term_now_ms() <= end && p.status == -1,
+		    "ctl ps: %d %s\nup: %d %s", c.status, c.ebuf, p.status,
+		    p.ebuf);
+		proc_free(&c);
+		proc_pump(&p, 50);
+	}
+	ck_assert_msg(strncmp(c.obuf, "ID ", 3) == 0, "%s", c.obuf);
+	proc_free(&c);
+	proc_pump(&p, 300);
+	ck_assert_msg(p.status == -1, "up --stay left: %d\n%s", p.status,
+	    p.ebuf);
+
+	ctl_run(&b, &p, &c, "stay", "spawn", "--agent", "test", "--",
+	    "echo spawned; exit 3", NULL);
+	ck_assert_msg(c.status == 0, "ctl spawn: %d %s", c.status, c.ebuf);
+	proc_free(&c);
+	proc_wait_text(&p, "1       | spawned\n", WAIT_MS);
+	proc_wait_text(&p, "1       | exited with code 3\n", WAIT_MS);
+	proc_pump(&p, 300);
+	ck_assert_msg(p.status == -1, "up --stay left: %d\n%s", p.status,
+	    p.ebuf);
+	ctl_run(&b, &p, &c, "stay", "ps", NULL);
+	ck_assert_msg(c.status == 0 && strstr(c.obuf, "(agent test)") !=
+	    NULL, "ctl ps: %d %s", c.status, c.obuf);
+	proc_free(&c);
+
+	ctl_run(&b, &p, &c, "stay", "quit", NULL);
+	ck_assert_int_eq(c.status, 0);
+	proc_free(&c);
+	proc_wait(&p, WAIT_MS);
+	ck_assert_msg(p.status == 0, "exit %d\n%s\n%s", p.status, p.obuf,
+	    p.ebuf);
+	ck_assert_str_eq(p.ebuf, "");
+	proc_free(&p);
+
+	proc_startl(&p, &b, "up", "--stay", "-S", "stay2", NULL);
+	end = term_now_ms() + WAIT_MS;
+	for (;;) {
+		ctl_run(&b, &p, &c, "stay2", "ps", NULL);
+		if (c.status == 0)
+			break;
+		ck_assert_msg(term_now_ms() <= end && p.status == -1,
+		    "ctl ps: %d %s", c.status, c.ebuf);
+		proc_free(&c);
+		proc_pump(&p, 50);
+	}
+	proc_free(&c);
+	kill(p.pid, SIGTERM);
+	proc_wait(&p, WAIT_MS);
+	ck_assert_int_eq(p.status, 128 + SIGTERM);
+	proc_free(&p);
+
+	/* --stay belongs to up. */
+	proc_startl(&p, &b, "--stay", NULL);
+	proc_wait(&p, WAIT_MS);
+	ck_assert_int_eq(p.status, 2);
+	ck_assert_str_eq(p.ebuf, "jobdeck: --stay is for jobdeck up\n");
+	proc_free(&p);
+	box_close(&b);
+}
+END_TEST
+
 /* The control socket works while up runs: list shows its jobs. */
 START_TEST(up_ctl_list)
 {
@@ -877,6 +958,7 @@ static const struct e2e_case up_cases[] = {
 	{ "up_sigint_twice", &up_sigint_twice, 60 },
 	{ "up_nothing_to_run", &up_nothing_to_run, 60 },
 	{ "up_ctl_list", &up_ctl_list, 60 },
+	{ "up_stay", &up_stay, 90 },
 	{ "ctl_wait", &ctl_wait, 90 },
 	{ "up_unread_stdout", &up_unread_stdout, 90 },
 };
