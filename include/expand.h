@@ -53,6 +53,9 @@ struct expand_param {
 #define EXPAND_TERMINAL	0x4	/* with EXPAND_SHELL: the text is typed into */
 				/*   a terminal, so a value must be printable */
 				/*   ASCII or newlines */
+#define EXPAND_STRICT	0x8	/* a {name} with no parameter is an error, */
+				/*   "no value for {x} at column N" (not */
+				/*   with EXPAND_NO_PARAMS, nor a shell's \{x}) */
 
 /*
  * A job's command for expand_command(): a program and its arguments, or
@@ -67,6 +70,7 @@ struct expand_command {
 	const char	*shell;		/* runs a command string; NULL: not */
 					/*   known yet (a check at load time) */
 	int		 terminal;	/* the input goes through a terminal */
+	int		 strict;	/* EXPAND_STRICT where values go */
 };
 
 /* Which template an error of expand_command() is in. */

@@ -120,6 +120,7 @@ struct expand_plan {
 	size_t			*reader;	/* the word naming its program */
 	enum expand_role	 input;
 	size_t			 input_reader;
+	int			 strict;	/* EXPAND_STRICT or 0 */
 };
 
 /* How the job's input is read, and by which program (a path). */
@@ -597,6 +598,7 @@ expand_plan(char *const *w, size_t n, struct expand_plan *plan)
 	plan->reader = xcalloc(n + 1, sizeof *plan->reader);
 	plan->input = EXPAND_ROLE_DATA;
 	plan->input_reader = 0;
+	plan->strict = 0;
 	while (at < n) {
 		/* A wrapped program's word is read by its wrapper. */
 		plan->role[at] = EXPAND_ROLE_PROGRAM;
@@ -750,7 +752,7 @@ expand_word(const char *t, char *const *fixed, const struct expand_plan *plan,
 	char			*value, *msg = NULL;
 
 	value = expand_text(t, env, arg, params, nparams,
-	    expand_role_flags(role), &msg);
+	    expand_role_flags(role) | plan->strict, &msg);
 	if (value == NULL) {
 		*why = expand_explain(msg, expand_role_flags(role) ==
 		    EXPAND_NO_PARAMS ? expand_why(role, program, 0) : NULL);
@@ -976,6 +978,7 @@ expand_argv(const struct expand_command *c, const struct expand_env *env,
 		}
 	}
 	expand_plan(fixed, n, &plan);
+	plan.strict = c->strict ? EXPAND_STRICT : 0;
 	expand_input_set(input, plan.input, fixed[plan.input_reader]);
 	res->args = xcalloc(n, sizeof *res->args);
 	res->nargs = c->nargs;
@@ -1031,7 +1034,7 @@ expand_string(const struct expand_command *c, const struct expand_env *env,
 	    sh->kind != EXPAND_KIND_SH))
 		flags = EXPAND_NO_PARAMS;
 	res->command = expand_text(c->command, env, arg, params, nparams,
-	    flags, &msg);
+	    flags | (c->strict ? EXPAND_STRICT : 0), &msg);
 	if (res->command == NULL) {
 		*why = expand_explain(msg, flags != EXPAND_NO_PARAMS ? NULL :
 		    xprintf("{name} values are quoted for sh and %s is not a "
@@ -1078,7 +1081,7 @@ expand_command(const struct expand_command *c, const struct expand_env *env,
 		else if (input.role == EXPAND_ROLE_CODE)
 			flags = EXPAND_NO_PARAMS;
 		res->input = expand_text(c->input, env, arg, params, nparams,
-		    flags, &msg);
+		    flags | (c->strict ? EXPAND_STRICT : 0), &msg);
 		if (res->input == NULL) {
 			res->field = EXPAND_IN_INPUT;
 			why = expand_explain(msg, flags != EXPAND_NO_PARAMS ?

@@ -23,7 +23,8 @@
  *     such parameter, and any other '{' or '}', stays exactly as it is, so
  *     awk programs and JSON pass through.  {{ and }} are not escapes (a
  *     Python-style {{ would break JSON's "}}"): {{x}} is '{', then {x},
- *     then '}'.
+ *     then '}'.  With EXPAND_STRICT a {name} with no such parameter is
+ *     an error instead ("no value for {x} at column N"), where values go.
  *   - Errors: "unterminated ${ at column N", "invalid variable name 'X' at
  *     column N" (${}, ${1x}, ${a b}), "unsupported '${X:+y}' at column N:
  *     only ${NAME} and ${NAME:-default}", "${...} nested too deeply at
@@ -135,6 +136,8 @@ static int	 expand_emit(struct expand_state *, const char *, size_t);
 static const char *expand_match(const char *, const char *);
 static int	 expand_is_typable(const char *);
 static const struct expand_param *expand_find(const struct expand_state *,
+		     const char *, size_t);
+static int	 expand_unknown(struct expand_state *, const char *,
 		     const char *, size_t);
 static int	 expand_insert(struct expand_state *, const char *,
 		     const char *, size_t, const char *);
@@ -411,6 +414,21 @@ expand_find(const struct expand_state *st, const char *name, size_t len)
 }
 
 /*
+ * A {name} at brace (len bytes of name) that has no parameter, with
+ * EXPAND_STRICT: an error, unless a shell's backslash makes it literal.
+ */
+static int
+expand_unknown(struct expand_state *st, const char *brace, const char *name,
+    size_t len)
+{
+	if ((st->flags & EXPAND_SHELL) && st->escaped)
+		return expand_emit(st, brace, len + 2);
+	*st->cause = xprintf("no value for {%.*s} at column %zu", (int)len,
+	    name, expand_column(st, brace));
+	return -1;
+}
+
+/*
  * Insert a parameter's value for the {name} at brace (len bytes of name):
  * as it is, or quoted for where the shell is; see the top of the file.
  */
@@ -583,14 +601,17 @@ expand_run(struct expand_state *st, const char *p, const char *end,
 				/* nothing */;
 			if (q == end || *q != '}' ||
 			    !name_is_ident(p + 1, (size_t)(q - p - 1)) ||
-			    (param = expand_find(st, p + 1,
-			    (size_t)(q - p - 1))) == NULL) {
+			    ((param = expand_find(st, p + 1,
+			    (size_t)(q - p - 1))) == NULL &&
+			    (st->flags & (EXPAND_STRICT | EXPAND_NO_PARAMS)) !=
+			    EXPAND_STRICT)) {
 				p++;
 				continue;
 			}
 			EXPAND_FLUSH();
-			if (expand_insert(st, p, p + 1, (size_t)(q - p - 1),
-			    param->value) != 0)
+			if (param == NULL ? expand_unknown(st, p, p + 1,
+			    (size_t)(q - p - 1)) != 0 : expand_insert(st, p,
+			    p + 1, (size_t)(q - p - 1), param->value) != 0)
 				return -1;
 			p = lit = q + 1;
 		} else

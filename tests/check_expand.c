@@ -967,6 +967,77 @@ START_TEST(test_command_field)
 END_TEST
 
 /*
+ * With strict set, a {name} without a value is an error where a value
+ * would go (a program's words, a command string, the input) and stays as
+ * it is where none may go (python -c's code) or after a shell's \.
+ */
+START_TEST(test_command_strict)
+{
+	static char		*data[] = { "-l", "{x}", "{nope}", NULL };
+	static char		*sh[] = { "-c", "echo {x} \\{nope}", NULL };
+	static char		*code[] = { "-c", "print(f'{nope}')", NULL };
+	struct expand_command	 c;
+	struct expand_result	 res;
+	char			*cause = NULL;
+
+	memset(&c, 0, sizeof c);
+	c.strict = 1;
+	c.command = "ls";
+	c.args = data;
+	c.nargs = 3;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), -1);
+	ck_assert_str_eq(cause, "args: no value for {nope} at column 1");
+	ck_assert_int_eq(res.field, EXPAND_IN_ARG);
+	ck_assert_uint_eq(res.index, 2);
+	free(cause);
+	cause = NULL;
+
+	c.strict = 0;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), 0);
+	ck_assert_str_eq(res.args[1], "a b");
+	ck_assert_str_eq(res.args[2], "{nope}");
+	expand_result_clear(&res);
+
+	c.strict = 1;
+	c.command = "{nope}";
+	c.args = NULL;
+	c.nargs = 0;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), -1);
+	ck_assert_str_eq(cause, "command: no value for {nope} at column 1");
+	free(cause);
+	cause = NULL;
+
+	c.command = "sh";
+	c.args = sh;
+	c.nargs = 2;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), 0);
+	ck_assert_str_eq(res.args[1], "echo 'a b' \\{nope}");
+	expand_result_clear(&res);
+
+	c.command = "python3";
+	c.args = code;
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), 0);
+	ck_assert_str_eq(res.args[1], "print(f'{nope}')");
+	expand_result_clear(&res);
+
+	c.command = "cat";
+	c.args = NULL;
+	c.args = data;
+	c.nargs = 0;
+	c.input = "{nope}";
+	ck_assert_int_eq(expand_command(&c, NULL, NULL, command_params,
+	    NCOMMAND_PARAMS, &res, &cause), -1);
+	ck_assert_str_eq(cause, "input: no value for {nope} at column 1");
+	free(cause);
+}
+END_TEST
+
+/*
  * Commands that print <v>: after sh -c (alone or in a cluster), through
  * env, as a command string, and as a shell's input.  Every hostile value
  * comes out as its text and creates no file.
@@ -1073,6 +1144,7 @@ expand_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_command_table, 0, (int)NCOMMAND);
 	tcase_add_test(tc, test_command_field);
+	tcase_add_test(tc, test_command_strict);
 	tcase_add_test(tc, test_command_hostile);
 	suite_add_tcase(s, tc);
 	return s;
