@@ -1232,15 +1232,17 @@ START_TEST(test_words_status)
 	struct jsonread		*j;
 	const char		*w;
 	char			 max[32];
+	size_t			 first;
 
 	fake_init(f);
 	snprintf(max, sizeof max, "--max-bytes|%d", MCP_OUTPUT_MAX);
 	fake_script(f, "status", 0, -1, status_json(3, "running",
 	    "one\\ntwo\\n", "2:8"));
 	j = call_tool(f, 1, "terminal_job_status", "{\"job_id\":3}", 0, &r);
-	w = req_words(f, 0);
+	/* The read is the call's last request (it may ask first). */
+	w = req_words(f, f->nreqs - 1);
 	ck_assert_msg(strncmp(w, "status|", 7) == 0, "%s", w);
-	ck_assert_int_eq(f->reqs[0]->json, 1);
+	ck_assert_int_eq(f->reqs[f->nreqs - 1]->json, 1);
 	assert_has(w, "--since|0:0");
 	assert_has(w, max);
 	assert_ends(w, "3");
@@ -1253,24 +1255,25 @@ START_TEST(test_words_status)
 	fake_script(f, "status", 0, -1, status_json(3, "completed", "three\\n",
 	    "3:14"));
 	j = call_tool(f, 2, "terminal_job_status", "{\"job_id\":3}", 0, &r);
-	assert_has(req_words(f, 1), "--since|2:8");
+	assert_has(req_words(f, f->nreqs - 1), "--since|2:8");
 	ck_assert_str_eq(jsonread_text(jsonread_get(r, "structuredContent"),
 	    "status"), "completed");
 	jsonread_free(j);
 	fake_clear(f);
 	j = call_tool(f, 3, "terminal_job_status", "{\"job_id\":3,"
 	    "\"incremental\":false}", 0, &r);
-	assert_has(req_words(f, 2), "--since|0:0");
+	assert_has(req_words(f, f->nreqs - 1), "--since|0:0");
 	jsonread_free(j);
 	fake_clear(f);
 	j = call_tool(f, 4, "terminal_job_status", "{\"job_id\":3}", 0, &r);
-	assert_has(req_words(f, 3), "--since|3:14");
+	assert_has(req_words(f, f->nreqs - 1), "--since|3:14");
 	jsonread_free(j);
 	fake_clear(f);
 	/* A job's name is a job id too. */
+	first = f->nreqs;
 	j = call_tool(f, 5, "terminal_job_status", "{\"job_id\":\"web\"}", 0,
 	    &r);
-	assert_ends(req_words(f, 4), "web");
+	assert_ends(req_words(f, first), "web");
 	jsonread_free(j);
 	fake_free(f);
 }
@@ -1427,7 +1430,7 @@ START_TEST(test_words_run)
 	fake_clear(f);
 	/* An unknown {name}: a tool error, the deck not asked. */
 	j = call_tool(f, 2, "run", "{\"command\":\"echo\",\"args\":"
-	    "[\"{nobody}\"]}", 1, &r);
+	    "[\"{nobody}\"],\"params\":{\"who\":\"x\"}}", 1, &r);
 	ck_assert_uint_eq(f->nreqs, 3);
 	jsonread_free(j);
 	fake_free(f);
