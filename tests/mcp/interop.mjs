@@ -267,7 +267,7 @@ async function scPrompt() {
 	let text = '';
 	await pollStatus(client, jobId, (s) => {
 		text += s.output ?? '';
-		return text.includes('Password: ');
+		return text.includes('Password:');
 	}, { incremental: false });
 	const sent = await call(client, 'terminal_send_input',
 	    { job_id: jobId, text: 's3cret\n' });
