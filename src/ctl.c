@@ -66,6 +66,7 @@
 #include "cmd.h"
 #include "ctl.h"
 #include "debuglog.h"
+#include "fatal.h"
 #include "grep.h"
 #include "job.h"
 #include "jobtable.h"
@@ -525,17 +526,21 @@ ctl_lock(const char *path, char **cause)
 }
 
 /*
- * Bind a socket at path (a stale one was removed), 0600, and listen on
- * it; 0 with sock filled in, or -1 with *cause (nothing left behind).
+ * Bind a socket at sock's path (a stale one was removed), 0600, and
+ * listen on it; 0 with sock's fd and file, or -1 with *cause (no file
+ * left behind).
  */
 static int
-ctl_bind(const char *name, const char *path, struct ctl_sock *sock,
-    char **cause)
+ctl_bind(const char *name, struct ctl_sock *sock, char **cause)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
+	const char		*path = sock->path;
 	mode_t			 mask;
 	int			 fd, rc, error;
+
+	if (path == NULL)
+		fatal("ctl_bind: no path");
 
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1) {
@@ -564,25 +569,27 @@ ctl_bind(const char *name, const char *path, struct ctl_sock *sock,
 		return -1;
 	}
 	sock->fd = fd;
-	sock->path = xstrdup(path);
 	sock->dev = sb.st_dev;
 	sock->ino = sb.st_ino;
 	return 0;
 }
 
-/* Close a listening socket and remove its file if it is still ours. */
+/*
+ * Close a listening socket, remove its file if it is still ours, and
+ * free its path.
+ */
 static void
 ctl_unbind(struct ctl_sock *sock)
 {
 	struct stat	sb;
 
-	if (sock->fd == -1)
-		return;
-	close(sock->fd);
-	sock->fd = -1;
-	if (stat(sock->path, &sb) == 0 && sb.st_dev == sock->dev &&
-	    sb.st_ino == sock->ino)
-		unlink(sock->path);
+	if (sock->fd != -1) {
+		close(sock->fd);
+		sock->fd = -1;
+		if (stat(sock->path, &sb) == 0 && sb.st_dev == sock->dev &&
+		    sb.st_ino == sock->ino)
+			unlink(sock->path);
+	}
 	free(sock->path);
 	sock->path = NULL;
 }
@@ -596,43 +603,43 @@ ctl_unbind(struct ctl_sock *sock)
 struct ctl *
 ctl_listen(const char *name, char **cause)
 {
-	struct ctl	*ctl;
-	char		*path[CTL_SOCKS] = { NULL, NULL };
-	int		 lock = -1, rc, i;
+	static const int	 flags[CTL_SOCKS] = {
+		[CTL_SOCK_FULL] = CTL_PATH_CREATE,
+		[CTL_SOCK_READ_ONLY] = CTL_PATH_READ_ONLY
+	};
+	struct ctl		*ctl;
+	int			 lock = -1, rc, i;
 
 	ctl = xcalloc(1, sizeof *ctl);
 	ctl->jt_handle = -1;
 	for (i = 0; i < CTL_SOCKS; i++)
 		ctl->socks[i].fd = -1;
-	if (ctl_socket_path(name, CTL_PATH_CREATE, &path[CTL_SOCK_FULL],
-	    cause) != 0 || ctl_socket_path(name, CTL_PATH_READ_ONLY,
-	    &path[CTL_SOCK_READ_ONLY], cause) != 0)
-		goto fail;
+	for (i = 0; i < CTL_SOCKS; i++) {
+		if (ctl_socket_path(name, flags[i], &ctl->socks[i].path,
+		    cause) != 0)
+			goto fail;
+	}
 	/* Held from the probes until both sockets listen. */
-	if ((lock = ctl_lock(path[CTL_SOCK_FULL], cause)) == -1)
+	if ((lock = ctl_lock(ctl->socks[CTL_SOCK_FULL].path, cause)) == -1)
 		goto fail;
 	for (i = 0; i < CTL_SOCKS; i++) {
-		if ((rc = ctl_probe(path[i], cause)) != 0) {
+		if ((rc = ctl_probe(ctl->socks[i].path, cause)) != 0) {
 			if (rc == 1)
 				*cause = xprintf("a deck named %s is running "
-				    "(%s)", name, path[i]);
+				    "(%s)", name, ctl->socks[i].path);
 			goto fail;
 		}
 	}
 	for (i = 0; i < CTL_SOCKS; i++) {
-		if (ctl_bind(name, path[i], &ctl->socks[i], cause) != 0)
+		if (ctl_bind(name, &ctl->socks[i], cause) != 0)
 			goto fail;
 	}
 	close(lock);
-	for (i = 0; i < CTL_SOCKS; i++)
-		free(path[i]);
 	return ctl;
 
 fail:
-	for (i = 0; i < CTL_SOCKS; i++) {
+	for (i = 0; i < CTL_SOCKS; i++)
 		ctl_unbind(&ctl->socks[i]);
-		free(path[i]);
-	}
 	if (lock != -1)
 		close(lock);
 	free(ctl);
