@@ -1221,6 +1221,58 @@ START_TEST(test_words_terminal)
 END_TEST
 
 /*
+ * terminal with async false: spawn, wait --timeout T ID, then the output
+ * from the start; the session's mark moves past what was given.
+ */
+START_TEST(test_words_terminal_wait)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 waited[4096], max[32];
+	size_t			 i;
+
+	fake_init(f);
+	snprintf(max, sizeof max, "--max-bytes|%d", MCP_OUTPUT_MAX);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make",
+	    "null"));
+	snprintf(waited, sizeof waited, "[%s]", job_json(7, "completed",
+	    "make", "0"));
+	fake_script(f, "wait", 0, 0, waited);
+	fake_script(f, "status", 0, -1, status_json(7, "completed",
+	    "built\\n", "1:6"));
+	j = call_tool(f, 1, "terminal", "{\"command\":\"make\",\"async\":"
+	    "false,\"timeout\":5}", 0, &r);
+	ck_assert_msg(strncmp(req_words(f, 0), "spawn|", 6) == 0, "%s",
+	    req_words(f, 0));
+	for (i = 1; i < f->nreqs; i++) {
+		if (strncmp(req_words(f, i), "wait|", 5) == 0)
+			break;
+	}
+	ck_assert_msg(i < f->nreqs, "no wait among %zu requests", f->nreqs);
+	assert_has(req_words(f, i), "--timeout|5");
+	assert_ends(req_words(f, i), "7");
+	ck_assert_int_eq(f->reqs[i]->json, 1);
+	assert_has(req_words(f, f->nreqs - 1), "--since|0:0");
+	assert_has(req_words(f, f->nreqs - 1), max);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "job_id")), 7);
+	ck_assert_str_eq(jsonread_text(sc, "status"), "completed");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "exit_code")),
+	    0);
+	ck_assert_str_eq(jsonread_text(sc, "output"), "built\n");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "timed_out")), 0);
+	jsonread_free(j);
+	fake_clear(f);
+	/* What the call gave is seen: status reads on from its "next". */
+	j = call_tool(f, 2, "terminal_job_status", "{\"job_id\":7}", 0, &r);
+	assert_has(req_words(f, f->nreqs - 1), "--since|1:6");
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
  * terminal_job_status: status --since MARK --max-bytes N ID; the next
  * call reads on from the "next" the deck gave; incremental false starts
  * over and does not move the mark.
@@ -1802,6 +1854,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_cancelled);
 	tcase_add_test(tt, test_free_in_flight);
 	tcase_add_test(tt, test_words_terminal);
+	tcase_add_test(tt, test_words_terminal_wait);
 	tcase_add_test(tt, test_words_status);
 	tcase_add_test(tt, test_words_list_screen);
 	tcase_add_test(tt, test_words_cancel);
