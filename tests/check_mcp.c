@@ -954,6 +954,47 @@ wrong_values(enum mcp_type type)
 	return NULL;
 }
 
+/*
+ * A timeout of 0 passes the table's bounds but not the tool's own check
+ * (above 0): one refusal, the deck not asked, and nothing touched after
+ * the call is gone (fuzz_mcp found terminal writing its freed state;
+ * ASan builds catch it).
+ */
+START_TEST(test_timeout_zero)
+{
+	static const char *const calls[] = {
+		"{\"command\":\"make\",\"async\":false,\"timeout\":0}",
+		"{\"command\":\"make\",\"timeout\":0}",
+		"{\"command\":\"make\",\"timeout\":-0.0}",
+	};
+	struct fake	*f = fake_new(0);
+	struct jsonread	*j;
+	size_t		 i;
+	int		 code;
+
+	fake_init(f);
+	for (i = 0; i < 4; i++) {
+		fake_in(f, call_msg((int)i, i < 3 ? "terminal" : "run",
+		    calls[i < 3 ? i : 1]));
+		fake_wait(f, 1);
+		fake_spin(f, 10);
+		ck_assert_uint_eq(f->nsent, 1);
+		j = fake_msg(f, 0);
+		code = (int)jsonread_number(jsonread_get(jsonread_get(j,
+		    "error"), "code"));
+		ck_assert_msg(code == -32602 || jsonread_bool(jsonread_get(
+		    jsonread_get(j, "result"), "isError")) == 1, "%s",
+		    f->sent[0]);
+		ck_assert_msg(strstr(f->sent[0], "timeout") != NULL, "%s",
+		    f->sent[0]);
+		jsonread_free(j);
+		fake_clear(f);
+	}
+	ck_assert_uint_eq(f->nreqs, 0);
+	fake_free(f);
+}
+END_TEST
+
 /* Wrong types for every parameter of every tool: tool errors. */
 START_TEST(test_wrong_types)
 {
@@ -1846,6 +1887,7 @@ mcp_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(tt, test_unknown_tool);
 	tcase_add_test(tt, test_wrong_types);
+	tcase_add_test(tt, test_timeout_zero);
 	tcase_add_test(tt, test_missing_unknown);
 	tcase_add_test(tt, test_out_of_range);
 	tcase_add_test(tt, test_read_only_refusal);
