@@ -234,6 +234,8 @@ node_ok(struct deck *d, const char *scenario, const char *arg,
 	    e2e_dump(d->t));
 	ck_assert_msg(jsonread_bool(jsonread_get(o->json, "ok")) == 1,
 	    "interop %s: %s", scenario, o->out);
+	if (getenv("CHECK_MCP_VERBOSE") != NULL)
+		fprintf(stderr, "%s", o->out);
 }
 
 /* Skip the calling test when the SDK is missing. */
@@ -302,6 +304,22 @@ START_TEST(test_async)
 	ck_assert_msg(strstr(out, CLIENT_NAME) != NULL, "ps has no agent "
 	    "mark:\n%s", out);
 	free(out);
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* Output over the cap: every line once across polls; offset reads on. */
+START_TEST(test_big)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-big");
+	node_ok(&d, "big", NULL, &o);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json, "lines")),
+	    30000);
 	node_free(&o);
 	deck_close(&d);
 }
@@ -595,6 +613,7 @@ static const struct e2e_case cases[] = {
 	{ "initialize", &test_initialize, 120 },
 	{ "tools", &test_tools, 120 },
 	{ "async", &test_async, 120 },
+	{ "big", &test_big, 120 },
 	{ "cancel", &test_cancel, 120 },
 	{ "prompt", &test_prompt, 120 },
 	{ "screen", &test_screen, 120 },

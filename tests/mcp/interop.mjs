@@ -235,6 +235,57 @@ async function scAsync() {
 	return { job_id: jobId, polls, lines: counts.size, agent: last.agent };
 }
 
+// Output over the cap (64 KiB a result): incremental polls give every
+// line exactly once, in order, with output_truncated and a note saying
+// how to read on; offset=next_offset reads on from where a result ended.
+async function scBig() {
+	const { client } = await connect(false);
+	const n = 30000;
+	const started = await call(client, 'terminal', { command:
+	    `seq 1 ${n}` });
+	const jobId = started.job_id;
+	await pollStatus(client, jobId, (s) => s.status === 'completed',
+	    { incremental: false, offset: 0 });
+	let want = 1, polls = 0, truncated = 0, notes = 0, firstNext = null;
+	const end = Date.now() + WAIT_MS;
+	while (want <= n) {
+		const r = await client.callTool({ name: 'terminal_job_status',
+		    arguments: { job_id: jobId } });
+		assert.notEqual(r.isError, true, JSON.stringify(r.content));
+		const s = r.structuredContent;
+		polls++;
+		assert.ok(s.output.length <= 64 * 1024,
+		    `poll ${polls}: ${s.output.length} bytes`);
+		if (s.output_truncated) {
+			truncated++;
+			if (/offset/.test(r.content[0].text))
+				notes++;
+			if (firstNext === null)
+				firstNext = { next: s.next_offset, want: -1 };
+		}
+		for (const l of completeLines(s.output)) {
+			assert.equal(l, String(want), `poll ${polls}: ` +
+			    `line ${l} where ${want} was due`);
+			want++;
+		}
+		if (firstNext !== null && firstNext.want === -1)
+			firstNext.want = want;
+		assert.ok(Date.now() < end, `only to ${want} of ${n}`);
+		assert.ok(polls < 100, `${polls} polls`);
+	}
+	assert.ok(polls >= 3, `${polls} polls for ${n} lines`);
+	assert.ok(truncated >= 2, `truncated ${truncated} times`);
+	assert.equal(notes, truncated, 'every truncated text says how to ' +
+	    'read on');
+	// offset=next_offset of the first cut reads on from there.
+	const o = await call(client, 'terminal_job_status',
+	    { job_id: jobId, offset: firstNext.next });
+	assert.equal(completeLines(o.output)[0], String(firstNext.want),
+	    `offset ${firstNext.next}`);
+	await client.close();
+	return { job_id: jobId, lines: want - 1, polls, truncated };
+}
+
 // Cancel a running job: previous status running, then canceled; a
 // second cancel is refused.
 async function scCancel() {
@@ -348,6 +399,19 @@ async function scRun() {
 	assert.equal(ok.stdout, 'hi world\n');
 	assert.equal(ok.return_code, 0);
 	assert.equal(ok.success, true);
+	// terminal with async false: waits, then the output and exit code.
+	const sync = await call(client, 'terminal', { command:
+	    'echo sync-out; exit 3', async: false, timeout: 30 });
+	assert.equal(sync.status, 'failed', JSON.stringify(sync));
+	assert.equal(sync.exit_code, 3);
+	assert.equal(sync.timed_out, false);
+	assert.match(sync.output, /sync-out/);
+	const slowSync = await call(client, 'terminal', { command:
+	    'sleep 30', async: false, timeout: 1 });
+	assert.equal(slowSync.timed_out, true, JSON.stringify(slowSync));
+	assert.equal(slowSync.status, 'running');
+	await call(client, 'terminal_job_cancel', { job_id:
+	    slowSync.job_id });
 	const nf = await client.callTool({ name: 'run', arguments:
 	    { command: '/nonexistent/jobdeck-prog' } });
 	const ns = nf.structuredContent;
@@ -399,7 +463,7 @@ async function scReadOnly() {
 }
 
 const scenarios = { initialize: scInitialize, tools: scTools,
-    async: scAsync, cancel: scCancel, prompt: scPrompt, screen: scScreen,
+    async: scAsync, big: scBig, cancel: scCancel, prompt: scPrompt, screen: scScreen,
     run: scRun, readonly: scReadOnly };
 
 // Run the scenario named on the command line.
