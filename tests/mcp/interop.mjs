@@ -214,6 +214,19 @@ async function scAsync() {
 	assert.equal(counts.size, n);
 	assert.equal(last.exit_code, 0);
 	assert.equal(last.agent, CLIENT_NAME);
+	// Another session has its own read position: all of it, once.
+	const other = await connect(false);
+	const o1 = await call(other.client, 'terminal_job_status',
+	    { job_id: jobId });
+	const oLines = completeLines(o1.output).filter((l) =>
+	    /^line\d+$/.test(l));
+	assert.equal(oLines.length, n, `the other session saw ` +
+	    `${oLines.length} lines`);
+	const o2 = await call(other.client, 'terminal_job_status',
+	    { job_id: jobId });
+	assert.equal(completeLines(o2.output).filter((l) =>
+	    /^line\d+$/.test(l)).length, 0);
+	await other.client.close();
 	// Not incremental: the whole output again.
 	const whole = await call(client, 'terminal_job_status',
 	    { job_id: jobId, incremental: false });
@@ -412,6 +425,22 @@ async function scRun() {
 	assert.equal(slowSync.status, 'running');
 	await call(client, 'terminal_job_cancel', { job_id:
 	    slowSync.job_id });
+	// cwd and env reach the job.
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jd-mcp-'));
+	const ce = await call(client, 'terminal', { command:
+	    'echo "foo=$FOO"; pwd', cwd: dir, env: { FOO: 'bar baz' },
+	    async: false });
+	assert.match(ce.output, /foo=bar baz/);
+	assert.ok(ce.output.includes(dir), ce.output);
+	// A file that is not executable: Permission denied, -1.
+	const noexec = path.join(dir, 'noexec.sh');
+	fs.writeFileSync(noexec, '#!/bin/sh\necho no\n', { mode: 0o644 });
+	const pd = await client.callTool({ name: 'run', arguments:
+	    { command: noexec } });
+	assert.equal(pd.structuredContent?.return_code, -1,
+	    JSON.stringify(pd));
+	assert.match(pd.structuredContent.error, /Permission denied/);
+	fs.rmSync(dir, { recursive: true });
 	const nf = await client.callTool({ name: 'run', arguments:
 	    { command: '/nonexistent/jobdeck-prog' } });
 	const ns = nf.structuredContent;
