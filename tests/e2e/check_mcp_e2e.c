@@ -7,7 +7,8 @@
  * line of what it saw; here its exit status and that line are checked,
  * and what the deck shows (the agent's mark on the panel and in ps).
  * Without node or the SDK (tests/mcp/node_modules, installed by `make
- * test` with npm ci) those cases SKIP, saying why.  The --start case
+ * test` with npm ci, which leaves node_modules/.jobdeck-stamp when it
+ * ran to its end) those cases SKIP, saying why.  The --start case
  * needs no node: it speaks JSON-RPC to `jobdeck mcp --start` itself.
  *
  * The client's directory is $JOBDECK_MCP_DIR, else tests/mcp (make runs
@@ -82,8 +83,8 @@ sdk_missing(void)
 		snprintf(why, sizeof why, "no %s (set JOBDECK_MCP_DIR)", path);
 		return why;
 	}
-	snprintf(path, sizeof path,
-	    "%s/node_modules/@modelcontextprotocol/sdk/package.json",
+	/* The Makefile's stamp: npm ci ran to its end. */
+	snprintf(path, sizeof path, "%s/node_modules/.jobdeck-stamp",
 	    mcp_dir());
 	if (access(path, R_OK) != 0) {
 		snprintf(why, sizeof why, "the MCP SDK is not installed in "
