@@ -105,8 +105,10 @@
  * client still sending its request (which is answered "request not
  * complete: dropped for a new client", status 2), and when every client
  * is past its request it is answered "too many clients" (status 1) and
- * closed.  A client of another uid is answered "permission denied"
- * (status 2).
+ * closed.  Clients of the read-only socket hold at most
+ * CTL_RO_CLIENTS_MAX of those places and take the place only of another
+ * read-only client, so readers cannot lock out a client that may act.  A
+ * client of another uid is answered "permission denied" (status 2).
  *
  * Ownership: the caller owns the struct ctl; it owns the listening
  * sockets (both unlinked by ctl_free()), its clients and their sockets, and its loop
@@ -140,6 +142,7 @@ struct ctl_cbs {
 #define CTL_ANSWER_TIMEOUT_MS	10000	/* the client's wait for a byte */
 #define CTL_OUTPUT_MAX		(256 * 1024)	/* a pushed stream's backlog */
 #define CTL_CLIENTS_MAX		128
+#define CTL_RO_CLIENTS_MAX	(CTL_CLIENTS_MAX / 2)	/* of them on NAME.ro */
 #define CTL_CONTROL		'\036'	/* starts a line of the protocol */
 
 /* Flags of ctl_socket_path(). */

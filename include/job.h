@@ -113,8 +113,8 @@ struct job_page {
 struct job_split {
 	char		*data[2];	/* the caller's to free */
 	size_t		 len[2];
-	uint64_t	 bytes[2];
-	int		 truncated[2];
+	int		 truncated[2];	/* more was written, or may have */
+					/*   been: not read that far */
 };
 
 /* What a readiness probe said of the job's current run. */

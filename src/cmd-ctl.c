@@ -310,15 +310,22 @@ cmd_parse_mark(const char *s, struct store_mark *mark)
 	return 0;
 }
 
+/* Write a mark as cmd_parse_mark() reads it, "LINE:BYTES", into buf. */
+static const char *
+cmd_format_mark(const struct store_mark *mark, char *buf, size_t size)
+{
+	snprintf(buf, size, "%lld:%llu", (long long)mark->line,
+	    (unsigned long long)mark->partial);
+	return buf;
+}
+
 /* Put a mark into jb as its "LINE:BYTES" string. */
 static void
 cmd_json_mark(struct json_buf *jb, const struct store_mark *mark)
 {
 	char	buf[64];
 
-	snprintf(buf, sizeof buf, "%lld:%llu", (long long)mark->line,
-	    (unsigned long long)mark->partial);
-	json_put_string(jb, buf);
+	json_put_string(jb, cmd_format_mark(mark, buf, sizeof buf));
 }
 
 /*
@@ -349,8 +356,9 @@ cmd_json_lines(struct json_buf *jb, char **lines, int count, int partial)
 
 /*
  * Put status --split's members into jb: "stdout" and "stderr", the first
- * max bytes each stream wrote, "stdout_truncated", "stderr_truncated",
- * "stdout_bytes" and "stderr_bytes" (the whole sizes).
+ * max bytes each stream wrote, "stdout_truncated" and "stderr_truncated"
+ * (more was written, or the bounded read of job_output_split() stopped
+ * before it knew).
  */
 static void
 cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
@@ -369,11 +377,6 @@ cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
 		snprintf(key, sizeof key, "%s_truncated", names[k]);
 		json_key(jb, key);
 		json_put_bool(jb, split.truncated[k]);
-	}
-	for (k = 0; k < 2; k++) {
-		snprintf(key, sizeof key, "%s_bytes", names[k]);
-		json_key(jb, key);
-		json_put_int(jb, (int64_t)split.bytes[k]);
 		free(split.data[k]);
 	}
 }
@@ -509,9 +512,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
 	if (since != NULL)
-		out[n++] = xprintf("next: status --since %lld:%llu %d%s",
-		    (long long)mark.line, (unsigned long long)mark.partial,
-		    job_id(job), page.more ? "  (more is there)" : "");
+		out[n++] = xprintf("next: status --since %s %d%s",
+		    cmd_format_mark(&mark, buf, sizeof buf), job_id(job),
+		    page.more ? "  (more is there)" : "");
 	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
 	cmd_show(ctx, doc, out, n, 0);
 	free(doc);

@@ -1187,31 +1187,36 @@ ctl_accept_resume_cb(void *arg)
 	ctl_accept_events(ctl, POLLIN);
 }
 
-/* Count the clients still open. */
+/* Count the clients still open that have all of flags (0: every one). */
 static int
-ctl_live_clients(const struct ctl *ctl)
+ctl_live_clients(const struct ctl *ctl, int flags)
 {
-	int	i, n = 0;
+	const struct ctl_client	*c;
+	int			 i, n = 0;
 
-	for (i = 0; i < ctl->nclients; i++)
-		n += !(ctl->clients[i]->flags & CTL_DEAD);
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		n += !(c->flags & CTL_DEAD) && (c->flags & flags) == flags;
+	}
 	return n;
 }
 
 /*
- * Make room for a new client when the table is full: drop the oldest
- * client still sending its request, telling it why.  Returns -1 if every
+ * Make room for a new client when the table (or the read-only clients'
+ * share of it) is full: drop the oldest client with all of flags (0: any)
+ * still sending its request, telling it why.  Returns -1 if every such
  * client is past its request (then the new one is refused).
  */
 static int
-ctl_evict(struct ctl *ctl)
+ctl_evict(struct ctl *ctl, int flags)
 {
 	struct ctl_client	*c;
 	int			 i;
 
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if (c->flags & (CTL_ANSWERED | CTL_DEAD))
+		if ((c->flags & (CTL_ANSWERED | CTL_DEAD)) ||
+		    (c->flags & flags) != flags)
 			continue;
 		debuglog("ctl: client %d evicted, its request not complete",
 		    c->fd);
@@ -1235,7 +1240,7 @@ ctl_accept_cb(int fd, short revents, void *arg)
 	struct ucred		 cred;
 	socklen_t		 len;
 	char			*msg;
-	int			 cfd, i, read_only;
+	int			 cfd, i, read_only, ro_flags;
 
 	(void)revents;
 	read_only = fd == ctl->socks[CTL_SOCK_READ_ONLY].fd;
@@ -1267,10 +1272,14 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			free(msg);
 			continue;
 		}
-		if (ctl_live_clients(ctl) >= CTL_CLIENTS_MAX &&
-		    ctl_evict(ctl) != 0) {
-			debuglog("ctl: refused a client: %d at once",
-			    ctl_live_clients(ctl));
+		/* A reader makes room only among readers. */
+		ro_flags = read_only ? CTL_READ_ONLY : 0;
+		if (((read_only && ctl_live_clients(ctl, CTL_READ_ONLY) >=
+		    CTL_RO_CLIENTS_MAX) || ctl_live_clients(ctl, 0) >=
+		    CTL_CLIENTS_MAX) && ctl_evict(ctl, ro_flags) != 0) {
+			debuglog("ctl: refused a client%s: %d at once",
+			    read_only ? " (read-only)" : "",
+			    ctl_live_clients(ctl, ro_flags));
 			ctl_refuse(cfd, 1, "too many clients at once; try "
 			    "again");
 			close(cfd);
@@ -1291,7 +1300,7 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		    ctl_client_timeout_cb, c);
 		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
 		debuglog("ctl: client %d connected%s, %d at once", cfd,
-		    read_only ? " (read-only)" : "", ctl_live_clients(ctl));
+		    read_only ? " (read-only)" : "", ctl_live_clients(ctl, 0));
 	}
 }
 

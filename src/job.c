@@ -1354,6 +1354,8 @@ job_text_cut(char *text, size_t *len, size_t max)
 
 /* How many lines job_text_page() reads from the store at once. */
 #define JOB_PAGE_BATCH	256
+#define JOB_SPLIT_SCAN	16	/* job_output_split() reads 16 x max */
+#define JOB_SPLIT_SCAN_MIN (1024 * 1024)
 
 /*
  * Read the job's output forward from *mark (a zeroed mark is the start of
@@ -1431,8 +1433,9 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 	out[page->count] = NULL;
 	page->lines = out;
 	page->left = e.complete > mark->line ? e.complete - mark->line : 0;
-	page->more = page->left > 0 || (e.complete < e.total && e.bytes !=
-	    mark->partial);
+	/* A partial last line is more only from a mark at or before it. */
+	page->more = page->left > 0 || (e.complete < e.total &&
+	    mark->line <= e.complete && e.bytes != mark->partial);
 	free(texts);
 	free(lens);
 	job_extent_close(&e);
@@ -1471,7 +1474,6 @@ job_split_add(struct job_split *split, int k, const char *buf, size_t len,
 {
 	size_t	n = len, back;
 
-	split->bytes[k] += len;
 	if (split->truncated[k])
 		return;		/* nothing after a cut */
 	if (split->len[k] + n > max) {
@@ -1489,7 +1491,11 @@ job_split_add(struct job_split *split, int k, const char *buf, size_t len,
 /*
  * Give the job's last run's output as each stream wrote it (the store's
  * raw bytes), the first max bytes of each; without a store, the
- * emulator's text lines as stdout.
+ * emulator's text lines as stdout.  The run is read until every stream it
+ * can hold is full, or for JOB_SPLIT_SCAN times max bytes (at least
+ * JOB_SPLIT_SCAN_MIN): what comes later is not looked for, and a stream
+ * not full by then is marked truncated too, so the cost follows max and
+ * not the size of the log.
  */
 void
 job_output_split(struct job *j, size_t max, struct job_split *split)
@@ -1497,7 +1503,8 @@ job_output_split(struct job *j, size_t max, struct job_split *split)
 	struct job_extent	 e;
 	struct store_line	*sl;
 	int64_t			 no;
-	int			 n, i, k;
+	uint64_t		 scanned = 0, budget;
+	int			 n, i, k, streams;
 
 	memset(split, 0, sizeof *split);
 	for (k = 0; k < 2; k++)
@@ -1509,13 +1516,26 @@ job_output_split(struct job *j, size_t max, struct job_split *split)
 			job_split_add(split, 0, "\n", 1, max);
 		}
 	} else {
+		/* A pty has one stream: stdout. */
+		streams = j->child.is_pty ? 1 : 2;
+		budget = (uint64_t)max * JOB_SPLIT_SCAN;
+		if (budget < JOB_SPLIT_SCAN_MIN)
+			budget = JOB_SPLIT_SCAN_MIN;
 		for (no = e.first; no < e.total; no += n) {
+			if (split->truncated[0] && (streams == 1 ||
+			    split->truncated[1]))
+				break;
+			if (scanned > budget) {
+				split->truncated[0] = split->truncated[1] = 1;
+				break;
+			}
 			if (store_reader_get(e.r, no, no + JOB_PAGE_BATCH <
 			    e.total ? no + JOB_PAGE_BATCH : e.total, STORE_RAW,
 			    &sl, &n) != 0 || n == 0)
 				break;
 			for (i = 0; i < n; i++) {
 				k = sl[i].stream == STORE_STDERR;
+				scanned += sl[i].len + 1;
 				job_split_add(split, k, sl[i].text, sl[i].len,
 				    max);
 				if (!sl[i].partial)

@@ -805,6 +805,12 @@ mcp_tools_call(struct mcp_server *srv, const char *id,
 		free(msg);
 		return;
 	}
+	if (tool->start == NULL) {
+		mcp_send_error(srv, id, MCP_INTERNAL_ERROR, "internal error: "
+		    "tool %s has nothing to run", tool->name);
+		mcp_call_free(call);
+		return;
+	}
 	tool->start(call, args);	/* may end and free the call */
 }
 

@@ -1389,6 +1389,50 @@ START_TEST(test_client_limit)
 END_TEST
 
 /*
+ * Read-only clients cannot lock out a client that may act: of 128 events
+ * streams on NAME.ro only CTL_RO_CLIENTS_MAX (64) are served, the rest
+ * told "too many clients", and ps on NAME.sock still works.
+ */
+START_TEST(test_ro_client_limit)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	char		 head[2], *reply;
+	int		 fds[128], i, served = 0;
+
+	deck_start(&d, "rolimit", NULL);
+	for (i = 0; i < 128; i++) {
+		fds[i] = sock_connect(d.ro);
+		/* A refused client may be closed before it writes. */
+		(void)sock_write(fds[i], "events\n", 7);
+		if (i % 32 == 31)
+			term_pump(d.t, 50);
+	}
+	for (i = 0; i < 128; i++) {
+		ck_assert_int_eq(term_read_fd(d.t, fds[i], head, 2, WAIT_MS), 2);
+		if (head[0] == '0' && head[1] == '\n') {
+			served++;
+			continue;
+		}
+		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
+		ck_assert_ptr_nonnull(reply);
+		ck_assert_msg(head[0] == '1' && strcmp(reply,
+		    "too many clients at once; try again\n") == 0,
+		    "read-only client %d: %.2s%s", i, head, reply);
+		free(reply);
+	}
+	CTL_EXPECT(&d, &r, 0, "ps");
+	ctlres_free(&r);
+	ck_assert_int_eq(served, 64);
+	for (i = 0; i < 128; i++)
+		close(fds[i]);
+	term_pump(d.t, 300);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
  * 128 connections that send one byte and nothing more do not lock real
  * clients out: a new connection takes the place of the oldest one still
  * sending its request (which is told why), and 30 requests in a row are
@@ -2944,6 +2988,7 @@ ctl_suite(void)
 		{ "half_sent", &test_half_sent, 30 },
 		{ "many_clients", &test_many_clients, 30 },
 		{ "client_limit", &test_client_limit, 30 },
+		{ "ro_client_limit", &test_ro_client_limit, 30 },
 		{ "slowloris", &test_slowloris, 60 },
 		{ "stream_close", &test_stream_close, 60 },
 		{ "stopped_deck", &test_stopped_deck, 90 },
