@@ -511,10 +511,12 @@ drop_line(char *buf, size_t *len)
 }
 
 /*
- * --start: no deck runs; mcp starts one, the tools work on it, and at the
- * end of stdin the deck and its jobs are gone and its socket removed.
+ * --start: no deck runs; mcp starts one, the tools work on it, and when
+ * the session ends (stdin closed, or signo) mcp leaves with status 0 and
+ * the deck and its jobs are gone and its socket removed.
  */
-START_TEST(test_start)
+static void
+start_case(int signo)
 {
 	static const char *const msgs[] = {
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
@@ -597,7 +599,10 @@ START_TEST(test_start)
 	ck_assert_msg(access(sock, F_OK) == 0, "no socket %s", sock);
 	/* mcp, its deck and the sleep at least. */
 	ck_assert_int_ge(tagged_procs(tag, NULL), 3);
-	close(in[1]);
+	if (signo != 0)
+		ck_assert_int_eq(kill(pid, signo), 0);
+	else
+		close(in[1]);
 	end = term_now_ms() + EXIT_MS;
 	while ((rc = waitpid(pid, &st, WNOHANG)) == 0 && term_now_ms() < end)
 		(void)poll(NULL, 0, 20);
@@ -616,8 +621,30 @@ START_TEST(test_start)
 	}
 	ck_assert_msg(access(sock, F_OK) != 0, "socket %s is left", sock);
 	free(buf);
+	if (signo != 0)
+		close(in[1]);
 	close(out[0]);
 	ck_assert_int_eq(system(e2e_fmt("rm -rf %s", dir)), 0);
+}
+
+/* --start, the session ended by closing stdin. */
+START_TEST(test_start)
+{
+	start_case(0);
+}
+END_TEST
+
+/* --start, the session ended by SIGTERM. */
+START_TEST(test_start_sigterm)
+{
+	start_case(SIGTERM);
+}
+END_TEST
+
+/* --start, the session ended by SIGHUP (the agent's terminal went). */
+START_TEST(test_start_sighup)
+{
+	start_case(SIGHUP);
 }
 END_TEST
 
@@ -633,6 +660,8 @@ static const struct e2e_case cases[] = {
 	{ "run", &test_run, 120 },
 	{ "read_only", &test_read_only, 120 },
 	{ "start", &test_start, 60 },
+	{ "start_sigterm", &test_start_sigterm, 60 },
+	{ "start_sighup", &test_start_sighup, 60 },
 };
 
 /* Run the suite. */
