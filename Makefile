@@ -153,6 +153,8 @@ check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # the rest comes out of the archive, as for the fuzz targets.
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
+# It and fuzz_mcp drive the tools through src/mcp-private.h.
+$(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
@@ -250,10 +252,13 @@ FUZZ_CFLAGS = $(CSTD) -Wall -Wextra -O1 -g -fno-omit-frame-pointer \
 FUZZ_LIB = $(FUZZ_B)/libjobdeck.a
 FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(TB)/fuzz_%)
+# fuzz_mcp drives the tools through src/mcp-private.h.
+$(FUZZ_B)/tests/fuzz_mcp.o: FUZZ_CFLAGS += -Isrc
 
 .PHONY: all run check check-build check-user test unit e2e manlint install \
 	uninstall \
-	clean deps demo bench bench-quick fuzz fuzz-build fuzz-replay
+	clean deps demo bench bench-quick fuzz fuzz-build fuzz-replay \
+	mcp-sdk
 all: $(PROG)
 
 $(PROG): $(LIB_OBJS) $(B)/main.o
@@ -397,8 +402,24 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN)
 
+# The official MCP TypeScript SDK for check_mcp_e2e's client
+# (tests/mcp/interop.mjs), from the npm registry into the ignored
+# tests/mcp/node_modules, once per package-lock.json.  When npm cannot
+# reach the registry the stamp is not made and the interop cases skip.
+MCP_SDK_STAMP = tests/mcp/node_modules/.jobdeck-stamp
+$(MCP_SDK_STAMP): tests/mcp/package.json tests/mcp/package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+	    echo "jobdeck: no npm: the MCP interop tests will skip" >&2; \
+	elif (cd tests/mcp && timeout 600 npm ci --no-audit --no-fund \
+	    >/dev/null); then touch $@; \
+	else echo "jobdeck: npm ci failed: the MCP interop tests will skip" >&2; \
+	fi
+
+mcp-sdk:
+	@$(MAKE) --no-print-directory $(MCP_SDK_STAMP)
+
 # The whole suite without the install step (what `check` runs).
-test: check-build
+test: check-build mcp-sdk
 	@# jobdeck refuses a config others may write; a umask of 002 makes one.
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
@@ -417,7 +438,7 @@ unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
-    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN)
+    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) \
 	    $(MCP_E2E_BIN)

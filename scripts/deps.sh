@@ -4,8 +4,9 @@
 # /json/version over HTTP), jansson (the browser's JSON replies), check and
 # pkg-config (and groff to lint the man page, python3 for the demo stack
 # of `make run` and the stack's end-to-end tests, ping for its examples,
-# and chromium-headless-shell, the browser [browser] cdp_url = "auto"
-# starts, which the browser's tests drive).
+# chromium-headless-shell, the browser [browser] cdp_url = "auto"
+# starts, which the browser's tests drive, and nodejs and npm, which run
+# the official MCP SDK client of jobdeck mcp's interop tests).
 # On Debian and Ubuntu it uses apt-get (through sudo when not root);
 # elsewhere it names the packages and fails.
 set -u
@@ -24,6 +25,8 @@ command -v ping >/dev/null 2>&1 || need="$need iputils-ping"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 command -v chromium-headless-shell >/dev/null 2>&1 ||
 	need="$need chromium-headless-shell"
+command -v node >/dev/null 2>&1 || need="$need nodejs"
+command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -z "$need" ] && exit 0
 if command -v apt-get >/dev/null 2>&1; then
 	sudo=""
@@ -46,10 +49,10 @@ cat >&2 <<MSG
 jobdeck: missing:$need
 Install them with your package manager: ncursesw (wide-character ncurses)
 development files, libvterm 0.1.x, libcurl and jansson development files,
-the check unit-test library, pkg-config, groff, ping, python3 and a headless
-Chromium. On Debian or Ubuntu:
+the check unit-test library, pkg-config, groff, ping, python3, a headless
+Chromium, and Node.js with npm. On Debian or Ubuntu:
   apt-get install libncurses-dev libvterm-dev libcurl4-openssl-dev \
     libjansson-dev check pkg-config groff-base \
-    iputils-ping python3 chromium-headless-shell
+    iputils-ping python3 chromium-headless-shell nodejs npm
 MSG
 exit 1

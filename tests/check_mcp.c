@@ -1,15 +1,1863 @@
 /*
- * check_mcp.c: the MCP server in process on a fake deck.
- * Groundwork: filled in by issue 15's tests part.
+ * check_mcp.c: the MCP server (mcp.h) in process on a fake deck, and a
+ * few cases through the real binary.
+ *
+ * The fake io collects every message the server sends, records every
+ * deck request it starts (its words joined with '|', and its json flag)
+ * and answers it from a script on a 0 ms loop timer, as a real request
+ * answers from the loop; a held fake answers nothing, so calls stay in
+ * flight for the cancellation cases.  Cancelled requests are recorded and
+ * never answered.
+ *
+ * The real-binary cases ($JOBDECK_BIN, else ./jobdeck) run `jobdeck mcp`
+ * on pipes in a private XDG_RUNTIME_DIR: a line over MCP_LINE_MAX, and a
+ * client that goes away while a call waits on a deck (`jobdeck up
+ * --stay`).
  */
-#include <check.h>
-#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jsonread.h"
+#include "loop.h"
+#include "mcp.h"
+#include "mcp-private.h"
 #include "skip.h"
 
-START_TEST(test_placeholder)
+#define FAKE_MAX	64	/* messages or requests of one case */
+#define SCRIPT_MAX	16
+#define WAIT_MS		5000
+#define CLIENT		"c-test"
+
+/* A deck request the server started. */
+struct fake_req {
+	struct fake	*f;
+	char		*words;		/* joined with '|' */
+	int		 json;
+	mcp_reply_cb	*done;
+	void		*cb_arg;
+	uint64_t	 timer;
+	int		 cancelled;
+	int		 answered;
+};
+
+/* A scripted answer of the fake deck to a command. */
+struct fake_script {
+	const char	*command;
+	int		 status;
+	int		 exit;
+	char		*body;
+};
+
+/* The fake world of a server. */
+struct fake {
+	struct loop		*loop;
+	struct mcp_server	*srv;
+	char			*sent[FAKE_MAX];
+	size_t			 nsent;
+	struct fake_req		*reqs[FAKE_MAX];
+	size_t			 nreqs;
+	struct fake_script	 script[SCRIPT_MAX];
+	size_t			 nscript;
+	int			 hold;
+	int			 quits;
+	int			 cancels;
+};
+
+/* The io's send: keep the message. */
+static void
+fake_send(const char *msg, size_t len, void *arg)
 {
-	TEST_SKIP("groundwork: the suite is not written yet");
+	struct fake	*f = arg;
+
+	ck_assert_msg(f->nsent < FAKE_MAX, "too many messages");
+	ck_assert_msg(memchr(msg, '\n', len) == NULL, "a newline inside a "
+	    "message: %.*s", (int)len, msg);
+	f->sent[f->nsent] = strndup(msg, len);
+	ck_assert_ptr_nonnull(f->sent[f->nsent]);
+	f->nsent++;
+}
+
+/* Return the script entry for words (the latest for its command). */
+static const struct fake_script *
+fake_find(struct fake *f, const char *words)
+{
+	size_t	i, n = strcspn(words, "|");
+
+	for (i = f->nscript; i > 0; i--) {
+		if (strlen(f->script[i - 1].command) == n &&
+		    strncmp(f->script[i - 1].command, words, n) == 0)
+			return &f->script[i - 1];
+	}
+	return NULL;
+}
+
+/* Answer a request from the script. */
+static void
+fake_answer(void *arg)
+{
+	struct fake_req			*r = arg;
+	const struct fake_script	*s = fake_find(r->f, r->words);
+	struct mcp_reply		 reply;
+	static const char		 none[] = "fake: no script for it";
+
+	r->timer = 0;
+	ck_assert_msg(!r->cancelled, "a cancelled request was answered");
+	r->answered = 1;
+	reply.status = s != NULL ? s->status : 1;
+	reply.exit = s != NULL ? s->exit : -1;
+	reply.body = s != NULL ? s->body : none;
+	reply.len = strlen(reply.body);
+	r->done(&reply, r->cb_arg);
+}
+
+/* The io's start: record the request; answer it soon unless held. */
+static struct mcp_request *
+fake_start(char *const *words, int json, mcp_reply_cb *done, void *cb_arg,
+    void *arg)
+{
+	struct fake	*f = arg;
+	struct fake_req	*r;
+	size_t		 len = 1, i;
+
+	ck_assert_msg(f->nreqs < FAKE_MAX, "too many requests");
+	ck_assert_ptr_nonnull(words[0]);
+	for (i = 0; words[i] != NULL; i++)
+		len += strlen(words[i]) + 1;
+	r = calloc(1, sizeof *r);
+	ck_assert_ptr_nonnull(r);
+	r->words = calloc(1, len);
+	ck_assert_ptr_nonnull(r->words);
+	for (i = 0; words[i] != NULL; i++) {
+		if (i > 0)
+			strcat(r->words, "|");
+		strcat(r->words, words[i]);
+	}
+	r->f = f;
+	r->json = json;
+	r->done = done;
+	r->cb_arg = cb_arg;
+	f->reqs[f->nreqs++] = r;
+	if (!f->hold)
+		r->timer = loop_add_timer(f->loop, 0, fake_answer, r);
+	return (struct mcp_request *)r;
+}
+
+/* The io's cancel: record it; the answer never comes. */
+static void
+fake_cancel(struct mcp_request *req, void *arg)
+{
+	struct fake_req	*r = (struct fake_req *)req;
+	struct fake	*f = arg;
+
+	ck_assert_msg(!r->cancelled, "a request cancelled twice");
+	ck_assert_msg(!r->answered, "an answered request cancelled");
+	r->cancelled = 1;
+	if (r->timer != 0)
+		loop_cancel_timer(f->loop, r->timer);
+	r->timer = 0;
+	f->cancels++;
+}
+
+/* The io's quit. */
+static void
+fake_quit(void *arg)
+{
+	struct fake	*f = arg;
+
+	f->quits++;
+}
+
+static const struct mcp_io fake_io = {
+	fake_send, fake_start, fake_cancel, fake_quit
+};
+
+/* Make a server (the Ask profile when read_only) on a fake deck. */
+static struct fake *
+fake_new(int read_only)
+{
+	struct mcp_opts	 opts = { read_only, "fake" };
+	struct fake	*f = calloc(1, sizeof *f);
+
+	ck_assert_ptr_nonnull(f);
+	f->loop = loop_new();
+	ck_assert_ptr_nonnull(f->loop);
+	f->srv = mcp_server_new(f->loop, &opts, &fake_io, f);
+	ck_assert_ptr_nonnull(f->srv);
+	return f;
+}
+
+/* Forget the messages sent so far. */
+static void
+fake_clear(struct fake *f)
+{
+	size_t	i;
+
+	for (i = 0; i < f->nsent; i++)
+		free(f->sent[i]);
+	f->nsent = 0;
+}
+
+/* Free the server, then the fake. */
+static void
+fake_free(struct fake *f)
+{
+	size_t	i;
+
+	if (f->srv != NULL)
+		mcp_server_free(f->srv);
+	fake_clear(f);
+	for (i = 0; i < f->nreqs; i++) {
+		if (f->reqs[i]->timer != 0)
+			loop_cancel_timer(f->loop, f->reqs[i]->timer);
+		free(f->reqs[i]->words);
+		free(f->reqs[i]);
+	}
+	for (i = 0; i < f->nscript; i++)
+		free(f->script[i].body);
+	loop_free(f->loop);
+	free(f);
+}
+
+/* Script the deck's answer to command. */
+static void
+fake_script(struct fake *f, const char *command, int status, int exit,
+    const char *body)
+{
+	ck_assert(f->nscript < SCRIPT_MAX);
+	f->script[f->nscript].command = command;
+	f->script[f->nscript].status = status;
+	f->script[f->nscript].exit = exit;
+	f->script[f->nscript].body = strdup(body);
+	f->nscript++;
+}
+
+/* Run the loop a little: until nothing is due (at most ms). */
+static void
+fake_spin(struct fake *f, int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	while (loop_now_ms() < end)
+		loop_run_once(f->loop, 5);
+}
+
+/* Give the server one message. */
+static void
+fake_in(struct fake *f, const char *msg)
+{
+	mcp_server_input(f->srv, msg, strlen(msg));
+}
+
+/* Run the loop until n messages were sent (or fail). */
+static void
+fake_wait(struct fake *f, size_t n)
+{
+	int64_t	end = loop_now_ms() + WAIT_MS;
+
+	while (f->nsent < n) {
+		ck_assert_msg(loop_now_ms() < end, "%zu messages, not %zu, "
+		    "after %d ms (last: %s)", f->nsent, n, WAIT_MS,
+		    f->nsent > 0 ? f->sent[f->nsent - 1] : "none");
+		loop_run_once(f->loop, 5);
+	}
+}
+
+/* Parse message i (or fail); free with jsonread_free(). */
+static struct jsonread *
+fake_msg(struct fake *f, size_t i)
+{
+	struct jsonread	*j;
+	char		*cause = NULL;
+
+	ck_assert_msg(i < f->nsent, "no message %zu", i);
+	j = jsonread_parse(f->sent[i], strlen(f->sent[i]), &cause);
+	ck_assert_msg(j != NULL, "message %zu is not JSON (%s): %s", i, cause,
+	    f->sent[i]);
+	ck_assert_str_eq(jsonread_text(j, "jsonrpc"), "2.0");
+	return j;
+}
+
+/* Return a message's id as JSON-ish text: "7", "\"a\"", "null", "-". */
+static const char *
+id_text(const struct jsonread *msg)
+{
+	static char		 buf[256];
+	const struct jsonread	*id = jsonread_get(msg, "id");
+
+	if (id == NULL)
+		return "-";
+	switch (jsonread_type(id)) {
+	case JSONREAD_NULL:
+		return "null";
+	case JSONREAD_NUMBER:
+		snprintf(buf, sizeof buf, "%.17g", jsonread_number(id));
+		return buf;
+	case JSONREAD_STRING:
+		snprintf(buf, sizeof buf, "\"%s\"", jsonread_string(id, NULL));
+		return buf;
+	default:
+		return "?";
+	}
+}
+
+/*
+ * Send msg and expect exactly one answer: an error of code; its message
+ * (static). want_id: the answer's id as JSON text ("null", "7", "\"a\"").
+ */
+static const char *
+expect_error(struct fake *f, const char *msg, int code, const char *want_id)
+{
+	static char		 text[4096];
+	struct jsonread		*j;
+	const struct jsonread	*err;
+	size_t			 n = f->nsent;
+
+	fake_in(f, msg);
+	fake_wait(f, n + 1);
+	fake_spin(f, 20);
+	ck_assert_msg(f->nsent == n + 1, "%zu answers to %.200s", f->nsent - n,
+	    msg);
+	j = fake_msg(f, n);
+	err = jsonread_get(j, "error");
+	ck_assert_msg(err != NULL, "no error for %.200s: %s", msg, f->sent[n]);
+	ck_assert_msg((int)jsonread_number(jsonread_get(err, "code")) == code,
+	    "code %d, not %d, for %.200s: %s", (int)jsonread_number(
+	    jsonread_get(err, "code")), code, msg, f->sent[n]);
+	ck_assert_ptr_null(jsonread_get(j, "result"));
+	if (want_id != NULL)
+		ck_assert_msg(strcmp(id_text(j), want_id) == 0,
+		    "id %s, not %s, for %.200s", id_text(j), want_id, msg);
+	snprintf(text, sizeof text, "%s", jsonread_text(err, "message"));
+	ck_assert_msg(text[0] != '\0', "an error without words: %s",
+	    f->sent[n]);
+	jsonread_free(j);
+	return text;
+}
+
+/* Send msg and expect no answer at all. */
+static void
+expect_silence(struct fake *f, const char *msg)
+{
+	size_t	n = f->nsent;
+
+	fake_in(f, msg);
+	fake_spin(f, 30);
+	ck_assert_msg(f->nsent == n, "an answer to %s: %s", msg,
+	    f->sent[f->nsent - 1]);
+}
+
+/* Initialize the session as client CLIENT; forget the answers. */
+static void
+fake_init(struct fake *f)
+{
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+	    "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":"
+	    "{},\"clientInfo\":{\"name\":\"" CLIENT "\",\"version\":\"1\"}}}");
+	fake_wait(f, 1);
+	ck_assert_msg(strstr(f->sent[0], "\"result\"") != NULL, "%s",
+	    f->sent[0]);
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "initialized\"}");
+	fake_spin(f, 10);
+	ck_assert_uint_eq(f->nsent, 1);
+	fake_clear(f);
+}
+
+/* A tools/call message of id for tool with arguments (JSON text). */
+static const char *
+call_msg(int id, const char *tool, const char *args)
+{
+	static char	*buf;
+
+	free(buf);
+	ck_assert_int_ge(asprintf(&buf, "{\"jsonrpc\":\"2.0\",\"id\":%d,"
+	    "\"method\":\"tools/call\",\"params\":{\"name\":\"%s\","
+	    "\"arguments\":%s}}", id, tool, args), 0);
+	return buf;
+}
+
+/*
+ * Call tool with args and wait for its answer: a result (isError as
+ * want_error); the parsed answer (to free), *result its result.
+ */
+static struct jsonread *
+call_tool(struct fake *f, int id, const char *tool, const char *args,
+    int want_error, const struct jsonread **result)
+{
+	struct jsonread	*j;
+	size_t		 n = f->nsent;
+
+	fake_in(f, call_msg(id, tool, args));
+	fake_wait(f, n + 1);
+	j = fake_msg(f, n);
+	*result = jsonread_get(j, "result");
+	ck_assert_msg(*result != NULL, "%s %s: not a result: %s", tool, args,
+	    f->sent[n]);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(j, "id")), id);
+	ck_assert_msg(jsonread_bool(jsonread_get(*result, "isError")) ==
+	    want_error, "%s %s: isError is not %d: %s", tool, args,
+	    want_error, f->sent[n]);
+	ck_assert_msg(jsonread_count(jsonread_get(*result, "content")) >= 1,
+	    "%s: no content: %s", tool, f->sent[n]);
+	return j;
+}
+
+/* Return the text of a result's first content item. */
+static const char *
+result_text(const struct jsonread *result)
+{
+	return jsonread_text(jsonread_index(jsonread_get(result, "content"),
+	    0), "text");
+}
+
+/* Return request i's words, or fail. */
+static const char *
+req_words(struct fake *f, size_t i)
+{
+	ck_assert_msg(i < f->nreqs, "no request %zu (%zu made)", i, f->nreqs);
+	return f->reqs[i]->words;
+}
+
+/* Assert that words hold the word sequence seq (also '|'-joined). */
+static void
+assert_has(const char *words, const char *seq)
+{
+	size_t	len = strlen(seq);
+	const char *p;
+
+	for (p = words; (p = strstr(p, seq)) != NULL; p++) {
+		if ((p == words || p[-1] == '|') &&
+		    (p[len] == '\0' || p[len] == '|'))
+			return;
+	}
+	ck_abort_msg("no \"%s\" in the words \"%s\"", seq, words);
+}
+
+/* Assert that words end with the sequence seq. */
+static void
+assert_ends(const char *words, const char *seq)
+{
+	size_t	wl = strlen(words), sl = strlen(seq);
+
+	ck_assert_msg(wl >= sl && strcmp(words + wl - sl, seq) == 0 &&
+	    (wl == sl || words[wl - sl - 1] == '|'), "\"%s\" does not end "
+	    "with \"%s\"", words, seq);
+}
+
+/* A deck's JOB object: id, state, command, and the rest as cmd-job.c. */
+static const char *
+job_json(int id, const char *state, const char *command, const char *exit)
+{
+	static char	buf[2048];
+
+	snprintf(buf, sizeof buf, "{\"id\":%d,\"name\":null,\"command\":"
+	    "\"%s\",\"argv\":null,\"cwd\":\"/tmp\",\"state\":\"%s\","
+	    "\"pid\":%s,\"pty\":true,\"started_at\":\"2026-11-24T18:00:00Z\","
+	    "\"duration_ms\":12,\"cpu_ms\":null,\"memory_bytes\":null,"
+	    "\"exit_code\":%s,\"signal\":null,\"run\":\"r1\",\"log\":null,"
+	    "\"waiting_for\":null,\"ready\":null,\"group\":null,"
+	    "\"priority\":0,\"note\":null,\"agent\":\"" CLIENT "\","
+	    "\"exec_error\":null}", id, command, state,
+	    strcmp(state, "running") == 0 ? "4242" : "null", exit);
+	return buf;
+}
+
+/* A status --since reply: the JOB plus output and marks. */
+static const char *
+status_json(int id, const char *state, const char *output, const char *next)
+{
+	static char	buf[4096];
+	char		job[2048];
+
+	snprintf(job, sizeof job, "%s", job_json(id, state, "make",
+	    strcmp(state, "completed") == 0 ? "0" : "null"));
+	job[strlen(job) - 1] = '\0';
+	snprintf(buf, sizeof buf, "%s,\"output\":\"%s\",\"output_truncated\":"
+	    "false,\"output_partial\":false,\"next\":\"%s\",\"output_from\":1,"
+	    "\"lines_left\":0}", job, output, next);
+	return buf;
+}
+
+/* Not JSON: -32700 with id null. */
+START_TEST(test_not_json)
+{
+	struct fake	*f = fake_new(0);
+
+	expect_error(f, "{", -32700, "null");
+	expect_error(f, "hello", -32700, "null");
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":1,}", -32700, "null");
+	/* A NUL inside is not JSON text either. */
+	mcp_server_input(f->srv, "{\"a\":\0}", 7);
+	fake_wait(f, 4);
+	fake_free(f);
+}
+END_TEST
+
+/* JSON that is not a request object: -32600. */
+START_TEST(test_not_request)
+{
+	struct fake	*f = fake_new(0);
+	const char	*m;
+
+	expect_error(f, "42", -32600, "null");
+	expect_error(f, "\"ping\"", -32600, "null");
+	expect_error(f, "null", -32600, "null");
+	m = expect_error(f, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	    "\"ping\"}]", -32600, "null");
+	ck_assert_msg(strstr(m, "batch") != NULL, "%s", m);
+	expect_error(f, "[]", -32600, "null");
+	fake_free(f);
+}
+END_TEST
+
+/* jsonrpc wrong or missing, method missing or not a string. */
+START_TEST(test_bad_envelope)
+{
+	struct fake	*f = fake_new(0);
+	size_t		 i;
+	static const char *const bad[] = {
+		"{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"ping\"}",
+		"{\"id\":7,\"method\":\"ping\"}",
+		"{\"jsonrpc\":2,\"id\":7,\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":7}",
+		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":5}",
+		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":null}",
+		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":[\"ping\"]}",
+	};
+	struct jsonread	*j;
+	const char	*id;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		expect_error(f, bad[i], -32600, NULL);
+		/* The id, when it can be read, or null. */
+		j = fake_msg(f, f->nsent - 1);
+		id = id_text(j);
+		ck_assert_msg(strcmp(id, "7") == 0 || strcmp(id, "null") == 0,
+		    "id %s for %s", id, bad[i]);
+		jsonread_free(j);
+	}
+	fake_free(f);
+}
+END_TEST
+
+/* An id that is neither a string nor an integer: -32600, id null. */
+START_TEST(test_bad_id)
+{
+	struct fake	*f = fake_new(0);
+	size_t		 i;
+	static const char *const bad[] = {
+		"{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}",
+	};
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		expect_error(f, bad[i], -32600, "null");
+	fake_free(f);
+}
+END_TEST
+
+/* ping, with integer and string ids, before and after initialize. */
+START_TEST(test_ping)
+{
+	struct fake	*f = fake_new(0);
+	struct jsonread	*j;
+
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}");
+	fake_wait(f, 1);
+	j = fake_msg(f, 0);
+	ck_assert_str_eq(jsonread_text(j, "id"), "p-1");
+	ck_assert_int_eq(jsonread_type(jsonread_get(j, "result")),
+	    JSONREAD_OBJECT);
+	ck_assert_uint_eq(jsonread_count(jsonread_get(j, "result")), 0);
+	jsonread_free(j);
+	fake_clear(f);
+	fake_init(f);
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"id\":9007199254740991,"
+	    "\"method\":\"ping\",\"params\":{}}");
+	fake_wait(f, 1);
+	ck_assert_msg(strstr(f->sent[0], "\"id\":9007199254740991") != NULL,
+	    "%s", f->sent[0]);
+	fake_free(f);
+}
+END_TEST
+
+/* Unknown methods: -32601 naming them; as notifications, nothing. */
+START_TEST(test_unknown_method)
+{
+	struct fake	*f = fake_new(0);
+	const char	*m;
+
+	fake_init(f);
+	m = expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+	    "\"resources/list\"}", -32601, "3");
+	ck_assert_msg(strstr(m, "resources/list") != NULL, "%s", m);
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":"
+	    "\"\"}", -32601, "\"x\"");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"foo/bar\"}");
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * Notifications are never answered, not even with an error; responses
+ * from the client are ignored.
+ */
+START_TEST(test_notifications)
+{
+	struct fake	*f = fake_new(0);
+
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}");
+	fake_init(f);
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "initialized\"}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "cancelled\",\"params\":{\"requestId\":99}}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "cancelled\",\"params\":\"junk\"}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"tools/list\","
+	    "\"params\":5}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"nope\"}}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}");
+	expect_silence(f, "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":"
+	    "-1,\"message\":\"x\"}}");
+	fake_free(f);
+}
+END_TEST
+
+/* Before initialize only initialize and ping are served. */
+START_TEST(test_not_initialized)
+{
+	struct fake	*f = fake_new(0);
+	const char	*m;
+
+	m = expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	    "\"tools/list\"}", -32600, "1");
+	ck_assert_msg(strstr(m, "initialize") != NULL, "%s", m);
+	expect_error(f, call_msg(2, "terminal_job_list", "{}"), -32600, "2");
+	ck_assert_uint_eq(f->nreqs, 0);
+	fake_free(f);
+}
+END_TEST
+
+/* Return the protocolVersion initialize answers to asked (NULL: none). */
+static char *
+negotiate(const char *asked)
+{
+	struct fake		*f = fake_new(0);
+	struct jsonread		*j;
+	const struct jsonread	*r;
+	char			 msg[512], *v;
+
+	snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	    "\"initialize\",\"params\":{%s%s%s\"capabilities\":{},"
+	    "\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}}",
+	    asked != NULL ? "\"protocolVersion\":\"" : "",
+	    asked != NULL ? asked : "", asked != NULL ? "\"," : "");
+	fake_in(f, msg);
+	fake_wait(f, 1);
+	j = fake_msg(f, 0);
+	r = jsonread_get(j, "result");
+	ck_assert_msg(r != NULL, "%s", f->sent[0]);
+	ck_assert_str_eq(jsonread_text(jsonread_get(r, "serverInfo"), "name"),
+	    "jobdeck");
+	ck_assert_ptr_nonnull(jsonread_get(jsonread_get(r, "capabilities"),
+	    "tools"));
+	ck_assert_int_eq(jsonread_type(jsonread_get(r, "instructions")),
+	    JSONREAD_STRING);
+	v = strdup(jsonread_text(r, "protocolVersion"));
+	jsonread_free(j);
+	fake_free(f);
+	return v;
+}
+
+/* initialize: the client's version when known, else the newest. */
+START_TEST(test_negotiate)
+{
+	static const char *const known[] = { "2025-11-25", "2025-06-18",
+	    "2025-03-26", "2024-11-05" };
+	size_t	 i;
+	char	*v;
+
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		v = negotiate(known[i]);
+		ck_assert_str_eq(v, known[i]);
+		free(v);
+	}
+	v = negotiate("2099-01-01");
+	ck_assert_str_eq(v, "2025-11-25");
+	free(v);
+	v = negotiate("1.0");
+	ck_assert_str_eq(v, "2025-11-25");
+	free(v);
+}
+END_TEST
+
+/* Return the tools/list answer of a fresh session (to free). */
+static struct jsonread *
+list_tools(struct fake *f)
+{
+	fake_init(f);
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+	fake_wait(f, 1);
+	return fake_msg(f, 0);
+}
+
+/* Return 1 if name is one of the Ask profile's tools. */
+static int
+ro_tool(const char *name)
+{
+	return strcmp(name, "terminal_job_status") == 0 ||
+	    strcmp(name, "terminal_job_list") == 0 ||
+	    strcmp(name, "terminal_screen") == 0;
+}
+
+/* tools/list in the full profile: seven tools, their schemas. */
+START_TEST(test_list_full)
+{
+	static const char *const names[] = { "terminal",
+	    "terminal_job_status", "terminal_job_list",
+	    "terminal_job_cancel", "terminal_send_input", "terminal_screen",
+	    "run" };
+	struct fake		*f = fake_new(0);
+	struct jsonread		*j = list_tools(f);
+	const struct jsonread	*tools, *t, *in, *props, *jt;
+	size_t			 i, k, found;
+
+	tools = jsonread_get(jsonread_get(j, "result"), "tools");
+	ck_assert_msg(jsonread_count(tools) == 7, "%s", f->sent[0]);
+	for (k = 0; k < 7; k++) {
+		found = 0;
+		for (i = 0; i < 7; i++) {
+			t = jsonread_index(tools, i);
+			if (strcmp(jsonread_text(t, "name"), names[k]) == 0)
+				found++;
+		}
+		ck_assert_msg(found == 1, "%s listed %zu times", names[k],
+		    found);
+	}
+	for (i = 0; i < 7; i++) {
+		t = jsonread_index(tools, i);
+		in = jsonread_get(t, "inputSchema");
+		ck_assert_str_eq(jsonread_text(in, "type"), "object");
+		ck_assert_int_eq(jsonread_bool(jsonread_get(in,
+		    "additionalProperties")), 0);
+		props = jsonread_get(in, "properties");
+		ck_assert_int_eq(jsonread_type(props), JSONREAD_OBJECT);
+		ck_assert_str_eq(jsonread_text(jsonread_get(t,
+		    "outputSchema"), "type"), "object");
+		ck_assert_int_eq(jsonread_bool(jsonread_get(jsonread_get(t,
+		    "annotations"), "readOnlyHint")),
+		    ro_tool(jsonread_text(t, "name")));
+		if ((jt = jsonread_get(jsonread_get(props, "job_id"),
+		    "type")) != NULL) {
+			ck_assert_uint_eq(jsonread_count(jt), 2);
+			ck_assert_str_eq(jsonread_string(jsonread_index(jt, 0),
+			    NULL), "integer");
+			ck_assert_str_eq(jsonread_string(jsonread_index(jt, 1),
+			    NULL), "string");
+		}
+		if (jsonread_get(props, "env") != NULL)
+			ck_assert_str_eq(jsonread_text(jsonread_get(
+			    jsonread_get(props, "env"),
+			    "additionalProperties"), "type"), "string");
+	}
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* tools/list in the Ask profile: exactly the three that only look. */
+START_TEST(test_list_read_only)
+{
+	struct fake		*f = fake_new(1);
+	struct jsonread		*j = list_tools(f);
+	const struct jsonread	*tools;
+	size_t			 i;
+
+	tools = jsonread_get(jsonread_get(j, "result"), "tools");
+	ck_assert_msg(jsonread_count(tools) == 3, "%s", f->sent[0]);
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(ro_tool(jsonread_text(jsonread_index(tools, i),
+		    "name")), "%s", f->sent[0]);
+	jsonread_free(j);
+	fake_clear(f);
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+	    "\"tools/list\",\"params\":{\"cursor\":\"nonsense\"}}", -32602,
+	    "2");
+	fake_free(f);
+}
+END_TEST
+
+/* Unknown tools, and params that are not an object. */
+START_TEST(test_unknown_tool)
+{
+	struct fake	*f = fake_new(0);
+	const char	*m;
+
+	fake_init(f);
+	m = expect_error(f, call_msg(1, "rm_rf", "{}"), -32602, "1");
+	ck_assert_msg(strstr(m, "rm_rf") != NULL, "%s", m);
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+	    "\"tools/call\",\"params\":{\"arguments\":{}}}", -32602, "2");
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":5}}", -32602, "3");
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
+	    "\"tools/call\",\"params\":\"terminal\"}", -32602, "4");
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":"
+	    "\"tools/call\",\"params\":[\"terminal\"]}", -32602, "5");
+	expect_error(f, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
+	    "\"initialize\",\"params\":7}", -32602, "6");
+	ck_assert_uint_eq(f->nreqs, 0);
+	fake_free(f);
+}
+END_TEST
+
+/* Append a valid JSON value for parameter p to buf. */
+static void
+put_valid(char *buf, size_t size, const struct mcp_param *p)
+{
+	char	v[128];
+	double	n = p->min < p->max ? p->min : 1;
+
+	switch (p->type) {
+	case MCP_STRING:
+		snprintf(v, sizeof v, "\"%s\"", p->choices != NULL ?
+		    p->choices[0] : "x");
+		break;
+	case MCP_INTEGER:
+	case MCP_JOB_ID:
+		snprintf(v, sizeof v, "%lld", (long long)(n < 1 && p->max > 1 ?
+		    1 : n));
+		break;
+	case MCP_NUMBER:
+		snprintf(v, sizeof v, "%g", n < 1 && p->max > 1 ? 1 : n);
+		break;
+	case MCP_BOOLEAN:
+		snprintf(v, sizeof v, "true");
+		break;
+	case MCP_STRING_ARRAY:
+		snprintf(v, sizeof v, "[\"%s\"]", p->choices != NULL ?
+		    p->choices[0] : "x");
+		break;
+	case MCP_STRING_MAP:
+		snprintf(v, sizeof v, "{\"K\":\"v\"}");
+		break;
+	}
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s\"%s\":%s",
+	    buf[1] != '\0' ? "," : "", p->name, v);
+}
+
+/*
+ * Arguments for tool: every required parameter valid, except skip (left
+ * out) and the parameter over, given the JSON value with instead.
+ */
+static const char *
+args_with(const struct mcp_tool *tool, const char *skip, const char *over,
+    const char *with)
+{
+	static char		 buf[8192];
+	const struct mcp_param	*p;
+
+	snprintf(buf, sizeof buf, "{");
+	for (p = tool->params; p->name != NULL; p++) {
+		if (skip != NULL && strcmp(p->name, skip) == 0)
+			continue;
+		if (over != NULL && strcmp(p->name, over) == 0)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    "%s\"%s\":%s", buf[1] != '\0' ? "," : "", p->name,
+			    with);
+		else if (p->required)
+			put_valid(buf, sizeof buf, p);
+	}
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "}");
+	return buf;
+}
+
+/*
+ * Call tool with args: a tool error (isError) whose text names what, and
+ * no request of the deck.
+ */
+static void
+expect_arg_error(struct fake *f, const struct mcp_tool *tool,
+    const char *args, const char *what)
+{
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	size_t			 reqs = f->nreqs;
+	const char		*text;
+
+	j = call_tool(f, 1, tool->name, args, 1, &r);
+	text = result_text(r);
+	ck_assert_msg(text != NULL && strstr(text, what) != NULL,
+	    "%s %s: the error does not name %s: %s", tool->name, args, what,
+	    f->sent[f->nsent - 1]);
+	fake_spin(f, 5);
+	ck_assert_msg(f->nreqs == reqs, "%s %s: the deck was asked (%s)",
+	    tool->name, args, req_words(f, reqs));
+	jsonread_free(j);
+	fake_clear(f);
+}
+
+/* The JSON values of the wrong type for a parameter type. */
+static const char *const *
+wrong_values(enum mcp_type type)
+{
+	static const char *const str[] = { "5", "true", "null", "[\"x\"]",
+	    "{}", NULL };
+	static const char *const integer[] = { "\"5\"", "1.5", "true",
+	    "null", "[1]", NULL };
+	static const char *const number[] = { "\"5\"", "false", "null",
+	    "{}", NULL };
+	static const char *const boolean[] = { "\"true\"", "1", "null",
+	    "[]", NULL };
+	static const char *const array[] = { "\"x\"", "[1]", "[\"a\",null]",
+	    "{}", NULL };
+	static const char *const map[] = { "[]", "{\"a\":1}", "\"a=b\"",
+	    "{\"a\":null}", NULL };
+	static const char *const job[] = { "true", "1.5", "null", "[1]",
+	    "{}", NULL };
+
+	switch (type) {
+	case MCP_STRING:
+		return str;
+	case MCP_INTEGER:
+		return integer;
+	case MCP_NUMBER:
+		return number;
+	case MCP_BOOLEAN:
+		return boolean;
+	case MCP_STRING_ARRAY:
+		return array;
+	case MCP_STRING_MAP:
+		return map;
+	case MCP_JOB_ID:
+		return job;
+	}
+	return NULL;
+}
+
+/*
+ * A timeout of 0 passes the table's bounds but not the tool's own check
+ * (above 0): one refusal, the deck not asked, and nothing touched after
+ * the call is gone (fuzz_mcp found terminal writing its freed state;
+ * ASan builds catch it).
+ */
+START_TEST(test_timeout_zero)
+{
+	static const char *const calls[] = {
+		"{\"command\":\"make\",\"async\":false,\"timeout\":0}",
+		"{\"command\":\"make\",\"timeout\":0}",
+		"{\"command\":\"make\",\"timeout\":-0.0}",
+	};
+	struct fake	*f = fake_new(0);
+	struct jsonread	*j;
+	size_t		 i;
+	int		 code;
+
+	fake_init(f);
+	for (i = 0; i < 4; i++) {
+		fake_in(f, call_msg((int)i, i < 3 ? "terminal" : "run",
+		    calls[i < 3 ? i : 1]));
+		fake_wait(f, 1);
+		fake_spin(f, 10);
+		ck_assert_uint_eq(f->nsent, 1);
+		j = fake_msg(f, 0);
+		code = (int)jsonread_number(jsonread_get(jsonread_get(j,
+		    "error"), "code"));
+		ck_assert_msg(code == -32602 || jsonread_bool(jsonread_get(
+		    jsonread_get(j, "result"), "isError")) == 1, "%s",
+		    f->sent[0]);
+		ck_assert_msg(strstr(f->sent[0], "timeout") != NULL, "%s",
+		    f->sent[0]);
+		jsonread_free(j);
+		fake_clear(f);
+	}
+	ck_assert_uint_eq(f->nreqs, 0);
+	fake_free(f);
+}
+END_TEST
+
+/* Wrong types for every parameter of every tool: tool errors. */
+START_TEST(test_wrong_types)
+{
+	struct fake		*f = fake_new(0);
+	const struct mcp_tool	*t;
+	const struct mcp_param	*p;
+	const char *const	*w;
+	int			 n = 0;
+
+	fake_init(f);
+	for (t = mcp_tools; t->name != NULL; t++) {
+		for (p = t->params; p->name != NULL; p++) {
+			for (w = wrong_values(p->type); *w != NULL; w++) {
+				expect_arg_error(f, t, args_with(t, NULL,
+				    p->name, *w), p->name);
+				n++;
+			}
+		}
+	}
+	ck_assert_int_gt(n, 50);
+	fake_free(f);
+}
+END_TEST
+
+/* Missing required arguments, unknown ones, arguments not an object. */
+START_TEST(test_missing_unknown)
+{
+	struct fake		*f = fake_new(0);
+	const struct mcp_tool	*t;
+	const struct mcp_param	*p;
+	char			 args[8192];
+	int			 n = 0;
+
+	fake_init(f);
+	for (t = mcp_tools; t->name != NULL; t++) {
+		for (p = t->params; p->name != NULL; p++) {
+			if (!p->required)
+				continue;
+			expect_arg_error(f, t, args_with(t, p->name, NULL,
+			    NULL), p->name);
+			n++;
+		}
+		snprintf(args, sizeof args, "%s", args_with(t, NULL, NULL,
+		    NULL));
+		snprintf(args + strlen(args) - 1, sizeof args - strlen(args) +
+		    1, "%s\"bogus_arg\":1}", args[1] != '}' ? "," : "");
+		expect_arg_error(f, t, args, "bogus_arg");
+	}
+	ck_assert_int_ge(n, 7);
+	fake_free(f);
+}
+END_TEST
+
+/* Numbers out of bounds, words not among the choices. */
+START_TEST(test_out_of_range)
+{
+	struct fake		*f = fake_new(0);
+	const struct mcp_tool	*t;
+	const struct mcp_param	*p;
+	char			 v[64];
+	int			 n = 0;
+
+	fake_init(f);
+	for (t = mcp_tools; t->name != NULL; t++) {
+		for (p = t->params; p->name != NULL; p++) {
+			if ((p->type == MCP_INTEGER || p->type == MCP_NUMBER) &&
+			    p->min < p->max) {
+				snprintf(v, sizeof v, "%.17g", p->min - 1);
+				expect_arg_error(f, t, args_with(t, NULL,
+				    p->name, v), p->name);
+				snprintf(v, sizeof v, "%.17g", p->max + 1);
+				expect_arg_error(f, t, args_with(t, NULL,
+				    p->name, v), p->name);
+				n++;
+			}
+			if (p->choices != NULL && p->type == MCP_STRING) {
+				expect_arg_error(f, t, args_with(t, NULL,
+				    p->name, "\"no-such-word\""), p->name);
+				n++;
+			}
+			if (p->choices != NULL &&
+			    p->type == MCP_STRING_ARRAY) {
+				expect_arg_error(f, t, args_with(t, NULL,
+				    p->name, "[\"no-such-word\"]"), p->name);
+				n++;
+			}
+		}
+	}
+	/* terminal's timeout, terminal_job_list's limit, run's timeout. */
+	ck_assert_int_ge(n, 3);
+	fake_free(f);
+}
+END_TEST
+
+/* The Ask profile refuses the tools it does not list; the deck is not
+ * asked. */
+START_TEST(test_read_only_refusal)
+{
+	static const char *const refused[] = { "terminal",
+	    "terminal_job_cancel", "terminal_send_input", "run" };
+	struct fake		*f = fake_new(1);
+	const struct mcp_tool	*t;
+	const char		*m;
+	size_t			 i;
+
+	fake_init(f);
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		for (t = mcp_tools; t->name != NULL &&
+		    strcmp(t->name, refused[i]) != 0; t++)
+			;
+		ck_assert_msg(t->name != NULL, "no tool %s", refused[i]);
+		m = expect_error(f, call_msg(1, t->name, args_with(t, NULL,
+		    NULL, NULL)), -32602, "1");
+		ck_assert_msg(strstr(m, "read-only") != NULL, "%s", m);
+	}
+	ck_assert_uint_eq(f->nreqs, 0);
+	fake_free(f);
+}
+END_TEST
+
+/* A deck that is not there (status -1): a tool error with its words. */
+START_TEST(test_deck_gone)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+
+	fake_init(f);
+	fake_script(f, "list", -1, -1, "no deck named 'fake' is running: "
+	    "start jobdeck -S fake, or jobdeck mcp --start");
+	fake_script(f, "status", -1, -1, "deck 'fake' did not answer within "
+	    "10 s");
+	j = call_tool(f, 1, "terminal_job_list", "{}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "no deck named 'fake'") != NULL,
+	    "%s", f->sent[0]);
+	jsonread_free(j);
+	fake_clear(f);
+	j = call_tool(f, 2, "terminal_job_status", "{\"job_id\":3}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "did not answer") != NULL, "%s",
+	    f->sent[0]);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* The deck's status 1 (a refusal): a tool error with its message. */
+START_TEST(test_deck_refuses)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+
+	fake_init(f);
+	fake_script(f, "status", 1, -1, "status: no such job: 99\n");
+	j = call_tool(f, 1, "terminal_job_status", "{\"job_id\":99}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "no such job: 99") != NULL, "%s",
+	    f->sent[0]);
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "screen", 1, -1, "screen: no such job: 98\n");
+	j = call_tool(f, 2, "terminal_screen", "{\"job_id\":98}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "no such job: 98") != NULL, "%s",
+	    f->sent[0]);
+	jsonread_free(j);
+	fake_clear(f);
+	/* A reply that is not JSON where JSON was asked for. */
+	fake_script(f, "list", 0, -1, "garbage");
+	j = call_tool(f, 3, "terminal_job_list", "{}", 1, &r);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * notifications/cancelled frees the call: its deck request cancelled, no
+ * answer, ever; other calls go on.
+ */
+START_TEST(test_cancelled)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+
+	fake_init(f);
+	f->hold = 1;
+	fake_in(f, call_msg(41, "terminal_job_list", "{}"));
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"terminal_screen\","
+	    "\"arguments\":{\"job_id\":1}}}");
+	fake_spin(f, 20);
+	ck_assert_uint_eq(f->nreqs, 2);
+	ck_assert_uint_eq(f->nsent, 0);
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "cancelled\",\"params\":{\"requestId\":41,\"reason\":\"user\"}}");
+	fake_spin(f, 20);
+	ck_assert_int_eq(f->reqs[0]->cancelled, 1);
+	ck_assert_int_eq(f->reqs[1]->cancelled, 0);
+	ck_assert_uint_eq(f->nsent, 0);
+	/* A string id is cancelled by its string. */
+	fake_in(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "cancelled\",\"params\":{\"requestId\":\"s\"}}");
+	fake_spin(f, 20);
+	ck_assert_int_eq(f->reqs[1]->cancelled, 1);
+	ck_assert_uint_eq(f->nsent, 0);
+	/* The server still serves. */
+	f->hold = 0;
+	fake_script(f, "list", 0, -1, "{\"jobs\":[]}");
+	j = call_tool(f, 42, "terminal_job_list", "{}", 0, &r);
+	jsonread_free(j);
+	fake_spin(f, 20);
+	ck_assert_uint_eq(f->nsent, 1);
+	fake_free(f);
+}
+END_TEST
+
+/* Freeing the server with calls in flight cancels their requests. */
+START_TEST(test_free_in_flight)
+{
+	struct fake	*f = fake_new(0);
+	size_t		 i;
+
+	fake_init(f);
+	f->hold = 1;
+	fake_in(f, call_msg(1, "terminal_job_list", "{}"));
+	fake_in(f, call_msg(2, "terminal", "{\"command\":\"sleep 9\","
+	    "\"async\":false}"));
+	fake_spin(f, 20);
+	ck_assert_uint_eq(f->nreqs, 2);
+	mcp_server_free(f->srv);
+	f->srv = NULL;
+	for (i = 0; i < f->nreqs; i++)
+		ck_assert_int_eq(f->reqs[i]->cancelled, 1);
+	ck_assert_uint_eq(f->nsent, 0);
+	fake_free(f);
+}
+END_TEST
+
+/* terminal (async): spawn --agent CLIENT --cwd --env -- COMMAND. */
+START_TEST(test_words_terminal)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	const char		*w;
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "echo hi",
+	    "null"));
+	j = call_tool(f, 1, "terminal", "{\"command\":\"echo hi\",\"cwd\":"
+	    "\"/tmp\",\"env\":{\"A\":\"1 2\"}}", 0, &r);
+	w = req_words(f, 0);
+	ck_assert_msg(strncmp(w, "spawn|", 6) == 0, "%s", w);
+	ck_assert_int_eq(f->reqs[0]->json, 1);
+	assert_has(w, "--agent|" CLIENT);
+	assert_has(w, "--cwd|/tmp");
+	assert_has(w, "--env|A=1 2");
+	assert_ends(w, "--|echo hi");
+	ck_assert_uint_eq(f->nreqs, 1);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "job_id")), 7);
+	ck_assert_str_eq(jsonread_text(sc, "status"), "running");
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * terminal with async false: spawn, wait --timeout T ID, then the output
+ * from the start; the session's mark moves past what was given.
+ */
+START_TEST(test_words_terminal_wait)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 waited[4096], max[32];
+	size_t			 i;
+
+	fake_init(f);
+	snprintf(max, sizeof max, "--max-bytes|%d", MCP_OUTPUT_MAX);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make",
+	    "null"));
+	snprintf(waited, sizeof waited, "[%s]", job_json(7, "completed",
+	    "make", "0"));
+	fake_script(f, "wait", 0, 0, waited);
+	fake_script(f, "status", 0, -1, status_json(7, "completed",
+	    "built\\n", "1:6"));
+	j = call_tool(f, 1, "terminal", "{\"command\":\"make\",\"async\":"
+	    "false,\"timeout\":5}", 0, &r);
+	ck_assert_msg(strncmp(req_words(f, 0), "spawn|", 6) == 0, "%s",
+	    req_words(f, 0));
+	for (i = 1; i < f->nreqs; i++) {
+		if (strncmp(req_words(f, i), "wait|", 5) == 0)
+			break;
+	}
+	ck_assert_msg(i < f->nreqs, "no wait among %zu requests", f->nreqs);
+	assert_has(req_words(f, i), "--timeout|5");
+	assert_ends(req_words(f, i), "7");
+	ck_assert_int_eq(f->reqs[i]->json, 1);
+	assert_has(req_words(f, f->nreqs - 1), "--since|0:0");
+	assert_has(req_words(f, f->nreqs - 1), max);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "job_id")), 7);
+	ck_assert_str_eq(jsonread_text(sc, "status"), "completed");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "exit_code")),
+	    0);
+	ck_assert_str_eq(jsonread_text(sc, "output"), "built\n");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "timed_out")), 0);
+	jsonread_free(j);
+	fake_clear(f);
+	/* What the call gave is seen: status reads on from its "next". */
+	j = call_tool(f, 2, "terminal_job_status", "{\"job_id\":7}", 0, &r);
+	assert_has(req_words(f, f->nreqs - 1), "--since|1:6");
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * terminal_job_status: status --since MARK --max-bytes N ID; the next
+ * call reads on from the "next" the deck gave; incremental false starts
+ * over and does not move the mark.
+ */
+START_TEST(test_words_status)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	const char		*w;
+	char			 max[32];
+	size_t			 first;
+
+	fake_init(f);
+	snprintf(max, sizeof max, "--max-bytes|%d", MCP_OUTPUT_MAX);
+	fake_script(f, "status", 0, -1, status_json(3, "running",
+	    "one\\ntwo\\n", "2:8"));
+	j = call_tool(f, 1, "terminal_job_status", "{\"job_id\":3}", 0, &r);
+	/* The read is the call's last request (it may ask first). */
+	w = req_words(f, f->nreqs - 1);
+	ck_assert_msg(strncmp(w, "status|", 7) == 0, "%s", w);
+	ck_assert_int_eq(f->reqs[f->nreqs - 1]->json, 1);
+	assert_has(w, "--since|0:0");
+	assert_has(w, max);
+	assert_ends(w, "3");
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_text(sc, "output"), "one\ntwo\n");
+	ck_assert_str_eq(jsonread_text(sc, "status"), "running");
+	ck_assert_str_eq(jsonread_text(sc, "agent"), CLIENT);
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "status", 0, -1, status_json(3, "completed", "three\\n",
+	    "3:14"));
+	j = call_tool(f, 2, "terminal_job_status", "{\"job_id\":3}", 0, &r);
+	assert_has(req_words(f, f->nreqs - 1), "--since|2:8");
+	ck_assert_str_eq(jsonread_text(jsonread_get(r, "structuredContent"),
+	    "status"), "completed");
+	jsonread_free(j);
+	fake_clear(f);
+	j = call_tool(f, 3, "terminal_job_status", "{\"job_id\":3,"
+	    "\"incremental\":false}", 0, &r);
+	assert_has(req_words(f, f->nreqs - 1), "--since|0:0");
+	jsonread_free(j);
+	fake_clear(f);
+	j = call_tool(f, 4, "terminal_job_status", "{\"job_id\":3}", 0, &r);
+	assert_has(req_words(f, f->nreqs - 1), "--since|3:14");
+	jsonread_free(j);
+	fake_clear(f);
+	/* A job's name is a job id too. */
+	first = f->nreqs;
+	j = call_tool(f, 5, "terminal_job_status", "{\"job_id\":\"web\"}", 0,
+	    &r);
+	assert_ends(req_words(f, first), "web");
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* terminal_job_list, terminal_screen: list and screen, as JSON. */
+START_TEST(test_words_list_screen)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 body[8192];
+
+	fake_init(f);
+	snprintf(body, sizeof body, "{\"jobs\":[%s,", job_json(1, "running",
+	    "a", "null"));
+	snprintf(body + strlen(body), sizeof body - strlen(body), "%s]}",
+	    job_json(2, "completed", "b", "0"));
+	fake_script(f, "list", 0, -1, body);
+	j = call_tool(f, 1, "terminal_job_list", "{}", 0, &r);
+	ck_assert_msg(strncmp(req_words(f, 0), "list", 4) == 0, "%s",
+	    req_words(f, 0));
+	ck_assert_int_eq(f->reqs[0]->json, 1);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_uint_eq(jsonread_count(jsonread_get(sc, "jobs")), 2);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "total")), 2);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "running")),
+	    1);
+	jsonread_free(j);
+	fake_clear(f);
+	j = call_tool(f, 2, "terminal_job_list", "{\"status_filter\":"
+	    "[\"completed\"],\"limit\":1}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_uint_eq(jsonread_count(jsonread_get(sc, "jobs")), 1);
+	ck_assert_str_eq(jsonread_text(jsonread_index(jsonread_get(sc,
+	    "jobs"), 0), "status"), "completed");
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "screen", 0, -1, "{\"id\":1,\"rows\":2,\"cols\":10,"
+	    "\"cursor\":{\"row\":1,\"col\":0,\"visible\":true},"
+	    "\"alt_screen\":false,\"title\":null,\"lines\":[\"$ top\",\"\"]}");
+	j = call_tool(f, 3, "terminal_screen", "{\"job_id\":1}", 0, &r);
+	ck_assert_str_eq(req_words(f, 2), "screen|1");
+	ck_assert_int_eq(f->reqs[2]->json, 1);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_string(jsonread_index(jsonread_get(sc,
+	    "lines"), 0), NULL), "$ top");
+	ck_assert_msg(strstr(result_text(r), "$ top") != NULL, "%s",
+	    f->sent[0]);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * terminal_job_cancel: status first; a running job gets kill ID; one
+ * that is not running is refused, and not killed.
+ */
+START_TEST(test_words_cancel)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+
+	fake_init(f);
+	fake_script(f, "status", 0, -1, job_json(5, "running", "sleep 9",
+	    "null"));
+	fake_script(f, "kill", 0, -1, "");
+	j = call_tool(f, 1, "terminal_job_cancel", "{\"job_id\":5}", 0, &r);
+	ck_assert_uint_eq(f->nreqs, 2);
+	ck_assert_msg(strncmp(req_words(f, 0), "status|", 7) == 0, "%s",
+	    req_words(f, 0));
+	ck_assert_str_eq(req_words(f, 1), "kill|5");
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "success")), 1);
+	ck_assert_str_eq(jsonread_text(sc, "previous_status"), "running");
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "status", 0, -1, job_json(5, "completed", "sleep 9",
+	    "0"));
+	j = call_tool(f, 2, "terminal_job_cancel", "{\"job_id\":5}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "not running") != NULL, "%s",
+	    f->sent[0]);
+	ck_assert_uint_eq(f->nreqs, 3);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* terminal_send_input: send ID -- TEXT with control bytes and \ escaped. */
+START_TEST(test_words_send)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	const char		*w;
+
+	fake_init(f);
+	fake_script(f, "send", 0, -1, "");
+	j = call_tool(f, 1, "terminal_send_input", "{\"job_id\":4,\"text\":"
+	    "\"pw\\n\\\\\\u0003\\u007f\\t\\u00e9\"}", 0, &r);
+	w = req_words(f, 0);
+	ck_assert_msg(strcasecmp(w, "send|4|--|pw\\x0a\\\\\\x03\\x7f\\x09"
+	    "\xc3\xa9") == 0, "words: %s", w);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* run: spawn --agent --pipes --timeout --input --no-shell -- ARGV. */
+START_TEST(test_words_run)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	const char		*w;
+	char			 split[4096];
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(8, "running", "echo", "null"));
+	snprintf(split, sizeof split, "[%s]", job_json(8, "completed", "echo",
+	    "0"));
+	fake_script(f, "wait", 0, 0, split);
+	snprintf(split, sizeof split, "%s", job_json(8, "completed", "echo",
+	    "0"));
+	snprintf(split + strlen(split) - 1, sizeof split - strlen(split) + 1,
+	    ",\"output\":\"\",\"stdout\":\"hi there\\n\",\"stderr\":\"\","
+	    "\"stdout_truncated\":false,\"stderr_truncated\":false,"
+	    "\"stdout_bytes\":9,\"stderr_bytes\":0}");
+	fake_script(f, "status", 0, -1, split);
+	j = call_tool(f, 1, "run", "{\"command\":\"echo\",\"args\":"
+	    "[\"{who}\",\"a b\"],\"timeout\":5,\"input_data\":\"x\\n\","
+	    "\"params\":{\"who\":\"hi\"}}", 0, &r);
+	w = req_words(f, 0);
+	ck_assert_msg(strncmp(w, "spawn|", 6) == 0, "%s", w);
+	assert_has(w, "--agent|" CLIENT);
+	assert_has(w, "--pipes");
+	assert_has(w, "--timeout|5");
+	ck_assert_msg(strstr(w, "--input|x\\x0a|") != NULL ||
+	    strstr(w, "--input|x\\x0A|") != NULL, "%s", w);
+	assert_has(w, "--no-shell");
+	assert_ends(w, "--|echo|hi|a b");
+	ck_assert_msg(strncmp(req_words(f, 1), "wait|", 5) == 0, "%s",
+	    req_words(f, 1));
+	ck_assert_msg(strncmp(req_words(f, 2), "status|", 7) == 0, "%s",
+	    req_words(f, 2));
+	assert_has(req_words(f, 2), "--split");
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_text(sc, "stdout"), "hi there\n");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc,
+	    "return_code")), 0);
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "success")), 1);
+	jsonread_free(j);
+	fake_clear(f);
+	/* An unknown {name}: a tool error, the deck not asked. */
+	j = call_tool(f, 2, "run", "{\"command\":\"echo\",\"args\":"
+	    "[\"{nobody}\"],\"params\":{\"who\":\"x\"}}", 1, &r);
+	ck_assert_uint_eq(f->nreqs, 3);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* Huge requests: a 3 MiB argument, a 3 MiB id, many keys. */
+START_TEST(test_huge)
+{
+	struct fake	*f = fake_new(0);
+	size_t		 big = 3 * 1024 * 1024, n;
+	char		*msg, *p;
+
+	fake_init(f);
+	fake_script(f, "spawn", 1, -1, "spawn: too long");
+	msg = malloc(big + 256);
+	ck_assert_ptr_nonnull(msg);
+	p = msg + sprintf(msg, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"terminal\",\"arguments\":"
+	    "{\"command\":\"");
+	memset(p, 'x', big);
+	strcpy(p + big, "\"}}}");
+	mcp_server_input(f->srv, msg, strlen(msg));
+	fake_wait(f, 1);
+	ck_assert_msg(strstr(f->sent[0], "\"id\":1") != NULL, "%.300s",
+	    f->sent[0]);
+	fake_clear(f);
+	/* One object with a great many members. */
+	p = msg + sprintf(msg, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+	    "\"ping\",\"params\":{");
+	for (n = 0; n < 100000; n++)
+		p += sprintf(p, "%s\"k%zu\":%zu", n > 0 ? "," : "", n, n);
+	strcpy(p, "}}");
+	mcp_server_input(f->srv, msg, strlen(msg));
+	fake_wait(f, 1);
+	ck_assert_msg(strstr(f->sent[0], "\"id\":2") != NULL, "%.300s",
+	    f->sent[0]);
+	free(msg);
+	fake_free(f);
+}
+END_TEST
+
+/* Deep nesting: an answer (an error, or ping's), never a crash. */
+START_TEST(test_deep)
+{
+	struct fake	*f = fake_new(0);
+	size_t		 depth = 200000, i;
+	char		*msg, *p;
+
+	fake_init(f);
+	msg = malloc(depth * 8 + 256);
+	ck_assert_ptr_nonnull(msg);
+	p = msg;
+	for (i = 0; i < depth; i++)
+		*p++ = '[';
+	for (i = 0; i < depth; i++)
+		*p++ = ']';
+	*p = '\0';
+	expect_error(f, msg, -32700, "null");
+	fake_clear(f);
+	p = msg + sprintf(msg, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+	    "\"ping\",\"params\":{\"a\":");
+	for (i = 0; i < depth; i++)
+		*p++ = '{', p += sprintf(p, "\"a\":");
+	*p++ = '1';
+	for (i = 0; i < depth + 2; i++)
+		*p++ = '}';
+	*p = '\0';
+	mcp_server_input(f->srv, msg, strlen(msg));
+	fake_wait(f, 1);
+	fake_spin(f, 10);
+	ck_assert_uint_eq(f->nsent, 1);
+	free(msg);
+	fake_free(f);
+}
+END_TEST
+
+/* Return the binary under test. */
+static const char *
+bin(void)
+{
+	const char	*b = getenv("JOBDECK_BIN");
+
+	return b != NULL && *b != '\0' ? b : "./jobdeck";
+}
+
+/* A process of the real binary on pipes. */
+struct proc {
+	pid_t	 pid;
+	int	 in;		/* its stdin, or -1 */
+	int	 out;		/* its stdout */
+	char	*buf;
+	size_t	 len;
+};
+
+/* Start bin ARGS (NULL-ended) with XDG_RUNTIME_DIR=run on pipes. */
+static void
+proc_start(struct proc *p, const char *run, const char *const *args)
+{
+	const char	*argv[16];
+	int		 in[2], out[2], null;
+	size_t		 n = 0;
+
+	memset(p, 0, sizeof *p);
+	argv[n++] = bin();
+	while (*args != NULL && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	ck_assert_int_eq(pipe2(in, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(out, O_CLOEXEC), 0);
+	p->pid = fork();
+	ck_assert_int_ne(p->pid, -1);
+	if (p->pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		if (getenv("CHECK_MCP_VERBOSE") == NULL)
+			dup2(null, 2);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	p->in = in[1];
+	p->out = out[0];
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Write all of buf to the process's stdin. */
+static void
+proc_write(struct proc *p, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(p->in, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		ck_assert_msg(n > 0, "write: %s", strerror(errno));
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Read the process's next line within ms (or fail); its text (static). */
+static const char *
+proc_line(struct proc *p, int ms)
+{
+	static char	*line;
+	struct timespec	 ts;
+	struct pollfd	 pfd = { .fd = p->out, .events = POLLIN };
+	char		 tmp[65536], *nl;
+	int64_t		 end;
+	ssize_t		 n;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ms;
+	for (;;) {
+		if (p->buf != NULL && (nl = memchr(p->buf, '\n', p->len))) {
+			free(line);
+			line = strndup(p->buf, (size_t)(nl - p->buf));
+			p->len -= (size_t)(nl - p->buf) + 1;
+			memmove(p->buf, nl + 1, p->len);
+			return line;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ck_assert_msg(ts.tv_sec * 1000 + ts.tv_nsec / 1000000 < end,
+		    "no line from %s within %d ms", bin(), ms);
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		n = read(p->out, tmp, sizeof tmp);
+		ck_assert_msg(n > 0, "%s closed its stdout", bin());
+		p->buf = realloc(p->buf, p->len + (size_t)n);
+		memcpy(p->buf + p->len, tmp, (size_t)n);
+		p->len += (size_t)n;
+	}
+}
+
+/* Wait up to ms for the process to exit; its wait status, or -1. */
+static int
+proc_wait(struct proc *p, int ms)
+{
+	int	st, i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (waitpid(p->pid, &st, WNOHANG) == p->pid)
+			return st;
+		(void)poll(NULL, 0, 10);
+	}
+	return -1;
+}
+
+/* Close the process's pipes and reap it (killing it if it stays). */
+static void
+proc_end(struct proc *p)
+{
+	if (p->in != -1)
+		close(p->in);
+	close(p->out);
+	if (waitpid(p->pid, NULL, WNOHANG) == 0) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+	}
+	free(p->buf);
+}
+
+/* Make a private runtime directory in dir (a mkdtemp template). */
+static void
+make_run(char *dir)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* Remove dir and what it holds. */
+static void
+rm_rf(const char *dir)
+{
+	char	cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Run `jobdeck ctl -S deck ARGS` beside the deck in run; its status. */
+static int
+ctl_status(const char *run, const char *deck, const char *args)
+{
+	char	cmd[PATH_MAX * 2];
+	int	st;
+
+	snprintf(cmd, sizeof cmd, "XDG_RUNTIME_DIR='%s' '%s' ctl -S %s %s "
+	    ">/dev/null 2>&1 </dev/null", run, bin(), deck, args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#define INIT_LINE "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"," \
+	"\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{}," \
+	"\"clientInfo\":{\"name\":\"c-test\",\"version\":\"1\"}}}\n"
+
+/*
+ * The real binary: a line over MCP_LINE_MAX gets -32700 and the next line
+ * is still served; EOF ends it with status 0.
+ */
+START_TEST(test_bin_long_line)
+{
+	const char	*args[] = { "mcp", "-S", "nodeck", NULL };
+	char		 run[] = "/tmp/jd-mcp-unit.XXXXXX";
+	struct proc	 p;
+	const char	*l;
+	char		*big;
+	size_t		 n = MCP_LINE_MAX + 1024 * 1024;
+	int		 st;
+
+	make_run(run);
+	proc_start(&p, run, args);
+	proc_write(&p, INIT_LINE, strlen(INIT_LINE));
+	l = proc_line(&p, WAIT_MS);
+	ck_assert_msg(strstr(l, "\"result\"") != NULL, "%s", l);
+	big = malloc(n + 1);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'a', n);
+	memcpy(big, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"x\":\"",
+	    45);
+	big[n - 1] = '\n';
+	proc_write(&p, big, n);
+	free(big);
+	l = proc_line(&p, WAIT_MS);
+	ck_assert_msg(strstr(l, "-32700") != NULL, "%s", l);
+	ck_assert_msg(strstr(l, "\"id\":null") != NULL, "%s", l);
+	proc_write(&p, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r\n",
+	    42);
+	l = proc_line(&p, WAIT_MS);
+	ck_assert_msg(strstr(l, "\"id\":3") != NULL &&
+	    strstr(l, "\"result\"") != NULL, "%s", l);
+	close(p.in);
+	p.in = -1;
+	st = proc_wait(&p, WAIT_MS);
+	ck_assert_msg(st != -1, "mcp still runs after EOF");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	proc_end(&p);
+	rm_rf(run);
+}
+END_TEST
+
+/*
+ * The real binary: a client that goes away while a call waits on the
+ * deck (terminal, async false, on a sleep): mcp leaves promptly with
+ * status 0 and the deck lives on.
+ */
+START_TEST(test_bin_disconnect)
+{
+	const char	*up[] = { "up", "--stay", "-S", "mcp-unit", NULL };
+	const char	*mcp[] = { "mcp", "-S", "mcp-unit", NULL };
+	static const char call[] = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"terminal\",\"arguments\":"
+	    "{\"command\":\"sleep 300\",\"async\":false,\"timeout\":600}}}\n";
+	char		 run[] = "/tmp/jd-mcp-unit.XXXXXX";
+	struct proc	 deck, p;
+	const char	*l;
+	int		 st, i;
+
+	make_run(run);
+	proc_start(&deck, run, up);
+	for (i = 0; ctl_status(run, "mcp-unit", "ps") != 0; i++) {
+		ck_assert_msg(i < 100, "up --stay does not answer");
+		(void)poll(NULL, 0, 100);
+	}
+	proc_start(&p, run, mcp);
+	proc_write(&p, INIT_LINE, strlen(INIT_LINE));
+	l = proc_line(&p, WAIT_MS);
+	ck_assert_msg(strstr(l, "\"result\"") != NULL, "%s", l);
+	proc_write(&p, call, strlen(call));
+	/* The job runs, so the call waits on it. */
+	for (i = 0; ctl_status(run, "mcp-unit", "status 1") != 0; i++) {
+		ck_assert_msg(i < 100, "no job 1 in the deck");
+		(void)poll(NULL, 0, 100);
+	}
+	(void)poll(NULL, 0, 300);
+	ck_assert_msg(waitpid(p.pid, &st, WNOHANG) == 0, "mcp left early");
+	close(p.in);
+	p.in = -1;
+	st = proc_wait(&p, 3000);
+	ck_assert_msg(st != -1, "mcp still runs 3 s after its client left");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	proc_end(&p);
+	ck_assert_msg(waitpid(deck.pid, &st, WNOHANG) == 0, "the deck left");
+	ck_assert_int_eq(ctl_status(run, "mcp-unit", "ps"), 0);
+	ck_assert_int_eq(ctl_status(run, "mcp-unit", "quit"), 0);
+	st = proc_wait(&deck, WAIT_MS * 2);
+	ck_assert_msg(st != -1, "the deck does not quit");
+	proc_end(&deck);
+	rm_rf(run);
 }
 END_TEST
 
@@ -18,10 +1866,48 @@ static Suite *
 mcp_suite(void)
 {
 	Suite	*s = suite_create("mcp");
-	TCase	*tc = tcase_create("mcp");
+	TCase	*tc = tcase_create("protocol");
+	TCase	*tt = tcase_create("tools");
+	TCase	*tb = tcase_create("binary");
 
-	tcase_add_test(tc, test_placeholder);
+	tcase_add_test(tc, test_not_json);
+	tcase_add_test(tc, test_not_request);
+	tcase_add_test(tc, test_bad_envelope);
+	tcase_add_test(tc, test_bad_id);
+	tcase_add_test(tc, test_ping);
+	tcase_add_test(tc, test_unknown_method);
+	tcase_add_test(tc, test_notifications);
+	tcase_add_test(tc, test_not_initialized);
+	tcase_add_test(tc, test_negotiate);
+	tcase_add_test(tc, test_list_full);
+	tcase_add_test(tc, test_list_read_only);
+	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_deep);
+	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
+	tcase_add_test(tt, test_unknown_tool);
+	tcase_add_test(tt, test_wrong_types);
+	tcase_add_test(tt, test_timeout_zero);
+	tcase_add_test(tt, test_missing_unknown);
+	tcase_add_test(tt, test_out_of_range);
+	tcase_add_test(tt, test_read_only_refusal);
+	tcase_add_test(tt, test_deck_gone);
+	tcase_add_test(tt, test_deck_refuses);
+	tcase_add_test(tt, test_cancelled);
+	tcase_add_test(tt, test_free_in_flight);
+	tcase_add_test(tt, test_words_terminal);
+	tcase_add_test(tt, test_words_terminal_wait);
+	tcase_add_test(tt, test_words_status);
+	tcase_add_test(tt, test_words_list_screen);
+	tcase_add_test(tt, test_words_cancel);
+	tcase_add_test(tt, test_words_send);
+	tcase_add_test(tt, test_words_run);
+	tcase_set_timeout(tt, 30);
+	suite_add_tcase(s, tt);
+	tcase_add_test(tb, test_bin_long_line);
+	tcase_add_test(tb, test_bin_disconnect);
+	tcase_set_timeout(tb, 60);
+	suite_add_tcase(s, tb);
 	return s;
 }
 

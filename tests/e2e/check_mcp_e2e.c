@@ -1,40 +1,675 @@
 /*
- * check_mcp_e2e.c: jobdeck mcp end to end, the TypeScript SDK as client.
- * Groundwork: filled in by issue 15's tests part.
+ * check_mcp_e2e.c: jobdeck mcp end to end.  A real deck (the TUI on a
+ * term, so the panel can be read) and the official MCP TypeScript SDK as
+ * the client: each case runs `node tests/mcp/interop.mjs SCENARIO DECK`,
+ * which spawns `$JOBDECK_BIN mcp -S DECK` through the SDK's
+ * StdioClientTransport, asserts with node's assert and prints one JSON
+ * line of what it saw; here its exit status and that line are checked,
+ * and what the deck shows (the agent's mark on the panel and in ps).
+ * Without node or the SDK (tests/mcp/node_modules, installed by `make
+ * test` with npm ci, which leaves node_modules/.jobdeck-stamp when it
+ * ran to its end) those cases SKIP, saying why.  The --start case
+ * needs no node: it speaks JSON-RPC to `jobdeck mcp --start` itself.
+ *
+ * The client's directory is $JOBDECK_MCP_DIR, else tests/mcp (make runs
+ * the suites from the top of the tree).
  */
-#include <check.h>
-#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/e2e.h"
+#include "jsonread.h"
 #include "skip.h"
 
-START_TEST(test_placeholder)
+#define NODE_MS		90000	/* one scenario, on a loaded machine */
+#define CTL_MS		15000
+#define EXIT_MS		10000	/* mcp and its deck leaving at EOF */
+#define CLIENT_NAME	"interop-agent"	/* interop.mjs's clientInfo.name */
+
+static const struct term_rect	panel = { 0, 0, 39, 40 };
+
+/* A deck under test. */
+struct deck {
+	struct term	*t;
+	char		 name[32];
+	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
+};
+
+/* What a scenario gave. */
+struct node_out {
+	int		 status;
+	char		*out;
+	char		*err;
+	struct jsonread	*json;
+};
+
+/* Return the client's directory. */
+static const char *
+mcp_dir(void)
 {
-	TEST_SKIP("groundwork: the suite is not written yet");
+	const char	*d = getenv("JOBDECK_MCP_DIR");
+
+	return d != NULL && *d != '\0' ? d : "tests/mcp";
+}
+
+/*
+ * Return NULL if node and the SDK are here, else why not (for the skip
+ * line).
+ */
+static const char *
+sdk_missing(void)
+{
+	static char	why[PATH_MAX + 64];
+	char		path[PATH_MAX];
+
+	if (system("command -v node >/dev/null 2>&1") != 0)
+		return "no node (scripts/deps.sh installs nodejs)";
+	snprintf(path, sizeof path, "%s/interop.mjs", mcp_dir());
+	if (access(path, R_OK) != 0) {
+		snprintf(why, sizeof why, "no %s (set JOBDECK_MCP_DIR)", path);
+		return why;
+	}
+	/* The Makefile's stamp: npm ci ran to its end. */
+	snprintf(path, sizeof path, "%s/node_modules/.jobdeck-stamp",
+	    mcp_dir());
+	if (access(path, R_OK) != 0) {
+		snprintf(why, sizeof why, "the MCP SDK is not installed in "
+		    "%s/node_modules (`make mcp-sdk`: npm ci could not "
+		    "reach the registry?)", mcp_dir());
+		return why;
+	}
+	return NULL;
+}
+
+/* Start a deck called name: the TUI on a term, no configuration. */
+static void
+deck_start(struct deck *d, const char *name)
+{
+	const char	*cfg = e2e_cfg_write("mcp.toml", "");
+	const char	*args[] = { "-c", cfg, "-S", name, NULL };
+
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->t = e2e_start(args, NULL);
+	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
+	    term_tmpdir(d->t)) < (int)sizeof d->run);
+}
+
+/* Close the deck's term (its jobs die with it). */
+static void
+deck_close(struct deck *d)
+{
+	term_close(d->t);
+	d->t = NULL;
+	e2e_cfg_remove();
+}
+
+/* Run `jobdeck ctl ARGS` on the deck; its output, status 0 asserted. */
+static char *
+ctl(struct deck *d, const char *const *args)
+{
+	char	*out;
+	int	 status;
+
+	out = e2e_ctl(d->t, d->name, d->run, args, 1, CTL_MS, &status);
+	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
+	    out);
+	return out;
+}
+
+/* Return an absolute path for the binary under test. */
+static const char *
+abs_bin(void)
+{
+	static char	path[PATH_MAX];
+
+	if (realpath(e2e_bin(), path) == NULL)
+		ck_abort_msg("%s: %s", e2e_bin(), strerror(errno));
+	return path;
+}
+
+/*
+ * Run scenario (with arg, may be NULL) of interop.mjs against the deck,
+ * pumping its screen meanwhile; fill o (free with node_free()).
+ */
+static void
+node_run(struct deck *d, const char *scenario, const char *arg,
+    struct node_out *o)
+{
+	struct pollfd	 pfd[2];
+	char		 script[PATH_MAX], *cause = NULL;
+	size_t		 olen = 0, elen = 0;
+	int64_t		 end = term_now_ms() + NODE_MS;
+	int		 po[2], pe[2], st, open_fds = 2, null;
+	pid_t		 pid;
+
+	memset(o, 0, sizeof *o);
+	o->out = calloc(1, 1);
+	o->err = calloc(1, 1);
+	ck_assert(o->out != NULL && o->err != NULL);
+	snprintf(script, sizeof script, "%s/interop.mjs", mcp_dir());
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		setenv("XDG_RUNTIME_DIR", d->run, 1);
+		setenv("JOBDECK_BIN", abs_bin(), 1);
+		execlp("node", "node", script, scenario, d->name, arg,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	pfd[0].fd = po[0];
+	pfd[1].fd = pe[0];
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (open_fds > 0) {
+		if (term_now_ms() > end) {
+			kill(pid, SIGKILL);
+			ck_abort_msg("node %s did not finish in %d ms\n"
+			    "stdout: %s\nstderr: %s", scenario, NODE_MS,
+			    o->out, o->err);
+		}
+		if (poll(pfd, 2, 10) > 0) {
+			if (pfd[0].fd != -1 && pfd[0].revents != 0 &&
+			    !e2e_drain(pfd[0].fd, &o->out, &olen)) {
+				close(pfd[0].fd);
+				pfd[0].fd = -1;
+				open_fds--;
+			}
+			if (pfd[1].fd != -1 && pfd[1].revents != 0 &&
+			    !e2e_drain(pfd[1].fd, &o->err, &elen)) {
+				close(pfd[1].fd);
+				pfd[1].fd = -1;
+				open_fds--;
+			}
+		}
+		term_pump(d->t, 1);
+	}
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (o->status == 0) {
+		o->json = jsonread_parse(o->out, strlen(o->out), &cause);
+		ck_assert_msg(o->json != NULL, "node %s: bad JSON line (%s): "
+		    "%s", scenario, cause, o->out);
+	}
+}
+
+/* Free what node_run() filled. */
+static void
+node_free(struct node_out *o)
+{
+	jsonread_free(o->json);
+	free(o->out);
+	free(o->err);
+}
+
+/* Run scenario; assert it exited 0 with "ok": true. */
+static void
+node_ok(struct deck *d, const char *scenario, const char *arg,
+    struct node_out *o)
+{
+	node_run(d, scenario, arg, o);
+	ck_assert_msg(o->status == 0, "interop %s: exit %d\nstdout: %s\n"
+	    "stderr: %s\n%s", scenario, o->status, o->out, o->err,
+	    e2e_dump(d->t));
+	ck_assert_msg(jsonread_bool(jsonread_get(o->json, "ok")) == 1,
+	    "interop %s: %s", scenario, o->out);
+	if (getenv("CHECK_MCP_VERBOSE") != NULL)
+		fprintf(stderr, "%s", o->out);
+}
+
+/* Skip the calling test when the SDK is missing. */
+#define NEED_SDK() do {							\
+	const char	*why_ = sdk_missing();				\
+	if (why_ != NULL)						\
+		TEST_SKIP("%s", why_);					\
+} while (0)
+
+/* initialize: serverInfo, the protocol version, capabilities. */
+START_TEST(test_initialize)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-init");
+	node_ok(&d, "initialize", NULL, &o);
+	ck_assert_str_eq(jsonread_text(jsonread_get(o.json, "serverInfo"),
+	    "name"), "jobdeck");
+	ck_assert_str_eq(jsonread_text(o.json, "protocolVersion"),
+	    "2025-11-25");
+	ck_assert_ptr_nonnull(jsonread_get(jsonread_get(o.json,
+	    "capabilities"), "tools"));
+	node_free(&o);
+	deck_close(&d);
 }
 END_TEST
 
-/* Make the suite. */
-static Suite *
-mcp_suite(void)
+/* tools/list: the seven tools. */
+START_TEST(test_tools)
 {
-	Suite	*s = suite_create("mcp");
-	TCase	*tc = tcase_create("mcp");
+	struct deck		 d;
+	struct node_out		 o;
+	const struct jsonread	*tools;
 
-	tcase_add_test(tc, test_placeholder);
-	suite_add_tcase(s, tc);
-	return s;
+	NEED_SDK();
+	deck_start(&d, "mcp-tools");
+	node_ok(&d, "tools", NULL, &o);
+	tools = jsonread_get(o.json, "tools");
+	ck_assert_uint_eq(jsonread_count(tools), 7);
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/*
+ * An async job polled until completed, every line once; the panel and ps
+ * show it as the agent's.
+ */
+START_TEST(test_async)
+{
+	const char	*ps[] = { "ps", NULL };
+	struct deck	 d;
+	struct node_out	 o;
+	char		*out;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-async");
+	node_ok(&d, "async", NULL, &o);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json, "lines")),
+	    60);
+	ck_assert_str_eq(jsonread_text(o.json, "agent"), CLIENT_NAME);
+	EXPECT_IN(d.t, &panel, CLIENT_NAME, 10000);
+	out = ctl(&d, ps);
+	ck_assert_msg(strstr(out, CLIENT_NAME) != NULL, "ps has no agent "
+	    "mark:\n%s", out);
+	free(out);
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* Output over the cap: every line once across polls; offset reads on. */
+START_TEST(test_big)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-big");
+	node_ok(&d, "big", NULL, &o);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json, "lines")),
+	    30000);
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* Cancel a running job: previous status running, then canceled. */
+START_TEST(test_cancel)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-cancel");
+	node_ok(&d, "cancel", NULL, &o);
+	ck_assert_str_eq(jsonread_text(o.json, "previous_status"), "running");
+	ck_assert_str_eq(jsonread_text(o.json, "status"), "canceled");
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* Answer a read -p prompt through terminal_send_input. */
+START_TEST(test_prompt)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-prompt");
+	node_ok(&d, "prompt", NULL, &o);
+	ck_assert_ptr_nonnull(strstr(jsonread_text(o.json, "output"),
+	    "got=s3cret"));
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* A full-screen program read through terminal_screen. */
+START_TEST(test_screen)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-screen");
+	node_ok(&d, "screen", NULL, &o);
+	ck_assert_str_eq(jsonread_text(o.json, "first"),
+	    "row 001 of the file");
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/* One-shot runs: a timeout, streams apart, input_data, not found. */
+START_TEST(test_run)
+{
+	struct deck	 d;
+	struct node_out	 o;
+
+	NEED_SDK();
+	deck_start(&d, "mcp-run");
+	node_ok(&d, "run", NULL, &o);
+	ck_assert_int_eq(jsonread_bool(jsonread_get(o.json, "timed_out")), 1);
+	ck_assert_str_eq(jsonread_text(o.json, "stdout"), "hello\nworld\n");
+	ck_assert_str_eq(jsonread_text(o.json, "stderr"), "err\n");
+	node_free(&o);
+	deck_close(&d);
+}
+END_TEST
+
+/*
+ * The read-only profile: three tools, a cancel refused, and the job
+ * (started here over ctl) still running afterwards; it works with the
+ * deck's full socket moved away (it uses NAME.ro only).
+ */
+START_TEST(test_read_only)
+{
+	const char		*spawn[] = { "--json", "spawn", "--",
+				    "sleep", "300", NULL };
+	const char		*status[] = { "--json", "status", NULL,
+				    NULL };
+	struct deck		 d;
+	struct node_out		 o;
+	struct jsonread		*job;
+	char			*out, *cause = NULL, id[32];
+	char			 sock[PATH_MAX + 32], away[PATH_MAX + 40];
+
+	NEED_SDK();
+	deck_start(&d, "mcp-ro");
+	out = ctl(&d, spawn);
+	job = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(job != NULL, "spawn: %s: %s", cause, out);
+	ck_assert_int_eq(jsonread_type(jsonread_get(job, "id")),
+	    JSONREAD_NUMBER);
+	snprintf(id, sizeof id, "%.0f", jsonread_number(jsonread_get(job,
+	    "id")));
+	jsonread_free(job);
+	free(out);
+	/*
+	 * The full socket out of the way: the Ask profile talks to the
+	 * deck's read-only one, so the deck itself refuses what it must.
+	 */
+	snprintf(sock, sizeof sock, "%s/jobdeck/mcp-ro.sock", d.run);
+	snprintf(away, sizeof away, "%s.away", sock);
+	ck_assert_int_eq(rename(sock, away), 0);
+	node_run(&d, "readonly", id, &o);
+	ck_assert_int_eq(rename(away, sock), 0);
+	ck_assert_msg(o.status == 0, "interop readonly: exit %d\nstdout: %s\n"
+	    "stderr: %s", o.status, o.out, o.err);
+	ck_assert_uint_eq(jsonread_count(jsonread_get(o.json, "tools")), 3);
+	node_free(&o);
+	status[2] = id;
+	out = ctl(&d, status);
+	job = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(job != NULL, "status: %s: %s", cause, out);
+	ck_assert_str_eq(jsonread_text(job, "state"), "running");
+	jsonread_free(job);
+	free(out);
+	deck_close(&d);
+}
+END_TEST
+
+/* Return how many processes carry tag in their environment. */
+static int
+tagged_procs(const char *tag, pid_t *one)
+{
+	DIR		*dir;
+	struct dirent	*de;
+	char		 path[300], env[65536];
+	ssize_t		 n, i;
+	size_t		 tlen = strlen(tag);
+	int		 fd, count = 0;
+
+	ck_assert_ptr_nonnull(dir = opendir("/proc"));
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/environ", de->d_name);
+		if ((fd = open(path, O_RDONLY)) == -1)
+			continue;
+		n = read(fd, env, sizeof env - 1);
+		close(fd);
+		for (i = 0; n > 0 && i < n; i += (ssize_t)strlen(env + i) + 1) {
+			env[n] = '\0';
+			if (strncmp(env + i, tag, tlen) == 0 &&
+			    env[i + (ssize_t)tlen] == '\0') {
+				if (one != NULL)
+					*one = (pid_t)atoi(de->d_name);
+				count++;
+				break;
+			}
+		}
+	}
+	closedir(dir);
+	return count;
 }
 
-/* Run the suite; exit non-zero if any test failed. */
+/* Read one line from fd within ms into buf; its length, or -1. */
+static ssize_t
+read_line(int fd, char **buf, size_t *len, int ms)
+{
+	int64_t		 end = term_now_ms() + ms;
+	struct pollfd	 pfd = { .fd = fd, .events = POLLIN };
+	char		*nl;
+	size_t		 n;
+
+	for (;;) {
+		if (*buf != NULL && (nl = memchr(*buf, '\n', *len)) != NULL) {
+			n = (size_t)(nl - *buf);
+			return (ssize_t)n;
+		}
+		if (term_now_ms() > end)
+			return -1;
+		if (poll(&pfd, 1, 50) > 0 && !e2e_drain(fd, buf, len))
+			return -1;
+	}
+}
+
+/* Take the first line (and its newline) off buf. */
+static void
+drop_line(char *buf, size_t *len)
+{
+	char	*nl = memchr(buf, '\n', *len);
+	size_t	 n = (size_t)(nl - buf) + 1;
+
+	memmove(buf, buf + n, *len - n + 1);
+	*len -= n;
+}
+
+/*
+ * --start: no deck runs; mcp starts one, the tools work on it, and when
+ * the session ends (stdin closed, or signo) mcp leaves with status 0 and
+ * the deck and its jobs are gone and its socket removed.
+ */
+static void
+start_case(int signo)
+{
+	static const char *const msgs[] = {
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+		    "\"params\":{\"protocolVersion\":\"2025-06-18\","
+		    "\"capabilities\":{},\"clientInfo\":{\"name\":\"c-test\","
+		    "\"version\":\"1\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+		    "\"params\":{\"name\":\"terminal\",\"arguments\":"
+		    "{\"command\":\"sleep 300\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+		    "\"params\":{\"name\":\"terminal_job_list\","
+		    "\"arguments\":{}}}",
+	};
+	char		 dir[] = "/tmp/jd-mcp-start.XXXXXX", run[64];
+	char		 tag[128], sock[PATH_MAX], *buf = NULL, *cause = NULL;
+	size_t		 len = 0, i;
+	ssize_t		 n;
+	struct jsonread	*j;
+	const struct jsonread *sc;
+	int		 in[2], out[2], st, null, rc;
+	int64_t		 end;
+	pid_t		 pid, left = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(run, sizeof run, "%s/run", dir);
+	ck_assert_int_eq(mkdir(run, 0700), 0);
+	snprintf(tag, sizeof tag, "JOBDECK_MCP_E2E_TAG=%s", dir);
+	snprintf(sock, sizeof sock, "%s/jobdeck/mcp-start.sock", run);
+	ck_assert_int_eq(pipe2(in, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(out, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(null, 2);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		setenv("HOME", dir, 1);
+		putenv(tag);
+		execl(e2e_bin(), e2e_bin(), "mcp", "-S", "mcp-start",
+		    "--start", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	for (i = 0; i < sizeof msgs / sizeof msgs[0]; i++) {
+		ck_assert(write(in[1], msgs[i], strlen(msgs[i])) ==
+		    (ssize_t)strlen(msgs[i]));
+		ck_assert(write(in[1], "\n", 1) == 1);
+		if (i == 1)
+			continue;	/* a notification: no answer */
+		n = read_line(out[0], &buf, &len, CTL_MS);
+		ck_assert_msg(n >= 0, "no answer to message %zu: %s", i,
+		    buf != NULL ? buf : "");
+		buf[n] = '\0';
+		j = jsonread_parse(buf, (size_t)n, &cause);
+		ck_assert_msg(j != NULL, "%s: %s", cause, buf);
+		ck_assert_msg(jsonread_get(j, "error") == NULL, "%s", buf);
+		ck_assert_int_eq((int)jsonread_number(jsonread_get(j, "id")),
+		    (int)i + (i == 0 ? 1 : 0));
+		if (i == 0)
+			ck_assert_str_eq(jsonread_text(jsonread_get(j,
+			    "result"), "protocolVersion"), "2025-06-18");
+		else {
+			sc = jsonread_get(jsonread_get(j, "result"),
+			    "structuredContent");
+			ck_assert_msg(jsonread_bool(jsonread_get(jsonread_get(
+			    j, "result"), "isError")) != 1, "%s", buf);
+			ck_assert_msg(sc != NULL, "%s", buf);
+			if (i == 3)
+				ck_assert_int_eq((int)jsonread_number(
+				    jsonread_get(sc, "running")), 1);
+		}
+		jsonread_free(j);
+		buf[n] = '\n';
+		drop_line(buf, &len);
+	}
+	ck_assert_msg(access(sock, F_OK) == 0, "no socket %s", sock);
+	/* mcp, its deck and the sleep at least. */
+	ck_assert_int_ge(tagged_procs(tag, NULL), 3);
+	if (signo != 0)
+		ck_assert_int_eq(kill(pid, signo), 0);
+	else
+		close(in[1]);
+	end = term_now_ms() + EXIT_MS;
+	while ((rc = waitpid(pid, &st, WNOHANG)) == 0 && term_now_ms() < end)
+		(void)poll(NULL, 0, 20);
+	if (rc == 0)
+		kill(pid, SIGKILL);
+	ck_assert_msg(rc == pid, "mcp --start still runs %d ms after EOF",
+	    EXIT_MS);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "mcp: status "
+	    "%d", st);
+	while (tagged_procs(tag, &left) > 0 && term_now_ms() < end)
+		(void)poll(NULL, 0, 20);
+	if (left != 0 && tagged_procs(tag, &left) > 0) {
+		kill(left, SIGKILL);
+		ck_abort_msg("process %d is left after mcp --start ended",
+		    (int)left);
+	}
+	ck_assert_msg(access(sock, F_OK) != 0, "socket %s is left", sock);
+	free(buf);
+	if (signo != 0)
+		close(in[1]);
+	close(out[0]);
+	ck_assert_int_eq(system(e2e_fmt("rm -rf %s", dir)), 0);
+}
+
+/* --start, the session ended by closing stdin. */
+START_TEST(test_start)
+{
+	start_case(0);
+}
+END_TEST
+
+/* --start, the session ended by SIGTERM. */
+START_TEST(test_start_sigterm)
+{
+	start_case(SIGTERM);
+}
+END_TEST
+
+/* --start, the session ended by SIGHUP (the agent's terminal went). */
+START_TEST(test_start_sighup)
+{
+	start_case(SIGHUP);
+}
+END_TEST
+
+
+static const struct e2e_case cases[] = {
+	{ "initialize", &test_initialize, 120 },
+	{ "tools", &test_tools, 120 },
+	{ "async", &test_async, 120 },
+	{ "big", &test_big, 120 },
+	{ "cancel", &test_cancel, 120 },
+	{ "prompt", &test_prompt, 120 },
+	{ "screen", &test_screen, 120 },
+	{ "run", &test_run, 120 },
+	{ "read_only", &test_read_only, 120 },
+	{ "start", &test_start, 60 },
+	{ "start_sigterm", &test_start_sigterm, 60 },
+	{ "start_sighup", &test_start_sighup, 60 },
+};
+
+/* Run the suite. */
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
+	Suite	*s = suite_create("mcp_e2e");
 
-	sr = srunner_create(mcp_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
+	return e2e_main(s);
 }
