@@ -55,6 +55,10 @@ struct mcp_param {
 						/*   allowed words, NULL-ended */
 	double		 min;		/* numbers: bounds, when min < max */
 	double		 max;
+	int		 nul_ok;	/* MCP_STRING: may hold NUL (the */
+					/*   tool escapes it); any other */
+					/*   string becomes a deck word, */
+					/*   which a NUL would cut */
 };
 
 typedef void	mcp_tool_start(struct mcp_call *, const struct jsonval *args);

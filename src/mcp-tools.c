@@ -145,77 +145,77 @@ static const char *const mcp_tools_status_words[] = {
 static const struct mcp_param mcp_tools_terminal_params[] = {
 	{ "command", MCP_STRING, 1, "The shell command line to run, as sh "
 	    "-c runs it (pipes, redirections and && work), e.g. \"make test "
-	    "2>&1\".", NULL, 0, 0 },
+	    "2>&1\".", NULL, 0, 0, 0 },
 	{ "cwd", MCP_STRING, 0, "The directory to run it in (default: the "
-	    "deck's).", NULL, 0, 0 },
+	    "deck's).", NULL, 0, 0, 0 },
 	{ "env", MCP_STRING_MAP, 0, "Environment variables to set for it, "
-	    "e.g. {\"DEBUG\": \"1\"}.", NULL, 0, 0 },
+	    "e.g. {\"DEBUG\": \"1\"}.", NULL, 0, 0, 0 },
 	{ "async", MCP_BOOLEAN, 0, "true (the default): start the job and "
 	    "return its job_id at once; follow it with terminal_job_status. "
 	    "false: wait for it to end (at most timeout seconds) and return "
-	    "its output and exit code.", NULL, 0, 0 },
+	    "its output and exit code.", NULL, 0, 0, 0 },
 	{ "timeout", MCP_NUMBER, 0, "With async false: how many seconds to "
 	    "wait (default 30, at most 3600).  A job still running then "
 	    "keeps running (timed_out is true); poll or cancel it.", NULL, 0,
-	    3600 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	    3600, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 static const struct mcp_param mcp_tools_status_params[] = {
-	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0 },
+	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0, 0 },
 	{ "incremental", MCP_BOOLEAN, 0, "true (the default): only the "
 	    "output this session has not been given yet; false: the output "
-	    "from the start of the job's run.", NULL, 0, 0 },
+	    "from the start of the job's run.", NULL, 0, 0, 0 },
 	{ "offset", MCP_INTEGER, 0, "Read the output from this line (0 is "
 	    "the first line of the run; a previous result's next_offset "
-	    "reads on).  Overrides incremental.", NULL, 0, 9007199254740991.0 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	    "reads on).  Overrides incremental.", NULL, 0, 9007199254740991.0, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 static const struct mcp_param mcp_tools_list_params[] = {
 	{ "status_filter", MCP_STRING_ARRAY, 0, "Only jobs with one of these "
-	    "statuses (default: all).", mcp_tools_status_words, 0, 0 },
+	    "statuses (default: all).", mcp_tools_status_words, 0, 0, 0 },
 	{ "limit", MCP_INTEGER, 0, "At most this many jobs, the most recent "
-	    "(default 50).", NULL, 1, 1000 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	    "(default 50).", NULL, 1, 1000, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 static const struct mcp_param mcp_tools_job_params[] = {
-	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 static const struct mcp_param mcp_tools_send_params[] = {
-	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0 },
+	{ "job_id", MCP_JOB_ID, 1, MCP_DESC_JOB_ID, NULL, 0, 0, 0 },
 	{ "text", MCP_STRING, 1, "The bytes to type, exactly: end a line with "
 	    "\"\\n\" (or \"\\r\" for programs that want Enter as a carriage "
 	    "return); control keys are their characters, e.g. Ctrl+C is "
 	    "\"\\u0003\", Ctrl+D \"\\u0004\", Escape \"\\u001b\".", NULL, 0,
-	    0 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	    0, 1 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 static const struct mcp_param mcp_tools_run_params[] = {
 	{ "command", MCP_STRING, 1, "The program to run (looked up in PATH), "
 	    "not a shell command line: its arguments go in args.", NULL, 0,
-	    0 },
+	    0, 0 },
 	{ "args", MCP_STRING_ARRAY, 0, "Its arguments, each one word as "
-	    "given (no shell quoting or globbing).", NULL, 0, 0 },
+	    "given (no shell quoting or globbing).", NULL, 0, 0, 0 },
 	{ "env", MCP_STRING_MAP, 0, "Environment variables to set for it.",
-	    NULL, 0, 0 },
+	    NULL, 0, 0, 0 },
 	{ "cwd", MCP_STRING, 0, "The directory to run it in (default: the "
-	    "deck's).", NULL, 0, 0 },
+	    "deck's).", NULL, 0, 0, 0 },
 	{ "timeout", MCP_NUMBER, 0, "Seconds before it is killed (default "
-	    "300, at most 86400).", NULL, 0, 86400 },
+	    "300, at most 86400).", NULL, 0, 86400, 0 },
 	{ "input_data", MCP_STRING, 0, "Text written to its standard input, "
-	    "which is then closed (default: no input).", NULL, 0, 0 },
+	    "which is then closed (default: no input).", NULL, 0, 0, 1 },
 	{ "params", MCP_STRING_MAP, 0, "Values for {name} placeholders in "
 	    "command and args, e.g. {\"file\": \"a.txt\"} for args "
 	    "[\"-l\", \"{file}\"]; each value fills its word as it is.  A "
 	    "{name} without a value is an error; with params, ${VAR} is "
 	    "the server's environment variable and $$ a literal $.", NULL,
-	    0, 0 },
-	{ NULL, 0, 0, NULL, NULL, 0, 0 }
+	    0, 0, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
 const struct mcp_tool mcp_tools[] = {

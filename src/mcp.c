@@ -635,6 +635,16 @@ mcp_check_choice(const char *what, const struct jsonval *v,
 	return msg;
 }
 
+/* Check that a string holds no NUL (a deck word cannot); NULL, or why not. */
+static char *
+mcp_check_nul(const char *what, const struct jsonval *v)
+{
+	if (strlen(jsonval_string(v)) == jsonval_string_len(v))
+		return NULL;
+	return xprintf("%s: a NUL character (\\u0000) cannot be passed "
+	    "here", what);
+}
+
 /* Check one argument against its parameter; NULL, or why not. */
 static char *
 mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
@@ -651,6 +661,9 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 	case MCP_STRING:
 		if (t != JSONVAL_STRING)
 			want = "a string";
+		else if (!p->nul_ok &&
+		    (msg = mcp_check_nul(p->name, v)) != NULL)
+			return msg;
 		else
 			return mcp_check_choice(p->name, v, p->choices);
 		break;
@@ -669,6 +682,8 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 	case MCP_JOB_ID:
 		if (t != JSONVAL_INT && t != JSONVAL_STRING)
 			want = "a job id (an integer) or a job's name";
+		else if (t == JSONVAL_STRING)
+			return mcp_check_nul(p->name, v);
 		break;
 	case MCP_STRING_ARRAY:
 		if (t != JSONVAL_ARRAY) {
@@ -680,7 +695,8 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 			if (jsonval_type(jsonval_at(v, i)) != JSONVAL_STRING)
 				msg = xprintf("%s: expected a string, got %s",
 				    what, mcp_type_words(jsonval_at(v, i)));
-			else
+			else if ((msg = mcp_check_nul(what,
+			    jsonval_at(v, i))) == NULL)
 				msg = mcp_check_choice(what, jsonval_at(v, i),
 				    p->choices);
 			free(what);
@@ -698,6 +714,11 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 				return xprintf("%s.%s: expected a string, got "
 				    "%s", p->name, m.key,
 				    mcp_type_words(m.value));
+			what = xprintf("%s.%s", p->name, m.key);
+			msg = mcp_check_nul(what, m.value);
+			free(what);
+			if (msg != NULL)
+				return msg;
 		}
 		return NULL;
 	}

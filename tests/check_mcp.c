@@ -1862,6 +1862,99 @@ START_TEST(test_bin_disconnect)
 END_TEST
 
 /* Make the suite. */
+/* ---- review 2 of issue 15 ---- */
+
+/*
+ * A NUL inside a string that becomes a word for the deck (command, cwd,
+ * env, args, params, a job's name) is refused before the deck is asked:
+ * the word would be cut at the NUL ("echo hi\0; rm x" ran "echo hi").
+ * Text that is escaped for the deck (send's text, run's input_data)
+ * keeps its NULs.
+ */
+START_TEST(test_r2_nul_in_words)
+{
+	static const char *const calls[][2] = {
+		{ "terminal", "{\"command\":\"echo hi\\u0000; rm x\"}" },
+		{ "terminal", "{\"command\":\"true\",\"cwd\":\"/tmp\\u0000x\"}" },
+		{ "terminal", "{\"command\":\"true\",\"env\":{\"A\":"
+		    "\"1\\u00002\"}}" },
+		{ "run", "{\"command\":\"echo\\u0000x\"}" },
+		{ "run", "{\"command\":\"echo\",\"args\":[\"a\\u0000b\"]}" },
+		{ "run", "{\"command\":\"echo\",\"args\":[\"{p}\"],"
+		    "\"params\":{\"p\":\"a\\u0000b\"}}" },
+		{ "terminal_job_status", "{\"job_id\":\"a\\u0000b\"}" },
+		{ "terminal_screen", "{\"job_id\":\"a\\u0000b\"}" },
+	};
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	size_t			 i;
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "echo hi",
+	    "null"));
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		j = call_tool(f, (int)i + 1, calls[i][0], calls[i][1], 1, &r);
+		ck_assert_msg(strstr(result_text(r), "NUL") != NULL,
+		    "%s %s: %s", calls[i][0], calls[i][1], result_text(r));
+		ck_assert_msg(f->nreqs == 0, "%s %s: the deck was asked: %s",
+		    calls[i][0], calls[i][1], req_words(f, 0));
+		jsonread_free(j);
+	}
+	fake_script(f, "send", 0, -1, "");
+	j = call_tool(f, 20, "terminal_send_input", "{\"job_id\":4,\"text\":"
+	    "\"a\\u0000b\"}", 0, &r);
+	ck_assert_msg(strcasecmp(req_words(f, 0), "send|4|--|a\\x00b") == 0,
+	    "%s", req_words(f, 0));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * run's text names how much of a cut stream it gives without a whole
+ * size the deck no longer sends (status --split dropped stdout_bytes):
+ * it said "the first 65536 bytes of -1".
+ */
+START_TEST(test_r2_run_cut_note)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 split[4096];
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(8, "running", "yes", "null"));
+	snprintf(split, sizeof split, "[%s]", job_json(8, "completed", "yes",
+	    "0"));
+	fake_script(f, "wait", 0, 0, split);
+	snprintf(split, sizeof split, "%s", job_json(8, "completed", "yes",
+	    "0"));
+	snprintf(split + strlen(split) - 1, sizeof split - strlen(split) + 1,
+	    ",\"output\":\"\",\"stdout\":\"y\\ny\\n\",\"stderr\":\"e\\n\","
+	    "\"stdout_truncated\":true,\"stderr_truncated\":false}");
+	fake_script(f, "status", 0, -1, split);
+	j = call_tool(f, 1, "run", "{\"command\":\"yes\"}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "stdout_truncated")),
+	    1);
+	ck_assert_msg(strstr(result_text(r), "-1") == NULL, "%s",
+	    result_text(r));
+	ck_assert_msg(strstr(result_text(r), "stdout: the first") != NULL,
+	    "%s", result_text(r));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/* Review 2's cases. */
+static void
+mcp_suite_review2(TCase *tt)
+{
+	tcase_add_test(tt, test_r2_nul_in_words);
+	tcase_add_test(tt, test_r2_run_cut_note);
+}
+
 static Suite *
 mcp_suite(void)
 {
@@ -1902,6 +1995,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_cancel);
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);
+	mcp_suite_review2(tt);
 	tcase_set_timeout(tt, 30);
 	suite_add_tcase(s, tt);
 	tcase_add_test(tb, test_bin_long_line);
