@@ -1584,9 +1584,12 @@ mcp_tools_run_stream(struct json_buf *jb, const struct jsonval *doc,
 		return;
 	snprintf(key, sizeof key, "%s_bytes", name);
 	(void)jsonval_int(jsonval_get(doc, key), &total);
-	if (cut) {
-		mcp_tools_cat(text, "\n--- %s: the first %d bytes of %lld ---\n",
-		    name, MCP_OUTPUT_MAX, (long long)total);
+	if (cut && total >= 0) {
+		mcp_tools_cat(text, "\n--- %s: the first %zu bytes of %lld ---\n",
+		    name, jsonval_string_len(v), (long long)total);
+	} else if (cut) {
+		mcp_tools_cat(text, "\n--- %s: the first %zu bytes; there was "
+		    "more ---\n", name, jsonval_string_len(v));
 	} else
 		mcp_tools_cat(text, "\n--- %s ---\n", name);
 	/* Line by line, control bytes (NUL too) shown as escapes. */
