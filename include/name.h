@@ -6,8 +6,8 @@
  *   - An identifier, [A-Za-z_][A-Za-z0-9_]*, ASCII only whatever the
  *     locale: an environment variable's name (env, export, unset, --env)
  *     and a template's ${NAME} and {name}.
- *   - A job name, [A-Za-z0-9_.-]+ and not only digits (a number is a job's
- *     id): no blank, no quote, no control character (ESC, BEL, C1, DEL)
+ *   - A job name, [A-Za-z0-9_.-]+, not only digits (a number is a job's
+ *     id) and not starting with '-' (an option): no blank, no quote, no control character (ESC, BEL, C1, DEL)
  *     and no byte above 0x7e can reach a screen, a log file name or a JSON
  *     reply through it.
  *

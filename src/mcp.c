@@ -42,6 +42,7 @@
 #include "loop.h"
 #include "mcp.h"
 #include "mcp-private.h"
+#include "name.h"
 #include "outfd.h"
 #include "xmalloc.h"
 
@@ -645,6 +646,27 @@ mcp_check_nul(const char *what, const struct jsonval *v)
 	    "here", what);
 }
 
+/*
+ * Check a job given as a string: an id in digits or a job's name (so
+ * never an option of the deck's command); NULL, or why not.
+ */
+static char *
+mcp_check_job_word(const char *what, const struct jsonval *v)
+{
+	const char	*s = jsonval_string(v);
+	char		*cause, *msg;
+
+	if ((msg = mcp_check_nul(what, v)) != NULL)
+		return msg;
+	if (*s != '\0' && strspn(s, "0123456789") == strlen(s))
+		return NULL;
+	if (name_check_job(s, &cause) == 0)
+		return NULL;
+	msg = xprintf("%s: %s", what, cause);
+	free(cause);
+	return msg;
+}
+
 /* Check one argument against its parameter; NULL, or why not. */
 static char *
 mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
@@ -683,7 +705,7 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 		if (t != JSONVAL_INT && t != JSONVAL_STRING)
 			want = "a job id (an integer) or a job's name";
 		else if (t == JSONVAL_STRING)
-			return mcp_check_nul(p->name, v);
+			return mcp_check_job_word(p->name, v);
 		break;
 	case MCP_STRING_ARRAY:
 		if (t != JSONVAL_ARRAY) {

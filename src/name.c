@@ -57,8 +57,9 @@ name_check_env(const char *s, char **cause)
 }
 
 /*
- * Check a job name: [A-Za-z0-9_.-]+ and not all digits; 0, or -1 with
- * *cause set.
+ * Check a job name: [A-Za-z0-9_.-]+, not all digits and not starting with
+ * '-' (commands take it as an operand after their options); 0, or -1
+ * with *cause set.
  */
 int
 name_check_job(const char *s, char **cause)
@@ -81,6 +82,11 @@ name_check_job(const char *s, char **cause)
 			continue;
 		*cause = xprintf("job name '%s' may only have letters, "
 		    "digits, '_', '.' and '-'", e);
+		goto fail;
+	}
+	if (*s == '-') {
+		*cause = xprintf("job name '%s' must not start with '-' (it "
+		    "would read as an option)", e);
 		goto fail;
 	}
 	if (digits) {

@@ -1912,6 +1912,35 @@ START_TEST(test_r2_nul_in_words)
 END_TEST
 
 /*
+ * A job_id string is an id or a job's name, never an option of the
+ * deck's command: "--split" reached `status` as its option.
+ */
+START_TEST(test_job_id_not_option)
+{
+	static const char *const tools[] = {
+		"terminal_job_status", "terminal_screen", "terminal_job_cancel"
+	};
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	size_t			 i;
+
+	fake_init(f);
+	for (i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+		j = call_tool(f, (int)i + 1, tools[i],
+		    "{\"job_id\":\"--split\"}", 1, &r);
+		ck_assert_msg(strstr(result_text(r), "job_id") != NULL &&
+		    strstr(result_text(r), "'-'") != NULL, "%s: %s",
+		    tools[i], result_text(r));
+		ck_assert_msg(f->nreqs == 0, "%s: the deck was asked: %s",
+		    tools[i], req_words(f, 0));
+		jsonread_free(j);
+	}
+	fake_free(f);
+}
+END_TEST
+
+/*
  * run's text names how much of a cut stream it gives without a whole
  * size the deck no longer sends (status --split dropped stdout_bytes):
  * it said "the first 65536 bytes of -1".
@@ -1953,6 +1982,7 @@ mcp_suite_review2(TCase *tt)
 {
 	tcase_add_test(tt, test_r2_nul_in_words);
 	tcase_add_test(tt, test_r2_run_cut_note);
+	tcase_add_test(tt, test_job_id_not_option);
 }
 
 static Suite *

@@ -55,6 +55,9 @@ static const struct {
 	    "digits, '_', '.' and '-'" },
 	{ "1: x", 0, "!1: job name '1' must not be all digits (ids are "
 	    "numbers)" },
+	/* A name is a command's operand: it cannot look like an option. */
+	{ "-web: x", 0, "!1: job name '-web' must not start with '-' (it "
+	    "would read as an option)" },
 	{ "w\xc3\xa9" "b: x", 0, "!1: job name 'w\xc3\xa9" "b' may only "
 	    "have letters, digits, '_', '.' and '-'" },
 	/* Control characters (ESC, BEL, C1 NEL, DEL) never get in. */
