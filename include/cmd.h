@@ -99,7 +99,7 @@ struct cmd_optval {
 	int		  count;
 };
 
-#define CMD_OPTIONS_MAX	8
+#define CMD_OPTIONS_MAX	12
 
 struct cmd_entry;
 

@@ -33,6 +33,10 @@ static void	cmd_status_exec(struct cmd_ctx *, int, char **);
 static void	cmd_spawn_exec(struct cmd_ctx *, int, char **);
 static void	cmd_send_exec(struct cmd_ctx *, int, char **);
 static void	cmd_events_exec(struct cmd_ctx *, int, char **);
+static char	*cmd_unescape_word(struct cmd_ctx *, const char *,
+		    const char *);
+static void	cmd_spawn_escaped_free(struct cmd_ctx *, int, char **,
+		    const char *, const char **);
 static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
 static char	*cmd_unescape(const char *, size_t *, char **);
 
@@ -65,7 +69,7 @@ static const struct cmd_option cmd_status_options[] = {
 
 enum {
 	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
-	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT
+	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT, SPAWN_ESCAPED
 };
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
@@ -77,6 +81,7 @@ static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_PIPES] = { .name = "--pipes" },
 	[SPAWN_INPUT] = { .name = "--input", .value = "TEXT" },
 	[SPAWN_TIMEOUT] = { .name = "--timeout", .value = "S" },
+	[SPAWN_ESCAPED] = { .name = "--escaped" },
 	{ .name = NULL }
 };
 
@@ -115,7 +120,9 @@ const struct cmd_entry cmd_spawn_entry = {
 	    "typed), or with --no-shell a program and its arguments "
 	    "(--agent: marked as started by that agent; --pipes: stdout and "
 	    "stderr apart, no terminal; --input: written to its stdin, then "
-	    "EOF on pipes; --timeout: stopped after S seconds)",
+	    "EOF on pipes; --timeout: stopped after S seconds; --escaped: "
+	    "the command, arguments, --cwd and --env carry send's escapes, "
+	    "so a script's lines fit one request)",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -570,8 +577,6 @@ static int
 cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
 {
 	const char	*value;
-	char		*cause = NULL;
-	size_t		 len;
 	double		 secs;
 
 	*input = NULL;
@@ -586,19 +591,72 @@ cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
 	}
 	if ((value = ctx->opts[SPAWN_INPUT].value) == NULL)
 		return 0;
-	if ((*input = cmd_unescape(value, &len, &cause)) == NULL) {
-		cmd_usage_error(ctx, "spawn: --input: %s", cause);
-		free(cause);
+	if ((*input = cmd_unescape_word(ctx, "--input", value)) == NULL)
 		return -1;
-	}
-	if (memchr(*input, '\0', len) != NULL) {
-		cmd_usage_error(ctx, "spawn: --input cannot hold a NUL byte");
-		free(*input);
-		*input = NULL;
-		return -1;
-	}
 	spec->input = *input;
 	return 0;
+}
+
+/*
+ * With spawn --escaped, decode send's escapes in the operands (from
+ * first), --cwd and --env into new copies: *words (argc words), *cwd and
+ * *sets, the caller's to free with cmd_spawn_escaped_free(); without it,
+ * borrow them as they are.  0, or -1 once reported.
+ */
+static int
+cmd_spawn_escaped(struct cmd_ctx *ctx, int argc, char **argv,
+    char ***words, const char **cwd, const char ***sets)
+{
+	const char	**all = ctx->opts[SPAWN_ENV].all;
+	char		**w, **e, *c = NULL;
+	int		  k, n = ctx->opts[SPAWN_ENV].count;
+
+	*words = argv;
+	*cwd = ctx->opts[SPAWN_CWD].value;
+	*sets = all;
+	if (ctx->opts[SPAWN_ESCAPED].count == 0)
+		return 0;
+	w = xcalloc((size_t)argc + 1, sizeof *w);
+	e = xcalloc((size_t)n + 1, sizeof *e);
+	for (k = 0; k < argc; k++) {
+		w[k] = k < ctx->first ? xstrdup(argv[k]) :
+		    cmd_unescape_word(ctx, "spawn --escaped", argv[k]);
+		if (w[k] == NULL)
+			goto fail;
+	}
+	for (k = 0; k < n; k++) {
+		if ((e[k] = cmd_unescape_word(ctx, "--env", all[k])) == NULL)
+			goto fail;
+	}
+	if (*cwd != NULL &&
+	    (c = cmd_unescape_word(ctx, "--cwd", *cwd)) == NULL)
+		goto fail;
+	*words = w;
+	*cwd = c;
+	*sets = (const char **)e;
+	return 0;
+
+fail:
+	cmd_spawn_escaped_free(ctx, argc, w, c, (const char **)e);
+	return -1;
+}
+
+/* Free what cmd_spawn_escaped() decoded, if it decoded anything. */
+static void
+cmd_spawn_escaped_free(struct cmd_ctx *ctx, int argc, char **words,
+    const char *cwd, const char **sets)
+{
+	int	k;
+
+	if (ctx->opts[SPAWN_ESCAPED].count == 0)
+		return;
+	for (k = 0; k < argc; k++)
+		free(words[k]);
+	free(words);
+	for (k = 0; k < ctx->opts[SPAWN_ENV].count; k++)
+		free((char *)sets[k]);
+	free(sets);
+	free((char *)cwd);
 }
 
 /*
@@ -619,14 +677,12 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	const char	 *name, *cwd, *tail, **sets, *agent;
 	char		**env, **envp, *dir = NULL, *command = NULL;
-	char		 *cause = NULL, *input = NULL;
+	char		 *cause = NULL, *input = NULL, **words;
 	int		  i, k, nsets, no_shell;
 
 	memset(&spec, 0, sizeof spec);
 	name = ctx->opts[SPAWN_NAME].value;
-	cwd = ctx->opts[SPAWN_CWD].value;
 	no_shell = ctx->opts[SPAWN_NO_SHELL].count > 0;
-	sets = ctx->opts[SPAWN_ENV].all;
 	nsets = ctx->opts[SPAWN_ENV].count;
 	agent = ctx->opts[SPAWN_AGENT].value;
 	if (agent != NULL && job_check_agent(agent, &cause) != 0) {
@@ -634,15 +690,18 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(cause);
 		return;
 	}
+	if (cmd_spawn_escaped(ctx, argc, argv, &words, &cwd, &sets) != 0)
+		return;
+	argv = words;
 	for (k = 0; k < nsets; k++) {
 		if (!cmd_is_assignment(sets[k])) {
 			cmd_usage_error(ctx, "spawn: --env wants NAME=VALUE: "
 			    "%s", sets[k]);
-			return;
+			goto out;
 		}
 	}
 	if (cmd_spawn_io(ctx, &spec, &input) != 0)
-		return;
+		goto out;
 	i = ctx->first;
 	if (name != NULL && name_check_job(name, &cause) != 0) {
 		cmd_usage_error(ctx, "spawn: %s", cause);
@@ -665,7 +724,8 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 * program and its arguments, quoted back into one
 		 * (sh -c 'echo a; sleep 1').
 		 */
-		tail = cmd_raw_tail(ctx, argc, i);
+		tail = ctx->opts[SPAWN_ESCAPED].count == 0 ?
+		    cmd_raw_tail(ctx, argc, i) : NULL;
 		if (tail != NULL)
 			command = xstrdup(tail);
 		else if (i == argc - 1)
@@ -702,6 +762,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_message(ctx, "started [%d] %s", job_id(job),
 		    job_command(job));
 out:
+	cmd_spawn_escaped_free(ctx, argc, words, cwd, sets);
 	free(dir);
 	free(command);
 	free(input);
@@ -772,6 +833,31 @@ cmd_unescape(const char *s, size_t *len, char **cause)
 	}
 	out[n] = '\0';
 	*len = n;
+	return out;
+}
+
+/*
+ * Decode send's escapes in s, a word that must stay one C string (what
+ * names it in errors: "--input"); a new string, or NULL once reported
+ * (an unknown escape, or a \x00 in it).
+ */
+static char *
+cmd_unescape_word(struct cmd_ctx *ctx, const char *what, const char *s)
+{
+	char	*out, *cause = NULL;
+	size_t	 len;
+
+	if ((out = cmd_unescape(s, &len, &cause)) == NULL) {
+		cmd_usage_error(ctx, "spawn: %s: %s", what, cause);
+		free(cause);
+		return NULL;
+	}
+	if (memchr(out, '\0', len) != NULL) {
+		cmd_usage_error(ctx, "spawn: %s cannot hold a NUL byte (\\x00)",
+		    what);
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 

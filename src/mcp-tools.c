@@ -77,6 +77,7 @@ struct mcp_tools_words {
 	size_t		  size;
 };
 
+static void	mcp_tools_add_escaped(struct mcp_tools_words *, const char *);
 static void	mcp_tools_terminal(struct mcp_call *,
 		    const struct jsonval *);
 static void	mcp_tools_status(struct mcp_call *, const struct jsonval *);
@@ -758,15 +759,33 @@ mcp_tools_add_place(struct mcp_tools_words *w, const struct jsonval *args)
 	const char		*cwd = jsonval_get_string(args, "cwd");
 	void			*iter = NULL;
 
+	char			*kv;
+
 	if (cwd != NULL) {
 		mcp_tools_add(w, "--cwd");
-		mcp_tools_add(w, cwd);
+		mcp_tools_add_escaped(w, cwd);
 	}
 	while (jsonval_next(jsonval_get(args, "env"), &iter, &m)) {
 		mcp_tools_add(w, "--env");
-		mcp_tools_addf(w, "%s=%s", m.key, jsonval_string(m.value) !=
+		kv = xprintf("%s=%s", m.key, jsonval_string(m.value) !=
 		    NULL ? jsonval_string(m.value) : "");
+		mcp_tools_add_escaped(w, kv);
+		free(kv);
 	}
+}
+
+/*
+ * Add a word of spawn --escaped (a command, an argument, a cwd, an env
+ * value) with its control bytes and backslashes escaped, so that a
+ * script's newlines reach the job and the request stays one line.
+ */
+static void
+mcp_tools_add_escaped(struct mcp_tools_words *w, const char *word)
+{
+	char	*esc = mcp_tools_escape(word, strlen(word));
+
+	mcp_tools_add(w, esc);
+	free(esc);
 }
 
 /* Return the agent's name for spawn --agent: printable, 1 to 64 bytes. */
@@ -879,9 +898,10 @@ mcp_tools_terminal(struct mcp_call *call, const struct jsonval *args)
 	mcp_tools_add(&w, "--agent");
 	mcp_tools_add(&w, agent);
 	free(agent);
+	mcp_tools_add(&w, "--escaped");
 	mcp_tools_add_place(&w, args);
 	mcp_tools_add(&w, "--");
-	mcp_tools_add(&w, jsonval_get_string(args, "command"));
+	mcp_tools_add_escaped(&w, jsonval_get_string(args, "command"));
 	(void)mcp_tools_ask(call, &w, 1, mcp_tools_terminal_spawned);
 }
 
@@ -1435,15 +1455,15 @@ mcp_tools_run_words(struct mcp_call *call, const struct jsonval *args,
 	c.strict = 1;
 	if (params == NULL) {
 		/* No templating: the words go as given. */
-		mcp_tools_add(w, c.command);
+		mcp_tools_add_escaped(w, c.command);
 		for (i = 0; i < n; i++)
-			mcp_tools_add(w, v[i]);
+			mcp_tools_add_escaped(w, v[i]);
 		rc = 0;
 	} else if ((rc = expand_command(&c, &mcp_tools_env, NULL, p, np,
 	    &res, &cause)) == 0) {
-		mcp_tools_add(w, res.command);
+		mcp_tools_add_escaped(w, res.command);
 		for (i = 0; i < res.nargs; i++)
-			mcp_tools_add(w, res.args[i]);
+			mcp_tools_add_escaped(w, res.args[i]);
 		expand_result_clear(&res);
 	} else {
 		mcp_call_fail(call, "params: %s", cause);
@@ -1484,6 +1504,7 @@ mcp_tools_run(struct mcp_call *call, const struct jsonval *args)
 		mcp_tools_add(&w, esc);
 		free(esc);
 	}
+	mcp_tools_add(&w, "--escaped");
 	mcp_tools_add_place(&w, args);
 	mcp_tools_add(&w, "--no-shell");
 	mcp_tools_add(&w, "--");

@@ -392,13 +392,13 @@ static const struct err_case {
 	{ "!status 999", "no such job: 999", 0 },
 	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
 	    "K=V]... [--no-shell] [--agent NAME] [--pipes] [--input TEXT] "
-	    "[--timeout S] [--] COMMAND...", 0 },
+	    "[--timeout S] [--escaped] [--] COMMAND...", 0 },
 	{ "!spawn --timeout soon -- true", "spawn: --timeout wants seconds "
 	    "from 0 to 31536000 (0: none), not 'soon'", 0 },
 	{ "!spawn --input 'a\\q' -- true", "spawn: --input: unknown escape "
 	    "\\q (\\n \\r \\t \\\\ \\xHH)", 0 },
 	{ "!spawn --input 'a\\x00' -- true", "spawn: --input cannot hold a "
-	    "NUL byte", 0 },
+	    "NUL byte (\\x00)", 0 },
 	{ "!status --split 1", "status: --split gives JSON only (ctl --json)",
 	    0 },
 	{ "!spawn --cwd /nope -- true", "spawn: /nope: No such file or "
@@ -2541,6 +2541,50 @@ START_TEST(test_spawn_input)
 END_TEST
 
 /*
+ * spawn --escaped: the command, the arguments, --cwd and --env's values
+ * carry send's escapes, so a request line (which cannot hold a newline)
+ * starts a multi-line script; a \x00 is refused, as a word cannot hold it.
+ */
+START_TEST(test_spawn_escaped)
+{
+	static const char *const	sh[] = { "--pipes", "--escaped", "--env",
+		"JD_E=two\\nlines", "--cwd", "/\\x74mp", "--",
+		"printf '%s\\n' \"$JD_E\"\\npwd", NULL };
+	static const char *const	argv[] = { "--pipes", "--escaped",
+		"--no-shell", "--", "printf", "[%s]", "a\\tb", "c\\\\d",
+		NULL };
+	struct jsonval		*doc;
+	struct job		*job;
+	char			*w[8];
+
+	job = spawn_words(sh);
+	wait_done(job);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "two\nlines\n/tmp\n", 15);
+	jsonval_free(doc);
+
+	job = spawn_words(argv);
+	wait_done(job);
+	doc = status_split(job, 0);
+	json_bytes(doc, "stdout", "[a\tb][c\\d]", 10);
+	jsonval_free(doc);
+
+	w[0] = "spawn";
+	w[1] = "--escaped";
+	w[2] = "--";
+	w[3] = "echo a\\x00b";
+	w[4] = NULL;
+	rec_clear();
+	ck_assert_int_ne(cmd_execute(&rec.ctx, 4, w), 0);
+	ck_assert_int_eq(rec.nerrors, 1);
+	ck_assert_msg(strstr(rec.errors[0], "\\x00") != NULL, "%s",
+	    rec.errors[0]);
+	ck_assert_ptr_null(rec.selected);
+}
+END_TEST
+
+/*
  * exec_error: a program not found, a file that is not executable and a
  * cwd gone before the start are said (pipes, no shell); failed; a shell
  * command that is not found is the shell's 127, exec_error null.
@@ -2662,6 +2706,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_spawn_pipes_split);
 	tcase_add_test(tc, test_spawn_pipes_split_bounded);
 	tcase_add_test(tc, test_spawn_input);
+	tcase_add_test(tc, test_spawn_escaped);
 	tcase_add_test(tc, test_spawn_exec_error);
 	tcase_add_test(tc, test_spawn_timeout);
 	tcase_add_test(tc, test_history_rerun);

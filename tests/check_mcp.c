@@ -1249,10 +1249,20 @@ START_TEST(test_words_terminal)
 	ck_assert_msg(strncmp(w, "spawn|", 6) == 0, "%s", w);
 	ck_assert_int_eq(f->reqs[0]->json, 1);
 	assert_has(w, "--agent|" CLIENT);
+	assert_has(w, "--escaped");
 	assert_has(w, "--cwd|/tmp");
 	assert_has(w, "--env|A=1 2");
 	assert_ends(w, "--|echo hi");
-	ck_assert_uint_eq(f->nreqs, 1);
+	jsonread_free(j);
+	fake_clear(f);
+	/* A script's lines, a backslash: spawn --escaped's escapes. */
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "echo hi",
+	    "null"));
+	j = call_tool(f, 1, "terminal", "{\"command\":\"echo a\\\\b\\necho c\"}",
+	    0, &r);
+	w = req_words(f, 1);
+	assert_ends(w, "--|echo a\\\\b\\x0aecho c");
+	ck_assert_uint_eq(f->nreqs, 2);
 	sc = jsonread_get(r, "structuredContent");
 	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "job_id")), 7);
 	ck_assert_str_eq(jsonread_text(sc, "status"), "running");
@@ -1508,6 +1518,7 @@ START_TEST(test_words_run)
 	ck_assert_msg(strstr(w, "--input|x\\x0a|") != NULL ||
 	    strstr(w, "--input|x\\x0A|") != NULL, "%s", w);
 	assert_has(w, "--no-shell");
+	assert_has(w, "--escaped");
 	assert_ends(w, "--|echo|hi|a b");
 	ck_assert_msg(strncmp(req_words(f, 1), "wait|", 5) == 0, "%s",
 	    req_words(f, 1));
