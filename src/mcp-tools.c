@@ -1146,6 +1146,36 @@ mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
 	(void)mcp_tools_ask(call, &w, 1, mcp_tools_list_done);
 }
 
+/*
+ * Return how many of the total matching jobs to pass over so that at
+ * most limit are shown, the most recent, and what they weigh (their
+ * strings, and room for the rest of each) stays within MCP_OUTPUT_MAX:
+ * the newest one is always shown.
+ */
+static size_t
+mcp_tools_list_first(const struct jsonval *jobs, unsigned int filter,
+    size_t total, size_t limit)
+{
+	static const char *const keys[] = { "command", "cwd", "name",
+		"agent" };
+	const struct jsonval	*job;
+	size_t			 i, k, shown = 0, weight = 0, one;
+
+	for (i = jsonval_count(jobs); i > 0 && shown < limit; i--) {
+		job = jsonval_at(jobs, i - 1);
+		if (!(filter & mcp_tools_status_bit(mcp_tools_job_status(job))))
+			continue;
+		one = 256;
+		for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			one += jsonval_string_len(jsonval_get(job, keys[k]));
+		if (shown > 0 && weight + one > MCP_OUTPUT_MAX)
+			break;
+		weight += one;
+		shown++;
+	}
+	return total - shown;
+}
+
 /* terminal_job_list: answer with the most recent jobs that match. */
 static void
 mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
@@ -1170,7 +1200,8 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 		    mcp_tools_status_bit(mcp_tools_job_status(job)))
 			total++;
 	}
-	first = total > (size_t)tc->limit ? total - (size_t)tc->limit : 0;
+	first = mcp_tools_list_first(jobs, tc->filter, total,
+	    (size_t)tc->limit);
 
 	json_init(&jb);
 	json_object_begin(&jb);
@@ -1200,6 +1231,10 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 	mcp_tools_cat(&text, "%zu job%s shown of %zu matching; %zu running "
 	    "in the deck.", total - first, total - first == 1 ? "" : "s",
 	    total, running);
+	if (total - first < total && total - first < (size_t)tc->limit)
+		mcp_tools_cat(&text, " The older ones are left out to keep "
+		    "this within %d KiB: filter by status to see them.",
+		    MCP_OUTPUT_MAX / 1024);
 	jsonval_free(doc);
 	mcp_tools_finish(call, &jb, text);
 }

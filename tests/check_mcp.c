@@ -1383,6 +1383,52 @@ START_TEST(test_words_status)
 END_TEST
 
 /* terminal_job_list, terminal_screen: list and screen, as JSON. */
+/*
+ * terminal_job_list keeps what it sends within MCP_OUTPUT_MAX whatever
+ * the jobs' commands hold: the most recent jobs that fit, the rest said
+ * (it sent every one of 200 jobs of 1 KiB commands: 200 KiB and more).
+ */
+START_TEST(test_list_bounded)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc, *jobs;
+	struct jsonread		*j;
+	char			*body, command[1025];
+	size_t			 len = 0, size = 1024 * 1024, shown;
+	int			 i;
+
+	memset(command, 'c', sizeof command - 1);
+	command[sizeof command - 1] = '\0';
+	body = malloc(size);
+	ck_assert_ptr_nonnull(body);
+	len = (size_t)snprintf(body, size, "{\"jobs\":[");
+	for (i = 1; i <= 200; i++)
+		len += (size_t)snprintf(body + len, size - len, "%s%s",
+		    i > 1 ? "," : "", job_json(i, "completed", command, "0"));
+	snprintf(body + len, size - len, "]}");
+	fake_init(f);
+	fake_script(f, "list", 0, -1, body);
+	free(body);
+	j = call_tool(f, 1, "terminal_job_list", "{\"limit\":1000}", 0, &r);
+	ck_assert_msg(strlen(f->sent[0]) < 3 * MCP_OUTPUT_MAX, "%zu bytes",
+	    strlen(f->sent[0]));
+	sc = jsonread_get(r, "structuredContent");
+	jobs = jsonread_get(sc, "jobs");
+	shown = jsonread_count(jobs);
+	ck_assert_msg(shown > 10 && shown < 200, "%zu shown", shown);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "shown")),
+	    (int)shown);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "total")), 200);
+	/* The newest are kept. */
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(jsonread_index(jobs,
+	    shown - 1), "job_id")), 200);
+	ck_assert_msg(strstr(result_text(r), "left out") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
 START_TEST(test_words_list_screen)
 {
 	struct fake		*f = fake_new(0);
@@ -1994,6 +2040,7 @@ mcp_suite_review2(TCase *tt)
 	tcase_add_test(tt, test_r2_nul_in_words);
 	tcase_add_test(tt, test_r2_run_cut_note);
 	tcase_add_test(tt, test_job_id_not_option);
+	tcase_add_test(tt, test_list_bounded);
 }
 
 static Suite *
