@@ -46,6 +46,7 @@ LIB_SRCS = \
 	src/textesc.c \
 	src/debuglog.c \
 	src/name.c \
+	src/optmsg.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \

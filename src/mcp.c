@@ -43,6 +43,7 @@
 #include "mcp.h"
 #include "mcp-private.h"
 #include "name.h"
+#include "optmsg.h"
 #include "outfd.h"
 #include "xmalloc.h"
 
@@ -1628,18 +1629,8 @@ mcp_main_parse(int argc, char **argv, const char **deck, int *read_only,
 		case 'h':
 			mcp_main_help();
 			return 0;
-		case ':':
-			fprintf(stderr, "jobdeck mcp: option '%s' needs a "
-			    "value\n", argv[optind - 1]);
-			mcp_main_usage(stderr);
-			return 2;
 		default:
-			if (optopt != 0)
-				fprintf(stderr, "jobdeck mcp: unknown option "
-				    "'-%c'\n", optopt);
-			else
-				fprintf(stderr, "jobdeck mcp: unknown option "
-				    "'%s'\n", argv[optind - 1]);
+			optmsg_getopt("jobdeck mcp", ch, argv);
 			mcp_main_usage(stderr);
 			return 2;
 		}

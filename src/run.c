@@ -97,6 +97,7 @@
 #include "launch.h"
 #include "loop.h"
 #include "name.h"
+#include "optmsg.h"
 #include "outfd.h"
 #include "pty.h"
 #include "run.h"
@@ -367,17 +368,8 @@ run_parse(int argc, char **argv, struct run_opts *o)
 		case 'h':
 			run_help();
 			return 0;
-		case ':':
-			fprintf(stderr, "jobdeck run: option '%s' needs a "
-			    "value\n", argv[optind - 1]);
-			goto usage;
 		default:
-			if (optopt != 0)
-				fprintf(stderr, "jobdeck run: unknown option "
-				    "'-%c'\n", optopt);
-			else
-				fprintf(stderr, "jobdeck run: unknown option "
-				    "'%s'\n", argv[optind - 1]);
+			optmsg_getopt("jobdeck run", ch, argv);
 			goto usage;
 		}
 	}
