@@ -1,6 +1,9 @@
 /*
  * ctl: the control socket.  Each deck listens on a Unix socket,
- * $XDG_RUNTIME_DIR/jobdeck/NAME.sock, else /tmp/jobdeck-UID/NAME.sock
+ * $XDG_RUNTIME_DIR/jobdeck/NAME.sock, else /run/user/UID/jobdeck/NAME.sock
+ * when /run/user/UID is the user's own 0700 directory (a client started
+ * with few variables, as MCP clients start their servers, still finds a
+ * session's deck), else /tmp/jobdeck-UID/NAME.sock
  * (NAME from -S, "default" by default: [A-Za-z0-9_.-], at most 64
  * bytes).  The directory is made 0700 and must be a directory owned by
  * the user that neither group nor others can write; the socket is 0600,

@@ -392,6 +392,28 @@ ctl_check_dir(const char *dir, int create, char **cause)
 }
 
 /*
+ * Return the socket directory under /run/user/UID (where a session's
+ * XDG_RUNTIME_DIR is) when that is the user's own directory that no one
+ * else may enter, for a process started without XDG_RUNTIME_DIR (an MCP
+ * client passes its server a few variables only); else NULL.
+ */
+static char *
+ctl_runtime_fallback(void)
+{
+	struct stat	 sb;
+	char		*run;
+
+	run = xprintf("/run/user/%ld", (long)geteuid());
+	if (stat(run, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+	    sb.st_uid != geteuid() || (sb.st_mode & 077) != 0) {
+		free(run);
+		return NULL;
+	}
+	free(run);
+	return xprintf("/run/user/%ld/jobdeck", (long)geteuid());
+}
+
+/*
  * Work out the socket path of deck name (NAME.sock, or NAME.ro with
  * CTL_PATH_READ_ONLY: no name's .sock or .lock can be it) and check its
  * directory (made with CTL_PATH_CREATE); 0 with *path (for the caller to
@@ -413,7 +435,7 @@ ctl_socket_path(const char *name, int flags, char **path, char **cause)
 	runtime = getenv("XDG_RUNTIME_DIR");
 	if (runtime != NULL && runtime[0] == '/')
 		dir = xprintf("%s/jobdeck", runtime);
-	else
+	else if ((dir = ctl_runtime_fallback()) == NULL)
 		dir = xprintf("/tmp/jobdeck-%ld", (long)geteuid());
 	if (ctl_check_dir(dir, (flags & CTL_PATH_CREATE) != 0, cause) != 0) {
 		free(dir);

@@ -2968,6 +2968,56 @@ START_TEST(test_ro_socket_file)
 }
 END_TEST
 
+/*
+ * Without XDG_RUNTIME_DIR (an MCP client starts its server with a few
+ * variables only), the socket directory is /run/user/UID when that is
+ * the user's own 0700 directory, as XDG_RUNTIME_DIR would be there, and
+ * not /tmp/jobdeck-UID: a deck of a desktop session and `jobdeck mcp`
+ * started bare find each other.  Needs root to make /run/user/0 (or a
+ * user whose /run/user/UID exists).
+ */
+START_TEST(test_runtime_fallback)
+{
+	char		 dir[64], deck[64], sock[256], cmd[1024];
+	int		 made = 0, rc, left;
+	struct stat	 sb;
+
+	snprintf(dir, sizeof dir, "/run/user/%ld", (long)geteuid());
+	if (stat(dir, &sb) != 0) {
+		if (geteuid() != 0 || mkdir(dir, 0700) != 0)
+			TEST_SKIP("no %s, and not root to make it", dir);
+		made = 1;
+	} else if (sb.st_uid != geteuid() || (sb.st_mode & 077) != 0)
+		TEST_SKIP("%s is not this user's own 0700 directory", dir);
+	snprintf(deck, sizeof deck, "jd-rt-%ld", (long)getpid());
+	snprintf(sock, sizeof sock, "%s/jobdeck/%s.sock", dir, deck);
+	/* The deck with nothing set; ctl as a session would run it. */
+	snprintf(cmd, sizeof cmd, "env -u XDG_RUNTIME_DIR %s up --stay -S %s "
+	    "</dev/null >/dev/null 2>&1 & i=0; while [ ! -S %s ] && "
+	    "[ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+	    "XDG_RUNTIME_DIR=%s %s ctl -S %s ps >/dev/null && "
+	    "XDG_RUNTIME_DIR=%s %s ctl -S %s quit >/dev/null", e2e_bin(), deck,
+	    sock, dir, e2e_bin(), deck, dir, e2e_bin(), deck);
+	rc = system(cmd);
+	/* Wherever it went, the deck leaves. */
+	snprintf(cmd, sizeof cmd, "env -u XDG_RUNTIME_DIR %s ctl -S %s quit "
+	    ">/dev/null 2>&1", e2e_bin(), deck);
+	(void)system(cmd);
+	snprintf(cmd, sizeof cmd, "i=0; while [ -e %s ] && [ $i -lt 100 ]; "
+	    "do sleep 0.05; i=$((i+1)); done; [ ! -e %s ]", sock, sock);
+	left = system(cmd);
+	/* The lock stays by design: the directory goes with it. */
+	snprintf(cmd, sizeof cmd, "%s/jobdeck/%s.lock", dir, deck);
+	(void)unlink(cmd);
+	snprintf(cmd, sizeof cmd, "%s/jobdeck", dir);
+	(void)rmdir(cmd);
+	if (made)
+		(void)rmdir(dir);
+	ck_assert_msg(rc == 0, "no deck met at %s", sock);
+	ck_assert_msg(left == 0, "%s left", sock);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -3004,6 +3054,7 @@ ctl_suite(void)
 		{ "busy_deck", &test_busy_deck, 30 },
 		{ "stale_foreign", &test_stale_foreign, 30 },
 		{ "dir_perms", &test_dir_perms, 30 },
+		{ "runtime_fallback", &test_runtime_fallback, 30 },
 		{ "ro_reads", &test_ro_reads, 60 },
 		{ "ro_refused", &test_ro_refused, 90 },
 		{ "ro_socket_file", &test_ro_socket_file, 60 },
