@@ -53,6 +53,7 @@ LIB_SRCS = \
 	src/vt-filter.c \
 	src/vt-grid.c \
 	src/session.c \
+	src/sessionsh.c \
 	src/toml.c \
 	src/config.c \
 	src/expand.c \
@@ -126,12 +127,13 @@ STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
-check_session_OBJS = $(BASE_OBJS) $(B)/session.o
+check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
-		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o
+		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
+		     $(B)/sessionsh.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \

@@ -51,6 +51,8 @@ int		 session_export(struct session *, const char *assignment,
 int		 session_unset(struct session *, const char *name,
 		    char **cause);
 
+void		 session_set_state(struct session *, const char *cwd,
+		    char *const *env);
 char		**session_env(const struct session *);
 void		 session_env_free(char **);
 const char	*session_shell(const struct session *);

@@ -455,6 +455,46 @@ session_unset(struct session *s, const char *name, char **cause)
 	return 0;
 }
 
+/*
+ * Take a shell's state as the session's: cwd (absolute) and env, its
+ * environment ("NAME=VALUE", NULL-terminated); "_" and SHLVL, which a
+ * shell sets for itself, keep the session's values, and PWD names cwd.
+ */
+void
+session_set_state(struct session *s, const char *cwd, char *const *env)
+{
+	struct session	*n;
+	const char	*keep[] = { "_", "SHLVL" }, *v;
+	size_t		 i;
+
+	n = session_new(NULL);
+	for (i = 0; env[i] != NULL; i++) {
+		v = strchr(env[i], '=');
+		if (v == NULL || v == env[i] ||
+		    (v - env[i] == 1 && env[i][0] == '_') ||
+		    (v - env[i] == 5 && strncmp(env[i], "SHLVL", 5) == 0))
+			continue;
+		session_set(n, env[i], v - env[i], v + 1);
+	}
+	for (i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+		session_del(n, keep[i], strlen(keep[i]));
+		if ((v = session_get(s, keep[i], strlen(keep[i]))) != NULL)
+			session_set(n, keep[i], strlen(keep[i]), v);
+	}
+	session_del(n, "PWD", 3);
+	session_set(n, "PWD", 3, cwd);
+	for (i = 0; i < s->nenv; i++)
+		free(s->env[i]);
+	free(s->env);
+	free(s->cwd);
+	s->env = n->env;
+	s->nenv = n->nenv;
+	s->envsize = n->envsize;
+	s->cwd = xstrdup(cwd);
+	free(n->cwd);
+	free(n);
+}
+
 /* Return a copy of the merged environment for a job; PWD is the cwd. */
 char **
 session_env(const struct session *s)

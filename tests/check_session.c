@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "name.h"
+#include "loop.h"
 #include "session.h"
+#include "sessionsh.h"
 
 /*
  * The tree each test gets, under base:
@@ -691,6 +693,233 @@ START_TEST(test_split_then_cd)
 }
 END_TEST
 
+
+/* What a done session-shell line left, for the tests below. */
+struct sh_result {
+	int	 done;
+	int	 status;
+	char	*output;
+	char	*errors;
+};
+
+/* Record a session-shell line's end. */
+static void
+sh_done(int status, const char *output, const char *errors, void *arg)
+{
+	struct sh_result	*r = arg;
+
+	r->done = 1;
+	r->status = status;
+	free(r->output);
+	free(r->errors);
+	r->output = strdup(output);
+	r->errors = strdup(errors);
+}
+
+/* Run line in the session shell on loop and wait (up to 20 s) for it. */
+static void
+sh_line(struct loop *loop, struct sessionsh *sh, const char *line,
+    struct sh_result *r)
+{
+	char	*cause = NULL;
+	int64_t	 until = loop_now_ms() + 20000;
+
+	r->done = 0;
+	ck_assert_int_eq(sessionsh_run(sh, line, sh_done, r, &cause), 0);
+	while (!r->done && loop_now_ms() < until)
+		loop_run_once(loop, 100);
+	ck_assert_msg(r->done, "session line did not finish: %s", line);
+}
+
+/*
+ * Run command as a job would (SHELL -c in the session's cwd and env) and
+ * return its stdout (static, rotating).
+ */
+static const char *
+sh_job(struct session *s, const char *command)
+{
+	static char	 out[2][4096];
+	static int	 k;
+	char		*b = out[k++ % 2], **env;
+	int		 fds[2], status;
+	ssize_t		 n;
+	size_t		 len = 0;
+	pid_t		 pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	env = session_env(s);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		if (chdir(session_cwd(s)) != 0)
+			_exit(126);
+		execle(session_shell(s), session_shell(s), "-c", command,
+		    (char *)NULL, env);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], b + len, 4095 - len)) > 0)
+		len += (size_t)n;
+	b[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	session_env_free(env);
+	if (len > 0 && b[len - 1] == '\n')
+		b[len - 1] = '\0';
+	return b;
+}
+
+/* A session whose shell is shell, with its session shell on loop. */
+static struct sessionsh *
+sh_new(struct loop *loop, const char *shell, struct session **s,
+    int64_t timeout_ms)
+{
+	struct sessionsh	*sh;
+	char			 env[64], *cause = NULL;
+
+	snprintf(env, sizeof env, "SHELL=%s", shell);
+	*s = new_session(env);
+	sh = sessionsh_new(loop, NULL, *s, timeout_ms, &cause);
+	ck_assert_msg(sh != NULL, "%s", cause);
+	return sh;
+}
+
+/* The seed's two lines: cd && export, then a job sees both (bash, sh). */
+START_TEST(test_sh_seed)
+{
+	const char		*shells[] = { "/bin/bash", "/bin/sh" };
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	char			 line[PATH_MAX + 64], want[PATH_MAX + 64];
+	size_t			 i;
+
+	for (i = 0; i < 2; i++) {
+		sh = sh_new(loop, shells[i], &s, 0);
+		snprintf(line, sizeof line, "cd '%s' && export API_KEY=secret",
+		    at("with space"));
+		sh_line(loop, sh, line, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at("with space"));
+		ck_assert_str_eq(session_getenv(s, "API_KEY"), "secret");
+		snprintf(want, sizeof want, "%s secret", at("with space"));
+		ck_assert_str_eq(sh_job(s, "echo \"$(pwd) $API_KEY\""), want);
+		/* A job's own cd is its own. */
+		sh_job(s, "cd /");
+		ck_assert_str_eq(session_cwd(s), at("with space"));
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/* source a file that exports and defines a function; an alias; a job. */
+START_TEST(test_sh_source_function_alias)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	FILE			*fp;
+	char			 line[PATH_MAX + 64];
+
+	fp = fopen(at("activate"), "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "export VENV=on\ngreet() { echo \"hello $1 $VENV\"; }\n");
+	fclose(fp);
+	sh = sh_new(loop, "/bin/bash", &s, 0);
+	snprintf(line, sizeof line, "source '%s'", at("activate"));
+	sh_line(loop, sh, line, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(session_getenv(s, "VENV"), "on");
+	ck_assert_str_eq(sessionsh_functions(sh)[0], "greet");
+	ck_assert_str_eq(sh_job(s, "greet world"), "hello world on");
+	sh_line(loop, sh, "alias hi='echo aliased'", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(sessionsh_aliases(sh)[0], "hi");
+	ck_assert_str_eq(sh_job(s, "hi there"), "aliased there");
+	sh_line(loop, sh, "unalias hi; unset -f greet; unset VENV", &r);
+	ck_assert_ptr_null(sessionsh_aliases(sh)[0]);
+	ck_assert_ptr_null(sessionsh_functions(sh)[0]);
+	ck_assert_ptr_null(session_getenv(s, "VENV"));
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/* cd nowhere && export X=1: the error, the state unchanged. */
+START_TEST(test_sh_failing_list)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+
+	sh = sh_new(loop, "/bin/bash", &s, 0);
+	sh_line(loop, sh, "cd nowhere && export X=1", &r);
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_msg(strstr(r.errors, "cd: nowhere: No such file") ==
+	    r.errors, "%s", r.errors);
+	ck_assert_str_eq(session_cwd(s), base);
+	ck_assert_ptr_null(session_getenv(s, "X"));
+	/* An unfinished quote is the line's error, not the driver's. */
+	sh_line(loop, sh, "export Y='1", &r);
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_ptr_null(session_getenv(s, "Y"));
+	sh_line(loop, sh, "export Y=2", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(session_getenv(s, "Y"), "2");
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/* A source that hangs times out; the shell comes back in the last state. */
+START_TEST(test_sh_timeout_restores)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	FILE			*fp;
+	char			 line[PATH_MAX + 64];
+
+	fp = fopen(at("hang"), "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "export HALF=1\nsleep 60\n");
+	fclose(fp);
+	sh = sh_new(loop, "/bin/bash", &s, 1000);
+	sh_line(loop, sh, "f() { echo kept; }; alias k='echo alias'; "
+	    "cd real", &r);
+	ck_assert_int_eq(r.status, 0);
+	snprintf(line, sizeof line, ". '%s'", at("hang"));
+	sh_line(loop, sh, line, &r);
+	ck_assert_int_eq(r.status, -1);
+	ck_assert_msg(strstr(r.errors, "timed out") != NULL, "%s", r.errors);
+	ck_assert_ptr_null(session_getenv(s, "HALF"));
+	sh_line(loop, sh, "f; k", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.output, "kept\nalias\n");
+	ck_assert_str_eq(session_cwd(s), at("real"));
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* Build the session suite. */
 static Suite *
 session_suite(void)
@@ -727,6 +956,15 @@ session_suite(void)
 	tcase_add_test(tc, test_split_table);
 	tcase_add_test(tc, test_split_user_home_and_no_home);
 	tcase_add_test(tc, test_split_then_cd);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("shell");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_sh_seed);
+	tcase_add_test(tc, test_sh_source_function_alias);
+	tcase_add_test(tc, test_sh_failing_list);
+	tcase_add_test(tc, test_sh_timeout_restores);
 	suite_add_tcase(s, tc);
 	return s;
 }

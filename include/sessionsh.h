@@ -1,0 +1,57 @@
+/*
+ * sessionsh: the session's persistent shell.  One child shell ($SHELL:
+ * bash, zsh, or any other taken as a POSIX sh) on pipes, in its own
+ * session, runs the lines made of session commands (cd, export, source,
+ * alias, functions...).  After each line it prints a delimited dump of the
+ * state the line left (exit status, cwd, environment, aliases, functions,
+ * options and umask), which becomes the session's: session_set_state()
+ * for the cwd and environment, and for bash a BASH_ENV file (aliases with
+ * expand_aliases, functions) that every later bash job reads.
+ *
+ * Nothing blocks: lines are queued (at most SESSIONSH_QUEUE_MAX) and
+ * written on POLLOUT, the dump read on POLLIN, and a line that takes
+ * longer than the time limit is cut: the shell is killed and started
+ * again with the last good state.  sessionsh_then() queues a callback
+ * that runs once every line before it is done, so a job started after a
+ * session line sees its state.
+ *
+ * Ownership: the caller owns the struct sessionsh and the session it
+ * borrows (which must outlive it).  The strings a done callback gets are
+ * valid during the call only.
+ */
+#ifndef JOBDECK_SESSIONSH_H
+#define JOBDECK_SESSIONSH_H
+
+#include <stdint.h>
+
+struct jobtable;
+struct loop;
+struct session;
+struct sessionsh;
+
+#define SESSIONSH_QUEUE_MAX	64
+#define SESSIONSH_TIMEOUT_MS	10000
+
+/*
+ * A line is done: status is the line's exit status (-1: it timed out or
+ * the shell died, errors says so), output what it printed, errors what it
+ * wrote to stderr (the shell's "line N:" prefixes dropped).  For
+ * sessionsh_then() status is 0 and both are "".
+ */
+typedef void	sessionsh_done_cb(int status, const char *output,
+		    const char *errors, void *arg);
+
+struct sessionsh *sessionsh_new(struct loop *, struct jobtable *,
+		    struct session *, int64_t timeout_ms, char **cause);
+void		 sessionsh_free(struct sessionsh *);
+int		 sessionsh_idle(const struct sessionsh *);
+int		 sessionsh_run(struct sessionsh *, const char *line,
+		    sessionsh_done_cb *, void *arg, char **cause);
+int		 sessionsh_then(struct sessionsh *, sessionsh_done_cb *,
+		    void *arg, char **cause);
+void		 sessionsh_forget(struct sessionsh *, void *arg);
+const char	*sessionsh_shell(const struct sessionsh *);
+char *const	*sessionsh_aliases(const struct sessionsh *);
+char *const	*sessionsh_functions(const struct sessionsh *);
+
+#endif
