@@ -32,6 +32,7 @@ struct job;
 struct jobtable;
 struct json_buf;
 struct session;
+struct sessionsh;
 struct stack;
 
 /*
@@ -52,7 +53,10 @@ struct stack;
  * (jobs[n], borrowed for the call): the client answers once every one of
  * them has ended for good (not live: no restart pending, see
  * jobtable_is_live()) or left the table, or timeout_ms (0: none) has
- * passed; 0, or -1 with *cause; without it, the command fails.
+ * passed; 0, or -1 with *cause; without it, the command fails.  later
+ * says that the command's results come after it returns (a line of the
+ * session shell): its messages and errors arrive later, then answered();
+ * 0, or -1 with *cause; a client without it gets them as they come.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -71,6 +75,8 @@ struct cmd_client {
 	int	(*paste)(struct job *, void *arg);
 	int	(*wait)(struct job **jobs, int n, int64_t timeout_ms,
 		    void *arg, char **cause);
+	int	(*later)(void *arg, char **cause);
+	void	(*answered)(void *arg);
 };
 
 /* Values of cmd_ctx.failed after a command. */
@@ -106,6 +112,8 @@ struct cmd_entry;
 struct cmd_ctx {
 	struct jobtable		*jt;
 	struct session		*session;
+	struct sessionsh	*sessionsh;	/* the session shell; NULL: */
+						/*   cd, export, unset built in */
 	const struct cmd_client	*client;
 	void			*arg;
 	const struct config	*config;	/* for !run; NULL: none */
@@ -153,6 +161,8 @@ const struct cmd_entry	*cmd_find(const char *name, char **cause);
 const struct cmd_entry	*cmd_find_bare(const char *s, size_t len);
 int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
+int			 cmd_is_session_line(const char *line);
+int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);

@@ -23,6 +23,8 @@ struct loop;
 struct session;
 struct ui;
 
+struct sessionsh;
+
 struct ui_opts {
 	const struct config *config;	/* for !run and autostart; may be */
 					/*   NULL */
@@ -31,6 +33,8 @@ struct ui_opts {
 	struct stack	*stack;		/* starts configured jobs; the */
 					/*   caller's */
 	struct browser	*browser;	/* the browser row, !browser; the */
+					/*   caller's */
+	struct sessionsh *sessionsh;	/* the session shell, or NULL; the */
 					/*   caller's */
 };
 

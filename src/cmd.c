@@ -17,6 +17,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "session.h"
+#include "sessionsh.h"
 #include "textesc.h"
 #include "xmalloc.h"
 
@@ -31,6 +32,7 @@ extern const struct cmd_entry cmd_restart_entry;
 extern const struct cmd_entry cmd_cd_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_unset_entry;
+extern const struct cmd_entry cmd_session_entry;
 extern const struct cmd_entry cmd_focus_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_paste_entry;
@@ -82,6 +84,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_cd_entry,
 	&cmd_export_entry,
 	&cmd_unset_entry,
+	&cmd_session_entry,
 	&cmd_help_entry,
 	&cmd_quit_entry,
 	NULL
@@ -423,10 +426,199 @@ out:
 	return rc;
 }
 
+/* The first words of the commands that change the session shell. */
+static const char *const cmd_session_words[] = {
+	"cd", "pushd", "popd", "export", "unset", "source", ".", "alias",
+	"unalias", "set", "shopt", "umask", NULL
+};
+
+/* Whether s (len bytes) starts a function definition: NAME() or function. */
+static int
+cmd_is_function(const char *s, size_t len)
+{
+	size_t	n = 0;
+
+	if (len > 9 && strncmp(s, "function", 8) == 0 &&
+	    (s[8] == ' ' || s[8] == '\t'))
+		return 1;
+	while (n < len && (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') ||
+	    (s[n] >= 'A' && s[n] <= 'Z') || (n > 0 && s[n] >= '0' &&
+	    s[n] <= '9')))
+		n++;
+	if (n == 0)
+		return 0;
+	while (n < len && (s[n] == ' ' || s[n] == '\t'))
+		n++;
+	return n + 1 < len && s[n] == '(' && s[n + 1] == ')';
+}
+
+/* Whether the command s (len bytes) is a session command. */
+static int
+cmd_is_session_part(const char *s, size_t len)
+{
+	const char	*const *w;
+	size_t		 n;
+
+	while (len > 0 && (*s == ' ' || *s == '\t' || *s == '\n')) {
+		s++;
+		len--;
+	}
+	if (cmd_is_function(s, len))
+		return 1;
+	n = cmd_first_word(s, len);
+	for (w = cmd_session_words; *w != NULL; w++) {
+		if (strlen(*w) == n && strncmp(*w, s, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * Run one line typed at the prompt: a !command, a session command (cd,
- * export, unset; an and-or list of them, see cmd_run_list()) or a new
- * job.  Returns 0, or -1 after reporting an error.
+ * Whether line is made only of session commands (cd, pushd/popd, export,
+ * unset, source/., alias/unalias, set/shopt/umask, a function definition)
+ * and &&, ||, ; lists of them: the session shell runs it.  A line that
+ * starts with a function definition is one; a pipe or a & makes a job.
+ */
+int
+cmd_is_session_line(const char *line)
+{
+	struct session_list	 l;
+	char			*cause = NULL;
+	int			 i, yes = 1;
+
+	line += strspn(line, " \t\n");
+	if (cmd_is_function(line, strlen(line)))
+		return 1;
+	if (session_split_list(line, &l, &cause) != 0) {
+		free(cause);
+		return cmd_is_session_part(line, strlen(line));
+	}
+	for (i = 0; i < l.count && yes; i++) {
+		if (!cmd_is_session_part(l.parts[i].text, l.parts[i].len) ||
+		    (l.parts[i].other != NULL &&
+		    (strcmp(l.parts[i].other, "|") == 0 ||
+		    strcmp(l.parts[i].other, "&") == 0)))
+			yes = 0;
+	}
+	session_list_clear(&l);
+	return yes;
+}
+
+/* What a line of the session shell waits to do: run, or start a job. */
+struct cmd_later {
+	struct cmd_ctx	 ctx;		/* a copy: the client and its arg */
+	char		*line;
+	int		 job;		/* start line as a job when reached */
+	int		 answer;	/* the client took the answer (later) */
+};
+
+/* Whether line starts with cd, pushd or popd (its cwd is worth saying). */
+static int
+cmd_line_moves(const char *line)
+{
+	size_t	n;
+
+	line += strspn(line, " \t");
+	n = cmd_first_word(line, strlen(line));
+	return (n == 2 && strncmp(line, "cd", 2) == 0) ||
+	    (n == 5 && strncmp(line, "pushd", 5) == 0) ||
+	    (n == 4 && strncmp(line, "popd", 4) == 0);
+}
+
+/* Report a session line's end: its output, its errors, its status. */
+static void
+cmd_later_done(int status, const char *output, const char *errors, void *arg)
+{
+	struct cmd_later	*l = arg;
+	struct cmd_ctx		*ctx = &l->ctx;
+	size_t			 n;
+
+	ctx->failed = 0;
+	if (l->job)
+		cmd_start_job(ctx, l->line);
+	else {
+		n = strlen(output);
+		if (n > 0 && output[n - 1] == '\n')
+			n--;
+		if (n > 0)
+			cmd_message(ctx, "%.*s", (int)n, output);
+		else if (status == 0 && *errors == '\0' &&
+		    cmd_line_moves(l->line))
+			cmd_message(ctx, "%s", session_cwd(ctx->session));
+		if (*errors != '\0')
+			cmd_error(ctx, "%s", errors);
+		else if (status != 0)
+			cmd_error(ctx, "exit status %d: %s", status, l->line);
+	}
+	if (l->answer && ctx->client != NULL && ctx->client->answered != NULL)
+		ctx->client->answered(ctx->arg);
+	free(l->line);
+	free(l);
+}
+
+/*
+ * Queue line for the session shell (job: as a job started once the lines
+ * before it are done); the client answers when it has run if it can
+ * (later), else hears as it comes.  0, or -1 after reporting an error.
+ */
+static int
+cmd_later_queue(struct cmd_ctx *ctx, const char *line, int job)
+{
+	struct cmd_later	*l;
+	char			*cause = NULL;
+	int			 rc;
+
+	l = xcalloc(1, sizeof *l);
+	l->ctx = *ctx;
+	memset(l->ctx.opts, 0, sizeof l->ctx.opts);
+	l->ctx.entry = NULL;
+	l->ctx.line = NULL;
+	l->line = xstrdup(line);
+	l->job = job;
+	if (ctx->client != NULL && ctx->client->later != NULL &&
+	    ctx->client->answered != NULL) {
+		if (ctx->client->later(ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "%s", cause);
+			free(cause);
+			free(l->line);
+			free(l);
+			return -1;
+		}
+		l->answer = 1;
+	}
+	if (job)
+		rc = sessionsh_then(ctx->sessionsh, cmd_later_done, l, &cause);
+	else
+		rc = sessionsh_run(ctx->sessionsh, line, cmd_later_done, l,
+		    &cause);
+	if (rc != 0) {
+		/* The client has its answer now: the error. */
+		cmd_error(ctx, "%s", cause);
+		free(cause);
+		if (l->answer && ctx->client->answered != NULL)
+			ctx->client->answered(ctx->arg);
+		free(l->line);
+		free(l);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run a line of session commands in the session shell. */
+int
+cmd_session_line(struct cmd_ctx *ctx, const char *line)
+{
+	return cmd_later_queue(ctx, line, 0);
+}
+
+/*
+ * Run one line typed at the prompt: a !command, a line of session
+ * commands or a new job.  With a session shell, a line made only of
+ * session commands (cmd_is_session_line()) runs there and anything else
+ * is a job in the state it left (started once the lines before it are
+ * done); without one, cd, export and unset are built in (an and-or list
+ * of them, see cmd_run_list()).  Returns 0, or -1 after reporting an
+ * error.
  */
 int
 cmd_run_line(struct cmd_ctx *ctx, const char *line)
@@ -436,6 +628,13 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 		return 0;
 	if (*line == '!')
 		return cmd_run_words(ctx, line + 1);
+	if (ctx->sessionsh != NULL) {
+		if (cmd_is_session_line(line))
+			return cmd_later_queue(ctx, line, 0);
+		if (!sessionsh_idle(ctx->sessionsh))
+			return cmd_later_queue(ctx, line, 1);
+		return cmd_start_job(ctx, line) == NULL ? -1 : 0;
+	}
 	if (cmd_find_bare(line, strlen(line)) != NULL)
 		return cmd_run_list(ctx, line);
 	return cmd_start_job(ctx, line) == NULL ? -1 : 0;

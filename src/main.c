@@ -41,6 +41,7 @@
 #include "mcp.h"
 #include "run.h"
 #include "session.h"
+#include "sessionsh.h"
 #include "stack.h"
 #include "store.h"
 #include "ui.h"
@@ -58,6 +59,7 @@ struct main_state {
 	struct ui		*ui;		/* the screen, or */
 	struct up		*up;		/*   jobdeck up's lines */
 	struct stack		*stack;
+	struct sessionsh	*sessionsh;	/* NULL: cd, export, unset built in */
 	struct cgroup		*cg;
 	struct loop		*loop;
 	struct jobtable		*jt;
@@ -423,7 +425,7 @@ main(int argc, char **argv)
 	const char		*config = NULL, *deck = "default";
 	struct ctl		*ctl;
 	struct cmd_ctx		 ctx;
-	char			*end, *browser_cause = NULL;
+	char			*end, *browser_cause = NULL, *sh_cause = NULL;
 	long			 port_base = 0;
 	int			 ch, i, procfile = 0, check = 0, verbose = 0;
 	int			 headless = 0, status, start_failed = 0;
@@ -586,6 +588,9 @@ main(int argc, char **argv)
 	jobtable_set_scrollback(jt, cfg->settings.scrollback);
 	jobtable_set_no_pty(jt, main_env_flag("JOBDECK_NO_PTY"));
 	ms.stack = stack_new(loop, jt, cfg, session, NULL);
+	/* The session shell; without it cd, export and unset are built in. */
+	if (!main_env_flag("JOBDECK_NO_SESSION_SHELL"))
+		ms.sessionsh = sessionsh_new(loop, jt, session, 0, &sh_cause);
 	/*
 	 * The browser: started below, before the jobs, and any failure said
 	 * once there is a face to say it on.
@@ -595,6 +600,7 @@ main(int argc, char **argv)
 	opts.config = cfg;
 	opts.stack = ms.stack;
 	opts.browser = ms.browser;
+	opts.sessionsh = ms.sessionsh;
 	uopts.browser = ms.browser;
 	/* One set of bindings: the prompt's, and !help's over ctl. */
 	ms.bind = bind_new();
@@ -612,6 +618,8 @@ main(int argc, char **argv)
 		ctl_free(ctl);
 		browser_free(ms.browser);
 		stack_free(ms.stack);
+		sessionsh_free(ms.sessionsh);
+		free(sh_cause);
 		jobtable_free(jt);
 		cgroup_free(ms.cg);
 		store_sweep_free(ms.sweep);
@@ -630,6 +638,7 @@ main(int argc, char **argv)
 	ctx.bind = ms.bind;
 	ctx.stack = ms.stack;
 	ctx.browser = ms.browser;
+	ctx.sessionsh = ms.sessionsh;
 	main_browser_follow(&ms);
 	ctl_start(ctl, loop, &ctx, &main_ctl_cbs, &ms);
 	/* The browser first, so that it shows Starting… at once. */
@@ -640,6 +649,17 @@ main(int argc, char **argv)
 	    browser_start(ms.browser, &cause) != 0) {
 		main_browser_warn(&ms, cause);
 		free(cause);
+		cause = NULL;
+	}
+	if (sh_cause != NULL) {
+		cause = xprintf("no session shell (cd, export and unset are "
+		    "built in): %s", sh_cause);
+		if (ms.ui != NULL)
+			ui_message(ms.ui, cause, 1);
+		else
+			fprintf(stderr, "jobdeck: %s\n", cause);
+		free(cause);
+		free(sh_cause);
 		cause = NULL;
 	}
 	/* The configured jobs (up: the named ones), then typed commands. */
@@ -673,6 +693,7 @@ main(int argc, char **argv)
 	ui_free(ms.ui);
 	up_free(ms.up);
 	stack_free(ms.stack);
+	sessionsh_free(ms.sessionsh);
 	cgroup_kill_all(ms.cg);
 	jobtable_kill_strays();
 	jobtable_free(jt);

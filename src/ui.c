@@ -1068,6 +1068,7 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.config = opts->config;
 	ui->ctx.stack = opts->stack;
 	ui->ctx.browser = opts->browser;
+	ui->ctx.sessionsh = opts->sessionsh;
 	ui->browser = opts->browser;
 	ui->bind = opts->bind;
 	if (opts->config != NULL) {
