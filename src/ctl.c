@@ -167,6 +167,7 @@ struct ctl_client {
 #define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
 #define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
 #define CTL_READ_ONLY	0x1000	/* came in on NAME.ro: may only look */
+#define CTL_LATER	0x2000	/* a session line: answers when it is done */
 	int		 flags;
 };
 
@@ -251,6 +252,9 @@ static void	ctl_cmd_json(const char *, void *);
 static int	ctl_cmd_follow(struct job *, void *, char **);
 static int	ctl_cmd_logs(struct job *, void *, char **);
 static int	ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
+static int	ctl_cmd_later(void *, char **);
+static void	ctl_cmd_answered(void *);
+static void	ctl_client_reply(struct ctl_client *, int);
 static void	ctl_wait_answer(struct ctl_client *, const char *);
 static void	ctl_wait_free(struct ctl_client *);
 static void	ctl_wait_done(struct ctl_client *, struct ctl_wait *,
@@ -277,6 +281,8 @@ static const struct cmd_client ctl_cmd_client = {
 	.logs = ctl_cmd_logs,
 	.grep = ctl_cmd_grep,
 	.wait = ctl_cmd_wait,
+	.later = ctl_cmd_later,
+	.answered = ctl_cmd_answered,
 };
 
 /* Append len bytes to a buffer. */
@@ -770,7 +776,8 @@ ctl_reap_cb(void *arg)
 
 	ctl->reap_timer = 0;
 	for (i = j = 0; i < ctl->nclients; i++) {
-		if (ctl->clients[i]->flags & CTL_DEAD)
+		if ((ctl->clients[i]->flags & (CTL_DEAD | CTL_LATER)) ==
+		    CTL_DEAD)
 			ctl_client_free(ctl->clients[i]);
 		else
 			ctl->clients[j++] = ctl->clients[i];
@@ -2507,9 +2514,7 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 {
 	struct ctl	 *ctl = c->ctl;
 	struct cmd_ctx	  ctx;
-	struct json_buf	  jb;
-	struct ctl_buf	  reply = { NULL, 0, 0 };
-	char		**argv, *cause = NULL, *doc, status[8];
+	char		**argv, *cause = NULL;
 	int		  argc, first;
 
 	c->flags |= CTL_ANSWERED;
@@ -2534,11 +2539,53 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 		ctx.read_only = 1;
 	cmd_execute(&ctx, argc - first, argv + first);
 	session_split_free(argc, argv);
-	if (c->flags & CTL_DEAD)
+	if (c->flags & (CTL_DEAD | CTL_LATER))
 		return;
+	ctl_client_reply(c, ctx.failed);
+}
 
-	if (ctx.failed != 0) {
-		snprintf(status, sizeof status, "%d\n", ctx.failed);
+/*
+ * A session line: the answer comes when the session shell has run it
+ * (ctl_cmd_answered()); the client is kept until then, even if it goes.
+ */
+static int
+ctl_cmd_later(void *arg, char **cause)
+{
+	struct ctl_client	*c = arg;
+
+	(void)cause;
+	c->flags |= CTL_LATER;
+	return 0;
+}
+
+/* A session line is done: its messages or errors are the answer. */
+static void
+ctl_cmd_answered(void *arg)
+{
+	struct ctl_client	*c = arg;
+	struct ctl		*ctl = c->ctl;
+
+	c->flags &= ~CTL_LATER;
+	if (c->flags & CTL_DEAD) {
+		if (ctl->reap_timer == 0 && ctl->loop != NULL)
+			ctl->reap_timer = loop_add_timer(ctl->loop, 0,
+			    ctl_reap_cb, ctl);
+		return;
+	}
+	ctl_client_reply(c, c->errors.len > 0 ? CMD_FAILED : 0);
+}
+
+/* Queue a request's reply: its status (failed), then errors or body. */
+static void
+ctl_client_reply(struct ctl_client *c, int failed)
+{
+	struct ctl	*ctl = c->ctl;
+	struct json_buf	 jb;
+	struct ctl_buf	 reply = { NULL, 0, 0 };
+	char		*doc, status[8];
+
+	if (failed != 0) {
+		snprintf(status, sizeof status, "%d\n", failed);
 		ctl_buf_add(&reply, status, strlen(status));
 		if (c->errors.len == 0)
 			ctl_buf_line(&c->errors, "command failed");

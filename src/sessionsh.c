@@ -347,22 +347,51 @@ sessionsh_mark_len(struct sessionsh *sh)
 	return snprintf(mark, sizeof mark, "\036jd%u X\n", sh->seq);
 }
 
-/* Drop a shell's "NAME: line N: " (or "NAME: eval: line N: ") prefix. */
-static char *
-sessionsh_fix_error(const char *p, size_t len)
+/* Skip "N: " or "line N: " at *p (of len bytes); whether it was there. */
+static int
+sessionsh_skip_line_no(const char **p, size_t *len)
 {
-	const char	*q, *end = p + len;
+	const char	*q = *p, *end = *p + *len;
 
-	q = memchr(p, ':', len);
-	if (q != NULL && end - q > 7 && strncmp(q, ": eval:", 7) == 0)
-		q = memchr(q + 1, ':', end - q - 1);
-	if (q != NULL && end - q > 7 && strncmp(q, ": line ", 7) == 0) {
-		q += 7;
-		while (q < end && *q >= '0' && *q <= '9')
-			q++;
-		if (end - q > 2 && q[0] == ':' && q[1] == ' ')
-			return xstrndup(q + 2, end - q - 2);
+	if (end - q > 5 && strncmp(q, "line ", 5) == 0)
+		q += 5;
+	if (q == end || *q < '0' || *q > '9')
+		return 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (end - q < 2 || q[0] != ':' || q[1] != ' ')
+		return 0;
+	*len -= q + 2 - *p;
+	*p = q + 2;
+	return 1;
+}
+
+/*
+ * Return an error line of the shell without where it came from: the
+ * shell's name, "eval: ", "line N: " (bash, zsh) or "N: " (dash).
+ */
+static char *
+sessionsh_fix_error(const struct sessionsh *sh, const char *p, size_t len)
+{
+	const char	*base = strrchr(sh->shell, '/');
+	size_t		 n;
+
+	base = base != NULL ? base + 1 : sh->shell;
+	n = strlen(sh->shell);
+	if (len > n + 2 && strncmp(p, sh->shell, n) == 0 && p[n] == ':' &&
+	    p[n + 1] == ' ') {
+		p += n + 2;
+		len -= n + 2;
+	} else if (n = strlen(base), len > n + 2 &&
+	    strncmp(p, base, n) == 0 && p[n] == ':' && p[n + 1] == ' ') {
+		p += n + 2;
+		len -= n + 2;
 	}
+	if (len > 6 && strncmp(p, "eval: ", 6) == 0) {
+		p += 6;
+		len -= 6;
+	}
+	sessionsh_skip_line_no(&p, &len);
 	return xstrndup(p, len);
 }
 
@@ -465,13 +494,15 @@ sessionsh_parsed(struct sessionsh *sh)
 	sh->restore = r.s;
 
 	z = sessionsh_mark(sh, &sh->err, 'Z', 0);
-	errs = sessionsh_lines(sh->err.s, z - sh->err.s, sessionsh_fix_error);
+	errs = sessionsh_lines(sh->err.s, z - sh->err.s, NULL);
 	r.s = NULL;
 	r.len = r.size = 0;
 	for (i = 0; errs[i] != NULL; i++) {
 		if (i > 0)
 			sessionsh_add(&r, "\n", 1);
-		sessionsh_add(&r, errs[i], strlen(errs[i]));
+		tmp = sessionsh_fix_error(sh, errs[i], strlen(errs[i]));
+		sessionsh_add(&r, tmp, strlen(tmp));
+		free(tmp);
 	}
 	sessionsh_free_list(errs);
 	errors = r.s != NULL ? r.s : xstrdup("");
