@@ -161,8 +161,9 @@ sessionsh_alias_name(const char *p, size_t len)
 }
 
 /*
- * Make a new session shell for session: $SHELL started on pipes in the
- * session's cwd and environment; NULL with *cause if it cannot start.
+ * Make a new session shell for session: $SHELL, started on pipes in the
+ * session's cwd and environment when the first line comes; NULL with
+ * *cause if it cannot be run.
  */
 struct sessionsh *
 sessionsh_new(struct loop *loop, struct jobtable *jt, struct session *session,
@@ -198,7 +199,8 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	}
 	sh->dir = xstrdup(tmpl);
 	sh->bash_env = xprintf("%s/bash_env", sh->dir);
-	if (sessionsh_start(sh, cause) != 0) {
+	if (access(sh->shell, X_OK) != 0) {
+		*cause = xprintf("%s: %s", sh->shell, strerror(errno));
 		sessionsh_free(sh);
 		return NULL;
 	}

@@ -814,14 +814,74 @@ START_TEST(test_session_state)
 	EXPECT_LINE(t, &pane, "foo=[]", WAIT_MS);
 
 	e2e_run(t, "cd /nope");
-	EXPECT_IN(t, &bottom, "cd: /nope: No such file or directory",
-	    WAIT_MS);
+	/* The session shell's words: bash's, or dash's (sh). */
+	E2E_ASSERT(t, deck_wait_any(t, &bottom,
+	    "cd: /nope: No such file or directory", "cd: can't cd to /nope",
+	    WAIT_MS) != 0, "the cd error is not shown");
 	e2e_run(t, "pwd");
 	EXPECT_IN(t, &pane_title, "[4] pwd", WAIT_MS);
 	EXPECT_LINE(t, &pane, "/tmp", WAIT_MS);
 	E2E_ASSERT(t, !term_find_in(t, &panel, "[5]", NULL, NULL),
 	    "a session command started a job");
 	term_close(t);
+}
+END_TEST
+
+/*
+ * 5f. The session is a real shell (bash here): the seed's two lines, a
+ * sourced file's export and function, an alias, a failing list that
+ * changes nothing, and a job's own cd that stays its own.
+ */
+START_TEST(test_session_shell)
+{
+	const char	*env[] = { "SHELL=/bin/bash", NULL };
+	struct term	*t;
+	char		 tmpl[] = "/tmp/check_e2e_session.XXXXXX", *dir;
+	char		 line[256], path[256];
+	FILE		*fp;
+
+	dir = mkdtemp(tmpl);
+	ck_assert_ptr_nonnull(dir);
+	snprintf(path, sizeof path, "%s/activate", dir);
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "export VENV=on\ngreet() { echo \"hello $1 $VENV\"; }\n");
+	fclose(fp);
+	t = deck_start(env, NULL);
+
+	snprintf(line, sizeof line, "cd %s && export API_KEY=secret", dir);
+	e2e_run(t, line);
+	EXPECT_IN(t, &bottom, dir, WAIT_MS);
+	e2e_run(t, "echo \"$(pwd) key=$API_KEY\"");
+	EXPECT_IN(t, &pane_title, "[1]", WAIT_MS);
+	snprintf(line, sizeof line, "%s key=secret", dir);
+	EXPECT_LINE(t, &pane, line, WAIT_MS);
+
+	/* With a slash: bash looks a bare name up in PATH first. */
+	e2e_run(t, "source ./activate");
+	e2e_run(t, "greet world");
+	EXPECT_IN(t, &pane_title, "[2] greet world", WAIT_MS);
+	EXPECT_LINE(t, &pane, "hello world on", WAIT_MS);
+
+	e2e_run(t, "alias hi='echo aliased'");
+	e2e_run(t, "hi there");
+	EXPECT_IN(t, &pane_title, "[3] hi there", WAIT_MS);
+	EXPECT_LINE(t, &pane, "aliased there", WAIT_MS);
+
+	e2e_run(t, "cd nowhere && export X=1");
+	EXPECT_IN(t, &bottom, "cd: nowhere: No such file or directory",
+	    WAIT_MS);
+	e2e_run(t, "cd / && echo \"in $(pwd) x=[$X]\"");
+	EXPECT_IN(t, &pane_title, "[4]", WAIT_MS);
+	EXPECT_LINE(t, &pane, "in / x=[]", WAIT_MS);
+	e2e_run(t, "pwd");
+	EXPECT_IN(t, &pane_title, "[5] pwd", WAIT_MS);
+	EXPECT_LINE(t, &pane, dir, WAIT_MS);
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[6]", NULL, NULL),
+	    "a session line started a job");
+	term_close(t);
+	unlink(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -1720,6 +1780,7 @@ e2e_suite(void)
 		{ "colors", &test_colors, 20 },
 		{ "wide_chars", &test_wide_chars, 20 },
 		{ "session_state", &test_session_state, 30 },
+		{ "session_shell", &test_session_shell, 40 },
 		{ "errors", &test_errors, 20 },
 		{ "fd_leak", &test_fd_leak, 20 },
 		{ "not_found", &test_not_found, 20 },
