@@ -1064,6 +1064,43 @@ START_TEST(test_spawn)
 }
 END_TEST
 
+/*
+ * The session over the socket: cd and export go through the session
+ * shell and are answered once it has run them, so a spawn right after
+ * starts in that state; a failing cd says why and changes nothing;
+ * session shows the state.
+ */
+START_TEST(test_session_socket)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	char		 sub[PATH_MAX], want[PATH_MAX + 32];
+
+	deck_start(&d, "session", NULL);
+	snprintf(sub, sizeof sub, "%s/sub dir", term_tmpdir(d.t));
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	CTL_EXPECT(&d, &r, 0, "cd", sub);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "export", "API_KEY=se cret");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "cd", "nowhere");
+	ck_assert_msg(strstr(r.err, "nowhere") != NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "echo \"$(pwd) $API_KEY\"");
+	ctlres_free(&r);
+	j = wait_state(&d, "1", "completed", WAIT_MS);
+	snprintf(want, sizeof want, "%s se cret\n", sub);
+	ck_assert_str_eq(json_str(j, "output"), want);
+	jsonread_free(j);
+	CTL_EXPECT(&d, &r, 0, "--json", "session");
+	ck_assert_msg(strstr(r.out, "\"API_KEY\":\"se cret\"") != NULL,
+	    "session: %s", r.out);
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
 /* send: escapes, a job that has ended, bad escapes. */
 START_TEST(test_send)
 {
@@ -3030,6 +3067,7 @@ ctl_suite(void)
 		{ "rm_clear_rename", &test_rm_clear_rename, 30 },
 		{ "run", &test_run, 30 },
 		{ "spawn", &test_spawn, 30 },
+		{ "session_socket", &test_session_socket, 30 },
 		{ "send", &test_send, 30 },
 		{ "events", &test_events, 30 },
 		{ "prompt", &test_prompt, 30 },
