@@ -28,6 +28,7 @@
 #include "jsonval.h"
 #include "loop.h"
 #include "session.h"
+#include "sessionsh.h"
 #include "stack.h"
 #include "store.h"
 #include "testnet.h"
@@ -340,6 +341,87 @@ assert_text_line(const struct job *job, const char *want)
 	    count, count > 0 ? lines[0] : "");
 	job_text_free(lines, count);
 }
+
+/* Which lines the session shell runs, and which are jobs. */
+START_TEST(test_session_line_rule)
+{
+	static const struct {
+		const char	*line;
+		int		 session;
+	} cases[] = {
+		{ "cd /my-app && export API_KEY=secret", 1 },
+		{ "source venv/bin/activate", 1 },
+		{ ". ./env.sh; alias ll='ls -l'", 1 },
+		{ "pushd /tmp || popd", 1 },
+		{ "unset A; unalias ll; set -o noclobber; shopt -s extglob", 1 },
+		{ "umask 077", 1 },
+		{ "greet() { echo hi; }", 1 },
+		{ "function greet { echo hi; }", 1 },
+		{ "export X=$(date)", 1 },
+		{ "npm start", 0 },
+		{ "cd /tmp && npm start", 0 },
+		{ "export X=1 | cat", 0 },
+		{ "cd /tmp &", 0 },
+		{ "exporter --flag", 0 },
+		{ "echo cd", 0 },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_msg(cmd_is_session_line(cases[i].line) ==
+		    cases[i].session, "%s: %d", cases[i].line,
+		    !cases[i].session);
+}
+END_TEST
+
+/*
+ * With a session shell: a job typed right after a session line waits for
+ * it and starts in its state; a failing list shows the error and changes
+ * nothing; a job's own cd is its own.
+ */
+START_TEST(test_session_shell_order)
+{
+	struct job	*job;
+	char		*cause = NULL, line[512];
+	int64_t		 end;
+
+	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, rec.session, 0,
+	    &cause);
+	ck_assert_msg(rec.ctx.sessionsh != NULL, "%s", cause);
+	snprintf(line, sizeof line, "cd %s && export API_KEY=secret", rec.dir);
+	rec_clear();
+	run_ok(line);
+	run_ok("echo \"$(pwd) $API_KEY\"");
+	ck_assert_int_eq(jobtable_count(rec.jt), 0);
+	end = loop_now_ms() + 10000;
+	while (rec.nselects == 0 && loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_int_eq(rec.nselects, 1);
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_str_eq(rec.messages[0], rec.dir);
+	job = rec.selected;
+	wait_done(job);
+	snprintf(line, sizeof line, "%s secret", rec.dir);
+	assert_text_line(job, line);
+
+	rec_clear();
+	run_ok("cd nowhere && export X=1");
+	end = loop_now_ms() + 10000;
+	while (rec.nerrors == 0 && loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_int_eq(rec.nerrors, 1);
+	ck_assert_msg(strstr(rec.errors[0], "nowhere") != NULL, "%s",
+	    rec.errors[0]);
+	ck_assert_str_eq(session_cwd(rec.session), rec.dir);
+	ck_assert_ptr_null(session_getenv(rec.session, "X"));
+
+	job = run_job("cd / && pwd");
+	assert_text_line(job, "/");
+	ck_assert_str_eq(session_cwd(rec.session), rec.dir);
+	sessionsh_free(rec.ctx.sessionsh);
+	rec.ctx.sessionsh = NULL;
+}
+END_TEST
 
 /* A prompt line and the one error it must give (or contain). */
 static const struct err_case {
@@ -2654,6 +2736,8 @@ cmd_suite(void)
 	tcase_add_loop_test(tc, test_errors, 0,
 	    (int)(sizeof err_cases / sizeof err_cases[0]));
 	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_session_line_rule);
+	tcase_add_test(tc, test_session_shell_order);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_help_focus_key);
 	tcase_add_test(tc, test_help_default_keys);
