@@ -202,8 +202,17 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    "!help, !grep)");
 	cmd_help_mode(&h, b, BIND_COPY, "Keys in copy mode");
 	cmd_help_add(&h, xstrdup(""));
-	cmd_help_add(&h, xstrdup("Anything that does not start with ! runs "
-	    "as a job through $SHELL -c."));
+	cmd_help_add(&h, xstrdup("A line made only of session commands (cd, "
+	    "pushd, popd, export, unset,"));
+	cmd_help_add(&h, xstrdup("source, ., alias, unalias, set, shopt, "
+	    "umask, function definitions,"));
+	cmd_help_add(&h, xstrdup("and &&, ||, ; lists of them) runs in the "
+	    "session shell; every later"));
+	cmd_help_add(&h, xstrdup("job starts in the state it leaves (!session "
+	    "shows it). Anything else"));
+	cmd_help_add(&h, xstrdup("that does not start with ! runs as a job "
+	    "through $SHELL -c, and its"));
+	cmd_help_add(&h, xstrdup("cd is its own."));
 	cmd_show(ctx, "Help", h.lines, h.n, 0);
 	for (i = 0; i < h.n; i++)
 		free(h.lines[i]);
