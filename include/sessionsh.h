@@ -15,8 +15,11 @@
  * that runs once every line before it is done, so a job started after a
  * session line sees its state.
  *
- * Ownership: the caller owns the struct sessionsh and the session it
- * borrows (which must outlive it).  The strings a done callback gets are
+ * The shell is contained like a job: a cgroup of its own under the deck's
+ * (cg, may be NULL), killed whole when it is cut or freed.
+ *
+ * Ownership: the caller owns the struct sessionsh, and the jobtable,
+ * cgroup and session it borrows (which must outlive it).  The strings a done callback gets are
  * valid during the call only.
  */
 #ifndef JOBDECK_SESSIONSH_H
@@ -24,13 +27,14 @@
 
 #include <stdint.h>
 
+struct cgroup;
 struct jobtable;
 struct loop;
 struct session;
 struct sessionsh;
 
 #define SESSIONSH_QUEUE_MAX	64
-#define SESSIONSH_TIMEOUT_MS	10000
+#define SESSIONSH_TIMEOUT_MS	8000	/* within CTL_ANSWER_TIMEOUT_MS */
 
 /*
  * A line is done: status is the line's exit status (-1: it timed out or
@@ -42,7 +46,8 @@ typedef void	sessionsh_done_cb(int status, const char *output,
 		    const char *errors, void *arg);
 
 struct sessionsh *sessionsh_new(struct loop *, struct jobtable *,
-		    struct session *, int64_t timeout_ms, char **cause);
+		    struct cgroup *, struct session *, int64_t timeout_ms,
+		    char **cause);
 void		 sessionsh_free(struct sessionsh *);
 int		 sessionsh_idle(const struct sessionsh *);
 int		 sessionsh_run(struct sessionsh *, const char *line,

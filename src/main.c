@@ -590,7 +590,8 @@ main(int argc, char **argv)
 	ms.stack = stack_new(loop, jt, cfg, session, NULL);
 	/* The session shell; without it cd, export and unset are built in. */
 	if (!main_env_flag("JOBDECK_NO_SESSION_SHELL"))
-		ms.sessionsh = sessionsh_new(loop, jt, session, 0, &sh_cause);
+		ms.sessionsh = sessionsh_new(loop, jt, ms.cg, session, 0,
+		    &sh_cause);
 	/*
 	 * The browser: started below, before the jobs, and any failure said
 	 * once there is a face to say it on.

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "pty.h"
@@ -52,6 +53,8 @@ struct sessionsh {
 	struct loop		*loop;
 	struct jobtable		*jt;
 	struct session		*session;
+	struct cgroup		*cg;		/* contains the shell, or NULL */
+	struct cgroup_job	*cgj;		/* ... this run of it */
 	char			*shell;
 	enum sessionsh_kind	 kind;
 	int64_t			 timeout_ms;
@@ -166,8 +169,8 @@ sessionsh_alias_name(const char *p, size_t len)
  * *cause if it cannot be run.
  */
 struct sessionsh *
-sessionsh_new(struct loop *loop, struct jobtable *jt, struct session *session,
-    int64_t timeout_ms, char **cause)
+sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
+    struct session *session, int64_t timeout_ms, char **cause)
 {
 	struct sessionsh	*sh;
 	const char		*base;
@@ -176,6 +179,7 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	sh = xcalloc(1, sizeof *sh);
 	sh->loop = loop;
 	sh->jt = jt;
+	sh->cg = cg;
 	sh->session = session;
 	sh->timeout_ms = timeout_ms > 0 ? timeout_ms : SESSIONSH_TIMEOUT_MS;
 	sh->shell = xstrdup(session_shell(session));
@@ -259,11 +263,17 @@ sessionsh_stop(struct sessionsh *sh)
 			jobtable_unwatch_pid(sh->jt, sh->pid);
 		kill(-sh->pid, SIGKILL);
 		kill(sh->pid, SIGKILL);
+		if (sh->cgj != NULL)
+			cgroup_job_signal(sh->cgj, SIGKILL);
 		if (sh->jt == NULL)
 			while (waitpid(sh->pid, NULL, 0) == -1 &&
 			    errno == EINTR)
 				;
 		sh->pid = -1;
+	}
+	if (sh->cgj != NULL) {
+		cgroup_job_release(sh->cgj);
+		sh->cgj = NULL;
 	}
 	if (sh->in_fd != -1) {
 		loop_unwatch_fd(sh->loop, sh->in_fd);
@@ -595,10 +605,22 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 	spec.cwd = session_cwd(sh->session);
 	spec.no_pty = 1;
 	spec.split_stderr = 1;
+	/* Contained like a job: its own cgroup (id 0 is the deck's own). */
+	if (sh->cg != NULL)
+		sh->cgj = cgroup_job_new(sh->cg, 0);
+	spec.cgroup_procs = sh->cgj != NULL ? cgroup_job_procs_fd(sh->cgj) :
+	    -1;
 	rc = pty_spawn(&spec, &child, cause);
 	session_env_free(env);
-	if (rc != 0)
+	if (rc != 0) {
+		if (sh->cgj != NULL) {
+			cgroup_job_release(sh->cgj);
+			sh->cgj = NULL;
+		}
 		return -1;
+	}
+	if (sh->cgj != NULL)
+		cgroup_job_started(sh->cgj, child.pid);
 	if (child.exec_errno != 0) {
 		*cause = xprintf("%s: %s", sh->shell,
 		    strerror(child.exec_errno));

@@ -385,8 +385,8 @@ START_TEST(test_session_shell_order)
 	char		*cause = NULL, line[512];
 	int64_t		 end;
 
-	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, rec.session, 0,
-	    &cause);
+	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, NULL, rec.session,
+	    0, &cause);
 	ck_assert_msg(rec.ctx.sessionsh != NULL, "%s", cause);
 	snprintf(line, sizeof line, "cd %s && export API_KEY=secret", rec.dir);
 	rec_clear();

@@ -780,7 +780,7 @@ sh_new(struct loop *loop, const char *shell, struct session **s,
 
 	snprintf(env, sizeof env, "SHELL=%s", shell);
 	*s = new_session(env);
-	sh = sessionsh_new(loop, NULL, *s, timeout_ms, &cause);
+	sh = sessionsh_new(loop, NULL, NULL, *s, timeout_ms, &cause);
 	ck_assert_msg(sh != NULL, "%s", cause);
 	return sh;
 }
