@@ -54,7 +54,6 @@ int		 sessionsh_run(struct sessionsh *, const char *line,
 		    sessionsh_done_cb *, void *arg, char **cause);
 int		 sessionsh_then(struct sessionsh *, sessionsh_done_cb *,
 		    void *arg, char **cause);
-void		 sessionsh_forget(struct sessionsh *, void *arg);
 const char	*sessionsh_shell(const struct sessionsh *);
 char *const	*sessionsh_aliases(const struct sessionsh *);
 char *const	*sessionsh_functions(const struct sessionsh *);

@@ -174,7 +174,6 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 {
 	struct sessionsh	*sh;
 	const char		*base;
-	char			 tmpl[] = "/tmp/jobdeck-session.XXXXXX";
 
 	sh = xcalloc(1, sizeof *sh);
 	sh->loop = loop;
@@ -195,14 +194,6 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 		sh->kind = SESSIONSH_SH;
 	sh->aliases = xcalloc(1, sizeof *sh->aliases);
 	sh->functions = xcalloc(1, sizeof *sh->functions);
-	if (mkdtemp(tmpl) == NULL) {
-		*cause = xprintf("session shell: %s: %s", tmpl,
-		    strerror(errno));
-		sessionsh_free(sh);
-		return NULL;
-	}
-	sh->dir = xstrdup(tmpl);
-	sh->bash_env = xprintf("%s/bash_env", sh->dir);
 	if (access(sh->shell, X_OK) != 0) {
 		*cause = xprintf("%s: %s", sh->shell, strerror(errno));
 		sessionsh_free(sh);
@@ -426,6 +417,24 @@ sessionsh_finish(struct sessionsh *sh, int status, const char *output,
 }
 
 /*
+ * Make the private directory of the BASH_ENV file, the first time there
+ * are aliases or functions to carry; 0, or -1 when it cannot be made.
+ */
+static int
+sessionsh_bash_env(struct sessionsh *sh)
+{
+	char	tmpl[] = "/tmp/jobdeck-session.XXXXXX";
+
+	if (sh->bash_env != NULL)
+		return 0;
+	if (mkdtemp(tmpl) == NULL)
+		return -1;
+	sh->dir = xstrdup(tmpl);
+	sh->bash_env = xprintf("%s/bash_env", sh->dir);
+	return 0;
+}
+
+/*
  * Take a complete dump: the state becomes the session's, the restore
  * text and the BASH_ENV file are remade, and the line's callback runs.
  */
@@ -489,12 +498,20 @@ sessionsh_parsed(struct sessionsh *sh)
 		sessionsh_add(&r, "\n", 1);
 	}
 	sessionsh_add(&r, f + ml, n - f - ml);
-	if (sh->kind == SESSIONSH_BASH) {
-		if ((fp = fopen(sh->bash_env, "w")) != NULL) {
+	if (sh->kind == SESSIONSH_BASH && (sh->aliases[0] != NULL ||
+	    sh->functions[0] != NULL || sh->bash_env != NULL) &&
+	    sessionsh_bash_env(sh) == 0) {
+		/* Replaced whole: a job starting now reads one or the other. */
+		tmp = xprintf("%s.new", sh->bash_env);
+		if ((fp = fopen(tmp, "w")) != NULL) {
 			fprintf(fp, "shopt -s expand_aliases\n%s",
 			    r.s != NULL ? r.s : "");
-			fclose(fp);
+			if (fclose(fp) == 0)
+				rename(tmp, sh->bash_env);
+			else
+				unlink(tmp);
 		}
+		free(tmp);
 		if (sh->aliases[0] != NULL || sh->functions[0] != NULL) {
 			tmp = xprintf("BASH_ENV=%s", sh->bash_env);
 			session_export(sh->session, tmp, &errors);
@@ -785,18 +802,6 @@ sessionsh_then(struct sessionsh *sh, sessionsh_done_cb *done, void *arg,
     char **cause)
 {
 	return sessionsh_queue(sh, NULL, done, arg, cause);
-}
-
-/* Forget the callbacks of arg's items (a client that went away). */
-void
-sessionsh_forget(struct sessionsh *sh, void *arg)
-{
-	struct sessionsh_item	*it;
-
-	for (it = sh->head; it != NULL; it = it->next) {
-		if (it->arg == arg)
-			it->done = NULL;
-	}
 }
 
 /* Return the shell's path. */
