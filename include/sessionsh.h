@@ -40,7 +40,10 @@ struct sessionsh;
  * A line is done: status is the line's exit status (-1: it timed out or
  * the shell died, errors says so), output what it printed, errors what it
  * wrote to stderr (the shell's "line N:" prefixes dropped).  For
- * sessionsh_then() status is 0 and both are "".
+ * sessionsh_then() status is 0 and both are "".  A line or then() still
+ * queued when the session shell is freed is dropped: status -1, output
+ * and errors NULL; the callback must only release arg (the caller's
+ * other objects, a ctl client say, may be gone already).
  */
 typedef void	sessionsh_done_cb(int status, const char *output,
 		    const char *errors, void *arg);

@@ -533,6 +533,12 @@ cmd_later_done(int status, const char *output, const char *errors, void *arg)
 	struct cmd_ctx		*ctx = &l->ctx;
 	size_t			 n;
 
+	if (output == NULL) {
+		/* Dropped as the deck ends: its client may be gone. */
+		free(l->line);
+		free(l);
+		return;
+	}
 	ctx->failed = 0;
 	if (l->job)
 		cmd_start_job(ctx, l->line);

@@ -202,7 +202,10 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 	return sh;
 }
 
-/* Free the session shell: end it, drop the queue without callbacks. */
+/*
+ * Free the session shell: end it, and drop the queue, each callback told
+ * so (status -1, output and errors NULL) so that it can free its arg.
+ */
 void
 sessionsh_free(struct sessionsh *sh)
 {
@@ -213,6 +216,8 @@ sessionsh_free(struct sessionsh *sh)
 	sessionsh_stop(sh);
 	while ((it = sh->head) != NULL) {
 		sh->head = it->next;
+		if (it->done != NULL)
+			it->done(-1, NULL, NULL, it->arg);
 		free(it->line);
 		free(it);
 	}

@@ -712,8 +712,8 @@ sh_done(int status, const char *output, const char *errors, void *arg)
 	r->status = status;
 	free(r->output);
 	free(r->errors);
-	r->output = strdup(output);
-	r->errors = strdup(errors);
+	r->output = output != NULL ? strdup(output) : NULL;
+	r->errors = errors != NULL ? strdup(errors) : NULL;
 }
 
 /* Run line in the session shell on loop and wait (up to 20 s) for it. */
@@ -920,6 +920,39 @@ START_TEST(test_sh_timeout_restores)
 }
 END_TEST
 
+/*
+ * Lines still queued when the session shell is freed (the deck quits)
+ * each hear that they were dropped (output NULL), so that their callers
+ * can release what they passed; a then() likewise.
+ */
+START_TEST(test_sh_free_drops_queue)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r[3];
+	char			*cause = NULL;
+	int			 i;
+
+	memset(r, 0, sizeof r);
+	sh = sh_new(loop, "/bin/bash", &s, 0);
+	ck_assert_int_eq(sessionsh_run(sh, "sleep 30", sh_done, &r[0],
+	    &cause), 0);
+	ck_assert_int_eq(sessionsh_run(sh, "cd /", sh_done, &r[1], &cause), 0);
+	ck_assert_int_eq(sessionsh_then(sh, sh_done, &r[2], &cause), 0);
+	loop_run_once(loop, 100);
+	sessionsh_free(sh);
+	for (i = 0; i < 3; i++) {
+		ck_assert_msg(r[i].done, "item %d was dropped unheard", i);
+		ck_assert_int_eq(r[i].status, -1);
+		ck_assert_ptr_null(r[i].output);
+		free(r[i].errors);
+	}
+	session_free(s);
+	loop_free(loop);
+}
+END_TEST
+
 /* Build the session suite. */
 static Suite *
 session_suite(void)
@@ -963,6 +996,7 @@ session_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sh_seed);
 	tcase_add_test(tc, test_sh_source_function_alias);
+	tcase_add_test(tc, test_sh_free_drops_queue);
 	tcase_add_test(tc, test_sh_failing_list);
 	tcase_add_test(tc, test_sh_timeout_restores);
 	suite_add_tcase(s, tc);
