@@ -175,7 +175,11 @@ cmd_session_add(char ***lines, int *n, char *line)
 	(*lines)[(*n)++] = line;
 }
 
-/* session: show the cwd, the variables set or removed, aliases, functions. */
+/*
+ * session: show the cwd, the variables set or removed, aliases, functions.
+ * A read-only client sees the names of the variables set, not their
+ * values (an API key is a secret; "set" maps each name to null).
+ */
 static void
 cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -209,7 +213,10 @@ cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			doc = xstrndup(env[i], (size_t)k);
 			json_key(&jb, doc);
 			free(doc);
-			json_put_string(&jb, env[i] + k + 1);
+			if (ctx->read_only)
+				json_put_null(&jb);
+			else
+				json_put_string(&jb, env[i] + k + 1);
 		}
 		json_object_end(&jb);
 		json_key(&jb, "removed");
@@ -256,7 +263,12 @@ cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (cmd_session_hidden(env[i]) || (v != NULL &&
 		    strcmp(v, strchr(env[i], '=') + 1) == 0))
 			continue;
-		cmd_session_add(&lines, &n, xprintf("set: %s", env[i]));
+		if (ctx->read_only)
+			cmd_session_add(&lines, &n, xprintf("set: %.*s",
+			    (int)strcspn(env[i], "="), env[i]));
+		else
+			cmd_session_add(&lines, &n, xprintf("set: %s",
+			    env[i]));
 	}
 	for (i = 0; environ[i] != NULL; i++) {
 		if (cmd_session_hidden(environ[i]) ||

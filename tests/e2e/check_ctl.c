@@ -1075,7 +1075,7 @@ START_TEST(test_session_socket)
 	struct deck	 d;
 	struct ctlres	 r;
 	struct jsonread	*j;
-	char		 sub[PATH_MAX], want[PATH_MAX + 32];
+	char		 sub[PATH_MAX], want[PATH_MAX + 32], *reply;
 
 	deck_start(&d, "session", NULL);
 	snprintf(sub, sizeof sub, "%s/sub dir", term_tmpdir(d.t));
@@ -1097,6 +1097,17 @@ START_TEST(test_session_socket)
 	ck_assert_msg(strstr(r.out, "\"API_KEY\":\"se cret\"") != NULL,
 	    "session: %s", r.out);
 	ctlres_free(&r);
+	/* NAME.ro sees the names set, never their values (secrets). */
+	reply = sock_request_at(&d, d.ro, "--json session\n", 15);
+	ck_assert_msg(strncmp(reply, "0\n", 2) == 0 &&
+	    strstr(reply, "API_KEY") != NULL &&
+	    strstr(reply, "se cret") == NULL, "ro: %s", reply);
+	free(reply);
+	reply = sock_request_at(&d, d.ro, "session\n", 8);
+	ck_assert_msg(strncmp(reply, "0\n", 2) == 0 &&
+	    strstr(reply, "API_KEY") != NULL &&
+	    strstr(reply, "se cret") == NULL, "ro: %s", reply);
+	free(reply);
 	term_close(d.t);
 }
 END_TEST
