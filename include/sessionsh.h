@@ -10,8 +10,9 @@
  *
  * Nothing blocks: lines are queued (at most SESSIONSH_QUEUE_MAX) and
  * written on POLLOUT, the dump read on POLLIN, and a line that takes
- * longer than the time limit is cut: the shell is killed and started
- * again with the last good state.  sessionsh_then() queues a callback
+ * longer than the time limit, or prints more than SESSIONSH_OUTPUT_MAX
+ * (with its state's dump), is cut: the shell is killed and started again
+ * with the last good state.  sessionsh_then() queues a callback
  * that runs once every line before it is done, so a job started after a
  * session line sees its state.
  *
@@ -35,6 +36,7 @@ struct sessionsh;
 
 #define SESSIONSH_QUEUE_MAX	64
 #define SESSIONSH_TIMEOUT_MS	8000	/* within CTL_ANSWER_TIMEOUT_MS */
+#define SESSIONSH_OUTPUT_MAX	(8 * 1024 * 1024) /* a line and its dump */
 
 /*
  * A line is done: status is the line's exit status (-1: it timed out or

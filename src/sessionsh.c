@@ -575,8 +575,10 @@ static void
 sessionsh_read_cb(int fd, short revents, void *arg)
 {
 	struct sessionsh	*sh = arg;
-	char			 buf[8192];
+	struct sessionsh_buf	*b, *other;
+	char			 buf[8192], *why;
 	ssize_t			 n;
+	size_t			 from, ml = sessionsh_mark_len(sh);
 
 	(void)revents;
 	n = read(fd, buf, sizeof buf);
@@ -586,9 +588,20 @@ sessionsh_read_cb(int fd, short revents, void *arg)
 		sessionsh_lost(sh, "the session shell ended");
 		return;
 	}
-	sessionsh_add(fd == sh->out_fd ? &sh->out : &sh->err, buf, n);
-	if (sh->running && sessionsh_mark(sh, &sh->out, 'Z', 0) != NULL &&
-	    sessionsh_mark(sh, &sh->err, 'Z', 0) != NULL) {
+	b = fd == sh->out_fd ? &sh->out : &sh->err;
+	other = b == &sh->out ? &sh->err : &sh->out;
+	if (sh->out.len + sh->err.len + n > SESSIONSH_OUTPUT_MAX) {
+		why = xprintf("printed more than %d bytes: %s",
+		    SESSIONSH_OUTPUT_MAX, sh->running ? sh->head->line : "");
+		sessionsh_lost(sh, why);
+		free(why);
+		return;
+	}
+	/* Only the new bytes (and a marker split before them) are looked at. */
+	from = b->len > ml ? b->len - ml : 0;
+	sessionsh_add(b, buf, n);
+	if (sh->running && sessionsh_mark(sh, b, 'Z', from) != NULL &&
+	    sessionsh_mark(sh, other, 'Z', 0) != NULL) {
 		sessionsh_parsed(sh);
 		sessionsh_next(sh);
 	}

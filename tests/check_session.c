@@ -953,6 +953,37 @@ START_TEST(test_sh_free_drops_queue)
 }
 END_TEST
 
+/*
+ * A session line that prints without end (here after a function
+ * definition, which makes the whole line a session line) is cut once it
+ * printed more than SESSIONSH_OUTPUT_MAX, not buffered until the time
+ * limit; the shell comes back with the function.
+ */
+START_TEST(test_sh_output_bounded)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+
+	sh = sh_new(loop, "/bin/bash", &s, 15000);
+	sh_line(loop, sh, "f() { echo kept; }", &r);
+	ck_assert_int_eq(r.status, 0);
+	sh_line(loop, sh, "g() { :; }; yes", &r);
+	ck_assert_int_eq(r.status, -1);
+	ck_assert_msg(strstr(r.errors, "printed more than") != NULL, "%s",
+	    r.errors);
+	sh_line(loop, sh, "f", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.output, "kept\n");
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* Build the session suite. */
 static Suite *
 session_suite(void)
@@ -997,6 +1028,7 @@ session_suite(void)
 	tcase_add_test(tc, test_sh_seed);
 	tcase_add_test(tc, test_sh_source_function_alias);
 	tcase_add_test(tc, test_sh_free_drops_queue);
+	tcase_add_test(tc, test_sh_output_bounded);
 	tcase_add_test(tc, test_sh_failing_list);
 	tcase_add_test(tc, test_sh_timeout_restores);
 	suite_add_tcase(s, tc);
