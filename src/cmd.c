@@ -551,7 +551,10 @@ cmd_later_done(int status, const char *output, const char *errors, void *arg)
 		else if (status == 0 && *errors == '\0' &&
 		    cmd_line_moves(l->line))
 			cmd_message(ctx, "%s", session_cwd(ctx->session));
-		if (*errors != '\0')
+		/* What a line that succeeded wrote to stderr is no failure. */
+		if (*errors != '\0' && status == 0)
+			cmd_message(ctx, "%s", errors);
+		else if (*errors != '\0')
 			cmd_error(ctx, "%s", errors);
 		else if (status != 0)
 			cmd_error(ctx, "exit status %d: %s", status, l->line);

@@ -423,6 +423,41 @@ START_TEST(test_session_shell_order)
 }
 END_TEST
 
+/*
+ * A session line that succeeds but writes to stderr (a sourced script's
+ * warning) is no failure: what it wrote is a message, not an error, so
+ * that a ctl client's answer is 0 as the shell's status was.
+ */
+START_TEST(test_session_shell_warning)
+{
+	char		*cause = NULL, file[512], line[600];
+	int64_t		 end;
+	FILE		*fp;
+
+	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, NULL, rec.session,
+	    0, &cause);
+	ck_assert_msg(rec.ctx.sessionsh != NULL, "%s", cause);
+	snprintf(file, sizeof file, "%s/warns.sh", rec.dir);
+	fp = fopen(file, "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "echo 'warning: old' >&2\nexport W=1\n");
+	fclose(fp);
+	snprintf(line, sizeof line, ". '%s'", file);
+	rec_clear();
+	run_ok(line);
+	end = loop_now_ms() + 10000;
+	while (session_getenv(rec.session, "W") == NULL &&
+	    loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_str_eq(session_getenv(rec.session, "W"), "1");
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], "warning: old");
+	sessionsh_free(rec.ctx.sessionsh);
+	rec.ctx.sessionsh = NULL;
+}
+END_TEST
+
 /* A prompt line and the one error it must give (or contain). */
 static const struct err_case {
 	const char	*line;
@@ -2738,6 +2773,7 @@ cmd_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_session_line_rule);
 	tcase_add_test(tc, test_session_shell_order);
+	tcase_add_test(tc, test_session_shell_warning);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_help_focus_key);
 	tcase_add_test(tc, test_help_default_keys);
