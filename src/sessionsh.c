@@ -2,10 +2,12 @@
  * sessionsh.c: the session's persistent shell, driven on the loop.
  *
  * Each line is written as
- *	eval 'LINE' </dev/null
+ *	{ __jd_s=0; } 2>/dev/null; eval 'LINE' </dev/null || __jd_s=$?
  * (quoted, so an unfinished quote is the line's syntax error, not ours,
- * and with stdin closed so the line cannot eat what follows), then an
- * epilogue that prints, each part after a marker "\036jdSEQ X" line:
+ * with stdin closed so the line cannot eat what follows, and after ||
+ * so that `set -e` cannot end the shell), then an epilogue, its own
+ * stderr (a trace) thrown away, that prints, each part after a marker
+ * "\036jdSEQ X" line:
  * S the status and cwd, E `env -0`, A the aliases, F the function
  * definitions, N the function names, O the options and umask, and Z on
  * both stdout and stderr.  The line is done when both Z markers came.
@@ -86,6 +88,7 @@ static void	sessionsh_stop(struct sessionsh *);
 static void	sessionsh_next(struct sessionsh *);
 static void	sessionsh_watch_in(struct sessionsh *);
 static void	sessionsh_lost(struct sessionsh *, const char *);
+static void	sessionsh_ended_cb(void *);
 
 /* Append len bytes of p to b, keeping a NUL after them. */
 static void
@@ -242,8 +245,29 @@ sessionsh_exited(pid_t pid, int status, void *arg)
 	struct sessionsh	*sh = arg;
 
 	(void)status;
-	if (pid == sh->pid)
-		sh->pid = -1;
+	if (pid != sh->pid)
+		return;
+	sh->pid = -1;
+	/*
+	 * Gone with a line running (`exit`): say so now, from the loop,
+	 * rather than wait for its pipes, which something it left in the
+	 * background may hold, or for the time limit.
+	 */
+	if (sh->running) {
+		if (sh->timer != 0)
+			loop_cancel_timer(sh->loop, sh->timer);
+		sh->timer = loop_add_timer(sh->loop, 0, sessionsh_ended_cb, sh);
+	}
+}
+
+/* The shell ended while a line ran: report the line, start again. */
+static void
+sessionsh_ended_cb(void *arg)
+{
+	struct sessionsh	*sh = arg;
+
+	sh->timer = 0;
+	sessionsh_lost(sh, "the session shell ended");
 }
 
 /* Kill the shell's session and close its pipes. */
@@ -728,15 +752,20 @@ sessionsh_write_line(struct sessionsh *sh)
 		break;
 	}
 	q = ++sh->seq;
-	sessionsh_add(&b, "eval ", 5);
+	/*
+	 * After || no `set -e` ends the shell before its state is told;
+	 * the dump's own stderr (a `set -x` trace of it) goes nowhere, and
+	 * its last marker reaches the real stderr through fd 3.
+	 */
+	sessionsh_add(&b, "{ __jd_s=0; } 2>/dev/null; eval ", 32);
 	sessionsh_quote(&b, sh->head->line);
-	ep = xprintf(" </dev/null\n"
-	    "__jd_s=$?; printf '\\036jd%u S\\n%%d\\n' \"$__jd_s\"; pwd; "
+	ep = xprintf(" </dev/null || __jd_s=$?\n"
+	    "{ printf '\\036jd%u S\\n%%d\\n' \"$__jd_s\"; pwd; "
 	    "printf '\\036jd%u E\\n'; env -0; printf '\\036jd%u A\\n'; %s; "
 	    "printf '\\036jd%u F\\n'; %s; printf '\\036jd%u N\\n'; %s; "
 	    "printf '\\036jd%u O\\n'; %s; printf '\\036jd%u Z\\n'; "
-	    "printf '\\036jd%u Z\\n' >&2\n", q, q, q, al, q, fn, q, nm, q, op,
-	    q, q);
+	    "printf '\\036jd%u Z\\n' >&3; } 3>&2 2>/dev/null\n", q, q, q, al,
+	    q, fn, q, nm, q, op, q, q);
 	sessionsh_add(&b, ep, strlen(ep));
 	free(ep);
 	sessionsh_send(sh, b.s);

@@ -19,6 +19,7 @@
 
 #include "name.h"
 #include "loop.h"
+#include "jobtable.h"
 #include "session.h"
 #include "sessionsh.h"
 
@@ -885,6 +886,84 @@ START_TEST(test_sh_failing_list)
 }
 END_TEST
 
+/*
+ * `set -e` and `set -x` as session lines: a later failing line is shown
+ * and the shell lives on (errexit killed it before its state came: "the
+ * session shell ended"), and the shell's own dump is never traced into a
+ * line's errors.
+ */
+START_TEST(test_sh_errexit_xtrace)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+
+	sh = sh_new(loop, "/bin/bash", &s, 0);
+	sh_line(loop, sh, "set -e", &r);
+	ck_assert_int_eq(r.status, 0);
+	sh_line(loop, sh, "cd nowhere && export X=1", &r);
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_msg(strstr(r.errors, "cd: nowhere: No such file") ==
+	    r.errors, "%s", r.errors);
+	ck_assert_ptr_null(session_getenv(s, "X"));
+	sh_line(loop, sh, "export X=2", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(session_getenv(s, "X"), "2");
+	sh_line(loop, sh, "set -x", &r);
+	sh_line(loop, sh, "export Y=3", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(session_getenv(s, "Y"), "3");
+	/* The line's own trace is the user's; the driver's is not there. */
+	ck_assert_msg(strstr(r.errors, "jd") == NULL && strstr(r.errors,
+	    "pwd") == NULL && strstr(r.errors, "env -0") == NULL,
+	    "traced: %s", r.errors);
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/*
+ * A line that ends the shell while something it started in the background
+ * holds its pipes is reported when the shell ends, not at the time limit
+ * (it waited the whole 8 s), and the next line has a shell again.
+ */
+START_TEST(test_sh_exit_with_background)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct jobtable		*jt = jobtable_new(loop);
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	char			*cause = NULL;
+	int64_t			 t0;
+
+	/* The jobtable reaps the shell, as in a deck. */
+	s = new_session("SHELL=/bin/bash");
+	sh = sessionsh_new(loop, jt, NULL, s, 8000, &cause);
+	ck_assert_msg(sh != NULL, "%s", cause);
+	sh_line(loop, sh, "export KEEP=1", &r);
+	t0 = loop_now_ms();
+	sh_line(loop, sh, "f() { :; }; sleep 100 & exit 3", &r);
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_msg(strstr(r.errors, "ended") != NULL, "%s", r.errors);
+	ck_assert_msg(loop_now_ms() - t0 < 6000, "reported after %lld ms",
+	    (long long)(loop_now_ms() - t0));
+	sh_line(loop, sh, "export AFTER=1", &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(session_getenv(s, "KEEP"), "1");
+	sessionsh_free(sh);
+	jobtable_free(jt);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* A source that hangs times out; the shell comes back in the last state. */
 START_TEST(test_sh_timeout_restores)
 {
@@ -1030,6 +1109,8 @@ session_suite(void)
 	tcase_add_test(tc, test_sh_free_drops_queue);
 	tcase_add_test(tc, test_sh_output_bounded);
 	tcase_add_test(tc, test_sh_failing_list);
+	tcase_add_test(tc, test_sh_errexit_xtrace);
+	tcase_add_test(tc, test_sh_exit_with_background);
 	tcase_add_test(tc, test_sh_timeout_restores);
 	suite_add_tcase(s, tc);
 	return s;
