@@ -1799,6 +1799,19 @@ job_input_wait(const struct job *j)
 	return j->state == JOB_RUNNING ? j->input_wait : TTYWAIT_NONE;
 }
 
+/*
+ * Return what the job waits for, as its "waiting_for" says: a held job's
+ * reason, "input" or "password" for a running one blocked reading its
+ * terminal, else NULL.
+ */
+const char *
+job_waiting_for(const struct job *j)
+{
+	if (j->state == JOB_WAITING)
+		return j->wait_reason;
+	return ttywait_name(job_input_wait(j));
+}
+
 /* Set what the readiness probe says of the current run. */
 void
 job_set_ready(struct job *j, enum job_ready r)
