@@ -39,6 +39,15 @@
  * jobtable_kill_all() holds a running job while stop_later says so, asks
  * again after every exit, and stops every held job at once when nothing
  * else is left running that could end (a policy that never lets go).
+ *
+ * Waiting for input: a running pty job quiet for JOBTABLE_QUIET_MS (no
+ * output, no input since) is probed by ttywait_probe() on one table
+ * timer, at most JOBTABLE_PROBE_BATCH jobs a turn; a quiet job is probed
+ * again after an interval that doubles up to JOBTABLE_PROBE_MAX_MS, on a
+ * grid of JOBTABLE_PROBE_GRID_MS, so hundreds of idle jobs cost a few
+ * wake-ups and small /proc reads a second, and no timer is armed while
+ * no job is due.  Output or input clears the state at once; every change
+ * is told through the changed callback.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -74,7 +83,9 @@
 #define JOBTABLE_PROBE_MAX_MS	8000	/* the probe's interval on a quiet job */
 					/*   doubles up to it */
 #define JOBTABLE_PROBE_WAIT_MS	1000	/* its interval while a job waits */
-#define JOBTABLE_PROBE_BATCH	8	/* probes per turn at most */
+#define JOBTABLE_PROBE_BATCH	16	/* probes per turn at most */
+#define JOBTABLE_PROBE_GRID_MS	500	/* later probes fall on this grid, */
+					/*   so that one wake-up does many */
 #define JOBTABLE_PROBE_TURN_MS	20	/* the next turn, when more are due */
 
 /* One job and the loop state the table keeps for it. */
@@ -432,7 +443,9 @@ jobtable_probe_reset(struct jobtable_entry *e)
  * JOBTABLE_PROBE_BATCH a turn: whether each is blocked reading its
  * terminal (ttywait.h).  A quiet job is probed again after an interval
  * that doubles up to JOBTABLE_PROBE_MAX_MS, a waiting one every
- * JOBTABLE_PROBE_WAIT_MS; subscribers hear of every change.
+ * JOBTABLE_PROBE_WAIT_MS, rounded up to JOBTABLE_PROBE_GRID_MS so that
+ * hundreds of quiet jobs share a few wake-ups a second; subscribers hear
+ * of every change.
  */
 static void
 jobtable_probe_cb(void *arg)
@@ -468,6 +481,8 @@ jobtable_probe_cb(void *arg)
 			else if ((e->probe_step *= 2) > JOBTABLE_PROBE_MAX_MS)
 				e->probe_step = JOBTABLE_PROBE_MAX_MS;
 			e->probe_at = now + e->probe_step;
+			e->probe_at += JOBTABLE_PROBE_GRID_MS -
+			    e->probe_at % JOBTABLE_PROBE_GRID_MS;
 		} else if (e->probe_at <= now)
 			e->probe_at = now + (n < JOBTABLE_PROBE_BATCH ?
 			    e->probe_step : JOBTABLE_PROBE_TURN_MS);
