@@ -1006,7 +1006,10 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	json_object_begin(&jb);
 	mcp_tools_put_job(&jb, doc);
 	text = mcp_tools_job_line(doc);
-	if (mcp_tools_is_live(status))
+	if (strcmp(status, "waiting_for_input") == 0)
+		mcp_tools_cat(&text, " (waiting for input after %g s: answer "
+		    "it with terminal_send_input)", tc->timeout);
+	else if (mcp_tools_is_live(status))
 		mcp_tools_cat(&text, " (still running after %g s: follow it "
 		    "with terminal_job_status)", tc->timeout);
 	mcp_tools_put_output(&jb, doc, 0, &text);

@@ -477,6 +477,20 @@ job_json(int id, const char *state, const char *command, const char *exit)
 	return buf;
 }
 
+/* A deck's JOB object that waits for something: its "waiting_for". */
+static const char *
+job_json_wait(int id, const char *state, const char *wait)
+{
+	static char	buf[2304];
+	const char	*j = job_json(id, state, "x", "null"), *p;
+
+	p = strstr(j, "\"waiting_for\":null");
+	ck_assert_ptr_nonnull(p);
+	snprintf(buf, sizeof buf, "%.*s\"waiting_for\":\"%s\"%s",
+	    (int)(p - j), j, wait, p + strlen("\"waiting_for\":null"));
+	return buf;
+}
+
 /* A status --since reply: the JOB plus output and marks. */
 static const char *
 status_json(int id, const char *state, const char *output, const char *next)
@@ -1324,6 +1338,44 @@ START_TEST(test_words_terminal_wait)
 END_TEST
 
 /*
+ * terminal with async false: a job still blocked reading its terminal
+ * when the wait is over is waiting_for_input, and the text says to
+ * answer it with terminal_send_input.
+ */
+START_TEST(test_words_terminal_input)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 waited[4096], st[4096];
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make",
+	    "null"));
+	snprintf(waited, sizeof waited, "[%s]", job_json_wait(7, "running",
+	    "password"));
+	fake_script(f, "wait", 0, 0, waited);
+	snprintf(st, sizeof st, "%s", job_json_wait(7, "running",
+	    "password"));
+	st[strlen(st) - 1] = '\0';
+	snprintf(st + strlen(st), sizeof st - strlen(st), ",\"output\":"
+	    "\"pw: \",\"output_truncated\":false,\"output_partial\":true,"
+	    "\"next\":\"1:4\",\"output_from\":1,\"lines_left\":0}");
+	fake_script(f, "status", 0, -1, st);
+	j = call_tool(f, 1, "terminal", "{\"command\":\"make\",\"async\":"
+	    "false,\"timeout\":1}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_text(sc, "status"), "waiting_for_input");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "timed_out")), 1);
+	ck_assert_msg(strstr(result_text(r), "waiting for input after 1 s: "
+	    "answer it with terminal_send_input") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
  * terminal_job_status: status --since MARK --max-bytes N ID; the next
  * call reads on from the "next" the deck gave; incremental false starts
  * over and does not move the mark.
@@ -1476,20 +1528,6 @@ START_TEST(test_words_list_screen)
 	fake_free(f);
 }
 END_TEST
-
-/* A deck's JOB object that waits for something: its "waiting_for". */
-static const char *
-job_json_wait(int id, const char *state, const char *wait)
-{
-	static char	buf[2304];
-	const char	*j = job_json(id, state, "x", "null"), *p;
-
-	p = strstr(j, "\"waiting_for\":null");
-	ck_assert_ptr_nonnull(p);
-	snprintf(buf, sizeof buf, "%.*s\"waiting_for\":\"%s\"%s",
-	    (int)(p - j), j, wait, p + strlen("\"waiting_for\":null"));
-	return buf;
-}
 
 /*
  * A running job whose waiting_for is "input" or "password" has the status
@@ -2149,6 +2187,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_status);
 	tcase_add_test(tt, test_words_list_screen);
 	tcase_add_test(tt, test_words_list_input);
+	tcase_add_test(tt, test_words_terminal_input);
 	tcase_add_test(tt, test_words_cancel);
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);
