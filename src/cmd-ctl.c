@@ -419,7 +419,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	struct job_page	  page;
 	struct store_mark mark;
-	const char	 *id, *since;
+	const char	 *id, *since, *wait;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
@@ -506,7 +506,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	out[n++] = xprintf("id:       %d", job_id(job));
 	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
 	    job_name(job) : "-");
-	out[n++] = xprintf("state:    %s", job_state_name(job_state(job)));
+	wait = ttywait_name(job_input_wait(job));
+	out[n++] = xprintf("state:    %s%s%s", job_state_name(job_state(job)),
+	    wait != NULL ? ", waiting for " : "", wait != NULL ? wait : "");
 	out[n++] = xprintf("command:  %s", job_command(job));
 	out[n++] = xprintf("cwd:      %s", job_cwd(job) != NULL ?
 	    job_cwd(job) : "-");

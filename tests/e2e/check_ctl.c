@@ -1244,6 +1244,10 @@ START_TEST(test_waiting_input)
 	ck_assert_msg(strstr(r.out, "(waiting for password)") != NULL,
 	    "ps: %s", r.out);
 	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "status", "3");
+	ck_assert_msg(strstr(r.out, "state:    running, waiting for input\n")
+	    != NULL, "status: %s", r.out);
+	ctlres_free(&r);
 
 	/* Input clears it at once; the job goes on. */
 	CTL_EXPECT(&d, &r, 0, "send", "2", "abc\\n");
