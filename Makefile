@@ -66,6 +66,7 @@ LIB_SRCS = \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
+	src/ttywait.c \
 	src/job.c \
 	src/jobtable.c \
 	src/cmd.c \
@@ -130,7 +131,8 @@ check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
-		     $(B)/jobtable.o $(B)/expand.o $(B)/expand-argv.o \
+		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
+		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/sessionsh.o

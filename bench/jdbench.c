@@ -105,11 +105,12 @@ enum {
 	WL_IDLE,
 	WL_MANY,			/* 200 sleeping jobs, then kill-all */
 	WL_SCREENFUL,
+	WL_IDLE_MANY,			/* 200 quiet jobs, idle */
 	WL_COUNT
 };
 
 static const char *const wl_names[WL_COUNT] = {
-	"flood", "echo", "eflood", "idle", "many", "screenful"
+	"flood", "echo", "eflood", "idle", "many", "screenful", "idle200"
 };
 
 /* What is measured; each metric belongs to one table. */
@@ -124,6 +125,7 @@ enum {
 	M_EFLOOD_LOST,
 	M_IDLE_TICKS,
 	M_IDLE_BYTES,
+	M_IDLE_MANY_TICKS,
 	M_MANY_START,
 	M_MANY_RSS,
 	M_SCREEN_RSS,
@@ -154,6 +156,7 @@ static const struct metric metrics[M_COUNT] = {
 	{ 2, "eflood", "lost", "lost keys", 0, MF_RAW },
 	{ 3, "idle", "ticks", "cpu ticks", 0, MF_RATIO },
 	{ 3, "idle", "bytes", "bytes out", 0, MF_RATIO },
+	{ 3, "idle200", "ticks", "200 jobs ticks", 0, MF_RATIO },
 	{ 4, "many", "start_s", "start s", 3, MF_RATIO | MF_RAW },
 	{ 4, "many", "rss_mb", "rss MB", 1, MF_RATIO },
 	{ 4, "screenful", "rss_mb", "screenful MB", 1, MF_RATIO },
@@ -167,7 +170,7 @@ static const char *const table_titles[TABLE_COUNT] = {
 	"2. echo: a key into a focused cat until its echo is drawn",
 	"3. echo under flood: the same while another job runs yes",
 	"4. idle: ten sleep jobs; manager CPU ticks (1/100 s) and bytes "
-	    "drawn over the window",
+	    "drawn over the window; 200 quiet jobs, ticks",
 	"5. many jobs: 200 sleep jobs, time until all run and RSS; "
 	    "200 jobs with a coloured screenful each, RSS",
 	"6. kill-all: 200 sleep jobs, from the command until none is left",
@@ -284,7 +287,7 @@ static void	 run_focus(struct run *);
 static int	 run_kill_all(struct run *);
 static int	 wl_flood(struct run *, double *, double *, double *);
 static int	 wl_echo(struct run *, int, double *, double *, double *);
-static void	 wl_idle(struct bench *, int);
+static void	 wl_idle(struct bench *, int, int);
 static int	 wl_many(struct run *, double *, double *, double *);
 static int	 wl_screenful(struct run *, double *);
 static void	 record(struct bench *, int, int, int, double, const char *);
@@ -305,7 +308,7 @@ usage(void)
 	    "[-H header]\n"
 	    "               peer[=path | =!reason] ...\n"
 	    "peers: raw jobdeck tmux screen dvtm mprocs; "
-	    "workloads: flood echo eflood idle many screenful\n");
+	    "workloads: flood echo eflood idle many screenful idle200\n");
 	exit(2);
 }
 
@@ -1390,16 +1393,20 @@ wl_echo(struct run *r, int flood, double *med, double *lost, double *bpk)
 /*
  * Workload 4: every manager at once (CPU time is per process, and idle
  * managers do not compete), ten sleep jobs each; ticks and bytes drawn
- * over the window after a second of settling.
+ * over the window after a second of settling.  With many (idle200), 200
+ * quiet jobs each and the ticks only: what watching that many costs
+ * (jobdeck's waiting-for-input probe among it).
  */
 static void
-wl_idle(struct bench *b, int run)
+wl_idle(struct bench *b, int run, int many)
 {
 	struct run	 runs[PEER_COUNT], *rs[PEER_COUNT];
 	struct sample	 s0[PEER_COUNT], s1[PEER_COUNT];
 	uint64_t	 o0[PEER_COUNT];
-	char		*jobs[JDB_IDLE_JOBS];
+	char		*jobs[JDB_MANY];
 	int		 nr = 0, p, i, ok[PEER_COUNT];
+	int		 njobs = many ? JDB_MANY : JDB_IDLE_JOBS;
+	int		 m_ticks = many ? M_IDLE_MANY_TICKS : M_IDLE_TICKS;
 
 	for (p = PEER_JOBDECK; p < PEER_COUNT; p++) {
 		if (b->peers[p].path == NULL)
@@ -1407,14 +1414,14 @@ wl_idle(struct bench *b, int run)
 		rs[nr] = &runs[nr];
 		ok[nr] = 0;
 		if (run_init(b, rs[nr], p) == 0) {
-			for (i = 0; i < JDB_IDLE_JOBS; i++)
+			for (i = 0; i < njobs; i++)
 				jobs[i] = xasprintf("echo >%s/ready; "
 				    "exec sleep 1000", rs[nr]->dir);
-			if (run_start(rs[nr], jobs, JDB_IDLE_JOBS) == 0 &&
-			    run_wait_lines(rs, nr + 1, rs[nr], JDB_IDLE_JOBS,
-			    20000) == 0)
+			if (run_start(rs[nr], jobs, njobs) == 0 &&
+			    run_wait_lines(rs, nr + 1, rs[nr], njobs,
+			    60000) == 0)
 				ok[nr] = 1;
-			for (i = 0; i < JDB_IDLE_JOBS; i++)
+			for (i = 0; i < njobs; i++)
 				free(jobs[i]);
 		}
 		nr++;
@@ -1438,13 +1445,16 @@ wl_idle(struct bench *b, int run)
 			run_fail(rs[i], "manager exited");
 		}
 		if (ok[i]) {
-			record(b, M_IDLE_TICKS, p, run,
+			record(b, m_ticks, p, run,
 			    (double)(s1[i].ticks - s0[i].ticks), NULL);
-			record(b, M_IDLE_BYTES, p, run,
-			    (double)(rs[i]->out_bytes - o0[i]), NULL);
+			if (!many)
+				record(b, M_IDLE_BYTES, p, run,
+				    (double)(rs[i]->out_bytes - o0[i]), NULL);
 		} else {
-			record(b, M_IDLE_TICKS, p, run, NAN, rs[i]->why);
-			record(b, M_IDLE_BYTES, p, run, NAN, rs[i]->why);
+			record(b, m_ticks, p, run, NAN, rs[i]->why);
+			if (!many)
+				record(b, M_IDLE_BYTES, p, run, NAN,
+				    rs[i]->why);
 		}
 		run_stop(rs[i]);
 	}
@@ -1928,11 +1938,12 @@ main(int argc, char **argv)
 				continue;
 			fprintf(stderr, "jdbench: run %d/%d %s:", run + 1,
 			    b->runs, wl_names[wl]);
-			if (wl == WL_IDLE) {
-				wl_idle(b, run);
+			if (wl == WL_IDLE || wl == WL_IDLE_MANY) {
+				wl_idle(b, run, wl == WL_IDLE_MANY);
 				fprintf(stderr, " done");
 			}
-			for (p = 0; p < PEER_COUNT && wl != WL_IDLE; p++) {
+			for (p = 0; p < PEER_COUNT && wl != WL_IDLE &&
+			    wl != WL_IDLE_MANY; p++) {
 				if (jdb_stopping)
 					break;
 				if (p == PEER_RAW ?

@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include "store.h"
+#include "ttywait.h"
 
 struct cgroup;
 struct store;
@@ -159,6 +160,9 @@ int		 job_restart_due(const struct job *);
 int64_t		 job_restart_delay_ms(const struct job *);
 void		 job_set_waiting(struct job *, const char *why);
 const char	*job_wait_reason(const struct job *);
+void		 job_set_input_wait(struct job *, enum ttywait);
+enum ttywait	 job_input_wait(const struct job *);
+const char	*job_waiting_for(const struct job *);
 void		 job_set_ready(struct job *, enum job_ready);
 enum job_ready	 job_ready(const struct job *);
 const char	*job_ready_name(enum job_ready);

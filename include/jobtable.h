@@ -12,7 +12,11 @@
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and
- * the oldest finished jobs beyond keep_finished are dropped.  A policy
+ * the oldest finished jobs beyond keep_finished are dropped.  A running
+ * pty job that went quiet is probed, on a timer and a bounded number a
+ * turn, for whether it waits for input (ttywait.h, job_input_wait());
+ * output or input (jobtable_write(), jobtable_update()) clears it, and
+ * subscribers hear of each change as changed.  A policy
  * (the stack's) may hold a job before any start and order the stops of
  * jobtable_kill_all().  It is the one place a job is made from a
  * spec: jobtable_spawn() gives every job the deck's log directory and
@@ -52,7 +56,7 @@ struct jobtable_cbs {
 	void	(*exited)(struct job *, void *arg);
 	void	(*queued)(struct job *, void *arg);	/* waits for a slot */
 	void	(*changed)(struct job *, void *arg);	/* stopped, continued, */
-								/* renamed */
+						/* renamed, waits for input or not */
 	void	(*removed)(struct job *, void *arg);	/* about to be freed */
 };
 

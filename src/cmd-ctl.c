@@ -91,7 +91,8 @@ const struct cmd_entry cmd_list_entry = {
 	.args = "",
 	.help = "list jobs in the given states (queued, waiting, running, "
 	    "stopped, completed, failed, canceled, timed-out) and group, the "
-	    "N most recent (--all: and the runs of earlier decks)",
+	    "N most recent (--all: and the runs of earlier decks); waiting "
+	    "is also a running job waiting for input",
 	.min_args = 0,
 	.max_args = 0,
 	.flags = CMD_READ_ONLY,
@@ -200,6 +201,19 @@ cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 	return 0;
 }
 
+/*
+ * Return whether job is in a state of mask; "waiting" is also a running
+ * job waiting for input (its terminal read, see job_input_wait()).
+ */
+static int
+cmd_state_matches(struct job *job, unsigned int mask)
+{
+	if (mask & (1U << job_state(job)))
+		return 1;
+	return (mask & (1U << JOB_WAITING)) &&
+	    job_input_wait(job) != TTYWAIT_NONE;
+}
+
 /* Return whether job belongs to group (its spec's, from the config). */
 static int
 cmd_in_group(struct job *job, const char *group)
@@ -211,8 +225,9 @@ cmd_in_group(struct job *job, const char *group)
 
 /*
  * !list [--status STATE,...] [--group GROUP] [--limit N]: the jobs in
- * those states (all by default) and that group, at most the N most
- * recent, in id order.
+ * those states (all by default; waiting: held before a start, or running
+ * and waiting for input) and that group, at most the N most recent, in
+ * id order.
  */
 static void
 cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -245,7 +260,7 @@ cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	jobs = xcalloc((size_t)n + 1, sizeof *jobs);
 	for (i = count = 0; i < n; i++) {
 		job = jobtable_get(ctx->jt, i);
-		if ((mask & (1U << job_state(job))) && (group == NULL ||
+		if (cmd_state_matches(job, mask) && (group == NULL ||
 		    cmd_in_group(job, group)))
 			jobs[count++] = job;
 	}
@@ -404,7 +419,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	struct job_page	  page;
 	struct store_mark mark;
-	const char	 *id, *since;
+	const char	 *id, *since, *wait;
 	char		**lines, **out, *doc, buf[64], exitbuf[64];
 	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
@@ -491,7 +506,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	out[n++] = xprintf("id:       %d", job_id(job));
 	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
 	    job_name(job) : "-");
-	out[n++] = xprintf("state:    %s", job_state_name(job_state(job)));
+	wait = ttywait_name(job_input_wait(job));
+	out[n++] = xprintf("state:    %s%s%s", job_state_name(job_state(job)),
+	    wait != NULL ? ", waiting for " : "", wait != NULL ? wait : "");
 	out[n++] = xprintf("command:  %s", job_command(job));
 	out[n++] = xprintf("cwd:      %s", job_cwd(job) != NULL ?
 	    job_cwd(job) : "-");

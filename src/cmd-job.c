@@ -205,7 +205,7 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	} else
 		json_put_null(jb);
 	json_key(jb, "waiting_for");
-	json_put_string(jb, job_wait_reason(job));
+	json_put_string(jb, job_waiting_for(job));
 	json_key(jb, "ready");
 	if (job_ready(job) == JOB_READY_NONE)
 		json_put_null(jb);
@@ -261,7 +261,7 @@ static char *
 cmd_job_row(struct job *job, int64_t now)
 {
 	char		 exitbuf[32], timebuf[32], cpu[32], mem[32];
-	const char	*wait = job_wait_reason(job), *note = job_note(job);
+	const char	*wait = job_waiting_for(job), *note = job_note(job);
 	const char	*agent = job_agent(job);
 
 	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);

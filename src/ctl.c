@@ -1846,7 +1846,7 @@ ctl_job_changed(struct job *job, void *arg)
 	json_key(&jb, "state");
 	json_put_string(&jb, job_state_name(job_state(job)));
 	json_key(&jb, "waiting_for");
-	json_put_string(&jb, job_wait_reason(job));
+	json_put_string(&jb, job_waiting_for(job));
 	json_key(&jb, "ready");
 	if (job_ready(job) == JOB_READY_NONE)
 		json_put_null(&jb);

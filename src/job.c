@@ -97,6 +97,7 @@ struct job {
 	char		 *agent;	/* the agent that started it, or NULL */
 	char		 *exec_error;	/* why the last run's program could */
 					/*   not be started (pipes), or NULL */
+	enum ttywait	  input_wait;	/* blocked reading its terminal */
 };
 
 static void	job_vt_output(const char *, size_t, void *);
@@ -322,6 +323,7 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	pty_child_close(&j->child);
 	j->child.pid = -1;
 	j->flags = 0;
+	j->input_wait = TTYWAIT_NONE;
 	free(j->start_error);
 	j->start_error = NULL;
 	free(j->exec_error);
@@ -723,6 +725,7 @@ void
 job_set_exited(struct job *j, int status, int64_t now)
 {
 	j->flags |= JOB_REAPED;
+	j->input_wait = TTYWAIT_NONE;
 	j->status = status;
 	j->ended = now;
 	if (j->started == 0)
@@ -1780,6 +1783,33 @@ const char *
 job_wait_reason(const struct job *j)
 {
 	return j->state == JOB_WAITING ? j->wait_reason : NULL;
+}
+
+/* Set whether the running job waits for input (the jobtable's probe). */
+void
+job_set_input_wait(struct job *j, enum ttywait w)
+{
+	j->input_wait = w;
+}
+
+/* Return whether the job waits for input: none unless it runs. */
+enum ttywait
+job_input_wait(const struct job *j)
+{
+	return j->state == JOB_RUNNING ? j->input_wait : TTYWAIT_NONE;
+}
+
+/*
+ * Return what the job waits for, as its "waiting_for" says: a held job's
+ * reason, "input" or "password" for a running one blocked reading its
+ * terminal, else NULL.
+ */
+const char *
+job_waiting_for(const struct job *j)
+{
+	if (j->state == JOB_WAITING)
+		return j->wait_reason;
+	return ttywait_name(job_input_wait(j));
 }
 
 /* Set what the readiness probe says of the current run. */

@@ -39,6 +39,15 @@
  * jobtable_kill_all() holds a running job while stop_later says so, asks
  * again after every exit, and stops every held job at once when nothing
  * else is left running that could end (a policy that never lets go).
+ *
+ * Waiting for input: a running pty job quiet for JOBTABLE_QUIET_MS (no
+ * output, no input since) is probed by ttywait_probe() on one table
+ * timer, at most JOBTABLE_PROBE_BATCH jobs a turn; a quiet job is probed
+ * again after an interval that doubles up to JOBTABLE_PROBE_MAX_MS, on a
+ * grid of JOBTABLE_PROBE_GRID_MS, so hundreds of idle jobs cost a few
+ * wake-ups and small /proc reads a second, and no timer is armed while
+ * no job is due.  Output or input clears the state at once; every change
+ * is told through the changed callback.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -60,6 +69,7 @@
 #include "loop.h"
 #include "name.h"
 #include "pty.h"
+#include "ttywait.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -69,6 +79,14 @@
 #define JOBTABLE_FLUSH_MS	10	/* next scan of a SIGKILL by marker */
 #define JOBTABLE_TIDY_MS	200	/* next try at removing a cgroup */
 #define JOBTABLE_HELD_MS	200	/* quiet time before a held line is stored */
+#define JOBTABLE_QUIET_MS	300	/* quiet time before the input probe */
+#define JOBTABLE_PROBE_MAX_MS	8000	/* the probe's interval on a quiet job */
+					/*   doubles up to it */
+#define JOBTABLE_PROBE_WAIT_MS	1000	/* its interval while a job waits */
+#define JOBTABLE_PROBE_BATCH	16	/* probes per turn at most */
+#define JOBTABLE_PROBE_GRID_MS	500	/* later probes fall on this grid, */
+					/*   so that one wake-up does many */
+#define JOBTABLE_PROBE_TURN_MS	20	/* the next turn, when more are due */
 
 /* One job and the loop state the table keeps for it. */
 struct jobtable_entry {
@@ -89,6 +107,8 @@ struct jobtable_entry {
 	pid_t		 stop_pid;	/* its stop command running, 0: none */
 	int		 stop_fd;	/* that command's output, or -1 */
 	int		 start_pending;	/* a start waits for that command */
+	int64_t		 probe_at;	/* the next input probe, 0: none */
+	int64_t		 probe_step;	/* the interval after it */
 };
 
 /* A [groups.NAME] limit. */
@@ -129,6 +149,8 @@ struct jobtable {
 	struct cgroup		 *cg;		/* containment, or NULL */
 	uint64_t		  contain_timer; /* flush, tidy; 0: none */
 	uint64_t		  held_timer;	/* stores held partial lines */
+	uint64_t		  probe_timer;	/* the input probes, 0: none */
+	int64_t			  probe_due;	/* when it fires */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
 	struct jobtable_pid	 *pids;		/* jobtable_watch_pid()'s */
 	int			  npids;
@@ -162,6 +184,7 @@ static int	jobtable_name_taken(struct jobtable *, const char *,
 static void	jobtable_start_queued(struct jobtable *);
 static void	jobtable_release_held(struct jobtable *);
 static void	jobtable_stop_close(struct jobtable_entry *);
+static struct job *jobtable_find_id(const struct jobtable *, int);
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -195,6 +218,8 @@ jobtable_free(struct jobtable *jt)
 		loop_cancel_timer(jt->loop, jt->contain_timer);
 	if (jt->held_timer != 0)
 		loop_cancel_timer(jt->loop, jt->held_timer);
+	if (jt->probe_timer != 0)
+		loop_cancel_timer(jt->loop, jt->probe_timer);
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
 		jobtable_unwatch(e);
@@ -371,12 +396,117 @@ jobtable_held_cb(void *arg)
 		job_store_flush(jt->entries[i]->job);
 }
 
+static void	jobtable_probe_cb(void *);
+
+/* Arm the probe timer to fire at due (monotonic ms) unless it fires sooner. */
+static void
+jobtable_probe_arm(struct jobtable *jt, int64_t due, int64_t now)
+{
+	if (jt->probe_timer != 0) {
+		if (jt->probe_due <= due)
+			return;
+		loop_cancel_timer(jt->loop, jt->probe_timer);
+	}
+	jt->probe_due = due;
+	jt->probe_timer = loop_add_timer(jt->loop, due > now ? due - now : 0,
+	    jobtable_probe_cb, jt);
+}
+
+/*
+ * The job of an entry had output or was given input: it is not waiting
+ * for input (subscribers told if it was), and the probe looks again once
+ * it has been quiet for JOBTABLE_QUIET_MS.  Only running pty jobs are
+ * probed.
+ */
+static void
+jobtable_probe_reset(struct jobtable_entry *e)
+{
+	struct jobtable	*jt = e->jt;
+	int64_t		 now;
+
+	if (!job_is_pty(e->job) || !job_is_running(e->job)) {
+		e->probe_at = 0;
+		return;
+	}
+	now = loop_now_ms();
+	e->probe_step = JOBTABLE_QUIET_MS;
+	e->probe_at = now + JOBTABLE_QUIET_MS;
+	jobtable_probe_arm(jt, e->probe_at, now);
+	if (job_input_wait(e->job) != TTYWAIT_NONE) {
+		job_set_input_wait(e->job, TTYWAIT_NONE);
+		jobtable_emit(jt, JOBTABLE_CHANGED, e->job);
+	}
+}
+
+/*
+ * Probe the quiet running pty jobs whose time has come, at most
+ * JOBTABLE_PROBE_BATCH a turn: whether each is blocked reading its
+ * terminal (ttywait.h).  A quiet job is probed again after an interval
+ * that doubles up to JOBTABLE_PROBE_MAX_MS, a waiting one every
+ * JOBTABLE_PROBE_WAIT_MS, rounded up to JOBTABLE_PROBE_GRID_MS so that
+ * hundreds of quiet jobs share a few wake-ups a second; subscribers hear
+ * of every change.
+ */
+static void
+jobtable_probe_cb(void *arg)
+{
+	struct jobtable		*jt = arg;
+	struct jobtable_entry	*e;
+	enum ttywait		 w;
+	int64_t			 now, next = 0;
+	int			 changed[JOBTABLE_PROBE_BATCH];
+	int			 i, n = 0, nchanged = 0;
+	struct job		*job;
+
+	jt->probe_timer = 0;
+	now = loop_now_ms();
+	for (i = 0; i < jt->count; i++) {
+		e = jt->entries[i];
+		if (e->probe_at == 0)
+			continue;
+		if (!job_is_running(e->job) || !job_is_pty(e->job)) {
+			e->probe_at = 0;
+			continue;
+		}
+		if (e->probe_at <= now && n < JOBTABLE_PROBE_BATCH &&
+		    job_state(e->job) == JOB_RUNNING) {
+			n++;
+			w = ttywait_probe(job_out_fd(e->job), job_pid(e->job));
+			if (w != job_input_wait(e->job)) {
+				job_set_input_wait(e->job, w);
+				changed[nchanged++] = job_id(e->job);
+			}
+			if (w != TTYWAIT_NONE)
+				e->probe_step = JOBTABLE_PROBE_WAIT_MS;
+			else if ((e->probe_step *= 2) > JOBTABLE_PROBE_MAX_MS)
+				e->probe_step = JOBTABLE_PROBE_MAX_MS;
+			e->probe_at = now + e->probe_step;
+			e->probe_at += JOBTABLE_PROBE_GRID_MS -
+			    e->probe_at % JOBTABLE_PROBE_GRID_MS;
+		} else if (e->probe_at <= now)
+			e->probe_at = now + (n < JOBTABLE_PROBE_BATCH ?
+			    e->probe_step : JOBTABLE_PROBE_TURN_MS);
+		if (next == 0 || e->probe_at < next)
+			next = e->probe_at;
+	}
+	if (next != 0)
+		jobtable_probe_arm(jt, next, now);
+	/* Subscribers may change the table: find each job again. */
+	for (i = 0; i < nchanged; i++) {
+		if ((job = jobtable_find_id(jt, changed[i])) != NULL)
+			jobtable_emit(jt, JOBTABLE_CHANGED, job);
+	}
+}
+
 /* Tell subscribers about output and see that what the store holds is kept. */
 static void
-jobtable_output(struct jobtable *jt, struct job *job, const char *buf,
-    size_t len)
+jobtable_output(struct jobtable_entry *e, const char *buf, size_t len)
 {
+	struct jobtable	*jt = e->jt;
+	struct job	*job = e->job;
+
 	jobtable_emit_output(jt, job, buf, len);
+	jobtable_probe_reset(e);
 	if (jt->held_timer == 0 && job_store_held(job))
 		jt->held_timer = loop_add_timer(jt->loop, JOBTABLE_HELD_MS,
 		    jobtable_held_cb, jt);
@@ -586,7 +716,7 @@ jobtable_drain_err(struct jobtable_entry *e, size_t budget)
 		n = job_read_err(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
-			jobtable_output(jt, e->job, jt->buf, (size_t)n);
+			jobtable_output(e, jt->buf, (size_t)n);
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -653,7 +783,7 @@ jobtable_drain(struct jobtable_entry *e, size_t budget, int sliced)
 		n = job_read(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
-			jobtable_output(jt, e->job, jt->buf, (size_t)n);
+			jobtable_output(e, jt->buf, (size_t)n);
 			if (sliced &&
 			    jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
 				break;
@@ -955,6 +1085,7 @@ jobtable_started(struct jobtable_entry *e)
 	e->err_eof = 0;
 	e->held = 0;
 	jobtable_update_watch(e);
+	jobtable_probe_reset(e);
 	if (spec->timeout_ms > 0)
 		e->timeout_timer = loop_add_timer(jt->loop, spec->timeout_ms,
 		    jobtable_timeout_cb, e);
@@ -1447,7 +1578,7 @@ jobtable_stop_read(struct jobtable_entry *e)
 		if (n > 0) {
 			done += (size_t)n;
 			job_feed(e->job, jt->buf, (size_t)n);
-			jobtable_output(jt, e->job, jt->buf, (size_t)n);
+			jobtable_output(e, jt->buf, (size_t)n);
 			continue;
 		}
 		if (n == -1 && errno == EAGAIN && e->stop_pid > 0)
@@ -2000,18 +2131,24 @@ jobtable_write(struct jobtable *jt, struct job *job, const char *buf,
 		return -1;
 	rc = job_write(job, buf, len);
 	jobtable_update_watch(e);
+	jobtable_probe_reset(e);
 	return rc;
 }
 
-/* Watch a job's fds for what it needs now (after input was queued). */
+/*
+ * Watch a job's fds for what it needs now (after input was queued): the
+ * input also ends its waiting for input.
+ */
 void
 jobtable_update(struct jobtable *jt, struct job *job)
 {
 	struct jobtable_entry	*e;
 
 	e = jobtable_entry(jt, job);
-	if (e != NULL)
+	if (e != NULL) {
 		jobtable_update_watch(e);
+		jobtable_probe_reset(e);
+	}
 }
 
 /* Append to pids the children of this process listed by /proc; count. */

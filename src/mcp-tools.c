@@ -40,6 +40,7 @@
 #include "jsonval.h"
 #include "mcp-private.h"
 #include "textesc.h"
+#include "ttywait.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -89,28 +90,32 @@ static void	mcp_tools_run(struct mcp_call *, const struct jsonval *);
 
 /*
  * The deck's states (job_state_name()) and the tools' status words for
- * them.  running and stopped are both "running"; the field "state" keeps
- * the deck's own word.
+ * them.  running and stopped are both "running", but a running job
+ * blocked reading its terminal (its "waiting_for" is "input" or
+ * "password", see ttywait.h) is "waiting_for_input"; the field "state"
+ * keeps the deck's own word.
  */
 static const struct {
 	const char	*state;
+	int		 input;		/* the job waits for input */
 	const char	*status;
 } mcp_tools_states[] = {
-	{ "queued", "queued" },
-	{ "waiting", "queued" },
-	{ "running", "running" },
-	{ "stopped", "running" },
-	{ "completed", "completed" },
-	{ "failed", "failed" },
-	{ "canceled", "canceled" },
-	{ "timed-out", "timed_out" },
-	{ NULL, NULL }
+	{ "queued", 0, "queued" },
+	{ "waiting", 0, "queued" },
+	{ "running", 0, "running" },
+	{ "running", 1, "waiting_for_input" },
+	{ "stopped", 0, "running" },
+	{ "completed", 0, "completed" },
+	{ "failed", 0, "failed" },
+	{ "canceled", 0, "canceled" },
+	{ "timed-out", 0, "timed_out" },
+	{ NULL, 0, NULL }
 };
 
 /* The tools' status words, for status_filter. */
 static const char *const mcp_tools_status_words[] = {
-	"queued", "running", "completed", "failed", "canceled", "timed_out",
-	NULL
+	"queued", "running", "waiting_for_input", "completed", "failed",
+	"canceled", "timed_out", NULL
 };
 
 /* ---- Schemas and parameters ---- */
@@ -175,7 +180,8 @@ static const struct mcp_param mcp_tools_status_params[] = {
 
 static const struct mcp_param mcp_tools_list_params[] = {
 	{ "status_filter", MCP_STRING_ARRAY, 0, "Only jobs with one of these "
-	    "statuses (default: all).", mcp_tools_status_words, 0, 0, 0 },
+	    "statuses (default: all; running includes waiting_for_input, a "
+	    "running job blocked reading its terminal).", mcp_tools_status_words, 0, 0, 0 },
 	{ "limit", MCP_INTEGER, 0, "At most this many jobs, the most recent "
 	    "(default 50).", NULL, 1, 1000, 0 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
@@ -611,16 +617,26 @@ mcp_tools_put_bool(struct json_buf *jb, const char *key,
 }
 
 /*
- * Return the tools' status word for a deck's job object.  Issue 16: when
- * the deck tells that a running job waits for its input, this is where
- * "waiting_for_input" goes.
+ * Return the tools' status word for a deck's job object: its state's,
+ * "waiting_for_input" for a running one whose "waiting_for" says it
+ * waits for input.
  */
 static const char *
 mcp_tools_job_status(const struct jsonval *job)
 {
 	const char	*state = jsonval_get_string(job, "state");
-	int		 i;
+	const char	*wait = jsonval_get_string(job, "waiting_for");
+	int		 i, input;
 
+	input = wait != NULL &&
+	    (strcmp(wait, ttywait_name(TTYWAIT_INPUT)) == 0 ||
+	    strcmp(wait, ttywait_name(TTYWAIT_PASSWORD)) == 0);
+	for (i = 0; state != NULL && mcp_tools_states[i].state != NULL; i++) {
+		if (strcmp(mcp_tools_states[i].state, state) == 0 &&
+		    mcp_tools_states[i].input == input)
+			return mcp_tools_states[i].status;
+	}
+	/* A state where no input is told (a held job's own reason). */
 	for (i = 0; state != NULL && mcp_tools_states[i].state != NULL; i++) {
 		if (strcmp(mcp_tools_states[i].state, state) == 0)
 			return mcp_tools_states[i].status;
@@ -628,11 +644,19 @@ mcp_tools_job_status(const struct jsonval *job)
 	return state != NULL ? state : "unknown";
 }
 
+/* Return whether a status word is a running job (waiting for input too). */
+static int
+mcp_tools_is_running(const char *status)
+{
+	return strcmp(status, "running") == 0 ||
+	    strcmp(status, "waiting_for_input") == 0;
+}
+
 /* Return whether a status word is a job that has not ended. */
 static int
 mcp_tools_is_live(const char *status)
 {
-	return strcmp(status, "queued") == 0 || strcmp(status, "running") == 0;
+	return strcmp(status, "queued") == 0 || mcp_tools_is_running(status);
 }
 
 /* Put the tools' job object's members for a deck's job object. */
@@ -982,7 +1006,10 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	json_object_begin(&jb);
 	mcp_tools_put_job(&jb, doc);
 	text = mcp_tools_job_line(doc);
-	if (mcp_tools_is_live(status))
+	if (strcmp(status, "waiting_for_input") == 0)
+		mcp_tools_cat(&text, " (waiting for input after %g s: answer "
+		    "it with terminal_send_input)", tc->timeout);
+	else if (mcp_tools_is_live(status))
 		mcp_tools_cat(&text, " (still running after %g s: follow it "
 		    "with terminal_job_status)", tc->timeout);
 	mcp_tools_put_output(&jb, doc, 0, &text);
@@ -1140,6 +1167,9 @@ mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
 	for (i = 0; i < jsonval_count(filter); i++)
 		tc->filter |= mcp_tools_status_bit(jsonval_string(
 		    jsonval_at(filter, i)));
+	/* A job waiting for input is running too. */
+	if (tc->filter & mcp_tools_status_bit("running"))
+		tc->filter |= mcp_tools_status_bit("waiting_for_input");
 	tc->limit = 50;
 	(void)jsonval_int(jsonval_get(args, "limit"), &tc->limit);
 	mcp_tools_add(&w, "list");
@@ -1194,7 +1224,7 @@ mcp_tools_list_done(struct mcp_call *call, const struct mcp_reply *r)
 	n = jsonval_count(jobs);
 	for (i = 0; i < n; i++) {
 		job = jsonval_at(jobs, i);
-		if (strcmp(mcp_tools_job_status(job), "running") == 0)
+		if (mcp_tools_is_running(mcp_tools_job_status(job)))
 			running++;
 		if (tc->filter &
 		    mcp_tools_status_bit(mcp_tools_job_status(job)))

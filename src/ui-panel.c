@@ -1,7 +1,7 @@
 /*
  * ui-panel.c: the panel of jobs (a three-line entry per job with its
- * state, what it waits for or whether it is ready yet, its note and last
- * output, or one line when the screen is narrow or short), the browser's
+ * state, what it waits for or whether it is ready yet, whether it waits
+ * for input (a password), its note and last output, or one line when the screen is narrow or short), the browser's
  * row above them (two lines beside three-line entries, else one), the
  * layout of panel and pane, zoom, and the marks of failures not yet
  * looked at.
@@ -18,6 +18,9 @@
 #include "textesc.h"
 #include "ui-private.h"
 #include "xmalloc.h"
+
+/* Narrower entries (inside the border): a mark's short form. */
+#define UI_PANEL_NARROW		34
 
 /* Return whether the panel has a browser row: a browser, not idle. */
 static int
@@ -154,10 +157,13 @@ ui_layout(struct ui *ui)
 	ui_keep_visible(ui);
 }
 
-/* Describe a job's state for line two of its panel entry. */
+/*
+ * Describe a job's state for line two of its panel entry; narrow: the
+ * short form of a mark that has one.
+ */
 static void
-ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
-    const char **mark, int *pair)
+ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
+    size_t tsize, const char **mark, int *pair)
 {
 	char	 dur[64], how[64];
 	size_t	 len;
@@ -190,6 +196,17 @@ ui_job_status(const struct job *job, int64_t now, char *text, size_t tsize,
 		}
 		snprintf(text, tsize, "Running for %s", dur);
 		*mark = "◉ Active";
+		switch (job_input_wait(job)) {
+		case TTYWAIT_INPUT:
+			*mark = narrow ? "⌨ Input" : "⌨ Waiting for input";
+			break;
+		case TTYWAIT_PASSWORD:
+			*mark = narrow ? "⌨ Password" :
+			    "⌨ Waiting for password";
+			break;
+		default:
+			break;
+		}
 		*pair = ui_semantic(UI_C_ACTIVE);
 		return;
 	case JOB_STOPPED:
@@ -438,7 +455,8 @@ ui_draw_panel(struct ui *ui)
 	for (i = ui->panel_top; i < end; i++) {
 		job = jobtable_get(ui->jt, i);
 		sel = job == ui->selected ? A_REVERSE : A_NORMAL;
-		ui_job_status(job, now, status, sizeof status, &mark, &pair);
+		ui_job_status(job, now, iw < UI_PANEL_NARROW, status,
+		    sizeof status, &mark, &pair);
 		ui_panel_draw_head(ui, job, y, sel, mark);
 		if (lines == 1) {
 			y++;

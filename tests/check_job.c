@@ -39,6 +39,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "store.h"
+#include "ttywait.h"
 #include "vt.h"
 #include "waitstatus.h"
 
@@ -986,6 +987,110 @@ START_TEST(test_input)
 
 	/* A job whose output is closed takes no input. */
 	ck_assert_int_eq(jobtable_write(fx.jt, job, "x", 1), -1);
+}
+END_TEST
+
+/* A job blocked reading its terminal, and what the probe should say. */
+static const struct wait_case {
+	const char	*program;	/* in test_env's PATH */
+	const char	*command;
+	enum ttywait	 want;
+	const char	*answer;	/* its output once it read a line */
+} wait_cases[] = {
+	{ "bash", "bash -c 'read -p \"x: \" v; echo got $v'", TTYWAIT_INPUT,
+	    "got abc" },
+	{ "python3", "python3 -c 'print(\"got\", input())'", TTYWAIT_INPUT,
+	    "got abc" },
+	{ "bash", "bash -c 'read -s -p \"pw: \" v; echo got $v'",
+	    TTYWAIT_PASSWORD, "got abc" },
+	{ "cat", "cat", TTYWAIT_INPUT, "abc" },
+};
+
+/* Whether the job pointed to says it waits for input. */
+static int
+is_waiting(void *arg)
+{
+	return job_input_wait(arg) != TTYWAIT_NONE;
+}
+
+/*
+ * A job blocked reading its terminal is found waiting for input (for a
+ * password with echo off) once quiet, subscribers told; input clears it
+ * at once, and the job goes on.
+ */
+START_TEST(test_waits_input)
+{
+	const struct wait_case	*c = &wait_cases[_i];
+	struct job		*job;
+	char			 path[64];
+	int			 changed;
+
+	snprintf(path, sizeof path, "/usr/bin/%s", c->program);
+	if (access(path, X_OK) != 0) {
+		snprintf(path, sizeof path, "/bin/%s", c->program);
+		if (access(path, X_OK) != 0)
+			TEST_SKIP("no %s in /usr/bin or /bin", c->program);
+	}
+	job = spawn(c->command);
+	ck_assert_msg(run_until(is_waiting, job, 5000),
+	    "%s: not found waiting", c->command);
+	ck_assert_int_eq(job_input_wait(job), c->want);
+	ck_assert_str_eq(ttywait_name(job_input_wait(job)),
+	    c->want == TTYWAIT_PASSWORD ? "password" : "input");
+	ck_assert_int_ge(fx.changed, 1);
+	changed = fx.changed;
+
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "abc\n", 4), 0);
+	ck_assert_int_eq(job_input_wait(job), TTYWAIT_NONE);
+	ck_assert_int_eq(fx.changed, changed + 1);
+	ck_assert_msg(run_until(output_has, (void *)c->answer, 5000),
+	    "%s: no \"%s\" in \"%s\"", c->command, c->answer,
+	    fx.out != NULL ? fx.out : "");
+	if (strcmp(c->command, "cat") == 0) {
+		/* It reads again: waiting again once quiet. */
+		ck_assert(run_until(is_waiting, job, 5000));
+		job_signal(job, SIGKILL);
+	}
+	wait_done(job);
+	ck_assert_int_eq(job_input_wait(job), TTYWAIT_NONE);
+}
+END_TEST
+
+/* Jobs that are not reading their terminal. */
+static const char *const busy_cases[] = {
+	"sleep 100",
+	"while :; do :; done",
+	"sleep 100 | cat",
+};
+
+/*
+ * A sleeping job, a busy loop and cat reading a pipe are not waiting for
+ * input, however long they are quiet (the probe runs several times).
+ */
+START_TEST(test_not_waiting)
+{
+	struct job	*job;
+
+	job = spawn(busy_cases[_i]);
+	run_for(2000);
+	ck_assert(job_is_running(job));
+	ck_assert_int_eq(job_input_wait(job), TTYWAIT_NONE);
+	ck_assert_int_eq(fx.changed, 0);
+	/* The probe itself says no, not only the table's timing. */
+	ck_assert_int_eq(ttywait_probe(job_out_fd(job), job_pid(job)),
+	    TTYWAIT_NONE);
+}
+END_TEST
+
+/* A job on pipes is never probed: its input is no terminal. */
+START_TEST(test_pipe_not_probed)
+{
+	struct job	*job;
+
+	job = spawn_spec("cat", NULL, 1, NULL, 0);
+	run_for(1000);
+	ck_assert_int_eq(job_input_wait(job), TTYWAIT_NONE);
+	ck_assert_int_eq(fx.changed, 0);
 }
 END_TEST
 
@@ -2509,6 +2614,11 @@ job_suite(void)
 	tcase_add_test(tc, test_reap_reads_rest);
 	tcase_add_test(tc, test_pipe_fallback);
 	tcase_add_loop_test(tc, test_input, 0, 2);
+	tcase_add_loop_test(tc, test_waits_input, 0,
+	    (int)(sizeof wait_cases / sizeof wait_cases[0]));
+	tcase_add_loop_test(tc, test_not_waiting, 0,
+	    (int)(sizeof busy_cases / sizeof busy_cases[0]));
+	tcase_add_test(tc, test_pipe_not_probed);
 	tcase_add_test(tc, test_no_inherited_fds);
 	tcase_add_test(tc, test_pty_size);
 	tcase_add_test(tc, test_pty_winch);

@@ -477,6 +477,20 @@ job_json(int id, const char *state, const char *command, const char *exit)
 	return buf;
 }
 
+/* A deck's JOB object that waits for something: its "waiting_for". */
+static const char *
+job_json_wait(int id, const char *state, const char *wait)
+{
+	static char	buf[2304];
+	const char	*j = job_json(id, state, "x", "null"), *p;
+
+	p = strstr(j, "\"waiting_for\":null");
+	ck_assert_ptr_nonnull(p);
+	snprintf(buf, sizeof buf, "%.*s\"waiting_for\":\"%s\"%s",
+	    (int)(p - j), j, wait, p + strlen("\"waiting_for\":null"));
+	return buf;
+}
+
 /* A status --since reply: the JOB plus output and marks. */
 static const char *
 status_json(int id, const char *state, const char *output, const char *next)
@@ -1324,6 +1338,44 @@ START_TEST(test_words_terminal_wait)
 END_TEST
 
 /*
+ * terminal with async false: a job still blocked reading its terminal
+ * when the wait is over is waiting_for_input, and the text says to
+ * answer it with terminal_send_input.
+ */
+START_TEST(test_words_terminal_input)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	char			 waited[4096], st[4096];
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make",
+	    "null"));
+	snprintf(waited, sizeof waited, "[%s]", job_json_wait(7, "running",
+	    "password"));
+	fake_script(f, "wait", 0, 0, waited);
+	snprintf(st, sizeof st, "%s", job_json_wait(7, "running",
+	    "password"));
+	st[strlen(st) - 1] = '\0';
+	snprintf(st + strlen(st), sizeof st - strlen(st), ",\"output\":"
+	    "\"pw: \",\"output_truncated\":false,\"output_partial\":true,"
+	    "\"next\":\"1:4\",\"output_from\":1,\"lines_left\":0}");
+	fake_script(f, "status", 0, -1, st);
+	j = call_tool(f, 1, "terminal", "{\"command\":\"make\",\"async\":"
+	    "false,\"timeout\":1}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_text(sc, "status"), "waiting_for_input");
+	ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "timed_out")), 1);
+	ck_assert_msg(strstr(result_text(r), "waiting for input after 1 s: "
+	    "answer it with terminal_send_input") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
  * terminal_job_status: status --since MARK --max-bytes N ID; the next
  * call reads on from the "next" the deck gave; incremental false starts
  * over and does not move the mark.
@@ -1472,6 +1524,60 @@ START_TEST(test_words_list_screen)
 	    "lines"), 0), NULL), "$ top");
 	ck_assert_msg(strstr(result_text(r), "$ top") != NULL, "%s",
 	    f->sent[0]);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * A running job whose waiting_for is "input" or "password" has the status
+ * waiting_for_input (a held job's reason does not make it so); it counts
+ * as running, status_filter picks it by its word, and "running" takes it
+ * too.
+ */
+START_TEST(test_words_list_input)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc, *jobs;
+	struct jsonread		*j;
+	char			 body[16384];
+	static const char *const want[] = { "waiting_for_input",
+		"waiting_for_input", "running", "queued" };
+	size_t			 i;
+
+	fake_init(f);
+	snprintf(body, sizeof body, "{\"jobs\":[%s,", job_json_wait(1,
+	    "running", "input"));
+	snprintf(body + strlen(body), sizeof body - strlen(body), "%s,",
+	    job_json_wait(2, "running", "password"));
+	snprintf(body + strlen(body), sizeof body - strlen(body), "%s,",
+	    job_json(3, "running", "y", "null"));
+	snprintf(body + strlen(body), sizeof body - strlen(body), "%s]}",
+	    job_json_wait(4, "waiting", "input"));
+	fake_script(f, "list", 0, -1, body);
+	j = call_tool(f, 1, "terminal_job_list", "{}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	jobs = jsonread_get(sc, "jobs");
+	ck_assert_uint_eq(jsonread_count(jobs), 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_str_eq(jsonread_text(jsonread_index(jobs, i),
+		    "status"), want[i]);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(sc, "running")),
+	    3);
+	jsonread_free(j);
+
+	fake_clear(f);
+	j = call_tool(f, 2, "terminal_job_list", "{\"status_filter\":"
+	    "[\"waiting_for_input\"]}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_uint_eq(jsonread_count(jsonread_get(sc, "jobs")), 2);
+	jsonread_free(j);
+
+	fake_clear(f);
+	j = call_tool(f, 3, "terminal_job_list", "{\"status_filter\":"
+	    "[\"running\"]}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_uint_eq(jsonread_count(jsonread_get(sc, "jobs")), 3);
 	jsonread_free(j);
 	fake_free(f);
 }
@@ -2080,6 +2186,8 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_terminal_wait);
 	tcase_add_test(tt, test_words_status);
 	tcase_add_test(tt, test_words_list_screen);
+	tcase_add_test(tt, test_words_list_input);
+	tcase_add_test(tt, test_words_terminal_input);
 	tcase_add_test(tt, test_words_cancel);
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);

@@ -1222,6 +1222,109 @@ START_TEST(test_events)
 }
 END_TEST
 
+/* Return the ids of `list --status waiting --json`, as "2,3". */
+static char *
+waiting_ids(struct deck *d)
+{
+	struct ctlres		 r;
+	struct jsonread		*j;
+	const struct jsonread	*jobs;
+	char			 ids[256] = "";
+	size_t			 i;
+
+	CTL_EXPECT(d, &r, 0, "list", "--status", "waiting", "--json");
+	j = json_parse(r.out);
+	jobs = jsonread_get(j, "jobs");
+	for (i = 0; i < jsonread_count(jobs); i++)
+		snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%d",
+		    i > 0 ? "," : "", (int)json_num(jsonread_index(jobs, i),
+		    "id"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	return strdup(ids);
+}
+
+/*
+ * Jobs blocked reading their terminal: a changed event with waiting_for
+ * "password" (read -s) and "input" (read -p), the job object and ps say
+ * so, list --status waiting has them (not the sleeping one); input sent
+ * clears it (a changed event with waiting_for null).
+ */
+START_TEST(test_waiting_input)
+{
+	static const char *const events[] = { "events", NULL };
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct jsonread		*j;
+	char			*ids;
+	int64_t			 end;
+
+	deck_start(&d, "waiting", NULL);
+	bg_start(&d, &b, events);
+	term_pump(d.t, 200);
+	CTL_EXPECT(&d, &r, 0, "spawn", "sleep 100");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--", "bash -c 'read -s -p pw: v; "
+	    "echo got-$v; sleep 100'");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--", "bash -c 'read -p name: v'");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"waiting_for\":\"password\"",
+	    WAIT_MS), "events: %s", b.buf);
+	ck_assert_msg(bg_wait_text(&d, &b, "\"waiting_for\":\"input\"",
+	    WAIT_MS), "events: %s", b.buf);
+	j = find_event(b.buf, "changed", 2);
+	ck_assert_msg(j != NULL, "no changed event of job 2: %s", b.buf);
+	ck_assert_str_eq(json_str(j, "state"), "running");
+	ck_assert_str_eq(json_str(j, "waiting_for"), "password");
+	jsonread_free(j);
+
+	ids = waiting_ids(&d);
+	ck_assert_str_eq(ids, "2,3");
+	free(ids);
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "3");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "waiting_for"), "input");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "ps");
+	ck_assert_msg(strstr(r.out, "(waiting for password)") != NULL,
+	    "ps: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "status", "3");
+	ck_assert_msg(strstr(r.out, "state:    running, waiting for input\n")
+	    != NULL, "status: %s", r.out);
+	ctlres_free(&r);
+
+	/* Input clears it at once; the job goes on. */
+	CTL_EXPECT(&d, &r, 0, "send", "2", "abc\\n");
+	ctlres_free(&r);
+	ck_assert_msg(bg_wait_text(&d, &b, "got-abc", WAIT_MS),
+	    "events: %s", b.buf);
+	end = term_now_ms() + WAIT_MS;
+	for (;;) {
+		ids = waiting_ids(&d);
+		if (strcmp(ids, "3") == 0)
+			break;
+		ck_assert_msg(term_now_ms() < end, "waiting: %s", ids);
+		free(ids);
+		term_pump(d.t, 50);
+	}
+	free(ids);
+	CTL_EXPECT(&d, &r, 0, "status", "--json", "2");
+	j = json_parse(r.out);
+	ck_assert(json_is_null(j, "waiting_for"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	ck_assert_msg(strstr(b.buf, "{\"event\":\"changed\",\"id\":2,"
+	    "\"state\":\"running\",\"waiting_for\":null") != NULL,
+	    "no change back: %s", b.buf);
+	bg_stop(&b);
+	term_close(d.t);
+}
+END_TEST
+
 /* The new commands work at the prompt; the streams say they cannot. */
 START_TEST(test_prompt)
 {
@@ -3081,6 +3184,7 @@ ctl_suite(void)
 		{ "session_socket", &test_session_socket, 30 },
 		{ "send", &test_send, 30 },
 		{ "events", &test_events, 30 },
+		{ "waiting_input", &test_waiting_input, 30 },
 		{ "prompt", &test_prompt, 30 },
 		{ "malformed", &test_malformed, 30 },
 		{ "oversized", &test_oversized, 30 },

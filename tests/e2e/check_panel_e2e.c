@@ -3,7 +3,7 @@
  * selected job kept visible across resizes with "↑ N more" / "↓ N more"
  * in the panel's borders, zoom resizing the child, the one-line entries
  * of a narrow screen, failure notices, !rm, !clear and !rename through
- * the prompt, and a live !ps.
+ * the prompt, a live !ps, and jobs waiting for input (issue 16).
  *
  * The binary is $JOBDECK_BIN, else ./jobdeck, started as `jobdeck -c
  * /dev/null` on the harness's 120x40 pty.  At 120x40 the panel is
@@ -377,6 +377,58 @@ START_TEST(test_panel_agent)
 }
 END_TEST
 
+/*
+ * Jobs blocked reading their terminal (issue 16): "⌨ Waiting for input"
+ * and "⌨ Waiting for password" in place of "◉ Active"; the short forms
+ * in a narrow panel, the symbol in one-line entries; !ps says it, and
+ * input sent ends it.
+ */
+START_TEST(test_panel_input)
+{
+	struct term		*t = panel_start();
+	struct term_rect	 r = panel_rect(40, 120);
+	int			 row, col, hrow, hcol;
+
+	/* Short commands: !ps shows what they wait for after them. */
+	e2e_run(t, "bash -c 'read -p n: v;sleep 99'");
+	e2e_run(t, "bash -c 'read -s v'");
+	e2e_run(t, "sleep 1000");
+	EXPECT_IN(t, &screen, "Processes (3 running)", WAIT_MS);
+	EXPECT_IN(t, &r, "⌨ Waiting for input", WAIT_MS);
+	EXPECT_IN(t, &r, "⌨ Waiting for password", WAIT_MS);
+	E2E_ASSERT(t, term_find_in(t, &r, "Waiting for input", &row, &col) &&
+	    term_find_in(t, &r, "[1] bash -c 'read -p n:", &hrow, &hcol) &&
+	    row == hrow + 1, "the input mark is not on job 1's second line");
+	E2E_ASSERT(t, term_find_in(t, &r, "Waiting for password", &row,
+	    &col) && term_find_in(t, &r, "[2] bash -c 'read -s v'", &hrow,
+	    &hcol) && row == hrow + 1,
+	    "the password mark is not on job 2's second line");
+	E2E_ASSERT(t, term_find_in(t, &r, "◉ Active", &row, &col) &&
+	    term_find_in(t, &r, "[3] sleep 1000", &hrow, &hcol) &&
+	    row == hrow + 1, "job 3 is not active");
+
+	/* A narrow panel (32 columns): the short forms. */
+	r = panel_resize(t, 40, 96);
+	EXPECT_IN(t, &r, "⌨ Input", WAIT_MS);
+	EXPECT_IN(t, &r, "⌨ Password", WAIT_MS);
+	/* One line a job: the symbol. */
+	r = panel_resize(t, 30, 50);
+	EXPECT_IN(t, &r, "[1] ⌨ bash -c", WAIT_MS);
+	EXPECT_IN(t, &r, "[2] ⌨ bash -c", WAIT_MS);
+	EXPECT_IN(t, &r, "[3] ◉ sleep 1000", WAIT_MS);
+
+	r = panel_resize(t, 40, 120);
+	e2e_run(t, "!ps");
+	EXPECT_IN(t, &screen, "(waiting for input)", WAIT_MS);
+	EXPECT_IN(t, &screen, "(waiting for password)", WAIT_MS);
+	term_type(t, "q");
+	e2e_run(t, "!send 1 bob\\n");
+	EXPECT_GONE_IN(t, &r, "Waiting for input", WAIT_MS);
+	EXPECT_IN(t, &r, "Waiting for password", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
 static Suite *
 panel_suite(void)
 {
@@ -389,6 +441,7 @@ panel_suite(void)
 		{ "panel_live_ps", &test_panel_live_ps, 20 },
 		{ "panel_width_bell", &test_panel_width_bell, 30 },
 		{ "panel_agent", &test_panel_agent, 30 },
+		{ "panel_input", &test_panel_input, 40 },
 	};
 	Suite				*s = suite_create("panel_e2e");
 
