@@ -19,4 +19,14 @@ char	*xprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char	*xvprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 char	*xexcerpt(const char *, size_t, size_t);
 
+/* A growable string: s (NUL after its len bytes, or NULL while empty). */
+struct xbuf {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
+};
+
+void	 xbuf_add(struct xbuf *, const void *, size_t);
+void	 xbuf_clear(struct xbuf *);
+
 #endif

@@ -66,11 +66,6 @@ struct session {
 };
 
 /* A growing string for session_split(). */
-struct session_buf {
-	char	*s;
-	size_t	 len;
-	size_t	 size;
-};
 
 static ssize_t	 session_find(const struct session *, const char *, size_t);
 static const char *session_get(const struct session *, const char *, size_t);
@@ -81,14 +76,13 @@ static int	 session_normalise(const char *, char **);
 static int	 session_check_dir(const char *);
 static int	 session_enter(const char *, const char *, char **);
 static char	*session_initial_cwd(const struct session *);
-static void	 buf_add(struct session_buf *, const char *, size_t);
-static void	 buf_addc(struct session_buf *, char);
+static void	 buf_addc(struct xbuf *, char);
 static int	 split_is_blank(char);
 static int	 split_dollar(const struct session *, const char **,
-		     struct session_buf *, char **);
+		     struct xbuf *, char **);
 static void	 split_tilde(const struct session *, const char **,
-		     struct session_buf *, int);
-static int	 split_is_assign(const struct session_buf *);
+		     struct xbuf *, int);
+static int	 split_is_assign(const struct xbuf *);
 
 /* Return the index of name (len bytes) in the environment, or -1. */
 static ssize_t
@@ -536,24 +530,11 @@ session_shell(const struct session *s)
 	return "/bin/sh";
 }
 
-/* Append len bytes of p to b. */
-static void
-buf_add(struct session_buf *b, const char *p, size_t len)
-{
-	if (b->len + len + 1 > b->size) {
-		b->size = (b->len + len + 1) * 2;
-		b->s = xreallocarray(b->s, b->size, 1);
-	}
-	memcpy(b->s + b->len, p, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-}
-
 /* Append one character to b. */
 static void
-buf_addc(struct session_buf *b, char c)
+buf_addc(struct xbuf *b, char c)
 {
-	buf_add(b, &c, 1);
+	xbuf_add(b, &c, 1);
 }
 
 /* Return 1 for the blanks that separate words. */
@@ -569,7 +550,7 @@ split_is_blank(char c)
  */
 static int
 split_dollar(const struct session *s, const char **pp,
-    struct session_buf *b, char **cause)
+    struct xbuf *b, char **cause)
 {
 	const char	*p = *pp + 1, *name, *end, *v;
 	size_t		 len;
@@ -599,7 +580,7 @@ split_dollar(const struct session *s, const char **pp,
 		return 0;
 	}
 	if ((v = session_get(s, name, len)) != NULL)
-		buf_add(b, v, strlen(v));
+		xbuf_add(b, v, strlen(v));
 	return 0;
 }
 
@@ -609,7 +590,7 @@ split_dollar(const struct session *s, const char **pp,
  */
 static void
 split_tilde(const struct session *s, const char **pp,
-    struct session_buf *b, int assign)
+    struct xbuf *b, int assign)
 {
 	const char	*p = *pp + 1, *end, *home = NULL;
 	struct passwd	*pw;
@@ -639,13 +620,13 @@ split_tilde(const struct session *s, const char **pp,
 		*pp = p;
 		return;
 	}
-	buf_add(b, home, strlen(home));
+	xbuf_add(b, home, strlen(home));
 	*pp = end;
 }
 
 /* Return 1 if b so far is NAME= or NAME+= from unquoted text. */
 static int
-split_is_assign(const struct session_buf *b)
+split_is_assign(const struct xbuf *b)
 {
 	size_t	len = b->len;
 
@@ -662,7 +643,7 @@ int
 session_split(const struct session *s, const char *line, int *argc,
     char ***argv, char **cause)
 {
-	struct session_buf	  b = { NULL, 0, 0 };
+	struct xbuf	  b = { NULL, 0, 0 };
 	char			**v = NULL;
 	const char		 *p = line == NULL ? "" : line;
 	size_t			  n = 0;

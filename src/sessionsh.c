@@ -38,11 +38,6 @@ enum sessionsh_kind {
 	SESSIONSH_ZSH
 };
 
-struct sessionsh_buf {
-	char	*s;
-	size_t	 len;
-	size_t	 size;
-};
 
 struct sessionsh_item {
 	char			*line;	/* NULL: a sessionsh_then() */
@@ -65,9 +60,9 @@ struct sessionsh {
 	int			 in_fd;
 	int			 out_fd;
 	int			 err_fd;
-	struct sessionsh_buf	 wbuf;	/* to write to the shell */
-	struct sessionsh_buf	 out;
-	struct sessionsh_buf	 err;
+	struct xbuf	 wbuf;	/* to write to the shell */
+	struct xbuf	 out;
+	struct xbuf	 err;
 	uint64_t		 timer;
 	unsigned		 seq;
 
@@ -89,27 +84,6 @@ static void	sessionsh_next(struct sessionsh *);
 static void	sessionsh_watch_in(struct sessionsh *);
 static void	sessionsh_lost(struct sessionsh *, const char *);
 static void	sessionsh_ended_cb(void *);
-
-/* Append len bytes of p to b, keeping a NUL after them. */
-static void
-sessionsh_add(struct sessionsh_buf *b, const char *p, size_t len)
-{
-	if (b->len + len + 1 > b->size) {
-		b->size = (b->len + len + 1) * 2;
-		b->s = xreallocarray(b->s, b->size, 1);
-	}
-	memcpy(b->s + b->len, p, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-}
-
-/* Empty b. */
-static void
-sessionsh_clear(struct sessionsh_buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof *b);
-}
 
 /* Free a NULL-terminated array of strings. */
 static void
@@ -233,7 +207,7 @@ sessionsh_free(struct sessionsh *sh)
 	free(sh->restore);
 	sessionsh_free_list(sh->aliases);
 	sessionsh_free_list(sh->functions);
-	sessionsh_clear(&sh->wbuf);
+	xbuf_clear(&sh->wbuf);
 	free(sh->shell);
 	free(sh);
 }
@@ -308,9 +282,9 @@ sessionsh_stop(struct sessionsh *sh)
 		close(sh->err_fd);
 	}
 	sh->in_fd = sh->out_fd = sh->err_fd = -1;
-	sessionsh_clear(&sh->wbuf);
-	sessionsh_clear(&sh->out);
-	sessionsh_clear(&sh->err);
+	xbuf_clear(&sh->wbuf);
+	xbuf_clear(&sh->out);
+	xbuf_clear(&sh->err);
 	sh->running = 0;
 }
 
@@ -352,13 +326,13 @@ sessionsh_watch_in(struct sessionsh *sh)
 static void
 sessionsh_send(struct sessionsh *sh, const char *text)
 {
-	sessionsh_add(&sh->wbuf, text, strlen(text));
+	xbuf_add(&sh->wbuf, text, strlen(text));
 	sessionsh_watch_in(sh);
 }
 
 /* Find "\036jdSEQ X\n" in b from *from; its start, or NULL. */
 static char *
-sessionsh_mark(struct sessionsh *sh, struct sessionsh_buf *b, char x,
+sessionsh_mark(struct sessionsh *sh, struct xbuf *b, char x,
     size_t from)
 {
 	char	mark[32];
@@ -470,7 +444,7 @@ sessionsh_bash_env(struct sessionsh *sh)
 static void
 sessionsh_parsed(struct sessionsh *sh)
 {
-	struct sessionsh_buf	 r = { NULL, 0, 0 };
+	struct xbuf	 r = { NULL, 0, 0 };
 	char			*s, *e, *a, *f, *n, *o, *z, *cwd, *output;
 	char			**env = NULL, **errs, *errors, *tmp, *p;
 	size_t			 ml = sessionsh_mark_len(sh), nenv = 0, i;
@@ -522,11 +496,11 @@ sessionsh_parsed(struct sessionsh *sh)
 		if (tmp == p)
 			continue;
 		if (sh->kind == SESSIONSH_SH && strncmp(p, "alias ", 6) != 0)
-			sessionsh_add(&r, "alias ", 6);
-		sessionsh_add(&r, p, tmp - p);
-		sessionsh_add(&r, "\n", 1);
+			xbuf_add(&r, "alias ", 6);
+		xbuf_add(&r, p, tmp - p);
+		xbuf_add(&r, "\n", 1);
 	}
-	sessionsh_add(&r, f + ml, n - f - ml);
+	xbuf_add(&r, f + ml, n - f - ml);
 	if (sh->kind == SESSIONSH_BASH && (sh->aliases[0] != NULL ||
 	    sh->functions[0] != NULL || sh->bash_env != NULL) &&
 	    sessionsh_bash_env(sh) == 0) {
@@ -547,7 +521,7 @@ sessionsh_parsed(struct sessionsh *sh)
 			free(tmp);
 		}
 	}
-	sessionsh_add(&r, o + ml, z - o - ml);
+	xbuf_add(&r, o + ml, z - o - ml);
 	free(sh->restore);
 	sh->restore = r.s;
 
@@ -557,16 +531,16 @@ sessionsh_parsed(struct sessionsh *sh)
 	r.len = r.size = 0;
 	for (i = 0; errs[i] != NULL; i++) {
 		if (i > 0)
-			sessionsh_add(&r, "\n", 1);
+			xbuf_add(&r, "\n", 1);
 		tmp = sessionsh_fix_error(sh, errs[i], strlen(errs[i]));
-		sessionsh_add(&r, tmp, strlen(tmp));
+		xbuf_add(&r, tmp, strlen(tmp));
 		free(tmp);
 	}
 	sessionsh_free_list(errs);
 	errors = r.s != NULL ? r.s : xstrdup("");
 
-	sessionsh_clear(&sh->out);
-	sessionsh_clear(&sh->err);
+	xbuf_clear(&sh->out);
+	xbuf_clear(&sh->err);
 	if (sh->timer != 0) {
 		loop_cancel_timer(sh->loop, sh->timer);
 		sh->timer = 0;
@@ -599,7 +573,7 @@ static void
 sessionsh_read_cb(int fd, short revents, void *arg)
 {
 	struct sessionsh	*sh = arg;
-	struct sessionsh_buf	*b, *other;
+	struct xbuf	*b, *other;
 	char			 buf[8192], *why;
 	ssize_t			 n;
 	size_t			 from, ml = sessionsh_mark_len(sh);
@@ -623,7 +597,7 @@ sessionsh_read_cb(int fd, short revents, void *arg)
 	}
 	/* Only the new bytes (and a marker split before them) are looked at. */
 	from = b->len > ml ? b->len - ml : 0;
-	sessionsh_add(b, buf, n);
+	xbuf_add(b, buf, n);
 	if (sh->running && sessionsh_mark(sh, b, 'Z', from) != NULL &&
 	    sessionsh_mark(sh, other, 'Z', 0) != NULL) {
 		sessionsh_parsed(sh);
@@ -710,23 +684,23 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 
 /* Quote s for the shell in single quotes, appended to b. */
 static void
-sessionsh_quote(struct sessionsh_buf *b, const char *s)
+sessionsh_quote(struct xbuf *b, const char *s)
 {
-	sessionsh_add(b, "'", 1);
+	xbuf_add(b, "'", 1);
 	for (; *s != '\0'; s++) {
 		if (*s == '\'')
-			sessionsh_add(b, "'\\''", 4);
+			xbuf_add(b, "'\\''", 4);
 		else
-			sessionsh_add(b, s, 1);
+			xbuf_add(b, s, 1);
 	}
-	sessionsh_add(b, "'", 1);
+	xbuf_add(b, "'", 1);
 }
 
 /* Write the head's line and its epilogue to the shell. */
 static void
 sessionsh_write_line(struct sessionsh *sh)
 {
-	struct sessionsh_buf	 b = { NULL, 0, 0 };
+	struct xbuf	 b = { NULL, 0, 0 };
 	const char		*al, *fn, *nm, *op;
 	char			*ep;
 	unsigned		 q;
@@ -757,7 +731,7 @@ sessionsh_write_line(struct sessionsh *sh)
 	 * the dump's own stderr (a `set -x` trace of it) goes nowhere, and
 	 * its last marker reaches the real stderr through fd 3.
 	 */
-	sessionsh_add(&b, "{ __jd_s=0; } 2>/dev/null; eval ", 32);
+	xbuf_add(&b, "{ __jd_s=0; } 2>/dev/null; eval ", 32);
 	sessionsh_quote(&b, sh->head->line);
 	ep = xprintf(" </dev/null || __jd_s=$?\n"
 	    "{ printf '\\036jd%u S\\n%%d\\n' \"$__jd_s\"; pwd; "
@@ -766,10 +740,10 @@ sessionsh_write_line(struct sessionsh *sh)
 	    "printf '\\036jd%u O\\n'; %s; printf '\\036jd%u Z\\n'; "
 	    "printf '\\036jd%u Z\\n' >&3; } 3>&2 2>/dev/null\n", q, q, q, al,
 	    q, fn, q, nm, q, op, q, q);
-	sessionsh_add(&b, ep, strlen(ep));
+	xbuf_add(&b, ep, strlen(ep));
 	free(ep);
 	sessionsh_send(sh, b.s);
-	sessionsh_clear(&b);
+	xbuf_clear(&b);
 	sh->running = 1;
 	sh->timer = loop_add_timer(sh->loop, sh->timeout_ms,
 	    sessionsh_timeout_cb, sh);

@@ -122,3 +122,25 @@ xexcerpt(const char *s, size_t len, size_t max)
 	free(e);
 	return r;
 }
+
+/* Append len bytes to b, keeping a NUL after them; it cannot fail. */
+void
+xbuf_add(struct xbuf *b, const void *p, size_t len)
+{
+	if (b->len + len + 1 > b->size) {
+		b->size = (b->len + len + 1) * 2;
+		b->s = xreallocarray(b->s, b->size, 1);
+	}
+	memcpy(b->s + b->len, p, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+/* Free what b holds and make it empty. */
+void
+xbuf_clear(struct xbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->size = 0;
+}
