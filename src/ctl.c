@@ -90,12 +90,6 @@
 #define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
 
 /* A growing byte buffer. */
-struct ctl_buf {
-	char	*s;
-	size_t	 len;
-	size_t	 size;
-};
-
 /* What a command turned its client into. */
 enum ctl_stream {
 	CTL_STREAM_NONE,
@@ -121,8 +115,8 @@ struct ctl_wait {
 struct ctl_client {
 	struct ctl	*ctl;
 	int		 fd;
-	struct ctl_buf	 in;		/* the request so far */
-	struct ctl_buf	 out;		/* unsent output */
+	struct xbuf	 in;		/* the request so far */
+	struct xbuf	 out;		/* unsent output */
 	size_t		 out_off;	/* sent part of out */
 	uint64_t	 req_timer;	/* the request's time limit */
 	uint64_t	 write_timer;	/* the write limit, while output waits */
@@ -131,9 +125,9 @@ struct ctl_client {
 	int		 json;
 
 	/* Collected while the command runs. */
-	struct ctl_buf	 body;
-	struct ctl_buf	 messages;
-	struct ctl_buf	 errors;
+	struct xbuf	 body;
+	struct xbuf	 messages;
+	struct xbuf	 errors;
 	enum ctl_stream	 stream;
 	struct job	*stream_job;
 
@@ -226,7 +220,7 @@ static void	ctl_accept_cb(int, short, void *);
 static void	ctl_client_cb(int, short, void *);
 static void	ctl_client_drop(struct ctl_client *);
 static void	ctl_client_flush(struct ctl_client *);
-static void	ctl_buf_store_events(struct ctl_buf *, int,
+static void	ctl_buf_store_events(struct xbuf *, int,
 		    const struct store_line *, int);
 static void	ctl_partial_cb(void *);
 static void	ctl_feed_clear(struct ctl_feed *);
@@ -236,7 +230,7 @@ static void	ctl_grep_cb(void *);
 static void	ctl_client_send(struct ctl_client *, const char *, size_t);
 static void	ctl_stream_end(struct ctl_client *);
 static void	ctl_follow_end(struct ctl_client *);
-static void	ctl_buf_output_events(struct ctl_buf *, int, char **, int);
+static void	ctl_buf_output_events(struct xbuf *, int, char **, int);
 static void	ctl_job_started(struct job *, void *);
 static void	ctl_job_output(struct job *, const char *, size_t, void *);
 static void	ctl_job_exited(struct job *, void *);
@@ -285,30 +279,12 @@ static const struct cmd_client ctl_cmd_client = {
 	.answered = ctl_cmd_answered,
 };
 
-/* Append len bytes to a buffer. */
-static void
-ctl_buf_add(struct ctl_buf *b, const char *s, size_t len)
-{
-	size_t	need = b->len + len + 1;
-
-	if (need > b->size) {
-		if (b->size == 0)
-			b->size = 256;
-		while (b->size < need)
-			b->size *= 2;
-		b->s = xreallocarray(b->s, b->size, 1);
-	}
-	memcpy(b->s + b->len, s, len);
-	b->len += len;
-	b->s[b->len] = '\0';
-}
-
 /* Append a string and a newline to a buffer. */
 static void
-ctl_buf_line(struct ctl_buf *b, const char *s)
+ctl_buf_line(struct xbuf *b, const char *s)
 {
-	ctl_buf_add(b, s, strlen(s));
-	ctl_buf_add(b, "\n", 1);
+	xbuf_add(b, s, strlen(s));
+	xbuf_add(b, "\n", 1);
 }
 
 /*
@@ -317,7 +293,7 @@ ctl_buf_line(struct ctl_buf *b, const char *s)
  * only the protocol's own lines do, so such a byte is dropped.
  */
 static void
-ctl_buf_text(struct ctl_buf *b, const char *s)
+ctl_buf_text(struct xbuf *b, const char *s)
 {
 	const char	*nl;
 
@@ -326,18 +302,10 @@ ctl_buf_text(struct ctl_buf *b, const char *s)
 			s++;
 		if ((nl = strchr(s, '\n')) == NULL)
 			break;
-		ctl_buf_add(b, s, (size_t)(nl + 1 - s));
+		xbuf_add(b, s, (size_t)(nl + 1 - s));
 		s = nl + 1;
 	}
 	ctl_buf_line(b, s);
-}
-
-/* Free a buffer's memory and empty it. */
-static void
-ctl_buf_free(struct ctl_buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof *b);
 }
 
 /* Return whether name can name a deck: [A-Za-z0-9_.-]+, at most 64. */
@@ -755,11 +723,11 @@ static void
 ctl_client_free(struct ctl_client *c)
 {
 	ctl_client_close(c);
-	ctl_buf_free(&c->in);
-	ctl_buf_free(&c->out);
-	ctl_buf_free(&c->body);
-	ctl_buf_free(&c->messages);
-	ctl_buf_free(&c->errors);
+	xbuf_clear(&c->in);
+	xbuf_clear(&c->out);
+	xbuf_clear(&c->body);
+	xbuf_clear(&c->messages);
+	xbuf_clear(&c->errors);
 	store_reader_close(c->reader);
 	grep_free(c->grep);
 	free(c->tail);
@@ -873,7 +841,7 @@ ctl_client_write_timeout_cb(void *arg)
  * the brackets.
  */
 static void
-ctl_buf_json_elements(struct ctl_buf *b, int nsent, char **lines, int count)
+ctl_buf_json_elements(struct xbuf *b, int nsent, char **lines, int count)
 {
 	struct json_buf	jb;
 	int		i;
@@ -885,8 +853,8 @@ ctl_buf_json_elements(struct ctl_buf *b, int nsent, char **lines, int count)
 	for (i = 0; i < count; i++)
 		json_put_string(&jb, lines[i]);
 	if (nsent > 0)
-		ctl_buf_add(b, ",", 1);
-	ctl_buf_add(b, jb.data + 1, jb.len - 1);
+		xbuf_add(b, ",", 1);
+	xbuf_add(b, jb.data + 1, jb.len - 1);
 	json_clear(&jb);
 }
 
@@ -1112,7 +1080,7 @@ ctl_client_send(struct ctl_client *c, const char *s, size_t len)
 		ctl_client_drop(c);
 		return;
 	}
-	ctl_buf_add(&c->out, s, len);
+	xbuf_add(&c->out, s, len);
 	c->flags |= CTL_SENT;
 	/* Otherwise the socket is full and POLLOUT is being waited for. */
 	if (was_empty)
@@ -1366,7 +1334,7 @@ ctl_event_end(struct json_buf *jb, size_t *len)
  * writes them, without line numbers.
  */
 static void
-ctl_buf_output_events(struct ctl_buf *b, int id, char **lines, int count)
+ctl_buf_output_events(struct xbuf *b, int id, char **lines, int count)
 {
 	struct store_line	*sl;
 	int			 i;
@@ -1390,7 +1358,7 @@ ctl_buf_output_events(struct ctl_buf *b, int id, char **lines, int count)
  * partial line.  The one writer of output events.
  */
 static void
-ctl_buf_store_events(struct ctl_buf *b, int id, const struct store_line *sl,
+ctl_buf_store_events(struct xbuf *b, int id, const struct store_line *sl,
     int n)
 {
 	struct json_buf	 ev;
@@ -1414,7 +1382,7 @@ ctl_buf_store_events(struct ctl_buf *b, int id, const struct store_line *sl,
 			json_put_bool(&ev, 1);
 		}
 		line = ctl_event_end(&ev, &len);
-		ctl_buf_add(b, line, len);
+		xbuf_add(b, line, len);
 		free(line);
 	}
 }
@@ -1453,13 +1421,13 @@ static void
 ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
     int count)
 {
-	struct ctl_buf	all = { NULL, 0, 0 };
+	struct xbuf	all = { NULL, 0, 0 };
 
 	ctl_buf_output_events(&all, job_id(job), lines, count);
 	rawtext_free_lines(lines, count);
 	if (all.len > 0)
 		ctl_broadcast(ctl, all.s, all.len);
-	ctl_buf_free(&all);
+	xbuf_clear(&all);
 }
 
 /* The first events client: a feed for every job, from its output now. */
@@ -1477,13 +1445,13 @@ static void
 ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
     struct store_line *sl, int n)
 {
-	struct ctl_buf	all = { NULL, 0, 0 };
+	struct xbuf	all = { NULL, 0, 0 };
 
 	ctl_buf_store_events(&all, job_id(job), sl, n);
 	store_lines_free(sl, n);
 	if (all.len > 0)
 		ctl_broadcast(ctl, all.s, all.len);
-	ctl_buf_free(&all);
+	xbuf_clear(&all);
 }
 
 /* Free what a feed holds. */
@@ -1666,7 +1634,7 @@ static void
 ctl_stream_end(struct ctl_client *c)
 {
 	if (c->tail != NULL) {
-		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
+		xbuf_add(&c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
 	}
@@ -1732,7 +1700,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 	}
 	if (c->stream == CTL_STREAM_FOLLOW) {
 		snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
-		ctl_buf_add(&c->out, line, strlen(line));
+		xbuf_add(&c->out, line, strlen(line));
 		c->job = job;
 		c->flags |= CTL_FOLLOW;
 		c->ctl->nfollow++;
@@ -1767,7 +1735,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
 		/* {"id":N,"lines":[ now, the lines, then ]}. */
-		ctl_buf_add(&c->out, doc, strlen(doc) - 2);
+		xbuf_add(&c->out, doc, strlen(doc) - 2);
 		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
 		free(doc);
 	}
@@ -2197,7 +2165,7 @@ ctl_grep_cb(void *arg)
 	if (rc <= 0) {
 		c->tail = xprintf("%cexit %d\n", CTL_CONTROL,
 		    grep_matches(c->grep) > 0 ? 0 : 1);
-		ctl_buf_add(&c->out, c->tail, strlen(c->tail));
+		xbuf_add(&c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
 		grep_free(c->grep);
@@ -2352,20 +2320,20 @@ ctl_wait_answer(struct ctl_client *c, const char *why)
 		}
 	}
 	if (c->json)
-		ctl_buf_add(&c->out, "[", 1);
+		xbuf_add(&c->out, "[", 1);
 	for (i = 0; i < c->nwaits; i++) {
 		w = &c->waits[i];
 		if (c->json) {
 			if (i > 0)
-				ctl_buf_add(&c->out, ",", 1);
-			ctl_buf_add(&c->out, w->json, strlen(w->json));
+				xbuf_add(&c->out, ",", 1);
+			xbuf_add(&c->out, w->json, strlen(w->json));
 		} else
 			ctl_buf_line(&c->out, w->text);
 	}
 	if (c->json)
-		ctl_buf_add(&c->out, "]\n", 2);
+		xbuf_add(&c->out, "]\n", 2);
 	tail = xprintf("%cexit %d\n", CTL_CONTROL, status);
-	ctl_buf_add(&c->out, tail, strlen(tail));
+	xbuf_add(&c->out, tail, strlen(tail));
 	free(tail);
 	if (c->wait_timer != 0 && ctl->loop != NULL)
 		loop_cancel_timer(ctl->loop, c->wait_timer);
@@ -2456,7 +2424,7 @@ ctl_wait_start(struct ctl_client *c)
 	char		 line[16];
 
 	snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
-	ctl_buf_add(&c->out, line, strlen(line));
+	xbuf_add(&c->out, line, strlen(line));
 	c->flags |= CTL_WAIT;
 	ctl->nwait++;
 	ctl_keepalive_start(ctl);
@@ -2581,22 +2549,22 @@ ctl_client_reply(struct ctl_client *c, int failed)
 {
 	struct ctl	*ctl = c->ctl;
 	struct json_buf	 jb;
-	struct ctl_buf	 reply = { NULL, 0, 0 };
+	struct xbuf	 reply = { NULL, 0, 0 };
 	char		*doc, status[8];
 
 	if (failed != 0) {
 		snprintf(status, sizeof status, "%d\n", failed);
-		ctl_buf_add(&reply, status, strlen(status));
+		xbuf_add(&reply, status, strlen(status));
 		if (c->errors.len == 0)
 			ctl_buf_line(&c->errors, "command failed");
-		ctl_buf_add(&reply, c->errors.s, c->errors.len);
+		xbuf_add(&reply, c->errors.s, c->errors.len);
 		c->flags |= CTL_CLOSING;
 		ctl_client_send(c, reply.s, reply.len);
-		ctl_buf_free(&reply);
+		xbuf_clear(&reply);
 		return;
 	}
 	if (c->stream != CTL_STREAM_NONE) {
-		ctl_buf_add(&c->out, "0\n", 2);
+		xbuf_add(&c->out, "0\n", 2);
 		if (c->stream == CTL_STREAM_EVENTS) {
 			c->flags |= CTL_EVENTS;
 			if (ctl->nevents++ == 0)
@@ -2606,7 +2574,7 @@ ctl_client_reply(struct ctl_client *c, int failed)
 		} else if (c->stream == CTL_STREAM_GREP) {
 			/* Like follow: the exit line at the end says it all. */
 			doc = xprintf("%cfollow\n", CTL_CONTROL);
-			ctl_buf_add(&c->out, doc, strlen(doc));
+			xbuf_add(&c->out, doc, strlen(doc));
 			free(doc);
 			ctl_grep_cb(c);
 		} else if (c->stream == CTL_STREAM_WAIT)
@@ -2632,14 +2600,14 @@ ctl_client_reply(struct ctl_client *c, int failed)
 		ctl_buf_line(&c->body, doc);
 		free(doc);
 	} else if (!c->json && c->messages.len > 0)
-		ctl_buf_add(&c->body, c->messages.s, c->messages.len);
-	ctl_buf_add(&reply, "0\n", 2);
+		xbuf_add(&c->body, c->messages.s, c->messages.len);
+	xbuf_add(&reply, "0\n", 2);
 	if (c->body.len > 0)
-		ctl_buf_add(&reply, c->body.s, c->body.len);
-	ctl_buf_free(&c->body);
+		xbuf_add(&reply, c->body.s, c->body.len);
+	xbuf_clear(&c->body);
 	c->flags |= CTL_CLOSING;
 	ctl_client_send(c, reply.s, reply.len);
-	ctl_buf_free(&reply);
+	xbuf_clear(&reply);
 }
 
 /*
@@ -2697,7 +2665,7 @@ ctl_client_read(struct ctl_client *c, short revents)
 				ctl_client_drop(c);
 			else
 				ctl_client_request(c, c->in.s, c->in.len);
-			ctl_buf_free(&c->in);
+			xbuf_clear(&c->in);
 			return;
 		}
 		old = c->in.len;
@@ -2705,7 +2673,7 @@ ctl_client_read(struct ctl_client *c, short revents)
 		nl = memchr(c->in.s + old, '\n', (size_t)n);
 		if (nl != NULL) {
 			ctl_client_request(c, c->in.s, (size_t)(nl - c->in.s));
-			ctl_buf_free(&c->in);
+			xbuf_clear(&c->in);
 			return;
 		}
 	}
