@@ -46,6 +46,7 @@ LIB_SRCS = \
 	src/textesc.c \
 	src/debuglog.c \
 	src/name.c \
+	src/rxbound.c \
 	src/optmsg.c \
 	src/loop.c \
 	src/pty.c \
@@ -116,7 +117,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
-	    $(B)/name.o
+	    $(B)/name.o $(B)/rxbound.o
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \

@@ -53,7 +53,7 @@
  * cycle ("dependency cycle: api -> worker -> api", at the edge that
  * closes it), and no replica (NAME-1 .. NAME-N) has another job's name.
  * Within a job, at most one readiness and one liveness probe are set,
- * ready_log is an ERE regcomp() takes, *_tcp is host:port, *_http an
+ * ready_log is an ERE rxbound_compile() takes, *_tcp is host:port, *_http an
  * http(s):// URL and stop_signal a signal waitstatus_parse_signal() reads.
  *
  * A Procfile's jobs get $PORT as foreman gives it, port_base plus 100 a
@@ -93,6 +93,7 @@
 #include "fatal.h"
 #include "name.h"
 #include "procfile.h"
+#include "rxbound.h"
 #include "store.h"
 #include "toml.h"
 #include "waitstatus.h"
@@ -507,20 +508,19 @@ config_check_group(const char *s, char **cause)
 	return -1;
 }
 
-/* Check ready_log: a POSIX extended regex that regcomp() takes. */
+/* Check ready_log: a POSIX extended regex that rxbound_compile() takes. */
 static int
 config_check_regex(const char *s, char **cause)
 {
-	regex_t	re;
-	char	msg[256];
-	int	error;
+	regex_t	 re;
+	char	*why = NULL;
 
-	if ((error = regcomp(&re, s, REG_EXTENDED | REG_NOSUB)) == 0) {
+	if (rxbound_compile(&re, s, REG_EXTENDED | REG_NOSUB, &why) == 0) {
 		regfree(&re);
 		return 0;
 	}
-	regerror(error, &re, msg, sizeof msg);
-	*cause = xprintf("ready_log is not a valid regex (ERE): %s", msg);
+	*cause = xprintf("ready_log is not a valid regex (ERE): %s", why);
+	free(why);
 	return -1;
 }
 

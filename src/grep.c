@@ -25,6 +25,7 @@
 
 #include "grep.h"
 #include "rawtext.h"
+#include "rxbound.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -197,8 +198,8 @@ grep_set_literal(struct grep *g, const char *s, int fold)
 static int
 grep_compile(struct grep *g, char **cause)
 {
-	char	*quoted = NULL, msg[256];
-	int	 cflags = REG_NEWLINE, error;
+	char	*quoted = NULL, *why = NULL;
+	int	 cflags = REG_NEWLINE, rc;
 	int	 icase = (g->flags & GREP_ICASE) != 0;
 
 	if (strchr(g->pattern, '\n') != NULL) {
@@ -220,11 +221,12 @@ grep_compile(struct grep *g, char **cause)
 		cflags |= REG_EXTENDED;
 	if (icase)
 		cflags |= REG_ICASE;
-	error = regcomp(&g->re, quoted != NULL ? quoted : g->pattern, cflags);
+	rc = rxbound_compile(&g->re, quoted != NULL ? quoted : g->pattern,
+	    cflags, &why);
 	free(quoted);
-	if (error != 0) {
-		regerror(error, &g->re, msg, sizeof msg);
-		*cause = xprintf("bad pattern: %s", msg);
+	if (rc != 0) {
+		*cause = xprintf("bad pattern: %s", why);
+		free(why);
 		return -1;
 	}
 	g->has_re = 1;

@@ -63,6 +63,7 @@
 #include "probe.h"
 #include "pty.h"
 #include "rawtext.h"
+#include "rxbound.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -282,7 +283,7 @@ probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
     char **cause)
 {
 	struct probe	*p;
-	char		 buf[256];
+	char		*why = NULL;
 	long		 max;
 	int		 rc;
 	int64_t		 delay, end;
@@ -310,11 +311,12 @@ probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
 
 	switch (p->kind) {
 	case PROBE_LOG:
-		rc = regcomp(&p->re, p->target, REG_EXTENDED | REG_NOSUB);
+		rc = rxbound_compile(&p->re, p->target,
+		    REG_EXTENDED | REG_NOSUB, &why);
 		if (rc != 0) {
-			regerror(rc, &p->re, buf, sizeof buf);
 			*cause = xprintf("log probe: regex \"%s\": %s",
-			    p->target, buf);
+			    p->target, why);
+			free(why);
 			probe_free(p);
 			return NULL;
 		}

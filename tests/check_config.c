@@ -1602,13 +1602,14 @@ START_TEST(test_procfile)
 END_TEST
 
 /*
- * ready_log must compile as a POSIX ERE; the message is regerror()'s,
- * which the C library words, after the option's own words.
+ * ready_log must compile as a POSIX ERE within rxbound.h's bounds; the
+ * message is regerror()'s, which the C library words, or rxbound's, after
+ * the option's own words.
  */
 START_TEST(test_ready_log_regex)
 {
 	static const char	*bad_re[] = { "a(", "(b", "x{2,1}", "[z-a]",
-				    "a**(" };
+				    "a**(", "(a?){500}", "(a)\\\\1" };
 	struct config		*cfg = NULL;
 	char			 text[256], *cause = NULL;
 	const char		*want = "config.toml:4:13: ready_log is not a "

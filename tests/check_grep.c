@@ -23,6 +23,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "rxbound.h"
 #include "session.h"
 #include "skip.h"
 #include "store.h"
@@ -587,6 +588,76 @@ START_TEST(test_budget_steps)
 }
 END_TEST
 
+/* Expect grep_new() to refuse pattern with a cause that holds want. */
+static void
+assert_refused(const char *pattern, int flags, const char *want)
+{
+	struct grep	*g;
+	char		*cause = NULL;
+
+	g = grep_new(dir, pattern, flags, NULL, 0, &cause);
+	ck_assert_msg(g == NULL, "%s: taken", pattern);
+	ck_assert_msg(strncmp(cause, "bad pattern: ", 13) == 0 &&
+	    strstr(cause, want) != NULL, "%s: %s", pattern, cause);
+	free(cause);
+}
+
+/* Expect grep_new() to take pattern. */
+static void
+assert_taken(const char *pattern, int flags)
+{
+	struct grep	*g;
+	char		*cause = NULL;
+
+	g = grep_new(dir, pattern, flags, NULL, 0, &cause);
+	ck_assert_msg(g != NULL, "%s: %s", pattern, cause);
+	grep_free(g);
+}
+
+/*
+ * A pattern that would make regcomp() take gigabytes (each stacked '+'
+ * doubles what it repeats: the fuzzer's out-of-memory input was like
+ * this), or a back-reference that makes regexec() exponential, is refused
+ * with its reason before it reaches the C library; their neighbours
+ * within the bounds still work, and -F takes any of them as text.
+ */
+START_TEST(test_hostile_pattern)
+{
+	static const char	*too_large = "too large once its repetitions";
+	char			 deep[2 * RXBOUND_DEPTH_MAX + 8];
+	size_t			 n;
+
+	assert_refused("w++++++++++++++++++++++++++++++++++++++++++",
+	    GREP_EXTENDED, too_large);
+	assert_refused("w\\+\\+\\+\\+\\+\\+\\+\\+\\+\\+\\+\\+", 0,
+	    too_large);
+	assert_refused("(a?){500}", GREP_EXTENDED, too_large);
+	assert_refused("((a?){22}){22}", GREP_EXTENDED | GREP_ICASE,
+	    too_large);
+	assert_refused("\\(a?\\)\\{30\\}\\{30\\}", 0, too_large);
+	assert_refused("(.*)(.*)\\2\\1x", GREP_EXTENDED,
+	    "back-references such as \\2 are not supported");
+	assert_refused("\\(a*\\)*\\1b", 0, "back-references such as \\1");
+	/* Within the bounds, and the same text where it means less. */
+	assert_taken("(a?){400}", GREP_EXTENDED);
+	assert_taken("w+++", GREP_EXTENDED);
+	assert_taken("w++++++++++++++++++++++++++++++++++++++++++", 0);
+	assert_taken("a{1000}{1000}", 0);
+	assert_taken("(.*)(.*)\\2\\1x", GREP_FIXED);
+	assert_taken("[\\1]x", GREP_EXTENDED);
+	/* Groups nest RXBOUND_DEPTH_MAX deep, not one more. */
+	for (n = 0; n < RXBOUND_DEPTH_MAX; n++)
+		deep[n] = '(';
+	deep[n++] = 'a';
+	memset(deep + n, ')', RXBOUND_DEPTH_MAX);
+	deep[n + RXBOUND_DEPTH_MAX] = '\0';
+	assert_taken(deep, GREP_EXTENDED);
+	memmove(deep + 1, deep, strlen(deep) + 1);
+	strcat(deep, ")");
+	assert_refused(deep, GREP_EXTENDED, "groups nested more than 64 deep");
+}
+END_TEST
+
 /* A bad regex: a clear error, no search. */
 START_TEST(test_bad_pattern)
 {
@@ -1009,6 +1080,7 @@ grep_suite(void)
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_budget_steps);
 	tcase_add_test(tc, test_bad_pattern);
+	tcase_add_test(tc, test_hostile_pattern);
 	tcase_add_test(tc, test_run_removed);
 	tcase_add_test(tc, test_line_match);
 	suite_add_tcase(s, tc);
