@@ -6,7 +6,8 @@
  * state the line left (exit status, cwd, environment, aliases, functions,
  * options and umask), which becomes the session's: session_set_state()
  * for the cwd and environment, and for bash a BASH_ENV file (aliases with
- * expand_aliases, functions) that every later bash job reads.
+ * expand_aliases, functions) that every later bash job reads; it sources
+ * the user's own BASH_ENV first, as bash would have.
  *
  * Nothing blocks: lines are queued (at most SESSIONSH_QUEUE_MAX) and
  * written on POLLOUT, the dump read on POLLIN, and a line that takes

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "expand.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "pty.h"
@@ -74,6 +75,7 @@ struct sessionsh {
 	char			*restore;	/* the last good state, as input */
 	char			*dir;		/* holds the BASH_ENV file */
 	char			*bash_env;
+	char			*user_bash_env;	/* the user's own, sourced first */
 	char			**aliases;
 	char			**functions;
 };
@@ -203,6 +205,7 @@ sessionsh_free(struct sessionsh *sh)
 	if (sh->dir != NULL)
 		rmdir(sh->dir);
 	free(sh->bash_env);
+	free(sh->user_bash_env);
 	free(sh->dir);
 	free(sh->restore);
 	sessionsh_free_list(sh->aliases);
@@ -438,6 +441,22 @@ sessionsh_bash_env(struct sessionsh *sh)
 }
 
 /*
+ * Remember the user's own BASH_ENV from the shell's environment (value,
+ * or NULL when unset), which our file sources first; our own file's path
+ * there (a shell restarted with it) changes nothing.
+ */
+static void
+sessionsh_user_bash_env(struct sessionsh *sh, const char *value)
+{
+	if (value != NULL && sh->bash_env != NULL &&
+	    strcmp(value, sh->bash_env) == 0)
+		return;
+	free(sh->user_bash_env);
+	sh->user_bash_env = value != NULL && *value != '\0' ?
+	    xstrdup(value) : NULL;
+}
+
+/*
  * Take a complete dump: the state becomes the session's, the restore
  * text and the BASH_ENV file are remade, and the line's callback runs.
  */
@@ -447,6 +466,7 @@ sessionsh_parsed(struct sessionsh *sh)
 	struct xbuf	 r = { NULL, 0, 0 };
 	char			*s, *e, *a, *f, *n, *o, *z, *cwd, *output;
 	char			**env = NULL, **errs, *errors, *tmp, *p;
+	char			*benv = NULL, *q;
 	size_t			 ml = sessionsh_mark_len(sh), nenv = 0, i;
 	int			 status;
 	FILE			*fp;
@@ -473,7 +493,10 @@ sessionsh_parsed(struct sessionsh *sh)
 		env = xreallocarray(env, nenv + 2, sizeof *env);
 		env[nenv++] = p;
 		env[nenv] = NULL;
+		if (strncmp(p, "BASH_ENV=", 9) == 0)
+			benv = p + 9;
 	}
+	sessionsh_user_bash_env(sh, benv);
 	if (cwd[0] == '/' && env != NULL)
 		session_set_state(sh->session, cwd, env);
 	free(env);
@@ -507,8 +530,14 @@ sessionsh_parsed(struct sessionsh *sh)
 		/* Replaced whole: a job starting now reads one or the other. */
 		tmp = xprintf("%s.new", sh->bash_env);
 		if ((fp = fopen(tmp, "w")) != NULL) {
-			fprintf(fp, "shopt -s expand_aliases\n%s",
-			    r.s != NULL ? r.s : "");
+			fprintf(fp, "shopt -s expand_aliases\n");
+			if (sh->user_bash_env != NULL) {
+				q = expand_shell_quote(sh->user_bash_env);
+				fprintf(fp, "if [ -r %s ]; then . %s; fi\n",
+				    q, q);
+				free(q);
+			}
+			fprintf(fp, "%s", r.s != NULL ? r.s : "");
 			if (fclose(fp) == 0)
 				rename(tmp, sh->bash_env);
 			else

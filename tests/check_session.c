@@ -856,6 +856,48 @@ START_TEST(test_sh_source_function_alias)
 }
 END_TEST
 
+/*
+ * The user's own BASH_ENV still reaches bash jobs once the session's file
+ * (aliases, functions) takes its place, read first so the session's
+ * definitions win; unset, it is no longer read.
+ */
+START_TEST(test_sh_user_bash_env)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	FILE			*fp;
+	char			 line[PATH_MAX + 64];
+
+	fp = fopen(at("user env"), "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "mine() { echo user-defined; }\nboth() { echo user; }\n");
+	fclose(fp);
+	sh = sh_new(loop, "/bin/bash", &s, 0);
+	snprintf(line, sizeof line, "export BASH_ENV='%s'", at("user env"));
+	sh_line(loop, sh, line, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(sh_job(s, "mine"), "user-defined");
+	sh_line(loop, sh, "alias hi='echo aliased'; both() { echo session; }",
+	    &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_ne(session_getenv(s, "BASH_ENV"), at("user env"));
+	ck_assert_str_eq(sh_job(s, "mine; hi; both"),
+	    "user-defined\naliased\nsession");
+	/* A later line keeps it; unset, the user's file is not read. */
+	sh_line(loop, sh, "cd /", &r);
+	ck_assert_str_eq(sh_job(s, "mine; hi"), "user-defined\naliased");
+	sh_line(loop, sh, "unset BASH_ENV", &r);
+	ck_assert_str_eq(sh_job(s, "mine 2>/dev/null; hi"), "aliased");
+	sessionsh_free(sh);
+	session_free(s);
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* cd nowhere && export X=1: the error, the state unchanged. */
 START_TEST(test_sh_failing_list)
 {
@@ -1106,6 +1148,7 @@ session_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sh_seed);
 	tcase_add_test(tc, test_sh_source_function_alias);
+	tcase_add_test(tc, test_sh_user_bash_env);
 	tcase_add_test(tc, test_sh_free_drops_queue);
 	tcase_add_test(tc, test_sh_output_bounded);
 	tcase_add_test(tc, test_sh_failing_list);
