@@ -23,8 +23,24 @@ LDSAN	= -fsanitize=address,undefined
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS = detect_leaks=1
 endif
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags ncursesw vterm libcurl jansson)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs ncursesw vterm libcurl jansson)
+PKG_MODULES = ncursesw vterm libcurl jansson
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_MODULES))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKG_MODULES))
+# Goals that install what is missing first, or need no library; any other
+# goal (plain make too) stops at once, in one line, when a library is
+# missing, instead of a page of pkg-config's and the compiler's errors.
+DEPS_FREE_GOALS = run check check-user deps clean bench bench-quick fuzz \
+	uninstall
+PKG_NEEDED = $(PKG_MODULES) $(if $(filter test check-build unit e2e fault \
+	fuzz-replay tests/%,$(MAKECMDGOALS)),check)
+ifneq ($(filter-out $(DEPS_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_MISSING := $(shell for m in $(PKG_NEEDED); do \
+	$(PKG_CONFIG) --exists $$m 2>/dev/null || printf '%s ' $$m; done)
+ifneq ($(strip $(PKG_MISSING)),)
+$(error jobdeck: missing libraries: $(strip $(PKG_MISSING)). Run `make run` \
+or `make check`, which install what is missing first (or sh scripts/deps.sh))
+endif
+endif
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check)
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
@@ -122,7 +138,13 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp
+	       input bind probe watch dotenv jsonval browser mcp need
+# What a test needs from outside the tree (tests/need.h): looked up in
+# the one list scripts/deps.sh installs from.
+NEED_OBJ = $(B)/tests/need.o
+$(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"'
+$(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
+check_need_OBJS	   = $(NEED_OBJ)
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/rawtext.o
@@ -136,7 +158,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-		     $(B)/sessionsh.o
+		     $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
@@ -187,6 +209,7 @@ check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_e2e.o
 # The front end's end-to-end suites of issue 12, one file each:
 # tests/e2e/check_NAME_e2e.c (panel: resizes, zoom, notices, job commands;
@@ -198,20 +221,24 @@ UI_E2E_BINS = $(UI_E2E:%=$(TB)/check_%_e2e)
 # The control socket end to end: the real deck, the real `jobdeck ctl`.
 CTL_BIN	= $(TB)/check_ctl
 CTL_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_ctl.o $(B)/tests/jsonread.o
 # jobdeck up and ctl wait end to end: the real binary on pipes, no terminal.
 UP_BIN	= $(TB)/check_up_e2e
 UP_OBJS	= $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
-	  $(B)/tests/e2e/check_up_e2e.o $(B)/tests/jsonread.o
+	   $(NEED_OBJ) \
+	   $(B)/tests/e2e/check_up_e2e.o $(B)/tests/jsonread.o
 # Stacks end to end: the real deck on a config, driven by `jobdeck ctl`.
 STACK_E2E_BIN = $(TB)/check_stack_e2e
 STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o \
 	   $(B)/tests/testnet.o
 # The browser end to end: a real chromium-headless-shell, the panel's row,
 # !browser, ctl browser, JOBDECK_CDP_URL, jobdeck up, every way out.
 BROWSER_E2E_BIN = $(TB)/check_browser_e2e
 BROWSER_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_browser_e2e.o $(B)/tests/jsonread.o \
 	   $(B)/tests/testnet.o
 # The fault suite: every way out, floods, hostile output, no fds, ptys or
@@ -220,9 +247,11 @@ BROWSER_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 # MCP TypeScript SDK as the client (tests/mcp/, installed by make check).
 MCP_E2E_BIN = $(TB)/check_mcp_e2e
 MCP_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_mcp_e2e.o $(B)/tests/jsonread.o
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
 	     $(B)/tests/e2e/check_fault.o
 
 # toml-test (https://github.com/toml-lang/toml-test): the decoder tool and
@@ -315,7 +344,7 @@ $(E2E_BIN): $(E2E_OBJS)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
 $(UI_E2E_BINS): $(TB)/check_%_e2e: $(B)/tests/e2e/term.o \
-    $(B)/tests/e2e/e2e.o \
+    $(B)/tests/e2e/e2e.o $(NEED_OBJ) \
     $(B)/tests/e2e/check_%_e2e.o
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)

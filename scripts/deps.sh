@@ -1,33 +1,54 @@
 #!/bin/sh
-# Installs what jobdeck needs to build and test, when it is missing:
-# ncursesw, libvterm, libcurl (readiness probes and the browser's
-# /json/version over HTTP), jansson (the browser's JSON replies), check and
-# pkg-config (and groff to lint the man page, python3 for the demo stack
-# of `make run` and the stack's end-to-end tests, ping for its examples,
-# chromium-headless-shell, the browser [browser] cdp_url = "auto"
-# starts, which the browser's tests drive, and nodejs and npm, which run
-# the official MCP SDK client of jobdeck mcp's interop tests).
-# On Debian and Ubuntu it uses apt-get (through sudo when not root);
-# elsewhere it names the packages and fails.
+# Installs what jobdeck needs to build and test when it is missing: every
+# line of scripts/deps.list (PACKAGE KIND WHAT) whose WHAT is not here
+# adds its PACKAGE.  On Debian and Ubuntu it uses apt-get (through sudo
+# when not root); elsewhere it names the packages and fails.
+#   --dry-run	print the packages that would be installed, install nothing
+# JOBDECK_DEPS_LIST names another list (the tests use it).
 set -u
+list=${JOBDECK_DEPS_LIST:-$(dirname "$0")/deps.list}
+dry=0
+[ "${1:-}" = "--dry-run" ] && dry=1
+
+# Whether curses finds a terminfo entry (the directories Debian's ncurses
+# searches, and the user's own).
+have_terminfo() {
+	for d in "${TERMINFO:-/nonexistent}" "$HOME/.terminfo" /etc/terminfo \
+	    /lib/terminfo /usr/share/terminfo; do
+		first=$(printf '%s' "$1" | cut -c1)
+		[ -e "$d/$first/$1" ] && return 0
+	done
+	return 1
+}
+
+# Whether the WHAT of a line of KIND is here.
+have() {
+	case $1 in
+	pc)	command -v pkg-config >/dev/null 2>&1 &&
+		    pkg-config --exists "$2" ;;
+	program) command -v "$2" >/dev/null 2>&1 ;;
+	terminfo) have_terminfo "$2" ;;
+	file)	[ -e "$2" ] ;;
+	*)	echo "jobdeck: $list: unknown kind '$1'" >&2; return 1 ;;
+	esac
+}
+
+if [ ! -r "$list" ]; then
+	echo "jobdeck: cannot read $list" >&2
+	exit 1
+fi
 need=""
-have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
-command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
-have_pc ncursesw || need="$need libncurses-dev"
-have_pc vterm || need="$need libvterm-dev"
-have_pc check || need="$need check"
-have_pc libcurl || need="$need libcurl4-openssl-dev"
-have_pc jansson || need="$need libjansson-dev"
-command -v groff >/dev/null 2>&1 || need="$need groff-base"
-command -v cc >/dev/null 2>&1 || need="$need gcc"
-command -v make >/dev/null 2>&1 || need="$need make"
-command -v ping >/dev/null 2>&1 || need="$need iputils-ping"
-command -v python3 >/dev/null 2>&1 || need="$need python3"
-command -v chromium-headless-shell >/dev/null 2>&1 ||
-	need="$need chromium-headless-shell"
-command -v node >/dev/null 2>&1 || need="$need nodejs"
-command -v npm >/dev/null 2>&1 || need="$need npm"
+# shellcheck disable=SC2034 # rest: a line's comment, if any
+while read -r pkg kind what rest; do
+	case $pkg in ''|'#'*) continue ;; esac
+	have "$kind" "$what" && continue
+	case " $need " in *" $pkg "*) ;; *) need="$need $pkg" ;; esac
+done <"$list"
 [ -z "$need" ] && exit 0
+if [ "$dry" -eq 1 ]; then
+	echo "jobdeck: would install:$need"
+	exit 0
+fi
 if command -v apt-get >/dev/null 2>&1; then
 	sudo=""
 	if [ "$(id -u)" -ne 0 ]; then
@@ -47,12 +68,7 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 cat >&2 <<MSG
 jobdeck: missing:$need
-Install them with your package manager: ncursesw (wide-character ncurses)
-development files, libvterm 0.1.x, libcurl and jansson development files,
-the check unit-test library, pkg-config, groff, ping, python3, a headless
-Chromium, and Node.js with npm. On Debian or Ubuntu:
-  apt-get install libncurses-dev libvterm-dev libcurl4-openssl-dev \
-    libjansson-dev check pkg-config groff-base \
-    iputils-ping python3 chromium-headless-shell nodejs npm
+These are Debian's package names ($list says what each brings):
+install their equivalents with your package manager.
 MSG
 exit 1

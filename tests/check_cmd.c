@@ -247,6 +247,7 @@ run_ok(const char *line)
 
 /* Run a prompt line that must fail with exactly the error want. */
 static void run_error(const char *, const char *);
+static void wait_text_has(struct job *, const char *);
 
 /* Forget what the client was told, then run_error(). */
 static void
@@ -910,13 +911,14 @@ END_TEST
 /* !kill-all stops every job; with none running it says so. */
 START_TEST(test_kill_all)
 {
-	int	i;
+	int	i, status;
 
 	run_ok("sleep 100");
-	run_ok("trap '' TERM; sleep 100");
+	/* The mark comes after the trap: SIGTERM is ignored from then on. */
+	run_ok("trap '' TERM; echo armed; sleep 100");
 	run_ok("true");
 	wait_done(jobtable_get(rec.jt, 2));
-	run_for(100);
+	wait_text_has(jobtable_get(rec.jt, 1), "armed");
 	rec_clear();
 	run_ok("!kill-all");
 	ck_assert_int_eq(rec.nmessages, 1);
@@ -927,6 +929,13 @@ START_TEST(test_kill_all)
 		    JOB_CANCELED);
 	}
 	ck_assert_int_eq(job_state(jobtable_get(rec.jt, 2)), JOB_COMPLETED);
+	/* SIGTERM ended the first; only the grace's SIGKILL ended the second. */
+	status = job_exit_status(jobtable_get(rec.jt, 0));
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	    "job 1 ended with status %#x, not SIGTERM", status);
+	status = job_exit_status(jobtable_get(rec.jt, 1));
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	    "job 2 ended with status %#x, not SIGKILL", status);
 	run_for(200);
 	rec_clear();
 	run_ok("!killall");

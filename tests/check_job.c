@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "need.h"
 #include "skip.h"
 #include "job.h"
 #include "jobtable.h"
@@ -1022,15 +1023,9 @@ START_TEST(test_waits_input)
 {
 	const struct wait_case	*c = &wait_cases[_i];
 	struct job		*job;
-	char			 path[64];
 	int			 changed;
 
-	snprintf(path, sizeof path, "/usr/bin/%s", c->program);
-	if (access(path, X_OK) != 0) {
-		snprintf(path, sizeof path, "/bin/%s", c->program);
-		if (access(path, X_OK) != 0)
-			TEST_SKIP("no %s in /usr/bin or /bin", c->program);
-	}
+	NEED(c->program);
 	job = spawn(c->command);
 	ck_assert_msg(run_until(is_waiting, job, 5000),
 	    "%s: not found waiting", c->command);

@@ -19,6 +19,7 @@
 #include <check.h>
 
 #include "e2e/e2e.h"
+#include "need.h"
 
 #define WAIT_MS		10000	/* a generous wait on a loaded machine */
 
@@ -184,6 +185,7 @@ START_TEST(test_truecolor_colorterm)
 	struct term		*t;
 	struct term_cell	 x, y, n;
 
+	NEED("xterm-direct256");
 	t = colour_start("xterm-256color", "truecolor", NULL);
 	ck_assert_msg(strstr(colour_log(t), "colour: xterm-direct256") !=
 	    NULL, "curses did not start on xterm-direct256:\n%s",
@@ -219,6 +221,7 @@ START_TEST(test_truecolor_24bit)
 	struct term		*t;
 	struct term_cell	 x, y, n;
 
+	NEED("xterm-direct256");
 	t = colour_start("xterm-256color", "24bit", NULL);
 	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
@@ -234,6 +237,7 @@ START_TEST(test_truecolor_none)
 	struct term		*t;
 	struct term_cell	 x, y, n;
 
+	NEED("xterm-256color");
 	t = colour_start("xterm-256color", NULL, NULL);
 	ck_assert_msg(strstr(colour_log(t), "colour: xterm-256color") !=
 	    NULL, "curses did not start on xterm-256color:\n%s",
@@ -258,6 +262,7 @@ START_TEST(test_truecolor_off)
 	struct term		*t;
 	struct term_cell	 x, y, n;
 
+	NEED("xterm-256color");
 	t = colour_start("xterm-256color", "truecolor", "0");
 	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
@@ -277,6 +282,7 @@ START_TEST(test_truecolor_direct_term)
 	struct term_cell	 x, y, n, c;
 	int			 row, col;
 
+	NEED("xterm-direct");
 	t = colour_start("xterm-direct", NULL, NULL);
 	e2e_run(t, XY_JOB);
 	colour_xy(t, &x, &y, &n);
@@ -314,6 +320,7 @@ START_TEST(test_truecolor_gradient)
 	char			 label[16];
 	int			 row, col, r, i;
 
+	NEED("xterm-direct256");
 	t = colour_start("xterm-256color", "truecolor", NULL);
 	colour_script(t, "grad.sh", grad_sh);
 	e2e_run(t, "sh grad.sh");
@@ -369,6 +376,7 @@ START_TEST(test_pairs_renewed)
 	char			 label[16], path[4096], first[128];
 	int			 row, col, k, r, i, n, fd, bad;
 
+	NEED("xterm-256color");
 	t = colour_start("xterm-256color", NULL, NULL);
 	colour_script(t, "pairs.sh", pairs_sh);
 	e2e_run(t, "sh pairs.sh");

@@ -32,6 +32,7 @@
 
 #include <check.h>
 
+#include "need.h"
 #include "skip.h"
 #include "e2e/e2e.h"
 #include "jsonread.h"
@@ -1636,7 +1637,7 @@ START_TEST(test_slow_reader)
 	struct jsonread	*j;
 	struct pollfd	 pfd;
 	char		 buf[65536];
-	int64_t		 start, end;
+	int64_t		 end;
 	size_t		 total = 0;
 	ssize_t		 n;
 	int		 fd, ps_runs = 0, dropped = 0;
@@ -1645,10 +1646,14 @@ START_TEST(test_slow_reader)
 	fd = sock_connect(d.sock);
 	sock_write(fd, "events\n", 7);
 	term_pump(d.t, 200);
-	CTL_EXPECT(&d, &r, 0, "spawn", "seq 1 1500000");
+	/*
+	 * 200,000 lines make about 12 MB of events, many times the backlog
+	 * allowed; the flood's length is the machine's business, so it is
+	 * waited for without a clock (the case's own timeout ends a hang).
+	 */
+	CTL_EXPECT(&d, &r, 0, "spawn", "seq 1 200000");
 	ctlres_free(&r);
 	/* The deck answers all along. */
-	start = term_now_ms();
 	for (;;) {
 		/* (status would carry the whole flood each time.) */
 		CTL_EXPECT(&d, &r, 0, "list", "--json", "--status",
@@ -1661,15 +1666,13 @@ START_TEST(test_slow_reader)
 			break;
 		}
 		jsonread_free(j);
-		ck_assert_msg(term_now_ms() - start < 60000, "the flood did "
-		    "not end in 60 s");
 		term_pump(d.t, 20);
 	}
 	ck_assert_int_ge(ps_runs, 1);
 	/* Now read: what was queued, then the end: the deck let it go. */
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	end = term_now_ms() + 10000;
+	end = term_now_ms() + 120000;
 	while (term_now_ms() < end) {
 		if (poll(&pfd, 1, 50) > 0) {
 			n = read(fd, buf, sizeof buf);
@@ -2768,8 +2771,7 @@ START_TEST(test_store_pid_reuse)
 
 	if (geteuid() != 0)
 		TEST_SKIP("needs root for a PID namespace");
-	if (access("/usr/bin/unshare", X_OK) != 0)
-		TEST_SKIP("no unshare(1)");
+	NEED("unshare");
 	deck_open_pidns(&a, "pidns", NULL);
 	CTL_EXPECT(&a, &r, 0, "spawn", "--", "echo from-the-first-deck");
 	ctlres_free(&r);
@@ -3199,7 +3201,7 @@ ctl_suite(void)
 		{ "follow_status", &test_follow_status, 60 },
 		{ "write_timeout", &test_write_timeout, 60 },
 		{ "logs_stream", &test_logs_stream, 90 },
-		{ "slow_reader", &test_slow_reader, 90 },
+		{ "slow_reader", &test_slow_reader, 300 },
 		{ "other_uid", &test_other_uid, 30 },
 		{ "second_deck", &test_second_deck, 30 },
 		{ "stale_socket", &test_stale_socket, 30 },

@@ -14,6 +14,7 @@
 #include <check.h>
 
 #include "e2e/e2e.h"
+#include "need.h"
 #include "skip.h"
 
 #define WAIT_MS		8000
@@ -47,16 +48,6 @@ mouse(struct term *t, int button, int row, int col, int press)
 	term_mouse(t, button == 32 ? -1 : button, row, col, press);
 }
 
-/* Return whether a program is on the PATH. */
-static int
-have(const char *prog)
-{
-	char	cmd[256];
-
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", prog);
-	return system(cmd) == 0;
-}
-
 /* A four-line indented paste into vim with autoindent: no staircase. */
 START_TEST(test_paste_vim)
 {
@@ -66,8 +57,7 @@ START_TEST(test_paste_vim)
 	char			 buf[512];
 	int			 i;
 
-	if (!have("vim"))
-		TEST_SKIP("vim is not installed");
+	NEED("vim");
 	t = deck_start(NULL, "vim -u NONE -N -c 'set autoindent' out.txt");
 	EXPECT_IN(t, &pane, "~", WAIT_MS);
 	term_key(t, TERM_KEY_CTRL_T);
