@@ -1339,6 +1339,42 @@ START_TEST(test_sh_forged_markers)
 }
 END_TEST
 
+/*
+ * A dump whose environment cannot be read (env cannot run under a tiny
+ * address space limit) is never taken for a state: the line fails saying
+ * so, the shell is restarted with the last good state (the line's cd is
+ * undone), and the next cd takes effect (before, the line said 0 and
+ * every later line was lost while the deck kept its old state).
+ */
+START_TEST(test_sh_unreadable_state)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	size_t			 i;
+
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		sh_line(loop, sh, "ulimit -v 200; cd real", &r);
+		ck_assert_msg(r.status != 0, "%s: status 0", sh_shells[i]);
+		ck_assert_msg(strstr(r.errors, "cannot be read") != NULL,
+		    "%s: %s", sh_shells[i], r.errors);
+		ck_assert_str_eq(session_cwd(s), base);
+		sh_line(loop, sh, "cd real", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at("real"));
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* Build the session suite. */
 static Suite *
 session_suite(void)
@@ -1393,6 +1429,7 @@ session_suite(void)
 	tcase_add_test(tc, test_sh_env_too_large);
 	tcase_add_test(tc, test_sh_newline_cwd);
 	tcase_add_test(tc, test_sh_forged_markers);
+	tcase_add_test(tc, test_sh_unreadable_state);
 	suite_add_tcase(s, tc);
 	return s;
 }
