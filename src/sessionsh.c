@@ -802,8 +802,10 @@ sessionsh_env_failed(struct sessionsh *sh, const struct sessionsh_dump *d,
 		return;
 	}
 	xbuf_clear(&fix);
-	if (msg.len > 0)
-		tmp = xprintf("%s; undoing it failed", msg.s);
+	if (sh->refused != NULL)	/* said by sessionsh_lost() */
+		tmp = xstrdup("undoing the export did not help");
+	else if (msg.len > 0)
+		tmp = xprintf("%s; it cannot be undone", msg.s);
 	else if (max > 0 && total > (size_t)max)
 		tmp = xprintf("the environment is too large to pass to "
 		    "programs: %zu variables, %zu bytes with their pointers, "
@@ -829,8 +831,8 @@ sessionsh_parsed(struct sessionsh *sh)
 	struct sessionsh_dump	 d = { 0 };
 	struct xbuf		 r = { NULL, 0, 0 };
 	const char		*p, *end, *at, *tmp;
-	char			*cwd, *output, **env = NULL, *errors, *benv = NULL;
-	char			*q, *path;
+	char			*cwd, *output, **env = NULL, *errors, *q, *path;
+	char			*benv = NULL;
 	size_t			 nenv = 0, k, ks;
 	int			 status, env_status;
 	FILE			*fp;

@@ -1245,7 +1245,8 @@ START_TEST(test_sh_newline_cwd)
 		ck_assert_str_eq(sh_job(s, "pwd"), at(odd));
 		sh_line(loop, sh, "export V='a\n\036jd1 E\n\377 z'", &r);
 		ck_assert_int_eq(r.status, 0);
-		ck_assert_str_eq(session_getenv(s, "V"), "a\n\036jd1 E\n\377 z");
+		ck_assert_str_eq(session_getenv(s, "V"),
+		    "a\n\036jd1 E\n\377 z");
 		ck_assert_str_eq(sh_job(s, "printf '%s\\n' \"$V\""),
 		    "a\n\036jd1 E\n\377 z");
 		sh_line(loop, sh, "alias z='echo \"a\n\nb\"'", &r);
