@@ -7,7 +7,12 @@
  * options and umask), which becomes the session's: session_set_state()
  * for the cwd and environment, and for bash a BASH_ENV file (aliases with
  * expand_aliases, functions) that every later bash job reads; it sources
- * the user's own BASH_ENV first, as bash would have.
+ * the user's own BASH_ENV first, as bash would have.  The dump's markers
+ * carry a random token drawn for each line, and every field comes byte
+ * for byte (a cwd with a newline in it, say); a dump that cannot be read
+ * is never taken for a state.  A variable too large to pass to programs
+ * (over MAX_ARG_STRLEN) is refused: its export is undone in the shell and
+ * the line fails naming it.
  *
  * Nothing blocks: lines are queued (at most SESSIONSH_QUEUE_MAX) and
  * written on POLLOUT, the dump read on POLLIN, and a line that takes
@@ -40,8 +45,9 @@ struct sessionsh;
 #define SESSIONSH_OUTPUT_MAX	(8 * 1024 * 1024) /* a line and its dump */
 
 /*
- * A line is done: status is the line's exit status (-1: it timed out or
- * the shell died, errors says so), output what it printed, errors what it
+ * A line is done: status is the line's exit status (-1: it timed out,
+ * the shell died, its state could not be read or a variable it exported
+ * was refused; errors says so), output what it printed, errors what it
  * wrote to stderr (the shell's "line N:" prefixes dropped).  For
  * sessionsh_then() status is 0 and both are "".  A line or then() still
  * queued when the session shell is freed is dropped: status -1, output

@@ -6,13 +6,34 @@
  * (quoted, so an unfinished quote is the line's syntax error, not ours,
  * with stdin closed so the line cannot eat what follows, and after ||
  * so that `set -e` cannot end the shell), then an epilogue, its own
- * stderr (a trace) thrown away, that prints, each part after a marker
- * "\036jdSEQ X" line:
- * S the status and cwd, E `env -0`, A the aliases, F the function
- * definitions, N the function names, O the options and umask, and Z on
- * both stdout and stderr.  The line is done when both Z markers came.
- * What came before S is the line's output; stderr before Z its errors.
+ * stderr (a trace) thrown away, that dumps the state the line left: each
+ * section after a marker line "\036jdTOKEN X", TOKEN 128 bits from
+ * getrandom(2) drawn anew for every line, so that nothing the line prints
+ * (a sourced script, an old dump, the previous line's markers seen in a
+ * trace) can pass for one.  A section is every byte up to the next
+ * marker, so each field arrives as it is, newlines, \036 and bytes that
+ * are not UTF-8 included:
+ *	S	the line's status, a newline, then pwd's output (the cwd and a
+ *		newline)
+ *	E	env -0 (env by its path: a PATH the line set cannot lose it)
+ *	V	env's status, a newline; when it failed (E2BIG: a variable over
+ *		MAX_ARG_STRLEN, or too many), the exported variables' sizes
+ *	A	the alias definitions, as the shell reads them back
+ *	L	the alias names, each ending in a NUL (bash, zsh)
+ *	F	the function definitions
+ *	N	the function names (bash: declare -F, zsh: NUL-terminated)
+ *	O	the options and umask, as shell input
+ *	Z	the end, on both stdout and stderr.
+ * The builtins are called as \builtin (sh: \command), so a function or
+ * alias of the same name cannot answer for them.  The line is done when
+ * both Z markers came.  What came before S is the line's output; stderr
+ * before Z its errors.  A dump that cannot be read is never taken for a
+ * state: the line fails and the shell is restarted with the last good
+ * one.  A variable too large for programs is refused: the deck undoes
+ * its export in the shell (its value before the line, or unset), takes
+ * the state that leaves, and the line fails saying which and why.
  */
+#include <sys/random.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -28,6 +49,7 @@
 #include "expand.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "name.h"
 #include "pty.h"
 #include "session.h"
 #include "sessionsh.h"
@@ -39,6 +61,86 @@ enum sessionsh_kind {
 	SESSIONSH_ZSH
 };
 
+#define SESSIONSH_TOKEN_BYTES	16	/* random bytes in a line's markers */
+#define SESSIONSH_MARK_LEN	(3 + 2 * SESSIONSH_TOKEN_BYTES + 3)
+
+/* What the epilogue runs in each kind of shell (see the top comment). */
+struct sessionsh_dialect {
+	const char	*bi;	/* a builtin, not a function or alias */
+	const char	*sizes;	/* V: the exported variables' sizes */
+	const char	*al;	/* A */
+	const char	*aln;	/* L */
+	const char	*fn;	/* F */
+	const char	*nm;	/* N */
+	const char	*op;	/* O */
+};
+
+static const struct sessionsh_dialect sessionsh_dialects[] = {
+	[SESSIONSH_SH] = {
+		"\\command ",
+		"\\command export -p",
+		"\\command alias",
+		":",
+		":",
+		":",
+		"\\command set +o; "
+		    "\\command printf 'umask %s\\n' \"$(\\command umask)\""
+	},
+	[SESSIONSH_BASH] = {
+		"\\builtin ",
+		/* Bytes, not characters: LC_ALL=C in a subshell. */
+		"( LC_ALL=C; \\builtin compgen -e | "
+		    "while IFS= \\builtin read -r __jd_n; do "
+		    "__jd_v=${!__jd_n-}; \\builtin printf '%s=%d\\0' "
+		    "\"$__jd_n\" \"${#__jd_v}\"; done )",
+		"\\builtin alias",
+		"\\builtin printf '%s\\0' \"${!BASH_ALIASES[@]}\"",
+		"\\builtin declare -f",
+		"\\builtin declare -F",
+		"\\builtin set +o; \\builtin shopt -p; \\builtin umask -p"
+	},
+	[SESSIONSH_ZSH] = {
+		"builtin ",
+		"( builtin unsetopt multibyte; "
+		    "for __jd_n in ${(k)parameters[(R)*export*]}; do "
+		    "builtin print -rN -- \"$__jd_n=${#${(P)__jd_n}}\"; done )",
+		"builtin alias -L",
+		"builtin print -rN -- ${(k)aliases} ${(k)galiases} "
+		    "${(k)saliases}",
+		"builtin functions",
+		"builtin print -rN -- ${(k)functions}",
+		"builtin printf 'umask %s\\n' \"$(builtin umask)\""
+	}
+};
+
+/* A dump's sections, in the order the epilogue prints them. */
+enum sessionsh_section {
+	SESSIONSH_S,
+	SESSIONSH_E,
+	SESSIONSH_V,
+	SESSIONSH_A,
+	SESSIONSH_L,
+	SESSIONSH_F,
+	SESSIONSH_N,
+	SESSIONSH_O,
+	SESSIONSH_Z,
+	SESSIONSH_SECTIONS
+};
+
+static const char sessionsh_letters[] = "SEVALFNOZ";
+
+/* A dump cut into its sections, in the shell's stdout buffer. */
+struct sessionsh_dump {
+	size_t		 output;	/* the line's output: bytes before S */
+	const char	*at[SESSIONSH_SECTIONS];
+	size_t		 len[SESSIONSH_SECTIONS];
+};
+
+/* An exported variable's name and the size of its NAME=VALUE. */
+struct sessionsh_var {
+	char	*name;
+	size_t	 size;
+};
 
 struct sessionsh_item {
 	char			*line;	/* NULL: a sessionsh_then() */
@@ -65,12 +167,16 @@ struct sessionsh {
 	struct xbuf	 out;
 	struct xbuf	 err;
 	uint64_t		 timer;
-	unsigned		 seq;
+	char			*env;		/* env's path, quoted */
+	char			 token[2 * SESSIONSH_TOKEN_BYTES + 1];
 
 	struct sessionsh_item	*head;
 	struct sessionsh_item	*tail;
 	int			 count;
 	int			 running;	/* head's line was written */
+	char			*refused;	/* what head's fix undoes */
+	char			*held_output;	/* head's, while its fix runs */
+	char			*held_errors;
 
 	char			*restore;	/* the last good state, as input */
 	char			*dir;		/* holds the BASH_ENV file */
@@ -86,6 +192,9 @@ static void	sessionsh_next(struct sessionsh *);
 static void	sessionsh_watch_in(struct sessionsh *);
 static void	sessionsh_lost(struct sessionsh *, const char *);
 static void	sessionsh_ended_cb(void *);
+static void	sessionsh_fix_clear(struct sessionsh *);
+static int	sessionsh_write_eval(struct sessionsh *, const char *,
+		    char **);
 
 /* Free a NULL-terminated array of strings. */
 static void
@@ -98,48 +207,71 @@ sessionsh_free_list(char **l)
 	free(l);
 }
 
-/* Split text into its non-empty lines, each through fix (or as is). */
+/*
+ * Split p (len bytes) at sep into its non-empty items, each without
+ * prefix where it starts with it (prefix may be NULL); NULL-terminated.
+ */
 static char **
-sessionsh_lines(const char *text, size_t len, char *(*fix)(const char *,
-    size_t))
+sessionsh_split(const char *p, size_t len, int sep, const char *prefix)
 {
-	const char	*p = text, *end = text + len, *nl;
-	char		**l = NULL;
-	size_t		  n = 0;
+	const char	*end = p + len, *e;
+	char		**l = xcalloc(1, sizeof *l);
+	size_t		  n = 0, plen = prefix != NULL ? strlen(prefix) : 0;
 
-	while (p < end) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (nl > p) {
-			l = xreallocarray(l, n + 2, sizeof *l);
-			l[n++] = fix != NULL ? fix(p, nl - p) :
-			    xstrndup(p, nl - p);
-			l[n] = NULL;
-		}
-		p = nl + 1;
+	for (; p < end; p = e + 1) {
+		if ((e = memchr(p, sep, end - p)) == NULL)
+			e = end;
+		if (plen > 0 && (size_t)(e - p) > plen &&
+		    memcmp(p, prefix, plen) == 0)
+			p += plen;
+		if (e == p)
+			continue;
+		l = xreallocarray(l, n + 2, sizeof *l);
+		l[n++] = xstrndup(p, e - p);
+		l[n] = NULL;
 	}
-	if (l == NULL)
-		l = xcalloc(1, sizeof *l);
 	return l;
 }
 
-/* The name an alias line defines: "alias ll='ls -l'" or "ll='ls -l'". */
-static char *
-sessionsh_alias_name(const char *p, size_t len)
+/*
+ * Read one entry of the listings of a POSIX sh (dash's alias: name='v',
+ * export -p: export name='v') at p, before end: up to the first newline
+ * outside quotes.  Return where it ends (its newline, or end); the entry
+ * with its quotes ('...', "...", backslashes) taken out goes to val
+ * when val is not NULL.
+ */
+static const char *
+sessionsh_sh_entry(const char *p, const char *end, struct xbuf *val)
 {
-	const char	*eq;
+	char	quote = 0;
+	size_t	n;
 
-	if (len > 6 && strncmp(p, "alias ", 6) == 0) {
-		p += 6;
-		len -= 6;
-		if (len > 3 && strncmp(p, "-- ", 3) == 0) {
-			p += 3;
-			len -= 3;
+	for (; p < end; p += n) {
+		n = 1;
+		if (quote == '\'') {
+			if (*p == '\'')
+				quote = 0;
+			else if (val != NULL)
+				xbuf_add(val, p, 1);
+			continue;
 		}
+		if (*p == '\\' && p + 1 < end && (quote == 0 ||
+		    strchr("\"\\$`\n", p[1]) != NULL)) {
+			if (val != NULL && p[1] != '\n')
+				xbuf_add(val, p + 1, 1);
+			n = 2;
+			continue;
+		}
+		if (quote == 0 && *p == '\n')
+			break;
+		if (*p == '"' && (quote == 0 || quote == '"'))
+			quote = quote == 0 ? '"' : 0;
+		else if (quote == 0 && *p == '\'')
+			quote = '\'';
+		else if (val != NULL)
+			xbuf_add(val, p, 1);
 	}
-	if ((eq = memchr(p, '=', len)) != NULL)
-		len = eq - p;
-	return xstrndup(p, len);
+	return p;
 }
 
 /*
@@ -153,6 +285,7 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 {
 	struct sessionsh	*sh;
 	const char		*base;
+	char			*env;
 
 	sh = xcalloc(1, sizeof *sh);
 	sh->loop = loop;
@@ -173,6 +306,10 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 		sh->kind = SESSIONSH_SH;
 	sh->aliases = xcalloc(1, sizeof *sh->aliases);
 	sh->functions = xcalloc(1, sizeof *sh->functions);
+	/* env by its path here: a line's PATH cannot hide it. */
+	env = pty_find_program("env", NULL);
+	sh->env = expand_shell_quote(env != NULL ? env : "env");
+	free(env);
 	if (access(sh->shell, X_OK) != 0) {
 		*cause = xprintf("%s: %s", sh->shell, strerror(errno));
 		sessionsh_free(sh);
@@ -193,6 +330,7 @@ sessionsh_free(struct sessionsh *sh)
 	if (sh == NULL)
 		return;
 	sessionsh_stop(sh);
+	sessionsh_fix_clear(sh);
 	while ((it = sh->head) != NULL) {
 		sh->head = it->next;
 		if (it->done != NULL)
@@ -208,6 +346,7 @@ sessionsh_free(struct sessionsh *sh)
 	free(sh->user_bash_env);
 	free(sh->dir);
 	free(sh->restore);
+	free(sh->env);
 	sessionsh_free_list(sh->aliases);
 	sessionsh_free_list(sh->functions);
 	xbuf_clear(&sh->wbuf);
@@ -291,6 +430,16 @@ sessionsh_stop(struct sessionsh *sh)
 	sh->running = 0;
 }
 
+/* Forget a refused line's fix: what it undid, the line's own output. */
+static void
+sessionsh_fix_clear(struct sessionsh *sh)
+{
+	free(sh->refused);
+	free(sh->held_output);
+	free(sh->held_errors);
+	sh->refused = sh->held_output = sh->held_errors = NULL;
+}
+
 /* Write what waits for the shell, as much as it takes now. */
 static void
 sessionsh_write_cb(int fd, short revents, void *arg)
@@ -333,27 +482,52 @@ sessionsh_send(struct sessionsh *sh, const char *text)
 	sessionsh_watch_in(sh);
 }
 
-/* Find "\036jdSEQ X\n" in b from *from; its start, or NULL. */
-static char *
-sessionsh_mark(struct sessionsh *sh, struct xbuf *b, char x,
-    size_t from)
+/*
+ * Draw a new token for the next line's markers: 128 bits of getrandom(2),
+ * or of /dev/urandom before the kernel's pool is ready; 0, or -1 with
+ * *cause when there is neither (never a guessable one).
+ */
+static int
+sessionsh_new_token(struct sessionsh *sh, char **cause)
 {
-	char	mark[32];
-	int	n;
+	unsigned char	r[SESSIONSH_TOKEN_BYTES];
+	ssize_t		n;
+	size_t		i;
+	int		fd;
 
-	n = snprintf(mark, sizeof mark, "\036jd%u %c\n", sh->seq, x);
-	if (b->s == NULL || from > b->len)
-		return NULL;
-	return memmem(b->s + from, b->len - from, mark, n);
+	do
+		n = getrandom(r, sizeof r, GRND_NONBLOCK);
+	while (n == -1 && errno == EINTR);
+	if (n != (ssize_t)sizeof r) {
+		if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1) {
+			*cause = xprintf("no random bytes for the session "
+			    "shell's markers: /dev/urandom: %s",
+			    strerror(errno));
+			return -1;
+		}
+		n = read(fd, r, sizeof r);
+		close(fd);
+		if (n != (ssize_t)sizeof r) {
+			*cause = xstrdup("no random bytes for the session "
+			    "shell's markers: /dev/urandom gave too few");
+			return -1;
+		}
+	}
+	for (i = 0; i < sizeof r; i++)
+		snprintf(sh->token + 2 * i, 3, "%02x", r[i]);
+	return 0;
 }
 
-/* Return the length of a "\036jdSEQ X\n" marker. */
-static size_t
-sessionsh_mark_len(struct sessionsh *sh)
+/* Find the line's marker of section x in b from from; its start, or NULL. */
+static char *
+sessionsh_mark(struct sessionsh *sh, struct xbuf *b, char x, size_t from)
 {
-	char	mark[32];
+	char	mark[SESSIONSH_MARK_LEN + 1];
 
-	return snprintf(mark, sizeof mark, "\036jd%u X\n", sh->seq);
+	snprintf(mark, sizeof mark, "\036jd%s %c\n", sh->token, x);
+	if (b->s == NULL || from > b->len)
+		return NULL;
+	return memmem(b->s + from, b->len - from, mark, SESSIONSH_MARK_LEN);
 }
 
 /* Skip "N: " or "line N: " at *p (of len bytes); whether it was there. */
@@ -420,6 +594,7 @@ sessionsh_finish(struct sessionsh *sh, int status, const char *output,
 		it->done(status, output, errors, it->arg);
 	free(it->line);
 	free(it);
+	sessionsh_fix_clear(sh);
 }
 
 /*
@@ -456,108 +631,56 @@ sessionsh_user_bash_env(struct sessionsh *sh, const char *value)
 	    xstrdup(value) : NULL;
 }
 
-/*
- * Take a complete dump: the state becomes the session's, the restore
- * text and the BASH_ENV file are remade, and the line's callback runs.
- */
-static void
-sessionsh_parsed(struct sessionsh *sh)
+/* Cut the dump in sh->out into its sections; 0, or -1 if one is missing. */
+static int
+sessionsh_cut(struct sessionsh *sh, struct sessionsh_dump *d)
 {
-	struct xbuf	 r = { NULL, 0, 0 };
-	char			*s, *e, *a, *f, *n, *o, *z, *cwd, *output;
-	char			**env = NULL, **errs, *errors, *tmp, *p;
-	char			*benv = NULL, *q;
-	size_t			 ml = sessionsh_mark_len(sh), nenv = 0, i;
-	int			 status;
-	FILE			*fp;
+	const char	*m;
+	size_t		 from = 0;
+	int		 i;
 
-	if ((s = sessionsh_mark(sh, &sh->out, 'S', 0)) == NULL ||
-	    (e = sessionsh_mark(sh, &sh->out, 'E', s - sh->out.s)) == NULL ||
-	    (a = sessionsh_mark(sh, &sh->out, 'A', e - sh->out.s)) == NULL ||
-	    (f = sessionsh_mark(sh, &sh->out, 'F', a - sh->out.s)) == NULL ||
-	    (n = sessionsh_mark(sh, &sh->out, 'N', f - sh->out.s)) == NULL ||
-	    (o = sessionsh_mark(sh, &sh->out, 'O', n - sh->out.s)) == NULL ||
-	    (z = sessionsh_mark(sh, &sh->out, 'Z', o - sh->out.s)) == NULL) {
-		sessionsh_lost(sh, "the session shell's state cannot be read");
-		return;
+	for (i = 0; i < SESSIONSH_SECTIONS; i++) {
+		if ((m = sessionsh_mark(sh, &sh->out, sessionsh_letters[i],
+		    from)) == NULL)
+			return -1;
+		if (i == 0)
+			d->output = m - sh->out.s;
+		else
+			d->len[i - 1] = m - d->at[i - 1];
+		d->at[i] = m + SESSIONSH_MARK_LEN;
+		from = d->at[i] - sh->out.s;
 	}
+	d->len[SESSIONSH_Z] = 0;
+	return 0;
+}
 
-	output = xstrndup(sh->out.s, s - sh->out.s);
-	status = atoi(s + ml);
-	cwd = strchr(s + ml, '\n') + 1;
-	cwd = xstrndup(cwd, e - cwd);
-	cwd[strcspn(cwd, "\n")] = '\0';
-	for (p = e + ml; p < a; p += strlen(p) + 1) {
-		if (memchr(p, '\0', a - p) == NULL)
-			break;
-		env = xreallocarray(env, nenv + 2, sizeof *env);
-		env[nenv++] = p;
-		env[nenv] = NULL;
-		if (strncmp(p, "BASH_ENV=", 9) == 0)
-			benv = p + 9;
-	}
-	sessionsh_user_bash_env(sh, benv);
-	if (cwd[0] == '/' && env != NULL)
-		session_set_state(sh->session, cwd, env);
-	free(env);
+/*
+ * Read a status line (digits and a newline) at the start of p (len
+ * bytes) into *status; the bytes it took, or 0 if it is not one.
+ */
+static size_t
+sessionsh_status(const char *p, size_t len, int *status)
+{
+	size_t	i;
 
-	sessionsh_free_list(sh->aliases);
-	sh->aliases = sessionsh_lines(a + ml, f - a - ml,
-	    sessionsh_alias_name);
-	sessionsh_free_list(sh->functions);
-	sh->functions = sessionsh_lines(n + ml, o - n - ml, NULL);
-	for (i = 0; sh->functions[i] != NULL; i++) {
-		if (strncmp(sh->functions[i], "declare -f ", 11) == 0)
-			memmove(sh->functions[i], sh->functions[i] + 11,
-			    strlen(sh->functions[i] + 11) + 1);
-	}
+	for (i = 0; i < len && i < 4 && p[i] >= '0' && p[i] <= '9'; i++)
+		/* nothing */;
+	if (i == 0 || i == 4 || i == len || p[i] != '\n')
+		return 0;
+	*status = atoi(p);
+	return i + 1;
+}
 
-	/* The restore text: aliases, functions, options, umask. */
-	for (p = a + ml; p < f; p = tmp + 1) {
-		if ((tmp = memchr(p, '\n', f - p)) == NULL)
-			tmp = f;
-		if (tmp == p)
-			continue;
-		if (sh->kind == SESSIONSH_SH && strncmp(p, "alias ", 6) != 0)
-			xbuf_add(&r, "alias ", 6);
-		xbuf_add(&r, p, tmp - p);
-		xbuf_add(&r, "\n", 1);
-	}
-	xbuf_add(&r, f + ml, n - f - ml);
-	if (sh->kind == SESSIONSH_BASH && (sh->aliases[0] != NULL ||
-	    sh->functions[0] != NULL || sh->bash_env != NULL) &&
-	    sessionsh_bash_env(sh) == 0) {
-		/* Replaced whole: a job starting now reads one or the other. */
-		tmp = xprintf("%s.new", sh->bash_env);
-		if ((fp = fopen(tmp, "w")) != NULL) {
-			fprintf(fp, "shopt -s expand_aliases\n");
-			if (sh->user_bash_env != NULL) {
-				q = expand_shell_quote(sh->user_bash_env);
-				fprintf(fp, "if [ -r %s ]; then . %s; fi\n",
-				    q, q);
-				free(q);
-			}
-			fprintf(fp, "%s", r.s != NULL ? r.s : "");
-			if (fclose(fp) == 0)
-				rename(tmp, sh->bash_env);
-			else
-				unlink(tmp);
-		}
-		free(tmp);
-		if (sh->aliases[0] != NULL || sh->functions[0] != NULL) {
-			tmp = xprintf("BASH_ENV=%s", sh->bash_env);
-			session_export(sh->session, tmp, &errors);
-			free(tmp);
-		}
-	}
-	xbuf_add(&r, o + ml, z - o - ml);
-	free(sh->restore);
-	sh->restore = r.s;
+/* Return the line's errors: stderr before its Z, without "line N:"s. */
+static char *
+sessionsh_errors(struct sessionsh *sh)
+{
+	struct xbuf	  r = { NULL, 0, 0 };
+	const char	 *z = sessionsh_mark(sh, &sh->err, 'Z', 0);
+	char		**errs, *tmp;
+	size_t		  i;
 
-	z = sessionsh_mark(sh, &sh->err, 'Z', 0);
-	errs = sessionsh_lines(sh->err.s, z - sh->err.s, NULL);
-	r.s = NULL;
-	r.len = r.size = 0;
+	errs = sessionsh_split(sh->err.s, z - sh->err.s, '\n', NULL);
 	for (i = 0; errs[i] != NULL; i++) {
 		if (i > 0)
 			xbuf_add(&r, "\n", 1);
@@ -566,7 +689,277 @@ sessionsh_parsed(struct sessionsh *sh)
 		free(tmp);
 	}
 	sessionsh_free_list(errs);
-	errors = r.s != NULL ? r.s : xstrdup("");
+	return r.s != NULL ? r.s : xstrdup("");
+}
+
+/*
+ * Read section V past its status (p, len bytes): the exported variables'
+ * sizes, "NAME=SIZE" each ending in a NUL (bash, zsh), or export -p's
+ * listing (sh).  Their number; *vars is an array the caller frees.
+ */
+static size_t
+sessionsh_sizes(const struct sessionsh *sh, const char *p, size_t len,
+    struct sessionsh_var **vars)
+{
+	struct xbuf	 val = { NULL, 0, 0 };
+	const char	*end = p + len, *e, *eq;
+	size_t		 n = 0;
+	char		*num;
+
+	*vars = NULL;
+	for (; p < end; p = e + 1) {
+		xbuf_clear(&val);
+		if (sh->kind == SESSIONSH_SH) {
+			e = sessionsh_sh_entry(p, end, &val);
+			if (val.len < 8 || strncmp(val.s, "export ", 7) != 0 ||
+			    (eq = strchr(val.s + 7, '=')) == NULL)
+				continue;
+			*vars = xreallocarray(*vars, n + 1, sizeof **vars);
+			(*vars)[n].name = xstrndup(val.s + 7, eq - val.s - 7);
+			(*vars)[n++].size = val.len - 7;
+			continue;
+		}
+		if ((e = memchr(p, '\0', end - p)) == NULL)
+			e = end;
+		if ((eq = memchr(p, '=', e - p)) == NULL || eq == p)
+			continue;
+		num = xstrndup(eq + 1, e - eq - 1);
+		*vars = xreallocarray(*vars, n + 1, sizeof **vars);
+		(*vars)[n].name = xstrndup(p, eq - p);
+		(*vars)[n++].size = (eq - p) + 1 + strtoull(num, NULL, 10);
+		free(num);
+	}
+	xbuf_clear(&val);
+	return n;
+}
+
+/*
+ * env -0 failed in the dump d (its status, the sizes in section V after
+ * vat): find why.  A variable over MAX_ARG_STRLEN, which no program could
+ * be given, is refused: the line's output and errors are held, and a fix
+ * that undoes its export (its value before the line, or unset) is run
+ * with a dump of its own, which the line then ends with.  Anything else
+ * (too many bytes in all, or no reason found), or a fix that did not
+ * help, restarts the shell with the last good state.
+ */
+static void
+sessionsh_env_failed(struct sessionsh *sh, const struct sessionsh_dump *d,
+    int status, const char *vat)
+{
+	const struct sessionsh_dialect	*dl = &sessionsh_dialects[sh->kind];
+	struct sessionsh_var		*v;
+	struct xbuf			 msg = { NULL, 0, 0 };
+	struct xbuf			 fix = { NULL, 0, 0 };
+	size_t				 n, i, total, limit;
+	long				 max = sysconf(_SC_ARG_MAX);
+	const char			*old;
+	char				*tmp, *q, *cause = NULL;
+
+	n = sessionsh_sizes(sh, vat, d->at[SESSIONSH_V] +
+	    d->len[SESSIONSH_V] - vat, &v);
+	/* The kernel's limit on one string, its NUL included. */
+	limit = 32 * (size_t)sysconf(_SC_PAGESIZE);
+	total = (n + 2) * sizeof (char *);
+	for (i = 0; i < n; i++) {
+		total += v[i].size + 1;
+		if (v[i].size + 1 <= limit)
+			continue;
+		old = session_getenv(sh->session, v[i].name);
+		tmp = xprintf("%s%s is too large to pass to programs: %s=VALUE "
+		    "is %zu bytes, at most %zu (MAX_ARG_STRLEN); its export "
+		    "is undone: %s %s", msg.len > 0 ? "; " : "", v[i].name,
+		    v[i].name, v[i].size, limit - 1, v[i].name, old != NULL ?
+		    "has its value from before the line again" : "is unset");
+		xbuf_add(&msg, tmp, strlen(tmp));
+		free(tmp);
+		/* A name that is no identifier is not written back as code. */
+		if (!name_is_ident(v[i].name, strlen(v[i].name)))
+			continue;
+		if (old != NULL) {
+			q = expand_shell_quote(old);
+			tmp = xprintf("%sexport %s=%s\n", dl->bi, v[i].name, q);
+			free(q);
+		} else
+			tmp = xprintf("%sunset %s\n", dl->bi, v[i].name);
+		xbuf_add(&fix, tmp, strlen(tmp));
+		free(tmp);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+
+	if (msg.len > 0 && fix.len > 0 && sh->refused == NULL) {
+		sh->refused = msg.s;
+		sh->held_output = xstrndup(sh->out.s, d->output);
+		sh->held_errors = sessionsh_errors(sh);
+		xbuf_clear(&sh->out);
+		xbuf_clear(&sh->err);
+		if (sessionsh_write_eval(sh, fix.s, &cause) != 0) {
+			sessionsh_lost(sh, cause);
+			free(cause);
+		}
+		xbuf_clear(&fix);
+		return;
+	}
+	xbuf_clear(&fix);
+	if (sh->refused != NULL)	/* said by sessionsh_lost() */
+		tmp = xstrdup("undoing the export did not help");
+	else if (msg.len > 0)
+		tmp = xprintf("%s; it cannot be undone", msg.s);
+	else if (max > 0 && total > (size_t)max)
+		tmp = xprintf("the environment is too large to pass to "
+		    "programs: %zu variables, %zu bytes with their pointers, "
+		    "more than ARG_MAX (%ld)", n, total, max);
+	else
+		tmp = xprintf("the session shell's state cannot be read: "
+		    "env -0 failed (exit status %d)", status);
+	xbuf_clear(&msg);
+	sessionsh_lost(sh, tmp);
+	free(tmp);
+}
+
+/*
+ * Take a complete dump: the state becomes the session's, the restore
+ * text and the BASH_ENV file are remade, and the line's callback runs
+ * (or, when env could not dump the environment, sessionsh_env_failed()).
+ * A dump that cannot be read is no state: the line fails and the shell
+ * is restarted with the last good one.
+ */
+static void
+sessionsh_parsed(struct sessionsh *sh)
+{
+	struct sessionsh_dump	 d = { 0 };
+	struct xbuf		 r = { NULL, 0, 0 };
+	const char		*p, *end, *at, *tmp;
+	char			*cwd, *output, **env = NULL, *errors, *q, *path;
+	char			*benv = NULL;
+	size_t			 nenv = 0, k, ks;
+	int			 status, env_status;
+	FILE			*fp;
+
+	if (sessionsh_cut(sh, &d) != 0) {
+		sessionsh_lost(sh, "the session shell's state cannot be read: "
+		    "a marker is missing");
+		return;
+	}
+	at = d.at[SESSIONSH_S];
+	ks = sessionsh_status(at, d.len[SESSIONSH_S], &status);
+	/* pwd's output: the cwd (newlines and all) and one newline. */
+	if (ks == 0 || d.len[SESSIONSH_S] < ks + 2 || at[ks] != '/' ||
+	    at[d.len[SESSIONSH_S] - 1] != '\n' ||
+	    memchr(at + ks, '\0', d.len[SESSIONSH_S] - ks) != NULL) {
+		sessionsh_lost(sh, "the session shell's state cannot be read: "
+		    "no status and absolute cwd");
+		return;
+	}
+	at = d.at[SESSIONSH_V];
+	if ((k = sessionsh_status(at, d.len[SESSIONSH_V], &env_status)) == 0) {
+		sessionsh_lost(sh, "the session shell's state cannot be read: "
+		    "no status of env");
+		return;
+	}
+	if (env_status != 0) {
+		sessionsh_env_failed(sh, &d, env_status, at + k);
+		return;
+	}
+	p = d.at[SESSIONSH_E];
+	end = p + d.len[SESSIONSH_E];
+	if (p < end && end[-1] != '\0') {
+		sessionsh_lost(sh, "the session shell's state cannot be read: "
+		    "env's output is cut");
+		return;
+	}
+	env = xcalloc(1, sizeof *env);
+	for (; p < end; p += strlen(p) + 1) {
+		env = xreallocarray(env, nenv + 2, sizeof *env);
+		env[nenv++] = (char *)p;
+		env[nenv] = NULL;
+		if (strncmp(p, "BASH_ENV=", 9) == 0)
+			benv = (char *)p + 9;
+	}
+	cwd = xstrndup(d.at[SESSIONSH_S] + ks, d.len[SESSIONSH_S] - ks - 1);
+	sessionsh_user_bash_env(sh, benv);
+	session_set_state(sh->session, cwd, env);
+	free(env);
+	free(cwd);
+
+	/* The names, and the restore text: aliases, functions, options. */
+	sessionsh_free_list(sh->aliases);
+	sessionsh_free_list(sh->functions);
+	p = d.at[SESSIONSH_A];
+	end = p + d.len[SESSIONSH_A];
+	if (sh->kind == SESSIONSH_SH) {
+		sh->aliases = xcalloc(1, sizeof *sh->aliases);
+		for (k = 0; p < end; p = tmp + 1) {
+			tmp = sessionsh_sh_entry(p, end, NULL);
+			if (tmp == p)
+				continue;
+			xbuf_add(&r, "alias ", 6);
+			xbuf_add(&r, p, tmp - p);
+			xbuf_add(&r, "\n", 1);
+			sh->aliases = xreallocarray(sh->aliases, k + 2,
+			    sizeof *sh->aliases);
+			sh->aliases[k++] = xstrndup(p, strcspn(p, "="));
+			sh->aliases[k] = NULL;
+		}
+	} else {
+		xbuf_add(&r, p, end - p);
+		sh->aliases = sessionsh_split(d.at[SESSIONSH_L],
+		    d.len[SESSIONSH_L], '\0', NULL);
+	}
+	if (sh->kind == SESSIONSH_BASH)
+		sh->functions = sessionsh_split(d.at[SESSIONSH_N],
+		    d.len[SESSIONSH_N], '\n', "declare -f ");
+	else
+		sh->functions = sessionsh_split(d.at[SESSIONSH_N],
+		    d.len[SESSIONSH_N], '\0', NULL);
+	xbuf_add(&r, d.at[SESSIONSH_F], d.len[SESSIONSH_F]);
+	if (sh->kind == SESSIONSH_BASH && (sh->aliases[0] != NULL ||
+	    sh->functions[0] != NULL || sh->bash_env != NULL) &&
+	    sessionsh_bash_env(sh) == 0) {
+		/* Replaced whole: a job starting now reads one or the other. */
+		path = xprintf("%s.new", sh->bash_env);
+		if ((fp = fopen(path, "w")) != NULL) {
+			fprintf(fp, "shopt -s expand_aliases\n");
+			if (sh->user_bash_env != NULL) {
+				q = expand_shell_quote(sh->user_bash_env);
+				fprintf(fp, "if [ -r %s ]; then . %s; fi\n",
+				    q, q);
+				free(q);
+			}
+			if (r.len > 0)
+				fwrite(r.s, 1, r.len, fp);
+			if (fclose(fp) == 0)
+				rename(path, sh->bash_env);
+			else
+				unlink(path);
+		}
+		free(path);
+		if (sh->aliases[0] != NULL || sh->functions[0] != NULL) {
+			path = xprintf("BASH_ENV=%s", sh->bash_env);
+			if (session_export(sh->session, path, &errors) != 0)
+				free(errors);
+			free(path);
+		}
+	}
+	xbuf_add(&r, d.at[SESSIONSH_O], d.len[SESSIONSH_O]);
+	free(sh->restore);
+	sh->restore = r.s;
+
+	output = xstrndup(sh->out.s, d.output);
+	errors = sessionsh_errors(sh);
+	if (sh->refused != NULL) {
+		/*
+		 * The fix's dump (what it printed, a trace, is the deck's):
+		 * the line's own output and errors, and what was refused.
+		 */
+		status = -1;
+		free(output);
+		free(errors);
+		output = xstrdup(sh->held_output);
+		errors = xprintf("%s%s%s", sh->held_errors,
+		    *sh->held_errors != '\0' ? "\n" : "", sh->refused);
+	}
 
 	xbuf_clear(&sh->out);
 	xbuf_clear(&sh->err);
@@ -577,7 +970,6 @@ sessionsh_parsed(struct sessionsh *sh)
 	sessionsh_finish(sh, status, output, errors);
 	free(output);
 	free(errors);
-	free(cwd);
 }
 
 /* The shell is gone or cut: report the line; the next starts another. */
@@ -589,8 +981,9 @@ sessionsh_lost(struct sessionsh *sh, const char *why)
 
 	sessionsh_stop(sh);
 	if (sh->head != NULL && running) {
-		msg = xprintf("%s; the session shell is restarted with the "
-		    "last good state", why);
+		msg = xprintf("%s%s%s; the session shell is restarted with "
+		    "the last good state", sh->refused != NULL ? sh->refused :
+		    "", sh->refused != NULL ? "; " : "", why);
 		sessionsh_finish(sh, -1, "", msg);
 		free(msg);
 	}
@@ -605,7 +998,7 @@ sessionsh_read_cb(int fd, short revents, void *arg)
 	struct xbuf	*b, *other;
 	char			 buf[8192], *why;
 	ssize_t			 n;
-	size_t			 from, ml = sessionsh_mark_len(sh);
+	size_t			 from, ml = SESSIONSH_MARK_LEN;
 
 	(void)revents;
 	n = read(fd, buf, sizeof buf);
@@ -711,71 +1104,68 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 	return 0;
 }
 
-/* Quote s for the shell in single quotes, appended to b. */
+/* Append the epilogue's printf of the marker of section x to b. */
 static void
-sessionsh_quote(struct xbuf *b, const char *s)
+sessionsh_add_mark(struct sessionsh *sh, struct xbuf *b, char x)
 {
-	xbuf_add(b, "'", 1);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			xbuf_add(b, "'\\''", 4);
-		else
-			xbuf_add(b, s, 1);
-	}
-	xbuf_add(b, "'", 1);
+	char	*tmp;
+
+	tmp = xprintf("%sprintf '\\036jd%s %c\\n'",
+	    sessionsh_dialects[sh->kind].bi, sh->token, x);
+	xbuf_add(b, tmp, strlen(tmp));
+	free(tmp);
 }
 
-/* Write the head's line and its epilogue to the shell. */
-static void
-sessionsh_write_line(struct sessionsh *sh)
+/*
+ * Write text to be eval'd (a line, or the deck's fix of one) and the
+ * epilogue that dumps the state it left, under a new token; 0, or -1
+ * with *cause.
+ */
+static int
+sessionsh_write_eval(struct sessionsh *sh, const char *text, char **cause)
 {
-	struct xbuf	 b = { NULL, 0, 0 };
-	const char		*al, *fn, *nm, *op;
-	char			*ep;
-	unsigned		 q;
+	const struct sessionsh_dialect	*dl = &sessionsh_dialects[sh->kind];
+	struct xbuf			 b = { NULL, 0, 0 };
+	char				*body[SESSIONSH_SECTIONS] = { NULL };
+	char				*tmp;
+	int				 i;
 
-	switch (sh->kind) {
-	case SESSIONSH_BASH:
-		al = "alias";
-		fn = "declare -f";
-		nm = "declare -F";
-		op = "set +o; shopt -p; umask -p";
-		break;
-	case SESSIONSH_ZSH:
-		al = "alias -L";
-		fn = "functions";
-		nm = "print -rl -- ${(k)functions}";
-		op = "printf 'umask %s\\n' \"$(umask)\"";
-		break;
-	default:
-		al = "alias";
-		fn = ":";
-		nm = ":";
-		op = "set +o; printf 'umask %s\\n' \"$(umask)\"";
-		break;
-	}
-	q = ++sh->seq;
+	if (sessionsh_new_token(sh, cause) != 0)
+		return -1;
+	body[SESSIONSH_S] = xprintf("%sprintf '%%d\\n' \"$__jd_s\"; %spwd",
+	    dl->bi, dl->bi);
+	body[SESSIONSH_E] = xprintf("__jd_e=0; %s -0 || __jd_e=$?", sh->env);
+	body[SESSIONSH_V] = xprintf("%sprintf '%%d\\n' \"$__jd_e\"; "
+	    "case $__jd_e in 0) ;; *) %s;; esac", dl->bi, dl->sizes);
+	body[SESSIONSH_A] = xstrdup(dl->al);
+	body[SESSIONSH_L] = xstrdup(dl->aln);
+	body[SESSIONSH_F] = xstrdup(dl->fn);
+	body[SESSIONSH_N] = xstrdup(dl->nm);
+	body[SESSIONSH_O] = xstrdup(dl->op);
 	/*
 	 * After || no `set -e` ends the shell before its state is told;
 	 * the dump's own stderr (a `set -x` trace of it) goes nowhere, and
 	 * its last marker reaches the real stderr through fd 3.
 	 */
 	xbuf_add(&b, "{ __jd_s=0; } 2>/dev/null; eval ", 32);
-	sessionsh_quote(&b, sh->head->line);
-	ep = xprintf(" </dev/null || __jd_s=$?\n"
-	    "{ printf '\\036jd%u S\\n%%d\\n' \"$__jd_s\"; pwd; "
-	    "printf '\\036jd%u E\\n'; env -0; printf '\\036jd%u A\\n'; %s; "
-	    "printf '\\036jd%u F\\n'; %s; printf '\\036jd%u N\\n'; %s; "
-	    "printf '\\036jd%u O\\n'; %s; printf '\\036jd%u Z\\n'; "
-	    "printf '\\036jd%u Z\\n' >&3; } 3>&2 2>/dev/null\n", q, q, q, al,
-	    q, fn, q, nm, q, op, q, q);
-	xbuf_add(&b, ep, strlen(ep));
-	free(ep);
+	tmp = expand_shell_quote(text);
+	xbuf_add(&b, tmp, strlen(tmp));
+	free(tmp);
+	xbuf_add(&b, " </dev/null || __jd_s=$?\n{ ", 27);
+	for (i = 0; i < SESSIONSH_SECTIONS; i++) {
+		sessionsh_add_mark(sh, &b, sessionsh_letters[i]);
+		xbuf_add(&b, "; ", 2);
+		if (body[i] != NULL) {
+			xbuf_add(&b, body[i], strlen(body[i]));
+			xbuf_add(&b, "; ", 2);
+			free(body[i]);
+		}
+	}
+	sessionsh_add_mark(sh, &b, 'Z');
+	xbuf_add(&b, " >&3; } 3>&2 2>/dev/null\n", 25);
 	sessionsh_send(sh, b.s);
 	xbuf_clear(&b);
-	sh->running = 1;
-	sh->timer = loop_add_timer(sh->loop, sh->timeout_ms,
-	    sessionsh_timeout_cb, sh);
+	return 0;
 }
 
 /*
@@ -801,7 +1191,15 @@ sessionsh_next(struct sessionsh *sh)
 			free(msg);
 			continue;
 		}
-		sessionsh_write_line(sh);
+		if (sessionsh_write_eval(sh, sh->head->line, &cause) != 0) {
+			sessionsh_finish(sh, -1, "", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		sh->running = 1;
+		sh->timer = loop_add_timer(sh->loop, sh->timeout_ms,
+		    sessionsh_timeout_cb, sh);
 	}
 }
 

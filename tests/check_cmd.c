@@ -8,6 +8,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <netinet/in.h>
@@ -454,6 +455,91 @@ START_TEST(test_session_shell_warning)
 	ck_assert_int_eq(rec.nerrors, 0);
 	ck_assert_int_eq(rec.nmessages, 1);
 	ck_assert_str_eq(rec.messages[0], "warning: old");
+	sessionsh_free(rec.ctx.sessionsh);
+	rec.ctx.sessionsh = NULL;
+}
+END_TEST
+
+/*
+ * A session line that exports a variable too large to pass to programs
+ * is an error naming it, and the session goes on: a later cd answers
+ * with the new cwd (it froze: no error, and cd answered the old cwd, so
+ * ctl cd said 0 with a stale directory).
+ */
+START_TEST(test_session_shell_big_variable)
+{
+	char		*cause = NULL, line[512];
+	int64_t		 end;
+
+	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, NULL, rec.session,
+	    0, &cause);
+	ck_assert_msg(rec.ctx.sessionsh != NULL, "%s", cause);
+	rec_clear();
+	run_ok("export BIG=$(printf '%0200000d' 0)");
+	/* Within the test's 10 s: it never came before (no error at all). */
+	end = loop_now_ms() + 7000;
+	while (rec.nerrors == 0 && loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_msg(rec.nerrors == 1, "no error (%d messages: %s)",
+	    rec.nmessages, rec.nmessages > 0 ? rec.messages[0] : "");
+	ck_assert_msg(strstr(rec.errors[0], "BIG is too large") != NULL,
+	    "%s", rec.errors[0]);
+	ck_assert_ptr_null(session_getenv(rec.session, "BIG"));
+
+	rec_clear();
+	snprintf(line, sizeof line, "cd %s", rec.dir);
+	run_ok(line);
+	end = loop_now_ms() + 10000;
+	while (rec.nmessages + rec.nerrors == 0 && loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_int_eq(rec.nmessages, 1);
+	ck_assert_str_eq(rec.messages[0], rec.dir);
+	ck_assert_str_eq(session_cwd(rec.session), rec.dir);
+	sessionsh_free(rec.ctx.sessionsh);
+	rec.ctx.sessionsh = NULL;
+}
+END_TEST
+
+/*
+ * cd into a directory whose name holds a newline: the answer and the
+ * session's cwd are that directory exactly (it was cut at the newline),
+ * and a job started next runs there.
+ */
+START_TEST(test_session_shell_newline_cwd)
+{
+	struct job	*job;
+	char		*cause = NULL, dir[128], line[256], want[160];
+	int64_t		 end;
+	size_t		 i;
+
+	rec.ctx.sessionsh = sessionsh_new(rec.loop, rec.jt, NULL, rec.session,
+	    0, &cause);
+	ck_assert_msg(rec.ctx.sessionsh != NULL, "%s", cause);
+	/* Cut at the newline it was rec.dir/a, which is there too. */
+	snprintf(line, sizeof line, "%s/a", rec.dir);
+	ck_assert_int_eq(mkdir(line, 0700), 0);
+	snprintf(dir, sizeof dir, "%s/a\nb", rec.dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	rec_clear();
+	snprintf(line, sizeof line, "cd '%s'", dir);
+	run_ok(line);
+	end = loop_now_ms() + 10000;
+	while (rec.nmessages + rec.nerrors == 0 && loop_now_ms() < end)
+		loop_run_once(rec.loop, 50);
+	ck_assert_int_eq(rec.nerrors, 0);
+	ck_assert_int_eq(rec.nmessages, 1);
+	/* The answer reaches a terminal: its newline is shown as \n. */
+	snprintf(want, sizeof want, "%s/a\\nb", rec.dir);
+	ck_assert_str_eq(rec.messages[0], want);
+	ck_assert_str_eq(session_cwd(rec.session), dir);
+
+	job = run_job("pwd | tr '\\n' '|'");
+	snprintf(want, sizeof want, "%s|", dir);
+	for (i = 0; want[i] != '\0'; i++)
+		if (want[i] == '\n')
+			want[i] = '|';
+	assert_text_line(job, want);
 	sessionsh_free(rec.ctx.sessionsh);
 	rec.ctx.sessionsh = NULL;
 }
@@ -2788,6 +2874,8 @@ cmd_suite(void)
 	tcase_add_test(tc, test_help_default_keys);
 	tcase_add_test(tc, test_paste_no_client);
 	tcase_add_test(tc, test_quit);
+	tcase_add_test(tc, test_session_shell_big_variable);
+	tcase_add_test(tc, test_session_shell_newline_cwd);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("browser");

@@ -22,6 +22,7 @@
 #include "jobtable.h"
 #include "session.h"
 #include "sessionsh.h"
+#include "skip.h"
 
 /*
  * The tree each test gets, under base:
@@ -1105,6 +1106,276 @@ START_TEST(test_sh_output_bounded)
 }
 END_TEST
 
+/* The shells the session shell runs: bash, sh, and zsh where installed. */
+static const char *const sh_shells[] = { "/bin/bash", "/bin/sh",
+    "/bin/zsh", "/usr/bin/zsh" };
+
+/* Whether shell can run here (zsh is not always installed). */
+static int
+sh_have(const char *shell)
+{
+	return access(shell, X_OK) == 0;
+}
+
+/*
+ * A variable too large to pass to a program (over MAX_ARG_STRLEN): the
+ * line is refused with the variable's name and the limit, the export is
+ * undone in the deck and in the shell (its earlier value back, or unset),
+ * the rest of the line stands, and later lines take effect again (they
+ * froze: env -0 failed with E2BIG and no state came again).
+ */
+START_TEST(test_sh_big_variable)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	char			 limit[32];
+	size_t			 i;
+
+	snprintf(limit, sizeof limit, "%ld", 32 * sysconf(_SC_PAGESIZE) - 1);
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		sh_line(loop, sh, "export BIG=small", &r);
+		ck_assert_int_eq(r.status, 0);
+		sh_line(loop, sh, "cd real && "
+		    "export BIG=$(head -c 200000 /dev/zero | tr '\\0' x)", &r);
+		ck_assert_msg(r.status != 0, "%s: status 0", sh_shells[i]);
+		ck_assert_msg(strstr(r.errors, "BIG") != NULL &&
+		    strstr(r.errors, limit) != NULL, "%s: %s", sh_shells[i],
+		    r.errors);
+		ck_assert_str_eq(session_getenv(s, "BIG"), "small");
+		ck_assert_str_eq(session_cwd(s), at("real"));
+		/* The shell's own value is back too. */
+		sh_line(loop, sh, "echo \"${#BIG}\"", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(r.output, "5\n");
+		sh_line(loop, sh,
+		    "export NEW=$(head -c 200000 /dev/zero | tr '\\0' y)", &r);
+		ck_assert_int_ne(r.status, 0);
+		ck_assert_msg(strstr(r.errors, "NEW") != NULL, "%s", r.errors);
+		ck_assert_ptr_null(session_getenv(s, "NEW"));
+		sh_line(loop, sh, "cd .. && export AFTER=1", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), base);
+		ck_assert_str_eq(session_getenv(s, "AFTER"), "1");
+		ck_assert_str_eq(sh_job(s, "echo \"${NEW-unset} $BIG $AFTER\""),
+		    "unset small 1");
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/*
+ * An environment too large in all (no variable alone over the limit): the
+ * line is an error saying so, the shell comes back in the last good state
+ * and later lines take effect.
+ */
+START_TEST(test_sh_env_too_large)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	char			 line[256];
+	long			 max = sysconf(_SC_ARG_MAX);
+	size_t			 i;
+
+	if (max <= 0 || max > 16 * 1024 * 1024)
+		TEST_SKIP("ARG_MAX is %ld here", max);
+	snprintf(line, sizeof line, "v=$(head -c 100000 /dev/zero | "
+	    "tr '\\0' v); i=0; while [ $i -lt %ld ]; do i=$((i + 1)); "
+	    "export V$i=$v; done", max / 100000 + 2);
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		sh_line(loop, sh, "export KEEP=1", &r);
+		sh_line(loop, sh, line, &r);
+		ck_assert_int_ne(r.status, 0);
+		ck_assert_msg(strstr(r.errors, "environment is too large") !=
+		    NULL, "%s: %s", sh_shells[i], r.errors);
+		ck_assert_ptr_null(session_getenv(s, "V1"));
+		sh_line(loop, sh, "cd real && export AFTER=1", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at("real"));
+		ck_assert_str_eq(session_getenv(s, "AFTER"), "1");
+		ck_assert_str_eq(session_getenv(s, "KEEP"), "1");
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/*
+ * A cwd, a variable and an alias that hold a newline, a \036 and a byte
+ * that is not UTF-8 reach the deck byte for byte: cd there makes it the
+ * session's cwd exactly (it was cut at the newline) and a job runs there.
+ */
+START_TEST(test_sh_newline_cwd)
+{
+	static const char	 odd[] = "nl\n\036jd1 S\n\377";
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	char			 line[PATH_MAX + 64];
+	size_t			 i;
+
+	ck_assert_int_eq(mkdir(at(odd), 0755), 0);
+	ck_assert_int_eq(mkdir(at("nl"), 0755), 0);
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		snprintf(line, sizeof line, "cd '%s'", odd);
+		sh_line(loop, sh, line, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at(odd));
+		ck_assert_str_eq(session_getenv(s, "PWD"), at(odd));
+		ck_assert_str_eq(sh_job(s, "pwd"), at(odd));
+		sh_line(loop, sh, "export V='a\n\036jd1 E\n\377 z'", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_getenv(s, "V"),
+		    "a\n\036jd1 E\n\377 z");
+		ck_assert_str_eq(sh_job(s, "printf '%s\\n' \"$V\""),
+		    "a\n\036jd1 E\n\377 z");
+		sh_line(loop, sh, "alias z='echo \"a\n\nb\"'", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(sessionsh_aliases(sh)[0], "z");
+		ck_assert_msg(sessionsh_aliases(sh)[1] == NULL, "%s: alias %s",
+		    sh_shells[i], sessionsh_aliases(sh)[1]);
+		sh_line(loop, sh, "z", &r);
+		ck_assert_str_eq(r.output, "a\n\nb\n");
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/*
+ * A sourced file that prints whole dumps with forged markers, the
+ * previous line's (learnt from a set -v trace) and guessed ones (the
+ * old counter's), changes nothing the deck reads: the cwd and the
+ * variables are the shell's, what it printed is its output, and the
+ * next line is read as before.
+ */
+START_TEST(test_sh_forged_markers)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	FILE			*fp;
+	char			 line[PATH_MAX + 64], prev[64], tok[64];
+	const char		*p;
+	size_t			 i, n;
+	long			 k;
+
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		/* A trace shows the shell what it reads: the line's marker. */
+		sh_line(loop, sh, "set -v", &r);
+		sh_line(loop, sh, ":", &r);
+		p = strstr(r.errors, "\\036jd");
+		ck_assert_msg(p != NULL, "%s: no marker in %s", sh_shells[i],
+		    r.errors);
+		p += 6;
+		n = strcspn(p, " ");
+		ck_assert_uint_lt(n, sizeof prev);
+		memcpy(prev, p, n);
+		prev[n] = '\0';
+		sh_line(loop, sh, "set +v", &r);
+
+		fp = fopen(at("forge"), "w");
+		ck_assert_ptr_nonnull(fp);
+		for (k = -1; k <= 64; k++) {
+			if (k == -1)
+				snprintf(tok, sizeof tok, "%s", prev);
+			else
+				snprintf(tok, sizeof tok, "%ld", k);
+			fprintf(fp, "printf '\\036jd%s S\\n0\\n/forged\\n"
+			    "\\036jd%s E\\nFORGED=1\\0PATH=/bin\\0"
+			    "\\036jd%s V\\n0\\n\\036jd%s A\\n\\036jd%s L\\n"
+			    "\\036jd%s F\\n\\036jd%s N\\n\\036jd%s O\\n"
+			    "\\036jd%s Z\\n'\n", tok, tok, tok, tok, tok, tok,
+			    tok, tok, tok);
+			fprintf(fp, "printf '\\036jd%s Z\\n' >&2\n", tok);
+		}
+		fprintf(fp, "export REAL=1\n");
+		fclose(fp);
+		snprintf(line, sizeof line, ". '%s'", at("forge"));
+		sh_line(loop, sh, line, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_msg(strstr(r.output, "/forged") != NULL, "%s: %s",
+		    sh_shells[i], r.output);
+		ck_assert_str_eq(session_cwd(s), base);
+		ck_assert_ptr_null(session_getenv(s, "FORGED"));
+		ck_assert_str_eq(session_getenv(s, "REAL"), "1");
+		sh_line(loop, sh, "cd real && export NEXT=1", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at("real"));
+		ck_assert_str_eq(session_getenv(s, "NEXT"), "1");
+		ck_assert_str_eq(session_getenv(s, "REAL"), "1");
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
+/*
+ * A dump whose environment cannot be read (env cannot run under a tiny
+ * address space limit) is never taken for a state: the line fails saying
+ * so, the shell is restarted with the last good state (the line's cd is
+ * undone), and the next cd takes effect (before, the line said 0 and
+ * every later line was lost while the deck kept its old state).
+ */
+START_TEST(test_sh_unreadable_state)
+{
+	struct loop		*loop = loop_new();
+	struct session		*s;
+	struct sessionsh	*sh;
+	struct sh_result	 r = { 0 };
+	size_t			 i;
+
+	for (i = 0; i < sizeof sh_shells / sizeof sh_shells[0]; i++) {
+		if (!sh_have(sh_shells[i]))
+			continue;
+		sh = sh_new(loop, sh_shells[i], &s, 0);
+		sh_line(loop, sh, "ulimit -v 200; cd real", &r);
+		ck_assert_msg(r.status != 0, "%s: status 0", sh_shells[i]);
+		ck_assert_msg(strstr(r.errors, "cannot be read") != NULL,
+		    "%s: %s", sh_shells[i], r.errors);
+		ck_assert_str_eq(session_cwd(s), base);
+		sh_line(loop, sh, "cd real", &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_str_eq(session_cwd(s), at("real"));
+		sessionsh_free(sh);
+		session_free(s);
+	}
+	free(r.output);
+	free(r.errors);
+	loop_free(loop);
+}
+END_TEST
+
 /* Build the session suite. */
 static Suite *
 session_suite(void)
@@ -1155,6 +1426,11 @@ session_suite(void)
 	tcase_add_test(tc, test_sh_errexit_xtrace);
 	tcase_add_test(tc, test_sh_exit_with_background);
 	tcase_add_test(tc, test_sh_timeout_restores);
+	tcase_add_test(tc, test_sh_big_variable);
+	tcase_add_test(tc, test_sh_env_too_large);
+	tcase_add_test(tc, test_sh_newline_cwd);
+	tcase_add_test(tc, test_sh_forged_markers);
+	tcase_add_test(tc, test_sh_unreadable_state);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3171,6 +3171,37 @@ START_TEST(test_runtime_fallback)
 }
 END_TEST
 
+/*
+ * A prompt line that exports a variable too large to pass to programs
+ * shows an error naming it, and the session goes on: ctl cd answers 0
+ * with the new directory (it answered 0 with the old one: the session
+ * froze once env -0 failed) and ctl session shows it, without BIG.
+ */
+START_TEST(test_session_big_variable)
+{
+	static const char *const env[] = { "SHELL=/bin/sh", NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	char		 sub[PATH_MAX], want[PATH_MAX + 16];
+
+	deck_open(&d, "sessbig", NULL, NULL, env, 0);
+	snprintf(sub, sizeof sub, "%s/after", term_tmpdir(d.t));
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	term_type(d.t, "export BIG=$(printf '%0200000d' 0)");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "BIG is too large", WAIT_MS);
+	CTL_EXPECT(&d, &r, 0, "cd", sub);
+	ck_assert_msg(strstr(r.out, sub) != NULL, "cd answered: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "--json", "session");
+	snprintf(want, sizeof want, "\"cwd\":\"%s\"", sub);
+	ck_assert_msg(strstr(r.out, want) != NULL &&
+	    strstr(r.out, "\"BIG\"") == NULL, "session: %s", r.out);
+	ctlres_free(&r);
+	term_close(d.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -3218,6 +3249,7 @@ ctl_suite(void)
 		{ "store_incremental_cap", &test_store_incremental_cap, 120 },
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
+		{ "session_big_variable", &test_session_big_variable, 30 },
 	};
 	Suite				*s = suite_create("ctl");
 
