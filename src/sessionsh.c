@@ -1099,6 +1099,13 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 		jobtable_watch_pid(sh->jt, sh->pid, sessionsh_exited, sh);
 	if (sh->kind == SESSIONSH_BASH)
 		sessionsh_send(sh, "shopt -s expand_aliases\n");
+	/*
+	 * zsh's two compiled-in aliases (run-help, which-command) are its
+	 * own, not the session's: it starts with none, as bash and sh do.
+	 */
+	if (sh->kind == SESSIONSH_ZSH)
+		sessionsh_send(sh, "builtin unalias run-help which-command "
+		    "2>/dev/null\n");
 	if (sh->restore != NULL)
 		sessionsh_send(sh, sh->restore);
 	return 0;
