@@ -60,6 +60,7 @@ LIB_SRCS = \
 	src/xmalloc.c \
 	src/waitstatus.c \
 	src/textesc.c \
+	src/texttable.c \
 	src/debuglog.c \
 	src/name.c \
 	src/rxbound.c \
@@ -160,6 +161,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
+		     $(B)/texttable.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \

@@ -46,6 +46,7 @@ enum bind_action {
 	BIND_COPY_MODE,		/* copy mode on the selected pane */
 	BIND_SEARCH_PANE,	/* copy mode, typing a search */
 	BIND_PASTE,		/* the paste buffer to the selected job */
+	BIND_MESSAGES,		/* the recent messages in a text view */
 
 	/* BIND_EDIT */
 	BIND_EDIT_LEFT,

@@ -34,6 +34,14 @@ struct json_buf;
 struct session;
 struct sessionsh;
 struct stack;
+struct texttable;
+
+/* A message a client showed (!messages): when (wall seconds), its text. */
+struct cmd_msg {
+	int64_t		 time;
+	int		 error;		/* shown as an error */
+	const char	*text;
+};
 
 /*
  * Where a command's results go; any member may be NULL.  follow turns the
@@ -57,6 +65,9 @@ struct stack;
  * says that the command's results come after it returns (a line of the
  * session shell): its messages and errors arrive later, then answered();
  * 0, or -1 with *cause; a client without it gets them as they come.
+ * messages hands over the messages the client has shown, newest first
+ * (the client's, valid during the command): their count, *msgs set; a
+ * client without it keeps none (!messages fails).
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -77,6 +88,7 @@ struct cmd_client {
 		    void *arg, char **cause);
 	int	(*later)(void *arg, char **cause);
 	void	(*answered)(void *arg);
+	int	(*messages)(const struct cmd_msg **msgs, void *arg);
 };
 
 /* Values of cmd_ctx.failed after a command. */
@@ -125,6 +137,9 @@ struct cmd_ctx {
 						/*   and those only look (the */
 						/*   read-only socket) */
 	const struct bind	*bind;		/* keys for !help; NULL: defaults */
+	int			 width;		/* the client's view, columns; */
+						/*   0: unknown (tables keep */
+						/*   every column) */
 	int			 failed;	/* 0, CMD_FAILED, CMD_USAGE */
 	const struct cmd_entry	*entry;		/* the command running */
 	const char		*line;		/* its words as typed, or NULL */
@@ -166,6 +181,8 @@ int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
+char			*cmd_job_label(const struct job *, int brief);
+char			*cmd_leave_hint(void);
 int			 cmd_parse_seconds(const char *, double max, double *);
 struct job		*cmd_start_config_job(struct cmd_ctx *,
 			    const struct config_job *,
@@ -194,8 +211,7 @@ void	cmd_history_free(struct store_meta *, int);
 void	cmd_history_json(struct json_buf *, const struct store_meta *);
 void	cmd_history_json_runs(struct json_buf *, const char *key,
 	    const struct store_meta *, int);
-char	*cmd_history_row(const struct store_meta *);
-char	*cmd_history_header(void);
+struct texttable *cmd_history_table(const struct store_meta *, int);
 int	cmd_history_logs(struct cmd_ctx *, const char *id);
 const char *cmd_browser_state_text(const struct browser *);
 char	*cmd_browser_detail(const struct browser *);

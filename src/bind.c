@@ -39,6 +39,8 @@ const struct bind_entry bind_defaults[] = {
 	  "search the selected pane's output (copy mode, then /)" },
 	{ BIND_MAIN, BIND_PASTE, "paste", "C-y",
 	  "send the paste buffer to the selected job" },
+	{ BIND_MAIN, BIND_MESSAGES, "messages", "C-g",
+	  "the recent messages, whole, newest first (!messages)" },
 	{ BIND_MAIN, BIND_REDRAW, "redraw", "C-l", "redraw the screen" },
 
 	{ BIND_EDIT, BIND_SUBMIT, "submit", "Enter",
@@ -54,7 +56,8 @@ const struct bind_entry bind_defaults[] = {
 	{ BIND_EDIT, BIND_EDIT_BACKSPACE, "backspace", "Backspace C-h",
 	  "delete the character before the cursor" },
 	{ BIND_EDIT, BIND_EDIT_DELETE, "delete", "C-d Delete",
-	  "delete the character under the cursor" },
+	  "delete the character under the cursor (on an empty prompt: say "
+	  "how to leave)" },
 	{ BIND_EDIT, BIND_EDIT_KILL_START, "kill-start", "C-u",
 	  "delete to the start of the line" },
 	{ BIND_EDIT, BIND_EDIT_KILL_END, "kill-end", "C-k",

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "json.h"
 #include "session.h"
 #include "store.h"
+#include "texttable.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -69,8 +71,12 @@ cmd_history_dir(struct cmd_ctx *ctx)
 }
 
 /*
- * Read the metadata of up to limit runs, newest first (of every deck with
- * all, else of earlier ones); their count, or -1 after an error.
+ * Read the metadata of up to limit runs (limit <= 0: every one), newest
+ * first (of every deck with all, else of earlier ones); their count, or
+ * -1 after an error.  Run ids sort by age, so the newest are the last
+ * names of the store's list, and only their metas are read: the limit
+ * bounds the work and the memory, however many runs the store keeps
+ * (this deck's own runs are read to be skipped without all).
  */
 int
 cmd_history_runs(struct cmd_ctx *ctx, int all, int limit,
@@ -80,7 +86,7 @@ cmd_history_runs(struct cmd_ctx *ctx, int all, int limit,
 	struct store		*store = jobtable_store(ctx->jt);
 	const char		*dir;
 	char			**runs, *cause = NULL;
-	int			  n, i, count = 0;
+	int			  n, i, count = 0, max;
 
 	*out = NULL;
 	if ((dir = cmd_history_dir(ctx)) == NULL)
@@ -90,8 +96,9 @@ cmd_history_runs(struct cmd_ctx *ctx, int all, int limit,
 		free(cause);
 		return -1;
 	}
-	metas = xcalloc((size_t)n + 1, sizeof *metas);
-	for (i = 0; i < n && (limit <= 0 || count < limit); i++) {
+	max = limit > 0 && limit < n ? limit : n;
+	metas = xcalloc((size_t)max + 1, sizeof *metas);
+	for (i = n - 1; i >= 0 && count < max; i--) {
 		if (store_meta_read(dir, runs[i], &metas[count], &cause) != 0) {
 			/* Removed by a sweep meanwhile, or damaged: skip it. */
 			free(cause);
@@ -177,27 +184,53 @@ cmd_history_json_runs(struct json_buf *jb, const char *key,
 	json_array_end(jb);
 }
 
-/* Return a run's table row: RUN, JOB, STATE, EXIT, STARTED, COMMAND. */
-char *
-cmd_history_row(const struct store_meta *m)
-{
-	char	exitbuf[32], timebuf[64];
+/*
+ * The columns of the runs table; STARTED goes first when narrow (the run
+ * id holds its start time too).
+ */
+static const struct texttable_col cmd_history_cols[] = {
+	{ "RUN", 0 },
+	{ "JOB", 0 },
+	{ "STATE", 0 },
+	{ "EXIT", 0 },
+	{ "STARTED", TEXTTABLE_OPTIONAL },
+	{ "COMMAND", 0 },
+};
 
-	waitstatus_short(m->has_status ? m->status : WAITSTATUS_NONE, exitbuf,
-	    sizeof exitbuf);
-	job_format_time(m->started, timebuf, sizeof timebuf);
-	return xprintf("%-24s  %-4d  %-9s  %-7s  %-19s  %s%s%s", m->run,
-	    m->job, m->state != NULL ? m->state : "-", exitbuf, timebuf,
-	    m->name != NULL ? m->name : "", m->name != NULL ? ": " : "",
-	    m->command != NULL ? m->command : "");
-}
-
-/* Return the header of cmd_history_row()'s table. */
-char *
-cmd_history_header(void)
+/*
+ * Return the table of runs (texttable.h): RUN, JOB, STATE, EXIT, STARTED,
+ * COMMAND ("NAME: COMMAND" when the run had a name).
+ */
+struct texttable *
+cmd_history_table(const struct store_meta *metas, int n)
 {
-	return xprintf("%-24s  %-4s  %-9s  %-7s  %-19s  %s", "RUN", "JOB",
-	    "STATE", "EXIT", "STARTED", "COMMAND");
+	const struct store_meta	*m;
+	struct texttable	*t;
+	const char		*cells[6];
+	char			 job[16], exitbuf[32], timebuf[64], *command;
+	int			 i;
+
+	t = texttable_new(cmd_history_cols, sizeof cmd_history_cols /
+	    sizeof cmd_history_cols[0]);
+	for (i = 0; i < n; i++) {
+		m = &metas[i];
+		snprintf(job, sizeof job, "%d", m->job);
+		waitstatus_short(m->has_status ? m->status : WAITSTATUS_NONE,
+		    exitbuf, sizeof exitbuf);
+		job_format_time(m->started, timebuf, sizeof timebuf);
+		command = xprintf("%s%s%s", m->name != NULL ? m->name : "",
+		    m->name != NULL ? ": " : "",
+		    m->command != NULL ? m->command : "");
+		cells[0] = m->run;
+		cells[1] = job;
+		cells[2] = m->state != NULL ? m->state : "-";
+		cells[3] = exitbuf;
+		cells[4] = timebuf;
+		cells[5] = command;
+		texttable_add(t, cells);
+		free(command);
+	}
+	return t;
 }
 
 /*
@@ -209,10 +242,11 @@ cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct store_meta	 *metas;
 	struct json_buf		  jb;
+	struct texttable	 *t;
 	const char		 *value;
 	char			**lines, *doc, *end;
 	long			  limit = CMD_HISTORY_LIMIT;
-	int			  n, i;
+	int			  n, count;
 
 	(void)argc;
 	(void)argv;
@@ -242,14 +276,11 @@ cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_history_free(metas, n);
 		return;
 	}
-	lines = xcalloc((size_t)n + 2, sizeof *lines);
-	lines[0] = cmd_history_header();
-	for (i = 0; i < n; i++)
-		lines[i + 1] = cmd_history_row(&metas[i]);
-	cmd_show(ctx, "History", lines, n + 1, 1);
-	for (i = 0; i <= n; i++)
-		free(lines[i]);
-	free(lines);
+	t = cmd_history_table(metas, n);
+	lines = texttable_lines(t, ctx->width, &count);
+	texttable_free(t);
+	cmd_show(ctx, "History", lines, count, 1);
+	texttable_lines_free(lines, count);
 	cmd_history_free(metas, n);
 }
 

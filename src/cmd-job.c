@@ -1,7 +1,8 @@
 /*
  * cmd-job.c: the commands that look at, stop and tidy jobs: !ps, !kill,
- * !kill-all, !logs, !rm, !clear and !rename, and the job table and JSON
- * job object that !ps, !list and !status share.
+ * !kill-all, !logs, !rm, !clear and !rename, and the job table, JSON
+ * job object and label (panel, pane, !ps) that !ps, !list, !status and
+ * the front end share.
  */
 #include <sys/wait.h>
 
@@ -19,6 +20,8 @@
 #include "json.h"
 #include "loop.h"
 #include "store.h"
+#include "textesc.h"
+#include "texttable.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -242,9 +245,34 @@ cmd_json_job_doc(struct cmd_ctx *ctx, struct job *job)
 }
 
 /*
+ * Return how a job is called wherever it is shown (the panel, the pane's
+ * title, !ps, messages): "NAME: COMMAND", or brief, its name alone; the
+ * command alone when it has no name.  What a terminal would act on (a
+ * newline in a pasted command) is escaped as textesc_visible() escapes
+ * it.  Free it.
+ */
+char *
+cmd_job_label(const struct job *job, int brief)
+{
+	const char	*name = job_name(job);
+	char		*label, *safe;
+
+	if (name != NULL && brief)
+		label = xstrdup(name);
+	else if (name != NULL)
+		label = xprintf("%s: %s", name, job_command(job));
+	else
+		label = xstrdup(job_command(job));
+	if (!textesc_needed(label, strlen(label)))
+		return label;
+	safe = textesc_visible(label, strlen(label));
+	free(label);
+	return safe;
+}
+
+/*
  * Show jobs as the !ps table (ID, PID, STATE, EXIT, TIME, CPU, MEM,
- * COMMAND) or,
- * for JSON, as {"jobs": [job, ...]}.
+ * COMMAND) or, for JSON, as {"jobs": [job, ...]}.
  */
 void
 cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
@@ -252,47 +280,71 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 	cmd_show_jobs_runs(ctx, jobs, n, NULL, -1);
 }
 
+/* The columns of the jobs table; CPU and MEM go first when narrow. */
+static const struct texttable_col cmd_job_cols[] = {
+	{ "ID", 0 },
+	{ "PID", 0 },
+	{ "STATE", 0 },
+	{ "EXIT", 0 },
+	{ "TIME", 0 },
+	{ "CPU", TEXTTABLE_OPTIONAL },
+	{ "MEM", TEXTTABLE_OPTIONAL },
+	{ "COMMAND", 0 },
+};
+
 /*
- * Return a job's row of the jobs table (see cmd_show_jobs_runs()); after
- * the command, what a waiting job waits for, the job's note and the agent
+ * Add a job's row to the jobs table: its label (cmd_job_label()) and,
+ * after it, what a waiting job waits for, the job's note and the agent
  * that started it.
  */
-static char *
-cmd_job_row(struct job *job, int64_t now)
+static void
+cmd_job_row(struct texttable *t, struct job *job, int64_t now)
 {
-	char		 exitbuf[32], timebuf[32], cpu[32], mem[32];
+	char		 id[16], pid[24], exitbuf[32], timebuf[32], cpu[32];
+	char		 mem[32], *label, *command;
 	const char	*wait = job_waiting_for(job), *note = job_note(job);
 	const char	*agent = job_agent(job);
+	const char	*cells[8];
 
+	snprintf(id, sizeof id, "%d", job_id(job));
+	snprintf(pid, sizeof pid, "%ld", (long)job_pid(job));
 	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
 	job_format_duration(job_duration_ms(job, now), timebuf,
 	    sizeof timebuf);
-	return xprintf("%-4d  %-7ld  %-9s  %-7s  %-10s  %-8s  %-6s  %s%s%s"
-	    "%s%s%s%s%s%s%s%s%s",
-	    job_id(job), (long)job_pid(job), job_state_name(job_state(job)),
-	    exitbuf, timebuf, job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu),
-	    job_format_bytes(job_memory_bytes(job), mem, sizeof mem),
-	    job_name(job) != NULL ? job_name(job) : "",
-	    job_name(job) != NULL ? ": " : "", job_command(job),
+	label = cmd_job_label(job, 0);
+	command = xprintf("%s%s%s%s%s%s%s%s%s%s", label,
 	    wait != NULL ? "  (waiting for " : "", wait != NULL ? wait : "",
 	    wait != NULL ? ")" : "", note != NULL ? "  (" : "",
 	    note != NULL ? note : "", note != NULL ? ")" : "",
 	    agent != NULL ? "  (agent " : "", agent != NULL ? agent : "",
 	    agent != NULL ? ")" : "");
+	cells[0] = id;
+	cells[1] = pid;
+	cells[2] = job_state_name(job_state(job));
+	cells[3] = exitbuf;
+	cells[4] = timebuf;
+	cells[5] = job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu);
+	cells[6] = job_format_bytes(job_memory_bytes(job), mem, sizeof mem);
+	cells[7] = command;
+	texttable_add(t, cells);
+	free(command);
+	free(label);
 }
 
 /*
  * Show a table of jobs (JSON: {"jobs": [...]}) and, when nruns is not -1,
- * the runs of earlier decks after it ("history").
+ * the runs of earlier decks after it ("history"); each table's columns
+ * sized to its contents and the client's width (texttable.h).
  */
 void
 cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
     const struct store_meta *runs, int nruns)
 {
 	struct json_buf	  jb;
-	char		**lines, *doc;
+	struct texttable *t;
+	char		**lines, **jl, **hl = NULL, *doc;
 	int64_t		  now = loop_now_ms();
-	int		  i, k = 0;
+	int		  i, k = 0, nj, nh = 0;
 
 	if (ctx->json) {
 		json_init(&jb);
@@ -314,24 +366,31 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 		free(doc);
 		return;
 	}
-	lines = xcalloc((size_t)n + (nruns > 0 ? (size_t)nruns : 0) + 4,
-	    sizeof *lines);
-	lines[k++] = xprintf("%-4s  %-7s  %-9s  %-7s  %-10s  %-8s  %-6s  %s",
-	    "ID", "PID", "STATE", "EXIT", "TIME", "CPU", "MEM", "COMMAND");
+	t = texttable_new(cmd_job_cols, sizeof cmd_job_cols /
+	    sizeof cmd_job_cols[0]);
 	for (i = 0; i < n; i++)
-		lines[k++] = cmd_job_row(jobs[i], now);
+		cmd_job_row(t, jobs[i], now);
+	jl = texttable_lines(t, ctx->width, &nj);
+	texttable_free(t);
+	if (nruns >= 0) {
+		t = cmd_history_table(runs, nruns);
+		hl = texttable_lines(t, ctx->width, &nh);
+		texttable_free(t);
+	}
+	lines = xcalloc((size_t)nj + (size_t)nh + 3, sizeof *lines);
+	for (i = 0; i < nj; i++)
+		lines[k++] = jl[i];
 	if (nruns >= 0) {
 		lines[k++] = xstrdup("");
-		lines[k++] = xprintf("History (%d run%s of earlier decks):",
-		    nruns, nruns == 1 ? "" : "s");
-		lines[k++] = cmd_history_header();
-		for (i = 0; i < nruns; i++)
-			lines[k++] = cmd_history_row(&runs[i]);
+		lines[k++] = xprintf("History (%d run%s of earlier decks, "
+		    "newest first):", nruns, nruns == 1 ? "" : "s");
+		for (i = 0; i < nh; i++)
+			lines[k++] = hl[i];
 	}
+	free(jl);
+	free(hl);
 	cmd_show(ctx, "Jobs", lines, k, 1);
-	for (i = 0; i < k; i++)
-		free(lines[i]);
-	free(lines);
+	texttable_lines_free(lines, k);
 }
 
 /* !ps: show a table of every job. */

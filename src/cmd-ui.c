@@ -1,13 +1,15 @@
 /*
  * cmd-ui.c: the commands that act on the front end: !focus, !help,
- * !paste, !quit.
+ * !messages, !paste, !quit.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "job.h"
+#include "json.h"
 #include "bind.h"
 #include "xmalloc.h"
 
@@ -15,11 +17,13 @@ static void	cmd_focus_exec(struct cmd_ctx *, int, char **);
 static void	cmd_help_exec(struct cmd_ctx *, int, char **);
 static void	cmd_quit_exec(struct cmd_ctx *, int, char **);
 static void	cmd_paste_exec(struct cmd_ctx *, int, char **);
+static void	cmd_messages_exec(struct cmd_ctx *, int, char **);
 
 #define CMD_HELP_WIDTH	78	/* !help's lines fit the text view */
 #define CMD_HELP_KEYS	18	/* the keys' column */
 #define CMD_HELP_ACTION	15	/* the action's column */
 #define CMD_HELP_NOTE	(2 + CMD_HELP_KEYS + 1 + CMD_HELP_ACTION + 1)
+#define CMD_MESSAGES_INDENT	17	/* "HH:MM:SS  error  " */
 
 const struct cmd_entry cmd_focus_entry = {
 	.name = "focus",
@@ -40,6 +44,17 @@ const struct cmd_entry cmd_help_entry = {
 	.max_args = 0,
 	.flags = CMD_READ_ONLY,
 	.exec = cmd_help_exec,
+};
+
+const struct cmd_entry cmd_messages_entry = {
+	.name = "messages",
+	.args = "",
+	.help = "the messages shown below the prompt, newest first, whole "
+	    "(the last 100)",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_READ_ONLY,
+	.exec = cmd_messages_exec,
 };
 
 const struct cmd_entry cmd_paste_entry = {
@@ -96,21 +111,23 @@ cmd_help_add(struct cmd_help *h, char *line)
 
 /*
  * Append head (indent columns wide, or wider: then alone on its line,
- * broken before an option when wider than CMD_HELP_WIDTH) followed by
- * text wrapped at words to CMD_HELP_WIDTH, its later lines indented as
- * deep.
+ * broken before an option when wider than width) followed by text
+ * wrapped at words to width columns, its later lines indented as deep;
+ * a word wider than that is cut, at a character's start.
  */
 static void
 cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
-    const char *text)
+    const char *text, int width)
 {
 	const char	*p = text, *end, *space;
 	char		*rest = NULL, *tmp;
-	int		 width = CMD_HELP_WIDTH - indent, len;
+	int		 room = width - indent, len;
 
+	if (room < 10)
+		room = 10;
 	/* A usage wider than the view breaks before an option. */
-	while ((len = (int)strlen(head)) > CMD_HELP_WIDTH) {
-		for (end = head + CMD_HELP_WIDTH; end > head + 4 &&
+	while ((len = (int)strlen(head)) > width) {
+		for (end = head + width; end > head + 4 &&
 		    strncmp(end, " [", 2) != 0; end--)
 			;
 		if (end <= head + 4)
@@ -126,12 +143,17 @@ cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
 	}
 	while (*p != '\0') {
 		len = (int)strlen(p);
-		if (len > width) {
-			end = p + width;
+		if (len > room) {
+			end = p + room;
 			for (space = end; space > p && *space != ' '; space--)
 				;
 			if (space > p)
 				end = space;
+			else {
+				/* No blank: cut, but not inside a character. */
+				while (end > p + 1 && (*end & 0xc0) == 0x80)
+					end--;
+			}
 			len = (int)(end - p);
 		}
 		cmd_help_add(h, xprintf("%-*s%.*s", indent, head, len, p));
@@ -163,7 +185,7 @@ cmd_help_mode(struct cmd_help *h, const struct bind *b, enum bind_mode mode,
 		}
 		head = xprintf("  %-*s %-*s ", CMD_HELP_KEYS, keys,
 		    CMD_HELP_ACTION, e->name);
-		cmd_help_wrap(h, head, CMD_HELP_NOTE, e->note);
+		cmd_help_wrap(h, head, CMD_HELP_NOTE, e->note, CMD_HELP_WIDTH);
 		free(head);
 	}
 }
@@ -191,7 +213,7 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		/* A long usage gets a line of its own, its help below. */
 		usage = cmd_usage(*e);
 		head = xprintf("  %-24s ", usage);
-		cmd_help_wrap(&h, head, 27, (*e)->help);
+		cmd_help_wrap(&h, head, 27, (*e)->help, CMD_HELP_WIDTH);
 		free(head);
 		free(usage);
 	}
@@ -218,6 +240,86 @@ cmd_help_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(h.lines[i]);
 	free(h.lines);
 	bind_free(defaults);
+}
+
+/* Write msgs[0..n) as {"messages": [{"time", "error", "text"}, ...]}. */
+static void
+cmd_messages_json(struct cmd_ctx *ctx, const struct cmd_msg *msgs, int n)
+{
+	struct json_buf	 jb;
+	char		*doc;
+	int		 i;
+
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "messages");
+	json_array_begin(&jb);
+	for (i = 0; i < n; i++) {
+		json_object_begin(&jb);
+		json_key(&jb, "time");
+		json_put_int(&jb, msgs[i].time);
+		json_key(&jb, "error");
+		json_put_bool(&jb, msgs[i].error);
+		json_key(&jb, "text");
+		json_put_string(&jb, msgs[i].text);
+		json_object_end(&jb);
+	}
+	json_array_end(&jb);
+	json_object_end(&jb);
+	doc = json_finish(&jb, NULL);
+	json_clear(&jb);
+	cmd_json(ctx, doc);
+	free(doc);
+}
+
+/*
+ * !messages: the messages the client has shown, newest first, each whole:
+ * wrapped at words to the client's width (CMD_HELP_WIDTH when unknown),
+ * its time (local) and whether it was an error before it.
+ */
+static void
+cmd_messages_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_msg	*msgs;
+	struct cmd_help		 h = { NULL, 0, 0 };
+	struct tm		 tm;
+	time_t			 t;
+	char			 stamp[16], *head;
+	int			 n, i;
+
+	(void)argc;
+	(void)argv;
+	if (ctx->client == NULL || ctx->client->messages == NULL) {
+		cmd_error(ctx, "messages: only a screen keeps its messages "
+		    "(each ctl reply carries its own)");
+		return;
+	}
+	n = ctx->client->messages(&msgs, ctx->arg);
+	if (ctx->json) {
+		cmd_messages_json(ctx, msgs, n);
+		return;
+	}
+	if (n == 0) {
+		cmd_message(ctx, "no messages yet");
+		return;
+	}
+	cmd_help_add(&h, xprintf("%-*s%s", CMD_MESSAGES_INDENT,
+	    "TIME      KIND", "MESSAGE"));
+	for (i = 0; i < n; i++) {
+		t = (time_t)msgs[i].time;
+		if (localtime_r(&t, &tm) == NULL ||
+		    strftime(stamp, sizeof stamp, "%H:%M:%S", &tm) == 0)
+			snprintf(stamp, sizeof stamp, "-");
+		head = xprintf("%-8s  %-5s  ", stamp, msgs[i].error ? "error" :
+		    "info");
+		cmd_help_wrap(&h, head, CMD_MESSAGES_INDENT, msgs[i].text,
+		    ctx->width > 0 ? ctx->width : CMD_HELP_WIDTH);
+		free(head);
+	}
+	cmd_show(ctx, "Messages", h.lines, h.n, 1);
+	for (i = 0; i < h.n; i++)
+		free(h.lines[i]);
+	free(h.lines);
 }
 
 /* !paste [ID]: the client's paste buffer to a job (the selected one). */

@@ -4,7 +4,7 @@
  * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-stack.c (groups),
  * cmd-browser.c (browser), cmd-ctl.c (list, status, spawn, send,
  * events), cmd-wait.c (wait), cmd-session.c (cd, export, unset) and
- * cmd-ui.c (focus, help, quit).
+ * cmd-ui.c (focus, help, messages, quit).
  */
 #include <errno.h>
 #include <math.h>
@@ -37,6 +37,7 @@ extern const struct cmd_entry cmd_focus_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_paste_entry;
 extern const struct cmd_entry cmd_quit_entry;
+extern const struct cmd_entry cmd_messages_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_spawn_entry;
@@ -86,6 +87,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_unset_entry,
 	&cmd_session_entry,
 	&cmd_help_entry,
+	&cmd_messages_entry,
 	&cmd_quit_entry,
 	NULL
 };
@@ -621,8 +623,63 @@ cmd_session_line(struct cmd_ctx *ctx, const char *line)
 }
 
 /*
+ * The ways out of a deck, as the hint that a shell's way out typed at the
+ * prompt (or Ctrl+D on an empty line) gets: each says how and what it
+ * does, joined with "or".
+ */
+static const char *const cmd_leave_ways[] = {
+	"type !quit (it stops every job)",
+	NULL
+};
+
+/* The words a shell leaves with; typed alone, they start no job. */
+static const char *const cmd_leave_words[] = {
+	"exit", "quit", "logout", NULL
+};
+
+/* Return the hint of how to leave jobdeck (cmd_leave_ways[]); free it. */
+char *
+cmd_leave_hint(void)
+{
+	const char	*const *w;
+	char		*hint, *tmp;
+
+	hint = xstrdup("to leave jobdeck,");
+	for (w = cmd_leave_ways; *w != NULL; w++) {
+		tmp = xprintf("%s%s %s", hint, w == cmd_leave_ways ? "" :
+		    " or", *w);
+		free(hint);
+		hint = tmp;
+	}
+	return hint;
+}
+
+/*
+ * Return the leave word (exit, quit, logout) that line is alone, blanks
+ * around it allowed, or NULL.  With arguments (exit 3) or in a longer
+ * line it is a shell's word like any other, and the line a job.
+ */
+static const char *
+cmd_leave_word(const char *line)
+{
+	const char	*const *w;
+	size_t		 len;
+
+	line += strspn(line, " \t");
+	len = strcspn(line, " \t");
+	if (line[len + strspn(line + len, " \t")] != '\0')
+		return NULL;
+	for (w = cmd_leave_words; *w != NULL; w++) {
+		if (strlen(*w) == len && strncmp(*w, line, len) == 0)
+			return *w;
+	}
+	return NULL;
+}
+
+/*
  * Run one line typed at the prompt: a !command, a line of session
- * commands or a new job.  With a session shell, a line made only of
+ * commands or a new job; a shell's way out alone (exit, quit, logout)
+ * starts nothing and says how to leave.  With a session shell, a line made only of
  * session commands (cmd_is_session_line()) runs there and anything else
  * is a job in the state it left (started once the lines before it are
  * done); without one, cd, export and unset are built in (an and-or list
@@ -632,11 +689,20 @@ cmd_session_line(struct cmd_ctx *ctx, const char *line)
 int
 cmd_run_line(struct cmd_ctx *ctx, const char *line)
 {
+	const char	*word;
+	char		*hint;
+
 	line += strspn(line, " \t");
 	if (*line == '\0')
 		return 0;
 	if (*line == '!')
 		return cmd_run_words(ctx, line + 1);
+	if ((word = cmd_leave_word(line)) != NULL) {
+		hint = cmd_leave_hint();
+		cmd_usage_error(ctx, "%s starts no job here; %s", word, hint);
+		free(hint);
+		return -1;
+	}
 	if (ctx->sessionsh != NULL) {
 		if (cmd_is_session_line(line))
 			return cmd_later_queue(ctx, line, 0);

@@ -19,6 +19,7 @@
 #include "store.h"
 #include "ui-private.h"
 #include "vt.h"
+#include "xmalloc.h"
 
 
 /* The most characters (base and marks) taken from one cell. */
@@ -159,6 +160,74 @@ ui_fit(const char *s, int cols, char *out, size_t size)
 		o += 3;
 	}
 	out[o] = '\0';
+}
+
+/*
+ * Copy UTF-8 text into out cut to at most cols columns from the middle,
+ * an ellipsis in its place, so that both ends show (the end of a message
+ * says how it ended); the end gets the larger half.
+ */
+void
+ui_fit_middle(const char *s, int cols, char *out, size_t size)
+{
+	wchar_t	 wc;
+	size_t	 len = strlen(s), head = 0, tail, n;
+	int	 total = ui_text_width(s), hw, tw, used = 0, rest, w;
+
+	if (total <= cols || cols < 3) {
+		ui_fit(s, cols, out, size);
+		return;
+	}
+	hw = (cols - 1) / 2;
+	tw = cols - 1 - hw;
+	while ((n = ui_text_char(s + head, len - head, &wc, &w)) > 0 &&
+	    used + w <= hw) {
+		head += n;
+		used += w;
+	}
+	rest = total - used;
+	for (tail = head; rest > tw &&
+	    (n = ui_text_char(s + tail, len - tail, &wc, &w)) > 0; tail += n)
+		rest -= w;
+	if (head + 3 + (len - tail) + 1 > size) {
+		ui_fit(s, cols, out, size);
+		return;
+	}
+	snprintf(out, size, "%.*s…%s", (int)head, s, s + tail);
+}
+
+/*
+ * Copy head, inside and tail into out in at most cols columns, cutting
+ * inside (to an ellipsis at least) so that head and tail, a pair of
+ * brackets, stay whole; with no room for that, head alone, cut, without
+ * its opening bracket and the blanks before it.
+ */
+void
+ui_fit_inside(const char *head, const char *inside, const char *tail,
+    int cols, char *out, size_t size)
+{
+	char	 fit[256], *bare;
+	size_t	 len;
+	int	 room;
+
+	room = cols - ui_text_width(head) - ui_text_width(tail);
+	if (room >= ui_text_width(inside)) {
+		snprintf(out, size, "%s%s%s", head, inside, tail);
+		return;
+	}
+	if (room >= 1) {
+		ui_fit(inside, room, fit, sizeof fit);
+		snprintf(out, size, "%s%s%s", head, fit, tail);
+		return;
+	}
+	bare = xstrdup(head);
+	len = strlen(bare);
+	if (len > 0 && strchr("([{<", bare[len - 1]) != NULL)
+		bare[--len] = '\0';
+	while (len > 0 && bare[len - 1] == ' ')
+		bare[--len] = '\0';
+	ui_fit(bare, cols, out, size);
+	free(bare);
 }
 
 /* Fill width columns at y, x with blanks. */
@@ -336,6 +405,7 @@ ui_draw_pane(struct ui *ui, int all)
 	struct job		*job = ui->selected;
 	struct vt		*vt = NULL;
 	char			 title[1100], right[64], cmd[1024], marks[32];
+	char			*label;
 	char			 key[sizeof ((struct ui *)0)->pane_key];
 	int			 focused = ui->flags & UI_FOCUSED;
 	int			 ih = r->h - 2, iw = r->w - 2, row, n, rev;
@@ -350,7 +420,7 @@ ui_draw_pane(struct ui *ui, int all)
 			snprintf(right, sizeof right, "PID %ld",
 			    (long)job_pid(job));
 		/*
-		 * Cut the command, never the marks; narrow, the PID goes
+		 * Cut the label, never the marks; narrow, the PID goes
 		 * and the marks shrink first so the command keeps a dozen.
 		 */
 		snprintf(marks, sizeof marks, "%s%s", focused ? " [Focused]" :
@@ -364,7 +434,10 @@ ui_draw_pane(struct ui *ui, int all)
 			room = r->w - 12 - ui_text_width(right) -
 			    ui_text_width(marks);
 		}
-		ui_fit(job_command(job), room, cmd, sizeof cmd);
+		/* Named as in the panel and !ps: "NAME: COMMAND". */
+		label = cmd_job_label(job, 0);
+		ui_fit(label, room, cmd, sizeof cmd);
+		free(label);
 		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
 		    marks);
 		vt = job_vt(job);
@@ -402,6 +475,29 @@ ui_draw_pane(struct ui *ui, int all)
 }
 
 /*
+ * Return the columns the message takes beside the typed line: all it
+ * needs if the line leaves them (the prompt, the line, its cursor and two
+ * blanks between), else what it leaves, but at least half the screen.
+ */
+static int
+ui_message_width(const struct ui *ui)
+{
+	const wchar_t	*text;
+	size_t		 len, i;
+	int		 typed = 0, room, mw;
+
+	if ((mw = ui_text_width(ui->message)) == 0)
+		return 0;
+	text = lineedit_text(ui->edit, &len);
+	for (i = 0; i < len; i++)
+		typed += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+	room = ui->cols - 6 - typed;
+	if (room < ui->cols / 2)
+		room = ui->cols / 2;
+	return mw < room ? mw : room;
+}
+
+/*
  * Return the first character of the typed line to show so that the cursor
  * fits in the columns left beside the message (stored in *avail).
  */
@@ -413,9 +509,7 @@ ui_prompt_start(const struct ui *ui, int *avail)
 	int		 mw, used, w;
 
 	text = lineedit_text(ui->edit, &len);
-	mw = ui_text_width(ui->message);
-	if (mw > ui->cols / 2)
-		mw = ui->cols / 2;
+	mw = ui_message_width(ui);
 	*avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
 	if (*avail < 10)
 		*avail = ui->cols - 3;
@@ -434,27 +528,41 @@ ui_prompt_start(const struct ui *ui, int *avail)
 	return start;
 }
 
-/* Draw the bottom line: the prompt and the message, or the focus hint. */
+/*
+ * Draw the bottom line: the prompt and the message (cut in the middle
+ * when it does not fit: its end says how things ended), or the focus
+ * hint.
+ */
 static void
 ui_draw_prompt(struct ui *ui)
 {
 	const wchar_t	*text;
 	size_t		 len, start;
 	wchar_t		 wc[2] = { 0, 0 };
-	int		 y = ui->rows - 1, x, width, mw, avail, pair;
-	char		 hint[256], key[32];
+	int		 y = ui->rows - 1, x, width, mw, avail, pair, room;
+	char		 hint[UI_MESSAGE_MAX + 64], key[32], fit[UI_MESSAGE_MAX];
+	char		 back[64], *label;
 
 	ui_blank(y, 0, ui->cols, A_NORMAL);
 	pair = ui->message_error ? ui_semantic(UI_C_ERROR) : 0;
 	if (ui->flags & UI_QUITTING) {
-		ui_put_text(y, 1, ui->cols - 2, ui->message, A_BOLD, 0);
+		ui_fit_middle(ui->message, ui->cols - 2, fit, sizeof fit);
+		ui_put_text(y, 1, ui->cols - 2, fit, A_BOLD, 0);
 		return;
 	}
 	if (ui->flags & UI_FOCUSED) {
-		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] %s  ·  "
-		    "%s: back", job_id(ui->selected),
-		    job_command(ui->selected), bind_key_name(bind_first_key(
-		    ui->bind, BIND_MAIN, BIND_FOCUS), key, sizeof key));
+		/* The label is cut, never the way back. */
+		snprintf(back, sizeof back, "  ·  %s: back", bind_key_name(
+		    bind_first_key(ui->bind, BIND_MAIN, BIND_FOCUS), key,
+		    sizeof key));
+		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] ",
+		    job_id(ui->selected));
+		room = ui->cols - ui_text_width(hint) - ui_text_width(back);
+		label = cmd_job_label(ui->selected, 0);
+		ui_fit(label, room > 1 ? room : 1, fit, sizeof fit);
+		free(label);
+		snprintf(hint + strlen(hint), sizeof hint - strlen(hint),
+		    "%s%s", fit, back);
 		ui_put_text(y, 0, ui->cols, hint, A_BOLD,
 		    ui_semantic(UI_C_FOCUS));
 		return;
@@ -463,12 +571,11 @@ ui_draw_prompt(struct ui *ui)
 		ui_pager_draw_bottom(ui);
 		return;
 	}
-	mw = ui_text_width(ui->message);
-	if (mw > ui->cols / 2)
-		mw = ui->cols / 2;
-	if (mw > 0)
-		ui_put_text(y, ui->cols - mw - 1, mw, ui->message,
+	if ((mw = ui_message_width(ui)) > 0) {
+		ui_fit_middle(ui->message, mw, fit, sizeof fit);
+		ui_put_text(y, ui->cols - mw - 1, mw, fit,
 		    ui->message_error ? A_BOLD : A_NORMAL, pair);
+	}
 	ui_put_text(y, 0, 2, "> ", A_BOLD, 0);
 	text = lineedit_text(ui->edit, &len);
 	start = ui_prompt_start(ui, &avail);

@@ -125,7 +125,8 @@ ui_panel_width(const struct ui *ui)
 }
 
 /*
- * Compute the panel and pane rectangles and size every job to the pane.
+ * Compute the panel and pane rectangles and size every job to the pane,
+ * and tell commands the width of the text view (their tables fit it).
  * Zoomed, there is no panel: the pane takes all but the prompt line.
  */
 void
@@ -133,6 +134,8 @@ ui_layout(struct ui *ui)
 {
 	int	body = ui->rows - 1, pw, ph;
 
+	/* A command's text is shown in a view inside a border. */
+	ui->ctx.width = ui->cols - 2;
 	ui->too_small = ui->rows < 6 || ui->cols < 24 ||
 	    (ui->cols < UI_PANEL_SIDE_COLS && body < 10 &&
 	    !(ui->flags & UI_ZOOMED));
@@ -300,16 +303,18 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 {
 	const struct ui_rect	*r = &ui->panel;
 	char			 left[1024], right[64], fit[320], *agent;
+	char			*label;
 	const char		*notice;
 	int			 compact = ui_panel_entry_lines(ui) == 1;
 
 	notice = ui_panel_noticed(ui, job) ? "! " : "";
+	/* "NAME: COMMAND", escaped: the pane's title and !ps say the same. */
+	label = cmd_job_label(job, 0);
 	if (compact) {
 		/* One line: the mark's symbol stands for the state. */
-		snprintf(left, sizeof left, "%s[%d] %.*s %s%s%s", notice,
-		    job_id(job), (int)strcspn(mark, " "), mark,
-		    job_name(job) != NULL ? job_name(job) : "",
-		    job_name(job) != NULL ? ": " : "", job_command(job));
+		snprintf(left, sizeof left, "%s[%d] %.*s %s", notice,
+		    job_id(job), (int)strcspn(mark, " "), mark, label);
+		free(label);
 		/* The agent's mark keeps at most half the line. */
 		if ((agent = ui_panel_agent(job)) != NULL)
 			ui_fit(agent, (r->w - 2) / 2, fit, sizeof fit);
@@ -319,9 +324,8 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 		free(agent);
 		return;
 	}
-	snprintf(left, sizeof left, "%s[%d] %s%s%s", notice, job_id(job),
-	    job_name(job) != NULL ? job_name(job) : "",
-	    job_name(job) != NULL ? ": " : "", job_command(job));
+	snprintf(left, sizeof left, "%s[%d] %s", notice, job_id(job), label);
+	free(label);
 	if (job_pid(job) <= 0)
 		right[0] = '\0';	/* queued: never ran yet */
 	else
@@ -389,6 +393,28 @@ ui_panel_draw_browser(struct ui *ui, int y, int lines)
 	free(detail);
 }
 
+/*
+ * Write into text the mark of the jobs above the panel (" ↑ N more "), or
+ * nothing when there are none or it does not fit; returns the columns it
+ * takes.
+ */
+static int
+ui_panel_more_above(const struct ui *ui, int above, char *text, size_t size)
+{
+	int	w;
+
+	text[0] = '\0';
+	if (above <= 0)
+		return 0;
+	snprintf(text, size, " ↑ %d more ", above);
+	w = ui_text_width(text);
+	if (w >= ui->panel.w - 2) {
+		text[0] = '\0';
+		return 0;
+	}
+	return w;
+}
+
 /* Say in the panel's borders how many jobs are off it above and below. */
 static void
 ui_panel_draw_more(struct ui *ui, int above, int below)
@@ -397,13 +423,8 @@ ui_panel_draw_more(struct ui *ui, int above, int below)
 	char			 text[32];
 	int			 w;
 
-	if (above > 0) {
-		snprintf(text, sizeof text, " ↑ %d more ", above);
-		w = ui_text_width(text);
-		if (w < r->w - 2)
-			ui_put_text(r->y, r->x + r->w - 1 - w, w, text, A_BOLD,
-			    0);
-	}
+	if ((w = ui_panel_more_above(ui, above, text, sizeof text)) > 0)
+		ui_put_text(r->y, r->x + r->w - 1 - w, w, text, A_BOLD, 0);
 	if (below > 0) {
 		snprintf(text, sizeof text, " ↓ %d more ", below);
 		w = ui_text_width(text);
@@ -425,17 +446,26 @@ ui_draw_panel(struct ui *ui)
 	struct job		*job;
 	const char		*mark = "";
 	char			 title[64], left[1024], status[128];
-	char			 last[512], *agent;
+	char			 last[512], *agent, count[32], more[32];
 	int64_t			 now = loop_now_ms();
 	int			 n, i, y, iw = r->w - 2, pair = 0, lines, end;
-	int			 blines;
+	int			 blines, room, mw;
 	attr_t			 sel;
 
 	if (r->w == 0 || r->h == 0)
 		return;		/* zoomed */
 	ui_keep_visible(ui);
-	snprintf(title, sizeof title, "Processes (%d running)",
-	    jobtable_running(ui->jt));
+	/*
+	 * The title has what ui_box() gives it, less the mark of jobs above,
+	 * drawn over the border's right end from its own blank on; cut
+	 * inside its brackets.
+	 */
+	room = r->w - 5;
+	if ((mw = ui_panel_more_above(ui, ui->panel_top, more,
+	    sizeof more)) > 0 && room > r->w - 3 - mw)
+		room = r->w - 3 - mw;
+	snprintf(count, sizeof count, "%d running", jobtable_running(ui->jt));
+	ui_fit_inside("Processes (", count, ")", room, title, sizeof title);
 	ui_box(r, title, NULL, A_NORMAL, 0);
 	for (y = r->y + 1; y < r->y + r->h - 1; y++)
 		ui_blank(y, r->x + 1, iw, A_NORMAL);

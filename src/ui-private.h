@@ -31,6 +31,7 @@ struct lineedit;
 #define UI_FOCUS_TWICE_MS	500	/* the focus key again this soon: to the job */
 #define UI_TICK_MS	1000	/* durations in the panel tick every second */
 #define UI_MESSAGE_MAX	512
+#define UI_MESSAGES_KEPT	100	/* the messages !messages shows */
 #define UI_CLIP_OSC52_MAX	(74 * 1024)	/* bytes sent to the clipboard */
 #define UI_PANEL_SIDE_COLS	60	/* narrower: the panel above the pane */
 #define UI_PANEL_FULL_COLS	30	/* narrower: a line per job */
@@ -38,6 +39,13 @@ struct lineedit;
 #define UI_PANEL_MIN_COLS	12	/* a configured width's smallest */
 #define UI_PANEL_MIN_ENTRIES	4	/* fewer three-line ones: a line each */
 #define UI_PANE_MIN_COLS	20	/* the pane keeps this beside the panel */
+
+/* A message shown on the message line, kept for !messages. */
+struct ui_msg {
+	int64_t		 time;		/* wall seconds */
+	int		 error;
+	char		*text;
+};
 
 /* A rectangle on the screen, borders included. */
 struct ui_rect {
@@ -188,6 +196,11 @@ struct ui {
 
 	char			 message[UI_MESSAGE_MAX];
 	int			 message_error;
+	struct ui_msg		 msgs[UI_MESSAGES_KEPT];	/* a ring */
+	int			 nmsgs;
+	int			 msg_next;	/* where the next one goes */
+	struct cmd_msg		 msg_view[UI_MESSAGES_KEPT];	/* newest */
+						/*   first, for !messages */
 	struct ui_pager		*pager;
 
 	int64_t			 last_draw;
@@ -197,6 +210,7 @@ struct ui {
 	uint64_t		 quit_timer;
 	int			 quit_running;	/* jobs running at its arming */
 	int			 stopping;	/* jobs being stopped on quit */
+	int			 stopped;	/* of them, ended so far */
 
 	char			*clip;		/* the paste buffer, or NULL */
 	size_t			 clip_len;
@@ -242,6 +256,9 @@ int	ui_text_width(const char *s);
 int	ui_text_widthn(const char *s, size_t len);
 size_t	ui_text_char(const char *s, size_t len, wchar_t *wc, int *width);
 void	ui_fit(const char *s, int cols, char *out, size_t size);
+void	ui_fit_middle(const char *s, int cols, char *out, size_t size);
+void	ui_fit_inside(const char *head, const char *inside, const char *tail,
+	    int cols, char *out, size_t size);
 void	ui_blank(int y, int x, int width, attr_t attr);
 void	ui_box(const struct ui_rect *r, const char *title, const char *right,
 	    attr_t attr, int pair);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bind.h"
@@ -54,6 +55,7 @@ static int	ui_client_show_run(const char *, const char *, const char *,
 		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
 static int	ui_client_paste(struct job *, void *);
+static int	ui_client_messages(const struct cmd_msg **, void *);
 static void	ui_browser_changed(struct browser *, void *);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
@@ -78,6 +80,7 @@ static const struct cmd_client ui_cmd_client = {
 	.show_run = ui_client_show_run,
 	.grep = ui_client_grep,
 	.paste = ui_client_paste,
+	.messages = ui_client_messages,
 };
 
 /* Return the index of job in the table, or -1. */
@@ -102,13 +105,63 @@ ui_dirty(struct ui *ui, int what, int urgent)
 		ui->flags |= UI_URGENT;
 }
 
-/* Set the message line; error messages are drawn in red. */
+/*
+ * Keep a message for !messages: the last UI_MESSAGES_KEPT, a message the
+ * same as the last one kept (a warning said again on each output) once.
+ */
+static void
+ui_message_keep(struct ui *ui, const char *msg, int error)
+{
+	struct ui_msg	*m;
+	int		 last;
+
+	last = (ui->msg_next + UI_MESSAGES_KEPT - 1) % UI_MESSAGES_KEPT;
+	if (ui->nmsgs > 0 && ui->msgs[last].error == error &&
+	    strcmp(ui->msgs[last].text, msg) == 0) {
+		ui->msgs[last].time = (int64_t)time(NULL);
+		return;
+	}
+	m = &ui->msgs[ui->msg_next];
+	free(m->text);
+	m->text = xstrdup(msg);
+	m->error = error;
+	m->time = (int64_t)time(NULL);
+	ui->msg_next = (ui->msg_next + 1) % UI_MESSAGES_KEPT;
+	if (ui->nmsgs < UI_MESSAGES_KEPT)
+		ui->nmsgs++;
+}
+
+/*
+ * Set the message line (empty: clear it); error messages are drawn in
+ * red.  Every message is kept for !messages.
+ */
 void
 ui_message(struct ui *ui, const char *msg, int error)
 {
 	snprintf(ui->message, sizeof ui->message, "%s", msg);
 	ui->message_error = error;
+	if (*msg != '\0')
+		ui_message_keep(ui, msg, error);
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+}
+
+/* !messages: the messages kept, newest first; how many. */
+static int
+ui_client_messages(const struct cmd_msg **msgs, void *arg)
+{
+	struct ui	*ui = arg;
+	struct ui_msg	*m;
+	int		 i;
+
+	for (i = 0; i < ui->nmsgs; i++) {
+		m = &ui->msgs[(ui->msg_next + UI_MESSAGES_KEPT - 1 - i) %
+		    UI_MESSAGES_KEPT];
+		ui->msg_view[i].time = m->time;
+		ui->msg_view[i].error = m->error;
+		ui->msg_view[i].text = m->text;
+	}
+	*msgs = ui->msg_view;
+	return ui->nmsgs;
 }
 
 /* Read the outer terminal's size after SIGWINCH and lay everything out. */
@@ -222,11 +275,12 @@ static int
 ui_scroll_log(struct ui *ui, int64_t line)
 {
 	struct job	*job = ui->selected;
-	char		*title, *cause = NULL;
+	char		*title, *label, *cause = NULL;
 	int		 rc;
 
-	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job),
-	    job_command(job));
+	label = cmd_job_label(job, 0);
+	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job), label);
+	free(label);
 	rc = ui_pager_open_run(ui, title, job_store_dir(job),
 	    job_run_id(job), line, 0, &cause);
 	free(title);
@@ -495,19 +549,34 @@ ui_main_action(struct ui *ui, enum bind_action action, int rc, wint_t k,
 	case BIND_PASTE:
 		ui_clip_paste(ui, ui->selected);
 		break;
+	case BIND_MESSAGES:
+		cmd_run_line(&ui->ctx, "!messages");
+		break;
 	default:
 		break;
 	}
 }
 
-/* Run an action of BIND_EDIT on the typed line. */
+/*
+ * Run an action of BIND_EDIT on the typed line; delete (Ctrl+D) on an
+ * empty line, which leaves a shell, says how to leave jobdeck instead.
+ */
 static void
 ui_edit_action(struct ui *ui, enum bind_action action)
 {
+	size_t	len;
+	char	*hint;
 	int	edit;
 
 	if (action == BIND_SUBMIT) {
 		ui_submit(ui);
+		return;
+	}
+	lineedit_text(ui->edit, &len);
+	if (action == BIND_EDIT_DELETE && len == 0) {
+		hint = cmd_leave_hint();
+		ui_message(ui, hint, 0);
+		free(hint);
 		return;
 	}
 	if ((edit = ui_lineedit_action(action)) >= 0)
@@ -817,15 +886,19 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 static void
 ui_notice_failure(struct ui *ui, struct job *job)
 {
-	char	how[64], msg[UI_MESSAGE_MAX];
+	char	how[64], msg[UI_MESSAGE_MAX], *label, *cut;
 
 	if (job_state(job) != JOB_FAILED && job_state(job) != JOB_TIMED_OUT)
 		return;
 	job_describe_end(job, how, sizeof how);
 	how[0] = (char)tolower((unsigned char)how[0]);
-	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job),
-	    job_name(job) != NULL ? job_name(job) : job_command(job),
+	label = cmd_job_label(job, 1);
+	/* The label is cut, never the end: how it ended. */
+	cut = xexcerpt(label, strlen(label), 300);
+	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,
 	    job_state(job) == JOB_FAILED ? "failed" : "timed out", how);
+	free(cut);
+	free(label);
 	ui_message(ui, msg, 1);
 	if (job != ui->selected)
 		ui_panel_notice(ui, job, 1);
@@ -835,20 +908,27 @@ ui_notice_failure(struct ui *ui, struct job *job)
 
 /*
  * While jobs are being stopped (quitting, or !kill-all said "stopping N
- * jobs"), say how many still run, and nothing once none does.
+ * jobs"), say how many still run (ended: one more just did); once none
+ * does, how many were killed, or nothing when quitting.
  */
 static void
-ui_stop_progress(struct ui *ui)
+ui_stop_progress(struct ui *ui, int ended)
 {
 	char	msg[64];
 	int	i, n = jobtable_count(ui->jt), left = 0;
 
 	for (i = 0; i < n; i++)
 		left += job_is_running(jobtable_get(ui->jt, i));
+	if (ui->stopping == 0)
+		ui->stopped = 0;	/* a new round */
+	ui->stopped += ended;
 	ui->stopping = left;
 	if (left > 0)
 		snprintf(msg, sizeof msg, "stopping %d job%s…", left,
 		    left == 1 ? "" : "s");
+	else if (!(ui->flags & UI_QUITTING))
+		snprintf(msg, sizeof msg, "killed %d job%s", ui->stopped,
+		    ui->stopped == 1 ? "" : "s");
 	else
 		msg[0] = '\0';
 	ui_message(ui, msg, 0);
@@ -866,7 +946,7 @@ ui_job_exited(struct job *job, void *arg)
 		ui_notice_failure(ui, job);
 	if ((ui->flags & UI_QUITTING) ||
 	    strncmp(ui->message, "stopping ", 9) == 0)
-		ui_stop_progress(ui);
+		ui_stop_progress(ui, 1);
 	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
 	ui_check_quit(ui);
 }
@@ -1021,7 +1101,7 @@ ui_quit(struct ui *ui)
 		loop_stop(ui->loop);
 		return;
 	}
-	ui_stop_progress(ui);
+	ui_stop_progress(ui, 0);
 	ui->quit_running = jobtable_running(ui->jt);
 	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
 	    ui_quit_timeout_cb, ui);
@@ -1119,6 +1199,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 void
 ui_free(struct ui *ui)
 {
+	int	i;
+
 	if (ui == NULL)
 		return;
 	loop_set_hook(ui->loop, NULL, NULL);
@@ -1141,6 +1223,8 @@ ui_free(struct ui *ui)
 	ui_colour_free();
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
+	for (i = 0; i < UI_MESSAGES_KEPT; i++)
+		free(ui->msgs[i].text);
 	free(ui->clip);
 	free(ui->notices);
 	free(ui);

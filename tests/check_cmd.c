@@ -33,6 +33,7 @@
 #include "stack.h"
 #include "store.h"
 #include "testnet.h"
+#include "texttable.h"
 
 static char *const test_env[] = {
 	"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/", "FOO=outer", NULL
@@ -2853,6 +2854,345 @@ START_TEST(test_spawn_timeout)
 }
 END_TEST
 
+/* ---- issue 24 (ui1): leaving, tables, history, labels, messages ---- */
+
+/*
+ * exit, quit and logout alone start no job and say how to leave; with
+ * arguments they are a shell's words and the line a job.
+ */
+START_TEST(test_leave_words)
+{
+	static const char *const	 lines[] = { "exit", "quit", "logout",
+		"  quit\t ", NULL };
+	static const char *const	 words[] = { "exit", "quit", "logout",
+		"quit" };
+	struct job			*job;
+	char				 want[256];
+	int				 i;
+
+	for (i = 0; lines[i] != NULL; i++) {
+		snprintf(want, sizeof want, "%s starts no job here; to leave "
+		    "jobdeck, type !quit (it stops every job)", words[i]);
+		run_error_again(lines[i], want);
+		ck_assert_int_eq(rec.ctx.failed, CMD_USAGE);
+		ck_assert_int_eq(rec.nselects, 0);
+		ck_assert_int_eq(rec.quits, 0);
+		ck_assert_int_eq(jobtable_count(rec.jt), 0);
+	}
+	/* exit 3 makes a job that fails with 3, as documented. */
+	job = run_job("exit 3");
+	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(WEXITSTATUS(job_exit_status(job)), 3);
+	ck_assert_int_eq(jobtable_count(rec.jt), 1);
+}
+END_TEST
+
+/* Return the column at which word starts in line (it must be there). */
+static int
+column_of(const char *line, const char *word)
+{
+	const char	*p = strstr(line, word);
+
+	ck_assert_msg(p != NULL, "no %s in \"%s\"", word, line);
+	return (int)(p - line);
+}
+
+/*
+ * !ps: columns sized from their contents, COMMAND where the header says;
+ * the label "NAME: COMMAND" with control characters escaped; in a narrow
+ * view MEM and CPU go, COMMAND keeps TEXTTABLE_LAST_MIN columns.
+ */
+START_TEST(test_ps_columns)
+{
+	struct job	*job;
+	int		 col;
+
+	run_job("true");
+	rec_clear();
+	run_ok("sleep 100 # a comment");
+	job = rec.selected;
+	run_ok("!rename 2 tests");
+	run_job("printf 'a\nb'");
+	rec_clear();
+	run_ok("!ps");
+	ck_assert_int_eq(rec.count, 4);
+	col = column_of(rec.lines[0], "COMMAND");
+	/* ID, PID, STATE, EXIT, TIME, CPU, MEM: at most 55 columns now. */
+	ck_assert_msg(col <= 55, "COMMAND at column %d: %s", col,
+	    rec.lines[0]);
+	ck_assert_int_eq(column_of(rec.lines[1], "true"), col);
+	ck_assert_int_eq(column_of(rec.lines[2], "tests: sleep 100 # a comment"),
+	    col);
+	ck_assert_int_eq(column_of(rec.lines[3], "printf 'a\\nb'"), col);
+	ck_assert_int_eq(column_of(rec.lines[0], "STATE"),
+	    column_of(rec.lines[2], "running"));
+
+	/* Narrow: MEM and CPU go, to give the command room. */
+	rec_clear();
+	rec.ctx.width = 60;
+	run_ok("!ps");
+	rec.ctx.width = 0;
+	ck_assert_ptr_null(strstr(rec.lines[0], "CPU"));
+	ck_assert_ptr_null(strstr(rec.lines[0], "MEM"));
+	ck_assert_int_lt(column_of(rec.lines[0], "COMMAND"), col - 8);
+	col = column_of(rec.lines[0], "COMMAND");
+	ck_assert_int_eq(column_of(rec.lines[2], "tests:"), col);
+	/* Wide enough: every column stays. */
+	rec_clear();
+	rec.ctx.width = col + 20 + TEXTTABLE_LAST_MIN;
+	run_ok("!ps");
+	rec.ctx.width = 0;
+	ck_assert_ptr_nonnull(strstr(rec.lines[0], "CPU"));
+	ck_assert_ptr_nonnull(strstr(rec.lines[0], "MEM"));
+	job_signal(job, SIGKILL);
+	wait_done(job);
+}
+END_TEST
+
+/*
+ * One label for a job: "NAME: COMMAND" (brief: the name), the command
+ * alone without a name, what a terminal obeys escaped.
+ */
+START_TEST(test_job_label)
+{
+	struct job	*job;
+	char		*s;
+
+	job = run_job("printf 'x\ty\033[2J'");
+	s = cmd_job_label(job, 0);
+	ck_assert_str_eq(s, "printf 'x\\ty\\e[2J'");
+	free(s);
+	s = cmd_job_label(job, 1);
+	ck_assert_str_eq(s, "printf 'x\\ty\\e[2J'");
+	free(s);
+	run_ok("!rename 1 tests");
+	s = cmd_job_label(job, 0);
+	ck_assert_str_eq(s, "tests: printf 'x\\ty\\e[2J'");
+	free(s);
+	s = cmd_job_label(job, 1);
+	ck_assert_str_eq(s, "tests");
+	free(s);
+}
+END_TEST
+
+/*
+ * Write runs completed runs as an earlier deck (a process of its own
+ * with a store of its own: a deck id of its own) would; their ids in
+ * ids[0..runs).
+ */
+static void
+earlier_runs(int runs, char ids[][STORE_ID_LEN + 1])
+{
+	struct store_limits	 lim;
+	struct store_meta	 m;
+	struct store		*old;
+	struct store_run	*w;
+	char			*cause = NULL, cmd[32];
+	int			 fds[2], status, i;
+	pid_t			 pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		store_default_limits(&lim);
+		if ((old = store_open(rec.dir, &lim, &cause)) == NULL)
+			_exit(2);
+		for (i = 0; i < runs; i++) {
+			memset(&m, 0, sizeof m);
+			snprintf(cmd, sizeof cmd, "echo run %d", i);
+			m.job = i + 1;
+			m.start = 1;
+			m.command = cmd;
+			m.shell = "/bin/sh";
+			m.cwd = rec.dir;
+			m.pty = 1;
+			m.pid = 4242 + i;
+			m.started = 1700000000000LL + i;
+			m.state = "running";
+			if ((w = store_run_new(old, &m, &cause)) == NULL)
+				_exit(3);
+			m.state = "completed";
+			m.ended = m.started + 1;
+			m.has_status = 1;
+			if (store_run_update(w, &m) != 0)
+				_exit(4);
+			store_run_close(w);
+			if (write(fds[1], m.run, STORE_ID_LEN) != STORE_ID_LEN)
+				_exit(5);
+		}
+		store_free(old);
+		_exit(0);
+	}
+	close(fds[1]);
+	for (i = 0; i < runs; i++) {
+		ck_assert_int_eq(read(fds[0], ids[i], STORE_ID_LEN),
+		    STORE_ID_LEN);
+		ids[i][STORE_ID_LEN] = '\0';
+	}
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "earlier deck: status %d", status);
+}
+
+/* qsort() comparison: run ids newest (greatest) first. */
+static int
+id_newest_first(const void *a, const void *b)
+{
+	return -strcmp(a, b);
+}
+
+/*
+ * Item 8: !history (text and JSON), --limit N, --all and list --all show
+ * the newest runs first, the N newest; 12 runs over three earlier decks
+ * and one of this deck's.
+ */
+START_TEST(test_history_newest)
+{
+	char			 ids[13][STORE_ID_LEN + 1], line[64];
+	struct jsonval		*doc;
+	const struct jsonval	*runs;
+	struct job		*job;
+	int			 i;
+
+	earlier_runs(4, &ids[0]);
+	earlier_runs(4, &ids[4]);
+	earlier_runs(4, &ids[8]);
+	qsort(ids, 12, sizeof ids[0], id_newest_first);
+
+	/* Text: the 5 newest, newest first; every one by default. */
+	rec_clear();
+	run_ok("!history --limit 5");
+	ck_assert_int_eq(rec.count, 6);
+	for (i = 0; i < 5; i++)
+		ck_assert_msg(strncmp(rec.lines[i + 1], ids[i],
+		    STORE_ID_LEN) == 0, "row %d: %s, want %s", i,
+		    rec.lines[i + 1], ids[i]);
+	rec_clear();
+	run_ok("!history");
+	ck_assert_int_eq(rec.count, 13);
+	for (i = 0; i < 12; i++)
+		ck_assert(strncmp(rec.lines[i + 1], ids[i], STORE_ID_LEN) == 0);
+
+	/* JSON: the same order. */
+	doc = json_run("!history --limit 3");
+	runs = jsonval_get(doc, "runs");
+	ck_assert_uint_eq(jsonval_count(runs), 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_str_eq(jsonval_get_string(jsonval_at(runs, (size_t)i),
+		    "run"), ids[i]);
+	jsonval_free(doc);
+
+	/* --all: this deck's run among them, in its place. */
+	job = run_job("echo mine");
+	snprintf(ids[12], sizeof ids[12], "%s", job_run_id(job));
+	qsort(ids, 13, sizeof ids[0], id_newest_first);
+	doc = json_run("!history --all --limit 2");
+	runs = jsonval_get(doc, "runs");
+	ck_assert_uint_eq(jsonval_count(runs), 2);
+	ck_assert_str_eq(jsonval_get_string(jsonval_at(runs, 0), "run"),
+	    ids[0]);
+	ck_assert_str_eq(jsonval_get_string(jsonval_at(runs, 1), "run"),
+	    ids[1]);
+	jsonval_free(doc);
+
+	/* list --all: the history part too, earlier decks' only. */
+	doc = json_run("!list --all --limit 4");
+	runs = jsonval_get(doc, "history");
+	ck_assert_uint_eq(jsonval_count(runs), 4);
+	for (i = 0, snprintf(line, sizeof line, "%s", job_run_id(job));
+	    i < 4; i++)
+		ck_assert_str_ne(jsonval_get_string(jsonval_at(runs,
+		    (size_t)i), "run"), line);
+	for (i = 1; i < 4; i++)
+		ck_assert_int_gt(strcmp(jsonval_get_string(jsonval_at(runs,
+		    (size_t)i - 1), "run"), jsonval_get_string(jsonval_at(runs,
+		    (size_t)i), "run")), 0);
+	jsonval_free(doc);
+}
+END_TEST
+
+/*
+ * The history table: STARTED (wider than its header) and COMMAND where
+ * their headers are; narrow, STARTED goes.
+ */
+START_TEST(test_history_columns)
+{
+	char	ids[2][STORE_ID_LEN + 1];
+	int	i;
+
+	earlier_runs(2, ids);
+	rec_clear();
+	run_ok("!history");
+	ck_assert_int_eq(rec.count, 3);
+	for (i = 1; i < 3; i++) {
+		ck_assert_int_eq(column_of(rec.lines[i], "2023-11-14T"),
+		    column_of(rec.lines[0], "STARTED"));
+		ck_assert_int_eq(column_of(rec.lines[i], "echo run"),
+		    column_of(rec.lines[0], "COMMAND"));
+	}
+	rec_clear();
+	rec.ctx.width = 78;
+	run_ok("!history");
+	rec.ctx.width = 0;
+	ck_assert_ptr_null(strstr(rec.lines[0], "STARTED"));
+	ck_assert_ptr_null(strstr(rec.lines[1], "2023-11-14T"));
+	ck_assert_int_le(column_of(rec.lines[0], "COMMAND"),
+	    78 - TEXTTABLE_LAST_MIN);
+	ck_assert_int_eq(column_of(rec.lines[1], "echo run"),
+	    column_of(rec.lines[0], "COMMAND"));
+}
+END_TEST
+
+/* The messages a test client has shown, newest first. */
+static const struct cmd_msg	test_msgs[] = {
+	{ 1700000000, 1, "[1] nosuchprogram one two three four five six seven "
+	    "eight nine ten eleven twelve failed (exited 127)" },
+	{ 1700000000, 0, "stopping 2 jobs" },
+};
+
+/* The client's messages callback: test_msgs. */
+static int
+rec_messages(const struct cmd_msg **msgs, void *arg)
+{
+	(void)arg;
+	*msgs = test_msgs;
+	return (int)(sizeof test_msgs / sizeof test_msgs[0]);
+}
+
+/*
+ * !messages shows the client's messages whole, wrapped to the view's
+ * width, an error marked; a client that keeps none is told so.
+ */
+START_TEST(test_messages)
+{
+	struct cmd_client	client = rec_client;
+	int			i;
+
+	run_error_again("!messages", "messages: only a screen keeps its "
+	    "messages (each ctl reply carries its own)");
+	client.messages = rec_messages;
+	rec.ctx.client = &client;
+	rec.ctx.width = 60;
+	rec_clear();
+	run_ok("!messages");
+	rec.ctx.width = 0;
+	rec.ctx.client = &rec_client;
+	ck_assert_str_eq(rec.title, "Messages");
+	ck_assert_int_eq(rec.header, 1);
+	ck_assert_int_ge(rec.count, 4);
+	for (i = 0; i < rec.count; i++)
+		ck_assert_msg((int)strlen(rec.lines[i]) <= 60, "%s",
+		    rec.lines[i]);
+	ck_assert_ptr_nonnull(strstr(rec.lines[1], "  error  [1] "
+	    "nosuchprogram one"));
+	ck_assert_ptr_nonnull(strstr(rec.lines[rec.count - 2],
+	    "(exited 127)"));
+	ck_assert_ptr_nonnull(strstr(rec.lines[rec.count - 1],
+	    "  info   stopping 2 jobs"));
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -2940,6 +3280,18 @@ cmd_suite(void)
 	tcase_add_test(tc, test_stack_kill_group_order);
 	tcase_add_test(tc, test_stack_replicas);
 	tcase_add_test(tc, test_stack_pending_restart_killed);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("issue24_ui");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_leave_words);
+	tcase_add_test(tc, test_ps_columns);
+	tcase_add_test(tc, test_job_label);
+	tcase_add_test(tc, test_history_newest);
+	tcase_add_test(tc, test_history_columns);
+	tcase_add_test(tc, test_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1760,6 +1760,156 @@ e2e_pager_cases(Suite *s)
 
 /* ---- end of the text view's cases ---- */
 
+/* ---- issue 24 (ui1): messages, leaving, tables ---- */
+
+/* The bottom row of a rows x cols screen. */
+static struct term_rect
+deck_bottom(int rows, int cols)
+{
+	return (struct term_rect){ rows - 1, 0, 1, cols };
+}
+
+/*
+ * exit, quit and logout alone start nothing and say how to leave, as
+ * Ctrl+D on an empty prompt does; exit 3 is a job.
+ */
+START_TEST(test_leave_words)
+{
+	static const char *const	 words[] = { "exit", "quit", "logout" };
+	struct term			*t = deck_start(NULL, NULL);
+	size_t				 i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		e2e_run(t, words[i]);
+		EXPECT_IN(t, &bottom, e2e_fmt("%s starts no job here; to "
+		    "leave jobdeck, type !quit (it stops every job)", words[i]),
+		    WAIT_MS);
+	}
+	E2E_ASSERT(t, !term_find_in(t, &panel, "[1]", NULL, NULL),
+	    "a leave word started a job");
+	EXPECT_IN(t, &panel, "No jobs yet", WAIT_MS);
+
+	/* Ctrl+D on an empty line says the same; on text, it deletes. */
+	e2e_run(t, "!kill 999");
+	EXPECT_IN(t, &bottom, "no such job: 999", WAIT_MS);
+	term_type(t, "\x04");
+	EXPECT_IN(t, &bottom, "to leave jobdeck, type !quit", WAIT_MS);
+	term_type(t, "xy");
+	term_key(t, TERM_KEY_LEFT);
+	term_type(t, "\x04");
+	EXPECT_IN(t, &bottom, "> x ", WAIT_MS);
+
+	/* With an argument, exit is the shell's: a job that fails with 3. */
+	term_type(t, "\x15");			/* Ctrl+U: an empty line */
+	e2e_run(t, "exit 3");
+	EXPECT_IN(t, &panel, "[1] exit 3", WAIT_MS);
+	EXPECT_IN(t, &panel, "Exited 3", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * At 80 columns the message line shows a job's failure whole, and cuts a
+ * message longer than the line in its middle so its end shows; the
+ * messages key (C-g) and !messages show every one whole, newest first.
+ */
+START_TEST(test_message_line)
+{
+	struct term		*t = deck_start(NULL, NULL);
+	struct term_rect	 b = deck_bottom(24, 80);
+	int			 usage, failed;
+
+	term_resize(t, 24, 80);
+	term_pump(t, 300);
+	EXPECT_IN(t, &b, "> ", WAIT_MS);
+	e2e_run(t, "nosuchprogram --flag");
+	EXPECT_IN(t, &b, "[1] nosuchprogram --flag failed (exited 127)",
+	    WAIT_MS);
+
+	/* Longer than the line: both ends, an ellipsis between. */
+	e2e_run(t, "!spawn");
+	EXPECT_IN(t, &b, "usage: !spawn [--name N]", WAIT_MS);
+	EXPECT_IN(t, &b, "[--escaped] [--] COMMAND...", WAIT_MS);
+	EXPECT_IN(t, &b, "…", WAIT_MS);
+
+	/* The messages key: the view, every message whole, newest first. */
+	term_type(t, "\x07");			/* C-g */
+	EXPECT_IN(t, NULL, "Messages", WAIT_MS);
+	EXPECT_IN(t, NULL, "error  usage: !spawn [--name N]", WAIT_MS);
+	EXPECT_IN(t, NULL, "COMMAND...", WAIT_MS);
+	EXPECT_IN(t, NULL, "error  [1] nosuchprogram --flag failed "
+	    "(exited 127)", WAIT_MS);
+	E2E_ASSERT(t, term_find(t, "usage: !spawn", &usage, NULL) &&
+	    term_find(t, "nosuchprogram --flag failed", &failed, NULL) &&
+	    usage < failed, "the messages are not newest first");
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Messages", WAIT_MS);
+
+	/* !messages is the same view. */
+	e2e_run(t, "!messages");
+	EXPECT_IN(t, NULL, "Messages", WAIT_MS);
+	EXPECT_IN(t, NULL, "(exited 127)", WAIT_MS);
+	term_type(t, "q");
+	term_close(t);
+}
+END_TEST
+
+/* !kill-all says what it did once the jobs have ended, or that none ran. */
+START_TEST(test_kill_all_message)
+{
+	const char *const	 cmds[] = { "sleep 1000", "sleep 1001", NULL };
+	struct term		*t = deck_start(NULL, cmds);
+
+	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
+	e2e_run(t, "!kill-all");
+	EXPECT_IN(t, &bottom, "killed 2 jobs", 2 * GRACE_MS);
+	EXPECT_IN(t, &panel, "Processes (0 running)", WAIT_MS);
+	e2e_run(t, "!kill-all");
+	EXPECT_IN(t, &bottom, "no running jobs", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * !ps at 80 columns gives COMMAND room (it had 13 columns), under its
+ * header; a named job is "NAME: COMMAND" as in the panel.
+ */
+START_TEST(test_ps_narrow)
+{
+	struct term		*t = deck_start(NULL, NULL);
+	struct term_rect	 b = deck_bottom(24, 80);
+	int			 hrow, hcol, row, col;
+
+	term_resize(t, 24, 80);
+	term_pump(t, 300);
+	e2e_run(t, "sleep 1000 # a comment long enough to be cut");
+	e2e_run(t, "!rename 1 tests");
+	EXPECT_IN(t, &b, "[1] is named tests", WAIT_MS);
+	e2e_run(t, "!ps");
+	EXPECT_IN(t, NULL, "COMMAND", WAIT_MS);
+	EXPECT_IN(t, NULL, "tests: sleep 1000 # a comment", WAIT_MS);
+	E2E_ASSERT(t, term_find(t, "COMMAND", &hrow, &hcol) &&
+	    term_find(t, "tests: sleep 1000", &row, &col) && col == hcol,
+	    "the command is not under COMMAND");
+	term_type(t, "q");
+	term_close(t);
+}
+END_TEST
+
+/* Add the cases of issue 24's front end, each its own test case. */
+static void
+e2e_issue24_cases(Suite *s)
+{
+	static const struct e2e_case	cases[] = {
+		{ "leave_words", &test_leave_words, 20 },
+		{ "message_line", &test_message_line, 20 },
+		{ "kill_all_message", &test_kill_all_message, 30 },
+		{ "ps_narrow", &test_ps_narrow, 20 },
+	};
+
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
+}
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 e2e_suite(void)
@@ -1814,6 +1964,7 @@ e2e_suite(void)
 	    (int)(sizeof stop_signals / sizeof stop_signals[0]));
 	suite_add_tcase(s, tc);
 	e2e_pager_cases(s);
+	e2e_issue24_cases(s);
 	return s;
 }
 /* Run the suite; the exit status says whether every test passed. */

@@ -260,6 +260,37 @@ START_TEST(test_stop_hint)
 }
 END_TEST
 
+/*
+ * Issue 24: the messages key is in the binding table: [keys] messages =
+ * "C-o" opens the recent messages (the default C-g then does not), and
+ * !help lists it; C-d on an empty prompt says how to leave.
+ */
+START_TEST(test_messages_key)
+{
+	struct term	*t;
+
+	t = keys_start("[keys]\nmessages = \"C-o\"\n");
+	e2e_run(t, "!kill 999");
+	EXPECT_IN(t, &bottom, "no such job: 999", WAIT_MS);
+	term_type(t, "\x07");			/* C-g: bound to nothing now */
+	term_pump(t, QUIET_MS);
+	E2E_ASSERT(t, !term_find(t, "Messages", NULL, NULL),
+	    "the old key still opens the messages");
+	term_type(t, "\x0f");			/* C-o */
+	EXPECT_IN(t, NULL, "Messages", WAIT_MS);
+	EXPECT_IN(t, NULL, "error  no such job: 999", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Messages", WAIT_MS);
+	term_type(t, "\x04");			/* C-d on an empty line */
+	EXPECT_IN(t, &bottom, "to leave jobdeck, type !quit", WAIT_MS);
+	e2e_run(t, "!help");
+	E2E_ASSERT(t, keys_page_to(t, "C-o                messages"),
+	    "!help lacks the messages key");
+	term_close(t);
+	e2e_cfg_remove();
+}
+END_TEST
+
 /* The suite: one case each, with generous time limits. */
 static Suite *
 keys_e2e_suite(void)
@@ -270,6 +301,7 @@ keys_e2e_suite(void)
 		{ "focus_twice", &test_focus_twice, 30 },
 		{ "scroll_top", &test_scroll_top, 30 },
 		{ "stop_hint", &test_stop_hint, 90 },
+		{ "messages_key", &test_messages_key, 30 },
 	};
 	Suite				*s = suite_create("keys_e2e");
 

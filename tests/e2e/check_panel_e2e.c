@@ -429,6 +429,85 @@ START_TEST(test_panel_input)
 }
 END_TEST
 
+/*
+ * Issue 24: the pane's title names a job as the panel does ("NAME:
+ * COMMAND"), and a command's newline shows escaped (\n) in the panel, the
+ * title, the focus hint and !ps alike, never as '?'.
+ */
+START_TEST(test_panel_label)
+{
+	struct term			*t = panel_start();
+	static const struct term_rect	 r = { 0, 0, 39, 40 };
+	static const struct term_rect	 title = { 0, 40, 1, 80 };
+	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
+
+	e2e_run(t, "!spawn --name tests -- sleep 1000");
+	EXPECT_IN(t, &r, "[1] tests: sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &title, "[1] tests: sleep 1000", WAIT_MS);
+
+	/* A pasted newline: one job, its command escaped everywhere. */
+	term_paste(t, "echo a\rsleep 1000");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, &r, "[2] echo a\\nsleep 1000", WAIT_MS);
+	EXPECT_IN(t, &title, "[2] echo a\\nsleep 1000", WAIT_MS);
+	E2E_ASSERT(t, !term_find(t, "echo a?sleep", NULL, NULL),
+	    "a newline shows as ?");
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_IN(t, &bottom, "keys go to [2] echo a\\nsleep 1000  ·  C-t: "
+	    "back", WAIT_MS);
+	term_key(t, TERM_KEY_CTRL_T);
+	EXPECT_GONE_IN(t, &bottom, "[Focused]", WAIT_MS);
+	e2e_run(t, "!ps");
+	EXPECT_IN(t, &screen, "tests: sleep 1000", WAIT_MS);
+	EXPECT_IN(t, &screen, "echo a\\nsleep 1000", WAIT_MS);
+	term_type(t, "q");
+	term_close(t);
+}
+END_TEST
+
+/* Whether the panel's title row (within r) has as many ( as ). */
+static int
+panel_title_balanced(struct term *t, const struct term_rect *r)
+{
+	struct term_rect	 row = { r->row, r->col, 1, r->cols };
+	const char		*s = term_text_in(t, &row);
+	int			 depth = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && --depth < 0)
+			return 0;
+	}
+	return depth == 0;
+}
+
+/*
+ * Issue 24: a panel too narrow for "Processes (20 running)" cuts inside
+ * the brackets and keeps the ")" (at 80 columns it lost it), also beside
+ * the "↑ N more" mark.
+ */
+START_TEST(test_panel_title_narrow)
+{
+	struct term		*t = panel_start();
+	struct term_rect	 r;
+
+	panel_sleepers(t, 20);
+	r = panel_resize(t, 24, 80);
+	EXPECT_IN(t, &r, "Processes (20 run", WAIT_MS);
+	E2E_ASSERT(t, panel_title_balanced(t, &r),
+	    "the panel's title lost its closing bracket");
+	/* 80x16: jobs above the panel, their mark in the same border. */
+	term_resize(t, 16, 80);
+	r = panel_rect(16, 80);
+	EXPECT_IN(t, &r, "↑ 7 more", WAIT_MS);
+	EXPECT_IN(t, &r, "Processes", WAIT_MS);
+	E2E_ASSERT(t, panel_title_balanced(t, &r),
+	    "the panel's title lost its closing bracket beside ↑");
+	term_close(t);
+}
+END_TEST
+
 static Suite *
 panel_suite(void)
 {
@@ -442,6 +521,8 @@ panel_suite(void)
 		{ "panel_width_bell", &test_panel_width_bell, 30 },
 		{ "panel_agent", &test_panel_agent, 30 },
 		{ "panel_input", &test_panel_input, 40 },
+		{ "panel_label", &test_panel_label, 20 },
+		{ "panel_title_narrow", &test_panel_title_narrow, 40 },
 	};
 	Suite				*s = suite_create("panel_e2e");
 
