@@ -103,15 +103,29 @@
  * which takes none of it for CTL_WRITE_TIMEOUT_MS is dropped; so is an
  * events client (or one following a job that is not logged) whose unsent
  * output passes CTL_OUTPUT_MAX.  A client that
- * closes its connection is dropped at once.  At most CTL_CLIENTS_MAX
- * clients are served at once: a new one takes the place of the oldest
- * client still sending its request (which is answered "request not
- * complete: dropped for a new client", status 2), and when every client
- * is past its request it is answered "too many clients" (status 1) and
- * closed.  Clients of the read-only socket hold at most
- * CTL_RO_CLIENTS_MAX of those places and take the place only of another
- * read-only client, so readers cannot lock out a client that may act.  A
- * client of another uid is answered "permission denied" (status 2).
+ * closes its connection is dropped at once.
+ *
+ * Two budgets, so that clients that stay cannot lock out those that act.
+ * A client whose reply is a stream (wait, events, logs, logs --follow,
+ * grep) leaves the short requests' places for a stream's: at most
+ * CTL_STREAMS_MAX streams at once, CTL_RO_STREAMS_MAX of them from
+ * NAME.ro; one more is answered "too many streams at once" (status 1),
+ * while the streams already granted go on (a script's wait is never cut
+ * for another's).  Every other client (sending its request, waiting for
+ * a session line, reading its reply) holds one of CTL_CLIENTS_MAX short
+ * places, CTL_RO_CLIENTS_MAX at most from NAME.ro, so the full socket
+ * always has places of its own.  When a socket's places are taken, a new
+ * connection takes the place of the oldest client still sending its
+ * request CTL_IDLE_MS after it came (told "request not complete: dropped
+ * for a new client", status 2; a reader only of a reader); with no such
+ * client it is not refused but waits, unaccepted, in the socket's
+ * backlog (listen()'s CTL_CLIENTS_MAX, then connect() waits) until a
+ * place frees: short requests end within CTL_REQUEST_TIMEOUT_MS,
+ * CTL_WRITE_TIMEOUT_MS or their session line's limit.  So a kill or a
+ * ps is always served, at worst after a short wait, and the deck holds
+ * at most CTL_CLIENTS_MAX + CTL_STREAMS_MAX clients (fds, and tens of
+ * KiB each; an events stream up to CTL_OUTPUT_MAX).  A client of another
+ * uid is answered "permission denied" (status 2).
  *
  * Ownership: the caller owns the struct ctl; it owns the listening
  * sockets (both unlinked by ctl_free()), its clients and their sockets, and its loop
@@ -144,8 +158,11 @@ struct ctl_cbs {
 #define CTL_KEEPALIVE_MS	2000	/* a quiet stream's keepalive */
 #define CTL_ANSWER_TIMEOUT_MS	10000	/* the client's wait for a byte */
 #define CTL_OUTPUT_MAX		(256 * 1024)	/* a pushed stream's backlog */
-#define CTL_CLIENTS_MAX		128
+#define CTL_CLIENTS_MAX		128	/* short requests at once */
 #define CTL_RO_CLIENTS_MAX	(CTL_CLIENTS_MAX / 2)	/* of them on NAME.ro */
+#define CTL_STREAMS_MAX		512	/* streams (wait, events...) at once */
+#define CTL_RO_STREAMS_MAX	(CTL_STREAMS_MAX / 2)	/* of them on NAME.ro */
+#define CTL_IDLE_MS		1000	/* a request not sent may give way */
 #define CTL_CONTROL		'\036'	/* starts a line of the protocol */
 
 /* Flags of ctl_socket_path(). */

@@ -7,7 +7,19 @@
  * --read-only, so an agent starts and watches jobs in the very deck a
  * person is looking at.  --start starts a deck without a screen
  * (`jobdeck up --stay`) when none of that name runs, and quits it when the
- * session ends.
+ * session ends: only the deck it started (its child, known by the pid
+ * that listens on the socket, SO_PEERCRED), and only while that child
+ * lives, so a deck that another session started, or that won the name
+ * in a race with ours, is never stopped.
+ *
+ * Every request read before the end of stdin is answered (tools/call
+ * included: the session waits for its calls), stdout is flushed, and
+ * then the session ends; a signal ends it at once.  Requests of the deck
+ * queue within the process: at most MCP_DECK_SHORT_MAX at the deck at
+ * once, and MCP_DECK_WAIT_MAX waits (MCP_REQ_WAIT: they last until jobs
+ * end, and take a stream's place at the deck, ctl.h), each kind in the
+ * order asked, so that a burst of calls is never refused for the
+ * deck's limits and a wait never holds up a short request.
  *
  * The server itself (mcp.c) knows nothing of stdio or sockets: it is
  * given one message at a time (mcp_server_input()) and reaches the world
@@ -45,18 +57,22 @@ struct mcp_reply {
 
 typedef void	mcp_reply_cb(const struct mcp_reply *, void *cb_arg);
 
+/* Flags of a deck request (mcp_io's start). */
+#define MCP_REQ_JSON	0x1	/* --json */
+#define MCP_REQ_WAIT	0x2	/* a wait: answered when its jobs end */
+
 /*
  * What the server needs of the world.  send writes one JSON-RPC message
  * (without its newline).  start begins a request of the deck: words as
  * jobdeck ctl takes them (the command and its arguments, NULL-terminated;
- * json asks for --json); done is called exactly once, from the loop and
+ * flags MCP_REQ_*); done is called exactly once, from the loop and
  * never from inside start, unless cancel is called first; NULL means the
  * request could not even begin (done is not called).  quit is called once
  * the session is over (stdin closed, or the client asked); may be NULL.
  */
 struct mcp_io {
 	void	(*send)(const char *msg, size_t len, void *arg);
-	struct mcp_request *(*start)(char *const *words, int json,
+	struct mcp_request *(*start)(char *const *words, int flags,
 		    mcp_reply_cb *done, void *cb_arg, void *arg);
 	void	(*cancel)(struct mcp_request *, void *arg);
 	void	(*quit)(void *arg);
@@ -70,11 +86,14 @@ struct mcp_opts {
 
 #define MCP_LINE_MAX	(4 * 1024 * 1024)	/* one message, in bytes */
 #define MCP_OUTPUT_MAX	(64 * 1024)		/* a tool's output text */
+#define MCP_DECK_SHORT_MAX	16	/* requests at the deck at once */
+#define MCP_DECK_WAIT_MAX	64	/* ... and waits (MCP_REQ_WAIT) */
 
 struct mcp_server *mcp_server_new(struct loop *, const struct mcp_opts *,
 		    const struct mcp_io *, void *arg);
 void		 mcp_server_input(struct mcp_server *, const char *msg,
 		    size_t len);
+int		 mcp_server_busy(const struct mcp_server *);
 void		 mcp_server_free(struct mcp_server *);
 
 int		 mcp_main(int argc, char **argv);

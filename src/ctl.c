@@ -42,6 +42,14 @@
  * a client is always polled for input or, once its peer has shut down its
  * side, for the hangup alone.
  *
+ * Places (ctl.h): a client holds a short request's place until its reply
+ * starts a stream (CTL_STREAMING), which counts against the streams'
+ * budget instead (ctl_cmd_stream() refuses one over it).  A listening
+ * socket whose short places are taken, with no idle request to give way,
+ * is not polled (ctl_accept_update()): its new connections wait in the
+ * kernel's backlog until a client is freed or becomes a stream, or the
+ * oldest request still being sent has been at it for CTL_IDLE_MS.
+ *
  * A client is never freed inside a callback: dropping one closes its
  * socket at once and marks it dead, and a zero-delay timer frees the dead.
  */
@@ -115,6 +123,7 @@ struct ctl_wait {
 struct ctl_client {
 	struct ctl	*ctl;
 	int		 fd;
+	int64_t		 since;		/* ms: when it came */
 	struct xbuf	 in;		/* the request so far */
 	struct xbuf	 out;		/* unsent output */
 	size_t		 out_off;	/* sent part of out */
@@ -162,6 +171,7 @@ struct ctl_client {
 #define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
 #define CTL_READ_ONLY	0x1000	/* came in on NAME.ro: may only look */
 #define CTL_LATER	0x2000	/* a session line: answers when it is done */
+#define CTL_STREAMING	0x4000	/* a stream: holds no short request's place */
 	int		 flags;
 };
 
@@ -210,13 +220,16 @@ struct ctl {
 	int			  nfeeds;
 
 	uint64_t		  reap_timer;
-	uint64_t		  accept_timer;
+	uint64_t		  accept_timer;	/* out of fds: accept later */
+	uint64_t		  room_timer;	/* full: one may become idle */
+	int64_t			  room_at;	/* ... at this time */
 	uint64_t		  keepalive_timer;
 	uint64_t		  partial_timer;
 	uint64_t		  wait_timer;	/* look at the waits after an end */
 };
 
 static void	ctl_accept_cb(int, short, void *);
+static void	ctl_accept_update(struct ctl *);
 static void	ctl_client_cb(int, short, void *);
 static void	ctl_client_drop(struct ctl_client *);
 static void	ctl_client_flush(struct ctl_client *);
@@ -756,6 +769,8 @@ ctl_reap_cb(void *arg)
 			ctl_feed_clear(&ctl->feeds[i]);
 		ctl->nfeeds = 0;
 	}
+	/* Places are free: connections waiting in the backlog may come. */
+	ctl_accept_update(ctl);
 }
 
 /* Drop a client: close its socket now, free it after this turn. */
@@ -1164,16 +1179,6 @@ ctl_refuse(int fd, int status, const char *msg)
 	free(reply);
 }
 
-/* Poll the listening sockets (events POLLIN) or not (0). */
-static void
-ctl_accept_events(struct ctl *ctl, short events)
-{
-	int	i;
-
-	for (i = 0; i < CTL_SOCKS; i++)
-		loop_set_events(ctl->loop, ctl->socks[i].fd, events);
-}
-
 /* Let the listening sockets be polled again after running out of fds. */
 static void
 ctl_accept_resume_cb(void *arg)
@@ -1181,81 +1186,171 @@ ctl_accept_resume_cb(void *arg)
 	struct ctl	*ctl = arg;
 
 	ctl->accept_timer = 0;
-	ctl_accept_events(ctl, POLLIN);
+	ctl_accept_update(ctl);
 }
 
-/* Count the clients still open that have all of flags (0: every one). */
+/* Count the clients still open whose flags, under mask, are flags. */
 static int
-ctl_live_clients(const struct ctl *ctl, int flags)
+ctl_count(const struct ctl *ctl, int mask, int flags)
 {
 	const struct ctl_client	*c;
 	int			 i, n = 0;
 
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		n += !(c->flags & CTL_DEAD) && (c->flags & flags) == flags;
+		n += !(c->flags & CTL_DEAD) && (c->flags & mask) == flags;
 	}
 	return n;
 }
 
 /*
- * Make room for a new client when the table (or the read-only clients'
- * share of it) is full: drop the oldest client with all of flags (0: any)
- * still sending its request, telling it why.  Returns -1 if every such
- * client is past its request (then the new one is refused).
+ * Return whether the short requests' places are all taken for a new
+ * client of NAME.sock, or of NAME.ro (read_only): CTL_CLIENTS_MAX clients
+ * that are not streams, or CTL_RO_CLIENTS_MAX of them from NAME.ro.
  */
 static int
-ctl_evict(struct ctl *ctl, int flags)
+ctl_short_full(const struct ctl *ctl, int read_only)
+{
+	if (ctl_count(ctl, CTL_STREAMING, 0) >= CTL_CLIENTS_MAX)
+		return 1;
+	return read_only && ctl_count(ctl, CTL_STREAMING | CTL_READ_ONLY,
+	    CTL_READ_ONLY) >= CTL_RO_CLIENTS_MAX;
+}
+
+/*
+ * Return the oldest client whose place a new one may take: one still
+ * sending its request CTL_IDLE_MS after it came (from NAME.ro, for a new
+ * client of NAME.ro); else NULL, with *next the time the oldest younger
+ * one will be idle (-1: none is still sending its request).
+ */
+static struct ctl_client *
+ctl_idle(const struct ctl *ctl, int read_only, int64_t now, int64_t *next)
 {
 	struct ctl_client	*c;
 	int			 i;
 
+	*next = -1;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
 		if ((c->flags & (CTL_ANSWERED | CTL_DEAD)) ||
-		    (c->flags & flags) != flags)
+		    (read_only && !(c->flags & CTL_READ_ONLY)))
 			continue;
-		debuglog("ctl: client %d evicted, its request not complete",
-		    c->fd);
-		ctl_refuse(c->fd, 2, "request not complete: dropped for a new "
-		    "client (too many clients at once)");
-		ctl_client_drop(c);
-		return 0;
+		if (now - c->since >= CTL_IDLE_MS)
+			return c;
+		if (*next == -1)
+			*next = c->since + CTL_IDLE_MS;
 	}
-	return -1;
+	return NULL;
 }
 
 /*
- * Accept waiting connections on either socket: check the peer's uid and
- * the limit; a client of NAME.ro is marked read-only for good.
+ * Return whether a new client of a socket can be served now: a place is
+ * free, or an idle client can give up its own.  If not, *next is when an
+ * idle one may (-1: only when a client ends or becomes a stream).
+ */
+static int
+ctl_room(const struct ctl *ctl, int read_only, int64_t now, int64_t *next)
+{
+	*next = -1;
+	if (!ctl_short_full(ctl, read_only))
+		return 1;
+	return ctl_idle(ctl, read_only, now, next) != NULL;
+}
+
+/* The oldest request may be idle now: look at the sockets again. */
+static void
+ctl_room_cb(void *arg)
+{
+	struct ctl	*ctl = arg;
+
+	ctl->room_timer = 0;
+	ctl_accept_update(ctl);
+}
+
+/*
+ * Poll each listening socket that has room for a new client, and leave
+ * the others' connections waiting in the kernel's backlog (bounded by
+ * listen()); none while out of fds.  When only young requests hold the
+ * places, look again once the oldest of them is idle.
+ */
+static void
+ctl_accept_update(struct ctl *ctl)
+{
+	int64_t	now, next, soonest = -1;
+	int	i, room;
+
+	if (ctl->loop == NULL)
+		return;
+	now = loop_now_ms();
+	for (i = 0; i < CTL_SOCKS; i++) {
+		room = ctl->accept_timer == 0 && ctl_room(ctl,
+		    i == CTL_SOCK_READ_ONLY, now, &next);
+		loop_set_events(ctl->loop, ctl->socks[i].fd, room ? POLLIN :
+		    0);
+		if (!room && next != -1 && (soonest == -1 || next < soonest))
+			soonest = next;
+	}
+	if (ctl->room_timer != 0 && (soonest == -1 ||
+	    soonest != ctl->room_at)) {
+		loop_cancel_timer(ctl->loop, ctl->room_timer);
+		ctl->room_timer = 0;
+	}
+	if (soonest != -1 && ctl->room_timer == 0 && ctl->accept_timer == 0) {
+		ctl->room_at = soonest;
+		ctl->room_timer = loop_add_timer(ctl->loop, soonest > now ?
+		    soonest - now : 1, ctl_room_cb, ctl);
+	}
+}
+
+/* Drop an idle client for a new one, telling it why. */
+static void
+ctl_evict(struct ctl_client *c)
+{
+	debuglog("ctl: client %d evicted, its request not complete", c->fd);
+	ctl_refuse(c->fd, 2, "request not complete: dropped for a new client "
+	    "(too many clients at once)");
+	ctl_client_drop(c);
+}
+
+/*
+ * Accept waiting connections on either socket while it has room (else
+ * they wait in the backlog, ctl_accept_update()): check the peer's uid,
+ * take an idle client's place if need be; a client of NAME.ro is marked
+ * read-only for good.
  */
 static void
 ctl_accept_cb(int fd, short revents, void *arg)
 {
 	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
+	struct ctl_client	*c, *idle;
 	struct ucred		 cred;
 	socklen_t		 len;
 	char			*msg;
-	int			 cfd, i, read_only, ro_flags;
+	int64_t			 now, next;
+	int			 cfd, i, read_only;
 
 	(void)revents;
 	read_only = fd == ctl->socks[CTL_SOCK_READ_ONLY].fd;
 	for (i = 0; i < CTL_ACCEPT_BURST; i++) {
+		now = loop_now_ms();
+		if (!ctl_room(ctl, read_only, now, &next)) {
+			debuglog("ctl: %d clients at once: new ones%s wait",
+			    ctl_count(ctl, CTL_STREAMING, 0),
+			    read_only ? " (read-only)" : "");
+			break;
+		}
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno == EMFILE || errno == ENFILE ||
-			    errno == ENOBUFS || errno == ENOMEM) {
-				/* Still readable: wait rather than spin. */
-				ctl_accept_events(ctl, 0);
-				if (ctl->accept_timer == 0)
-					ctl->accept_timer = loop_add_timer(
-					    ctl->loop, CTL_ACCEPT_PAUSE_MS,
-					    ctl_accept_resume_cb, ctl);
-			}
-			return;
+			/* Still readable: wait rather than spin. */
+			if ((errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) &&
+			    ctl->accept_timer == 0)
+				ctl->accept_timer = loop_add_timer(ctl->loop,
+				    CTL_ACCEPT_PAUSE_MS, ctl_accept_resume_cb,
+				    ctl);
+			break;
 		}
 		len = sizeof cred;
 		if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) !=
@@ -1269,22 +1364,14 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			free(msg);
 			continue;
 		}
-		/* A reader makes room only among readers. */
-		ro_flags = read_only ? CTL_READ_ONLY : 0;
-		if (((read_only && ctl_live_clients(ctl, CTL_READ_ONLY) >=
-		    CTL_RO_CLIENTS_MAX) || ctl_live_clients(ctl, 0) >=
-		    CTL_CLIENTS_MAX) && ctl_evict(ctl, ro_flags) != 0) {
-			debuglog("ctl: refused a client%s: %d at once",
-			    read_only ? " (read-only)" : "",
-			    ctl_live_clients(ctl, ro_flags));
-			ctl_refuse(cfd, 1, "too many clients at once; try "
-			    "again");
-			close(cfd);
-			continue;
-		}
+		/* A reader takes the place of a reader only. */
+		if (ctl_short_full(ctl, read_only) && (idle = ctl_idle(ctl,
+		    read_only, now, &next)) != NULL)
+			ctl_evict(idle);
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
 		c->fd = cfd;
+		c->since = now;
 		if (read_only)
 			c->flags |= CTL_READ_ONLY;
 		if (ctl->nclients == ctl->alloc) {
@@ -1297,8 +1384,9 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		    ctl_client_timeout_cb, c);
 		loop_watch_fd(ctl->loop, cfd, POLLIN, ctl_client_cb, c);
 		debuglog("ctl: client %d connected%s, %d at once", cfd,
-		    read_only ? " (read-only)" : "", ctl_live_clients(ctl, 0));
+		    read_only ? " (read-only)" : "", ctl_count(ctl, 0, 0));
 	}
+	ctl_accept_update(ctl);
 }
 
 /* Build one JSON event line: begin it with its kind and the job's id. */
@@ -2046,13 +2134,30 @@ ctl_cmd_select(struct job *job, int focus, void *arg)
 		ctl->cbs->focus(job, ctl->cbs_arg);
 }
 
-/* Turn the client into a stream once the reply starts; 0 or -1. */
+/*
+ * Turn the client into a stream once the reply starts; 0, or -1 when it
+ * streams already or the streams' budget is spent (CTL_STREAMS_MAX, and
+ * CTL_RO_STREAMS_MAX of them from NAME.ro).
+ */
 static int
 ctl_cmd_stream(struct ctl_client *c, enum ctl_stream stream,
     struct job *job, char **cause)
 {
+	struct ctl	*ctl = c->ctl;
+	int		 read_only = (c->flags & CTL_READ_ONLY) != 0;
+
 	if (c->stream != CTL_STREAM_NONE) {
 		*cause = xstrdup("already streaming");
+		return -1;
+	}
+	if (ctl_count(ctl, CTL_STREAMING, CTL_STREAMING) >= CTL_STREAMS_MAX ||
+	    (read_only && ctl_count(ctl, CTL_STREAMING | CTL_READ_ONLY,
+	    CTL_STREAMING | CTL_READ_ONLY) >= CTL_RO_STREAMS_MAX)) {
+		debuglog("ctl: client %d refused a stream: too many", c->fd);
+		*cause = xprintf("too many streams at once (%d%s); try again "
+		    "when one has ended", read_only ? CTL_RO_STREAMS_MAX :
+		    CTL_STREAMS_MAX, read_only ? " on the read-only socket" :
+		    "");
 		return -1;
 	}
 	c->stream = stream;
@@ -2564,6 +2669,9 @@ ctl_client_reply(struct ctl_client *c, int failed)
 		return;
 	}
 	if (c->stream != CTL_STREAM_NONE) {
+		/* Its short request's place goes to the next one. */
+		c->flags |= CTL_STREAMING;
+		ctl_accept_update(ctl);
 		xbuf_add(&c->out, "0\n", 2);
 		if (c->stream == CTL_STREAM_EVENTS) {
 			c->flags |= CTL_EVENTS;
@@ -2734,6 +2842,8 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->reap_timer);
 		if (ctl->accept_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->accept_timer);
+		if (ctl->room_timer != 0)
+			loop_cancel_timer(ctl->loop, ctl->room_timer);
 		if (ctl->keepalive_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
 		if (ctl->partial_timer != 0)

@@ -79,7 +79,7 @@ extern const struct mcp_tool mcp_tools[];
 typedef void	mcp_call_cb(struct mcp_call *, const struct mcp_reply *);
 
 /* mcp.c, for the tools. */
-int		 mcp_call_ctl(struct mcp_call *, char *const *words, int json,
+int		 mcp_call_ctl(struct mcp_call *, char *const *words, int flags,
 		    mcp_call_cb *done);
 void		 mcp_call_finish(struct mcp_call *, const char *structured,
 		    const char *text);

@@ -447,12 +447,12 @@ mcp_tools_words_clear(struct mcp_tools_words *w)
  * failed the call).
  */
 static int
-mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int json,
+mcp_tools_ask(struct mcp_call *call, struct mcp_tools_words *w, int flags,
     mcp_call_cb *done)
 {
 	int	r;
 
-	r = mcp_call_ctl(call, w->v, json, done);
+	r = mcp_call_ctl(call, w->v, flags, done);
 	mcp_tools_words_clear(w);
 	return r;
 }
@@ -926,7 +926,8 @@ mcp_tools_terminal(struct mcp_call *call, const struct jsonval *args)
 	mcp_tools_add_place(&w, args);
 	mcp_tools_add(&w, "--");
 	mcp_tools_add_escaped(&w, jsonval_get_string(args, "command"));
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_terminal_spawned);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON,
+	    mcp_tools_terminal_spawned);
 }
 
 /* terminal: the job started; answer, or (not async) wait for its end. */
@@ -964,7 +965,8 @@ mcp_tools_terminal_spawned(struct mcp_call *call, const struct mcp_reply *r)
 	mcp_tools_add(&w, "--timeout");
 	mcp_tools_addf(&w, "%g", tc->timeout);
 	mcp_tools_addf(&w, "%lld", (long long)tc->id);
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_terminal_waited);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON | MCP_REQ_WAIT,
+	    mcp_tools_terminal_waited);
 }
 
 /* terminal: the job ended or the wait ran out; read its output. */
@@ -982,7 +984,7 @@ mcp_tools_terminal_waited(struct mcp_call *call, const struct mcp_reply *r)
 	mcp_tools_add(&w, "--max-bytes");
 	mcp_tools_addf(&w, "%d", MCP_OUTPUT_MAX);
 	mcp_tools_addf(&w, "%lld", (long long)tc->id);
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_terminal_read);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, mcp_tools_terminal_read);
 }
 
 /* terminal: answer with the job's output and how it ended. */
@@ -1041,7 +1043,7 @@ mcp_tools_status_ask(struct mcp_call *call, const char *max,
 	mcp_tools_add(&w, "--max-bytes");
 	mcp_tools_add(&w, max);
 	mcp_tools_add(&w, tc->job);
-	(void)mcp_tools_ask(call, &w, 1, done);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, done);
 }
 
 /*
@@ -1173,7 +1175,7 @@ mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
 	tc->limit = 50;
 	(void)jsonval_int(jsonval_get(args, "limit"), &tc->limit);
 	mcp_tools_add(&w, "list");
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_list_done);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, mcp_tools_list_done);
 }
 
 /*
@@ -1412,7 +1414,7 @@ mcp_tools_screen(struct mcp_call *call, const struct jsonval *args)
 	mcp_tools_add(&w, "screen");
 	mcp_tools_add(&w, job);
 	free(job);
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_screen_done);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, mcp_tools_screen_done);
 }
 
 /* terminal_screen: answer with the screen; its text is the rows. */
@@ -1577,7 +1579,7 @@ mcp_tools_run(struct mcp_call *call, const struct jsonval *args)
 		mcp_tools_words_clear(&w);
 		return;
 	}
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_run_spawned);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, mcp_tools_run_spawned);
 }
 
 /* run: the job started; wait for its end (its timeout bounds it). */
@@ -1593,7 +1595,8 @@ mcp_tools_run_spawned(struct mcp_call *call, const struct mcp_reply *r)
 	jsonval_free(doc);
 	mcp_tools_add(&w, "wait");
 	mcp_tools_addf(&w, "%lld", (long long)tc->id);
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_run_waited);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON | MCP_REQ_WAIT,
+	    mcp_tools_run_waited);
 }
 
 /* run: the job ended; read its streams. */
@@ -1611,7 +1614,7 @@ mcp_tools_run_waited(struct mcp_call *call, const struct mcp_reply *r)
 	mcp_tools_add(&w, "--max-bytes");
 	mcp_tools_addf(&w, "%d", MCP_OUTPUT_MAX);
 	mcp_tools_addf(&w, "%lld", (long long)tc->id);
-	(void)mcp_tools_ask(call, &w, 1, mcp_tools_run_read);
+	(void)mcp_tools_ask(call, &w, MCP_REQ_JSON, mcp_tools_run_read);
 }
 
 /*

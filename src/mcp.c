@@ -52,7 +52,7 @@
 #define MCP_BACKLOG_MAX		(64 * 1024 * 1024)	/* stdout unread */
 #define MCP_FLUSH_MS		5000	/* at the end, for stdout */
 #define MCP_DECK_START_MS	10000	/* --start: the deck's socket */
-#define MCP_DECK_QUIT_MS	5000	/* --start: the deck's leaving */
+#define MCP_DECK_QUIT_MS	10000	/* --start: the deck's leaving */
 
 #define MCP_PARSE_ERROR		-32700
 #define MCP_INVALID_REQUEST	-32600
@@ -274,11 +274,11 @@ mcp_call_reply(const struct mcp_reply *reply, void *cb_arg)
 }
 
 /*
- * Ask the deck for words (json: --json) for call; done gets the reply.
+ * Ask the deck for words (flags MCP_REQ_*) for call; done gets the reply.
  * Returns 0, or -1 after failing the call (the tool must not touch it).
  */
 int
-mcp_call_ctl(struct mcp_call *call, char *const *words, int json,
+mcp_call_ctl(struct mcp_call *call, char *const *words, int flags,
     mcp_call_cb *done)
 {
 	struct mcp_server	*srv = call->srv;
@@ -287,7 +287,7 @@ mcp_call_ctl(struct mcp_call *call, char *const *words, int json,
 	cr = xcalloc(1, sizeof *cr);
 	cr->call = call;
 	cr->done = done;
-	cr->req = srv->io->start(words, json, mcp_call_reply, cr, srv->arg);
+	cr->req = srv->io->start(words, flags, mcp_call_reply, cr, srv->arg);
 	if (cr->req == NULL) {
 		free(cr);
 		mcp_call_fail(call, "could not ask deck '%s'", srv->deck);
@@ -1072,6 +1072,18 @@ mcp_server_input(struct mcp_server *srv, const char *msg, size_t len)
 	jsonval_free(v);
 }
 
+/* Return how many tools/call requests are still to be answered. */
+int
+mcp_server_busy(const struct mcp_server *srv)
+{
+	const struct mcp_call	*call;
+	int			 n = 0;
+
+	for (call = srv->calls; call != NULL; call = call->next)
+		n++;
+	return n;
+}
+
 /* Make a server on loop; io and arg must outlive it. */
 struct mcp_server *
 mcp_server_new(struct loop *loop, const struct mcp_opts *opts,
@@ -1112,6 +1124,21 @@ mcp_server_free(struct mcp_server *srv)
 	free(srv);
 }
 
+/*
+ * Requests of the deck of one kind (short ones, or waits): those at the
+ * deck, and those queued in the order asked.
+ */
+struct mcp_lane {
+	int			 busy;		/* at the deck */
+	int			 max;
+	struct mcp_request	*head;		/* queued */
+	struct mcp_request	**tail;
+};
+
+#define MCP_LANE_SHORT	0
+#define MCP_LANE_WAIT	1
+#define MCP_LANES	2
+
 /* jobdeck mcp's process: stdin, stdout, the deck, the server. */
 struct mcp_main {
 	struct loop		*loop;
@@ -1130,15 +1157,25 @@ struct mcp_main {
 	size_t			 outlen;
 	size_t			 outoff;
 	int			 out_lost;	/* the reader went away */
+	int			 in_done;	/* stdin ended: answer, end */
 	int			 ending;
 	int			 rc;
+	struct mcp_lane		 lanes[MCP_LANES];
 };
 
-/* A deck request of the io: its ctlconn, and whom to tell. */
+/*
+ * A deck request of the io: queued (its words kept), then at the deck
+ * (its ctlconn); and whom to tell.
+ */
 struct mcp_request {
-	struct ctlconn	*cc;
-	mcp_reply_cb	*done;
-	void		*cb_arg;
+	struct mcp_main		*m;
+	struct mcp_lane		*lane;
+	struct ctlconn		*cc;		/* NULL while queued */
+	char			**words;	/* while queued */
+	int			 flags;
+	mcp_reply_cb		*done;
+	void			*cb_arg;
+	struct mcp_request	*next;		/* in the lane's queue */
 };
 
 /* The options of jobdeck mcp: usage and help are made from these. */
@@ -1252,19 +1289,27 @@ mcp_main_flush(struct mcp_main *m)
 	}
 	if (m->outoff == m->outlen || m->out_lost)
 		m->outoff = m->outlen = 0;
+	/* Idle, stdout is polled for its reader's leaving alone (POLLERR). */
 	if (m->out_watched)
 		loop_set_events(m->loop, m->out_fd, m->outlen > 0 ? POLLOUT :
-		    0);
+		    POLLPRI);
 }
 
-/* stdout has room. */
+/*
+ * stdout has room, or its reader went away (the client is gone: no
+ * answer can reach it, so the session ends, even with calls in flight).
+ */
 static void
 mcp_main_out_cb(int fd, short revents, void *arg)
 {
 	struct mcp_main	*m = arg;
 
 	(void)fd;
-	(void)revents;
+	if ((revents & (POLLERR | POLLHUP)) && m->outlen == 0) {
+		m->out_lost = 1;
+		mcp_main_end(m, 0);
+		return;
+	}
 	mcp_main_flush(m);
 }
 
@@ -1311,12 +1356,65 @@ mcp_main_drain(struct mcp_main *m)
 		loop_run_once(m->loop, end - now);
 }
 
-/* A deck request of the io is answered. */
+static void	mcp_main_reply(int, int, const char *, size_t, void *);
+
+static const struct ctlconn_cbs mcp_main_ctlconn_cbs = { mcp_main_reply };
+
+/* Free a request's queued words. */
+static void
+mcp_main_words_free(struct mcp_request *r)
+{
+	size_t	i;
+
+	for (i = 0; r->words != NULL && r->words[i] != NULL; i++)
+		free(r->words[i]);
+	free(r->words);
+	r->words = NULL;
+}
+
+/* Send a request to the deck (words: its own, or the queued copy). */
+static void
+mcp_main_ask(struct mcp_request *r, char *const *words)
+{
+	struct mcp_main	*m = r->m;
+	int		 flags = 0;
+
+	if (r->flags & MCP_REQ_JSON)
+		flags |= CTLCONN_JSON;
+	if (m->read_only)
+		flags |= CTLCONN_READ_ONLY;
+	r->cc = ctlconn_new(m->loop, m->deck, words, flags, MCP_REPLY_MAX,
+	    &mcp_main_ctlconn_cbs, r);
+	r->lane->busy++;
+}
+
+/* Send a lane's queued requests while it has room (not once ending). */
+static void
+mcp_main_pump(struct mcp_main *m, struct mcp_lane *l)
+{
+	struct mcp_request	*r;
+
+	while (!m->ending && l->busy < l->max && (r = l->head) != NULL) {
+		if ((l->head = r->next) == NULL)
+			l->tail = &l->head;
+		r->next = NULL;
+		mcp_main_ask(r, r->words);
+		mcp_main_words_free(r);
+	}
+}
+
+/*
+ * A deck request of the io is answered: tell its call, then send the
+ * next one of its lane (the call's own next request, if it asked for one
+ * meanwhile, queues behind those already waiting).
+ */
 static void
 mcp_main_reply(int status, int exit, const char *body, size_t len,
     void *arg)
 {
 	struct mcp_request	*r = arg;
+	struct mcp_main		*m = r->m;
+	struct mcp_lane		*l = r->lane;
 	struct mcp_reply	 reply;
 
 	reply.status = status;
@@ -1326,37 +1424,68 @@ mcp_main_reply(int status, int exit, const char *body, size_t len,
 	r->done(&reply, r->cb_arg);
 	ctlconn_free(r->cc);
 	free(r);
+	l->busy--;
+	mcp_main_pump(m, l);
 }
 
-static const struct ctlconn_cbs mcp_main_ctlconn_cbs = { mcp_main_reply };
-
-/* The io's start: a request of the deck over its socket. */
+/*
+ * The io's start: a request of the deck over its socket, at once while
+ * its lane has room, else queued with a copy of its words.
+ */
 static struct mcp_request *
-mcp_main_start(char *const *words, int json, mcp_reply_cb *done,
+mcp_main_start(char *const *words, int flags, mcp_reply_cb *done,
     void *cb_arg, void *arg)
 {
 	struct mcp_main		*m = arg;
 	struct mcp_request	*r;
-	int			 flags = 0;
+	struct mcp_lane		*l;
+	size_t			 i, n;
 
-	if (json)
-		flags |= CTLCONN_JSON;
-	if (m->read_only)
-		flags |= CTLCONN_READ_ONLY;
+	l = &m->lanes[(flags & MCP_REQ_WAIT) ? MCP_LANE_WAIT :
+	    MCP_LANE_SHORT];
 	r = xcalloc(1, sizeof *r);
+	r->m = m;
+	r->lane = l;
+	r->flags = flags;
 	r->done = done;
 	r->cb_arg = cb_arg;
-	r->cc = ctlconn_new(m->loop, m->deck, words, flags, MCP_REPLY_MAX,
-	    &mcp_main_ctlconn_cbs, r);
+	if (l->busy < l->max && l->head == NULL) {
+		mcp_main_ask(r, words);
+		return r;
+	}
+	for (n = 0; words[n] != NULL; n++)
+		;
+	r->words = xcalloc(n + 1, sizeof *r->words);
+	for (i = 0; i < n; i++)
+		r->words[i] = xstrdup(words[i]);
+	*l->tail = r;
+	l->tail = &r->next;
 	return r;
 }
 
-/* The io's cancel. */
+/* The io's cancel: a request at the deck is dropped, a queued one unqueued. */
 static void
 mcp_main_cancel(struct mcp_request *r, void *arg)
 {
-	(void)arg;
-	ctlconn_free(r->cc);
+	struct mcp_main		*m = arg;
+	struct mcp_lane		*l = r->lane;
+	struct mcp_request	**pp;
+
+	if (r->cc != NULL) {
+		ctlconn_free(r->cc);
+		free(r);
+		l->busy--;
+		mcp_main_pump(m, l);
+		return;
+	}
+	for (pp = &l->head; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == r) {
+			if ((*pp = r->next) == NULL)
+				l->tail = pp;
+			break;
+		}
+	}
+	mcp_main_words_free(r);
 	free(r);
 }
 
@@ -1427,12 +1556,25 @@ mcp_main_in_cb(int fd, short revents, void *arg)
 		mcp_main_input(m, buf, (size_t)n);
 		return;
 	}
-	/* The end: a last line without its newline is a message too. */
+	/*
+	 * The end: a last line without its newline is a message too; the
+	 * session ends once every call is answered (mcp_main_hook_cb()).
+	 */
 	if (!m->discard && m->linelen > 0)
 		mcp_main_line(m);
 	loop_unwatch_fd(m->loop, fd);
 	m->in_fd = -1;
-	mcp_main_end(m, 0);
+	m->in_done = 1;
+}
+
+/* Before the loop sleeps: once stdin has ended, end with the last call. */
+static void
+mcp_main_hook_cb(void *arg)
+{
+	struct mcp_main	*m = arg;
+
+	if (m->in_done && !m->ending && mcp_server_busy(m->srv) == 0)
+		mcp_main_end(m, 0);
 }
 
 /* SIGTERM, SIGINT, SIGHUP: end the session as at the end of stdin. */
@@ -1443,21 +1585,32 @@ mcp_main_signal_cb(int signo, void *arg)
 	mcp_main_end(arg, 0);
 }
 
-/* Return 1 if something answers on the socket at path. */
-static int
-mcp_main_deck_up(const char *path)
+/*
+ * Return the pid of the process that listens on the socket at path
+ * (SO_PEERCRED: who called listen()), 0 if it cannot be told, or -1 if
+ * nothing answers there.
+ */
+static pid_t
+mcp_main_deck_pid(const char *path)
 {
 	struct sockaddr_un	sun;
-	int			fd, rc;
+	struct ucred		cred;
+	socklen_t		len = sizeof cred;
+	pid_t			pid = -1;
+	int			fd;
 
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return 0;
+		return -1;
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
+		pid = 0;
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
+			pid = cred.pid;
+	}
 	close(fd);
-	return rc == 0;
+	return pid;
 }
 
 /* Sleep ms milliseconds. */
@@ -1472,8 +1625,11 @@ mcp_main_sleep(int ms)
 }
 
 /*
- * Start `jobdeck up --stay -S deck` with fork hygiene and wait until its
- * socket at path answers; its pid, or -1 (said on stderr).
+ * Start `jobdeck up --stay -S deck` with fork hygiene and wait until it
+ * listens on the socket at path: its pid, the deck this session owns.
+ * If it ends first because another deck took the name meanwhile (another
+ * --start at the same moment), 0: that deck is used, and is not ours to
+ * quit.  -1 (said on stderr) if no deck answers.
  */
 static pid_t
 mcp_main_deck_start(const char *deck, const char *path)
@@ -1515,9 +1671,17 @@ mcp_main_deck_start(const char *deck, const char *path)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
+	/* Ours once our child listens: any other deck there is another's. */
 	end = loop_now_ms() + MCP_DECK_START_MS;
-	while (!mcp_main_deck_up(path)) {
+	while (mcp_main_deck_pid(path) != pid) {
 		if (waitpid(pid, &status, WNOHANG) == pid) {
+			if (mcp_main_deck_pid(path) != -1) {
+				fprintf(stderr, "jobdeck mcp: another deck "
+				    "'%s' started meanwhile: using it (its "
+				    "owner quits it, not this session)\n",
+				    deck);
+				return 0;
+			}
 			fprintf(stderr, "jobdeck mcp: the deck '%s' did not "
 			    "start (jobdeck up exited with status %d)\n", deck,
 			    WIFEXITED(status) ? WEXITSTATUS(status) :
@@ -1537,18 +1701,6 @@ mcp_main_deck_start(const char *deck, const char *path)
 	return pid;
 }
 
-/* A reply to quit: nothing to do but stop waiting. */
-static void
-mcp_main_quit_cb(int status, int exit, const char *body, size_t len,
-    void *arg)
-{
-	(void)status;
-	(void)exit;
-	(void)body;
-	(void)len;
-	*(int *)arg = 1;
-}
-
 /* Wait up to ms for pid to end; 1 if it has (reaped). */
 static int
 mcp_main_reap(pid_t pid, int ms)
@@ -1564,21 +1716,15 @@ mcp_main_reap(pid_t pid, int ms)
 	}
 }
 
-/* Quit the deck --start started, and reap it (SIGTERM, SIGKILL after). */
+/*
+ * Quit the deck --start started, and reap it.  It is our child and not
+ * reaped yet, so pid is that deck and no other (a deck that took the
+ * name since is not touched): SIGTERM, which quits a deck as `quit`
+ * does, and SIGKILL if it has not left after MCP_DECK_QUIT_MS.
+ */
 static void
-mcp_main_deck_stop(struct loop *loop, const char *deck, pid_t pid)
+mcp_main_deck_stop(pid_t pid)
 {
-	static const struct ctlconn_cbs	 cbs = { mcp_main_quit_cb };
-	char				*words[] = { "quit", NULL };
-	struct ctlconn			*cc;
-	int				 answered = 0;
-
-	cc = ctlconn_new(loop, deck, words, 0, 4096, &cbs, &answered);
-	while (!answered)
-		loop_run_once(loop, 100);
-	ctlconn_free(cc);
-	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
-		return;
 	kill(pid, SIGTERM);
 	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
 		return;
@@ -1652,7 +1798,7 @@ mcp_main(int argc, char **argv)
 	struct mcp_opts	 opts;
 	const char	*deck = "default";
 	char		*path = NULL, *cause = NULL;
-	int		 read_only = 0, start = 0, rc;
+	int		 read_only = 0, start = 0, rc, i;
 	pid_t		 pid = -1;
 
 	signal(SIGPIPE, SIG_IGN);
@@ -1665,11 +1811,13 @@ mcp_main(int argc, char **argv)
 		free(cause);
 		return 2;
 	}
-	if (start && !mcp_main_deck_up(path)) {
+	if (start && mcp_main_deck_pid(path) == -1) {
 		if ((pid = mcp_main_deck_start(deck, path)) == -1) {
 			free(path);
 			return 1;
 		}
+		if (pid == 0)
+			pid = -1;	/* another's */
 	}
 	free(path);
 
@@ -1678,9 +1826,13 @@ mcp_main(int argc, char **argv)
 	m.deck = deck;
 	m.read_only = read_only;
 	m.in_fd = STDIN_FILENO;
+	m.lanes[MCP_LANE_SHORT].max = MCP_DECK_SHORT_MAX;
+	m.lanes[MCP_LANE_WAIT].max = MCP_DECK_WAIT_MAX;
+	for (i = 0; i < MCP_LANES; i++)
+		m.lanes[i].tail = &m.lanes[i].head;
 	m.out_mode = outfd_open(STDOUT_FILENO, &m.out_fd, &m.out_own);
 	if (m.out_mode == OUTFD_POLLED || m.out_mode == OUTFD_DIRECT) {
-		if (loop_watch_fd(m.loop, m.out_fd, 0, mcp_main_out_cb,
+		if (loop_watch_fd(m.loop, m.out_fd, POLLPRI, mcp_main_out_cb,
 		    &m) == 0)
 			m.out_watched = 1;
 	}
@@ -1688,19 +1840,24 @@ mcp_main(int argc, char **argv)
 	opts.deck = deck;
 	m.srv = mcp_server_new(m.loop, &opts, &mcp_main_io, &m);
 	loop_watch_fd(m.loop, m.in_fd, POLLIN, mcp_main_in_cb, &m);
+	loop_set_hook(m.loop, mcp_main_hook_cb, &m);
 	loop_watch_signal(m.loop, SIGTERM, mcp_main_signal_cb, &m);
 	loop_watch_signal(m.loop, SIGINT, mcp_main_signal_cb, &m);
 	loop_watch_signal(m.loop, SIGHUP, mcp_main_signal_cb, &m);
 
 	loop_run(m.loop);
 
-	/* Every call freed unanswered, then what is written goes out. */
+	/*
+	 * After a signal or a lost stdout: every call freed unanswered (at
+	 * the end of stdin there are none left); what is written goes out.
+	 */
+	loop_set_hook(m.loop, NULL, NULL);
 	mcp_server_free(m.srv);
 	if (m.in_fd != -1)
 		loop_unwatch_fd(m.loop, m.in_fd);
 	mcp_main_drain(&m);
 	if (pid != -1)
-		mcp_main_deck_stop(m.loop, deck, pid);
+		mcp_main_deck_stop(pid);
 	if (m.out_watched)
 		loop_unwatch_fd(m.loop, m.out_fd);
 	if (m.out_own)

@@ -47,7 +47,8 @@
 struct fake_req {
 	struct fake	*f;
 	char		*words;		/* joined with '|' */
-	int		 json;
+	int		 json;		/* MCP_REQ_JSON was given */
+	int		 flags;		/* MCP_REQ_* */
 	mcp_reply_cb	*done;
 	void		*cb_arg;
 	uint64_t	 timer;
@@ -127,7 +128,7 @@ fake_answer(void *arg)
 
 /* The io's start: record the request; answer it soon unless held. */
 static struct mcp_request *
-fake_start(char *const *words, int json, mcp_reply_cb *done, void *cb_arg,
+fake_start(char *const *words, int flags, mcp_reply_cb *done, void *cb_arg,
     void *arg)
 {
 	struct fake	*f = arg;
@@ -148,7 +149,8 @@ fake_start(char *const *words, int json, mcp_reply_cb *done, void *cb_arg,
 		strcat(r->words, words[i]);
 	}
 	r->f = f;
-	r->json = json;
+	r->json = (flags & MCP_REQ_JSON) != 0;
+	r->flags = flags;
 	r->done = done;
 	r->cb_arg = cb_arg;
 	f->reqs[f->nreqs++] = r;
@@ -1318,6 +1320,10 @@ START_TEST(test_words_terminal_wait)
 	assert_has(req_words(f, i), "--timeout|5");
 	assert_ends(req_words(f, i), "7");
 	ck_assert_int_eq(f->reqs[i]->json, 1);
+	/* A wait is marked so: jobdeck mcp gives it a lane of its own. */
+	ck_assert_int_ne(f->reqs[i]->flags & MCP_REQ_WAIT, 0);
+	ck_assert_int_eq(f->reqs[0]->flags & MCP_REQ_WAIT, 0);
+	ck_assert_int_eq(f->reqs[f->nreqs - 1]->flags & MCP_REQ_WAIT, 0);
 	assert_has(req_words(f, f->nreqs - 1), "--since|0:0");
 	assert_has(req_words(f, f->nreqs - 1), max);
 	sc = jsonread_get(r, "structuredContent");
@@ -1674,6 +1680,7 @@ START_TEST(test_words_run)
 	assert_ends(w, "--|echo|hi|a b");
 	ck_assert_msg(strncmp(req_words(f, 1), "wait|", 5) == 0, "%s",
 	    req_words(f, 1));
+	ck_assert_int_ne(f->reqs[1]->flags & MCP_REQ_WAIT, 0);
 	ck_assert_msg(strncmp(req_words(f, 2), "status|", 7) == 0, "%s",
 	    req_words(f, 2));
 	assert_has(req_words(f, 2), "--split");
@@ -1886,7 +1893,8 @@ proc_end(struct proc *p)
 {
 	if (p->in != -1)
 		close(p->in);
-	close(p->out);
+	if (p->out != -1)
+		close(p->out);
 	if (waitpid(p->pid, NULL, WNOHANG) == 0) {
 		kill(p->pid, SIGKILL);
 		waitpid(p->pid, NULL, 0);
@@ -1974,9 +1982,10 @@ START_TEST(test_bin_long_line)
 END_TEST
 
 /*
- * The real binary: a client that goes away while a call waits on the
- * deck (terminal, async false, on a sleep): mcp leaves promptly with
- * status 0 and the deck lives on.
+ * The real binary: a client that goes away (its ends of stdin and stdout
+ * closed) while a call waits on the deck (terminal, async false, on a
+ * sleep): mcp leaves promptly with status 0 and the deck lives on.  (A
+ * client that only closes stdin is answered first: test_bin_eof_answers.)
  */
 START_TEST(test_bin_disconnect)
 {
@@ -2010,6 +2019,11 @@ START_TEST(test_bin_disconnect)
 	ck_assert_msg(waitpid(p.pid, &st, WNOHANG) == 0, "mcp left early");
 	close(p.in);
 	p.in = -1;
+	(void)poll(NULL, 0, 300);
+	ck_assert_msg(waitpid(p.pid, &st, WNOHANG) == 0, "mcp left before "
+	    "answering the call in flight");
+	close(p.out);
+	p.out = -1;
 	st = proc_wait(&p, 3000);
 	ck_assert_msg(st != -1, "mcp still runs 3 s after its client left");
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
@@ -2017,6 +2031,79 @@ START_TEST(test_bin_disconnect)
 	ck_assert_msg(waitpid(deck.pid, &st, WNOHANG) == 0, "the deck left");
 	ck_assert_int_eq(ctl_status(run, "mcp-unit", "ps"), 0);
 	ck_assert_int_eq(ctl_status(run, "mcp-unit", "quit"), 0);
+	st = proc_wait(&deck, WAIT_MS * 2);
+	ck_assert_msg(st != -1, "the deck does not quit");
+	proc_end(&deck);
+	rm_rf(run);
+}
+END_TEST
+
+/*
+ * The real binary on a real deck: initialize, tools/list, a
+ * terminal_job_list, a terminal call and a terminal call that waits
+ * (async false) written at once and stdin closed: every one is answered
+ * (only ids 1 and 2 were: the calls in flight at the end of stdin were
+ * freed unanswered, though their jobs started), then stdout ends and mcp
+ * exits 0.
+ */
+START_TEST(test_bin_eof_answers)
+{
+	const char	*up[] = { "up", "--stay", "-S", "mcp-eof", NULL };
+	const char	*mcp[] = { "mcp", "-S", "mcp-eof", NULL };
+	static const char reqs[] = INIT_LINE
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+	    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
+	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"terminal_job_list\",\"arguments\":{}}}\n"
+	    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"terminal\",\"arguments\":"
+	    "{\"command\":\"echo four\"}}}\n"
+	    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"terminal\",\"arguments\":"
+	    "{\"command\":\"sleep 1; echo five\",\"async\":false}}}\n";
+	char		 run[] = "/tmp/jd-mcp-unit.XXXXXX", tmp[256];
+	struct proc	 deck, p;
+	struct jsonread	*j;
+	const char	*l;
+	char		*cause = NULL;
+	struct pollfd	 pfd;
+	int		 st, i, seen[6] = { 0 }, id;
+
+	make_run(run);
+	proc_start(&deck, run, up);
+	for (i = 0; ctl_status(run, "mcp-eof", "ps") != 0; i++) {
+		ck_assert_msg(i < 100, "up --stay does not answer");
+		(void)poll(NULL, 0, 100);
+	}
+	proc_start(&p, run, mcp);
+	proc_write(&p, reqs, strlen(reqs));
+	close(p.in);
+	p.in = -1;
+	pfd.fd = p.out;
+	pfd.events = POLLIN;
+	for (i = 0; i < 5; i++) {
+		l = proc_line(&p, WAIT_MS * 2);
+		j = jsonread_parse(l, strlen(l), &cause);
+		ck_assert_msg(j != NULL, "%s: %s", cause, l);
+		id = (int)jsonread_number(jsonread_get(j, "id"));
+		ck_assert_msg(id >= 1 && id <= 5 && !seen[id], "%s", l);
+		seen[id] = 1;
+		ck_assert_msg(jsonread_get(j, "error") == NULL, "%s", l);
+		ck_assert_msg(jsonread_bool(jsonread_get(jsonread_get(j,
+		    "result"), "isError")) != 1, "%s", l);
+		if (id == 5)
+			ck_assert_msg(strstr(l, "five") != NULL, "%s", l);
+		jsonread_free(j);
+	}
+	/* Then the end: stdout closes, status 0. */
+	ck_assert_uint_eq(p.len, 0);
+	ck_assert_msg(poll(&pfd, 1, WAIT_MS * 2) == 1, "stdout stays open");
+	ck_assert_int_eq(read(p.out, tmp, sizeof tmp), 0);
+	st = proc_wait(&p, WAIT_MS);
+	ck_assert_msg(st != -1, "mcp still runs after its last answer");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	proc_end(&p);
+	ck_assert_int_eq(ctl_status(run, "mcp-eof", "quit"), 0);
 	st = proc_wait(&deck, WAIT_MS * 2);
 	ck_assert_msg(st != -1, "the deck does not quit");
 	proc_end(&deck);
@@ -2196,6 +2283,7 @@ mcp_suite(void)
 	suite_add_tcase(s, tt);
 	tcase_add_test(tb, test_bin_long_line);
 	tcase_add_test(tb, test_bin_disconnect);
+	tcase_add_test(tb, test_bin_eof_answers);
 	tcase_set_timeout(tb, 60);
 	suite_add_tcase(s, tb);
 	return s;

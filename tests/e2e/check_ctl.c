@@ -1506,8 +1506,9 @@ START_TEST(test_many_clients)
 END_TEST
 
 /*
- * Beyond 128 clients at once past their request (here 128 events
- * streams), a new one is told so and closed.
+ * Streams hold no short request's place: with 128 events streams on
+ * NAME.sock (all it took before: the 129th was refused "too many
+ * clients"), a 129th client asking ps is served.
  */
 START_TEST(test_client_limit)
 {
@@ -1528,9 +1529,10 @@ START_TEST(test_client_limit)
 		    "events client %d: %.2s", i, head);
 	}
 	fd = sock_connect(d.sock);
+	ck_assert_int_eq(sock_write(fd, "--json ps\n", 10), 0);
 	reply = sock_reply(&d, fd, WAIT_MS, NULL);
-	ck_assert_msg(reply != NULL, "the 129th client was not closed");
-	ck_assert_str_eq(reply, "1\ntoo many clients at once; try again\n");
+	ck_assert_msg(reply != NULL, "the 129th client was not answered");
+	ck_assert_str_eq(reply, "0\n{\"jobs\":[]}\n");
 	free(reply);
 	close(fd);
 	for (i = 0; i < 128; i++)
@@ -1542,42 +1544,41 @@ START_TEST(test_client_limit)
 END_TEST
 
 /*
- * Read-only clients cannot lock out a client that may act: of 128 events
- * streams on NAME.ro only CTL_RO_CLIENTS_MAX (64) are served, the rest
- * told "too many clients", and ps on NAME.sock still works.
+ * Streams have a budget of their own: CTL_RO_STREAMS_MAX (256) events
+ * streams on NAME.ro are served, the 257th is told why (status 1), and
+ * short requests on both sockets are still served meanwhile.
  */
 START_TEST(test_ro_client_limit)
 {
 	struct deck	 d;
 	struct ctlres	 r;
 	char		 head[2], *reply;
-	int		 fds[128], i, served = 0;
+	int		 fds[257], i;
 
 	deck_start(&d, "rolimit", NULL);
-	for (i = 0; i < 128; i++) {
+	for (i = 0; i < 257; i++) {
 		fds[i] = sock_connect(d.ro);
-		/* A refused client may be closed before it writes. */
+		/* (A refused client may be closed before it writes.) */
 		(void)sock_write(fds[i], "events\n", 7);
 		if (i % 32 == 31)
 			term_pump(d.t, 50);
 	}
-	for (i = 0; i < 128; i++) {
-		ck_assert_int_eq(term_read_fd(d.t, fds[i], head, 2, WAIT_MS), 2);
-		if (head[0] == '0' && head[1] == '\n') {
-			served++;
-			continue;
-		}
-		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
-		ck_assert_ptr_nonnull(reply);
-		ck_assert_msg(head[0] == '1' && strcmp(reply,
-		    "too many clients at once; try again\n") == 0,
-		    "read-only client %d: %.2s%s", i, head, reply);
-		free(reply);
+	for (i = 0; i < 256; i++) {
+		ck_assert_int_eq(term_read_fd(d.t, fds[i], head, 2, WAIT_MS),
+		    2);
+		ck_assert_msg(head[0] == '0' && head[1] == '\n',
+		    "read-only events client %d: %.2s", i, head);
 	}
+	reply = sock_reply(&d, fds[256], WAIT_MS, NULL);
+	ck_assert_msg(reply != NULL, "the 257th stream was not answered");
+	ck_assert_str_eq(reply, "1\nevents: too many streams at once (256 on "
+	    "the read-only socket); try again when one has ended\n");
+	free(reply);
 	CTL_EXPECT(&d, &r, 0, "ps");
 	ctlres_free(&r);
-	ck_assert_int_eq(served, 64);
-	for (i = 0; i < 128; i++)
+	CTL_EXPECT(&d, &r, 0, "--read-only", "ps");
+	ctlres_free(&r);
+	for (i = 0; i < 257; i++)
 		close(fds[i]);
 	term_pump(d.t, 300);
 	assert_deck_works(&d);
@@ -3203,6 +3204,56 @@ START_TEST(test_session_big_variable)
 }
 END_TEST
 
+/*
+ * Long-lived clients lock no one out: 130 `wait` clients on NAME.sock
+ * and 130 on NAME.ro (more than CTL_CLIENTS_MAX each) are all served,
+ * `ctl ps` and `ctl kill` still answer, and the kill's end reaches every
+ * wait.
+ */
+START_TEST(test_wait_flood)
+{
+	static const char *const cmds[] = { "sleep 300", NULL };
+	struct deck	 d;
+	struct ctlres	 r;
+	char		 head[2], *reply;
+	int		 fds[260], i;
+
+	deck_start(&d, "waitflood", cmds);
+	EXPECT_IN(d.t, &panel, "[1] sleep 300", WAIT_MS);
+	for (i = 0; i < 260; i++) {
+		fds[i] = sock_connect(i < 130 ? d.sock : d.ro);
+		/* (A refused client may be closed before it writes.) */
+		(void)sock_write(fds[i], "wait 1\n", 7);
+		if (i % 32 == 31)
+			term_pump(d.t, 50);
+	}
+	for (i = 0; i < 260; i++) {
+		ck_assert_int_eq(term_read_fd(d.t, fds[i], head, 2, WAIT_MS),
+		    2);
+		ck_assert_msg(head[0] == '0' && head[1] == '\n', "wait client "
+		    "%d (%s): %.2s%s", i, i < 130 ? "NAME.sock" : "NAME.ro",
+		    head, head[0] != '0' ? sock_reply(&d, fds[i], WAIT_MS,
+		    NULL) : "");
+	}
+	CTL_EXPECT(&d, &r, 0, "ps");
+	ck_assert_msg(strstr(r.out, "sleep 300") != NULL, "ps: %s", r.out);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "kill", "1");
+	ctlres_free(&r);
+	for (i = 0; i < 260; i++) {
+		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
+		ck_assert_msg(reply != NULL, "wait client %d: no answer", i);
+		ck_assert_msg(strstr(reply, "[1] sleep 300: canceled") !=
+		    NULL && strstr(reply, "\036exit 1\n") != NULL,
+		    "wait client %d: %s", i, reply);
+		free(reply);
+		close(fds[i]);
+	}
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -3251,6 +3302,7 @@ ctl_suite(void)
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 		{ "session_big_variable", &test_session_big_variable, 30 },
+		{ "wait_flood", &test_wait_flood, 90 },
 	};
 	Suite				*s = suite_create("ctl");
 

@@ -8,8 +8,8 @@
  * and what the deck shows (the agent's mark on the panel and in ps).
  * Without node or the SDK (tests/mcp/node_modules, installed by `make
  * test` with npm ci, which leaves node_modules/.jobdeck-stamp when it
- * ran to its end) those cases SKIP, saying why.  The --start case
- * needs no node: it speaks JSON-RPC to `jobdeck mcp --start` itself.
+ * ran to its end) those cases SKIP, saying why.  The --start cases
+ * need no node: they speak JSON-RPC to `jobdeck mcp --start` themselves.
  *
  * The client's directory is $JOBDECK_MCP_DIR, else tests/mcp (make runs
  * the suites from the top of the tree).
@@ -95,11 +95,11 @@ sdk_missing(void)
 	return NULL;
 }
 
-/* Start a deck called name: the TUI on a term, no configuration. */
+/* Start a deck called name: the TUI on a term, configured by text. */
 static void
-deck_start(struct deck *d, const char *name)
+deck_start_cfg(struct deck *d, const char *name, const char *text)
 {
-	const char	*cfg = e2e_cfg_write("mcp.toml", "");
+	const char	*cfg = e2e_cfg_write("mcp.toml", text);
 	const char	*args[] = { "-c", cfg, "-S", name, NULL };
 
 	memset(d, 0, sizeof *d);
@@ -107,6 +107,13 @@ deck_start(struct deck *d, const char *name)
 	d->t = e2e_start(args, NULL);
 	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
 	    term_tmpdir(d->t)) < (int)sizeof d->run);
+}
+
+/* Start a deck called name: the TUI on a term, no configuration. */
+static void
+deck_start(struct deck *d, const char *name)
+{
+	deck_start_cfg(d, name, "");
 }
 
 /* Close the deck's term (its jobs die with it). */
@@ -443,6 +450,35 @@ START_TEST(test_read_only)
 }
 END_TEST
 
+/*
+ * 200 terminal calls at once (150 of them waiting two seconds for their
+ * job's end) are all answered, each with its own job: the mcp queues its
+ * requests of the deck, and the deck's streams do not take the short
+ * requests' places.  The deck keeps every finished job, so each wait's
+ * status read finds its own.
+ */
+START_TEST(test_burst)
+{
+	const char	*ps[] = { "--json", "list", "--all", NULL };
+	struct deck	 d;
+	struct node_out	 o;
+	char		*out;
+
+	NEED_SDK();
+	deck_start_cfg(&d, "mcp-burst", "[settings]\nkeep_finished = 1000\n");
+	node_ok(&d, "burst", NULL, &o);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json, "answered")),
+	    200);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json, "jobs")),
+	    200);
+	node_free(&o);
+	out = ctl(&d, ps);
+	ck_assert_msg(strstr(out, "burst-199") != NULL, "%.300s", out);
+	free(out);
+	deck_close(&d);
+}
+END_TEST
+
 /* Return how many processes carry tag in their environment. */
 static int
 tagged_procs(const char *tag, pid_t *one)
@@ -597,8 +633,14 @@ start_case(int signo)
 		drop_line(buf, &len);
 	}
 	ck_assert_msg(access(sock, F_OK) == 0, "no socket %s", sock);
-	/* mcp, its deck and the sleep at least. */
-	ck_assert_int_ge(tagged_procs(tag, NULL), 3);
+	/*
+	 * mcp, its deck and the sleep at least (the sleep may still be in
+	 * its exec, its environment unreadable for a moment).
+	 */
+	end = term_now_ms() + EXIT_MS;
+	while ((n = tagged_procs(tag, NULL)) < 3 && term_now_ms() < end)
+		(void)poll(NULL, 0, 20);
+	ck_assert_int_ge(n, 3);
 	if (signo != 0)
 		ck_assert_int_eq(kill(pid, signo), 0);
 	else
@@ -648,6 +690,176 @@ START_TEST(test_start_sighup)
 }
 END_TEST
 
+/*
+ * Run `jobdeck ctl -S deck ARGS` with XDG_RUNTIME_DIR=run; its exit
+ * status, and its stdout in out (size n).
+ */
+static int
+ctl_at(const char *run, const char *deck, const char *args, char *out,
+    size_t n)
+{
+	FILE	*f;
+	size_t	 len = 0, r;
+	int	 st;
+
+	f = popen(e2e_fmt("XDG_RUNTIME_DIR='%s' '%s' ctl -S %s %s 2>&1", run,
+	    abs_bin(), deck, args), "r");
+	ck_assert_ptr_nonnull(f);
+	while (len < n - 1 && (r = fread(out + len, 1, n - 1 - len, f)) > 0)
+		len += r;
+	out[len] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * --start loses a race: the deck it starts still reads its configuration
+ * (a FIFO the test holds shut) when another deck of that name starts and
+ * runs a job; ours then finds the name taken and ends.  mcp works on the
+ * other deck, says so, and when its session ends leaves that deck and
+ * its job running (it sent that deck quit: another session's jobs died).
+ */
+START_TEST(test_start_race)
+{
+	static const char init[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	    "\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+	    "\"capabilities\":{},\"clientInfo\":{\"name\":\"c-test\","
+	    "\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"terminal_job_list\","
+	    "\"arguments\":{}}}\n";
+	static const char cfg[] = "[[job]]\nname = \"nap\"\n"
+	    "command = \"sleep 300\"\n";
+	char		 dir[] = "/tmp/jd-mcp-race.XXXXXX", run[64], path[128];
+	char		 fifo[PATH_MAX], sock[PATH_MAX], tagm[128], taga[128];
+	char		 out[8192], *buf = NULL, *err = calloc(1, 1);
+	size_t		 len = 0, elen = 0;
+	ssize_t		 n;
+	int		 in[2], o[2], e[2], fd, st, rc, null;
+	int64_t		 end;
+	pid_t		 mcp, deck;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(run, sizeof run, "%s/run", dir);
+	ck_assert_int_eq(mkdir(run, 0700), 0);
+	snprintf(sock, sizeof sock, "%s/jobdeck/mcp-race.sock", run);
+	snprintf(path, sizeof path, "%s/b", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/b/jobdeck", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(fifo, sizeof fifo, "%s/config.toml", path);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	snprintf(path, sizeof path, "%s/a.toml", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_ne(fd, -1);
+	ck_assert(write(fd, cfg, strlen(cfg)) == (ssize_t)strlen(cfg));
+	close(fd);
+	snprintf(tagm, sizeof tagm, "JOBDECK_MCP_E2E_TAG=%s/m", dir);
+	snprintf(taga, sizeof taga, "JOBDECK_MCP_E2E_TAG=%s/a", dir);
+
+	/* mcp --start: its deck waits on the FIFO. */
+	ck_assert_int_eq(pipe2(in, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(o, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(e, O_CLOEXEC), 0);
+	mcp = fork();
+	ck_assert_int_ne(mcp, -1);
+	if (mcp == 0) {
+		dup2(in[0], 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		setenv("XDG_CONFIG_HOME", e2e_fmt("%s/b", dir), 1);
+		setenv("HOME", dir, 1);
+		putenv(tagm);
+		execl(abs_bin(), abs_bin(), "mcp", "-S", "mcp-race", "--start",
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(o[1]);
+	close(e[1]);
+	end = term_now_ms() + EXIT_MS;
+	while (tagged_procs(tagm, NULL) < 2) {
+		ck_assert_msg(term_now_ms() < end, "mcp --start started no "
+		    "deck");
+		(void)poll(NULL, 0, 20);
+	}
+
+	/* The other deck takes the name, and runs its job. */
+	deck = fork();
+	ck_assert_int_ne(deck, -1);
+	if (deck == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		setenv("XDG_RUNTIME_DIR", run, 1);
+		setenv("HOME", dir, 1);
+		putenv(taga);
+		execl(abs_bin(), abs_bin(), "up", "--stay", "-S", "mcp-race",
+		    "-c", path, (char *)NULL);
+		_exit(127);
+	}
+	end = term_now_ms() + EXIT_MS;
+	while (tagged_procs(taga, NULL) < 2 || access(sock, F_OK) != 0) {
+		ck_assert_msg(term_now_ms() < end, "the other deck did not "
+		    "start its job");
+		ck_assert_int_eq(waitpid(deck, &st, WNOHANG), 0);
+		(void)poll(NULL, 0, 20);
+	}
+
+	/* Now mcp's deck reads an empty configuration, and loses. */
+	end = term_now_ms() + EXIT_MS;
+	while ((fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		ck_assert_msg(errno == ENXIO && term_now_ms() < end,
+		    "%s: %s", fifo, strerror(errno));
+		(void)poll(NULL, 0, 20);
+	}
+	close(fd);
+
+	/* The session works on the other deck. */
+	ck_assert(write(in[1], init, strlen(init)) == (ssize_t)strlen(init));
+	n = read_line(o[0], &buf, &len, CTL_MS);
+	ck_assert_msg(n >= 0, "no answer to initialize");
+	drop_line(buf, &len);
+	n = read_line(o[0], &buf, &len, CTL_MS);
+	ck_assert_msg(n >= 0, "no answer to terminal_job_list");
+	buf[n] = '\0';
+	ck_assert_msg(strstr(buf, "\"running\":1") != NULL, "%s", buf);
+	close(in[1]);
+	end = term_now_ms() + EXIT_MS;
+	while ((rc = waitpid(mcp, &st, WNOHANG)) == 0 && term_now_ms() < end)
+		(void)poll(NULL, 0, 20);
+	if (rc == 0)
+		kill(mcp, SIGKILL);
+	ck_assert_msg(rc == mcp, "mcp still runs %d ms after EOF", EXIT_MS);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "mcp: status "
+	    "%d", st);
+	while (e2e_drain(e[0], &err, &elen))
+		;
+	close(e[0]);
+	close(o[0]);
+
+	/* The other deck lives on, its job running. */
+	ck_assert_msg(waitpid(deck, &st, WNOHANG) == 0, "mcp quit the deck "
+	    "it did not start (status %d); its stderr: %s", st, err);
+	rc = ctl_at(run, "mcp-race", "ps", out, sizeof out);
+	ck_assert_msg(rc == 0 && strstr(out, "sleep 300") != NULL &&
+	    strstr(out, "running") != NULL, "ctl ps: %d: %s", rc, out);
+	ck_assert_msg(strstr(err, "another deck 'mcp-race' started "
+	    "meanwhile") != NULL, "mcp's stderr: %s", err);
+	ck_assert_int_eq(ctl_at(run, "mcp-race", "quit", out, sizeof out), 0);
+	end = term_now_ms() + EXIT_MS;
+	while ((rc = waitpid(deck, &st, WNOHANG)) == 0 && term_now_ms() < end)
+		(void)poll(NULL, 0, 20);
+	if (rc == 0)
+		kill(deck, SIGKILL);
+	ck_assert_msg(rc == deck, "the other deck does not quit");
+	free(buf);
+	free(err);
+	ck_assert_int_eq(system(e2e_fmt("rm -rf %s", dir)), 0);
+}
+END_TEST
+
 
 static const struct e2e_case cases[] = {
 	{ "initialize", &test_initialize, 120 },
@@ -662,6 +874,8 @@ static const struct e2e_case cases[] = {
 	{ "start", &test_start, 60 },
 	{ "start_sigterm", &test_start_sigterm, 60 },
 	{ "start_sighup", &test_start_sighup, 60 },
+	{ "start_race", &test_start_race, 90 },
+	{ "burst", &test_burst, 120 },
 };
 
 /* Run the suite. */

@@ -198,13 +198,13 @@ fuzz_mcp_answer(void *arg)
 
 /* The io's start: answer from the loop. */
 static struct mcp_request *
-fuzz_mcp_start(char *const *words, int json, mcp_reply_cb *done,
+fuzz_mcp_start(char *const *words, int flags, mcp_reply_cb *done,
     void *cb_arg, void *arg)
 {
 	struct fuzz_mcp		*f = arg;
 	struct fuzz_mcp_req	*q;
 
-	(void)json;
+	(void)flags;
 	if (words == NULL || words[0] == NULL)
 		abort();
 	if (f->nreqs == FUZZ_MCP_MAX_REQS)

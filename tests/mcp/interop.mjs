@@ -491,9 +491,45 @@ async function scReadOnly() {
 	    status: s.status };
 }
 
+// 200 terminal calls at once, three in four waiting for their job's end
+// (async false, on jobs that last two seconds, so 150 waits are live at
+// once): each is answered with a job of its own, none refused for the
+// deck's limits (72 were: the mcp's requests, each a connection, hit the
+// socket's 128 places, which live waits held).
+async function scBurst() {
+	const { client } = await connect(false);
+	const n = 200;
+	const calls = [];
+	for (let i = 0; i < n; i++) {
+		const args = { command: `echo burst-${i}` };
+		if (i % 4 !== 0) {
+			args.command = `sleep 2; echo burst-${i}`;
+			args.async = false;
+			args.timeout = 60;
+		}
+		calls.push(client.callTool({ name: 'terminal', arguments: args },
+		    undefined, { timeout: 80000 }));
+	}
+	const results = await Promise.all(calls);
+	const failed = results.filter((r) => r.isError === true);
+	assert.equal(failed.length, 0, `${failed.length} of ${n} failed, ` +
+	    `the first: ${JSON.stringify(failed[0]?.content)}`);
+	const ids = new Set(results.map((r) => r.structuredContent.job_id));
+	assert.equal(ids.size, n, `${ids.size} distinct jobs`);
+	for (let i = 0; i < n; i++) {
+		if (i % 4 === 0)
+			continue;
+		const sc = results[i].structuredContent;
+		assert.equal(sc.status, 'completed', JSON.stringify(sc));
+		assert.match(sc.output, new RegExp(`burst-${i}\\b`));
+	}
+	await client.close();
+	return { calls: n, answered: results.length, jobs: ids.size };
+}
+
 const scenarios = { initialize: scInitialize, tools: scTools,
     async: scAsync, big: scBig, cancel: scCancel, prompt: scPrompt, screen: scScreen,
-    run: scRun, readonly: scReadOnly };
+    run: scRun, readonly: scReadOnly, burst: scBurst };
 
 // Run the scenario named on the command line.
 async function main() {
