@@ -104,31 +104,38 @@ START_TEST(test_list_well_formed)
 END_TEST
 
 /*
- * Check every NEED("what") of one source file against the tree's list;
- * return how many there were.
+ * Check every NEED("what") (and need_or_fail("what", ...)) of one source
+ * file against the tree's list; return how many there were.
  */
 static int
 scan_file(const char *path)
 {
+	static const char *const asks[] = { "NEED(\"", "need_or_fail(\"" };
 	FILE		*f;
 	char		 line[4096], what[512], why[1024], *p, *q;
 	enum need_result r;
+	size_t		 k;
 	int		 found = 0, no = 0;
 
 	ck_assert_msg((f = fopen(path, "r")) != NULL, "%s: %s", path,
 	    strerror(errno));
 	while (fgets(line, sizeof line, f) != NULL) {
 		no++;
-		for (p = line; (p = strstr(p, "NEED(\"")) != NULL; p = q) {
-			p += 6;
-			ck_assert_ptr_nonnull(q = strchr(p, '"'));
-			ck_assert_int_lt(q - p, (int)sizeof what);
-			memcpy(what, p, (size_t)(q - p));
-			what[q - p] = '\0';
-			r = need_check(need_list(), what, why, sizeof why);
-			ck_assert_msg(r == NEED_HERE || r == NEED_MISSING,
-			    "%s:%d: %s", path, no, why);
-			found++;
+		for (k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+			for (p = line; (p = strstr(p, asks[k])) != NULL;
+			    p = q) {
+				p += strlen(asks[k]);
+				ck_assert_ptr_nonnull(q = strchr(p, '"'));
+				ck_assert_int_lt(q - p, (int)sizeof what);
+				memcpy(what, p, (size_t)(q - p));
+				what[q - p] = '\0';
+				r = need_check(need_list(), what, why,
+				    sizeof why);
+				ck_assert_msg(r == NEED_HERE ||
+				    r == NEED_MISSING, "%s:%d: %s", path, no,
+				    why);
+				found++;
+			}
 		}
 	}
 	fclose(f);

@@ -33,6 +33,7 @@
 
 #include "e2e/e2e.h"
 #include "jsonread.h"
+#include "need.h"
 #include "skip.h"
 
 #define NODE_MS		90000	/* one scenario, on a loaded machine */
@@ -75,9 +76,11 @@ sdk_missing(void)
 {
 	static char	why[PATH_MAX + 64];
 	char		path[PATH_MAX];
+	int		missing;
 
-	if (system("command -v node >/dev/null 2>&1") != 0)
-		return "no node (scripts/deps.sh installs nodejs)";
+	need_or_fail("node", why, sizeof why, &missing);
+	if (missing)
+		return why;
 	snprintf(path, sizeof path, "%s/interop.mjs", mcp_dir());
 	if (access(path, R_OK) != 0) {
 		snprintf(why, sizeof why, "no %s (set JOBDECK_MCP_DIR)", path);
