@@ -3,9 +3,12 @@
  * start and end times and exit status, the pty (or pipe) fds of its child,
  * the terminal emulator its output is fed to (created lazily on the first
  * byte, so a silent job costs no emulator) and the run of it the output
- * store is writing (each start is a new run).  job.c knows nothing of
- * the loop but its clocks: jobtable watches the fds and calls job_read(),
- * job_flush_input() and job_set_exited().
+ * store is writing (each start is a new run).  It remembers the ids of
+ * its runs (job_run_nth(), the newest JOB_RUNS_MAX), so a view can read
+ * the earlier ones, and a run after the first begins on the screen the
+ * last one left with a mark (job_format_run_mark()) on a fresh line.
+ * job.c knows nothing of the loop but its clocks: jobtable watches the
+ * fds and calls job_read(), job_flush_input() and job_set_exited().
  *
  * Ownership: jobtable owns every struct job.  A job owns its spec copy, its
  * fds (closed by job_close_output() or job_free()), its vt and its
@@ -84,6 +87,9 @@ struct job_spec {
 					/*   that started it, or NULL; */
 					/*   see job_check_agent() */
 };
+
+/* Room for job_format_run_mark()'s line. */
+#define JOB_MARK_MAX	128
 
 /* The longest agent name, in bytes. */
 #define JOB_AGENT_MAX	64
@@ -195,6 +201,8 @@ struct vt	*job_vt(const struct job *);
 void		 job_size(const struct job *, int *rows, int *cols);
 struct vt	*job_vt_get(struct job *);
 const char	*job_run_id(const struct job *);
+int		 job_run_count(const struct job *);
+const char	*job_run_nth(const struct job *, int, int *no);
 const char	*job_store_dir(const struct job *);
 int		 job_logged(const struct job *);
 int64_t		 job_store_lines(const struct job *);
@@ -221,6 +229,10 @@ const char	*job_exec_error(const struct job *);
 int64_t		 job_start_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
 const char	*job_format_time(int64_t ms, char *buf, size_t size);
+const char	*job_format_clock(int64_t ms, int millis, char *buf,
+		    size_t size);
+const char	*job_format_run_mark(int run, int64_t started, int last,
+		    char *buf, size_t size);
 const char	*job_format_cpu(int64_t ms, char *buf, size_t size);
 const char	*job_format_bytes(int64_t bytes, char *buf, size_t size);
 

@@ -13,8 +13,8 @@
  *
  * Ownership: the caller owns the struct vt (vt_new/vt_free).  Pointers
  * returned by vt_screen_row(), vt_scrollback_line() and vt_title() belong
- * to the vt and stay valid until the next vt_feed(), vt_resize() or
- * vt_free().
+ * to the vt and stay valid until the next vt_feed(), vt_reset_program(),
+ * vt_resize() or vt_free().
  */
 #ifndef JOBDECK_VT_H
 #define JOBDECK_VT_H
@@ -111,6 +111,12 @@ struct vt	*vt_new(int rows, int cols, int scrollback_lines,
 void		 vt_free(struct vt *);
 
 void		 vt_feed(struct vt *, const char *buf, size_t len);
+/*
+ * A new program takes over the screen (a job's next run): what the last
+ * one left half sent, on the alternate screen or in the modes goes, its
+ * text stays, and the cursor starts an empty line.
+ */
+void		 vt_reset_program(struct vt *);
 void		 vt_resize(struct vt *, int rows, int cols);
 
 int		 vt_rows(const struct vt *);

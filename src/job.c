@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -32,6 +33,14 @@
 /* The emulator's ring when the store keeps the rest of the scrollback. */
 #define JOB_RING_MAX		1000
 #define JOB_INPUT_MAX		(16 * 1024 * 1024)	/* unread input held */
+/* The runs in the store a job remembers, newest kept (job_run_nth()). */
+#define JOB_RUNS_MAX		10000
+
+/* A run of the job in the store: its id and its number among the runs. */
+struct job_run {
+	char		  id[STORE_ID_LEN + 1];
+	int		  no;
+};
 
 struct job {
 	int		  id;
@@ -59,6 +68,9 @@ struct job {
 	int64_t		  stop_timeout_ms;	/* <= 0: the deck's grace */
 	struct job_spec	  view;		/* job_spec()'s answer */
 	int		  starts;	/* how many times it was started */
+	int		  runs;		/* started in all (never cleared) */
+	struct job_run	 *run_list;	/* its runs in the store, oldest */
+	int		  nrun_list;	/*   first, JOB_RUNS_MAX at most */
 
 	enum job_state	  state;
 	struct pty_child  child;
@@ -105,6 +117,8 @@ static void	job_store_begin(struct job *);
 static void	job_store_failed(struct job *);
 static void	job_store_update(struct job *);
 static void	job_store_end(struct job *);
+static void	job_runs_add(struct job *);
+static void	job_mark_run(struct job *, int);
 
 static const struct vt_cbs job_vt_cbs = {
 	.output = job_vt_output,
@@ -206,6 +220,7 @@ job_free(struct job *j)
 	free(j->log_error);
 	free(j->store_error);
 	free(j->in);
+	free(j->run_list);
 	free(j);
 }
 
@@ -313,12 +328,13 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	struct pty_spec	 spec;
 	char		*argv[4];
 	char		**env;
-	int		 rc;
+	int		 rc, last;
 
 	if (job_is_running(j)) {
 		*cause = xprintf("job %d is running", j->id);
 		return -1;
 	}
+	last = (j->flags & JOB_REAPED) ? j->status : WAITSTATUS_NONE;
 	/* Started again: what the last run left is closed, the rest kept. */
 	pty_child_close(&j->child);
 	j->child.pid = -1;
@@ -372,7 +388,10 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	j->started_wall = loop_wall_ms();
 	j->ended_wall = 0;
 	j->starts++;
+	j->runs++;
 	job_store_begin(j);
+	job_runs_add(j);
+	job_mark_run(j, last);
 	if (j->input != NULL)
 		job_write(j, j->input, strlen(j->input));
 	return 0;
@@ -410,6 +429,72 @@ job_vt_get(struct job *j)
 		}
 	}
 	return j->vt;
+}
+
+/* Remember the run the store began for this start, if it began one. */
+static void
+job_runs_add(struct job *j)
+{
+	struct job_run	*r;
+
+	if (j->run_id[0] == '\0')
+		return;
+	if (j->nrun_list == JOB_RUNS_MAX) {
+		memmove(j->run_list, j->run_list + 1,
+		    (JOB_RUNS_MAX - 1) * sizeof *j->run_list);
+		j->nrun_list--;
+	} else if ((j->nrun_list & (j->nrun_list - 1)) == 0)
+		j->run_list = xreallocarray(j->run_list, j->nrun_list == 0 ?
+		    1 : (size_t)j->nrun_list * 2, sizeof *j->run_list);
+	r = &j->run_list[j->nrun_list++];
+	memcpy(r->id, j->run_id, sizeof r->id);
+	r->no = j->runs;
+}
+
+/*
+ * A run after the first starts on the screen the last one left: the
+ * emulator is made ready for a new program and the run's mark written on
+ * a line of its own, reversed; last is how the run before ended.
+ */
+static void
+job_mark_run(struct job *j, int last)
+{
+	static const char	 lnm_on[] = "\033[20h", lnm_off[] = "\033[20l";
+	char			 mark[JOB_MARK_MAX], *line;
+
+	if (j->vt == NULL || j->runs < 2)
+		return;
+	vt_reset_program(j->vt);
+	/* On pipes nothing turns LF into CR LF (as job_vt_get() sets). */
+	if (j->child.is_pty)
+		vt_feed(j->vt, lnm_off, sizeof lnm_off - 1);
+	else
+		vt_feed(j->vt, lnm_on, sizeof lnm_on - 1);
+	job_format_run_mark(j->runs, j->started_wall, last, mark, sizeof mark);
+	line = xprintf("\033[7m%s\033[m\r\n", mark);
+	vt_feed(j->vt, line, strlen(line));
+	free(line);
+}
+
+/* Return how many runs of the job the store has that it remembers. */
+int
+job_run_count(const struct job *j)
+{
+	return j->nrun_list;
+}
+
+/*
+ * Return the id of remembered run i (0 the oldest) and its number among
+ * the job's runs in *no (1 for its first); NULL past the last.
+ */
+const char *
+job_run_nth(const struct job *j, int i, int *no)
+{
+	if (i < 0 || i >= j->nrun_list)
+		return NULL;
+	if (no != NULL)
+		*no = j->run_list[i].no;
+	return j->run_list[i].id;
 }
 
 /* Read once from fd into buf, store it as stream and feed the emulator. */
@@ -1565,6 +1650,47 @@ int64_t
 job_start_time(const struct job *j)
 {
 	return j->started_wall;
+}
+
+/* Format wall ms as local HH:MM:SS (with .mmm if millis is set) into buf. */
+const char *
+job_format_clock(int64_t ms, int millis, char *buf, size_t size)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ms / 1000);
+
+	if (localtime_r(&t, &tm) == NULL)
+		snprintf(buf, size, "%s", millis ? "--:--:--.---" : "--:--:--");
+	else if (millis)
+		snprintf(buf, size, "%02d:%02d:%02d.%03d", tm.tm_hour,
+		    tm.tm_min, tm.tm_sec, (int)(ms % 1000));
+	else
+		snprintf(buf, size, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
+		    tm.tm_sec);
+	return buf;
+}
+
+/*
+ * Format the mark between two runs of a job, as the pane and the text
+ * view show it: "── run 2 · 03:04:01 · restarted (exited 1) ──" for run
+ * number run, started at wall ms started, after a run that ended with
+ * wait status last (WAITSTATUS_NONE: not known).
+ */
+const char *
+job_format_run_mark(int run, int64_t started, int last, char *buf,
+    size_t size)
+{
+	char	when[16], how[48], end[64];
+
+	job_format_clock(started, 0, when, sizeof when);
+	end[0] = '\0';
+	if (last != WAITSTATUS_NONE) {
+		waitstatus_long(last, how, sizeof how);
+		how[0] = (char)tolower((unsigned char)how[0]);
+		snprintf(end, sizeof end, " (%s)", how);
+	}
+	snprintf(buf, size, "── run %d · %s · restarted%s ──", run, when, end);
+	return buf;
 }
 
 /* Format a duration as "0m 03s", "2m 34s" or "1h 05m 00s" into buf. */

@@ -7,7 +7,8 @@
  * what copy mode adds: moves by character (display columns of UTF-8, a
  * wide character whole), word and line end, the selection, and the copy to
  * the paste buffer.  A word is a run of non-blanks (vi's WORD: space and
- * tab separate words, nothing else).
+ * tab separate words, nothing else).  The store's lines reach back into
+ * the job's earlier runs, each after its mark, as the cursor moves up.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -463,8 +464,8 @@ ui_copy_enter(struct ui *ui, int search)
 	}
 	vt = job_vt(job);
 	if (job_logged(job) && (vt == NULL || !vt_altscreen(vt))) {
-		src = ui_source_new_run(job_store_dir(job), job_run_id(job),
-		    &cause);
+		src = ui_source_new_job(job_store_dir(job), job,
+		    job_run_id(job), &cause);
 		free(cause);
 		if (src != NULL)
 			cursor = ui_source_count(src) - 1;
@@ -484,8 +485,10 @@ ui_copy_enter(struct ui *ui, int search)
 	p->flags |= UI_PAGER_COPY;
 	if (cursor < ui_source_first(src))
 		cursor = ui_source_first(src);
-	/* The view starts where the pane was: at the end. */
+	/* The view starts where the pane was: at the end, a page of it. */
 	top = ui_source_count(src) - ui_pager_body(ui);
+	while (top < ui_source_first(src) && ui_source_more(src))
+		ui_source_extend(src);
 	p->top = top > ui_source_first(src) ? top : ui_source_first(src);
 	p->cursor = cursor;
 	ui_pager_choose(ui, cursor);

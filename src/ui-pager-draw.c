@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job.h"
 #include "lineedit.h"
 #include "store.h"
 #include "ui-private.h"
@@ -88,8 +89,14 @@ ui_pager_draw_line(struct ui *ui, const struct ui_rect *r, int y,
 	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
 	char		 pre[64], when[32];
 	int		 x0 = r->x + 1, x = x0, width = r->w - 2, n, pair = 0;
+	int		 where, run, last;
+	int64_t		 no = l->no, lines;
 	attr_t		 attr = A_NORMAL;
 
+	/* In a view of runs: numbers within each run, marks reversed. */
+	where = ui_source_where(p->src, l->no, &run, &last, &no, &lines);
+	if (where == 0)
+		attr = A_REVERSE;
 	if (ui_source_has_targets(p->src)) {
 		if (l->no == p->cursor)
 			attr = A_BOLD;
@@ -97,13 +104,16 @@ ui_pager_draw_line(struct ui *ui, const struct ui_rect *r, int y,
 		    "  ", attr, 0);
 	}
 	if (p->flags & UI_PAGER_NUMBERS) {
-		snprintf(pre, sizeof pre, "%*lld ", numw,
-		    (long long)l->no + 1);
+		if (where == 0)
+			snprintf(pre, sizeof pre, "%*s ", numw, "");
+		else
+			snprintf(pre, sizeof pre, "%*lld ", numw,
+			    (long long)no + 1);
 		x += ui_put_text(y, x, width - (x - x0), pre, A_DIM, 0);
 	}
 	if (p->flags & UI_PAGER_TIMES) {
 		if (l->time > 0)
-			ui_format_time(l->time, 1, when, sizeof when);
+			job_format_clock(l->time, 1, when, sizeof when);
 		else
 			snprintf(when, sizeof when, "%12s", "");
 		snprintf(pre, sizeof pre, "%s ", when);
@@ -114,6 +124,39 @@ ui_pager_draw_line(struct ui *ui, const struct ui_rect *r, int y,
 	n = ui_pager_marks(p, l, (size_t)r->w * 8 + 64, so, eo);
 	ui_put_marked(y, x, width - (x - x0), l->text, l->len, so, eo, n, attr,
 	    pair);
+}
+
+/*
+ * Write where a view of runs is into pos: the run of the cursor's line
+ * (copy mode) or the top line, the job's runs, the line in the run
+ * ("run 2/3 · 120/300", "run 2/3 · 1-37 of 300"); 0 for other views.
+ */
+static int
+ui_pager_draw_where(const struct ui_pager *p, int body, char *pos,
+    size_t size)
+{
+	int64_t	at = (p->flags & UI_PAGER_COPY) ? p->cursor : p->top;
+	int64_t	line, lines, end, bline, blines;
+	int	run, last, brun, blast, where;
+
+	where = ui_source_where(p->src, at, &run, &last, &line, &lines);
+	if (where < 0)
+		return 0;
+	if (where == 0)
+		snprintf(pos, size, "run %d/%d", run, last);
+	else if (p->flags & UI_PAGER_COPY)
+		snprintf(pos, size, "run %d/%d · %lld/%lld", run, last,
+		    (long long)line + 1, (long long)lines);
+	else {
+		/* The page may end in a later run: the top's run ends it. */
+		end = lines;
+		if (ui_source_where(p->src, p->top + body - 1, &brun, &blast,
+		    &bline, &blines) > 0 && brun == run)
+			end = bline + 1;
+		snprintf(pos, size, "run %d/%d · %lld-%lld of %lld", run, last,
+		    (long long)line + 1, (long long)end, (long long)lines);
+	}
+	return 1;
 }
 
 /*
@@ -150,6 +193,8 @@ ui_pager_draw(struct ui *ui)
 		    (long long)first);
 	if (count <= first)
 		snprintf(pos, sizeof pos, "%sempty", drop);
+	else if (ui_pager_draw_where(p, body, pos, sizeof pos))
+		;
 	else if (p->flags & UI_PAGER_COPY)
 		snprintf(pos, sizeof pos, "%lld/%lld", (long long)p->cursor + 1,
 		    (long long)count);

@@ -5,7 +5,12 @@
  * results.  Its keys are the bindings of the view mode (bind.c): moves by
  * line, half page, page and to either end; searches with / and ? (n, N
  * repeat) a batch of lines a loop turn; shows line numbers and times;
- * follows a live run's new lines until scrolled up.  Copy mode
+ * follows a live run's new lines until scrolled up.  A view of a job's
+ * run reaches its earlier runs as it moves up (and its search goes on
+ * into them), and one that follows goes on into the runs the job starts
+ * later.  A search forward from the live end (following, or copy mode's
+ * cursor on the last line), where nothing is ahead, searches back
+ * instead, so the first match is the newest.  Copy mode
  * (ui-copy.c) is the same view drawn in the pane with a cursor, the keys
  * of the copy mode and a selection.  ui-pager-draw.c draws it.
  */
@@ -18,6 +23,7 @@
 #include <wctype.h>
 
 #include "grep.h"
+#include "job.h"
 #include "jobtable.h"
 #include "lineedit.h"
 #include "loop.h"
@@ -28,6 +34,7 @@
 #define UI_PAGER_BATCH_MAX	8192	/* lines a search reads at once */
 #define UI_PAGER_BATCH_BYTES	(1024 * 1024)	/* or about this much */
 #define UI_PAGER_SEARCH_MS	20	/* a search's turn at most */
+#define UI_PAGER_NO_MATCH	INT64_MIN	/* no line matched yet */
 
 static void	ui_pager_arm(struct ui *);
 static void	ui_pager_rerun(struct ui *);
@@ -69,7 +76,7 @@ ui_pager_push(struct ui *ui, const char *title, struct ui_source *src)
 	p->src = src;
 	p->top = ui_source_first(src);
 	p->cursor = ui_source_first(src);
-	p->match = -1;
+	p->match = UI_PAGER_NO_MATCH;
 	p->under = ui->pager;
 	if (p->under != NULL && p->under->timer != 0) {
 		loop_cancel_timer(ui->loop, p->under->timer);
@@ -118,14 +125,63 @@ ui_pager_has_cursor(const struct ui_pager *p)
 	return ui_source_has_targets(p->src) || (p->flags & UI_PAGER_COPY);
 }
 
-/* Return the last top line a view may have: the end's page. */
+/*
+ * Place earlier runs before the view's lines until line no is among them
+ * or there are none (all of them for INT64_MIN).
+ */
+static void
+ui_pager_reach(struct ui *ui, int64_t no)
+{
+	struct ui_pager	*p = ui->pager;
+
+	while (no < ui_source_first(p->src) && ui_source_more(p->src))
+		ui_source_extend(p->src);
+}
+
+/* Return the job whose runs the top view shows, or NULL (gone, none). */
+static struct job *
+ui_pager_job(struct ui *ui)
+{
+	struct job	*job;
+	int		 i, n = jobtable_count(ui->jt);
+
+	for (i = 0; ui->pager->job != 0 && i < n; i++) {
+		job = jobtable_get(ui->jt, i);
+		if (job_id(job) == ui->pager->job)
+			return job;
+	}
+	return NULL;
+}
+
+/*
+ * Look for new lines of the view's last run, and for runs its job started
+ * since; returns whether any came.
+ */
+static int
+ui_pager_refresh(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+	struct job	*job;
+	int		 more;
+
+	more = ui_source_refresh(p->src);
+	if ((p->flags & UI_PAGER_LIVE) && (job = ui_pager_job(ui)) != NULL)
+		more |= ui_source_sync_job(p->src, job);
+	return more;
+}
+
+/*
+ * Return the last top line a view may have: the end's page, filled with
+ * earlier runs when the last is shorter.
+ */
 static int64_t
-ui_pager_max_top(const struct ui *ui)
+ui_pager_max_top(struct ui *ui)
 {
 	struct ui_pager	*p = ui->pager;
 	int64_t		 max;
 
 	max = ui_source_count(p->src) - ui_pager_body(ui);
+	ui_pager_reach(ui, max);
 	return max > ui_source_first(p->src) ? max : ui_source_first(p->src);
 }
 
@@ -138,6 +194,7 @@ ui_pager_move(struct ui *ui, int64_t top)
 
 	if (top > max)
 		top = max;
+	ui_pager_reach(ui, top);
 	if (top < ui_source_first(p->src))
 		top = ui_source_first(p->src);
 	p->top = top;
@@ -151,10 +208,11 @@ void
 ui_pager_choose(struct ui *ui, int64_t cursor)
 {
 	struct ui_pager	*p = ui->pager;
-	int64_t		 first = ui_source_first(p->src);
-	int64_t		 last = ui_source_count(p->src) - 1;
+	int64_t		 first, last = ui_source_count(p->src) - 1;
 	int		 body = ui_pager_body(ui);
 
+	ui_pager_reach(ui, cursor);
+	first = ui_source_first(p->src);
 	if (cursor > last)
 		cursor = last;
 	if (cursor < first)
@@ -185,7 +243,7 @@ ui_pager_end(struct ui *ui, int follow)
 {
 	struct ui_pager	*p = ui->pager;
 
-	ui_source_refresh(p->src);
+	ui_pager_refresh(ui);
 	if (ui_pager_has_cursor(p))
 		ui_pager_choose(ui, ui_source_count(p->src));
 	else
@@ -226,7 +284,7 @@ ui_pager_timer_cb(void *arg)
 			p->flags &= ~UI_PAGER_GREPPING;
 		ui_pager_dirty(ui, 0);
 	}
-	if ((p->flags & UI_PAGER_FOLLOW) && ui_source_refresh(p->src)) {
+	if ((p->flags & UI_PAGER_FOLLOW) && ui_pager_refresh(ui)) {
 		p->top = ui_pager_max_top(ui);
 		ui_pager_dirty(ui, 0);
 	}
@@ -323,18 +381,36 @@ ui_pager_set_lines(struct ui *ui, char **lines, int count, int header)
 /*
  * Open the view on run of the store in dir at line (-1: the end),
  * replacing any view already open; a live run opened at its end is
- * followed.  0, or -1 with *cause if the run cannot be read.
+ * followed.  The last run of a job of this deck comes with the job's
+ * earlier runs before it and, live, the later ones after it.  0, or -1
+ * with *cause if the run cannot be read.
  */
 int
 ui_pager_open_run(struct ui *ui, const char *title, const char *dir,
     const char *run, int64_t line, int live, char **cause)
 {
 	struct ui_source	*src;
+	struct job		*job = NULL;
+	const char		*id;
+	int			 i, n = jobtable_count(ui->jt);
 
-	if ((src = ui_source_new_run(dir, run, cause)) == NULL)
+	for (i = 0; i < n && job == NULL; i++) {
+		job = jobtable_get(ui->jt, i);
+		id = job_run_id(job);
+		if (id == NULL || strcmp(id, run) != 0 ||
+		    strcmp(job_store_dir(job), dir) != 0)
+			job = NULL;
+	}
+	if (job != NULL)
+		src = ui_source_new_job(dir, job, run, cause);
+	else
+		src = ui_source_new_run(dir, run, cause);
+	if (src == NULL)
 		return -1;
 	ui_pager_close(ui);
 	ui_pager_push(ui, title, src);
+	if (job != NULL)
+		ui->pager->job = job_id(job);
 	if (live)
 		ui->pager->flags |= UI_PAGER_LIVE;
 	if (line < 0)
@@ -474,7 +550,7 @@ ui_pager_search_from(struct ui *ui, int64_t from, int forward)
 	struct ui_pager	*p = ui->pager;
 	int64_t		 first, count;
 
-	ui_source_refresh(p->src);
+	ui_pager_refresh(ui);
 	first = ui_source_first(p->src);
 	count = ui_source_count(p->src);
 	p->searching = forward ? 1 : -1;
@@ -512,6 +588,40 @@ ui_pager_search_again(struct ui *ui, int reverse)
 	ui_pager_search_from(ui, from, forward);
 }
 
+/*
+ * Tell whether the view is at the live end, where nothing is ahead:
+ * copy mode's cursor on the last line, or a view following its log.
+ */
+static int
+ui_pager_at_end(struct ui *ui)
+{
+	struct ui_pager	*p = ui->pager;
+
+	if (p->flags & UI_PAGER_COPY)
+		return p->cursor >= ui_source_count(p->src) - 1;
+	return (p->flags & UI_PAGER_FOLLOW) != 0;
+}
+
+/*
+ * Start a search of the view's pattern, backward or not; from the live
+ * end it goes back from the last line, that one included, whatever the
+ * direction asked (as tmux's copy mode does).
+ */
+static void
+ui_pager_search_start(struct ui *ui, int backward)
+{
+	struct ui_pager	*p = ui->pager;
+
+	if (p->matcher == NULL || !ui_pager_at_end(ui)) {
+		p->backward = backward;
+		ui_pager_search_again(ui, 0);
+		return;
+	}
+	p->backward = 1;
+	ui_pager_refresh(ui);
+	ui_pager_search_from(ui, ui_source_count(p->src) - 1, 0);
+}
+
 /* Search for pattern (empty: the last one) forward or backward. */
 static void
 ui_pager_search(struct ui *ui, const char *pattern, int backward)
@@ -521,8 +631,7 @@ ui_pager_search(struct ui *ui, const char *pattern, int backward)
 	char		*cause = NULL;
 
 	if (*pattern == '\0') {
-		p->backward = backward;
-		ui_pager_search_again(ui, 0);
+		ui_pager_search_start(ui, backward);
 		return;
 	}
 	if ((matcher = ui_pager_matcher(ui, pattern, &cause)) == NULL) {
@@ -534,8 +643,7 @@ ui_pager_search(struct ui *ui, const char *pattern, int backward)
 	p->matcher = matcher;
 	free(p->pattern);
 	p->pattern = xstrdup(pattern);
-	p->backward = backward;
-	ui_pager_search_again(ui, 0);
+	ui_pager_search_start(ui, backward);
 }
 
 /* A search found line l, its match at byte so: show it. */
@@ -605,17 +713,27 @@ ui_pager_search_step(struct ui *ui)
 	struct ui_pager		*p = ui->pager;
 	struct store_line	*lines;
 	int64_t			 first, count, from, to, deadline, i, n;
-	int64_t			 batch = 64;
+	int64_t			 batch = 64, added;
 	size_t			 used = 0, so, eo, bytes;
 	int			 got, k;
 	char			 hint[64];
 
 	deadline = loop_now_ms() + UI_PAGER_SEARCH_MS;
-	while (p->search_left > 0 && used < UI_PAGER_SEARCH_BYTES &&
-	    loop_now_ms() < deadline) {
+	while ((p->search_left > 0 || ui_source_more(p->src)) &&
+	    used < UI_PAGER_SEARCH_BYTES && loop_now_ms() < deadline) {
 		first = ui_source_first(p->src);
 		count = ui_source_count(p->src);
 		if (count <= first)
+			break;
+		/* At an end, the earlier runs come in before a wrap. */
+		if ((p->searching > 0 ? p->search_at >= count :
+		    p->search_at < first) && ui_source_more(p->src)) {
+			added = ui_source_extend(p->src);
+			p->search_left += added;
+			p->search_total += added;
+			continue;
+		}
+		if (p->search_left <= 0)
 			break;
 		if (p->searching > 0) {
 			if (p->search_at >= count || p->search_at < first) {
@@ -661,8 +779,8 @@ ui_pager_search_step(struct ui *ui)
 		if (batch < 1)
 			batch = 1;
 	}
-	if (p->search_left <= 0 || ui_source_count(p->src) <=
-	    ui_source_first(p->src)) {
+	if ((p->search_left <= 0 && !ui_source_more(p->src)) ||
+	    ui_source_count(p->src) <= ui_source_first(p->src)) {
 		p->searching = 0;
 		ui_pager_status(ui, 1, "Pattern not found: %s", p->pattern);
 		return;
@@ -738,6 +856,7 @@ ui_pager_top(struct ui *ui)
 {
 	struct ui_pager	*p = ui->pager;
 
+	ui_pager_reach(ui, INT64_MIN);
 	if (ui_pager_has_cursor(p))
 		ui_pager_choose(ui, ui_source_first(p->src));
 	else

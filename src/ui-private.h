@@ -66,6 +66,16 @@ struct ui_source;
 struct ui_source *ui_source_new_array(char **lines, int count, int header);
 struct ui_source *ui_source_new_run(const char *dir, const char *run,
 	    char **cause);
+struct ui_source *ui_source_new_runs(const char *dir, const char *const *ids,
+	    const int *nos, int n, int anchor, char **cause);
+struct ui_source *ui_source_new_job(const char *dir, const struct job *,
+	    const char *run, char **cause);
+int	ui_source_sync_job(struct ui_source *, const struct job *);
+int64_t	ui_source_extend(struct ui_source *);
+int	ui_source_more(const struct ui_source *);
+int	ui_source_add_run(struct ui_source *, const char *id, int no);
+int	ui_source_where(const struct ui_source *, int64_t no, int *run,
+	    int *last, int64_t *line, int64_t *lines);
 struct ui_source *ui_source_new_grep(struct grep *, const char *dir,
 	    const char *deck);
 void	ui_source_free(struct ui_source *);
@@ -85,7 +95,6 @@ int	ui_source_target(const struct ui_source *, int64_t no,
 	    const char **dir, const char **run, int64_t *line,
 	    const char **title, int *live);
 int	ui_source_step(struct ui_source *, size_t budget);
-void	ui_format_time(int64_t ms, int millis, char *buf, size_t size);
 
 #define UI_PAGER_FOLLOW_MS	100		/* new lines of a followed run */
 #define UI_PAGER_SEARCH_BYTES	(4 * 1024 * 1024)	/* a search's turn */
@@ -137,6 +146,8 @@ struct ui_pager {
 
 	char			*refresh;	/* the command remaking its */
 						/*   lines each second (!ps) */
+	int			 job;		/* the job whose runs it shows, */
+						/*   followed to new ones; 0 */
 };
 
 /*

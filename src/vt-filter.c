@@ -720,6 +720,23 @@ vt_filter_init(struct vt *vt)
 	vt->str = NULL;		/* on the first OSC or DCS string */
 }
 
+/*
+ * Forget a sequence or character the last program left half sent, so the
+ * next bytes start in the ground state.
+ */
+void
+vt_filter_reset(struct vt *vt)
+{
+	vt_filter_flush(vt);
+	vt->fs = F_GROUND;
+	vt->u8len = 0;
+	vt->u8need = 0;
+	vt->nesc = 0;
+	vt->str_len = 0;
+	memset(&vt->csi, 0, sizeof vt->csi);
+	vt->tail_glyph = 0;
+}
+
 /* Free the filter's buffers. */
 void
 vt_filter_free(struct vt *vt)

@@ -183,6 +183,7 @@ void		 vt_filter_init(struct vt *);
 void		 vt_filter_free(struct vt *);
 void		 vt_filter_feed(struct vt *, const uint8_t *, size_t);
 void		 vt_filter_flush(struct vt *);
+void		 vt_filter_reset(struct vt *);
 int		 vt_utf8_put(char *, uint32_t);
 int		 vt_utf8_need(uint8_t);
 int		 vt_utf8_second_ok(uint8_t, uint8_t);

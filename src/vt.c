@@ -642,6 +642,53 @@ vt_feed(struct vt *vt, const char *buf, size_t len)
 	vt_filter_feed(vt, (const uint8_t *)buf, len);
 }
 
+/*
+ * Make the screen ready for a new program, keeping what the last one
+ * left on it: a sequence it left half sent is dropped, the alternate
+ * screen left, and the pen, modes (keys, mouse, paste, origin, insert,
+ * wrap, reverse video, margins), charsets and title set back to a new
+ * terminal's; the cursor stays on its row, and moves to the start of
+ * the next one unless that row is empty.  The newline mode (LNM) is the
+ * caller's: it depends on how the program is connected.
+ */
+void
+vt_reset_program(struct vt *vt)
+{
+	static const char	modes[] =
+	    "\033[m"			/* the pen */
+	    "\033[0\"q"			/* DECSCA: unprotected */
+	    "\033[4l"			/* IRM */
+	    "\033[?1l\033>"		/* cursor keys, keypad */
+	    "\033[?5l"			/* DECSCNM */
+	    "\033[?6l"			/* DECOM */
+	    "\033[?7h"			/* DECAWM */
+	    "\033[?25h"			/* the cursor shown */
+	    "\033[?69l\033[r"		/* margins */
+	    "\033[?1000l\033[?1002l\033[?1003l"	/* mouse reports */
+	    "\033[?1005l\033[?1006l\033[?1015l"
+	    "\033[?1004l\033[?2004l"	/* focus reports, bracketed paste */
+	    "\033(B\033)B\017"		/* ASCII in G0 and G1; G0 in GL */
+	    "\033[0 q";			/* cursor shape */
+	VTermPos	pos;
+
+	vt_filter_reset(vt);
+	if (vt->altscreen)
+		vt_state_write(vt, "\033[?1049l", 8);
+	vterm_state_get_cursorpos(vt->state, &pos);
+	vt_state_write(vt, modes, sizeof modes - 1);
+	/* Origin mode and margins moved the cursor: back where it was. */
+	state_printf(vt, "\033[%d;%dH", pos.row + 1, pos.col + 1);
+	if (pos.col > 0 || !vt_grid_line_blank(vt->scr[pos.row], vt->cols))
+		vt_state_write(vt, "\r\n", 2);
+	vt->last_n = 0;
+	if (vt->title[0] != '\0') {
+		vt->title[0] = '\0';
+		if (vt->cbs.title != NULL)
+			vt->cbs.title(vt->title, vt->arg);
+	}
+	vt_mark_all_dirty(vt);
+}
+
 
 /* Ask the state for a region with DECRQSS; return 0 if it is stale. */
 static int

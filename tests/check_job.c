@@ -2590,6 +2590,78 @@ START_TEST(test_fail_restarts)
 }
 END_TEST
 
+/*
+ * A restarted job goes on on the same screen under a mark line of its
+ * run, on a line of its own after the last run's partial line, while the
+ * store keeps each run's bytes exactly; the job remembers its runs, and
+ * on pipes (_i 1) the new run's lines start at column 0 too.
+ */
+START_TEST(test_run_marks)
+{
+	struct job	*job;
+	struct vt	*vt;
+	char		*cause = NULL, *t, *log, mark[JOB_MARK_MAX];
+	char		 id1[STORE_ID_LEN + 1];
+	const char	*id2;
+	size_t		 len;
+	int		 no, i, n, found = -1;
+
+	job = spawn_spec("printf 'one\\ntwo'; exit 1", NULL, _i, fx.dir, 100);
+	wait_done(job);
+	ck_assert_ptr_nonnull(job_run_id(job));
+	snprintf(id1, sizeof id1, "%s", job_run_id(job));
+	ck_assert_int_eq(jobtable_restart(fx.jt, job, &cause), 0);
+	wait_done(job);
+	id2 = job_run_id(job);
+	ck_assert_str_ne(id1, id2);
+
+	ck_assert_int_eq(job_run_count(job), 2);
+	ck_assert_str_eq(job_run_nth(job, 0, &no), id1);
+	ck_assert_int_eq(no, 1);
+	ck_assert_str_eq(job_run_nth(job, 1, &no), id2);
+	ck_assert_int_eq(no, 2);
+	ck_assert_ptr_null(job_run_nth(job, 2, &no));
+
+	/* one, two, the mark, one, two: nothing joined, nothing lost. */
+	vt = job_vt(job);
+	ck_assert_ptr_nonnull(vt);
+	n = vt_text_count(vt);
+	for (i = 0; i < n && found < 0; i++) {
+		t = vt_text_line(vt, i);
+		if (t != NULL && strncmp(t, "── run 2 · ", 13) == 0)
+			found = i;
+		free(t);
+	}
+	ck_assert_msg(found >= 2, "no mark of run 2");
+	job_format_run_mark(2, job_start_time(job), 1 << 8, mark,
+	    sizeof mark);
+	t = vt_text_line(vt, found);
+	ck_assert_str_eq(t, mark);
+	ck_assert_ptr_nonnull(strstr(t, " · restarted (exited 1) ──"));
+	free(t);
+	t = vt_text_line(vt, found - 1);
+	ck_assert_str_eq(t, "two");
+	free(t);
+	t = vt_text_line(vt, found + 1);
+	ck_assert_str_eq(t, "one");
+	free(t);
+	t = vt_text_line(vt, found + 2);
+	ck_assert_str_eq(t, "two");
+	free(t);
+
+	/* The store has the program's bytes, no mark. */
+	log = slurp(run_out(job), &len);
+	if (_i == 0) {
+		ck_assert_uint_eq(len, 8);
+		ck_assert_int_eq(memcmp(log, "one\r\ntwo", 8), 0);
+	} else {
+		ck_assert_uint_eq(len, 7);
+		ck_assert_int_eq(memcmp(log, "one\ntwo", 7), 0);
+	}
+	free(log);
+}
+END_TEST
+
 static Suite *
 job_suite(void)
 {
@@ -2691,6 +2763,7 @@ job_suite(void)
 	tcase_add_test(tc, test_log_raw_bytes);
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
 	tcase_add_test(tc, test_text_program_lines);
+	tcase_add_loop_test(tc, test_run_marks, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

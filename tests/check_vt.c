@@ -1916,6 +1916,130 @@ assert_out(struct rec *rec, const char *want, size_t len)
 	rec->outlen = 0;
 }
 
+/*
+ * A new program after one that stopped in the middle of an escape
+ * sequence, a string or a character: none of it swallows the new one's
+ * text, which starts on the next line (the row has text).
+ */
+START_TEST(reset_half_sequences)
+{
+	static const char *const left[] = {
+		"\033]0;half title", "\033]0;half\033", "\033[1;2", "\033[?",
+		"\033P$q", "\033(", "\033", "\xe4\xb8", "\033_apc", "\033X"
+	};
+	struct rec	 rec;
+	struct vt	*vt;
+	size_t		 i;
+	int		 row, col;
+
+	for (i = 0; i < sizeof left / sizeof left[0]; i++) {
+		memset(&rec, 0, sizeof rec);
+		vt = vt_new(4, 20, 10, &rec_cbs, &rec);
+		feed(vt, "ab");
+		feed(vt, left[i]);
+		vt_reset_program(vt);
+		vt_cursor(vt, &row, &col);
+		ck_assert_msg(row == 1 && col == 0, "case %zu: cursor %d,%d",
+		    i, row, col);
+		feed(vt, "xy\\");
+		ck_assert_msg(strcmp(row_text(vt, 0), "ab") == 0,
+		    "case %zu: row 0 \"%s\"", i, row_text(vt, 0));
+		ck_assert_msg(strcmp(row_text(vt, 1), "xy\\") == 0,
+		    "case %zu: row 1 \"%s\"", i, row_text(vt, 1));
+		ck_assert_str_eq(vt_title(vt), "");
+		vt_free(vt);
+	}
+}
+END_TEST
+
+/*
+ * A new program after one that changed every mode it could: the pen,
+ * keys, mouse, paste, cursor, reverse video, insert, origin and margins,
+ * charsets and title are a new terminal's; its text stays.
+ */
+START_TEST(reset_modes)
+{
+	struct rec		 rec;
+	struct vt		*vt;
+	const struct vt_cell	*c;
+	int			 row, col;
+
+	vt = key_vt(&rec);
+	feed(vt, "kept\r\n\033]2;old title\007\033[1;7;31m\033[?1h\033="
+	    "\033[?1000h\033[?1006h\033[?2004h\033[?25l\033[?5h\033[4h"
+	    "\033[5;10r\033[?6h\033(0\033[2\"qqqq");
+	vt_reset_program(vt);
+	ck_assert_str_eq(row_text(vt, 0), "kept");
+	vt_cursor(vt, &row, &col);
+	ck_assert_int_eq(col, 0);
+	ck_assert_int_eq(vt_cursor(vt, NULL, NULL), 1);
+	ck_assert_int_eq(vt_mouse_mode(vt), 0);
+	ck_assert_int_eq(vt_reverse_video(vt), 0);
+	ck_assert_str_eq(vt_title(vt), "");
+	ck_assert_str_eq(rec.title, "");
+	/* Plain ASCII, no pen, no insert: it overwrites. */
+	feed(vt, "qq\rQ");
+	c = vt_screen_row(vt, row);
+	ck_assert_uint_eq(c[0].ch, 'Q');
+	ck_assert_uint_eq(c[1].ch, 'q');
+	ck_assert_uint_eq(c[1].attrs, 0);
+	ck_assert_uint_eq(c[1].fg, VT_COLOR_DEFAULT);
+	ck_assert_uint_eq(c[2].ch, VT_CELL_BLANK);
+	/* No origin mode, no margins: home is the top, the screen scrolls. */
+	feed(vt, "\033[Htop");
+	ck_assert_str_eq(row_text(vt, 0), "topt");
+	ck_assert_str_eq(row_text(vt, row - 1),
+	    "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");	/* DEC graphics */
+	ck_assert_str_eq(row_text(vt, row), "Qq");
+	feed(vt, "\033[24;1H\n");
+	ck_assert_str_eq(row_text(vt, row - 1), "Qq");
+	/* Cursor keys in normal mode, no mouse reports, pastes as typed. */
+	rec.outlen = 0;
+	vt_send_key(vt, VT_KEY_UP, 0);
+	assert_out(&rec, "\033[A", 3);
+	vt_send_mouse(vt, 1, 1, 0, 1, 0, 0);
+	assert_out(&rec, "", 0);
+	vt_send_paste(vt, "p", 1);
+	assert_out(&rec, "p", 1);
+	vt_free(vt);
+}
+END_TEST
+
+/*
+ * A new program after one on the alternate screen: back on the main
+ * screen, whose text and cursor come back; an empty row at column 0 is
+ * used as it is, a row with text (a line ended with CR) is not.
+ */
+START_TEST(reset_altscreen_and_rows)
+{
+	struct vt	*vt = vt_new(4, 20, 10, NULL, NULL);
+	int		 row, col;
+
+	feed(vt, "main\r\n\033[?1049h\033[2J\033[Hon alt");
+	ck_assert_int_eq(vt_altscreen(vt), 1);
+	vt_reset_program(vt);
+	ck_assert_int_eq(vt_altscreen(vt), 0);
+	ck_assert_str_eq(row_text(vt, 0), "main");
+	vt_cursor(vt, &row, &col);
+	ck_assert_int_eq(row, 1);
+	ck_assert_int_eq(col, 0);
+	feed(vt, "50%\r");
+	vt_reset_program(vt);
+	vt_cursor(vt, &row, &col);
+	ck_assert_int_eq(row, 2);
+	ck_assert_int_eq(col, 0);
+	ck_assert_str_eq(row_text(vt, 1), "50%");
+	/* At the last row the screen scrolls for the fresh line. */
+	feed(vt, "x\r\ny");
+	vt_reset_program(vt);
+	vt_cursor(vt, &row, &col);
+	ck_assert_int_eq(row, 3);
+	ck_assert_str_eq(row_text(vt, 2), "y");
+	ck_assert_int_eq(vt_scrollback_count(vt), 1);
+	vt_free(vt);
+}
+END_TEST
+
 /* Cursor and editing keys follow DECCKM and modifiers. */
 START_TEST(keys_cursor)
 {
@@ -2108,6 +2232,12 @@ vt_suite(void)
 	tcase_add_test(tc, scrollback_limit);
 	tcase_add_test(tc, scrollback_alt_none);
 	tcase_add_test(tc, dirty_rows);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("reset");
+	tcase_add_test(tc, reset_half_sequences);
+	tcase_add_test(tc, reset_modes);
+	tcase_add_test(tc, reset_altscreen_and_rows);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("keys");

@@ -249,8 +249,10 @@ START_TEST(test_copy_no_clipboard)
 END_TEST
 
 /*
- * Search in a pane: C-s, a pattern, Enter: the cursor's line and the
- * match (drawn reversed) are on the screen; n goes to the next match.
+ * Search in a pane: C-s, a pattern, Enter: from the live bottom it goes
+ * back, so the first match is the newest (259 of seq 1 300, not 25); the
+ * cursor's line and the match (drawn reversed) are on the screen; n goes
+ * on backward (258), N turns forward again (259).
  */
 START_TEST(test_copy_search_pane)
 {
@@ -265,25 +267,55 @@ START_TEST(test_copy_search_pane)
 	EXPECT_IN(t, &bottom, "/", WAIT_MS);
 	term_type(t, "25");
 	term_key(t, TERM_KEY_ENTER);
-	/* From the last line forward: it wraps to the first match, 25. */
-	EXPECT_IN(t, &pane_title, "25/300", WAIT_MS);
-	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
-	row = copy_wait_line(t, &pane, "25", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "259/300", WAIT_MS);
+	E2E_ASSERT(t, !term_find_in(t, &bottom, "search wrapped", NULL, NULL),
+	    "the search from the bottom wrapped");
+	row = copy_wait_line(t, &pane, "259", WAIT_MS);
 	E2E_ASSERT(t, row >= 0, "the match's line is not on the screen");
-	copy_find_line(t, &pane, "25", &col);
+	copy_find_line(t, &pane, "259", &col);
 	E2E_ASSERT(t, copy_reversed(t, row, col) &&
-	    copy_reversed(t, row, col + 1), "the match is not highlighted");
+	    copy_reversed(t, row, col + 1) && !copy_reversed(t, row, col + 2),
+	    "the match in 259 is not highlighted alone");
 	term_type(t, "n");
-	EXPECT_IN(t, &pane_title, "125/300", WAIT_MS);
-	row = copy_wait_line(t, &pane, "125", WAIT_MS);
+	EXPECT_IN(t, &pane_title, "258/300", WAIT_MS);
+	row = copy_wait_line(t, &pane, "258", WAIT_MS);
 	E2E_ASSERT(t, row >= 0, "the next match's line is not on the screen");
-	copy_find_line(t, &pane, "125", &col);
-	E2E_ASSERT(t, !copy_reversed(t, row, col) &&
-	    copy_reversed(t, row, col + 1) && copy_reversed(t, row, col + 2),
-	    "the match in 125 is not highlighted alone");
+	term_type(t, "N");
+	EXPECT_IN(t, &pane_title, "259/300", WAIT_MS);
+	/* Up at the first matches, n goes on to 225, 125 and 25. */
+	copy_keys(t, "n", 10);
+	EXPECT_IN(t, &pane_title, "225/300", WAIT_MS);
+	copy_keys(t, "n", 2);
+	EXPECT_IN(t, &pane_title, " 25/300", WAIT_MS);
 	term_type(t, "q");
 	ck_assert_msg(term_wait_gone_in(t, &pane_title, "[Copy]", WAIT_MS),
 	    "q did not leave copy mode\n%s", term_dump(t));
+	term_close(t);
+}
+END_TEST
+
+/*
+ * In !logs following a live run, / searches back from the end too: the
+ * newest match first (259), n the one before (258).
+ */
+START_TEST(test_copy_search_following)
+{
+	struct term	*t = copy_start(NULL);
+
+	e2e_run(t, "seq 1 300; exec sleep 1000");
+	EXPECT_LINE(t, &pane, "300", WAIT_MS);
+	e2e_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "following", WAIT_MS);
+	EXPECT_IN(t, NULL, "of 300", WAIT_MS);
+	term_type(t, "/25");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_IN(t, NULL, "259-295 of 300", WAIT_MS);
+	term_type(t, "n");
+	EXPECT_IN(t, NULL, "258-294 of 300", WAIT_MS);
+	term_type(t, "N");
+	term_type(t, "N");
+	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
+	EXPECT_IN(t, NULL, "25-61 of 300", WAIT_MS);
 	term_close(t);
 }
 END_TEST
@@ -310,6 +342,314 @@ START_TEST(test_copy_search_logs)
 }
 END_TEST
 
+/*
+ * Return the row of r whose text (blanks stripped) starts with prefix and
+ * holds text too, or -1; its first column in *col.
+ */
+static int
+copy_find_row(struct term *t, const struct term_rect *r, const char *prefix,
+    const char *text, int *col)
+{
+	struct term_rect	 one = *r;
+	const char		*s;
+	size_t			 start;
+
+	for (one.row = r->row; one.row < r->row + r->rows; one.row++) {
+		one.rows = 1;
+		s = term_text_in(t, &one);
+		start = strspn(s, " ");
+		if (strncmp(s + start, prefix, strlen(prefix)) == 0 &&
+		    strstr(s + start, text) != NULL) {
+			if (col != NULL)
+				*col = r->col + (int)start;
+			return one.row;
+		}
+	}
+	return -1;
+}
+
+/* Wait up to ms for copy_find_row() to find a row; the row, or -1. */
+static int
+copy_wait_row(struct term *t, const struct term_rect *r, const char *prefix,
+    const char *text, int *col, int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+	int	row;
+
+	while ((row = copy_find_row(t, r, prefix, text, col)) < 0 &&
+	    term_now_ms() < deadline)
+		term_pump(t, 30);
+	return row;
+}
+
+/* Tell whether row of r (blanks stripped) starts with prefix, holds text. */
+static int
+copy_row_has(struct term *t, const struct term_rect *r, int row,
+    const char *prefix, const char *text)
+{
+	struct term_rect	 one = *r;
+
+	one.row = row;
+	one.rows = 1;
+	return copy_find_row(t, &one, prefix, text, NULL) == row;
+}
+
+/*
+ * Wait up to ms for the line text (prefix and text: a row starting with
+ * prefix and holding text) to be on row of r; whether it came.
+ */
+static int
+copy_wait_at(struct term *t, const struct term_rect *r, const char *prefix,
+    const char *text, int row, int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+
+	for (;;) {
+		if (prefix != NULL ? copy_row_has(t, r, row, prefix, text) :
+		    copy_find_line(t, r, text, NULL) == row)
+			return 1;
+		if (term_now_ms() >= deadline)
+			return 0;
+		term_pump(t, 30);
+	}
+}
+
+/* Wait up to ms for name in the deck's directory to hold text. */
+static int
+copy_wait_file(struct term *t, const char *name, const char *text, int ms)
+{
+	int64_t	deadline = term_now_ms() + ms;
+	char	buf[256];
+
+	do {
+		if (e2e_read_file(t, name, buf, sizeof buf) >= 0 &&
+		    strcmp(buf, text) == 0)
+			return 1;
+		term_pump(t, 30);
+	} while (term_now_ms() < deadline);
+	return 0;
+}
+
+/*
+ * The script of the run tests: a counter in the file count, run n
+ * printing what the case asks (its first argument selects the case).
+ */
+static const char copy_runs_sh[] =
+    "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1))\n"
+    "echo $n > count\n"
+    "case $1.$n in\n"
+    "marks.1) printf 'partial-one'; exit 1;;\n"
+    "marks.2) printf '\\033[?1049h\\033[7malt-text\\033]0;half'; exit 2;;\n"
+    "marks.*) echo third-run; exec sleep 1000;;\n"
+    "runs.*) echo run-$n-begin; i=0\n"
+    "    while [ $i -lt 50 ]; do echo fill-$n-$i; i=$((i + 1)); done\n"
+    "    echo run-$n-end; [ $n -ge 3 ] && exec sleep 1000; exit $n;;\n"
+    "esac\n";
+
+/*
+ * Run marks: a job restarted with !restart goes on in the same pane under
+ * a reversed mark line of its own, "── run 2 · HH:MM:SS · restarted
+ * (exited 1) ──", on a fresh line after a partial one; a run that died on
+ * the alternate screen, reversed and inside an OSC string leaves the next
+ * run a sane screen: its text shows, on the main screen, not reversed.
+ */
+START_TEST(test_copy_run_marks)
+{
+	struct term	*t = copy_start(NULL);
+	int		 r1, r2, r3, r4, col;
+
+	e2e_put_file(term_tmpdir(t), "runs.sh", copy_runs_sh, 0600);
+	e2e_run(t, "sh runs.sh marks");
+	EXPECT_IN(t, &panel, "Exited 1", WAIT_MS);
+	EXPECT_LINE(t, &pane, "partial-one", WAIT_MS);
+	e2e_run(t, "!restart 1");
+	E2E_ASSERT(t, copy_wait_file(t, "count", "2\n", WAIT_MS),
+	    "!restart did not run the job again");
+	EXPECT_IN(t, &panel, "Exited 2", WAIT_MS);
+	e2e_run(t, "!restart 1");
+	EXPECT_LINE(t, &pane, "third-run", WAIT_MS);
+	r1 = copy_find_line(t, &pane, "partial-one", NULL);
+	r2 = copy_wait_row(t, &pane, "── run 2 · ",
+	    " · restarted (exited 1) ──", &col, WAIT_MS);
+	E2E_ASSERT(t, r2 >= 0 && copy_reversed(t, r2, col),
+	    "no reversed mark of run 2");
+	r3 = copy_wait_row(t, &pane, "── run 3 · ",
+	    " · restarted (exited 2) ──", NULL, WAIT_MS);
+	r4 = copy_find_line(t, &pane, "third-run", &col);
+	E2E_ASSERT(t, r1 >= 0 && r1 < r2 && r2 < r3 && r3 < r4,
+	    e2e_fmt("rows %d, %d, %d, %d: not partial-one, the marks and "
+	    "third-run in order", r1, r2, r3, r4));
+	E2E_ASSERT(t, !copy_reversed(t, r4, col), "the third run's text is "
+	    "drawn reversed");
+	E2E_ASSERT(t, !term_find_in(t, &pane, "alt-text", NULL, NULL),
+	    "the pane is still on the second run's alternate screen");
+	term_close(t);
+}
+END_TEST
+
+/* The body of a text view over the whole screen. */
+static const struct term_rect	view = { 1, 1, 37, 118 };
+
+/* Run `jobdeck ctl ARGS...` beside t's deck; assert it answered 0. */
+static void
+copy_ctl(struct term *t, const char *const *args)
+{
+	char	 run[1024], *out;
+	int	 status;
+
+	snprintf(run, sizeof run, "%s/run", term_tmpdir(t));
+	out = e2e_ctl(t, "default", run, args, 1, WAIT_MS, &status);
+	E2E_ASSERT(t, status == 0, e2e_fmt("ctl %s: %s", args[0], out));
+	free(out);
+}
+
+/*
+ * Earlier runs: !logs of a restarted job reaches its earlier runs above
+ * the current one, each after its mark (g: the first run's first line; a
+ * backward search finds text in an earlier run); a followed view goes on
+ * into a run started while it is open; !logs of the ended job opens on
+ * its last run, and scrolling up shows that run's mark, then the end of
+ * the one before; copy mode reaches the first run too.
+ */
+START_TEST(test_copy_earlier_runs)
+{
+	const char *const	 restart[] = { "restart", "1", NULL };
+	const char *const	 kill[] = { "kill", "1", NULL };
+	struct term		*t = copy_start(NULL);
+	int			 r1, r2, r3;
+
+	e2e_put_file(term_tmpdir(t), "runs.sh", copy_runs_sh, 0600);
+	e2e_run(t, "sh runs.sh runs");
+	EXPECT_IN(t, &panel, "Exited 1", WAIT_MS);
+	e2e_run(t, "!restart 1");
+	EXPECT_IN(t, &panel, "Exited 2", WAIT_MS);
+	e2e_run(t, "!restart 1");
+	EXPECT_LINE(t, &pane, "run-3-end", WAIT_MS);
+
+	/* Following the live run; g goes up to the first run's start. */
+	e2e_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "following", WAIT_MS);
+	EXPECT_LINE(t, &view, "run-3-end", WAIT_MS);
+	term_type(t, "g");
+	EXPECT_IN(t, NULL, "run 1/3 · 1-37 of 52", WAIT_MS);
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-1-begin", 1, WAIT_MS),
+	    "the first run's first line is not at the top");
+	/* The second page: lines 37-73, the run 1's 52 and a mark first. */
+	term_type(t, "f");
+	r1 = copy_wait_at(t, &view, NULL, "run-1-end", 15, WAIT_MS);
+	r2 = copy_wait_at(t, &view, "── run 2 · ",
+	    " · restarted (exited 1) ──", 16, WAIT_MS);
+	r3 = copy_wait_at(t, &view, NULL, "run-2-begin", 17, WAIT_MS);
+	E2E_ASSERT(t, r1 && r2 && r3, "not run-1-end, the mark of run 2 and "
+	    "run-2-begin on rows 15, 16, 17");
+
+	/* Back at the end, a restart comes into the followed view. */
+	term_type(t, "G");
+	EXPECT_IN(t, NULL, "following", WAIT_MS);
+	copy_ctl(t, restart);
+	EXPECT_LINE(t, &view, "run-4-end", WAIT_MS);
+	EXPECT_IN(t, NULL, "run 4/4", WAIT_MS);
+	term_type(t, "?run-1-beg");
+	term_key(t, TERM_KEY_ENTER);
+	EXPECT_LINE(t, &view, "run-1-begin", WAIT_MS);
+	EXPECT_IN(t, NULL, "run 1/4 · 1-", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+
+	/* The ended job's log opens on its last run; up is the one before. */
+	copy_ctl(t, kill);
+	EXPECT_IN(t, &panel, "Canceled", WAIT_MS);
+	e2e_run(t, "!logs 1");
+	EXPECT_IN(t, NULL, "run 4/4 · 1-37 of 52", WAIT_MS);
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-4-begin", 1, WAIT_MS),
+	    "the last run's first line is not at the top");
+	term_type(t, "k");
+	E2E_ASSERT(t, copy_wait_at(t, &view, "── run 4 · ",
+	    " · restarted (killed by SIGTERM) ──", 1, WAIT_MS),
+	    "no mark of run 4 at the top after k");
+	term_type(t, "k");
+	EXPECT_IN(t, NULL, "run 3/4", WAIT_MS);
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-3-end", 1, WAIT_MS),
+	    "the third run's end is not at the top after k k");
+	term_type(t, "q");
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+
+	/* Copy mode reaches the first run. */
+	term_type(t, "\026");		/* C-v */
+	EXPECT_IN(t, &pane_title, "run 4/4 · 52/52", WAIT_MS);
+	term_type(t, "g");
+	EXPECT_IN(t, &pane_title, "run 1/4 · 1/52", WAIT_MS);
+	EXPECT_LINE(t, &pane, "run-1-begin", WAIT_MS);
+	term_close(t);
+}
+END_TEST
+
+/*
+ * A job of 1,000 runs: !logs opens on a page of its last runs (the view
+ * reads the runs before them only as it reaches them), g goes up to the
+ * first run and G back to the last; copy mode's g too.
+ */
+START_TEST(test_copy_thousand_runs)
+{
+	static const char	 script[] =
+	    "d=$(dirname \"$0\"); n=$(cat \"$d/count\" 2>/dev/null || "
+	    "echo 0)\nn=$((n + 1)); echo $n > \"$d/count\"; echo run-$n-only\n"
+	    "[ $n -lt 1000 ] || exec sleep 1000\n";
+	const char		*args[3];
+	struct term		*t;
+	char			 dir[256], cfg[512], buf[64];
+	int64_t			 deadline;
+
+	snprintf(dir, sizeof dir, "%s", e2e_cfg_write("many.sh", script));
+	*strrchr(dir, '/') = '\0';
+	snprintf(cfg, sizeof cfg, "[[job]]\nname = \"many\"\n"
+	    "command = \"sh %s/many.sh\"\nrestart = \"always\"\n"
+	    "restart_delay = 0\nmax_restarts = 0\n", dir);
+	e2e_put_file(dir, "config.toml", cfg, 0600);
+	snprintf(cfg, sizeof cfg, "%s/config.toml", dir);
+	args[0] = "-c";
+	args[1] = cfg;
+	args[2] = NULL;
+	t = e2e_start(args, NULL);
+	deadline = term_now_ms() + 120000;
+	while (strcmp(e2e_get_file(dir, "count", buf, sizeof buf),
+	    "1000\n") != 0 && term_now_ms() < deadline)
+		term_pump(t, 100);
+	E2E_ASSERT(t, strcmp(buf, "1000\n") == 0, e2e_fmt("%s runs after "
+	    "two minutes", buf));
+	EXPECT_LINE(t, &pane, "run-1000-only", WAIT_MS);
+
+	/* A page of the last runs, the last one at the bottom. */
+	e2e_run(t, "!logs many");
+	EXPECT_IN(t, NULL, "following", WAIT_MS);
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-1000-only", 37,
+	    WAIT_MS) && copy_wait_at(t, &view, "── run ",
+	    " · restarted (exited 0) ──", 36, WAIT_MS) && copy_wait_at(t,
+	    &view, NULL, "run-999-only", 35, WAIT_MS), "the page does not "
+	    "end with the last runs");
+	term_type(t, "g");
+	EXPECT_IN(t, NULL, "run 1/", WAIT_MS);
+	EXPECT_IN(t, NULL, " · 1-1 of 1", WAIT_MS);
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-1-only", 1, WAIT_MS),
+	    "the first run is not at the top after g");
+	E2E_ASSERT(t, copy_wait_at(t, &view, "── run 2 · ",
+	    " · restarted (exited 0) ──", 2, WAIT_MS),
+	    "no mark of run 2 under the first run");
+	term_type(t, "G");
+	E2E_ASSERT(t, copy_wait_at(t, &view, NULL, "run-1000-only", 37,
+	    WAIT_MS), "G does not end the page with the last run");
+	term_type(t, "q");
+	EXPECT_IN(t, &panel, "Processes (", WAIT_MS);
+	term_type(t, "\026");		/* C-v */
+	EXPECT_IN(t, &pane_title, " · 1/1", WAIT_MS);
+	term_type(t, "g");
+	EXPECT_IN(t, &pane_title, "run 1/", WAIT_MS);
+	EXPECT_LINE(t, &pane, "run-1-only", WAIT_MS);
+	term_close(t);
+	e2e_cfg_remove();
+}
+END_TEST
+
 /* The suite: one case each, generous timeouts for a loaded machine. */
 static Suite *
 copy_suite(void)
@@ -319,6 +659,10 @@ copy_suite(void)
 		{ "copy_no_clipboard", &test_copy_no_clipboard, 20 },
 		{ "copy_search_pane", &test_copy_search_pane, 20 },
 		{ "copy_search_logs", &test_copy_search_logs, 20 },
+		{ "copy_search_following", &test_copy_search_following, 20 },
+		{ "copy_run_marks", &test_copy_run_marks, 30 },
+		{ "copy_earlier_runs", &test_copy_earlier_runs, 60 },
+		{ "copy_thousand_runs", &test_copy_thousand_runs, 180 },
 	};
 	Suite				*s = suite_create("copy_e2e");
 
