@@ -1838,6 +1838,112 @@ START_TEST(test_sweep_count_and_total)
 }
 END_TEST
 
+/* Make an id of the time ms ago (as store ids are) in id. */
+static void
+id_at(int64_t ms, const char *tail, char *id)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ms / 1000);
+
+	gmtime_r(&t, &tm);
+	ck_assert_uint_eq(strftime(id, STORE_ID_LEN + 1, "%Y%m%dT%H%M%S",
+	    &tm), 15);
+	snprintf(id + 15, STORE_ID_LEN + 1 - 15, "-%s", tail);
+}
+
+/* Set the modification time of a run's directory to ms. */
+static void
+age_dir(const char *run, int64_t ms)
+{
+	struct timespec	ts[2];
+	char		path[256];
+
+	snprintf(path, sizeof path, "%s/runs/%s", tdir, run);
+	ts[0].tv_sec = ts[1].tv_sec = (time_t)(ms / 1000);
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* Create an empty file under the test directory. */
+static void
+touch(const char *name)
+{
+	char	path[256];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", tdir, name);
+	ck_assert_int_ne(fd = open(path, O_WRONLY | O_CREAT, 0600), -1);
+	close(fd);
+}
+
+/*
+ * What dead decks leave goes at once, whatever the limits: a run with
+ * only meta.tmp or nothing, a run with no index, the meta.tmp beside a
+ * meta.  A run without meta being made now, and live decks' runs, stay.
+ */
+START_TEST(test_sweep_leftovers)
+{
+	struct timespec		 tsn;
+	struct store		*st;
+	struct store_run	*own, *young;
+	struct dead_run		 dead[2];
+	char			**lost, deck[STORE_ID_LEN + 1], name[128];
+	char			 old1[STORE_ID_LEN + 1], old2[STORE_ID_LEN + 1];
+	int64_t			 now;
+
+	clock_gettime(CLOCK_REALTIME, &tsn);
+	now = (int64_t)tsn.tv_sec * 1000;
+	memset(dead, 0, sizeof dead);
+	dead[0].state = dead[1].state = "completed";
+	dead[0].started = dead[1].started = now - 3600 * 1000;
+	dead[0].ended = dead[1].ended = now - 3000 * 1000;
+	dead[0].bytes = dead[1].bytes = 100;
+	st = open_store(0);
+	dead_deck(dead, 2, deck);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", dead[0].id);
+	touch(name);
+	ck_assert_int_eq(unlink(run_file(dead[1].id, "idx.0")), 0);
+	/* Two hours old: past an hour, well within the age kept. */
+	id_at(now - 2 * 3600 * 1000, "00000001", old1);
+	id_at(now - 2 * 3600 * 1000, "00000002", old2);
+	snprintf(name, sizeof name, "%s/runs/%s", tdir, old1);
+	ck_assert_int_eq(mkdir(name, 0700), 0);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", old1);
+	touch(name);
+	snprintf(name, sizeof name, "%s/runs/%s", tdir, old2);
+	ck_assert_int_eq(mkdir(name, 0700), 0);
+	age_dir(old1, now - 2 * 3600 * 1000);
+	age_dir(old2, now - 2 * 3600 * 1000);
+	/* Ours: one being made (no meta yet), one with a meta.tmp. */
+	young = new_run(st);
+	ck_assert_int_eq(unlink(run_file(store_run_id(young), "meta")), 0);
+	own = new_run(st);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", store_run_id(own));
+	touch(name);
+
+	ck_assert_int_eq(sweep_all(st, now, &lost), 0);
+	free(lost);
+	ck_assert(run_exists(dead[0].id));
+	ck_assert(!path_exists(run_file(dead[0].id, "meta.tmp") +
+	    strlen(tdir) + 1));
+	ck_assert(!run_exists(dead[1].id));
+	ck_assert(!run_exists(old1));
+	ck_assert(!run_exists(old2));
+	ck_assert(run_exists(store_run_id(young)));
+	ck_assert(path_exists(name));
+
+	/* Two minutes on, the run without meta is no one's. */
+	ck_assert_int_eq(sweep_all(st, now + 120 * 1000, &lost), 0);
+	free(lost);
+	ck_assert(!run_exists(store_run_id(young)));
+	ck_assert(run_exists(store_run_id(own)));
+	ck_assert(run_exists(dead[0].id));
+	store_run_close(young);
+	store_run_close(own);
+	store_free(st);
+}
+END_TEST
+
 /* Set or unset an environment variable for the test. */
 static void
 set_env(const char *name, const char *value)
@@ -1952,6 +2058,7 @@ store_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sweep_lost_and_age);
 	tcase_add_test(tc, test_sweep_count_and_total);
+	tcase_add_test(tc, test_sweep_leftovers);
 	suite_add_tcase(s, tc);
 	return s;
 }
