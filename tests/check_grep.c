@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -122,6 +123,33 @@ static void
 make_run(int job, const char *name, const char *text, char *id)
 {
 	make_run_in(store, job, name, text, id);
+}
+
+/*
+ * Wait until a run made now gets an id after prev's: an id is made of the
+ * millisecond it starts in (then random bits), so a run made in the same
+ * millisecond may sort on either side of prev.
+ */
+static void
+wait_past(const char *prev)
+{
+	struct timespec	 ts, pause = { 0, 100000 };
+	struct tm	 tm;
+	char		 now[32];
+	int		 i;
+
+	for (i = 0;; i++) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		ck_assert_uint_eq(strftime(now, sizeof now, "%Y%m%dT%H%M%S",
+		    &tm), 15);
+		snprintf(now + 15, sizeof now - 15, "-%03x",
+		    (unsigned)(ts.tv_nsec / 1000000));
+		if (strncmp(now, prev, 19) > 0)
+			return;
+		ck_assert_msg(i < 100000, "the clock stays before %s", prev);
+		nanosleep(&pause, NULL);
+	}
 }
 
 /* Write a run of len bytes from buf, as reads of a child; its id to id. */
@@ -430,11 +458,10 @@ START_TEST(test_runs_newest_first)
 	char		 r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1];
 	char		 r3[STORE_ID_LEN + 1], *some[2];
 
-	/* Run ids are made of the second they start in. */
 	make_run(1, "one", "x 1\nno\nx 2\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "two", "x 3\n", r2);
-	sleep(1);
+	wait_past(r2);
 	make_run(3, "three", "no\nx 4\n", r3);
 	ck_assert_str_lt(r1, r2);
 	ck_assert_str_lt(r2, r3);
@@ -716,9 +743,9 @@ START_TEST(test_run_removed)
 	char				*cause = NULL;
 
 	make_run(1, "one", "x 1\nx 2\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "two", "x 3\nx 4\n", r2);
-	sleep(1);
+	wait_past(r2);
 	make_run(3, "three", "x 5\nx 6\n", r3);
 	g = grep_new(dir, "x", 0, NULL, 0, &cause);
 	ck_assert_ptr_nonnull(g);
@@ -945,7 +972,7 @@ START_TEST(test_cmd_show)
 	char	r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1], want[256];
 
 	make_run(1, "web", "GET /a\nPOST /b\nGET /c\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "db", "ready\nget \033[1mit\033[m\n", r2);
 	cmd_ok("!grep -i get");
 	ck_assert_str_eq(crec.title, "grep get: 3 matches");
