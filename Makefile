@@ -204,8 +204,8 @@ check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
-check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS)
-check_grep_OBJS	   = $(check_cmd_OBJS)
+check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
+check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)

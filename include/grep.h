@@ -5,7 +5,9 @@
  * split by colour escapes still matches).  grep_step() reads about budget
  * bytes and reports the matches it found through the callback, so a
  * search of any size never blocks the caller's loop and holds memory
- * bounded by one read block and one line.
+ * bounded by one read block and one line.  A run that cannot be read (a
+ * damaged one: no index, an out file shorter than its index) is passed
+ * over and counted, with why (grep_damaged()), so a search always ends.
  *
  * Ownership: the caller owns struct grep (grep_free()).  A struct
  * grep_match and everything it points to is valid only during the
@@ -49,6 +51,7 @@ int		 grep_step(struct grep *, size_t budget,
 int		 grep_done(const struct grep *);
 uint64_t	 grep_bytes(const struct grep *);
 int64_t		 grep_matches(const struct grep *);
+int		 grep_damaged(const struct grep *, const char **why);
 const char	*grep_pattern(const struct grep *);
 int		 grep_line_match(const struct grep *, const char *text,
 		    size_t len, size_t *so, size_t *eo);

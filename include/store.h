@@ -8,7 +8,9 @@
  *
  *   runs/RUN/meta	the run's metadata (struct store_meta) as escaped
  *			"key value" lines, replaced atomically (write to
- *			meta.tmp, fsync-free rename)
+ *			meta.tmp, fsync-free rename); on a full disk written
+ *			over in place, into the spare bytes of its last
+ *			line ("room"), so a run's end still reaches it
  *   runs/RUN/out.N	raw output, byte-exact, segment N: the bytes at
  *			offsets [N * seg, (N + 1) * seg) of the run's output
  *   runs/RUN/idx.N	index records (struct store_rec, little-endian on
@@ -32,12 +34,25 @@
  * line is held back (up to STORE_CHUNK_MAX, or until store_run_flush())
  * so lines of stdout and stderr do not mix.
  *
+ * A run is made with out.0 and idx.0 first and its meta last: a run whose
+ * meta can be read has its files, and one that cannot be made leaves
+ * nothing.  A reader checks what it opens (an index to read, records that
+ * hang together, out files holding the bytes their records cover) and
+ * takes a damaged run as one: store_reader_open() fails with "runs/RUN is
+ * damaged: why", store_reader_refresh() fails and leaves no lines, and
+ * every read of bytes that went missing since fails; no read goes out of
+ * bounds and no loop over the data goes round without moving on.
+ *
+ * Writing: the first write error stops a run's output for good
+ * (store_run_error()), but its meta is still updated, so its end is known.
+ *
  * Retention: a run keeps at most max_run_bytes of output as segments of
  * about a quarter of that; when a new segment starts the oldest beyond
  * the cap are removed, and readers see the lines that were dropped as
  * store_reader_first() > 0.  store_sweep_step() removes whole runs of
  * ended decks by age, by count and by the total cap, a bounded amount of
- * work per call, and marks runs of dead decks lost.
+ * work per call, marks runs of dead decks lost, and removes what dead
+ * decks left half made.
  *
  * Ownership: the caller owns struct store, struct store_run, struct
  * store_reader and everything the *_free() functions free.  A store_run

@@ -73,6 +73,8 @@ struct grep {
 
 	uint64_t		  bytes;
 	int64_t			  matches;
+	int			  damaged;	/* runs that could not be read */
+	char			 *damage;	/* why the first could not */
 
 	/* During a step. */
 	const struct grep_cbs	 *cbs;
@@ -305,9 +307,21 @@ grep_next_run(struct grep *g)
 		g->done = 1;
 }
 
+/* Count the current run as one that could not be read, for why (taken). */
+static void
+grep_damaged_run(struct grep *g, char *why)
+{
+	g->damaged++;
+	if (g->damage == NULL)
+		g->damage = why;
+	else
+		free(why);
+}
+
 /*
  * Open the current run: its meta and a reader, from its first kept line;
- * -1 when it is gone or cannot be read (it is skipped).
+ * -1 when it is gone (no meta: removed, or still being made) or cannot be
+ * read (damaged: counted), and it is skipped.
  */
 static int
 grep_open_run(struct grep *g)
@@ -323,7 +337,7 @@ grep_open_run(struct grep *g)
 	g->has_meta = 1;
 	g->reader = store_reader_open(g->dir, run, &cause);
 	if (g->reader == NULL) {
-		free(cause);
+		grep_damaged_run(g, cause);
 		return -1;
 	}
 	g->next = store_reader_first(g->reader);
@@ -670,8 +684,9 @@ grep_block(int64_t first, const char *buf, size_t len, void *arg)
  * matching line to cbs->match (cbs may be NULL: matches are only
  * counted); the search stops early when match returns non-zero and the
  * next step goes on from the line after.  A run that is gone or cannot
- * be read is skipped.  Returns 1 while there is more to search, 0 once
- * the search is done.
+ * be read is skipped (grep_damaged() counts the latter).  Every pass
+ * scans on or leaves a run, so a step ends.  Returns 1 while there is
+ * more to search, 0 once the search is done.
  */
 int
 grep_step(struct grep *g, size_t budget, const struct grep_cbs *cbs,
@@ -695,9 +710,15 @@ grep_step(struct grep *g, size_t budget, const struct grep_cbs *cbs,
 		    budget - g->stepped, &scan_cbs, g);
 		if (g->stop)
 			break;		/* g->next is the line after the match */
-		if (next <= g->next || next >= store_reader_count(g->reader))
-			grep_next_run(g);	/* done, gone, or no progress */
-		else
+		if (next >= store_reader_count(g->reader))
+			grep_next_run(g);	/* done */
+		else if (next <= g->next) {
+			/* Its bytes cannot be read, or do not hold its lines. */
+			grep_damaged_run(g, xprintf("runs/%s is damaged: its "
+			    "output cannot be read from line %lld",
+			    g->runs[g->cur], (long long)g->next + 1));
+			grep_next_run(g);
+		} else
 			g->next = next;
 	}
 	g->cbs = NULL;
@@ -724,6 +745,19 @@ int64_t
 grep_matches(const struct grep *g)
 {
 	return g->matches;
+}
+
+/*
+ * Return how many runs the search passed over because they could not be
+ * read (damaged: store_reader_open()'s causes), and in *why, if not NULL,
+ * why the first could not (NULL when none).
+ */
+int
+grep_damaged(const struct grep *g, const char **why)
+{
+	if (why != NULL)
+		*why = g->damage;
+	return g->damaged;
 }
 
 /* Return the pattern as given. */
@@ -753,6 +787,7 @@ grep_free(struct grep *g)
 		free(g->runs[i]);
 	free(g->runs);
 	free(g->chunk);
+	free(g->damage);
 	free(g->lit);
 	free(g->pattern);
 	free(g->dir);

@@ -1076,15 +1076,17 @@ job_store_meta(const struct job *j, struct store_meta *m)
 	}
 }
 
-/* The store failed the job's run: logging is off for it, and says why. */
+/*
+ * The store failed the job's run: logging is off for it, and says why
+ * (once: job_log_warning()).  The run stays open until the job ends, so
+ * that its state and end still reach its meta (store_run_update()).
+ */
 static void
 job_store_failed(struct job *j)
 {
 	if (j->log_error == NULL)
 		j->log_error = xstrdup(store_run_error(j->run) != NULL ?
 		    store_run_error(j->run) : "the output store failed");
-	store_run_close(j->run);
-	j->run = NULL;
 }
 
 /* Begin a run of the job in the store, if the deck has one. */
@@ -1136,10 +1138,8 @@ job_store_end(struct job *j)
 	if (j->run == NULL || !(j->flags & JOB_REAPED) ||
 	    j->child.out_fd != -1)
 		return;
-	if (store_run_flush(j->run, loop_wall_ms()) == -1) {
+	if (store_run_flush(j->run, loop_wall_ms()) == -1)
 		job_store_failed(j);
-		return;
-	}
 	store_run_close(j->run);
 	j->run = NULL;
 }

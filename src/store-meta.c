@@ -9,6 +9,14 @@
  * other bytes (UTF-8 or not) are written as they are.  The reader ignores
  * keys it does not know and refuses a malformed line with
  * "runs/RUN/meta:LINE: why".
+ *
+ * The last line, "room ....", is spare bytes the reader skips.  When the
+ * disk is full, meta.tmp cannot be written, so the new text is written
+ * over meta in place instead (the end of a run must reach its meta: a
+ * run left "running" shows as lost later); that needs no new block as
+ * long as the text fits in the bytes meta already has, and the room is
+ * what lets the end of a run (its state, end time and status, some 40
+ * bytes more than its start) fit.  meta.tmp is never left behind.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -29,6 +37,8 @@
 #include "xmalloc.h"
 
 #define STORE_META_VERSION	1
+#define STORE_META_ROOM		64	/* bytes of the room line */
+#define STORE_META_ROOM_MIN	6	/* "room \n" */
 
 /* A growable buffer of the meta text. */
 struct store_buf {
@@ -171,16 +181,81 @@ store_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Append the room line: len bytes, STORE_META_ROOM_MIN at least. */
+static void
+store_buf_room(struct store_buf *b, size_t len)
+{
+	store_buf_add(b, "room ", 5);
+	for (; len > STORE_META_ROOM_MIN; len--)
+		store_buf_add(b, ".", 1);
+	store_buf_add(b, "\n", 1);
+}
+
+/*
+ * Write the text of b (len bytes of fields, then its room line) over the
+ * run's meta file in place, when the fields fit in the bytes the file
+ * has: the rest of them becomes the room line again (or is cut off when
+ * too few for one).  -1 with errno, ENOSPC when it does not fit, and then
+ * the file is untouched.
+ */
+static int
+store_meta_in_place(int run_fd, struct store_buf *b, size_t len)
+{
+	struct stat	sb;
+	size_t		done = 0;
+	ssize_t		n;
+	int		fd, error;
+
+	fd = openat(run_fd, "meta", O_WRONLY | O_NOFOLLOW | O_CLOEXEC |
+	    O_NOCTTY);
+	if (fd == -1)
+		return -1;
+	if (fstat(fd, &sb) != 0)
+		error = errno;
+	else if (!S_ISREG(sb.st_mode))
+		error = EINVAL;
+	else if ((size_t)sb.st_size < len)
+		error = ENOSPC;		/* it would need a new block */
+	else
+		error = 0;
+	if (error != 0) {
+		close(fd);
+		errno = error;
+		return -1;
+	}
+	b->len = len;
+	if ((size_t)sb.st_size - len >= STORE_META_ROOM_MIN)
+		store_buf_room(b, (size_t)sb.st_size - len);
+	while (done < b->len) {
+		n = pwrite(fd, b->p + done, b->len - done, (off_t)done);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error = n == 0 ? ENOSPC : errno;
+			close(fd);
+			errno = error;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	if ((b->len < (size_t)sb.st_size && ftruncate(fd, (off_t)b->len) !=
+	    0) || close(fd) != 0)
+		return -1;
+	return 0;
+}
+
 /*
  * Write the meta file of the run in run_fd: the text to meta.tmp, then
- * renamed over meta.
+ * renamed over meta; with no space for meta.tmp, over meta in place
+ * (store_meta_in_place()).  On failure meta.tmp is removed.
  */
 int
 store_meta_write(int run_fd, const struct store_meta *m, int64_t segment,
     char **cause)
 {
 	struct store_buf	 b = { NULL, 0, 0 };
-	int			 fd, i, error;
+	size_t			 len;
+	int			 fd, i, error, written = 0;
 
 	store_buf_int(&b, "version", STORE_META_VERSION);
 	store_buf_field(&b, "run", m->run);
@@ -208,25 +283,36 @@ store_meta_write(int run_fd, const struct store_meta *m, int64_t segment,
 	if (m->has_status)
 		store_buf_int(&b, "status", m->status);
 	store_buf_int(&b, "segment", segment);
+	len = b.len;
+	store_buf_room(&b, STORE_META_ROOM);
 
 	fd = openat(run_fd, "meta.tmp", O_WRONLY | O_CREAT | O_TRUNC |
 	    O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd == -1 || store_write_all(fd, b.p, b.len) != 0) {
-		error = errno;
-		if (fd != -1)
-			close(fd);
+	if (fd != -1 && store_write_all(fd, b.p, b.len) == 0) {
+		if (close(fd) == 0 && renameat(run_fd, "meta.tmp", run_fd,
+		    "meta") == 0) {
+			free(b.p);
+			return 0;
+		}
+		written = 1;	/* so close or rename failed */
+		fd = -1;
+	}
+	error = errno;
+	if (fd != -1)
+		close(fd);
+	unlinkat(run_fd, "meta.tmp", 0);
+	if ((error == ENOSPC || error == EDQUOT) &&
+	    store_meta_in_place(run_fd, &b, len) == 0) {
 		free(b.p);
-		*cause = xprintf("%s, writing runs/%s/meta.tmp",
-		    strerror(error), m->run);
-		return -1;
+		return 0;
 	}
 	free(b.p);
-	if (close(fd) != 0 || renameat(run_fd, "meta.tmp", run_fd,
-	    "meta") != 0) {
-		*cause = xprintf("runs/%s/meta: %s", m->run, strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (written)
+		*cause = xprintf("runs/%s/meta: %s", m->run, strerror(error));
+	else
+		*cause = xprintf("%s, writing runs/%s/meta.tmp",
+		    strerror(error), m->run);
+	return -1;
 }
 
 /* Undo the escapes of a value in place; -1 if one is malformed. */
@@ -344,6 +430,8 @@ store_meta_field(struct store_meta *m, const char *key, const char *value,
 		    STORE_ID_LEN + 1);
 		return 0;
 	}
+	if (strcmp(key, "room") == 0)
+		return 0;	/* spare bytes (store_meta_write()) */
 	if (strcmp(key, "version") == 0) {
 		if (strcmp(value, "1") != 0) {
 			*why = "unknown version";
@@ -399,7 +487,7 @@ store_meta_known(const char *key)
 {
 	static const char	*keys[] = { "version", "run", "deck", "job",
 	    "start", "name", "command", "argv", "shell", "cwd", "env", "pty",
-	    "pid", "started", "ended", "state", "status", "segment" };
+	    "pid", "started", "ended", "state", "status", "segment", "room" };
 	size_t			 i;
 
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {

@@ -11,6 +11,13 @@
  * are never removed.  Last, dead decks' lock files whose runs are all
  * gone, and the old DIR/logs/PID-ID.log files older than keep_age_ms.
  *
+ * Leftovers go at once, whatever the limits: a run directory with no meta
+ * (a run is made with its files first and its meta last, and removed if
+ * that fails, so one older than a minute was left by a deck that died
+ * making it, or by an older jobdeck), a dead deck's run with no index at
+ * all (nothing of it can be read), and the meta.tmp a dead deck left
+ * beside its run's meta.
+ *
  * Removal unlinks the files of a run directory with unlinkat() on its fd
  * (a link is removed, never followed), then the directory.
  */
@@ -48,6 +55,7 @@ struct store_sweep_run {
 	int64_t		 when;		/* ended, else started */
 	uint64_t	 bytes;
 	int		 keep;		/* never removed by this sweep */
+	int		 leftover;	/* removed whatever the limits */
 	int		 remove;
 	int		 gone;		/* removed, or not there to read */
 };
@@ -186,9 +194,16 @@ store_sweep_list(struct store_sweep *sw)
 	store_list_free(ids, n);
 }
 
-/* Return the bytes of the files in a run directory. */
+#define SWEEP_HAS_IDX	0x1	/* an idx.N file */
+#define SWEEP_HAS_TMP	0x2	/* a meta.tmp file */
+#define SWEEP_HAS_META	0x4	/* a meta file */
+
+/*
+ * Return the bytes of the files in a run directory; *has says which of
+ * them are there (SWEEP_HAS_*).
+ */
 static uint64_t
-store_sweep_size(int run_fd)
+store_sweep_size(int run_fd, int *has)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -196,13 +211,21 @@ store_sweep_size(int run_fd)
 	uint64_t	 total = 0;
 	int		 fd;
 
+	*has = 0;
 	fd = openat(run_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1 || (d = fdopendir(fd)) == NULL) {
 		if (fd != -1)
 			close(fd);
+		*has = SWEEP_HAS_IDX | SWEEP_HAS_META;	/* unknown: kept */
 		return 0;
 	}
 	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "idx.", 4) == 0)
+			*has |= SWEEP_HAS_IDX;
+		else if (strcmp(de->d_name, "meta.tmp") == 0)
+			*has |= SWEEP_HAS_TMP;
+		else if (strcmp(de->d_name, "meta") == 0)
+			*has |= SWEEP_HAS_META;
 		if (fstatat(run_fd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISREG(sb.st_mode))
 			total += (uint64_t)sb.st_size;
@@ -212,8 +235,28 @@ store_sweep_size(int run_fd)
 }
 
 /*
+ * Return 1 if the run directory in fd (a run without meta) has been as it
+ * is for a minute at least, by its id and by its last change: no live
+ * deck is still making it.
+ */
+static int
+store_sweep_settled(struct store_sweep *sw, struct store_sweep_run *sr,
+    int fd)
+{
+	struct stat	sb;
+	int64_t		mtime;
+
+	if (fstat(fd, &sb) != 0)
+		return 0;
+	mtime = (int64_t)sb.st_mtim.tv_sec * 1000 +
+	    sb.st_mtim.tv_nsec / 1000000;
+	return sw->now - store_sweep_id_time(sr->id) >= STORE_SWEEP_LOCK_MS &&
+	    sw->now - mtime >= STORE_SWEEP_LOCK_MS;
+}
+
+/*
  * Read one run's meta and size; mark it lost if it was alive when its
- * deck died.
+ * deck died, or a leftover (see the top of the file).
  */
 static void
 store_sweep_read(struct store_sweep *sw, struct store_sweep_run *sr)
@@ -221,14 +264,20 @@ store_sweep_read(struct store_sweep *sw, struct store_sweep_run *sr)
 	struct store_meta	 m;
 	int64_t			 segment;
 	char			*cause = NULL;
-	int			 fd;
+	int			 fd, has;
 
 	if ((fd = store_open_run(sw->dir, sr->id, &cause)) == -1) {
 		free(cause);
 		sr->gone = 1;
 		return;
 	}
-	sr->bytes = store_sweep_size(fd);
+	sr->bytes = store_sweep_size(fd, &has);
+	if (!(has & SWEEP_HAS_META) && store_sweep_settled(sw, sr, fd)) {
+		sr->leftover = 1;
+		sr->when = store_sweep_id_time(sr->id);
+		close(fd);
+		return;
+	}
 	if (store_meta_load(fd, sr->id, &m, &segment, &cause) != 0) {
 		/* Being made by a live deck, or broken: judged by its age. */
 		free(cause);
@@ -239,7 +288,12 @@ store_sweep_read(struct store_sweep *sw, struct store_sweep_run *sr)
 	}
 	memcpy(sr->deck, m.deck, sizeof sr->deck);
 	sr->keep = store_sweep_alive(sw, sr->deck);
-	if (!sr->keep && m.state != NULL && (strcmp(m.state, "running") == 0 ||
+	if (!sr->keep && (has & SWEEP_HAS_TMP))
+		unlinkat(fd, "meta.tmp", 0);
+	if (!sr->keep && !(has & SWEEP_HAS_IDX))
+		sr->leftover = 1;
+	else if (!sr->keep && m.state != NULL &&
+	    (strcmp(m.state, "running") == 0 ||
 	    strcmp(m.state, "stopped") == 0 || strcmp(m.state, "queued") == 0)) {
 		free(m.state);
 		m.state = xstrdup("lost");
@@ -286,7 +340,8 @@ store_sweep_choose(struct store_sweep *sw)
 			continue;
 		count++;
 		total += sr->bytes;
-		if (!sr->keep && sw->now - sr->when > sw->lim.keep_age_ms) {
+		if (!sr->keep && (sr->leftover ||
+		    sw->now - sr->when > sw->lim.keep_age_ms)) {
 			sr->remove = 1;
 			count--;
 			total -= sr->bytes;

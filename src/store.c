@@ -7,12 +7,16 @@
  * pipes, each stream's unfinished line is held back first).  A piece that
  * crosses a segment boundary is cut there, so every record of idx.N lies
  * in out.N.  The first write error stops the run's writing for good and
- * says why (store_run_error()).
+ * says why (store_run_error()); the meta is still updated after it.
  *
  * The reader never reads a whole file: it finds a segment by the first
  * record of each idx.N, a record by binary search with pread(), and a
  * line's start by scanning the bytes of that one record.  What it sees is
- * fixed at store_reader_refresh(): the bytes its records cover.
+ * fixed at store_reader_refresh(): the bytes its records cover, once it
+ * has checked each segment's first and last records and that its out
+ * file holds them.  Every read asks for exactly the bytes it needs and
+ * fails on fewer, so bytes that went missing since are an error, never a
+ * short read to go round on.
  */
 #include <sys/file.h>
 #include <sys/random.h>
@@ -81,7 +85,9 @@ struct store_seg {
 	int		 idx_fd;
 	int		 out_fd;
 	int64_t		 nrec;
+	uint64_t	 out_size;	/* bytes in out.no */
 	struct store_rec first;		/* its first record, if nrec > 0 */
+	struct store_rec last;		/* its last record, if nrec > 0 */
 };
 
 struct store_reader {
@@ -440,20 +446,32 @@ store_count_nl(const char *buf, size_t len)
 	return n;
 }
 
-/* Stop the run's writing after error on file (out.N, idx.N, ...). */
+/*
+ * Stop the run's writing for good because of why (a new string, taken;
+ * the first reason is the one kept).
+ */
 static int
-store_run_fail(struct store_run *sr, const char *file, int error)
+store_run_stop(struct store_run *sr, char *why)
 {
-	/* The reason first: a message line may cut the rest. */
 	if (sr->error == NULL)
-		sr->error = xprintf("%s, writing runs/%s/%s", strerror(error),
-		    sr->id, file);
+		sr->error = why;
+	else
+		free(why);
 	if (sr->out_fd != -1)
 		close(sr->out_fd);
 	if (sr->idx_fd != -1)
 		close(sr->idx_fd);
 	sr->out_fd = sr->idx_fd = -1;
 	return -1;
+}
+
+/* Stop the run's writing after error on file (out.N, idx.N, ...). */
+static int
+store_run_fail(struct store_run *sr, const char *file, int error)
+{
+	/* The reason first: a message line may cut the rest. */
+	return store_run_stop(sr, xprintf("%s, writing runs/%s/%s",
+	    strerror(error), sr->id, file));
 }
 
 /*
@@ -494,8 +512,33 @@ store_run_segment(struct store_run *sr, int64_t no)
 }
 
 /*
+ * Undo a run store_run_new() could not finish: its files (whichever were
+ * made) and its directory are removed, and sr freed.
+ */
+static void
+store_run_unmake(struct store *st, struct store_run *sr)
+{
+	static const char *const files[] = { "out.0", "idx.0", "meta.tmp",
+	    "meta" };
+	size_t			 i;
+
+	if (sr->out_fd != -1)
+		close(sr->out_fd);
+	if (sr->idx_fd != -1)
+		close(sr->idx_fd);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++)
+		unlinkat(sr->dir_fd, files[i], 0);
+	close(sr->dir_fd);
+	unlinkat(st->runs_fd, sr->id, AT_REMOVEDIR);
+	free(sr->error);
+	free(sr);
+}
+
+/*
  * Create a run of this deck: a new run id (set in m->run, and the deck's
- * in m->deck), its directory, its meta file and its first segment.
+ * in m->deck), its directory, its first segment's files and then its
+ * meta file, which is what makes a run: a run with a meta has its files.
+ * On failure nothing of it is left behind.
  */
 struct store_run *
 store_run_new(struct store *st, struct store_meta *m, char **cause)
@@ -533,12 +576,14 @@ store_run_new(struct store *st, struct store_meta *m, char **cause)
 	sr->seg = store_segment_size(st->lim.max_run_bytes);
 	sr->keep = store_segment_keep(st->lim.max_run_bytes, sr->seg);
 	sr->at_start = 1;
-	if (store_meta_write(sr->dir_fd, m, sr->seg, cause) != 0 ||
-	    store_run_segment(sr, 0) != 0) {
-		if (sr->error != NULL)
-			*cause = sr->error;
+	if (store_run_segment(sr, 0) != 0) {
+		*cause = sr->error;
 		sr->error = NULL;
-		store_run_close(sr);
+		store_run_unmake(st, sr);
+		return NULL;
+	}
+	if (store_meta_write(sr->dir_fd, m, sr->seg, cause) != 0) {
+		store_run_unmake(st, sr);
 		return NULL;
 	}
 	return sr;
@@ -683,23 +728,22 @@ store_run_held(const struct store_run *sr)
 	    sr->held[1].len > 0);
 }
 
-/* Replace the run's meta file with m (its run and deck ids are kept). */
+/*
+ * Replace the run's meta file with m (its run and deck ids are kept),
+ * even once writing output has failed, so that the run's end is known.
+ * -1 when it cannot be written; that stops the output too, and
+ * store_run_error() keeps the first reason.
+ */
 int
 store_run_update(struct store_run *sr, const struct store_meta *m)
 {
 	struct store_meta	 copy = *m;
 	char			*cause = NULL;
 
-	if (sr->error != NULL)
-		return -1;
 	memcpy(copy.run, sr->id, sizeof copy.run);
 	memcpy(copy.deck, sr->deck, sizeof copy.deck);
-	if (store_meta_write(sr->dir_fd, &copy, sr->seg, &cause) != 0) {
-		store_run_fail(sr, "meta", 0);
-		free(sr->error);
-		sr->error = cause;
-		return -1;
-	}
+	if (store_meta_write(sr->dir_fd, &copy, sr->seg, &cause) != 0)
+		return store_run_stop(sr, cause);
 	return 0;
 }
 
@@ -792,24 +836,27 @@ store_cmp_seg(const void *a, const void *b)
 }
 
 /*
- * List the numbers of the run's idx.N files, sorted; -1 if the directory
- * cannot be read.
+ * List the numbers of the run's idx.N files, sorted: only names the
+ * writer makes (no sign, no leading zero) and numbers whose segment's
+ * offsets fit in 64 bits; -1 with errno if the directory cannot be read.
  */
 static int
 store_reader_list(struct store_reader *r, int64_t **nos, int *count)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*end;
+	char		*end, name[32];
 	long long	 v;
-	int		 fd, n = 0, alloc = 0;
+	int		 fd, n = 0, alloc = 0, error;
 
 	*nos = NULL;
 	*count = 0;
 	fd = openat(r->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1 || (d = fdopendir(fd)) == NULL) {
+		error = errno;
 		if (fd != -1)
 			close(fd);
+		errno = error;
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -818,8 +865,12 @@ store_reader_list(struct store_reader *r, int64_t **nos, int *count)
 			continue;
 		errno = 0;
 		v = strtoll(de->d_name + 4, &end, 10);
-		if (*end != '\0' || errno != 0)
+		if (*end != '\0' || errno != 0 ||
+		    v >= INT64_MAX / r->seg - 1)
 			continue;
+		snprintf(name, sizeof name, "idx.%lld", v);
+		if (strcmp(name, de->d_name) != 0)
+			continue;	/* idx.01: not the writer's */
 		if (n == alloc) {
 			alloc = alloc == 0 ? 8 : alloc * 2;
 			*nos = xreallocarray(*nos, (size_t)alloc, sizeof **nos);
@@ -884,108 +935,198 @@ store_reader_rec(struct store_reader *r, int s, int64_t i,
 }
 
 /*
- * Read len bytes at global offset off from the segments' out files into
- * buf; returns the bytes read (fewer at the end), or -1.
+ * Read exactly len bytes at global offset off from the segments' out
+ * files into buf: 0, or -1 when any of them is not there (a segment not
+ * kept, an out file shorter than its index, an I/O error).  Every caller
+ * asks for bytes its records cover, so a short read is damage, never the
+ * end.
  */
-static ssize_t
+static int
 store_reader_read(struct store_reader *r, uint64_t off, char *buf,
     size_t len)
 {
 	struct store_seg	*sg;
 	uint64_t		 no, in;
-	size_t			 got = 0, want;
-	ssize_t			 n;
+	size_t			 want;
 
-	while (got < len && r->nsegs > 0) {
+	while (len > 0) {
 		no = off / (uint64_t)r->seg;
-		if (no < (uint64_t)r->segs[0].no ||
+		if (r->nsegs == 0 || no < (uint64_t)r->segs[0].no ||
 		    no - (uint64_t)r->segs[0].no >= (uint64_t)r->nsegs)
-			break;
+			return -1;
 		sg = &r->segs[no - (uint64_t)r->segs[0].no];
 		in = off - no * (uint64_t)r->seg;
-		want = len - got;
+		want = len;
 		if (want > (uint64_t)r->seg - in)
 			want = (size_t)((uint64_t)r->seg - in);
-		if ((n = store_pread(sg->out_fd, buf + got, want,
-		    (off_t)in)) == -1)
+		if (store_pread(sg->out_fd, buf, want, (off_t)in) !=
+		    (ssize_t)want)
 			return -1;
-		got += (size_t)n;
-		off += (uint64_t)n;
-		if ((size_t)n < want)
-			break;
+		buf += want;
+		off += want;
+		len -= want;
 	}
-	return (ssize_t)got;
+	return 0;
 }
 
 /*
- * See the run as it is now: open its segments (the newest consecutive
- * ones) and work out its first line, line count and bytes.
+ * Open segment no's idx and out files into sg, with the size of each;
+ * -1 with errno and the file's name in name (32 bytes).
  */
-int
-store_reader_refresh(struct store_reader *r)
+static int
+store_reader_segment(struct store_reader *r, int64_t no,
+    struct store_seg *sg, char *name)
 {
-	struct store_seg	*sg;
-	struct store_rec	 last;
-	struct stat		 sb;
-	char			 name[32], *buf;
-	int64_t			*nos;
-	ssize_t			 n;
-	int			 count, lo, i, k, f, l;
+	struct stat	sb;
+	int		error;
 
+	memset(sg, 0, sizeof *sg);
+	sg->no = no;
+	sg->out_fd = -1;
+	snprintf(name, 32, "idx.%lld", (long long)no);
+	sg->idx_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC | O_NOCTTY);
+	if (sg->idx_fd == -1 || fstat(sg->idx_fd, &sb) != 0)
+		goto fail;
+	sg->nrec = sb.st_size / (off_t)sizeof(struct store_rec);
+	snprintf(name, 32, "out.%lld", (long long)no);
+	sg->out_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC | O_NOCTTY);
+	if (sg->out_fd == -1 || fstat(sg->out_fd, &sb) != 0)
+		goto fail;
+	sg->out_size = (uint64_t)sb.st_size;
+	return 0;
+
+fail:
+	error = errno;
+	if (sg->idx_fd != -1)
+		close(sg->idx_fd);
+	if (sg->out_fd != -1)
+		close(sg->out_fd);
+	sg->idx_fd = sg->out_fd = -1;
+	errno = error;
+	return -1;
+}
+
+/*
+ * Check that a segment's records can be the writer's: its first and last
+ * sane, in order (a line takes a byte at least), and its out file holding
+ * every byte they cover; prev, if not NULL, is the segment before it, whose
+ * last record its first must follow on from.  NULL, or why not.
+ */
+static char *
+store_reader_check(struct store_reader *r, struct store_seg *sg,
+    const struct store_seg *prev)
+{
+	const struct store_rec	*f = &sg->first, *l = &sg->last;
+	const struct store_rec	*p = prev != NULL ? &prev->last : NULL;
+	uint64_t		 start = (uint64_t)sg->no * (uint64_t)r->seg;
+
+	if (store_pread(sg->idx_fd, &sg->first, sizeof sg->first, 0) !=
+	    (ssize_t)sizeof sg->first || store_pread(sg->idx_fd, &sg->last,
+	    sizeof sg->last, (off_t)(sg->nrec - 1) *
+	    (off_t)sizeof sg->last) != (ssize_t)sizeof sg->last)
+		return xprintf("idx.%lld cannot be read", (long long)sg->no);
+	if (!store_rec_sane(r, sg, f) || !store_rec_sane(r, sg, l))
+		return xprintf("idx.%lld holds a record the store did not "
+		    "write", (long long)sg->no);
+	if (l->off < f->off || l->line < f->line ||
+	    l->line - f->line > l->off - f->off)
+		return xprintf("the records of idx.%lld are out of order",
+		    (long long)sg->no);
+	if (p != NULL && (f->off != p->off + p->len || f->line < p->line ||
+	    f->line - p->line > p->len))
+		return xprintf("idx.%lld does not follow on from idx.%lld",
+		    (long long)sg->no, (long long)prev->no);
+	if (sg->out_size < l->off + l->len - start)
+		return xprintf("out.%lld holds %llu bytes, its index %llu",
+		    (long long)sg->no, (unsigned long long)sg->out_size,
+		    (unsigned long long)(l->off + l->len - start));
+	return NULL;
+}
+
+/* Forget what a reader saw: no segments, no lines. */
+static void
+store_reader_empty(struct store_reader *r)
+{
 	store_reader_drop(r);
 	r->first = r->count = 0;
 	r->partial = 0;
 	r->bytes = 0;
-	if (store_reader_list(r, &nos, &count) != 0)
+}
+
+/*
+ * See the run as it is now: open its segments (the newest consecutive
+ * ones; an older one removed meanwhile by the cap drops it and those
+ * before it), check them, and work out its first line, line count and
+ * bytes.  A damaged run (no index, an index that is not the writer's,
+ * an out file shorter than its index) is seen as empty: -1 with *why.
+ */
+static int
+store_reader_load(struct store_reader *r, char **why)
+{
+	struct store_seg	*sg, *prev = NULL;
+	struct store_rec	 last;
+	char			 name[32], *buf;
+	int64_t			*nos;
+	int			 count, lo, i, k, f, l;
+
+	store_reader_empty(r);
+	if (store_reader_list(r, &nos, &count) != 0) {
+		*why = xprintf("its directory cannot be read: %s",
+		    strerror(errno));
 		return -1;
+	}
+	if (count == 0) {
+		*why = xstrdup("it has no index (idx.N)");
+		return -1;
+	}
 	for (lo = count - 1; lo > 0 && nos[lo - 1] == nos[lo] - 1; lo--)
 		;
-	r->segs = xcalloc(count == 0 ? 1 : (size_t)(count - lo),
-	    sizeof *r->segs);
-	/* A segment removed meanwhile drops it and the older ones. */
+	r->segs = xcalloc((size_t)(count - lo), sizeof *r->segs);
 	for (i = lo; i < count; i++) {
-		sg = &r->segs[r->nsegs++];
-		sg->no = nos[i];
-		snprintf(name, sizeof name, "idx.%lld", (long long)nos[i]);
-		sg->idx_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
-		    O_CLOEXEC | O_NOCTTY);
-		snprintf(name, sizeof name, "out.%lld", (long long)nos[i]);
-		sg->out_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
-		    O_CLOEXEC | O_NOCTTY);
-		if (sg->idx_fd == -1 || sg->out_fd == -1 ||
-		    fstat(sg->idx_fd, &sb) != 0) {
-			for (k = 0; k < r->nsegs; k++) {
-				if (r->segs[k].idx_fd != -1)
-					close(r->segs[k].idx_fd);
-				if (r->segs[k].out_fd != -1)
-					close(r->segs[k].out_fd);
-			}
-			r->nsegs = 0;
+		sg = &r->segs[r->nsegs];
+		if (store_reader_segment(r, nos[i], sg, name) == 0) {
+			r->nsegs++;
 			continue;
 		}
-		sg->nrec = sb.st_size / (off_t)sizeof(struct store_rec);
-		if (sg->nrec > 0 && (store_pread(sg->idx_fd, &sg->first,
-		    sizeof sg->first, 0) != (ssize_t)sizeof sg->first ||
-		    !store_rec_sane(r, sg, &sg->first))) {
+		if (i == count - 1 || errno != ENOENT) {
+			*why = xprintf("%s: %s", name, strerror(errno));
 			free(nos);
-			return -1;
+			goto fail;
 		}
+		for (k = 0; k < r->nsegs; k++) {
+			close(r->segs[k].idx_fd);
+			close(r->segs[k].out_fd);
+		}
+		r->nsegs = 0;
 	}
 	free(nos);
 
+	/* Empty segments only at the ends: the writer's newest, say. */
 	for (f = 0; f < r->nsegs && r->segs[f].nrec == 0; f++)
 		;
 	for (l = r->nsegs - 1; l >= 0 && r->segs[l].nrec == 0; l--)
 		;
 	if (f == r->nsegs)
 		return 0;
-	if (store_reader_rec(r, l, r->segs[l].nrec - 1, &last) != 0)
-		return -1;
-	buf = xmalloc(last.len == 0 ? 1 : last.len);
-	n = store_reader_read(r, last.off, buf, last.len);
-	if (n != (ssize_t)last.len || last.len == 0) {
+	for (i = f; i <= l; i++) {
+		sg = &r->segs[i];
+		if (sg->nrec == 0) {
+			*why = xprintf("idx.%lld is empty", (long long)sg->no);
+			goto fail;
+		}
+		if ((*why = store_reader_check(r, sg, prev)) != NULL)
+			goto fail;
+		prev = sg;
+	}
+	last = r->segs[l].last;
+	buf = xmalloc(last.len);
+	if (store_reader_read(r, last.off, buf, last.len) != 0) {
+		*why = xprintf("out.%lld cannot be read",
+		    (long long)r->segs[l].no);
 		free(buf);
-		return -1;
+		goto fail;
 	}
 	r->partial = buf[last.len - 1] != '\n';
 	r->count = (int64_t)last.line + (int64_t)store_count_nl(buf,
@@ -997,15 +1138,38 @@ store_reader_refresh(struct store_reader *r)
 	if (r->first > r->count)
 		r->first = r->count;
 	return 0;
+
+fail:
+	store_reader_empty(r);
+	return -1;
 }
 
-/* Open a reader on run of the store at dir (any deck's, live or not). */
+/*
+ * See the run as it is now (store_reader_load()); -1 when it is damaged,
+ * and then it has no lines.
+ */
+int
+store_reader_refresh(struct store_reader *r)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	rc = store_reader_load(r, &why);
+	free(why);
+	return rc;
+}
+
+/*
+ * Open a reader on run of the store at dir (any deck's, live or not);
+ * NULL with *cause when it cannot be read, a damaged run saying why.
+ */
 struct store_reader *
 store_reader_open(const char *dir, const char *run, char **cause)
 {
 	struct store_reader	*r;
 	struct store_meta	 m;
 	int64_t			 seg;
+	char			*why = NULL;
 	int			 fd;
 
 	if ((fd = store_open_run(dir, run, cause)) == -1)
@@ -1025,8 +1189,9 @@ store_reader_open(const char *dir, const char *run, char **cause)
 	r->dir_fd = fd;
 	r->seg = seg;
 	r->cache_seg = -1;
-	if (store_reader_refresh(r) != 0) {
-		*cause = xprintf("runs/%s: its index cannot be read", run);
+	if (store_reader_load(r, &why) != 0) {
+		*cause = xprintf("runs/%s is damaged: %s", run, why);
+		free(why);
 		store_reader_close(r);
 		return NULL;
 	}
@@ -1093,7 +1258,6 @@ store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
 	struct store_rec	 rec, mid;
 	int64_t			 lo, hi, m, want;
 	char			*p, *end;
-	ssize_t			 n;
 
 	if (no < r->first || no >= r->count)
 		return -1;
@@ -1124,11 +1288,11 @@ store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
 	}
 	if (r->win == NULL)
 		r->win = xmalloc(STORE_CHUNK_MAX);
-	n = store_reader_read(r, rec.off, r->win, rec.len);
-	r->win_off = rec.off;
-	r->win_len = n < 0 ? 0 : (size_t)n;
-	if (n != (ssize_t)rec.len)
+	r->win_len = 0;
+	if (store_reader_read(r, rec.off, r->win, rec.len) != 0)
 		return -1;
+	r->win_off = rec.off;
+	r->win_len = rec.len;
 	p = r->win;
 	end = r->win + rec.len;
 	for (want = no - (int64_t)rec.line; want > 0; want--) {
@@ -1165,8 +1329,9 @@ static ssize_t
 store_reader_at(struct store_reader *r, uint64_t off, const char **p)
 {
 	size_t	want;
-	ssize_t	n;
 
+	if (off >= r->bytes)
+		return 0;
 	if (off < r->win_off || off >= r->win_off + r->win_len) {
 		if (r->win == NULL)
 			r->win = xmalloc(STORE_CHUNK_MAX);
@@ -1174,12 +1339,10 @@ store_reader_at(struct store_reader *r, uint64_t off, const char **p)
 		if (want > r->bytes - off)
 			want = (size_t)(r->bytes - off);
 		r->win_len = 0;
-		if (want == 0)
-			return 0;
-		if ((n = store_reader_read(r, off, r->win, want)) <= 0)
+		if (store_reader_read(r, off, r->win, want) != 0)
 			return -1;
 		r->win_off = off;
-		r->win_len = (size_t)n;
+		r->win_len = want;
 	}
 	*p = r->win + (off - r->win_off);
 	return (ssize_t)(r->win_len - (off - r->win_off));
@@ -1200,6 +1363,8 @@ store_reader_take(struct store_reader *r, uint64_t *off,
 
 	*len = 0;
 	line->partial = 1;
+	if (*off >= r->bytes)
+		return -1;	/* a line the bytes do not hold: damage */
 	while (*off < r->bytes) {
 		if ((n = store_reader_at(r, *off, &p)) <= 0) {
 			free(buf);
@@ -1441,24 +1606,24 @@ store_reader_find_time(struct store_reader *r, int64_t wall_ms)
 /*
  * Skip the rest of a line longer than a block, from off; returns the
  * offset after its '\n' (or the end) and adds what it read to *done.
+ * Each pass reads a byte at least, so it ends.
  */
 static int64_t
 store_reader_skip(struct store_reader *r, uint64_t off, size_t *done)
 {
 	const char	*nl;
 	size_t		 want;
-	ssize_t		 n;
 
 	while (off < r->bytes) {
 		want = STORE_SCAN_BLOCK;
 		if (want > r->bytes - off)
 			want = (size_t)(r->bytes - off);
-		if ((n = store_reader_read(r, off, r->block, want)) <= 0)
+		if (store_reader_read(r, off, r->block, want) != 0)
 			return -1;
-		*done += (size_t)n;
-		if ((nl = memchr(r->block, '\n', (size_t)n)) != NULL)
+		*done += want;
+		if ((nl = memchr(r->block, '\n', want)) != NULL)
 			return (int64_t)(off + (uint64_t)(nl - r->block) + 1);
-		off += (uint64_t)n;
+		off += (uint64_t)want;
 	}
 	return (int64_t)off;
 }
@@ -1467,8 +1632,9 @@ store_reader_skip(struct store_reader *r, uint64_t off, size_t *done)
  * Read the lines from line from on in blocks of whole lines (up to 1 MiB;
  * a longer line comes as a block of its own, cut at STORE_LINE_MAX with a
  * '\n' added) and give each to cb->block, stopping after about budget
- * bytes or when it returns non-zero.  Returns the line to go on from (the
- * line count when done), or -1.
+ * bytes or when it returns non-zero.  Every pass gives a block of a byte
+ * at least and moves past it, or fails.  Returns the line to go on from
+ * (the line count when done), or -1 when the run cannot be read there.
  */
 int64_t
 store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
@@ -1476,9 +1642,8 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 {
 	uint64_t	 off;
 	int64_t		 i, next;
-	size_t		 done = 0, want, blen;
+	size_t		 done = 0, want, blen, more;
 	const char	*nl;
-	ssize_t		 n;
 	int		 s, stop;
 
 	if (from < r->first)
@@ -1497,17 +1662,24 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 			want = STORE_SCAN_BLOCK;
 		if (want > r->bytes - off)
 			want = (size_t)(r->bytes - off);
-		if ((n = store_reader_read(r, off, r->block, want)) <= 0)
+		if (store_reader_read(r, off, r->block, want) != 0)
 			return -1;
-		blen = (size_t)n;
+		blen = want;
+		if (off + blen < r->bytes && blen < STORE_SCAN_BLOCK &&
+		    memrchr(r->block, '\n', blen) == NULL) {
+			/* One line longer than the budget: a block of it. */
+			more = STORE_SCAN_BLOCK;
+			if (more > r->bytes - off)
+				more = (size_t)(r->bytes - off);
+			if (store_reader_read(r, off + blen, r->block + blen,
+			    more - blen) != 0)
+				return -1;
+			blen = more;
+		}
 		if (off + blen < r->bytes) {
 			nl = memrchr(r->block, '\n', blen);
-			if (nl == NULL && want < STORE_SCAN_BLOCK) {
-				/* One line longer than the budget: all of it. */
-				budget = done + STORE_SCAN_BLOCK;
-				continue;
-			}
 			if (nl == NULL) {
+				/* Longer than a block (blen is one): cut. */
 				r->block[blen] = '\n';
 				done += blen;
 				stop = cb->block(from, r->block, blen + 1, arg);

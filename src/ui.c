@@ -831,6 +831,27 @@ ui_job_started(struct job *job, void *arg)
 }
 
 /*
+ * Tell, once, that the job's output is not (or no longer) logged: a full
+ * disk or a missing log directory; the job goes on, unlogged.
+ */
+static void
+ui_log_warning(struct ui *ui, struct job *job)
+{
+	const char	*why, *reason;
+	char		 msg[512];
+
+	if ((why = job_log_warning(job)) == NULL)
+		return;
+	/* The reason first, so a narrow line still shows it. */
+	reason = strrchr(why, ':');
+	reason = reason != NULL && reason[1] == ' ' ? reason + 2 : why;
+	snprintf(msg, sizeof msg, "[%d] is not logged: %s (%.*s)",
+	    job_id(job), reason, (int)(reason == why ? 0 :
+	    reason - why - 2), why);
+	ui_message(ui, msg, 1);
+}
+
+/*
  * A job printed: redraw its pane if it is shown; the panel's last line at
  * the next frame, or for the selected job (its pane shows it) at the tick.
  * Not urgent, so a flood draws at the frame rate while a lone change after
@@ -840,8 +861,6 @@ static void
 ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 {
 	struct ui	*ui = arg;
-	const char	*why, *reason;
-	char		 msg[512];
 
 	(void)buf;
 	(void)len;
@@ -866,16 +885,7 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			    ui_tick_cb, ui);
 	} else
 		ui_dirty(ui, UI_PANEL_STALE, 0);
-	/* A full disk or a missing log directory: the job goes on, unlogged. */
-	if ((why = job_log_warning(job)) != NULL) {
-		/* The reason first, so a narrow line still shows it. */
-		reason = strrchr(why, ':');
-		reason = reason != NULL && reason[1] == ' ' ? reason + 2 : why;
-		snprintf(msg, sizeof msg, "[%d] is not logged: %s (%.*s)",
-		    job_id(job), reason, (int)(reason == why ? 0 :
-		    reason - why - 2), why);
-		ui_message(ui, msg, 1);
-	}
+	ui_log_warning(ui, job);
 }
 
 /*
@@ -942,8 +952,10 @@ ui_job_exited(struct job *job, void *arg)
 
 	if (job == ui->selected && (ui->flags & UI_FOCUSED))
 		ui_unfocus(ui);
-	if (!(ui->flags & UI_QUITTING))
+	if (!(ui->flags & UI_QUITTING)) {
+		ui_log_warning(ui, job);	/* its end may have failed */
 		ui_notice_failure(ui, job);
+	}
 	if ((ui->flags & UI_QUITTING) ||
 	    strncmp(ui->message, "stopping ", 9) == 0)
 		ui_stop_progress(ui, 1);

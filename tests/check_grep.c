@@ -4,10 +4,13 @@
  * store_run_write() in a temporary directory: literal, -i, -E, -F with
  * metacharacters, a word split by colour escapes, \r progress, several
  * runs newest first, line numbers and times, a 200,000-character line,
- * stepping with any budget, a bad pattern, runs removed mid-search; and
- * the command through cmd_run_line() on a real job table.
+ * stepping with any budget, a bad pattern, runs removed mid-search,
+ * damaged runs passed over and counted; and the command through
+ * cmd_run_line() on a real job table, with a job whose disk fills (a
+ * real tmpfs): its run still ends in its meta, and the warning comes once.
  */
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 #include <check.h>
 #include <locale.h>
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -27,6 +31,7 @@
 #include "session.h"
 #include "skip.h"
 #include "store.h"
+#include "testmnt.h"
 
 #define T0	1700000000000LL		/* the wall time of the first write */
 
@@ -122,6 +127,33 @@ static void
 make_run(int job, const char *name, const char *text, char *id)
 {
 	make_run_in(store, job, name, text, id);
+}
+
+/*
+ * Wait until a run made now gets an id after prev's: an id is made of the
+ * millisecond it starts in (then random bits), so a run made in the same
+ * millisecond may sort on either side of prev.
+ */
+static void
+wait_past(const char *prev)
+{
+	struct timespec	 ts, pause = { 0, 100000 };
+	struct tm	 tm;
+	char		 now[32];
+	int		 i;
+
+	for (i = 0;; i++) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		ck_assert_uint_eq(strftime(now, sizeof now, "%Y%m%dT%H%M%S",
+		    &tm), 15);
+		snprintf(now + 15, sizeof now - 15, "-%03x",
+		    (unsigned)(ts.tv_nsec / 1000000));
+		if (strncmp(now, prev, 19) > 0)
+			return;
+		ck_assert_msg(i < 100000, "the clock stays before %s", prev);
+		nanosleep(&pause, NULL);
+	}
 }
 
 /* Write a run of len bytes from buf, as reads of a child; its id to id. */
@@ -430,11 +462,10 @@ START_TEST(test_runs_newest_first)
 	char		 r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1];
 	char		 r3[STORE_ID_LEN + 1], *some[2];
 
-	/* Run ids are made of the second they start in. */
 	make_run(1, "one", "x 1\nno\nx 2\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "two", "x 3\n", r2);
-	sleep(1);
+	wait_past(r2);
 	make_run(3, "three", "no\nx 4\n", r3);
 	ck_assert_str_lt(r1, r2);
 	ck_assert_str_lt(r2, r3);
@@ -716,9 +747,9 @@ START_TEST(test_run_removed)
 	char				*cause = NULL;
 
 	make_run(1, "one", "x 1\nx 2\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "two", "x 3\nx 4\n", r2);
-	sleep(1);
+	wait_past(r2);
 	make_run(3, "three", "x 5\nx 6\n", r3);
 	g = grep_new(dir, "x", 0, NULL, 0, &cause);
 	ck_assert_ptr_nonnull(g);
@@ -744,6 +775,88 @@ START_TEST(test_run_removed)
 	step_all(g, 1024, &h);
 	ck_assert_int_eq(h.n, 2);
 	hits_free(&h);
+	grep_free(g);
+}
+END_TEST
+
+/* Make a run that has lost its index (idx.0), as a crash could leave. */
+static void
+make_run_without_index(int job, const char *text, char *id)
+{
+	char	path[256];
+
+	make_run(job, "noidx", text, id);
+	snprintf(path, sizeof path, "%s/runs/%s/idx.0", dir, id);
+	ck_assert_int_eq(unlink(path), 0);
+}
+
+/*
+ * Make a run of about 200 KiB of lines "x NNNNNN" in segments of 64 KiB
+ * whose out.1 is then cut to 1000 bytes (truncate -s, freeing disk).
+ */
+static void
+make_run_cut(int job, char *id)
+{
+	struct store_limits	 lim;
+	struct store		*small;
+	char			 path[256], *text, *cause = NULL;
+	size_t			 len = 0;
+	int			 i = 0;
+
+	store_default_limits(&lim);
+	lim.max_run_bytes = 256 * 1024;
+	small = store_open(dir, &lim, &cause);
+	ck_assert_msg(small != NULL, "store_open: %s", cause);
+	text = malloc(200 * 1024 + 32);
+	ck_assert_ptr_nonnull(text);
+	while (len < 200 * 1024)
+		len += (size_t)sprintf(text + len, "x %06d\n", i++);
+	make_run_in(small, job, "cut", text, id);
+	store_free(small);
+	free(text);
+	snprintf(path, sizeof path, "%s/runs/%s/out.1", dir, id);
+	ck_assert_int_eq(truncate(path, 1000), 0);
+}
+
+/*
+ * Damaged runs are passed over and counted with the first one's reason:
+ * the search ends (a run without its index crashed it, a cut out file
+ * made it spin), with every match of the runs that can be read.
+ */
+START_TEST(test_damaged_runs)
+{
+	struct hits	 h = { 0 };
+	struct grep	*g;
+	const char	*why;
+	char		 r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1];
+	char		 r3[STORE_ID_LEN + 1], want[256], *cause = NULL;
+
+	make_run(1, "good", "x 1\nno\n", r1);
+	wait_past(r1);
+	make_run_without_index(2, "x 2\n", r2);
+	wait_past(r2);
+	make_run_cut(3, r3);
+	g = grep_new(dir, "x", 0, NULL, 0, &cause);
+	ck_assert_ptr_nonnull(g);
+	step_all(g, 4096, &h);
+	ck_assert_int_eq(h.n, 1);
+	assert_hit(&h, 0, r1, 0, "x 1", 0, 1);
+	ck_assert_int_eq(grep_damaged(g, &why), 2);
+	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 1000 "
+	    "bytes, its index 65536", r3);
+	ck_assert_str_eq(why, want);
+	hits_free(&h);
+	grep_free(g);
+
+	/* The run without its index, given by id. */
+	g = grep_new(dir, "x", 0, (char *[]){ r2 }, 1, &cause);
+	ck_assert_ptr_nonnull(g);
+	step_all(g, 1, &h);
+	ck_assert_int_eq(h.n, 0);
+	ck_assert_int_eq(grep_damaged(g, &why), 1);
+	snprintf(want, sizeof want, "runs/%s is damaged: it has no index "
+	    "(idx.N)", r2);
+	ck_assert_str_eq(why, want);
 	grep_free(g);
 }
 END_TEST
@@ -792,6 +905,8 @@ struct crec {
 };
 
 static struct crec	crec;
+static struct store	*full_store;	/* test_cmd_disk_full's, on a tmpfs */
+static char		 full_mnt[128];
 
 /* Keep an error. */
 static void
@@ -911,6 +1026,11 @@ cmd_teardown(void)
 	loop_free(crec.loop);
 	session_free(crec.session);
 	jobtable_kill_strays();
+	store_free(full_store);
+	full_store = NULL;
+	if (full_mnt[0] != '\0')
+		testmnt_umount(full_mnt);
+	full_mnt[0] = '\0';
 	teardown();
 }
 
@@ -945,7 +1065,7 @@ START_TEST(test_cmd_show)
 	char	r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1], want[256];
 
 	make_run(1, "web", "GET /a\nPOST /b\nGET /c\n", r1);
-	sleep(1);
+	wait_past(r1);
 	make_run(2, "db", "ready\nget \033[1mit\033[m\n", r2);
 	cmd_ok("!grep -i get");
 	ck_assert_str_eq(crec.title, "grep get: 3 matches");
@@ -1058,6 +1178,140 @@ START_TEST(test_cmd_stream)
 }
 END_TEST
 
+/* !grep says how many runs it could not read, and why the first. */
+START_TEST(test_cmd_damaged)
+{
+	char	r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1], want[256];
+
+	make_run(1, "web", "GET /a\n", r1);
+	make_run_without_index(2, "GET /b\n", r2);
+	cmd_ok("!grep GET");
+	ck_assert_int_eq(crec.count, 1);
+	ck_assert_str_eq(crec.title, "grep GET: 1 match");
+	ck_assert_int_eq(crec.nmessages, 1);
+	snprintf(want, sizeof want, "grep: 1 run could not be read: runs/%s "
+	    "is damaged: it has no index (idx.N)", r2);
+	ck_assert_str_eq(crec.messages[0], want);
+	snprintf(want, sizeof want, "!grep POST %s", r2);
+	cmd_ok(want);
+	ck_assert_int_eq(crec.count, 0);
+	ck_assert_int_eq(crec.nmessages, 2);
+	ck_assert(strncmp(crec.messages[0], "grep: 1 run could not be read: ",
+	    31) == 0);
+	ck_assert(strncmp(crec.messages[1], "grep: no match for POST", 23) ==
+	    0);
+}
+END_TEST
+
+/* Whether the job has been reaped and its output closed. */
+static int
+job_done(void *arg)
+{
+	struct job	*job = arg;
+
+	return !job_is_running(job) && job_out_fd(job) == -1;
+}
+
+/* Turn the loop until cond(arg) holds or ms pass; return whether it held. */
+static int
+run_until(int (*cond)(void *), void *arg, int ms)
+{
+	int64_t	end = loop_now_ms() + ms;
+
+	while (!cond(arg)) {
+		if (loop_now_ms() >= end)
+			return 0;
+		ck_assert_int_ne(loop_run_once(crec.loop, 20), -1);
+	}
+	return 1;
+}
+
+/*
+ * A job whose output fills the disk (a 128 KiB tmpfs under the store):
+ * the job goes on unlogged and says why once, and its end still reaches
+ * its run's meta (it showed as running, then lost), with no meta.tmp.
+ */
+START_TEST(test_cmd_disk_full)
+{
+	struct store_meta	 m;
+	struct job		*job;
+	struct stat		 sb;
+	const char		*why;
+	char			 path[256], *cause = NULL;
+
+	snprintf(full_mnt, sizeof full_mnt, "%s/full", dir);
+	if (testmnt_tmpfs(full_mnt, 128 * 1024, "disk full under a job") !=
+	    0) {
+		full_mnt[0] = '\0';
+		return;
+	}
+	full_store = store_open(full_mnt, NULL, &cause);
+	ck_assert_msg(full_store != NULL, "store_open: %s", cause);
+	jobtable_set_store(crec.jt, full_store);
+	cmd_ok("head -c 300000 /dev/zero | tr '\\0' y; echo; echo end");
+	ck_assert_int_eq(jobtable_count(crec.jt), 1);
+	job = jobtable_get(crec.jt, 0);
+	ck_assert_msg(run_until(job_done, job, 20000), "the job did not end");
+	ck_assert_ptr_nonnull(job_run_id(job));
+	ck_assert_int_eq(store_meta_read(full_mnt, job_run_id(job), &m,
+	    &cause), 0);
+	ck_assert_str_eq(m.state, "completed");
+	ck_assert_int_gt(m.ended, 0);
+	ck_assert_int_eq(m.has_status, 1);
+	ck_assert_int_eq(m.status, 0);
+	store_meta_clear(&m);
+	snprintf(path, sizeof path, "%s/runs/%s/meta.tmp", full_mnt,
+	    job_run_id(job));
+	ck_assert_int_eq(lstat(path, &sb), -1);
+	ck_assert_ptr_nonnull(why = job_log_warning(job));
+	ck_assert_msg(strncmp(why, "No space left on device, writing runs/",
+	    38) == 0, "%s", why);
+	ck_assert_ptr_null(job_log_warning(job));
+}
+END_TEST
+
+/* Whether the job has printed at least arg's bytes. */
+static int
+job_printed(void *arg)
+{
+	return jobtable_count(crec.jt) > 0 &&
+	    job_output_bytes(jobtable_get(crec.jt, 0)) >= strlen(arg);
+}
+
+/*
+ * !logs of a damaged run says so (a run without its index crashed the
+ * deck); !logs of a live job whose run was damaged shows its terminal's
+ * lines instead.
+ */
+START_TEST(test_cmd_logs_damaged)
+{
+	struct job	*job;
+	char		 r1[STORE_ID_LEN + 1], r2[STORE_ID_LEN + 1];
+	char		 line[128], want[256], path[256];
+
+	make_run_cut(1, r1);
+	make_run_without_index(2, "x\n", r2);
+	snprintf(line, sizeof line, "!logs %s", r1);
+	snprintf(want, sizeof want, "logs: runs/%s is damaged: out.1 holds "
+	    "1000 bytes, its index 65536", r1);
+	cmd_fails(line, want);
+	snprintf(line, sizeof line, "!logs %s", r2);
+	snprintf(want, sizeof want, "logs: runs/%s is damaged: it has no "
+	    "index (idx.N)", r2);
+	cmd_fails(line, want);
+
+	cmd_ok("echo hello-there; sleep 30");
+	ck_assert_msg(run_until(job_printed, "hello-there\r\n", 10000),
+	    "no output");
+	job = jobtable_get(crec.jt, 0);
+	snprintf(path, sizeof path, "%s/runs/%s/idx.0", dir, job_run_id(job));
+	ck_assert_int_eq(unlink(path), 0);
+	cmd_ok("!logs 1");
+	ck_assert_int_ge(crec.count, 1);
+	ck_assert_str_eq(crec.lines[0], "hello-there");
+}
+END_TEST
+
 /* Build the grep suite. */
 static Suite *
 grep_suite(void)
@@ -1082,6 +1336,7 @@ grep_suite(void)
 	tcase_add_test(tc, test_bad_pattern);
 	tcase_add_test(tc, test_hostile_pattern);
 	tcase_add_test(tc, test_run_removed);
+	tcase_add_test(tc, test_damaged_runs);
 	tcase_add_test(tc, test_line_match);
 	suite_add_tcase(s, tc);
 
@@ -1093,6 +1348,9 @@ grep_suite(void)
 	tcase_add_test(tc, test_cmd_errors);
 	tcase_add_test(tc, test_cmd_cap);
 	tcase_add_test(tc, test_cmd_stream);
+	tcase_add_test(tc, test_cmd_damaged);
+	tcase_add_test(tc, test_cmd_logs_damaged);
+	tcase_add_test(tc, test_cmd_disk_full);
 	suite_add_tcase(s, tc);
 	return s;
 }

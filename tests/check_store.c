@@ -6,7 +6,10 @@
  * the per-run cap, live readers, scans with budgets, meta files with
  * hostile strings and malformed ones, run and deck ids, deck liveness
  * through a child, write errors, bounded reading of a big run, and the
- * sweep (lost runs, age, count, total, live decks, legacy logs).
+ * sweep (lost runs, age, count, total, live decks, legacy logs); damaged
+ * runs (no index, an out file cut short) read as damaged, a run that
+ * cannot be made leaves nothing, a full disk (a real tmpfs) still gets a
+ * run's end into its meta, and the sweep removes what dead decks left.
  */
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -29,6 +32,7 @@
 
 #include "store.h"
 #include "skip.h"
+#include "testmnt.h"
 
 static char	tdir[64];
 
@@ -776,7 +780,9 @@ START_TEST(test_corrupt_index)
 		store_reader_close(r);
 		ck_abort_msg("a corrupt index was read");
 	}
-	ck_assert_str_eq(strstr(cause, "its index"), "its index cannot be read");
+	snprintf(path, sizeof path, "runs/%s is damaged: idx.0 holds a record "
+	    "the store did not write", store_run_id(sr));
+	ck_assert_str_eq(cause, path);
 	free(cause);
 	store_run_close(sr);
 	store_free(st);
@@ -1096,6 +1102,344 @@ START_TEST(test_deck_alive)
 	ck_assert_int_eq(store_deck_alive(tdir, deck), 0);
 	ck_assert_int_eq(store_deck_alive(tdir, store_deck(st)), 1);
 	store_free(st);
+}
+END_TEST
+
+/* Return the path of a file of a run in the test directory (static). */
+static const char *
+run_file(const char *run, const char *name)
+{
+	static char	path[256];
+
+	snprintf(path, sizeof path, "%s/runs/%s/%s", tdir, run, name);
+	return path;
+}
+
+/* Count a scan's blocks: the callback of the damage tests. */
+static int
+count_block(int64_t first, const char *block, size_t len, void *arg)
+{
+	int64_t	*n = arg;
+
+	(void)first;
+	(void)block;
+	ck_assert_uint_gt(len, 0);
+	(*n)++;
+	return 0;
+}
+
+/*
+ * Every read of a reader on a damaged run ends at once with nothing or
+ * an error: lines, the tail, new lines, a time, a scan.
+ */
+static void
+assert_reads_end(struct store_reader *r)
+{
+	static const struct store_scan_cbs cbs = { count_block };
+	struct store_mark	 mark = { 0, 0 };
+	struct store_line	*l = NULL;
+	int64_t			 blocks = 0, skipped;
+	int			 n = -1, more;
+
+	ck_assert_int_eq(store_reader_count(r), 0);
+	ck_assert_int_eq(store_reader_first(r), 0);
+	ck_assert_uint_eq(store_reader_bytes(r), 0);
+	ck_assert_int_eq(store_reader_get(r, 0, 100, STORE_TEXT, &l, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_reader_tail(r, 10, STORE_RAW, &l, &n, &more),
+	    0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_reader_since(r, &mark, STORE_RAW, -1, 1, &l,
+	    &n, &skipped), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_reader_find_time(r, 5), 0);
+	ck_assert_int_eq(store_reader_scan(r, 0, 4096, &cbs, &blocks), 0);
+	ck_assert_int_eq(blocks, 0);
+}
+
+/* A run without its index (or its out file) is damaged, never read. */
+START_TEST(test_run_without_index)
+{
+	struct store		*st = open_store(0);
+	struct store_run	*sr = new_run(st), *sr2 = new_run(st);
+	struct store_reader	*early;
+	char			 want[256], *cause = NULL;
+
+	put(sr, STORE_TTY, "one\ntwo\n", 1);
+	early = open_reader(store_run_id(sr));
+	ck_assert_int_eq(store_reader_count(early), 2);
+	/* Its meta there, idx.0 gone: a crash between them, or a user. */
+	ck_assert_int_eq(unlink(run_file(store_run_id(sr), "idx.0")), 0);
+	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr), &cause));
+	snprintf(want, sizeof want, "runs/%s is damaged: it has no index "
+	    "(idx.N)", store_run_id(sr));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	cause = NULL;
+	/* A reader that had it sees an empty run from then on. */
+	ck_assert_int_eq(store_reader_refresh(early), -1);
+	assert_reads_end(early);
+	store_reader_close(early);
+
+	put(sr2, STORE_TTY, "three\n", 1);
+	ck_assert_int_eq(unlink(run_file(store_run_id(sr2), "out.0")), 0);
+	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr2),
+	    &cause));
+	snprintf(want, sizeof want, "runs/%s is damaged: out.0: No such "
+	    "file or directory", store_run_id(sr2));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	store_run_close(sr);
+	store_run_close(sr2);
+	store_free(st);
+}
+END_TEST
+
+/* Return the number of entries of a directory, . and .. left out. */
+static int
+dir_entries(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * A run whose first segment cannot be made (no fd left for idx.0) fails
+ * and leaves nothing: no run without its index is ever seen.
+ */
+START_TEST(test_run_new_leaves_nothing)
+{
+	int	status;
+	pid_t	pid;
+
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		struct store		*st;
+		struct store_meta	 m;
+		struct rlimit		 rl, old;
+		char			*cause = NULL, runs[128];
+		int			 fd;
+
+		memset(&m, 0, sizeof m);
+		m.state = (char *)"running";
+		if ((st = store_open(tdir, NULL, &cause)) == NULL)
+			_exit(2);
+		/* Room for two more fds: the run's directory and out.0. */
+		if ((fd = open("/dev/null", O_RDONLY)) == -1)
+			_exit(2);
+		close(fd);
+		if (fcntl(fd + 1, F_GETFD) != -1 || getrlimit(RLIMIT_NOFILE,
+		    &old) != 0)
+			_exit(77);
+		rl = old;
+		rl.rlim_cur = (rlim_t)fd + 2;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			_exit(2);
+		if (store_run_new(st, &m, &cause) != NULL)
+			_exit(3);
+		setrlimit(RLIMIT_NOFILE, &old);
+		if (strstr(cause, "Too many open files, writing runs/") ==
+		    NULL || strstr(cause, "/idx.0") == NULL)
+			_exit(4);
+		snprintf(runs, sizeof runs, "%s/runs", tdir);
+		if (dir_entries(runs) != 0)
+			_exit(5);
+		store_free(st);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status), "child status %d", status);
+	if (WEXITSTATUS(status) == 77)
+		TEST_SKIP("fd %s is in use", "above the lowest free one");
+	ck_assert_msg(WEXITSTATUS(status) != 3, "the run was made");
+	ck_assert_msg(WEXITSTATUS(status) != 4, "not the idx.0 error");
+	ck_assert_msg(WEXITSTATUS(status) != 5, "the failed run left its "
+	    "directory behind");
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+/* Write lines "line NNNNNN" to a run until it holds about len bytes. */
+static void
+put_lines(struct store_run *sr, size_t len)
+{
+	char	*buf;
+	size_t	 n = 0, off, piece;
+	int	 i = 0;
+
+	buf = malloc(len + 32);
+	ck_assert_ptr_nonnull(buf);
+	while (n < len)
+		n += (size_t)sprintf(buf + n, "line %06d\n", i++);
+	for (off = 0; off < n; off += piece) {
+		piece = n - off < 64 * 1024 ? n - off : 64 * 1024;
+		ck_assert_int_eq(store_run_write(sr, STORE_TTY, buf + off,
+		    piece, 1), 0);
+	}
+	free(buf);
+}
+
+/*
+ * An out file cut below its index (truncate -s, as a user freeing disk
+ * does): the run is damaged; a reader that had it fails on the bytes
+ * that are gone, and every scan of it ends.
+ */
+START_TEST(test_truncated_segment)
+{
+	static const struct store_scan_cbs cbs = { count_block };
+	struct store		*st = open_store(256 * 1024);
+	struct store_run	*sr = new_run(st), *sr2 = new_run(st);
+	struct store_reader	*early;
+	struct store_line	*l;
+	char			 want[256], *cause = NULL;
+	int64_t			 at, blocks = 0, count;
+	int			 n, steps = 0;
+
+	/* Segments of 64 KiB: out.0 to out.3. */
+	put_lines(sr, 200 * 1024);
+	early = open_reader(store_run_id(sr));
+	count = store_reader_count(early);
+	ck_assert_int_eq(store_reader_first(early), 0);
+	ck_assert_int_eq(truncate(run_file(store_run_id(sr), "out.1"), 1000),
+	    0);
+	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr), &cause));
+	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 1000 "
+	    "bytes, its index 65536", store_run_id(sr));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	cause = NULL;
+
+	/* The reader that had it: the scan stops where the bytes go. */
+	for (at = 0; at >= 0 && at < count; steps++) {
+		ck_assert_msg(steps < 1000, "the scan makes no progress");
+		at = store_reader_scan(early, at, 4096, &cbs, &blocks);
+	}
+	ck_assert_int_eq(at, -1);
+	ck_assert_int_gt(blocks, 0);
+	ck_assert_int_eq(store_reader_get(early, 5000, 6000, STORE_TEXT, &l,
+	    &n), -1);
+	/* Its first segment is whole: those lines still come. */
+	l = get(early, 0, 3, STORE_RAW, 3);
+	ck_assert_str_eq(l[2].text, "line 000002");
+	store_lines_free(l, 3);
+	ck_assert_int_eq(store_reader_refresh(early), -1);
+	assert_reads_end(early);
+	store_reader_close(early);
+
+	/* The newest segment cut. */
+	put_lines(sr2, 100 * 1024);
+	ck_assert_int_eq(truncate(run_file(store_run_id(sr2), "out.1"), 10),
+	    0);
+	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr2),
+	    &cause));
+	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 10 "
+	    "bytes, its index %d", store_run_id(sr2),
+	    (int)(store_run_bytes(sr2) - 65536));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	store_run_close(sr);
+	store_run_close(sr2);
+	store_free(st);
+}
+END_TEST
+
+/*
+ * A disk that fills (a 256 KiB tmpfs): the output stops with the reason,
+ * but the run's later states and its end still reach its meta (written in
+ * place), and no meta.tmp is left; a run that cannot start on the full
+ * disk leaves nothing behind.
+ */
+START_TEST(test_full_disk)
+{
+	static char		*env[] = { "PATH=/usr/bin:/bin", "HOME=/root",
+				    "LANG=C.UTF-8", NULL };
+	struct store		*st;
+	struct store_run	*sr;
+	struct store_meta	 m, back;
+	struct stat		 sb;
+	char			 mnt[128], path[256], want[256], *buf;
+	char			 first[STORE_ID_LEN + 1], *cause = NULL;
+	int			 i, r = 0, fd;
+
+	snprintf(mnt, sizeof mnt, "%s/full", tdir);
+	if (testmnt_tmpfs(mnt, 256 * 1024, "full disk") != 0)
+		return;
+	st = store_open(mnt, NULL, &cause);
+	ck_assert_msg(st != NULL, "store_open: %s", cause);
+	memset(&m, 0, sizeof m);
+	m.job = 1;
+	m.start = 1;
+	m.command = (char *)"yes";
+	m.shell = (char *)"/bin/sh";
+	m.cwd = (char *)"/";
+	m.envp = env;
+	m.pty = 1;
+	m.pid = 4242;
+	m.started = 1700000000000LL;
+	m.state = (char *)"running";
+	ck_assert_ptr_nonnull(sr = store_run_new(st, &m, &cause));
+	buf = malloc(64 * 1024);
+	memset(buf, 'y', 64 * 1024);
+	for (i = 0; i < 100 && r == 0; i++)
+		r = store_run_write(sr, STORE_TTY, buf, 64 * 1024, 1);
+	free(buf);
+	ck_assert_int_eq(r, -1);
+	snprintf(want, sizeof want, "No space left on device, writing "
+	    "runs/%s/out.", m.run);
+	ck_assert_msg(strncmp(store_run_error(sr), want, strlen(want)) == 0,
+	    "%s", store_run_error(sr));
+	/* Really full: not a page more. */
+	snprintf(path, sizeof path, "%s/page", mnt);
+	ck_assert_int_ne(fd = open(path, O_WRONLY | O_CREAT, 0600), -1);
+	ck_assert_int_eq(write(fd, want, sizeof want), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	close(fd);
+	unlink(path);
+
+	m.state = (char *)"stopped";
+	ck_assert_int_eq(store_run_update(sr, &m), 0);
+	m.state = (char *)"completed";
+	m.ended = 1700000009999LL;
+	m.status = 0;
+	m.has_status = 1;
+	ck_assert_int_eq(store_run_update(sr, &m), 0);
+	ck_assert_int_eq(store_meta_read(mnt, m.run, &back, &cause), 0);
+	ck_assert_str_eq(back.state, "completed");
+	ck_assert_int_eq(back.ended, 1700000009999LL);
+	ck_assert_int_eq(back.has_status, 1);
+	ck_assert_str_eq(back.envp[2], "LANG=C.UTF-8");
+	ck_assert_int_eq(back.pid, 4242);
+	store_meta_clear(&back);
+	snprintf(path, sizeof path, "%s/runs/%s/meta.tmp", mnt, m.run);
+	ck_assert_int_eq(lstat(path, &sb), -1);
+	/* The first reason is the one kept. */
+	ck_assert_msg(strncmp(store_run_error(sr), want, strlen(want)) == 0,
+	    "%s", store_run_error(sr));
+	store_run_close(sr);
+
+	/* A run that cannot start leaves no directory, no meta.tmp. */
+	memcpy(first, m.run, sizeof m.run);
+	ck_assert_ptr_null(store_run_new(st, &m, &cause));
+	ck_assert_msg(strstr(cause, "No space left on device") != NULL, "%s",
+	    cause);
+	free(cause);
+	snprintf(path, sizeof path, "%s/runs", mnt);
+	ck_assert_int_eq(dir_entries(path), 1);
+	snprintf(path, sizeof path, "%s/runs/%s/meta", mnt, first);
+	ck_assert_int_eq(lstat(path, &sb), 0);
+	store_free(st);
+	testmnt_umount(mnt);
 }
 END_TEST
 
@@ -1494,6 +1838,112 @@ START_TEST(test_sweep_count_and_total)
 }
 END_TEST
 
+/* Make an id of the time ms ago (as store ids are) in id. */
+static void
+id_at(int64_t ms, const char *tail, char *id)
+{
+	struct tm	tm;
+	time_t		t = (time_t)(ms / 1000);
+
+	gmtime_r(&t, &tm);
+	ck_assert_uint_eq(strftime(id, STORE_ID_LEN + 1, "%Y%m%dT%H%M%S",
+	    &tm), 15);
+	snprintf(id + 15, STORE_ID_LEN + 1 - 15, "-%s", tail);
+}
+
+/* Set the modification time of a run's directory to ms. */
+static void
+age_dir(const char *run, int64_t ms)
+{
+	struct timespec	ts[2];
+	char		path[256];
+
+	snprintf(path, sizeof path, "%s/runs/%s", tdir, run);
+	ts[0].tv_sec = ts[1].tv_sec = (time_t)(ms / 1000);
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* Create an empty file under the test directory. */
+static void
+touch(const char *name)
+{
+	char	path[256];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", tdir, name);
+	ck_assert_int_ne(fd = open(path, O_WRONLY | O_CREAT, 0600), -1);
+	close(fd);
+}
+
+/*
+ * What dead decks leave goes at once, whatever the limits: a run with
+ * only meta.tmp or nothing, a run with no index, the meta.tmp beside a
+ * meta.  A run without meta being made now, and live decks' runs, stay.
+ */
+START_TEST(test_sweep_leftovers)
+{
+	struct timespec		 tsn;
+	struct store		*st;
+	struct store_run	*own, *young;
+	struct dead_run		 dead[2];
+	char			**lost, deck[STORE_ID_LEN + 1], name[128];
+	char			 old1[STORE_ID_LEN + 1], old2[STORE_ID_LEN + 1];
+	int64_t			 now;
+
+	clock_gettime(CLOCK_REALTIME, &tsn);
+	now = (int64_t)tsn.tv_sec * 1000;
+	memset(dead, 0, sizeof dead);
+	dead[0].state = dead[1].state = "completed";
+	dead[0].started = dead[1].started = now - 3600 * 1000;
+	dead[0].ended = dead[1].ended = now - 3000 * 1000;
+	dead[0].bytes = dead[1].bytes = 100;
+	st = open_store(0);
+	dead_deck(dead, 2, deck);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", dead[0].id);
+	touch(name);
+	ck_assert_int_eq(unlink(run_file(dead[1].id, "idx.0")), 0);
+	/* Two hours old: past an hour, well within the age kept. */
+	id_at(now - 2 * 3600 * 1000, "00000001", old1);
+	id_at(now - 2 * 3600 * 1000, "00000002", old2);
+	snprintf(name, sizeof name, "%s/runs/%s", tdir, old1);
+	ck_assert_int_eq(mkdir(name, 0700), 0);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", old1);
+	touch(name);
+	snprintf(name, sizeof name, "%s/runs/%s", tdir, old2);
+	ck_assert_int_eq(mkdir(name, 0700), 0);
+	age_dir(old1, now - 2 * 3600 * 1000);
+	age_dir(old2, now - 2 * 3600 * 1000);
+	/* Ours: one being made (no meta yet), one with a meta.tmp. */
+	young = new_run(st);
+	ck_assert_int_eq(unlink(run_file(store_run_id(young), "meta")), 0);
+	own = new_run(st);
+	snprintf(name, sizeof name, "runs/%s/meta.tmp", store_run_id(own));
+	touch(name);
+
+	ck_assert_int_eq(sweep_all(st, now, &lost), 0);
+	free(lost);
+	ck_assert(run_exists(dead[0].id));
+	ck_assert(!path_exists(run_file(dead[0].id, "meta.tmp") +
+	    strlen(tdir) + 1));
+	ck_assert(!run_exists(dead[1].id));
+	ck_assert(!run_exists(old1));
+	ck_assert(!run_exists(old2));
+	ck_assert(run_exists(store_run_id(young)));
+	ck_assert(path_exists(name));
+
+	/* Two minutes on, the run without meta is no one's. */
+	ck_assert_int_eq(sweep_all(st, now + 120 * 1000, &lost), 0);
+	free(lost);
+	ck_assert(!run_exists(store_run_id(young)));
+	ck_assert(run_exists(store_run_id(own)));
+	ck_assert(run_exists(dead[0].id));
+	store_run_close(young);
+	store_run_close(own);
+	store_free(st);
+}
+END_TEST
+
 /* Set or unset an environment variable for the test. */
 static void
 set_env(const char *name, const char *value)
@@ -1579,6 +2029,15 @@ store_suite(void)
 	tcase_add_test(tc, test_corrupt_index);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("damage");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_run_without_index);
+	tcase_add_test(tc, test_run_new_leaves_nothing);
+	tcase_add_test(tc, test_truncated_segment);
+	tcase_add_test(tc, test_full_disk);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("files");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -1599,6 +2058,7 @@ store_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sweep_lost_and_age);
 	tcase_add_test(tc, test_sweep_count_and_total);
+	tcase_add_test(tc, test_sweep_leftovers);
 	suite_add_tcase(s, tc);
 	return s;
 }

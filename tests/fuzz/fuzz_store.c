@@ -1,14 +1,18 @@
 /*
  * fuzz_store.c: fuzz target for the output store's readers
- * (include/store.h) on files that are not what the writer made: a run's
- * files damaged by a crash, a full disk or another program.  The input is
- * three parts, each after a 16-bit little-endian length: the meta file,
- * idx.0 and out.0; what is left is out.1, and idx.1 is made of the last
- * records of idx.0 moved up a segment.  They are written to a run
+ * (include/store.h) and its search (include/grep.h) on files that are not
+ * what the writer made: a run's files damaged by a crash, a full disk or
+ * another program.  The input is three parts, each after a 16-bit
+ * little-endian length: the meta file, idx.0 and out.0; what is left is
+ * out.1, and idx.1 is made of the last records of idx.0 moved up a
+ * segment.  A length of 0xffff (FUZZ_STORE_ABSENT) takes no bytes and
+ * leaves the part's files out: no meta, no idx.N at all (a crash between
+ * the meta and the first segment), no out.0.  They are written to a run
  * directory of a store in a private temporary directory, then read back
  * every way a reader can: the meta, the counts, lines of every kind, a
- * scan in small steps, a search by time.  Nothing may crash, hang or read
- * without bound, and what comes back must keep the header's promises.
+ * scan in small steps, a search by time, a grep.  Nothing may crash, hang
+ * or read without bound, and what comes back must keep the header's
+ * promises.
  */
 #include <sys/stat.h>
 
@@ -20,11 +24,14 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "grep.h"
 #include "store.h"
 
 #define FUZZ_STORE_RUN		"20260101T000000-0badc0de"
 #define FUZZ_STORE_LINES	64	/* lines read back at most */
 #define FUZZ_STORE_STEPS	64	/* scan steps at most */
+#define FUZZ_STORE_ABSENT	0xffff	/* a part's length: no such files */
+#define FUZZ_STORE_GREP		4096	/* bytes a grep step */
 
 static char	fuzz_store_dir[64];
 
@@ -74,7 +81,7 @@ fuzz_store_setup(void)
 	return fuzz_store_dir;
 }
 
-/* Replace a file of the run with len bytes of data. */
+/* Replace a file of the run with len bytes of data (NULL: remove it). */
 static void
 fuzz_store_put(const char *name, const uint8_t *data, size_t len)
 {
@@ -83,6 +90,10 @@ fuzz_store_put(const char *name, const uint8_t *data, size_t len)
 
 	snprintf(path, sizeof path, "%s/runs/%s/%s", fuzz_store_dir,
 	    FUZZ_STORE_RUN, name);
+	if (data == NULL) {
+		unlink(path);
+		return;
+	}
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
 		abort();
 	if (len > 0 && write(fd, data, len) != (ssize_t)len)
@@ -90,7 +101,10 @@ fuzz_store_put(const char *name, const uint8_t *data, size_t len)
 	close(fd);
 }
 
-/* Take the next part of the input: a 16-bit length, then its bytes. */
+/*
+ * Take the next part of the input: a 16-bit length, then its bytes; NULL
+ * for FUZZ_STORE_ABSENT.
+ */
 static const uint8_t *
 fuzz_store_part(const uint8_t **data, size_t *size, size_t *len)
 {
@@ -103,6 +117,10 @@ fuzz_store_part(const uint8_t **data, size_t *size, size_t *len)
 	*len = (size_t)(*data)[0] | (size_t)(*data)[1] << 8;
 	*data += 2;
 	*size -= 2;
+	if (*len == FUZZ_STORE_ABSENT) {
+		*len = 0;
+		return NULL;
+	}
 	if (*len > *size)
 		*len = *size;
 	p = *data;
@@ -146,6 +164,48 @@ static const struct store_scan_cbs fuzz_store_scan_cbs = {
 	.block = fuzz_store_block,
 };
 
+/* Check a match of the grep (text is not NUL-terminated): grep_step()'s. */
+static int
+fuzz_store_match(const struct grep_match *m, void *arg)
+{
+	(void)arg;
+	if (m->line < 0 || m->text == NULL || m->so > m->eo ||
+	    m->eo > m->len)
+		abort();
+	return 0;
+}
+
+static const struct grep_cbs fuzz_store_grep_cbs = {
+	.match = fuzz_store_match,
+};
+
+/*
+ * Grep the run (a plain string and a regex): every step reads or passes
+ * the run over, so the search ends within a step per FUZZ_STORE_GREP
+ * bytes of input, a few more for the runs themselves.
+ */
+static void
+fuzz_store_grep(const char *dir, size_t size)
+{
+	static const char *const patterns[] = { "e", "^[a-z]+$" };
+	char			*run = (char *)FUZZ_STORE_RUN, *cause = NULL;
+	struct grep		*g;
+	size_t			 k, steps;
+
+	for (k = 0; k < sizeof patterns / sizeof patterns[0]; k++) {
+		g = grep_new(dir, patterns[k], k == 0 ? 0 : GREP_EXTENDED,
+		    &run, 1, &cause);
+		if (g == NULL)
+			abort();
+		for (steps = 0; grep_step(g, FUZZ_STORE_GREP,
+		    &fuzz_store_grep_cbs, NULL); steps++) {
+			if (steps > size / FUZZ_STORE_GREP + 4)
+				abort();	/* no progress */
+		}
+		grep_free(g);
+	}
+}
+
 /* Read the run back every way a reader can. */
 static void
 fuzz_store_read(const char *dir)
@@ -177,7 +237,8 @@ fuzz_store_read(const char *dir)
 	store_reader_refresh(r);
 	first = store_reader_first(r);
 	count = store_reader_count(r);
-	if (first < 0 || count < 0)
+	if (first < 0 || count < 0 || first > count ||
+	    (uint64_t)(count - first) > store_reader_bytes(r) + 1)
 		abort();
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		if (store_reader_get(r, first, first + FUZZ_STORE_LINES,
@@ -209,7 +270,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t	*meta, *idx;
 	const char	*dir = fuzz_store_setup();
-	size_t		 meta_len, idx_len, out_len, half;
+	size_t		 meta_len, idx_len, out_len, half, all = size;
 	const uint8_t	*out;
 
 	meta = fuzz_store_part(&data, &size, &meta_len);
@@ -219,9 +280,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The last records, if any, as a second segment's index. */
 	half = idx_len / 64 * 32;
 	fuzz_store_put("idx.0", idx, idx_len - half);
-	fuzz_store_put("idx.1", idx + idx_len - half, half);
+	fuzz_store_put("idx.1", idx == NULL ? NULL : idx + idx_len - half,
+	    half);
 	fuzz_store_put("out.0", out, out_len);
 	fuzz_store_put("out.1", data, size);
 	fuzz_store_read(dir);
+	fuzz_store_grep(dir, all);
 	return 0;
 }
