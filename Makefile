@@ -58,6 +58,7 @@ endif
 LIB_SRCS = \
 	src/fatal.c \
 	src/xmalloc.c \
+	src/entropy.c \
 	src/waitstatus.c \
 	src/textesc.c \
 	src/texttable.c \
@@ -134,6 +135,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
+	    $(B)/entropy.o \
 	    $(B)/name.o $(B)/rxbound.o
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o

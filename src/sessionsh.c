@@ -33,7 +33,6 @@
  * its export in the shell (its value before the line, or unset), takes
  * the state that leaves, and the line fails saying which and why.
  */
-#include <sys/random.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -46,6 +45,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "entropy.h"
 #include "expand.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -491,27 +491,12 @@ static int
 sessionsh_new_token(struct sessionsh *sh, char **cause)
 {
 	unsigned char	r[SESSIONSH_TOKEN_BYTES];
-	ssize_t		n;
 	size_t		i;
-	int		fd;
 
-	do
-		n = getrandom(r, sizeof r, GRND_NONBLOCK);
-	while (n == -1 && errno == EINTR);
-	if (n != (ssize_t)sizeof r) {
-		if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1) {
-			*cause = xprintf("no random bytes for the session "
-			    "shell's markers: /dev/urandom: %s",
-			    strerror(errno));
-			return -1;
-		}
-		n = read(fd, r, sizeof r);
-		close(fd);
-		if (n != (ssize_t)sizeof r) {
-			*cause = xstrdup("no random bytes for the session "
-			    "shell's markers: /dev/urandom gave too few");
-			return -1;
-		}
+	if (entropy_fill(r, sizeof r) != 0) {
+		*cause = xprintf("no random bytes for the session shell's "
+		    "markers: %s", strerror(errno));
+		return -1;
 	}
 	for (i = 0; i < sizeof r; i++)
 		snprintf(sh->token + 2 * i, 3, "%02x", r[i]);

@@ -19,7 +19,6 @@
  * short read to go round on.
  */
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -32,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "entropy.h"
 #include "rawtext.h"
 #include "store-private.h"
 #include "xmalloc.h"
@@ -132,22 +132,14 @@ store_segment_keep(int64_t max_run_bytes, int64_t seg)
 	return keep < 1 ? 1 : keep;
 }
 
-/* Return 32 random bits: getrandom(2), /dev/urandom, or time and pid. */
+/* Return 32 random bits: the kernel's (entropy.h), else time and pid. */
 static uint32_t
 store_random(void)
 {
 	struct timespec	ts;
 	uint32_t	r, x;
-	ssize_t		n = -1;
-	int		fd;
 
-	if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r)
-		return r;
-	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) != -1) {
-		n = read(fd, &r, sizeof r);
-		close(fd);
-	}
-	if (n == (ssize_t)sizeof r)
+	if (entropy_fill(&r, sizeof r) == 0)
 		return r;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	x = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^
