@@ -1780,12 +1780,12 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 	(void)spec;
 	c->job_id = job_id(job);
 	ended = !job_is_running(job) && job_state(job) != JOB_QUEUED;
-	if (!job_logged(job))
-		c->flags |= CTL_VT;
-	else {
+	/* No log, or a run the store cannot read: the terminal's lines. */
+	ctl_stream_open(c, job);
+	if (c->reader != NULL)
 		c->flags |= CTL_LOG;
-		ctl_stream_open(c, job);
-	}
+	else
+		c->flags |= CTL_VT;
 	if (c->stream == CTL_STREAM_FOLLOW) {
 		snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
 		xbuf_add(&c->out, line, strlen(line));

@@ -3254,6 +3254,37 @@ START_TEST(test_wait_flood)
 }
 END_TEST
 
+/*
+ * `ctl logs` of a live job whose run in the store is damaged (its index
+ * removed, as a user freeing disk might) gives the job's terminal lines,
+ * as !logs does, instead of nothing with status 0.
+ */
+START_TEST(test_logs_damaged_run)
+{
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	char			 path[PATH_MAX + 64];
+
+	deck_start(&d, "damaged", NULL);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "w", "--",
+	    "echo before-the-damage; exec sleep 1000");
+	ctlres_free(&r);
+	wait_logs(&d, "w", "before-the-damage", WAIT_MS);
+	j = wait_state(&d, "w", "running", WAIT_MS);
+	snprintf(path, sizeof path, "%s/state/jobdeck/runs/%s/idx.0",
+	    term_tmpdir(d.t), json_str(j, "run"));
+	jsonread_free(j);
+	ck_assert_msg(unlink(path) == 0, "%s: %s", path, strerror(errno));
+	CTL_EXPECT(&d, &r, 0, "logs", "w");
+	ck_assert_msg(strstr(r.out, "before-the-damage") != NULL,
+	    "logs of the damaged run gave: \"%s\"", r.out);
+	ctlres_free(&r);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -3303,6 +3334,7 @@ ctl_suite(void)
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
 		{ "session_big_variable", &test_session_big_variable, 30 },
 		{ "wait_flood", &test_wait_flood, 90 },
+		{ "logs_damaged_run", &test_logs_damaged_run, 30 },
 	};
 	Suite				*s = suite_create("ctl");
 
