@@ -88,6 +88,7 @@ struct mcp_opts {
 #define MCP_OUTPUT_MAX	(64 * 1024)		/* a tool's output text */
 #define MCP_DECK_SHORT_MAX	16	/* requests at the deck at once */
 #define MCP_DECK_WAIT_MAX	64	/* ... and waits (MCP_REQ_WAIT) */
+#define MCP_CALLS_MAX		1024	/* tools/call in flight at once */
 
 struct mcp_server *mcp_server_new(struct loop *, const struct mcp_opts *,
 		    const struct mcp_io *, void *arg);

@@ -59,6 +59,7 @@
 #define MCP_METHOD_NOT_FOUND	-32601
 #define MCP_INVALID_PARAMS	-32602
 #define MCP_INTERNAL_ERROR	-32603
+#define MCP_BUSY		-32000	/* a server error: MCP_CALLS_MAX */
 
 /* The protocol revisions we speak, newest first. */
 static const char *const mcp_versions[] = {
@@ -122,6 +123,7 @@ struct mcp_server {
 	int			 quit_called;
 	struct mcp_session	 session;
 	struct mcp_call		*calls;
+	int			 ncalls;	/* in calls */
 };
 
 /* Send one message of jb (which is cleared). */
@@ -240,6 +242,7 @@ mcp_call_free(struct mcp_call *call)
 	for (pp = &srv->calls; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == call) {
 			*pp = call->next;
+			srv->ncalls--;
 			break;
 		}
 	}
@@ -833,12 +836,20 @@ mcp_tools_call(struct mcp_server *srv, const char *id,
 		free(msg);
 		return;
 	}
+	/* Memory stays bounded whatever an agent sends at once. */
+	if (srv->ncalls >= MCP_CALLS_MAX) {
+		mcp_send_error(srv, id, MCP_BUSY, "too many calls in flight "
+		    "(%d): wait for some to end, then call %s again",
+		    MCP_CALLS_MAX, name);
+		return;
+	}
 	call = xcalloc(1, sizeof *call);
 	call->srv = srv;
 	call->id = xstrdup(id);
 	call->tool = tool;
 	call->next = srv->calls;
 	srv->calls = call;
+	srv->ncalls++;
 	if ((args = jsonval_get(params, "arguments")) == NULL ||
 	    jsonval_type(args) == JSONVAL_NULL) {
 		call->empty = jsonval_parse("{}", 2, &msg);

@@ -38,7 +38,7 @@
 #include "mcp-private.h"
 #include "skip.h"
 
-#define FAKE_MAX	64	/* messages or requests of one case */
+#define FAKE_MAX	(MCP_CALLS_MAX + 64)	/* messages or requests of a case */
 #define SCRIPT_MAX	16
 #define WAIT_MS		5000
 #define CLIENT		"c-test"
@@ -1248,6 +1248,43 @@ START_TEST(test_free_in_flight)
 }
 END_TEST
 
+/*
+ * An agent that sends more calls than MCP_CALLS_MAX at once gets a busy
+ * error for each past the limit (its memory stays bounded); once a call
+ * ends, a new one is taken again.
+ */
+START_TEST(test_calls_bounded)
+{
+	struct fake	*f = fake_new(0);
+	int		 i;
+
+	fake_init(f);
+	f->hold = 1;
+	for (i = 0; i < MCP_CALLS_MAX; i++)
+		fake_in(f, call_msg(i + 1, "terminal_job_list", "{}"));
+	fake_spin(f, 20);
+	ck_assert_uint_eq(f->nreqs, MCP_CALLS_MAX);
+	ck_assert_uint_eq(f->nsent, 0);
+	fake_in(f, call_msg(5000, "terminal_job_list", "{}"));
+	fake_wait(f, 1);
+	ck_assert_uint_eq(f->nreqs, MCP_CALLS_MAX);
+	ck_assert_msg(strstr(f->sent[0], "\"id\":5000") != NULL &&
+	    strstr(f->sent[0], "\"code\":-32000") != NULL &&
+	    strstr(f->sent[0], "too many calls in flight (1024): wait for "
+	    "some to end, then call terminal_job_list again") != NULL, "%s",
+	    f->sent[0]);
+	/* One ends: a new call is taken. */
+	fake_script(f, "list", 0, -1, "{\"jobs\":[]}");
+	fake_answer(f->reqs[0]);
+	fake_wait(f, 2);
+	fake_in(f, call_msg(5001, "terminal_job_list", "{}"));
+	fake_spin(f, 20);
+	ck_assert_uint_eq(f->nreqs, MCP_CALLS_MAX + 1);
+	ck_assert_uint_eq(f->nsent, 2);
+	fake_free(f);
+}
+END_TEST
+
 /* terminal (async): spawn --agent CLIENT --cwd --env -- COMMAND. */
 START_TEST(test_words_terminal)
 {
@@ -2269,6 +2306,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_deck_refuses);
 	tcase_add_test(tt, test_cancelled);
 	tcase_add_test(tt, test_free_in_flight);
+	tcase_add_test(tt, test_calls_bounded);
 	tcase_add_test(tt, test_words_terminal);
 	tcase_add_test(tt, test_words_terminal_wait);
 	tcase_add_test(tt, test_words_status);
