@@ -54,7 +54,10 @@
  *   (0x1e, RS): text has its control characters stripped and JSON escapes
  *   them.  A line that does is the protocol's own, and jobdeck ctl never
  *   prints it: "\036\n" is a keepalive, "\036follow\n" starts a logs
- *   --follow stream and "\036exit N\n" ends it (see below).
+ *   --follow stream and "\036exit N\n" ends it (see below);
+ *   "\036damaged N\n" before a grep's exit line says N runs could not be
+ *   read (damaged in the store) and were passed over, which jobdeck ctl
+ *   tells on stderr.
  *
  *   logs ID streams the job's output as text lines (with --json one
  *   {"id","lines"} document), from the start of its log to the size the

@@ -43,6 +43,7 @@ struct ctlconn_parse {
 	int	 status;	/* of the status line, -1 before it */
 	int	 follow;	/* "\036follow" came */
 	int	 exit;		/* "\036exit N"'s N (1 if not 0..255), or -1 */
+	int	 damaged;	/* "\036damaged N": runs a grep could not read */
 	char	 head[2];
 	size_t	 nhead;
 	int	 bol;		/* the body is at the start of a line */

@@ -250,6 +250,11 @@ ctl_client_reply(int fd, const char *name)
 		return 1;
 	}
 	rc = r.p.status;
+	if (r.p.damaged > 0)
+		fprintf(stderr, "jobdeck ctl: %d run%s could not be read (damaged "
+		    "in the store) and %s passed over\n", r.p.damaged,
+		    r.p.damaged == 1 ? "" : "s", r.p.damaged == 1 ? "was" :
+		    "were");
 	if (rc != 0)
 		ctl_client_errors(r.err != NULL ? r.err : "", r.errlen);
 	else if (r.p.exit != -1)

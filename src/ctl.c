@@ -2257,7 +2257,8 @@ static void
 ctl_grep_cb(void *arg)
 {
 	struct ctl_client	*c = arg;
-	int			 rc;
+	char			 line[32];
+	int			 rc, damaged;
 
 	c->grep_timer = 0;
 	if ((c->flags & CTL_DEAD) || c->grep == NULL)
@@ -2268,6 +2269,11 @@ ctl_grep_cb(void *arg)
 	}
 	rc = grep_step(c->grep, CTL_GREP_BUDGET, &ctl_grep_cbs, c);
 	if (rc <= 0) {
+		if ((damaged = grep_damaged(c->grep, NULL)) > 0) {
+			snprintf(line, sizeof line, "%cdamaged %d\n",
+			    CTL_CONTROL, damaged);
+			xbuf_add(&c->out, line, strlen(line));
+		}
 		c->tail = xprintf("%cexit %d\n", CTL_CONTROL,
 		    grep_matches(c->grep) > 0 ? 0 : 1);
 		xbuf_add(&c->out, c->tail, strlen(c->tail));

@@ -15,6 +15,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,6 +116,9 @@ ctlconn_parse_control(struct ctlconn_parse *p, const char *text)
 	else if (strncmp(text, "exit ", 5) == 0) {
 		n = strtol(text + 5, &end, 10);
 		p->exit = (*end == '\0' && n >= 0 && n <= 255) ? (int)n : 1;
+	} else if (strncmp(text, "damaged ", 8) == 0) {
+		n = strtol(text + 8, &end, 10);
+		p->damaged = (*end == '\0' && n > 0 && n < INT_MAX) ? (int)n : 1;
 	}
 	/* "" is a keepalive; other lines are for later versions. */
 }

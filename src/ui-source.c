@@ -548,6 +548,8 @@ ui_source_header(struct ui_source *src, int i)
 {
 	const char	*pattern;
 	uint64_t	 mb;
+	size_t		 len;
+	int		 damaged;
 
 	if (src->kind == UI_SOURCE_ARRAY)
 		return i < src->header ? src->lines[i] : "";
@@ -571,6 +573,12 @@ ui_source_header(struct ui_source *src, int i)
 		    "in %d run%s", pattern, (long long)src->count,
 		    src->count == 1 ? "" : "es", src->runs,
 		    src->runs == 1 ? "" : "s");
+	if ((damaged = grep_damaged(src->grep, NULL)) > 0) {
+		len = strlen(src->head);
+		snprintf(src->head + len, sizeof src->head - len, " (%d "
+		    "damaged run%s passed over)", damaged,
+		    damaged == 1 ? "" : "s");
+	}
 	return src->head;
 }
 

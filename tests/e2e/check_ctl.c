@@ -3285,6 +3285,43 @@ START_TEST(test_logs_damaged_run)
 }
 END_TEST
 
+/*
+ * A grep over a run the store cannot read passes it over and says so on
+ * stderr (the deck's "\036damaged N" line); the other runs are searched.
+ */
+START_TEST(test_grep_damaged_run)
+{
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	char			 path[PATH_MAX + 64];
+
+	deck_start(&d, "grepdamaged", NULL);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "cut", "--",
+	    "echo needle-one; exec sleep 1000");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "whole", "--",
+	    "echo needle-two; exec sleep 1000");
+	ctlres_free(&r);
+	wait_logs(&d, "cut", "needle-one", WAIT_MS);
+	wait_logs(&d, "whole", "needle-two", WAIT_MS);
+	j = wait_state(&d, "cut", "running", WAIT_MS);
+	snprintf(path, sizeof path, "%s/state/jobdeck/runs/%s/idx.0",
+	    term_tmpdir(d.t), json_str(j, "run"));
+	jsonread_free(j);
+	ck_assert_msg(unlink(path) == 0, "%s: %s", path, strerror(errno));
+	CTL_EXPECT(&d, &r, 0, "grep", "needle");
+	ck_assert_msg(strstr(r.out, "needle-two") != NULL &&
+	    strstr(r.out, "needle-one") == NULL, "grep gave: %s", r.out);
+	ck_assert_msg(strstr(r.err, "jobdeck ctl: 1 run could not be read "
+	    "(damaged in the store) and was passed over") != NULL,
+	    "stderr: %s", r.err);
+	ctlres_free(&r);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
 /* Build the suite: one test case per test, each with its own timeout. */
 static Suite *
 ctl_suite(void)
@@ -3335,6 +3372,7 @@ ctl_suite(void)
 		{ "session_big_variable", &test_session_big_variable, 30 },
 		{ "wait_flood", &test_wait_flood, 90 },
 		{ "logs_damaged_run", &test_logs_damaged_run, 30 },
+		{ "grep_damaged_run", &test_grep_damaged_run, 30 },
 	};
 	Suite				*s = suite_create("ctl");
 
