@@ -883,7 +883,7 @@ static int
 cgroups_possible(void)
 {
 	char	 self[4096], line[4096], root[PATH_MAX], mnt[PATH_MAX] = "";
-	char	 probe[2 * PATH_MAX];
+	char	 probe[2 * PATH_MAX + 64];
 	FILE	*fp;
 
 	cgroup_of(getpid(), self, sizeof self);
