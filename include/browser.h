@@ -15,7 +15,10 @@
  *   and ask http://127.0.0.1:PORT/json/version for webSocketDebuggerUrl.
  * - BROWSER_CONNECT (cdp_url = "ws://host:port[/path]"): a browser the
  *   user started; the same /json/version question, asked of its host,
- *   says whether it is reachable.  Stopping it only forgets it.
+ *   says whether it is reachable.  A reply whose webSocketDebuggerUrl is
+ *   not at the cdp_url's host and port (hostport_ws_same()) is refused:
+ *   FAILED with why, so an answer cannot send jobs elsewhere.  Stopping
+ *   it only forgets it.
  * - BROWSER_OFF (no cdp_url, or false): nothing starts with the deck;
  *   browser_start() then starts one as for "auto" without an image.
  *
@@ -31,7 +34,13 @@
  * The local browser runs in its own process group and session, in a
  * containment of its own (cgroup_job_new(cg, 0)), with /dev/null as stdin
  * and its stdout and stderr read and dropped (the last line kept for the
- * reason it died).  browser_stop() sends SIGTERM to its group and SIGKILL
+ * reason it died); each docker command has one too, and what it leaves
+ * behind is killed when it ends.  The profile is named after the deck
+ * (jobdeck-browser-TOKEN-XXXXXX, TOKEN cgroup_token(), when there is a
+ * cg), and browser_new() removes those of decks that have ended (a deck
+ * SIGKILLed while its browser ran): the user's own directories whose
+ * TOKEN is a dead deck's, never following a link (a bounded walk, before
+ * the loop).  browser_stop() sends SIGTERM to its group and SIGKILL
  * after BROWSER_GRACE_MS; once it has ended its profile directory is
  * removed (the state is BROWSER_STOPPED only then).  browser_free(), after
  * the loop (a deck's quit, after its jobs), stops whatever still runs and

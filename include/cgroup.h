@@ -31,9 +31,20 @@
  * the caller signals the group itself.  SIGTERM, SIGHUP and SIGINT are
  * followed by SIGCONT, so a stopped process sees them.
  *
+ * Not only jobs: whatever jobdeck starts (probe and stop commands, the
+ * browser and its docker commands, the session shell, `jobdeck run`'s
+ * child) runs in a cgroup_job of its own, joined through pty_spawn()'s
+ * cgroup_procs with cgroup_job_env()'s environment, and is killed whole
+ * when it is done with (SIGKILL through cgroup_job_signal(), then
+ * cgroup_job_release()).
+ *
  * cgroup_sweep() kills what dead decks left: their cgroups beside this
  * deck's, and processes with their marker (never this process or its
  * ancestors).  cgroup_kill_all() kills what this deck left, at its exit.
+ * cgroup_token_dead() says whether a name holds a dead deck's token, for
+ * what else a deck leaves behind (the browser's profiles).
+ * JOBDECK_NO_CGROUP=1 in the environment asks for the marker alone
+ * (cgroup_env_flags()).
  * Only cgroup_new() (one probe child), cgroup_sweep(), cgroup_kill_all()
  * and cgroup_free() wait, for a bounded time, before and after the loop;
  * everything else is a few system calls (cgroup_flush() a /proc scan).
@@ -47,6 +58,7 @@
 #ifndef JOBDECK_CGROUP_H
 #define JOBDECK_CGROUP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -55,6 +67,7 @@ struct cgroup_job;
 
 #define CGROUP_MARKER	"JOBDECK_JOB"	/* the environment variable */
 #define CGROUP_NO_CGROUP 0x1		/* cgroup_new(): the marker alone */
+#define CGROUP_ENV_NO_CGROUP "JOBDECK_NO_CGROUP" /* asks for it */
 
 char		*cgroup_locate(const char *mountinfo, const char *self_cgroup,
 		    char **cause);
@@ -63,6 +76,8 @@ struct cgroup	*cgroup_new(int flags);
 struct cgroup	*cgroup_new_in(const char *base, int flags);
 void		 cgroup_free(struct cgroup *);
 const char	*cgroup_token(const struct cgroup *);
+int		 cgroup_token_dead(const char *, size_t);
+int		 cgroup_env_flags(void);
 const char	*cgroup_dir(const struct cgroup *);
 const char	*cgroup_warning(struct cgroup *);
 int		 cgroup_sweep(struct cgroup *);
@@ -72,6 +87,7 @@ void		 cgroup_kill_all(struct cgroup *);
 
 struct cgroup_job *cgroup_job_new(struct cgroup *, int id);
 const char	*cgroup_job_marker(const struct cgroup_job *);
+char		**cgroup_job_env(const struct cgroup_job *, char *const *envp);
 const char	*cgroup_job_dir(const struct cgroup_job *);
 int		 cgroup_job_procs_fd(const struct cgroup_job *);
 void		 cgroup_job_started(struct cgroup_job *, pid_t pgid);

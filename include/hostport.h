@@ -43,4 +43,12 @@ int	hostport_split_name(const char *what, const char *s, char **host,
 int	hostport_ws_url(const char *what, const char *ws, int names,
 	    char **json, int *path, char **cause);
 
+/*
+ * Whether two such URLs (DNS names allowed) are at the same host and
+ * port: addresses compared as addresses ("::1" is "0::1"), names without
+ * regard to case, ports as numbers; 0 when either is not such a URL.  A
+ * browser's webSocketDebuggerUrl must be where its cdp_url is.
+ */
+int	hostport_ws_same(const char *a, const char *b);
+
 #endif

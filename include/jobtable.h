@@ -12,7 +12,9 @@
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and
- * the oldest finished jobs beyond keep_finished are dropped.  A running
+ * the oldest finished jobs beyond keep_finished are dropped.  Other
+ * processes started for jobs (a probe's command) are contained beside
+ * them: jobtable_contain_new() and jobtable_contain_end().  A running
  * pty job that went quiet is probed, on a timer and a bounded number a
  * turn, for whether it waits for input (ttywait.h, job_input_wait());
  * output or input (jobtable_write(), jobtable_update()) clears it, and
@@ -38,6 +40,7 @@
 #include <stddef.h>
 
 struct cgroup;
+struct cgroup_job;
 struct job;
 struct store;
 struct job_spec;
@@ -148,5 +151,7 @@ void		 jobtable_changed(struct jobtable *, struct job *);
 int		 jobtable_watch_pid(struct jobtable *, pid_t,
 		    jobtable_pid_cb *, void *arg);
 void		 jobtable_unwatch_pid(struct jobtable *, pid_t);
+struct cgroup_job *jobtable_contain_new(struct jobtable *, int id);
+void		 jobtable_contain_end(struct jobtable *, struct cgroup_job *);
 
 #endif

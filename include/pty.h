@@ -13,7 +13,10 @@
  * could not be started (ENOENT when not found, EACCES, a failed chdir's
  * errno); the child has written "NAME: not found" (or the error) to
  * err_fd and exits 126 or 127 as usual, and is the caller's to reap.
- * spec->null_stdin gives pipes with /dev/null as stdin and no in_fd.
+ * spec->null_stdin gives pipes with /dev/null as stdin and no in_fd;
+ * spec->null_output (not with split_stderr) gives pipes with /dev/null as
+ * stdout and stderr and no out_fd (-1), for a child whose output nobody
+ * reads (a probe's command).
  *
  * Containment (spec->cgroup_procs, an fd above 2 of a cgroup's
  * cgroup.procs, opened by the caller; 0 or -1 for none): the child writes
@@ -49,6 +52,7 @@ struct pty_spec {
 	int		  no_pty;	/* 1: use pipes without trying a pty */
 	int		  split_stderr;	/* pipes only: stderr on its own pipe */
 	int		  null_stdin;	/* pipes only: stdin is /dev/null */
+	int		  null_output;	/* pipes only: stdout, stderr too */
 	int		  cgroup_procs;	/* above 2: cgroup.procs to join */
 };
 

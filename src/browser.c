@@ -25,6 +25,7 @@
  * jobtable_watch_pid(); their output is read through loop watches into
  * bounded buffers.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -50,7 +51,6 @@
 #include "jsonval.h"
 #include "loop.h"
 #include "pty.h"
-#include "session.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -64,6 +64,7 @@
 #define BROWSER_REAP_POLL_MS	50	/* the group's end looked for */
 #define BROWSER_REAP_MS		3000	/* ... at most this long */
 #define BROWSER_RMTREE_DEPTH	64	/* a profile's depth */
+#define BROWSER_PROFILE		"jobdeck-browser-"	/* its name's start */
 
 /* What the docker command in flight is. */
 enum browser_step {
@@ -79,6 +80,7 @@ struct browser_cmd {
 	enum browser_step	 step;
 	pid_t			 pid;
 	int			 fd;
+	struct cgroup_job	*cgj;		/* its containment, or NULL */
 	uint64_t		 timer;
 	char			 out[BROWSER_OUT_MAX];
 	size_t			 len;
@@ -115,6 +117,7 @@ struct browser {
 	char		 *container;	/* docker: running */
 	char		 *cname;	/* docker: to remove */
 	char		 *json_url;	/* what is asked */
+	char		 *target;	/* connect: the cdp_url's host:port */
 	char		 *ask_error;	/* the last ask's failure */
 	struct browser_sub *subs;
 	size_t		  nsubs;
@@ -183,6 +186,7 @@ static void	browser_cmd_fd_cb(int, short, void *);
 static void	browser_cmd_exited(pid_t, int, void *);
 static void	browser_cmd_timeout_cb(void *);
 static void	browser_cmd_kill(struct browser *);
+static void	browser_cmd_contain_end(struct browser *);
 static void	browser_cmd_done(struct browser *, int);
 static const char *browser_cmd_last(struct browser *);
 static int	browser_docker(struct browser *, enum browser_step,
@@ -193,6 +197,8 @@ static void	browser_free_local(struct browser *);
 static void	browser_free_docker(struct browser *);
 static int	browser_rmtree_at(int, const char *, int);
 static void	browser_rmtree(const char *);
+static const char *browser_tmpdir(void);
+static void	browser_sweep_profiles(void);
 
 /* Tell every subscriber of a change. */
 static void
@@ -242,6 +248,7 @@ browser_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 	size_t		 n, i;
 	int		 path;
 
+	browser_sweep_profiles();
 	b = xcalloc(1, sizeof *b);
 	b->loop = loop;
 	b->jt = jt;
@@ -272,8 +279,9 @@ browser_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 		b->mode = BROWSER_CONNECT;
 		free(b->label);
 		n = strcspn(b->cdp_url + strcspn(b->cdp_url, ":") + 3, "/?#");
-		b->label = xprintf("Chrome at %.*s", (int)n,
-		    b->cdp_url + strcspn(b->cdp_url, ":") + 3);
+		b->target = xstrndup(b->cdp_url + strcspn(b->cdp_url, ":") + 3,
+		    n);
+		b->label = xprintf("Chrome at %s", b->target);
 		free(json);
 	} else {
 		*cause = xprintf("cdp_url: expected \"auto\" or a ws:// or "
@@ -563,8 +571,9 @@ browser_ask_cb(void *arg)
 
 /*
  * /json/version answered (or not): READY on a reply with a
- * webSocketDebuggerUrl; a failure fails a given URL's start and a ready
- * browser, and is asked again for one that is starting.
+ * webSocketDebuggerUrl (for a given URL, one at its host and port: a
+ * reply may not send jobs elsewhere); a failure fails a given URL's start
+ * and a ready browser, and is asked again for one that is starting.
  */
 static void
 browser_reply_cb(long status, const char *body, size_t len,
@@ -586,6 +595,12 @@ browser_reply_cb(long status, const char *body, size_t len,
 	} else if (!browser_ws_ok(jsonval_get(doc, "webSocketDebuggerUrl")))
 		why = xprintf("%s: no webSocketDebuggerUrl in the reply",
 		    b->json_url);
+	else if (b->kind == BROWSER_KIND_REMOTE && !hostport_ws_same(
+	    jsonval_get_string(doc, "webSocketDebuggerUrl"), b->cdp_url))
+		why = xprintf("%s: refused the webSocketDebuggerUrl %s: not at "
+		    "%s, the cdp_url's host and port", b->json_url,
+		    jsonval_get_string(doc, "webSocketDebuggerUrl"),
+		    b->target);
 	else
 		ws = jsonval_get_string(doc, "webSocketDebuggerUrl");
 	if (why == NULL) {
@@ -658,19 +673,11 @@ browser_spawn(const char *path, char **argv, struct cgroup_job *cgj,
 {
 	struct pty_spec		 ps;
 	struct pty_child	 child;
-	struct session		*s = NULL;
 	char			**env = NULL;
 	int			  rc;
 
-	if (cgj != NULL) {
-		s = session_new(environ);
-		if (session_export(s, cgroup_job_marker(cgj), cause) != 0) {
-			session_free(s);
-			return -1;
-		}
-		env = session_env(s);
-		session_free(s);
-	}
+	if (cgj != NULL)
+		env = cgroup_job_env(cgj, environ);
 	memset(&ps, 0, sizeof ps);
 	ps.path = path;
 	ps.argv = argv;
@@ -682,7 +689,7 @@ browser_spawn(const char *path, char **argv, struct cgroup_job *cgj,
 	ps.cgroup_procs = cgj != NULL ? cgroup_job_procs_fd(cgj) : -1;
 	memset(&child, 0, sizeof child);
 	rc = pty_spawn(&ps, &child, cause);
-	session_env_free(env);
+	free(env);
 	if (rc != 0)
 		return -1;
 	if (child.in_fd != -1 && child.in_fd != child.out_fd)
@@ -722,9 +729,13 @@ browser_local_begin(struct browser *b)
 	name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
 	browser_set_str(&b->prog, name);
 
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp != '/')
-		tmp = "/tmp";
-	dir = xprintf("%s/jobdeck-browser-XXXXXX", tmp);
+	/* Its deck's token in its name, for a sweep if the deck dies. */
+	tmp = browser_tmpdir();
+	if (b->cg != NULL)
+		dir = xprintf("%s/" BROWSER_PROFILE "%s-XXXXXX", tmp,
+		    cgroup_token(b->cg));
+	else
+		dir = xprintf("%s/" BROWSER_PROFILE "XXXXXX", tmp);
 	if (mkdtemp(dir) == NULL) {
 		browser_fail(b, "mkdtemp %s: %s", dir, strerror(errno));
 		free(dir);
@@ -1017,15 +1028,22 @@ browser_cmd_run(struct browser *b, enum browser_step step, char **argv,
 
 	if ((path = pty_find_program("docker", NULL)) == NULL)
 		return -1;
-	rc = browser_spawn(path, argv, NULL, &b->cmd.pid, &b->cmd.fd, &cause);
+	/* Contained as the browser is: nothing it starts outlives it. */
+	if (b->cg != NULL)
+		b->cmd.cgj = cgroup_job_new(b->cg, 0);
+	rc = browser_spawn(path, argv, b->cmd.cgj, &b->cmd.pid, &b->cmd.fd,
+	    &cause);
 	free(path);
 	if (rc != 0) {
 		debuglog("browser: docker %s: %s", argv[1], cause);
 		free(cause);
+		browser_cmd_contain_end(b);
 		b->cmd.pid = 0;
 		b->cmd.fd = -1;
 		return -1;
 	}
+	if (b->cmd.cgj != NULL)
+		cgroup_job_started(b->cmd.cgj, b->cmd.pid);
 	b->cmd.step = step;
 	b->cmd.len = 0;
 	jobtable_watch_pid(b->jt, b->cmd.pid, browser_cmd_exited, b);
@@ -1142,6 +1160,7 @@ browser_cmd_exited(pid_t pid, int status, void *arg)
 		close(b->cmd.fd);
 		b->cmd.fd = -1;
 	}
+	browser_cmd_contain_end(b);
 	browser_cmd_done(b, status);
 }
 
@@ -1159,7 +1178,10 @@ browser_cmd_timeout_cb(void *arg)
 	browser_cmd_done(b, WAITSTATUS_NONE);
 }
 
-/* Kill the docker command in flight and forget it (reaped as a stray). */
+/*
+ * Kill the docker command in flight and what it started, and forget it
+ * (reaped as a stray).
+ */
 static void
 browser_cmd_kill(struct browser *b)
 {
@@ -1175,6 +1197,22 @@ browser_cmd_kill(struct browser *b)
 		close(b->cmd.fd);
 		b->cmd.fd = -1;
 	}
+	browser_cmd_contain_end(b);
+}
+
+/*
+ * The docker command is over: whatever is left in its containment is
+ * killed, and the containment let go.
+ */
+static void
+browser_cmd_contain_end(struct browser *b)
+{
+	if (b->cmd.cgj == NULL)
+		return;
+	cgroup_job_signal(b->cmd.cgj, SIGKILL);
+	cgroup_flush(b->cg);
+	cgroup_job_release(b->cmd.cgj);
+	b->cmd.cgj = NULL;
 }
 
 /*
@@ -1324,6 +1362,55 @@ browser_rmtree(const char *path)
 	close(dfd);
 }
 
+/* Return where profiles are made: $TMPDIR when absolute, else /tmp. */
+static const char *
+browser_tmpdir(void)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	return tmp != NULL && *tmp == '/' ? tmp : "/tmp";
+}
+
+/*
+ * Remove the profiles that decks which have ended left where profiles are
+ * made (a deck SIGKILLed while its browser ran): directories of ours
+ * named jobdeck-browser-TOKEN-XXXXXX whose TOKEN's deck no longer runs
+ * (cgroup_token_dead()).  A symbolic link is never followed, nor removed
+ * by this; nothing else is touched.
+ */
+static void
+browser_sweep_profiles(void)
+{
+	struct dirent	*de;
+	struct stat	 sb;
+	const char	*tok;
+	size_t		 len;
+	DIR		*d;
+
+	if ((d = opendir(browser_tmpdir())) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, BROWSER_PROFILE,
+		    strlen(BROWSER_PROFILE)) != 0)
+			continue;
+		tok = de->d_name + strlen(BROWSER_PROFILE);
+		len = strcspn(tok, "-");
+		/* mkdtemp()'s six characters after the token. */
+		if (tok[len] != '-' || strlen(tok + len + 1) != 6 ||
+		    !cgroup_token_dead(tok, len))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) !=
+		    0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
+			continue;
+		debuglog("browser: removing %s/%s, a dead deck's profile",
+		    browser_tmpdir(), de->d_name);
+		if (browser_rmtree_at(dirfd(d), de->d_name, 0) != 0)
+			debuglog("browser: cannot remove all of %s/%s",
+			    browser_tmpdir(), de->d_name);
+	}
+	closedir(d);
+}
+
 /*
  * Wait for pid (a child of ours) for at most ms; 1 once it has been
  * reaped (or is not ours to wait for), 0 when it still runs.
@@ -1465,6 +1552,7 @@ browser_free(struct browser *b)
 	free(b->container);
 	free(b->cname);
 	free(b->json_url);
+	free(b->target);
 	free(b->ask_error);
 	free(b->prog);
 	free(b->subs);

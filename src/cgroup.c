@@ -838,6 +838,41 @@ cgroup_token(const struct cgroup *cg)
 	return cg->token;
 }
 
+/*
+ * Return whether the len bytes at s are a deck's token whose deck has
+ * ended (no process has its pid and start time); 0 for anything else.
+ */
+int
+cgroup_token_dead(const char *s, size_t len)
+{
+	unsigned long long	 start;
+	const char		*end;
+	char			 buf[64];
+	pid_t			 deck;
+
+	if (len >= sizeof buf)
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if ((end = cgroup_parse_token(buf, &deck, &start)) == NULL ||
+	    *end != '\0')
+		return 0;
+	return !cgroup_deck_alive(deck, start);
+}
+
+/*
+ * Return the flags JOBDECK_NO_CGROUP asks for: CGROUP_NO_CGROUP when it
+ * is set and starts with neither '0' nor nothing (main.c's rule for its
+ * switches), else 0.
+ */
+int
+cgroup_env_flags(void)
+{
+	const char	*v = getenv(CGROUP_ENV_NO_CGROUP);
+
+	return v != NULL && *v != '\0' && *v != '0' ? CGROUP_NO_CGROUP : 0;
+}
+
 /* Return the deck's cgroup directory, or NULL when jobs get none. */
 const char *
 cgroup_dir(const struct cgroup *cg)
@@ -1147,6 +1182,30 @@ const char *
 cgroup_job_marker(const struct cgroup_job *cgj)
 {
 	return cgj->marker;
+}
+
+/*
+ * Return envp (NULL: empty) for a child of the run: its entries but any
+ * JOBDECK_JOB, then the run's marker.  The array is allocated (free() it);
+ * its strings are envp's and the run's.
+ */
+char **
+cgroup_job_env(const struct cgroup_job *cgj, char *const *envp)
+{
+	char	**env;
+	size_t	  n = 0, i, k = 0;
+
+	while (envp != NULL && envp[n] != NULL)
+		n++;
+	env = xcalloc(n + 2, sizeof *env);
+	for (i = 0; i < n; i++) {
+		if (strncmp(envp[i], cgroup_marker_eq,
+		    strlen(cgroup_marker_eq)) != 0)
+			env[k++] = envp[i];
+	}
+	env[k++] = cgj->marker;
+	env[k] = NULL;
+	return env;
 }
 
 /* Return the run's cgroup directory, or NULL when it has none. */

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,18 +143,19 @@ hostport_split_name(const char *what, const char *s, char **host,
 }
 
 /*
- * Check a ws:// or wss:// URL and make its /json/version URL; see
- * hostport.h.
+ * Check a ws:// or wss:// URL (see hostport.h) and split it: its host and
+ * port (allocated), its scheme's http one, and where its path starts.
  */
-int
-hostport_ws_url(const char *what, const char *ws, int names, char **json,
-    int *path, char **cause)
+static int
+hostport_ws_parse(const char *what, const char *ws, int names, char **host,
+    char **port, const char **scheme, const char **hp, size_t *hplen,
+    char **cause)
 {
 	static const char	 ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				    "abcdefghijklmnopqrstuvwxyz0123456789"
 				    "-._~:/?#[]@!$&()*+,;=%";
-	const char		*rest, *scheme;
-	char			*hp, *host, *port;
+	const char		*rest;
+	char			*copy;
 	size_t			 len;
 	int			 r;
 
@@ -168,27 +170,95 @@ hostport_ws_url(const char *what, const char *ws, int names, char **json,
 		return -1;
 	}
 	if (strncmp(ws, "ws://", 5) == 0) {
-		scheme = "http";
+		*scheme = "http";
 		rest = ws + 5;
 	} else if (strncmp(ws, "wss://", 6) == 0) {
-		scheme = "https";
+		*scheme = "https";
 		rest = ws + 6;
 	} else {
 		*cause = xprintf("%s must start with ws:// or wss://", what);
 		return -1;
 	}
 	len = strcspn(rest, "/?#");
-	hp = xstrndup(rest, len);
-	r = hostport_parse(what, hp, names, &host, &port, cause);
-	free(hp);
+	copy = xstrndup(rest, len);
+	r = hostport_parse(what, copy, names, host, port, cause);
+	free(copy);
+	*hp = rest;
+	*hplen = len;
+	return r;
+}
+
+/*
+ * Check a ws:// or wss:// URL and make its /json/version URL; see
+ * hostport.h.
+ */
+int
+hostport_ws_url(const char *what, const char *ws, int names, char **json,
+    int *path, char **cause)
+{
+	const char	*scheme, *hp;
+	char		*host, *port;
+	size_t		 len;
+	int		 r;
+
+	r = hostport_ws_parse(what, ws, names, &host, &port, &scheme, &hp,
+	    &len, cause);
 	if (r != 0)
 		return r;
 	free(host);
 	free(port);
 	if (path != NULL)
-		*path = rest[len] != '\0' && strcmp(rest + len, "/") != 0;
+		*path = hp[len] != '\0' && strcmp(hp + len, "/") != 0;
 	if (json != NULL)
-		*json = xprintf("%s://%.*s/json/version", scheme, (int)len,
-		    rest);
+		*json = xprintf("%s://%.*s/json/version", scheme, (int)len, hp);
 	return 0;
+}
+
+/*
+ * Return whether two hosts are the same: the same address when both are
+ * numeric ones of a family, else the same name, case aside.
+ */
+static int
+hostport_same_host(const char *a, const char *b)
+{
+	unsigned char	x[sizeof(struct in6_addr)], y[sizeof(struct in6_addr)];
+
+	if (inet_pton(AF_INET6, a, x) == 1 && inet_pton(AF_INET6, b, y) == 1)
+		return memcmp(x, y, sizeof(struct in6_addr)) == 0;
+	if (inet_pton(AF_INET, a, x) == 1 && inet_pton(AF_INET, b, y) == 1)
+		return memcmp(x, y, sizeof(struct in_addr)) == 0;
+	return strcasecmp(a, b) == 0;
+}
+
+/*
+ * Return whether two ws:// or wss:// URLs (hostport_ws_url()'s rule, DNS
+ * names allowed) are at the same host and port; 0 when either is not
+ * such a URL.
+ */
+int
+hostport_ws_same(const char *a, const char *b)
+{
+	const char	*scheme, *hp;
+	char		*ha, *pa, *hb, *pb, *cause = NULL;
+	size_t		 len;
+	int		 same;
+
+	if (hostport_ws_parse("url", a, 1, &ha, &pa, &scheme, &hp, &len,
+	    &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	if (hostport_ws_parse("url", b, 1, &hb, &pb, &scheme, &hp, &len,
+	    &cause) != 0) {
+		free(cause);
+		free(ha);
+		free(pa);
+		return 0;
+	}
+	same = hostport_same_host(ha, hb) && atoi(pa) == atoi(pb);
+	free(ha);
+	free(pa);
+	free(hb);
+	free(pb);
+	return same;
 }

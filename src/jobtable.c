@@ -26,7 +26,15 @@
  * follows at once), else its stop_signal; the SIGKILL stage comes after
  * the job's stop_timeout, else the deck's grace.  Escapees get the stop
  * signal with the group (nothing while a stop command runs) and SIGKILL
- * at the end of the grace.
+ * at the end of the grace.  A stop command is contained as a job is
+ * (jobtable_contain_new(): a cgroup of its own or its own marker), and
+ * whatever it leaves behind is killed when it ends, or with it at the
+ * end of the grace.
+ *
+ * Other processes the deck starts for a job (a probe's command) are
+ * contained the same way: jobtable_contain_new() before the spawn,
+ * jobtable_contain_end() once done with, which kills what is left of it
+ * and has the marker's signals sent and the cgroup removed on the loop.
  *
  * The policy (jobtable_set_policy()) is asked before every start:
  * jobtable_spawn(), the queue, jobtable_restart() and the restart
@@ -106,6 +114,7 @@ struct jobtable_entry {
 	int		 held;		/* kill_all's stop waits on stop_later */
 	pid_t		 stop_pid;	/* its stop command running, 0: none */
 	int		 stop_fd;	/* that command's output, or -1 */
+	struct cgroup_job *stop_cgj;	/* that command's containment, or NULL */
 	int		 start_pending;	/* a start waits for that command */
 	int64_t		 probe_at;	/* the next input probe, 0: none */
 	int64_t		 probe_step;	/* the interval after it */
@@ -225,6 +234,8 @@ jobtable_free(struct jobtable *jt)
 		jobtable_unwatch(e);
 		jobtable_cancel_timers(e);
 		jobtable_stop_close(e);
+		if (e->stop_cgj != NULL)
+			cgroup_job_release(e->stop_cgj);
 		job_free(e->job);
 		free(e);
 	}
@@ -655,6 +666,35 @@ jobtable_tidy(struct jobtable *jt)
 	left += cgroup_tidy(jt->cg);
 	if (left > 0)
 		jobtable_contain_soon(jt, JOBTABLE_TIDY_MS);
+}
+
+/*
+ * Make the containment of a process the deck starts beside job id (a
+ * probe's or a stop command; id 0: no job's), or NULL when the table has
+ * none: pass cgroup_job_procs_fd() and cgroup_job_env() to pty_spawn(),
+ * then cgroup_job_started(), and jobtable_contain_end() once done.
+ */
+struct cgroup_job *
+jobtable_contain_new(struct jobtable *jt, int id)
+{
+	if (jt->cg == NULL)
+		return NULL;
+	return cgroup_job_new(jt->cg, id);
+}
+
+/*
+ * Done with a containment of jobtable_contain_new() (NULL: nothing): all
+ * that is left in it is killed (SIGKILL; by the marker on the loop's next
+ * turn) and its cgroup removed once empty.
+ */
+void
+jobtable_contain_end(struct jobtable *jt, struct cgroup_job *cgj)
+{
+	if (cgj == NULL)
+		return;
+	cgroup_job_signal(cgj, SIGKILL);
+	cgroup_job_release(cgj);
+	jobtable_contain_soon(jt, 0);
 }
 
 /* Watch the entry's fds for what the job needs now. */
@@ -1190,6 +1230,7 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jobtable_stop_close(e);
 	if (e->stop_pid > 0)
 		jobtable_unwatch_pid(jt, e->stop_pid);
+	jobtable_contain_end(jt, e->stop_cgj);
 	job_free(e->job);
 	free(e);
 	memmove(&jt->entries[i], &jt->entries[i + 1],
@@ -1524,6 +1565,8 @@ jobtable_grace_cb(void *arg)
 	job_signal_escapees(e->job, SIGKILL);
 	if (e->stop_pid > 0 && kill(-e->stop_pid, SIGKILL) == -1)
 		kill(e->stop_pid, SIGKILL);
+	if (e->stop_cgj != NULL)
+		cgroup_job_signal(e->stop_cgj, SIGKILL);
 	jobtable_contain_soon(e->jt, 0);
 	if (!job_is_running(e->job))
 		jobtable_trim_finished(e->jt);
@@ -1614,6 +1657,9 @@ jobtable_stop_done_cb(pid_t pid, int status, void *arg)
 
 	e->stop_pid = 0;
 	jobtable_stop_read(e);
+	/* Nothing it left behind outlives it. */
+	jobtable_contain_end(jt, e->stop_cgj);
+	e->stop_cgj = NULL;
 	debuglog("job %d: stop command %ld ended: %s", job_id(job),
 	    (long)pid, waitstatus_short(status, buf, sizeof buf));
 	if (job_is_running(job) && e->kill_timer != 0 &&
@@ -1636,8 +1682,9 @@ jobtable_stop_done_cb(pid_t pid, int status, void *arg)
 /*
  * Run the entry's stop command: SHELL -c COMMAND in the job's cwd and
  * environment, on pipes (pty.c's fork hygiene) with stdin from
- * /dev/null, its output shown as the job's; its end is watched.  0, or -1
- * when it cannot be run.  One that runs already goes on.
+ * /dev/null, its output shown as the job's, in a containment of its own
+ * (jobtable_contain_new()); its end is watched.  0, or -1 when it cannot
+ * be run.  One that runs already goes on.
  */
 static int
 jobtable_stop_command(struct jobtable_entry *e)
@@ -1646,7 +1693,9 @@ jobtable_stop_command(struct jobtable_entry *e)
 	const struct job_spec	*spec = job_spec(e->job);
 	struct pty_spec		 ps;
 	struct pty_child	 child;
-	char			*argv[4], *cause = NULL;
+	struct cgroup_job	*cgj;
+	char			*argv[4], **env = NULL, *cause = NULL;
+	int			 rc;
 
 	if (e->stop_pid > 0)
 		return 0;
@@ -1655,22 +1704,31 @@ jobtable_stop_command(struct jobtable_entry *e)
 	argv[1] = (char *)"-c";
 	argv[2] = (char *)spec->stop_command;
 	argv[3] = NULL;
+	cgj = jobtable_contain_new(jt, job_id(e->job));
+	if (cgj != NULL)
+		env = cgroup_job_env(cgj, spec->envp);
 	memset(&ps, 0, sizeof ps);
 	ps.path = spec->shell;
 	ps.argv = argv;
-	ps.envp = spec->envp;
+	ps.envp = env != NULL ? env : spec->envp;
 	ps.cwd = spec->cwd;
 	ps.rows = 24;
 	ps.cols = 80;
 	ps.no_pty = 1;
 	ps.null_stdin = 1;
-	ps.cgroup_procs = -1;
+	ps.cgroup_procs = cgj != NULL ? cgroup_job_procs_fd(cgj) : -1;
 	memset(&child, 0, sizeof child);
-	if (pty_spawn(&ps, &child, &cause) != 0) {
+	rc = pty_spawn(&ps, &child, &cause);
+	free(env);
+	if (rc != 0) {
+		jobtable_contain_end(jt, cgj);
 		debuglog("job %d: stop command: %s", job_id(e->job), cause);
 		free(cause);
 		return -1;
 	}
+	if (cgj != NULL)
+		cgroup_job_started(cgj, child.pid);
+	e->stop_cgj = cgj;
 	e->stop_pid = child.pid;
 	e->stop_fd = child.out_fd;
 	if (child.in_fd != -1)

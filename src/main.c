@@ -560,8 +560,7 @@ main(int argc, char **argv)
 	signal(SIGTSTP, SIG_IGN);
 	main_raise_fd_limit();
 	/* Every job in a cgroup where we may; what dead decks left goes. */
-	ms.cg = cgroup_new(main_env_flag("JOBDECK_NO_CGROUP") ?
-	    CGROUP_NO_CGROUP : 0);
+	ms.cg = cgroup_new(cgroup_env_flags());
 	cgroup_sweep(ms.cg);
 
 	loop = loop_new();

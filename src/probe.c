@@ -19,14 +19,17 @@
  * no line matched within initial_delay_ms + retries * interval_ms.  Only
  * readiness: a log cannot say a job stopped being alive.
  *
- * PROBE_CMD: `shell -c target` forked with the probe's cwd and envp,
- * stdin, stdout and stderr on /dev/null, in a session and process group
- * of its own; fork hygiene as in pty.c (every signal blocked across fork,
- * dispositions reset and the mask cleared in the child, every fd above 2
- * closed, only async-signal-safe calls, _exit(127) when exec fails).  The
- * jobtable's one reaper tells us of its end (jobtable_watch_pid()); exit
- * 0 passes.  At its time limit, and in probe_free(), the group gets
- * SIGKILL and the pid is left to the reaper as a stray.
+ * PROBE_CMD: `shell -c target` started by pty_spawn() (its fork
+ * hygiene) with the probe's cwd and envp, stdin, stdout and stderr on
+ * /dev/null, in a session and process group of its own, and contained as
+ * a job is: each attempt gets its own cgroup, or its own JOBDECK_JOB
+ * marker, from jobtable_contain_new(), so nothing it starts (setsid -f, a
+ * double fork) is out of reach.  The jobtable's one reaper tells us of its
+ * end (jobtable_watch_pid()); exit 0 passes.  When the attempt is over
+ * (the command ended, its time limit, probe_free()) its group gets
+ * SIGKILL, the pid is left to the reaper as a stray, and whatever else of
+ * the attempt is left is killed through its containment
+ * (jobtable_contain_end()).
  *
  * PROBE_TCP: "host:port", "[v6addr]:port".  getaddrinfo() of a name can
  * block, so names are refused in probe_new() with a message that says so:
@@ -44,8 +47,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <regex.h>
@@ -56,6 +57,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "hostport.h"
 #include "http.h"
 #include "jobtable.h"
@@ -100,8 +102,8 @@ struct probe {
 	char			*cwd;
 	char			**envp;		/* NULL: jobdeck's */
 	char			*argv[4];	/* shell -c target */
-	int			 open_max;
 	pid_t			 pid;		/* running, 0: none */
+	struct cgroup_job	*cgj;		/* its containment, or NULL */
 
 	/* PROBE_TCP */
 	struct sockaddr_storage	 addrs[PROBE_ADDRS];
@@ -128,8 +130,6 @@ static void	probe_attempt_cb(void *);
 static void	probe_limit_cb(void *);
 static void	probe_log_end_cb(void *);
 static void	probe_cmd_start(struct probe *);
-static void	probe_cmd_child(const struct probe *, int)
-		    __attribute__((noreturn));
 static void	probe_cmd_exited(pid_t, int, void *);
 static void	probe_cmd_kill(struct probe *);
 static void	probe_tcp_start(struct probe *);
@@ -284,7 +284,6 @@ probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
 {
 	struct probe	*p;
 	char		*why = NULL;
-	long		 max;
 	int		 rc;
 	int64_t		 delay, end;
 
@@ -340,8 +339,6 @@ probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
 		p->argv[0] = p->shell;
 		p->argv[1] = (char *)"-c";
 		p->argv[2] = p->target;
-		max = sysconf(_SC_OPEN_MAX);
-		p->open_max = (max <= 0 || max > INT_MAX) ? 65536 : (int)max;
 		break;
 	case PROBE_TCP:
 		if (probe_tcp_parse(p, p->target, cause) != 0) {
@@ -515,74 +512,49 @@ probe_log_end_cb(void *arg)
 	free(why);
 }
 
-/* Start the command: fork, exec shell -c target, hand the pid to the reaper. */
+/*
+ * Start the command: shell -c target through pty_spawn(), in a
+ * containment of its own; hand the pid to the reaper.
+ */
 static void
 probe_cmd_start(struct probe *p)
 {
-	sigset_t	 all, old;
-	pid_t		 pid;
-	int		 null, fd, error;
-	char		*why;
+	struct pty_spec		 spec;
+	struct pty_child	 child;
+	char			**env = NULL, *cause = NULL, *why;
+	char *const		*envp = p->envp != NULL ? p->envp : environ;
+	int			  rc;
 
-	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
-		why = xprintf("/dev/null: %s", strerror(errno));
+	p->cgj = jobtable_contain_new(p->jt, 0);
+	if (p->cgj != NULL)
+		env = cgroup_job_env(p->cgj, envp);
+	memset(&spec, 0, sizeof spec);
+	spec.path = p->shell;
+	spec.argv = p->argv;
+	spec.envp = env != NULL ? env : envp;
+	spec.cwd = p->cwd;
+	spec.no_pty = 1;
+	spec.null_stdin = 1;
+	spec.null_output = 1;
+	spec.cgroup_procs = p->cgj != NULL ? cgroup_job_procs_fd(p->cgj) : -1;
+	memset(&child, 0, sizeof child);
+	rc = pty_spawn(&spec, &child, &cause);
+	free(env);
+	if (rc != 0) {
+		jobtable_contain_end(p->jt, p->cgj);
+		p->cgj = NULL;
+		why = xprintf("command: %s", cause);
+		free(cause);
 		probe_attempt_end(p, 0, why);
 		free(why);
 		return;
 	}
-	/* Above 2, so the child's dup2() onto 0-2 always copies it. */
-	if (null <= STDERR_FILENO) {
-		fd = fcntl(null, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-		close(null);
-		if ((null = fd) == -1) {
-			why = xprintf("/dev/null: %s", strerror(errno));
-			probe_attempt_end(p, 0, why);
-			free(why);
-			return;
-		}
-	}
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0)
-		probe_cmd_child(p, null);
-	error = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(null);
-	if (pid == -1) {
-		why = xprintf("fork: %s", strerror(error));
-		probe_attempt_end(p, 0, why);
-		free(why);
-		return;
-	}
-	p->pid = pid;
-	jobtable_watch_pid(p->jt, pid, probe_cmd_exited, p);
+	pty_child_close(&child);
+	if (p->cgj != NULL)
+		cgroup_job_started(p->cgj, child.pid);
+	p->pid = child.pid;
+	jobtable_watch_pid(p->jt, child.pid, probe_cmd_exited, p);
 	p->timer = loop_add_timer(p->loop, p->timeout_ms, probe_limit_cb, p);
-}
-
-/* In the child: reset signals, new session, cwd, /dev/null, exec. */
-static void
-probe_cmd_child(const struct probe *p, int null)
-{
-	char *const	*envp;
-	int		 fd;
-
-	pty_child_defaults();
-	if (setsid() == -1)
-		_exit(127);
-	if (p->cwd != NULL && chdir(p->cwd) != 0)
-		_exit(127);
-	if (dup2(null, STDIN_FILENO) == -1 ||
-	    dup2(null, STDOUT_FILENO) == -1 ||
-	    dup2(null, STDERR_FILENO) == -1)
-		_exit(127);
-	if (close_range(STDERR_FILENO + 1, ~0U, 0) != 0) {
-		for (fd = STDERR_FILENO + 1; fd < p->open_max; fd++)
-			close(fd);
-	}
-	envp = p->envp != NULL ? p->envp : environ;
-	execve(p->shell, p->argv, envp);
-	_exit(127);
 }
 
 /* The reaper says the command ended: exit 0 passes. */
@@ -599,6 +571,9 @@ probe_cmd_exited(pid_t pid, int status, void *arg)
 		loop_cancel_timer(p->loop, p->timer);
 		p->timer = 0;
 	}
+	/* The attempt is over: nothing it started outlives it. */
+	jobtable_contain_end(p->jt, p->cgj);
+	p->cgj = NULL;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		why = xprintf("command: %s",
 		    waitstatus_long(status, buf, sizeof buf));
@@ -606,7 +581,10 @@ probe_cmd_exited(pid_t pid, int status, void *arg)
 	free(why);
 }
 
-/* SIGKILL the command's group; the reaper collects it as a stray. */
+/*
+ * SIGKILL the command's group and what else of the attempt is left (its
+ * containment); the reaper collects it as a stray.
+ */
 static void
 probe_cmd_kill(struct probe *p)
 {
@@ -614,6 +592,8 @@ probe_cmd_kill(struct probe *p)
 	kill(-p->pid, SIGKILL);
 	kill(p->pid, SIGKILL);
 	p->pid = 0;
+	jobtable_contain_end(p->jt, p->cgj);
+	p->cgj = NULL;
 }
 
 /* Start connecting to the first address. */

@@ -41,8 +41,9 @@
  * parent reads end of file; a failure writes the errno there first.  The
  * parent waits for one or the other, which costs the time of a fork and
  * an exec.  spec->null_stdin opens /dev/null as the child's stdin instead
- * of a pipe.  The parent's end of the stderr pipe is kept above fd 2 (see
- * pty_child_close()).
+ * of a pipe, spec->null_output as its stdout and stderr (there is no
+ * out_fd then).  The parent's end of the stderr pipe is kept above fd 2
+ * (see pty_child_close()).
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -78,6 +79,7 @@ struct pty_prep {
 	int		  open_max;
 	int		  split;	/* stderr apart, exec report on fd 3 */
 	int		  null_stdin;
+	int		  null_output;	/* stdout and stderr: /dev/null */
 	int		  cgroup_procs;	/* above 2: cgroup.procs to join */
 };
 
@@ -184,6 +186,7 @@ pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
 	prep->cwd = spec->cwd;
 	prep->split = spec->split_stderr;
 	prep->null_stdin = spec->null_stdin;
+	prep->null_output = spec->null_output && !spec->split_stderr;
 	prep->cgroup_procs = spec->cgroup_procs > STDERR_FILENO ?
 	    spec->cgroup_procs : -1;
 
@@ -450,8 +453,9 @@ pty_close_pair(int *p)
 
 /*
  * Open what the pipe child needs: stdin (a pipe, or /dev/null in in[0]
- * alone), stdout, and in split mode stderr (its read end moved above 2)
- * and the exec report.  Every end is close-on-exec; unused ones are -1.
+ * alone), stdout (a pipe, or /dev/null in out[1] alone), and in split
+ * mode stderr (its read end moved above 2) and the exec report.  Every
+ * end is close-on-exec; unused ones are -1.
  */
 static int
 pty_open_pipes(const struct pty_prep *prep, int *in, int *out, int *err,
@@ -468,7 +472,14 @@ pty_open_pipes(const struct pty_prep *prep, int *in, int *out, int *err,
 		}
 	} else if (pipe2(in, O_CLOEXEC) != 0)
 		goto fail;
-	if (pipe2(out, O_CLOEXEC) != 0)
+	if (prep->null_output) {
+		if ((out[1] = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1) {
+			error = errno;
+			pty_close_pair(in);
+			*cause = xprintf("/dev/null: %s", strerror(error));
+			return -1;
+		}
+	} else if (pipe2(out, O_CLOEXEC) != 0)
 		goto fail;
 	if (prep->split) {
 		if (pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0)
@@ -556,7 +567,8 @@ pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
 	if (pid == -1) {
 		if (in[1] != -1)
 			close(in[1]);
-		close(out[0]);
+		if (out[0] != -1)
+			close(out[0]);
 		if (err[0] != -1)
 			close(err[0]);
 		if (report[0] != -1)
@@ -570,7 +582,8 @@ pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
 	}
 	if (in[1] != -1)
 		(void)pty_set_flags(in[1]);
-	(void)pty_set_flags(out[0]);
+	if (out[0] != -1)
+		(void)pty_set_flags(out[0]);
 	if (err[0] != -1)
 		(void)pty_set_flags(err[0]);
 	child->pid = pid;
@@ -602,7 +615,8 @@ pty_spawn(const struct pty_spec *spec, struct pty_child *child,
 
 	pty_prepare(spec, &prep);
 	pty_make_winsize(&ws, spec->rows, spec->cols);
-	if (!spec->no_pty && !spec->split_stderr && !spec->null_stdin) {
+	if (!spec->no_pty && !spec->split_stderr && !spec->null_stdin &&
+	    !spec->null_output) {
 		if (pty_spawn_pty(&prep, child, &ws) == 0) {
 			pty_prep_free(&prep);
 			return 0;

@@ -10,6 +10,12 @@
  * How: pty_spawn() in split mode: stdout and stderr on two pipes, stdin
  * a pipe for the input (else /dev/null), the child the leader of its own
  * session and process group, and a report of whether the exec happened.
+ * The child is contained as a deck's job is (cgroup.h): run makes a
+ * containment of its own, jobdeck.<pid>.<start>, and the child joins a
+ * cgroup in it before it execs, or carries its JOBDECK_JOB marker where
+ * no cgroup can be made (JOBDECK_NO_CGROUP=1 asks for the marker alone),
+ * so what leaves its group (setsid, a double fork) is still reached; a
+ * deck's sweep kills what a SIGKILLed run left.
  * One loop (loop.h) reads both pipes and writes the input without
  * blocking, so no amount of output on either stream, and no child that
  * never reads its stdin, can wedge the run.  The leader's exit is seen
@@ -19,17 +25,18 @@
  *
  * When it ends: once the program has exited and both pipes are at their
  * end.  If something it left behind still holds a pipe open when it
- * exits, that gets the grace to let go; then the rest of the group is
- * stopped (SIGTERM, then SIGKILL after the grace again), since the run
- * could not end otherwise.  Background processes that let go of the
- * output are left alone, as a shell would leave them.  On a timeout
+ * exits, that gets the grace to let go; then the rest of it is stopped
+ * (SIGTERM to the group and its containment, then SIGKILL after the grace
+ * again), since the run could not end otherwise.  On a timeout
  * (--timeout, else the job's timeout, else RUN_DEFAULT_TIMEOUT; 0 is
  * none), or SIGINT, SIGTERM or SIGHUP to jobdeck (passed on to the group
- * as they are; a second one sends SIGKILL), the whole group gets SIGTERM
- * and, after the grace (2 s, or the kill_timeout of a configuration file
- * that was read), SIGKILL; at the end any member left is killed, and so is
- * any process that escaped the group (setsid) and was reparented to
- * jobdeck, the subreaper.
+ * and its containment as they are; a second one sends SIGKILL), all of it
+ * gets SIGTERM and, after the grace (2 s, or the kill_timeout of a
+ * configuration file that was read), SIGKILL.  However it ends, nothing
+ * it started outlives the run: what is left of the group, of the
+ * containment (background processes that let go of the output included)
+ * and any process reparented to jobdeck, the subreaper, is killed before
+ * jobdeck run exits.
  *
  * The result: success (exit 0, not timed out), return_code (the exit
  * status, 128+N for signal N as in a shell, -1 when the program could not
@@ -88,6 +95,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cmd.h"
 #include "config.h"
 #include "expand.h"
@@ -216,6 +224,8 @@ struct run {
 	uint64_t		 flush_timer;	/* forced end: output's last */
 	uint64_t		 stall_timer;	/* the report's reader */
 	int64_t			 stall_ms;
+	struct cgroup		*cg;		/* run's containment */
+	struct cgroup_job	*cgj;		/* ... the child's */
 	struct store		*store;		/* where the run is kept, or NULL */
 	struct store_run	*srun;
 	char			 run_id[STORE_ID_LEN + 1];
@@ -1015,8 +1025,23 @@ run_check_done(struct run *r)
 }
 
 /*
- * Tell the child's whole process group to stop with sig; SIGKILL follows
- * after the grace.  Called again while stopping, it sends SIGKILL now.
+ * Send sig to the child's process group and to what left it (its cgroup
+ * now, or a scan for its marker; a SIGKILL scan again while one finds
+ * something).
+ */
+static void
+run_signal(struct run *r, int sig)
+{
+	kill(-r->pid, sig);
+	cgroup_job_signal(r->cgj, sig);
+	while (cgroup_flush(r->cg))
+		/* bounded: cgroup.c's rounds */;
+}
+
+/*
+ * Tell all of the child (its group and its containment) to stop with
+ * sig; SIGKILL follows after the grace.  Called again while stopping, it
+ * sends SIGKILL now.
  */
 static void
 run_stop(struct run *r, int sig)
@@ -1029,12 +1054,12 @@ run_stop(struct run *r, int sig)
 		return;
 	}
 	r->stopping = 1;
-	kill(-r->pid, sig);
+	run_signal(r, sig);
 	r->grace_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
 	    run_grace_cb, r);
 }
 
-/* The grace is over: SIGKILL the group, then wait a little for EOF. */
+/* The grace is over: SIGKILL all of it, then wait a little for EOF. */
 static void
 run_grace_cb(void *arg)
 {
@@ -1043,7 +1068,7 @@ run_grace_cb(void *arg)
 	loop_cancel_timer(r->loop, r->grace_timer);
 	r->grace_timer = 0;
 	r->killed = 1;
-	kill(-r->pid, SIGKILL);
+	run_signal(r, SIGKILL);
 	r->drain_timer = loop_add_timer(r->loop, RUN_DRAIN_MS, run_drain_cb,
 	    r);
 }
@@ -1217,24 +1242,34 @@ run_watch_signals(struct run *r)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
-/* Spawn the command and watch its pipes; -1 with *cause if it cannot be. */
+/*
+ * Spawn the command in its containment and watch its pipes; -1 with
+ * *cause if it cannot be.
+ */
 static int
 run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 {
-	struct pty_spec		spec;
-	struct pty_child	child;
-	int64_t			ms;
+	struct pty_spec		 spec;
+	struct pty_child	 child;
+	char			**env;
+	int64_t			 ms;
+	int			 rc;
 
+	env = cgroup_job_env(r->cgj, cmd->envp);
 	memset(&spec, 0, sizeof spec);
 	spec.path = cmd->path;
 	spec.argv = cmd->argv;
-	spec.envp = cmd->envp;
+	spec.envp = env;
 	spec.cwd = cmd->cwd;
 	spec.no_pty = 1;
 	spec.split_stderr = 1;
 	spec.null_stdin = cmd->input == NULL;
-	if (pty_spawn(&spec, &child, cause) != 0)
+	spec.cgroup_procs = cgroup_job_procs_fd(r->cgj);
+	rc = pty_spawn(&spec, &child, cause);
+	free(env);
+	if (rc != 0)
 		return -1;
+	cgroup_job_started(r->cgj, child.pid);
 
 	/* The fds are ours from here; the struct is not kept. */
 	r->pid = child.pid;
@@ -1388,6 +1423,8 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 	/* Before the child exists, so no SIGCHLD or orphan is missed. */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	run_watch_signals(&r);
+	r.cg = cgroup_new(cgroup_env_flags());
+	r.cgj = cgroup_job_new(r.cg, 0);
 
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
@@ -1406,14 +1443,18 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		run_input_close(&r);
 		run_stream_abandon(&r.out);
 		run_stream_abandon(&r.err);
-		/* Stopped: no member of the group outlives the run. */
-		if (r.forced)
-			kill(-r.pid, SIGKILL);
+		/*
+		 * Nothing it started outlives the run: its group, its
+		 * containment, and whatever was reparented to us.
+		 */
+		kill(-r.pid, SIGKILL);
+		cgroup_kill_all(r.cg);
 		while (waitpid(r.pid, &status, 0) == -1 && errno == EINTR)
 			/* nothing */;
-		if (r.forced)
-			jobtable_kill_strays();
+		jobtable_kill_strays();
 	}
+	cgroup_job_release(r.cgj);
+	cgroup_free(r.cg);
 	r.out_to.from = r.err_to.from = NULL;	/* only the report is left */
 	run_store_end(&r, cmd, spawned, status);
 	rc = run_finish(&r, json, spawned, status, why);

@@ -7,9 +7,11 @@
  * that exits at once and one that never prints DevTools (timed out,
  * killed) are FAILED with what happened; a given ws:// URL that is
  * refused is FAILED, one that answers READY (and FAILED once its browser
- * goes away); browser_free() while running leaves nothing; Docker falls
- * back to a local browser when no daemon answers, and runs an image only
- * where one does (else SKIP).
+ * goes away), one whose reply points elsewhere is FAILED; browser_free()
+ * while running leaves nothing; dead decks' profiles are removed, nothing
+ * else; Docker falls back to a local browser when no daemon answers (what
+ * its commands leave is killed), and runs an image only where one does
+ * (else SKIP).
  *
  * Each test has TMPDIR pointing at a directory of its own, so its
  * browser's profile is made there.  Each test's process is a child
@@ -392,25 +394,17 @@ json_url(const char *ws, char *buf, size_t size)
 }
 
 /*
- * Serve body to every HTTP request on 127.0.0.1 from a forked child of
- * the test's (its pid in *pid, killed by the caller); its port.
+ * Serve body to every HTTP request on the bound socket fd (closed here)
+ * from a forked child of the test's (its pid in *pid, killed by the
+ * caller).
  */
-static int
-serve(const char *body, pid_t *pid)
+static void
+serve_fd(int fd, const char *body, pid_t *pid)
 {
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	char			req[4096], *head;
-	int			fd, c;
+	char	req[4096], *head;
+	int	c;
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
 	ck_assert_int_eq(listen(fd, 16), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	head = NULL;
 	ck_assert_int_ge(asprintf(&head, "HTTP/1.1 200 OK\r\nContent-Type: "
 	    "application/json\r\nContent-Length: %zu\r\nConnection: close"
@@ -429,7 +423,17 @@ serve(const char *body, pid_t *pid)
 	}
 	free(head);
 	close(fd);
-	return ntohs(sin.sin_port);
+}
+
+/* serve_fd() on a free port of 127.0.0.1; its port. */
+static int
+serve(const char *body, pid_t *pid)
+{
+	int	port, fd;
+
+	fd = testnet_bound(&port);
+	serve_fd(fd, body, pid);
+	return port;
 }
 
 /* End serve()'s child. */
@@ -791,6 +795,131 @@ START_TEST(test_profile_links_not_followed)
 }
 END_TEST
 
+/* A token for a deck that is dead: a child's pid and start, reaped. */
+static void
+dead_token(char *buf, size_t size)
+{
+	char		 path[64], stat[1024], *p;
+	FILE		*f;
+	size_t		 n;
+	pid_t		 pid;
+	int		 fds[2], field;
+	char		 c;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[1]);
+		while (read(fds[0], &c, 1) == -1 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	close(fds[0]);
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(stat, 1, sizeof stat - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	/* Field 22, the start time, counted from the last ')'. */
+	p = strrchr(stat, ')');
+	for (field = 2; field < 22 && p != NULL; field++)
+		p = strchr(p + 1, ' ');
+	ck_assert_ptr_nonnull(p);
+	close(fds[1]);
+	waitpid(pid, NULL, 0);
+	snprintf(buf, size, "jobdeck.%ld.%llu", (long)pid,
+	    strtoull(p + 1, NULL, 10));
+}
+
+/* Make dir/name a directory holding a file, a/b/f, and a link to to. */
+static void
+fake_profile(const char *name, const char *to)
+{
+	char	path[PATH_MAX];
+	FILE	*f;
+
+	snprintf(path, sizeof path, "%s/%s", fx.dir, name);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/%s/a", fx.dir, name);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/%s/a/b", fx.dir, name);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+	snprintf(path, sizeof path, "%s/%s/a/link", fx.dir, name);
+	ck_assert_int_eq(symlink(to, path), 0);
+}
+
+/* Return whether dir/name exists (a link itself counts). */
+static int
+exists(const char *name)
+{
+	struct stat	sb;
+	char		path[PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/%s", fx.dir, name);
+	return lstat(path, &sb) == 0;
+}
+
+/*
+ * A new browser (a new deck's) removes the profiles of decks that ended
+ * (jobdeck-browser-TOKEN-XXXXXX, TOKEN a dead deck's), without following
+ * a link in one; it leaves a live deck's, a link named as a dead deck's
+ * profile, other names, and (as root) another user's.
+ */
+START_TEST(test_sweep_profiles)
+{
+	char		 dead[96], name[256], victim[512], path[PATH_MAX];
+	char		 keep[8][256];
+	struct stat	 sb;
+	FILE		*f;
+	size_t		 nkeep = 0, i;
+
+	dead_token(dead, sizeof dead);
+	fx.cg = cgroup_new(CGROUP_NO_CGROUP);
+	snprintf(victim, sizeof victim, "%s/victim", fx.dir);
+	ck_assert_int_eq(mkdir(victim, 0700), 0);
+	snprintf(path, sizeof path, "%s/keep", victim);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+
+	snprintf(name, sizeof name, "jobdeck-browser-%s-Ab12Cd", dead);
+	fake_profile(name, victim);
+	snprintf(keep[nkeep++], sizeof keep[0], "jobdeck-browser-%s-Ab12Cd",
+	    cgroup_token(fx.cg));
+	fake_profile(keep[nkeep - 1], victim);
+	snprintf(keep[nkeep++], sizeof keep[0], "jobdeck-browser-%s-linked",
+	    dead);
+	snprintf(path, sizeof path, "%s/%s", fx.dir, keep[nkeep - 1]);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	snprintf(keep[nkeep++], sizeof keep[0], "jobdeck-browser-%s-short",
+	    dead);
+	fake_profile(keep[nkeep - 1], victim);
+	snprintf(keep[nkeep++], sizeof keep[0], "jobdeck-browser-kFIbSj");
+	fake_profile(keep[nkeep - 1], victim);
+	if (geteuid() == 0) {
+		snprintf(keep[nkeep++], sizeof keep[0],
+		    "jobdeck-browser-%s-nobody", dead);
+		fake_profile(keep[nkeep - 1], victim);
+		snprintf(path, sizeof path, "%s/%s", fx.dir, keep[nkeep - 1]);
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	}
+
+	make(NULL, NULL, NULL, 0, NULL);
+	ck_assert_msg(!exists(name), "the dead deck's profile %s is left",
+	    name);
+	for (i = 0; i < nkeep; i++)
+		ck_assert_msg(exists(keep[i]), "%s was removed", keep[i]);
+	snprintf(path, sizeof path, "%s/keep", victim);
+	ck_assert_msg(stat(path, &sb) == 0, "a link was followed");
+
+	/* What is kept is the test's to remove. */
+	for (i = 0; i < nkeep; i++) {
+		snprintf(path, sizeof path, "rm -rf '%s/%s'", fx.dir, keep[i]);
+		ck_assert_int_eq(system(path), 0);
+	}
+}
+END_TEST
+
 /* A given ws:// URL nobody listens on is FAILED: Connection refused. */
 START_TEST(test_connect_refused)
 {
@@ -863,6 +992,67 @@ START_TEST(test_connect_running)
 	    "why: %s", browser_why(bare));
 	browser_free(bare);
 	browser_free(remote);
+}
+END_TEST
+
+/*
+ * Connect mode: a /json/version reply whose webSocketDebuggerUrl is at
+ * another host, or another port, than the cdp_url is FAILED with why,
+ * and no URL is given out; one at the same host (its name in other
+ * case) and port is READY with it.
+ */
+START_TEST(test_connect_foreign_ws)
+{
+	static const struct {
+		const char	*host;		/* the cdp_url's */
+		const char	*path;		/* ... after HOST:PORT */
+		const char	*ws;		/* the reply's host */
+		int		 delta;		/* ... its port, from ours */
+		int		 ready;
+	} cases[] = {
+		{ "127.0.0.1", "", "10.11.12.13", 0, 0 },
+		{ "127.0.0.1", "", "127.0.0.1", 1, 0 },
+		{ "localhost", "", "localhost.evil.example", 0, 0 },
+		{ "127.0.0.1", "/devtools/browser/given", "203.0.113.9", 0, 0 },
+		{ "localhost", "", "LocalHost", 0, 1 },
+		{ "127.0.0.1", "/", "127.0.0.1", 0, 1 },
+	};
+	struct browser	*b;
+	char		 hp[128], cdp[256], ws[128], body[512], want[512];
+	pid_t		 pid;
+	size_t		 i;
+	int		 fd, port;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fd = testnet_bound(&port);
+		snprintf(hp, sizeof hp, "%s:%d", cases[i].host, port);
+		snprintf(cdp, sizeof cdp, "ws://%s%s", hp, cases[i].path);
+		snprintf(ws, sizeof ws, "ws://%s:%d/devtools/browser/x",
+		    cases[i].ws, port + cases[i].delta);
+		snprintf(body, sizeof body, "{\"Browser\": \"Fake/1\", "
+		    "\"webSocketDebuggerUrl\": \"%s\"}", ws);
+		serve_fd(fd, body, &pid);
+		b = make(cdp, NULL, NULL, 0, NULL);
+		start(b);
+		ck_assert(run_until_state(b, BROWSER_FAILED, WAIT_MS) ||
+		    browser_state(b) == BROWSER_READY);
+		if (cases[i].ready) {
+			ck_assert_msg(browser_state(b) == BROWSER_READY,
+			    "%s, %s: %s", cdp, ws, browser_why(b));
+			ck_assert_str_eq(browser_url(b), ws);
+		} else {
+			ck_assert_msg(browser_state(b) == BROWSER_FAILED,
+			    "%s: ready with %s", cdp, browser_url(b));
+			ck_assert_ptr_null(browser_url(b));
+			snprintf(want, sizeof want, "http://%s/json/version: "
+			    "refused the webSocketDebuggerUrl %s: not at %s, "
+			    "the cdp_url's host and port", hp, ws, hp);
+			ck_assert_str_eq(browser_why(b), want);
+		}
+		browser_free(b);
+		fx.b = NULL;
+		serve_end(pid);
+	}
 }
 END_TEST
 
@@ -1209,6 +1399,54 @@ docker_log(char *buf, size_t size)
 }
 
 /*
+ * What a docker command leaves behind (setsid -f) is killed once the
+ * command has ended: by a cgroup (_i 0, as root) or by the marker (_i 1).
+ */
+START_TEST(test_docker_contained)
+{
+	struct browser	*b;
+	char		 path[PATH_MAX], body[1024], *saved;
+	int64_t		 end;
+	pid_t		 esc = 0;
+	FILE		*f;
+
+	fx.cg = cgroup_new(_i ? CGROUP_NO_CGROUP : 0);
+	if (_i == 0 && cgroup_dir(fx.cg) == NULL)
+		TEST_SKIP("no cgroup: %s", cgroup_warning(fx.cg));
+	snprintf(body, sizeof body, "setsid -f sh -c 'echo $$ > %s/esc.tmp; "
+	    "mv %s/esc.tmp %s/esc; exec sleep 100'; "
+	    "while [ ! -e %s/esc ]; do sleep 0.01; done; "
+	    "echo 'Cannot connect to the Docker daemon' >&2; exit 1",
+	    fx.dir, fx.dir, fx.dir, fx.dir);
+	script("docker", body, path, sizeof path);
+	saved = strdup(getenv("PATH"));
+	snprintf(path, sizeof path, "%s:%s", fx.dir, saved);
+	setenv("PATH", path, 1);
+	b = make("auto", "example/chrome:latest", NULL, 0, NULL);
+	start(b);
+	end = loop_now_ms() + WAIT_MS;
+	while (browser_kind(b) == BROWSER_KIND_DOCKER) {
+		ck_assert_msg(loop_now_ms() < end, "docker version never ended");
+		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
+	}
+	setenv("PATH", saved, 1);
+	free(saved);
+	snprintf(path, sizeof path, "%s/esc", fx.dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	ck_assert_int_eq(fscanf(f, "%d", &esc), 1);
+	fclose(f);
+	ck_assert_int_gt(esc, 1);
+	while (kill(esc, 0) == 0) {
+		if (loop_now_ms() >= end)
+			kill(esc, SIGKILL);
+		ck_assert_msg(loop_now_ms() < end, "docker's escapee %ld lives "
+		    "on", (long)esc);
+		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
+	}
+}
+END_TEST
+
+/*
  * Docker's steps with the stand-in: version, run with the port on
  * 127.0.0.1 and the flags, port, /json/version until it answers: READY
  * with the container named; stop runs `docker rm -f NAME` and is
@@ -1388,6 +1626,7 @@ browser_suite(void)
 	tcase_add_test(tc, test_never_ready_times_out);
 	tcase_add_test(tc, test_devtools_never_answers);
 	tcase_add_test(tc, test_profile_links_not_followed);
+	tcase_add_test(tc, test_sweep_profiles);
 	tcase_add_test(tc, test_refused_specs);
 	tcase_add_test(tc, test_hostile_ws_url);
 	tcase_add_test(tc, test_devtools_line_lies);
@@ -1398,12 +1637,14 @@ browser_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_connect_refused);
 	tcase_add_test(tc, test_connect_running);
+	tcase_add_test(tc, test_connect_foreign_ws);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docker");
 	tcase_set_timeout(tc, 180);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_docker_falls_back);
+	tcase_add_loop_test(tc, test_docker_contained, 0, 2);
 	tcase_add_test(tc, test_docker_steps);
 	tcase_add_test(tc, test_docker_run_fails);
 	tcase_add_test(tc, test_docker_port_garbage);

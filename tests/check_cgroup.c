@@ -4,8 +4,9 @@
  * machine, a cgroup namespace, escaped mount points, the errors); the
  * marker alone with real processes (queued signals sent by one scan, the
  * group spared, SIGKILL rescans, a dead deck's marked processes swept, a
- * live deck's spared); a file system that is not cgroup2; and on the real
- * hierarchy, as root: a run's cgroup joined by a child before it forks an
+ * live deck's spared); a child's environment with its run's marker; dead
+ * decks' tokens; JOBDECK_NO_CGROUP; a file system that is not cgroup2;
+ * and on the real hierarchy, as root: a run's cgroup joined by a child before it forks an
  * escapee, CPU and memory figures, SIGTERM past the group, SIGKILL of all,
  * removal, a dead deck's cgroup swept, the deck's exit.  Without root, or
  * where no cgroup can be made, those print a "SKIP: " line (tests/skip.h)
@@ -382,6 +383,100 @@ START_TEST(test_marker_sweep)
 }
 END_TEST
 
+/*
+ * A child's environment: the entries given but any JOBDECK_JOB (a deck
+ * this one runs in), then the run's marker; an empty or NULL one.
+ */
+START_TEST(test_marker_env)
+{
+	struct cgroup		*cg = cgroup_new(CGROUP_NO_CGROUP);
+	struct cgroup_job	*cgj = cgroup_job_new(cg, 4);
+	char *const		 envp[] = { "A=1", "JOBDECK_JOB=jobdeck.1.2/"
+	    "job-1-1", "JOBDECK_JOBS=kept", "B=2", NULL };
+	char *const		 none[] = { NULL };
+	char			**env;
+
+	env = cgroup_job_env(cgj, envp);
+	ck_assert_str_eq(env[0], "A=1");
+	ck_assert_str_eq(env[1], "JOBDECK_JOBS=kept");
+	ck_assert_str_eq(env[2], "B=2");
+	ck_assert_ptr_eq(env[3], cgroup_job_marker(cgj));
+	ck_assert_ptr_null(env[4]);
+	free(env);
+	env = cgroup_job_env(cgj, none);
+	ck_assert_ptr_eq(env[0], cgroup_job_marker(cgj));
+	ck_assert_ptr_null(env[1]);
+	free(env);
+	env = cgroup_job_env(cgj, NULL);
+	ck_assert_ptr_eq(env[0], cgroup_job_marker(cgj));
+	ck_assert_ptr_null(env[1]);
+	free(env);
+	cgroup_job_release(cgj);
+	cgroup_free(cg);
+}
+END_TEST
+
+/*
+ * cgroup_token_dead(): a dead deck's token (its pid gone, or reused with
+ * another start time) is dead; a live one's, ours, and anything that is
+ * not a whole token are not.
+ */
+START_TEST(test_token_dead)
+{
+	struct cgroup	*cg = cgroup_new(CGROUP_NO_CGROUP);
+	struct kid	 deck;
+	char		 tok[96];
+
+	dead_token(tok, sizeof tok);
+	ck_assert_int_eq(cgroup_token_dead(tok, strlen(tok)), 1);
+	/* Only the len bytes count. */
+	strcat(tok, "-abcdef");
+	ck_assert_int_eq(cgroup_token_dead(tok, strcspn(tok, "-")), 1);
+	ck_assert_int_eq(cgroup_token_dead(tok, strlen(tok)), 0);
+	ck_assert_int_eq(cgroup_token_dead(cgroup_token(cg),
+	    strlen(cgroup_token(cg))), 0);
+	kid_start(&deck, NULL, -1, 1);
+	snprintf(tok, sizeof tok, "jobdeck.%ld.%llu", (long)deck.pid,
+	    start_time(deck.pid));
+	ck_assert_int_eq(cgroup_token_dead(tok, strlen(tok)), 0);
+	snprintf(tok, sizeof tok, "jobdeck.%ld.%llu", (long)deck.pid,
+	    start_time(deck.pid) + 1);
+	ck_assert_int_eq(cgroup_token_dead(tok, strlen(tok)), 1);
+	kid_end(&deck);
+	ck_assert_int_eq(cgroup_token_dead("jobdeck.", 8), 0);
+	ck_assert_int_eq(cgroup_token_dead("jobdeck.x.1", 11), 0);
+	ck_assert_int_eq(cgroup_token_dead("jobdeck.0.1", 11), 0);
+	ck_assert_int_eq(cgroup_token_dead("other.99999999.1", 16), 0);
+	ck_assert_int_eq(cgroup_token_dead("", 0), 0);
+	cgroup_free(cg);
+}
+END_TEST
+
+/* JOBDECK_NO_CGROUP: set and not "0..." or empty asks for the marker. */
+START_TEST(test_env_flags)
+{
+	static const struct {
+		const char	*value;
+		int		 flags;
+	} cases[] = {
+		{ NULL, 0 }, { "", 0 }, { "0", 0 }, { "1", CGROUP_NO_CGROUP },
+		{ "yes", CGROUP_NO_CGROUP },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (cases[i].value == NULL)
+			unsetenv(CGROUP_ENV_NO_CGROUP);
+		else
+			setenv(CGROUP_ENV_NO_CGROUP, cases[i].value, 1);
+		ck_assert_msg(cgroup_env_flags() == cases[i].flags, "%s=%s",
+		    CGROUP_ENV_NO_CGROUP, cases[i].value != NULL ?
+		    cases[i].value : "(unset)");
+	}
+	unsetenv(CGROUP_ENV_NO_CGROUP);
+}
+END_TEST
+
 /* A base that is no cgroup2 file system: the marker, and one warning. */
 START_TEST(test_not_cgroup2)
 {
@@ -607,6 +702,9 @@ cgroup_suite(void)
 	tcase_add_test(tc, test_marker_names);
 	tcase_add_test(tc, test_marker_signals);
 	tcase_add_test(tc, test_marker_sweep);
+	tcase_add_test(tc, test_marker_env);
+	tcase_add_test(tc, test_token_dead);
+	tcase_add_test(tc, test_env_flags);
 	tcase_add_test(tc, test_not_cgroup2);
 	suite_add_tcase(s, tc);
 

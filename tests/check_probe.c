@@ -7,8 +7,10 @@
  * never answers), shell commands (a file appearing, cwd and environment,
  * an exit status, one that hangs killed at its time limit with nothing
  * left of it), log lines split across chunks and colour escapes, liveness
- * counting failures in a row, targets refused at probe_new(), and
- * probe_free() during an attempt leaving no process, fd or timer.
+ * counting failures in a row, targets refused at probe_new(),
+ * probe_free() during an attempt leaving no process, fd or timer, and a
+ * command's escapees (setsid -f) killed with its attempt, through a
+ * cgroup (as root) or the JOBDECK_JOB marker alone.
  *
  * Each test's process is made a child subreaper, as jobdeck is, so what
  * a probe's command leaves behind comes back to it and is reaped.
@@ -35,6 +37,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "http.h"
 #include "jobtable.h"
 #include "loop.h"
@@ -50,6 +53,7 @@ struct fx {
 	struct loop	*loop;
 	struct jobtable	*jt;
 	struct http	*http;
+	struct cgroup	*cg;		/* the jobtable's containment, or NULL */
 	char		 dir[128];	/* a scratch directory, real path */
 };
 
@@ -123,6 +127,11 @@ teardown(void)
 
 	http_free(fx.http);
 	jobtable_free(fx.jt);
+	if (fx.cg != NULL) {
+		cgroup_kill_all(fx.cg);
+		cgroup_free(fx.cg);
+		fx.cg = NULL;
+	}
 	loop_free(fx.loop);
 	testdir_remove(fx.dir);
 }
@@ -1080,6 +1089,133 @@ START_TEST(test_free_during_http)
 }
 END_TEST
 
+/*
+ * Contain the jobtable's processes, probes' commands among them: with a
+ * cgroup each (flags 0; 0 returned, and "SKIP: " said, where none can be
+ * made) or the marker alone.
+ */
+static int
+contain(int flags, const char *test)
+{
+	fx.cg = cgroup_new(flags);
+	if (!(flags & CGROUP_NO_CGROUP) && cgroup_dir(fx.cg) == NULL) {
+		TEST_SKIP_LINE("%s: %s", test, cgroup_warning(fx.cg));
+		return 0;
+	}
+	jobtable_set_cgroup(fx.jt, fx.cg);
+	return 1;
+}
+
+/* Count the live processes whose command line is `sleep ARG`. */
+static int
+count_sleeps(const char *arg)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 path[300], buf[256], want[64];
+	ssize_t		 n;
+	size_t		 wlen;
+	int		 fd, count = 0;
+
+	wlen = (size_t)snprintf(want, sizeof want, "sleep%c%s%c", '\0', arg,
+	    '\0');
+	ck_assert_ptr_nonnull(d = opendir("/proc"));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		/* A zombie's is empty. */
+		n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == (ssize_t)wlen && memcmp(buf, want, wlen) == 0)
+			count++;
+	}
+	closedir(d);
+	return count;
+}
+
+/* Run the loop until no `sleep ARG` is left, at most WAIT_MS. */
+static void
+wait_no_sleeps(const char *arg, const char *when)
+{
+	int64_t	end = loop_now_ms() + WAIT_MS;
+	int	n;
+
+	while ((n = count_sleeps(arg)) > 0) {
+		ck_assert_msg(loop_now_ms() < end, "%s: %d `sleep %s` left "
+		    "after %d ms", when, n, arg, WAIT_MS);
+		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
+	}
+}
+
+/* Whether the deck's cgroup holds a run's cgroup still. */
+static int
+job_cgroups(void)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 n = 0;
+
+	if ((d = opendir(cgroup_dir(fx.cg))) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, "job-", 4) == 0;
+	closedir(d);
+	return n;
+}
+
+/*
+ * cmd: a command whose escapee leaves its session (setsid -f) at each
+ * attempt leaves nothing once the attempt is over: after the report of
+ * three failed attempts, and when the probe is freed during an attempt.  Through a cgroup (_i 0, whose directories go
+ * too) or the marker (_i 1).
+ */
+START_TEST(test_cmd_escapees_contained)
+{
+	struct seen	s = { 0 };
+	char		arg[32], target[512], mark[256];
+	int64_t		end;
+
+	if (!contain(_i ? CGROUP_NO_CGROUP : 0, "cmd_escapees_contained"))
+		return;
+	snprintf(arg, sizeof arg, "7771%05d", (int)(getpid() % 100000));
+	snprintf(target, sizeof target, "setsid -f sleep %s; exit 1", arg);
+	start_probe(&s, PROBE_CMD, PROBE_READY, target, 50, 5000, 3);
+	run_until_report(&s);
+	ck_assert_int_eq(s.ok, 0);
+	ck_assert_str_eq(s.why, "command: Exited 1");
+	wait_no_sleeps(arg, "after three attempts");
+	probe_free(s.p);
+
+	/* Freed while an attempt and its escapee run. */
+	snprintf(mark, sizeof mark, "%s/escaped", fx.dir);
+	snprintf(target, sizeof target, "setsid -f sleep %s; touch '%s'; "
+	    "exec sleep 100", arg, mark);
+	memset(&s, 0, sizeof s);
+	start_probe(&s, PROBE_CMD, PROBE_LIVE, target, 50, 60000, 1);
+	wait_file(mark);
+	end = loop_now_ms() + WAIT_MS;
+	while (count_sleeps(arg) == 0) {
+		ck_assert_msg(loop_now_ms() < end, "no escapee started");
+		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
+	}
+	probe_free(s.p);
+	wait_no_sleeps(arg, "after probe_free()");
+	ck_assert_int_eq(s.n, 0);
+	if (_i == 0) {
+		end = loop_now_ms() + WAIT_MS;
+		while (job_cgroups() > 0) {
+			ck_assert_msg(loop_now_ms() < end, "%d attempts' "
+			    "cgroups left in %s", job_cgroups(),
+			    cgroup_dir(fx.cg));
+			ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
+		}
+	}
+}
+END_TEST
+
 /* Build the probe suite. */
 static Suite *
 probe_suite(void)
@@ -1114,6 +1250,7 @@ probe_suite(void)
 	tcase_add_test(tc, test_cmd_file_appears);
 	tcase_add_test(tc, test_cmd_cwd_env_status);
 	tcase_add_test(tc, test_cmd_hang_killed);
+	tcase_add_loop_test(tc, test_cmd_escapees_contained, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("log");

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -783,6 +784,68 @@ START_TEST(test_null_stdin)
 }
 END_TEST
 
+/*
+ * null_output: stdin, stdout and stderr are /dev/null (no pty even when
+ * one could be had), the parent gets no fd at all, and the child leads
+ * its own session and has no other fd: seen in /proc once it has exec'd.
+ */
+START_TEST(test_null_output)
+{
+	struct pty_spec		 spec;
+	struct pty_child	 c;
+	struct dirent		*de;
+	DIR			*d;
+	char			 path[64], buf[256], *cause = NULL;
+	char *const		 argv[] = { "sleep", "100", NULL };
+	long long		 end;
+	ssize_t			 n;
+	int			 fd, i, fds = 0;
+
+	memset(&spec, 0, sizeof spec);
+	spec.path = "sleep";
+	spec.argv = argv;
+	spec.envp = test_env;
+	spec.null_stdin = 1;
+	spec.null_output = 1;
+	if (pty_spawn(&spec, &c, &cause) != 0)
+		ck_abort_msg("pty_spawn: %s", cause);
+	ck_assert_int_gt(c.pid, 0);
+	ck_assert_int_eq(c.is_pty, 0);
+	ck_assert_int_eq(c.out_fd, -1);
+	ck_assert_int_eq(c.in_fd, -1);
+	ck_assert_int_eq(c.err_fd, -1);
+	/* Exec'd: its command line is sleep's. */
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)c.pid);
+	end = now_ms() + 10000;
+	for (;;) {
+		ck_assert_int_ge(fd = open(path, O_RDONLY), 0);
+		n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == 10 && memcmp(buf, "sleep\0" "100\0", 10) == 0)
+			break;
+		ck_assert_msg(now_ms() < end, "sleep never ran");
+		usleep(5000);
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)c.pid, i);
+		n = readlink(path, buf, sizeof buf - 1);
+		ck_assert_int_gt(n, 0);
+		buf[n] = '\0';
+		ck_assert_str_eq(buf, "/dev/null");
+	}
+	snprintf(path, sizeof path, "/proc/%ld/fd", (long)c.pid);
+	ck_assert_ptr_nonnull(d = opendir(path));
+	while ((de = readdir(d)) != NULL)
+		fds += de->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(fds, 3);
+	ck_assert_int_eq(getsid(c.pid), c.pid);
+	ck_assert_int_eq(kill(c.pid, SIGKILL), 0);
+	wait_child(c.pid);
+	pty_child_close(&c);
+}
+END_TEST
+
 START_TEST(test_zeroed_child_keeps_fd0)
 {
 	struct pty_child	*c;
@@ -969,6 +1032,7 @@ pty_suite(void)
 	tcase_add_test(tc, test_split_stderr);
 	tcase_add_test(tc, test_split_exec_report);
 	tcase_add_test(tc, test_null_stdin);
+	tcase_add_test(tc, test_null_output);
 	tcase_add_test(tc, test_zeroed_child_keeps_fd0);
 	tcase_add_test(tc, test_split_with_std_fds_closed);
 	/* Needs a private mount namespace (root); left out otherwise. */

@@ -8,7 +8,8 @@
  * (tests/jsonread.h).  The browser is the real chromium-headless-shell
  * (scripts/deps.sh installs it); a browser process of a test is one whose
  * command line names chromium and the test's TMPDIR (/proc), so none may
- * be left after !browser stop or any way out.  Docker mode runs only where
+ * be left after !browser stop or any way out (after a SIGKILL of the deck,
+ * once the next deck has started).  Docker mode runs only where
  * a Docker daemon answers (`docker version`), and says SKIP otherwise.
  *
  * Needs python3: a job asks the browser's /json/version through
@@ -470,6 +471,49 @@ START_TEST(test_browser_ways_out)
 END_TEST
 
 /*
+ * A deck SIGKILLed while its browser runs leaves the browser and its
+ * profile behind; the next deck (no browser of its own, the same TMPDIR)
+ * kills the one and removes the other.
+ */
+START_TEST(test_browser_sigkilled)
+{
+	struct bdeck	 d, d2;
+	struct stat	 sb;
+	char		 profile[PATH_MAX], name[256];
+	int64_t		 end;
+	int		 status;
+
+	bdeck_dir(&d, "bkill", "[browser]\ncdp_url = \"auto\"\n");
+	bdeck_start(&d);
+	EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
+	wait_browser(&d, "ready", WAIT_MS, NULL, profile);
+	ck_assert_int_eq(kill(term_pid(d.t), SIGKILL), 0);
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck "
+	    "outlived SIGKILL");
+	ck_assert_msg(stat(profile, &sb) == 0, "the profile %s went with the "
+	    "deck: the next deck proves nothing", profile);
+
+	/* The next deck, on a configuration without a browser. */
+	d2 = d;
+	snprintf(d2.name, sizeof d2.name, "bkill2");
+	snprintf(d2.cfg, sizeof d2.cfg, "%s/plain.toml", d.dir);
+	e2e_put_file(d.dir, "plain.toml", "", 0600);
+	bdeck_start(&d2);
+	end = term_now_ms() + WAIT_MS;
+	while (stat(profile, &sb) == 0) {
+		ck_assert_msg(term_now_ms() < end, "the dead deck's profile %s "
+		    "is left after %d ms", profile, WAIT_MS);
+		term_pump(d2.t, 50);
+	}
+	wait_no_chromium(&d2, "the next deck started");
+	ck_assert_msg(tmp_entries(&d2, name, sizeof name) == 0, "%s is left "
+	    "in TMPDIR %s", name, d.tmp);
+	term_close(d2.t);
+	bdeck_end(&d);
+}
+END_TEST
+
+/*
  * A browser that crashes shows Failed with why, its URL no longer given
  * to new jobs; !browser restart brings a new one.  A browser program that
  * cannot start fails the same way, and the deck goes on.
@@ -893,6 +937,7 @@ browser_suite(void)
 		{ "browser_click", &test_browser_click, 60 },
 		{ "browser_auto", &test_browser_auto, 300 },
 		{ "browser_ways_out", &test_browser_ways_out, 240 },
+		{ "browser_sigkilled", &test_browser_sigkilled, 180 },
 		{ "browser_crash", &test_browser_crash, 180 },
 		{ "browser_up", &test_browser_up, 180 },
 		{ "browser_depends", &test_browser_depends, 120 },

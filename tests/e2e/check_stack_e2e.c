@@ -8,15 +8,23 @@
  * test: jobs append "WHAT <CLOCK_MONOTONIC ns>" lines to files (stamp.py)
  * and the test polls with deadlines, comparing the stamps.
  *
+ * Containment: what a probe's command or a stop_command leaves behind
+ * (setsid -f) is killed when its attempt or the command ends, when the
+ * deck quits, and by the next deck when the deck was SIGKILLed; with a
+ * cgroup each (as root, where one can be made) and with the marker alone
+ * (JOBDECK_NO_CGROUP=1).
+ *
  * Needs python3 (scripts/deps.sh installs it): the TCP listener, the
  * HTTP server (python3 -m http.server) and the stamps.
  */
+#include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <netinet/in.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,6 +40,7 @@
 
 #include "e2e/e2e.h"
 #include "jsonread.h"
+#include "skip.h"
 #include "testnet.h"
 
 #define WAIT_MS		10000	/* a state, a file's line, a screen */
@@ -71,6 +80,7 @@ struct deck {
 	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
 	char		 dir[128];	/* config, scripts, the jobs' cwd */
 	char		 cfg[256];
+	const char	*env;		/* NAME=VALUE for the deck, or NULL */
 };
 
 /* A `jobdeck ctl events` left running. */
@@ -157,6 +167,7 @@ static void
 deck_start(struct deck *d, const char *name, const char *toml)
 {
 	const char	*args[] = { "-c", d->cfg, "-S", name, NULL };
+	const char	*env[] = { d->env, NULL };
 	char		*text, *q;
 	const char	*p;
 	size_t		 n = 0;
@@ -174,7 +185,7 @@ deck_start(struct deck *d, const char *name, const char *toml)
 	e2e_put_file(d->dir, "stack.toml", text, 0600);
 	free(text);
 	snprintf(d->name, sizeof d->name, "%s", name);
-	d->t = e2e_start(args, NULL);
+	d->t = e2e_start(args, d->env != NULL ? env : NULL);
 	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
 	    term_tmpdir(d->t)) < (int)sizeof d->run);
 }
@@ -787,6 +798,261 @@ START_TEST(test_stack_watch)
 }
 END_TEST
 
+/* Count the live processes whose command line is `sleep ARG`; one's pid. */
+static int
+count_sleeps(const char *arg, pid_t *one)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 path[300], buf[256], want[64];
+	ssize_t		 n;
+	size_t		 wlen;
+	int		 fd, count = 0;
+
+	wlen = (size_t)snprintf(want, sizeof want, "sleep%c%s%c", '\0', arg,
+	    '\0');
+	ck_assert_ptr_nonnull(d = opendir("/proc"));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		/* A zombie's is empty. */
+		n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == (ssize_t)wlen && memcmp(buf, want, wlen) == 0) {
+			if (count++ == 0 && one != NULL)
+				*one = (pid_t)atol(de->d_name);
+		}
+	}
+	closedir(d);
+	return count;
+}
+
+/*
+ * Wait until `sleep ARG` runs (want 1) or none is left (want 0), reading
+ * the deck's screen when it still runs; a failure says when.
+ */
+static pid_t
+wait_sleeps(struct deck *d, const char *arg, int want, const char *when)
+{
+	int64_t	end = term_now_ms() + WAIT_MS;
+	pid_t	pid = 0;
+	int	n;
+
+	while ((n = count_sleeps(arg, &pid)) != want && !(want && n > 0)) {
+		ck_assert_msg(term_now_ms() < end, "%s: %d `sleep %s` after %d "
+		    "ms", when, n, arg, WAIT_MS);
+		if (d != NULL)
+			term_pump(d->t, 30);
+		else
+			usleep(30000);
+	}
+	return pid;
+}
+
+/* Copy pid's cgroup v2 path ("0::" line of /proc/PID/cgroup) into buf. */
+static void
+cgroup_of(pid_t pid, char *buf, size_t size)
+{
+	char	path[64], text[4096], *p, *end;
+	ssize_t	n;
+	int	fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, text, sizeof text - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if ((p = strstr(text, "0::")) == NULL)
+		return;
+	p += 3;
+	if ((end = strchr(p, '\n')) != NULL)
+		*end = '\0';
+	snprintf(buf, size, "%s", p);
+}
+
+/*
+ * Tell whether a deck started here could make a cgroup: a directory made
+ * and removed in ours, under the cgroup2 mount.
+ */
+static int
+cgroups_possible(void)
+{
+	char	 self[4096], line[4096], root[PATH_MAX], mnt[PATH_MAX] = "";
+	char	 probe[2 * PATH_MAX + 64];
+	FILE	*fp;
+
+	cgroup_of(getpid(), self, sizeof self);
+	if (self[0] != '/' || (fp = fopen("/proc/self/mountinfo", "re")) ==
+	    NULL)
+		return 0;
+	while (mnt[0] == '\0' && fgets(line, sizeof line, fp) != NULL) {
+		if (strstr(line, " - cgroup2 ") == NULL ||
+		    sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
+		    strcmp(root, "/") != 0)
+			mnt[0] = '\0';
+	}
+	fclose(fp);
+	if (mnt[0] == '\0')
+		return 0;
+	snprintf(probe, sizeof probe, "%s%s/jobdeck-test-probe.%ld", mnt,
+	    strcmp(self, "/") == 0 ? "" : self, (long)getpid());
+	if (mkdir(probe, 0755) != 0)
+		return 0;
+	rmdir(probe);
+	return 1;
+}
+
+/* Tell whether pid's environment holds a jobdeck marker. */
+static int
+has_marker(pid_t pid)
+{
+	static char	 env[256 * 1024];
+	static const char want[] = "JOBDECK_JOB=jobdeck.";
+	char		 path[64], *p;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	while (got < sizeof env - 1 &&
+	    (n = read(fd, env + got, sizeof env - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	env[got] = '\0';
+	for (p = env; p < env + got; p += strlen(p) + 1) {
+		if (strncmp(p, want, sizeof want - 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Assert how the escapee pid is held: in a run's cgroup in a deck's, or
+ * by the marker in its environment.
+ */
+static void
+assert_held(pid_t pid, int marker, const char *what)
+{
+	char	in[4096];
+
+	if (marker) {
+		ck_assert_msg(has_marker(pid), "%s (%ld) carries no marker",
+		    what, (long)pid);
+		return;
+	}
+	cgroup_of(pid, in, sizeof in);
+	ck_assert_msg(strstr(in, "/jobdeck.") != NULL && strstr(in, "/job-") !=
+	    NULL, "%s (%ld) is in the cgroup \"%s\", not a deck's", what,
+	    (long)pid, in);
+}
+
+/* The containment test's stack; %s are the sleeps' unique arguments. */
+static const char contain_toml[] =
+    "[[job]]\nname = \"probed\"\ncwd = \"@\"\ncommand = \"exec sleep 100\"\n"
+    "ready_cmd = \"setsid -f sleep %s; exit 1\"\nready_interval = 0.1\n"
+    "ready_retries = 3\n"
+    "[[job]]\nname = \"stopper\"\ncwd = \"@\"\n"
+    "command = \"echo $$ > stopper.pid; exec sleep 100\"\n"
+    "stop_command = \"setsid -f sleep %s; kill $(cat stopper.pid)\"\n"
+    "[[job]]\nname = \"leaky\"\ncwd = \"@\"\nautostart = false\n"
+    "command = \"exec sleep 100\"\n"
+    "ready_cmd = \"setsid -f sleep %s; exec sleep 100\"\nready_timeout = 600\n";
+
+/*
+ * Nothing a probe's command or a stop_command starts escapes: a
+ * ready_cmd's escapees (setsid -f) are gone once its attempts have
+ * failed, a stop_command's once it has stopped its job; one that runs
+ * survives a SIGKILL of the deck (the deck's death alone kills nothing)
+ * and the next deck's sweep kills it; one that runs when the deck quits
+ * goes with the deck.  With a cgroup each, or the marker when asked to.
+ */
+static void
+stack_contained(int marker)
+{
+	struct deck	 d, d2;
+	char		 toml[2048], a[32], b[32], c[32], path[PATH_MAX];
+	int		 status;
+	int64_t		 end;
+	pid_t		 pid;
+
+	snprintf(a, sizeof a, "7771%05d", (int)(getpid() % 100000));
+	snprintf(b, sizeof b, "7772%05d", (int)(getpid() % 100000));
+	snprintf(c, sizeof c, "7773%05d", (int)(getpid() % 100000));
+	snprintf(toml, sizeof toml, contain_toml, a, b, c);
+	deck_dir(&d, "contain");
+	d.env = marker ? "JOBDECK_NO_CGROUP=1" : NULL;
+	deck_start(&d, "contain", toml);
+
+	/* Three failed attempts of the ready_cmd: the job failed. */
+	wait_job(&d, "probed", "state", "failed");
+	assert_job_prefix(&d, "probed", "note", "not ready: ");
+	wait_sleeps(&d, a, 0, "the ready_cmd's attempts are over");
+
+	/* The stop_command stops its job, and what it left goes. */
+	snprintf(path, sizeof path, "%s/stopper.pid", d.dir);
+	end = term_now_ms() + WAIT_MS;
+	while (access(path, F_OK) != 0) {
+		ck_assert_msg(term_now_ms() < end, "stopper never started");
+		term_pump(d.t, 30);
+	}
+	wait_job(&d, "stopper", "state", "running");
+	free(ctl(&d, "kill", "stopper", (const char *)NULL));
+	wait_job(&d, "stopper", "state", "canceled");
+	wait_sleeps(&d, b, 0, "the stop_command has ended");
+
+	/* An escapee of a probe that runs outlives a SIGKILLed deck... */
+	free(ctl(&d, "run", "leaky", (const char *)NULL));
+	pid = wait_sleeps(&d, c, 1, "leaky's ready_cmd runs");
+	assert_held(pid, marker, "leaky's ready_cmd's escapee");
+	ck_assert_int_eq(kill(term_pid(d.t), SIGKILL), 0);
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck "
+	    "outlived SIGKILL");
+	ck_assert_msg(count_sleeps(c, NULL) == 1, "the escapee died with the "
+	    "deck: the sweep below proves nothing");
+	/* ...and the next deck's sweep kills it. */
+	d2 = d;
+	deck_start(&d2, "contain2", toml);
+	wait_sleeps(&d2, c, 0, "the next deck swept");
+
+	/* One that runs when the deck quits goes with it. */
+	free(ctl(&d2, "run", "leaky", (const char *)NULL));
+	pid = wait_sleeps(&d2, c, 1, "leaky's ready_cmd runs again");
+	assert_held(pid, marker, "leaky's ready_cmd's escapee");
+	free(ctl(&d2, "quit", (const char *)NULL));
+	ck_assert_msg(term_wait_exit(d2.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	wait_sleeps(NULL, c, 0, "the deck quit");
+	wait_sleeps(NULL, a, 0, "the deck quit");
+	wait_sleeps(NULL, b, 0, "the deck quit");
+	deck_close(&d);
+	deck_close(&d2);
+	e2e_cfg_remove();
+}
+
+/* stack_contained() with a cgroup each, where one can be made. */
+START_TEST(test_stack_contained)
+{
+	if (!cgroups_possible())
+		TEST_SKIP("no cgroup can be made here (not root, or not "
+		    "delegated)");
+	stack_contained(0);
+}
+END_TEST
+
+/* stack_contained() with the marker alone (JOBDECK_NO_CGROUP=1). */
+START_TEST(test_stack_contained_marker)
+{
+	stack_contained(1);
+}
+END_TEST
+
 static Suite *
 stack_suite(void)
 {
@@ -799,6 +1065,8 @@ stack_suite(void)
 		{ "stack_priority", &test_stack_priority, 30 },
 		{ "stack_watch", &test_stack_watch, 30 },
 		{ "stack_quit_layers", &test_stack_quit_layers, 40 },
+		{ "stack_contained", &test_stack_contained, 60 },
+		{ "stack_contained_marker", &test_stack_contained_marker, 60 },
 	};
 	Suite				*s = suite_create("stack_e2e");
 
