@@ -40,7 +40,9 @@
  *
  * cgroup_sweep() kills what dead decks left: their cgroups beside this
  * deck's, and processes with their marker (never this process or its
- * ancestors).  cgroup_kill_all() kills what this deck left, at its exit.
+ * ancestors).  A deck is named by its pid, so only decks of this PID
+ * namespace are judged: a process of another one (a container's deck,
+ * an unshare'd one), or a cgroup holding one, is left alone.  cgroup_kill_all() kills what this deck left, at its exit.
  * cgroup_token_dead() says whether a name holds a dead deck's token, for
  * what else a deck leaves behind (the browser's profiles).
  * JOBDECK_NO_CGROUP=1 in the environment asks for the marker alone

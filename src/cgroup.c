@@ -246,6 +246,36 @@ cgroup_parse_token(const char *s, pid_t *pid, unsigned long long *start)
 	return end;
 }
 
+/*
+ * Return whether process pid is in this process's PID namespace, so that
+ * a deck's pid in its marker or its cgroup's name means the same process
+ * to us.  A process we cannot tell about is taken for a stranger; a
+ * kernel without /proc/self/ns/pid has one namespace.
+ */
+static int
+cgroup_same_pidns(pid_t pid)
+{
+	struct stat	self, other;
+	char		path[64];
+
+	if (stat("/proc/self/ns/pid", &self) != 0)
+		return 1;
+	snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)pid);
+	if (stat(path, &other) != 0)
+		return 0;
+	return self.st_dev == other.st_dev && self.st_ino == other.st_ino;
+}
+
+/* A foreign check's callback: count processes of another PID namespace. */
+static void
+cgroup_foreign_cb(pid_t pid, void *arg)
+{
+	int	*foreign = arg;
+
+	if (!cgroup_same_pidns(pid))
+		(*foreign)++;
+}
+
 /* Return whether the deck of this pid and start time still runs. */
 static int
 cgroup_deck_alive(pid_t pid, unsigned long long start)
@@ -914,6 +944,9 @@ cgroup_sweep_cb(pid_t pid, const char *value, void *arg)
 	    cgroup_marker_run(sw->cg, value) != NULL ||
 	    cgroup_deck_alive(deck, start))
 		return;
+	/* Its deck's pid is another namespace's (a container's): not ours. */
+	if (!cgroup_same_pidns(pid))
+		return;
 	for (i = 0; i < sw->nspare; i++) {
 		if (sw->spare[i] == pid)
 			return;
@@ -966,7 +999,7 @@ cgroup_sweep(struct cgroup *cg)
 	const char		*end;
 	char			*path;
 	pid_t			 deck;
-	int			 round, n = 0;
+	int			 round, n = 0, foreign;
 
 	if (cg->base != NULL && (d = opendir(cg->base)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -976,6 +1009,17 @@ cgroup_sweep(struct cgroup *cg)
 			    cgroup_deck_alive(deck, start))
 				continue;
 			path = xprintf("%s/%s", cg->base, de->d_name);
+			/*
+			 * A deck of another PID namespace (unshare, a
+			 * container in our cgroup) names itself by a pid we
+			 * cannot judge: what it holds is left to it.
+			 */
+			foreign = 0;
+			cgroup_each_proc(path, 0, cgroup_foreign_cb, &foreign);
+			if (foreign > 0) {
+				free(path);
+				continue;
+			}
 			cgroup_kill_dir(path);
 			n++;
 			if (cgroup_rmtree(path, 0) == 0)

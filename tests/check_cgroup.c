@@ -18,6 +18,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -117,7 +118,7 @@ kid_signal(const struct kid *k)
 	return k->reaped && WIFSIGNALED(k->status) ? WTERMSIG(k->status) : 0;
 }
 
-/* Read pid's start time (field 22 of /proc/PID/stat), or 0. */
+/* Read pid's start time (field 22 of /proc/PID/stat; 0: self), or 0. */
 static unsigned long long
 start_time(pid_t pid)
 {
@@ -126,7 +127,10 @@ start_time(pid_t pid)
 	int			 fd, i;
 	ssize_t			 n;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if (pid == 0)
+		snprintf(path, sizeof path, "/proc/self/stat");
+	else
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
 	if ((fd = open(path, O_RDONLY)) == -1)
 		return 0;
 	n = read(fd, buf, sizeof buf - 1);
@@ -686,6 +690,132 @@ START_TEST(test_real_sweep)
 }
 END_TEST
 
+/*
+ * Start a sleep as pid 1 of a new PID namespace, in the cgroup of
+ * procs_fd (-1: ours), marked as a job of the deck "jobdeck.1.START":
+ * itself, as its namespace sees it.  From here that deck looks dead (our
+ * pid 1 is another process), as a container's or an unshare'd deck does
+ * to the host's.  Its token goes to token; return its pid as we see it.
+ */
+static pid_t
+ns_kid_start(int procs_fd, char *token, size_t size)
+{
+	char			 marker[128], *argv[] = { "sleep", "100", NULL };
+	char			*env[] = { "PATH=/usr/bin:/bin", marker, NULL };
+	unsigned long long	 start;
+	pid_t			 mid, kid;
+	int			 p[2];
+	char			 c;
+
+	/* Close-on-exec: its end of file says the sleep was exec'd. */
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	if ((mid = fork()) == 0) {
+		close(p[0]);
+		if (unshare(CLONE_NEWPID) != 0)
+			_exit(125);
+		if ((kid = fork()) == 0) {
+			if (procs_fd != -1 && write(procs_fd, "0", 1) != 1)
+				_exit(126);
+			/* Our /proc: its "self" is this process. */
+			start = start_time(0);
+			snprintf(marker, sizeof marker, "JOBDECK_JOB=jobdeck.1."
+			    "%llu/job-1-1", start);
+			if (write(p[1], &start, sizeof start) != sizeof start)
+				_exit(126);
+			close(p[1]);
+			execve("/bin/sleep", argv, env);
+			_exit(127);
+		}
+		_exit(kid > 0 && write(p[1], &kid, sizeof kid) == sizeof kid ?
+		    0 : 1);
+	}
+	ck_assert_int_gt(mid, 0);
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &kid, sizeof kid), (ssize_t)sizeof kid);
+	ck_assert_int_eq(read(p[0], &start, sizeof start),
+	    (ssize_t)sizeof start);
+	while (read(p[0], &c, 1) == -1 && errno == EINTR)
+		;
+	close(p[0]);
+	waitpid(mid, NULL, 0);
+	snprintf(token, size, "jobdeck.1.%llu", start);
+	return kid;
+}
+
+/* Return whether pid still runs (not a zombie), waiting up to ms to see. */
+static int
+pid_lives(pid_t pid, int ms)
+{
+	long long	end = now_ms() + ms;
+	char		state = 'R';
+	char		path[64], buf[512], *p;
+	FILE		*f;
+
+	do {
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+		if ((f = fopen(path, "r")) == NULL)
+			return 0;
+		p = fgets(buf, sizeof buf, f);
+		fclose(f);
+		if (p == NULL || (p = strrchr(buf, ')')) == NULL)
+			return 0;
+		state = p[2];
+		if (state == 'Z' || state == 'X')
+			return 0;
+		usleep(20000);
+	} while (now_ms() < end);
+	return 1;
+}
+
+/*
+ * A deck of another PID namespace names itself by a pid we cannot judge:
+ * the sweep leaves its marked processes and its cgroup beside ours alone
+ * (it killed them: our pid 1 is not theirs, so their deck looked dead).
+ */
+START_TEST(test_real_pidns_spared)
+{
+	struct cgroup	*cg;
+	char		 tok[96], ddir[4200], jdir[4300], procs[4400];
+	pid_t		 kid;
+	int		 fd;
+
+	if (!need_root("real_pidns_spared"))
+		return;
+	cg = cgroup_new(0);
+	/* Marked only. */
+	kid = ns_kid_start(-1, tok, sizeof tok);
+	cgroup_sweep(cg);
+	ck_assert_msg(pid_lives(kid, 300), "the sweep killed a process of "
+	    "another PID namespace marked by %s", tok);
+	kill(kid, SIGKILL);
+	/* In its deck's cgroup beside ours, named after it. */
+	if (cgroup_dir(cg) == NULL) {
+		TEST_SKIP_LINE("real_pidns_spared: %s", cgroup_warning(cg));
+		cgroup_free(cg);
+		return;
+	}
+	kid = ns_kid_start(-1, tok, sizeof tok);
+	snprintf(ddir, sizeof ddir, "%s", cgroup_dir(cg));
+	*strrchr(ddir, '/') = '\0';
+	snprintf(ddir + strlen(ddir), sizeof ddir - strlen(ddir), "/%s", tok);
+	snprintf(jdir, sizeof jdir, "%s/job-1-1", ddir);
+	ck_assert_int_eq(mkdir(ddir, 0755), 0);
+	ck_assert_int_eq(mkdir(jdir, 0755), 0);
+	snprintf(procs, sizeof procs, "%s/cgroup.procs", jdir);
+	ck_assert_int_ge(fd = open(procs, O_WRONLY | O_CLOEXEC), 0);
+	ck_assert_int_gt(dprintf(fd, "%ld", (long)kid), 0);
+	close(fd);
+	cgroup_sweep(cg);
+	ck_assert_msg(pid_lives(kid, 300), "the sweep killed the cgroup %s of "
+	    "a deck of another PID namespace", ddir);
+	kill(kid, SIGKILL);
+	while (rmdir(jdir) != 0 && errno == EBUSY)
+		usleep(10000);
+	rmdir(ddir);
+	cgroup_free(cg);
+}
+END_TEST
+
 static Suite *
 cgroup_suite(void)
 {
@@ -713,6 +843,7 @@ cgroup_suite(void)
 	tcase_add_test(tc, test_real_cgroup);
 	tcase_add_test(tc, test_real_tidy_kill_all);
 	tcase_add_test(tc, test_real_sweep);
+	tcase_add_test(tc, test_real_pidns_spared);
 	suite_add_tcase(s, tc);
 	return s;
 }
