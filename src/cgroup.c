@@ -272,7 +272,7 @@ cgroup_foreign_cb(pid_t pid, void *arg)
 {
 	int	*foreign = arg;
 
-	if (!cgroup_same_pidns(pid))
+	if (pid == 0 || !cgroup_same_pidns(pid))
 		(*foreign)++;
 }
 
@@ -466,7 +466,10 @@ cgroup_send(pid_t pid, int sig)
 	return rc;
 }
 
-/* Call cb for every process in dir's cgroup and the cgroups below it. */
+/*
+ * Call cb for every process in dir's cgroup and the cgroups below it;
+ * pid 0 is one outside our PID namespace (the kernel shows it so).
+ */
 static void
 cgroup_each_proc(const char *dir, int depth, cgroup_proc_cb *cb, void *arg)
 {
@@ -482,7 +485,7 @@ cgroup_each_proc(const char *dir, int depth, cgroup_proc_cb *cb, void *arg)
 	if (f == NULL)
 		return;
 	while (fscanf(f, "%ld", &pid) == 1) {
-		if (pid > 0)
+		if (pid >= 0)
 			cb((pid_t)pid, arg);
 	}
 	fclose(f);
@@ -504,7 +507,8 @@ cgroup_walk_cb(pid_t pid, void *arg)
 {
 	struct cgroup_walk	*w = arg;
 
-	if (pid == getpid() || (w->skip > 0 && getpgid(pid) == w->skip))
+	if (pid <= 0 || pid == getpid() ||
+	    (w->skip > 0 && getpgid(pid) == w->skip))
 		return;
 	if (cgroup_send(pid, w->sig) == 0)
 		w->n++;
