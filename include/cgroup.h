@@ -5,11 +5,13 @@
  *
  * - A cgroup (v2) per run of a job, wherever jobdeck may make one (as
  *   root, or in a subtree systemd delegated to the user).  The deck makes
- *   <base>/jobdeck.<pid>.<start>, where <base> is the cgroup it was
- *   started in (the "0::" line of /proc/self/cgroup, under the cgroup2
- *   mount of /proc/self/mountinfo: unified, or hybrid beside v1) and
- *   <pid>.<start> is its pid and its start time (field 22 of
- *   /proc/PID/stat), so a pid reused later is never taken for it.  Each
+ *   <base>/<token>, where <base> is the cgroup it was started in (the
+ *   "0::" line of /proc/self/cgroup, under the cgroup2 mount of
+ *   /proc/self/mountinfo: unified, or hybrid beside v1) and its token is
+ *   jobdeck.<pid>.<start>.<pidns>: its pid, its start time (field 22 of
+ *   /proc/PID/stat), so a pid reused later is never taken for it, and its
+ *   PID namespace (the inode of /proc/self/ns/pid), so a deck of another
+ *   namespace is never judged by a pid that means another process.  Each
  *   run gets job-<id>-<run> inside; the child joins it before it execs
  *   (pty.c writes "0" to the cgroup.procs fd opened here), so nothing it
  *   forks is ever outside.  The deck's directory never holds a process
@@ -19,8 +21,8 @@
  *   is empty; other signals walk cgroup.procs.  A probe child checks at
  *   start that a process can really be moved in.
  * - Everywhere else (no cgroup2 mount, no permission, CGROUP_NO_CGROUP):
- *   the marker alone.  Every job has JOBDECK_JOB=jobdeck.<pid>.<start>/
- *   job-<id>-<run> in its environment (in both ways), and what inherits
+ *   the marker alone.  Every job has JOBDECK_JOB=<token>/job-<id>-<run>
+ *   in its environment (in both ways), and what inherits
  *   it is found by a scan of /proc/PID/environ over this uid's processes
  *   (every process for root).  Signals for marked processes are queued by
  *   cgroup_job_signal() and sent by cgroup_flush(): one scan serves every
@@ -40,9 +42,12 @@
  *
  * cgroup_sweep() kills what dead decks left: their cgroups beside this
  * deck's, and processes with their marker (never this process or its
- * ancestors).  A deck is named by its pid, so only decks of this PID
- * namespace are judged: a process of another one (a container's deck,
- * an unshare'd one), or a cgroup holding one, is left alone.  cgroup_kill_all() kills what this deck left, at its exit.
+ * ancestors).  Only decks of this PID namespace are judged (a token
+ * without its namespace, an older deck's, counts as ours): what a deck in
+ * a container or under unshare --pid left is its own next deck's to
+ * sweep, while the processes of one of ours are swept wherever they are,
+ * a job's own PID namespace (unshare, bwrap, a browser's sandbox)
+ * included.  cgroup_kill_all() kills what this deck left, at its exit.
  * cgroup_token_dead() says whether a name holds a dead deck's token, for
  * what else a deck leaves behind (the browser's profiles).
  * JOBDECK_NO_CGROUP=1 in the environment asks for the marker alone

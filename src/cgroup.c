@@ -56,7 +56,7 @@ struct cgroup_job {
 
 /* The deck's containment. */
 struct cgroup {
-	char		 *token;	/* jobdeck.<pid>.<start> */
+	char		 *token;	/* jobdeck.<pid>.<start>.<pidns> */
 	char		 *base;		/* the cgroup we run in, or NULL */
 	char		 *dir;		/* <base>/<token>, NULL: marker alone */
 	int		  has_kill;	/* cgroup.kill exists */
@@ -220,11 +220,13 @@ cgroup_proc_stat(pid_t pid, unsigned long long *start, char *state,
 }
 
 /*
- * Parse a deck's token, "jobdeck.<pid>.<start>", at the start of s,
+ * Parse a deck's token, "jobdeck.<pid>.<start>.<pidns>" (or, from an
+ * older deck, without ".<pidns>": *ns is then 0), at the start of s,
  * ended by '\0' or '/'; return a pointer past it, or NULL.
  */
 static const char *
-cgroup_parse_token(const char *s, pid_t *pid, unsigned long long *start)
+cgroup_parse_token(const char *s, pid_t *pid, unsigned long long *start,
+    unsigned long long *ns)
 {
 	char	*end;
 	long	 p;
@@ -241,39 +243,26 @@ cgroup_parse_token(const char *s, pid_t *pid, unsigned long long *start)
 		return NULL;
 	*pid = (pid_t)p;
 	*start = strtoull(end + 1, &end, 10);
+	*ns = 0;
+	if (errno == 0 && *end == '.' && isdigit((unsigned char)end[1]))
+		*ns = strtoull(end + 1, &end, 10);
 	if (errno != 0 || (*end != '\0' && *end != '/'))
 		return NULL;
 	return end;
 }
 
 /*
- * Return whether process pid is in this process's PID namespace, so that
- * a deck's pid in its marker or its cgroup's name means the same process
- * to us.  A process we cannot tell about is taken for a stranger; a
- * kernel without /proc/self/ns/pid has one namespace.
+ * Return the id of this process's PID namespace (the inode of
+ * /proc/self/ns/pid), or 0 where the kernel has none to show.
  */
-static int
-cgroup_same_pidns(pid_t pid)
+static unsigned long long
+cgroup_self_pidns(void)
 {
-	struct stat	self, other;
-	char		path[64];
+	struct stat	sb;
 
-	if (stat("/proc/self/ns/pid", &self) != 0)
-		return 1;
-	snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)pid);
-	if (stat(path, &other) != 0)
+	if (stat("/proc/self/ns/pid", &sb) != 0)
 		return 0;
-	return self.st_dev == other.st_dev && self.st_ino == other.st_ino;
-}
-
-/* A foreign check's callback: count processes of another PID namespace. */
-static void
-cgroup_foreign_cb(pid_t pid, void *arg)
-{
-	int	*foreign = arg;
-
-	if (pid == 0 || !cgroup_same_pidns(pid))
-		(*foreign)++;
+	return (unsigned long long)sb.st_ino;
 }
 
 /* Return whether the deck of this pid and start time still runs. */
@@ -286,6 +275,20 @@ cgroup_deck_alive(pid_t pid, unsigned long long start)
 	if (cgroup_proc_stat(pid, &now, &state, NULL) != 0)
 		return 0;
 	return now == start && state != 'Z' && state != 'X' && state != 'x';
+}
+
+/*
+ * Return whether the deck of a token is known to have ended: it is of
+ * this PID namespace (its pid means the same process here; a deck in a
+ * container or under unshare --pid names another one, and is never
+ * judged from here) and no process has its pid and start time.
+ */
+static int
+cgroup_deck_dead(pid_t pid, unsigned long long start, unsigned long long ns)
+{
+	if (ns != 0 && ns != cgroup_self_pidns())
+		return 0;
+	return !cgroup_deck_alive(pid, start);
 }
 
 /* Decode mountinfo's octal escapes (\040 for a space) in place. */
@@ -466,10 +469,7 @@ cgroup_send(pid_t pid, int sig)
 	return rc;
 }
 
-/*
- * Call cb for every process in dir's cgroup and the cgroups below it;
- * pid 0 is one outside our PID namespace (the kernel shows it so).
- */
+/* Call cb for every process in dir's cgroup and the cgroups below it. */
 static void
 cgroup_each_proc(const char *dir, int depth, cgroup_proc_cb *cb, void *arg)
 {
@@ -485,7 +485,7 @@ cgroup_each_proc(const char *dir, int depth, cgroup_proc_cb *cb, void *arg)
 	if (f == NULL)
 		return;
 	while (fscanf(f, "%ld", &pid) == 1) {
-		if (pid >= 0)
+		if (pid > 0)
 			cb((pid_t)pid, arg);
 	}
 	fclose(f);
@@ -507,8 +507,7 @@ cgroup_walk_cb(pid_t pid, void *arg)
 {
 	struct cgroup_walk	*w = arg;
 
-	if (pid <= 0 || pid == getpid() ||
-	    (w->skip > 0 && getpgid(pid) == w->skip))
+	if (pid == getpid() || (w->skip > 0 && getpgid(pid) == w->skip))
 		return;
 	if (cgroup_send(pid, w->sig) == 0)
 		w->n++;
@@ -654,7 +653,8 @@ cgroup_alloc(void)
 	cg = xcalloc(1, sizeof *cg);
 	if (cgroup_proc_stat(getpid(), &start, &state, NULL) != 0)
 		start = 0;
-	cg->token = xprintf(CGROUP_PREFIX "%ld.%llu", (long)getpid(), start);
+	cg->token = xprintf(CGROUP_PREFIX "%ld.%llu.%llu", (long)getpid(),
+	    start, cgroup_self_pidns());
 	return cg;
 }
 
@@ -865,7 +865,7 @@ cgroup_free(struct cgroup *cg)
 	free(cg);
 }
 
-/* Return the deck's token, jobdeck.<pid>.<start>. */
+/* Return the deck's token, jobdeck.<pid>.<start>.<pidns>. */
 const char *
 cgroup_token(const struct cgroup *cg)
 {
@@ -879,19 +879,19 @@ cgroup_token(const struct cgroup *cg)
 int
 cgroup_token_dead(const char *s, size_t len)
 {
-	unsigned long long	 start;
+	unsigned long long	 start, ns;
 	const char		*end;
-	char			 buf[64];
+	char			 buf[96];
 	pid_t			 deck;
 
 	if (len >= sizeof buf)
 		return 0;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if ((end = cgroup_parse_token(buf, &deck, &start)) == NULL ||
+	if ((end = cgroup_parse_token(buf, &deck, &start, &ns)) == NULL ||
 	    *end != '\0')
 		return 0;
-	return !cgroup_deck_alive(deck, start);
+	return cgroup_deck_dead(deck, start, ns);
 }
 
 /*
@@ -940,16 +940,13 @@ static void
 cgroup_sweep_cb(pid_t pid, const char *value, void *arg)
 {
 	struct cgroup_sweep	*sw = arg;
-	unsigned long long	 start;
+	unsigned long long	 start, ns;
 	pid_t			 deck;
 	int			 i;
 
-	if (cgroup_parse_token(value, &deck, &start) == NULL ||
+	if (cgroup_parse_token(value, &deck, &start, &ns) == NULL ||
 	    cgroup_marker_run(sw->cg, value) != NULL ||
-	    cgroup_deck_alive(deck, start))
-		return;
-	/* Its deck's pid is another namespace's (a container's): not ours. */
-	if (!cgroup_same_pidns(pid))
+	    !cgroup_deck_dead(deck, start, ns))
 		return;
 	for (i = 0; i < sw->nspare; i++) {
 		if (sw->spare[i] == pid)
@@ -997,33 +994,23 @@ int
 cgroup_sweep(struct cgroup *cg)
 {
 	struct cgroup_sweep	 sw;
-	unsigned long long	 start;
+	unsigned long long	 start, ns;
 	struct dirent		*de;
 	DIR			*d;
 	const char		*end;
 	char			*path;
 	pid_t			 deck;
-	int			 round, n = 0, foreign;
+	int			 round, n = 0;
 
 	if (cg->base != NULL && (d = opendir(cg->base)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
-			end = cgroup_parse_token(de->d_name, &deck, &start);
+			end = cgroup_parse_token(de->d_name, &deck, &start,
+			    &ns);
 			if (end == NULL || *end != '\0' ||
 			    strcmp(de->d_name, cg->token) == 0 ||
-			    cgroup_deck_alive(deck, start))
+			    !cgroup_deck_dead(deck, start, ns))
 				continue;
 			path = xprintf("%s/%s", cg->base, de->d_name);
-			/*
-			 * A deck of another PID namespace (unshare, a
-			 * container in our cgroup) names itself by a pid we
-			 * cannot judge: what it holds is left to it.
-			 */
-			foreign = 0;
-			cgroup_each_proc(path, 0, cgroup_foreign_cb, &foreign);
-			if (foreign > 0) {
-				free(path);
-				continue;
-			}
 			cgroup_kill_dir(path);
 			n++;
 			if (cgroup_rmtree(path, 0) == 0)

@@ -146,6 +146,16 @@ start_time(pid_t pid)
 	return v;
 }
 
+/* Return the id of this process's PID namespace (its inode). */
+static unsigned long long
+pidns_self(void)
+{
+	struct stat	sb;
+
+	ck_assert_int_eq(stat("/proc/self/ns/pid", &sb), 0);
+	return (unsigned long long)sb.st_ino;
+}
+
 /* A token for a deck that is dead: a child's pid and start, reaped. */
 static void
 dead_token(char *buf, size_t size)
@@ -287,8 +297,8 @@ START_TEST(test_marker_names)
 	ck_assert_ptr_null(cgroup_dir(cg));
 	/* Asked for: nothing to warn about. */
 	ck_assert_ptr_null(cgroup_warning(cg));
-	snprintf(want, sizeof want, "jobdeck.%ld.%llu", (long)getpid(),
-	    start_time(getpid()));
+	snprintf(want, sizeof want, "jobdeck.%ld.%llu.%llu", (long)getpid(),
+	    start_time(getpid()), pidns_self());
 	ck_assert_str_eq(cgroup_token(cg), want);
 	a = cgroup_job_new(cg, 7);
 	b = cgroup_job_new(cg, 7);
@@ -691,63 +701,64 @@ START_TEST(test_real_sweep)
 END_TEST
 
 /*
- * Start a sleep as pid 1 of a new PID namespace, in the cgroup of
- * procs_fd (-1: ours), marked as a job of the deck "jobdeck.1.START":
- * itself, as its namespace sees it.  From here that deck looks dead (our
- * pid 1 is another process), as a container's or an unshare'd deck does
- * to the host's.  Its token goes to token; return its pid as we see it.
+ * Start a sleep as pid 1 of a new PID namespace, marked as a job of the
+ * deck deck, or (NULL) of "jobdeck.1.START.NS": itself, as its own
+ * namespace names it; that token goes to token.  Return its pid as we
+ * see it.
  */
 static pid_t
-ns_kid_start(int procs_fd, char *token, size_t size)
+ns_kid_start(const char *deck, char *token, size_t size)
 {
-	char			 marker[128], *argv[] = { "sleep", "100", NULL };
+	char			 marker[160], *argv[] = { "sleep", "100", NULL };
 	char			*env[] = { "PATH=/usr/bin:/bin", marker, NULL };
-	unsigned long long	 start;
+	char			 tok[128], c;
 	pid_t			 mid, kid;
-	int			 p[2];
-	char			 c;
+	int			 p[2], q[2];
 
-	/* Close-on-exec: its end of file says the sleep was exec'd. */
+	/* Close-on-exec: p's end of file says the sleep was exec'd. */
 	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(q, O_CLOEXEC), 0);
 	if ((mid = fork()) == 0) {
 		close(p[0]);
+		close(q[0]);
 		if (unshare(CLONE_NEWPID) != 0)
 			_exit(125);
 		if ((kid = fork()) == 0) {
-			if (procs_fd != -1 && write(procs_fd, "0", 1) != 1)
-				_exit(126);
 			/* Our /proc: its "self" is this process. */
-			start = start_time(0);
-			snprintf(marker, sizeof marker, "JOBDECK_JOB=jobdeck.1."
-			    "%llu/job-1-1", start);
-			if (write(p[1], &start, sizeof start) != sizeof start)
+			if (deck != NULL)
+				snprintf(tok, sizeof tok, "%s", deck);
+			else
+				snprintf(tok, sizeof tok, "jobdeck.1.%llu.%llu",
+				    start_time(0), pidns_self());
+			snprintf(marker, sizeof marker, "JOBDECK_JOB=%s/"
+			    "job-1-1", tok);
+			if (write(p[1], tok, sizeof tok) != sizeof tok)
 				_exit(126);
-			close(p[1]);
 			execve("/bin/sleep", argv, env);
 			_exit(127);
 		}
-		_exit(kid > 0 && write(p[1], &kid, sizeof kid) == sizeof kid ?
+		_exit(kid > 0 && write(q[1], &kid, sizeof kid) == sizeof kid ?
 		    0 : 1);
 	}
 	ck_assert_int_gt(mid, 0);
 	close(p[1]);
-	ck_assert_int_eq(read(p[0], &kid, sizeof kid), (ssize_t)sizeof kid);
-	ck_assert_int_eq(read(p[0], &start, sizeof start),
-	    (ssize_t)sizeof start);
+	close(q[1]);
+	ck_assert_int_eq(read(q[0], &kid, sizeof kid), (ssize_t)sizeof kid);
+	close(q[0]);
+	ck_assert_int_eq(read(p[0], tok, sizeof tok), (ssize_t)sizeof tok);
 	while (read(p[0], &c, 1) == -1 && errno == EINTR)
 		;
 	close(p[0]);
 	waitpid(mid, NULL, 0);
-	snprintf(token, size, "jobdeck.1.%llu", start);
+	snprintf(token, size, "%s", tok);
 	return kid;
 }
 
-/* Return whether pid still runs (not a zombie), waiting up to ms to see. */
+/* Return whether pid still runs (not a zombie), looking for ms. */
 static int
 pid_lives(pid_t pid, int ms)
 {
 	long long	end = now_ms() + ms;
-	char		state = 'R';
 	char		path[64], buf[512], *p;
 	FILE		*f;
 
@@ -757,61 +768,102 @@ pid_lives(pid_t pid, int ms)
 			return 0;
 		p = fgets(buf, sizeof buf, f);
 		fclose(f);
-		if (p == NULL || (p = strrchr(buf, ')')) == NULL)
-			return 0;
-		state = p[2];
-		if (state == 'Z' || state == 'X')
+		if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+		    p[2] == 'Z' || p[2] == 'X')
 			return 0;
 		usleep(20000);
 	} while (now_ms() < end);
 	return 1;
 }
 
-/*
- * A deck of another PID namespace names itself by a pid we cannot judge:
- * the sweep leaves its marked processes and its cgroup beside ours alone
- * (it killed them: our pid 1 is not theirs, so their deck looked dead).
- */
-START_TEST(test_real_pidns_spared)
+/* Make base/token/job-1-1 and move pid into it; its job's directory. */
+static void
+ns_cgroup(const char *base, const char *token, pid_t pid, char *jdir,
+    size_t size)
 {
-	struct cgroup	*cg;
-	char		 tok[96], ddir[4200], jdir[4300], procs[4400];
-	pid_t		 kid;
-	int		 fd;
+	char	ddir[4200], procs[4400];
+	int	fd;
 
-	if (!need_root("real_pidns_spared"))
-		return;
-	cg = cgroup_new(0);
-	/* Marked only. */
-	kid = ns_kid_start(-1, tok, sizeof tok);
-	cgroup_sweep(cg);
-	ck_assert_msg(pid_lives(kid, 300), "the sweep killed a process of "
-	    "another PID namespace marked by %s", tok);
-	kill(kid, SIGKILL);
-	/* In its deck's cgroup beside ours, named after it. */
-	if (cgroup_dir(cg) == NULL) {
-		TEST_SKIP_LINE("real_pidns_spared: %s", cgroup_warning(cg));
-		cgroup_free(cg);
-		return;
-	}
-	kid = ns_kid_start(-1, tok, sizeof tok);
-	snprintf(ddir, sizeof ddir, "%s", cgroup_dir(cg));
-	*strrchr(ddir, '/') = '\0';
-	snprintf(ddir + strlen(ddir), sizeof ddir - strlen(ddir), "/%s", tok);
-	snprintf(jdir, sizeof jdir, "%s/job-1-1", ddir);
+	snprintf(ddir, sizeof ddir, "%s/%s", base, token);
+	snprintf(jdir, size, "%s/job-1-1", ddir);
 	ck_assert_int_eq(mkdir(ddir, 0755), 0);
 	ck_assert_int_eq(mkdir(jdir, 0755), 0);
 	snprintf(procs, sizeof procs, "%s/cgroup.procs", jdir);
 	ck_assert_int_ge(fd = open(procs, O_WRONLY | O_CLOEXEC), 0);
-	ck_assert_int_gt(dprintf(fd, "%ld", (long)kid), 0);
+	ck_assert_int_gt(dprintf(fd, "%ld", (long)pid), 0);
 	close(fd);
-	cgroup_sweep(cg);
-	ck_assert_msg(pid_lives(kid, 300), "the sweep killed the cgroup %s of "
-	    "a deck of another PID namespace", ddir);
-	kill(kid, SIGKILL);
+}
+
+/* Remove what ns_cgroup() made once its process is gone. */
+static void
+ns_cgroup_remove(const char *jdir)
+{
+	char	ddir[4200];
+
+	snprintf(ddir, sizeof ddir, "%s", jdir);
+	*strrchr(ddir, '/') = '\0';
 	while (rmdir(jdir) != 0 && errno == EBUSY)
 		usleep(10000);
 	rmdir(ddir);
+}
+
+/*
+ * Decks are judged in their own PID namespace only.  A dead deck of ours
+ * whose job runs in a PID namespace of its own (unshare, bwrap, a
+ * browser's sandbox) is swept, by marker and by cgroup; a deck of
+ * another namespace (a container's, an unshare'd one), which names
+ * itself by a pid that means another process here, is left alone.
+ */
+START_TEST(test_real_pidns)
+{
+	struct cgroup	*cg;
+	char		 dead[96], ours[128], tok[128], base[4096];
+	char		 jdir[4300];
+	pid_t		 kid;
+
+	if (!need_root("real_pidns"))
+		return;
+	cg = cgroup_new(0);
+	dead_token(dead, sizeof dead);
+	snprintf(ours, sizeof ours, "%s.%llu", dead, pidns_self());
+	/* Marked by a dead deck of ours (both forms of its token). */
+	kid = ns_kid_start(dead, tok, sizeof tok);
+	ck_assert_int_ge(cgroup_sweep(cg), 1);
+	ck_assert_msg(!pid_lives(kid, 0), "a job of the dead deck %s in a "
+	    "PID namespace of its own outlived the sweep", tok);
+	kid = ns_kid_start(ours, tok, sizeof tok);
+	ck_assert_int_ge(cgroup_sweep(cg), 1);
+	ck_assert_msg(!pid_lives(kid, 0), "a job of the dead deck %s in a "
+	    "PID namespace of its own outlived the sweep", tok);
+	/* Marked by a deck of another namespace. */
+	kid = ns_kid_start(NULL, tok, sizeof tok);
+	cgroup_sweep(cg);
+	ck_assert_msg(pid_lives(kid, 300), "the sweep killed a process of "
+	    "the deck %s of another PID namespace", tok);
+	kill(kid, SIGKILL);
+	if (cgroup_dir(cg) == NULL) {
+		TEST_SKIP_LINE("real_pidns: %s", cgroup_warning(cg));
+		cgroup_free(cg);
+		return;
+	}
+	snprintf(base, sizeof base, "%s", cgroup_dir(cg));
+	*strrchr(base, '/') = '\0';
+	/* In a dead deck's cgroup of ours: killed, the cgroup removed. */
+	kid = ns_kid_start(dead, tok, sizeof tok);
+	ns_cgroup(base, ours, kid, jdir, sizeof jdir);
+	ck_assert_int_ge(cgroup_sweep(cg), 1);
+	ck_assert_msg(!pid_lives(kid, 0), "the dead deck's cgroup %s kept "
+	    "a process of a PID namespace of its own", jdir);
+	cgroup_tidy(cg);
+	ns_cgroup_remove(jdir);
+	/* In the cgroup of a deck of another namespace: left alone. */
+	kid = ns_kid_start(NULL, tok, sizeof tok);
+	ns_cgroup(base, tok, kid, jdir, sizeof jdir);
+	cgroup_sweep(cg);
+	ck_assert_msg(pid_lives(kid, 300), "the sweep killed the cgroup %s of "
+	    "a deck of another PID namespace", jdir);
+	kill(kid, SIGKILL);
+	ns_cgroup_remove(jdir);
 	cgroup_free(cg);
 }
 END_TEST
@@ -843,7 +895,7 @@ cgroup_suite(void)
 	tcase_add_test(tc, test_real_cgroup);
 	tcase_add_test(tc, test_real_tidy_kill_all);
 	tcase_add_test(tc, test_real_sweep);
-	tcase_add_test(tc, test_real_pidns_spared);
+	tcase_add_test(tc, test_real_pidns);
 	suite_add_tcase(s, tc);
 	return s;
 }
