@@ -145,7 +145,8 @@ CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
-$(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"'
+$(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"' \
+	-DJOBDECK_DEPS_SH='"$(CURDIR)/scripts/deps.sh"'
 $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
 # The output store and what it needs.

@@ -3,7 +3,11 @@
 # line of scripts/deps.list (PACKAGE KIND WHAT) whose WHAT is not here
 # adds its PACKAGE.  On Debian and Ubuntu it uses apt-get (through sudo
 # when not root); elsewhere it names the packages and fails.
-#   --dry-run	print the packages that would be installed, install nothing
+#   --dry-run		print the packages that would be installed, install
+#			nothing
+#   --have KIND WHAT	exit 0 if WHAT of KIND is here, 1 if not, 2 for a
+#			kind it does not know (tests/need.c asks this: one
+#			rule for what "here" means)
 # JOBDECK_DEPS_LIST names another list (the tests use it).
 set -u
 list=${JOBDECK_DEPS_LIST:-$(dirname "$0")/deps.list}
@@ -29,9 +33,19 @@ have() {
 	program) command -v "$2" >/dev/null 2>&1 ;;
 	terminfo) have_terminfo "$2" ;;
 	file)	[ -e "$2" ] ;;
-	*)	echo "jobdeck: $list: unknown kind '$1'" >&2; return 1 ;;
+	*)	echo "jobdeck: $list: unknown kind '$1'" >&2; return 2 ;;
 	esac
 }
+
+if [ "${1:-}" = "--have" ]; then
+	[ $# -eq 3 ] || { echo "usage: deps.sh --have KIND WHAT" >&2; exit 2; }
+	have "$2" "$3"
+	rc=$?
+	case $rc in
+	0|2)	exit $rc ;;
+	*)	exit 1 ;;
+	esac
+fi
 
 if [ ! -r "$list" ]; then
 	echo "jobdeck: cannot read $list" >&2
@@ -41,7 +55,11 @@ need=""
 # shellcheck disable=SC2034 # rest: a line's comment, if any
 while read -r pkg kind what rest; do
 	case $pkg in ''|'#'*) continue ;; esac
-	have "$kind" "$what" && continue
+	have "$kind" "$what"
+	case $? in
+	0)	continue ;;
+	2)	exit 1 ;;
+	esac
 	case " $need " in *" $pkg "*) ;; *) need="$need $pkg" ;; esac
 done <"$list"
 [ -z "$need" ] && exit 0

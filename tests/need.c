@@ -2,17 +2,24 @@
  * need: a test's outside needs looked up in scripts/deps.list and on this
  * machine (see need.h).
  */
-#include <check.h>
+#include <sys/wait.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <check.h>
+
 #include "need.h"
 
 #ifndef JOBDECK_DEPS_LIST
 #define JOBDECK_DEPS_LIST "scripts/deps.list"
+#endif
+#ifndef JOBDECK_DEPS_SH
+#define JOBDECK_DEPS_SH "scripts/deps.sh"
 #endif
 
 /* Return the list to read: the environment's, else the tree's. */
@@ -24,82 +31,33 @@ need_list(void)
 	return env != NULL && *env != '\0' ? env : JOBDECK_DEPS_LIST;
 }
 
-/* Return whether a program is an executable file in a directory of PATH. */
-static int
-need_program(const char *name)
-{
-	const char	*path = getenv("PATH"), *p, *colon, *dir;
-	char		 full[4096];
-	int		 dlen;
-
-	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0;
-	if (path == NULL)
-		path = "/usr/bin:/bin";
-	for (p = path; ; p = colon + 1) {
-		colon = strchr(p, ':');
-		dir = p;
-		dlen = colon != NULL ? (int)(colon - p) : (int)strlen(p);
-		if (dlen == 0) {	/* an empty entry is the cwd */
-			dir = ".";
-			dlen = 1;
-		}
-		if (snprintf(full, sizeof full, "%.*s/%s", dlen, dir,
-		    name) < (int)sizeof full && access(full, X_OK) == 0)
-			return 1;
-		if (colon == NULL)
-			return 0;
-	}
-}
-
-/* Return whether curses would find a terminfo entry (Debian's places). */
-static int
-need_terminfo(const char *name)
-{
-	const char	*dirs[] = { getenv("TERMINFO"), NULL, "/etc/terminfo",
-	    "/lib/terminfo", "/usr/share/terminfo" };
-	const char	*home = getenv("HOME");
-	char		 path[4096], mine[4096];
-	size_t		 i;
-
-	if (home != NULL) {
-		snprintf(mine, sizeof mine, "%s/.terminfo", home);
-		dirs[1] = mine;
-	}
-	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		if (dirs[i] == NULL)
-			continue;
-		snprintf(path, sizeof path, "%s/%c/%s", dirs[i], name[0], name);
-		if (access(path, R_OK) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Return whether a pkg-config module is installed (pkg-config asked). */
-static int
-need_pc(const char *module)
-{
-	char	cmd[512];
-
-	snprintf(cmd, sizeof cmd, "pkg-config --exists '%s' 2>/dev/null",
-	    module);
-	return system(cmd) == 0;
-}
-
-/* Return 1 if what, of kind, is here; 0 if not; -1 for an unknown kind. */
+/*
+ * Return 1 if what, of kind, is here; 0 if not; -1 for a kind unknown:
+ * scripts/deps.sh --have answers, so "here" is what deps.sh checks
+ * before it installs (a program on the PATH, a terminfo entry where
+ * curses looks, a pkg-config module, a file).
+ */
 int
 need_here(const char *kind, const char *what)
 {
-	if (strcmp(kind, "program") == 0)
-		return need_program(what);
-	if (strcmp(kind, "terminfo") == 0)
-		return need_terminfo(what);
-	if (strcmp(kind, "file") == 0)
-		return access(what, F_OK) == 0;
-	if (strcmp(kind, "pc") == 0)
-		return need_pc(what);
-	return -1;
+	const char	*argv[] = { "sh", JOBDECK_DEPS_SH, "--have", kind, what,
+	    NULL };
+	pid_t		 pid;
+	int		 status, fd;
+
+	if ((pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_WRONLY)) != -1)
+			dup2(fd, 2);
+		execv("/bin/sh", (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -1;
+	return WEXITSTATUS(status) == 0;
 }
 
 /*

@@ -7,7 +7,9 @@
  * it names that is missing here skips it, naming the package.
  *
  * The list is the tree's own (JOBDECK_DEPS_LIST, made absolute by the
- * Makefile), or the environment's JOBDECK_DEPS_LIST when set.
+ * Makefile), or the environment's JOBDECK_DEPS_LIST when set.  Whether a
+ * thing is here is scripts/deps.sh's answer (--have KIND WHAT), so the
+ * tests and the installer share one rule.
  */
 #ifndef JOBDECK_TEST_NEED_H
 #define JOBDECK_TEST_NEED_H
