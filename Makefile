@@ -176,7 +176,8 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
-		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o
+		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
+		     $(B)/tests/testproc.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
 		     $(B)/browser.o
@@ -210,7 +211,7 @@ check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
-check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o
+check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
 E2E_BIN	= $(TB)/check_e2e
 E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
@@ -238,7 +239,7 @@ STACK_E2E_BIN = $(TB)/check_stack_e2e
 STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o \
-	   $(B)/tests/testnet.o
+	   $(B)/tests/testnet.o $(B)/tests/testproc.o
 # The browser end to end: a real chromium-headless-shell, the panel's row,
 # !browser, ctl browser, JOBDECK_CDP_URL, jobdeck up, every way out.
 BROWSER_E2E_BIN = $(TB)/check_browser_e2e

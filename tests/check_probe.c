@@ -45,6 +45,7 @@
 #include "skip.h"
 #include "testdir.h"
 #include "testnet.h"
+#include "testproc.h"
 
 #define WAIT_MS		10000	/* the most anything is waited for */
 
@@ -1106,36 +1107,6 @@ contain(int flags, const char *test)
 	return 1;
 }
 
-/* Count the live processes whose command line is `sleep ARG`. */
-static int
-count_sleeps(const char *arg)
-{
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[300], buf[256], want[64];
-	ssize_t		 n;
-	size_t		 wlen;
-	int		 fd, count = 0;
-
-	wlen = (size_t)snprintf(want, sizeof want, "sleep%c%s%c", '\0', arg,
-	    '\0');
-	ck_assert_ptr_nonnull(d = opendir("/proc"));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		/* A zombie's is empty. */
-		n = read(fd, buf, sizeof buf);
-		close(fd);
-		if (n == (ssize_t)wlen && memcmp(buf, want, wlen) == 0)
-			count++;
-	}
-	closedir(d);
-	return count;
-}
-
 /* Run the loop until no `sleep ARG` is left, at most WAIT_MS. */
 static void
 wait_no_sleeps(const char *arg, const char *when)
@@ -1143,7 +1114,7 @@ wait_no_sleeps(const char *arg, const char *when)
 	int64_t	end = loop_now_ms() + WAIT_MS;
 	int	n;
 
-	while ((n = count_sleeps(arg)) > 0) {
+	while ((n = testproc_sleeps(arg, NULL)) > 0) {
 		ck_assert_msg(loop_now_ms() < end, "%s: %d `sleep %s` left "
 		    "after %d ms", when, n, arg, WAIT_MS);
 		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
@@ -1169,8 +1140,8 @@ job_cgroups(void)
 /*
  * cmd: a command whose escapee leaves its session (setsid -f) at each
  * attempt leaves nothing once the attempt is over: after the report of
- * three failed attempts, and when the probe is freed during an attempt.  Through a cgroup (_i 0, whose directories go
- * too) or the marker (_i 1).
+ * three failed attempts, and when the probe is freed during an attempt.
+ * Through a cgroup (_i 0, whose directories go too) or the marker (_i 1).
  */
 START_TEST(test_cmd_escapees_contained)
 {
@@ -1197,7 +1168,7 @@ START_TEST(test_cmd_escapees_contained)
 	start_probe(&s, PROBE_CMD, PROBE_LIVE, target, 50, 60000, 1);
 	wait_file(mark);
 	end = loop_now_ms() + WAIT_MS;
-	while (count_sleeps(arg) == 0) {
+	while (testproc_sleeps(arg, NULL) == 0) {
 		ck_assert_msg(loop_now_ms() < end, "no escapee started");
 		ck_assert_int_eq(loop_run_once(fx.loop, 20), 0);
 	}

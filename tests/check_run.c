@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "jsonread.h"
+#include "testproc.h"
 
 #define MAX_ARGS	32
 #define WAIT_MS		60000
@@ -366,36 +367,6 @@ wait_pipe_full(int fd)
 		    "after 20 s", n, size);
 		usleep(10000);
 	}
-}
-
-/* Count the live processes whose command line is `sleep ARG`. */
-static int
-count_sleeps(const char *arg)
-{
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[300], buf[256], want[64];
-	ssize_t		 n;
-	size_t		 wlen;
-	int		 fd, count = 0;
-
-	wlen = (size_t)snprintf(want, sizeof want, "sleep%c%s%c", '\0', arg,
-	    '\0');
-	ck_assert_ptr_nonnull(d = opendir("/proc"));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		/* A zombie's is empty. */
-		n = read(fd, buf, sizeof buf);
-		close(fd);
-		if (n == (ssize_t)wlen && memcmp(buf, want, wlen) == 0)
-			count++;
-	}
-	closedir(d);
-	return count;
 }
 
 /* The XDG_STATE_HOME of every run of the suite. */
@@ -829,8 +800,8 @@ START_TEST(test_escapee_gone)
 	unsetenv("JOBDECK_JOB");
 	v = jd_json(&r);
 	ck_assert_int_eq(jbool(v, "success"), 1);
-	ck_assert_msg(count_sleeps(arg) == 0, "%d `sleep %s` outlive "
-	    "jobdeck run", count_sleeps(arg), arg);
+	ck_assert_msg(testproc_sleeps(arg, NULL) == 0, "%d `sleep %s` "
+	    "outlive jobdeck run", testproc_sleeps(arg, NULL), arg);
 	*strchr(mine, '/') = '\0';
 	ck_assert_msg(strncmp(jstr(v, "stdout"), "jobdeck.", 8) == 0 &&
 	    strstr(jstr(v, "stdout"), mine) == NULL, "marker %s",
@@ -844,8 +815,8 @@ START_TEST(test_escapee_gone)
 	jd(&r, "--timeout", "0.5", "--", "sh", "-c", script, NULL);
 	unsetenv("JOBDECK_NO_CGROUP");
 	ck_assert_int_eq(r.status, 124);
-	ck_assert_msg(count_sleeps(arg) == 0, "%d `sleep %s` outlive "
-	    "jobdeck run's timeout", count_sleeps(arg), arg);
+	ck_assert_msg(testproc_sleeps(arg, NULL) == 0, "%d `sleep %s` "
+	    "outlive jobdeck run's timeout", testproc_sleeps(arg, NULL), arg);
 	res_free(&r);
 }
 END_TEST

@@ -42,6 +42,7 @@
 #include "jsonread.h"
 #include "skip.h"
 #include "testnet.h"
+#include "testproc.h"
 
 #define WAIT_MS		10000	/* a state, a file's line, a screen */
 #define CTL_MS		10000	/* one jobdeck ctl */
@@ -798,38 +799,6 @@ START_TEST(test_stack_watch)
 }
 END_TEST
 
-/* Count the live processes whose command line is `sleep ARG`; one's pid. */
-static int
-count_sleeps(const char *arg, pid_t *one)
-{
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[300], buf[256], want[64];
-	ssize_t		 n;
-	size_t		 wlen;
-	int		 fd, count = 0;
-
-	wlen = (size_t)snprintf(want, sizeof want, "sleep%c%s%c", '\0', arg,
-	    '\0');
-	ck_assert_ptr_nonnull(d = opendir("/proc"));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		/* A zombie's is empty. */
-		n = read(fd, buf, sizeof buf);
-		close(fd);
-		if (n == (ssize_t)wlen && memcmp(buf, want, wlen) == 0) {
-			if (count++ == 0 && one != NULL)
-				*one = (pid_t)atol(de->d_name);
-		}
-	}
-	closedir(d);
-	return count;
-}
-
 /*
  * Wait until `sleep ARG` runs (want 1) or none is left (want 0), reading
  * the deck's screen when it still runs; a failure says when.
@@ -841,7 +810,7 @@ wait_sleeps(struct deck *d, const char *arg, int want, const char *when)
 	pid_t	pid = 0;
 	int	n;
 
-	while ((n = count_sleeps(arg, &pid)) != want && !(want && n > 0)) {
+	while ((n = testproc_sleeps(arg, &pid)) != want && !(want && n > 0)) {
 		ck_assert_msg(term_now_ms() < end, "%s: %d `sleep %s` after %d "
 		    "ms", when, n, arg, WAIT_MS);
 		if (d != NULL)
@@ -1014,7 +983,7 @@ stack_contained(int marker)
 	ck_assert_int_eq(kill(term_pid(d.t), SIGKILL), 0);
 	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck "
 	    "outlived SIGKILL");
-	ck_assert_msg(count_sleeps(c, NULL) == 1, "the escapee died with the "
+	ck_assert_msg(testproc_sleeps(c, NULL) == 1, "the escapee died with the "
 	    "deck: the sweep below proves nothing");
 	/* ...and the next deck's sweep kills it. */
 	d2 = d;
