@@ -282,8 +282,6 @@ cmd_messages_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_msg	*msgs;
 	struct cmd_help		 h = { NULL, 0, 0 };
-	struct tm		 tm;
-	time_t			 t;
 	char			 stamp[16], *head;
 	int			 n, i;
 
@@ -306,10 +304,7 @@ cmd_messages_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	cmd_help_add(&h, xprintf("%-*s%s", CMD_MESSAGES_INDENT,
 	    "TIME      KIND", "MESSAGE"));
 	for (i = 0; i < n; i++) {
-		t = (time_t)msgs[i].time;
-		if (localtime_r(&t, &tm) == NULL ||
-		    strftime(stamp, sizeof stamp, "%H:%M:%S", &tm) == 0)
-			snprintf(stamp, sizeof stamp, "-");
+		job_format_clock(msgs[i].time * 1000, 0, stamp, sizeof stamp);
 		head = xprintf("%-8s  %-5s  ", stamp, msgs[i].error ? "error" :
 		    "info");
 		cmd_help_wrap(&h, head, CMD_MESSAGES_INDENT, msgs[i].text,
