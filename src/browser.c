@@ -597,10 +597,11 @@ browser_reply_cb(long status, const char *body, size_t len,
 		    b->json_url);
 	else if (b->kind == BROWSER_KIND_REMOTE && !hostport_ws_same(
 	    jsonval_get_string(doc, "webSocketDebuggerUrl"), b->cdp_url))
-		why = xprintf("%s: refused the webSocketDebuggerUrl %s: not at "
-		    "%s, the cdp_url's host and port", b->json_url,
-		    jsonval_get_string(doc, "webSocketDebuggerUrl"),
-		    b->target);
+		why = xprintf("%s: refused the webSocketDebuggerUrl %s: not "
+		    "%s://%s, the cdp_url's scheme, host and port",
+		    b->json_url, jsonval_get_string(doc,
+		    "webSocketDebuggerUrl"), strncmp(b->cdp_url, "wss://", 6) ==
+		    0 ? "wss" : "ws", b->target);
 	else
 		ws = jsonval_get_string(doc, "webSocketDebuggerUrl");
 	if (why == NULL) {

@@ -232,30 +232,32 @@ hostport_same_host(const char *a, const char *b)
 
 /*
  * Return whether two ws:// or wss:// URLs (hostport_ws_url()'s rule, DNS
- * names allowed) are at the same host and port; 0 when either is not
- * such a URL.
+ * names allowed) have the same scheme, host and port; 0 when either is
+ * not such a URL.
  */
 int
 hostport_ws_same(const char *a, const char *b)
 {
-	const char	*scheme, *hp;
+	const char	*sa, *sb, *hp;
 	char		*ha, *pa, *hb, *pb, *cause = NULL;
 	size_t		 len;
 	int		 same;
 
-	if (hostport_ws_parse("url", a, 1, &ha, &pa, &scheme, &hp, &len,
+	if (hostport_ws_parse("url", a, 1, &ha, &pa, &sa, &hp, &len,
 	    &cause) != 0) {
 		free(cause);
 		return 0;
 	}
-	if (hostport_ws_parse("url", b, 1, &hb, &pb, &scheme, &hp, &len,
+	if (hostport_ws_parse("url", b, 1, &hb, &pb, &sb, &hp, &len,
 	    &cause) != 0) {
 		free(cause);
 		free(ha);
 		free(pa);
 		return 0;
 	}
-	same = hostport_same_host(ha, hb) && atoi(pa) == atoi(pb);
+	/* wss:// is not ws://: a downgrade to plain text is another place. */
+	same = strcmp(sa, sb) == 0 && hostport_same_host(ha, hb) &&
+	    atoi(pa) == atoi(pb);
 	free(ha);
 	free(pa);
 	free(hb);

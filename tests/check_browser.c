@@ -1009,13 +1009,16 @@ START_TEST(test_connect_foreign_ws)
 		const char	*ws;		/* the reply's host */
 		int		 delta;		/* ... its port, from ours */
 		int		 ready;
+		const char	*scheme;	/* the reply's */
 	} cases[] = {
-		{ "127.0.0.1", "", "10.11.12.13", 0, 0 },
-		{ "127.0.0.1", "", "127.0.0.1", 1, 0 },
-		{ "localhost", "", "localhost.evil.example", 0, 0 },
-		{ "127.0.0.1", "/devtools/browser/given", "203.0.113.9", 0, 0 },
-		{ "localhost", "", "LocalHost", 0, 1 },
-		{ "127.0.0.1", "/", "127.0.0.1", 0, 1 },
+		{ "127.0.0.1", "", "10.11.12.13", 0, 0, "ws" },
+		{ "127.0.0.1", "", "127.0.0.1", 1, 0, "ws" },
+		{ "localhost", "", "localhost.evil.example", 0, 0, "ws" },
+		{ "127.0.0.1", "/devtools/browser/given", "203.0.113.9", 0, 0,
+		    "ws" },
+		{ "127.0.0.1", "", "127.0.0.1", 0, 0, "wss" },
+		{ "localhost", "", "LocalHost", 0, 1, "ws" },
+		{ "127.0.0.1", "/", "127.0.0.1", 0, 1, "ws" },
 	};
 	struct browser	*b;
 	char		 hp[128], cdp[256], ws[128], body[512], want[512];
@@ -1027,8 +1030,8 @@ START_TEST(test_connect_foreign_ws)
 		fd = testnet_bound(&port);
 		snprintf(hp, sizeof hp, "%s:%d", cases[i].host, port);
 		snprintf(cdp, sizeof cdp, "ws://%s%s", hp, cases[i].path);
-		snprintf(ws, sizeof ws, "ws://%s:%d/devtools/browser/x",
-		    cases[i].ws, port + cases[i].delta);
+		snprintf(ws, sizeof ws, "%s://%s:%d/devtools/browser/x",
+		    cases[i].scheme, cases[i].ws, port + cases[i].delta);
 		snprintf(body, sizeof body, "{\"Browser\": \"Fake/1\", "
 		    "\"webSocketDebuggerUrl\": \"%s\"}", ws);
 		serve_fd(fd, body, &pid);
@@ -1045,8 +1048,8 @@ START_TEST(test_connect_foreign_ws)
 			    "%s: ready with %s", cdp, browser_url(b));
 			ck_assert_ptr_null(browser_url(b));
 			snprintf(want, sizeof want, "http://%s/json/version: "
-			    "refused the webSocketDebuggerUrl %s: not at %s, "
-			    "the cdp_url's host and port", hp, ws, hp);
+			    "refused the webSocketDebuggerUrl %s: not ws://%s, "
+			    "the cdp_url's scheme, host and port", hp, ws, hp);
 			ck_assert_str_eq(browser_why(b), want);
 		}
 		browser_free(b);
