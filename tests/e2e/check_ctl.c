@@ -358,7 +358,8 @@ wait_state(struct deck *d, const char *id, const char *state, int ms)
 			return j;
 		}
 		ck_assert_msg(term_now_ms() < end, "job %s is %s, not %s, "
-		    "after %d ms", id, json_str(j, "state"), state, ms);
+		    "after %d ms: %s", id, json_str(j, "state"), state, ms,
+		    r.out);
 		jsonread_free(j);
 		ctlres_free(&r);
 		term_pump(d->t, 50);
@@ -2735,14 +2736,20 @@ END_TEST
 /*
  * Start a deck named name in a PID namespace of its own (unshare), so
  * its pid and its jobs' pids are the same every time, as in a container;
- * state is the XDG_STATE_HOME it shares with the deck before it.
+ * state is the XDG_STATE_HOME it shares with the deck before it.  Its
+ * mount namespace has no cgroup2 mount (a container without one): a deck
+ * that sees the machine's cgroups but not its processes takes every other
+ * deck's cgroup for a dead deck's and kills its jobs (cgroup_sweep()),
+ * so with the mount this test killed the jobs of decks run beside it.
  */
 static void
 deck_open_pidns(struct deck *d, const char *name, const char *state)
 {
 	const char	*argv[] = { "/usr/bin/unshare", "--pid", "--fork",
-	    "--mount-proc", "--kill-child", bin_path(), "-c", "/dev/null", "-S",
-	    name, NULL };
+	    "--mount-proc", "--kill-child", "sh", "-c",
+	    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do "
+	    "umount -l \"$m\" || exit 125; done; exec \"$@\"", "sh",
+	    bin_path(), "-c", "/dev/null", "-S", name, NULL };
 	const char	*env[] = { state, NULL };
 
 	memset(d, 0, sizeof *d);
@@ -2774,6 +2781,8 @@ START_TEST(test_store_pid_reuse)
 	if (geteuid() != 0)
 		TEST_SKIP("needs root for a PID namespace");
 	NEED("unshare");
+	NEED("findmnt");
+	NEED("umount");
 	deck_open_pidns(&a, "pidns", NULL);
 	CTL_EXPECT(&a, &r, 0, "spawn", "--", "echo from-the-first-deck");
 	ctlres_free(&r);
