@@ -2026,6 +2026,45 @@ START_TEST(test_keep_finished_late_output)
 }
 END_TEST
 
+/*
+ * keep_finished drops a finished job as soon as what its leader left
+ * behind is gone, not when the kill's grace period is over: here the
+ * leftover (output closed, SIGTERM ignored) is reaped after the job's
+ * output ended, and nothing looked at the table again until the grace
+ * (10 minutes) ran out.  Under load the same order made
+ * keep_finished_late_output fail.
+ */
+START_TEST(test_keep_finished_leftover_gone)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		 cmd[PATH_MAX + 160], go[PATH_MAX];
+	int		 removed = 0, fd;
+
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &removed_cbs, &removed), 0);
+	jobtable_set_keep_finished(fx.jt, 0);
+	jobtable_set_grace(fx.jt, 600000);
+	snprintf(go, sizeof go, "%s/go", fx.dir);
+	snprintf(cmd, sizeof cmd, "trap '' TERM HUP; (exec </dev/null "
+	    ">/dev/null 2>&1; until [ -e %s ]; do sleep 0.05; done) & "
+	    "echo bye.", go);
+	memset(&spec, 0, sizeof spec);
+	job = spawn_full(&spec, cmd);
+	wait_done(job);
+	ck_assert_msg(removed == 0, "a job was dropped while its leftover "
+	    "lives");
+	ck_assert_int_eq(jobtable_busy(fx.jt), 1);
+	fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_msg(run_until(int_set, &removed, 8000), "the finished job "
+	    "was kept after its leftover ended: %d job(s)",
+	    jobtable_count(fx.jt));
+	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
+}
+END_TEST
+
 /* Whether the job pointed to runs. */
 static int
 is_running(void *arg)
@@ -2733,6 +2772,7 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_cancels_restart);
 	tcase_add_test(tc, test_restart_name_in_use);
 	tcase_add_test(tc, test_keep_finished_late_output);
+	tcase_add_test(tc, test_keep_finished_leftover_gone);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("stack");
