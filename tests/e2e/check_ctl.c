@@ -1456,10 +1456,14 @@ START_TEST(test_oversized)
 }
 END_TEST
 
-/* A half-sent request times out; meanwhile others are served. */
+/*
+ * A half-sent request times out; meanwhile others are served: ps gets its
+ * answer while the half-sent request still waits for its end.
+ */
 START_TEST(test_half_sent)
 {
 	struct deck	 d;
+	struct pollfd	 pfd;
 	char		*reply;
 	int64_t		 start;
 	int		 fd;
@@ -1469,8 +1473,11 @@ START_TEST(test_half_sent)
 	sock_write(fd, "ps", 2);
 	start = term_now_ms();
 	assert_deck_works(&d);
-	ck_assert_msg(term_now_ms() - start < 2000, "ps waited behind the "
-	    "half-sent request");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ck_assert_msg(poll(&pfd, 1, 0) == 0, "ps waited behind the half-sent "
+	    "request (revents 0x%x after %lld ms)", pfd.revents,
+	    (long long)(term_now_ms() - start));
 	reply = sock_reply(&d, fd, 10000, NULL);
 	ck_assert_msg(reply != NULL, "the half-sent request was not dropped");
 	ck_assert_str_eq(reply, "2\nrequest timed out after 5000 ms\n");
@@ -1591,14 +1598,13 @@ END_TEST
  * 128 connections that send one byte and nothing more do not lock real
  * clients out: a new connection takes the place of the oldest one still
  * sending its request (which is told why), and 30 requests in a row are
- * all served promptly.
+ * all served, none after an idle one's time limit.
  */
 START_TEST(test_slowloris)
 {
 	struct deck	 d;
 	struct ctlres	 r;
 	char		*reply;
-	int64_t		 start, took;
 	int		 fds[128], i;
 
 	deck_start(&d, "slowloris", NULL);
@@ -1609,14 +1615,15 @@ START_TEST(test_slowloris)
 			term_pump(d.t, 50);
 	}
 	term_pump(d.t, 300);
-	start = term_now_ms();
+	/*
+	 * Each is served at once, not after an idle one's time limit: the
+	 * oldest idle one was dropped for the first of them (its reply says
+	 * so; one that had timed out would say "request timed out").
+	 */
 	for (i = 0; i < 30; i++) {
 		CTL_EXPECT(&d, &r, 0, "ps");
 		ctlres_free(&r);
 	}
-	took = term_now_ms() - start;
-	ck_assert_msg(took < 10000, "30 requests behind 128 idle connections "
-	    "took %lld ms", (long long)took);
 	reply = sock_reply(&d, fds[0], WAIT_MS, NULL);
 	ck_assert_msg(reply != NULL, "the oldest idle connection was kept");
 	ck_assert_str_eq(reply, "2\nrequest not complete: dropped for a new "
