@@ -682,9 +682,8 @@ START_TEST(test_resize)
 	    "the child did not see 37 78 again after growing back\n%s",
 	    e2e_dump(t));
 	/* The whole frame is redrawn, not just what curses thought changed. */
-	term_pump(t, 300);
-	E2E_ASSERT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
-	    strlen("┌ Processes (1 running)")) == 0,
+	E2E_WAIT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
+	    strlen("┌ Processes (1 running)")) == 0, WAIT_MS,
 	    "the panel's title is missing after growing back");
 	for (row = 1; row < 38; row++)
 		E2E_ASSERT(t, strncmp(term_row_text(t, row), "│", 3) == 0 &&
@@ -1190,10 +1189,11 @@ START_TEST(test_scrollback_steady)
 	e2e_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
 	EXPECT_LINE(t, &pane, "L50", WAIT_MS);
 	term_key(t, TERM_KEY_PAGEUP);
+	E2E_WAIT(t, strncmp(term_text_in(t, &top), "L", 1) == 0, WAIT_MS,
+	    e2e_fmt("the pane's top row after PgUp is \"%s\"",
+	    term_text_in(t, &top)));
 	term_pump(t, 200);
 	snprintf(before, sizeof before, "%s", term_text_in(t, &top));
-	E2E_ASSERT(t, strncmp(before, "L", 1) == 0,
-	    e2e_fmt("the pane's top row after PgUp is \"%s\"", before));
 	/* About 20 more lines arrive meanwhile. */
 	term_pump(t, 1000);
 	E2E_ASSERT(t, strcmp(term_text_in(t, &top), before) == 0,
@@ -1614,10 +1614,9 @@ START_TEST(test_pager_search)
 	EXPECT_IN(t, &bottom, "/apple", WAIT_MS);
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_GONE_IN(t, &bottom, "/apple", WAIT_MS);
-	term_pump(t, 300);
-	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
+	E2E_WAIT(t, pager_reversed(t, apple, 1) &&
 	    pager_reversed(t, apple, 5) && !pager_reversed(t, apple, 6) &&
-	    pager_reversed(t, tart, 1), "apple (no capitals) is not "
+	    pager_reversed(t, tart, 1), WAIT_MS, "apple (no capitals) is not "
 	    "highlighted in both Apple and apple");
 	term_type(t, "n");
 	term_pump(t, 300);
@@ -1627,9 +1626,9 @@ START_TEST(test_pager_search)
 
 	term_type(t, "/Apple");
 	term_key(t, TERM_KEY_ENTER);
-	term_pump(t, 300);
-	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
-	    !pager_reversed(t, tart, 1), "Apple (a capital) matched apple");
+	E2E_WAIT(t, pager_reversed(t, apple, 1) &&
+	    !pager_reversed(t, tart, 1), WAIT_MS,
+	    "Apple (a capital) matched apple");
 	term_type(t, "n");
 	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
 
