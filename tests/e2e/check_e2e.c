@@ -38,7 +38,6 @@ static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
 
 static struct term	*deck_start(const char *const *, const char *const *);
-static int		 deck_page_to(struct term *, const char *);
 static void		 deck_plain(const char *, char *, size_t);
 static int		 deck_find_line(struct term *,
 			    const struct term_rect *, const char *);
@@ -78,20 +77,6 @@ deck_start(const char *const *env, const char *const *cmds)
 		args[n++] = cmds[i];
 	args[n] = NULL;
 	return e2e_start(args, env);
-}
-
-/* Page a text view down until text shows; whether it did. */
-static int
-deck_page_to(struct term *t, const char *text)
-{
-	int	i;
-
-	for (i = 0; i < 4; i++) {
-		if (term_wait_text(t, text, i == 0 ? WAIT_MS : 1000))
-			return 1;
-		term_type(t, " ");
-	}
-	return 0;
 }
 
 /*
@@ -1022,10 +1007,10 @@ START_TEST(test_help)
 	EXPECT_IN(t, NULL, "!kill-all", WAIT_MS);
 	EXPECT_IN(t, NULL, "!logs", WAIT_MS);
 	EXPECT_IN(t, NULL, "!ps", WAIT_MS);
-	E2E_ASSERT(t, deck_page_to(t, "!quit"), "!help lacks !quit");
+	E2E_ASSERT(t, e2e_page_to(t, "!quit", 3, WAIT_MS), "!help lacks !quit");
 	/* The keys, from the binding table, on a later page. */
-	E2E_ASSERT(t, deck_page_to(t, "C-t                focus"),
-	    "!help lacks the focus key");
+	E2E_ASSERT(t, e2e_page_to(t, "C-t                focus", 3,
+	    WAIT_MS), "!help lacks the focus key");
 	term_close(t);
 }
 END_TEST
@@ -1375,8 +1360,8 @@ START_TEST(test_config_focus_key)
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	/* The help names the key in use. */
 	e2e_run(t, "!help");
-	E2E_ASSERT(t, deck_page_to(t, "C-g                focus"),
-	    "!help lacks the focus key C-g");
+	E2E_ASSERT(t, e2e_page_to(t, "C-g                focus", 3,
+	    WAIT_MS), "!help lacks the focus key C-g");
 	E2E_ASSERT(t, !term_find(t, "C-t ", NULL, NULL),
 	    "!help names C-t when focus_key is C-g");
 	term_close(t);

@@ -66,6 +66,7 @@ const char	*e2e_fmt(const char *, ...)
 const char	*e2e_dump(struct term *);
 struct term	*e2e_start(const char *const *, const char *const *);
 void		 e2e_run(struct term *, const char *);
+int		 e2e_page_to(struct term *, const char *, int, int);
 const char	*e2e_cfg_write(const char *, const char *);
 void		 e2e_cfg_remove(void);
 int		 e2e_batch(const char *, char *, size_t);
