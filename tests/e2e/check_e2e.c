@@ -1487,9 +1487,10 @@ pager_line_row(struct term *t, const char *text, int ms)
 /*
  * !logs of 3,000,000 lines: the first screen comes without the log read
  * into memory (the deck grows by less than 20 MB; how long it took is
- * printed, a speed for make bench to judge); G shows the last line, a search finds one near
- * the end, n wraps to it (or says it is alone), # numbers the lines, and a
- * long search shows its progress and stops on Esc.
+ * printed, a speed for make bench to judge); G shows the last line, a
+ * search finds one near the end, n wraps to it (or says it is alone), #
+ * numbers the lines, and a long search shows its progress and stops on
+ * Esc.
  */
 START_TEST(test_pager_large)
 {

@@ -66,9 +66,9 @@
  * machine takes minutes: the test waits as long as the log grows.
  */
 #define FLOOD_MB	512
-#define FLOOD_STALL_MS	60000	/* the flood's log grows within this */
+#define FLOOD_STALL_MS	60000	/* the flood's log grows within it */
 #define RSS_MAX_KB	(100 * 1024)	/* jobdeck's memory bound */
-#define ECHO_WAIT_MS	20000	/* longest wait for an echo, during a flood */
+#define ECHO_WAIT_MS	20000	/* longest wait for an echo in a flood */
 #define HUGE_STRING	(100 * 1000 * 1000)	/* unterminated OSC/DCS */
 #define MANY_JOBS	500
 #define CYCLE_JOBS	1000
@@ -1373,8 +1373,8 @@ START_TEST(test_flood)
 			grown = size;
 			grown_at = now;
 		}
-		ck_assert_msg(now - grown_at < FLOOD_STALL_MS, "the flood's log "
-		    "did not grow for %d ms: %lld of %llu bytes logged\n%s",
+		ck_assert_msg(now - grown_at < FLOOD_STALL_MS, "the flood's "
+		    "log did not grow for %d ms: %lld of %llu bytes logged\n%s",
 		    FLOOD_STALL_MS, (long long)size,
 		    (unsigned long long)logged, fault_dump(&f));
 		if (!done && now >= next_key) {
@@ -2297,7 +2297,7 @@ END_TEST
 #define CTL_HALF_CLOSED		140	/* events clients that leave */
 #define CTL_LOG_MB		50	/* the big log */
 #define CTL_RSS_MAX_KB		(40 * 1024)
-#define CTL_ECHO_DURING		3	/* keys echoed while others wait */
+#define CTL_ECHO_DURING		3	/* echoes while others wait */
 #define CTL_RUN_MS		20000	/* a `jobdeck ctl` run at most */
 
 /* Write the deck's socket path into path. */
