@@ -2143,7 +2143,9 @@ jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
  * Reap every child that has exited, recording the jobs' statuses.  A
  * batch is reaped before any of it is looked at, so the zombies a leader
  * left to us are gone when what is left of its group is looked for.  A
- * job leader that stopped or continued changes the job's state.
+ * job leader that stopped or continued changes the job's state.  What
+ * was reaped may have been the last of a finished job's leftovers, which
+ * kept it in the table (jobtable_removable()): keep_finished looks again.
  */
 void
 jobtable_reap(struct jobtable *jt)
@@ -2165,6 +2167,7 @@ jobtable_reap(struct jobtable *jt)
 		for (i = 0; i < n; i++)
 			jobtable_reaped(jt, pids[i], statuses[i]);
 	} while (n == 64);
+	jobtable_trim_finished(jt);
 	jobtable_tidy(jt);
 }
 

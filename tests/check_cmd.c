@@ -305,6 +305,28 @@ wait_state(struct job *job, enum job_state state)
 	}
 }
 
+/*
+ * Turn the loop until nothing is left of any job in the table (no group,
+ * no leftover), for at most 5 s.
+ */
+static void
+wait_all_gone(void)
+{
+	struct job	*job;
+	int64_t		 end = loop_now_ms() + 5000;
+	int		 i;
+
+	for (i = 0; i < jobtable_count(rec.jt); i++) {
+		job = jobtable_get(rec.jt, i);
+		while (job_is_running(job) || job_signal(job, 0) == 0 ||
+		    job_lingers(job)) {
+			ck_assert_msg(loop_now_ms() < end, "job %d (%s) is not "
+			    "gone", job_id(job), job_command(job));
+			loop_run_once(rec.loop, 20);
+		}
+	}
+}
+
 /* Turn the loop for ms milliseconds. */
 static void
 run_for(int ms)
@@ -989,7 +1011,7 @@ START_TEST(test_kill_several)
 	ck_assert_int_eq(job_state(jobtable_get(rec.jt, 1)), JOB_CANCELED);
 
 	/* Killing a job that has ended is an error. */
-	run_for(100);
+	wait_all_gone();
 	rec_clear();
 	run_error("!kill 1", "kill: job 1 is not running");
 }
@@ -1023,7 +1045,7 @@ START_TEST(test_kill_all)
 	status = job_exit_status(jobtable_get(rec.jt, 1));
 	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 	    "job 2 ended with status %#x, not SIGKILL", status);
-	run_for(200);
+	wait_all_gone();
 	rec_clear();
 	run_ok("!killall");
 	ck_assert_str_eq(rec.messages[0], "no running jobs");
@@ -1918,17 +1940,19 @@ START_TEST(test_stack_kill_group_order)
 	snprintf(toml, sizeof toml,
 	    "[[job]]\nname = \"db\"\ngroup = \"be\"\nautostart = false\n"
 	    "command = '''trap 'echo db >> %s; exit 0' TERM; "
-	    "while :; do sleep 0.05; done'''\n"
+	    "echo trapped; while :; do sleep 0.05; done'''\n"
 	    "[[job]]\nname = \"api\"\ngroup = \"be\"\nautostart = false\n"
 	    "command = '''trap 'sleep 0.3; echo api >> %s; exit 0' TERM; "
-	    "while :; do sleep 0.05; done'''\n"
+	    "echo trapped; while :; do sleep 0.05; done'''\n"
 	    "depends_on = { db = \"started\" }\n", path, path);
 	stack_load(toml);
 	rec_clear();
 	run_ok("!start-group be");
 	wait_state(job_named("db"), JOB_RUNNING);
 	wait_state(job_named("api"), JOB_RUNNING);
-	run_for(200);	/* both shells have set their traps */
+	/* Both shells have set their traps. */
+	wait_text_has(job_named("db"), "trapped");
+	wait_text_has(job_named("api"), "trapped");
 	rec_clear();
 	run_ok("!kill-group be");
 	ck_assert_str_eq(rec.messages[0], "stopping 2 jobs of be");

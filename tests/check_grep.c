@@ -192,16 +192,23 @@ hits_add(const struct grep_match *m, void *arg)
 		ck_assert_ptr_nonnull(h->v);
 	}
 	x = &h->v[h->n++];
-	ck_assert_int_eq(strlen(m->run), STORE_ID_LEN);
+	/*
+	 * Checked in plain C, the assertion made only when one fails: a
+	 * search finds 100,000 matches, and each ck_assert is a write to
+	 * the test's parent (under a sanitizer on a busy machine, the case
+	 * took most of its time limit).
+	 */
+	if (strlen(m->run) != STORE_ID_LEN || strcmp(m->meta->run, m->run) !=
+	    0 || memchr(m->text, '\0', m->len) != NULL || m->so > m->eo ||
+	    m->eo > m->len)
+		ck_abort_msg("match %d: run %s (meta %s), so %zu, eo %zu, len "
+		    "%zu, text %.*s", h->n, m->run, m->meta->run, m->so, m->eo,
+		    m->len, (int)m->len, m->text);
 	strcpy(x->run, m->run);
-	ck_assert_str_eq(m->meta->run, m->run);
 	x->job = m->meta->job;
 	x->line = m->line;
 	x->time = m->time;
 	x->text = strndup(m->text, m->len);
-	ck_assert_uint_eq(strlen(x->text), m->len);
-	ck_assert_uint_le(m->so, m->eo);
-	ck_assert_uint_le(m->eo, m->len);
 	x->so = m->so;
 	x->eo = m->eo;
 	return h->stop_each;
@@ -551,7 +558,8 @@ START_TEST(test_long_line)
 END_TEST
 
 /*
- * Compare two searches' matches: the same runs, lines, texts and places.
+ * Compare two searches' matches: the same runs, lines, texts and places
+ * (in plain C; the assertions are made on the first that differs).
  */
 static void
 assert_same(const struct hits *a, const struct hits *b)
@@ -560,6 +568,12 @@ assert_same(const struct hits *a, const struct hits *b)
 
 	ck_assert_int_eq(a->n, b->n);
 	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->v[i].run, b->v[i].run) == 0 &&
+		    a->v[i].line == b->v[i].line &&
+		    a->v[i].time == b->v[i].time &&
+		    strcmp(a->v[i].text, b->v[i].text) == 0 &&
+		    a->v[i].so == b->v[i].so && a->v[i].eo == b->v[i].eo)
+			continue;
 		ck_assert_str_eq(a->v[i].run, b->v[i].run);
 		ck_assert_int_eq(a->v[i].line, b->v[i].line);
 		ck_assert_int_eq(a->v[i].time, b->v[i].time);
@@ -1321,7 +1335,8 @@ grep_suite(void)
 
 	tc = tcase_create("search");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 30);
+	/* budget_steps greps 5 MB ten times: a sanitizer's, on a busy host. */
+	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, test_literal);
 	tcase_add_test(tc, test_icase);
 	tcase_add_test(tc, test_icase_locale);

@@ -376,6 +376,38 @@ all_reaped(void *arg)
 	return jobtable_running(fx.jt) == 0;
 }
 
+/* Whether the table holds no job. */
+static int
+table_empty(void *arg)
+{
+	(void)arg;
+	return jobtable_count(fx.jt) == 0;
+}
+
+/* Whether nothing is left of the job pointed to: no group, no leftover. */
+static int
+job_gone(void *arg)
+{
+	struct job	*job = arg;
+
+	return !job_is_running(job) && job_signal(job, 0) != 0 &&
+	    !job_lingers(job);
+}
+
+/* Whether nothing is left of any job in the table. */
+static int
+all_gone(void *arg)
+{
+	int	i;
+
+	(void)arg;
+	for (i = 0; i < jobtable_count(fx.jt); i++) {
+		if (!job_gone(jobtable_get(fx.jt, i)))
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether the output so far contains the string arg. */
 static int
 output_has(void *arg)
@@ -517,16 +549,26 @@ END_TEST
 
 /*
  * A job that closes every standard stream (so reading its pty gives EIO)
- * keeps running: jobdeck must not close the master and hang it up.
+ * keeps running: jobdeck must not close the master and hang it up.  It
+ * runs until the test lets it go.
  */
 START_TEST(test_closed_streams_not_hung_up)
 {
 	struct job	*job;
+	char		 cmd[PATH_MAX + 128], go[PATH_MAX];
+	int		 fd;
 
-	job = spawn("echo before; exec sleep 1 </dev/null >/dev/null 2>&1");
+	snprintf(go, sizeof go, "%s/go", fx.dir);
+	snprintf(cmd, sizeof cmd, "echo before; exec sh -c 'until [ -e %s ]; "
+	    "do sleep 0.05; done' </dev/null >/dev/null 2>&1", go);
+	job = spawn(cmd);
+	ck_assert(run_until(output_has, "before", 5000));
 	run_for(500);
 	ck_assert_msg(job_is_running(job), "the job was hung up: %s",
 	    job_state_name(job_state(job)));
+	fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
 	wait_done(job);
 	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
 	ck_assert(WIFEXITED(job_exit_status(job)));
@@ -541,8 +583,8 @@ START_TEST(test_sigint_is_canceled)
 {
 	struct job	*job;
 
-	job = spawn("sleep 100");
-	run_for(100);
+	job = spawn("echo ready; exec sleep 100");
+	ck_assert(run_until(output_has, "ready", 5000));
 	ck_assert_int_eq(job_signal(job, SIGINT), 0);
 	wait_done(job);
 	ck_assert_int_eq(job_state(job), JOB_CANCELED);
@@ -617,27 +659,27 @@ START_TEST(test_missing_program)
 }
 END_TEST
 
-/* Killing `sleep 100` cancels it at once with SIGTERM. */
+/*
+ * Killing `sleep 100` cancels it at once with SIGTERM: it dies of that
+ * signal, not of the SIGKILL a minute's grace would send.
+ */
 START_TEST(test_kill_term)
 {
 	struct job	*job;
-	int64_t		 t0;
 
-	jobtable_set_grace(fx.jt, 3000);
+	jobtable_set_grace(fx.jt, 60000);
 	job = spawn("sleep 100");
 	run_for(100);
 	ck_assert(job_is_running(job));
-	t0 = loop_now_ms();
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
 	wait_done(job);
-	ck_assert_int_lt(loop_now_ms() - t0, 1500);
 	ck_assert_int_eq(job_state(job), JOB_CANCELED);
 	ck_assert_str_eq(job_state_name(JOB_CANCELED), "canceled");
 	ck_assert(WIFSIGNALED(job_exit_status(job)));
 	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), SIGTERM);
 
 	/* A job that is gone (its sleep reaped too) cannot be killed again. */
-	run_for(200);
+	ck_assert(run_until(job_gone, job, 5000));
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), -1);
 }
 END_TEST
@@ -663,13 +705,16 @@ START_TEST(test_kill_just_spawned)
 }
 END_TEST
 
-/* A job that ignores SIGTERM gets SIGKILL once the grace period is over. */
+/*
+ * A job that ignores SIGTERM gets SIGKILL once the grace period is over:
+ * not before it, and long before twice it.
+ */
 START_TEST(test_kill_grace)
 {
 	struct job	*job;
 	int64_t		 t0, took;
 
-	jobtable_set_grace(fx.jt, 300);
+	jobtable_set_grace(fx.jt, 2000);
 	job = spawn("trap '' TERM; echo ready; sleep 100");
 	ck_assert(run_until(output_has, "ready", 5000));
 	t0 = loop_now_ms();
@@ -677,10 +722,10 @@ START_TEST(test_kill_grace)
 	ck_assert_int_eq(jobtable_busy(fx.jt), 1);
 	run_for(150);
 	ck_assert_msg(job_is_running(job), "SIGTERM was not ignored");
-	wait_done(job);
+	ck_assert(run_until(is_done, job, 10000));
 	took = loop_now_ms() - t0;
-	ck_assert_msg(took >= 290 && took < 1500, "took %lld ms",
-	    (long long)took);
+	ck_assert_msg(took >= 1990 && took < 4000, "took %lld ms, not about "
+	    "the grace of 2000 ms", (long long)took);
 	ck_assert_int_eq(job_state(job), JOB_CANCELED);
 	ck_assert(WIFSIGNALED(job_exit_status(job)));
 	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), SIGKILL);
@@ -752,8 +797,8 @@ START_TEST(test_kill_grace_after_removal)
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
 	ck_assert_msg(run_until(pid_gone_cond, &bg, 3000),
 	    "the group's member %ld survived its SIGKILL", (long)bg);
-	run_for(100);
-	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+	ck_assert_msg(run_until(table_empty, NULL, 5000), "the killed job "
+	    "was kept: %d job(s)", jobtable_count(fx.jt));
 }
 END_TEST
 
@@ -783,7 +828,10 @@ START_TEST(test_input_bounded)
 }
 END_TEST
 
-/* kill-all signals every job at once: three grace periods overlap. */
+/*
+ * kill-all signals every job at once: three grace periods overlap, so all
+ * is over in less than two of them (one after another takes three).
+ */
 START_TEST(test_kill_all_at_once)
 {
 	struct job	*jobs[3];
@@ -791,7 +839,7 @@ START_TEST(test_kill_all_at_once)
 	char		 cmd[64];
 	int		 i;
 
-	jobtable_set_grace(fx.jt, 500);
+	jobtable_set_grace(fx.jt, 2000);
 	for (i = 0; i < 3; i++) {
 		snprintf(cmd, sizeof cmd, "trap '' TERM; echo ready%d; "
 		    "sleep 100", i);
@@ -804,10 +852,10 @@ START_TEST(test_kill_all_at_once)
 
 	t0 = loop_now_ms();
 	ck_assert_int_eq(jobtable_kill_all(fx.jt), 3);
-	ck_assert(run_until(all_reaped, NULL, 5000));
+	ck_assert(run_until(all_reaped, NULL, 10000));
 	took = loop_now_ms() - t0;
-	ck_assert_msg(took >= 490 && took < 1000, "took %lld ms",
-	    (long long)took);
+	ck_assert_msg(took >= 1990 && took < 4000, "took %lld ms: the graces "
+	    "of 2000 ms did not overlap", (long long)took);
 	for (i = 0; i < 3; i++) {
 		ck_assert_int_eq(job_state(jobs[i]), JOB_CANCELED);
 		ck_assert_int_eq(WTERMSIG(job_exit_status(jobs[i])), SIGKILL);
@@ -815,7 +863,7 @@ START_TEST(test_kill_all_at_once)
 	ck_assert_int_eq(fx.exited, 3);
 
 	/* Once the shells' children are reaped too, nothing is left. */
-	run_for(200);
+	ck_assert(run_until(all_gone, NULL, 5000));
 	ck_assert_int_eq(jobtable_kill_all(fx.jt), 0);
 }
 END_TEST
@@ -1725,11 +1773,11 @@ START_TEST(test_timeout)
 {
 	struct job_spec	 spec;
 	struct job	*a, *b;
-	int64_t		 t0 = loop_now_ms();
 
 	jobtable_set_grace(fx.jt, 300);
 	memset(&spec, 0, sizeof spec);
-	spec.timeout_ms = 200;
+	/* Time enough for the second one's trap, however busy the machine. */
+	spec.timeout_ms = 1000;
 	a = spawn_full(&spec, "sleep 30");
 	b = spawn_full(&spec, "trap '' TERM; echo armed; "
 	    "while :; do sleep 0.05; done");
@@ -1737,8 +1785,12 @@ START_TEST(test_timeout)
 	wait_done(b);
 	ck_assert_int_eq(job_state(a), JOB_TIMED_OUT);
 	ck_assert_int_eq(job_state(b), JOB_TIMED_OUT);
-	ck_assert_int_lt(loop_now_ms() - t0, 3000);
-	ck_assert_int_ge(job_duration_ms(a, loop_now_ms()), 150);
+	/* The limit's SIGTERM ended one; the grace's SIGKILL the other. */
+	ck_assert(WIFSIGNALED(job_exit_status(a)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(a)), SIGTERM);
+	ck_assert(WIFSIGNALED(job_exit_status(b)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(b)), SIGKILL);
+	ck_assert_int_ge(job_duration_ms(a, loop_now_ms()), 950);
 }
 END_TEST
 
@@ -1908,7 +1960,7 @@ START_TEST(test_user_restart)
 	struct job	*job;
 	char		*cause = NULL;
 	pid_t		 first;
-	int		 one = 1, two = 2;
+	int		 one = 1, two = 2, three = 3;
 
 	memset(&spec, 0, sizeof spec);
 	spec.name = "svc";
@@ -1933,7 +1985,7 @@ START_TEST(test_user_restart)
 	/* The new run has no end yet: the last run's is not shown. */
 	ck_assert_int_eq(job_end_status(job), WAITSTATUS_NONE);
 	ck_assert_int_eq(fx.started, 3);
-	run_for(200);
+	ck_assert(run_until(ups_reached, &three, 5000));
 	ck_assert_int_eq(output_count("up."), 3);
 
 	/* A name is free again once its job has ended. */
@@ -2023,6 +2075,45 @@ START_TEST(test_keep_finished_late_output)
 	ck_assert_msg(run_until(int_set, &removed, 5000),
 	    "the finished job was kept: %d job(s)", jobtable_count(fx.jt));
 	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+}
+END_TEST
+
+/*
+ * keep_finished drops a finished job as soon as what its leader left
+ * behind is gone, not when the kill's grace period is over: here the
+ * leftover (output closed, SIGTERM ignored) is reaped after the job's
+ * output ended, and nothing looked at the table again until the grace
+ * (10 minutes) ran out.  Under load the same order made
+ * keep_finished_late_output fail.
+ */
+START_TEST(test_keep_finished_leftover_gone)
+{
+	struct job_spec	 spec;
+	struct job	*job;
+	char		 cmd[PATH_MAX + 160], go[PATH_MAX];
+	int		 removed = 0, fd;
+
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &removed_cbs, &removed), 0);
+	jobtable_set_keep_finished(fx.jt, 0);
+	jobtable_set_grace(fx.jt, 600000);
+	snprintf(go, sizeof go, "%s/go", fx.dir);
+	snprintf(cmd, sizeof cmd, "trap '' TERM HUP; (exec </dev/null "
+	    ">/dev/null 2>&1; until [ -e %s ]; do sleep 0.05; done) & "
+	    "echo bye.", go);
+	memset(&spec, 0, sizeof spec);
+	job = spawn_full(&spec, cmd);
+	wait_done(job);
+	ck_assert_msg(removed == 0, "a job was dropped while its leftover "
+	    "lives");
+	ck_assert_int_eq(jobtable_busy(fx.jt), 1);
+	fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_msg(run_until(int_set, &removed, 8000), "the finished job "
+	    "was kept after its leftover ended: %d job(s)",
+	    jobtable_count(fx.jt));
+	ck_assert_int_eq(jobtable_count(fx.jt), 0);
+	ck_assert_int_eq(jobtable_busy(fx.jt), 0);
 }
 END_TEST
 
@@ -2240,7 +2331,6 @@ START_TEST(test_kill_all_order)
 	ck_assert_int_eq(jobtable_kill_all(fx.jt), 3);
 	ck_assert_int_eq(job_state(late), JOB_CANCELED);
 	ck_assert_int_eq(fx.exited, 1);
-	run_for(100);
 	ck_assert(job_is_running(db));
 	ck_assert(jobtable_busy(fx.jt));
 	ck_assert(run_until(exits_reached, &three, 5000));
@@ -2494,15 +2584,19 @@ START_TEST(test_backoff)
 	memset(&spec, 0, sizeof spec);
 	spec.restart = JOB_RESTART_ON_FAILURE;
 	spec.restart_delay_ms = 50;
-	spec.restart_delay_max_ms = 200;
+	/*
+	 * A run longer than the cap is stable: the cap is far above what a
+	 * quick run takes on a busy machine, the third run far above it.
+	 */
+	spec.restart_delay_max_ms = 1000;
 	spec.max_restarts = -1;
 	spec.cwd = fx.dir;
 	cmd = "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); "
 	    "echo $n > count; echo run-$n.; "
-	    "if [ $n -eq 3 ]; then sleep 0.4; fi; [ $n -eq 6 ]";
+	    "if [ $n -eq 3 ]; then sleep 1.5; fi; [ $n -eq 6 ]";
 	job = spawn_full(&spec, cmd);
-	ck_assert_int_eq(job_spec(job)->restart_delay_max_ms, 200);
-	ck_assert(run_until(exits_reached, &six, 10000));
+	ck_assert_int_eq(job_spec(job)->restart_delay_max_ms, 1000);
+	ck_assert(run_until(exits_reached, &six, 15000));
 	run_for(300);
 	ck_assert_msg(fx.started == 6, "%d starts: output %s", fx.started,
 	    fx.out);
@@ -2516,17 +2610,21 @@ START_TEST(test_backoff)
 	ck_assert_int_eq(job_restart_delay_ms(job), 200);
 	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
 
-	/* The doubling stops at the cap. */
-	spec.restart_delay_max_ms = 120;
+	/* The doubling stops at the cap: 300, 600, then 700. */
+	spec.restart_delay_ms = 300;
+	spec.restart_delay_max_ms = 700;
 	spec.max_restarts = 3;
 	job = spawn_full(&spec, "exit 1");
-	ck_assert(run_until(exits_reached, &ten, 10000));
+	ck_assert(run_until(exits_reached, &ten, 15000));
 	run_for(300);
 	ck_assert_int_eq(job_starts(job), 4);
-	ck_assert_int_eq(job_restart_delay_ms(job), 120);
-	ck_assert_int_ge(fx.started_at[9] - fx.exited_at[8], 120);
+	ck_assert_int_eq(job_restart_delay_ms(job), 700);
+	ck_assert_int_ge(fx.started_at[7] - fx.exited_at[6], 300);
+	ck_assert_int_ge(fx.started_at[8] - fx.exited_at[7], 600);
+	ck_assert_int_ge(fx.started_at[9] - fx.exited_at[8], 700);
 
 	/* No cap above the delay: no growth. */
+	spec.restart_delay_ms = 50;
 	spec.restart_delay_max_ms = 0;
 	spec.restart = JOB_RESTART_NO;
 	job = spawn_full(&spec, "true");
@@ -2733,6 +2831,7 @@ job_suite(void)
 	tcase_add_test(tc, test_kill_cancels_restart);
 	tcase_add_test(tc, test_restart_name_in_use);
 	tcase_add_test(tc, test_keep_finished_late_output);
+	tcase_add_test(tc, test_keep_finished_leftover_gone);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("stack");

@@ -358,7 +358,8 @@ wait_state(struct deck *d, const char *id, const char *state, int ms)
 			return j;
 		}
 		ck_assert_msg(term_now_ms() < end, "job %s is %s, not %s, "
-		    "after %d ms", id, json_str(j, "state"), state, ms);
+		    "after %d ms: %s", id, json_str(j, "state"), state, ms,
+		    r.out);
 		jsonread_free(j);
 		ctlres_free(&r);
 		term_pump(d->t, 50);
@@ -1455,10 +1456,14 @@ START_TEST(test_oversized)
 }
 END_TEST
 
-/* A half-sent request times out; meanwhile others are served. */
+/*
+ * A half-sent request times out; meanwhile others are served: ps gets its
+ * answer while the half-sent request still waits for its end.
+ */
 START_TEST(test_half_sent)
 {
 	struct deck	 d;
+	struct pollfd	 pfd;
 	char		*reply;
 	int64_t		 start;
 	int		 fd;
@@ -1468,8 +1473,11 @@ START_TEST(test_half_sent)
 	sock_write(fd, "ps", 2);
 	start = term_now_ms();
 	assert_deck_works(&d);
-	ck_assert_msg(term_now_ms() - start < 2000, "ps waited behind the "
-	    "half-sent request");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ck_assert_msg(poll(&pfd, 1, 0) == 0, "ps waited behind the half-sent "
+	    "request (revents 0x%x after %lld ms)", pfd.revents,
+	    (long long)(term_now_ms() - start));
 	reply = sock_reply(&d, fd, 10000, NULL);
 	ck_assert_msg(reply != NULL, "the half-sent request was not dropped");
 	ck_assert_str_eq(reply, "2\nrequest timed out after 5000 ms\n");
@@ -1590,14 +1598,13 @@ END_TEST
  * 128 connections that send one byte and nothing more do not lock real
  * clients out: a new connection takes the place of the oldest one still
  * sending its request (which is told why), and 30 requests in a row are
- * all served promptly.
+ * all served, none after an idle one's time limit.
  */
 START_TEST(test_slowloris)
 {
 	struct deck	 d;
 	struct ctlres	 r;
 	char		*reply;
-	int64_t		 start, took;
 	int		 fds[128], i;
 
 	deck_start(&d, "slowloris", NULL);
@@ -1608,14 +1615,15 @@ START_TEST(test_slowloris)
 			term_pump(d.t, 50);
 	}
 	term_pump(d.t, 300);
-	start = term_now_ms();
+	/*
+	 * Each is served at once, not after an idle one's time limit: the
+	 * oldest idle one was dropped for the first of them (its reply says
+	 * so; one that had timed out would say "request timed out").
+	 */
 	for (i = 0; i < 30; i++) {
 		CTL_EXPECT(&d, &r, 0, "ps");
 		ctlres_free(&r);
 	}
-	took = term_now_ms() - start;
-	ck_assert_msg(took < 10000, "30 requests behind 128 idle connections "
-	    "took %lld ms", (long long)took);
 	reply = sock_reply(&d, fds[0], WAIT_MS, NULL);
 	ck_assert_msg(reply != NULL, "the oldest idle connection was kept");
 	ck_assert_str_eq(reply, "2\nrequest not complete: dropped for a new "
@@ -2735,14 +2743,20 @@ END_TEST
 /*
  * Start a deck named name in a PID namespace of its own (unshare), so
  * its pid and its jobs' pids are the same every time, as in a container;
- * state is the XDG_STATE_HOME it shares with the deck before it.
+ * state is the XDG_STATE_HOME it shares with the deck before it.  Its
+ * mount namespace has no cgroup2 mount (a container without one): a deck
+ * that sees the machine's cgroups but not its processes takes every other
+ * deck's cgroup for a dead deck's and kills its jobs (cgroup_sweep()),
+ * so with the mount this test killed the jobs of decks run beside it.
  */
 static void
 deck_open_pidns(struct deck *d, const char *name, const char *state)
 {
 	const char	*argv[] = { "/usr/bin/unshare", "--pid", "--fork",
-	    "--mount-proc", "--kill-child", bin_path(), "-c", "/dev/null", "-S",
-	    name, NULL };
+	    "--mount-proc", "--kill-child", "sh", "-c",
+	    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do "
+	    "umount -l \"$m\" || exit 125; done; exec \"$@\"", "sh",
+	    bin_path(), "-c", "/dev/null", "-S", name, NULL };
 	const char	*env[] = { state, NULL };
 
 	memset(d, 0, sizeof *d);
@@ -2774,6 +2788,8 @@ START_TEST(test_store_pid_reuse)
 	if (geteuid() != 0)
 		TEST_SKIP("needs root for a PID namespace");
 	NEED("unshare");
+	NEED("findmnt");
+	NEED("umount");
 	deck_open_pidns(&a, "pidns", NULL);
 	CTL_EXPECT(&a, &r, 0, "spawn", "--", "echo from-the-first-deck");
 	ctlres_free(&r);

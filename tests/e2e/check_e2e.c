@@ -38,7 +38,6 @@ static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
 
 static struct term	*deck_start(const char *const *, const char *const *);
-static int		 deck_page_to(struct term *, const char *);
 static void		 deck_plain(const char *, char *, size_t);
 static int		 deck_find_line(struct term *,
 			    const struct term_rect *, const char *);
@@ -78,20 +77,6 @@ deck_start(const char *const *env, const char *const *cmds)
 		args[n++] = cmds[i];
 	args[n] = NULL;
 	return e2e_start(args, env);
-}
-
-/* Page a text view down until text shows; whether it did. */
-static int
-deck_page_to(struct term *t, const char *text)
-{
-	int	i;
-
-	for (i = 0; i < 4; i++) {
-		if (term_wait_text(t, text, i == 0 ? WAIT_MS : 1000))
-			return 1;
-		term_type(t, " ");
-	}
-	return 0;
 }
 
 /*
@@ -429,7 +414,10 @@ START_TEST(test_focus_toggle)
 }
 END_TEST
 
-/* 4a. !kill of a job that ignores SIGTERM ends it with SIGKILL. */
+/*
+ * 4a. !kill of a job that ignores SIGTERM ends it with SIGKILL: after the
+ * grace period, and long before twice it.
+ */
 START_TEST(test_kill_ignores_term)
 {
 	struct term	*t = deck_start(NULL, NULL);
@@ -446,11 +434,11 @@ START_TEST(test_kill_ignores_term)
 	term_pump(t, 1000);
 	E2E_ASSERT(t, term_pid_alive(pid),
 	    "the job died at once: SIGKILL came before the grace period");
-	ck_assert_msg(term_wait_pid_dead(t, pid, GRACE_MS + 3000),
+	ck_assert_msg(term_wait_pid_dead(t, pid, 2 * GRACE_MS),
 	    "the job (pid %ld) ignoring SIGTERM is alive %d ms after !kill\n%s",
-	    (long)pid, GRACE_MS + 3000, e2e_dump(t));
+	    (long)pid, 2 * GRACE_MS, e2e_dump(t));
 	took = term_now_ms() - t0;
-	ck_assert_msg(took <= GRACE_MS + 2000, "the job took %lld ms to die",
+	ck_assert_msg(took < 2 * GRACE_MS, "the job took %lld ms to die",
 	    (long long)took);
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
 	    "processes of the killed job survived:\n%s", left);
@@ -489,7 +477,11 @@ START_TEST(test_kill_background_child)
 }
 END_TEST
 
-/* 4c. !kill-all stops every job at once, not one after another. */
+/*
+ * 4c. !kill-all stops every job at once, not one after another: three
+ * jobs that wait for the grace's SIGKILL are all gone in less than two
+ * graces (one after another would take three).
+ */
 START_TEST(test_kill_all)
 {
 	const char *const cmds[] = {
@@ -520,7 +512,7 @@ START_TEST(test_kill_all)
 		    i + 1, (long)pids[i], 2 * GRACE_MS, e2e_dump(t));
 	}
 	took = term_now_ms() - t0;
-	ck_assert_msg(took < GRACE_MS + 3000, "!kill-all of three jobs that "
+	ck_assert_msg(took < 2 * GRACE_MS, "!kill-all of three jobs that "
 	    "ignore SIGTERM took %lld ms: not all at once", (long long)took);
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
 	    "processes of the killed jobs survived:\n%s", left);
@@ -675,9 +667,8 @@ START_TEST(test_resize)
 	    "the child did not see 37 78 again after growing back\n%s",
 	    e2e_dump(t));
 	/* The whole frame is redrawn, not just what curses thought changed. */
-	term_pump(t, 300);
-	E2E_ASSERT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
-	    strlen("┌ Processes (1 running)")) == 0,
+	E2E_WAIT(t, strncmp(term_row_text(t, 0), "┌ Processes (1 running)",
+	    strlen("┌ Processes (1 running)")) == 0, WAIT_MS,
 	    "the panel's title is missing after growing back");
 	for (row = 1; row < 38; row++)
 		E2E_ASSERT(t, strncmp(term_row_text(t, row), "│", 3) == 0 &&
@@ -1016,10 +1007,10 @@ START_TEST(test_help)
 	EXPECT_IN(t, NULL, "!kill-all", WAIT_MS);
 	EXPECT_IN(t, NULL, "!logs", WAIT_MS);
 	EXPECT_IN(t, NULL, "!ps", WAIT_MS);
-	E2E_ASSERT(t, deck_page_to(t, "!quit"), "!help lacks !quit");
+	E2E_ASSERT(t, e2e_page_to(t, "!quit", 3, WAIT_MS), "!help lacks !quit");
 	/* The keys, from the binding table, on a later page. */
-	E2E_ASSERT(t, deck_page_to(t, "C-t                focus"),
-	    "!help lacks the focus key");
+	E2E_ASSERT(t, e2e_page_to(t, "C-t                focus", 3,
+	    WAIT_MS), "!help lacks the focus key");
 	term_close(t);
 }
 END_TEST
@@ -1183,10 +1174,11 @@ START_TEST(test_scrollback_steady)
 	e2e_run(t, "i=0; while :; do i=$((i+1)); echo L$i; sleep 0.05; done");
 	EXPECT_LINE(t, &pane, "L50", WAIT_MS);
 	term_key(t, TERM_KEY_PAGEUP);
+	E2E_WAIT(t, strncmp(term_text_in(t, &top), "L", 1) == 0, WAIT_MS,
+	    e2e_fmt("the pane's top row after PgUp is \"%s\"",
+	    term_text_in(t, &top)));
 	term_pump(t, 200);
 	snprintf(before, sizeof before, "%s", term_text_in(t, &top));
-	E2E_ASSERT(t, strncmp(before, "L", 1) == 0,
-	    e2e_fmt("the pane's top row after PgUp is \"%s\"", before));
 	/* About 20 more lines arrive meanwhile. */
 	term_pump(t, 1000);
 	E2E_ASSERT(t, strcmp(term_text_in(t, &top), before) == 0,
@@ -1368,8 +1360,8 @@ START_TEST(test_config_focus_key)
 	EXPECT_GONE_IN(t, NULL, "[Focused]", WAIT_MS);
 	/* The help names the key in use. */
 	e2e_run(t, "!help");
-	E2E_ASSERT(t, deck_page_to(t, "C-g                focus"),
-	    "!help lacks the focus key C-g");
+	E2E_ASSERT(t, e2e_page_to(t, "C-g                focus", 3,
+	    WAIT_MS), "!help lacks the focus key C-g");
 	E2E_ASSERT(t, !term_find(t, "C-t ", NULL, NULL),
 	    "!help names C-t when focus_key is C-g");
 	term_close(t);
@@ -1493,10 +1485,12 @@ pager_line_row(struct term *t, const char *text, int ms)
 }
 
 /*
- * !logs of 3,000,000 lines: the first screen comes at once and the deck
- * grows by less than 20 MB; G shows the last line, a search finds one near
- * the end, n wraps to it (or says it is alone), # numbers the lines, and a
- * long search shows its progress and stops on Esc.
+ * !logs of 3,000,000 lines: the first screen comes without the log read
+ * into memory (the deck grows by less than 20 MB; how long it took is
+ * printed, a speed for make bench to judge); G shows the last line, a
+ * search finds one near the end, n wraps to it (or says it is alone), #
+ * numbers the lines, and a long search shows its progress and stops on
+ * Esc.
  */
 START_TEST(test_pager_large)
 {
@@ -1531,8 +1525,6 @@ START_TEST(test_pager_large)
 	after = pager_rss_kib(term_pid(t));
 	fprintf(stderr, "pager_large: first screen of 3000000 lines in "
 	    "%lld ms, RSS %ld -> %ld KiB\n", (long long)took, before, after);
-	E2E_ASSERT(t, took < 3000, e2e_fmt("the first screen took %lld ms",
-	    (long long)took));
 	E2E_ASSERT(t, after - before < 20 * 1024, e2e_fmt("the deck grew "
 	    "by %ld KiB showing the log", after - before));
 
@@ -1608,10 +1600,9 @@ START_TEST(test_pager_search)
 	EXPECT_IN(t, &bottom, "/apple", WAIT_MS);
 	term_key(t, TERM_KEY_ENTER);
 	EXPECT_GONE_IN(t, &bottom, "/apple", WAIT_MS);
-	term_pump(t, 300);
-	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
+	E2E_WAIT(t, pager_reversed(t, apple, 1) &&
 	    pager_reversed(t, apple, 5) && !pager_reversed(t, apple, 6) &&
-	    pager_reversed(t, tart, 1), "apple (no capitals) is not "
+	    pager_reversed(t, tart, 1), WAIT_MS, "apple (no capitals) is not "
 	    "highlighted in both Apple and apple");
 	term_type(t, "n");
 	term_pump(t, 300);
@@ -1621,9 +1612,9 @@ START_TEST(test_pager_search)
 
 	term_type(t, "/Apple");
 	term_key(t, TERM_KEY_ENTER);
-	term_pump(t, 300);
-	E2E_ASSERT(t, pager_reversed(t, apple, 1) &&
-	    !pager_reversed(t, tart, 1), "Apple (a capital) matched apple");
+	E2E_WAIT(t, pager_reversed(t, apple, 1) &&
+	    !pager_reversed(t, tart, 1), WAIT_MS,
+	    "Apple (a capital) matched apple");
 	term_type(t, "n");
 	EXPECT_IN(t, &bottom, "search wrapped", WAIT_MS);
 

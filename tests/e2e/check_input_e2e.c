@@ -212,9 +212,8 @@ START_TEST(test_drag_copy)
 	/* From "beta" (pane row 0, col 6) to "gamma" (row 1, col 4). */
 	mouse(t, 0, 1, 47, 1);
 	mouse(t, 32, 2, 44, 1);
-	term_pump(t, 300);
-	ck_assert_msg(term_cell(t, 1, 47, &c) == 0 && c.reverse,
-	    "the selection is not highlighted\n%s", term_dump(t));
+	E2E_WAIT(t, term_cell(t, 1, 47, &c) == 0 && c.reverse, WAIT_MS,
+	    "the selection is not highlighted");
 	ck_assert_msg(term_cell(t, 1, 45, &c) == 0 && !c.reverse,
 	    "a cell before the selection is highlighted\n%s", term_dump(t));
 	mouse(t, 0, 2, 45, 0);

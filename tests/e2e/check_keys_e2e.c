@@ -40,23 +40,6 @@ keys_start(const char *text)
 }
 
 /*
- * Page through the text view until text is on the screen; whether it
- * came.
- */
-static int
-keys_page_to(struct term *t, const char *text)
-{
-	int	i;
-
-	for (i = 0; i < 6; i++) {
-		if (term_wait_text(t, text, i == 0 ? WAIT_MS : 1000))
-			return 1;
-		term_type(t, " ");	/* the view's page-down */
-	}
-	return 0;
-}
-
-/*
  * [keys] next-job = "C-g", zoom = "F5": !help lists them; C-g selects the
  * next job and C-n, its old key, no longer does.
  */
@@ -90,17 +73,17 @@ START_TEST(test_rebind)
 	e2e_run(t, "!help");
 	snprintf(line, sizeof line, "%-18s %-15s select the next job", "C-g",
 	    "next-job");
-	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound "
-	    "next-job line");
+	E2E_ASSERT(t, e2e_page_to(t, line, 5, WAIT_MS), "!help lacks the "
+	    "rebound next-job line");
 	E2E_ASSERT(t, !term_find(t, "C-n                next-job", NULL,
 	    NULL), "!help still names C-n for next-job");
 	snprintf(line, sizeof line, "%-18s %-15s hide the panel", "F5",
 	    "zoom");
-	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks the rebound zoom "
-	    "line");
+	E2E_ASSERT(t, e2e_page_to(t, line, 5, WAIT_MS), "!help lacks the "
+	    "rebound zoom line");
 	snprintf(line, sizeof line, "%-18s %-15s redraw the screen", "C-l",
 	    "redraw");
-	E2E_ASSERT(t, keys_page_to(t, line), "!help lacks C-l");
+	E2E_ASSERT(t, e2e_page_to(t, line, 5, WAIT_MS), "!help lacks C-l");
 	term_close(t);
 	e2e_cfg_remove();
 }
@@ -284,8 +267,8 @@ START_TEST(test_messages_key)
 	term_type(t, "\x04");			/* C-d on an empty line */
 	EXPECT_IN(t, &bottom, "to leave jobdeck, type !quit", WAIT_MS);
 	e2e_run(t, "!help");
-	E2E_ASSERT(t, keys_page_to(t, "C-o                messages"),
-	    "!help lacks the messages key");
+	E2E_ASSERT(t, e2e_page_to(t, "C-o                messages", 5,
+	    WAIT_MS), "!help lacks the messages key");
 	term_close(t);
 	e2e_cfg_remove();
 }

@@ -115,6 +115,39 @@ e2e_run(struct term *t, const char *line)
 	term_key(t, TERM_KEY_ENTER);
 }
 
+/*
+ * Page a text view down (space) until text is on the screen, at most
+ * pages times; whether it came.  The text, then each new page, is waited
+ * for up to ms (a page is new once the screen changes), never for a fixed
+ * time, so a slow deck has no page skipped.
+ */
+int
+e2e_page_to(struct term *t, const char *text, int pages, int ms)
+{
+	char	*before;
+	int64_t	 end;
+	int	 i, changed;
+
+	if (term_wait_text(t, text, ms))
+		return 1;
+	for (i = 0; i < pages; i++) {
+		before = strdup(term_screen_text(t));
+		ck_assert_ptr_nonnull(before);
+		term_type(t, " ");
+		end = term_now_ms() + ms;
+		while (!(changed = strcmp(term_screen_text(t), before) != 0) &&
+		    term_now_ms() < end)
+			term_pump(t, 20);
+		free(before);
+		if (!changed)
+			return 0;	/* the last page */
+		/* The rest of a page being drawn. */
+		if (term_wait_text(t, text, 1000))
+			return 1;
+	}
+	return 0;
+}
+
 /* Write text to name in a fresh private directory (0600); its path. */
 const char *
 e2e_cfg_write(const char *name, const char *text)

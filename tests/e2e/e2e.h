@@ -39,6 +39,20 @@
 #define E2E_ASSERT(t, cond, what)					\
 	ck_assert_msg((cond), "%s\n%s", (what), e2e_dump(t))
 
+/*
+ * Wait until cond holds, reading t's screen meanwhile, at most ms; else
+ * fail with what and the screen.
+ */
+#define E2E_WAIT(t, cond, ms, what) do {				\
+	int64_t	e2e_end_ = term_now_ms() + (ms);			\
+									\
+	while (!(cond)) {						\
+		ck_assert_msg(term_now_ms() < e2e_end_, "%s (after %d "	\
+		    "ms)\n%s", (what), (ms), e2e_dump(t));		\
+		term_pump((t), 20);					\
+	}								\
+} while (0)
+
 /* One test case of a suite: its name, its test and its timeout (s). */
 struct e2e_case {
 	const char	*name;
@@ -52,6 +66,7 @@ const char	*e2e_fmt(const char *, ...)
 const char	*e2e_dump(struct term *);
 struct term	*e2e_start(const char *const *, const char *const *);
 void		 e2e_run(struct term *, const char *);
+int		 e2e_page_to(struct term *, const char *, int, int);
 const char	*e2e_cfg_write(const char *, const char *);
 void		 e2e_cfg_remove(void);
 int		 e2e_batch(const char *, char *, size_t);
