@@ -2743,20 +2743,17 @@ END_TEST
 /*
  * Start a deck named name in a PID namespace of its own (unshare), so
  * its pid and its jobs' pids are the same every time, as in a container;
- * state is the XDG_STATE_HOME it shares with the deck before it.  Its
- * mount namespace has no cgroup2 mount (a container without one): a deck
- * that sees the machine's cgroups but not its processes takes every other
- * deck's cgroup for a dead deck's and kills its jobs (cgroup_sweep()),
- * so with the mount this test killed the jobs of decks run beside it.
+ * state is the XDG_STATE_HOME it shares with the deck before it.  It
+ * sees the machine's cgroups but not its processes: its token names its
+ * PID namespace, so it never takes another deck's cgroup for a dead
+ * deck's (it did, and killed the jobs of decks run beside this test).
  */
 static void
 deck_open_pidns(struct deck *d, const char *name, const char *state)
 {
 	const char	*argv[] = { "/usr/bin/unshare", "--pid", "--fork",
-	    "--mount-proc", "--kill-child", "sh", "-c",
-	    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do "
-	    "umount -l \"$m\" || exit 125; done; exec \"$@\"", "sh",
-	    bin_path(), "-c", "/dev/null", "-S", name, NULL };
+	    "--mount-proc", "--kill-child", bin_path(), "-c", "/dev/null", "-S",
+	    name, NULL };
 	const char	*env[] = { state, NULL };
 
 	memset(d, 0, sizeof *d);
@@ -2788,8 +2785,6 @@ START_TEST(test_store_pid_reuse)
 	if (geteuid() != 0)
 		TEST_SKIP("needs root for a PID namespace");
 	NEED("unshare");
-	NEED("findmnt");
-	NEED("umount");
 	deck_open_pidns(&a, "pidns", NULL);
 	CTL_EXPECT(&a, &r, 0, "spawn", "--", "echo from-the-first-deck");
 	ctlres_free(&r);
@@ -2810,6 +2805,48 @@ START_TEST(test_store_pid_reuse)
 	ctlres_free(&r);
 	term_close(b.t);
 	term_close(a.t);
+}
+END_TEST
+
+/*
+ * A deck in a PID namespace of its own and a deck outside it, on one
+ * machine's cgroups: neither takes the other for a dead deck.  The one
+ * inside starts while the outer one's job runs, and a new outer deck
+ * starts while the inner one's job runs; both jobs live on.  (A deck
+ * judged others by pids of its own namespace: it SIGKILLed their jobs and
+ * cgroups, and an outer deck killed a container deck's jobs by marker.)
+ */
+START_TEST(test_pidns_decks_apart)
+{
+	struct deck	 out, in, next;
+	struct ctlres	 r;
+	struct jsonread	*j;
+
+	if (geteuid() != 0)
+		TEST_SKIP("needs root for a PID namespace");
+	NEED("unshare");
+	deck_start(&out, "outer", NULL);
+	CTL_EXPECT(&out, &r, 0, "spawn", "--name", "o", "--",
+	    "echo outer-up; exec sleep 1000");
+	ctlres_free(&r);
+	wait_logs(&out, "o", "outer-up", WAIT_MS);
+	/* The inner deck answers once its start (and its sweep) is over. */
+	deck_open_pidns(&in, "inner", NULL);
+	CTL_EXPECT(&in, &r, 0, "spawn", "--name", "i", "--",
+	    "echo inner-up; exec sleep 1000");
+	ctlres_free(&r);
+	wait_logs(&in, "i", "inner-up", WAIT_MS);
+	deck_start(&next, "outer2", NULL);
+	CTL_EXPECT(&next, &r, 0, "ps");
+	ctlres_free(&r);
+	j = wait_state(&out, "o", "running", WAIT_MS);
+	jsonread_free(j);
+	j = wait_state(&in, "i", "running", WAIT_MS);
+	jsonread_free(j);
+	assert_deck_works(&out);
+	term_close(next.t);
+	term_close(in.t);
+	term_close(out.t);
 }
 END_TEST
 
@@ -3385,6 +3422,7 @@ ctl_suite(void)
 		{ "store_incremental_cap", &test_store_incremental_cap, 120 },
 		{ "store_history", &test_store_history, 60 },
 		{ "store_pid_reuse", &test_store_pid_reuse, 60 },
+		{ "pidns_decks_apart", &test_pidns_decks_apart, 60 },
 		{ "session_big_variable", &test_session_big_variable, 30 },
 		{ "wait_flood", &test_wait_flood, 90 },
 		{ "logs_damaged_run", &test_logs_damaged_run, 30 },
