@@ -1285,9 +1285,10 @@ job_printed(void *arg)
 }
 
 /*
- * !logs of a damaged run says so (a run without its index crashed the
- * deck); !logs of a live job whose run was damaged shows its terminal's
- * lines instead.
+ * !logs of a damaged run shows it up to its damage and fails saying so
+ * and what was cut (a run without its index crashed the deck, a cut
+ * segment hid the whole run); !logs of a live job whose run was damaged
+ * shows its terminal's lines instead, and says why.
  */
 START_TEST(test_cmd_logs_damaged)
 {
@@ -1299,8 +1300,12 @@ START_TEST(test_cmd_logs_damaged)
 	make_run_without_index(2, "x\n", r2);
 	snprintf(line, sizeof line, "!logs %s", r1);
 	snprintf(want, sizeof want, "logs: runs/%s is damaged: out.1 holds "
-	    "1000 bytes, its index 65536", r1);
+	    "1000 bytes, its index 65536; cut after line 7282 (139268 bytes "
+	    "after it cannot be read)", r1);
 	cmd_fails(line, want);
+	ck_assert_int_eq(crec.count, 7282);
+	ck_assert_str_eq(crec.lines[7280], "x 007280");
+	ck_assert_str_eq(crec.lines[7281], "x 00728");
 	snprintf(line, sizeof line, "!logs %s", r2);
 	snprintf(want, sizeof want, "logs: runs/%s is damaged: it has no "
 	    "index (idx.N)", r2);
@@ -1312,7 +1317,9 @@ START_TEST(test_cmd_logs_damaged)
 	job = jobtable_get(crec.jt, 0);
 	snprintf(path, sizeof path, "%s/runs/%s/idx.0", dir, job_run_id(job));
 	ck_assert_int_eq(unlink(path), 0);
-	cmd_ok("!logs 1");
+	snprintf(want, sizeof want, "logs: runs/%s is damaged: it has no "
+	    "index (idx.N)", job_run_id(job));
+	cmd_fails("!logs 1", want);
 	ck_assert_int_ge(crec.count, 1);
 	ck_assert_str_eq(crec.lines[0], "hello-there");
 }
