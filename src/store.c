@@ -2113,6 +2113,12 @@ store_reader_get(struct store_reader *r, int64_t from, int64_t to,
 			line->len = len;
 		}
 	}
+	if (no == r->count && off < r->bytes && s < r->nsegs) {
+		/* Its records say fewer lines than its bytes hold. */
+		store_reader_trim_after(r, s, i, xprintf("idx.%lld says the run "
+		    "has %lld lines, its output more", (long long)r->segs[s].no,
+		    (long long)no));
+	}
 	/* Where it stopped, for the next read to go on from. */
 	r->at_line = off < r->bytes ? no : -1;
 	r->at_off = off;
