@@ -3412,7 +3412,7 @@ START_TEST(test_logs_damaged_middle)
 	struct deck		 d;
 	struct ctlres		 r;
 	struct jsonread		*j;
-	char			 name[8], run[64], run0[64], want[160];
+	char			 name[16], run[64], run0[64], want[160];
 	long			 n;
 	int			 kind;
 
