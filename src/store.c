@@ -1026,7 +1026,8 @@ store_reader_holds(const struct store_reader *r, int s, uint64_t size)
 	lo = -1;
 	hi = sg->nrec;
 	while (hi - lo > 1) {
-		m = lo + (hi - lo) / 2;
+		/* The last first: a whole segment costs one read. */
+		m = hi == sg->nrec && lo == -1 ? hi - 1 : lo + (hi - lo) / 2;
 		ok = store_reader_pread_rec(r, sg, m, &rec) == 0 &&
 		    rec.off >= f->off && rec.line >= f->line &&
 		    rec.line - f->line <= rec.off - f->off &&
