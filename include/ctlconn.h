@@ -48,8 +48,8 @@ struct ctlconn_parse {
 	int	 status;	/* of the status line, -1 before it */
 	int	 follow;	/* "\036follow" came */
 	int	 exit;		/* "\036exit N"'s N (1 if not 0..255), or -1 */
-	int	 damaged;	/* "\036damaged N": damaged runs a grep met */
-	char	 error[CTLCONN_CONTROL_MAX];	/* "\036error TEXT"'s, first */
+	int	 damaged;	/* "\036damaged N": a grep's damaged runs */
+	char	 error[CTLCONN_CONTROL_MAX];	/* the first "\036error" */
 	char	 head[2];
 	size_t	 nhead;
 	int	 bol;		/* the body is at the start of a line */

@@ -329,7 +329,8 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	struct store_line	 *sl;
 	struct json_buf		  jb;
 	const char		 *dir, *why;
-	char			**lines, *title, *cause = NULL, *damage = NULL;
+	char			**lines, *title, *cause = NULL;
+	char			 *damage = NULL;
 	int			  n = 0, i, live, more;
 
 	if (!store_id_valid(id))

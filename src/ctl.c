@@ -148,9 +148,9 @@ struct ctl_client {
 	struct job	*job;		/* followed, until it ends */
 	int		 job_id;
 	struct store_reader *reader;	/* its run in the store, or NULL */
-	char		*unread;	/* why the run could not be opened */
+	char		*unread;	/* why its run could not be opened */
 	char		*run;		/* logs RUN: the run's id */
-	int		 exit;		/* follow's exit line, -1 before */
+	int		 exit;		/* follow's exit line, or -1 */
 	int64_t		 next;		/* the next line of the run to send */
 	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
 	struct store_mark	 mark;		/* not logged: emulator lines sent */

@@ -728,7 +728,7 @@ grep_step(struct grep *g, size_t budget, const struct grep_cbs *cbs,
 			grep_end_run(g);	/* done */
 		else if (next > g->next || store_reader_bytes(g->reader) <
 		    bytes)
-			g->next = next;	/* on, or from where damage cut it */
+			g->next = next;	/* on, or on from a cut */
 		else {
 			/* Neither: its bytes cannot be read there. */
 			grep_damaged_run(g, xprintf("runs/%s is damaged: its "

@@ -1410,7 +1410,7 @@ struct job_extent {
 	int64_t			  complete;
 	int64_t			  total;
 	uint64_t		  bytes;
-	char			 *error;	/* why its run cannot be read */
+	char			 *error;	/* why the run cannot be read */
 };
 
 /* Take the extent's lines as its reader sees them now (damage cuts). */
@@ -1541,7 +1541,7 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 		if ((n = job_extent_get(&e, no, no + want, texts, lens)) <= 0)
 			break;
 		if (e.r != NULL) {
-			/* Damage found cuts the run: its part line stays out. */
+			/* Damage found cuts the run: a part line stays out. */
 			job_extent_count(&e);
 			for (; n > 0 && no + n > e.complete; n--)
 				free(texts[n - 1]);

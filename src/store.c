@@ -92,7 +92,7 @@ struct store_seg {
 	int64_t		 no;
 	int		 idx_fd;
 	int		 out_fd;
-	int64_t		 nrec;		/* records read: a cut leaves fewer */
+	int64_t		 nrec;		/* records read (a cut: fewer) */
 	struct store_rec first;		/* its first record, if nrec > 0 */
 	struct store_rec last;		/* record nrec - 1, if nrec > 0 */
 };
@@ -2116,9 +2116,9 @@ store_reader_get(struct store_reader *r, int64_t from, int64_t to,
 	}
 	if (no == r->count && off < r->bytes && s < r->nsegs) {
 		/* Its records say fewer lines than its bytes hold. */
-		store_reader_trim_after(r, s, i, xprintf("idx.%lld says the run "
-		    "has %lld lines, its output more", (long long)r->segs[s].no,
-		    (long long)no));
+		store_reader_trim_after(r, s, i, xprintf("idx.%lld says the "
+		    "run has %lld lines, its output more",
+		    (long long)r->segs[s].no, (long long)no));
 	}
 	/* Where it stopped, for the next read to go on from. */
 	r->at_line = off < r->bytes ? no : -1;
@@ -2375,7 +2375,7 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 				from++;
 				next = store_reader_skip(r, off + blen, &done);
 				if (next == -1) {
-					/* Cut inside it: it was all there is. */
+					/* Cut inside it: no more. */
 					r->at_line = r->at_no = -1;
 					return from;
 				}
