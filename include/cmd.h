@@ -50,7 +50,9 @@ struct cmd_msg {
  * control socket streams; without follow those commands fail.  logs takes
  * over `logs ID`: the client streams the job's output itself (the control
  * socket reads its log as the socket drains); 0, or -1 with *cause;
- * without it, the command shows the lines.  show_run opens the store's
+ * without it, the command shows the lines.  logs_run takes over `logs
+ * RUN` the same way for a run of the store in dir (of any deck); 0, or -1
+ * with *cause when it cannot be read.  show_run opens the store's
  * run (a log of this deck or an earlier one) in a view at line (-1: the
  * end), following its new lines while live is set; 0, or -1 with *cause
  * when the run cannot be read (no fd left, removed).  grep takes over a
@@ -79,6 +81,8 @@ struct cmd_client {
 	void	(*json)(const char *document, void *arg);
 	int	(*follow)(struct job *, void *arg, char **cause);
 	int	(*logs)(struct job *, void *arg, char **cause);
+	int	(*logs_run)(const char *dir, const char *run, void *arg,
+		    char **cause);
 	int	(*show_run)(const char *title, const char *dir,
 		    const char *run, int64_t line, int live, void *arg,
 		    char **cause);

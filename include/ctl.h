@@ -55,13 +55,21 @@
  *   them.  A line that does is the protocol's own, and jobdeck ctl never
  *   prints it: "\036\n" is a keepalive, "\036follow\n" starts a logs
  *   --follow stream and "\036exit N\n" ends it (see below);
- *   "\036damaged N\n" before a grep's exit line says N runs could not be
- *   read (damaged in the store) and were passed over, which jobdeck ctl
- *   tells on stderr.
+ *   "\036error TEXT\n" says what jobdeck ctl tells on stderr as
+ *   "jobdeck ctl: TEXT" (damage in the store a log or a grep met);
+ *   "\036damaged N\n" before a grep's exit line says N runs were damaged
+ *   in the store (searched up to the damage, or passed over when none of
+ *   them could be read), which jobdeck ctl tells on stderr too.
  *
  *   logs ID streams the job's output as text lines (with --json one
  *   {"id","lines"} document), from the start of its log to the size the
- *   log had when the request came.
+ *   log had when the request came; logs RUN a run of the store, of this
+ *   deck or an earlier one, the same way ({"run","lines"}).  A log
+ *   damaged in the store is streamed up to its damage and then ends with
+ *   "error" in the document (--json), "\036error logs: runs/RUN is
+ *   damaged: ..." and "\036exit 1\n", so jobdeck ctl says why and exits
+ *   1; so does a job's log the store cannot read at all, after the
+ *   terminal's lines.
  *
  *   wait [--timeout S] ID... replies "0\n" and "\036follow\n" at once
  *   (an unknown ID: status 2, "no such job: 99"), keepalives while it
@@ -87,7 +95,8 @@
  *   completes (with --json, "output" events and a last "exited" one),
  *   and last "\036exit N\n", N being the status jobdeck ctl exits with:
  *   the job's exit code, 128+N for signal N, 124 if it timed out, and 1
- *   if it was canceled yet exited 0 or left the table without ending.  A
+ *   if it was canceled yet exited 0 or left the table without ending, or
+ *   its log met damage (which ends the stream there, "\036error" first).  A
  *   stream that has had nothing to send for CTL_KEEPALIVE_MS is sent a
  *   keepalive, so a client can tell a quiet deck from a stopped one:
  *   jobdeck ctl gives up when nothing (not even a keepalive) has come for

@@ -38,17 +38,23 @@ struct ctlconn_cbs {
 #define CTLCONN_JSON		0x1	/* --json */
 #define CTLCONN_READ_ONLY	0x2	/* the deck's read-only socket */
 
-/* A reply as it is read: status, follow and exit are for reading. */
+#define CTLCONN_CONTROL_MAX	512	/* bytes of a control line kept */
+
+/*
+ * A reply as it is read: status, follow, exit, damaged and error are for
+ * reading.
+ */
 struct ctlconn_parse {
 	int	 status;	/* of the status line, -1 before it */
 	int	 follow;	/* "\036follow" came */
 	int	 exit;		/* "\036exit N"'s N (1 if not 0..255), or -1 */
-	int	 damaged;	/* "\036damaged N": runs a grep could not read */
+	int	 damaged;	/* "\036damaged N": a grep's damaged runs */
+	char	 error[CTLCONN_CONTROL_MAX];	/* the first "\036error" */
 	char	 head[2];
 	size_t	 nhead;
 	int	 bol;		/* the body is at the start of a line */
 	int	 in_ctrl;	/* a control line is being read */
-	char	 ctrl[32];
+	char	 ctrl[CTLCONN_CONTROL_MAX];
 	size_t	 nctrl;
 };
 

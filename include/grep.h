@@ -5,9 +5,11 @@
  * split by colour escapes still matches).  grep_step() reads about budget
  * bytes and reports the matches it found through the callback, so a
  * search of any size never blocks the caller's loop and holds memory
- * bounded by one read block and one line.  A run that cannot be read (a
- * damaged one: no index, an out file shorter than its index) is passed
- * over and counted, with why (grep_damaged()), so a search always ends.
+ * bounded by one read block and one line.  A damaged run (an index
+ * record that is not the writer's, an out file shorter than its index) is
+ * searched up to its damage, and one none of which can be read (no index)
+ * passed over; each is counted, with why (grep_damaged()), and a search
+ * always ends.
  *
  * Ownership: the caller owns struct grep (grep_free()).  A struct
  * grep_match and everything it points to is valid only during the

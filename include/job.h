@@ -100,7 +100,9 @@ struct job_spec {
  * partial is set; from is the number of the first (where it would be
  * when there is none); left counts the complete lines after the new
  * mark, and more says whether output is already there after it (those
- * lines, or a partial line grown since).
+ * lines, or a partial line grown since).  error says why the output
+ * cannot be read on from where the page ends (damage in the store), or is
+ * NULL.
  */
 struct job_page {
 	char		**lines;	/* the caller's: job_text_free() */
@@ -109,6 +111,7 @@ struct job_page {
 	int64_t		  from;
 	int64_t		  left;
 	int		  more;
+	char		 *error;	/* the caller's: free() */
 };
 
 /*
@@ -213,12 +216,18 @@ size_t		 job_last_line(const struct job *, char *buf, size_t size);
 
 const char	*job_describe_end(const struct job *, char *buf, size_t size);
 char		**job_text_lines(const struct job *, int *count);
+char		**job_text_lines_error(const struct job *, int *count,
+		    char **error);
 char		**job_text_tail(const struct job *, int max, int *count,
 		    int *more);
+char		**job_text_tail_error(const struct job *, int max,
+		    int *count, int *more, char **error);
 char		**job_text_since(struct job *, struct store_mark *, int *count,
 		    int *partial);
 char		**job_text_incremental(struct job *, int max, int *count,
 		    int *partial, int *more);
+char		**job_text_incremental_error(struct job *, int max,
+		    int *count, int *partial, int *more, char **error);
 void		 job_text_page(struct job *, struct store_mark *,
 		    size_t max_bytes, struct job_page *);
 void		 job_text_end(struct job *, struct store_mark *);

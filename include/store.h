@@ -36,12 +36,26 @@
  *
  * A run is made with out.0 and idx.0 first and its meta last: a run whose
  * meta can be read has its files, and one that cannot be made leaves
- * nothing.  A reader checks what it opens (an index to read, records that
- * hang together, out files holding the bytes their records cover) and
- * takes a damaged run as one: store_reader_open() fails with "runs/RUN is
- * damaged: why", store_reader_refresh() fails and leaves no lines, and
- * every read of bytes that went missing since fails; no read goes out of
- * bounds and no loop over the data goes round without moving on.
+ * nothing.  Run files are opened only as regular files: a FIFO or a
+ * device in a file's place is refused ("not a regular file"), never
+ * waited on.  A reader checks what it reads: each segment's first and last
+ * records and its out file's size when it opens the run, every other
+ * record as a read reaches it, and lines read one after another against
+ * the records they cross.  Damage cuts the run there: it is read up to
+ * its damage, and store_reader_damage() says why and what was cut
+ * ("runs/RUN is damaged: out.3 holds 100 bytes, its index 4096; cut after
+ * line 1234 (3996 bytes after it cannot be read)").  So a crash's torn
+ * end loses only its tail.  store_reader_open() fails ("runs/RUN is
+ * damaged: why") only when none of its lines can be read; refresh
+ * returns -1 for a damaged run.  A read that meets damage gives the lines
+ * before it, and the run's count is lower from then on; no read goes out
+ * of bounds and no loop over the data goes round without moving on.
+ * Records are checked lazily, each against its neighbours: an index
+ * forged consistently from some record on is found when a read crosses
+ * that record.  A scan (store_reader_scan(), grep's) takes its lines from
+ * the bytes, not the records: it meets damage to the bytes, and index
+ * damage only where it starts, so a damaged index in the middle of a
+ * segment is found by the readers of lines, not by a scan.
  *
  * Writing: the first write error stops a run's output for good
  * (store_run_error()), but its meta is still updated, so its end is known.
@@ -176,6 +190,7 @@ int64_t		 store_reader_first(const struct store_reader *);
 int64_t		 store_reader_count(const struct store_reader *);
 int		 store_reader_partial(const struct store_reader *);
 uint64_t	 store_reader_bytes(const struct store_reader *);
+const char	*store_reader_damage(struct store_reader *);
 int		 store_reader_get(struct store_reader *, int64_t from,
 		    int64_t to, int flags, struct store_line **lines,
 		    int *count);

@@ -411,6 +411,8 @@ cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
  * incremental call; with --since the output after MARK, oldest first, at
  * most N bytes of it (job_text_page()), and the job's own mark stays;
  * with --split (JSON only) each stream's bytes too (cmd_json_split()).
+ * Output that ends at damage in the store says why ("output_error";
+ * "output error: ..." in text).
  */
 static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -420,7 +422,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job_page	  page;
 	struct store_mark mark;
 	const char	 *id, *since, *wait;
-	char		**lines, **out, *doc, buf[64], exitbuf[64];
+	char		**lines, **out, *doc, *error = NULL, buf[64];
+	char		  exitbuf[64];
 	size_t		  max = CMD_STATUS_BYTES;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
 	int		  split;
@@ -463,12 +466,14 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		count = page.count;
 		partial = page.partial;
 		more = page.more;
+		error = page.error;
 	} else if (incremental) {
-		lines = job_text_incremental(job, CMD_STATUS_LINES, &count,
-		    &partial, &more);
+		lines = job_text_incremental_error(job, CMD_STATUS_LINES,
+		    &count, &partial, &more, &error);
 		job_text_mark(job, &mark);
 	} else {
-		lines = job_text_tail(job, CMD_STATUS_LINES, &count, &more);
+		lines = job_text_tail_error(job, CMD_STATUS_LINES, &count,
+		    &more, &error);
 		job_text_end(job, &mark);
 	}
 
@@ -492,17 +497,23 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		if (split)
 			cmd_json_split(&jb, job, max);
+		/* Damage in the store: the output ends where it is. */
+		if (error != NULL) {
+			json_key(&jb, "output_error");
+			json_put_string(&jb, error);
+		}
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
 		cmd_json(ctx, doc);
 		free(doc);
 		job_text_free(lines, count);
+		free(error);
 		return;
 	}
 
 	n = 0;
-	out = xcalloc((size_t)count + 13, sizeof *out);
+	out = xcalloc((size_t)count + 14, sizeof *out);
 	out[n++] = xprintf("id:       %d", job_id(job));
 	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
 	    job_name(job) : "-");
@@ -535,6 +546,8 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
 	for (i = 0; i < count; i++)
 		out[n++] = xstrdup(lines[i]);
+	if (error != NULL)
+		out[n++] = xprintf("output error: %s", error);
 	if (since != NULL)
 		out[n++] = xprintf("next: status --since %s %d%s",
 		    cmd_format_mark(&mark, buf, sizeof buf), job_id(job),
@@ -546,6 +559,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(out[i]);
 	free(out);
 	job_text_free(lines, count);
+	free(error);
 }
 
 /* Return whether s is NAME=VALUE with an identifier for NAME. */

@@ -208,8 +208,8 @@ cmd_grep_show(struct cmd_ctx *ctx, struct grep *g)
 	while (c.count < CMD_GREP_MAX && grep_step(g, CMD_GREP_STEP, &cbs, &c))
 		;	/* nothing: each step reports through cbs */
 	if ((damaged = grep_damaged(g, &why)) > 0)
-		cmd_message(ctx, "grep: %d run%s could not be read: %s",
-		    damaged, damaged == 1 ? "" : "s", why);
+		cmd_message(ctx, "grep: %d run%s damaged, searched up to the "
+		    "damage: %s", damaged, damaged == 1 ? "" : "s", why);
 	if (c.count == 0) {
 		cmd_message(ctx, "grep: no match for %s (%llu bytes searched)",
 		    grep_pattern(g), (unsigned long long)grep_bytes(g));

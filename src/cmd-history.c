@@ -316,8 +316,10 @@ cmd_history_find(struct cmd_ctx *ctx, const char *id, struct store_meta *m)
 }
 
 /*
- * !logs RUN: when id is a run id, show that run (in a view that reads it
- * a screen at a time, or its last lines) and return 1; else 0.
+ * !logs RUN: when id is a run id, show that run (streamed by a client
+ * that reads it as it sends it, in a view that reads it a screen at a
+ * time, or its last lines) and return 1; else 0.  A run damaged in the
+ * store is shown up to its damage, and the command fails saying why.
  */
 int
 cmd_history_logs(struct cmd_ctx *ctx, const char *id)
@@ -326,8 +328,9 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	struct store_reader	 *r;
 	struct store_line	 *sl;
 	struct json_buf		  jb;
-	const char		 *dir;
+	const char		 *dir, *why;
 	char			**lines, *title, *cause = NULL;
+	char			 *damage = NULL;
 	int			  n = 0, i, live, more;
 
 	if (!store_id_valid(id))
@@ -338,6 +341,13 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	live = store_deck_alive(dir, m.deck) && m.ended == 0;
 	title = xprintf("Logs %s [%d] %s", m.run, m.job, m.command != NULL ?
 	    m.command : "");
+	if (ctx->client != NULL && ctx->client->logs_run != NULL) {
+		if (ctx->client->logs_run(dir, m.run, ctx->arg, &cause) != 0) {
+			cmd_error(ctx, "logs: %s", cause);
+			free(cause);
+		}
+		goto out;
+	}
 	if (!ctx->json && ctx->client != NULL && ctx->client->show_run !=
 	    NULL) {
 		if (ctx->client->show_run(title, dir, m.run, 0, live,
@@ -355,6 +365,8 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	if (store_reader_tail(r, CMD_HISTORY_TEXT_MAX, STORE_TEXT, &sl, &n,
 	    &more) != 0)
 		n = 0;
+	if ((why = store_reader_damage(r)) != NULL)
+		damage = xstrdup(why);
 	store_reader_close(r);
 	lines = store_lines_take(sl, n);
 	if (ctx->json) {
@@ -367,6 +379,10 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 		for (i = 0; i < n; i++)
 			json_put_string(&jb, lines[i]);
 		json_array_end(&jb);
+		if (damage != NULL) {
+			json_key(&jb, "error");
+			json_put_string(&jb, damage);
+		}
 		json_object_end(&jb);
 		free(title);
 		title = json_finish(&jb, NULL);
@@ -375,6 +391,9 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	} else
 		cmd_show(ctx, title, lines, n, 0);
 	job_text_free(lines, n);
+	if (damage != NULL)
+		cmd_error(ctx, "logs: %s", damage);
+	free(damage);
 out:
 	free(title);
 	store_meta_clear(&m);

@@ -547,7 +547,10 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
  * "lines"}); --follow hands the client over to a stream of what follows,
- * and a client that streams logs itself (ctl) is handed the job.
+ * and a client that streams logs itself (ctl) is handed the job.  Output
+ * the store cannot read to its end (damaged) is shown as far as it goes,
+ * or the terminal's lines when none of it can be read, and the command
+ * fails saying why.
  */
 static void
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -597,11 +600,9 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(title);
 		if (rc == 0)
 			return;
-		/* Unreadable now (no fd left): the emulator's lines, then. */
-		free(cause);
-		cause = NULL;
+		/* Unreadable now: the emulator's lines, then, and why. */
 	}
-	lines = job_text_lines(job, &count);
+	lines = job_text_lines_error(job, &count, &cause);
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
@@ -622,4 +623,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	free(title);
 	job_text_free(lines, count);
+	if (cause != NULL)
+		cmd_error(ctx, "logs: %s", cause);
+	free(cause);
 }

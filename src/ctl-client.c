@@ -8,7 +8,9 @@
  * --follow) are taken out of the body.  Its exit status is the reply's
  * status: 0, 1 (the command failed) or 2 (a usage error, or no deck of
  * that name runs); after logs --follow, the job's, from the stream's exit
- * line, and after wait, the status its exit line gives.  A deck that
+ * line, and after wait, the status its exit line gives.  The deck's
+ * "\036error TEXT" line (a log or a grep that met damage in the store)
+ * is said on stderr as "jobdeck ctl: TEXT".  A deck that
  * sends nothing for CTL_ANSWER_TIMEOUT_MS (a stopped one; streams and
  * waits get keepalives, so a long wait is never cut: its own --timeout
  * bounds it) or does not take the connection as long gives status 2:
@@ -35,6 +37,7 @@
 #include "ctl.h"
 #include "ctlconn.h"
 #include "loop.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* Print the usage lines to f. */
@@ -208,6 +211,17 @@ ctl_client_body(const char *buf, size_t len, void *arg)
 	return 0;
 }
 
+/* Say on stderr what the deck's "\036error" line said, made safe. */
+static void
+ctl_client_say(const char *text)
+{
+	char	*safe;
+
+	safe = textesc_visible(text, strlen(text));
+	fprintf(stderr, "jobdeck ctl: %s\n", safe);
+	free(safe);
+}
+
 /*
  * Read the reply: the status line, then the body, copied to stdout as it
  * comes on success (without the protocol's control lines), else gathered
@@ -250,11 +264,13 @@ ctl_client_reply(int fd, const char *name)
 		return 1;
 	}
 	rc = r.p.status;
+	if (r.p.error[0] != '\0')
+		ctl_client_say(r.p.error);
 	if (r.p.damaged > 0)
-		fprintf(stderr, "jobdeck ctl: %d run%s could not be read (damaged "
-		    "in the store) and %s passed over\n", r.p.damaged,
-		    r.p.damaged == 1 ? "" : "s", r.p.damaged == 1 ? "was" :
-		    "were");
+		fprintf(stderr, "jobdeck ctl: %d run%s damaged in the store: "
+		    "searched up to %s damage\n", r.p.damaged,
+		    r.p.damaged == 1 ? " is" : "s are", r.p.damaged == 1 ?
+		    "its" : "their");
 	if (rc != 0)
 		ctl_client_errors(r.err != NULL ? r.err : "", r.errlen);
 	else if (r.p.exit != -1)

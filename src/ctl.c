@@ -27,7 +27,11 @@
  * waits at the end of the log for the job's next output and stops at the
  * size the log has when the job ends.  A job that is not logged (no log
  * directory, or logging failed) is streamed from its emulator's text,
- * which its scrollback bounds.
+ * which its scrollback bounds.  `logs RUN` streams a run of the store
+ * (of any deck) the same way.  A run damaged in the store is streamed up
+ * to its damage, and the stream ends saying why ("\036error logs: ...")
+ * with a non-zero exit line; so does one whose run could not be read at
+ * all, after the emulator's lines.
  *
  * `events` clients are sent every job event as it happens: a job's output
  * is cut into lines by one rawtext per job.  An events client (or one
@@ -144,6 +148,9 @@ struct ctl_client {
 	struct job	*job;		/* followed, until it ends */
 	int		 job_id;
 	struct store_reader *reader;	/* its run in the store, or NULL */
+	char		*unread;	/* why its run could not be opened */
+	char		*run;		/* logs RUN: the run's id */
+	int		 exit;		/* follow's exit line, or -1 */
 	int64_t		 next;		/* the next line of the run to send */
 	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
 	struct store_mark	 mark;		/* not logged: emulator lines sent */
@@ -258,6 +265,7 @@ static void	ctl_cmd_select(struct job *, int, void *);
 static void	ctl_cmd_json(const char *, void *);
 static int	ctl_cmd_follow(struct job *, void *, char **);
 static int	ctl_cmd_logs(struct job *, void *, char **);
+static int	ctl_cmd_logs_run(const char *, const char *, void *, char **);
 static int	ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
 static int	ctl_cmd_later(void *, char **);
 static void	ctl_cmd_answered(void *);
@@ -286,6 +294,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.json = ctl_cmd_json,
 	.follow = ctl_cmd_follow,
 	.logs = ctl_cmd_logs,
+	.logs_run = ctl_cmd_logs_run,
 	.grep = ctl_cmd_grep,
 	.wait = ctl_cmd_wait,
 	.later = ctl_cmd_later,
@@ -744,6 +753,8 @@ ctl_client_free(struct ctl_client *c)
 	store_reader_close(c->reader);
 	grep_free(c->grep);
 	free(c->tail);
+	free(c->unread);
+	free(c->run);
 	ctl_wait_free(c);
 	free(c);
 }
@@ -927,7 +938,10 @@ ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 	ctl_stream_lines(c, lines, n);
 }
 
-/* Open the store's reader on a streamed job's run if it has one. */
+/*
+ * Open the store's reader on a streamed job's run if it has one; one that
+ * cannot be read keeps why, for the stream's end.
+ */
 static void
 ctl_stream_open(struct ctl_client *c, struct job *job)
 {
@@ -937,7 +951,10 @@ ctl_stream_open(struct ctl_client *c, struct job *job)
 		return;
 	c->reader = store_reader_open(job_store_dir(job), job_run_id(job),
 	    &cause);
-	free(cause);
+	if (c->reader == NULL && c->unread == NULL)
+		c->unread = cause;
+	else
+		free(cause);
 }
 
 /* Return the lines of a streamed run now, a partial last one too. */
@@ -954,7 +971,8 @@ ctl_stream_count(struct ctl_client *c)
  * Read more of a streamed run into the client's output, CTL_LOG_LINES
  * lines at a time, while less than CTL_STREAM_LOW bytes wait and *budget
  * lasts; at the end of what is written wait for more (follow: complete
- * lines only) or end the stream.
+ * lines only) or end the stream.  At damage in the store the stream ends
+ * there, followed or not (ctl_stream_end() says why).
  */
 static void
 ctl_stream_fill(struct ctl_client *c, size_t *budget)
@@ -988,7 +1006,8 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 				refreshed = 1;
 				continue;
 			}
-			if (c->end == CTL_END_OPEN)
+			if (c->end == CTL_END_OPEN &&
+			    store_reader_damage(c->reader) == NULL)
 				c->flags |= CTL_WAITING;
 			else
 				ctl_stream_end(c);
@@ -998,7 +1017,7 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 		    avail;
 		if (store_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
 		    &n) != 0 || n == 0) {
-			/* Removed, or unreadable: that is all. */
+			/* Damaged (ctl_stream_end() says so), or removed. */
 			ctl_stream_end(c);
 			return;
 		}
@@ -1371,6 +1390,7 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
 		c->fd = cfd;
+		c->exit = -1;
 		c->since = now;
 		if (read_only)
 			c->flags |= CTL_READ_ONLY;
@@ -1715,16 +1735,60 @@ ctl_follow_status(const struct job *job)
 }
 
 /*
- * End a log stream once its log is read: the partial last line, the tail
- * (JSON's "]}", or follow's end), and close once all is sent.
+ * End a log stream once its log is read: the tail (JSON's "]}", or
+ * follow's "exited" event), then the exit line (follow's), and close once
+ * all is sent.  A run the store could not read to its end (damaged, or
+ * not at all: the emulator's lines were sent) says why: JSON's "error",
+ * "\036error logs: why", and an exit line of 1 at least.  A follow that
+ * ends so before its job does is done with the job.
  */
 static void
 ctl_stream_end(struct ctl_client *c)
 {
+	struct json_buf	 jb;
+	const char	*why = NULL;
+	char		*line, *text;
+	int		 code = c->exit;
+
+	if (c->reader != NULL)
+		why = store_reader_damage(c->reader);
+	if (why == NULL)
+		why = c->unread;
+	if (why != NULL && c->json && c->stream != CTL_STREAM_FOLLOW &&
+	    c->tail != NULL) {
+		/* {"id":N,"lines":[...],"error":"why"} */
+		json_init(&jb);
+		json_put_string(&jb, why);
+		free(c->tail);
+		c->tail = xprintf("],\"error\":%.*s}\n", (int)jb.len, jb.data);
+		json_clear(&jb);
+	}
 	if (c->tail != NULL) {
 		xbuf_add(&c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
+	}
+	if (why != NULL) {
+		text = textesc_visible(why, strlen(why));
+		line = xprintf("%cerror logs: %s\n", CTL_CONTROL, text);
+		xbuf_add(&c->out, line, strlen(line));
+		free(line);
+		free(text);
+		if (code <= 0)
+			code = 1;
+	}
+	if (c->flags & CTL_FOLLOW) {
+		/* Cut by damage while its job runs. */
+		c->ctl->nfollow--;
+		c->flags &= ~CTL_FOLLOW;
+		c->job = NULL;
+		if (code < 0)
+			code = 1;
+	}
+	if (code >= 0) {
+		line = xprintf("%cexit %d\n", CTL_CONTROL, code);
+		xbuf_add(&c->out, line, strlen(line));
+		free(line);
 	}
 	store_reader_close(c->reader);
 	c->reader = NULL;
@@ -1747,9 +1811,8 @@ ctl_follow_end(struct ctl_client *c)
 
 	if (c->json)
 		exited = ctl_event_exited(job, &n);
-	c->tail = xprintf("%s%cexit %d\n", exited != NULL ? exited : "",
-	    CTL_CONTROL, ctl_follow_status(job));
-	free(exited);
+	c->tail = exited;
+	c->exit = ctl_follow_status(job);
 	if (c->flags & CTL_VT) {
 		lines = job_text_since(job, &c->mark, &count, &partial);
 		ctl_stream_lines(c, lines, count);
@@ -1833,6 +1896,36 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		ctl_stream_end(c);
 	} else
 		c->end = ctl_stream_count(c);
+	ctl_client_flush(c);
+}
+
+/*
+ * Start a stream of a run of the store (logs RUN) after its "0" status
+ * line, to the run's size now: text lines, or {"run":RUN,"lines":[...]}.
+ */
+static void
+ctl_stream_start_run(struct ctl_client *c)
+{
+	struct json_buf	 jb;
+	char		*doc;
+
+	c->flags |= CTL_LOG;
+	if (c->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "run");
+		json_put_string(&jb, c->run);
+		json_key(&jb, "lines");
+		json_array_begin(&jb);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		doc = json_finish(&jb, NULL);
+		json_clear(&jb);
+		xbuf_add(&c->out, doc, strlen(doc) - 2);
+		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
+		free(doc);
+	}
+	c->end = ctl_stream_count(c);
 	ctl_client_flush(c);
 }
 
@@ -2180,6 +2273,25 @@ ctl_cmd_logs(struct job *job, void *arg, char **cause)
 	return ctl_cmd_stream(arg, CTL_STREAM_LOGS, job, cause);
 }
 
+/*
+ * logs RUN: the client streams a run of the store in dir (of any deck) as
+ * far as it goes now; -1 with *cause when it cannot be read.
+ */
+static int
+ctl_cmd_logs_run(const char *dir, const char *run, void *arg, char **cause)
+{
+	struct ctl_client	*c = arg;
+
+	if (ctl_cmd_stream(c, CTL_STREAM_LOGS, NULL, cause) != 0)
+		return -1;
+	if ((c->reader = store_reader_open(dir, run, cause)) == NULL) {
+		c->stream = CTL_STREAM_NONE;
+		return -1;
+	}
+	c->run = xstrdup(run);
+	return 0;
+}
+
 /* grep: the client streams the matches, and owns the search. */
 static int
 ctl_cmd_grep(struct grep *g, void *arg, char **cause)
@@ -2250,14 +2362,16 @@ static const struct grep_cbs ctl_grep_cbs = {
 /*
  * A step of a grep stream: search on while less than CTL_STREAM_LOW
  * waits to be sent (else after the socket drains); at the end the exit
- * line: 0 when something matched, 1 when nothing did (a run that cannot
- * be read is passed over, as grep_step() does).
+ * line: 0 when something matched, 1 when nothing did.  Damaged runs are
+ * searched up to their damage, as grep_step() does, and told before it:
+ * "\036error grep: " the first one's damage, "\036damaged N" how many.
  */
 static void
 ctl_grep_cb(void *arg)
 {
 	struct ctl_client	*c = arg;
-	char			 line[32];
+	const char		*why;
+	char			 line[32], *text, *err;
 	int			 rc, damaged;
 
 	c->grep_timer = 0;
@@ -2269,7 +2383,12 @@ ctl_grep_cb(void *arg)
 	}
 	rc = grep_step(c->grep, CTL_GREP_BUDGET, &ctl_grep_cbs, c);
 	if (rc <= 0) {
-		if ((damaged = grep_damaged(c->grep, NULL)) > 0) {
+		if ((damaged = grep_damaged(c->grep, &why)) > 0) {
+			text = textesc_visible(why, strlen(why));
+			err = xprintf("%cerror grep: %s\n", CTL_CONTROL, text);
+			xbuf_add(&c->out, err, strlen(err));
+			free(err);
+			free(text);
 			snprintf(line, sizeof line, "%cdamaged %d\n",
 			    CTL_CONTROL, damaged);
 			xbuf_add(&c->out, line, strlen(line));
@@ -2693,6 +2812,8 @@ ctl_client_reply(struct ctl_client *c, int failed)
 			ctl_grep_cb(c);
 		} else if (c->stream == CTL_STREAM_WAIT)
 			ctl_wait_start(c);
+		else if (c->run != NULL)
+			ctl_stream_start_run(c);
 		else
 			ctl_stream_start(c, c->stream_job);
 		return;

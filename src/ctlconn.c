@@ -119,7 +119,8 @@ ctlconn_parse_control(struct ctlconn_parse *p, const char *text)
 	} else if (strncmp(text, "damaged ", 8) == 0) {
 		n = strtol(text + 8, &end, 10);
 		p->damaged = (*end == '\0' && n > 0 && n < INT_MAX) ? (int)n : 1;
-	}
+	} else if (strncmp(text, "error ", 6) == 0 && p->error[0] == '\0')
+		snprintf(p->error, sizeof p->error, "%s", text + 6);
 	/* "" is a keepalive; other lines are for later versions. */
 }
 

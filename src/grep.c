@@ -307,7 +307,7 @@ grep_next_run(struct grep *g)
 		g->done = 1;
 }
 
-/* Count the current run as one that could not be read, for why (taken). */
+/* Count the current run as a damaged one, for why (taken). */
 static void
 grep_damaged_run(struct grep *g, char *why)
 {
@@ -320,8 +320,8 @@ grep_damaged_run(struct grep *g, char *why)
 
 /*
  * Open the current run: its meta and a reader, from its first kept line;
- * -1 when it is gone (no meta: removed, or still being made) or cannot be
- * read (damaged: counted), and it is skipped.
+ * -1 when it is gone (no meta: removed, or still being made) or none of
+ * it can be read (damaged: counted), and it is skipped.
  */
 static int
 grep_open_run(struct grep *g)
@@ -679,21 +679,34 @@ grep_block(int64_t first, const char *buf, size_t len, void *arg)
 	return 0;
 }
 
+/* The current run is searched: counted if damage cut it, the next one. */
+static void
+grep_end_run(struct grep *g)
+{
+	const char	*why;
+
+	if ((why = store_reader_damage(g->reader)) != NULL)
+		grep_damaged_run(g, xstrdup(why));
+	grep_next_run(g);
+}
+
 /*
  * Search on for about budget bytes (a block at least), handing each
  * matching line to cbs->match (cbs may be NULL: matches are only
  * counted); the search stops early when match returns non-zero and the
- * next step goes on from the line after.  A run that is gone or cannot
- * be read is skipped (grep_damaged() counts the latter).  Every pass
- * scans on or leaves a run, so a step ends.  Returns 1 while there is
- * more to search, 0 once the search is done.
+ * next step goes on from the line after.  A run that is gone is skipped;
+ * a damaged one is searched up to its damage and counted
+ * (grep_damaged()).  Every pass scans on, or leaves a run, or meets
+ * damage that cuts its run shorter, so a step ends.  Returns 1 while
+ * there is more to search, 0 once the search is done.
  */
 int
 grep_step(struct grep *g, size_t budget, const struct grep_cbs *cbs,
     void *arg)
 {
 	static const struct store_scan_cbs scan_cbs = { .block = grep_block };
-	int64_t	next;
+	uint64_t	bytes;
+	int64_t		next;
 
 	if (budget == 0)
 		budget = 1;
@@ -706,20 +719,23 @@ grep_step(struct grep *g, size_t budget, const struct grep_cbs *cbs,
 			grep_next_run(g);
 			continue;
 		}
+		bytes = store_reader_bytes(g->reader);
 		next = store_reader_scan(g->reader, g->next,
 		    budget - g->stepped, &scan_cbs, g);
 		if (g->stop)
 			break;		/* g->next is the line after the match */
 		if (next >= store_reader_count(g->reader))
-			grep_next_run(g);	/* done */
-		else if (next <= g->next) {
-			/* Its bytes cannot be read, or do not hold its lines. */
+			grep_end_run(g);	/* done */
+		else if (next > g->next || store_reader_bytes(g->reader) <
+		    bytes)
+			g->next = next;	/* on, or on from a cut */
+		else {
+			/* Neither: its bytes cannot be read there. */
 			grep_damaged_run(g, xprintf("runs/%s is damaged: its "
 			    "output cannot be read from line %lld",
 			    g->runs[g->cur], (long long)g->next + 1));
 			grep_next_run(g);
-		} else
-			g->next = next;
+		}
 	}
 	g->cbs = NULL;
 	g->arg = NULL;
@@ -748,9 +764,9 @@ grep_matches(const struct grep *g)
 }
 
 /*
- * Return how many runs the search passed over because they could not be
- * read (damaged: store_reader_open()'s causes), and in *why, if not NULL,
- * why the first could not (NULL when none).
+ * Return how many damaged runs the search met (searched up to their
+ * damage, or passed over when none of them could be read), and in *why,
+ * if not NULL, what the first one's damage is (NULL when none).
  */
 int
 grep_damaged(const struct grep *g, const char **why)

@@ -1144,9 +1144,12 @@ job_store_end(struct job *j)
 	j->run = NULL;
 }
 
-/* Open a reader on the job's last run; NULL when it has none in whole. */
+/*
+ * Open a reader on the job's last run; NULL when it has none, or none
+ * that can be read (then *error, if error is not NULL, says why).
+ */
 static struct store_reader *
-job_reader(const struct job *j)
+job_reader(const struct job *j, char **error)
 {
 	struct store_reader	*r;
 	char			*cause = NULL;
@@ -1154,8 +1157,25 @@ job_reader(const struct job *j)
 	if (!job_logged(j))
 		return NULL;
 	r = store_reader_open(store_dir(j->store), j->run_id, &cause);
-	free(cause);
+	if (r == NULL && error != NULL && *error == NULL)
+		*error = cause;
+	else
+		free(cause);
 	return r;
+}
+
+/*
+ * Set *error, if error is not NULL and it is not set, to why a reader's
+ * run cannot be read on from where it ends (store_reader_damage()).
+ */
+static void
+job_reader_error(struct store_reader *r, char **error)
+{
+	const char	*why;
+
+	if (error != NULL && *error == NULL &&
+	    (why = store_reader_damage(r)) != NULL)
+		*error = xstrdup(why);
 }
 
 /*
@@ -1186,10 +1206,13 @@ job_vt_lines(const struct job *j, int *count)
 /*
  * Return the last max lines of the job's last run as text (from the
  * store, or the emulator when it has none), in memory bounded by max;
- * *more says whether earlier lines were left out.
+ * *more says whether earlier lines were left out.  *error, if error is
+ * not NULL, says why the run in the store cannot be read to its end
+ * (damaged: the lines end at the damage), or is left NULL.
  */
 char **
-job_text_tail(const struct job *j, int max, int *count, int *more)
+job_text_tail_error(const struct job *j, int max, int *count, int *more,
+    char **error)
 {
 	struct store_reader	 *r;
 	struct store_line	 *sl;
@@ -1197,10 +1220,11 @@ job_text_tail(const struct job *j, int max, int *count, int *more)
 	int			  i, drop;
 
 	*count = *more = 0;
-	if ((r = job_reader(j)) != NULL) {
+	if ((r = job_reader(j, error)) != NULL) {
 		if (store_reader_tail(r, max, STORE_TEXT, &sl, count,
 		    more) != 0)
 			*count = 0;
+		job_reader_error(r, error);
 		store_reader_close(r);
 		return store_lines_take(sl, *count);
 	}
@@ -1217,16 +1241,30 @@ job_text_tail(const struct job *j, int max, int *count, int *more)
 	return lines;
 }
 
+/* job_text_tail_error() without the error. */
+char **
+job_text_tail(const struct job *j, int max, int *count, int *more)
+{
+	return job_text_tail_error(j, max, count, more, NULL);
+}
+
 /*
  * Return the job's output as text lines, for a client that cannot stream
- * it: its last JOB_TEXT_MAX lines.
+ * it: its last JOB_TEXT_MAX lines; *error as job_text_tail_error()'s.
  */
 char **
-job_text_lines(const struct job *j, int *count)
+job_text_lines_error(const struct job *j, int *count, char **error)
 {
 	int	more;
 
-	return job_text_tail(j, JOB_TEXT_MAX, count, &more);
+	return job_text_tail_error(j, JOB_TEXT_MAX, count, &more, error);
+}
+
+/* job_text_lines_error() without the error. */
+char **
+job_text_lines(const struct job *j, int *count)
+{
+	return job_text_lines_error(j, count, NULL);
 }
 
 /* Return how many lines the job's last run has in the store, or -1. */
@@ -1236,7 +1274,7 @@ job_store_lines(const struct job *j)
 	struct store_reader	*r;
 	int64_t			 n;
 
-	if ((r = job_reader(j)) == NULL)
+	if ((r = job_reader(j, NULL)) == NULL)
 		return -1;
 	n = store_reader_count(r);
 	store_reader_close(r);
@@ -1288,10 +1326,12 @@ job_vt_since(struct job *j, struct store_mark *mark, int *count)
  * job_text_since() with at most max complete lines (-1: no limit): when
  * more are new, the first of them are passed over; *more, if not NULL,
  * says whether lines were passed over, by max or by the store's cap.
+ * *error, if error is not NULL, says why the run cannot be read on from
+ * where the lines end (damage in the store), or is left NULL.
  */
 static char **
 job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
-    int *partial, int *more)
+    int *partial, int *more, char **error)
 {
 	struct store_reader	 *r;
 	struct store_line	 *sl;
@@ -1302,12 +1342,14 @@ job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
 	*partial = 0;
 	if (more != NULL)
 		*more = 0;
-	if ((r = job_reader(j)) == NULL)
+	if ((r = job_reader(j, error)) == NULL)
 		return j->store == NULL || j->log_error != NULL ?
 		    job_vt_since(j, mark, count) : NULL;
 	if (store_reader_since(r, mark, STORE_TEXT, max, 1, &sl, &n,
 	    &skipped) != 0)
 		n = 0;
+	if (mark->line >= store_reader_count(r) - store_reader_partial(r))
+		job_reader_error(r, error);
 	store_reader_close(r);
 	if (more != NULL)
 		*more = skipped > 0;
@@ -1328,20 +1370,30 @@ char **
 job_text_since(struct job *j, struct store_mark *mark, int *count,
     int *partial)
 {
-	return job_text_range(j, mark, -1, count, partial, NULL);
+	return job_text_range(j, mark, -1, count, partial, NULL, NULL);
 }
 
 /*
  * Return what the job printed since the last call (the first: all of its
  * run), as job_text_since() does with the job's own mark, but at most the
  * last max complete lines; *more says whether earlier new lines were left
- * out (by max, or dropped by the store's cap).
+ * out (by max, or dropped by the store's cap); *error, if error is not
+ * NULL, why the run cannot be read on from there (damage), or NULL.
  */
+char **
+job_text_incremental_error(struct job *j, int max, int *count,
+    int *partial, int *more, char **error)
+{
+	return job_text_range(j, &j->text_mark, max, count, partial, more,
+	    error);
+}
+
+/* job_text_incremental_error() without the error. */
 char **
 job_text_incremental(struct job *j, int max, int *count, int *partial,
     int *more)
 {
-	return job_text_range(j, &j->text_mark, max, count, partial, more);
+	return job_text_incremental_error(j, max, count, partial, more, NULL);
 }
 
 /*
@@ -1358,7 +1410,18 @@ struct job_extent {
 	int64_t			  complete;
 	int64_t			  total;
 	uint64_t		  bytes;
+	char			 *error;	/* why the run cannot be read */
 };
+
+/* Take the extent's lines as its reader sees them now (damage cuts). */
+static void
+job_extent_count(struct job_extent *e)
+{
+	e->first = store_reader_first(e->r);
+	e->total = store_reader_count(e->r);
+	e->complete = e->total - store_reader_partial(e->r);
+	e->bytes = store_reader_bytes(e->r);
+}
 
 /* Find where a job's output is (see struct job_extent). */
 static void
@@ -1367,11 +1430,8 @@ job_extent_open(struct job *j, struct job_extent *e)
 	int	cy, cx;
 
 	memset(e, 0, sizeof *e);
-	if ((e->r = job_reader(j)) != NULL) {
-		e->first = store_reader_first(e->r);
-		e->total = store_reader_count(e->r);
-		e->complete = e->total - store_reader_partial(e->r);
-		e->bytes = store_reader_bytes(e->r);
+	if ((e->r = job_reader(j, &e->error)) != NULL) {
+		job_extent_count(e);
 		return;
 	}
 	if (j->store != NULL && j->log_error == NULL)
@@ -1395,6 +1455,7 @@ job_extent_close(struct job_extent *e)
 	if (e->r != NULL)
 		store_reader_close(e->r);
 	job_text_free(e->vl, e->nvl);
+	free(e->error);
 }
 
 /*
@@ -1454,6 +1515,9 @@ job_text_cut(char *text, size_t *len, size_t max)
  * fits; *mark moves past what was given, the job's own mark stays.  Lines
  * dropped by the store's cap are passed over (page->from says where it
  * began).  From the store, or the emulator's lines when there is none.
+ * A run damaged in the store is read up to its damage, and a page that
+ * reaches it (or a run none of which can be read) says why in
+ * page->error.
  */
 void
 job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
@@ -1476,6 +1540,12 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 		    JOB_PAGE_BATCH;
 		if ((n = job_extent_get(&e, no, no + want, texts, lens)) <= 0)
 			break;
+		if (e.r != NULL) {
+			/* Damage found cuts the run: a part line stays out. */
+			job_extent_count(&e);
+			for (; n > 0 && no + n > e.complete; n--)
+				free(texts[n - 1]);
+		}
 		for (i = 0; i < n; i++) {
 			if (stop) {
 				free(texts[i]);
@@ -1499,6 +1569,8 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 				stop = 1;
 		}
 	}
+	if (e.r != NULL)
+		job_extent_count(&e);	/* damage found may have cut it */
 	if (no > mark->line || mark->line < e.first)
 		mark->line = no;
 	if (!stop && no == e.complete && e.complete < e.total &&
@@ -1524,6 +1596,12 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 	/* A partial last line is more only from a mark at or before it. */
 	page->more = page->left > 0 || (e.complete < e.total &&
 	    mark->line <= e.complete && e.bytes != mark->partial);
+	if (e.r != NULL && !page->more)
+		job_reader_error(e.r, &e.error);
+	if (!page->more) {
+		page->error = e.error;
+		e.error = NULL;
+	}
 	free(texts);
 	free(lens);
 	job_extent_close(&e);

@@ -26,7 +26,9 @@
  * The deck's states become the tools' status words in one table
  * (mcp_tools_states[]); a job object of the deck becomes the tools' in one
  * function (mcp_tools_put_job()).  Deck errors (status 1, 2, or none at
- * all) are tool errors carrying the deck's own words.
+ * all) are tool errors carrying the deck's own words; so is output that
+ * ends at damage in the store (status's "output_error"), with what was
+ * read before it.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -893,6 +895,28 @@ mcp_tools_put_output(struct json_buf *jb, const struct jsonval *doc,
 	}
 }
 
+/*
+ * Fail call when a status reply says the job's output cannot be read on
+ * from where it ends ("output_error": damage in the store), with the
+ * output read before that; returns whether it did.
+ */
+static int
+mcp_tools_output_failed(struct mcp_call *call, const struct jsonval *doc)
+{
+	const char	*why = jsonval_get_string(doc, "output_error");
+	const char	*out = jsonval_get_string(doc, "output");
+
+	if (why == NULL)
+		return 0;
+	if (out != NULL && *out != '\0')
+		mcp_call_fail(call, "the job's output cannot be read on: %s\n"
+		    "Its output up to there:\n%s", why, out);
+	else
+		mcp_call_fail(call, "the job's output cannot be read on: %s",
+		    why);
+	return 1;
+}
+
 /* ---- terminal ---- */
 
 static void	mcp_tools_terminal_spawned(struct mcp_call *,
@@ -1004,6 +1028,10 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	next = jsonval_get_string(doc, "next");
 	if (run != NULL && next != NULL)
 		mcp_session_set_mark(mcp_call_session(call), tc->id, run, next);
+	if (mcp_tools_output_failed(call, doc)) {
+		jsonval_free(doc);
+		return;
+	}
 	json_init(&jb);
 	json_object_begin(&jb);
 	mcp_tools_put_job(&jb, doc);
@@ -1127,6 +1155,10 @@ mcp_tools_status_read(struct mcp_call *call, const struct mcp_reply *r)
 	next = jsonval_get_string(doc, "next");
 	if (tc->incremental && run != NULL && next != NULL)
 		mcp_session_set_mark(mcp_call_session(call), tc->id, run, next);
+	if (mcp_tools_output_failed(call, doc)) {
+		jsonval_free(doc);
+		return;
+	}
 	json_init(&jb);
 	json_object_begin(&jb);
 	mcp_tools_put_job(&jb, doc);

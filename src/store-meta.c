@@ -136,6 +136,51 @@ store_open_sub(const char *dir, const char *sub, char **cause)
 	return fd;
 }
 
+/*
+ * Open name in dfd as a regular file, with flags (O_NOFOLLOW, O_CLOEXEC
+ * and O_NOCTTY added) and mode: opened with O_NONBLOCK, so that a FIFO or
+ * a device put in its place cannot block the caller, checked with
+ * fstat(), then O_NONBLOCK cleared.  -1 with errno; EINVAL when it is not
+ * a regular file (store_strerror() words it).
+ */
+int
+store_open_file(int dfd, const char *name, int flags, mode_t mode)
+{
+	struct stat	sb;
+	int		fd, fl, error;
+
+	fd = openat(dfd, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC |
+	    O_NOCTTY, mode);
+	if (fd == -1) {
+		/* O_WRONLY on a FIFO nobody reads, or a device not there. */
+		if (errno == ENXIO)
+			errno = EINVAL;
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0)
+		error = errno;
+	else if (!S_ISREG(sb.st_mode))
+		error = EINVAL;
+	else if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1)
+		error = errno;
+	else
+		return fd;
+	close(fd);
+	errno = error;
+	return -1;
+}
+
+/*
+ * Return the words for errno error of a store file: strerror()'s, but
+ * "not a regular file" for store_open_file()'s EINVAL.
+ */
+const char *
+store_strerror(int error)
+{
+	return error == EINVAL ? "not a regular file" : strerror(error);
+}
+
 /* Open DIR/runs/RUN as a directory fd; the run id is checked first. */
 int
 store_open_run(const char *dir, const char *run, char **cause)
@@ -206,14 +251,10 @@ store_meta_in_place(int run_fd, struct store_buf *b, size_t len)
 	ssize_t		n;
 	int		fd, error;
 
-	fd = openat(run_fd, "meta", O_WRONLY | O_NOFOLLOW | O_CLOEXEC |
-	    O_NOCTTY);
-	if (fd == -1)
+	if ((fd = store_open_file(run_fd, "meta", O_WRONLY, 0)) == -1)
 		return -1;
 	if (fstat(fd, &sb) != 0)
 		error = errno;
-	else if (!S_ISREG(sb.st_mode))
-		error = EINVAL;
 	else if ((size_t)sb.st_size < len)
 		error = ENOSPC;		/* it would need a new block */
 	else
@@ -286,8 +327,8 @@ store_meta_write(int run_fd, const struct store_meta *m, int64_t segment,
 	len = b.len;
 	store_buf_room(&b, STORE_META_ROOM);
 
-	fd = openat(run_fd, "meta.tmp", O_WRONLY | O_CREAT | O_TRUNC |
-	    O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	fd = store_open_file(run_fd, "meta.tmp", O_WRONLY | O_CREAT | O_TRUNC,
+	    0600);
 	if (fd != -1 && store_write_all(fd, b.p, b.len) == 0) {
 		if (close(fd) == 0 && renameat(run_fd, "meta.tmp", run_fd,
 		    "meta") == 0) {
@@ -311,7 +352,7 @@ store_meta_write(int run_fd, const struct store_meta *m, int64_t segment,
 		*cause = xprintf("runs/%s/meta: %s", m->run, strerror(error));
 	else
 		*cause = xprintf("%s, writing runs/%s/meta.tmp",
-		    strerror(error), m->run);
+		    store_strerror(error), m->run);
 	return -1;
 }
 
@@ -549,17 +590,16 @@ store_meta_load(int run_fd, const char *run, struct store_meta *m,
 
 	memset(m, 0, sizeof *m);
 	*segment = 0;
-	fd = openat(run_fd, "meta", O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-	    O_NOCTTY);
+	fd = store_open_file(run_fd, "meta", O_RDONLY, 0);
 	if (fd == -1 || fstat(fd, &sb) != 0) {
-		*cause = xprintf("runs/%s/meta: %s", run, strerror(errno));
+		*cause = xprintf("runs/%s/meta: %s", run,
+		    store_strerror(errno));
 		if (fd != -1)
 			close(fd);
 		return -1;
 	}
-	if (!S_ISREG(sb.st_mode) || sb.st_size > STORE_META_MAX) {
-		*cause = xprintf("runs/%s/meta: %s", run, S_ISREG(sb.st_mode) ?
-		    "larger than 4 MiB" : "not a regular file");
+	if (sb.st_size > STORE_META_MAX) {
+		*cause = xprintf("runs/%s/meta: larger than 4 MiB", run);
 		close(fd);
 		return -1;
 	}
@@ -739,7 +779,7 @@ store_deck_alive(const char *dir, const char *deck)
 		return 0;
 	}
 	snprintf(name, sizeof name, "%s.lock", deck);
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	fd = store_open_file(dfd, name, O_RDONLY, 0);
 	close(dfd);
 	if (fd == -1)
 		return 0;

@@ -2,10 +2,14 @@
  * store-private.h: what store.c, store-meta.c and store-sweep.c share: the
  * store itself, run and deck ids, the run directory and the meta file.
  * Every path under the store is reached with openat() from a directory fd
- * and O_NOFOLLOW, so no symbolic link in the store is ever followed.
+ * and O_NOFOLLOW, so no symbolic link in the store is ever followed, and
+ * every file through store_open_file(), so a FIFO or a device put where a
+ * file should be is refused instead of blocking the deck's loop.
  */
 #ifndef JOBDECK_STORE_PRIVATE_H
 #define JOBDECK_STORE_PRIVATE_H
+
+#include <sys/types.h>
 
 #include <stdint.h>
 
@@ -29,6 +33,8 @@ int	 store_id_valid(const char *id);
 int	 store_make_dir(const char *dir, char **cause);
 
 /* store-meta.c */
+int	 store_open_file(int dfd, const char *name, int flags, mode_t mode);
+const char *store_strerror(int error);
 int	 store_open_sub(const char *dir, const char *sub, char **cause);
 int	 store_open_run(const char *dir, const char *run, char **cause);
 int	 store_meta_write(int run_fd, const struct store_meta *,

@@ -12,11 +12,19 @@
  * The reader never reads a whole file: it finds a segment by the first
  * record of each idx.N, a record by binary search with pread(), and a
  * line's start by scanning the bytes of that one record.  What it sees is
- * fixed at store_reader_refresh(): the bytes its records cover, once it
- * has checked each segment's first and last records and that its out
- * file holds them.  Every read asks for exactly the bytes it needs and
- * fails on fewer, so bytes that went missing since are an error, never a
- * short read to go round on.
+ * fixed at store_reader_refresh(), once it has checked each segment's
+ * first and last records and that its out file holds their bytes; every
+ * other record is checked as it is read (a block of them at a time: each
+ * sane and following on from the one before; a record found by a search
+ * against the bytes of the one before it; a record lines cross into
+ * against the lines read).  Damage cuts the run where it is found: it is
+ * read up to there, and store_reader_damage() says why and what was cut.
+ * Every read asks for exactly the bytes it needs and takes fewer as
+ * damage, never as a short read to go round on; a cut is kept, and
+ * every cut leaves fewer bytes to read, so no loop over the data goes
+ * round without moving on.  A reader goes on from where it last stopped
+ * without a search, so lines read one after another are checked record
+ * by record.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -84,10 +92,9 @@ struct store_seg {
 	int64_t		 no;
 	int		 idx_fd;
 	int		 out_fd;
-	int64_t		 nrec;
-	uint64_t	 out_size;	/* bytes in out.no */
+	int64_t		 nrec;		/* records read (a cut: fewer) */
 	struct store_rec first;		/* its first record, if nrec > 0 */
-	struct store_rec last;		/* its last record, if nrec > 0 */
+	struct store_rec last;		/* record nrec - 1, if nrec > 0 */
 };
 
 struct store_reader {
@@ -100,6 +107,27 @@ struct store_reader {
 	int64_t		 count;
 	int		 partial;
 	uint64_t	 bytes;		/* end of the bytes records cover */
+
+	/*
+	 * Damage: why the run is cut (NULL: it is whole), and where: no
+	 * record is read from record cut_rec of segment cut_no on.  Kept
+	 * across loads while that segment is kept.
+	 */
+	char		*why;
+	int64_t		 cut_no;
+	int64_t		 cut_rec;
+	uint64_t	 written;	/* bytes the newest index says, or 0 */
+	char		*text;		/* store_reader_damage()'s */
+
+	/*
+	 * Where the last read stopped: line at_line starts at at_off, and
+	 * (after store_reader_get()) line at_line - 1 starts in record at_i
+	 * of segment at_no, the last record it checked.
+	 */
+	int64_t		 at_line;	/* -1: nowhere */
+	uint64_t	 at_off;
+	int64_t		 at_no;		/* -1: not known */
+	int64_t		 at_i;
 
 	int		 cache_seg;	/* records cached: segs[cache_seg] */
 	int64_t		 cache_base;	/* ... from this one */
@@ -463,7 +491,7 @@ store_run_fail(struct store_run *sr, const char *file, int error)
 {
 	/* The reason first: a message line may cut the rest. */
 	return store_run_stop(sr, xprintf("%s, writing runs/%s/%s",
-	    strerror(error), sr->id, file));
+	    store_strerror(error), sr->id, file));
 }
 
 /*
@@ -482,14 +510,14 @@ store_run_segment(struct store_run *sr, int64_t no)
 		close(sr->idx_fd);
 	sr->out_fd = sr->idx_fd = -1;
 	snprintf(name, sizeof name, "out.%lld", (long long)no);
-	fd = openat(sr->dir_fd, name, O_WRONLY | O_CREAT | O_APPEND |
-	    O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	fd = store_open_file(sr->dir_fd, name, O_WRONLY | O_CREAT | O_APPEND,
+	    0600);
 	if (fd == -1)
 		return store_run_fail(sr, name, errno);
 	sr->out_fd = fd;
 	snprintf(name, sizeof name, "idx.%lld", (long long)no);
-	fd = openat(sr->dir_fd, name, O_WRONLY | O_CREAT | O_APPEND |
-	    O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	fd = store_open_file(sr->dir_fd, name, O_WRONLY | O_CREAT | O_APPEND,
+	    0600);
 	if (fd == -1)
 		return store_run_fail(sr, name, errno);
 	sr->idx_fd = fd;
@@ -799,18 +827,29 @@ store_pread(int fd, void *buf, size_t len, off_t off)
 	return (ssize_t)got;
 }
 
-/* Close the segments a reader has open. */
+/* Close the segments a reader has open from index from on. */
 static void
-store_reader_drop(struct store_reader *r)
+store_reader_drop_from(struct store_reader *r, int from)
 {
 	int	i;
 
-	for (i = 0; i < r->nsegs; i++) {
+	for (i = from; i < r->nsegs; i++) {
 		if (r->segs[i].idx_fd != -1)
 			close(r->segs[i].idx_fd);
 		if (r->segs[i].out_fd != -1)
 			close(r->segs[i].out_fd);
 	}
+	if (from < r->nsegs)
+		r->nsegs = from;
+	if (r->cache_seg >= r->nsegs)
+		r->cache_seg = -1;
+}
+
+/* Close the segments a reader has open. */
+static void
+store_reader_drop(struct store_reader *r)
+{
+	store_reader_drop_from(r, 0);
 	free(r->segs);
 	r->segs = NULL;
 	r->nsegs = 0;
@@ -894,44 +933,333 @@ store_rec_sane(const struct store_reader *r, const struct store_seg *sg,
 	    rec->stream <= STORE_STDERR;
 }
 
-/* Read record i of segment s (through a small cache); -1 on error. */
+/*
+ * Return 1 if record rec can come right after record p: its bytes follow
+ * on from p's, and its line is p's plus the newlines p's bytes can hold
+ * (a line started at rec when p ended one: one at least; else p's last
+ * byte is not one).
+ */
+static int
+store_rec_follows(const struct store_rec *p, const struct store_rec *rec)
+{
+	uint64_t	d;
+
+	if (rec->off != p->off + p->len || rec->line < p->line)
+		return 0;
+	d = rec->line - p->line;
+	return rec->starts ? d >= 1 && d <= p->len : d < p->len;
+}
+
+/*
+ * Read record k of segment sg straight from its index (no cache): 0 if it
+ * can be one the writer wrote there (store_rec_sane()), else -1.
+ */
+static int
+store_reader_pread_rec(const struct store_reader *r,
+    const struct store_seg *sg, int64_t k, struct store_rec *rec)
+{
+	if (k < 0 || store_pread(sg->idx_fd, rec, sizeof *rec, (off_t)k *
+	    (off_t)sizeof *rec) != (ssize_t)sizeof *rec)
+		return -1;
+	return store_rec_sane(r, sg, rec) ? 0 : -1;
+}
+
+/*
+ * Take note that the run is damaged from record k of segment no on, for
+ * why (a new string, taken): kept when it is the earliest damage known.
+ */
+static void
+store_reader_damaged(struct store_reader *r, int64_t no, int64_t k,
+    char *why)
+{
+	if (r->why == NULL || no < r->cut_no || (no == r->cut_no &&
+	    k < r->cut_rec)) {
+		free(r->why);
+		r->why = why;
+		r->cut_no = no;
+		r->cut_rec = k;
+	} else
+		free(why);
+}
+
+/*
+ * Cut the run at record k of segment index s (store_reader_damaged()):
+ * that record and every one after it are read no more.  Its ends are
+ * worked out again by store_reader_ends(), which must follow.
+ */
+static void
+store_reader_trim(struct store_reader *r, int s, int64_t k, char *why)
+{
+	struct store_seg	*sg = &r->segs[s];
+
+	store_reader_damaged(r, sg->no, k, why);
+	store_reader_drop_from(r, s + 1);
+	if (k < sg->nrec)
+		sg->nrec = k;
+	if (r->cache_seg == s && r->cache_base + r->cache_n > k) {
+		if (k > r->cache_base)
+			r->cache_n = (int)(k - r->cache_base);
+		else
+			r->cache_seg = -1;
+	}
+	r->win_len = 0;
+}
+
+/*
+ * Return how many of segment s's first records hang together: each sane,
+ * at or after its first record in offset and in line (a line takes a
+ * byte at least) and with its bytes within the first size bytes of its
+ * out file.  A binary search: the records that do not are taken to be a
+ * tail (a crash's zeros, a file cut short); those in the middle are found
+ * as they are read.
+ */
+static int64_t
+store_reader_holds(const struct store_reader *r, int s, uint64_t size)
+{
+	const struct store_seg	*sg = &r->segs[s];
+	const struct store_rec	*f = &sg->first;
+	struct store_rec	 rec;
+	uint64_t		 start = (uint64_t)sg->no * (uint64_t)r->seg;
+	int64_t			 lo, hi, m;
+	int			 ok;
+
+	lo = -1;
+	hi = sg->nrec;
+	while (hi - lo > 1) {
+		/* The last first: a whole segment costs one read. */
+		m = hi == sg->nrec && lo == -1 ? hi - 1 : lo + (hi - lo) / 2;
+		ok = store_reader_pread_rec(r, sg, m, &rec) == 0 &&
+		    rec.off >= f->off && rec.line >= f->line &&
+		    rec.line - f->line <= rec.off - f->off &&
+		    rec.off + rec.len - start <= size;
+		if (ok)
+			lo = m;
+		else
+			hi = m;
+	}
+	return lo + 1;
+}
+
+/*
+ * Out file bytes [in, ...) of segment s could not be read (got: what
+ * store_pread() gave, -1 with errno): cut the run before the first
+ * record they do not hold (a file cut short), or before the whole
+ * segment (an I/O error).  store_reader_ends() must follow.
+ */
+static void
+store_reader_out_failed(struct store_reader *r, int s, uint64_t in,
+    ssize_t got)
+{
+	struct store_seg	*sg = &r->segs[s];
+	struct stat		 sb;
+	uint64_t		 start = (uint64_t)sg->no * (uint64_t)r->seg;
+	uint64_t		 size, end;
+	int64_t			 k;
+	int			 error = errno;
+
+	if (got < 0) {
+		store_reader_trim(r, s, 0, xprintf("out.%lld: %s",
+		    (long long)sg->no, strerror(error)));
+		return;
+	}
+	size = in + (uint64_t)got;
+	if (fstat(sg->out_fd, &sb) == 0 && (uint64_t)sb.st_size < size)
+		size = (uint64_t)sb.st_size;
+	k = store_reader_holds(r, s, size);
+	if (k >= sg->nrec)
+		k = sg->nrec - 1;	/* it said so, but gave less */
+	end = sg->last.off + sg->last.len - start;
+	store_reader_trim(r, s, k, xprintf("out.%lld holds %llu bytes, its "
+	    "index %llu", (long long)sg->no, (unsigned long long)size,
+	    (unsigned long long)end));
+}
+
+/*
+ * Read the bytes of record rec of segment s into a new buffer; NULL when
+ * they cannot be read (the run is cut before them: store_reader_ends()
+ * must follow).
+ */
+static char *
+store_reader_rec_bytes(struct store_reader *r, int s,
+    const struct store_rec *rec)
+{
+	uint64_t	 start = (uint64_t)r->segs[s].no * (uint64_t)r->seg;
+	ssize_t		 got;
+	char		*buf;
+
+	buf = xmalloc(rec->len);
+	got = store_pread(r->segs[s].out_fd, buf, rec->len,
+	    (off_t)(rec->off - start));
+	if (got == (ssize_t)rec->len)
+		return buf;
+	free(buf);
+	store_reader_out_failed(r, s, rec->off - start, got);
+	return NULL;
+}
+
+/*
+ * Work out the run's first line, line count, partial last line and bytes
+ * from its last record, whose bytes are read for the lines they end, and
+ * which is checked against the record before it (its line is that one's
+ * and the lines its bytes end), so a count is never made of a forged
+ * line number.  A last record or bytes that cannot be read, or that do
+ * not follow on, cut the run before them, and the one before is tried.
+ */
+static void
+store_reader_ends(struct store_reader *r)
+{
+	struct store_seg	*sg;
+	struct store_rec	 p;
+	int64_t			 k;
+	size_t			 nl;
+	char			*buf;
+	int			 f, l, ps, ok;
+
+	for (;;) {
+		for (f = 0; f < r->nsegs && r->segs[f].nrec == 0; f++)
+			;
+		for (l = r->nsegs - 1; l > f && r->segs[l].nrec == 0; l--)
+			;
+		if (f == r->nsegs) {
+			r->first = r->count = 0;
+			r->partial = 0;
+			r->bytes = 0;
+			return;
+		}
+		sg = &r->segs[l];
+		if (store_reader_pread_rec(r, sg, sg->nrec - 1, &sg->last) !=
+		    0) {
+			k = store_reader_holds(r, l, UINT64_MAX);
+			if (k >= sg->nrec)
+				k = sg->nrec - 1;
+			store_reader_trim(r, l, k, xprintf("idx.%lld holds a "
+			    "record the store did not write",
+			    (long long)sg->no));
+			continue;
+		}
+		/* The record before it, and what its bytes end. */
+		ps = sg->nrec > 1 ? l : l - 1;
+		if (ps >= f) {
+			ok = ps == l ? store_reader_pread_rec(r, sg,
+			    sg->nrec - 2, &p) == 0 : 1;
+			if (ps < l)
+				p = r->segs[ps].last;
+			if (!ok || (buf = store_reader_rec_bytes(r, ps,
+			    &p)) == NULL) {
+				if (!ok)
+					store_reader_trim(r, l, sg->nrec - 1,
+					    xprintf("idx.%lld holds a record "
+					    "the store did not write",
+					    (long long)sg->no));
+				continue;
+			}
+			nl = store_count_nl(buf, p.len);
+			ok = sg->last.line - p.line == nl && sg->last.starts ==
+			    (buf[p.len - 1] == '\n');
+			free(buf);
+			if (!ok) {
+				store_reader_trim(r, l, sg->nrec - 1,
+				    xprintf("idx.%lld record %lld says line "
+				    "%llu, the output before it ends line %llu",
+				    (long long)sg->no,
+				    (long long)(sg->nrec - 1),
+				    (unsigned long long)sg->last.line + 1,
+				    (unsigned long long)(p.line + nl)));
+				continue;
+			}
+		}
+		if ((buf = store_reader_rec_bytes(r, l, &sg->last)) == NULL)
+			continue;
+		r->partial = buf[sg->last.len - 1] != '\n';
+		r->count = (int64_t)sg->last.line +
+		    (int64_t)store_count_nl(buf, sg->last.len) + r->partial;
+		free(buf);
+		r->bytes = sg->last.off + sg->last.len;
+		r->first = (int64_t)r->segs[f].first.line +
+		    (r->segs[f].first.starts ? 0 : 1);
+		if (r->first > r->count)
+			r->first = r->count;
+		return;
+	}
+}
+
+/*
+ * Read record i of segment s through a small cache that reads a block of
+ * records at once and checks each as it comes: sane, inside its segment's
+ * first and last, and following on from the record before it.  The first
+ * that is not cuts the run there.  -1 when the record is not read (cut,
+ * now or before).
+ */
 static int
 store_reader_rec(struct store_reader *r, int s, int64_t i,
     struct store_rec *rec)
 {
-	struct store_seg	*sg = &r->segs[s];
-	int64_t			 base, want, k;
+	struct store_rec	 buf[STORE_REC_BLOCK + 1], *p;
+	struct store_seg	*sg;
+	int64_t			 base, want, k, got, have;
 	ssize_t			 n;
+	char			*why = NULL;
 
-	if (r->cache_seg != s || i < r->cache_base ||
-	    i >= r->cache_base + r->cache_n) {
-		base = i / STORE_REC_BLOCK * STORE_REC_BLOCK;
-		want = sg->nrec - base;
-		if (want > STORE_REC_BLOCK)
-			want = STORE_REC_BLOCK;
-		n = store_pread(sg->idx_fd, r->cache, (size_t)want *
-		    sizeof *rec, (off_t)base * (off_t)sizeof *rec);
-		r->cache_seg = -1;
-		if (n < 0 || (size_t)n < (size_t)want * sizeof *rec)
-			return -1;
-		for (k = 0; k < want; k++) {
-			if (!store_rec_sane(r, sg, &r->cache[k]))
-				return -1;
+	if (s < 0 || s >= r->nsegs || i < 0 || i >= r->segs[s].nrec)
+		return -1;
+	if (r->cache_seg == s && i >= r->cache_base &&
+	    i < r->cache_base + r->cache_n) {
+		*rec = r->cache[i - r->cache_base];
+		return 0;
+	}
+	sg = &r->segs[s];
+	base = i / STORE_REC_BLOCK * STORE_REC_BLOCK;
+	want = sg->nrec - base;
+	if (want > STORE_REC_BLOCK)
+		want = STORE_REC_BLOCK;
+	have = base > 0;	/* the record before, to follow on from */
+	n = store_pread(sg->idx_fd, buf, (size_t)(want + have) * sizeof *buf,
+	    (off_t)(base - have) * (off_t)sizeof *buf);
+	got = n < 0 ? 0 : n / (ssize_t)sizeof *buf;
+	r->cache_seg = -1;
+	for (k = 0; k < want; k++) {
+		p = &buf[have + k];
+		if (have + k >= got) {
+			why = xprintf("idx.%lld cannot be read at record %lld",
+			    (long long)sg->no, (long long)(base + k));
+			break;
 		}
+		if (!store_rec_sane(r, sg, p) || p->off < sg->first.off ||
+		    p->off + p->len > sg->last.off + sg->last.len) {
+			why = xprintf("idx.%lld holds a record the store did "
+			    "not write (record %lld)", (long long)sg->no,
+			    (long long)(base + k));
+			break;
+		}
+		if (have + k > 0 && !store_rec_follows(p - 1, p)) {
+			why = xprintf("idx.%lld record %lld does not follow on "
+			    "from the one before", (long long)sg->no,
+			    (long long)(base + k));
+			break;
+		}
+	}
+	if (k > 0) {
+		memcpy(r->cache, buf + have, (size_t)k * sizeof *buf);
 		r->cache_seg = s;
 		r->cache_base = base;
-		r->cache_n = (int)want;
+		r->cache_n = (int)k;
 	}
+	if (why != NULL) {
+		store_reader_trim(r, s, base + k, why);
+		store_reader_ends(r);
+	}
+	if (r->cache_seg != s || i < r->cache_base ||
+	    i >= r->cache_base + r->cache_n)
+		return -1;
 	*rec = r->cache[i - r->cache_base];
 	return 0;
 }
 
 /*
  * Read exactly len bytes at global offset off from the segments' out
- * files into buf: 0, or -1 when any of them is not there (a segment not
- * kept, an out file shorter than its index, an I/O error).  Every caller
+ * files into buf: 0, or -1 when any of them is not there.  Every caller
  * asks for bytes its records cover, so a short read is damage, never the
- * end.
+ * end: the run is cut before the bytes that went missing.
  */
 static int
 store_reader_read(struct store_reader *r, uint64_t off, char *buf,
@@ -940,7 +1268,10 @@ store_reader_read(struct store_reader *r, uint64_t off, char *buf,
 	struct store_seg	*sg;
 	uint64_t		 no, in;
 	size_t			 want;
+	ssize_t			 got;
 
+	if (off > r->bytes || len > r->bytes - off)
+		return -1;	/* cut meanwhile */
 	while (len > 0) {
 		no = off / (uint64_t)r->seg;
 		if (r->nsegs == 0 || no < (uint64_t)r->segs[0].no ||
@@ -951,9 +1282,13 @@ store_reader_read(struct store_reader *r, uint64_t off, char *buf,
 		want = len;
 		if (want > (uint64_t)r->seg - in)
 			want = (size_t)((uint64_t)r->seg - in);
-		if (store_pread(sg->out_fd, buf, want, (off_t)in) !=
-		    (ssize_t)want)
+		got = store_pread(sg->out_fd, buf, want, (off_t)in);
+		if (got != (ssize_t)want) {
+			store_reader_out_failed(r, (int)(sg - r->segs), in,
+			    got);
+			store_reader_ends(r);
 			return -1;
+		}
 		buf += want;
 		off += want;
 		len -= want;
@@ -962,35 +1297,34 @@ store_reader_read(struct store_reader *r, uint64_t off, char *buf,
 }
 
 /*
- * Open segment no's idx and out files into sg, with the size of each;
- * -1 with errno and the file's name in name (32 bytes).
+ * Open segment no's idx and out files (regular files only) into sg; -1
+ * with errno and *why ("idx.N: why").
  */
 static int
 store_reader_segment(struct store_reader *r, int64_t no,
-    struct store_seg *sg, char *name)
+    struct store_seg *sg, char **why)
 {
 	struct stat	sb;
+	char		name[32];
 	int		error;
 
 	memset(sg, 0, sizeof *sg);
 	sg->no = no;
 	sg->out_fd = -1;
-	snprintf(name, 32, "idx.%lld", (long long)no);
-	sg->idx_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC | O_NOCTTY);
+	snprintf(name, sizeof name, "idx.%lld", (long long)no);
+	sg->idx_fd = store_open_file(r->dir_fd, name, O_RDONLY, 0);
 	if (sg->idx_fd == -1 || fstat(sg->idx_fd, &sb) != 0)
 		goto fail;
 	sg->nrec = sb.st_size / (off_t)sizeof(struct store_rec);
-	snprintf(name, 32, "out.%lld", (long long)no);
-	sg->out_fd = openat(r->dir_fd, name, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC | O_NOCTTY);
-	if (sg->out_fd == -1 || fstat(sg->out_fd, &sb) != 0)
+	snprintf(name, sizeof name, "out.%lld", (long long)no);
+	sg->out_fd = store_open_file(r->dir_fd, name, O_RDONLY, 0);
+	if (sg->out_fd == -1)
 		goto fail;
-	sg->out_size = (uint64_t)sb.st_size;
 	return 0;
 
 fail:
 	error = errno;
+	*why = xprintf("%s: %s", name, store_strerror(error));
 	if (sg->idx_fd != -1)
 		close(sg->idx_fd);
 	if (sg->out_fd != -1)
@@ -1001,40 +1335,69 @@ fail:
 }
 
 /*
- * Check that a segment's records can be the writer's: its first and last
- * sane, in order (a line takes a byte at least), and its out file holding
- * every byte they cover; prev, if not NULL, is the segment before it, whose
- * last record its first must follow on from.  NULL, or why not.
+ * Check segment s as it is opened: its first record at the segment's
+ * first byte (and segment 0's at line 0) and following on from the
+ * segment before; its records hanging together from the first to the
+ * last; its out file holding their bytes; and a segment before another
+ * ending where that one starts.  Damage cuts the run where it starts:
+ * returns 0 when the segments after it may be checked, -1 when the run
+ * ends here.
  */
-static char *
-store_reader_check(struct store_reader *r, struct store_seg *sg,
-    const struct store_seg *prev)
+static int
+store_reader_check(struct store_reader *r, int s)
 {
-	const struct store_rec	*f = &sg->first, *l = &sg->last;
-	const struct store_rec	*p = prev != NULL ? &prev->last : NULL;
+	struct store_seg	*sg = &r->segs[s];
+	const struct store_seg	*prev = s > 0 ? &r->segs[s - 1] : NULL;
+	const struct store_rec	*f = &sg->first, *p;
+	struct stat		 sb;
 	uint64_t		 start = (uint64_t)sg->no * (uint64_t)r->seg;
+	uint64_t		 end;
+	int64_t			 k;
 
-	if (store_pread(sg->idx_fd, &sg->first, sizeof sg->first, 0) !=
-	    (ssize_t)sizeof sg->first || store_pread(sg->idx_fd, &sg->last,
-	    sizeof sg->last, (off_t)(sg->nrec - 1) *
-	    (off_t)sizeof sg->last) != (ssize_t)sizeof sg->last)
-		return xprintf("idx.%lld cannot be read", (long long)sg->no);
-	if (!store_rec_sane(r, sg, f) || !store_rec_sane(r, sg, l))
-		return xprintf("idx.%lld holds a record the store did not "
-		    "write", (long long)sg->no);
-	if (l->off < f->off || l->line < f->line ||
-	    l->line - f->line > l->off - f->off)
-		return xprintf("the records of idx.%lld are out of order",
-		    (long long)sg->no);
-	if (p != NULL && (f->off != p->off + p->len || f->line < p->line ||
-	    f->line - p->line > p->len))
-		return xprintf("idx.%lld does not follow on from idx.%lld",
-		    (long long)sg->no, (long long)prev->no);
-	if (sg->out_size < l->off + l->len - start)
-		return xprintf("out.%lld holds %llu bytes, its index %llu",
-		    (long long)sg->no, (unsigned long long)sg->out_size,
-		    (unsigned long long)(l->off + l->len - start));
-	return NULL;
+	if (store_reader_pread_rec(r, sg, 0, &sg->first) != 0 ||
+	    f->off != start || (sg->no == 0 && (f->line != 0 || !f->starts))) {
+		store_reader_trim(r, s, 0, xprintf("idx.%lld holds a record "
+		    "the store did not write", (long long)sg->no));
+		return -1;
+	}
+	p = prev != NULL ? &prev->last : NULL;
+	if (p != NULL && !store_rec_follows(p, f)) {
+		store_reader_trim(r, s, 0, xprintf("idx.%lld does not follow "
+		    "on from idx.%lld", (long long)sg->no,
+		    (long long)prev->no));
+		return -1;
+	}
+	k = store_reader_holds(r, s, UINT64_MAX);
+	if (k < sg->nrec) {
+		store_reader_trim(r, s, k, xprintf(store_reader_pread_rec(r,
+		    sg, k, &sg->last) == 0 ? "the records of idx.%lld are out "
+		    "of order (record %lld)" : "idx.%lld holds a record the "
+		    "store did not write (record %lld)", (long long)sg->no,
+		    (long long)k));
+		return -1;
+	}
+	if (store_reader_pread_rec(r, sg, sg->nrec - 1, &sg->last) != 0) {
+		/* It changed since it was read a moment ago. */
+		store_reader_trim(r, s, sg->nrec - 1, xprintf("idx.%lld cannot "
+		    "be read", (long long)sg->no));
+		return -1;
+	}
+	end = sg->last.off + sg->last.len - start;
+	if (fstat(sg->out_fd, &sb) != 0) {
+		store_reader_out_failed(r, s, 0, -1);
+		return -1;
+	}
+	if ((uint64_t)sb.st_size < end) {
+		store_reader_out_failed(r, s, 0, (ssize_t)sb.st_size);
+		return -1;
+	}
+	if (s + 1 < r->nsegs && end != (uint64_t)r->seg) {
+		store_reader_trim(r, s + 1, 0, xprintf("idx.%lld ends %llu "
+		    "bytes before its segment does", (long long)sg->no,
+		    (unsigned long long)((uint64_t)r->seg - end)));
+		return -1;
+	}
+	return 0;
 }
 
 /* Forget what a reader saw: no segments, no lines. */
@@ -1048,112 +1411,140 @@ store_reader_empty(struct store_reader *r)
 }
 
 /*
- * See the run as it is now: open its segments (the newest consecutive
- * ones; an older one removed meanwhile by the cap drops it and those
- * before it), check them, and work out its first line, line count and
- * bytes.  A damaged run (no index, an index that is not the writer's,
- * an out file shorter than its index) is seen as empty: -1 with *why.
+ * A run none of which can be read (no index, a directory that cannot be
+ * read) for why (taken): no segments, no lines.
  */
 static int
-store_reader_load(struct store_reader *r, char **why)
+store_reader_lost(struct store_reader *r, char *why)
 {
-	struct store_seg	*sg, *prev = NULL;
-	struct store_rec	 last;
-	char			 name[32], *buf;
-	int64_t			*nos;
-	int			 count, lo, i, k, f, l;
-
 	store_reader_empty(r);
-	if (store_reader_list(r, &nos, &count) != 0) {
-		*why = xprintf("its directory cannot be read: %s",
-		    strerror(errno));
-		return -1;
-	}
-	if (count == 0) {
-		*why = xstrdup("it has no index (idx.N)");
-		return -1;
-	}
-	for (lo = count - 1; lo > 0 && nos[lo - 1] == nos[lo] - 1; lo--)
-		;
-	r->segs = xcalloc((size_t)(count - lo), sizeof *r->segs);
-	for (i = lo; i < count; i++) {
-		sg = &r->segs[r->nsegs];
-		if (store_reader_segment(r, nos[i], sg, name) == 0) {
-			r->nsegs++;
-			continue;
-		}
-		if (i == count - 1 || errno != ENOENT) {
-			*why = xprintf("%s: %s", name, strerror(errno));
-			free(nos);
-			goto fail;
-		}
-		for (k = 0; k < r->nsegs; k++) {
-			close(r->segs[k].idx_fd);
-			close(r->segs[k].out_fd);
-		}
-		r->nsegs = 0;
-	}
-	free(nos);
-
-	/* Empty segments only at the ends: the writer's newest, say. */
-	for (f = 0; f < r->nsegs && r->segs[f].nrec == 0; f++)
-		;
-	for (l = r->nsegs - 1; l >= 0 && r->segs[l].nrec == 0; l--)
-		;
-	if (f == r->nsegs)
-		return 0;
-	for (i = f; i <= l; i++) {
-		sg = &r->segs[i];
-		if (sg->nrec == 0) {
-			*why = xprintf("idx.%lld is empty", (long long)sg->no);
-			goto fail;
-		}
-		if ((*why = store_reader_check(r, sg, prev)) != NULL)
-			goto fail;
-		prev = sg;
-	}
-	last = r->segs[l].last;
-	buf = xmalloc(last.len);
-	if (store_reader_read(r, last.off, buf, last.len) != 0) {
-		*why = xprintf("out.%lld cannot be read",
-		    (long long)r->segs[l].no);
-		free(buf);
-		goto fail;
-	}
-	r->partial = buf[last.len - 1] != '\n';
-	r->count = (int64_t)last.line + (int64_t)store_count_nl(buf,
-	    last.len) + r->partial;
-	free(buf);
-	r->bytes = last.off + last.len;
-	r->first = (int64_t)r->segs[f].first.line +
-	    (r->segs[f].first.starts ? 0 : 1);
-	if (r->first > r->count)
-		r->first = r->count;
-	return 0;
-
-fail:
-	store_reader_empty(r);
+	free(r->why);
+	r->why = why;
+	r->cut_no = INT64_MIN;	/* forgotten once segments are there */
+	r->cut_rec = 0;
 	return -1;
 }
 
 /*
- * See the run as it is now (store_reader_load()); -1 when it is damaged,
- * and then it has no lines.
+ * Apply the cut found before to the segments just opened: forgotten when
+ * its segment is no longer kept (the cap removed it and what was
+ * damaged), else nothing read from it on.
+ */
+static void
+store_reader_recut(struct store_reader *r)
+{
+	int	s;
+
+	if (r->why == NULL || r->nsegs == 0)
+		return;
+	if (r->cut_no < r->segs[0].no) {
+		free(r->why);
+		r->why = NULL;
+		return;
+	}
+	for (s = 0; s < r->nsegs; s++) {
+		if (r->segs[s].no > r->cut_no) {
+			store_reader_drop_from(r, s);
+			return;
+		}
+		if (r->segs[s].no == r->cut_no) {
+			if (r->cut_rec < r->segs[s].nrec)
+				r->segs[s].nrec = r->cut_rec;
+			store_reader_drop_from(r, s + 1);
+			return;
+		}
+	}
+}
+
+/*
+ * See the run as it is now: open its segments (the newest consecutive
+ * ones; an older one removed meanwhile by the cap drops it and those
+ * before it), check each one's first and last records as it comes, and
+ * work out its first line, line count and bytes.  A damaged run is read
+ * up to its damage (r->why says why, store_reader_damage() what was cut),
+ * and a damage found before stays.  -1 when none of it can be read (no
+ * index, a directory that cannot be read), r->why set.
+ */
+static int
+store_reader_load(struct store_reader *r)
+{
+	struct store_seg	*sg;
+	struct store_rec	 rec;
+	int64_t			*nos;
+	char			*why = NULL;
+	int			 count, lo, i, s, k;
+
+	store_reader_empty(r);
+	if (store_reader_list(r, &nos, &count) != 0)
+		return store_reader_lost(r, xprintf("its directory cannot be "
+		    "read: %s", strerror(errno)));
+	if (count == 0)
+		return store_reader_lost(r, xstrdup("it has no index (idx.N)"));
+	for (lo = count - 1; lo > 0 && nos[lo - 1] == nos[lo] - 1; lo--)
+		;
+	r->segs = xcalloc((size_t)(count - lo), sizeof *r->segs);
+	for (i = lo; i < count; i++) {
+		if (store_reader_segment(r, nos[i], &r->segs[r->nsegs],
+		    &why) == 0) {
+			r->nsegs++;
+			continue;
+		}
+		if (i == count - 1 || errno != ENOENT)
+			break;
+		/* The cap removed it meanwhile: the older ones go too. */
+		free(why);
+		why = NULL;
+		store_reader_drop_from(r, 0);
+	}
+	/* What the newest index says was written, to tell what is cut. */
+	sg = &r->segs[r->nsegs > 0 ? r->nsegs - 1 : 0];
+	if (i == count && r->nsegs > 0 && sg->nrec > 0 &&
+	    store_reader_pread_rec(r, sg, sg->nrec - 1, &rec) == 0)
+		r->written = rec.off + rec.len;
+	if (why != NULL) {
+		/* Read up to the segment that cannot be opened. */
+		store_reader_damaged(r, nos[i], 0, why);
+	}
+	free(nos);
+	store_reader_recut(r);
+
+	/* Empty segments only at the end: the writer's newest, say. */
+	for (s = 0; s < r->nsegs; s++) {
+		if (r->segs[s].nrec == 0) {
+			for (k = s + 1; k < r->nsegs; k++) {
+				if (r->segs[k].nrec > 0)
+					break;
+			}
+			if (k < r->nsegs)
+				store_reader_trim(r, s, 0, xprintf("idx.%lld "
+				    "is empty", (long long)r->segs[s].no));
+			break;
+		}
+		if (store_reader_check(r, s) != 0)
+			break;
+	}
+	store_reader_ends(r);
+	if (r->nsegs == 0 && r->why == NULL)
+		return store_reader_lost(r, xstrdup("it has no index (idx.N)"));
+	return 0;
+}
+
+/*
+ * See the run as it is now (store_reader_load()): 0, or -1 when it is
+ * damaged, and then it is read up to the damage (store_reader_damage()).
  */
 int
 store_reader_refresh(struct store_reader *r)
 {
-	char	*why = NULL;
-	int	 rc;
-
-	rc = store_reader_load(r, &why);
-	free(why);
-	return rc;
+	store_reader_load(r);
+	return r->why == NULL ? 0 : -1;
 }
 
 /*
  * Open a reader on run of the store at dir (any deck's, live or not);
- * NULL with *cause when it cannot be read, a damaged run saying why.
+ * NULL with *cause when it cannot be read: "runs/RUN is damaged: why" for
+ * a damaged run none of whose lines can be read.  A damaged run some of
+ * whose lines can be is opened, read up to the damage.
  */
 struct store_reader *
 store_reader_open(const char *dir, const char *run, char **cause)
@@ -1161,7 +1552,6 @@ store_reader_open(const char *dir, const char *run, char **cause)
 	struct store_reader	*r;
 	struct store_meta	 m;
 	int64_t			 seg;
-	char			*why = NULL;
 	int			 fd;
 
 	if ((fd = store_open_run(dir, run, cause)) == -1)
@@ -1181,9 +1571,10 @@ store_reader_open(const char *dir, const char *run, char **cause)
 	r->dir_fd = fd;
 	r->seg = seg;
 	r->cache_seg = -1;
-	if (store_reader_load(r, &why) != 0) {
-		*cause = xprintf("runs/%s is damaged: %s", run, why);
-		free(why);
+	r->at_line = r->at_no = -1;
+	if (store_reader_load(r) != 0 || (r->why != NULL &&
+	    r->count == r->first)) {
+		*cause = xprintf("runs/%s is damaged: %s", run, r->why);
 		store_reader_close(r);
 		return NULL;
 	}
@@ -1198,6 +1589,8 @@ store_reader_close(struct store_reader *r)
 		return;
 	store_reader_drop(r);
 	close(r->dir_fd);
+	free(r->why);
+	free(r->text);
 	free(r->win);
 	free(r->block);
 	free(r);
@@ -1224,11 +1617,38 @@ store_reader_partial(const struct store_reader *r)
 	return r->partial;
 }
 
-/* Return the bytes of output the run has written (dropped ones too). */
+/* Return the end of the run's output the reader covers (dropped bytes too). */
 uint64_t
 store_reader_bytes(const struct store_reader *r)
 {
 	return r->bytes;
+}
+
+/*
+ * Return what damage does to the run, or NULL while it reads whole:
+ * "runs/RUN is damaged: why; cut after line N (B bytes after it cannot be
+ * read)", where line N is the last one read (B when its index says).
+ * Valid until the next call on r.
+ */
+const char *
+store_reader_damage(struct store_reader *r)
+{
+	char	bytes[64];
+
+	if (r->why == NULL)
+		return NULL;
+	free(r->text);
+	bytes[0] = '\0';
+	if (r->written > r->bytes)
+		snprintf(bytes, sizeof bytes, " (%llu bytes after it cannot "
+		    "be read)", (unsigned long long)(r->written - r->bytes));
+	if (r->count > r->first)
+		r->text = xprintf("runs/%s is damaged: %s; cut after line %lld"
+		    "%s", r->run, r->why, (long long)r->count, bytes);
+	else
+		r->text = xprintf("runs/%s is damaged: %s; none of its lines "
+		    "can be read", r->run, r->why);
+	return r->text;
 }
 
 /* Return whether record rec is at or before the start of line no. */
@@ -1240,8 +1660,65 @@ store_rec_before(const struct store_rec *rec, int64_t no)
 }
 
 /*
- * Find where line no starts: *off, and the record it starts in (*s, *i);
- * -1 if it is not kept.
+ * Check record i of segment s, found by a search of line numbers, against
+ * the record before it: its line must be that one's and the lines that
+ * one's bytes end, and it starts a line if that one ended one.  A record
+ * that does not (a line number forged or flipped) cuts the run there.
+ * 0, or -1 (cut, or the bytes cannot be read).
+ */
+static int
+store_reader_anchor(struct store_reader *r, int s, int64_t i,
+    const struct store_rec *rec)
+{
+	struct store_rec	 p;
+	int64_t			 no = r->segs[s].no;
+	size_t			 nl;
+
+	if (i == 0 && s == 0)
+		return 0;	/* checked as the run's first (or a cap's) */
+	if (i > 0) {
+		if (store_reader_rec(r, s, i - 1, &p) != 0)
+			return -1;
+	} else
+		p = r->segs[s - 1].last;
+	if (r->win == NULL)
+		r->win = xmalloc(STORE_CHUNK_MAX);
+	r->win_len = 0;
+	if (store_reader_read(r, p.off, r->win, p.len) != 0)
+		return -1;
+	r->win_off = p.off;
+	r->win_len = p.len;
+	nl = store_count_nl(r->win, p.len);
+	if (rec->line - p.line == nl && rec->starts == (r->win[p.len - 1] ==
+	    '\n'))
+		return 0;
+	if (s < r->nsegs && i < r->segs[s].nrec) {
+		store_reader_trim(r, s, i, xprintf("idx.%lld record %lld says "
+		    "line %llu, the output before it ends line %llu",
+		    (long long)no, (long long)i,
+		    (unsigned long long)rec->line + 1,
+		    (unsigned long long)(p.line + nl)));
+		store_reader_ends(r);
+	}
+	return -1;
+}
+
+/* Cut the run at the record after record i of segment s, for why (taken). */
+static void
+store_reader_trim_after(struct store_reader *r, int s, int64_t i, char *why)
+{
+	if (i + 1 < r->segs[s].nrec || s + 1 >= r->nsegs)
+		store_reader_trim(r, s, i + 1, why);
+	else
+		store_reader_trim(r, s + 1, 0, why);
+	store_reader_ends(r);
+}
+
+/*
+ * Find where line no starts: *off, and the record it starts in (*s, *i),
+ * by a binary search of the records' line numbers, the record found
+ * checked against the one before it (store_reader_anchor()).  -1 when it
+ * is not kept, or damage was found on the way (the run is cut there).
  */
 static int
 store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
@@ -1271,7 +1748,8 @@ store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
 		else
 			hi = m;
 	}
-	if (store_reader_rec(r, *s, lo, &rec) != 0)
+	if (store_reader_rec(r, *s, lo, &rec) != 0 ||
+	    store_reader_anchor(r, *s, lo, &rec) != 0)
 		return -1;
 	*i = lo;
 	if ((int64_t)rec.line == no && rec.starts) {
@@ -1288,8 +1766,13 @@ store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
 	p = r->win;
 	end = r->win + rec.len;
 	for (want = no - (int64_t)rec.line; want > 0; want--) {
-		if ((p = memchr(p, '\n', (size_t)(end - p))) == NULL)
+		if ((p = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			/* The next record says a line it does not hold. */
+			store_reader_trim_after(r, *s, lo, xprintf("the line "
+			    "numbers of idx.%lld are wrong after record %lld",
+			    (long long)r->segs[*s].no, (long long)lo));
 			return -1;
+		}
 		p++;
 	}
 	*off = rec.off + (uint64_t)(p - r->win);
@@ -1311,6 +1794,121 @@ store_reader_next(struct store_reader *r, int *s, int64_t *i)
 			return 0;
 	}
 	return -1;
+}
+
+/*
+ * Find the record holding byte off (*s, *i, *rec), by a binary search of
+ * the records' offsets; -1 when it is not kept or damage was found.
+ */
+static int
+store_reader_at_rec(struct store_reader *r, uint64_t off, int *s,
+    int64_t *i, struct store_rec *rec)
+{
+	struct store_rec	mid;
+	uint64_t		no = off / (uint64_t)r->seg;
+	int64_t			lo, hi, m;
+
+	if (off >= r->bytes || r->nsegs == 0 ||
+	    no < (uint64_t)r->segs[0].no ||
+	    no - (uint64_t)r->segs[0].no >= (uint64_t)r->nsegs)
+		return -1;
+	*s = (int)(no - (uint64_t)r->segs[0].no);
+	lo = 0;
+	hi = r->segs[*s].nrec;
+	while (hi - lo > 1) {
+		m = lo + (hi - lo) / 2;
+		if (store_reader_rec(r, *s, m, &mid) != 0)
+			return -1;
+		if (mid.off <= off)
+			lo = m;
+		else
+			hi = m;
+	}
+	if (store_reader_rec(r, *s, lo, rec) != 0 || off < rec->off ||
+	    off >= rec->off + rec->len)
+		return -1;
+	*i = lo;
+	return 0;
+}
+
+/*
+ * Find where line no starts, and a record to read on from (the one it
+ * starts in, or one before it whose successors a read checks as it
+ * crosses them): where the last read stopped if it stopped there, else by
+ * store_reader_line().  Damage found on the way may cut the run after
+ * line no: then it is looked for again.  0, or -1 when it is not kept.
+ */
+static int
+store_reader_start(struct store_reader *r, int64_t no, uint64_t *off,
+    int *s, int64_t *i, struct store_rec *rec)
+{
+	uint64_t	bytes;
+
+	for (;;) {
+		bytes = r->bytes;
+		if (no < r->first || no >= r->count)
+			return -1;
+		if (r->at_line == no && r->at_off < r->bytes && r->at_no >= 0 &&
+		    r->nsegs > 0 && r->at_no >= r->segs[0].no &&
+		    r->at_no - r->segs[0].no < r->nsegs) {
+			/* The record the last read checked last. */
+			*s = (int)(r->at_no - r->segs[0].no);
+			*i = r->at_i;
+			if (store_reader_rec(r, *s, *i, rec) == 0 &&
+			    rec->off <= r->at_off) {
+				*off = r->at_off;
+				return 0;
+			}
+			r->at_no = -1;
+			continue;
+		}
+		if (r->at_line == no && r->at_off < r->bytes) {
+			if (store_reader_at_rec(r, r->at_off, s, i, rec) == 0) {
+				*off = r->at_off;
+				if (rec->off != *off || ((int64_t)rec->line ==
+				    no && rec->starts))
+					return 0;
+				store_reader_trim(r, *s, *i, xprintf("idx.%lld "
+				    "record %lld says line %llu, its output "
+				    "line %lld", (long long)r->segs[*s].no,
+				    (long long)*i,
+				    (unsigned long long)rec->line + 1,
+				    (long long)no + 1));
+				store_reader_ends(r);
+			} else if (r->bytes >= bytes) {
+				/* Its segment is gone: search for it. */
+				r->at_line = -1;
+				continue;
+			}
+		} else if (store_reader_line(r, no, off, s, i) == 0 &&
+		    store_reader_rec(r, *s, *i, rec) == 0)
+			return 0;
+		if (r->bytes >= bytes)
+			return -1;	/* not for damage: no use again */
+	}
+}
+
+/*
+ * Check a record a line crossed into as lines are read one after another:
+ * line no starts at off, after line no - 1, so a record starting at off
+ * says line no and that a line starts there, and one starting before it
+ * (inside line no - 1) says line no - 1 and that none does.  One that
+ * does not cuts the run there: 0 then, else 1.
+ */
+static int
+store_reader_crossed(struct store_reader *r, int s, int64_t i,
+    const struct store_rec *rec, int64_t no, uint64_t off)
+{
+	int64_t	want = rec->off == off ? no : no - 1;
+
+	if ((int64_t)rec->line == want && rec->starts == (rec->off == off))
+		return 1;
+	store_reader_trim(r, s, i, xprintf("idx.%lld record %lld says line "
+	    "%llu, its output line %lld", (long long)r->segs[s].no,
+	    (long long)i, (unsigned long long)rec->line + 1,
+	    (long long)want + 1));
+	store_reader_ends(r);
+	return 0;
 }
 
 /*
@@ -1337,7 +1935,10 @@ store_reader_at(struct store_reader *r, uint64_t off, const char **p)
 		r->win_len = want;
 	}
 	*p = r->win + (off - r->win_off);
-	return (ssize_t)(r->win_len - (off - r->win_off));
+	want = r->win_len - (size_t)(off - r->win_off);
+	if (want > r->bytes - off)
+		want = (size_t)(r->bytes - off);
+	return (ssize_t)want;
 }
 
 /*
@@ -1352,13 +1953,15 @@ store_reader_take(struct store_reader *r, uint64_t *off,
 	char		*buf = NULL;
 	size_t		 take, room, alloc = 0;
 	ssize_t		 n;
+	uint64_t	 at = *off;
 
 	*len = 0;
 	line->partial = 1;
-	if (*off >= r->bytes)
-		return -1;	/* a line the bytes do not hold: damage */
-	while (*off < r->bytes) {
-		if ((n = store_reader_at(r, *off, &p)) <= 0) {
+	line->cut = 0;
+	if (at >= r->bytes)
+		return -1;
+	while (at < r->bytes) {
+		if ((n = store_reader_at(r, at, &p)) <= 0) {
 			free(buf);
 			return -1;
 		}
@@ -1379,9 +1982,9 @@ store_reader_take(struct store_reader *r, uint64_t *off,
 			memcpy(buf + *len, p, room);
 			*len += room;
 		}
-		*off += take;
+		at += take;
 		if (nl != NULL) {
-			(*off)++;
+			at++;
 			line->partial = 0;
 			break;
 		}
@@ -1390,25 +1993,64 @@ store_reader_take(struct store_reader *r, uint64_t *off,
 		buf = xmalloc(1);
 	buf[*len] = '\0';
 	*bytes = buf;
+	*off = at;
+	return 0;
+}
+
+/*
+ * Step (*s, *i, *rec) on over the records that start at or before off,
+ * where line no starts after line no - 1: each must say so
+ * (store_reader_crossed()), and lines the run counts must be in its
+ * records.  0, or -1 when damage cut the run on the way.
+ */
+static int
+store_reader_cross(struct store_reader *r, int *s, int64_t *i,
+    struct store_rec *rec, int64_t no, uint64_t off)
+{
+	int	l;
+
+	while (off >= rec->off + rec->len) {
+		if (store_reader_next(r, s, i) != 0) {
+			if (no >= r->count)
+				return 0;	/* the run's end */
+			/* Lines its last record does not hold. */
+			for (l = r->nsegs - 1; l > 0 && r->segs[l].nrec == 0;
+			    l--)
+				;
+			store_reader_trim(r, l, r->segs[l].nrec - 1,
+			    xprintf("idx.%lld says %lld lines, its output "
+			    "%lld", (long long)r->segs[l].no,
+			    (long long)r->count, (long long)no));
+			store_reader_ends(r);
+			return -1;
+		}
+		if (store_reader_rec(r, *s, *i, rec) != 0 ||
+		    !store_reader_crossed(r, *s, *i, rec, no, off))
+			return -1;
+	}
 	return 0;
 }
 
 /*
  * Read lines [from, to) (clamped to the lines kept) as flags say: a new
  * array in *lines of *count lines.  Memory and reading are proportional
- * to the lines asked for.
+ * to the lines asked for.  A line is given once the records it crossed
+ * into say so (store_reader_cross()), and damage found on the way cuts
+ * the run: the lines before it are given (the last as far as it goes),
+ * store_reader_damage() says why.  0, or -1 with no lines when the run
+ * is damaged and none of them can be read.
  */
 int
 store_reader_get(struct store_reader *r, int64_t from, int64_t to,
     int flags, struct store_line **lines, int *count)
 {
 	struct store_line	*out, *line;
-	struct store_rec	 rec;
-	uint64_t		 off;
-	int64_t			 i, no;
-	char			*bytes;
+	struct store_rec	 rec, lrec;
+	uint64_t		 off, end, bytes;
+	int64_t			 i, li, no, asked = to;
+	char			*bytes_of;
 	size_t			 len;
-	int			 s, n = 0;
+	int			 s, ls, n = 0;
 
 	*lines = NULL;
 	*count = 0;
@@ -1417,43 +2059,81 @@ store_reader_get(struct store_reader *r, int64_t from, int64_t to,
 	if (to > r->count)
 		to = r->count;
 	if (from >= to)
-		return 0;
+		return r->why != NULL && asked > from ? -1 : 0;
 	if (to - from > INT32_MAX / (int64_t)sizeof *out)
 		to = from + INT32_MAX / (int64_t)sizeof *out;
-	if (store_reader_line(r, from, &off, &s, &i) != 0 ||
-	    store_reader_rec(r, s, i, &rec) != 0)
-		return -1;
 	out = xcalloc((size_t)(to - from), sizeof *out);
-	for (no = from; no < to; no++) {
-		while (off >= rec.off + rec.len &&
-		    store_reader_next(r, &s, &i) == 0) {
-			if (store_reader_rec(r, s, i, &rec) != 0)
-				goto fail;
-		}
+	no = from;
+	for (;;) {
+		bytes = r->bytes;
+		if (store_reader_start(r, no, &off, &s, &i, &rec) != 0)
+			goto done;
+		if (store_reader_cross(r, &s, &i, &rec, no, off) == 0)
+			break;
+		if (r->bytes >= bytes || no >= r->count)
+			goto done;	/* damage after it: again */
+	}
+	while (no < to && no < r->count) {
+		/* rec holds where line no starts (off). */
+		lrec = rec;
+		ls = s;
+		li = i;
 		line = &out[n];
 		line->no = no;
-		line->time = rec.time;
-		line->stream = (enum store_stream)rec.stream;
-		if (store_reader_take(r, &off, line, &bytes, &len) != 0)
-			goto fail;
+		line->time = lrec.time;
+		line->stream = (enum store_stream)lrec.stream;
+		bytes = r->bytes;
+		end = off;
+		if (store_reader_take(r, &end, line, &bytes_of, &len) != 0) {
+			/* Cut inside this line: read what is left of it. */
+			if (r->bytes < bytes && no < r->count)
+				continue;
+			goto done;
+		}
+		if (store_reader_cross(r, &s, &i, &rec, no + 1, end) != 0 ||
+		    r->bytes < bytes) {
+			/* Damage in or after it: what is left of it, again. */
+			free(bytes_of);
+			rec = lrec;
+			s = ls;
+			i = li;
+			if (r->bytes < bytes && no < r->count)
+				continue;
+			goto done;
+		}
+		off = end;
 		n++;
+		no++;
 		if (flags & STORE_TEXT) {
-			line->text = rawtext_line(bytes, len,
+			line->text = rawtext_line(bytes_of, len,
 			    (flags & STORE_COLOR) ? RAWTEXT_SGR : 0,
 			    &line->len);
-			free(bytes);
+			free(bytes_of);
 		} else {
-			line->text = bytes;
+			line->text = bytes_of;
 			line->len = len;
 		}
+	}
+	if (no == r->count && off < r->bytes && s < r->nsegs) {
+		/* Its records say fewer lines than its bytes hold. */
+		store_reader_trim_after(r, s, i, xprintf("idx.%lld says the "
+		    "run has %lld lines, its output more",
+		    (long long)r->segs[s].no, (long long)no));
+	}
+	/* Where it stopped, for the next read to go on from. */
+	r->at_line = off < r->bytes ? no : -1;
+	r->at_off = off;
+	r->at_no = s < r->nsegs ? r->segs[s].no : -1;
+	r->at_i = i;
+
+done:
+	if (n == 0) {
+		free(out);
+		return r->why != NULL ? -1 : 0;
 	}
 	*lines = out;
 	*count = n;
 	return 0;
-
-fail:
-	store_lines_free(out, n);
-	return -1;
 }
 
 /*
@@ -1462,7 +2142,8 @@ fail:
  * all), then, with partial set, the partial last line if the run grew
  * since it was last given (it comes again whole once it ends).  *skipped,
  * if not NULL, counts the lines left out: dropped by the cap or by max.
- * 0, or -1 when the lines cannot be read.
+ * A damaged run's lines are given up to its damage
+ * (store_reader_damage()).  0, or -1 when the lines cannot be read.
  */
 int
 store_reader_since(struct store_reader *r, struct store_mark *mark,
@@ -1470,35 +2151,43 @@ store_reader_since(struct store_reader *r, struct store_mark *mark,
     int64_t *skipped)
 {
 	struct store_line	*sl = NULL, *pl;
-	int64_t			 total, complete, from;
+	int64_t			 complete, from;
 	uint64_t		 bytes;
 	int			 n = 0, np;
 
 	*lines = NULL;
 	*count = 0;
-	total = store_reader_count(r);
-	complete = total - store_reader_partial(r);
-	from = mark->line > store_reader_first(r) ? mark->line :
-	    store_reader_first(r);
+	complete = r->count - r->partial;
+	from = mark->line > r->first ? mark->line : r->first;
 	if (max >= 0 && complete - from > max)
 		from = complete - max;
 	if (skipped != NULL)
 		*skipped = from > mark->line ? from - mark->line : 0;
 	if (from < complete && store_reader_get(r, from, complete, flags, &sl,
 	    &n) != 0)
-		return -1;
-	if (complete > mark->line)
-		mark->line = complete;
-	bytes = store_reader_bytes(r);
-	if (partial && complete < total && bytes != mark->partial &&
-	    store_reader_get(r, complete, total, flags, &pl, &np) == 0) {
-		if (np == 1) {
+		n = 0;
+	/* Damage found on the way may leave the last one given partial. */
+	if (n > 0 && sl[n - 1].partial) {
+		free(sl[n - 1].text);
+		n--;
+	}
+	if (from + n > mark->line)
+		mark->line = from + n;
+	bytes = r->bytes;
+	if (partial && r->partial && mark->line == r->count - 1 &&
+	    bytes != mark->partial && store_reader_get(r, mark->line,
+	    r->count, flags, &pl, &np) == 0) {
+		if (np == 1 && pl[0].partial) {
 			sl = xreallocarray(sl, (size_t)n + 1, sizeof *sl);
 			sl[n++] = pl[0];
 			free(pl);
 			mark->partial = bytes;
 		} else
 			store_lines_free(pl, np);
+	}
+	if (n == 0) {
+		free(sl);
+		sl = NULL;
 	}
 	*lines = sl;
 	*count = n;
@@ -1560,7 +2249,8 @@ store_lines_free(struct store_line *lines, int count)
 
 /*
  * Return the first line whose time is at or after wall_ms (the line
- * count if none): a binary search of the records' times.
+ * count if none): a binary search of the records' times.  -1 when
+ * damage was found on the way.
  */
 int64_t
 store_reader_find_time(struct store_reader *r, int64_t wall_ms)
@@ -1586,6 +2276,8 @@ store_reader_find_time(struct store_reader *r, int64_t wall_ms)
 		else
 			hi = m;
 	}
+	if (s >= r->nsegs || lo >= r->segs[s].nrec)
+		return -1;
 	if (store_reader_next(r, &s, &lo) != 0 ||
 	    store_reader_rec(r, s, lo, &rec) != 0)
 		return r->count;
@@ -1625,25 +2317,30 @@ store_reader_skip(struct store_reader *r, uint64_t off, size_t *done)
  * a longer line comes as a block of its own, cut at STORE_LINE_MAX with a
  * '\n' added) and give each to cb->block, stopping after about budget
  * bytes or when it returns non-zero.  Every pass gives a block of a byte
- * at least and moves past it, or fails.  Returns the line to go on from
- * (the line count when done), or -1 when the run cannot be read there.
+ * at least and moves past it, or meets damage, which cuts the run there
+ * (store_reader_damage()).  Returns the line to go on from: the line
+ * count when done, and no further than the lines given when damage was
+ * met (the count may then be lower: see store_reader_count()).
  */
 int64_t
 store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
     const struct store_scan_cbs *cb, void *arg)
 {
-	uint64_t	 off;
-	int64_t		 i, next;
-	size_t		 done = 0, want, blen, more;
-	const char	*nl;
-	int		 s, stop;
+	struct store_rec	 rec;
+	uint64_t		 off;
+	int64_t			 i, next;
+	size_t			 done = 0, want, blen, more;
+	const char		*nl;
+	int			 s, stop;
 
 	if (from < r->first)
 		from = r->first;
 	if (from >= r->count)
 		return r->count;
-	if (store_reader_line(r, from, &off, &s, &i) != 0)
-		return -1;
+	if (r->at_line == from && r->at_off < r->bytes)
+		off = r->at_off;
+	else if (store_reader_start(r, from, &off, &s, &i, &rec) != 0)
+		return from < r->count ? from : r->count;
 	if (r->block == NULL)
 		r->block = xmalloc(STORE_SCAN_BLOCK + 1);
 	while (off < r->bytes && done < budget) {
@@ -1655,7 +2352,7 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 		if (want > r->bytes - off)
 			want = (size_t)(r->bytes - off);
 		if (store_reader_read(r, off, r->block, want) != 0)
-			return -1;
+			break;
 		blen = want;
 		if (off + blen < r->bytes && blen < STORE_SCAN_BLOCK &&
 		    memrchr(r->block, '\n', blen) == NULL) {
@@ -1665,7 +2362,7 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 				more = (size_t)(r->bytes - off);
 			if (store_reader_read(r, off + blen, r->block + blen,
 			    more - blen) != 0)
-				return -1;
+				break;
 			blen = more;
 		}
 		if (off + blen < r->bytes) {
@@ -1675,11 +2372,14 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 				r->block[blen] = '\n';
 				done += blen;
 				stop = cb->block(from, r->block, blen + 1, arg);
-				next = store_reader_skip(r, off + blen, &done);
-				if (next == -1)
-					return -1;
-				off = (uint64_t)next;
 				from++;
+				next = store_reader_skip(r, off + blen, &done);
+				if (next == -1) {
+					/* Cut inside it: no more. */
+					r->at_line = r->at_no = -1;
+					return from;
+				}
+				off = (uint64_t)next;
 				if (stop)
 					break;
 				continue;
@@ -1694,5 +2394,9 @@ store_reader_scan(struct store_reader *r, int64_t from, size_t budget,
 		if (stop)
 			break;
 	}
+	/* Where it stopped (a line's start), for the next scan. */
+	r->at_line = off < r->bytes ? from : -1;
+	r->at_off = off;
+	r->at_no = -1;
 	return from;
 }

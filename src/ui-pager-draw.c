@@ -160,11 +160,11 @@ ui_pager_draw_where(const struct ui_pager *p, int body, char *pos,
 }
 
 /*
- * Draw the text view: a box over the whole screen (copy mode: the pane)
- * and the visible lines.
+ * Draw the text view once: a box over the whole screen (copy mode: the
+ * pane) and the visible lines.
  */
-void
-ui_pager_draw(struct ui *ui)
+static void
+ui_pager_draw_once(struct ui *ui)
 {
 	struct ui_pager		*p = ui->pager;
 	struct ui_rect		 r;
@@ -309,4 +309,19 @@ ui_pager_draw_bottom(struct ui *ui)
 	}
 	ui_pager_hints(ui, hint, sizeof hint);
 	ui_put_text(y, 1, ui->cols - 2, hint, A_DIM, 0);
+}
+
+/*
+ * Draw the text view; once more when reading its lines shortened it
+ * (damage in the store found as they were read), so the view is on its
+ * text and the line saying so.
+ */
+void
+ui_pager_draw(struct ui *ui)
+{
+	int64_t	count = ui_source_count(ui->pager->src);
+
+	ui_pager_draw_once(ui);
+	if (ui_source_count(ui->pager->src) != count)
+		ui_pager_draw_once(ui);
 }

@@ -52,8 +52,10 @@ struct ui_result {
  * One run of a view of runs, and where its block of lines is: its mark
  * (a run after the job's first), then its lines, store line s at view
  * line base + mark + s - origin (a run that cannot be read: one line
- * saying why).  Lines the store dropped since the run was placed read as
- * empty lines.
+ * saying why), then for a run damaged in the store a line saying so.
+ * Lines the store dropped since the run was placed read as empty lines;
+ * so do lines past damage found as the run is read, the first of them
+ * saying what the damage is.
  */
 struct ui_run {
 	char		 id[STORE_ID_LEN + 1];
@@ -66,6 +68,7 @@ struct ui_run {
 	int64_t		 first;		/* lines kept: [first, count) */
 	int64_t		 count;
 	char		*error;		/* why it cannot be read, or NULL */
+	char		*damage;	/* its last line: "(runs/RUN is ...)" */
 };
 
 /* A reader of one run, kept open while it was used lately. */
@@ -136,7 +139,7 @@ ui_source_block(const struct ui_source *src, int i)
 	const struct ui_run	*r = &src->runlist[i];
 
 	return ui_source_has_mark(src, i) + (r->error != NULL ? 1 :
-	    r->count - r->origin);
+	    r->count - r->origin + (r->damage != NULL));
 }
 
 /* Work out the source's first and count from its placed runs. */
@@ -203,6 +206,16 @@ ui_source_reader(struct ui_source *src, int i, char **cause)
 	return slot->r;
 }
 
+/* Note that run r is damaged in the store, if its reader says so. */
+static void
+ui_source_damage(struct ui_run *r, struct store_reader *reader)
+{
+	const char	*why;
+
+	if (r->damage == NULL && (why = store_reader_damage(reader)) != NULL)
+		r->damage = xprintf("(%s)", why);
+}
+
 /*
  * Place run i with its block starting at base (up: ending there): open
  * it, learn its lines.  A run that cannot be read is placed as one line
@@ -222,6 +235,7 @@ ui_source_place(struct ui_source *src, int i, int64_t base, int up,
 	} else {
 		r->origin = r->first = store_reader_first(reader);
 		r->count = store_reader_count(reader);
+		ui_source_damage(r, reader);
 	}
 	r->base = base;
 	if (up)
@@ -424,8 +438,10 @@ ui_source_free(struct ui_source *src)
 	case UI_SOURCE_RUN:
 		for (i = 0; i < UI_SOURCE_READERS; i++)
 			store_reader_close(src->rd[i].r);
-		for (i = 0; i < src->nruns; i++)
+		for (i = 0; i < src->nruns; i++) {
 			free(src->runlist[i].error);
+			free(src->runlist[i].damage);
+		}
 		free(src->runlist);
 		free(src->rundir);
 		break;
@@ -469,8 +485,13 @@ ui_source_refresh(struct ui_source *src)
 		if (store_reader_first(reader) > r->first)
 			r->first = store_reader_first(reader) < r->count ?
 			    store_reader_first(reader) : r->count;
-		ui_source_span(src);
+	} else if (r->damage == NULL && store_reader_count(reader) >=
+	    r->count) {
+		/* Damaged after its lines: a line saying so after them. */
+		r->count = store_reader_count(reader);
+		ui_source_damage(r, reader);
 	}
+	ui_source_span(src);
 	return src->first != first || src->count != count;
 }
 
@@ -576,7 +597,7 @@ ui_source_header(struct ui_source *src, int i)
 	if ((damaged = grep_damaged(src->grep, NULL)) > 0) {
 		len = strlen(src->head);
 		snprintf(src->head + len, sizeof src->head - len, " (%d "
-		    "damaged run%s passed over)", damaged,
+		    "damaged run%s, searched up to the damage)", damaged,
 		    damaged == 1 ? "" : "s");
 	}
 	return src->head;
@@ -584,7 +605,11 @@ ui_source_header(struct ui_source *src, int i)
 
 /*
  * Read run i's lines at view lines [from, to) (inside its block) into
- * out, at index view line - off; 0 or -1.
+ * out, at index view line - off: its lines from the store, then the line
+ * saying it is damaged.  Damage found as it is read ends the last run
+ * there (the source is shorter from then on); in a run before others, a
+ * line past it says what the damage is when it is the first such, and
+ * the rest stay empty.  0 or -1.
  */
 static int
 ui_source_get_run(struct ui_source *src, int i, int64_t from, int64_t to,
@@ -592,10 +617,11 @@ ui_source_get_run(struct ui_source *src, int i, int64_t from, int64_t to,
 {
 	struct ui_run		*r = &src->runlist[i];
 	struct store_reader	*reader;
-	struct store_line	*got, *l;
-	int64_t			 start, s0, s1, v;
+	struct store_line	*got = NULL, *l;
+	int64_t			 start, s0, s1, v, cut;
+	const char		*why;
 	char			*cause = NULL;
-	int			 n, k;
+	int			 n = 0, k;
 
 	start = r->base + ui_source_has_mark(src, i);
 	if (r->error != NULL) {
@@ -606,8 +632,18 @@ ui_source_get_run(struct ui_source *src, int i, int64_t from, int64_t to,
 		l->len = strlen(l->text);
 		return 0;
 	}
+	if (r->damage != NULL) {
+		v = start + r->count - r->origin;
+		if (v >= from && v < to) {
+			l = &out[v - off];
+			l->text = xstrdup(r->damage);
+			l->len = strlen(l->text);
+		}
+	}
 	s0 = r->origin + (from - start);
 	s1 = r->origin + (to - start);
+	if (s1 > r->count)
+		s1 = r->count;
 	if (s0 < r->first)
 		s0 = r->first;
 	if (s0 >= s1)
@@ -617,7 +653,7 @@ ui_source_get_run(struct ui_source *src, int i, int64_t from, int64_t to,
 		return -1;
 	}
 	if (store_reader_get(reader, s0, s1, STORE_TEXT, &got, &n) != 0)
-		return -1;
+		n = 0;
 	for (k = 0; k < n; k++) {
 		v = start + (got[k].no - r->origin);
 		if (v < from || v >= to) {
@@ -629,6 +665,25 @@ ui_source_get_run(struct ui_source *src, int i, int64_t from, int64_t to,
 		l->no = v;
 	}
 	free(got);
+	cut = store_reader_count(reader);
+	if ((why = store_reader_damage(reader)) == NULL || cut >= r->count)
+		return 0;
+	if (i == src->nruns - 1 && r->damage == NULL) {
+		/* Damage found now in the last run: it ends there, so said. */
+		r->count = cut > r->origin ? cut : r->origin;
+		if (r->first > r->count)
+			r->first = r->count;
+		r->damage = xprintf("(%s)", why);
+		ui_source_span(src);
+		return 0;
+	}
+	/* In a run before others: its first line unread says what it is. */
+	if (cut >= s0 && cut < s1) {
+		l = &out[start + (cut - r->origin) - off];
+		free(l->text);
+		l->text = xprintf("(%s)", why);
+		l->len = strlen(l->text);
+	}
 	return 0;
 }
 

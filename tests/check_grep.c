@@ -833,9 +833,11 @@ make_run_cut(int job, char *id)
 }
 
 /*
- * Damaged runs are passed over and counted with the first one's reason:
- * the search ends (a run without its index crashed it, a cut out file
- * made it spin), with every match of the runs that can be read.
+ * A damaged run is searched up to its damage, one none of which can be
+ * read passed over, and both counted with the first one's reason: the
+ * search ends (a run without its index crashed it, a cut out file made
+ * it spin), with every match of what can be read (a run with a cut
+ * segment was passed over whole: its intact segment too).
  */
 START_TEST(test_damaged_runs)
 {
@@ -850,14 +852,18 @@ START_TEST(test_damaged_runs)
 	make_run_without_index(2, "x 2\n", r2);
 	wait_past(r2);
 	make_run_cut(3, r3);
-	g = grep_new(dir, "x", 0, NULL, 0, &cause);
+	/* r3 reads to out.0's end: lines "x 007280" and the part "x 00728". */
+	g = grep_new(dir, "x 1\\|x 00728", 0, NULL, 0, &cause);
 	ck_assert_ptr_nonnull(g);
 	step_all(g, 4096, &h);
-	ck_assert_int_eq(h.n, 1);
-	assert_hit(&h, 0, r1, 0, "x 1", 0, 1);
+	ck_assert_int_eq(h.n, 3);
+	assert_hit(&h, 0, r3, 7280, "x 007280", 0, 7);
+	assert_hit(&h, 1, r3, 7281, "x 00728", 0, 7);
+	assert_hit(&h, 2, r1, 0, "x 1", 0, 3);
 	ck_assert_int_eq(grep_damaged(g, &why), 2);
 	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 1000 "
-	    "bytes, its index 65536", r3);
+	    "bytes, its index 65536; cut after line 7282 (139268 bytes after "
+	    "it cannot be read)", r3);
 	ck_assert_str_eq(why, want);
 	hits_free(&h);
 	grep_free(g);
@@ -1203,15 +1209,15 @@ START_TEST(test_cmd_damaged)
 	ck_assert_int_eq(crec.count, 1);
 	ck_assert_str_eq(crec.title, "grep GET: 1 match");
 	ck_assert_int_eq(crec.nmessages, 1);
-	snprintf(want, sizeof want, "grep: 1 run could not be read: runs/%s "
-	    "is damaged: it has no index (idx.N)", r2);
+	snprintf(want, sizeof want, "grep: 1 run damaged, searched up to the "
+	    "damage: runs/%s is damaged: it has no index (idx.N)", r2);
 	ck_assert_str_eq(crec.messages[0], want);
 	snprintf(want, sizeof want, "!grep POST %s", r2);
 	cmd_ok(want);
 	ck_assert_int_eq(crec.count, 0);
 	ck_assert_int_eq(crec.nmessages, 2);
-	ck_assert(strncmp(crec.messages[0], "grep: 1 run could not be read: ",
-	    31) == 0);
+	ck_assert(strncmp(crec.messages[0], "grep: 1 run damaged, ", 21) ==
+	    0);
 	ck_assert(strncmp(crec.messages[1], "grep: no match for POST", 23) ==
 	    0);
 }
@@ -1293,9 +1299,10 @@ job_printed(void *arg)
 }
 
 /*
- * !logs of a damaged run says so (a run without its index crashed the
- * deck); !logs of a live job whose run was damaged shows its terminal's
- * lines instead.
+ * !logs of a damaged run shows it up to its damage and fails saying so
+ * and what was cut (a run without its index crashed the deck, a cut
+ * segment hid the whole run); !logs of a live job whose run was damaged
+ * shows its terminal's lines instead, and says why.
  */
 START_TEST(test_cmd_logs_damaged)
 {
@@ -1307,8 +1314,12 @@ START_TEST(test_cmd_logs_damaged)
 	make_run_without_index(2, "x\n", r2);
 	snprintf(line, sizeof line, "!logs %s", r1);
 	snprintf(want, sizeof want, "logs: runs/%s is damaged: out.1 holds "
-	    "1000 bytes, its index 65536", r1);
+	    "1000 bytes, its index 65536; cut after line 7282 (139268 bytes "
+	    "after it cannot be read)", r1);
 	cmd_fails(line, want);
+	ck_assert_int_eq(crec.count, 7282);
+	ck_assert_str_eq(crec.lines[7280], "x 007280");
+	ck_assert_str_eq(crec.lines[7281], "x 00728");
 	snprintf(line, sizeof line, "!logs %s", r2);
 	snprintf(want, sizeof want, "logs: runs/%s is damaged: it has no "
 	    "index (idx.N)", r2);
@@ -1320,7 +1331,9 @@ START_TEST(test_cmd_logs_damaged)
 	job = jobtable_get(crec.jt, 0);
 	snprintf(path, sizeof path, "%s/runs/%s/idx.0", dir, job_run_id(job));
 	ck_assert_int_eq(unlink(path), 0);
-	cmd_ok("!logs 1");
+	snprintf(want, sizeof want, "logs: runs/%s is damaged: it has no "
+	    "index (idx.N)", job_run_id(job));
+	cmd_fails("!logs 1", want);
 	ck_assert_int_ge(crec.count, 1);
 	ck_assert_str_eq(crec.lines[0], "hello-there");
 }

@@ -1477,6 +1477,52 @@ START_TEST(test_words_status)
 }
 END_TEST
 
+/*
+ * Output that ends at damage in the store (status's "output_error") is
+ * an error of terminal_job_status and of terminal, with the deck's words
+ * and the output read before it (a damaged run read as no more output,
+ * with no word of why).
+ */
+START_TEST(test_status_damaged)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	char			 reply[4096], waited[4096];
+	const char		*text;
+
+	fake_init(f);
+	snprintf(reply, sizeof reply, "%s", status_json(3, "running",
+	    "one\\n", "1:4"));
+	reply[strlen(reply) - 1] = '\0';
+	strncat(reply, ",\"output_error\":\"runs/R is damaged: out.0 holds "
+	    "4 bytes, its index 8; cut after line 1 (4 bytes after it cannot "
+	    "be read)\"}", sizeof reply - strlen(reply) - 1);
+	fake_script(f, "status", 0, -1, reply);
+	j = call_tool(f, 1, "terminal_job_status", "{\"job_id\":3}", 1, &r);
+	text = result_text(r);
+	ck_assert_msg(strstr(text, "the job's output cannot be read on: "
+	    "runs/R is damaged: out.0 holds 4 bytes, its index 8; cut after "
+	    "line 1") != NULL && strstr(text, "Its output up to there:\n"
+	    "one\n") != NULL, "%s", text);
+	jsonread_free(j);
+	fake_clear(f);
+
+	fake_script(f, "spawn", 0, -1, job_json(3, "running", "make",
+	    "null"));
+	snprintf(waited, sizeof waited, "[%s]", job_json(3, "completed",
+	    "make", "0"));
+	fake_script(f, "wait", 0, 0, waited);
+	fake_script(f, "status", 0, -1, reply);
+	j = call_tool(f, 2, "terminal", "{\"command\":\"make\",\"async\":"
+	    "false,\"timeout\":5}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "runs/R is damaged") != NULL,
+	    "%s", result_text(r));
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
 /* terminal_job_list, terminal_screen: list and screen, as JSON. */
 /*
  * terminal_job_list keeps what it sends within MCP_OUTPUT_MAX whatever
@@ -2310,6 +2356,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_terminal);
 	tcase_add_test(tt, test_words_terminal_wait);
 	tcase_add_test(tt, test_words_status);
+	tcase_add_test(tt, test_status_damaged);
 	tcase_add_test(tt, test_words_list_screen);
 	tcase_add_test(tt, test_words_list_input);
 	tcase_add_test(tt, test_words_terminal_input);

@@ -1129,8 +1129,9 @@ count_block(int64_t first, const char *block, size_t len, void *arg)
 }
 
 /*
- * Every read of a reader on a damaged run ends at once with nothing or
- * an error: lines, the tail, new lines, a time, a scan.
+ * Every read of a reader on a damaged run none of which can be read ends
+ * at once with nothing (lines asked for: an error), and says why: lines,
+ * the tail, new lines, a time, a scan.
  */
 static void
 assert_reads_end(struct store_reader *r)
@@ -1144,8 +1145,10 @@ assert_reads_end(struct store_reader *r)
 	ck_assert_int_eq(store_reader_count(r), 0);
 	ck_assert_int_eq(store_reader_first(r), 0);
 	ck_assert_uint_eq(store_reader_bytes(r), 0);
-	ck_assert_int_eq(store_reader_get(r, 0, 100, STORE_TEXT, &l, &n), 0);
+	ck_assert_ptr_nonnull(store_reader_damage(r));
+	ck_assert_int_eq(store_reader_get(r, 0, 100, STORE_TEXT, &l, &n), -1);
 	ck_assert_int_eq(n, 0);
+	ck_assert_ptr_null(l);
 	ck_assert_int_eq(store_reader_tail(r, 10, STORE_RAW, &l, &n, &more),
 	    0);
 	ck_assert_int_eq(n, 0);
@@ -1290,64 +1293,365 @@ put_lines(struct store_run *sr, size_t len)
 	free(buf);
 }
 
+/* Write n lines "line NNNNNN", one write (one index record) each. */
+static void
+put_one_by_one(struct store_run *sr, int n)
+{
+	char	line[32];
+	int	i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof line, "line %06d\n", i);
+		put(sr, STORE_TTY, line, 1000 + i);
+	}
+}
+
+/*
+ * Read a run the way a log stream does, 256 lines at a time from its
+ * first, until a read gives fewer than it asked for or the count is
+ * reached; check each line is the one its number says.  Returns how many
+ * lines came.
+ */
+static int64_t
+read_all_lines(struct store_reader *r)
+{
+	struct store_line	*l;
+	char			 want[32];
+	int64_t			 no = store_reader_first(r), to;
+	int			 n, i;
+
+	while (no < store_reader_count(r)) {
+		to = no + 256;
+		if (store_reader_get(r, no, to, STORE_RAW, &l, &n) != 0)
+			break;
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(l[i].no, no + i);
+			snprintf(want, sizeof want, "line %06lld",
+			    (long long)(no + i));
+			if (!l[i].partial)
+				ck_assert_str_eq(l[i].text, want);
+		}
+		store_lines_free(l, n);
+		no += n;
+		if (n == 0 || (no < to && no < store_reader_count(r)))
+			break;
+	}
+	return no - store_reader_first(r);
+}
+
 /*
  * An out file cut below its index (truncate -s, as a user freeing disk
- * does): the run is damaged; a reader that had it fails on the bytes
- * that are gone, and every scan of it ends.
+ * does): the run is read up to the bytes that are there, and says what
+ * was cut; a reader that had it stops where the bytes go, and every scan
+ * of it ends.  (Before, the whole run was refused: its intact segment
+ * too.)
  */
 START_TEST(test_truncated_segment)
 {
 	static const struct store_scan_cbs cbs = { count_block };
 	struct store		*st = open_store(256 * 1024);
 	struct store_run	*sr = new_run(st), *sr2 = new_run(st);
-	struct store_reader	*early;
+	struct store_reader	*early, *r;
 	struct store_line	*l;
-	char			 want[256], *cause = NULL;
+	char			 want[256];
 	int64_t			 at, blocks = 0, count;
 	int			 n, steps = 0;
 
-	/* Segments of 64 KiB: out.0 to out.3. */
+	/* Segments of 64 KiB: out.0 to out.3; out.1 one record. */
 	put_lines(sr, 200 * 1024);
 	early = open_reader(store_run_id(sr));
 	count = store_reader_count(early);
 	ck_assert_int_eq(store_reader_first(early), 0);
+	ck_assert_ptr_null(store_reader_damage(early));
 	ck_assert_int_eq(truncate(run_file(store_run_id(sr), "out.1"), 1000),
 	    0);
-	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr), &cause));
+	/* Read up to out.0's end: 5,461 lines of 12 bytes, and "line". */
+	r = open_reader(store_run_id(sr));
+	ck_assert_int_eq(store_reader_count(r), 5462);
+	ck_assert_int_eq(store_reader_partial(r), 1);
+	ck_assert_uint_eq(store_reader_bytes(r), 65536);
 	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 1000 "
-	    "bytes, its index 65536", store_run_id(sr));
-	ck_assert_str_eq(cause, want);
-	free(cause);
-	cause = NULL;
+	    "bytes, its index 65536; cut after line 5462 (%llu bytes after "
+	    "it cannot be read)", store_run_id(sr),
+	    (unsigned long long)(store_run_bytes(sr) - 65536));
+	ck_assert_str_eq(store_reader_damage(r), want);
+	ck_assert_int_eq(read_all_lines(r), 5462);
+	l = get(r, 5460, 5470, STORE_RAW, 2);
+	ck_assert_str_eq(l[0].text, "line 005460");
+	ck_assert_str_eq(l[1].text, "line");
+	ck_assert_int_eq(l[1].partial, 1);
+	store_lines_free(l, 2);
+	ck_assert_int_eq(store_reader_get(r, 6000, 6010, STORE_RAW, &l, &n),
+	    -1);
+	ck_assert_int_eq(store_reader_refresh(r), -1);
+	ck_assert_int_eq(store_reader_count(r), 5462);
+	store_reader_close(r);
 
 	/* The reader that had it: the scan stops where the bytes go. */
-	for (at = 0; at >= 0 && at < count; steps++) {
+	for (at = 0; at < store_reader_count(early); steps++) {
 		ck_assert_msg(steps < 1000, "the scan makes no progress");
 		at = store_reader_scan(early, at, 4096, &cbs, &blocks);
 	}
-	ck_assert_int_eq(at, -1);
+	ck_assert_int_eq(at, 5462);
+	ck_assert_int_lt(store_reader_count(early), count);
 	ck_assert_int_gt(blocks, 0);
-	ck_assert_int_eq(store_reader_get(early, 5000, 6000, STORE_TEXT, &l,
-	    &n), -1);
+	ck_assert_str_eq(store_reader_damage(early), want);
 	/* Its first segment is whole: those lines still come. */
 	l = get(early, 0, 3, STORE_RAW, 3);
 	ck_assert_str_eq(l[2].text, "line 000002");
 	store_lines_free(l, 3);
 	ck_assert_int_eq(store_reader_refresh(early), -1);
-	assert_reads_end(early);
+	ck_assert_int_eq(store_reader_count(early), 5462);
 	store_reader_close(early);
 
-	/* The newest segment cut. */
+	/* The newest segment cut: the older one reads. */
 	put_lines(sr2, 100 * 1024);
 	ck_assert_int_eq(truncate(run_file(store_run_id(sr2), "out.1"), 10),
 	    0);
-	ck_assert_ptr_null(store_reader_open(tdir, store_run_id(sr2),
-	    &cause));
+	r = open_reader(store_run_id(sr2));
+	ck_assert_int_eq(store_reader_count(r), 5462);
 	snprintf(want, sizeof want, "runs/%s is damaged: out.1 holds 10 "
-	    "bytes, its index %d", store_run_id(sr2),
+	    "bytes, its index %d; cut after line 5462 (%d bytes after it "
+	    "cannot be read)", store_run_id(sr2),
+	    (int)(store_run_bytes(sr2) - 65536),
 	    (int)(store_run_bytes(sr2) - 65536));
+	ck_assert_str_eq(store_reader_damage(r), want);
+	store_reader_close(r);
+	store_run_close(sr);
+	store_run_close(sr2);
+	store_free(st);
+}
+END_TEST
+
+/*
+ * What a crash leaves (out and idx are written without an order between
+ * them): out.N a byte short of its last index record, or idx.N ending in
+ * zeros.  The run is read up to its last whole record and says what was
+ * cut; nothing else of it is lost.  (Before, the whole run was refused.)
+ */
+START_TEST(test_crash_torn_end)
+{
+	static const char	 zeros[64];
+	struct store		*st = open_store(0);
+	struct store_run	*sr = new_run(st), *sr2 = new_run(st);
+	struct store_reader	*r;
+	struct stat		 sb;
+	char			 want[256];
+	int			 fd;
+
+	put_one_by_one(sr, 1000);
+	ck_assert_int_eq(stat(run_file(store_run_id(sr), "out.0"), &sb), 0);
+	ck_assert_int_eq(truncate(run_file(store_run_id(sr), "out.0"),
+	    sb.st_size - 1), 0);
+	r = open_reader(store_run_id(sr));
+	ck_assert_int_eq(store_reader_count(r), 999);
+	ck_assert_int_eq(store_reader_partial(r), 0);
+	snprintf(want, sizeof want, "runs/%s is damaged: out.0 holds 11999 "
+	    "bytes, its index 12000; cut after line 999 (12 bytes after it "
+	    "cannot be read)", store_run_id(sr));
+	ck_assert_str_eq(store_reader_damage(r), want);
+	ck_assert_int_eq(read_all_lines(r), 999);
+	store_reader_close(r);
+
+	/* Two records of zeros at the end of idx.0. */
+	put_one_by_one(sr2, 1000);
+	ck_assert_int_ne(fd = open(run_file(store_run_id(sr2), "idx.0"),
+	    O_WRONLY | O_APPEND), -1);
+	ck_assert_int_eq(write(fd, zeros, sizeof zeros), sizeof zeros);
+	close(fd);
+	r = open_reader(store_run_id(sr2));
+	ck_assert_int_eq(store_reader_count(r), 1000);
+	snprintf(want, sizeof want, "runs/%s is damaged: idx.0 holds a record "
+	    "the store did not write (record 1000); cut after line 1000",
+	    store_run_id(sr2));
+	ck_assert_str_eq(store_reader_damage(r), want);
+	ck_assert_int_eq(read_all_lines(r), 1000);
+	store_reader_close(r);
+	store_run_close(sr);
+	store_run_close(sr2);
+	store_free(st);
+}
+END_TEST
+
+/* An index record as the store writes it (store.c's struct store_rec). */
+struct test_rec {
+	uint64_t	off;
+	uint64_t	line;
+	int64_t		time;
+	uint32_t	len;
+	uint8_t		stream;
+	uint8_t		starts;
+	uint8_t		pad[2];
+};
+
+/* Read record k of a run's idx.0 into rec, or write rec over it. */
+static void
+rec_io(const char *run, int64_t k, struct test_rec *rec, int write_it)
+{
+	int	fd;
+	ssize_t	n;
+
+	ck_assert_uint_eq(sizeof *rec, 32);
+	ck_assert_int_ne(fd = open(run_file(run, "idx.0"), O_RDWR), -1);
+	if (write_it)
+		n = pwrite(fd, rec, sizeof *rec, k * (off_t)sizeof *rec);
+	else
+		n = pread(fd, rec, sizeof *rec, k * (off_t)sizeof *rec);
+	ck_assert_int_eq(n, (ssize_t)sizeof *rec);
+	close(fd);
+}
+
+/*
+ * Damage inside a segment, where the checks of its first and last
+ * records cannot see it: a record in the middle of idx.0 with no bytes,
+ * one pointing past out.0, one whose line number is forged up or down.
+ * Read as a log stream reads it, the run gives its lines up to the
+ * damage, each the right one, and says it is damaged; a read of a line
+ * the forged record would place gives the right line or none.  (Before,
+ * reads stopped early with no word of damage, and a forged line number
+ * gave the wrong line as this one.)
+ */
+START_TEST(test_damage_in_the_middle)
+{
+	struct store		*st = open_store(0);
+	struct store_run	*sr;
+	struct store_reader	*r;
+	struct store_line	*l;
+	struct test_rec		 rec;
+	const char		*why;
+	char			 want[64];
+	int64_t			 got;
+	int			 kind, n;
+
+	for (kind = 0; kind < 4; kind++) {
+		sr = new_run(st);
+		put_one_by_one(sr, 3000);
+		rec_io(store_run_id(sr), 1500, &rec, 0);
+		ck_assert_int_eq(rec.line, 1500);
+		ck_assert_int_eq(rec.len, 12);
+		if (kind == 0)
+			rec.len = 0;
+		else if (kind == 1)
+			rec.len = 60000;	/* out.0 holds 36,000 */
+		else if (kind == 2)
+			rec.line++;
+		else
+			rec.line--;
+		rec_io(store_run_id(sr), 1500, &rec, 1);
+
+		/* A line the forged record would place, read first. */
+		r = open_reader(store_run_id(sr));
+		ck_assert_int_le(store_reader_count(r), 3000);
+		if (store_reader_get(r, 1501, 1502, STORE_RAW, &l, &n) == 0 &&
+		    n > 0) {
+			ck_assert_int_eq(n, 1);
+			ck_assert_str_eq(l[0].text, "line 001501");
+			store_lines_free(l, n);
+		}
+		store_reader_close(r);
+
+		/* A log stream's read: every line before the damage. */
+		r = open_reader(store_run_id(sr));
+		got = read_all_lines(r);
+		ck_assert_msg(got == 1500, "kind %d: %lld lines read", kind,
+		    (long long)got);
+		ck_assert_int_eq(store_reader_count(r), 1500);
+		why = store_reader_damage(r);
+		ck_assert_msg(why != NULL, "kind %d: no word of damage", kind);
+		snprintf(want, sizeof want, "; cut after line 1500 (");
+		ck_assert_msg(strstr(why, want) != NULL && strncmp(why, "runs/",
+		    5) == 0, "kind %d: %s", kind, why);
+		/* The cut stays: a refresh does not read past it. */
+		ck_assert_int_eq(store_reader_refresh(r), -1);
+		ck_assert_int_eq(store_reader_count(r), 1500);
+		ck_assert_int_eq(store_reader_get(r, 2000, 2010, STORE_RAW, &l,
+		    &n), -1);
+		store_reader_close(r);
+		store_run_close(sr);
+	}
+	store_free(st);
+}
+END_TEST
+
+/*
+ * A FIFO (or anything not a regular file) where a run's file should be
+ * is refused at once, not waited on: out.N or idx.N of a reader, the
+ * meta, a deck's lock, meta.tmp and the next out.N of the writer.  (Before,
+ * each open blocked, and with it the deck's loop: ctl grep and ctl ps
+ * hung.)  A test that blocks ends by the suite's time limit.
+ */
+START_TEST(test_fifo_files)
+{
+	struct store		*st = open_store(256 * 1024);
+	struct store_run	*sr = new_run(st), *sr2 = new_run(st);
+	struct store_reader	*r;
+	struct store_meta	 m;
+	char			 want[256], path[256], big[8192], *cause = NULL;
+	const char		*run = store_run_id(sr);
+
+	/* Segments of 64 KiB: out.0 to out.3; out.2 a FIFO. */
+	put_lines(sr, 200 * 1024);
+	ck_assert_int_eq(unlink(run_file(run, "out.2")), 0);
+	ck_assert_int_eq(mkfifo(run_file(run, "out.2"), 0600), 0);
+	r = open_reader(run);
+	ck_assert_uint_eq(store_reader_bytes(r), 2 * 65536);
+	snprintf(want, sizeof want, "runs/%s is damaged: out.2: not a regular "
+	    "file; cut after line %lld", run,
+	    (long long)store_reader_count(r));
+	ck_assert_str_eq(store_reader_damage(r), want);
+	store_reader_close(r);
+
+	/* idx.0 a FIFO: nothing can be read. */
+	ck_assert_int_eq(unlink(run_file(run, "idx.0")), 0);
+	ck_assert_int_eq(mkfifo(run_file(run, "idx.0"), 0600), 0);
+	ck_assert_ptr_null(store_reader_open(tdir, run, &cause));
+	snprintf(want, sizeof want, "runs/%s is damaged: idx.0: not a "
+	    "regular file", run);
 	ck_assert_str_eq(cause, want);
 	free(cause);
+	cause = NULL;
+
+	/* The meta a FIFO. */
+	ck_assert_int_eq(unlink(run_file(run, "meta")), 0);
+	ck_assert_int_eq(mkfifo(run_file(run, "meta"), 0600), 0);
+	ck_assert_int_eq(store_meta_read(tdir, run, &m, &cause), -1);
+	snprintf(want, sizeof want, "runs/%s/meta: not a regular file", run);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	cause = NULL;
+	ck_assert_ptr_null(store_reader_open(tdir, run, &cause));
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	cause = NULL;
+
+	/* A deck's lock a FIFO: not a live deck. */
+	snprintf(path, sizeof path, "%s/decks/%s.lock", tdir,
+	    "20200101T000000-00000000");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(store_deck_alive(tdir, "20200101T000000-00000000"),
+	    0);
+
+	/* The writer: meta.tmp a FIFO, then its next out.N. */
+	ck_assert_int_eq(mkfifo(run_file(store_run_id(sr2), "meta.tmp"),
+	    0600), 0);
+	memset(&m, 0, sizeof m);
+	m.state = (char *)"running";
+	ck_assert_int_eq(store_run_update(sr2, &m), -1);
+	snprintf(want, sizeof want, "not a regular file, writing runs/%s/"
+	    "meta.tmp", store_run_id(sr2));
+	ck_assert_str_eq(store_run_error(sr2), want);
+	store_run_close(sr2);
+	sr2 = new_run(st);
+	ck_assert_int_eq(mkfifo(run_file(store_run_id(sr2), "out.1"), 0600),
+	    0);
+	put_lines(sr2, 60 * 1024);
+	ck_assert_int_eq(store_run_write(sr2, STORE_TTY, "x\n", 2, 1), 0);
+	memset(big, 'y', sizeof big);
+	ck_assert_int_eq(store_run_write(sr2, STORE_TTY, big, sizeof big, 1),
+	    -1);
+	snprintf(want, sizeof want, "not a regular file, writing runs/%s/"
+	    "out.1", store_run_id(sr2));
+	ck_assert_str_eq(store_run_error(sr2), want);
 	store_run_close(sr);
 	store_run_close(sr2);
 	store_free(st);
@@ -2035,7 +2339,16 @@ store_suite(void)
 	tcase_add_test(tc, test_run_without_index);
 	tcase_add_test(tc, test_run_new_leaves_nothing);
 	tcase_add_test(tc, test_truncated_segment);
+	tcase_add_test(tc, test_crash_torn_end);
+	tcase_add_test(tc, test_damage_in_the_middle);
 	tcase_add_test(tc, test_full_disk);
+	suite_add_tcase(s, tc);
+
+	/* Each open that would block ends by this time limit. */
+	tc = tcase_create("fifos");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_fifo_files);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");

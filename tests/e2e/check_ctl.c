@@ -3310,7 +3310,8 @@ END_TEST
 /*
  * `ctl logs` of a live job whose run in the store is damaged (its index
  * removed, as a user freeing disk might) gives the job's terminal lines,
- * as !logs does, instead of nothing with status 0.
+ * as !logs does, instead of nothing with status 0, and says the run is
+ * damaged, with status 1.
  */
 START_TEST(test_logs_damaged_run)
 {
@@ -3329,9 +3330,12 @@ START_TEST(test_logs_damaged_run)
 	    term_tmpdir(d.t), json_str(j, "run"));
 	jsonread_free(j);
 	ck_assert_msg(unlink(path) == 0, "%s: %s", path, strerror(errno));
-	CTL_EXPECT(&d, &r, 0, "logs", "w");
+	CTL_EXPECT(&d, &r, 1, "logs", "w");
 	ck_assert_msg(strstr(r.out, "before-the-damage") != NULL,
 	    "logs of the damaged run gave: \"%s\"", r.out);
+	ck_assert_msg(strstr(r.err, "jobdeck ctl: logs: runs/") != NULL &&
+	    strstr(r.err, "is damaged: it has no index (idx.N)") != NULL,
+	    "stderr: %s", r.err);
 	ctlres_free(&r);
 	assert_deck_works(&d);
 	term_close(d.t);
@@ -3340,7 +3344,8 @@ END_TEST
 
 /*
  * A grep over a run the store cannot read passes it over and says so on
- * stderr (the deck's "\036damaged N" line); the other runs are searched.
+ * stderr (the deck's "\036error" and "\036damaged N" lines); the other
+ * runs are searched.
  */
 START_TEST(test_grep_damaged_run)
 {
@@ -3366,9 +3371,214 @@ START_TEST(test_grep_damaged_run)
 	CTL_EXPECT(&d, &r, 0, "grep", "needle");
 	ck_assert_msg(strstr(r.out, "needle-two") != NULL &&
 	    strstr(r.out, "needle-one") == NULL, "grep gave: %s", r.out);
-	ck_assert_msg(strstr(r.err, "jobdeck ctl: 1 run could not be read "
-	    "(damaged in the store) and was passed over") != NULL,
+	ck_assert_msg(strstr(r.err, "jobdeck ctl: 1 run is damaged in the "
+	    "store: searched up to its damage") != NULL && strstr(r.err,
+	    "jobdeck ctl: grep: runs/") != NULL && strstr(r.err,
+	    "is damaged: it has no index (idx.N)") != NULL,
 	    "stderr: %s", r.err);
+	ctlres_free(&r);
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/* Return the path of a file of a run in the deck's store (static). */
+static const char *
+run_file(struct deck *d, const char *run, const char *name)
+{
+	static char	path[PATH_MAX + 96];
+
+	snprintf(path, sizeof path, "%s/state/jobdeck/runs/%s/%s",
+	    term_tmpdir(d->t), run, name);
+	return path;
+}
+
+/*
+ * Damage the record in the middle of a run's idx.0 (the 32 bytes the
+ * store writes: offset, line, time, length, stream, starts): kind 0 gives
+ * it no bytes, 1 points it past out.0, 2 forges its line number.
+ */
+static void
+damage_record(struct deck *d, const char *run, int kind)
+{
+	struct stat	sb;
+	uint64_t	v;
+	uint32_t	len;
+	off_t		at;
+	int		fd;
+
+	fd = open(run_file(d, run, "idx.0"), O_RDWR);
+	ck_assert_msg(fd != -1 && fstat(fd, &sb) == 0, "idx.0: %s",
+	    strerror(errno));
+	ck_assert_int_ge(sb.st_size / 32, 8);
+	at = sb.st_size / 32 / 2 * 32;
+	if (kind == 0) {
+		len = 0;
+		ck_assert_int_eq(pwrite(fd, &len, 4, at + 24), 4);
+	} else {
+		ck_assert_int_eq(pread(fd, &v, 8, at + (kind == 1 ? 0 : 8)),
+		    8);
+		v += kind == 1 ? 1024 * 1024 : 1;
+		ck_assert_int_eq(pwrite(fd, &v, 8, at + (kind == 1 ? 0 : 8)),
+		    8);
+	}
+	close(fd);
+}
+
+/*
+ * Check that out holds lines "1", "2", ... each on its own, n of them
+ * (the last may be cut short: the part of its line before the damage);
+ * return n.
+ */
+static long
+count_seq_lines(const char *out)
+{
+	const char	*p = out, *nl;
+	char		 num[24];
+	long		 n = 0;
+
+	while ((nl = strchr(p, '\n')) != NULL) {
+		n++;
+		snprintf(num, sizeof num, "%ld", n);
+		ck_assert_msg((nl - p == (int)strlen(num) || nl[1] == '\0') &&
+		    nl - p <= (int)strlen(num) && strncmp(p, num,
+		    (size_t)(nl - p)) == 0, "line %ld is \"%.*s\"", n,
+		    (int)(nl - p), p);
+		p = nl + 1;
+	}
+	ck_assert_msg(*p == '\0', "no newline after: %s", p);
+	return n;
+}
+
+/*
+ * Damage inside a run's index, where the checks of a segment's first and
+ * last records cannot see it (a record with no bytes, one pointing past
+ * out.0, a forged line number): `ctl logs` of the job and of its run give
+ * every line up to the damage, each the right one, then say the run is
+ * damaged and what was cut, with status 1 (text and --json); status
+ * --since (what MCP reads) says so in "output_error"; !logs RUN's view
+ * says so on its last line.  (They ended early with status 0, and no word
+ * of damage.)
+ */
+START_TEST(test_logs_damaged_middle)
+{
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	char			 name[16], run[64], run0[64], want[160];
+	long			 n;
+	int			 kind;
+
+	deck_start(&d, "middle", NULL);
+	for (kind = 0; kind < 3; kind++) {
+		snprintf(name, sizeof name, "d%d", kind);
+		CTL_EXPECT(&d, &r, 0, "spawn", "--name", name, "--",
+		    "seq 1 20000");
+		ctlres_free(&r);
+		j = wait_state(&d, name, "completed", WAIT_MS);
+		snprintf(run, sizeof run, "%s", json_str(j, "run"));
+		jsonread_free(j);
+		damage_record(&d, run, kind);
+		if (kind == 0)
+			memcpy(run0, run, sizeof run0);
+
+		CTL_EXPECT(&d, &r, 1, "logs", name);
+		n = count_seq_lines(r.out);
+		ck_assert_msg(n > 0 && n < 20000, "kind %d: %ld lines", kind,
+		    n);
+		snprintf(want, sizeof want, "jobdeck ctl: logs: runs/%s is "
+		    "damaged: idx.0 ", run);
+		ck_assert_msg(strstr(r.err, want) != NULL, "kind %d: %s", kind,
+		    r.err);
+		snprintf(want, sizeof want, "; cut after line %ld", n);
+		ck_assert_msg(strstr(r.err, want) != NULL, "kind %d: %s", kind,
+		    r.err);
+		ctlres_free(&r);
+
+		CTL_EXPECT(&d, &r, 1, "logs", run);
+		ck_assert_int_eq(count_seq_lines(r.out), n);
+		ck_assert_msg(strstr(r.err, want) != NULL, "kind %d: %s", kind,
+		    r.err);
+		ctlres_free(&r);
+
+		CTL_EXPECT(&d, &r, 1, "--json", "logs", name);
+		j = json_parse(r.out);
+		ck_assert_int_eq(jsonread_count(jsonread_get(j, "lines")), n);
+		ck_assert_msg(strstr(json_str(j, "error"), want) != NULL,
+		    "kind %d: %s", kind, r.out);
+		jsonread_free(j);
+		ctlres_free(&r);
+
+		CTL_EXPECT(&d, &r, 0, "--json", "status", "--since", "0:0",
+		    "--max-bytes", "1048576", name);
+		j = json_parse(r.out);
+		ck_assert_msg(jsonread_get(j, "output_error") != NULL &&
+		    strstr(json_str(j, "output_error"), want) != NULL,
+		    "kind %d: %s", kind, r.out);
+		jsonread_free(j);
+		ctlres_free(&r);
+	}
+
+	/*
+	 * The view: its end is where the damage is, its last line says
+	 * what it is (the search for the end meets the record: it is in the
+	 * middle).
+	 */
+	snprintf(want, sizeof want, "!logs %s", run0);
+	term_type(d.t, want);
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "Logs ", WAIT_MS);
+	term_type(d.t, "G");
+	EXPECT_IN(d.t, NULL, "is damaged: idx.0 holds a record the store",
+	    WAIT_MS);
+	term_type(d.t, "q");
+	assert_deck_works(&d);
+	term_close(d.t);
+}
+END_TEST
+
+/*
+ * A FIFO where a run's file should be (rm out.0; mkfifo out.0) is refused
+ * ("not a regular file"), never opened to wait on: `ctl grep` searches
+ * the other runs and says the run is damaged, `ctl logs RUN` says why,
+ * and `ctl ps` answers.  (The deck's loop blocked in open(): ctl grep
+ * and even ctl ps hung, reachable from the read-only socket.)
+ */
+START_TEST(test_fifo_run_file)
+{
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	char			 run[64], want[160];
+
+	deck_start(&d, "fifo", NULL);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "f", "--",
+	    "echo needle-fifo");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--name", "g", "--",
+	    "echo needle-whole");
+	ctlres_free(&r);
+	j = wait_state(&d, "f", "completed", WAIT_MS);
+	snprintf(run, sizeof run, "%s", json_str(j, "run"));
+	jsonread_free(j);
+	jsonread_free(wait_state(&d, "g", "completed", WAIT_MS));
+	ck_assert_int_eq(unlink(run_file(&d, run, "out.0")), 0);
+	ck_assert_int_eq(mkfifo(run_file(&d, run, "out.0"), 0600), 0);
+
+	CTL_EXPECT(&d, &r, 0, "-r", "grep", "needle");
+	ck_assert_msg(strstr(r.out, "needle-whole") != NULL &&
+	    strstr(r.out, "needle-fifo") == NULL, "grep gave: %s", r.out);
+	snprintf(want, sizeof want, "jobdeck ctl: grep: runs/%s is damaged: "
+	    "out.0: not a regular file", run);
+	ck_assert_msg(strstr(r.err, want) != NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "logs", run);
+	snprintf(want, sizeof want, "jobdeck ctl: logs: runs/%s is damaged: "
+	    "out.0: not a regular file", run);
+	ck_assert_msg(strstr(r.err, want) != NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "ps");
+	ck_assert_msg(strstr(r.out, "needle-whole") != NULL, "ps: %s", r.out);
 	ctlres_free(&r);
 	assert_deck_works(&d);
 	term_close(d.t);
@@ -3427,6 +3637,8 @@ ctl_suite(void)
 		{ "wait_flood", &test_wait_flood, 90 },
 		{ "logs_damaged_run", &test_logs_damaged_run, 30 },
 		{ "grep_damaged_run", &test_grep_damaged_run, 30 },
+		{ "logs_damaged_middle", &test_logs_damaged_middle, 120 },
+		{ "fifo_run_file", &test_fifo_run_file, 60 },
 	};
 	Suite				*s = suite_create("ctl");
 

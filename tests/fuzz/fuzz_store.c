@@ -12,7 +12,11 @@
  * every way a reader can: the meta, the counts, lines of every kind, a
  * scan in small steps, a search by time, a grep.  Nothing may crash, hang
  * or read without bound, and what comes back must keep the header's
- * promises.
+ * promises: lines read one after another from the first and the scan's
+ * blocks are the same bytes (one a prefix of the other, equal when
+ * neither met damage), and once the lines were read one after another
+ * (every record they crossed checked), a line read alone is the same
+ * line.
  */
 #include <sys/stat.h>
 
@@ -32,6 +36,7 @@
 #define FUZZ_STORE_STEPS	64	/* scan steps at most */
 #define FUZZ_STORE_ABSENT	0xffff	/* a part's length: no such files */
 #define FUZZ_STORE_GREP		4096	/* bytes a grep step */
+#define FUZZ_STORE_ALL		8192	/* lines read one after another */
 
 static char	fuzz_store_dir[64];
 
@@ -148,15 +153,43 @@ fuzz_store_lines(const struct store_line *l, int n, int64_t from, int64_t to)
 	}
 }
 
-/* Count the lines of a scan's block: the callback of store_reader_scan(). */
+/* Bytes gathered: a run's lines as they were written, or its blocks. */
+struct fuzz_store_bytes {
+	char	*p;
+	size_t	 len;
+	int64_t	 next;		/* the line the next block must start with */
+};
+
+/* Append len bytes to b. */
+static void
+fuzz_store_add(struct fuzz_store_bytes *b, const char *p, size_t len)
+{
+	char	*q;
+
+	if ((q = realloc(b->p, b->len + len + 1)) == NULL)
+		abort();
+	b->p = q;
+	memcpy(b->p + b->len, p, len);
+	b->len += len;
+}
+
+/*
+ * Gather a scan's block: the callback of store_reader_scan().  Blocks come
+ * in order, each starting with the line after the last one's.
+ */
 static int
 fuzz_store_block(int64_t first, const char *block, size_t len, void *arg)
 {
-	int64_t	*seen = arg;
+	struct fuzz_store_bytes	*b = arg;
+	size_t			 i;
 
-	if (first < 0 || block == NULL || len > 64 * 1024 * 1024)
+	if (first < 0 || block == NULL || len == 0 ||
+	    len > 64 * 1024 * 1024 || first != b->next)
 		abort();
-	*seen += (int64_t)len;
+	fuzz_store_add(b, block, len);
+	for (i = 0; i < len; i++)
+		b->next += block[i] == '\n';
+	b->next += block[len - 1] != '\n';
 	return 0;
 }
 
@@ -206,6 +239,101 @@ fuzz_store_grep(const char *dir, size_t size)
 	}
 }
 
+/*
+ * Read the run one line after another from its first as raw bytes (each
+ * line, and its '\n' unless partial) into all, and the texts of its first
+ * lines (up to FUZZ_STORE_LINES); then, once all are read, on the same
+ * reader read each of those alone, which must be the same.  Returns the
+ * lines read.
+ */
+static int64_t
+fuzz_store_all(struct store_reader *r, struct fuzz_store_bytes *all)
+{
+	struct store_line	*l, *one;
+	char			*texts[FUZZ_STORE_LINES];
+	int64_t			 first = store_reader_first(r), no = first;
+	int64_t			 k;
+	int			 n, i, m, partial = 0;
+
+	memset(texts, 0, sizeof texts);
+	while (no < store_reader_count(r) && no - first < FUZZ_STORE_ALL &&
+	    !partial) {
+		if (store_reader_get(r, no, no + FUZZ_STORE_LINES, STORE_RAW,
+		    &l, &n) != 0 || n == 0)
+			break;
+		fuzz_store_lines(l, n, no, no + FUZZ_STORE_LINES);
+		for (i = 0; i < n; i++) {
+			if (l[i].no != no + i || partial)
+				abort();	/* one after another */
+			fuzz_store_add(all, l[i].text, l[i].len);
+			if (!l[i].partial)
+				fuzz_store_add(all, "\n", 1);
+			partial = l[i].partial;
+			if (no + i - first < FUZZ_STORE_LINES && !l[i].cut)
+				texts[no + i - first] = strdup(l[i].text);
+		}
+		store_lines_free(l, n);
+		no += n;
+	}
+	/* Every record the lines crossed was checked: alone, the same. */
+	for (k = first; k < no && (no == store_reader_count(r) || partial) &&
+	    k - first < FUZZ_STORE_LINES; k++) {
+		if (texts[k - first] == NULL)
+			continue;
+		if (store_reader_get(r, k, k + 1, STORE_RAW, &one, &m) != 0 ||
+		    m != 1 || strcmp(one[0].text, texts[k - first]) != 0)
+			abort();
+		store_lines_free(one, m);
+	}
+	for (i = 0; i < FUZZ_STORE_LINES; i++)
+		free(texts[i]);
+	return no - first;
+}
+
+/*
+ * Read the run one line after another, and scan it on another reader:
+ * the same bytes, one a prefix of the other, equal when neither met
+ * damage.
+ */
+static void
+fuzz_store_same(const char *dir)
+{
+	struct store_reader	*r, *r2;
+	struct fuzz_store_bytes	 all = { NULL, 0, 0 }, scanned = { NULL, 0, 0 };
+	char			*cause = NULL;
+	int64_t			 next, lines;
+	size_t			 n;
+	int			 steps;
+
+	if ((r = store_reader_open(dir, FUZZ_STORE_RUN, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	if ((r2 = store_reader_open(dir, FUZZ_STORE_RUN, &cause)) == NULL)
+		abort();	/* the same files */
+	lines = fuzz_store_all(r, &all);
+	scanned.next = store_reader_first(r2);
+	next = scanned.next;
+	for (steps = 0; next >= 0 && next < store_reader_count(r2) &&
+	    next - store_reader_first(r2) < FUZZ_STORE_ALL &&
+	    steps < FUZZ_STORE_ALL; steps++)
+		next = store_reader_scan(r2, next, 4096, &fuzz_store_scan_cbs,
+		    &scanned);
+	if (lines < FUZZ_STORE_ALL && next - store_reader_first(r2) <
+	    FUZZ_STORE_ALL) {
+		n = all.len < scanned.len ? all.len : scanned.len;
+		if (n > 0 && memcmp(all.p, scanned.p, n) != 0)
+			abort();
+		if (store_reader_damage(r) == NULL &&
+		    store_reader_damage(r2) == NULL && all.len != scanned.len)
+			abort();
+	}
+	free(all.p);
+	free(scanned.p);
+	store_reader_close(r);
+	store_reader_close(r2);
+}
+
 /* Read the run back every way a reader can. */
 static void
 fuzz_store_read(const char *dir)
@@ -215,8 +343,10 @@ fuzz_store_read(const char *dir)
 	struct store_meta	 m;
 	struct store_reader	*r;
 	struct store_line	*l;
+	struct fuzz_store_bytes	 seen = { NULL, 0, 0 };
 	char			*cause = NULL;
-	int64_t			 first, count, next, seen = 0;
+	int64_t			 first, count, next;
+	uint64_t		 bytes;
 	size_t			 k;
 	int			 n, steps;
 
@@ -237,6 +367,7 @@ fuzz_store_read(const char *dir)
 	store_reader_refresh(r);
 	first = store_reader_first(r);
 	count = store_reader_count(r);
+	bytes = store_reader_bytes(r);
 	if (first < 0 || count < 0 || first > count ||
 	    (uint64_t)(count - first) > store_reader_bytes(r) + 1)
 		abort();
@@ -253,10 +384,18 @@ fuzz_store_read(const char *dir)
 			store_lines_free(l, n);
 		}
 	}
-	for (next = first, steps = 0; next >= 0 && next < count &&
-	    steps < FUZZ_STORE_STEPS; steps++)
+	seen.next = first;
+	for (next = first, steps = 0; next >= 0 && next <
+	    store_reader_count(r) && steps < FUZZ_STORE_STEPS; steps++) {
+		if (next != seen.next)
+			seen.next = next;	/* damage cut, then on */
 		next = store_reader_scan(r, next, 4096, &fuzz_store_scan_cbs,
 		    &seen);
+	}
+	free(seen.p);
+	if (store_reader_bytes(r) > bytes || store_reader_first(r) < 0 ||
+	    store_reader_first(r) > store_reader_count(r))
+		abort();		/* damage only cuts a run shorter */
 	(void)store_reader_find_time(r, 0);
 	(void)store_reader_find_time(r, INT64_MAX);
 	(void)store_reader_bytes(r);
@@ -285,6 +424,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_store_put("out.0", out, out_len);
 	fuzz_store_put("out.1", data, size);
 	fuzz_store_read(dir);
+	fuzz_store_same(dir);
 	fuzz_store_grep(dir, all);
 	return 0;
 }
