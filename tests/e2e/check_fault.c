@@ -133,6 +133,7 @@ static void		 fault_note_sessions(struct fault *);
 static pid_t		 fault_pidfile(struct fault *, const char *, int);
 static size_t		 fault_survivors(struct fault *, int, char *, size_t);
 static void		 fault_reap_adopted(struct fault *);
+static void		 fault_echo_enter(struct fault *, int *, const char *);
 static void		 fault_cmdline(pid_t, char *, size_t);
 static long		 fault_status_kb(pid_t, const char *);
 static long		 fault_sample_rss(struct fault *);
@@ -1330,7 +1331,7 @@ START_TEST(test_flood)
 	double		 secs;
 	off_t		 size, grown = -1;
 	long		 mb = FLOOD_MB;
-	int		 nkeys = 0, during = 0, done = 0;
+	int		 nkeys = 0, during = 0, done = 0, notty = -1;
 	const char	*args[3];
 	static const char cfg[] = "[settings]\nmax_log_size = 4096\n";
 
@@ -1390,7 +1391,7 @@ START_TEST(test_flood)
 			size = fault_file_size(log);
 			if (size >= 0 && (uint64_t)size < logged)
 				during++;
-			term_key(f.t, TERM_KEY_ENTER);
+			fault_echo_enter(&f, &notty, key);
 			lat_sum += lat;
 			if (lat > lat_max)
 				lat_max = lat;
@@ -2449,6 +2450,21 @@ fault_echo_ms(struct fault *f, int *tty, const char *key, int ms)
 	return term_now_ms() - start;
 }
 
+/*
+ * End the line of key with Enter (on *tty, as fault_echo_ms() types) and
+ * wait until cat has written it back, so the next key's echo cannot come
+ * between the line's echo and cat's copy of it (the key shows twice).
+ */
+static void
+fault_echo_enter(struct fault *f, int *tty, const char *key)
+{
+	if (*tty == -1 || fault_key_put(*tty, "\r") != 0)
+		term_key(f->t, TERM_KEY_ENTER);
+	ck_assert_msg(term_wait_count_in(f->t, &pane, key, 2, ECHO_WAIT_MS),
+	    "cat did not write %s back within %d ms\n%s", key, ECHO_WAIT_MS,
+	    fault_dump(f));
+}
+
 /* Compare two latencies, for qsort. */
 static int
 fault_cmp_ms(const void *a, const void *b)
@@ -2566,8 +2582,7 @@ START_TEST(test_ctl_big_logs)
 			pfd.events = POLLIN;
 			if (poll(&pfd, 1, 0) == 0)
 				during++;
-			if (tty == -1 || fault_key_put(tty, "\r") != 0)
-				term_key(f.t, TERM_KEY_ENTER);
+			fault_echo_enter(&f, &tty, key);
 		}
 		term_pump(f.t, 50);
 		pfd.fd = p[0];
@@ -2626,8 +2641,7 @@ START_TEST(test_ctl_big_logs)
 			    (pfd.revents & POLLHUP));
 		}
 		during += left > 0;
-		if (tty == -1 || fault_key_put(tty, "\r") != 0)
-			term_key(f.t, TERM_KEY_ENTER);
+		fault_echo_enter(&f, &tty, key);
 		fault_sample_rss(&f);
 		term_pump(f.t, 50);
 	}
