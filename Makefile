@@ -65,7 +65,7 @@ LIB_SRCS = \
 	src/debuglog.c \
 	src/name.c \
 	src/rxbound.c \
-	src/optmsg.c \
+	src/cliopt.c \
 	src/loop.c \
 	src/pty.c \
 	src/vt.c \
@@ -128,6 +128,7 @@ LIB_SRCS = \
 	src/jsonval.c \
 	src/browser.c \
 	src/up.c \
+	src/deck.c \
 	src/ctlconn.c \
 	src/mcp.c \
 	src/mcp-tools.c
@@ -141,7 +142,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need
+	       input bind probe watch dotenv jsonval browser mcp need cliopt
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -207,6 +208,7 @@ check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
+check_cliopt_OBJS = $(BASE_OBJS) $(B)/cliopt.o
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o

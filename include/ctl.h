@@ -149,6 +149,8 @@
 #ifndef JOBDECK_CTL_H
 #define JOBDECK_CTL_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 struct cmd_ctx;
@@ -192,5 +194,6 @@ int		 ctl_request_parse(const struct session *, char *line,
 		    int *json, char **cause);
 
 int		 ctl_main(int argc, char **argv);
+void		 ctl_usage(FILE *, const char *lead);
 
 #endif

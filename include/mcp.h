@@ -34,6 +34,8 @@
 #ifndef JOBDECK_MCP_H
 #define JOBDECK_MCP_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 struct loop;
@@ -98,5 +100,6 @@ int		 mcp_server_busy(const struct mcp_server *);
 void		 mcp_server_free(struct mcp_server *);
 
 int		 mcp_main(int argc, char **argv);
+void		 mcp_usage(FILE *, const char *lead);
 
 #endif

@@ -26,6 +26,9 @@
 #ifndef JOBDECK_RUN_H
 #define JOBDECK_RUN_H
 
+#include <stdio.h>
+
 int	run_main(int argc, char **argv);
+void	run_usage(FILE *, const char *lead);
 
 #endif

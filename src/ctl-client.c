@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "cmd.h"
 #include "ctl.h"
 #include "ctlconn.h"
@@ -40,12 +41,31 @@
 #include "textesc.h"
 #include "xmalloc.h"
 
-/* Print the usage lines to f. */
-static void
-ctl_client_usage(FILE *f)
+/* The options of jobdeck ctl, before its COMMAND. */
+enum ctl_client_option {
+	CTL_OPT_DECK,
+	CTL_OPT_READ_ONLY,
+	CTL_OPT_JSON,
+	CTL_OPT_HELP,
+};
+static const struct cliopt ctl_client_options[] = {
+	[CTL_OPT_DECK] = { NULL, 'S', "NAME",
+	    "the deck (default: default)", 0 },
+	[CTL_OPT_READ_ONLY] = { "read-only", 'r', NULL,
+	    "through its read-only socket, where only the\ncommands marked * "
+	    "run (those that only look)", 0 },
+	[CTL_OPT_JSON] = { "json", 0, NULL,
+	    "the result as JSON (also after COMMAND)", 0 },
+	[CTL_OPT_HELP] = { "help", 'h', NULL, "show this help",
+	    CLIOPT_HIDDEN },
+};
+
+/* Print the usage line to f after lead ("usage:" or its blanks). */
+void
+ctl_usage(FILE *f, const char *lead)
 {
-	fprintf(f, "usage: jobdeck ctl [-S NAME] [-r] [--json] COMMAND "
-	    "[ARGS ...]\n");
+	cliopt_usage(f, lead, "jobdeck ctl", ctl_client_options,
+	    CLIOPT_COUNT(ctl_client_options), 0, "COMMAND [ARGS ...]");
 }
 
 /* Print the help text. */
@@ -55,15 +75,14 @@ ctl_client_help(void)
 	const struct cmd_entry	*const *e;
 	char			*u;
 
-	ctl_client_usage(stdout);
+	ctl_usage(stdout, "usage:");
 	printf("\n"
 	    "Runs COMMAND in the running deck NAME (default \"default\") "
 	    "through its\n"
-	    "control socket and prints the result; --json for JSON.\n"
-	    "-r, --read-only: through its read-only socket, where only the "
-	    "commands\n"
-	    "marked * run (those that only look).\n"
-	    "Commands (the prompt's, without the !):\n");
+	    "control socket and prints the result.\n\n");
+	cliopt_help(stdout, ctl_client_options,
+	    CLIOPT_COUNT(ctl_client_options), 0);
+	printf("\nCommands (the prompt's, without the !):\n");
 	for (e = cmd_table; *e != NULL; e++) {
 		u = cmd_usage(*e);
 		printf("%c %s\n", ((*e)->flags & CMD_READ_ONLY) ? '*' : ' ',
@@ -284,6 +303,44 @@ ctl_client_reply(int fd, const char *name)
 	return rc;
 }
 
+/*
+ * Parse the options before COMMAND; return the index of COMMAND, or -1 -
+ * the exit status when done (help printed, or a usage error said).
+ */
+static int
+ctl_client_parse(int argc, char **argv, const char **name, int *flags,
+    int *json)
+{
+	struct cliopt_parser	p;
+	int			i, rc = -1;
+
+	cliopt_begin(&p, "jobdeck ctl", ctl_client_options,
+	    CLIOPT_COUNT(ctl_client_options));
+	while (rc == -1 && (i = cliopt_next(&p, argc, argv)) != -1) {
+		switch (i) {
+		case CTL_OPT_DECK:
+			*name = p.value;
+			break;
+		case CTL_OPT_READ_ONLY:
+			*flags |= CTL_PATH_READ_ONLY;
+			break;
+		case CTL_OPT_JSON:
+			*json = 1;
+			break;
+		case CTL_OPT_HELP:
+			ctl_client_help();
+			rc = 0;
+			break;
+		default:
+			ctl_usage(stderr, "usage:");
+			rc = 2;
+			break;
+		}
+	}
+	cliopt_end(&p);
+	return rc == -1 ? p.first : -1 - rc;
+}
+
 /* Run `jobdeck ctl`; argv[0] is "ctl".  Returns the exit status. */
 int
 ctl_main(int argc, char **argv)
@@ -291,35 +348,13 @@ ctl_main(int argc, char **argv)
 	const char	*name = "default";
 	char		*path = NULL, *cause = NULL, *req = NULL, **words;
 	size_t		 len = 0, nwords;
-	int		 i = 1, json = 0, fd, status, k, dashdash = 0;
+	int		 i, json = 0, fd, status, k, dashdash = 0;
 	int		 flags = 0;
 
-	while (i < argc && argv[i][0] == '-') {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(argv[i], "--json") == 0)
-			json = 1;
-		else if (strcmp(argv[i], "-r") == 0 ||
-		    strcmp(argv[i], "--read-only") == 0)
-			flags |= CTL_PATH_READ_ONLY;
-		else if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
-			ctl_client_help();
-			return 0;
-		} else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc)
-			name = argv[++i];
-		else if (strncmp(argv[i], "-S", 2) == 0 && argv[i][2] != '\0')
-			name = argv[i] + 2;
-		else {
-			ctl_client_usage(stderr);
-			return 2;
-		}
-		i++;
-	}
+	if ((i = ctl_client_parse(argc, argv, &name, &flags, &json)) < 0)
+		return -i - 1;
 	if (i >= argc) {
-		ctl_client_usage(stderr);
+		ctl_usage(stderr, "usage:");
 		return 2;
 	}
 	for (k = i + 1; k < argc; k++) {

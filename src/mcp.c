@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "ctl.h"
 #include "ctlconn.h"
 #include "json.h"
@@ -43,7 +44,6 @@
 #include "mcp.h"
 #include "mcp-private.h"
 #include "name.h"
-#include "optmsg.h"
 #include "outfd.h"
 #include "xmalloc.h"
 
@@ -1190,73 +1190,33 @@ struct mcp_request {
 };
 
 /* The options of jobdeck mcp: usage and help are made from these. */
-static const struct {
-	const char	*name;
-	int		 ch;
-	const char	*arg;
-	const char	*help;
-} mcp_options[] = {
-	{ NULL, 'S', "NAME", "the deck to use (default: default)" },
+static const struct cliopt mcp_options[] = {
+	{ NULL, 'S', "NAME", "the deck to use (default: default)", 0 },
 	{ "read-only", 'r', NULL, "list and allow only the tools that look\n"
 	  "(terminal_job_status, terminal_job_list,\nterminal_screen), "
-	  "through the deck's read-only socket" },
+	  "through the deck's read-only socket", 0 },
 	{ "start", 's', NULL, "start a deck without a screen (jobdeck up\n"
-	  "--stay) when none of that name runs; quit it\nat the end" },
-	{ "help", 'h', NULL, "show this help" },
+	  "--stay) when none of that name runs; quit it\nat the end", 0 },
+	{ "help", 'h', NULL, "show this help", CLIOPT_HIDDEN },
 };
-#define MCP_NOPTIONS (sizeof mcp_options / sizeof mcp_options[0])
+#define MCP_NOPTIONS CLIOPT_COUNT(mcp_options)
 
-/* Print the usage line to f. */
-static void
-mcp_main_usage(FILE *f)
+/* Print the usage line to f after lead ("usage:" or its blanks). */
+void
+mcp_usage(FILE *f, const char *lead)
 {
-	size_t	i;
-
-	fprintf(f, "usage: jobdeck mcp");
-	for (i = 0; i < MCP_NOPTIONS; i++) {
-		if (mcp_options[i].name != NULL)
-			fprintf(f, " [--%s%s%s]", mcp_options[i].name,
-			    mcp_options[i].arg != NULL ? " " : "",
-			    mcp_options[i].arg != NULL ? mcp_options[i].arg :
-			    "");
-		else
-			fprintf(f, " [-%c %s]", mcp_options[i].ch,
-			    mcp_options[i].arg);
-	}
-	fprintf(f, "\n");
+	cliopt_usage(f, lead, "jobdeck mcp", mcp_options, MCP_NOPTIONS, 0, NULL);
 }
 
 /* Print the help text. */
 static void
 mcp_main_help(void)
 {
-	const char	*p, *nl;
-	char		 left[64];
-	size_t		 i;
-
-	mcp_main_usage(stdout);
+	mcp_usage(stdout, "usage:");
 	printf("\nA Model Context Protocol server on stdin and stdout "
 	    "(JSON-RPC 2.0, one\nmessage a line) whose tools run commands in "
 	    "the deck NAME over its\ncontrol socket.\n\n");
-	for (i = 0; i < MCP_NOPTIONS; i++) {
-		if (mcp_options[i].name != NULL)
-			snprintf(left, sizeof left, "-%c, --%s%s%s",
-			    mcp_options[i].ch, mcp_options[i].name,
-			    mcp_options[i].arg != NULL ? " " : "",
-			    mcp_options[i].arg != NULL ?
-			    mcp_options[i].arg : "");
-		else
-			snprintf(left, sizeof left, "-%c %s",
-			    mcp_options[i].ch, mcp_options[i].arg);
-		for (p = mcp_options[i].help; p != NULL; p = nl) {
-			nl = strchr(p, '\n');
-			printf("  %-18s %.*s\n", left, nl != NULL ?
-			    (int)(nl - p) : (int)strlen(p), p);
-			left[0] = '\0';
-			if (nl != NULL)
-				nl++;
-		}
-	}
+	cliopt_help(stdout, mcp_options, MCP_NOPTIONS, 0);
 	printf("\nExit status: 0 when stdin ends, 1 when the deck cannot be "
 	    "started or\nstdout takes nothing, 2 usage.  See jobdeck(1).\n");
 }
@@ -1748,34 +1708,14 @@ static int
 mcp_main_parse(int argc, char **argv, const char **deck, int *read_only,
     int *start)
 {
-	struct option	longopts[MCP_NOPTIONS + 1];
-	char		shortopts[2 * MCP_NOPTIONS + 3], *sp = shortopts;
-	size_t		i, n = 0;
-	int		ch;
+	struct cliopt_parser	p;
+	int			i, rc = -1;
 
-	memset(longopts, 0, sizeof longopts);
-	*sp++ = '+';
-	*sp++ = ':';
-	for (i = 0; i < MCP_NOPTIONS; i++) {
-		*sp++ = (char)mcp_options[i].ch;
-		if (mcp_options[i].arg != NULL)
-			*sp++ = ':';
-		if (mcp_options[i].name == NULL)
-			continue;
-		longopts[n].name = mcp_options[i].name;
-		longopts[n].has_arg = mcp_options[i].arg != NULL ?
-		    required_argument : no_argument;
-		longopts[n].val = mcp_options[i].ch;
-		n++;
-	}
-	*sp = '\0';
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts,
-	    NULL)) != -1) {
-		switch (ch) {
+	cliopt_begin(&p, "jobdeck mcp", mcp_options, MCP_NOPTIONS);
+	while (rc == -1 && (i = cliopt_next(&p, argc, argv)) != -1) {
+		switch (i < 0 ? '?' : mcp_options[i].ch) {
 		case 'S':
-			*deck = optarg;
+			*deck = p.value;
 			break;
 		case 'r':
 			*read_only = 1;
@@ -1785,20 +1725,22 @@ mcp_main_parse(int argc, char **argv, const char **deck, int *read_only,
 			break;
 		case 'h':
 			mcp_main_help();
-			return 0;
+			rc = 0;
+			break;
 		default:
-			optmsg_getopt("jobdeck mcp", ch, argv);
-			mcp_main_usage(stderr);
-			return 2;
+			mcp_usage(stderr, "usage:");
+			rc = 2;
+			break;
 		}
 	}
-	if (optind < argc) {
+	cliopt_end(&p);
+	if (rc == -1 && optind < argc) {
 		fprintf(stderr, "jobdeck mcp: unexpected argument '%s'\n",
 		    argv[optind]);
-		mcp_main_usage(stderr);
-		return 2;
+		mcp_usage(stderr, "usage:");
+		rc = 2;
 	}
-	return -1;
+	return rc;
 }
 
 /* Run jobdeck mcp; argv[0] is "mcp".  Returns the exit status. */

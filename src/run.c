@@ -96,6 +96,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "cliopt.h"
 #include "cmd.h"
 #include "config.h"
 #include "expand.h"
@@ -105,7 +106,6 @@
 #include "launch.h"
 #include "loop.h"
 #include "name.h"
-#include "optmsg.h"
 #include "outfd.h"
 #include "pty.h"
 #include "run.h"
@@ -232,7 +232,6 @@ struct run {
 	int64_t			 started_wall;	/* ms since the epoch */
 };
 
-static void	run_usage(FILE *);
 static void	run_help(void);
 static int	run_parse(int, char **, struct run_opts *);
 static void	run_env_set(struct run_cmd *, const char *);
@@ -278,35 +277,56 @@ static int	run_finish(struct run *, int, int, int, const char *);
 static int	run_execute(const struct run_cmd *, int, const char *,
 		    const struct config *);
 
-/* Print the usage line to f. */
-static void
-run_usage(FILE *f)
+/* The options of jobdeck run, in the order of the usage line. */
+enum run_option {
+	RUN_OPT_CONFIG,
+	RUN_OPT_JSON,
+	RUN_OPT_TIMEOUT,
+	RUN_OPT_INPUT,
+	RUN_OPT_CWD,
+	RUN_OPT_ENV,
+	RUN_OPT_PARAM,
+	RUN_OPT_HELP,
+};
+static const struct cliopt run_options[] = {
+	[RUN_OPT_CONFIG] = { NULL, 'c', "FILE",
+	    "configuration file (default as for jobdeck)", 0 },
+	[RUN_OPT_JSON] = { "json", 0, NULL,
+	    "print the result as one JSON object instead", 0 },
+	[RUN_OPT_TIMEOUT] = { "timeout", 0, "S",
+	    "stop it after S seconds (default: the job's,\nelse 300; 0: none)",
+	    0 },
+	[RUN_OPT_INPUT] = { "input", 0, "TEXT",
+	    "write TEXT to its stdin (default: /dev/null)", 0 },
+	[RUN_OPT_CWD] = { "cwd", 0, "DIR", "run it in DIR", 0 },
+	[RUN_OPT_ENV] = { "env", 0, "K=V", "set a variable (may be repeated)",
+	    CLIOPT_REPEAT },
+	[RUN_OPT_PARAM] = { "param", 0, "K=V",
+	    "fill the job's {K} (may be repeated)", CLIOPT_REPEAT },
+	[RUN_OPT_HELP] = { "help", 'h', NULL, "show this help",
+	    CLIOPT_HIDDEN },
+};
+
+/* Print the usage line to f after lead ("usage:" or its blanks). */
+void
+run_usage(FILE *f, const char *lead)
 {
-	fprintf(f, "usage: jobdeck run [-c FILE] [--json] [--timeout S] "
-	    "[--input TEXT] [--cwd DIR]\n"
-	    "                   [--env K=V]... [--param K=V]... "
-	    "(JOBNAME | -- PROGRAM [ARG...])\n");
+	cliopt_usage(f, lead, "jobdeck run", run_options,
+	    CLIOPT_COUNT(run_options), 0, "(JOBNAME | -- PROGRAM [ARG...])");
 }
 
 /* Print the help text. */
 static void
 run_help(void)
 {
-	run_usage(stdout);
+	run_usage(stdout, "usage:");
 	printf("\n"
 	    "Runs one command to its end without a screen: a configured job,\n"
 	    "or PROGRAM and its arguments with no shell.  Its stdout and\n"
 	    "stderr go to ours as they come; its exit status becomes ours.\n"
-	    "\n"
-	    "  -c FILE          configuration file (default as for jobdeck)\n"
-	    "  --json           print the result as one JSON object instead\n"
-	    "  --timeout S      stop it after S seconds (default: the job's,\n"
-	    "                   else 300; 0: none)\n"
-	    "  --input TEXT     write TEXT to its stdin (default: /dev/null)\n"
-	    "  --cwd DIR        run it in DIR\n"
-	    "  --env K=V        set a variable (may be repeated)\n"
-	    "  --param K=V      fill the job's {K} (may be repeated)\n"
-	    "\n"
+	    "\n");
+	cliopt_help(stdout, run_options, CLIOPT_COUNT(run_options), 0);
+	printf("\n"
 	    "Exit status: its own (128+N for signal N), 124 timed out, 126\n"
 	    "not executable, 127 not found, 2 usage; with --json, 0.\n"
 	    "See jobdeck(1), RUNNING ONE COMMAND.\n");
@@ -319,70 +339,62 @@ run_help(void)
 static int
 run_parse(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "cwd", required_argument, NULL, 'd' },
-		{ "env", required_argument, NULL, 'e' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*last_arg = NULL, *eq;
-	int		 ch, dashdash;
+	struct cliopt_parser	 p;
+	const char		*last_arg = NULL, *eq;
+	int			 i, dashdash;
 
 	memset(o, 0, sizeof *o);
 	o->env = xcalloc((size_t)argc + 1, sizeof *o->env);
 	o->params = xcalloc((size_t)argc + 1, sizeof *o->params);
-	optind = 0;	/* glibc: start a fresh scan */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:c:h", longopts, NULL)) != -1) {
-		last_arg = optarg;
-		switch (ch) {
-		case 'c':
-			o->config = optarg;
+	cliopt_begin(&p, "jobdeck run", run_options,
+	    CLIOPT_COUNT(run_options));
+	while ((i = cliopt_next(&p, argc, argv)) != -1) {
+		last_arg = p.value;
+		switch (i) {
+		case RUN_OPT_CONFIG:
+			o->config = p.value;
 			break;
-		case 'j':
+		case RUN_OPT_JSON:
 			o->json = 1;
 			break;
-		case 't':
-			if (cmd_parse_seconds(optarg, RUN_MAX_TIMEOUT,
+		case RUN_OPT_TIMEOUT:
+			if (cmd_parse_seconds(p.value, RUN_MAX_TIMEOUT,
 			    &o->timeout) != 0) {
 				fprintf(stderr, "jobdeck run: --timeout wants "
 				    "seconds from 0 to %.0f, not '%s'\n",
-				    RUN_MAX_TIMEOUT, optarg);
+				    RUN_MAX_TIMEOUT, p.value);
 				goto usage;
 			}
 			o->has_timeout = 1;
 			break;
-		case 'i':
-			o->input = optarg;
+		case RUN_OPT_INPUT:
+			o->input = p.value;
 			break;
-		case 'd':
-			o->cwd = optarg;
+		case RUN_OPT_CWD:
+			o->cwd = p.value;
 			break;
-		case 'e':
-			eq = strchr(optarg, '=');
-			if (eq == NULL || !name_is_ident(optarg,
-			    (size_t)(eq - optarg))) {
+		case RUN_OPT_ENV:
+			eq = strchr(p.value, '=');
+			if (eq == NULL || !name_is_ident(p.value,
+			    (size_t)(eq - p.value))) {
 				fprintf(stderr, "jobdeck run: --env wants "
-				    "NAME=VALUE, not '%s'\n", optarg);
+				    "NAME=VALUE, not '%s'\n", p.value);
 				goto usage;
 			}
-			o->env[o->nenv++] = optarg;
+			o->env[o->nenv++] = p.value;
 			break;
-		case 'p':
-			o->params[o->nparams++] = optarg;
+		case RUN_OPT_PARAM:
+			o->params[o->nparams++] = p.value;
 			break;
-		case 'h':
+		case RUN_OPT_HELP:
+			cliopt_end(&p);
 			run_help();
 			return 0;
 		default:
-			optmsg_getopt("jobdeck run", ch, argv);
 			goto usage;
 		}
 	}
+	cliopt_end(&p);
 
 	/* "--" that was not an option's value starts PROGRAM ARG... */
 	dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0 &&
@@ -410,7 +422,8 @@ run_parse(int argc, char **argv, struct run_opts *o)
 	return -1;
 
 usage:
-	run_usage(stderr);
+	cliopt_end(&p);
+	run_usage(stderr, "usage:");
 	return RUN_EXIT_USAGE;
 }
 
@@ -509,7 +522,7 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	    &cause) != 0) {
 		fprintf(stderr, "jobdeck run: --param: %s\n", cause);
 		free(cause);
-		run_usage(stderr);
+		run_usage(stderr, "usage:");
 		return RUN_EXIT_USAGE;
 	}
 

@@ -1,0 +1,576 @@
+/*
+ * deck.c: one running deck, its parts wired in order and torn down in
+ * the reverse (include/deck.h).
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bind.h"
+#include "browser.h"
+#include "cgroup.h"
+#include "cmd.h"
+#include "config.h"
+#include "ctl.h"
+#include "deck.h"
+#include "debuglog.h"
+#include "jobtable.h"
+#include "loop.h"
+#include "session.h"
+#include "sessionsh.h"
+#include "stack.h"
+#include "store.h"
+#include "ui.h"
+#include "up.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+#define DECK_SWEEP_EVERY_MS	(60 * 60 * 1000)	/* the store's retention */
+#define DECK_SWEEP_STEP_MS	5		/* between its steps */
+#define DECK_SWEEP_BUDGET	32		/* runs or files a step */
+
+struct deck {
+	struct ui		*ui;		/* the screen, or */
+	struct up		*up;		/*   jobdeck up's lines */
+	struct stack		*stack;
+	struct sessionsh	*sessionsh;	/* NULL: cd, export, unset built in */
+	struct cgroup		*cg;
+	struct loop		*loop;
+	struct jobtable		*jt;
+	struct browser		*browser;	/* the deck's, or NULL */
+	struct store		*store;
+	struct store_sweep	*sweep;		/* under way, or NULL */
+	struct bind		*bind;		/* the keys !help lists over ctl */
+	struct session		*session;
+	struct ctl		*ctl;		/* the control socket */
+	struct cmd_ctx		 ctx;		/*   and what its commands see */
+	struct config		*cfg;
+	char			*log_dir;
+	char			*browser_cause;	/* said once there is a face */
+	char			*sh_cause;
+	struct deck_opts	 opts;
+	uint64_t		 sweep_timer;
+	int			 signo;	/* the signal that asked us to leave */
+};
+
+/*
+ * Raise the soft limit on open files to the hard one: each job holds a pty
+ * and a log file, so the usual 1024 would cap a deck at a few hundred jobs.
+ */
+static void
+deck_raise_fd_limit(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Start the -v log, debug-NAME.log in the log directory; a failure is
+ * said on stderr and the deck runs without it.
+ */
+static void
+deck_open_debuglog(const struct store *store, const char *deck)
+{
+	char	*path, *cause = NULL;
+
+	if (store == NULL)
+		cause = xstrdup("the output store could not be opened");
+	else {
+		path = xprintf("%s/debug-%s.log", store_dir(store), deck);
+		if (debuglog_open(path, &cause) == 0)
+			debuglog("deck %s starts, store deck %s", deck,
+			    store_deck(store));
+		free(path);
+	}
+	if (cause != NULL) {
+		fprintf(stderr, "jobdeck: no debug log: %s\n", cause);
+		free(cause);
+	}
+}
+
+/*
+ * The store's retention: a step of the sweep, then the next step soon, or
+ * the next sweep in an hour; runs it finds lost are logged.
+ */
+static void
+deck_sweep_cb(void *arg)
+{
+	struct deck	 *d = arg;
+	char			**lost;
+	int			  n, i;
+
+	d->sweep_timer = 0;
+	if (d->sweep == NULL)
+		d->sweep = store_sweep_new(d->store, loop_wall_ms());
+	if (d->sweep != NULL && store_sweep_step(d->sweep,
+	    DECK_SWEEP_BUDGET) > 0) {
+		d->sweep_timer = loop_add_timer(d->loop, DECK_SWEEP_STEP_MS,
+		    deck_sweep_cb, d);
+		return;
+	}
+	if (d->sweep != NULL) {
+		n = store_sweep_lost(d->sweep, &lost);
+		for (i = 0; i < n; i++) {
+			debuglog("run %s was lost with its deck", lost[i]);
+			free(lost[i]);
+		}
+		free(lost);
+		store_sweep_free(d->sweep);
+		d->sweep = NULL;
+	}
+	d->sweep_timer = loop_add_timer(d->loop, DECK_SWEEP_EVERY_MS,
+	    deck_sweep_cb, d);
+}
+
+/*
+ * Open the output store in dir with the configured limits; without it
+ * jobs run unlogged, and the deck says why on stderr.
+ */
+static struct store *
+deck_open_store(const struct config *cfg, const char *dir,
+    struct jobtable *jt)
+{
+	struct store_limits	 lim;
+	struct store		*store;
+	char			*cause = NULL;
+
+	config_store_limits(cfg, &lim);
+	if ((store = store_open(dir, &lim, &cause)) == NULL) {
+		fprintf(stderr, "jobdeck: output is not kept: %s\n", cause);
+		jobtable_set_store_error(jt, cause);
+		free(cause);
+	}
+	return store;
+}
+
+/*
+ * Check what `jobdeck up` is to run before anything starts: the named
+ * jobs must be configured, and without names some job must start by
+ * itself.  0, or -1 with *cause.
+ */
+static int
+deck_up_check(const struct config *cfg, char *const *names, int n,
+    char **cause)
+{
+	const char	*file = cfg->path != NULL ? cfg->path : NULL;
+	size_t		 i;
+	int		 k;
+
+	for (k = 0; k < n; k++) {
+		if (config_find_job(cfg, names[k]) == NULL) {
+			*cause = xprintf("no job named %s in %s", names[k],
+			    file != NULL ? file : "the configuration (give -c "
+			    "FILE or -f PROCFILE)");
+			return -1;
+		}
+	}
+	if (n > 0)
+		return 0;
+	for (i = 0; i < cfg->njobs; i++) {
+		if (cfg->jobs[i].autostart)
+			return 0;
+	}
+	if (file == NULL)
+		*cause = xstrdup("nothing to run: no configuration file (give "
+		    "-c FILE or -f PROCFILE)");
+	else if (cfg->njobs == 0)
+		*cause = xprintf("nothing to run: %s has no jobs", file);
+	else
+		*cause = xprintf("nothing to run: no job of %s starts by "
+		    "itself (autostart = false); name the jobs to run", file);
+	return -1;
+}
+
+/* Ask the front end, screen or lines, to stop every job and leave. */
+static void
+deck_quit(struct deck *d)
+{
+	if (d->ui != NULL)
+		ui_quit(d->ui);
+	if (d->up != NULL)
+		up_quit(d->up);
+}
+
+/* SIGTERM, SIGHUP and SIGINT: stop every job and leave. */
+static void
+deck_signal_cb(int signo, void *arg)
+{
+	struct deck	*d = arg;
+
+	if (d->signo == 0)
+		d->signo = signo;
+	deck_quit(d);
+}
+
+/* A job started: say once why jobs get no cgroup, if they do not. */
+static void
+deck_job_started(struct job *job, void *arg)
+{
+	struct deck	*d = arg;
+	const char		*why;
+
+	(void)job;
+	if (d->ui != NULL && (why = cgroup_warning(d->cg)) != NULL)
+		ui_message(d->ui, why, 0);
+}
+
+/*
+ * The browser changed: every job started from now on gets its URL while
+ * it is ready, and no URL otherwise; then jobs that depend on it are
+ * looked at again (they start with the URL).
+ */
+static void
+deck_browser_changed(struct browser *b, void *arg)
+{
+	struct deck	*d = arg;
+
+	jobtable_set_env(d->jt, BROWSER_ENV, browser_state(b) ==
+	    BROWSER_READY ? browser_url(b) : NULL);
+	jobtable_recheck(d->jt);
+}
+
+/*
+ * Make the deck's browser from [browser]; NULL with *cause when it cannot
+ * be made (the deck runs without one).
+ */
+static struct browser *
+deck_browser_new(struct deck *d, const struct config *cfg,
+    char **cause)
+{
+	const struct config_browser	*cb = &cfg->browser;
+	struct browser_spec		 spec;
+
+	memset(&spec, 0, sizeof spec);
+	spec.cdp_url = cb->cdp_url;
+	spec.image = cb->image;
+	spec.command = cb->command;
+	spec.args = cb->args;
+	spec.timeout_ms = (int64_t)(cb->timeout * 1000);
+	return browser_new(d->loop, d->jt, d->cg, NULL, &spec, cause);
+}
+
+/*
+ * Keep JOBDECK_CDP_URL and the jobs that depend on the browser in step
+ * with it, and give it to the stack.  Subscribed after the front end, so
+ * that a change is told ("CDP Ready") before the jobs it starts.
+ */
+static void
+deck_browser_follow(struct deck *d)
+{
+	static const struct browser_cbs deck_browser_cbs = {
+		.changed = deck_browser_changed,
+	};
+
+	if (d->browser == NULL)
+		return;
+	browser_subscribe(d->browser, &deck_browser_cbs, d);
+	stack_set_browser(d->stack, d->browser);
+}
+
+/*
+ * Say a cause, after prefix, on the deck's screen, or on stderr for
+ * jobdeck up.
+ */
+static void
+deck_say(struct deck *d, const char *prefix, const char *cause)
+{
+	if (d->ui != NULL) {
+		char	*msg = xprintf("%s%s", prefix, cause);
+
+		ui_message(d->ui, msg, 1);
+		free(msg);
+	} else
+		fprintf(stderr, "jobdeck up: %s%s\n", prefix, cause);
+}
+
+/* Return whether the environment variable name is set to a true value. */
+static int
+deck_env_flag(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL && *v != '\0' && *v != '0';
+}
+
+/* `quit` through the control socket: as !quit. */
+static void
+deck_ctl_quit(void *arg)
+{
+	deck_quit(arg);
+}
+
+/* `focus ID` through the control socket: as !focus. */
+static void
+deck_ctl_focus(struct job *job, void *arg)
+{
+	struct deck	*d = arg;
+
+	if (d->ui != NULL)
+		ui_focus_job(d->ui, job);
+}
+
+/*
+ * Make the deck's process ready to hold jobs: a subreaper (orphans of our
+ * jobs come to us, so none escapes), no SIGPIPE, no SIGTSTP, every file
+ * descriptor the hard limit allows.
+ */
+static void
+deck_process_init(void)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1)
+		fprintf(stderr, "jobdeck: cannot become a subreaper: %s\n",
+		    strerror(errno));
+	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * The terminal is in raw mode, so only kill(1) can stop us, and a
+	 * stopped deck would leave it raw; curses also skips its SIGTSTP
+	 * dance around every refresh when the signal is ignored.  Jobs get
+	 * the default back (pty.c).
+	 */
+	signal(SIGTSTP, SIG_IGN);
+	deck_raise_fd_limit();
+}
+
+/*
+ * Make the loop, containment, session, job table and store, as the
+ * configuration says.
+ */
+static void
+deck_core_new(struct deck *d)
+{
+	static const struct jobtable_cbs deck_jobtable_cbs = {
+		.started = deck_job_started,
+	};
+	const struct config	*cfg = d->cfg;
+
+	/* Every job in a cgroup where we may; what dead decks left goes. */
+	d->cg = cgroup_new(cgroup_env_flags());
+	cgroup_sweep(d->cg);
+	d->loop = loop_new();
+	loop_watch_signal(d->loop, SIGTERM, deck_signal_cb, d);
+	loop_watch_signal(d->loop, SIGHUP, deck_signal_cb, d);
+	loop_watch_signal(d->loop, SIGINT, deck_signal_cb, d);
+	d->session = session_new(environ);
+	d->jt = jobtable_new(d->loop);
+	jobtable_set_grace(d->jt, (int)(cfg->settings.kill_timeout * 1000));
+	jobtable_set_max_running(d->jt, cfg->settings.max_running);
+	jobtable_set_keep_finished(d->jt, cfg->settings.keep_finished);
+	jobtable_set_cgroup(d->jt, d->cg);
+	jobtable_subscribe(d->jt, &deck_jobtable_cbs, d);
+	d->log_dir = cfg->settings.log_dir != NULL ?
+	    xstrdup(cfg->settings.log_dir) : store_default_dir();
+	d->store = deck_open_store(cfg, d->log_dir, d->jt);
+	jobtable_set_store(d->jt, d->store);
+	if (d->store != NULL)
+		d->sweep_timer = loop_add_timer(d->loop, 0, deck_sweep_cb, d);
+	if (d->opts.verbose)
+		deck_open_debuglog(d->store, d->opts.name);
+	jobtable_set_scrollback(d->jt, cfg->settings.scrollback);
+	jobtable_set_no_pty(d->jt, deck_env_flag("JOBDECK_NO_PTY"));
+}
+
+/*
+ * Make the stack, the session shell, the browser, the bindings and the
+ * front end; -1 with *cause when the front end cannot be made.
+ */
+static int
+deck_faces_new(struct deck *d, char **cause)
+{
+	struct ui_opts	opts;
+
+	d->stack = stack_new(d->loop, d->jt, d->cfg, d->session, NULL);
+	/* The session shell; without it cd, export and unset are built in. */
+	if (!deck_env_flag("JOBDECK_NO_SESSION_SHELL"))
+		d->sessionsh = sessionsh_new(d->loop, d->jt, d->cg, d->session,
+		    0, &d->sh_cause);
+	/*
+	 * The browser: started by deck_run(), before the jobs, and any
+	 * failure said once there is a face to say it on.
+	 */
+	d->browser = deck_browser_new(d, d->cfg, &d->browser_cause);
+	/* One set of bindings: the prompt's, and !help's over ctl. */
+	d->bind = bind_new();
+	config_apply_keys(d->cfg, d->bind);
+	if (d->opts.headless) {
+		d->opts.up.browser = d->browser;
+		d->opts.up.deck = d->opts.name;
+		d->up = up_new(d->loop, d->jt, d->stack, &d->opts.up);
+		return 0;
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.config = d->cfg;
+	opts.stack = d->stack;
+	opts.browser = d->browser;
+	opts.sessionsh = d->sessionsh;
+	opts.bind = d->bind;
+	d->ui = ui_new(d->loop, d->jt, d->session, &opts, cause);
+	return d->ui != NULL ? 0 : -1;
+}
+
+/*
+ * Make a deck of the configuration cfg (the deck owns it from now on):
+ * NULL with *cause, a whole line to print, and *status, the exit status,
+ * when it cannot start.
+ */
+struct deck *
+deck_new(struct config *cfg, const struct deck_opts *opts, char **cause,
+    int *status)
+{
+	struct deck	*d;
+	char		*why = NULL;
+
+	d = xcalloc(1, sizeof *d);
+	d->cfg = cfg;
+	d->opts = *opts;
+	*status = 2;
+	/* A deck that stays may start with nothing to run. */
+	if (opts->headless && !opts->up.stay && deck_up_check(cfg,
+	    opts->words, opts->nwords, &why) != 0) {
+		*cause = xprintf("jobdeck up: %s", why);
+		goto fail;
+	}
+	/* A deck of that name may run: say so before the screen is taken. */
+	if ((d->ctl = ctl_listen(opts->name, &why)) == NULL)
+		goto fail_deck;
+	deck_process_init();
+	deck_core_new(d);
+	if (deck_faces_new(d, &why) != 0) {
+		*status = 1;
+		goto fail_deck;
+	}
+	return d;
+
+fail_deck:
+	*cause = xprintf("jobdeck: %s", why);
+fail:
+	free(why);
+	deck_free(d);
+	return NULL;
+}
+
+/*
+ * Start what the deck runs: the control socket's server, the browser, the
+ * configured jobs (up: the named ones) and the commands given.  0, or -1
+ * when jobdeck up's stack cannot start whole (said on stderr).
+ */
+static int
+deck_start(struct deck *d)
+{
+	static const struct ctl_cbs deck_ctl_cbs = {
+		.quit = deck_ctl_quit,
+		.focus = deck_ctl_focus,
+	};
+	char	*cause = NULL;
+	int	 i;
+
+	d->ctx.jt = d->jt;
+	d->ctx.session = d->session;
+	d->ctx.config = d->cfg;
+	d->ctx.bind = d->bind;
+	d->ctx.stack = d->stack;
+	d->ctx.browser = d->browser;
+	d->ctx.sessionsh = d->sessionsh;
+	deck_browser_follow(d);
+	ctl_start(d->ctl, d->loop, &d->ctx, &deck_ctl_cbs, d);
+	/* The browser first, so that it shows Starting… at once. */
+	if (d->browser_cause != NULL)
+		deck_say(d, "browser: ", d->browser_cause);
+	else if (d->cfg->browser.cdp_url != NULL &&
+	    browser_start(d->browser, &cause) != 0) {
+		deck_say(d, "browser: ", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (d->sh_cause != NULL)
+		deck_say(d, "no session shell (cd, export and unset are built "
+		    "in): ", d->sh_cause);
+	/* The configured jobs (up: the named ones), then typed commands. */
+	if (d->ui != NULL) {
+		ui_start_stack(d->ui);
+		for (i = 0; i < d->opts.nwords; i++)
+			ui_start_job(d->ui, d->opts.words[i]);
+		return 0;
+	}
+	if (stack_start_all(d->stack, d->opts.nwords > 0 ? d->opts.words :
+	    NULL, d->opts.nwords, &cause) != 0) {
+		/* A stack that cannot start whole does not run. */
+		fprintf(stderr, "jobdeck up: %s\n", cause);
+		jobtable_kill_all(d->jt);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Run the deck until it quits; return its exit status: jobdeck up's first
+ * failure's, else 128 + the signal that stopped it; 2 when up's stack
+ * could not start.
+ */
+int
+deck_run(struct deck *d)
+{
+	int	start_failed, status;
+
+	start_failed = deck_start(d) != 0;
+	if (d->signo != 0)
+		deck_quit(d);
+	loop_run(d->loop);
+	status = d->up != NULL ? up_status(d->up) : 0;
+	if (status == 0 && d->signo != 0)
+		status = 128 + d->signo;
+	if (start_failed)
+		status = 2;
+	return status;
+}
+
+/*
+ * Free a deck, made whole or in part: every job stopped, then the browser
+ * while its faces listen, the terminal given back, what the deck's
+ * containment holds killed, and the rest freed.
+ */
+void
+deck_free(struct deck *d)
+{
+	if (d == NULL)
+		return;
+	ctl_free(d->ctl);
+	/* The jobs have stopped: now the browser, while its faces listen. */
+	browser_free(d->browser);
+	ui_free(d->ui);
+	up_free(d->up);
+	stack_free(d->stack);
+	sessionsh_free(d->sessionsh);
+	if (d->cg != NULL) {
+		cgroup_kill_all(d->cg);
+		jobtable_kill_strays();
+	}
+	jobtable_free(d->jt);
+	cgroup_free(d->cg);
+	store_sweep_free(d->sweep);
+	store_free(d->store);
+	session_free(d->session);
+	loop_free(d->loop);
+	bind_free(d->bind);
+	if (d->loop != NULL)
+		debuglog("deck %s ends (signal %d)", d->opts.name, d->signo);
+	debuglog_close();
+	free(d->log_dir);
+	free(d->browser_cause);
+	free(d->sh_cause);
+	config_free(d->cfg);
+	free(d);
+}
