@@ -34,7 +34,7 @@
 
 extern char **environ;
 
-#define DECK_SWEEP_EVERY_MS	(60 * 60 * 1000)	/* the store's retention */
+#define DECK_SWEEP_EVERY_MS	(60 * 60 * 1000)	/* retention's period */
 #define DECK_SWEEP_STEP_MS	5		/* between its steps */
 #define DECK_SWEEP_BUDGET	32		/* runs or files a step */
 
@@ -42,17 +42,18 @@ struct deck {
 	struct ui		*ui;		/* the screen, or */
 	struct up		*up;		/*   jobdeck up's lines */
 	struct stack		*stack;
-	struct sessionsh	*sessionsh;	/* NULL: cd, export, unset built in */
+	struct sessionsh	*sessionsh;	/* NULL: cd, export, unset */
+						/*   built in */
 	struct cgroup		*cg;
 	struct loop		*loop;
 	struct jobtable		*jt;
 	struct browser		*browser;	/* the deck's, or NULL */
 	struct store		*store;
 	struct store_sweep	*sweep;		/* under way, or NULL */
-	struct bind		*bind;		/* the keys !help lists over ctl */
+	struct bind		*bind;		/* the keys (!help over ctl) */
 	struct session		*session;
 	struct ctl		*ctl;		/* the control socket */
-	struct cmd_ctx		 ctx;		/*   and what its commands see */
+	struct cmd_ctx		 ctx;		/*   what its commands see */
 	struct config		*cfg;
 	char			*log_dir;
 	char			*browser_cause;	/* said once there is a face */

@@ -1205,7 +1205,8 @@ static const struct cliopt mcp_options[] = {
 void
 mcp_usage(FILE *f, const char *lead)
 {
-	cliopt_usage(f, lead, "jobdeck mcp", mcp_options, MCP_NOPTIONS, 0, NULL);
+	cliopt_usage(f, lead, "jobdeck mcp", mcp_options, MCP_NOPTIONS, 0,
+	    NULL);
 }
 
 /* Print the help text. */

@@ -153,8 +153,8 @@ START_TEST(test_usage)
 	char	*u;
 
 	u = t_usage("prog", 0, "ARG");
-	ck_assert_str_eq(u, "usage: prog [-c FILE] [--json] [--env K=V]... [-v] "
-	    "ARG\n");
+	ck_assert_str_eq(u, "usage: prog [-c FILE] [--json] [--env K=V]... "
+	    "[-v] ARG\n");
 	free(u);
 	u = t_usage("prog up", T_UP, NULL);
 	ck_assert_str_eq(u, "usage: prog up [-c FILE] [--json] [--env K=V]... "

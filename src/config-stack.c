@@ -1,0 +1,560 @@
+/*
+ * config-stack.c: the checks of a configuration as a stack, once its jobs
+ * are read (config-private.h).  Job names are unique (an open-addressed
+ * hash set, so 100,000 jobs load in a fraction of a second); each
+ * depends_on name is a job of the file and not the job itself (or
+ * "browser", when no job is called that: the [browser], which must set
+ * cdp_url and is only started or ready); the dependencies make no cycle
+ * ("dependency cycle: api -> worker -> api", at the edge that closes it);
+ * no replica (NAME-1 .. NAME-N) has another job's name.  Within a job, at
+ * most one readiness and one liveness probe are set.  A job's command,
+ * args, cwd, input and env values are templates, expanded here with the
+ * job's params and no environment (command, args and input together
+ * through expand_command(), as launch_new() will), so a bad template is a
+ * load error at the template at fault, not a failure at start.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "config-private.h"
+#include "expand.h"
+#include "xmalloc.h"
+
+/* Jobs of a dependency cycle named in full; a longer one is cut short. */
+#define CONFIG_CYCLE_SHOWN	15
+
+static uint32_t	 config_hash(const char *);
+static int	 config_names_add(struct config_names *,
+		     const struct config_job *, size_t);
+static const struct toml_value *config_job_value(const struct toml_value *,
+		     size_t);
+static int	 config_check_text(struct config_ctx *,
+		     const struct config_job *, const char *,
+		     const struct toml_value *);
+static int	 config_check_command(struct config_ctx *,
+		     const struct config *, const struct config_job *,
+		     const struct toml_value *);
+
+/* Return the FNV-1a hash of s. */
+static uint32_t
+config_hash(const char *s)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * Return the slot of the set where name is, or the empty slot where it
+ * would go.
+ */
+static size_t
+config_names_slot(const struct config_names *names,
+    const struct config_job *jobs, const char *name)
+{
+	size_t	i, mask = names->size - 1;
+
+	for (i = config_hash(name) & mask; names->slot[i] != 0;
+	    i = (i + 1) & mask) {
+		if (strcmp(jobs[names->slot[i] - 1].name, name) == 0)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Add job n of jobs to the set; return 0, or the index plus one of the
+ * job that had its name first.
+ */
+static int
+config_names_add(struct config_names *names, const struct config_job *jobs,
+    size_t n)
+{
+	size_t	i;
+
+	i = config_names_slot(names, jobs, jobs[n].name);
+	if (names->slot[i] != 0)
+		return (int)names->slot[i];
+	names->slot[i] = n + 1;
+	return 0;
+}
+
+/* Return the index plus one of the job called name, or 0. */
+static size_t
+config_names_find(const struct config_names *names,
+    const struct config_job *jobs, const char *name)
+{
+	return names->slot[config_names_slot(names, jobs, name)];
+}
+
+/* Return the job option stored at offset, or NULL. */
+static const struct config_option *
+config_job_option(size_t offset)
+{
+	size_t	i;
+
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, "job") == 0 &&
+		    config_options[i].offset == offset)
+			return &config_options[i];
+	}
+	return NULL;
+}
+
+/* Return the value in job table t of the option stored at offset. */
+static const struct toml_value *
+config_job_value(const struct toml_value *t, size_t offset)
+{
+	const struct config_option	*o;
+
+	if ((o = config_job_option(offset)) == NULL)
+		return NULL;
+	return toml_table_get(t, o->name);
+}
+
+/* Return 1 if value a was written before value b. */
+int
+config_before(const struct toml_value *a, const struct toml_value *b)
+{
+	return toml_line(a) < toml_line(b) ||
+	    (toml_line(a) == toml_line(b) && toml_col(a) < toml_col(b));
+}
+
+/*
+ * Check the template in the string value v of job j (what names it in a
+ * message) with expand_text(): values verbatim, no environment yet.
+ */
+static int
+config_check_text(struct config_ctx *ctx, const struct config_job *j,
+    const char *what, const struct toml_value *v)
+{
+	char	*r, *msg = NULL, *full;
+
+	r = expand_text(toml_string(v, NULL), NULL, NULL, j->params,
+	    j->nparams, 0, &msg);
+	if (r != NULL) {
+		free(r);
+		return 0;
+	}
+	full = xprintf("%s: %s", what, msg == NULL ? "cannot expand" : msg);
+	free(msg);
+	return config_fail(ctx, toml_line(v), toml_col(v), full);
+}
+
+/*
+ * Fill c with what job j runs: its command, args and input, and the shell
+ * a command string goes to (NULL: not known yet), as expand_command()
+ * takes them.
+ */
+void
+config_job_command(const struct config_job *j, const char *shell,
+    struct expand_command *c)
+{
+	memset(c, 0, sizeof *c);
+	c->command = j->command;
+	c->args = j->args;
+	c->nargs = j->nargs;
+	c->input = j->input;
+	c->shell = shell;
+	c->terminal = j->pty;
+}
+
+/*
+ * Check the command, args and input of job j (its table t) together with
+ * expand_command(), as launch_new() will expand them but with no
+ * environment yet, and point at the template at fault.
+ */
+static int
+config_check_command(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_job *j, const struct toml_value *t)
+{
+	struct expand_command	 c;
+	struct expand_result	 res;
+	const struct toml_value	*v;
+	char			*msg = NULL;
+
+	config_job_command(j, cfg->settings.shell, &c);
+	if (expand_command(&c, NULL, NULL, j->params, j->nparams, &res,
+	    &msg) == 0) {
+		expand_result_clear(&res);
+		return 0;
+	}
+	switch (res.field) {
+	case EXPAND_IN_ARG:
+		v = toml_array_get(config_job_value(t, JOB(args)), res.index);
+		break;
+	case EXPAND_IN_INPUT:
+		v = config_job_value(t, JOB(input));
+		break;
+	default:
+		v = config_job_value(t, JOB(command));
+		break;
+	}
+	if (v == NULL)
+		v = t;
+	return config_fail(ctx, toml_line(v), toml_col(v), msg);
+}
+
+/*
+ * Check every template of job j, whose table is t: command, args and
+ * input together, the others (cwd, env values) one by one.
+ */
+int
+config_check_templates(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_job *j, const struct toml_value *t)
+{
+	const struct config_option	*o;
+	const struct toml_value		*v;
+	size_t				 i, k;
+	char				*what;
+	int				 r;
+
+	if (config_check_command(ctx, cfg, j, t) != 0)
+		return -1;
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, "job") != 0 ||
+		    !(o->flags & CONFIG_TEMPLATE) || o->offset == JOB(command) ||
+		    o->offset == JOB(args) || o->offset == JOB(input) ||
+		    (v = toml_table_get(t, o->name)) == NULL)
+			continue;
+		if (o->type == CONFIG_STRING) {
+			if (config_check_text(ctx, j, o->name, v) != 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < toml_table_size(v); k++) {
+			what = xprintf("%s %s", o->name,
+			    toml_table_key(v, k, NULL));
+			r = config_check_text(ctx, j, what,
+			    toml_table_value(v, k));
+			free(what);
+			if (r != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check that job j, whose table is t, sets at most one kind of the probe
+ * at offset (what: "readiness"): of those set, the second written is the
+ * error, naming the first.
+ */
+static int
+config_check_probe(struct config_ctx *ctx, const struct config_job *j,
+    const struct toml_value *t, size_t offset, const char *what)
+{
+	static const size_t		 kinds[] = {
+		offsetof(struct config_probe, log),
+		offsetof(struct config_probe, cmd),
+		offsetof(struct config_probe, tcp),
+		offsetof(struct config_probe, http)
+	};
+	const struct config_probe	*p;
+	const struct config_option	*o, *oa = NULL, *ob = NULL;
+	const struct toml_value		*v, *a = NULL, *b = NULL;
+	size_t				 i;
+
+	/* The common case, at most one set, without looking at the table. */
+	p = (const struct config_probe *)(const void *)((const char *)j +
+	    offset);
+	if ((p->log != NULL) + (p->cmd != NULL) + (p->tcp != NULL) +
+	    (p->http != NULL) < 2)
+		return 0;
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if ((o = config_job_option(offset + kinds[i])) == NULL ||
+		    (v = toml_table_get(t, o->name)) == NULL)
+			continue;
+		if (a == NULL || config_before(v, a)) {
+			b = a;
+			ob = oa;
+			a = v;
+			oa = o;
+		} else if (b == NULL || config_before(v, b)) {
+			b = v;
+			ob = o;
+		}
+	}
+	if (b == NULL)
+		return 0;
+	return config_fail(ctx, toml_line(b), toml_col(b), xprintf("%s and %s "
+	    "(line %d) are both set: a job has at most one %s probe",
+	    ob->name, oa->name, toml_line(a), what));
+}
+
+/*
+ * Check job n of cfg once its table t is applied: required keys, one
+ * probe of each sort and a unique name.  jobs is the whole array, for
+ * messages.
+ */
+int
+config_check_job(struct config_ctx *ctx, const struct config *cfg,
+    size_t n, const struct toml_value *t, const struct toml_value *jobs,
+    struct config_names *names)
+{
+	const struct config_job		*j = &cfg->jobs[n];
+	const struct config_option	*o;
+	const struct toml_value		*v, *first;
+	size_t				 i;
+	int				 k;
+	char				*e, *msg;
+
+	for (i = 0; i < config_noptions; i++) {
+		o = &config_options[i];
+		if (strcmp(o->section, "job") == 0 &&
+		    (o->flags & CONFIG_REQUIRED) &&
+		    toml_table_get(t, o->name) == NULL)
+			return config_fail(ctx, toml_line(t), toml_col(t),
+			    xprintf("[[job]] needs a %s", o->name));
+	}
+	if (config_check_probe(ctx, j, t, JOB(ready), "readiness") != 0 ||
+	    config_check_probe(ctx, j, t, JOB(liveness), "liveness") != 0)
+		return -1;
+	if ((k = config_names_add(names, cfg->jobs, n)) == 0)
+		return 0;
+	v = config_job_value(t, JOB(name));
+	first = config_job_value(toml_array_get(jobs, (size_t)k - 1),
+	    JOB(name));
+	e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
+	msg = xprintf("duplicate job name '%s' (first at line %d)", e,
+	    toml_line(first));
+	free(e);
+	return config_fail(ctx, toml_line(v), toml_col(v), msg);
+}
+
+/*
+ * Check that no replica of job n of cfg (NAME-1 .. NAME-N) has the name
+ * of a job; t is the job's table.
+ */
+static int
+config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
+    size_t n, const struct toml_value *t, const struct config_names *names)
+{
+	const struct config_job	*j = &cfg->jobs[n];
+	const struct toml_value	*v;
+	size_t			 k;
+	char			*name, *e, *msg;
+	int			 r;
+
+	for (r = 1; r <= j->replicas && j->replicas > 1; r++) {
+		name = xprintf("%s-%d", j->name, r);
+		k = config_names_find(names, cfg->jobs, name);
+		if (k == 0) {
+			free(name);
+			continue;
+		}
+		v = config_job_value(t, JOB(replicas));
+		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		msg = xprintf("replicas: '%s' is already the name of the job "
+		    "at line %d", e, cfg->jobs[k - 1].line);
+		free(e);
+		free(name);
+		return config_fail(ctx, toml_line(v), toml_col(v), msg);
+	}
+	return 0;
+}
+
+/*
+ * Report dependency d, which names no job of cfg: suggest the job whose
+ * replica it names, else the nearest job name.
+ */
+static int
+config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_dep *d, const struct config_names *names)
+{
+	const struct config_job	*j;
+	const char		*best = NULL, *dash;
+	char			*e, *b, *base, *hint, *msg, *end;
+	size_t			 i, k, bestd = CONFIG_SUGGEST_MAX + 1;
+	long			 r;
+
+	hint = NULL;
+	if ((dash = strrchr(d->name, '-')) != NULL && dash[1] >= '1' &&
+	    dash[1] <= '9') {
+		r = strtol(dash + 1, &end, 10);
+		base = xstrndup(d->name, (size_t)(dash - d->name));
+		k = config_names_find(names, cfg->jobs, base);
+		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
+		if (*end == '\0' && j != NULL && r <= j->replicas) {
+			b = xexcerpt(base, strlen(base), CONFIG_EXCERPT_MAX);
+			hint = xprintf(" ('%s' stands for all its replicas)",
+			    b);
+			free(b);
+		}
+		free(base);
+	}
+	for (i = 0; hint == NULL && i < cfg->njobs; i++) {
+		if (config_near(d->name, strlen(d->name), cfg->jobs[i].name,
+		    &bestd))
+			best = cfg->jobs[i].name;
+	}
+	if (hint == NULL && best != NULL) {
+		b = xexcerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
+		hint = xprintf(" (did you mean '%s'?)", b);
+		free(b);
+	}
+	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	msg = xprintf("unknown job '%s' in depends_on%s", e,
+	    hint != NULL ? hint : "");
+	free(e);
+	free(hint);
+	return config_fail(ctx, d->line, d->col, msg);
+}
+
+/*
+ * Report the dependency cycle closed by dependency d of job path[k]: the
+ * jobs path[0..k], each depending on the next, and d on path[0]; past
+ * CONFIG_CYCLE_SHOWN jobs, the middle is left out.
+ */
+static int
+config_cycle(struct config_ctx *ctx, const struct config *cfg,
+    const size_t *path, size_t k, const struct config_dep *d)
+{
+	struct config_buf	 b = { NULL, 0, 0 };
+	const char		*name;
+	char			*e;
+	size_t			 i;
+
+	config_buf_printf(&b, "dependency cycle: ");
+	for (i = 0; i <= k; i++) {
+		if (i >= CONFIG_CYCLE_SHOWN && i < k) {
+			if (i == CONFIG_CYCLE_SHOWN)
+				config_buf_printf(&b, "... -> ");
+			continue;
+		}
+		name = cfg->jobs[path[i]].name;
+		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		config_buf_printf(&b, "%s -> ", e);
+		free(e);
+	}
+	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	config_buf_printf(&b, "%s", e);
+	free(e);
+	return config_fail(ctx, d->line, d->col, b.s);
+}
+
+/*
+ * Check the jobs' dependencies once every job is read: each names a job
+ * of the file, not the job itself, and they make no cycle (a depth-first
+ * walk with an explicit stack, so a long chain cannot overflow it).  The
+ * jobs' replicas are checked here too, since they need every name.
+ */
+int
+config_check_stack(struct config_ctx *ctx, const struct config *cfg,
+    const struct toml_value *jobs, const struct config_names *names)
+{
+	const struct config_job	*j;
+	const struct config_dep	*d;
+	size_t			*first, *target, *path, *next, i, k, sp, u, w;
+	unsigned char		*state;	/* 0 unseen, 1 on the path, 2 done */
+	char			*e;
+	int			 r = 0;
+
+	first = xcalloc(cfg->njobs + 1, sizeof *first);
+	for (i = 0; i < cfg->njobs; i++) {
+		j = &cfg->jobs[i];
+		if (config_check_replicas(ctx, cfg, i, toml_array_get(jobs, i),
+		    names) != 0) {
+			free(first);
+			return -1;
+		}
+		first[i + 1] = first[i] + j->ndeps;
+	}
+	target = xcalloc(first[cfg->njobs] + 1, sizeof *target);
+	for (i = 0; r == 0 && i < cfg->njobs; i++) {
+		j = &cfg->jobs[i];
+		for (k = 0; r == 0 && k < j->ndeps; k++) {
+			d = &j->deps[k];
+			w = config_names_find(names, cfg->jobs, d->name);
+			if (w == 0 && strcmp(d->name, CONFIG_DEP_BROWSER) == 0)
+				((struct config_dep *)d)->browser = 1;
+			else if (w == 0)
+				r = config_unknown_dep(ctx, cfg, d, names);
+			else if (w - 1 == i) {
+				e = xexcerpt(d->name, strlen(d->name),
+				    CONFIG_EXCERPT_MAX);
+				r = config_fail(ctx, d->line, d->col,
+				    xprintf("job '%s' depends on itself", e));
+				free(e);
+			} else
+				target[first[i] + k] = w - 1;
+		}
+	}
+
+	state = xcalloc(cfg->njobs + 1, 1);
+	path = xcalloc(cfg->njobs + 1, sizeof *path);
+	next = xcalloc(cfg->njobs + 1, sizeof *next);
+	for (i = 0; r == 0 && i < cfg->njobs; i++) {
+		if (state[i] != 0)
+			continue;
+		state[i] = 1;
+		path[0] = i;
+		next[0] = 0;
+		sp = 1;
+		while (r == 0 && sp > 0) {
+			u = path[sp - 1];
+			if (next[sp - 1] == cfg->jobs[u].ndeps) {
+				state[u] = 2;
+				sp--;
+				continue;
+			}
+			k = next[sp - 1]++;
+			if (cfg->jobs[u].deps[k].browser)
+				continue;
+			w = target[first[u] + k];
+			if (state[w] == 0) {
+				state[w] = 1;
+				path[sp] = w;
+				next[sp++] = 0;
+			} else if (state[w] == 1) {
+				for (k = 0; path[k] != w; k++)
+					/* nothing */;
+				r = config_cycle(ctx, cfg, path + k, sp - 1 - k,
+				    &cfg->jobs[u].deps[next[sp - 1] - 1]);
+			}
+		}
+	}
+	free(next);
+	free(path);
+	free(state);
+	free(target);
+	free(first);
+	return r;
+}
+
+/*
+ * Check the dependencies on the browser once [browser] is read, wherever
+ * it is: it must be configured to start, and it is never completed.
+ */
+int
+config_check_browser_deps(struct config_ctx *ctx, const struct config *cfg)
+{
+	const struct config_dep	*d;
+	size_t			 i, k;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		for (k = 0; k < cfg->jobs[i].ndeps; k++) {
+			d = &cfg->jobs[i].deps[k];
+			if (!d->browser)
+				continue;
+			if (cfg->browser.cdp_url == NULL)
+				return config_fail(ctx, d->line, d->col,
+				    xstrdup("depends_on names the browser, "
+				    "but [browser] sets no cdp_url (write "
+				    "cdp_url = \"auto\" there)"));
+			if (d->cond != CONFIG_COND_STARTED &&
+			    d->cond != CONFIG_COND_READY)
+				return config_fail(ctx, d->line, d->col,
+				    xstrdup("the browser never completes: "
+				    "depends_on it with \"started\" or "
+				    "\"ready\""));
+		}
+	}
+	return 0;
+}
