@@ -90,6 +90,7 @@ LIB_SRCS = \
 	src/cgroup.c \
 	src/ttywait.c \
 	src/job.c \
+	src/job-text.c \
 	src/jobtable.c \
 	src/cmd.c \
 	src/cmd-job.c \
@@ -161,7 +162,7 @@ check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
-		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
+		     $(B)/session.o $(B)/rawtext.o $(B)/job.o $(B)/job-text.o \
 		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
