@@ -95,6 +95,7 @@
 #include "procfile.h"
 #include "rxbound.h"
 #include "store.h"
+#include "textesc.h"
 #include "toml.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -486,7 +487,7 @@ config_check_param(const char *s, char **cause)
 
 	if (name_is_ident(s, strlen(s)))
 		return 0;
-	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
 	free(e);
 	return -1;
@@ -501,7 +502,7 @@ config_check_group(const char *s, char **cause)
 	if (name_check_job(s, cause) == 0)
 		return 0;
 	free(*cause);
-	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("group name '%s' must be like a job name: letters, "
 	    "digits, '_', '.' and '-', not only digits", e);
 	free(e);
@@ -1065,7 +1066,7 @@ config_set_table(struct config_ctx *ctx, const struct config_option *o,
 	for (i = 0; i < n; i++) {
 		key = toml_table_key(v, i, &len);
 		if (strlen(key) != len) {
-			e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+			e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 			msg = xprintf("%s name '%s' must not contain NUL bytes",
 			    o->name, e);
 			free(e);
@@ -1264,7 +1265,7 @@ config_section(struct config_ctx *ctx, const char *section,
 				other = config_section_table(
 				    config_sections[k]);
 		}
-		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 		if ((near = config_suggest(section, key, len)) != NULL)
 			msg = xprintf("unknown key '%s' in %s (did you mean "
 			    "'%s'?)", e, where, near);
@@ -1563,7 +1564,7 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 	v = config_job_value(t, JOB(name));
 	first = config_job_value(toml_array_get(jobs, (size_t)k - 1),
 	    JOB(name));
-	e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
 	msg = xprintf("duplicate job name '%s' (first at line %d)", e,
 	    toml_line(first));
 	free(e);
@@ -1592,7 +1593,7 @@ config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
 			continue;
 		}
 		v = config_job_value(t, JOB(replicas));
-		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
 		msg = xprintf("replicas: '%s' is already the name of the job "
 		    "at line %d", e, cfg->jobs[k - 1].line);
 		free(e);
@@ -1624,7 +1625,8 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 		k = config_names_find(names, cfg->jobs, base);
 		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
 		if (*end == '\0' && j != NULL && r <= j->replicas) {
-			b = xexcerpt(base, strlen(base), CONFIG_EXCERPT_MAX);
+			b = textesc_excerpt(base, strlen(base),
+			    CONFIG_EXCERPT_MAX);
 			hint = xprintf(" ('%s' stands for all its replicas)",
 			    b);
 			free(b);
@@ -1637,11 +1639,11 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 			best = cfg->jobs[i].name;
 	}
 	if (hint == NULL && best != NULL) {
-		b = xexcerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
+		b = textesc_excerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
 		hint = xprintf(" (did you mean '%s'?)", b);
 		free(b);
 	}
-	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	msg = xprintf("unknown job '%s' in depends_on%s", e,
 	    hint != NULL ? hint : "");
 	free(e);
@@ -1671,11 +1673,11 @@ config_cycle(struct config_ctx *ctx, const struct config *cfg,
 			continue;
 		}
 		name = cfg->jobs[path[i]].name;
-		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
 		buf_printf(&b, "%s -> ", e);
 		free(e);
 	}
-	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	buf_printf(&b, "%s", e);
 	free(e);
 	return config_fail(ctx, d->line, d->col, b.s);
@@ -1719,7 +1721,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 			else if (w == 0)
 				r = config_unknown_dep(ctx, cfg, d, names);
 			else if (w - 1 == i) {
-				e = xexcerpt(d->name, strlen(d->name),
+				e = textesc_excerpt(d->name, strlen(d->name),
 				    CONFIG_EXCERPT_MAX);
 				r = config_fail(ctx, d->line, d->col,
 				    xprintf("job '%s' depends on itself", e));
@@ -1839,7 +1841,7 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	/* A header's '[' comes before its key; a key = value's value after. */
 	header = toml_line(v) < line ||
 	    (toml_line(v) == line && toml_col(v) < col);
-	e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 	if (header && toml_type(v) == TOML_TABLE)
 		msg = xprintf("unknown table [%s]%s", e, hint);
 	else if (header && toml_type(v) == TOML_ARRAY)
@@ -1885,7 +1887,7 @@ config_groups(struct config_ctx *ctx, struct config *cfg,
 		if (msg != NULL)
 			return config_fail(ctx, toml_table_key_line(v, i),
 			    toml_table_key_col(v, i), msg);
-		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 		gv = toml_table_value(v, i);
 		if (toml_type(gv) != TOML_TABLE) {
 			msg = xprintf("groups.%s must be a table "
@@ -2001,7 +2003,7 @@ config_key_entry(struct config_ctx *ctx, struct config *cfg,
 	char			*keys = NULL, *joined;
 	size_t			 slen, i;
 
-	e = xexcerpt(action, len, CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(action, len, CONFIG_EXCERPT_MAX);
 	if (strlen(action) != len || bind_entry_find(mode, action) == NULL) {
 		near = strlen(action) == len ?
 		    config_suggest_action(mode, action, len) : NULL;

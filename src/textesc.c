@@ -94,3 +94,24 @@ textesc_visible(const char *s, size_t len)
 	*o = '\0';
 	return out;
 }
+
+/*
+ * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
+ * a UTF-8 boundary, then "..."), with what a terminal would obey escaped
+ * as textesc_visible() escapes it everywhere ("\e", "\x00", "\u009b").
+ */
+char *
+textesc_excerpt(const char *s, size_t len, size_t max)
+{
+	char	*e, *r;
+	size_t	 n = len;
+
+	if (n > max)
+		n = utf8_cut(s, max);
+	e = textesc_visible(s, n);
+	if (n == len)
+		return e;
+	r = xprintf("%s...", e);
+	free(e);
+	return r;
+}
