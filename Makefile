@@ -83,6 +83,7 @@ LIB_SRCS = \
 	src/rawtext.c \
 	src/store.c \
 	src/store-meta.c \
+	src/store-id.c \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
@@ -152,7 +153,7 @@ $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-	     $(B)/rawtext.o
+	     $(B)/store-id.o $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
@@ -163,7 +164,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-		     $(B)/sessionsh.o $(NEED_OBJ)
+		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
