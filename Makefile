@@ -58,6 +58,7 @@ endif
 LIB_SRCS = \
 	src/fatal.c \
 	src/xmalloc.c \
+	src/utf8.c \
 	src/entropy.c \
 	src/waitstatus.c \
 	src/textesc.c \
@@ -85,6 +86,7 @@ LIB_SRCS = \
 	src/rawtext.c \
 	src/store.c \
 	src/store-meta.c \
+	src/store-id.c \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
@@ -140,13 +142,13 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
-	    $(B)/entropy.o \
+	    $(B)/entropy.o $(B)/utf8.o \
 	    $(B)/name.o $(B)/rxbound.o
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need cliopt
+	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -156,7 +158,7 @@ $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-	     $(B)/rawtext.o
+	     $(B)/store-id.o $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
@@ -167,7 +169,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-		     $(B)/sessionsh.o $(NEED_OBJ)
+		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
@@ -213,6 +215,7 @@ check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cliopt_OBJS = $(BASE_OBJS) $(B)/cliopt.o
+check_utf8_OBJS    = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o

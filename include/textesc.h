@@ -8,6 +8,9 @@
  * plain text passes unchanged.  JSON has escapes of its own (json.c);
  * this is for text output.
  *
+ * textesc_excerpt() is the form for a message: at most a given number of
+ * bytes of the text (cut between characters, then "..."), escaped.
+ *
  * Ownership: the returned string is the caller's to free.
  */
 #ifndef JOBDECK_TEXTESC_H
@@ -17,5 +20,6 @@
 
 char	*textesc_visible(const char *s, size_t len);
 int	 textesc_needed(const char *s, size_t len);
+char	*textesc_excerpt(const char *s, size_t len, size_t max);
 
 #endif

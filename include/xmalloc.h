@@ -17,7 +17,6 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char	*xvprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
-char	*xexcerpt(const char *, size_t, size_t);
 
 /* A growable string: s (NUL after its len bytes, or NULL while empty). */
 struct xbuf {

@@ -3,6 +3,7 @@
  * configuration may change.  Curses is included only for the KEY_* codes.
  */
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "bind.h"
 #include "fatal.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 #define BIND_NAME_MAX	32	/* the longest key name written */
@@ -252,6 +254,7 @@ bind_key_name(int key, char *buf, size_t size)
 {
 	size_t	i;
 	int	f;
+	char	u[UTF8_MAX];
 
 	for (i = 0; i < sizeof bind_names / sizeof bind_names[0]; i++) {
 		if (bind_names[i].key == key) {
@@ -270,18 +273,8 @@ bind_key_name(int key, char *buf, size_t size)
 	if (key >= 0 && key < 0x20)
 		snprintf(buf, size, "C-%c", key == 0 ? '@' : key < 0x1b ?
 		    'a' + key - 1 : "[\\]^_"[key - 0x1b]);
-	else if (key < 0x80)
-		snprintf(buf, size, "%c", key);
-	else if (key < 0x800)
-		snprintf(buf, size, "%c%c", 0xc0 | key >> 6,
-		    0x80 | (key & 0x3f));
-	else if (key < 0x10000)
-		snprintf(buf, size, "%c%c%c", 0xe0 | key >> 12,
-		    0x80 | (key >> 6 & 0x3f), 0x80 | (key & 0x3f));
 	else
-		snprintf(buf, size, "%c%c%c%c", 0xf0 | key >> 18,
-		    0x80 | (key >> 12 & 0x3f), 0x80 | (key >> 6 & 0x3f),
-		    0x80 | (key & 0x3f));
+		snprintf(buf, size, "%.*s", utf8_put(u, (uint32_t)key), u);
 	return buf;
 }
 
@@ -289,34 +282,13 @@ bind_key_name(int key, char *buf, size_t size)
 static int
 bind_utf8_one(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	int			 cp, need, i, min;
+	size_t		len = strlen(s);
+	uint32_t	cp;
 
-	if (p[0] < 0x80)
-		return p[1] == '\0' ? p[0] : -1;
-	if (p[0] >= 0xc2 && p[0] < 0xe0) {
-		need = 1;
-		cp = p[0] & 0x1f;
-		min = 0x80;
-	} else if (p[0] >= 0xe0 && p[0] < 0xf0) {
-		need = 2;
-		cp = p[0] & 0x0f;
-		min = 0x800;
-	} else if (p[0] >= 0xf0 && p[0] < 0xf5) {
-		need = 3;
-		cp = p[0] & 0x07;
-		min = 0x10000;
-	} else
+	if (len == 0 || len > UTF8_MAX ||
+	    utf8_decode(s, len, &cp) != (int)len)
 		return -1;
-	for (i = 1; i <= need; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return -1;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (p[need + 1] != '\0' || cp < min || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp < 0xe000))
-		return -1;
-	return cp;
+	return (int)cp;
 }
 
 /* Parse a key name; 0, or -1 with *cause saying what is wrong with it. */

@@ -64,8 +64,6 @@ static const struct cmd_option cmd_status_options[] = {
 
 /* The most bytes of output status --since (and --split) gives. */
 #define CMD_STATUS_BYTES	(1024 * 1024)
-/* The longest --timeout of spawn: a year, as run's. */
-#define CMD_SPAWN_MAX_S		31536000.0
 
 enum {
 	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
@@ -612,10 +610,10 @@ cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
 
 	*input = NULL;
 	if ((value = ctx->opts[SPAWN_TIMEOUT].value) != NULL) {
-		if (cmd_parse_seconds(value, CMD_SPAWN_MAX_S, &secs) != 0) {
+		if (cmd_parse_seconds(value, CMD_MAX_SECONDS, &secs) != 0) {
 			cmd_usage_error(ctx, "spawn: --timeout wants seconds "
 			    "from 0 to %.0f (0: none), not '%s'",
-			    CMD_SPAWN_MAX_S, value);
+			    CMD_MAX_SECONDS, value);
 			return -1;
 		}
 		spec->timeout_ms = (int64_t)(secs * 1000.0 + 0.5);

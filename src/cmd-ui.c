@@ -11,6 +11,7 @@
 #include "job.h"
 #include "json.h"
 #include "bind.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 static void	cmd_focus_exec(struct cmd_ctx *, int, char **);
@@ -151,8 +152,7 @@ cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
 				end = space;
 			else {
 				/* No blank: cut, but not inside a character. */
-				while (end > p + 1 && (*end & 0xc0) == 0x80)
-					end--;
+				end = p + utf8_cut(p, (size_t)room);
 			}
 			len = (int)(end - p);
 		}

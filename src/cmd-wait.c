@@ -12,8 +12,6 @@
 #include "jobtable.h"
 #include "xmalloc.h"
 
-#define CMD_WAIT_MAX_S	31536000.0	/* a year, as run's --timeout */
-
 static void	cmd_wait_exec(struct cmd_ctx *, int, char **);
 
 enum { WAIT_TIMEOUT };
@@ -55,10 +53,10 @@ cmd_wait_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		    "(jobdeck ctl wait)");
 		return;
 	}
-	if (t->count > 0 && cmd_parse_seconds(t->value, CMD_WAIT_MAX_S,
+	if (t->count > 0 && cmd_parse_seconds(t->value, CMD_MAX_SECONDS,
 	    &secs) != 0) {
 		cmd_usage_error(ctx, "wait: --timeout wants seconds from 0 to "
-		    "%.0f, not '%s'", CMD_WAIT_MAX_S, t->value);
+		    "%.0f, not '%s'", CMD_MAX_SECONDS, t->value);
 		return;
 	}
 	jobs = xcalloc((size_t)(argc - ctx->first), sizeof *jobs);

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "config-private.h"
 #include "fatal.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 static const char *config_keys_table(enum bind_mode);
@@ -85,7 +86,7 @@ config_key_entry(struct config_ctx *ctx, struct config *cfg,
 	char			*keys = NULL, *joined;
 	size_t			 slen, i;
 
-	e = xexcerpt(action, len, CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(action, len, CONFIG_EXCERPT_MAX);
 	if (strlen(action) != len || bind_entry_find(mode, action) == NULL) {
 		near = strlen(action) == len ?
 		    config_suggest_action(mode, action, len) : NULL;
@@ -267,8 +268,8 @@ config_help_keys(struct config_buf *b)
 	size_t				 i;
 
 	config_buf_printf(b, "\nKey bindings, a table per mode: ACTION = "
-	    "\"KEY\" or [\"KEY\", ...]; \"none\" or []\nunbinds; keys are named as "
-	    "C-t, Enter, PageUp, F5, g.  [settings] focus_key is an\n"
+	    "\"KEY\" or [\"KEY\", ...]; \"none\" or []\nunbinds; keys are "
+	    "named as C-t, Enter, PageUp, F5, g.  [settings] focus_key is an\n"
 	    "alias of focus; [keys] focus wins when both are set.\n");
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
 		config_buf_printf(b, "\n%s\n", config_keys_table(modes[i]));

@@ -22,6 +22,7 @@
 #include "config-private.h"
 #include "expand.h"
 #include "procfile.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 static int	 config_jobs(struct config_ctx *, struct config *,
@@ -102,7 +103,7 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 	/* A header's '[' comes before its key; a key = value's value after. */
 	header = toml_line(v) < line ||
 	    (toml_line(v) == line && toml_col(v) < col);
-	e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 	if (header && toml_type(v) == TOML_TABLE)
 		msg = xprintf("unknown table [%s]%s", e, hint);
 	else if (header && toml_type(v) == TOML_ARRAY)
@@ -148,7 +149,7 @@ config_groups(struct config_ctx *ctx, struct config *cfg,
 		if (msg != NULL)
 			return config_fail(ctx, toml_table_key_line(v, i),
 			    toml_table_key_col(v, i), msg);
-		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 		gv = toml_table_value(v, i);
 		if (toml_type(gv) != TOML_TABLE) {
 			msg = xprintf("groups.%s must be a table "

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "config-private.h"
 #include "expand.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* Jobs of a dependency cycle named in full; a longer one is cut short. */
@@ -321,7 +322,7 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 	v = config_job_value(t, JOB(name));
 	first = config_job_value(toml_array_get(jobs, (size_t)k - 1),
 	    JOB(name));
-	e = xexcerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
 	msg = xprintf("duplicate job name '%s' (first at line %d)", e,
 	    toml_line(first));
 	free(e);
@@ -350,7 +351,7 @@ config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
 			continue;
 		}
 		v = config_job_value(t, JOB(replicas));
-		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
 		msg = xprintf("replicas: '%s' is already the name of the job "
 		    "at line %d", e, cfg->jobs[k - 1].line);
 		free(e);
@@ -382,7 +383,8 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 		k = config_names_find(names, cfg->jobs, base);
 		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
 		if (*end == '\0' && j != NULL && r <= j->replicas) {
-			b = xexcerpt(base, strlen(base), CONFIG_EXCERPT_MAX);
+			b = textesc_excerpt(base, strlen(base),
+			    CONFIG_EXCERPT_MAX);
 			hint = xprintf(" ('%s' stands for all its replicas)",
 			    b);
 			free(b);
@@ -395,11 +397,11 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 			best = cfg->jobs[i].name;
 	}
 	if (hint == NULL && best != NULL) {
-		b = xexcerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
+		b = textesc_excerpt(best, strlen(best), CONFIG_EXCERPT_MAX);
 		hint = xprintf(" (did you mean '%s'?)", b);
 		free(b);
 	}
-	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	msg = xprintf("unknown job '%s' in depends_on%s", e,
 	    hint != NULL ? hint : "");
 	free(e);
@@ -429,11 +431,11 @@ config_cycle(struct config_ctx *ctx, const struct config *cfg,
 			continue;
 		}
 		name = cfg->jobs[path[i]].name;
-		e = xexcerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
 		config_buf_printf(&b, "%s -> ", e);
 		free(e);
 	}
-	e = xexcerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	config_buf_printf(&b, "%s", e);
 	free(e);
 	return config_fail(ctx, d->line, d->col, b.s);
@@ -477,7 +479,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 			else if (w == 0)
 				r = config_unknown_dep(ctx, cfg, d, names);
 			else if (w - 1 == i) {
-				e = xexcerpt(d->name, strlen(d->name),
+				e = textesc_excerpt(d->name, strlen(d->name),
 				    CONFIG_EXCERPT_MAX);
 				r = config_fail(ctx, d->line, d->col,
 				    xprintf("job '%s' depends on itself", e));

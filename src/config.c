@@ -38,6 +38,7 @@
 #include "name.h"
 #include "rxbound.h"
 #include "store.h"
+#include "textesc.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -359,7 +360,7 @@ config_check_param(const char *s, char **cause)
 
 	if (name_is_ident(s, strlen(s)))
 		return 0;
-	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("params name '%s' must be [A-Za-z_][A-Za-z0-9_]*", e);
 	free(e);
 	return -1;
@@ -374,7 +375,7 @@ config_check_group(const char *s, char **cause)
 	if (name_check_job(s, cause) == 0)
 		return 0;
 	free(*cause);
-	e = xexcerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
 	*cause = xprintf("group name '%s' must be like a job name: letters, "
 	    "digits, '_', '.' and '-', not only digits", e);
 	free(e);
@@ -939,7 +940,7 @@ config_set_table(struct config_ctx *ctx, const struct config_option *o,
 	for (i = 0; i < n; i++) {
 		key = toml_table_key(v, i, &len);
 		if (strlen(key) != len) {
-			e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+			e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 			msg = xprintf("%s name '%s' must not contain NUL bytes",
 			    o->name, e);
 			free(e);
@@ -1138,7 +1139,7 @@ config_section(struct config_ctx *ctx, const char *section,
 				other = config_section_table(
 				    config_sections[k]);
 		}
-		e = xexcerpt(key, len, CONFIG_EXCERPT_MAX);
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
 		if ((near = config_suggest(section, key, len)) != NULL)
 			msg = xprintf("unknown key '%s' in %s (did you mean "
 			    "'%s'?)", e, where, near);
@@ -1263,8 +1264,8 @@ config_help_text(void)
 			if (strcmp(o->section, config_sections[k]) != 0)
 				continue;
 			config_buf_printf(&b, "  %-*s  %-*s  %-*s  %s\n",
-			    (int)wname, o->name, (int)wtype, type[i], (int)wdef, def[i],
-			    o->help);
+			    (int)wname, o->name, (int)wtype, type[i], (int)wdef,
+			    def[i], o->help);
 		}
 	}
 	config_buf_printf(&b, "\nenv_file may also be written at the top "

@@ -72,6 +72,7 @@
 
 #include "expand.h"
 #include "name.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* How a known program reads its words. */
@@ -921,7 +922,7 @@ expand_check_string(const char *fixed, const struct expand_param *params,
 			value = expand_text(w.word[first + i], NULL, NULL,
 			    params, nparams, expand_role_flags(role), &msg);
 			if (value == NULL) {
-				e = xexcerpt(w.word[first + i],
+				e = textesc_excerpt(w.word[first + i],
 				    strlen(w.word[first + i]), 32);
 				if (role == EXPAND_ROLE_CODE)
 					front = xprintf("%s reads the word "

@@ -67,6 +67,7 @@
 
 #include "expand.h"
 #include "name.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* How deep shell quoting may nest before parameters are refused. */
@@ -523,7 +524,7 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 	if (!name_is_ident(body, len) || (q != close && *q != ':')) {
 		for (bad = q; bad < close && *bad != ':'; bad++)
 			/* nothing */;
-		e = xexcerpt(body, (size_t)(bad - body), 32);
+		e = textesc_excerpt(body, (size_t)(bad - body), 32);
 		*st->cause = xprintf("invalid variable name '%s' at column %zu",
 		    e, expand_column(st, dollar));
 		free(e);
@@ -531,7 +532,8 @@ expand_var(struct expand_state *st, const char **pp, const char *end,
 	}
 	if (q != close) {
 		if (q + 1 == close || q[1] != '-') {
-			e = xexcerpt(dollar, (size_t)(close + 1 - dollar), 32);
+			e = textesc_excerpt(dollar, (size_t)(close + 1 - dollar),
+			    32);
 			*st->cause = xprintf("unsupported '%s' at column %zu: "
 			    "only ${NAME} and ${NAME:-default}", e,
 			    expand_column(st, dollar));

@@ -13,6 +13,7 @@
 #include "job-private.h"
 #include "rawtext.h"
 #include "store.h"
+#include "utf8.h"
 #include "vt.h"
 #include "xmalloc.h"
 
@@ -371,12 +372,11 @@ job_extent_get(struct job_extent *e, int64_t from, int64_t to, char **texts,
 static void
 job_text_cut(char *text, size_t *len, size_t max)
 {
-	size_t	n = max;
+	size_t	n;
 
 	if (*len <= max)
 		return;
-	while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
-		n--;
+	n = utf8_cut(text, max);
 	text[n] = '\0';
 	*len = n;
 }
@@ -506,15 +506,12 @@ static void
 job_split_add(struct job_split *split, int k, const char *buf, size_t len,
     size_t max)
 {
-	size_t	n = len, back;
+	size_t	n = len;
 
 	if (split->truncated[k])
 		return;		/* nothing after a cut */
 	if (split->len[k] + n > max) {
-		n = max - split->len[k];
-		for (back = 0; back < 3 && n > 0 &&
-		    ((unsigned char)buf[n] & 0xc0) == 0x80; back++)
-			n--;
+		n = utf8_cut(buf, max - split->len[k]);
 		split->truncated[k] = 1;
 	}
 	memcpy(split->data[k] + split->len[k], buf, n);

@@ -6,22 +6,24 @@
  * that is due from one that is not.  The bottom of the stack is the top
  * level, which takes exactly one value.
  *
- * Strings are checked as UTF-8 (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF) while they are copied; runs of bytes
- * that need no escape are copied in one go.  An invalid sequence is
- * replaced by U+FFFD per maximal subpart (Unicode 15, section 3.9, "U+FFFD
+ * Strings are checked as UTF-8 (utf8.h: no overlong forms, no surrogates,
+ * nothing above U+10FFFF) while they are copied; runs of bytes that need
+ * no escape are copied in one go.  An invalid sequence is replaced by
+ * U+FFFD per maximal subpart (Unicode 15, section 3.9, "U+FFFD
  * Substitution of Maximal Subparts"): a lead byte followed by fewer
  * continuation bytes than it needs gives one U+FFFD for all of them, and
  * a byte that cannot start a sequence gives one of its own.
  */
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fatal.h"
 #include "json.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 /* What a stack entry is, and its state. */
@@ -35,7 +37,6 @@ static void	json_append(struct json_buf *, const char *, size_t);
 static void	json_push(struct json_buf *, unsigned char);
 static void	json_pop(struct json_buf *, unsigned char);
 static void	json_before_value(struct json_buf *);
-static size_t	json_utf8_len(const unsigned char *, size_t, size_t *);
 static void	json_quote(struct json_buf *, const char *, size_t);
 
 /* Append n bytes to the buffer, keeping it NUL-terminated. */
@@ -197,57 +198,17 @@ json_key(struct json_buf *jb, const char *key)
 	json_append(jb, ":", 1);
 }
 
-/*
- * Return the length (1-4) of the valid UTF-8 sequence that starts s (n
- * bytes left), or 0 with *bad set to the length of the maximal invalid
- * subpart there.
- */
-static size_t
-json_utf8_len(const unsigned char *s, size_t n, size_t *bad)
-{
-	unsigned char	c = s[0], lo = 0x80, hi = 0xbf;
-	size_t		need, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		need = 1;
-	else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0;	/* no overlong forms */
-		else if (c == 0xed)
-			hi = 0x9f;	/* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;	/* no overlong forms */
-		else if (c == 0xf4)
-			hi = 0x8f;	/* nothing above U+10FFFF */
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (i = 1; i <= need; i++) {
-		if (i >= n || s[i] < lo || s[i] > hi) {
-			*bad = i;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
 /* Write s (len bytes) as a quoted, escaped, valid UTF-8 JSON string. */
 static void
 json_quote(struct json_buf *jb, const char *s, size_t len)
 {
 	static const char	 hex[] = "0123456789abcdef";
 	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, start = 0, k, bad;
+	size_t			 i = 0, start = 0;
 	char			 esc[6];
 	unsigned char		 c;
+	uint32_t		 cp;
+	int			 k;
 
 	json_append(jb, "\"", 1);
 	while (i < len) {
@@ -257,13 +218,13 @@ json_quote(struct json_buf *jb, const char *s, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			if ((k = json_utf8_len(p + i, len - i, &bad)) != 0) {
-				i += k;
+			if ((k = utf8_decode(p + i, len - i, &cp)) > 0) {
+				i += (size_t)k;
 				continue;
 			}
 			json_append(jb, s + start, i - start);
 			json_append(jb, "\xef\xbf\xbd", 3);	/* U+FFFD */
-			i += bad;
+			i += (size_t)-k;
 			start = i;
 			continue;
 		}

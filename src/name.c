@@ -3,12 +3,13 @@
  * names) and job names; see include/name.h.  The character classes are
  * spelt out rather than taken from <ctype.h>, whose answers depend on the
  * locale.  Names quoted in messages are cut to 32 bytes, with control
- * characters shown as '?' (xexcerpt()).
+ * characters shown as '?' (textesc_excerpt()).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "name.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 /* Bytes of a name quoted in a message. */
@@ -49,7 +50,7 @@ name_check_env(const char *s, char **cause)
 
 	if (name_is_ident(s, strlen(s)))
 		return 0;
-	e = xexcerpt(s, strlen(s), NAME_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), NAME_EXCERPT_MAX);
 	*cause = xprintf("env name '%s' must be a letter or '_' followed by "
 	    "letters, digits and '_'", e);
 	free(e);
@@ -68,7 +69,7 @@ name_check_job(const char *s, char **cause)
 	char		*e;
 	int		 digits = 1;
 
-	e = xexcerpt(s, strlen(s), NAME_EXCERPT_MAX);
+	e = textesc_excerpt(s, strlen(s), NAME_EXCERPT_MAX);
 	if (*s == '\0') {
 		*cause = xstrdup("a job name must not be empty");
 		goto fail;

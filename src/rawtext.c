@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rawtext.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 #define RAWTEXT_KEEP	4096	/* characters of line buffer kept between lines */
@@ -44,9 +45,7 @@ struct rawtext {
 	size_t			  len;	/* characters in the line */
 	size_t			  cap;
 	size_t			  col;	/* write position in characters */
-	char			  pend[4];	/* a UTF-8 sequence being read */
-	uint8_t			  pend_len;
-	uint8_t			  pend_need;
+	struct utf8_stream	  pend;	/* a UTF-8 sequence being read */
 	char			**lines;
 	int			  count;
 	int			  alloc;
@@ -179,27 +178,22 @@ rawtext_end_line(struct rawtext *rt)
 static int
 rawtext_utf8(struct rawtext *rt, unsigned char c)
 {
-	if (rt->pend_need > 0) {
-		if ((c & 0xc0) == 0x80) {
-			rt->pend[rt->pend_len++] = (char)c;
-			if (rt->pend_len == rt->pend_need) {
-				rawtext_put(rt, rt->pend, rt->pend_len);
-				rt->pend_need = rt->pend_len = 0;
-			}
-			return 1;
-		}
-		/* Cut short: show it as invalid, then treat c afresh. */
-		rt->pend_need = rt->pend_len = 0;
-		rawtext_put_invalid(rt);
-	}
-	if (c < 0x80)
+	uint32_t	cp;
+	int		n;
+
+	if (rt->pend.len == 0 && c < 0x80)
 		return 0;
-	if (c >= 0xc2 && c <= 0xf4) {
-		rt->pend[0] = (char)c;
-		rt->pend_len = 1;
-		rt->pend_need = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	} else
+	/* Cut short: show it as invalid, then treat c afresh. */
+	if ((n = utf8_stream_byte(&rt->pend, c, &cp)) == UTF8_CUT) {
 		rawtext_put_invalid(rt);
+		n = utf8_stream_byte(&rt->pend, c, &cp);
+	}
+	if (n == UTF8_BAD)
+		rawtext_put_invalid(rt);
+	else if (n > 0 && cp < 0x80)
+		return 0;
+	else if (n > 0)
+		rawtext_put(rt, (const char *)rt->pend.b, (size_t)n);
 	return 1;
 }
 
@@ -329,7 +323,7 @@ rawtext_finish(struct rawtext *rt, int *count)
 {
 	char	**lines;
 
-	if (rt->pend_need > 0)
+	if (rt->pend.len > 0)
 		rawtext_put_invalid(rt);
 	if (rt->len > 0 || rt->sgr != NULL)
 		rawtext_end_line(rt);

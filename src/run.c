@@ -117,7 +117,6 @@
 extern char **environ;
 
 #define RUN_DEFAULT_TIMEOUT	300.0		/* seconds */
-#define RUN_MAX_TIMEOUT		31536000.0	/* a year, in seconds */
 #define RUN_DEFAULT_GRACE_MS	2000
 #define RUN_DRAIN_MS		500	/* after SIGKILL: escapees' output */
 #define RUN_READ_SIZE		65536
@@ -358,11 +357,11 @@ run_parse(int argc, char **argv, struct run_opts *o)
 			o->json = 1;
 			break;
 		case RUN_OPT_TIMEOUT:
-			if (cmd_parse_seconds(p.value, RUN_MAX_TIMEOUT,
+			if (cmd_parse_seconds(p.value, CMD_MAX_SECONDS,
 			    &o->timeout) != 0) {
 				fprintf(stderr, "jobdeck run: --timeout wants "
 				    "seconds from 0 to %.0f, not '%s'\n",
-				    RUN_MAX_TIMEOUT, p.value);
+				    CMD_MAX_SECONDS, p.value);
 				goto usage;
 			}
 			o->has_timeout = 1;

@@ -205,14 +205,15 @@ store_open_run(const char *dir, const char *run, char **cause)
 	return fd;
 }
 
-/* Write all of buf to fd; -1 with errno set on failure. */
-static int
-store_write_all(int fd, const char *buf, size_t len)
+/* Write all of buf to fd; -1 with errno set (ENOSPC for no progress). */
+int
+store_write_all(int fd, const void *buf, size_t len)
 {
-	ssize_t	n;
+	const char	*p = buf;
+	ssize_t		 n;
 
 	while (len > 0) {
-		n = write(fd, buf, len);
+		n = write(fd, p, len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -220,7 +221,7 @@ store_write_all(int fd, const char *buf, size_t len)
 				errno = ENOSPC;
 			return -1;
 		}
-		buf += n;
+		p += n;
 		len -= (size_t)n;
 	}
 	return 0;

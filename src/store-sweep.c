@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "store-private.h"
@@ -136,21 +135,6 @@ store_sweep_lost(struct store_sweep *sw, char ***runs)
 	return n;
 }
 
-/* Return the time in an id, as wall ms. */
-static int64_t
-store_sweep_id_time(const char *id)
-{
-	struct tm	tm;
-
-	memset(&tm, 0, sizeof tm);
-	if (sscanf(id, "%4d%2d%2dT%2d%2d%2d", &tm.tm_year, &tm.tm_mon,
-	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (int64_t)timegm(&tm) * 1000;
-}
-
 /* Return 1 if deck is this one or alive (asked once per sweep). */
 static int
 store_sweep_alive(struct store_sweep *sw, const char *deck)
@@ -250,7 +234,7 @@ store_sweep_settled(struct store_sweep *sw, struct store_sweep_run *sr,
 		return 0;
 	mtime = (int64_t)sb.st_mtim.tv_sec * 1000 +
 	    sb.st_mtim.tv_nsec / 1000000;
-	return sw->now - store_sweep_id_time(sr->id) >= STORE_SWEEP_LOCK_MS &&
+	return sw->now - store_id_time(sr->id) >= STORE_SWEEP_LOCK_MS &&
 	    sw->now - mtime >= STORE_SWEEP_LOCK_MS;
 }
 
@@ -274,14 +258,14 @@ store_sweep_read(struct store_sweep *sw, struct store_sweep_run *sr)
 	sr->bytes = store_sweep_size(fd, &has);
 	if (!(has & SWEEP_HAS_META) && store_sweep_settled(sw, sr, fd)) {
 		sr->leftover = 1;
-		sr->when = store_sweep_id_time(sr->id);
+		sr->when = store_id_time(sr->id);
 		close(fd);
 		return;
 	}
 	if (store_meta_load(fd, sr->id, &m, &segment, &cause) != 0) {
 		/* Being made by a live deck, or broken: judged by its age. */
 		free(cause);
-		sr->when = store_sweep_id_time(sr->id);
+		sr->when = store_id_time(sr->id);
 		sr->keep = sw->now - sr->when < STORE_SWEEP_YOUNG_MS;
 		close(fd);
 		return;
@@ -307,7 +291,7 @@ store_sweep_read(struct store_sweep *sw, struct store_sweep_run *sr)
 	}
 	sr->when = m.ended != 0 ? m.ended : m.started;
 	if (sr->when == 0)
-		sr->when = store_sweep_id_time(sr->id);
+		sr->when = store_id_time(sr->id);
 	store_meta_clear(&m);
 	close(fd);
 }
@@ -481,7 +465,7 @@ store_sweep_deck(struct store_sweep *sw, const char *name)
 	memcpy(id, name, STORE_ID_LEN);
 	id[STORE_ID_LEN] = '\0';
 	/* A deck makes its lock file, then locks it: give it time. */
-	if (sw->now - store_sweep_id_time(id) < STORE_SWEEP_LOCK_MS ||
+	if (sw->now - store_id_time(id) < STORE_SWEEP_LOCK_MS ||
 	    store_sweep_alive(sw, id))
 		return;
 	for (i = 0; i < sw->nruns; i++) {

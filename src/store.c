@@ -36,10 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "entropy.h"
 #include "rawtext.h"
 #include "store-private.h"
 #include "xmalloc.h"
@@ -158,74 +156,6 @@ store_segment_keep(int64_t max_run_bytes, int64_t seg)
 	int64_t	keep = (max_run_bytes + seg - 1) / seg;
 
 	return keep < 1 ? 1 : keep;
-}
-
-/* Return 32 random bits: the kernel's (entropy.h), else time and pid. */
-static uint32_t
-store_random(void)
-{
-	struct timespec	ts;
-	uint32_t	r, x;
-
-	if (entropy_fill(&r, sizeof r) == 0)
-		return r;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	x = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^
-	    (uint32_t)getpid() << 16;
-	x ^= x >> 15;
-	x *= 0x2c1b3c6du;
-	x ^= x >> 12;
-	return x;
-}
-
-/*
- * Make a new id, YYYYMMDDTHHMMSS-XXXXXXXX, in id (STORE_ID_LEN + 1): the
- * UTC second, then the millisecond in the first three hex digits and 20
- * random bits, so ids sort by age to the millisecond.
- */
-void
-store_id_new(char *id)
-{
-	struct timespec	ts;
-	struct tm	tm;
-	time_t		now;
-	char		stamp[32], hex[16];
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now = ts.tv_sec;
-	gmtime_r(&now, &tm);
-	if (strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm) != 15)
-		memcpy(stamp, "99991231T235959", 16);
-	snprintf(hex, sizeof hex, "%03x%05x", (unsigned)(ts.tv_nsec /
-	    1000000), (unsigned)store_random() & 0xfffff);
-	memcpy(id, stamp, 15);
-	id[15] = '-';
-	memcpy(id + 16, hex, 8);
-	id[STORE_ID_LEN] = '\0';
-}
-
-/* Return 1 if id has exactly the shape of a run or deck id. */
-int
-store_id_valid(const char *id)
-{
-	int	i;
-	char	c;
-
-	for (i = 0; i < STORE_ID_LEN; i++) {
-		c = id[i];
-		if (i == 8) {
-			if (c != 'T')
-				return 0;
-		} else if (i == 15) {
-			if (c != '-')
-				return 0;
-		} else if (i < 15) {
-			if (c < '0' || c > '9')
-				return 0;
-		} else if ((c < '0' || c > '9') && (c < 'a' || c > 'f'))
-			return 0;
-	}
-	return id[STORE_ID_LEN] == '\0';
 }
 
 /*
@@ -431,28 +361,6 @@ const char *
 store_deck(const struct store *st)
 {
 	return st->deck;
-}
-
-/* Write all of buf to fd; -1 with errno set (ENOSPC for no progress). */
-static int
-store_write_all(int fd, const void *buf, size_t len)
-{
-	const char	*p = buf;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Count the newlines in buf. */

@@ -3,45 +3,14 @@
  * visible escapes, so no job name, command or message can drive the
  * terminal of whoever reads it.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "textesc.h"
+#include "utf8.h"
 #include "xmalloc.h"
-
-/*
- * Return the length of the valid UTF-8 sequence of at least two bytes at
- * s (of len bytes), or 0 if none starts there.
- */
-static size_t
-textesc_utf8_len(const unsigned char *s, size_t len)
-{
-	size_t		n, i;
-	unsigned int	cp;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (len < n)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
 
 /* Return whether the byte b is one a terminal acts on (C0 or DEL). */
 static int
@@ -60,7 +29,8 @@ textesc_next(const unsigned char *p, size_t len, char esc[8])
 {
 	static const char	 names[] = "\033e\aa\bb\tt\nn\rr\vv\ff";
 	const char		*k;
-	size_t			 n;
+	uint32_t		 cp;
+	int			 n;
 
 	esc[0] = '\0';
 	if (p[0] < 0x80) {
@@ -73,13 +43,13 @@ textesc_next(const unsigned char *p, size_t len, char esc[8])
 			snprintf(esc, 8, "\\x%02x", p[0]);
 		return 1;
 	}
-	if ((n = textesc_utf8_len(p, len)) == 0) {
+	if ((n = utf8_decode(p, len, &cp)) < 0) {
 		snprintf(esc, 8, "\\x%02x", p[0]);
 		return 1;
 	}
-	if (p[0] == 0xc2 && p[1] < 0xa0)
-		snprintf(esc, 8, "\\u%04x", p[1]);
-	return n;
+	if (cp <= 0x9f)
+		snprintf(esc, 8, "\\u%04x", (unsigned)cp);
+	return (size_t)n;
 }
 
 /* Return whether s (len bytes) holds anything a terminal would act on. */
@@ -123,4 +93,25 @@ textesc_visible(const char *s, size_t len)
 	}
 	*o = '\0';
 	return out;
+}
+
+/*
+ * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
+ * a UTF-8 boundary, then "..."), with what a terminal would obey escaped
+ * as textesc_visible() escapes it everywhere ("\e", "\x00", "\u009b").
+ */
+char *
+textesc_excerpt(const char *s, size_t len, size_t max)
+{
+	char	*e, *r;
+	size_t	 n = len;
+
+	if (n > max)
+		n = utf8_cut(s, max);
+	e = textesc_visible(s, n);
+	if (n == len)
+		return e;
+	r = xprintf("%s...", e);
+	free(e);
+	return r;
 }

@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "toml.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 /* One key of a table, with where it was written. */
@@ -167,7 +168,6 @@ static int	 toml_error(struct toml_parser *, size_t, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 static void	 toml_where(struct toml_parser *, size_t, int *, int *);
 static int	 toml_expected(struct toml_parser *, size_t, const char *);
-static size_t	 toml_utf8_check(const unsigned char *, size_t);
 static int	 toml_is_control(int);
 static int	 toml_is_bare(int);
 static int	 toml_is_digit(int);
@@ -308,50 +308,6 @@ toml_expected(struct toml_parser *p, size_t off, const char *what)
 	return toml_error(p, off, "expected %s", what);
 }
 
-/* Return the offset of the first byte that is not UTF-8, or len. */
-static size_t
-toml_utf8_check(const unsigned char *s, size_t len)
-{
-	size_t		i = 0, n, k;
-	unsigned char	c, lo, hi;
-
-	while (i < len) {
-		c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1;
-		else if (c >= 0xe0 && c <= 0xef) {
-			n = 2;
-			if (c == 0xe0)
-				lo = 0xa0;	/* overlong */
-			else if (c == 0xed)
-				hi = 0x9f;	/* surrogates */
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3;
-			if (c == 0xf0)
-				lo = 0x90;	/* overlong */
-			else if (c == 0xf4)
-				hi = 0x8f;	/* above U+10FFFF */
-		} else
-			return i;
-		if (len - i <= n)
-			return i;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return i;
-		for (k = 2; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-		}
-		i += n + 1;
-	}
-	return len;
-}
-
 /* Return 1 for a control character TOML allows nowhere unescaped but tab. */
 static int
 toml_is_control(int c)
@@ -405,29 +361,9 @@ scratch_addc(struct toml_parser *p, int c)
 static void
 scratch_add_utf8(struct toml_parser *p, uint32_t cp)
 {
-	char	b[4];
-	size_t	n;
+	char	b[UTF8_MAX];
 
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	scratch_add(p, b, n);
+	scratch_add(p, b, (size_t)utf8_put(b, cp));
 }
 
 /* Count n more bytes (one allocation) against the tree's TOML_MAX_MEMORY. */
@@ -637,12 +573,8 @@ toml_key_text(const struct toml_key *k, size_t n)
 		for (j = 0; j < len && bare; j++)
 			bare = toml_is_bare((unsigned char)s[j]);
 		show = len;
-		if (show > TOML_SHOW_MAX) {
-			show = TOML_SHOW_MAX;
-			while (show > 0 && ((unsigned char)s[show] & 0xc0) ==
-			    0x80)
-				show--;
-		}
+		if (show > TOML_SHOW_MAX)
+			show = utf8_cut(s, TOML_SHOW_MAX);
 		if (!bare)
 			scratch_addc(&b, '"');
 		for (j = 0; j < show; j++) {
@@ -855,11 +787,10 @@ toml_scan_escape(struct toml_parser *p, int multi)
 		if (c > ' ' && c < 0x7f)
 			return toml_error(p, at, "invalid escape '\\%c'", c);
 		if (c >= 0x80) {
-			for (i = at + 2; i < p->len &&
-			    ((unsigned char)b[i] & 0xc0) == 0x80; i++)
-				/* nothing */;
+			/* The input is UTF-8 (toml_parse() checked it). */
+			d = utf8_decode(b + at + 1, p->len - at - 1, &cp);
 			return toml_error(p, at, "invalid escape '\\%.*s'",
-			    (int)(i - at - 1), b + at + 1);
+			    d < 0 ? -d : d, b + at + 1);
 		}
 		if (c == ' ')
 			return toml_error(p, at, "invalid escape: "
@@ -1984,7 +1915,7 @@ toml_parse_report(const char *buf, size_t len, struct toml_error *err)
 	}
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		p.start = p.pos = p.where_off = 3;
-	if ((bad = toml_utf8_check((const unsigned char *)buf, len)) != len) {
+	if ((bad = utf8_valid(buf, len)) != len) {
 		toml_error(&p, bad, "invalid UTF-8");
 		goto out;
 	}

@@ -29,6 +29,7 @@
 #include "loop.h"
 #include "session.h"
 #include "stack.h"
+#include "textesc.h"
 #include "ui-private.h"
 #include "vt.h"
 #include "xmalloc.h"
@@ -904,7 +905,7 @@ ui_notice_failure(struct ui *ui, struct job *job)
 	how[0] = (char)tolower((unsigned char)how[0]);
 	label = cmd_job_label(job, 1);
 	/* The label is cut, never the end: how it ended. */
-	cut = xexcerpt(label, strlen(label), 300);
+	cut = textesc_excerpt(label, strlen(label), 300);
 	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,
 	    job_state(job) == JOB_FAILED ? "failed" : "timed out", how);
 	free(cut);

@@ -22,89 +22,17 @@
  * A NUL between non-ASCII and ASCII text makes DEC graphics (G0) apply to
  * ASCII whatever the write boundaries (0.1.4 picks a decoder per run).
  * Filtered bytes are queued and handed to vt.c's vt_state_write() in
- * writes of at most CHUNK_MAX bytes.  The UTF-8 helpers of the whole
- * emulator live here too.
+ * writes of at most CHUNK_MAX bytes.  What is valid UTF-8 is utf8.c's.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "vt.h"
 #include "vt-private.h"
 #include "xmalloc.h"
-
-/* Write cp as UTF-8 into p (room for 4 bytes); return the length. */
-int
-vt_utf8_put(char *p, uint32_t cp)
-{
-	if (cp < 0x80) {
-		p[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		p[0] = (char)(0xc0 | (cp >> 6));
-		p[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		p[0] = (char)(0xe0 | (cp >> 12));
-		p[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		p[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	if (cp > 0x10ffff)
-		return vt_utf8_put(p, 0xfffd);
-	p[0] = (char)(0xf0 | (cp >> 18));
-	p[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	p[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	p[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Return the length of a UTF-8 sequence from its lead byte, 0 if invalid. */
-int
-vt_utf8_need(uint8_t b)
-{
-	if (b >= 0xc2 && b <= 0xdf)
-		return 2;
-	if (b >= 0xe0 && b <= 0xef)
-		return 3;
-	if (b >= 0xf0 && b <= 0xf4)
-		return 4;
-	return 0;
-}
-
-/* Return non-zero if b may follow lead as the second byte of a sequence. */
-int
-vt_utf8_second_ok(uint8_t lead, uint8_t b)
-{
-	switch (lead) {
-	case 0xe0:
-		return b >= 0xa0 && b <= 0xbf;
-	case 0xed:
-		return b >= 0x80 && b <= 0x9f;
-	case 0xf0:
-		return b >= 0x90 && b <= 0xbf;
-	case 0xf4:
-		return b >= 0x80 && b <= 0x8f;
-	default:
-		return b >= 0x80 && b <= 0xbf;
-	}
-}
-
-/* Decode a complete, validated UTF-8 sequence. */
-uint32_t
-vt_utf8_decode(const uint8_t *s, int n)
-{
-	uint32_t	cp;
-	int		i;
-
-	cp = s[0] & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
-	for (i = 1; i < n; i++)
-		cp = (cp << 6) | (s[i] & 0x3f);
-	return cp;
-}
 
 /* Hand the filtered bytes collected so far to the state. */
 void
@@ -132,9 +60,9 @@ out_add(struct vt *vt, const void *s, size_t n)
 static void
 out_cp(struct vt *vt, uint32_t cp)
 {
-	char	u[4];
+	char	u[UTF8_MAX];
 
-	out_add(vt, u, (size_t)vt_utf8_put(u, cp));
+	out_add(vt, u, (size_t)utf8_put(u, cp));
 }
 
 /* Expand REP into count copies of the last glyph, at most a screenful. */
@@ -150,7 +78,7 @@ rep_expand(struct vt *vt, long count)
 	if (vt->last_n == 0 || vt->last_width < 1)
 		return;
 	for (i = 0; i < vt->last_n; i++)
-		gl += (size_t)vt_utf8_put(g + gl, vt->last[i]);
+		gl += (size_t)utf8_put(g + gl, vt->last[i]);
 	max = (long)vt->rows * vt->cols;
 	if (count > max)
 		count = max;
@@ -389,47 +317,29 @@ esc_byte(struct vt *vt, uint8_t b)
 	/* Other bytes are ignored and the escape goes on, as in libvterm. */
 }
 
-/* Give up on an incomplete UTF-8 sequence. */
-static void
-utf8_abort(struct vt *vt)
-{
-	if (vt->u8len > 0)
-		out_cp(vt, 0xfffd);
-	vt->u8len = 0;
-	vt->u8need = 0;
-}
-
 /* Handle a byte outside any escape sequence. */
 static void
 ground_byte(struct vt *vt, uint8_t b)
 {
 	uint32_t	cp;
+	int		n;
 
-	if (vt->u8len > 0) {
-		if (vt->u8len == 1 ? vt_utf8_second_ok(vt->u8[0], b) :
-		    (b & 0xc0) == 0x80) {
-			vt->u8[vt->u8len++] = b;
-			if (vt->u8len < vt->u8need)
-				return;
-			cp = vt_utf8_decode(vt->u8, vt->u8len);
-			if (cp >= 0x80 && cp <= 0x9f)
-				out_cp(vt, 0xfffd);
-			else
-				out_add(vt, vt->u8, (size_t)vt->u8len);
-			vt->u8len = 0;
-			vt->u8need = 0;
+	if (vt->u8.len > 0 || b >= 0x80) {
+		/* A sequence cut short is one U+FFFD, and b starts afresh. */
+		if ((n = utf8_stream_byte(&vt->u8, b, &cp)) == UTF8_CUT) {
+			out_cp(vt, UTF8_REPLACEMENT);
+			n = utf8_stream_byte(&vt->u8, b, &cp);
+		}
+		if (n == UTF8_MORE)
+			return;
+		if (n == UTF8_BAD || (cp >= 0x80 && cp <= 0x9f)) {
+			out_cp(vt, UTF8_REPLACEMENT);
 			return;
 		}
-		utf8_abort(vt);
-	}
-	if (b >= 0x80) {
-		if ((vt->u8need = vt_utf8_need(b)) == 0) {
-			out_cp(vt, 0xfffd);
+		if (cp >= 0x80) {
+			out_add(vt, vt->u8.b, (size_t)n);
 			return;
 		}
-		vt->u8[0] = b;
-		vt->u8len = 1;
-		return;
 	}
 	if (b == 0x1b) {
 		vt->nesc = 0;
@@ -620,9 +530,9 @@ mark_join(struct vt *vt, const uint8_t *p, size_t len)
 	struct vt_cell	*c;
 	uint32_t	 marks[COMB_MARKS], cp;
 	size_t		 used = 0;
-	int		 n = 0, need, k, added = 0, row, col;
+	int		 n = 0, need, added = 0, row, col;
 
-	if (!vt->tail_glyph || vt->fs != F_GROUND || vt->u8len != 0 ||
+	if (!vt->tail_glyph || vt->fs != F_GROUND || vt->u8.len != 0 ||
 	    vt->last_row < 0 || vt->last_row >= vt->rows ||
 	    vt->last_col + vt->last_width != vt->cols)
 		return 0;
@@ -637,16 +547,8 @@ mark_join(struct vt *vt, const uint8_t *p, size_t len)
 		memcpy(marks, vt->comb[c->comb - 1].m, (size_t)n * sizeof *marks);
 	}
 	while (used < len && p[used] >= 0x80) {
-		need = vt_utf8_need(p[used]);
-		if (need == 0 || used + (size_t)need > len ||
-		    !vt_utf8_second_ok(p[used], p[used + 1]))
-			break;
-		for (k = 2; k < need && (p[used + k] & 0xc0) == 0x80; k++)
-			;
-		if (k < need)
-			break;
-		cp = vt_utf8_decode(p + used, need);
-		if (!vt_is_combining(cp))
+		if ((need = utf8_decode(p + used, len - used, &cp)) < 0 ||
+		    !vt_is_combining(cp))
 			break;
 		if (n < COMB_MARKS)
 			marks[n++] = cp;
@@ -674,7 +576,7 @@ vt_filter_feed(struct vt *vt, const uint8_t *p, size_t len)
 	if (i == len)
 		return;
 	while (i < len) {
-		if (vt->fs != F_GROUND || vt->u8len != 0 || p[i] >= 0x80 ||
+		if (vt->fs != F_GROUND || vt->u8.len != 0 || p[i] >= 0x80 ||
 		    p[i] == 0x1b) {
 			ground = vt->fs == F_GROUND;
 			filter_byte(vt, p[i++]);
@@ -700,7 +602,7 @@ vt_filter_feed(struct vt *vt, const uint8_t *p, size_t len)
 	}
 	/* Text last (not an escape sequence's final byte): see mark_join(). */
 	vt->tail_glyph = ground && p[len - 1] >= 0x20 && p[len - 1] != 0x7f &&
-	    vt->fs == F_GROUND && vt->u8len == 0;
+	    vt->fs == F_GROUND && vt->u8.len == 0;
 	vt_filter_flush(vt);
 }
 
@@ -729,8 +631,7 @@ vt_filter_reset(struct vt *vt)
 {
 	vt_filter_flush(vt);
 	vt->fs = F_GROUND;
-	vt->u8len = 0;
-	vt->u8need = 0;
+	vt->u8.len = 0;
 	vt->nesc = 0;
 	vt->str_len = 0;
 	memset(&vt->csi, 0, sizeof vt->csi);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "vt.h"
 #include "vt-private.h"
 #include "xmalloc.h"
@@ -561,7 +562,7 @@ cells_text(const struct vt *vt, const struct vt_cell *c, int n,
     struct vt_sbuf *b)
 {
 	uint32_t	cp[GLYPH_CHARS];
-	char		u[4];
+	char		u[UTF8_MAX];
 	size_t		k, j, keep;
 	int		i;
 
@@ -576,7 +577,7 @@ cells_text(const struct vt *vt, const struct vt_cell *c, int n,
 		}
 		k = vt_cell_text(vt, &c[i], cp, GLYPH_CHARS);
 		for (j = 0; j < k; j++)
-			vt_sbuf_add(b, u, (size_t)vt_utf8_put(u, cp[j]));
+			vt_sbuf_add(b, u, (size_t)utf8_put(u, cp[j]));
 		if (c[i].ch != ' ')
 			keep = b->len;
 	}
@@ -630,11 +631,8 @@ last_try(const struct vt *vt, const struct vt_cell *c, int n, char *buf,
 		free(b.p);
 		return 0;
 	}
-	if (k > size - 1) {
-		k = size - 1;
-		while (k > 0 && ((uint8_t)s[k] & 0xc0) == 0x80)
-			k--;
-	}
+	if (k > size - 1)
+		k = utf8_cut(s, size - 1);
 	memcpy(buf, s, k);
 	buf[k] = '\0';
 	*len = k;

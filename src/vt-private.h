@@ -3,8 +3,7 @@
  * public header: nothing outside vt*.c includes it.
  *
  *  - vt-filter.c owns the byte filter in front of libvterm 0.1.4 (the
- *    F_* state, the CSI mirror, the string buffer, the output queue) and
- *    the UTF-8 helpers;
+ *    F_* state, the CSI mirror, the string buffer, the output queue);
  *  - vt-grid.c owns the cells: rows, screens, the scrollback ring, the
  *    pool of combining sequences, and text taken from them;
  *  - vt.c owns the VTerm and its VTermState, whose callbacks drive the
@@ -21,6 +20,7 @@
 
 #include <vterm.h>
 
+#include "utf8.h"
 #include "vt.h"
 
 #define CHUNK_MAX	65536		/* bytes per vterm_input_write() */
@@ -126,9 +126,7 @@ struct vt {
 
 	/* vt-filter.c: the byte filter. */
 	enum vt_fstate	  fs;
-	uint8_t		  u8[4];
-	int		  u8len;
-	int		  u8need;
+	struct utf8_stream u8;		/* a character read in pieces */
 	char		  esc[CSI_EXTRA];
 	int		  nesc;
 	struct vt_csi	  csi;
@@ -184,10 +182,6 @@ void		 vt_filter_free(struct vt *);
 void		 vt_filter_feed(struct vt *, const uint8_t *, size_t);
 void		 vt_filter_flush(struct vt *);
 void		 vt_filter_reset(struct vt *);
-int		 vt_utf8_put(char *, uint32_t);
-int		 vt_utf8_need(uint8_t);
-int		 vt_utf8_second_ok(uint8_t, uint8_t);
-uint32_t	 vt_utf8_decode(const uint8_t *, int);
 
 /* vt-grid.c */
 void		 vt_grid_init(struct vt *, int);

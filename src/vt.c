@@ -26,6 +26,7 @@
 
 #include <vterm.h>
 
+#include "utf8.h"
 #include "vt.h"
 #include "vt-private.h"
 #include "xmalloc.h"
@@ -348,10 +349,10 @@ static char *
 title_clean(const char *s)
 {
 	struct vt_sbuf	 b = { NULL, 0, 0 };
-	const uint8_t	*p = (const uint8_t *)s;
-	char		 u[4];
+	const uint8_t	*p = (const uint8_t *)s, *end = p + strlen(s);
+	char		 u[UTF8_MAX];
 	uint32_t	 cp;
-	int		 n, i;
+	int		 n;
 
 	vt_sbuf_add(&b, "", 0);
 	while (*p != '\0') {
@@ -361,22 +362,14 @@ title_clean(const char *s)
 			p++;
 			continue;
 		}
-		n = vt_utf8_need(*p);
-		for (i = 1; i < n; i++)
-			if (i == 1 ? !vt_utf8_second_ok(p[0], p[1]) :
-			    (p[i] & 0xc0) != 0x80)
-				break;
-		if (n == 0 || i < n) {
-			vt_sbuf_add(&b, u, (size_t)vt_utf8_put(u, 0xfffd));
-			p += n == 0 ? 1 : i;
-			continue;
-		}
-		cp = vt_utf8_decode(p, n);
-		if (cp >= 0x80 && cp <= 0x9f)
-			vt_sbuf_add(&b, u, (size_t)vt_utf8_put(u, 0xfffd));
+		/* Not UTF-8 (a maximal subpart) or C1: one U+FFFD. */
+		n = utf8_decode(p, (size_t)(end - p), &cp);
+		if (n < 0 || cp <= 0x9f)
+			vt_sbuf_add(&b, u, (size_t)utf8_put(u,
+			    UTF8_REPLACEMENT));
 		else
 			vt_sbuf_add(&b, (const char *)p, (size_t)n);
-		p += n;
+		p += n < 0 ? -n : n;
 	}
 	return b.p;
 }
@@ -920,7 +913,7 @@ vt_send_paste(struct vt *vt, const char *buf, size_t len)
 	char		 out[1024];
 	size_t		 i = 0, n = 0;
 	uint32_t	 cp;
-	int		 need, k;
+	int		 need;
 
 	vterm_keyboard_start_paste(vt->vterm);
 	while (i < len) {
@@ -935,17 +928,11 @@ vt_send_paste(struct vt *vt, const char *buf, size_t len)
 			i++;
 			continue;
 		}
-		need = vt_utf8_need(p[i]);
-		for (k = 1; k < need && i + (size_t)k < len; k++)
-			if (k == 1 ? !vt_utf8_second_ok(p[i], p[i + 1]) :
-			    (p[i + k] & 0xc0) != 0x80)
-				break;
-		if (need == 0 || k < need) {
-			n += (size_t)vt_utf8_put(out + n, 0xfffd);
-			i += need == 0 ? 1 : (size_t)k;
+		if ((need = utf8_decode(p + i, len - i, &cp)) < 0) {
+			n += (size_t)utf8_put(out + n, UTF8_REPLACEMENT);
+			i += (size_t)-need;
 			continue;
 		}
-		cp = vt_utf8_decode(p + i, need);
 		if (cp > 0x9f) {
 			memcpy(out + n, p + i, (size_t)need);
 			n += (size_t)need;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "fatal.h"
-#include "textesc.h"
 #include "xmalloc.h"
 
 /* Allocate size bytes (at least one) or die. */
@@ -96,31 +95,6 @@ xprintf(const char *fmt, ...)
 	s = xvprintf(fmt, ap);
 	va_end(ap);
 	return s;
-}
-
-/*
- * Return a copy of s[0..len) fit for a message: at most max bytes (cut at
- * a UTF-8 boundary, then "..."), with what a terminal would obey escaped
- * as textesc_visible() escapes it everywhere ("\e", "\x00", "\u009b").
- */
-char *
-xexcerpt(const char *s, size_t len, size_t max)
-{
-	const unsigned char	*u = (const unsigned char *)s;
-	char			*e, *r;
-	size_t			 n = len;
-
-	if (n > max) {
-		n = max;
-		while (n > 0 && (u[n] & 0xc0) == 0x80)
-			n--;
-	}
-	e = textesc_visible(s, n);
-	if (n == len)
-		return e;
-	r = xprintf("%s...", e);
-	free(e);
-	return r;
 }
 
 /* Append len bytes to b, keeping a NUL after them; it cannot fail. */

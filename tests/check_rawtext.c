@@ -3,8 +3,9 @@
  * One table of byte streams and the lines they must give: escape sequences
  * stripped (CSI, OSC ended by BEL or ST, DCS and the other strings, charset
  * and other ESC sequences), progress lines redrawn after CR keeping their
- * last state, CRLF, backspace, tabs, control characters, UTF-8.  Every case
- * is also fed one byte at a time and cut at every pair of places, and must
+ * last state, CRLF, backspace, tabs, control characters, UTF-8 and what
+ * is not UTF-8 (overlong forms and surrogates included).  Every case is
+ * also fed one byte at a time and cut at every pair of places, and must
  * give the same lines as when fed whole, also when the finished lines are
  * taken (rawtext_take) after every piece.  Lines longer than
  * RAWTEXT_LINE_MAX are cut.
@@ -17,6 +18,9 @@
 #include "rawtext.h"
 
 #define MAX_LINES	8
+
+/* U+FFFD, what stands for bytes that are not UTF-8. */
+#define FFFD		"\xef\xbf\xbd"
 
 /* The input as a string literal and its length (it may hold NUL bytes). */
 #define IN(s)		s, sizeof(s) - 1
@@ -97,6 +101,18 @@ static const struct rt_case rt_cases[] = {
 	{ "tab first", IN("\tx\t\n"), { "        x", NULL } },
 	{ "controls vanish", IN("a\001b\007c\177d\000e\016f\n"),
 	    { "abcdef", NULL } },
+
+	/* Not UTF-8 (utf8.h): one U+FFFD per maximal subpart. */
+	{ "invalid bytes", IN("a\xff" "b\x80" "c\xc3(\n"),
+	    { "a" FFFD "b" FFFD "c" FFFD "(", NULL } },
+	{ "overlong", IN("\xc0\xaf \xe0\x80\xaf \xf0\x8f\xbf\xbf\n"),
+	    { FFFD FFFD " " FFFD FFFD FFFD " " FFFD FFFD FFFD FFFD, NULL } },
+	{ "surrogate", IN("<\xed\xa0\x80\xed\xbf\xbf>\n"),
+	    { "<" FFFD FFFD FFFD FFFD FFFD FFFD ">", NULL } },
+	{ "above U+10FFFF", IN("\xf4\x90\x80\x80\xf4\x8f\xbf\xbf\n"),
+	    { FFFD FFFD FFFD FFFD "\xf4\x8f\xbf\xbf", NULL } },
+	{ "cut short", IN("\xe2\x82\033[1mA\xf0\x9f\x98\n\xe2"),
+	    { FFFD "A" FFFD, FFFD, NULL } },
 };
 
 /* Feed pieces of c->in cut at the given places; return the lines. */
