@@ -188,8 +188,6 @@ struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
 char			*cmd_job_label(const struct job *, int brief);
 char			*cmd_leave_hint(void);
 int			 cmd_parse_seconds(const char *, double max, double *);
-/* The longest timeout of spawn, wait and run: a year, in seconds. */
-#define CMD_MAX_SECONDS		31536000.0
 struct job		*cmd_start_config_job(struct cmd_ctx *,
 			    const struct config_job *,
 			    const struct expand_param *, size_t);

@@ -69,6 +69,12 @@ enum config_cond {
  * when no [[job]] has it, is the deck's [browser] (CDP Ready is ready).
  */
 #define CONFIG_DEP_BROWSER	"browser"
+
+/*
+ * The longest time any timeout may be, in seconds: a year.  A job's
+ * timeout option, spawn --timeout, wait --timeout and run --timeout.
+ */
+#define CONFIG_MAX_SECONDS	31536000.0
 struct config_dep {
 	char		*name;		/* a [[job]] of this file, or */
 	int		 browser;	/*   1: "browser", the [browser] */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "expand.h"
 #include "job.h"
 #include "jobtable.h"
@@ -610,10 +611,10 @@ cmd_spawn_io(struct cmd_ctx *ctx, struct job_spec *spec, char **input)
 
 	*input = NULL;
 	if ((value = ctx->opts[SPAWN_TIMEOUT].value) != NULL) {
-		if (cmd_parse_seconds(value, CMD_MAX_SECONDS, &secs) != 0) {
+		if (cmd_parse_seconds(value, CONFIG_MAX_SECONDS, &secs) != 0) {
 			cmd_usage_error(ctx, "spawn: --timeout wants seconds "
 			    "from 0 to %.0f (0: none), not '%s'",
-			    CMD_MAX_SECONDS, value);
+			    CONFIG_MAX_SECONDS, value);
 			return -1;
 		}
 		spec->timeout_ms = (int64_t)(secs * 1000.0 + 0.5);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "jobtable.h"
 #include "xmalloc.h"
 
@@ -53,10 +54,10 @@ cmd_wait_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		    "(jobdeck ctl wait)");
 		return;
 	}
-	if (t->count > 0 && cmd_parse_seconds(t->value, CMD_MAX_SECONDS,
+	if (t->count > 0 && cmd_parse_seconds(t->value, CONFIG_MAX_SECONDS,
 	    &secs) != 0) {
 		cmd_usage_error(ctx, "wait: --timeout wants seconds from 0 to "
-		    "%.0f, not '%s'", CMD_MAX_SECONDS, t->value);
+		    "%.0f, not '%s'", CONFIG_MAX_SECONDS, t->value);
 		return;
 	}
 	jobs = xcalloc((size_t)(argc - ctx->first), sizeof *jobs);

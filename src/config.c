@@ -166,7 +166,7 @@ const struct config_option config_options[] = {
 	  .help = "start from jobdeck's environment; false: from env alone",
 	  .offset = JOB(inherit_env) },
 	{ .section = "job", .name = "timeout", .type = CONFIG_NUMBER,
-	  .def = "0", .min = 0, .max = 31536000,
+	  .def = "0", .min = 0, .max = CONFIG_MAX_SECONDS,
 	  .help = "seconds a run may last before it is stopped; 0: no limit",
 	  .offset = JOB(timeout) },
 	{ .section = "job", .name = "input", .type = CONFIG_STRING,

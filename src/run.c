@@ -357,11 +357,11 @@ run_parse(int argc, char **argv, struct run_opts *o)
 			o->json = 1;
 			break;
 		case RUN_OPT_TIMEOUT:
-			if (cmd_parse_seconds(p.value, CMD_MAX_SECONDS,
+			if (cmd_parse_seconds(p.value, CONFIG_MAX_SECONDS,
 			    &o->timeout) != 0) {
 				fprintf(stderr, "jobdeck run: --timeout wants "
 				    "seconds from 0 to %.0f, not '%s'\n",
-				    CMD_MAX_SECONDS, p.value);
+				    CONFIG_MAX_SECONDS, p.value);
 				goto usage;
 			}
 			o->has_timeout = 1;
