@@ -194,6 +194,7 @@ static void	sessionsh_lost(struct sessionsh *, const char *);
 static void	sessionsh_ended_cb(void *);
 static void	sessionsh_fix_clear(struct sessionsh *);
 static void	sessionsh_cancel_timer(struct sessionsh *);
+static int	sessionsh_unreadable(struct sessionsh *, const char *);
 static int	sessionsh_check_dump(struct sessionsh *,
 		    struct sessionsh_dump *, size_t *, int *);
 static void	sessionsh_take_state(struct sessionsh *,
@@ -820,6 +821,18 @@ sessionsh_env_failed(struct sessionsh *sh, const struct sessionsh_dump *d,
 	free(tmp);
 }
 
+/* The dump cannot be read (why): the line fails; return -1. */
+static int
+sessionsh_unreadable(struct sessionsh *sh, const char *why)
+{
+	char	*msg;
+
+	msg = xprintf("the session shell's state cannot be read: %s", why);
+	sessionsh_lost(sh, msg);
+	free(msg);
+	return -1;
+}
+
 /*
  * Check the dump in sh->out: its sections, the line's status (into
  * *status) and cwd (after *ks bytes of S), and env's status.  Return 0
@@ -834,38 +847,26 @@ sessionsh_check_dump(struct sessionsh *sh, struct sessionsh_dump *d,
 	size_t		 k;
 	int		 env_status;
 
-	if (sessionsh_cut(sh, d) != 0) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "a marker is missing");
-		return -1;
-	}
+	if (sessionsh_cut(sh, d) != 0)
+		return sessionsh_unreadable(sh, "a marker is missing");
 	at = d->at[SESSIONSH_S];
 	*ks = sessionsh_status(at, d->len[SESSIONSH_S], status);
 	/* pwd's output: the cwd (newlines and all) and one newline. */
 	if (*ks == 0 || d->len[SESSIONSH_S] < *ks + 2 || at[*ks] != '/' ||
 	    at[d->len[SESSIONSH_S] - 1] != '\n' ||
-	    memchr(at + *ks, '\0', d->len[SESSIONSH_S] - *ks) != NULL) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "no status and absolute cwd");
-		return -1;
-	}
+	    memchr(at + *ks, '\0', d->len[SESSIONSH_S] - *ks) != NULL)
+		return sessionsh_unreadable(sh, "no status and absolute cwd");
 	at = d->at[SESSIONSH_V];
-	if ((k = sessionsh_status(at, d->len[SESSIONSH_V], &env_status)) == 0) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "no status of env");
-		return -1;
-	}
+	if ((k = sessionsh_status(at, d->len[SESSIONSH_V], &env_status)) == 0)
+		return sessionsh_unreadable(sh, "no status of env");
 	if (env_status != 0) {
 		sessionsh_env_failed(sh, d, env_status, at + k);
 		return -1;
 	}
 	at = d->at[SESSIONSH_E];
 	end = at + d->len[SESSIONSH_E];
-	if (at < end && end[-1] != '\0') {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "env's output is cut");
-		return -1;
-	}
+	if (at < end && end[-1] != '\0')
+		return sessionsh_unreadable(sh, "env's output is cut");
 	return 0;
 }
 
