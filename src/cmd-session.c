@@ -103,9 +103,13 @@ cmd_cd_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	cmd_message(ctx, "%s", session_cwd(ctx->session));
 }
 
-/* export NAME=VALUE...: set variables in the session's environment. */
+/*
+ * Run an export or unset: in the session shell if there is one, else
+ * apply fn to each argument in turn, stopping at the first error.
+ */
 static void
-cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
+cmd_session_each(struct cmd_ctx *ctx, int argc, char **argv,
+    int (*fn)(struct session *, const char *, char **))
 {
 	char	*cause = NULL;
 	int	 i;
@@ -113,7 +117,7 @@ cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_session_argv(ctx, argc, argv))
 		return;
 	for (i = 1; i < argc; i++) {
-		if (session_export(ctx->session, argv[i], &cause) != 0) {
+		if (fn(ctx->session, argv[i], &cause) != 0) {
 			cmd_error(ctx, "%s", cause);
 			free(cause);
 			return;
@@ -121,22 +125,18 @@ cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 }
 
+/* export NAME=VALUE...: set variables in the session's environment. */
+static void
+cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	cmd_session_each(ctx, argc, argv, session_export);
+}
+
 /* unset NAME...: remove variables from the session's environment. */
 static void
 cmd_unset_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char	*cause = NULL;
-	int	 i;
-
-	if (cmd_session_argv(ctx, argc, argv))
-		return;
-	for (i = 1; i < argc; i++) {
-		if (session_unset(ctx->session, argv[i], &cause) != 0) {
-			cmd_error(ctx, "%s", cause);
-			free(cause);
-			return;
-		}
-	}
+	cmd_session_each(ctx, argc, argv, session_unset);
 }
 
 /* Return the value of NAME (the part of entry before '=') in env, or NULL. */
@@ -176,82 +176,130 @@ cmd_session_add(char ***lines, int *n, char *line)
 }
 
 /*
- * session: show the cwd, the variables set or removed, aliases, functions.
- * A read-only client sees the names of the variables set, not their
- * values (an API key is a secret; "set" maps each name to null).
+ * Whether the entry of the session's environment is one the session set:
+ * not bookkeeping, and not jobdeck's own variable with the same value.
+ */
+static int
+cmd_session_is_set(const char *entry)
+{
+	const char	*v = cmd_session_lookup(environ, entry);
+
+	return !cmd_session_hidden(entry) &&
+	    (v == NULL || strcmp(v, strchr(entry, '=') + 1) != 0);
+}
+
+/* Whether the entry of jobdeck's environment is not in the session's env. */
+static int
+cmd_session_is_removed(char *const *env, const char *entry)
+{
+	return !cmd_session_hidden(entry) && strchr(entry, '=') != NULL &&
+	    cmd_session_lookup(env, entry) == NULL;
+}
+
+/* Return the session shell's alias or function names, or NULL if none. */
+static char *const *
+cmd_session_names(const struct cmd_ctx *ctx, int functions)
+{
+	if (ctx->sessionsh == NULL)
+		return NULL;
+	return functions ? sessionsh_functions(ctx->sessionsh) :
+	    sessionsh_aliases(ctx->sessionsh);
+}
+
+/* Add key and names (NULL-terminated, or NULL) as a JSON array to jb. */
+static void
+cmd_session_json_names(struct json_buf *jb, const char *key,
+    char *const *names)
+{
+	int	i;
+
+	json_key(jb, key);
+	json_array_begin(jb);
+	for (i = 0; names != NULL && names[i] != NULL; i++)
+		json_put_string(jb, names[i]);
+	json_array_end(jb);
+}
+
+/*
+ * Add the variables set ("set", each name to its value, or to null for a
+ * read-only client) and removed ("removed", the names) to jb.
  */
 static void
-cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
+cmd_session_json_vars(struct cmd_ctx *ctx, struct json_buf *jb,
+    char **env)
 {
-	struct json_buf	  jb;
-	char		**env, **lines = NULL, *doc;
-	char *const	 *names;
-	const char	 *v;
-	int		  i, n = 0, k;
+	char	*name;
+	size_t	 k;
+	int	 i;
 
-	(void)argc;
-	(void)argv;
-	env = session_env(ctx->session);
-	if (ctx->json) {
-		json_init(&jb);
-		json_object_begin(&jb);
-		json_key(&jb, "cwd");
-		json_put_string(&jb, session_cwd(ctx->session));
-		json_key(&jb, "shell");
-		if (ctx->sessionsh != NULL)
-			json_put_string(&jb, sessionsh_shell(ctx->sessionsh));
+	json_key(jb, "set");
+	json_object_begin(jb);
+	for (i = 0; env[i] != NULL; i++) {
+		if (!cmd_session_is_set(env[i]))
+			continue;
+		k = strcspn(env[i], "=");
+		name = xstrndup(env[i], k);
+		json_key(jb, name);
+		free(name);
+		if (ctx->read_only)
+			json_put_null(jb);
 		else
-			json_put_null(&jb);
-		json_key(&jb, "set");
-		json_object_begin(&jb);
-		for (i = 0; env[i] != NULL; i++) {
-			v = cmd_session_lookup(environ, env[i]);
-			if (cmd_session_hidden(env[i]) || (v != NULL &&
-			    strcmp(v, strchr(env[i], '=') + 1) == 0))
-				continue;
-			k = (int)strcspn(env[i], "=");
-			doc = xstrndup(env[i], (size_t)k);
-			json_key(&jb, doc);
-			free(doc);
-			if (ctx->read_only)
-				json_put_null(&jb);
-			else
-				json_put_string(&jb, env[i] + k + 1);
-		}
-		json_object_end(&jb);
-		json_key(&jb, "removed");
-		json_array_begin(&jb);
-		for (i = 0; environ[i] != NULL; i++) {
-			if (cmd_session_hidden(environ[i]) ||
-			    strchr(environ[i], '=') == NULL ||
-			    cmd_session_lookup(env, environ[i]) != NULL)
-				continue;
-			json_put_stringn(&jb, environ[i],
-			    strcspn(environ[i], "="));
-		}
-		json_array_end(&jb);
-		json_key(&jb, "aliases");
-		json_array_begin(&jb);
-		names = ctx->sessionsh != NULL ?
-		    sessionsh_aliases(ctx->sessionsh) : NULL;
-		for (i = 0; names != NULL && names[i] != NULL; i++)
-			json_put_string(&jb, names[i]);
-		json_array_end(&jb);
-		json_key(&jb, "functions");
-		json_array_begin(&jb);
-		names = ctx->sessionsh != NULL ?
-		    sessionsh_functions(ctx->sessionsh) : NULL;
-		for (i = 0; names != NULL && names[i] != NULL; i++)
-			json_put_string(&jb, names[i]);
-		json_array_end(&jb);
-		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, doc);
-		free(doc);
-		session_env_free(env);
-		return;
+			json_put_string(jb, env[i] + k + 1);
 	}
+	json_object_end(jb);
+	json_key(jb, "removed");
+	json_array_begin(jb);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (cmd_session_is_removed(env, environ[i]))
+			json_put_stringn(jb, environ[i],
+			    strcspn(environ[i], "="));
+	}
+	json_array_end(jb);
+}
+
+/* Show the session (its environment env) as one JSON object. */
+static void
+cmd_session_json(struct cmd_ctx *ctx, char **env)
+{
+	struct json_buf	 jb;
+	char		*doc;
+
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "cwd");
+	json_put_string(&jb, session_cwd(ctx->session));
+	json_key(&jb, "shell");
+	if (ctx->sessionsh != NULL)
+		json_put_string(&jb, sessionsh_shell(ctx->sessionsh));
+	else
+		json_put_null(&jb);
+	cmd_session_json_vars(ctx, &jb, env);
+	cmd_session_json_names(&jb, "aliases", cmd_session_names(ctx, 0));
+	cmd_session_json_names(&jb, "functions", cmd_session_names(ctx, 1));
+	json_object_end(&jb);
+	doc = json_finish(&jb, NULL);
+	json_clear(&jb);
+	cmd_json(ctx, doc);
+	free(doc);
+}
+
+/* Add a line "what: name" for each of names (or NULL) to lines. */
+static void
+cmd_session_add_names(char ***lines, int *n, const char *what,
+    char *const *names)
+{
+	int	i;
+
+	for (i = 0; names != NULL && names[i] != NULL; i++)
+		cmd_session_add(lines, n, xprintf("%s: %s", what, names[i]));
+}
+
+/* Show the session (its environment env) as lines of text. */
+static void
+cmd_session_text(struct cmd_ctx *ctx, char **env)
+{
+	char	**lines = NULL;
+	int	  i, n = 0;
 
 	cmd_session_add(&lines, &n, xprintf("cwd: %s",
 	    session_cwd(ctx->session)));
@@ -259,9 +307,7 @@ cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    xprintf("shell: %s", sessionsh_shell(ctx->sessionsh)) :
 	    xstrdup("shell: none (cd, export and unset built in)"));
 	for (i = 0; env[i] != NULL; i++) {
-		v = cmd_session_lookup(environ, env[i]);
-		if (cmd_session_hidden(env[i]) || (v != NULL &&
-		    strcmp(v, strchr(env[i], '=') + 1) == 0))
+		if (!cmd_session_is_set(env[i]))
 			continue;
 		if (ctx->read_only)
 			cmd_session_add(&lines, &n, xprintf("set: %.*s",
@@ -271,24 +317,35 @@ cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			    env[i]));
 	}
 	for (i = 0; environ[i] != NULL; i++) {
-		if (cmd_session_hidden(environ[i]) ||
-		    strchr(environ[i], '=') == NULL ||
-		    cmd_session_lookup(env, environ[i]) != NULL)
-			continue;
-		cmd_session_add(&lines, &n, xprintf("removed: %.*s",
-		    (int)strcspn(environ[i], "="), environ[i]));
+		if (cmd_session_is_removed(env, environ[i]))
+			cmd_session_add(&lines, &n, xprintf("removed: %.*s",
+			    (int)strcspn(environ[i], "="), environ[i]));
 	}
-	names = ctx->sessionsh != NULL ? sessionsh_aliases(ctx->sessionsh) :
-	    NULL;
-	for (i = 0; names != NULL && names[i] != NULL; i++)
-		cmd_session_add(&lines, &n, xprintf("alias: %s", names[i]));
-	names = ctx->sessionsh != NULL ? sessionsh_functions(ctx->sessionsh) :
-	    NULL;
-	for (i = 0; names != NULL && names[i] != NULL; i++)
-		cmd_session_add(&lines, &n, xprintf("function: %s", names[i]));
+	cmd_session_add_names(&lines, &n, "alias", cmd_session_names(ctx, 0));
+	cmd_session_add_names(&lines, &n, "function",
+	    cmd_session_names(ctx, 1));
 	cmd_show(ctx, "Session", lines, n, 0);
 	for (i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
+}
+
+/*
+ * session: show the cwd, the variables set or removed, aliases, functions.
+ * A read-only client sees the names of the variables set, not their
+ * values (an API key is a secret; "set" maps each name to null).
+ */
+static void
+cmd_session_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char	**env;
+
+	(void)argc;
+	(void)argv;
+	env = session_env(ctx->session);
+	if (ctx->json)
+		cmd_session_json(ctx, env);
+	else
+		cmd_session_text(ctx, env);
 	session_env_free(env);
 }

@@ -139,6 +139,20 @@ struct expand_words {
 	size_t		  ncmds;
 };
 
+/* Where a scan of an interpreter's or a program's words is. */
+struct expand_scan {
+	const struct expand_prog *p;
+	enum expand_role	 pending;	/* the awaited argument's */
+	size_t			 operands;
+	int			 options;	/* options are still read */
+	int			 have_prog;	/* the program is given */
+	int			 opt_prog;	/* ... by an option */
+	int			 from_stdin;	/* ... to come on the input */
+	int			 script;	/* ... as a script */
+	int			 waiting;	/* an argument is next */
+	int			 gives;		/* ... and is the program */
+};
+
 static const struct expand_prog expand_progs[] = {
 	/* POSIX shells: -c makes the first operand the command string. */
 	{ "sh", EXPAND_KIND_SH, EXPAND_PROG_STDIN, "o", NULL, NULL, NULL, 0 },
@@ -242,6 +256,15 @@ static void	 expand_plan_rest(struct expand_plan *, size_t, size_t,
 		     enum expand_role, size_t);
 static void	 expand_plan_sh(char *const *, size_t, size_t,
 		     struct expand_plan *);
+static void	 expand_scan_gives(struct expand_scan *, int);
+static void	 expand_scan_code_read(struct expand_scan *);
+static int	 expand_scan_argument(struct expand_scan *, const char *,
+		     enum expand_role *);
+static void	 expand_scan_long(struct expand_scan *, const char *);
+static void	 expand_scan_short(struct expand_scan *, const char *);
+static enum expand_role expand_scan_operand(struct expand_scan *,
+		     const char *);
+static enum expand_role expand_scan_word(struct expand_scan *, const char *);
 static int	 expand_scan_interp(const struct expand_prog *,
 		     char *const *, size_t, size_t, struct expand_plan *,
 		     int);
@@ -407,6 +430,130 @@ expand_plan_sh(char *const *w, size_t n, size_t at, struct expand_plan *plan)
 		plan->input = EXPAND_ROLE_SHELL;
 }
 
+/* Note whether the option just read gives the program (gives). */
+static void
+expand_scan_gives(struct expand_scan *sc, int gives)
+{
+	sc->gives = gives;
+	sc->have_prog |= gives;
+	sc->opt_prog |= gives;
+}
+
+/* The code giving the program was read: some programs' options end. */
+static void
+expand_scan_code_read(struct expand_scan *sc)
+{
+	if (sc->gives && (sc->p->flags & EXPAND_PROG_CODE_ENDS))
+		sc->options = 0;
+}
+
+/*
+ * Read w as the argument an option awaits, into *role; return 0 if it
+ * looks like an option instead (read as one, to be safe).
+ */
+static int
+expand_scan_argument(struct expand_scan *sc, const char *w,
+    enum expand_role *role)
+{
+	sc->waiting = 0;
+	if (expand_is_option(w, 0) && sc->options)
+		return 0;
+	*role = sc->pending;
+	if (sc->gives && (strcmp(w, "-") == 0 || strcmp(w, "/dev/stdin") == 0))
+		sc->from_stdin = 1;
+	expand_scan_code_read(sc);
+	return 1;
+}
+
+/* Read the long option w ("--NAME" or "--NAME=VALUE"). */
+static void
+expand_scan_long(struct expand_scan *sc, const char *w)
+{
+	int	k;
+
+	k = expand_long(sc->p->longs, w);
+	expand_scan_gives(sc, k == 'p');
+	if (strchr(w, '=') == NULL && k != EXPAND_LONG_NONE) {
+		sc->waiting = 1;
+		sc->pending = k == 'a' ? EXPAND_ROLE_DATA : EXPAND_ROLE_CODE;
+	} else
+		expand_scan_code_read(sc);
+}
+
+/*
+ * Read the cluster of short options w; a code letter anywhere counts
+ * (perl -lne), and its argument is the rest of the word or the next one.
+ */
+static void
+expand_scan_short(struct expand_scan *sc, const char *w)
+{
+	const char	*c, *code = NULL, *arg = NULL;
+
+	for (c = w + 1; *c != '\0' && code == NULL; c++) {
+		if (expand_has(sc->p->code, *c))
+			code = c;
+		else if (arg == NULL && expand_has(sc->p->arg, *c))
+			arg = c;
+	}
+	if (code != NULL) {
+		expand_scan_gives(sc, expand_has(sc->p->prog, *code));
+		if (code[1] == '\0') {
+			sc->waiting = 1;
+			sc->pending = EXPAND_ROLE_CODE;
+		} else
+			expand_scan_code_read(sc);
+	} else if (arg != NULL && arg[1] == '\0') {
+		sc->waiting = 1;
+		sc->gives = 0;
+		sc->pending = EXPAND_ROLE_DATA;
+	}
+}
+
+/*
+ * Return the role of the operand w: the first is the program (awk's
+ * code, or an interpreter's script) unless an option gave one.
+ */
+static enum expand_role
+expand_scan_operand(struct expand_scan *sc, const char *w)
+{
+	enum expand_role	role;
+	int			permute = sc->p->flags & EXPAND_PROG_PERMUTE;
+
+	role = permute && sc->options ? EXPAND_ROLE_OPERAND : EXPAND_ROLE_DATA;
+	if (sc->operands++ == 0 && !sc->have_prog) {
+		if (sc->p->kind == EXPAND_KIND_PROGRAM)
+			role = EXPAND_ROLE_CODE;
+		else {
+			role = EXPAND_ROLE_OPERAND;
+			sc->script = 1;
+			sc->from_stdin = strcmp(w, "-") == 0;
+		}
+		sc->have_prog = 1;
+	}
+	if (!permute)
+		sc->options = 0;
+	return role;
+}
+
+/* Read the next word w of the scan; return its role. */
+static enum expand_role
+expand_scan_word(struct expand_scan *sc, const char *w)
+{
+	enum expand_role	role = EXPAND_ROLE_OPTION;
+
+	if (sc->waiting && expand_scan_argument(sc, w, &role))
+		return role;
+	if (sc->options && strcmp(w, "--") == 0)
+		sc->options = 0;
+	else if (sc->options && strncmp(w, "--", 2) == 0)
+		expand_scan_long(sc, w);
+	else if (sc->options && expand_is_option(w, 0))
+		expand_scan_short(sc, w);
+	else
+		role = expand_scan_operand(sc, w);
+	return role;
+}
+
 /*
  * Scan the words after the interpreter or program p at word at, setting
  * their roles if set is 1; return 1 if an option gives p its program.
@@ -415,93 +562,20 @@ static int
 expand_scan_interp(const struct expand_prog *p, char *const *w, size_t n,
     size_t at, struct expand_plan *plan, int set)
 {
-	enum expand_role	 pending = EXPAND_ROLE_DATA, role;
-	const char		*c, *code, *arg;
-	size_t			 i, operands = 0;
-	int			 options = 1, have_prog = 0, from_stdin = 0;
-	int			 waiting = 0, k, script = 0, gives = 0;
-	int			 opt_prog = 0;
+	struct expand_scan	 sc;
+	enum expand_role	 role;
+	size_t			 i;
 
+	memset(&sc, 0, sizeof sc);
+	sc.p = p;
+	sc.pending = EXPAND_ROLE_DATA;
+	sc.options = 1;
 	/* GNU getopt takes options after operands: look ahead for them. */
 	if (set && (p->flags & EXPAND_PROG_PERMUTE))
-		have_prog = expand_scan_interp(p, w, n, at, plan, 0);
+		sc.have_prog = expand_scan_interp(p, w, n, at, plan, 0);
 
 	for (i = at + 1; i < n; i++) {
-		role = EXPAND_ROLE_OPTION;
-		if (waiting) {
-			waiting = 0;
-			if (!expand_is_option(w[i], 0) || !options) {
-				role = pending;
-				if (gives && (strcmp(w[i], "-") == 0 ||
-				    strcmp(w[i], "/dev/stdin") == 0))
-					from_stdin = 1;
-				if (gives &&
-				    (p->flags & EXPAND_PROG_CODE_ENDS))
-					options = 0;
-				goto next;
-			}
-			/* Looks like an option: read it as one, to be safe. */
-		}
-		if (options && strcmp(w[i], "--") == 0) {
-			options = 0;
-			goto next;
-		}
-		if (options && strncmp(w[i], "--", 2) == 0) {
-			k = expand_long(p->longs, w[i]);
-			gives = k == 'p';
-			have_prog |= gives;
-			opt_prog |= gives;
-			if (strchr(w[i], '=') == NULL && k != EXPAND_LONG_NONE) {
-				waiting = 1;
-				pending = k == 'a' ? EXPAND_ROLE_DATA :
-				    EXPAND_ROLE_CODE;
-			} else if (gives && (p->flags & EXPAND_PROG_CODE_ENDS))
-				options = 0;
-			goto next;
-		}
-		if (options && expand_is_option(w[i], 0)) {
-			/* A code letter anywhere counts (perl -lne). */
-			code = arg = NULL;
-			for (c = w[i] + 1; *c != '\0' && code == NULL; c++) {
-				if (expand_has(p->code, *c))
-					code = c;
-				else if (arg == NULL && expand_has(p->arg, *c))
-					arg = c;
-			}
-			if (code != NULL) {
-				gives = expand_has(p->prog, *code);
-				have_prog |= gives;
-				opt_prog |= gives;
-				if (code[1] == '\0') {
-					waiting = 1;
-					pending = EXPAND_ROLE_CODE;
-				} else if (gives &&
-				    (p->flags & EXPAND_PROG_CODE_ENDS))
-					options = 0;
-			} else if (arg != NULL && arg[1] == '\0') {
-				waiting = 1;
-				gives = 0;
-				pending = EXPAND_ROLE_DATA;
-			}
-			goto next;
-		}
-
-		/* An operand. */
-		role = (p->flags & EXPAND_PROG_PERMUTE) && options ?
-		    EXPAND_ROLE_OPERAND : EXPAND_ROLE_DATA;
-		if (operands++ == 0 && !have_prog) {
-			if (p->kind == EXPAND_KIND_PROGRAM)
-				role = EXPAND_ROLE_CODE;
-			else {
-				role = EXPAND_ROLE_OPERAND;
-				script = 1;
-				from_stdin = strcmp(w[i], "-") == 0;
-			}
-			have_prog = 1;
-		}
-		if (!(p->flags & EXPAND_PROG_PERMUTE))
-			options = 0;
-next:
+		role = expand_scan_word(&sc, w[i]);
 		if (set) {
 			plan->role[i] = role;
 			plan->reader[i] = at;
@@ -510,11 +584,11 @@ next:
 	if (set) {
 		plan->input_reader = at;
 		plan->input = EXPAND_ROLE_DATA;
-		if (from_stdin || ((p->flags & EXPAND_PROG_STDIN) &&
-		    !have_prog && !script))
+		if (sc.from_stdin || ((p->flags & EXPAND_PROG_STDIN) &&
+		    !sc.have_prog && !sc.script))
 			plan->input = EXPAND_ROLE_CODE;
 	}
-	return opt_prog;
+	return sc.opt_prog;
 }
 
 /*

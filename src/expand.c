@@ -132,6 +132,19 @@ static size_t	 expand_column(const struct expand_state *, const char *);
 static int	 expand_add(struct expand_state *, const char *, size_t);
 static void	 expand_push(struct expand_state *, enum expand_sh);
 static int	 expand_is_plain(enum expand_sh);
+static void	 expand_close(struct expand_state *);
+static int	 expand_track_quoted(struct expand_state *, char);
+static int	 expand_track_dollar(struct expand_state *, char);
+static void	 expand_track_paren(struct expand_state *, char,
+		     const struct expand_after *);
+static void	 expand_track_bracket(struct expand_state *, char,
+		     const struct expand_after *);
+static void	 expand_track_code(struct expand_state *, char,
+		     const struct expand_after *);
+static void	 expand_track_word(struct expand_state *, char, enum expand_sh,
+		     const struct expand_after *);
+static int	 expand_track_escape(struct expand_state *, char,
+		     const struct expand_after *);
 static void	 expand_track(struct expand_state *, char);
 static int	 expand_emit(struct expand_state *, const char *, size_t);
 static const char *expand_match(const char *, const char *);
@@ -194,68 +207,35 @@ expand_is_plain(enum expand_sh type)
 	return type == EXPAND_SH_NONE || type == EXPAND_SH_CMD;
 }
 
-/* Move the shell tracker over one character the shell will read. */
+/* Close a bracket or parenthesis of the top level, or the level itself. */
 static void
-expand_track(struct expand_state *st, char c)
+expand_close(struct expand_state *st)
 {
-	struct expand_level	*l;
-	struct expand_after	 prev = st->after;
-	enum expand_sh		 type;
+	struct expand_level	*l = &st->stack[st->depth];
 
-	memset(&st->after, 0, sizeof st->after);
-	if (st->lost != NULL)
-		return;
-	l = &st->stack[st->depth];
-	type = l->type;
-	if (st->comment) {
-		if (c == '\n') {
-			st->comment = 0;
-			st->after.blank = 1;
-		}
-		return;
-	}
-	if (st->escaped) {
-		/* A \ and newline vanish: the shell reads on as before them. */
-		st->escaped = 0;
-		if (c == '\n')
-			st->after = st->saved;
-		return;
-	}
-	if (c == '\\' && type != EXPAND_SH_SQ) {
-		st->escaped = 1;
-		st->saved = prev;
-		return;
-	}
-	if (prev.dollar && type != EXPAND_SH_SQ && type != EXPAND_SH_BQ) {
-		if (c == '(') {
-			expand_push(st, EXPAND_SH_CMD);
-			st->after.opened = st->after.blank = 1;
-			return;
-		}
-		if (c == '{') {
-			expand_push(st, EXPAND_SH_BRACE);
-			return;
-		}
-		if (c == '[') {
-			expand_push(st, EXPAND_SH_OLDARITH);
-			return;
-		}
-		/* bash's $'...' has escapes and dash's has none: give up. */
-		if (c == '\'' && type != EXPAND_SH_DQ) {
-			st->lost = "after $'...'";
-			return;
-		}
-	}
+	if (l->parens == 0)
+		st->depth--;
+	else
+		l->parens--;
+}
 
-	switch (type) {
+/*
+ * Track a character inside quotes that hold no code ('...', `...`,
+ * "..."): only the closing quote, and in "..." a ` or a $, count.
+ * Return 1 if c was such a character.
+ */
+static int
+expand_track_quoted(struct expand_state *st, char c)
+{
+	switch (st->stack[st->depth].type) {
 	case EXPAND_SH_SQ:
 		if (c == '\'')
 			st->depth--;
-		return;
+		return 1;
 	case EXPAND_SH_BQ:
 		if (c == '`')
 			st->depth--;
-		return;
+		return 1;
 	case EXPAND_SH_DQ:
 		if (c == '"')
 			st->depth--;
@@ -263,75 +243,158 @@ expand_track(struct expand_state *st, char c)
 			expand_push(st, EXPAND_SH_BQ);
 		else if (c == '$')
 			st->after.dollar = 1;
-		return;
+		return 1;
 	default:
-		break;
+		return 0;
 	}
+}
 
-	if (c == '(' && type == EXPAND_SH_CMD && prev.opened) {
+/*
+ * Track the character after a '$' ($(, ${, $[ or $'); return 1 if it
+ * made one of those, 0 if it is read as any other character.
+ */
+static int
+expand_track_dollar(struct expand_state *st, char c)
+{
+	enum expand_sh	type = st->stack[st->depth].type;
+
+	if (type == EXPAND_SH_SQ || type == EXPAND_SH_BQ)
+		return 0;
+	if (c == '(') {
+		expand_push(st, EXPAND_SH_CMD);
+		st->after.opened = st->after.blank = 1;
+		return 1;
+	}
+	if (c == '{') {
+		expand_push(st, EXPAND_SH_BRACE);
+		return 1;
+	}
+	if (c == '[') {
+		expand_push(st, EXPAND_SH_OLDARITH);
+		return 1;
+	}
+	/* bash's $'...' has escapes and dash's has none: give up. */
+	if (c == '\'' && type != EXPAND_SH_DQ) {
+		st->lost = "after $'...'";
+		return 1;
+	}
+	return 0;
+}
+
+/* Track a '(' or ')' in code: subshells, $(...) and arithmetic. */
+static void
+expand_track_paren(struct expand_state *st, char c,
+    const struct expand_after *prev)
+{
+	struct expand_level	*l = &st->stack[st->depth];
+	enum expand_sh		 type = l->type;
+
+	if (c == ')') {
+		if (type == EXPAND_SH_CMD || type == EXPAND_SH_ARITH)
+			expand_close(st);
+	} else if (type == EXPAND_SH_CMD && prev->opened) {
 		/* $(( is arithmetic. */
 		l->type = EXPAND_SH_ARITH;
 		l->parens = 1;
-	} else if (c == '(' && expand_is_plain(type) && prev.paren) {
+	} else if (expand_is_plain(type) && prev->paren) {
 		/* So is bash's ((, whose first ( was counted as a subshell. */
 		if (type == EXPAND_SH_CMD)
 			l->parens--;
 		expand_push(st, EXPAND_SH_ARITH);
 		st->stack[st->depth].parens = 1;
-	} else if (c == '\'')
-		expand_push(st, EXPAND_SH_SQ);
-	else if (c == '"')
-		expand_push(st, EXPAND_SH_DQ);
-	else if (c == '`')
-		expand_push(st, EXPAND_SH_BQ);
-	else if (c == '$')
-		st->after.dollar = 1;
-	else if (c == '#' && prev.blank && expand_is_plain(type))
-		st->comment = 1;
-	else if (c == '}' && type == EXPAND_SH_BRACE)
-		st->depth--;
-	else if (c == '[' && prev.name && expand_is_plain(type))
-		expand_push(st, EXPAND_SH_SUB);
-	else if (c == '[' && (type == EXPAND_SH_SUB ||
-	    type == EXPAND_SH_OLDARITH))
-		l->parens++;
-	else if (c == ']' && (type == EXPAND_SH_SUB ||
-	    type == EXPAND_SH_OLDARITH)) {
-		if (l->parens == 0)
-			st->depth--;
-		else
-			l->parens--;
-	} else if (c == '(' && (type == EXPAND_SH_CMD ||
-	    type == EXPAND_SH_ARITH)) {
+	} else if (type == EXPAND_SH_CMD || type == EXPAND_SH_ARITH) {
 		l->parens++;
 		st->after.paren = 1;
-	} else if (c == '(')
+	} else
 		st->after.paren = expand_is_plain(type);
-	else if (c == ')' && (type == EXPAND_SH_CMD ||
-	    type == EXPAND_SH_ARITH)) {
-		if (l->parens == 0)
-			st->depth--;
-		else
-			l->parens--;
-	} else if (c == '<' && expand_is_plain(type)) {
-		if (prev.less)
-			st->heredoc = 1;
-		st->after.less = 1;
-	}
+}
 
+/* Track a '[' or ']' in code: bash's subscripts and $[...]. */
+static void
+expand_track_bracket(struct expand_state *st, char c,
+    const struct expand_after *prev)
+{
+	struct expand_level	*l = &st->stack[st->depth];
+	enum expand_sh		 type = l->type;
+
+	if (c == '[' && prev->name && expand_is_plain(type))
+		expand_push(st, EXPAND_SH_SUB);
+	else if (type != EXPAND_SH_SUB && type != EXPAND_SH_OLDARITH)
+		return;
+	else if (c == '[')
+		l->parens++;
+	else
+		expand_close(st);
+}
+
+/*
+ * Track a character of code (unquoted, $(...), ${...}, arithmetic or a
+ * subscript): quotes, $, comments, brackets and a here-document's <<.
+ */
+static void
+expand_track_code(struct expand_state *st, char c,
+    const struct expand_after *prev)
+{
+	enum expand_sh	type = st->stack[st->depth].type;
+
+	switch (c) {
+	case '(':
+	case ')':
+		expand_track_paren(st, c, prev);
+		break;
+	case '[':
+	case ']':
+		expand_track_bracket(st, c, prev);
+		break;
+	case '\'':
+		expand_push(st, EXPAND_SH_SQ);
+		break;
+	case '"':
+		expand_push(st, EXPAND_SH_DQ);
+		break;
+	case '`':
+		expand_push(st, EXPAND_SH_BQ);
+		break;
+	case '$':
+		st->after.dollar = 1;
+		break;
+	case '#':
+		if (prev->blank && expand_is_plain(type))
+			st->comment = 1;
+		break;
+	case '}':
+		if (type == EXPAND_SH_BRACE)
+			st->depth--;
+		break;
+	case '<':
+		if (expand_is_plain(type)) {
+			if (prev->less)
+				st->heredoc = 1;
+			st->after.less = 1;
+		}
+		break;
+	}
+}
+
+/*
+ * Note where c leaves the current word when the shell reads words (at
+ * type, the level c was read at): a blank or a name character, and
+ * whether the word was "case".  A case pattern's ')' would end a $(...)
+ * too early, so tracking gives up after a "case" word there (also where
+ * it is no keyword, to be safe).
+ */
+static void
+expand_track_word(struct expand_state *st, char c, enum expand_sh type,
+    const struct expand_after *prev)
+{
 	if (!expand_is_plain(st->stack[st->depth].type))
 		return;
 	st->after.blank = c != '\0' && strchr(" \t\n;&|()", c) != NULL;
 	st->after.name = name_is_ident_char((unsigned char)c, 0);
-
-	/*
-	 * A case pattern's ')' would end a $(...) too early, so give up on a
-	 * "case" word there (also where it is no keyword, to be safe).
-	 */
 	if (st->after.name) {
-		if (prev.blank)
+		if (prev->blank)
 			st->wlen = 0;
-		else if (!prev.name)
+		else if (!prev->name)
 			st->wlen = sizeof st->word + 1;
 		if (st->wlen < sizeof st->word)
 			st->word[st->wlen] = c;
@@ -344,6 +407,55 @@ expand_track(struct expand_state *st, char c)
 	    memcmp(st->word, "case", sizeof st->word) == 0)
 		st->lost = "after a case inside $(...)";
 	st->wlen = sizeof st->word + 1;
+}
+
+/*
+ * Track a character a comment or a backslash takes: a comment to its
+ * newline, the character after a \ (a \ and newline vanish: the shell
+ * reads on as before them), or a \ itself.  Return 1 if c was one.
+ */
+static int
+expand_track_escape(struct expand_state *st, char c,
+    const struct expand_after *prev)
+{
+	if (st->comment) {
+		if (c == '\n') {
+			st->comment = 0;
+			st->after.blank = 1;
+		}
+		return 1;
+	}
+	if (st->escaped) {
+		st->escaped = 0;
+		if (c == '\n')
+			st->after = st->saved;
+		return 1;
+	}
+	if (c == '\\' && st->stack[st->depth].type != EXPAND_SH_SQ) {
+		st->escaped = 1;
+		st->saved = *prev;
+		return 1;
+	}
+	return 0;
+}
+
+/* Move the shell tracker over one character the shell will read. */
+static void
+expand_track(struct expand_state *st, char c)
+{
+	struct expand_after	 prev = st->after;
+	enum expand_sh		 type;
+
+	memset(&st->after, 0, sizeof st->after);
+	if (st->lost != NULL || expand_track_escape(st, c, &prev))
+		return;
+	if (prev.dollar && expand_track_dollar(st, c))
+		return;
+	if (expand_track_quoted(st, c))
+		return;
+	type = st->stack[st->depth].type;
+	expand_track_code(st, c, &prev);
+	expand_track_word(st, c, type, &prev);
 }
 
 /* Append text the shell will parse, following its quoting if needed. */

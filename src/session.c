@@ -65,7 +65,20 @@ struct session {
 	char	 *cwd;
 };
 
-/* A growing string for session_split(). */
+/* Where session_split() is in its line: the words so far, and this one. */
+struct split_state {
+	const struct session	 *s;
+	const char		 *p;
+	char			**cause;
+	char			**v;		/* the words so far */
+	size_t			  n;
+	struct xbuf		  b;		/* the word being read */
+	int			  in_word;
+	int			  quoted;	/* it has a quoted part */
+	int			  plain;	/* only unquoted text so far */
+	int			  assign;	/* NAME=... or NAME+=... */
+	int			  tilde_ok;	/* a ~ here is a tilde prefix */
+};
 
 static ssize_t	 session_find(const struct session *, const char *, size_t);
 static const char *session_get(const struct session *, const char *, size_t);
@@ -83,6 +96,13 @@ static int	 split_dollar(const struct session *, const char **,
 static void	 split_tilde(const struct session *, const char **,
 		     struct xbuf *, int);
 static int	 split_is_assign(const struct xbuf *);
+static void	 split_end_word(struct split_state *);
+static int	 split_unterminated(char **);
+static int	 split_squote(struct split_state *);
+static int	 split_dquote(struct split_state *);
+static void	 split_backslash(struct split_state *);
+static void	 split_plain(struct split_state *);
+static int	 split_piece(struct split_state *);
 
 /* Return the index of name (len bytes) in the environment, or -1. */
 static ssize_t
@@ -457,7 +477,7 @@ session_unset(struct session *s, const char *name, char **cause)
 void
 session_set_state(struct session *s, const char *cwd, char *const *env)
 {
-	struct session	*n;
+	struct session	*n, old;
 	const char	*keep[] = { "_", "SHLVL" }, *v;
 	size_t		 i;
 
@@ -477,16 +497,13 @@ session_set_state(struct session *s, const char *cwd, char *const *env)
 	}
 	session_del(n, "PWD", 3);
 	session_set(n, "PWD", 3, cwd);
-	for (i = 0; i < s->nenv; i++)
-		free(s->env[i]);
-	free(s->env);
-	free(s->cwd);
-	s->env = n->env;
-	s->nenv = n->nenv;
-	s->envsize = n->envsize;
-	s->cwd = xstrdup(cwd);
 	free(n->cwd);
-	free(n);
+	n->cwd = xstrdup(cwd);
+	/* n takes the old state, freed as a session is. */
+	old = *s;
+	*s = *n;
+	*n = old;
+	session_free(n);
 }
 
 /* Return a copy of the merged environment for a job; PWD is the cwd. */
@@ -638,117 +655,174 @@ split_is_assign(const struct xbuf *b)
 	return name_is_ident(b->s, len);
 }
 
+/*
+ * End the word being read at a blank or the end of the line: keep it
+ * unless it is empty and unquoted (made only of empty expansions).
+ */
+static void
+split_end_word(struct split_state *st)
+{
+	if (st->in_word && (st->b.len > 0 || st->quoted)) {
+		st->v = xreallocarray(st->v, st->n + 2, sizeof *st->v);
+		st->v[st->n++] = xstrndup(st->b.s == NULL ? "" : st->b.s,
+		    st->b.len);
+		st->v[st->n] = NULL;
+	}
+	st->in_word = st->quoted = st->assign = 0;
+	st->b.len = 0;
+}
+
+/* Say that a quote is not closed; return -1. */
+static int
+split_unterminated(char **cause)
+{
+	*cause = xstrdup("unterminated quote");
+	return -1;
+}
+
+/* Read the '...' at st->p: literal; 0, or -1 when it is not closed. */
+static int
+split_squote(struct split_state *st)
+{
+	const char	*p = st->p + 1;
+
+	while (*p != '\'' && *p != '\0')
+		buf_addc(&st->b, *p++);
+	if (*p == '\0')
+		return split_unterminated(st->cause);
+	st->p = p + 1;
+	return 0;
+}
+
+/*
+ * Read the "..." at st->p: \" \\ \$ \` and backslash-newline are escapes,
+ * other backslashes stay, $ expands; 0, or -1 with the cause set.
+ */
+static int
+split_dquote(struct split_state *st)
+{
+	const char	*p = st->p + 1;
+
+	while (*p != '"') {
+		if (*p == '\0')
+			return split_unterminated(st->cause);
+		if (*p == '\\' && p[1] != '\0' &&
+		    strchr("\"\\$`\n", p[1]) != NULL) {
+			if (p[1] != '\n')
+				buf_addc(&st->b, p[1]);
+			p += 2;
+		} else if (*p == '$') {
+			if (split_dollar(st->s, &p, &st->b, st->cause) != 0)
+				return -1;
+		} else
+			buf_addc(&st->b, *p++);
+	}
+	st->p = p + 1;
+	return 0;
+}
+
+/*
+ * Read the unquoted backslash at st->p: it quotes the next character,
+ * vanishes with a newline, and is kept at the end of the line.
+ */
+static void
+split_backslash(struct split_state *st)
+{
+	const char	*p = st->p;
+
+	if (p[1] == '\0')
+		buf_addc(&st->b, *p++);
+	else if (p[1] == '\n')
+		p += 2;
+	else {
+		st->quoted = 1;
+		buf_addc(&st->b, p[1]);
+		p += 2;
+	}
+	st->p = p;
+}
+
+/*
+ * Read an unquoted character that stands for itself, noting a word that
+ * is an assignment (NAME= or NAME+=): after its '=' and each ':' a ~ is
+ * a tilde prefix.
+ */
+static void
+split_plain(struct split_state *st)
+{
+	char	c = *st->p++;
+
+	buf_addc(&st->b, c);
+	if (st->plain && !st->assign && c == '=' && split_is_assign(&st->b))
+		st->assign = st->tilde_ok = 1;
+	else if (st->assign && c == ':')
+		st->tilde_ok = 1;
+}
+
+/* Read the next piece of a word at st->p; 0, or -1 with the cause set. */
+static int
+split_piece(struct split_state *st)
+{
+	if (!st->in_word)
+		st->in_word = st->tilde_ok = st->plain = 1;
+	if (*st->p == '~' && st->tilde_ok) {
+		split_tilde(st->s, &st->p, &st->b, st->assign);
+		st->tilde_ok = st->plain = 0;
+		return 0;
+	}
+	st->tilde_ok = 0;
+	switch (*st->p) {
+	case '\'':
+	case '"':
+		st->quoted = 1;
+		st->plain = 0;
+		return *st->p == '\'' ? split_squote(st) : split_dquote(st);
+	case '\\':
+		st->plain = 0;
+		split_backslash(st);
+		return 0;
+	case '$':
+		st->plain = 0;
+		return split_dollar(st->s, &st->p, &st->b, st->cause);
+	default:
+		split_plain(st);
+		return 0;
+	}
+}
+
 /* Split line into words like a shell for simple cases; see the file's top. */
 int
 session_split(const struct session *s, const char *line, int *argc,
     char ***argv, char **cause)
 {
-	struct xbuf	  b = { NULL, 0, 0 };
-	char			**v = NULL;
-	const char		 *p = line == NULL ? "" : line;
-	size_t			  n = 0;
-	int			  in_word = 0, quoted = 0, plain = 0;
-	int			  assign = 0, tilde_ok = 0;
+	struct split_state	st;
 
+	memset(&st, 0, sizeof st);
+	st.s = s;
+	st.p = line == NULL ? "" : line;
+	st.cause = cause;
 	*argc = 0;
 	*argv = NULL;
 	for (;;) {
-		if (*p == '\0' || split_is_blank(*p)) {
-			if (in_word && (b.len > 0 || quoted)) {
-				v = xreallocarray(v, n + 2, sizeof *v);
-				v[n++] = xstrndup(b.s == NULL ? "" : b.s,
-				    b.len);
-				v[n] = NULL;
-			}
-			in_word = quoted = assign = 0;
-			b.len = 0;
-			if (*p == '\0')
+		if (*st.p == '\0' || split_is_blank(*st.p)) {
+			split_end_word(&st);
+			if (*st.p == '\0')
 				break;
-			p++;
-			continue;
-		}
-		if (!in_word) {
-			in_word = tilde_ok = plain = 1;
-		}
-		if (*p == '~' && tilde_ok) {
-			split_tilde(s, &p, &b, assign);
-			tilde_ok = plain = 0;
-			continue;
-		}
-		tilde_ok = 0;
-		switch (*p) {
-		case '\'':
-			quoted = 1;
-			plain = 0;
-			p++;
-			while (*p != '\'' && *p != '\0')
-				buf_addc(&b, *p++);
-			if (*p == '\0')
-				goto unterminated;
-			p++;
-			break;
-		case '"':
-			quoted = 1;
-			plain = 0;
-			p++;
-			while (*p != '"') {
-				if (*p == '\0')
-					goto unterminated;
-				if (*p == '\\' && p[1] != '\0' &&
-				    strchr("\"\\$`\n", p[1]) != NULL) {
-					if (p[1] != '\n')
-						buf_addc(&b, p[1]);
-					p += 2;
-				} else if (*p == '$') {
-					if (split_dollar(s, &p, &b, cause) != 0)
-						goto fail;
-				} else
-					buf_addc(&b, *p++);
-			}
-			p++;
-			break;
-		case '\\':
-			plain = 0;
-			if (p[1] == '\0')
-				buf_addc(&b, *p++);
-			else if (p[1] == '\n')
-				p += 2;
-			else {
-				quoted = 1;
-				buf_addc(&b, p[1]);
-				p += 2;
-			}
-			break;
-		case '$':
-			plain = 0;
-			if (split_dollar(s, &p, &b, cause) != 0)
-				goto fail;
-			break;
-		default:
-			buf_addc(&b, *p++);
-			if (plain && !assign && p[-1] == '=' &&
-			    split_is_assign(&b))
-				assign = tilde_ok = 1;
-			else if (assign && p[-1] == ':')
-				tilde_ok = 1;
-			break;
+			st.p++;
+		} else if (split_piece(&st) != 0) {
+			free(st.b.s);
+			session_split_free((int)st.n, st.v);
+			return -1;
 		}
 	}
-	free(b.s);
-	if (v == NULL) {
-		v = xcalloc(1, sizeof *v);
-		v[0] = NULL;
+	free(st.b.s);
+	if (st.v == NULL) {
+		st.v = xcalloc(1, sizeof *st.v);
+		st.v[0] = NULL;
 	}
-	*argc = (int)n;
-	*argv = v;
+	*argc = (int)st.n;
+	*argv = st.v;
 	return 0;
-
-unterminated:
-	*cause = xstrdup("unterminated quote");
-fail:
-	free(b.s);
-	session_split_free((int)n, v);
-	return -1;
 }
 
 /* Free the words from session_split(). */
@@ -893,7 +967,7 @@ session_split_list(const char *line, struct session_list *l, char **cause)
 	return 0;
 
 unterminated:
-	*cause = xstrdup("unterminated quote");
+	split_unterminated(cause);
 fail:
 	session_list_clear(l);
 	return -1;

@@ -193,6 +193,18 @@ static void	sessionsh_watch_in(struct sessionsh *);
 static void	sessionsh_lost(struct sessionsh *, const char *);
 static void	sessionsh_ended_cb(void *);
 static void	sessionsh_fix_clear(struct sessionsh *);
+static void	sessionsh_cancel_timer(struct sessionsh *);
+static int	sessionsh_unreadable(struct sessionsh *, const char *);
+static int	sessionsh_check_dump(struct sessionsh *,
+		    struct sessionsh_dump *, size_t *, int *);
+static void	sessionsh_take_state(struct sessionsh *,
+		    const struct sessionsh_dump *, size_t);
+static void	sessionsh_take_names(struct sessionsh *,
+		    const struct sessionsh_dump *, struct xbuf *);
+static void	sessionsh_write_bash_env(struct sessionsh *,
+		    const struct xbuf *);
+static void	sessionsh_end_line(struct sessionsh *,
+		    const struct sessionsh_dump *, int);
 static int	sessionsh_write_eval(struct sessionsh *, const char *,
 		    char **);
 
@@ -370,8 +382,7 @@ sessionsh_exited(pid_t pid, int status, void *arg)
 	 * background may hold, or for the time limit.
 	 */
 	if (sh->running) {
-		if (sh->timer != 0)
-			loop_cancel_timer(sh->loop, sh->timer);
+		sessionsh_cancel_timer(sh);
 		sh->timer = loop_add_timer(sh->loop, 0, sessionsh_ended_cb, sh);
 	}
 }
@@ -386,14 +397,21 @@ sessionsh_ended_cb(void *arg)
 	sessionsh_lost(sh, "the session shell ended");
 }
 
-/* Kill the shell's session and close its pipes. */
+/* Cancel the line's time limit, or the report of its shell's end. */
 static void
-sessionsh_stop(struct sessionsh *sh)
+sessionsh_cancel_timer(struct sessionsh *sh)
 {
 	if (sh->timer != 0) {
 		loop_cancel_timer(sh->loop, sh->timer);
 		sh->timer = 0;
 	}
+}
+
+/* Kill the shell's session and close its pipes. */
+static void
+sessionsh_stop(struct sessionsh *sh)
+{
+	sessionsh_cancel_timer(sh);
 	if (sh->pid > 0) {
 		if (sh->jt != NULL)
 			jobtable_unwatch_pid(sh->jt, sh->pid);
@@ -803,6 +821,193 @@ sessionsh_env_failed(struct sessionsh *sh, const struct sessionsh_dump *d,
 	free(tmp);
 }
 
+/* The dump cannot be read (why): the line fails; return -1. */
+static int
+sessionsh_unreadable(struct sessionsh *sh, const char *why)
+{
+	char	*msg;
+
+	msg = xprintf("the session shell's state cannot be read: %s", why);
+	sessionsh_lost(sh, msg);
+	free(msg);
+	return -1;
+}
+
+/*
+ * Check the dump in sh->out: its sections, the line's status (into
+ * *status) and cwd (after *ks bytes of S), and env's status.  Return 0
+ * when the state can be taken; -1 when it cannot be read (the line
+ * fails, the shell is restarted) or env failed (sessionsh_env_failed()).
+ */
+static int
+sessionsh_check_dump(struct sessionsh *sh, struct sessionsh_dump *d,
+    size_t *ks, int *status)
+{
+	const char	*at, *end;
+	size_t		 k;
+	int		 env_status;
+
+	if (sessionsh_cut(sh, d) != 0)
+		return sessionsh_unreadable(sh, "a marker is missing");
+	at = d->at[SESSIONSH_S];
+	*ks = sessionsh_status(at, d->len[SESSIONSH_S], status);
+	/* pwd's output: the cwd (newlines and all) and one newline. */
+	if (*ks == 0 || d->len[SESSIONSH_S] < *ks + 2 || at[*ks] != '/' ||
+	    at[d->len[SESSIONSH_S] - 1] != '\n' ||
+	    memchr(at + *ks, '\0', d->len[SESSIONSH_S] - *ks) != NULL)
+		return sessionsh_unreadable(sh, "no status and absolute cwd");
+	at = d->at[SESSIONSH_V];
+	if ((k = sessionsh_status(at, d->len[SESSIONSH_V], &env_status)) == 0)
+		return sessionsh_unreadable(sh, "no status of env");
+	if (env_status != 0) {
+		sessionsh_env_failed(sh, d, env_status, at + k);
+		return -1;
+	}
+	at = d->at[SESSIONSH_E];
+	end = at + d->len[SESSIONSH_E];
+	if (at < end && end[-1] != '\0')
+		return sessionsh_unreadable(sh, "env's output is cut");
+	return 0;
+}
+
+/*
+ * Take the cwd (after ks bytes of section S) and the environment of the
+ * checked dump d as the session's, and the user's own BASH_ENV in it.
+ */
+static void
+sessionsh_take_state(struct sessionsh *sh, const struct sessionsh_dump *d,
+    size_t ks)
+{
+	const char	*p = d->at[SESSIONSH_E];
+	const char	*end = p + d->len[SESSIONSH_E];
+	char		**env, *cwd, *benv = NULL;
+	size_t		  nenv = 0;
+
+	env = xcalloc(1, sizeof *env);
+	for (; p < end; p += strlen(p) + 1) {
+		env = xreallocarray(env, nenv + 2, sizeof *env);
+		env[nenv++] = (char *)p;
+		env[nenv] = NULL;
+		if (strncmp(p, "BASH_ENV=", 9) == 0)
+			benv = (char *)p + 9;
+	}
+	cwd = xstrndup(d->at[SESSIONSH_S] + ks, d->len[SESSIONSH_S] - ks - 1);
+	sessionsh_user_bash_env(sh, benv);
+	session_set_state(sh->session, cwd, env);
+	free(env);
+	free(cwd);
+}
+
+/*
+ * Take the alias and function names of the dump d, and add the aliases'
+ * and functions' definitions to the restore text r.
+ */
+static void
+sessionsh_take_names(struct sessionsh *sh, const struct sessionsh_dump *d,
+    struct xbuf *r)
+{
+	const char	*p = d->at[SESSIONSH_A];
+	const char	*end = p + d->len[SESSIONSH_A], *e;
+	size_t		 k;
+
+	sessionsh_free_list(sh->aliases);
+	sessionsh_free_list(sh->functions);
+	if (sh->kind == SESSIONSH_SH) {
+		sh->aliases = xcalloc(1, sizeof *sh->aliases);
+		for (k = 0; p < end; p = e + 1) {
+			e = sessionsh_sh_entry(p, end, NULL);
+			if (e == p)
+				continue;
+			xbuf_add(r, "alias ", 6);
+			xbuf_add(r, p, e - p);
+			xbuf_add(r, "\n", 1);
+			sh->aliases = xreallocarray(sh->aliases, k + 2,
+			    sizeof *sh->aliases);
+			sh->aliases[k++] = xstrndup(p, strcspn(p, "="));
+			sh->aliases[k] = NULL;
+		}
+	} else {
+		xbuf_add(r, p, end - p);
+		sh->aliases = sessionsh_split(d->at[SESSIONSH_L],
+		    d->len[SESSIONSH_L], '\0', NULL);
+	}
+	if (sh->kind == SESSIONSH_BASH)
+		sh->functions = sessionsh_split(d->at[SESSIONSH_N],
+		    d->len[SESSIONSH_N], '\n', "declare -f ");
+	else
+		sh->functions = sessionsh_split(d->at[SESSIONSH_N],
+		    d->len[SESSIONSH_N], '\0', NULL);
+	xbuf_add(r, d->at[SESSIONSH_F], d->len[SESSIONSH_F]);
+}
+
+/*
+ * Remake bash's BASH_ENV file from the restore text r (the user's own
+ * BASH_ENV sourced first) when there are aliases or functions to carry
+ * or were before, and export it while there are.
+ */
+static void
+sessionsh_write_bash_env(struct sessionsh *sh, const struct xbuf *r)
+{
+	FILE	*fp;
+	char	*path, *q, *cause;
+
+	if (sh->kind != SESSIONSH_BASH || (sh->aliases[0] == NULL &&
+	    sh->functions[0] == NULL && sh->bash_env == NULL) ||
+	    sessionsh_bash_env(sh) != 0)
+		return;
+	/* Replaced whole: a job starting now reads one or the other. */
+	path = xprintf("%s.new", sh->bash_env);
+	if ((fp = fopen(path, "w")) != NULL) {
+		fprintf(fp, "shopt -s expand_aliases\n");
+		if (sh->user_bash_env != NULL) {
+			q = expand_shell_quote(sh->user_bash_env);
+			fprintf(fp, "if [ -r %s ]; then . %s; fi\n", q, q);
+			free(q);
+		}
+		if (r->len > 0)
+			fwrite(r->s, 1, r->len, fp);
+		if (fclose(fp) == 0)
+			rename(path, sh->bash_env);
+		else
+			unlink(path);
+	}
+	free(path);
+	if (sh->aliases[0] != NULL || sh->functions[0] != NULL) {
+		path = xprintf("BASH_ENV=%s", sh->bash_env);
+		if (session_export(sh->session, path, &cause) != 0)
+			free(cause);
+		free(path);
+	}
+}
+
+/*
+ * End the line whose dump was taken with status: its output and errors,
+ * or, after a fix (whose own output, a trace, is the deck's), the line's
+ * held output and errors and what was refused.
+ */
+static void
+sessionsh_end_line(struct sessionsh *sh, const struct sessionsh_dump *d,
+    int status)
+{
+	char	*output, *errors;
+
+	if (sh->refused != NULL) {
+		status = -1;
+		output = xstrdup(sh->held_output);
+		errors = xprintf("%s%s%s", sh->held_errors,
+		    *sh->held_errors != '\0' ? "\n" : "", sh->refused);
+	} else {
+		output = xstrndup(sh->out.s, d->output);
+		errors = sessionsh_errors(sh);
+	}
+	xbuf_clear(&sh->out);
+	xbuf_clear(&sh->err);
+	sessionsh_cancel_timer(sh);
+	sessionsh_finish(sh, status, output, errors);
+	free(output);
+	free(errors);
+}
+
 /*
  * Take a complete dump: the state becomes the session's, the restore
  * text and the BASH_ENV file are remade, and the line's callback runs
@@ -815,146 +1020,19 @@ sessionsh_parsed(struct sessionsh *sh)
 {
 	struct sessionsh_dump	 d = { 0 };
 	struct xbuf		 r = { NULL, 0, 0 };
-	const char		*p, *end, *at, *tmp;
-	char			*cwd, *output, **env = NULL, *errors, *q, *path;
-	char			*benv = NULL;
-	size_t			 nenv = 0, k, ks;
-	int			 status, env_status;
-	FILE			*fp;
+	size_t			 ks;
+	int			 status;
 
-	if (sessionsh_cut(sh, &d) != 0) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "a marker is missing");
+	if (sessionsh_check_dump(sh, &d, &ks, &status) != 0)
 		return;
-	}
-	at = d.at[SESSIONSH_S];
-	ks = sessionsh_status(at, d.len[SESSIONSH_S], &status);
-	/* pwd's output: the cwd (newlines and all) and one newline. */
-	if (ks == 0 || d.len[SESSIONSH_S] < ks + 2 || at[ks] != '/' ||
-	    at[d.len[SESSIONSH_S] - 1] != '\n' ||
-	    memchr(at + ks, '\0', d.len[SESSIONSH_S] - ks) != NULL) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "no status and absolute cwd");
-		return;
-	}
-	at = d.at[SESSIONSH_V];
-	if ((k = sessionsh_status(at, d.len[SESSIONSH_V], &env_status)) == 0) {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "no status of env");
-		return;
-	}
-	if (env_status != 0) {
-		sessionsh_env_failed(sh, &d, env_status, at + k);
-		return;
-	}
-	p = d.at[SESSIONSH_E];
-	end = p + d.len[SESSIONSH_E];
-	if (p < end && end[-1] != '\0') {
-		sessionsh_lost(sh, "the session shell's state cannot be read: "
-		    "env's output is cut");
-		return;
-	}
-	env = xcalloc(1, sizeof *env);
-	for (; p < end; p += strlen(p) + 1) {
-		env = xreallocarray(env, nenv + 2, sizeof *env);
-		env[nenv++] = (char *)p;
-		env[nenv] = NULL;
-		if (strncmp(p, "BASH_ENV=", 9) == 0)
-			benv = (char *)p + 9;
-	}
-	cwd = xstrndup(d.at[SESSIONSH_S] + ks, d.len[SESSIONSH_S] - ks - 1);
-	sessionsh_user_bash_env(sh, benv);
-	session_set_state(sh->session, cwd, env);
-	free(env);
-	free(cwd);
-
+	sessionsh_take_state(sh, &d, ks);
 	/* The names, and the restore text: aliases, functions, options. */
-	sessionsh_free_list(sh->aliases);
-	sessionsh_free_list(sh->functions);
-	p = d.at[SESSIONSH_A];
-	end = p + d.len[SESSIONSH_A];
-	if (sh->kind == SESSIONSH_SH) {
-		sh->aliases = xcalloc(1, sizeof *sh->aliases);
-		for (k = 0; p < end; p = tmp + 1) {
-			tmp = sessionsh_sh_entry(p, end, NULL);
-			if (tmp == p)
-				continue;
-			xbuf_add(&r, "alias ", 6);
-			xbuf_add(&r, p, tmp - p);
-			xbuf_add(&r, "\n", 1);
-			sh->aliases = xreallocarray(sh->aliases, k + 2,
-			    sizeof *sh->aliases);
-			sh->aliases[k++] = xstrndup(p, strcspn(p, "="));
-			sh->aliases[k] = NULL;
-		}
-	} else {
-		xbuf_add(&r, p, end - p);
-		sh->aliases = sessionsh_split(d.at[SESSIONSH_L],
-		    d.len[SESSIONSH_L], '\0', NULL);
-	}
-	if (sh->kind == SESSIONSH_BASH)
-		sh->functions = sessionsh_split(d.at[SESSIONSH_N],
-		    d.len[SESSIONSH_N], '\n', "declare -f ");
-	else
-		sh->functions = sessionsh_split(d.at[SESSIONSH_N],
-		    d.len[SESSIONSH_N], '\0', NULL);
-	xbuf_add(&r, d.at[SESSIONSH_F], d.len[SESSIONSH_F]);
-	if (sh->kind == SESSIONSH_BASH && (sh->aliases[0] != NULL ||
-	    sh->functions[0] != NULL || sh->bash_env != NULL) &&
-	    sessionsh_bash_env(sh) == 0) {
-		/* Replaced whole: a job starting now reads one or the other. */
-		path = xprintf("%s.new", sh->bash_env);
-		if ((fp = fopen(path, "w")) != NULL) {
-			fprintf(fp, "shopt -s expand_aliases\n");
-			if (sh->user_bash_env != NULL) {
-				q = expand_shell_quote(sh->user_bash_env);
-				fprintf(fp, "if [ -r %s ]; then . %s; fi\n",
-				    q, q);
-				free(q);
-			}
-			if (r.len > 0)
-				fwrite(r.s, 1, r.len, fp);
-			if (fclose(fp) == 0)
-				rename(path, sh->bash_env);
-			else
-				unlink(path);
-		}
-		free(path);
-		if (sh->aliases[0] != NULL || sh->functions[0] != NULL) {
-			path = xprintf("BASH_ENV=%s", sh->bash_env);
-			if (session_export(sh->session, path, &errors) != 0)
-				free(errors);
-			free(path);
-		}
-	}
+	sessionsh_take_names(sh, &d, &r);
+	sessionsh_write_bash_env(sh, &r);
 	xbuf_add(&r, d.at[SESSIONSH_O], d.len[SESSIONSH_O]);
 	free(sh->restore);
 	sh->restore = r.s;
-
-	output = xstrndup(sh->out.s, d.output);
-	errors = sessionsh_errors(sh);
-	if (sh->refused != NULL) {
-		/*
-		 * The fix's dump (what it printed, a trace, is the deck's):
-		 * the line's own output and errors, and what was refused.
-		 */
-		status = -1;
-		free(output);
-		free(errors);
-		output = xstrdup(sh->held_output);
-		errors = xprintf("%s%s%s", sh->held_errors,
-		    *sh->held_errors != '\0' ? "\n" : "", sh->refused);
-	}
-
-	xbuf_clear(&sh->out);
-	xbuf_clear(&sh->err);
-	if (sh->timer != 0) {
-		loop_cancel_timer(sh->loop, sh->timer);
-		sh->timer = 0;
-	}
-	sessionsh_finish(sh, status, output, errors);
-	free(output);
-	free(errors);
+	sessionsh_end_line(sh, &d, status);
 }
 
 /* The shell is gone or cut: report the line; the next starts another. */
