@@ -4,8 +4,8 @@
  * A turn (loop_run_once) runs the before-sleep hook, waits in poll() until
  * an fd is ready, the next timer is due or max_wait_ms passes, then
  * dispatches in this order: fd callbacks, signal callbacks, expired timers.
- * Each step costs what it touches, not what the loop holds: a deck of
- * thousands of jobs pays O(1) to find a watch and O(log n) per timer.
+ * Finding a watch costs O(1) and adding, cancelling or firing a timer
+ * O(log n), so a deck of thousands of jobs pays for poll() and no search.
  *
  * Watches live in a growable array in the order they were added, and the
  * pollfd array handed to poll() is kept beside it: slot 0 is the signal
