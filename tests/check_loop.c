@@ -2,6 +2,7 @@
  * check_loop.c: tests for the event loop on real pipes, timers, signals
  * and child processes.
  */
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "loop.h"
+#include "skip.h"
 
 /* What the callbacks of a test saw. */
 struct rec {
@@ -799,6 +801,366 @@ START_TEST(test_run_until_stop)
 }
 END_TEST
 
+/* How many timers test_many_timers_order_and_cancel adds. */
+#define MANY_TIMERS	5000
+
+struct many_timers;
+
+/* One of the many timers: how far off, its id and what it did. */
+struct mtimer {
+	struct many_timers	*m;
+	int64_t			 ms;
+	uint64_t		 id;
+	int			 cancelled;	/* before it could fire */
+	int			 fired_at;	/* place in firing order, or -1 */
+	int			 victim;	/* timer it cancels, or -1 */
+};
+
+/* The many timers and the order they fired in. */
+struct many_timers {
+	struct loop	*loop;
+	struct mtimer	 t[MANY_TIMERS];
+	int		 order[MANY_TIMERS];
+	int		 nfired;
+	int		 nsettled;	/* fired or cancelled */
+};
+
+/* Cancel timer i of m unless it fired already; count it settled once. */
+static void
+many_cancel(struct many_timers *m, int i)
+{
+	if (m->t[i].fired_at < 0 && !m->t[i].cancelled) {
+		m->t[i].cancelled = 1;
+		m->nsettled++;
+	}
+	loop_cancel_timer(m->loop, m->t[i].id);
+}
+
+/* Note the firing once; cancel itself (harmless) and maybe a victim. */
+static void
+many_timer_cb(void *arg)
+{
+	struct mtimer		*t = arg;
+	struct many_timers	*m = t->m;
+
+	ck_assert_msg(!t->cancelled, "timer %d fired after its cancel",
+	    (int)(t - m->t));
+	ck_assert_msg(t->fired_at < 0, "timer %d fired twice",
+	    (int)(t - m->t));
+	t->fired_at = m->nfired;
+	m->order[m->nfired++] = (int)(t - m->t);
+	m->nsettled++;
+	loop_cancel_timer(m->loop, t->id);
+	if (t->victim >= 0)
+		many_cancel(m, t->victim);
+}
+
+/*
+ * 5,000 timers over 250 ms, about 20 to a millisecond, a quarter cancelled
+ * while they are added and one in ten cancelling another as it fires: each
+ * fires once unless cancelled first, never after, and in deadline order.
+ * Deadlines are taken when a timer is added, so of two timers the one added
+ * first with the shorter or equal delay is due first (or together, and then
+ * first by id): only those pairs are checked, whatever the clock did.
+ */
+START_TEST(test_many_timers_order_and_cancel)
+{
+	struct many_timers	*m = calloc(1, sizeof *m);
+	struct mtimer		*t;
+	uint64_t		 last = 0;
+	int64_t			 end;
+	int			 i, p, q, a, b;
+
+	ck_assert_ptr_nonnull(m);
+	m->loop = loop_new();
+	srandom(25);
+	for (i = 0; i < MANY_TIMERS; i++) {
+		t = &m->t[i];
+		t->m = m;
+		t->ms = random() % 250;
+		t->fired_at = -1;
+		t->victim = random() % 10 == 0 ? (int)(random() % MANY_TIMERS) :
+		    -1;
+		t->id = loop_add_timer(m->loop, t->ms, many_timer_cb, t);
+		ck_assert(t->id > last);
+		last = t->id;
+		if (random() % 4 == 0)
+			many_cancel(m, (int)(random() % (i + 1)));
+	}
+
+	end = loop_now_ms() + 30000;
+	while (m->nsettled < MANY_TIMERS && loop_now_ms() < end)
+		ck_assert_int_eq(loop_run_once(m->loop, 1000), 0);
+	ck_assert_int_eq(m->nsettled, MANY_TIMERS);
+	ck_assert_int_eq(loop_run_once(m->loop, 0), 0);
+	ck_assert_int_eq(m->nsettled, MANY_TIMERS);
+	ck_assert_int_gt(m->nfired, MANY_TIMERS / 2);
+
+	/* One assertion at the end: check(3) marks each one it passes. */
+	for (p = 0, a = b = -1; p < m->nfired && a < 0; p++) {
+		for (q = p + 1; q < m->nfired && a < 0; q++) {
+			if (m->order[q] < m->order[p] &&
+			    m->t[m->order[q]].ms <= m->t[m->order[p]].ms) {
+				a = m->order[q];
+				b = m->order[p];
+			}
+		}
+	}
+	ck_assert_msg(a < 0, "timer %d (+%jd ms) fired before timer %d "
+	    "(+%jd ms, added earlier)", b, (intmax_t)m->t[b < 0 ? 0 : b].ms,
+	    a, (intmax_t)m->t[a < 0 ? 0 : a].ms);
+	loop_free(m->loop);
+	free(m);
+}
+END_TEST
+
+/* How many pipes test_many_fds_each_once watches. */
+#define MANY_FDS	2000
+
+/* One pipe of the many: its ends and how many bytes its watch read. */
+struct mpipe {
+	int	 rfd;
+	int	 wfd;
+	int	 calls;
+};
+
+/* Read the one byte written to this pipe; it must be its own fd. */
+static void
+many_read_cb(int fd, short revents, void *arg)
+{
+	struct mpipe	*mp = arg;
+	char		 c;
+
+	ck_assert_int_eq(fd, mp->rfd);
+	ck_assert(revents & POLLIN);
+	ck_assert_int_eq(read(fd, &c, 1), 1);
+	ck_assert_int_eq(c, 'x');
+	mp->calls++;
+}
+
+/* Raise the soft limit of open fds to the hard one; 0, or -1 if too low. */
+static int
+raise_nofile(rlim_t need, struct rlimit *old)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, old) != 0)
+		return -1;
+	rl = *old;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+		return -1;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? need : rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* Turn the loop until every pipe's count is want[i], or 30 s have gone. */
+static void
+many_run_until(struct loop *l, struct mpipe *mp, const int *want)
+{
+	int64_t	end = loop_now_ms() + 30000;
+	int	i, done = 0;
+
+	while (!done && loop_now_ms() < end) {
+		ck_assert_int_eq(loop_run_once(l, 1000), 0);
+		for (i = 0, done = 1; i < MANY_FDS && done; i++)
+			done = mp[i].calls >= want[i];
+	}
+	/* Nothing more comes: each byte was delivered exactly once. */
+	ck_assert_int_eq(loop_run_once(l, 0), 0);
+	for (i = 0; i < MANY_FDS; i++)
+		ck_assert_msg(mp[i].calls == want[i],
+		    "pipe %d: %d calls, want %d", i, mp[i].calls, want[i]);
+}
+
+/*
+ * 2,000 pipes watched in a shuffled order, a byte in each: every watch
+ * gets its own byte once.  Then half paused and a byte in each again: only
+ * the others get theirs, until the paused ones are resumed.
+ */
+START_TEST(test_many_fds_each_once)
+{
+	struct mpipe	*mp = calloc(MANY_FDS, sizeof *mp);
+	int		*want = calloc(MANY_FDS, sizeof *want);
+	int		*perm = calloc(MANY_FDS, sizeof *perm);
+	struct loop	*l;
+	struct rlimit	 old;
+	int		 fds[2], i, j, k;
+
+	ck_assert(mp != NULL && want != NULL && perm != NULL);
+	if (raise_nofile(2 * MANY_FDS + 64, &old) != 0) {
+		free(mp);
+		free(want);
+		free(perm);
+		TEST_SKIP("%d pipes need more open files than RLIMIT_NOFILE's "
+		    "hard limit allows", MANY_FDS);
+	}
+	l = loop_new();
+	srandom(2000);
+	for (i = 0; i < MANY_FDS; i++) {
+		ck_assert_int_eq(pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
+		mp[i].rfd = fds[0];
+		mp[i].wfd = fds[1];
+		perm[i] = i;
+	}
+	for (i = MANY_FDS - 1; i > 0; i--) {
+		j = (int)(random() % (i + 1));
+		k = perm[i];
+		perm[i] = perm[j];
+		perm[j] = k;
+	}
+	for (i = 0; i < MANY_FDS; i++)
+		ck_assert_int_eq(loop_watch_fd(l, mp[perm[i]].rfd, POLLIN,
+		    many_read_cb, &mp[perm[i]]), 0);
+
+	for (i = 0; i < MANY_FDS; i++) {
+		ck_assert_int_eq(write(mp[perm[MANY_FDS - 1 - i]].wfd, "x", 1),
+		    1);
+		want[i] = 1;
+	}
+	many_run_until(l, mp, want);
+
+	for (i = 0; i < MANY_FDS; i++) {
+		if (perm[i] % 2 == 0)
+			loop_set_events(l, mp[perm[i]].rfd, 0);
+		else
+			want[perm[i]]++;
+		ck_assert_int_eq(write(mp[i].wfd, "x", 1), 1);
+	}
+	many_run_until(l, mp, want);
+	for (i = 0; i < MANY_FDS; i += 2) {
+		loop_set_events(l, mp[i].rfd, POLLIN);
+		want[i]++;
+	}
+	many_run_until(l, mp, want);
+
+	loop_free(l);
+	for (i = 0; i < MANY_FDS; i++) {
+		close(mp[i].rfd);
+		close(mp[i].wfd);
+	}
+	setrlimit(RLIMIT_NOFILE, &old);
+	free(mp);
+	free(want);
+	free(perm);
+}
+END_TEST
+
+/* How many pipes test_unwatch_many_in_dispatch watches. */
+#define SOME_FDS	200
+
+struct some_pipes;
+
+/* One pipe: its ends, its calls, the watch its callback removes. */
+struct spipe {
+	struct some_pipes	*s;
+	int			 rfd;
+	int			 wfd;
+	int			 calls;
+	int			 victim;	/* index, or -1 */
+};
+
+/* The pipes, and the order their callbacks ran in. */
+struct some_pipes {
+	struct loop	*loop;
+	struct spipe	 p[SOME_FDS];
+	int		 log[4 * SOME_FDS];
+	int		 nlog;
+};
+
+/* Read a byte, log the call; unwatch the victim once (10 watches it again). */
+static void
+some_cb(int fd, short revents, void *arg)
+{
+	struct spipe		*sp = arg;
+	struct some_pipes	*s = sp->s;
+	struct spipe		*v;
+	char			 c;
+
+	(void)revents;
+	ck_assert_int_eq(read(fd, &c, 1), 1);
+	sp->calls++;
+	s->log[s->nlog++] = (int)(sp - s->p);
+	if (sp->victim < 0)
+		return;
+	v = &s->p[sp->victim];
+	sp->victim = -1;
+	loop_unwatch_fd(s->loop, v->rfd);
+	if (sp - s->p == 10) {
+		v->victim = -1;
+		ck_assert_int_eq(loop_watch_fd(s->loop, v->rfd, POLLIN, some_cb,
+		    v), 0);
+	}
+}
+
+/* Turn the loop until n callbacks more have run, or 30 s have gone. */
+static void
+some_run_until(struct some_pipes *s, int n)
+{
+	int64_t	end = loop_now_ms() + 30000;
+
+	n += s->nlog;
+	while (s->nlog < n && loop_now_ms() < end)
+		ck_assert_int_eq(loop_run_once(s->loop, 1000), 0);
+	ck_assert_int_eq(s->nlog, n);
+}
+
+/*
+ * 200 ready pipes; each callback removes the next watch, so one in two is
+ * called, and the one that 10 removed and watched again is called the turn
+ * after.  Removed from outside next, enough to squeeze the dead out: the
+ * watches left are called once each, in the order they were added.
+ */
+START_TEST(test_unwatch_many_in_dispatch)
+{
+	struct some_pipes	*s = calloc(1, sizeof *s);
+	int			 fds[2], i, n;
+
+	ck_assert_ptr_nonnull(s);
+	s->loop = loop_new();
+	for (i = 0; i < SOME_FDS; i++) {
+		ck_assert_int_eq(pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
+		s->p[i].s = s;
+		s->p[i].rfd = fds[0];
+		s->p[i].wfd = fds[1];
+		s->p[i].victim = i + 1 < SOME_FDS ? i + 1 : -1;
+		ck_assert_int_eq(loop_watch_fd(s->loop, fds[0], POLLIN, some_cb,
+		    &s->p[i]), 0);
+		ck_assert_int_eq(write(fds[1], "x", 1), 1);
+	}
+	/* All are ready in one poll (the bytes came first). */
+	ck_assert_int_eq(loop_run_once(s->loop, 2000), 0);
+	ck_assert_int_eq(s->nlog, SOME_FDS / 2);
+	for (i = 0; i < SOME_FDS; i++)
+		ck_assert_int_eq(s->p[i].calls, i % 2 == 0);
+	some_run_until(s, 1);
+	ck_assert_int_eq(s->log[SOME_FDS / 2], 11);
+	ck_assert_int_eq(s->p[11].calls, 1);
+
+	/* Removed between turns, then a byte in every pipe. */
+	for (i = 0; i < SOME_FDS; i += 4)
+		loop_unwatch_fd(s->loop, s->p[i].rfd);
+	for (i = 0; i < SOME_FDS; i++)
+		ck_assert_int_eq(write(s->p[i].wfd, "x", 1), 1);
+	n = s->nlog;
+	ck_assert_int_eq(loop_run_once(s->loop, 2000), 0);
+	for (i = 2; i < SOME_FDS; i += 4)
+		ck_assert_int_eq(s->log[n++], i);
+	ck_assert_int_eq(s->log[n++], 11);
+	ck_assert_int_eq(s->nlog, n);
+	ck_assert_int_eq(loop_run_once(s->loop, 0), 0);
+	ck_assert_int_eq(s->nlog, n);
+
+	loop_free(s->loop);
+	for (i = 0; i < SOME_FDS; i++) {
+		close(s->p[i].rfd);
+		close(s->p[i].wfd);
+	}
+	free(s);
+}
+END_TEST
+
 /* Build the loop suite. */
 static Suite *
 loop_suite(void)
@@ -816,6 +1178,8 @@ loop_suite(void)
 	tcase_add_test(tc, test_unwatch_other_in_callback);
 	tcase_add_test(tc, test_rewatch_other_in_callback);
 	tcase_add_test(tc, test_unwatch_self_and_add_in_callback);
+	tcase_add_test(tc, test_unwatch_many_in_dispatch);
+	tcase_add_test(tc, test_many_fds_each_once);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("timer");
@@ -823,6 +1187,7 @@ loop_suite(void)
 	tcase_add_test(tc, test_timers_order_and_cancel);
 	tcase_add_test(tc, test_timer_waits);
 	tcase_add_test(tc, test_timer_changes_in_callback);
+	tcase_add_test(tc, test_many_timers_order_and_cancel);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("signal");
