@@ -108,10 +108,15 @@ LIB_SRCS = \
 	src/ui.c \
 	src/ui-draw.c \
 	src/ui-colour.c \
+	src/ui-edit.c \
+	src/ui-mode.c \
 	src/ui-panel.c \
+	src/ui-pane.c \
+	src/ui-frame.c \
 	src/ui-pager-draw.c \
 	src/ui-clip.c \
 	src/ui-copy.c \
+	src/ui-view.c \
 	src/ui-mouse.c \
 	src/ui-paste.c \
 	src/ui-pager.c \
