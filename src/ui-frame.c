@@ -206,7 +206,7 @@ ui_frame_parts(struct ui *ui, int all)
 		return;
 	}
 	if (all || (ui->flags & UI_DRAW_PANEL))
-		ui_draw_panel(ui);
+		ui_panel_draw(ui);
 	if (ui->mode != NULL)
 		ui_mode_draw(ui);
 	else if (all || (ui->flags & UI_DRAW_PANE))

@@ -453,7 +453,7 @@ ui_panel_draw_more(struct ui *ui, int above, int below)
  * looked at marked, and how many jobs are off it in its borders.
  */
 void
-ui_draw_panel(struct ui *ui)
+ui_panel_draw(struct ui *ui)
 {
 	const struct ui_rect	*r = &ui->panel;
 	struct job		*job;

@@ -202,7 +202,7 @@ struct ui_pager {
 #define UI_PAGER_LIVE		0x4	/* a run still being written */
 #define UI_PAGER_FOLLOW		0x8	/* kept at the end as lines come */
 #define UI_PAGER_GREPPING	0x10	/* its grep has more to search */
-#define UI_PAGER_COPY		0x20	/* copy mode: in the pane, a cursor */
+#define UI_PAGER_COPY		0x20	/* copy mode's: a cursor, its keys */
 	int			 flags;
 
 	struct lineedit		*edit;		/* the search being typed */
@@ -228,9 +228,9 @@ struct ui_pager {
 
 /*
  * A drag selecting text in the pane (ui-mouse.c moves it, ui-pane.c
- * draws it), in cells of the pane's
- * inner rectangle from 0: from the anchor (where the button went down) to
- * the end (where it is now), in reading order either way.
+ * draws it), in cells of the pane's inner rectangle from 0: from the
+ * anchor (where the button went down) to the end (where it is now), in
+ * reading order either way.
  */
 struct ui_drag {
 	int		 active;
@@ -387,7 +387,7 @@ void	ui_clip_set(struct ui *, const char *text, size_t len);
 int	ui_clip_paste(struct ui *, struct job *);
 
 /* The panel and the layout (ui-panel.c). */
-void	ui_draw_panel(struct ui *);
+void	ui_panel_draw(struct ui *);
 int	ui_job_index(const struct ui *, const struct job *);
 void	ui_keep_visible(struct ui *);
 void	ui_layout(struct ui *);
