@@ -362,13 +362,13 @@ view_lines_free(char **lines, int n)
  */
 START_TEST(test_view_keys)
 {
-	struct ui	*ui = fake_ui(24, 90);
-	struct ui_pager	*p;
-	struct input_mouse m = { 3, 3, INPUT_WHEEL_UP, 1, 0, 0 };
-	char		**lines = view_lines(100);
-	const wchar_t	*text;
-	size_t		 len;
-	int		 body, y, x;
+	struct ui		*ui = fake_ui(24, 90);
+	struct ui_pager		*p;
+	struct input_mouse	 m = { 3, 3, INPUT_WHEEL_UP, 1, 0, 0 };
+	char			**lines = view_lines(100);
+	const wchar_t		*text;
+	size_t			 len;
+	int			 body, y, x;
 
 	ui_view_open(ui, "Lines", lines, 100, 0, NULL);
 	view_lines_free(lines, 100);
