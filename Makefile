@@ -114,10 +114,15 @@ LIB_SRCS = \
 	src/ui.c \
 	src/ui-draw.c \
 	src/ui-colour.c \
+	src/ui-edit.c \
+	src/ui-mode.c \
 	src/ui-panel.c \
+	src/ui-pane.c \
+	src/ui-frame.c \
 	src/ui-pager-draw.c \
 	src/ui-clip.c \
 	src/ui-copy.c \
+	src/ui-view.c \
 	src/ui-mouse.c \
 	src/ui-paste.c \
 	src/ui-pager.c \
@@ -148,7 +153,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8
+	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -196,6 +201,10 @@ check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
 $(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc
+# The front end's floors below ui.c, on a struct ui of its own
+# (src/ui-private.h), out of the archive as check_mcp.
+check_ui_OBJS	   = $(BASE_OBJS) $(B)/libjobdeck.a
+$(B)/tests/check_ui.o: CHECK_CFLAGS += -Isrc
 check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o

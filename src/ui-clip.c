@@ -88,7 +88,7 @@ ui_clip_set(struct ui *ui, const char *text, size_t len)
 		snprintf(msg, sizeof msg, "copied %d line%s (%zu bytes)", lines,
 		    lines == 1 ? "" : "s", len);
 	}
-	ui_message(ui, msg, 0);
+	ui->calls->message(msg, 0, ui->calls_arg);
 }
 
 /*
@@ -101,8 +101,8 @@ ui_clip_paste(struct ui *ui, struct job *job)
 	char	msg[UI_MESSAGE_MAX];
 
 	if (ui->clip == NULL || ui->clip_len == 0) {
-		ui_message(ui, "the paste buffer is empty: copy something "
-		    "first", 1);
+		ui->calls->message("the paste buffer is empty: copy something "
+		    "first", 1, ui->calls_arg);
 		return -1;
 	}
 	/* A job that has printed nothing yet has no emulator: make it. */
@@ -112,7 +112,7 @@ ui_clip_paste(struct ui *ui, struct job *job)
 		else
 			snprintf(msg, sizeof msg, "[%d] is not running: "
 			    "nothing to paste into", job_id(job));
-		ui_message(ui, msg, 1);
+		ui->calls->message(msg, 1, ui->calls_arg);
 		return -1;
 	}
 	vt_send_paste(job_vt_get(job), ui->clip, ui->clip_len);

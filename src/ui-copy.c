@@ -1,6 +1,7 @@
 /*
- * ui-copy.c: copy mode, tmux's habit.  It is the text view (ui-pager.c)
- * drawn inside the selected job's pane with a cursor and a selection: its
+ * ui-copy.c: copy mode, tmux's habit.  It is a mode built on a text view
+ * (ui-pager.c), drawn inside the selected job's pane with a cursor and a
+ * selection (struct ui_copy, this file's own, hooked to the view): its
  * lines are the job's run read lazily from the output store (a job on the
  * alternate screen or not logged: a snapshot of the emulator's scrollback
  * and screen taken on entry), its searches are the view's.  This file has
@@ -23,6 +24,23 @@
 #include "xmalloc.h"
 
 #define UI_COPY_BATCH	1024	/* lines read at once for a copy */
+
+#define UI_COPY_NONE	0	/* no selection */
+#define UI_COPY_CHARS	1	/* from a character to another (v) */
+#define UI_COPY_LINES	2	/* whole lines (V) */
+
+/*
+ * Copy mode's own state beside its view: the cursor is (view->cursor,
+ * col), a selection starts at (sel_line, sel_col); col is a display
+ * column.
+ */
+struct ui_copy {
+	struct ui_pager	*view;
+	int		 col;
+	int		 select;	/* UI_COPY_NONE, _CHARS, _LINES */
+	int64_t		 sel_line;
+	int		 sel_col;
+};
 
 /* One character of a line as shown: its columns and bytes. */
 struct ui_copy_char {
@@ -118,15 +136,15 @@ ui_copy_col(const struct ui_copy_line *l, int i)
 }
 
 /* Return the cursor's column as drawn: on a character's start, or the end. */
-int
-ui_copy_cursor_x(struct ui *ui)
+static int
+ui_copy_cursor_x(struct ui_copy *c)
 {
-	struct ui_pager		*p = ui->pager;
+	struct ui_pager		*p = c->view;
 	struct ui_copy_line	 l;
 	int			 x;
 
 	ui_copy_get(p, p->cursor, &l);
-	x = ui_copy_col(&l, ui_copy_index(&l, p->col));
+	x = ui_copy_col(&l, ui_copy_index(&l, c->col));
 	ui_copy_put(&l);
 	return x;
 }
@@ -152,22 +170,22 @@ ui_copy_word_end(const struct ui_copy_line *l, int i)
  * a page of them, so a word move never reads a whole log).
  */
 static void
-ui_copy_seek(struct ui *ui, int dir,
+ui_copy_seek(struct ui_copy *c, int dir,
     int (*test)(const struct ui_copy_line *, int))
 {
-	struct ui_pager		*p = ui->pager;
+	struct ui_pager		*p = c->view;
 	struct ui_copy_line	 l;
 	int64_t			 no = p->cursor;
-	int			 i, tries = ui_pager_body(ui);
+	int			 i, tries = ui_pager_body(p);
 
 	ui_copy_get(p, no, &l);
-	i = ui_copy_index(&l, p->col) + dir;
+	i = ui_copy_index(&l, c->col) + dir;
 	for (;;) {
 		for (; i >= 0 && i < l.n; i += dir) {
 			if (test(&l, i)) {
-				p->col = l.c[i].col;
+				c->col = l.c[i].col;
 				ui_copy_put(&l);
-				ui_pager_choose(ui, no);
+				ui_pager_choose(p, no);
 				return;
 			}
 		}
@@ -180,9 +198,9 @@ ui_copy_seek(struct ui *ui, int dir,
 		i = dir > 0 ? 0 : l.n - 1;
 		if (l.n == 0) {
 			/* An empty line stops a word move, as in vi. */
-			p->col = 0;
+			c->col = 0;
 			ui_copy_put(&l);
-			ui_pager_choose(ui, no);
+			ui_pager_choose(p, no);
 			return;
 		}
 	}
@@ -191,38 +209,40 @@ ui_copy_seek(struct ui *ui, int dir,
 
 /* Move the cursor by delta characters on its line (to its end at most). */
 static void
-ui_copy_step(struct ui *ui, int delta)
+ui_copy_step(struct ui_copy *c, int delta)
 {
-	struct ui_pager		*p = ui->pager;
+	struct ui_pager		*p = c->view;
 	struct ui_copy_line	 l;
 	int			 i;
 
 	ui_copy_get(p, p->cursor, &l);
-	i = ui_copy_index(&l, p->col) + delta;
+	i = ui_copy_index(&l, c->col) + delta;
 	if (i < 0)
 		i = 0;
 	if (i > l.n)
 		i = l.n;
-	p->col = ui_copy_col(&l, i);
+	c->col = ui_copy_col(&l, i);
 	ui_copy_put(&l);
 }
 
 /* Order the selection's start and the cursor: (l0, c0) before (l1, c1). */
 static void
-ui_copy_bounds(const struct ui_pager *p, int64_t *l0, int *c0, int64_t *l1,
+ui_copy_bounds(const struct ui_copy *c, int64_t *l0, int *c0, int64_t *l1,
     int *c1)
 {
-	if (p->sel_line < p->cursor || (p->sel_line == p->cursor &&
-	    p->sel_col <= p->col)) {
-		*l0 = p->sel_line;
-		*c0 = p->sel_col;
-		*l1 = p->cursor;
-		*c1 = p->col;
+	int64_t	cursor = c->view->cursor;
+
+	if (c->sel_line < cursor || (c->sel_line == cursor &&
+	    c->sel_col <= c->col)) {
+		*l0 = c->sel_line;
+		*c0 = c->sel_col;
+		*l1 = cursor;
+		*c1 = c->col;
 	} else {
-		*l0 = p->cursor;
-		*c0 = p->col;
-		*l1 = p->sel_line;
-		*c1 = p->sel_col;
+		*l0 = cursor;
+		*c0 = c->col;
+		*l1 = c->sel_line;
+		*c1 = c->sel_col;
 	}
 }
 
@@ -230,22 +250,22 @@ ui_copy_bounds(const struct ui_pager *p, int64_t *l0, int *c0, int64_t *l1,
  * Find the bytes of line no (text, len) that the selection covers: the
  * end's character is in it; 0 if none of the line is.
  */
-int
-ui_copy_span(const struct ui_pager *p, int64_t no, const char *text,
+static int
+ui_copy_span(const struct ui_copy *c, int64_t no, const char *text,
     size_t len, size_t *so, size_t *eo)
 {
 	struct ui_copy_line	 l;
 	int64_t			 l0, l1;
 	int			 c0, c1, i;
 
-	if (!(p->flags & UI_PAGER_COPY) || p->select == UI_COPY_NONE)
+	if (c->select == UI_COPY_NONE)
 		return 0;
-	ui_copy_bounds(p, &l0, &c0, &l1, &c1);
+	ui_copy_bounds(c, &l0, &c0, &l1, &c1);
 	if (no < l0 || no > l1)
 		return 0;
 	*so = 0;
 	*eo = len;
-	if (p->select == UI_COPY_LINES || (no != l0 && no != l1))
+	if (c->select == UI_COPY_LINES || (no != l0 && no != l1))
 		return 1;
 	memset(&l, 0, sizeof l);
 	l.text = (char *)text;
@@ -270,9 +290,9 @@ ui_copy_span(const struct ui_pager *p, int64_t no, const char *text,
  * cannot be read.
  */
 static char *
-ui_copy_text(struct ui *ui, size_t *len)
+ui_copy_text(struct ui_copy *c, size_t *len)
 {
-	struct ui_pager		*p = ui->pager;
+	struct ui_pager		*p = c->view;
 	struct store_line	*lines;
 	struct ui_copy_line	 last;
 	char			*buf = NULL;
@@ -280,14 +300,14 @@ ui_copy_text(struct ui *ui, size_t *len)
 	int64_t			 l0, l1, no, to;
 	int			 c0, c1, got, i, nl;
 
-	if (p->select == UI_COPY_NONE) {
+	if (c->select == UI_COPY_NONE) {
 		l0 = l1 = p->cursor;
 		c0 = 0;
 		c1 = 0;
 	} else
-		ui_copy_bounds(p, &l0, &c0, &l1, &c1);
+		ui_copy_bounds(c, &l0, &c0, &l1, &c1);
 	ui_copy_get(p, l1, &last);
-	nl = p->select == UI_COPY_LINES || (p->select == UI_COPY_CHARS &&
+	nl = c->select == UI_COPY_LINES || (c->select == UI_COPY_CHARS &&
 	    ui_copy_index(&last, c1) == last.n);
 	ui_copy_put(&last);
 	*len = 0;
@@ -300,8 +320,8 @@ ui_copy_text(struct ui *ui, size_t *len)
 		for (i = 0; i < got; i++) {
 			so = 0;
 			eo = lines[i].len;
-			if (p->select == UI_COPY_CHARS)
-				ui_copy_span(p, lines[i].no, lines[i].text,
+			if (c->select == UI_COPY_CHARS)
+				ui_copy_span(c, lines[i].no, lines[i].text,
 				    lines[i].len, &so, &eo);
 			if (*len + (eo - so) + 2 > size) {
 				size = (*len + (eo - so) + 2) * 2;
@@ -321,94 +341,166 @@ ui_copy_text(struct ui *ui, size_t *len)
 	return buf;
 }
 
-/* Copy the selection to the paste buffer (and clipboard), then leave. */
+/*
+ * Copy the selection to the paste buffer (and clipboard), then leave
+ * (the mode closes: c and its view are freed).
+ */
 static void
-ui_copy_yank(struct ui *ui)
+ui_copy_yank(struct ui_copy *c)
 {
-	char	*text;
-	size_t	 len;
+	struct ui	*ui = c->view->ui;
+	char		*text;
+	size_t		 len;
 
-	if ((text = ui_copy_text(ui, &len)) == NULL) {
-		ui_pager_status(ui, 1, "cannot read the log");
+	if ((text = ui_copy_text(c, &len)) == NULL) {
+		ui_pager_status(c->view, 1, "cannot read the log");
 		return;
 	}
-	ui_pager_pop(ui);
+	ui_mode_pop(ui);
 	ui_clip_set(ui, text, len);
 	free(text);
 }
 
 /* Start a selection of a kind at the cursor, or drop the one there is. */
 static void
-ui_copy_select(struct ui *ui, int kind)
+ui_copy_select(struct ui_copy *c, int kind)
 {
-	struct ui_pager	*p = ui->pager;
-
-	if (p->select == kind) {
-		p->select = UI_COPY_NONE;
+	if (c->select == kind) {
+		c->select = UI_COPY_NONE;
 		return;
 	}
-	if (p->select == UI_COPY_NONE) {
-		p->sel_line = p->cursor;
-		p->sel_col = ui_copy_cursor_x(ui);
+	if (c->select == UI_COPY_NONE) {
+		c->sel_line = c->view->cursor;
+		c->sel_col = ui_copy_cursor_x(c);
 	}
-	p->select = kind;
+	c->select = kind;
 }
 
 /*
- * Run one of copy mode's own actions; returns 0 for those it shares with
- * the text view (moves by line and page, searches, quit).
+ * The view's action callback: run one of copy mode's own actions;
+ * returns 0 for those it shares with every view (moves by line and
+ * page, searches, quit).
  */
-int
-ui_copy_action(struct ui *ui, enum bind_action action)
+static int
+ui_copy_action(struct ui_pager *p, enum bind_action action, void *arg)
 {
-	struct ui_pager	*p = ui->pager;
+	struct ui_copy	*c = arg;
 
 	switch (action) {
 	case BIND_LEFT:
-		ui_copy_step(ui, -1);
+		ui_copy_step(c, -1);
 		break;
 	case BIND_RIGHT:
-		ui_copy_step(ui, 1);
+		ui_copy_step(c, 1);
 		break;
 	case BIND_WORD_NEXT:
-		ui_copy_seek(ui, 1, ui_copy_word_start);
+		ui_copy_seek(c, 1, ui_copy_word_start);
 		break;
 	case BIND_WORD_PREV:
-		ui_copy_seek(ui, -1, ui_copy_word_start);
+		ui_copy_seek(c, -1, ui_copy_word_start);
 		break;
 	case BIND_WORD_END:
-		ui_copy_seek(ui, 1, ui_copy_word_end);
+		ui_copy_seek(c, 1, ui_copy_word_end);
 		break;
 	case BIND_LINE_START:
-		p->col = 0;
+		c->col = 0;
 		break;
 	case BIND_LINE_END:
-		p->col = INT_MAX;
-		p->col = ui_copy_cursor_x(ui);
+		c->col = INT_MAX;
+		c->col = ui_copy_cursor_x(c);
 		break;
 	case BIND_SELECT:
-		ui_copy_select(ui, UI_COPY_CHARS);
+		ui_copy_select(c, UI_COPY_CHARS);
 		break;
 	case BIND_SELECT_LINE:
-		ui_copy_select(ui, UI_COPY_LINES);
+		ui_copy_select(c, UI_COPY_LINES);
 		break;
 	case BIND_YANK:
-		ui_copy_yank(ui);
+		ui_copy_yank(c);
 		return 1;
 	default:
 		return 0;
 	}
-	ui->flags |= UI_DRAW_ALL | UI_URGENT;
+	p->ui->calls->dirty(UI_DRAW_ALL, 1, p->ui->calls_arg);
 	return 1;
 }
 
-/* A search found a match at byte so of text: the cursor goes to it. */
-void
-ui_copy_found(struct ui *ui, const char *text, size_t len, size_t so)
+/*
+ * The view's found callback: a search found a match at byte so of text;
+ * the cursor goes to it.
+ */
+static void
+ui_copy_found(struct ui_pager *p, const char *text, size_t len, size_t so,
+    void *arg)
 {
+	struct ui_copy	*c = arg;
+
+	(void)p;
 	(void)len;
-	ui->pager->col = ui_text_widthn(text, so);
+	c->col = ui_text_widthn(text, so);
 }
+
+/* The view's mark callback: the bytes of line no the selection covers. */
+static int
+ui_copy_mark(const struct ui_pager *p, int64_t no, const char *text,
+    size_t len, size_t *so, size_t *eo, void *arg)
+{
+	(void)p;
+	return ui_copy_span(arg, no, text, len, so, eo);
+}
+
+/* What copy mode adds to its view. */
+static const struct ui_pager_cbs ui_copy_view_cbs = {
+	.action = ui_copy_action,
+	.found = ui_copy_found,
+	.mark = ui_copy_mark,
+};
+
+/*
+ * The mode's cursor: on the search line while one is typed, else on the
+ * copy cursor in the pane's body.
+ */
+static int
+ui_copy_cursor(struct ui_mode_entry *me, int *y, int *x)
+{
+	struct ui_pager	*p = me->data;
+	const struct ui	*ui = p->ui;
+	int		 row, col;
+
+	if (ui_pager_cursor(me, y, x))
+		return 1;
+	row = (int)(p->cursor - p->top);
+	col = ui_copy_cursor_x(p->cbs_arg);
+	if (col > ui->pane.w - 3)
+		col = ui->pane.w - 3;
+	*y = ui->pane.y + 1 + row;
+	*x = ui->pane.x + 1 + col;
+	return 1;
+}
+
+/* The mode's close: its state and its view are freed. */
+static void
+ui_copy_close(struct ui_mode_entry *me)
+{
+	struct ui_pager	*p = me->data;
+
+	free(p->cbs_arg);
+	ui_pager_free(p);
+}
+
+/* Copy mode: a text view in the pane with a cursor and a selection. */
+static const struct ui_mode ui_copy_mode = {
+	.name = "copy",
+	.flags = UI_MODE_PANE,
+	.draw = ui_pager_draw,
+	.draw_bottom = ui_pager_draw_bottom,
+	.cursor = ui_copy_cursor,
+	.key = ui_pager_key,
+	.mouse = ui_pager_mouse,
+	.paste = ui_pager_paste,
+	.resize = ui_pager_resize,
+	.close = ui_copy_close,
+};
 
 /*
  * Make the snapshot of a job's emulator: its scrollback and screen down
@@ -455,11 +547,13 @@ ui_copy_enter(struct ui *ui, int search)
 	struct vt		*vt;
 	struct ui_source	*src = NULL;
 	struct ui_pager		*p;
+	struct ui_copy		*c;
 	char			*title, *cause = NULL, msg[UI_MESSAGE_MAX];
 	int64_t			 cursor = 0, top;
 
 	if (job == NULL) {
-		ui_message(ui, "no job selected: nothing to copy from", 1);
+		ui->calls->message("no job selected: nothing to copy from", 1,
+		    ui->calls_arg);
 		return;
 	}
 	vt = job_vt(job);
@@ -475,23 +569,27 @@ ui_copy_enter(struct ui *ui, int search)
 	if (src == NULL) {
 		snprintf(msg, sizeof msg, "[%d] has no output to copy from",
 		    job_id(job));
-		ui_message(ui, msg, 1);
+		ui->calls->message(msg, 1, ui->calls_arg);
 		return;
 	}
-	ui_pager_close(ui);
+	ui_mode_close_all(ui);
 	title = xprintf("[%d] %s [Copy]", job_id(job), job_command(job));
-	p = ui_pager_push(ui, title, src);
+	p = ui_pager_push(ui, &ui_copy_mode, title, src);
 	free(title);
+	c = xcalloc(1, sizeof *c);
+	c->view = p;
+	p->cbs = &ui_copy_view_cbs;
+	p->cbs_arg = c;
 	p->flags |= UI_PAGER_COPY;
 	if (cursor < ui_source_first(src))
 		cursor = ui_source_first(src);
 	/* The view starts where the pane was: at the end, a page of it. */
-	top = ui_source_count(src) - ui_pager_body(ui);
+	top = ui_source_count(src) - ui_pager_body(p);
 	while (top < ui_source_first(src) && ui_source_more(src))
 		ui_source_extend(src);
 	p->top = top > ui_source_first(src) ? top : ui_source_first(src);
 	p->cursor = cursor;
-	ui_pager_choose(ui, cursor);
+	ui_pager_choose(p, cursor);
 	if (search)
-		ui_pager_prompt(ui, '/');
+		ui_pager_prompt(p, '/');
 }

@@ -1,26 +1,20 @@
 /*
- * ui-draw.c: the drawing primitives (text, boxes, lines), the pane with the
- * selected job's terminal and the prompt line, then one doupdate() a turn.
- * The panel is drawn by ui-panel.c, text views by ui-pager-draw.c and
- * colours come from ui-colour.c.
+ * ui-draw.c: the drawing primitives, the front end's ground floor: a
+ * shown character and its columns, text fitted to a width, blanks, boxes,
+ * lines of text, marked spans and an emulator's cells with their
+ * attributes.  It knows no part of the screen and calls nothing of the
+ * front end but its colours (ui-colour.c); the pane, the panel, the modes
+ * and the frame (ui-frame.c) draw with it.
  */
-#include <sys/wait.h>
-
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
-#include "job.h"
-#include "jobtable.h"
-#include "lineedit.h"
-#include "loop.h"
-#include "store.h"
 #include "ui-private.h"
 #include "vt.h"
 #include "xmalloc.h"
-
 
 /* The most characters (base and marks) taken from one cell. */
 #define UI_MAX_CHARS	8
@@ -303,6 +297,48 @@ ui_line(int y, int x, int width, const char *left, attr_t lattr, int lpair,
 	ui_put_text(y, x, width - rw - (rw > 0), fitted, lattr, lpair);
 }
 
+/*
+ * Return the columns a typed character takes on a line being edited:
+ * its width, and one for a character that has none (a control, a mark),
+ * so that the cursor always moves past it.
+ */
+int
+ui_text_wcwidth(wchar_t wc)
+{
+	int	w = wcwidth(wc);
+
+	return w < 1 ? 1 : w;
+}
+
+/*
+ * Draw the text of a line at y, x in width columns with its spans of
+ * marks (so[i], eo[i]: n of them, sorted) reversed; returns the columns
+ * used.
+ */
+int
+ui_put_marked(int y, int x, int width, const char *text, size_t len,
+    const size_t *so, const size_t *eo, int n, attr_t attr, int pair)
+{
+	size_t	pos = 0, s, e;
+	int	used = 0, i;
+
+	for (i = 0; i < n && used < width; i++) {
+		s = so[i] > pos ? so[i] : pos;
+		e = eo[i] < len ? eo[i] : len;
+		if (s >= e)
+			continue;
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    s - pos, attr, pair);
+		used += ui_put_textn(y, x + used, width - used, text + s,
+		    e - s, attr | A_REVERSE, pair);
+		pos = e;
+	}
+	if (pos < len && used < width)
+		used += ui_put_textn(y, x + used, width - used, text + pos,
+		    len - pos, attr, pair);
+	return used;
+}
+
 /* Draw one emulator cell at y, x; room is the columns left in the row. */
 static void
 ui_draw_cell(const struct vt *vt, const struct vt_cell *c, int wide_next,
@@ -350,9 +386,9 @@ ui_draw_cell(const struct vt *vt, const struct vt_cell *c, int wide_next,
 
 /*
  * Draw a row of cells (n of them, the rest blank) at y, x across width;
- * the columns [sel_from, sel_to) are a mouse selection, drawn reversed.
+ * the columns [sel_from, sel_to) are selected, drawn reversed.
  */
-static void
+void
 ui_draw_cells(const struct vt *vt, const struct vt_cell *cells, int n, int y,
     int x, int width, int reverse, int sel_from, int sel_to)
 {
@@ -376,338 +412,3 @@ ui_draw_cells(const struct vt *vt, const struct vt_cell *cells, int n, int y,
 		    rev);
 	}
 }
-
-/*
- * Return the cells shown on row of the pane's inside (n of them; NULL
- * and 0 past the end), scrolled back ui->scroll lines.
- */
-const struct vt_cell *
-ui_pane_cells(const struct ui *ui, const struct vt *vt, int row, int *n)
-{
-	int	sb = vt_scrollback_count(vt);
-
-	if (row < ui->scroll)
-		return vt_scrollback_line(vt, sb - ui->scroll + row, n);
-	if (row - ui->scroll < vt_rows(vt)) {
-		*n = vt_cols(vt);
-		return vt_screen_row(vt, row - ui->scroll);
-	}
-	*n = 0;
-	return NULL;
-}
-
-/* Draw the pane: the selected job's terminal, scrolled back if asked. */
-static void
-ui_draw_pane(struct ui *ui, int all)
-{
-	const struct ui_rect	*r = &ui->pane;
-	const struct vt_cell	*cells;
-	struct job		*job = ui->selected;
-	struct vt		*vt = NULL;
-	char			 title[1100], right[64], cmd[1024], marks[32];
-	char			*label;
-	char			 key[sizeof ((struct ui *)0)->pane_key];
-	int			 focused = ui->flags & UI_FOCUSED;
-	int			 ih = r->h - 2, iw = r->w - 2, row, n, rev;
-	int			 room, from, to;
-
-	title[0] = right[0] = '\0';
-	if (job != NULL) {
-		if (ui->scroll > 0)
-			snprintf(right, sizeof right, "↑%d  PID %ld", ui->scroll,
-			    (long)job_pid(job));
-		else if (job_pid(job) > 0)
-			snprintf(right, sizeof right, "PID %ld",
-			    (long)job_pid(job));
-		/*
-		 * Cut the label, never the marks; narrow, the PID goes
-		 * and the marks shrink first so the command keeps a dozen.
-		 */
-		snprintf(marks, sizeof marks, "%s%s", focused ? " [Focused]" :
-		    "", (ui->flags & UI_ZOOMED) ? " [Zoom]" : "");
-		room = r->w - 12 - ui_text_width(right) - ui_text_width(marks);
-		if (room < 12) {
-			if (ui->scroll == 0)
-				right[0] = '\0';
-			snprintf(marks, sizeof marks, "%s%s", focused ? " [F]" :
-			    "", (ui->flags & UI_ZOOMED) ? " [Z]" : "");
-			room = r->w - 12 - ui_text_width(right) -
-			    ui_text_width(marks);
-		}
-		/* Named as in the panel and !ps: "NAME: COMMAND". */
-		label = cmd_job_label(job, 0);
-		ui_fit(label, room, cmd, sizeof cmd);
-		free(label);
-		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
-		    marks);
-		vt = job_vt(job);
-	}
-	/*
-	 * The frame only when it changed: redrawn, its sides would touch
-	 * every row and curses would compare them all on each echo.
-	 */
-	snprintf(key, sizeof key, "%d\x01%s\x01%s", focused,
-	    job != NULL ? title : "", right);
-	if (all || strcmp(key, ui->pane_key) != 0) {
-		ui_box(r, job != NULL ? title : "No job selected",
-		    right[0] != '\0' ? right : NULL,
-		    focused ? A_BOLD : A_NORMAL,
-		    focused ? ui_semantic(UI_C_FOCUS) : 0);
-		snprintf(ui->pane_key, sizeof ui->pane_key, "%s", key);
-	}
-	if (vt == NULL) {
-		for (row = 0; row < ih; row++)
-			ui_blank(r->y + 1 + row, r->x + 1, iw, A_NORMAL);
-		return;
-	}
-	rev = vt_reverse_video(vt);
-	for (row = 0; row < ih; row++) {
-		if (!all && ui->scroll == 0 && row < vt_rows(vt) &&
-		    !vt_row_dirty(vt, row))
-			continue;
-		cells = ui_pane_cells(ui, vt, row, &n);
-		if (!ui_drag_cols(ui, row, &from, &to))
-			from = to = -1;
-		ui_draw_cells(vt, cells, n < iw ? n : iw, r->y + 1 + row,
-		    r->x + 1, iw, rev, from, to);
-	}
-	vt_clear_dirty(vt);
-}
-
-/*
- * Return the columns the message takes beside the typed line: all it
- * needs if the line leaves them (the prompt, the line, its cursor and two
- * blanks between), else what it leaves, but at least half the screen.
- */
-static int
-ui_message_width(const struct ui *ui)
-{
-	const wchar_t	*text;
-	size_t		 len, i;
-	int		 typed = 0, room, mw;
-
-	if ((mw = ui_text_width(ui->message)) == 0)
-		return 0;
-	text = lineedit_text(ui->edit, &len);
-	for (i = 0; i < len; i++)
-		typed += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
-	room = ui->cols - 6 - typed;
-	if (room < ui->cols / 2)
-		room = ui->cols / 2;
-	return mw < room ? mw : room;
-}
-
-/*
- * Return the first character of the typed line to show so that the cursor
- * fits in the columns left beside the message (stored in *avail).
- */
-static size_t
-ui_prompt_start(const struct ui *ui, int *avail)
-{
-	const wchar_t	*text;
-	size_t		 len, start;
-	int		 mw, used, w;
-
-	text = lineedit_text(ui->edit, &len);
-	mw = ui_message_width(ui);
-	*avail = ui->cols - 3 - (mw > 0 ? mw + 2 : 0);
-	if (*avail < 10)
-		*avail = ui->cols - 3;
-	/* Walk back from the cursor, keeping one column for it. */
-	start = lineedit_cursor(ui->edit);
-	used = 1;
-	while (start > 0) {
-		w = wcwidth(text[start - 1]);
-		if (w < 1)
-			w = 1;
-		if (used + w > *avail)
-			break;
-		used += w;
-		start--;
-	}
-	return start;
-}
-
-/*
- * Draw the bottom line: the prompt and the message (cut in the middle
- * when it does not fit: its end says how things ended), or the focus
- * hint.
- */
-static void
-ui_draw_prompt(struct ui *ui)
-{
-	const wchar_t	*text;
-	size_t		 len, start;
-	wchar_t		 wc[2] = { 0, 0 };
-	int		 y = ui->rows - 1, x, width, mw, avail, pair, room;
-	char		 hint[UI_MESSAGE_MAX + 64], key[32], fit[UI_MESSAGE_MAX];
-	char		 back[64], *label;
-
-	ui_blank(y, 0, ui->cols, A_NORMAL);
-	pair = ui->message_error ? ui_semantic(UI_C_ERROR) : 0;
-	if (ui->flags & UI_QUITTING) {
-		ui_fit_middle(ui->message, ui->cols - 2, fit, sizeof fit);
-		ui_put_text(y, 1, ui->cols - 2, fit, A_BOLD, 0);
-		return;
-	}
-	if (ui->flags & UI_FOCUSED) {
-		/* The label is cut, never the way back. */
-		snprintf(back, sizeof back, "  ·  %s: back", bind_key_name(
-		    bind_first_key(ui->bind, BIND_MAIN, BIND_FOCUS), key,
-		    sizeof key));
-		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] ",
-		    job_id(ui->selected));
-		room = ui->cols - ui_text_width(hint) - ui_text_width(back);
-		label = cmd_job_label(ui->selected, 0);
-		ui_fit(label, room > 1 ? room : 1, fit, sizeof fit);
-		free(label);
-		snprintf(hint + strlen(hint), sizeof hint - strlen(hint),
-		    "%s%s", fit, back);
-		ui_put_text(y, 0, ui->cols, hint, A_BOLD,
-		    ui_semantic(UI_C_FOCUS));
-		return;
-	}
-	if (ui->pager != NULL) {
-		ui_pager_draw_bottom(ui);
-		return;
-	}
-	if ((mw = ui_message_width(ui)) > 0) {
-		ui_fit_middle(ui->message, mw, fit, sizeof fit);
-		ui_put_text(y, ui->cols - mw - 1, mw, fit,
-		    ui->message_error ? A_BOLD : A_NORMAL, pair);
-	}
-	ui_put_text(y, 0, 2, "> ", A_BOLD, 0);
-	text = lineedit_text(ui->edit, &len);
-	start = ui_prompt_start(ui, &avail);
-	x = 2;
-	for (; start < len && x - 2 < avail; start++) {
-		width = wcwidth(text[start]);
-		if (width < 1)
-			width = 1;
-		if (x - 2 + width > avail)
-			break;
-		/* A pasted newline shows as ⏎, one column. */
-		wc[0] = text[start] == L'\n' ? 0x23ce : text[start];
-		ui_put_wc(y, x, wc, A_NORMAL, 0);
-		x += width;
-	}
-}
-
-/* Show or hide the terminal cursor, telling curses only of changes. */
-static void
-ui_cursor_visible(int visible)
-{
-	static int	shown = -1;
-
-	if (visible != shown) {
-		curs_set(visible);
-		shown = visible;
-	}
-}
-
-/* Put the terminal cursor where the user types. */
-static void
-ui_place_cursor(struct ui *ui)
-{
-	const wchar_t	*text;
-	struct vt	*vt;
-	size_t		 len, cur, i, start;
-	int		 row, col, x, avail;
-
-	if (ui->pager != NULL && ui->pager->prompt != 0 &&
-	    !(ui->flags & UI_QUITTING) && !ui->too_small) {
-		text = lineedit_text(ui->pager->edit, &len);
-		cur = lineedit_cursor(ui->pager->edit);
-		for (i = 0, x = 1; i < cur && x < ui->cols - 1; i++)
-			x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
-		move(ui->rows - 1, x);
-		ui_cursor_visible(1);
-		return;
-	}
-	if (ui->pager != NULL && (ui->pager->flags & UI_PAGER_COPY) &&
-	    !(ui->flags & UI_QUITTING) && !ui->too_small) {
-		/* Copy mode's cursor, in the pane's body. */
-		row = (int)(ui->pager->cursor - ui->pager->top);
-		col = ui_copy_cursor_x(ui);
-		if (col > ui->pane.w - 3)
-			col = ui->pane.w - 3;
-		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
-		ui_cursor_visible(1);
-		return;
-	}
-	if (ui->pager != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
-		ui_cursor_visible(0);
-		return;
-	}
-	if (ui->flags & UI_FOCUSED) {
-		vt = ui->selected != NULL ? job_vt(ui->selected) : NULL;
-		if (vt == NULL) {
-			move(ui->pane.y + 1, ui->pane.x + 1);
-			ui_cursor_visible(1);
-			return;
-		}
-		if (!vt_cursor(vt, &row, &col) || ui->scroll != 0 ||
-		    row >= ui->pane.h - 2 || col >= ui->pane.w - 2) {
-			ui_cursor_visible(0);
-			return;
-		}
-		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
-		ui_cursor_visible(1);
-		return;
-	}
-	text = lineedit_text(ui->edit, &len);
-	cur = lineedit_cursor(ui->edit);
-	start = ui_prompt_start(ui, &avail);
-	x = 2;
-	for (i = start; i < cur; i++)
-		x += wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
-	move(ui->rows - 1, x < ui->cols ? x : ui->cols - 1);
-	ui_cursor_visible(1);
-}
-
-/* Draw the parts marked dirty, or all of them. */
-static void
-ui_draw_parts(struct ui *ui, int all)
-{
-	if (all)
-		erase();
-	if (ui->pager != NULL && !(ui->pager->flags & UI_PAGER_COPY)) {
-		ui_pager_draw(ui);
-		ui_draw_prompt(ui);
-	} else {
-		if (all || (ui->flags & UI_DRAW_PANEL))
-			ui_draw_panel(ui);
-		/* Copy mode is a view drawn in the pane. */
-		if (ui->pager != NULL)
-			ui_pager_draw(ui);
-		else if (all || (ui->flags & UI_DRAW_PANE))
-			ui_draw_pane(ui, all);
-		if (all || (ui->flags & UI_DRAW_PROMPT))
-			ui_draw_prompt(ui);
-	}
-}
-
-/* Draw everything marked dirty, then update the terminal once. */
-void
-ui_draw(struct ui *ui)
-{
-	int	all = ui->flags & UI_DRAW_ALL;
-
-	if (ui->too_small) {
-		erase();
-		ui_put_text(0, 0, ui->cols, "terminal too small", A_BOLD, 0);
-		wnoutrefresh(stdscr);
-		doupdate();
-		return;
-	}
-	ui_draw_parts(ui, all);
-	/* The colour pairs ran out: again, with a fresh table (ui_pair()). */
-	if (ui_pair_renew()) {
-		ui_draw_parts(ui, 1);
-		ui_pair_renew();
-	}
-	ui_place_cursor(ui);
-	wnoutrefresh(stdscr);
-	doupdate();
-}
-

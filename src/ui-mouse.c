@@ -1,10 +1,13 @@
 /*
- * ui-mouse.c: the outer terminal's mouse reports.  The wheel scrolls what
- * is under the pointer (a text view, the pane's scrollback, the panel's
- * selection); a click in the panel selects a job; a drag in the pane
- * selects text inside it, drawn reversed, and copies it on release.  In
- * focus mode, when the job asked for mouse reports, events inside its
- * pane go to it instead, in its own coordinates and encoding.
+ * ui-mouse.c: the outer terminal's mouse reports.  With a mode open they
+ * are the mode's (through ui-mode.c: a text view scrolls by the wheel).
+ * Else the wheel scrolls what is under the pointer (the pane's
+ * scrollback, the panel's selection); a click in the panel selects a
+ * job; a drag in the pane selects text inside it, drawn reversed by
+ * ui-pane.c, and copies it on release.  In focus mode, when the job asked
+ * for mouse reports, events inside its pane go to it instead, in its own
+ * coordinates and encoding.  The selection and the scroll are asked of
+ * ui.c through struct ui_calls.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -16,8 +19,6 @@
 #include "ui-private.h"
 #include "vt.h"
 #include "xmalloc.h"
-
-#define UI_WHEEL_LINES	3	/* lines a notch of the wheel scrolls */
 
 /* Return whether screen cell y, x is inside rectangle r (borders too). */
 static int
@@ -34,32 +35,6 @@ ui_mouse_in_pane(const struct ui *ui, int y, int x)
 
 	return y > r->y && y < r->y + r->h - 1 && x > r->x &&
 	    x < r->x + r->w - 1;
-}
-
-/*
- * Give the columns [*from, *to) of the pane's inside row that the drag
- * selects; returns 0 when it selects none of that row.
- */
-int
-ui_drag_cols(const struct ui *ui, int row, int *from, int *to)
-{
-	const struct ui_drag	*d = &ui->drag;
-	int			 r0 = d->row0, c0 = d->col0, r1 = d->row1;
-	int			 c1 = d->col1;
-
-	if (!d->active || d->passthrough)
-		return 0;
-	if (r1 < r0 || (r1 == r0 && c1 < c0)) {
-		r0 = d->row1;
-		c0 = d->col1;
-		r1 = d->row0;
-		c1 = d->col0;
-	}
-	if (row < r0 || row > r1)
-		return 0;
-	*from = row == r0 ? c0 : 0;
-	*to = row == r1 ? c1 + 1 : ui->pane.w - 2;
-	return 1;
 }
 
 /* Append the text of cells [from, to) of one row, trailing blanks trimmed. */
@@ -117,7 +92,7 @@ ui_drag_copy(struct ui *ui, struct vt *vt)
 
 	buf = xmalloc(cap);
 	for (row = 0; row < ui->pane.h - 2; row++) {
-		if (!ui_drag_cols(ui, row, &from, &to))
+		if (!ui_pane_drag_cols(ui, row, &from, &to))
 			continue;
 		if (!first) {
 			if (len + 2 > cap) {
@@ -154,7 +129,7 @@ ui_drag_to(struct ui *ui, struct vt *vt, int y, int x)
 	ui->drag.row1 = row;
 	ui->drag.col1 = col;
 	vt_mark_all_dirty(vt);
-	ui_dirty(ui, UI_DRAW_PANE, 1);
+	ui->calls->dirty(UI_DRAW_PANE, 1, ui->calls_arg);
 }
 
 /* Send an event inside the pane to the focused job; 1 if it took it. */
@@ -191,12 +166,7 @@ ui_mouse_event(struct ui *ui, const struct input_mouse *m)
 		return;
 	wheel = m->button == INPUT_WHEEL_UP ? -1 :
 	    m->button == INPUT_WHEEL_DOWN ? 1 : 0;
-	if (ui->pager != NULL) {
-		if (wheel != 0 && m->press)
-			ui_pager_scroll(ui, wheel * UI_WHEEL_LINES);
-		return;
-	}
-	if (ui_mouse_pass(ui, m))
+	if (ui_mode_mouse(ui, m) || ui_mouse_pass(ui, m))
 		return;
 	vt = ui->selected != NULL ? job_vt(ui->selected) : NULL;
 	if (wheel != 0) {
@@ -204,16 +174,17 @@ ui_mouse_event(struct ui *ui, const struct input_mouse *m)
 			return;
 		if (!(ui->flags & UI_ZOOMED) &&
 		    ui_mouse_in(&ui->panel, m->y, m->x))
-			ui_select_step(ui, wheel);
+			ui->calls->select_step(wheel, ui->calls_arg);
 		else if (ui_mouse_in(&ui->pane, m->y, m->x))
-			ui_scroll(ui, -wheel * UI_WHEEL_LINES);
+			ui->calls->scroll_pane(-wheel * UI_WHEEL_LINES,
+			    ui->calls_arg);
 		return;
 	}
 	if (m->button == INPUT_BUTTON_LEFT && m->press && !m->motion) {
 		ui->drag.active = 0;
 		if (!(ui->flags & UI_ZOOMED) &&
 		    (job = ui_panel_job_at(ui, m->y, m->x)) != NULL) {
-			ui_select(ui, job);
+			ui->calls->select(job, ui->calls_arg);
 			return;
 		}
 		if (vt == NULL || !ui_mouse_in_pane(ui, m->y, m->x))

@@ -1,6 +1,9 @@
 /*
- * ui-pager-draw.c: drawing a text view: its lines (numbers, times, the
- * spans a search or a grep marked), its title and its bottom line.
+ * ui-pager-draw.c: drawing a text view (ui-pager.c) where its mode is
+ * drawn: its lines (numbers, times, the spans a search, a grep or the
+ * mode on top marked), its title and its bottom line.  ui_pager_draw()
+ * and ui_pager_draw_bottom() are the draw callbacks of every mode built
+ * on a view.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -16,7 +19,7 @@
 
 /*
  * Find the spans of line l to highlight, sorted: the source's own mark (a
- * grep's match) or copy mode's selection, and every match of the view's
+ * grep's match) or the mode's (copy mode's selection), and every match of the view's
  * search in the bytes that can be on the screen; returns how many, their
  * bounds in so[] and eo[].  Spans may overlap: they are drawn as one.
  */
@@ -28,7 +31,8 @@ ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
 	int	n = 0, i;
 
 	if (ui_source_mark(p->src, l->no, &so[0], &eo[0]) ||
-	    ui_copy_span(p, l->no, l->text, l->len, &so[0], &eo[0]))
+	    (p->cbs != NULL && p->cbs->mark != NULL && p->cbs->mark(p, l->no,
+	    l->text, l->len, &so[0], &eo[0], p->cbs_arg)))
 		n++;
 	while (n < UI_PAGER_MARKS && off < len &&
 	    ui_pager_line_match(p, l->text + off, len - off, &s, &e)) {
@@ -50,42 +54,13 @@ ui_pager_marks(const struct ui_pager *p, const struct store_line *l,
 }
 
 /*
- * Draw the text of a line at y, x in width columns with its spans of
- * marks reversed; returns the columns used.
- */
-static int
-ui_put_marked(int y, int x, int width, const char *text, size_t len,
-    const size_t *so, const size_t *eo, int n, attr_t attr, int pair)
-{
-	size_t	pos = 0, s, e;
-	int	used = 0, i;
-
-	for (i = 0; i < n && used < width; i++) {
-		s = so[i] > pos ? so[i] : pos;
-		e = eo[i] < len ? eo[i] : len;
-		if (s >= e)
-			continue;
-		used += ui_put_textn(y, x + used, width - used, text + pos,
-		    s - pos, attr, pair);
-		used += ui_put_textn(y, x + used, width - used, text + s,
-		    e - s, attr | A_REVERSE, pair);
-		pos = e;
-	}
-	if (pos < len && used < width)
-		used += ui_put_textn(y, x + used, width - used, text + pos,
-		    len - pos, attr, pair);
-	return used;
-}
-
-/*
  * Draw one body line of the text view at row y: its number and time when
  * asked, a results view's choice, then its text (stderr in red).
  */
 static void
-ui_pager_draw_line(struct ui *ui, const struct ui_rect *r, int y,
+ui_pager_draw_line(struct ui_pager *p, const struct ui_rect *r, int y,
     const struct store_line *l, int numw)
 {
-	struct ui_pager	*p = ui->pager;
 	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
 	char		 pre[64], when[32];
 	int		 x0 = r->x + 1, x = x0, width = r->w - 2, n, pair = 0;
@@ -164,9 +139,8 @@ ui_pager_draw_where(const struct ui_pager *p, int body, char *pos,
  * pane) and the visible lines.
  */
 static void
-ui_pager_draw_once(struct ui *ui)
+ui_pager_draw_once(struct ui_pager *p)
 {
-	struct ui_pager		*p = ui->pager;
 	struct ui_rect		 r;
 	struct store_line	*lines = NULL;
 	char			 pos[128], drop[48], title[1024], digits[24];
@@ -174,12 +148,12 @@ ui_pager_draw_once(struct ui *ui)
 	int			 numw;
 	int64_t			 first, count;
 
-	ui_pager_rect(ui, &r);
+	ui_mode_rect(p->me, &r);
 	ih = r.h - 2;
 	header = ui_source_headers(p->src);
 	if (header > ih)
 		header = ih;
-	body = ui_pager_body(ui);
+	body = ui_pager_body(p);
 	first = ui_source_first(p->src);
 	count = ui_source_count(p->src);
 	/* A narrower screen or fewer lines: keep the view on the text. */
@@ -218,7 +192,7 @@ ui_pager_draw_once(struct ui *ui)
 		}
 		i = row - header;
 		if (i < got)
-			ui_pager_draw_line(ui, &r, r.y + 1 + row, &lines[i],
+			ui_pager_draw_line(p, &r, r.y + 1 + row, &lines[i],
 			    numw);
 	}
 	ui_source_put(p->src, lines, got);
@@ -229,7 +203,7 @@ ui_pager_draw_once(struct ui *ui)
  * the first key of each of a few actions of the view's mode.
  */
 static void
-ui_pager_hints(struct ui *ui, char *buf, size_t size)
+ui_pager_hints(const struct ui_pager *p, char *buf, size_t size)
 {
 	static const struct {
 		int			 which;	/* 1 view, 2 results, 4 copy */
@@ -253,21 +227,20 @@ ui_pager_hints(struct ui *ui, char *buf, size_t size)
 		{ 1, BIND_TIMES, "times" },
 		{ 1, BIND_FOLLOW, "follow" },
 	};
-	struct ui_pager	*p = ui->pager;
-	enum bind_mode	 mode = BIND_VIEW;
-	char		 name[32];
-	size_t		 i, len = 0;
-	int		 which = 1, key;
+	const struct bind	*bind = p->ui->bind;
+	enum bind_mode		 mode = ui_pager_keys(p);
+	char			 name[32];
+	size_t			 i, len = 0;
+	int			 which = 1, key;
 
-	if (p->flags & UI_PAGER_COPY) {
-		mode = BIND_COPY;
+	if (p->flags & UI_PAGER_COPY)
 		which = 4;
-	} else if (ui_source_has_targets(p->src))
+	else if (ui_source_has_targets(p->src))
 		which = 2;
 	buf[0] = '\0';
 	for (i = 0; i < sizeof hints / sizeof hints[0] && len < size; i++) {
 		if (!(hints[i].which & which) ||
-		    (key = bind_first_key(ui->bind, mode, hints[i].action)) ==
+		    (key = bind_first_key(bind, mode, hints[i].action)) ==
 		    BIND_NO_KEY)
 			continue;
 		len += (size_t)snprintf(buf + len, size - len, "%s%s: %s",
@@ -276,11 +249,15 @@ ui_pager_hints(struct ui *ui, char *buf, size_t size)
 	}
 }
 
-/* Draw the text view's bottom line: the search typed, a status, or keys. */
+/*
+ * A mode's bottom line: the search typed, the view's status, or its
+ * keys.
+ */
 void
-ui_pager_draw_bottom(struct ui *ui)
+ui_pager_draw_bottom(struct ui_mode_entry *me)
 {
-	struct ui_pager	*p = ui->pager;
+	struct ui_pager	*p = me->data;
+	struct ui	*ui = p->ui;
 	const wchar_t	*text;
 	wchar_t		 wc[2] = { 0, 0 };
 	size_t		 len, i;
@@ -292,7 +269,7 @@ ui_pager_draw_bottom(struct ui *ui)
 		ui_put_wc(y, 0, wc, A_BOLD, 0);
 		text = lineedit_text(p->edit, &len);
 		for (i = 0; i < len; i++) {
-			w = wcwidth(text[i]) < 1 ? 1 : wcwidth(text[i]);
+			w = ui_text_wcwidth(text[i]);
 			if (x + w > ui->cols - 1)
 				break;
 			wc[0] = text[i];
@@ -307,21 +284,22 @@ ui_pager_draw_bottom(struct ui *ui)
 		    ui_semantic(UI_C_ERROR) : 0);
 		return;
 	}
-	ui_pager_hints(ui, hint, sizeof hint);
+	ui_pager_hints(p, hint, sizeof hint);
 	ui_put_text(y, 1, ui->cols - 2, hint, A_DIM, 0);
 }
 
 /*
- * Draw the text view; once more when reading its lines shortened it
- * (damage in the store found as they were read), so the view is on its
- * text and the line saying so.
+ * A mode's draw: the text view; once more when reading its lines
+ * shortened it (damage in the store found as they were read), so the
+ * view is on its text and the line saying so.
  */
 void
-ui_pager_draw(struct ui *ui)
+ui_pager_draw(struct ui_mode_entry *me)
 {
-	int64_t	count = ui_source_count(ui->pager->src);
+	struct ui_pager	*p = me->data;
+	int64_t		 count = ui_source_count(p->src);
 
-	ui_pager_draw_once(ui);
-	if (ui_source_count(ui->pager->src) != count)
-		ui_pager_draw_once(ui);
+	ui_pager_draw_once(p);
+	if (ui_source_count(p->src) != count)
+		ui_pager_draw_once(p);
 }

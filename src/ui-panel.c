@@ -72,6 +72,19 @@ ui_panel_visible(const struct ui *ui)
 	return visible < 1 ? 1 : visible;
 }
 
+/* Return the index of job in the table (the panel's order), or -1. */
+int
+ui_job_index(const struct ui *ui, const struct job *job)
+{
+	int	i, n = jobtable_count(ui->jt);
+
+	for (i = 0; i < n; i++) {
+		if (jobtable_get(ui->jt, i) == job)
+			return i;
+	}
+	return -1;
+}
+
 /*
  * Scroll the panel so that the selected job's entry is on it, and so that
  * it is full whenever jobs are hidden above (no blank rows at its end).
@@ -262,7 +275,7 @@ ui_panel_notice(struct ui *ui, struct job *job, int on)
 			continue;
 		if (!on) {
 			ui->notices[i] = ui->notices[--ui->nnotices];
-			ui->flags |= UI_DRAW_PANEL;
+			ui->calls->dirty(UI_DRAW_PANEL, 0, ui->calls_arg);
 		}
 		return;
 	}
@@ -271,7 +284,7 @@ ui_panel_notice(struct ui *ui, struct job *job, int on)
 	ui->notices = xreallocarray(ui->notices, ui->nnotices + 1,
 	    sizeof *ui->notices);
 	ui->notices[ui->nnotices++] = job;
-	ui->flags |= UI_DRAW_PANEL;
+	ui->calls->dirty(UI_DRAW_PANEL, 0, ui->calls_arg);
 }
 
 static char	*ui_panel_safe(const char *);
@@ -440,7 +453,7 @@ ui_panel_draw_more(struct ui *ui, int above, int below)
  * looked at marked, and how many jobs are off it in its borders.
  */
 void
-ui_draw_panel(struct ui *ui)
+ui_panel_draw(struct ui *ui)
 {
 	const struct ui_rect	*r = &ui->panel;
 	struct job		*job;
@@ -522,7 +535,7 @@ ui_zoom(struct ui *ui)
 {
 	ui->flags ^= UI_ZOOMED;
 	ui_layout(ui);
-	ui->flags |= UI_DRAW_ALL | UI_URGENT;
+	ui->calls->dirty(UI_DRAW_ALL, 1, ui->calls_arg);
 }
 
 /* Return the job whose panel entry is at screen cell y, x, or NULL. */

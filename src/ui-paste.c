@@ -3,8 +3,8 @@
  * goes to the focused job as one paste (bracketed if the job asked); at
  * the prompt it is text at the cursor with its newlines kept (drawn as ⏎),
  * never keys: Enter then runs it as one job, and a ! or session command
- * with a newline is refused; in a text view it is the search being typed
- * (its first line), or dropped.
+ * with a newline is refused; with a mode open it is the mode's (through
+ * ui-mode.c: a text view's search being typed takes its first line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,32 +19,19 @@
 #include "vt.h"
 #include "xmalloc.h"
 
-/* Insert the UTF-8 text (len bytes) at the editor's cursor; stop at stop. */
-static void
-ui_paste_insert(struct lineedit *le, const char *text, size_t len, int stop)
+/*
+ * Return a copy of a paste as prompt text (input_paste_text()): its
+ * bytes in *len, its lines in *lines.  Free it.
+ */
+static char *
+ui_paste_text(const struct input_event *ev, size_t *len, int *lines)
 {
-	mbstate_t	mbs;
-	wchar_t		wc;
-	size_t		n;
+	char	*text;
 
-	memset(&mbs, 0, sizeof mbs);
-	while (len > 0) {
-		n = mbrtowc(&wc, text, len, &mbs);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			/* Not UTF-8: skip the byte. */
-			memset(&mbs, 0, sizeof mbs);
-			text++;
-			len--;
-			continue;
-		}
-		if (n == 0)
-			n = 1;
-		if (stop != 0 && wc == (wchar_t)stop)
-			return;
-		lineedit_insert(le, wc);
-		text += n;
-		len -= n;
-	}
+	text = xmalloc(ev->paste_len + 1);
+	memcpy(text, ev->paste, ev->paste_len);
+	*len = input_paste_text(text, ev->paste_len, lines);
+	return text;
 }
 
 /* Handle a paste (see the top of the file). */
@@ -57,17 +44,12 @@ ui_paste(struct ui *ui, const struct input_event *ev)
 	int		 lines;
 
 	if (ev->cut)
-		ui_message(ui, "the paste was cut at 1 MiB: the rest is dropped",
-		    1);
-	if (ui->pager != NULL) {
-		if (ui->pager->prompt == 0)
-			return;
-		text = xmalloc(ev->paste_len + 1);
-		memcpy(text, ev->paste, ev->paste_len);
-		len = input_paste_text(text, ev->paste_len, &lines);
-		ui_paste_insert(ui->pager->edit, text, len, '\n');
+		ui->calls->message("the paste was cut at 1 MiB: the rest is "
+		    "dropped", 1, ui->calls_arg);
+	if (ui->mode != NULL) {
+		text = ui_paste_text(ev, &len, &lines);
+		ui_mode_paste(ui, text, len);
 		free(text);
-		ui_dirty(ui, UI_DRAW_ALL, 1);
 		return;
 	}
 	if (ui->flags & UI_FOCUSED) {
@@ -76,23 +58,21 @@ ui_paste(struct ui *ui, const struct input_event *ev)
 		if (ui->scroll != 0) {
 			ui->scroll = 0;
 			vt_mark_all_dirty(job_vt_get(job));
-			ui_dirty(ui, UI_DRAW_PANE, 1);
+			ui->calls->dirty(UI_DRAW_PANE, 1, ui->calls_arg);
 		}
 		vt_send_paste(job_vt_get(job), ev->paste, ev->paste_len);
 		jobtable_update(ui->jt, job);
 		return;
 	}
-	text = xmalloc(ev->paste_len + 1);
-	memcpy(text, ev->paste, ev->paste_len);
-	len = input_paste_text(text, ev->paste_len, &lines);
-	ui_paste_insert(ui->edit, text, len, 0);
+	text = ui_paste_text(ev, &len, &lines);
+	ui_edit_insert(ui->edit, text, len, 0);
 	free(text);
 	if (lines > 1 && !ev->cut) {
 		snprintf(msg, sizeof msg, "pasted %d lines: Enter runs them as "
 		    "one job", lines);
-		ui_message(ui, msg, 0);
+		ui->calls->message(msg, 0, ui->calls_arg);
 	}
-	ui_dirty(ui, UI_DRAW_PROMPT, 1);
+	ui->calls->dirty(UI_DRAW_PROMPT, 1, ui->calls_arg);
 }
 
 /*
@@ -119,7 +99,7 @@ ui_paste_refuse(struct ui *ui, const wchar_t *text, size_t len)
 	if (len > 0 && *text == L'!') {
 		snprintf(msg, sizeof msg, "a ! command is one line: the paste "
 		    "has %d lines", lines);
-		ui_message(ui, msg, 1);
+		ui->calls->message(msg, 1, ui->calls_arg);
 		return 1;
 	}
 	/* A session command's list is one line (cmd.c decides which). */
@@ -133,6 +113,6 @@ ui_paste_refuse(struct ui *ui, const wchar_t *text, size_t len)
 		return 0;
 	snprintf(msg, sizeof msg, "a %s command is one line: the paste has %d "
 	    "lines", e->name, lines);
-	ui_message(ui, msg, 1);
+	ui->calls->message(msg, 1, ui->calls_arg);
 	return 1;
 }

@@ -1,12 +1,27 @@
 /*
- * ui-private.h: the state shared by the front end's files.  ui.c: setup,
- * input dispatch through the bindings, events; ui-draw.c: drawing
- * primitives, the pane and the prompt; ui-colour.c: colours and pairs;
- * ui-panel.c: the panel of jobs, the layout and zoom; ui-pager.c,
- * ui-pager-draw.c and ui-source.c: the text view; ui-copy.c: copy mode;
- * ui-mouse.c: mouse events; ui-clip.c: the paste buffer and the outer
- * terminal's clipboard.  Not a public header: nothing outside ui*.c
- * includes it.
+ * ui-private.h: the state shared by the front end's files, and their
+ * floors from the ground up.  A file calls only files on the floors
+ * below its own; what a lower file asks of ui.c (a message, a redraw, a
+ * selection, a scroll) goes through struct ui_calls, which ui.c fills in.
+ *
+ *   primitives  ui-colour.c: colours and pairs; ui-draw.c: a shown
+ *               character's columns, text, boxes, lines, marked spans,
+ *               an emulator's cells (nothing above the colours);
+ *               ui-edit.c: a typed line under the bindings; ui-source.c:
+ *               where a text view's lines come from
+ *   parts       ui-mode.c: the mode interface (struct ui_mode), the
+ *               stack of open modes and the one way to reach them;
+ *               ui-clip.c: the paste buffer and the outer terminal's
+ *               clipboard; ui-panel.c: the panel of jobs, the layout,
+ *               zoom; ui-pane.c: the selected job's terminal
+ *   modes       ui-pager.c and ui-pager-draw.c: the text view the modes
+ *               are built on; ui-view.c: view mode (the whole screen);
+ *               ui-copy.c: copy mode (the pane)
+ *   input       ui-mouse.c: mouse reports; ui-paste.c: pastes
+ *   composer    ui-frame.c: what is drawn where, once a turn
+ *   top         ui.c: setup, keys, focus, selection, job events, quitting
+ *
+ * Not a public header: nothing outside ui*.c includes it.
  */
 #ifndef JOBDECK_UI_PRIVATE_H
 #define JOBDECK_UI_PRIVATE_H
@@ -39,6 +54,7 @@ struct lineedit;
 #define UI_PANEL_MIN_COLS	12	/* a configured width's smallest */
 #define UI_PANEL_MIN_ENTRIES	4	/* fewer three-line ones: a line each */
 #define UI_PANE_MIN_COLS	20	/* the pane keeps this beside the panel */
+#define UI_WHEEL_LINES	3	/* lines a notch of the wheel scrolls */
 
 /* A message shown on the message line, kept for !messages. */
 struct ui_msg {
@@ -53,6 +69,55 @@ struct ui_rect {
 	int	x;
 	int	h;
 	int	w;
+};
+
+/*
+ * Calls up: what the files below ui.c ask of it, with calls_arg (struct
+ * ui's); ui.c fills them in, and nothing below it calls ui.c by name.
+ */
+struct ui_calls {
+	/* Set the message line (error: in red); kept for !messages. */
+	void	(*message)(const char *msg, int error, void *arg);
+	/* Mark parts (UI_DRAW_*) for drawing; urgent: this turn. */
+	void	(*dirty)(int what, int urgent, void *arg);
+	/* Select a job (NULL: none), or the one delta places away. */
+	void	(*select)(struct job *, void *arg);
+	void	(*select_step)(int delta, void *arg);
+	/* Scroll the pane back (positive) or forward. */
+	void	(*scroll_pane)(int delta, void *arg);
+};
+
+/*
+ * A mode (ui-mode.c), as tmux's window_mode: while it is open, it has
+ * the keys, the mouse and pastes, and draws over the pane (UI_MODE_PANE)
+ * or over the whole screen but the bottom line.  draw, key and close are
+ * needed; the rest may be NULL (no bottom line of its own, no cursor,
+ * input dropped).  close frees the mode's data.
+ */
+struct ui_mode_entry;
+struct ui_mode {
+	const char	*name;
+	int		 flags;
+#define UI_MODE_PANE	0x1	/* drawn in the pane: the panel stays */
+	void	(*draw)(struct ui_mode_entry *);
+	void	(*draw_bottom)(struct ui_mode_entry *);
+	/* Where the terminal cursor goes; 0: hidden. */
+	int	(*cursor)(struct ui_mode_entry *, int *y, int *x);
+	void	(*key)(struct ui_mode_entry *, int rc, unsigned int key);
+	void	(*mouse)(struct ui_mode_entry *, const struct input_mouse *);
+	/* A paste as prompt text (input_paste_text()). */
+	void	(*paste)(struct ui_mode_entry *, const char *text, size_t len);
+	/* The screen was laid out again, or the mode is on top again. */
+	void	(*resize)(struct ui_mode_entry *);
+	void	(*close)(struct ui_mode_entry *);
+};
+
+/* An open mode: what it is, its data, its front end, the mode under it. */
+struct ui_mode_entry {
+	const struct ui_mode	*mode;
+	void			*data;
+	struct ui		*ui;
+	struct ui_mode_entry	*under;
 };
 
 /*
@@ -102,15 +167,33 @@ int	ui_source_step(struct ui_source *, size_t budget);
 #define UI_PAGER_STATUS_MAX	256
 
 /*
- * The full-screen text view of !ps, !logs, !help and !grep.  The view a
- * result of a grep opens sits on the results view (under), which comes
- * back when it closes.  A search runs a batch of lines a turn from the
- * view's timer (searching != 0), as do a grep's results.
+ * What a mode built on a text view adds to it (ui-pager.c), with
+ * cbs_arg: its own actions, run before the view's (1: done, the view may
+ * be closed and freed); a search's match (at byte so of text); a span of
+ * line no to mark (so, eo; 0: none).
+ */
+struct ui_pager;
+struct ui_pager_cbs {
+	int	(*action)(struct ui_pager *, enum bind_action, void *arg);
+	void	(*found)(struct ui_pager *, const char *text, size_t len,
+		    size_t so, void *arg);
+	int	(*mark)(const struct ui_pager *, int64_t no, const char *text,
+		    size_t len, size_t *so, size_t *eo, void *arg);
+};
+
+/*
+ * The text view of view mode (!ps, !logs, !help, !grep) and copy mode,
+ * a mode's data (me).  A search runs a batch of lines a turn from the
+ * view's timer (searching != 0), as do a grep's results, while the view's
+ * mode is on top.
  */
 struct ui_pager {
+	struct ui		*ui;
+	struct ui_mode_entry	*me;		/* its mode, open */
+	const struct ui_pager_cbs *cbs;	/* its mode's, or NULL */
+	void			*cbs_arg;
 	char			*title;
 	struct ui_source	*src;
-	struct ui_pager		*under;
 	int64_t			 top;		/* first body line shown */
 	int64_t			 cursor;	/* chosen result, results views */
 
@@ -119,15 +202,8 @@ struct ui_pager {
 #define UI_PAGER_LIVE		0x4	/* a run still being written */
 #define UI_PAGER_FOLLOW		0x8	/* kept at the end as lines come */
 #define UI_PAGER_GREPPING	0x10	/* its grep has more to search */
-#define UI_PAGER_COPY		0x20	/* copy mode: in the pane, a cursor */
+#define UI_PAGER_COPY		0x20	/* copy mode's: a cursor, its keys */
 	int			 flags;
-
-	/* Copy mode: the cursor is (cursor, col), a selection starts at */
-	/* (sel_line, sel_col); col is a display column. */
-	int			 col;
-	int			 select;	/* UI_COPY_NONE, _CHARS, _LINES */
-	int64_t			 sel_line;
-	int			 sel_col;
 
 	struct lineedit		*edit;		/* the search being typed */
 	int			 prompt;	/* '/' or '?' while typed */
@@ -151,9 +227,10 @@ struct ui_pager {
 };
 
 /*
- * A drag selecting text in the pane (ui-mouse.c), in cells of the pane's
- * inner rectangle from 0: from the anchor (where the button went down) to
- * the end (where it is now), in reading order either way.
+ * A drag selecting text in the pane (ui-mouse.c moves it, ui-pane.c
+ * draws it), in cells of the pane's inner rectangle from 0: from the
+ * anchor (where the button went down) to the end (where it is now), in
+ * reading order either way.
  */
 struct ui_drag {
 	int		 active;
@@ -165,6 +242,8 @@ struct ui_drag {
 struct ui {
 	struct loop		*loop;
 	SCREEN			*screen;	/* curses' terminal (newterm) */
+	const struct ui_calls	*calls;		/* up to ui.c, with calls_arg */
+	void			*calls_arg;
 	struct browser		*browser;	/* its row; the caller's, or NULL */
 	const struct bind	*bind;		/* the caller's (ui_opts) */
 	struct jobtable		*jt;
@@ -212,7 +291,7 @@ struct ui {
 	int			 msg_next;	/* where the next one goes */
 	struct cmd_msg		 msg_view[UI_MESSAGES_KEPT];	/* newest */
 						/*   first, for !messages */
-	struct ui_pager		*pager;
+	struct ui_mode_entry	*mode;		/* the top open mode, or NULL */
 
 	int64_t			 last_draw;
 	int			 last_draw_paced;	/* it drew output, not a key */
@@ -231,7 +310,8 @@ struct ui {
 
 	struct job		**notices;	/* failed, marked until selected */
 	int			 nnotices;
-	int			 refreshing;	/* a view's command runs again */
+	struct ui_pager		*refreshing;	/* the view whose command */
+						/*   runs again, or NULL */
 	struct input		*input;		/* the key stream's reports */
 	uint64_t		 input_timer;	/* closes a report left open */
 	struct ui_drag		 drag;
@@ -257,14 +337,16 @@ void	ui_colour_free(void);
 int	ui_semantic(enum ui_colour);
 
 /* Drawing primitives (ui-draw.c). */
-void	ui_draw(struct ui *);
 void	ui_put_wc(int y, int x, const wchar_t *wc, attr_t attr, int pair);
 int	ui_put_textn(int y, int x, int width, const char *s, size_t len,
 	    attr_t attr, int pair);
 int	ui_put_text(int y, int x, int width, const char *s, attr_t attr,
 	    int pair);
+int	ui_put_marked(int y, int x, int width, const char *text, size_t len,
+	    const size_t *so, const size_t *eo, int n, attr_t attr, int pair);
 int	ui_text_width(const char *s);
 int	ui_text_widthn(const char *s, size_t len);
+int	ui_text_wcwidth(wchar_t);
 size_t	ui_text_char(const char *s, size_t len, wchar_t *wc, int *width);
 void	ui_fit(const char *s, int cols, char *out, size_t size);
 void	ui_fit_middle(const char *s, int cols, char *out, size_t size);
@@ -275,9 +357,38 @@ void	ui_box(const struct ui_rect *r, const char *title, const char *right,
 	    attr_t attr, int pair);
 void	ui_line(int y, int x, int width, const char *left, attr_t lattr,
 	    int lpair, const char *right, attr_t rattr, int rpair);
+struct vt_cell;
+void	ui_draw_cells(const struct vt *, const struct vt_cell *, int n, int y,
+	    int x, int width, int reverse, int sel_from, int sel_to);
+
+/* A typed line under the bindings (ui-edit.c). */
+int	ui_edit_translate(enum bind_action);
+void	ui_edit_insert(struct lineedit *, const char *text, size_t len,
+	    int stop);
+
+/* The mode interface and the open modes (ui-mode.c). */
+struct ui_mode_entry *ui_mode_push(struct ui *, const struct ui_mode *,
+	    void *data);
+void	ui_mode_pop(struct ui *);
+void	ui_mode_close_all(struct ui *);
+int	ui_mode_on_top(const struct ui_mode_entry *);
+int	ui_mode_in_pane(const struct ui *);
+void	ui_mode_rect(const struct ui_mode_entry *, struct ui_rect *);
+void	ui_mode_draw(struct ui *);
+int	ui_mode_draw_bottom(struct ui *);
+int	ui_mode_cursor(struct ui *, int *y, int *x);
+int	ui_mode_key(struct ui *, int rc, unsigned int key);
+int	ui_mode_mouse(struct ui *, const struct input_mouse *);
+int	ui_mode_paste(struct ui *, const char *text, size_t len);
+void	ui_mode_resize(struct ui *);
+
+/* The paste buffer (ui-clip.c). */
+void	ui_clip_set(struct ui *, const char *text, size_t len);
+int	ui_clip_paste(struct ui *, struct job *);
 
 /* The panel and the layout (ui-panel.c). */
-void	ui_draw_panel(struct ui *);
+void	ui_panel_draw(struct ui *);
+int	ui_job_index(const struct ui *, const struct job *);
 void	ui_keep_visible(struct ui *);
 void	ui_layout(struct ui *);
 void	ui_zoom(struct ui *);
@@ -285,64 +396,60 @@ int	ui_panel_noticed(const struct ui *, const struct job *);
 void	ui_panel_notice(struct ui *, struct job *, int on);
 struct job *ui_panel_job_at(struct ui *, int y, int x);
 
-void	ui_pager_open(struct ui *, const char *title, char **lines, int count,
+/* The pane (ui-pane.c). */
+void	ui_pane_draw(struct ui *, int all);
+const struct vt_cell *ui_pane_cells(const struct ui *, const struct vt *,
+	    int row, int *n);
+int	ui_pane_drag_cols(const struct ui *, int row, int *from, int *to);
+
+/*
+ * The text view (ui-pager.c, ui-pager-draw.c): made and opened as a mode
+ * by the mode built on it; the callbacks below serve as that mode's.
+ */
+struct ui_pager *ui_pager_push(struct ui *, const struct ui_mode *,
+	    const char *title, struct ui_source *);
+void	ui_pager_free(struct ui_pager *);
+int	ui_pager_body(const struct ui_pager *);
+enum bind_mode ui_pager_keys(const struct ui_pager *);
+void	ui_pager_move(struct ui_pager *, int64_t top);
+void	ui_pager_choose(struct ui_pager *, int64_t cursor);
+void	ui_pager_end(struct ui_pager *, int follow);
+void	ui_pager_arm(struct ui_pager *);
+void	ui_pager_live(struct ui_pager *, const char *command);
+void	ui_pager_set_lines(struct ui_pager *, char **lines, int count,
 	    int header);
-void	ui_pager_set_lines(struct ui *, char **lines, int count, int header);
-void	ui_pager_live(struct ui *, const char *command);
-int	ui_pager_open_run(struct ui *, const char *title, const char *dir,
-	    const char *run, int64_t line, int live, char **cause);
-int	ui_pager_open_grep(struct ui *, struct grep *, char **cause);
-void	ui_pager_close(struct ui *);
-void	ui_pager_key(struct ui *, int rc, unsigned int key);
-int	ui_pager_body(const struct ui *);
-void	ui_pager_rect(const struct ui *, struct ui_rect *);
-struct ui_pager *ui_pager_push(struct ui *, const char *title,
-	    struct ui_source *);
-void	ui_pager_pop(struct ui *);
-void	ui_pager_choose(struct ui *, int64_t cursor);
-void	ui_pager_status(struct ui *, int error, const char *fmt, ...)
+void	ui_pager_status(struct ui_pager *, int error, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-void	ui_pager_prompt(struct ui *, int c);
+void	ui_pager_prompt(struct ui_pager *, int c);
 int	ui_pager_line_match(const struct ui_pager *, const char *, size_t,
 	    size_t *so, size_t *eo);
-void	ui_pager_draw(struct ui *);
-void	ui_pager_draw_bottom(struct ui *);
+void	ui_pager_draw(struct ui_mode_entry *);
+void	ui_pager_draw_bottom(struct ui_mode_entry *);
+int	ui_pager_cursor(struct ui_mode_entry *, int *y, int *x);
+void	ui_pager_key(struct ui_mode_entry *, int rc, unsigned int key);
+void	ui_pager_mouse(struct ui_mode_entry *, const struct input_mouse *);
+void	ui_pager_paste(struct ui_mode_entry *, const char *text, size_t len);
+void	ui_pager_resize(struct ui_mode_entry *);
 
-int	ui_job_index(const struct ui *, const struct job *);
-int	ui_lineedit_action(enum bind_action);
-
-/* The paste buffer (ui-clip.c). */
-void	ui_clip_set(struct ui *, const char *text, size_t len);
-int	ui_clip_paste(struct ui *, struct job *);
+/* View mode (ui-view.c). */
+void	ui_view_open(struct ui *, const char *title, char **lines, int count,
+	    int header, const char *refresh);
+int	ui_view_set_lines(struct ui *, char **lines, int count, int header);
+int	ui_view_open_run(struct ui *, const char *title, const char *dir,
+	    const char *run, int64_t line, int live, char **cause);
+int	ui_view_open_grep(struct ui *, struct grep *, char **cause);
 
 /* Copy mode (ui-copy.c): search != 0 starts typing a search at once. */
-#define UI_COPY_NONE	0
-#define UI_COPY_CHARS	1
-#define UI_COPY_LINES	2
 void	ui_copy_enter(struct ui *, int search);
-int	ui_copy_action(struct ui *, enum bind_action);
-int	ui_copy_span(const struct ui_pager *, int64_t no, const char *text,
-	    size_t len, size_t *so, size_t *eo);
-void	ui_copy_found(struct ui *, const char *text, size_t len, size_t so);
-int	ui_copy_cursor_x(struct ui *);
 
-/* Mouse events (ui-mouse.c). */
+/* Mouse reports (ui-mouse.c). */
 void	ui_mouse_event(struct ui *, const struct input_mouse *);
-int	ui_drag_cols(const struct ui *, int row, int *from, int *to);
 
 /* A paste from the outer terminal (ui-paste.c). */
 void	ui_paste(struct ui *, const struct input_event *);
 int	ui_paste_refuse(struct ui *, const wchar_t *text, size_t len);
 
-/* For the mouse and the paste (ui.c, ui-pager.c, ui-panel.c, ui-draw.c). */
-void	ui_dirty(struct ui *, int what, int urgent);
-void	ui_select(struct ui *, struct job *);
-void	ui_select_step(struct ui *, int delta);
-void	ui_scroll(struct ui *, int delta);
-void	ui_pager_scroll(struct ui *, int64_t delta);
-struct job *ui_panel_job_at(struct ui *, int y, int x);
-struct vt_cell;
-const struct vt_cell *ui_pane_cells(const struct ui *, const struct vt *,
-	    int row, int *n);
+/* The frame (ui-frame.c). */
+void	ui_frame_draw(struct ui *);
 
 #endif

@@ -1,8 +1,10 @@
 /*
- * ui.c: the front end's setup, layout, input and events.  Keys go to the
- * line editor and bindings at the prompt, to the text view when one is open,
- * and to the selected job's emulator in focus mode.  Job events only mark
- * what needs drawing; ui-draw.c draws it in the before-sleep hook.
+ * ui.c: the front end's top floor: setup, input, focus, the selection,
+ * job events and quitting.  Keys go to the open mode (through ui-mode.c)
+ * when there is one, to the selected job's emulator in focus mode, else
+ * to the line editor and bindings at the prompt.  Job events only mark
+ * what needs drawing; ui-frame.c draws it in the before-sleep hook.  The
+ * files below reach this one through struct ui_calls (ui_calls below).
  */
 #include <sys/ioctl.h>
 
@@ -58,6 +60,11 @@ static int	ui_client_grep(struct grep *, void *, char **);
 static int	ui_client_paste(struct job *, void *);
 static int	ui_client_messages(const struct cmd_msg **, void *);
 static void	ui_browser_changed(struct browser *, void *);
+static void	ui_call_message(const char *, int, void *);
+static void	ui_call_dirty(int, int, void *);
+static void	ui_call_select(struct job *, void *);
+static void	ui_call_select_step(int, void *);
+static void	ui_call_scroll(int, void *);
 
 static const struct jobtable_cbs ui_jobtable_cbs = {
 	.started = ui_job_started,
@@ -72,6 +79,15 @@ static const struct browser_cbs ui_browser_cbs = {
 	.changed = ui_browser_changed,
 };
 
+/* What the files below this one ask of it (ui-private.h). */
+static const struct ui_calls ui_calls = {
+	.message = ui_call_message,
+	.dirty = ui_call_dirty,
+	.select = ui_call_select,
+	.select_step = ui_call_select_step,
+	.scroll_pane = ui_call_scroll,
+};
+
 static const struct cmd_client ui_cmd_client = {
 	.message = ui_client_message,
 	.error = ui_client_error,
@@ -84,21 +100,8 @@ static const struct cmd_client ui_cmd_client = {
 	.messages = ui_client_messages,
 };
 
-/* Return the index of job in the table, or -1. */
-int
-ui_job_index(const struct ui *ui, const struct job *job)
-{
-	int	i, n = jobtable_count(ui->jt);
-
-	for (i = 0; i < n; i++) {
-		if (jobtable_get(ui->jt, i) == job)
-			return i;
-	}
-	return -1;
-}
-
 /* Mark parts of the screen for drawing; urgent ones are drawn this turn. */
-void
+static void
 ui_dirty(struct ui *ui, int what, int urgent)
 {
 	ui->flags |= what;
@@ -179,6 +182,7 @@ ui_resize(struct ui *ui)
 	ui->rows = LINES;
 	ui->cols = COLS;
 	ui_layout(ui);
+	ui_mode_resize(ui);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
 }
 
@@ -240,7 +244,7 @@ ui_focus(struct ui *ui)
 }
 
 /* Select job (NULL: none), leaving focus mode if the selection changes. */
-void
+static void
 ui_select(struct ui *ui, struct job *job)
 {
 	if (job != ui->selected) {
@@ -256,7 +260,7 @@ ui_select(struct ui *ui, struct job *job)
 }
 
 /* Select the job delta places after (or before) the selected one. */
-void
+static void
 ui_select_step(struct ui *ui, int delta)
 {
 	int	n = jobtable_count(ui->jt), i;
@@ -282,7 +286,7 @@ ui_scroll_log(struct ui *ui, int64_t line)
 	label = cmd_job_label(job, 0);
 	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job), label);
 	free(label);
-	rc = ui_pager_open_run(ui, title, job_store_dir(job),
+	rc = ui_view_open_run(ui, title, job_store_dir(job),
 	    job_run_id(job), line, 0, &cause);
 	free(title);
 	free(cause);
@@ -312,7 +316,7 @@ ui_scroll_store(struct ui *ui, struct vt *vt)
 }
 
 /* Scroll the selected job's pane back (positive) or forward. */
-void
+static void
 ui_scroll(struct ui *ui, int delta)
 {
 	struct vt	*vt;
@@ -402,38 +406,6 @@ ui_submit(struct ui *ui)
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
 	cmd_run_line(&ui->ctx, line);
 	free(line);
-}
-
-/* The line editor's actions for the BIND_EDIT actions. */
-static const struct {
-	enum bind_action	bind;
-	enum lineedit_action	edit;
-} ui_edit_actions[] = {
-	{ BIND_EDIT_LEFT, LINEEDIT_LEFT },
-	{ BIND_EDIT_RIGHT, LINEEDIT_RIGHT },
-	{ BIND_EDIT_HOME, LINEEDIT_HOME },
-	{ BIND_EDIT_END, LINEEDIT_END },
-	{ BIND_EDIT_BACKSPACE, LINEEDIT_BACKSPACE },
-	{ BIND_EDIT_DELETE, LINEEDIT_DELETE },
-	{ BIND_EDIT_KILL_START, LINEEDIT_KILL_START },
-	{ BIND_EDIT_KILL_END, LINEEDIT_KILL_END },
-	{ BIND_EDIT_KILL_WORD, LINEEDIT_KILL_WORD },
-	{ BIND_EDIT_CLEAR, LINEEDIT_CLEAR },
-	{ BIND_EDIT_PREV, LINEEDIT_PREV },
-	{ BIND_EDIT_NEXT, LINEEDIT_NEXT },
-};
-
-/* Return the line editor's action for a BIND_EDIT action, or -1. */
-int
-ui_lineedit_action(enum bind_action action)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof ui_edit_actions / sizeof ui_edit_actions[0];
-	    i++)
-		if (ui_edit_actions[i].bind == action)
-			return (int)ui_edit_actions[i].edit;
-	return -1;
 }
 
 /* Return the lines a page of the pane scrolls. */
@@ -580,7 +552,7 @@ ui_edit_action(struct ui *ui, enum bind_action action)
 		free(hint);
 		return;
 	}
-	if ((edit = ui_lineedit_action(action)) >= 0)
+	if ((edit = ui_edit_translate(action)) >= 0)
 		lineedit_do(ui->edit, (enum lineedit_action)edit);
 }
 
@@ -684,9 +656,9 @@ ui_stdin_cb(int fd, short revents, void *arg)
 		}
 		if (ui->flags & UI_QUITTING)
 			continue;
-		if (ui->pager != NULL)
-			ui_pager_key(ui, rc, (unsigned int)k);
-		else if (ui->flags & UI_FOCUSED)
+		if (ui_mode_key(ui, rc, (unsigned int)k))
+			continue;
+		if (ui->flags & UI_FOCUSED)
 			ui_focus_key(ui, rc, k);
 		else
 			ui_prompt_key(ui, rc, k);
@@ -793,7 +765,7 @@ ui_hook(void *arg)
 		ui->flags |= UI_DRAW_PANEL;
 	ui->last_draw_paced = !urgent;
 	what = ui->flags;
-	ui_draw(ui);
+	ui_frame_draw(ui);
 	if (debuglog_enabled())
 		debuglog("draw:%s%s%s%s %s, %lld ms after the last",
 		    (what & UI_DRAW_ALL) ? " all" : "",
@@ -1033,13 +1005,10 @@ ui_client_show(const char *title, char **lines, int count, int header,
 {
 	struct ui	*ui = arg;
 
-	if (ui->refreshing) {
-		ui_pager_set_lines(ui, lines, count, header);
+	if (ui_view_set_lines(ui, lines, count, header))
 		return;
-	}
-	ui_pager_open(ui, title, lines, count, header);
-	if (ui->ctx.entry != NULL && strcmp(ui->ctx.entry->name, "ps") == 0)
-		ui_pager_live(ui, "!ps");
+	ui_view_open(ui, title, lines, count, header, ui->ctx.entry != NULL &&
+	    strcmp(ui->ctx.entry->name, "ps") == 0 ? "!ps" : NULL);
 }
 
 /*
@@ -1050,14 +1019,14 @@ static int
 ui_client_show_run(const char *title, const char *dir, const char *run,
     int64_t line, int live, void *arg, char **cause)
 {
-	return ui_pager_open_run(arg, title, dir, run, line, live, cause);
+	return ui_view_open_run(arg, title, dir, run, line, live, cause);
 }
 
 /* Show a search's results as they come, in the text view. */
 static int
 ui_client_grep(struct grep *grep, void *arg, char **cause)
 {
-	return ui_pager_open_grep(arg, grep, cause);
+	return ui_view_open_grep(arg, grep, cause);
 }
 
 /* !paste: the paste buffer to job (NULL: the selected one). */
@@ -1086,7 +1055,7 @@ ui_focus_job(struct ui *ui, struct job *job)
 {
 	if (ui->flags & UI_QUITTING)
 		return;
-	ui_pager_close(ui);
+	ui_mode_close_all(ui);
 	ui_client_select(job, 1, ui);
 }
 
@@ -1108,7 +1077,7 @@ ui_quit(struct ui *ui)
 		return;
 	ui->flags |= UI_QUITTING;
 	ui_unfocus(ui);
-	ui_pager_close(ui);
+	ui_mode_close_all(ui);
 	jobtable_kill_all(ui->jt);
 	if (!jobtable_busy(ui->jt)) {
 		loop_stop(ui->loop);
@@ -1118,6 +1087,41 @@ ui_quit(struct ui *ui)
 	ui->quit_running = jobtable_running(ui->jt);
 	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
 	    ui_quit_timeout_cb, ui);
+}
+
+/* A lower file's message: set the message line. */
+static void
+ui_call_message(const char *msg, int error, void *arg)
+{
+	ui_message(arg, msg, error);
+}
+
+/* A lower file's redraw: mark parts for drawing. */
+static void
+ui_call_dirty(int what, int urgent, void *arg)
+{
+	ui_dirty(arg, what, urgent);
+}
+
+/* A lower file's selection (a click in the panel). */
+static void
+ui_call_select(struct job *job, void *arg)
+{
+	ui_select(arg, job);
+}
+
+/* A lower file's step of the selection (the wheel over the panel). */
+static void
+ui_call_select_step(int delta, void *arg)
+{
+	ui_select_step(arg, delta);
+}
+
+/* A lower file's scroll of the pane (the wheel over it). */
+static void
+ui_call_scroll(int delta, void *arg)
+{
+	ui_scroll(arg, delta);
 }
 
 /*
@@ -1151,6 +1155,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 		return NULL;
 	}
 	ui = xcalloc(1, sizeof *ui);
+	ui->calls = &ui_calls;
+	ui->calls_arg = ui;
 	ui->loop = loop;
 	ui->jt = jt;
 	ui->session = session;
@@ -1225,7 +1231,7 @@ ui_free(struct ui *ui)
 	if (ui->quit_timer != 0)
 		loop_cancel_timer(ui->loop, ui->quit_timer);
 	jobtable_unsubscribe(ui->jt, ui->jt_handle);
-	ui_pager_close(ui);
+	ui_mode_close_all(ui);
 	if (ui->input_timer != 0)
 		loop_cancel_timer(ui->loop, ui->input_timer);
 	putp(UI_INPUT_MODES_OFF);
