@@ -199,6 +199,7 @@ int		 job_out_fd(const struct job *);
 int		 job_in_fd(const struct job *);
 int		 job_exit_status(const struct job *);
 int		 job_end_status(const struct job *);
+int		 job_end_code(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
 void		 job_size(const struct job *, int *rows, int *cols);

@@ -127,6 +127,27 @@ cmd_history_free(struct store_meta *metas, int count)
 	free(metas);
 }
 
+/*
+ * Return a stored run's end as an exit code (waitstatus_end_code()), or
+ * -1 while it runs or when its deck died under it (lost).
+ */
+static int
+cmd_history_code(const struct store_meta *m)
+{
+	struct waitstatus_end	e;
+
+	if (m->state == NULL || !m->has_status ||
+	    (strcmp(m->state, job_state_name(JOB_COMPLETED)) != 0 &&
+	    strcmp(m->state, job_state_name(JOB_FAILED)) != 0 &&
+	    strcmp(m->state, job_state_name(JOB_CANCELED)) != 0 &&
+	    strcmp(m->state, job_state_name(JOB_TIMED_OUT)) != 0))
+		return -1;
+	e.status = m->status;
+	e.timed_out = strcmp(m->state, job_state_name(JOB_TIMED_OUT)) == 0;
+	e.completed = strcmp(m->state, job_state_name(JOB_COMPLETED)) == 0;
+	return waitstatus_end_code(&e);
+}
+
 /* Add a run's fields to a JSON object being written. */
 void
 cmd_history_json(struct json_buf *jb, const struct store_meta *m)
@@ -165,6 +186,11 @@ cmd_history_json(struct json_buf *jb, const struct store_meta *m)
 	else
 		json_put_null(jb);
 	waitstatus_json(jb, m->has_status ? m->status : WAITSTATUS_NONE);
+	json_key(jb, "code");
+	if (cmd_history_code(m) >= 0)
+		json_put_int(jb, cmd_history_code(m));
+	else
+		json_put_null(jb);
 }
 
 /* Add key and an array of the runs' objects to a JSON object being written. */

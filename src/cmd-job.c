@@ -135,7 +135,7 @@ const struct cmd_entry cmd_logs_entry = {
  * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
  * 8601, UTC), duration_ms, cpu_ms and memory_bytes (its cgroup's, null
  * when unknown), exit_code and signal (null while it runs or waits),
- * log (the log file's path, or null), and of a stack: waiting_for (what
+ * code (its end as an exit code, job_end_code(); null until it ends), log (the log file's path, or null), and of a stack: waiting_for (what
  * a waiting job waits for, or null), ready ("starting", "ready", or null
  * without a readiness probe), group (or null), priority and note (why it
  * last restarted, or null); agent (the agent that started it, or null)
@@ -198,6 +198,11 @@ cmd_json_job(struct json_buf *jb, struct job *job)
 	else
 		json_put_null(jb);
 	waitstatus_json(jb, job_end_status(job));
+	json_key(jb, "code");
+	if (job_end_code(job) >= 0)
+		json_put_int(jb, job_end_code(job));
+	else
+		json_put_null(jb);
 	json_key(jb, "run");
 	json_put_string(jb, job_run_id(job));
 	json_key(jb, "log");

@@ -20,8 +20,9 @@
  *   terminal_screen	screen ID: the rows of a full-screen program.
  *   run		spawn --pipes --timeout --no-shell, wait, status
  *			--split:
- *			stdout, stderr and a return code, -1 when the program
- *			could not start or timed out.
+ *			stdout, stderr and a return code, the deck's "code"
+ *			of the job's end (waitstatus.h: 124 timed out, 126
+ *			not executable, 127 not found...).
  *
  * The deck's states become the tools' status words in one table
  * (mcp_tools_states[]); a job object of the deck becomes the tools' in one
@@ -43,7 +44,6 @@
 #include "mcp-private.h"
 #include "textesc.h"
 #include "ttywait.h"
-#include "waitstatus.h"
 #include "xmalloc.h"
 
 /* How many lines of a deck's error reach the agent. */
@@ -351,10 +351,11 @@ const struct mcp_tool mcp_tools[] = {
 		.description = "Run one program with arguments (no shell) to "
 		    "its end, without a terminal, and return its stdout and "
 		    "stderr apart and its return_code: the exit code, 128+N "
-		    "for signal N, -1 when it was not found, not permitted "
-		    "or timed out (then error says which).  Each stream is "
-		    "at most 64 KiB (stdout_truncated, stderr_truncated).  "
-		    "The job shows in the deck too.",
+		    "for signal N, 124 when it timed out, 125 when it never "
+		    "ran, 126 when it is not executable, 127 when it was not "
+		    "found (error says why it did not run to its end).  Each "
+		    "stream is at most 64 KiB (stdout_truncated, "
+		    "stderr_truncated).  The job shows in the deck too.",
 		.params = mcp_tools_run_params,
 		.output_schema = "{\"type\":\"object\",\"properties\":{"
 		    "\"success\":{\"type\":\"boolean\"},"
@@ -1650,37 +1651,26 @@ mcp_tools_run_waited(struct mcp_call *call, const struct mcp_reply *r)
 }
 
 /*
- * Return run's return code for a deck's job object, and set *error (to
- * free) when the program could not start or timed out.
+ * Return run's return code for a deck's job object: the deck's own code
+ * of the job's end ("code", waitstatus.h's policy), else the wait's exit
+ * status (the same policy); set *error (to free) when the program could
+ * not start (the deck's "exec_error") or timed out.
  */
 static int64_t
 mcp_tools_run_code(struct mcp_tools_call *tc, const struct jsonval *doc,
     char **error)
 {
 	const char	*why = jsonval_get_string(doc, "exec_error");
-	const char	*sig = jsonval_get_string(doc, "signal");
 	int64_t		 code;
-	int		 n;
 
 	*error = NULL;
-	if (why != NULL) {
-		if (strcmp(why, "not found") == 0)
-			*error = xprintf("command not found: %s", tc->program);
-		else if (strcmp(why, "Permission denied") == 0)
-			*error = xprintf("Permission denied: %s", tc->program);
-		else
-			*error = xprintf("cannot run %s: %s", tc->program, why);
-		return -1;
-	}
-	if (strcmp(mcp_tools_job_status(doc), "timed_out") == 0) {
+	if (jsonval_int(jsonval_get(doc, "code"), &code) != 0)
+		code = tc->exit;
+	if (why != NULL)
+		*error = xprintf("cannot run %s: %s", tc->program, why);
+	else if (strcmp(mcp_tools_job_status(doc), "timed_out") == 0)
 		*error = xprintf("timed out after %g s", tc->timeout);
-		return -1;
-	}
-	if (jsonval_int(jsonval_get(doc, "exit_code"), &code) == 0)
-		return code;
-	if (sig != NULL && (n = waitstatus_parse_signal(sig)) > 0)
-		return 128 + n;
-	return tc->exit >= 0 ? tc->exit : -1;
+	return code;
 }
 
 /* Put one of run's streams from a status --split reply. */

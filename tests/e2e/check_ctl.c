@@ -2922,8 +2922,8 @@ START_TEST(test_ro_reads)
 	ck_assert_msg(strstr(r.err, "not allowed") == NULL, "browser status: "
 	    "%s", r.err);
 	ctlres_free(&r);
-	/* wait: a running job times out (status 1); an ended one answers. */
-	CTL_EXPECT(&d, &r, 1, "-r", "wait", "--timeout", "0.2", "1");
+	/* wait: a running job times out (status 124); an ended one answers. */
+	CTL_EXPECT(&d, &r, 124, "-r", "wait", "--timeout", "0.2", "1");
 	ck_assert_msg(strstr(r.out, "running (the wait timed out)") != NULL,
 	    "wait: %s", r.out);
 	ctlres_free(&r);
