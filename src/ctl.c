@@ -81,6 +81,7 @@
 #include "fatal.h"
 #include "grep.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
@@ -100,6 +101,22 @@
 #define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
 #define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
 #define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
+
+/* The fields of each job event (jobfield.h), after "event" and "id". */
+static const enum jobfield_id ctl_ev_started[] = {
+	JOBFIELD_NAME, JOBFIELD_PID, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_queued[] = {
+	JOBFIELD_NAME, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_exited[] = {
+	JOBFIELD_EXIT_CODE, JOBFIELD_SIGNAL, JOBFIELD_CODE,
+	JOBFIELD_DURATION_MS, JOBFIELD_STATE
+};
+static const enum jobfield_id ctl_ev_changed[] = {
+	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY, JOBFIELD_NOTE
+};
+#define CTL_EV_FIELDS(a)	(sizeof (a) / sizeof (a)[0])
 
 /* A growing byte buffer. */
 /* What a command turned its client into. */
@@ -1502,16 +1519,8 @@ ctl_event_exited(struct job *job, size_t *len)
 	struct json_buf	 jb;
 
 	ctl_event_begin(&jb, "exited", job_id(job));
-	waitstatus_json(&jb, job_end_status(job));
-	json_key(&jb, "code");
-	if (job_end_code(job) >= 0)
-		json_put_int(&jb, job_end_code(job));
-	else
-		json_put_null(&jb);
-	json_key(&jb, "duration_ms");
-	json_put_int(&jb, job_duration_ms(job, loop_now_ms()));
-	json_key(&jb, "state");
-	json_put_string(&jb, job_state_name(job_state(job)));
+	jobfield_json_some(&jb, job, ctl_ev_exited,
+	    CTL_EV_FIELDS(ctl_ev_exited));
 	return ctl_event_end(&jb, len);
 }
 
@@ -1936,14 +1945,12 @@ ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, what, job_id(job));
-	json_key(&jb, "name");
-	json_put_string(&jb, job_name(job));
-	if (job_pid(job) > 0 && strcmp(what, "queued") != 0) {
-		json_key(&jb, "pid");
-		json_put_int(&jb, job_pid(job));
-	}
-	json_key(&jb, "command");
-	json_put_string(&jb, job_command(job));
+	if (strcmp(what, "queued") == 0)
+		jobfield_json_some(&jb, job, ctl_ev_queued,
+		    CTL_EV_FIELDS(ctl_ev_queued));
+	else
+		jobfield_json_some(&jb, job, ctl_ev_started,
+		    CTL_EV_FIELDS(ctl_ev_started));
 	line = ctl_event_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
@@ -1988,17 +1995,8 @@ ctl_job_changed(struct job *job, void *arg)
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, "changed", job_id(job));
-	json_key(&jb, "state");
-	json_put_string(&jb, job_state_name(job_state(job)));
-	json_key(&jb, "waiting_for");
-	json_put_string(&jb, job_waiting_for(job));
-	json_key(&jb, "ready");
-	if (job_ready(job) == JOB_READY_NONE)
-		json_put_null(&jb);
-	else
-		json_put_string(&jb, job_ready_name(job_ready(job)));
-	json_key(&jb, "note");
-	json_put_string(&jb, job_note(job));
+	jobfield_json_some(&jb, job, ctl_ev_changed,
+	    CTL_EV_FIELDS(ctl_ev_changed));
 	line = ctl_event_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
@@ -2502,19 +2500,11 @@ static void
 ctl_wait_done(struct ctl_client *c, struct ctl_wait *w, const char *why,
     int live)
 {
-	struct json_buf	jb;
-
 	w->done = ++c->ndone;
 	w->code = ctl_wait_code(c->ctl, w->job, live);
 	w->text = ctl_wait_line(c->ctl, w->job, why);
-	if (c->json) {
-		json_init(&jb);
-		json_object_begin(&jb);
-		cmd_json_job(&jb, w->job);
-		json_object_end(&jb);
-		w->json = json_finish(&jb, NULL);
-		json_clear(&jb);
-	}
+	if (c->json)
+		w->json = jobfield_json_doc(w->job, NULL);
 }
 
 /*

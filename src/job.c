@@ -1750,6 +1750,13 @@ job_start_time(const struct job *j)
 	return j->started_wall;
 }
 
+/* Return the wall-clock time of the job's last end (ms), or 0 before it. */
+int64_t
+job_end_time(const struct job *j)
+{
+	return j->ended_wall;
+}
+
 /* Format wall ms as local HH:MM:SS (with .mmm if millis is set) into buf. */
 const char *
 job_format_clock(int64_t ms, int millis, char *buf, size_t size)

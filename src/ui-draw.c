@@ -13,6 +13,7 @@
 #include <wchar.h>
 
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "lineedit.h"
 #include "loop.h"
@@ -435,7 +436,7 @@ ui_draw_pane(struct ui *ui, int all)
 			    ui_text_width(marks);
 		}
 		/* Named as in the panel and !ps: "NAME: COMMAND". */
-		label = cmd_job_label(job, 0);
+		label = jobfield_label(job, 0);
 		ui_fit(label, room, cmd, sizeof cmd);
 		free(label);
 		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
@@ -558,7 +559,7 @@ ui_draw_prompt(struct ui *ui)
 		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] ",
 		    job_id(ui->selected));
 		room = ui->cols - ui_text_width(hint) - ui_text_width(back);
-		label = cmd_job_label(ui->selected, 0);
+		label = jobfield_label(ui->selected, 0);
 		ui_fit(label, room > 1 ? room : 1, fit, sizeof fit);
 		free(label);
 		snprintf(hint + strlen(hint), sizeof hint - strlen(hint),

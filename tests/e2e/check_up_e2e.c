@@ -961,7 +961,7 @@ START_TEST(up_wait_codes)
 	struct jsonread		*j;
 	const struct jsonread	*o;
 	char			*cause = NULL;
-	size_t			 i;
+	size_t			 i, k;
 
 	box_open(&b);
 	box_write(&b, "up.toml", codes_toml);
@@ -977,17 +977,17 @@ START_TEST(up_wait_codes)
 	proc_free(&c);
 
 	for (i = 0; i < sizeof wait_codes / sizeof wait_codes[0]; i++) {
-		ctl_run(&b, &p, &c, "codes", "wait", wait_codes[i].name, NULL);
-		ck_assert_msg(c.status == wait_codes[i].code, "wait %s: %d, "
-		    "not %d: %s %s", wait_codes[i].name, c.status,
-		    wait_codes[i].code, c.obuf, c.ebuf);
-		proc_free(&c);
-		ctl_run(&b, &p, &c, "codes", "logs", "--follow",
-		    wait_codes[i].name, NULL);
-		ck_assert_msg(c.status == wait_codes[i].code, "logs --follow "
-		    "%s: %d, not %d: %s %s", wait_codes[i].name, c.status,
-		    wait_codes[i].code, c.obuf, c.ebuf);
-		proc_free(&c);
+		for (k = 0; k < 2; k++) {
+			/* wait NAME; logs --follow NAME */
+			ctl_run(&b, &p, &c, "codes", k == 0 ? "wait" : "logs",
+			    k == 0 ? wait_codes[i].name : "--follow",
+			    k == 0 ? NULL : wait_codes[i].name, NULL);
+			ck_assert_msg(c.status == wait_codes[i].code, "%s %s: "
+			    "%d, not %d: %s %s", k == 0 ? "wait" : "logs -f",
+			    wait_codes[i].name, c.status, wait_codes[i].code,
+			    c.obuf, c.ebuf);
+			proc_free(&c);
+		}
 		ctl_run(&b, &p, &c, "codes", "--json", "status",
 		    wait_codes[i].name, NULL);
 		ck_assert_msg(c.status == 0, "status: %d %s", c.status,
