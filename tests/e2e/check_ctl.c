@@ -3297,7 +3297,7 @@ START_TEST(test_wait_flood)
 		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
 		ck_assert_msg(reply != NULL, "wait client %d: no answer", i);
 		ck_assert_msg(strstr(reply, "[1] sleep 300: canceled") !=
-		    NULL && strstr(reply, "\036exit 1\n") != NULL,
+		    NULL && strstr(reply, "\036exit 143\n") != NULL,
 		    "wait client %d: %s", i, reply);
 		free(reply);
 		close(fds[i]);
