@@ -95,6 +95,7 @@ LIB_SRCS = \
 	src/job-text.c \
 	src/jobtable.c \
 	src/cmd.c \
+	src/jobfield.c \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
@@ -153,7 +154,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui
+	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -176,7 +177,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
-		     $(B)/texttable.o \
+		     $(B)/texttable.o $(B)/jobfield.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \
@@ -187,6 +188,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
+# A job's fields on real jobs and a real store, read back as JSON.
+check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
+		     $(B)/tests/jsonread.o
 check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
 		     $(B)/tests/testproc.o

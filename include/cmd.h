@@ -185,7 +185,6 @@ int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
-char			*cmd_job_label(const struct job *, int brief);
 char			*cmd_leave_hint(void);
 int			 cmd_parse_seconds(const char *, double max, double *);
 struct job		*cmd_start_config_job(struct cmd_ctx *,
@@ -204,7 +203,6 @@ void	cmd_message(struct cmd_ctx *, const char *, ...)
 void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count,
 	    int header);
 void	cmd_json(struct cmd_ctx *, const char *document);
-void	cmd_json_job(struct json_buf *, struct job *);
 void	cmd_json_job_doc(struct cmd_ctx *, struct job *);
 void	cmd_show_jobs(struct cmd_ctx *, struct job **, int);
 void	cmd_show_jobs_runs(struct cmd_ctx *, struct job **, int,
@@ -212,7 +210,6 @@ void	cmd_show_jobs_runs(struct cmd_ctx *, struct job **, int,
 int	cmd_history_runs(struct cmd_ctx *, int all, int limit,
 	    struct store_meta **);
 void	cmd_history_free(struct store_meta *, int);
-void	cmd_history_json(struct json_buf *, const struct store_meta *);
 void	cmd_history_json_runs(struct json_buf *, const char *key,
 	    const struct store_meta *, int);
 struct texttable *cmd_history_table(const struct store_meta *, int);

@@ -15,9 +15,9 @@
  * store_run; the store itself is the deck's and outlives every job.
  * Pointers returned by accessors belong to the job; the line arrays of
  * job_text_lines(), job_text_since() and job_text_incremental() belong to
- * the caller (free them with job_text_free()).  job_start_time() is the
- * wall clock (ms since the epoch) of the last start, for display; every
- * other time is on the monotonic clock.
+ * the caller (free them with job_text_free()).  job_start_time() and
+ * job_end_time() are the wall clock (ms since the epoch) of the last start
+ * and end, for display; every other time is on the monotonic clock.
  */
 #ifndef JOBDECK_JOB_H
 #define JOBDECK_JOB_H
@@ -199,6 +199,7 @@ int		 job_out_fd(const struct job *);
 int		 job_in_fd(const struct job *);
 int		 job_exit_status(const struct job *);
 int		 job_end_status(const struct job *);
+int		 job_end_code(const struct job *);
 int64_t		 job_duration_ms(const struct job *, int64_t now_ms);
 struct vt	*job_vt(const struct job *);
 void		 job_size(const struct job *, int *rows, int *cols);
@@ -236,6 +237,7 @@ void		 job_text_free(char **lines, int count);
 void		 job_output_split(struct job *, size_t max, struct job_split *);
 const char	*job_exec_error(const struct job *);
 int64_t		 job_start_time(const struct job *);
+int64_t		 job_end_time(const struct job *);
 const char	*job_format_duration(int64_t ms, char *buf, size_t size);
 const char	*job_format_time(int64_t ms, char *buf, size_t size);
 const char	*job_format_clock(int64_t ms, int millis, char *buf,

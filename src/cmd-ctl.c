@@ -20,13 +20,12 @@
 #include "config.h"
 #include "expand.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
-#include "loop.h"
 #include "name.h"
 #include "session.h"
 #include "vt.h"
-#include "waitstatus.h"
 #include "xmalloc.h"
 
 static void	cmd_list_exec(struct cmd_ctx *, int, char **);
@@ -402,6 +401,22 @@ cmd_json_split(struct json_buf *jb, struct job *job, size_t max)
 	}
 }
 
+/* The fields !status shows of a job, a line each (jobfield.h). */
+static const struct jobfield_col cmd_status_fields[] = {
+	{ JOBFIELD_ID, "id", 0 },
+	{ JOBFIELD_NAME, "name", 0 },
+	{ JOBFIELD_STATE_INPUT, "state", 0 },
+	{ JOBFIELD_COMMAND, "command", 0 },
+	{ JOBFIELD_CWD, "cwd", 0 },
+	{ JOBFIELD_PID, "pid", 0 },
+	{ JOBFIELD_STARTED_AT, "started", 0 },
+	{ JOBFIELD_DURATION_MS, "duration", 0 },
+	{ JOBFIELD_EXIT, "exit", 0 },
+};
+
+#define CMD_STATUS_NFIELDS \
+	(sizeof cmd_status_fields / sizeof cmd_status_fields[0])
+
 /*
  * !status [--incremental | --since MARK [--max-bytes N]] [--split] ID: a job's
  * fields and its output as text lines (JSON: the job object with
@@ -420,10 +435,9 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job	 *job;
 	struct job_page	  page;
 	struct store_mark mark;
-	const char	 *id, *since, *wait;
+	const char	 *id, *since;
 	char		**lines, **out, *doc, *error = NULL, buf[64];
-	char		  exitbuf[64];
-	size_t		  max = CMD_STATUS_BYTES;
+	size_t		  max = CMD_STATUS_BYTES, k;
 	int		  count, i, n = 0, incremental, more = 0, partial = 0;
 	int		  split;
 
@@ -479,7 +493,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		json_init(&jb);
 		json_object_begin(&jb);
-		cmd_json_job(&jb, job);
+		jobfield_json(&jb, job);
 		json_key(&jb, "output");
 		cmd_json_lines(&jb, lines, count, partial);
 		json_key(&jb, "output_truncated");
@@ -511,27 +525,11 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	}
 
+	/* The fields, a line for the output, its lines, error and next. */
 	n = 0;
-	out = xcalloc((size_t)count + 14, sizeof *out);
-	out[n++] = xprintf("id:       %d", job_id(job));
-	out[n++] = xprintf("name:     %s", job_name(job) != NULL ?
-	    job_name(job) : "-");
-	wait = ttywait_name(job_input_wait(job));
-	out[n++] = xprintf("state:    %s%s%s", job_state_name(job_state(job)),
-	    wait != NULL ? ", waiting for " : "", wait != NULL ? wait : "");
-	out[n++] = xprintf("command:  %s", job_command(job));
-	out[n++] = xprintf("cwd:      %s", job_cwd(job) != NULL ?
-	    job_cwd(job) : "-");
-	if (job_pid(job) > 0)
-		out[n++] = xprintf("pid:      %ld", (long)job_pid(job));
-	else
-		out[n++] = xprintf("pid:      -");
-	out[n++] = xprintf("started:  %s", job_format_time(job_start_time(job),
-	    buf, sizeof buf));
-	out[n++] = xprintf("duration: %s", job_format_duration(
-	    job_duration_ms(job, loop_now_ms()), buf, sizeof buf));
-	out[n++] = xprintf("exit:     %s", waitstatus_short(job_end_status(job),
-	    exitbuf, sizeof exitbuf));
+	out = xcalloc(CMD_STATUS_NFIELDS + (size_t)count + 3, sizeof *out);
+	for (k = 0; k < CMD_STATUS_NFIELDS; k++)
+		out[n++] = jobfield_line(job, &cmd_status_fields[k]);
 	if (since != NULL)
 		out[n++] = xprintf("output (from line %lld):",
 		    (long long)page.from);

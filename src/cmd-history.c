@@ -13,12 +13,12 @@
 
 #include "cmd.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
 #include "session.h"
 #include "store.h"
 #include "texttable.h"
-#include "waitstatus.h"
 #include "xmalloc.h"
 
 #define CMD_HISTORY_LIMIT	50	/* runs !history shows by default */
@@ -127,46 +127,6 @@ cmd_history_free(struct store_meta *metas, int count)
 	free(metas);
 }
 
-/* Add a run's fields to a JSON object being written. */
-void
-cmd_history_json(struct json_buf *jb, const struct store_meta *m)
-{
-	int	i;
-
-	json_key(jb, "run");
-	json_put_string(jb, m->run);
-	json_key(jb, "deck");
-	json_put_string(jb, m->deck);
-	json_key(jb, "id");
-	json_put_int(jb, m->job);
-	json_key(jb, "name");
-	json_put_string(jb, m->name);
-	json_key(jb, "command");
-	json_put_string(jb, m->command);
-	json_key(jb, "argv");
-	if (m->argv != NULL) {
-		json_array_begin(jb);
-		for (i = 0; m->argv[i] != NULL; i++)
-			json_put_string(jb, m->argv[i]);
-		json_array_end(jb);
-	} else
-		json_put_null(jb);
-	json_key(jb, "cwd");
-	json_put_string(jb, m->cwd);
-	json_key(jb, "state");
-	json_put_string(jb, m->state);
-	json_key(jb, "pid");
-	json_put_int(jb, m->pid);
-	json_key(jb, "started_ms");
-	json_put_int(jb, m->started);
-	json_key(jb, "ended_ms");
-	if (m->ended > 0)
-		json_put_int(jb, m->ended);
-	else
-		json_put_null(jb);
-	waitstatus_json(jb, m->has_status ? m->status : WAITSTATUS_NONE);
-}
-
 /* Add key and an array of the runs' objects to a JSON object being written. */
 void
 cmd_history_json_runs(struct json_buf *jb, const char *key,
@@ -178,58 +138,40 @@ cmd_history_json_runs(struct json_buf *jb, const char *key,
 	json_array_begin(jb);
 	for (i = 0; i < n; i++) {
 		json_object_begin(jb);
-		cmd_history_json(jb, &metas[i]);
+		jobfield_json_stored(jb, &metas[i]);
 		json_object_end(jb);
 	}
 	json_array_end(jb);
 }
 
 /*
- * The columns of the runs table; STARTED goes first when narrow (the run
- * id holds its start time too).
+ * The runs table's view (jobfield.h): RUN, JOB, STATE, EXIT, STARTED,
+ * COMMAND ("NAME: COMMAND" when the run had a name); STARTED goes first
+ * when narrow (the run id holds its start time too).
  */
-static const struct texttable_col cmd_history_cols[] = {
-	{ "RUN", 0 },
-	{ "JOB", 0 },
-	{ "STATE", 0 },
-	{ "EXIT", 0 },
-	{ "STARTED", TEXTTABLE_OPTIONAL },
-	{ "COMMAND", 0 },
+static const struct jobfield_col cmd_history_cols[] = {
+	{ JOBFIELD_RUN, "RUN", 0 },
+	{ JOBFIELD_ID, "JOB", 0 },
+	{ JOBFIELD_STATE, "STATE", 0 },
+	{ JOBFIELD_EXIT, "EXIT", 0 },
+	{ JOBFIELD_STARTED_AT, "STARTED", TEXTTABLE_OPTIONAL },
+	{ JOBFIELD_LABEL, "COMMAND", 0 },
 };
 
-/*
- * Return the table of runs (texttable.h): RUN, JOB, STATE, EXIT, STARTED,
- * COMMAND ("NAME: COMMAND" when the run had a name).
- */
+#define CMD_HISTORY_NCOLS \
+	(sizeof cmd_history_cols / sizeof cmd_history_cols[0])
+
+/* Return the table of runs (texttable.h), in cmd_history_cols' view. */
 struct texttable *
 cmd_history_table(const struct store_meta *metas, int n)
 {
-	const struct store_meta	*m;
 	struct texttable	*t;
-	const char		*cells[6];
-	char			 job[16], exitbuf[32], timebuf[64], *command;
 	int			 i;
 
-	t = texttable_new(cmd_history_cols, sizeof cmd_history_cols /
-	    sizeof cmd_history_cols[0]);
-	for (i = 0; i < n; i++) {
-		m = &metas[i];
-		snprintf(job, sizeof job, "%d", m->job);
-		waitstatus_short(m->has_status ? m->status : WAITSTATUS_NONE,
-		    exitbuf, sizeof exitbuf);
-		job_format_time(m->started, timebuf, sizeof timebuf);
-		command = xprintf("%s%s%s", m->name != NULL ? m->name : "",
-		    m->name != NULL ? ": " : "",
-		    m->command != NULL ? m->command : "");
-		cells[0] = m->run;
-		cells[1] = job;
-		cells[2] = m->state != NULL ? m->state : "-";
-		cells[3] = exitbuf;
-		cells[4] = timebuf;
-		cells[5] = command;
-		texttable_add(t, cells);
-		free(command);
-	}
+	t = jobfield_table_new(cmd_history_cols, CMD_HISTORY_NCOLS);
+	for (i = 0; i < n; i++)
+		jobfield_table_add_stored(t, cmd_history_cols,
+		    CMD_HISTORY_NCOLS, &metas[i]);
 	return t;
 }
 

@@ -1,8 +1,8 @@
 /*
  * cmd-job.c: the commands that look at, stop and tidy jobs: !ps, !kill,
- * !kill-all, !logs, !rm, !clear and !rename, and the job table, JSON
- * job object and label (panel, pane, !ps) that !ps, !list, !status and
- * the front end share.
+ * !kill-all, !logs, !rm, !clear and !rename, and the jobs table (its view
+ * of jobfield.h's fields) and JSON document that !ps, !list and !status
+ * share.
  */
 #include <sys/wait.h>
 
@@ -16,11 +16,9 @@
 
 #include "cmd.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
-#include "loop.h"
-#include "store.h"
-#include "textesc.h"
 #include "texttable.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -130,144 +128,14 @@ const struct cmd_entry cmd_logs_entry = {
 	.exec = cmd_logs_exec,
 };
 
-/*
- * Write a job's fields into the open JSON object jb: id, name, command,
- * argv (null for a shell command), cwd, state, pid, pty, started_at (ISO
- * 8601, UTC), duration_ms, cpu_ms and memory_bytes (its cgroup's, null
- * when unknown), exit_code and signal (null while it runs or waits),
- * log (the log file's path, or null), and of a stack: waiting_for (what
- * a waiting job waits for, or null), ready ("starting", "ready", or null
- * without a readiness probe), group (or null), priority and note (why it
- * last restarted, or null); agent (the agent that started it, or null)
- * and exec_error (why its program could not be started at all, known on
- * pipes without a shell: "not found", "Permission denied", a cwd's error;
- * or null).
- */
-void
-cmd_json_job(struct json_buf *jb, struct job *job)
-{
-	const struct job_spec	*spec;
-	char *const		*argv = job_argv(job);
-	char			 buf[64], *path;
-	int64_t			 cpu = job_cpu_ms(job);
-	int64_t			 mem = job_memory_bytes(job);
-	int			 i;
-
-	json_key(jb, "id");
-	json_put_int(jb, job_id(job));
-	json_key(jb, "name");
-	json_put_string(jb, job_name(job));
-	json_key(jb, "command");
-	json_put_string(jb, job_command(job));
-	json_key(jb, "argv");
-	if (argv == NULL)
-		json_put_null(jb);
-	else {
-		json_array_begin(jb);
-		for (i = 0; argv[i] != NULL; i++)
-			json_put_string(jb, argv[i]);
-		json_array_end(jb);
-	}
-	json_key(jb, "cwd");
-	json_put_string(jb, job_cwd(job));
-	json_key(jb, "state");
-	json_put_string(jb, job_state_name(job_state(job)));
-	json_key(jb, "pid");
-	if (job_pid(job) > 0)
-		json_put_int(jb, job_pid(job));
-	else
-		json_put_null(jb);
-	json_key(jb, "pty");
-	json_put_bool(jb, job_is_pty(job));
-	json_key(jb, "started_at");
-	if (job_start_time(job) > 0)
-		json_put_string(jb, job_format_time(job_start_time(job), buf,
-		    sizeof buf));
-	else
-		json_put_null(jb);
-	json_key(jb, "duration_ms");
-	json_put_int(jb, job_duration_ms(job, loop_now_ms()));
-	json_key(jb, "cpu_ms");
-	if (cpu >= 0)
-		json_put_int(jb, cpu);
-	else
-		json_put_null(jb);
-	json_key(jb, "memory_bytes");
-	if (mem >= 0)
-		json_put_int(jb, mem);
-	else
-		json_put_null(jb);
-	waitstatus_json(jb, job_end_status(job));
-	json_key(jb, "run");
-	json_put_string(jb, job_run_id(job));
-	json_key(jb, "log");
-	if (job_run_id(job) != NULL && job_store_dir(job) != NULL) {
-		path = store_run_path(job_store_dir(job), job_run_id(job));
-		json_put_string(jb, path);
-		free(path);
-	} else
-		json_put_null(jb);
-	json_key(jb, "waiting_for");
-	json_put_string(jb, job_waiting_for(job));
-	json_key(jb, "ready");
-	if (job_ready(job) == JOB_READY_NONE)
-		json_put_null(jb);
-	else
-		json_put_string(jb, job_ready_name(job_ready(job)));
-	spec = job_spec(job);
-	json_key(jb, "group");
-	json_put_string(jb, spec->group);
-	json_key(jb, "priority");
-	json_put_int(jb, spec->priority);
-	json_key(jb, "note");
-	json_put_string(jb, job_note(job));
-	json_key(jb, "agent");
-	json_put_string(jb, job_agent(job));
-	json_key(jb, "exec_error");
-	json_put_string(jb, job_exec_error(job));
-}
-
-/* Hand a job to the client as a JSON document: the object of cmd_json_job. */
+/* Hand a job to the client as a JSON document: its job object. */
 void
 cmd_json_job_doc(struct cmd_ctx *ctx, struct job *job)
 {
-	struct json_buf	 jb;
-	char		*doc;
+	char	*doc = jobfield_json_doc(job, NULL);
 
-	json_init(&jb);
-	json_object_begin(&jb);
-	cmd_json_job(&jb, job);
-	json_object_end(&jb);
-	doc = json_finish(&jb, NULL);
-	json_clear(&jb);
 	cmd_json(ctx, doc);
 	free(doc);
-}
-
-/*
- * Return how a job is called wherever it is shown (the panel, the pane's
- * title, !ps, messages): "NAME: COMMAND", or brief, its name alone; the
- * command alone when it has no name.  What a terminal would act on (a
- * newline in a pasted command) is escaped as textesc_visible() escapes
- * it.  Free it.
- */
-char *
-cmd_job_label(const struct job *job, int brief)
-{
-	const char	*name = job_name(job);
-	char		*label, *safe;
-
-	if (name != NULL && brief)
-		label = xstrdup(name);
-	else if (name != NULL)
-		label = xprintf("%s: %s", name, job_command(job));
-	else
-		label = xstrdup(job_command(job));
-	if (!textesc_needed(label, strlen(label)))
-		return label;
-	safe = textesc_visible(label, strlen(label));
-	free(label);
-	return safe;
 }
 
 /*
@@ -280,56 +148,22 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 	cmd_show_jobs_runs(ctx, jobs, n, NULL, -1);
 }
 
-/* The columns of the jobs table; CPU and MEM go first when narrow. */
-static const struct texttable_col cmd_job_cols[] = {
-	{ "ID", 0 },
-	{ "PID", 0 },
-	{ "STATE", 0 },
-	{ "EXIT", 0 },
-	{ "TIME", 0 },
-	{ "CPU", TEXTTABLE_OPTIONAL },
-	{ "MEM", TEXTTABLE_OPTIONAL },
-	{ "COMMAND", 0 },
+/*
+ * The jobs table's view (jobfield.h): CPU and MEM go first when narrow;
+ * COMMAND is the label with what a job waits for, its note and its agent.
+ */
+static const struct jobfield_col cmd_job_cols[] = {
+	{ JOBFIELD_ID, "ID", 0 },
+	{ JOBFIELD_PID, "PID", 0 },
+	{ JOBFIELD_STATE, "STATE", 0 },
+	{ JOBFIELD_EXIT, "EXIT", 0 },
+	{ JOBFIELD_DURATION_MS, "TIME", 0 },
+	{ JOBFIELD_CPU_MS, "CPU", TEXTTABLE_OPTIONAL },
+	{ JOBFIELD_MEMORY_BYTES, "MEM", TEXTTABLE_OPTIONAL },
+	{ JOBFIELD_LABEL, "COMMAND", 0 },
 };
 
-/*
- * Add a job's row to the jobs table: its label (cmd_job_label()) and,
- * after it, what a waiting job waits for, the job's note and the agent
- * that started it.
- */
-static void
-cmd_job_row(struct texttable *t, struct job *job, int64_t now)
-{
-	char		 id[16], pid[24], exitbuf[32], timebuf[32], cpu[32];
-	char		 mem[32], *label, *command;
-	const char	*wait = job_waiting_for(job), *note = job_note(job);
-	const char	*agent = job_agent(job);
-	const char	*cells[8];
-
-	snprintf(id, sizeof id, "%d", job_id(job));
-	snprintf(pid, sizeof pid, "%ld", (long)job_pid(job));
-	waitstatus_short(job_end_status(job), exitbuf, sizeof exitbuf);
-	job_format_duration(job_duration_ms(job, now), timebuf,
-	    sizeof timebuf);
-	label = cmd_job_label(job, 0);
-	command = xprintf("%s%s%s%s%s%s%s%s%s%s", label,
-	    wait != NULL ? "  (waiting for " : "", wait != NULL ? wait : "",
-	    wait != NULL ? ")" : "", note != NULL ? "  (" : "",
-	    note != NULL ? note : "", note != NULL ? ")" : "",
-	    agent != NULL ? "  (agent " : "", agent != NULL ? agent : "",
-	    agent != NULL ? ")" : "");
-	cells[0] = id;
-	cells[1] = pid;
-	cells[2] = job_state_name(job_state(job));
-	cells[3] = exitbuf;
-	cells[4] = timebuf;
-	cells[5] = job_format_cpu(job_cpu_ms(job), cpu, sizeof cpu);
-	cells[6] = job_format_bytes(job_memory_bytes(job), mem, sizeof mem);
-	cells[7] = command;
-	texttable_add(t, cells);
-	free(command);
-	free(label);
-}
+#define CMD_JOB_NCOLS	(sizeof cmd_job_cols / sizeof cmd_job_cols[0])
 
 /*
  * Show a table of jobs (JSON: {"jobs": [...]}) and, when nruns is not -1,
@@ -343,7 +177,6 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 	struct json_buf	  jb;
 	struct texttable *t;
 	char		**lines, **jl, **hl = NULL, *doc;
-	int64_t		  now = loop_now_ms();
 	int		  i, k = 0, nj, nh = 0;
 
 	if (ctx->json) {
@@ -353,7 +186,7 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 		json_array_begin(&jb);
 		for (i = 0; i < n; i++) {
 			json_object_begin(&jb);
-			cmd_json_job(&jb, jobs[i]);
+			jobfield_json(&jb, jobs[i]);
 			json_object_end(&jb);
 		}
 		json_array_end(&jb);
@@ -366,10 +199,9 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 		free(doc);
 		return;
 	}
-	t = texttable_new(cmd_job_cols, sizeof cmd_job_cols /
-	    sizeof cmd_job_cols[0]);
+	t = jobfield_table_new(cmd_job_cols, CMD_JOB_NCOLS);
 	for (i = 0; i < n; i++)
-		cmd_job_row(t, jobs[i], now);
+		jobfield_table_add(t, cmd_job_cols, CMD_JOB_NCOLS, jobs[i]);
 	jl = texttable_lines(t, ctx->width, &nj);
 	texttable_free(t);
 	if (nruns >= 0) {

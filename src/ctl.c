@@ -81,6 +81,7 @@
 #include "fatal.h"
 #include "grep.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
@@ -100,6 +101,22 @@
 #define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
 #define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
 #define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
+
+/* The fields of each job event (jobfield.h), after "event" and "id". */
+static const enum jobfield_id ctl_ev_started[] = {
+	JOBFIELD_NAME, JOBFIELD_PID, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_queued[] = {
+	JOBFIELD_NAME, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_exited[] = {
+	JOBFIELD_EXIT_CODE, JOBFIELD_SIGNAL, JOBFIELD_CODE,
+	JOBFIELD_DURATION_MS, JOBFIELD_STATE
+};
+static const enum jobfield_id ctl_ev_changed[] = {
+	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY, JOBFIELD_NOTE
+};
+#define CTL_EV_FIELDS(a)	(sizeof (a) / sizeof (a)[0])
 
 /* A growing byte buffer. */
 /* What a command turned its client into. */
@@ -270,10 +287,10 @@ static int	ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
 static int	ctl_cmd_later(void *, char **);
 static void	ctl_cmd_answered(void *);
 static void	ctl_client_reply(struct ctl_client *, int);
-static void	ctl_wait_answer(struct ctl_client *, const char *);
+static void	ctl_wait_answer(struct ctl_client *, const char *, int);
 static void	ctl_wait_free(struct ctl_client *);
 static void	ctl_wait_done(struct ctl_client *, struct ctl_wait *,
-		    const char *);
+		    const char *, int);
 static void	ctl_waits_soon(struct ctl *);
 
 static const struct jobtable_cbs ctl_jobtable_cbs = {
@@ -1502,11 +1519,8 @@ ctl_event_exited(struct job *job, size_t *len)
 	struct json_buf	 jb;
 
 	ctl_event_begin(&jb, "exited", job_id(job));
-	waitstatus_json(&jb, job_end_status(job));
-	json_key(&jb, "duration_ms");
-	json_put_int(&jb, job_duration_ms(job, loop_now_ms()));
-	json_key(&jb, "state");
-	json_put_string(&jb, job_state_name(job_state(job)));
+	jobfield_json_some(&jb, job, ctl_ev_exited,
+	    CTL_EV_FIELDS(ctl_ev_exited));
 	return ctl_event_end(&jb, len);
 }
 
@@ -1714,24 +1728,15 @@ ctl_feed_flush(struct ctl *ctl, struct job *job)
 }
 
 /*
- * The exit status that ends logs --follow: the job's exit code, or 128+N
- * for signal N, as a shell gives; 124 when it timed out (as timeout(1));
- * 1 for a job that never ended (removed) or that was canceled and still
- * exited 0, so that neither looks like a success.
+ * The exit status that ends logs --follow: the code of the job's end
+ * (job_end_code()), or 125 for a job that left before it ended.
  */
 static int
 ctl_follow_status(const struct job *job)
 {
-	int	st = job_exit_status(job), code;
+	int	code = job_end_code(job);
 
-	if (job_is_running(job) || job_state(job) == JOB_QUEUED)
-		return 1;
-	if (job_state(job) == JOB_TIMED_OUT)
-		return 124;
-	code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
-	if (code == 0 && job_state(job) == JOB_CANCELED)
-		code = 1;
-	return code;
+	return code >= 0 ? code : WAITSTATUS_NOT_RUN;
 }
 
 /*
@@ -1940,14 +1945,12 @@ ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, what, job_id(job));
-	json_key(&jb, "name");
-	json_put_string(&jb, job_name(job));
-	if (job_pid(job) > 0 && strcmp(what, "queued") != 0) {
-		json_key(&jb, "pid");
-		json_put_int(&jb, job_pid(job));
-	}
-	json_key(&jb, "command");
-	json_put_string(&jb, job_command(job));
+	if (strcmp(what, "queued") == 0)
+		jobfield_json_some(&jb, job, ctl_ev_queued,
+		    CTL_EV_FIELDS(ctl_ev_queued));
+	else
+		jobfield_json_some(&jb, job, ctl_ev_started,
+		    CTL_EV_FIELDS(ctl_ev_started));
 	line = ctl_event_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
@@ -1992,17 +1995,8 @@ ctl_job_changed(struct job *job, void *arg)
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, "changed", job_id(job));
-	json_key(&jb, "state");
-	json_put_string(&jb, job_state_name(job_state(job)));
-	json_key(&jb, "waiting_for");
-	json_put_string(&jb, job_waiting_for(job));
-	json_key(&jb, "ready");
-	if (job_ready(job) == JOB_READY_NONE)
-		json_put_null(&jb);
-	else
-		json_put_string(&jb, job_ready_name(job_ready(job)));
-	json_key(&jb, "note");
-	json_put_string(&jb, job_note(job));
+	jobfield_json_some(&jb, job, ctl_ev_changed,
+	    CTL_EV_FIELDS(ctl_ev_changed));
 	line = ctl_event_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
@@ -2104,7 +2098,8 @@ ctl_waits_removed(struct ctl *ctl, struct job *job)
 			if (c->waits[k].job != job)
 				continue;
 			if (c->waits[k].done == 0)
-				ctl_wait_done(c, &c->waits[k], NULL);
+				ctl_wait_done(c, &c->waits[k], NULL,
+				    WAITSTATUS_NOT_RUN);
 			c->waits[k].job = NULL;
 		}
 	}
@@ -2442,23 +2437,18 @@ ctl_wait_free(struct ctl_client *c)
 }
 
 /*
- * Return the exit status a wait gives for a job: 0 if it completed, its
- * exit code or 128+N for signal N if it failed, 1 if it was canceled,
- * timed out, or is still live (the wait gave up on it).
+ * Return the exit status a wait gives for a job: its end's code
+ * (job_end_code()), or live, the code of why the wait gave up on it while
+ * it is still live (WAITSTATUS_TIMED_OUT: the wait's timeout).
  */
 static int
-ctl_wait_code(const struct ctl *ctl, const struct job *job)
+ctl_wait_code(const struct ctl *ctl, const struct job *job, int live)
 {
 	int	code;
 
-	if (jobtable_is_live(ctl->jt, job))
-		return 1;
-	if (job_state(job) == JOB_COMPLETED)
-		return 0;
-	if (job_state(job) != JOB_FAILED)
-		return 1;
-	code = waitstatus_shell_code(job_end_status(job));
-	return code != 0 ? code : 1;
+	if (jobtable_is_live(ctl->jt, job) || (code = job_end_code(job)) < 0)
+		return live;
+	return code;
 }
 
 /*
@@ -2502,37 +2492,30 @@ ctl_wait_line(const struct ctl *ctl, struct job *job, const char *why)
 }
 
 /*
- * A job of a wait has ended (or the wait gives up on it, saying why): keep
- * how it stands now, its line and (--json) its object, and its place in
- * the order of ends.
+ * A job of a wait has ended (or the wait gives up on it, saying why, with
+ * live the code of that): keep how it stands now, its line and (--json)
+ * its object, and its place in the order of ends.
  */
 static void
-ctl_wait_done(struct ctl_client *c, struct ctl_wait *w, const char *why)
+ctl_wait_done(struct ctl_client *c, struct ctl_wait *w, const char *why,
+    int live)
 {
-	struct json_buf	jb;
-
 	w->done = ++c->ndone;
-	w->code = ctl_wait_code(c->ctl, w->job);
+	w->code = ctl_wait_code(c->ctl, w->job, live);
 	w->text = ctl_wait_line(c->ctl, w->job, why);
-	if (c->json) {
-		json_init(&jb);
-		json_object_begin(&jb);
-		cmd_json_job(&jb, w->job);
-		json_object_end(&jb);
-		w->json = json_finish(&jb, NULL);
-		json_clear(&jb);
-	}
+	if (c->json)
+		w->json = jobfield_json_doc(w->job, NULL);
 }
 
 /*
  * Answer a wait: what is still live is told as it stands (why: the wait
- * timed out, the deck quits), then a line per job in the order given
- * (--json: an array of job objects) and the exit line: the status of the
- * first job, in the order they ended, that did not complete; 0 when all
- * did.  The caller flushes.
+ * timed out, the deck quits; live: the code of that, see ctl_wait_code()),
+ * then a line per job in the order given (--json: an array of job
+ * objects) and the exit line: the code of the first job, in the order
+ * they ended, that did not complete; 0 when all did.  The caller flushes.
  */
 static void
-ctl_wait_answer(struct ctl_client *c, const char *why)
+ctl_wait_answer(struct ctl_client *c, const char *why, int live)
 {
 	struct ctl	*ctl = c->ctl;
 	struct ctl_wait	*w;
@@ -2541,7 +2524,7 @@ ctl_wait_answer(struct ctl_client *c, const char *why)
 
 	for (i = 0; i < c->nwaits; i++) {
 		if (c->waits[i].done == 0 && c->waits[i].job != NULL)
-			ctl_wait_done(c, &c->waits[i], why);
+			ctl_wait_done(c, &c->waits[i], why, live);
 	}
 	for (k = 1; k <= c->ndone && status == 0; k++) {
 		for (i = 0; i < c->nwaits; i++) {
@@ -2588,11 +2571,11 @@ ctl_wait_check(struct ctl_client *c)
 		w = &c->waits[i];
 		if (w->done == 0 && w->job != NULL &&
 		    !jobtable_is_live(c->ctl->jt, w->job))
-			ctl_wait_done(c, w, NULL);
+			ctl_wait_done(c, w, NULL, WAITSTATUS_NOT_RUN);
 	}
 	if (c->ndone < c->nwaits)
 		return 0;
-	ctl_wait_answer(c, NULL);
+	ctl_wait_answer(c, NULL, WAITSTATUS_NOT_RUN);
 	return 1;
 }
 
@@ -2605,7 +2588,7 @@ ctl_wait_timeout_cb(void *arg)
 	c->wait_timer = 0;
 	if ((c->flags & CTL_DEAD) || !(c->flags & CTL_WAIT))
 		return;
-	ctl_wait_answer(c, "the wait timed out");
+	ctl_wait_answer(c, "the wait timed out", WAITSTATUS_TIMED_OUT);
 	ctl_client_flush(c);
 }
 
@@ -2952,7 +2935,8 @@ ctl_free(struct ctl *ctl)
 		c = ctl->clients[i];
 		/* A wait cut short by the deck's end hears how things stand. */
 		if ((c->flags & CTL_WAIT) && !(c->flags & CTL_DEAD))
-			ctl_wait_answer(c, "the deck quit");
+			ctl_wait_answer(c, "the deck quit",
+			    WAITSTATUS_NOT_RUN);
 		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
 			(void)write(c->fd, c->out.s + c->out_off,
 			    ctl_client_pending(c));

@@ -895,6 +895,26 @@ job_end_status(const struct job *j)
 	return j->status;
 }
 
+/*
+ * Return the job's last end as an exit code (waitstatus_end_code()), or
+ * -1 while it has not ended (queued, waiting, running).  A start that
+ * failed (job_set_start_error()) never ran.
+ */
+int
+job_end_code(const struct job *j)
+{
+	struct waitstatus_end	e;
+
+	if (j->state == JOB_QUEUED || j->state == JOB_WAITING ||
+	    job_is_running(j))
+		return -1;
+	e.status = j->start_error != NULL ? WAITSTATUS_NONE :
+	    job_end_status(j);
+	e.timed_out = j->state == JOB_TIMED_OUT;
+	e.completed = j->state == JOB_COMPLETED;
+	return waitstatus_end_code(&e);
+}
+
 /* Return the job's emulator, or NULL if it has printed nothing yet. */
 struct vt *
 job_vt(const struct job *j)
@@ -1077,6 +1097,13 @@ int64_t
 job_start_time(const struct job *j)
 {
 	return j->started_wall;
+}
+
+/* Return the wall-clock time of the job's last end (ms), or 0 before it. */
+int64_t
+job_end_time(const struct job *j)
+{
+	return j->ended_wall;
 }
 
 /* Format wall ms as local HH:MM:SS (with .mmm if millis is set) into buf. */

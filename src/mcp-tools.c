@@ -20,12 +20,14 @@
  *   terminal_screen	screen ID: the rows of a full-screen program.
  *   run		spawn --pipes --timeout --no-shell, wait, status
  *			--split:
- *			stdout, stderr and a return code, -1 when the program
- *			could not start or timed out.
+ *			stdout, stderr and a return code, the deck's "code"
+ *			of the job's end (waitstatus.h: 124 timed out, 126
+ *			not executable, 127 not found...).
  *
  * The deck's states become the tools' status words in one table
  * (mcp_tools_states[]); a job object of the deck becomes the tools' in one
- * function (mcp_tools_put_job()).  Deck errors (status 1, 2, or none at
+ * function (mcp_tools_put_job()).  A deck's job object is read by the
+ * names of the deck's own field table (jobfield.h, mcp_tools_field()).  Deck errors (status 1, 2, or none at
  * all) are tool errors carrying the deck's own words; so is output that
  * ends at damage in the store (status's "output_error"), with what was
  * read before it.
@@ -38,12 +40,12 @@
 #include <string.h>
 
 #include "expand.h"
+#include "jobfield.h"
 #include "json.h"
 #include "jsonval.h"
 #include "mcp-private.h"
 #include "textesc.h"
 #include "ttywait.h"
-#include "waitstatus.h"
 #include "xmalloc.h"
 
 /* How many lines of a deck's error reach the agent. */
@@ -351,10 +353,11 @@ const struct mcp_tool mcp_tools[] = {
 		.description = "Run one program with arguments (no shell) to "
 		    "its end, without a terminal, and return its stdout and "
 		    "stderr apart and its return_code: the exit code, 128+N "
-		    "for signal N, -1 when it was not found, not permitted "
-		    "or timed out (then error says which).  Each stream is "
-		    "at most 64 KiB (stdout_truncated, stderr_truncated).  "
-		    "The job shows in the deck too.",
+		    "for signal N, 124 when it timed out, 125 when it never "
+		    "ran, 126 when it is not executable, 127 when it was not "
+		    "found (error says why it did not run to its end).  Each "
+		    "stream is at most 64 KiB (stdout_truncated, "
+		    "stderr_truncated).  The job shows in the deck too.",
 		.params = mcp_tools_run_params,
 		.output_schema = "{\"type\":\"object\",\"properties\":{"
 		    "\"success\":{\"type\":\"boolean\"},"
@@ -377,6 +380,20 @@ const struct mcp_tool mcp_tools[] = {
 };
 
 /* ---- Shared helpers ---- */
+
+/* Return the member of a deck's job object that holds a field. */
+static const struct jsonval *
+mcp_tools_field(const struct jsonval *job, enum jobfield_id id)
+{
+	return jsonval_get(job, jobfield_name(id));
+}
+
+/* Return a string field of a deck's job object, or NULL. */
+static const char *
+mcp_tools_string(const struct jsonval *job, enum jobfield_id id)
+{
+	return jsonval_string(mcp_tools_field(job, id));
+}
 
 /* Free a call's state. */
 static void
@@ -539,7 +556,7 @@ mcp_tools_parse_job(struct mcp_call *call, const struct mcp_reply *r,
 	if ((doc = mcp_tools_parse(call, r)) == NULL)
 		return NULL;
 	if (jsonval_type(doc) != JSONVAL_OBJECT ||
-	    jsonval_int(jsonval_get(doc, "id"), id) != 0) {
+	    jsonval_int(mcp_tools_field(doc, JOBFIELD_ID), id) != 0) {
 		jsonval_free(doc);
 		mcp_call_fail(call, "the deck's reply is not a job");
 		return NULL;
@@ -626,8 +643,8 @@ mcp_tools_put_bool(struct json_buf *jb, const char *key,
 static const char *
 mcp_tools_job_status(const struct jsonval *job)
 {
-	const char	*state = jsonval_get_string(job, "state");
-	const char	*wait = jsonval_get_string(job, "waiting_for");
+	const char	*state = mcp_tools_string(job, JOBFIELD_STATE);
+	const char	*wait = mcp_tools_string(job, JOBFIELD_WAITING_FOR);
 	int		 i, input;
 
 	input = wait != NULL &&
@@ -661,24 +678,49 @@ mcp_tools_is_live(const char *status)
 	return strcmp(status, "queued") == 0 || mcp_tools_is_running(status);
 }
 
+/*
+ * The tools' job object (MCP_SCHEMA_JOB) after its status and state:
+ * each member, the deck's field it copies, and whether it is a number
+ * (else a string).
+ */
+static const struct {
+	const char		*key;
+	enum jobfield_id	 field;
+	int			 number;
+} mcp_tools_job_members[] = {
+	{ "command", JOBFIELD_COMMAND, 0 },
+	{ "cwd", JOBFIELD_CWD, 0 },
+	{ "pid", JOBFIELD_PID, 1 },
+	{ "agent", JOBFIELD_AGENT, 0 },
+	{ "duration_ms", JOBFIELD_DURATION_MS, 1 },
+	{ "exit_code", JOBFIELD_EXIT_CODE, 1 },
+	{ "signal", JOBFIELD_SIGNAL, 0 },
+};
+
 /* Put the tools' job object's members for a deck's job object. */
 static void
 mcp_tools_put_job(struct json_buf *jb, const struct jsonval *job)
 {
-	mcp_tools_put_int(jb, "job_id", jsonval_get(job, "id"));
-	mcp_tools_put_string(jb, "name", jsonval_get(job, "name"));
+	const char	*state = mcp_tools_string(job, JOBFIELD_STATE);
+	size_t		 i;
+
+	mcp_tools_put_int(jb, "job_id", mcp_tools_field(job, JOBFIELD_ID));
+	mcp_tools_put_string(jb, "name", mcp_tools_field(job, JOBFIELD_NAME));
 	json_key(jb, "status");
 	json_put_string(jb, mcp_tools_job_status(job));
 	json_key(jb, "state");
-	json_put_string(jb, jsonval_get_string(job, "state") != NULL ?
-	    jsonval_get_string(job, "state") : "unknown");
-	mcp_tools_put_string(jb, "command", jsonval_get(job, "command"));
-	mcp_tools_put_string(jb, "cwd", jsonval_get(job, "cwd"));
-	mcp_tools_put_int(jb, "pid", jsonval_get(job, "pid"));
-	mcp_tools_put_string(jb, "agent", jsonval_get(job, "agent"));
-	mcp_tools_put_int(jb, "duration_ms", jsonval_get(job, "duration_ms"));
-	mcp_tools_put_int(jb, "exit_code", jsonval_get(job, "exit_code"));
-	mcp_tools_put_string(jb, "signal", jsonval_get(job, "signal"));
+	json_put_string(jb, state != NULL ? state : "unknown");
+	for (i = 0; i < sizeof mcp_tools_job_members /
+	    sizeof mcp_tools_job_members[0]; i++) {
+		if (mcp_tools_job_members[i].number)
+			mcp_tools_put_int(jb, mcp_tools_job_members[i].key,
+			    mcp_tools_field(job,
+			    mcp_tools_job_members[i].field));
+		else
+			mcp_tools_put_string(jb, mcp_tools_job_members[i].key,
+			    mcp_tools_field(job,
+			    mcp_tools_job_members[i].field));
+	}
 }
 
 /* Return a one-line summary of a deck's job object; the caller frees it. */
@@ -686,15 +728,15 @@ static char *
 mcp_tools_job_line(const struct jsonval *job)
 {
 	const char	*status = mcp_tools_job_status(job);
-	const char	*name = jsonval_get_string(job, "name");
-	const char	*sig = jsonval_get_string(job, "signal");
-	const char	*cmd = jsonval_get_string(job, "command");
+	const char	*name = mcp_tools_string(job, JOBFIELD_NAME);
+	const char	*sig = mcp_tools_string(job, JOBFIELD_SIGNAL);
+	const char	*cmd = mcp_tools_string(job, JOBFIELD_COMMAND);
 	int64_t		 id = -1, code, ms = 0;
 	char		*end = NULL, *line;
 
-	(void)jsonval_int(jsonval_get(job, "id"), &id);
-	(void)jsonval_int(jsonval_get(job, "duration_ms"), &ms);
-	if (jsonval_int(jsonval_get(job, "exit_code"), &code) == 0)
+	(void)jsonval_int(mcp_tools_field(job, JOBFIELD_ID), &id);
+	(void)jsonval_int(mcp_tools_field(job, JOBFIELD_DURATION_MS), &ms);
+	if (jsonval_int(mcp_tools_field(job, JOBFIELD_EXIT_CODE), &code) == 0)
 		end = xprintf(", exit code %lld", (long long)code);
 	else if (sig != NULL)
 		end = xprintf(", killed by %s", sig);
@@ -969,13 +1011,16 @@ mcp_tools_terminal_spawned(struct mcp_call *call, const struct mcp_reply *r)
 	if (tc->async) {
 		json_init(&jb);
 		json_object_begin(&jb);
-		mcp_tools_put_int(&jb, "job_id", jsonval_get(doc, "id"));
+		mcp_tools_put_int(&jb, "job_id", mcp_tools_field(doc,
+		    JOBFIELD_ID));
 		json_key(&jb, "status");
 		json_put_string(&jb, mcp_tools_job_status(doc));
-		mcp_tools_put_string(&jb, "command", jsonval_get(doc,
-		    "command"));
-		mcp_tools_put_string(&jb, "cwd", jsonval_get(doc, "cwd"));
-		mcp_tools_put_int(&jb, "pid", jsonval_get(doc, "pid"));
+		mcp_tools_put_string(&jb, "command", mcp_tools_field(doc,
+		    JOBFIELD_COMMAND));
+		mcp_tools_put_string(&jb, "cwd", mcp_tools_field(doc,
+		    JOBFIELD_CWD));
+		mcp_tools_put_int(&jb, "pid", mcp_tools_field(doc,
+		    JOBFIELD_PID));
 		json_object_end(&jb);
 		text = xprintf("Started job %lld (%s).  Poll it with "
 		    "terminal_job_status job_id=%lld.", (long long)tc->id,
@@ -1024,7 +1069,7 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	if ((doc = mcp_tools_parse_job(call, r, &tc->id)) == NULL)
 		return;
 	status = mcp_tools_job_status(doc);
-	run = jsonval_get_string(doc, "run");
+	run = mcp_tools_string(doc, JOBFIELD_RUN);
 	next = jsonval_get_string(doc, "next");
 	if (run != NULL && next != NULL)
 		mcp_session_set_mark(mcp_call_session(call), tc->id, run, next);
@@ -1113,7 +1158,7 @@ mcp_tools_status_found(struct mcp_call *call, const struct mcp_reply *r)
 
 	if ((doc = mcp_tools_parse_job(call, r, &tc->id)) == NULL)
 		return;
-	if ((run = jsonval_get_string(doc, "run")) == NULL)
+	if ((run = mcp_tools_string(doc, JOBFIELD_RUN)) == NULL)
 		run = "";
 	free(tc->run);
 	tc->run = xstrdup(run);
@@ -1139,7 +1184,7 @@ mcp_tools_status_read(struct mcp_call *call, const struct mcp_reply *r)
 
 	if ((doc = mcp_tools_parse_job(call, r, &tc->id)) == NULL)
 		return;
-	run = jsonval_get_string(doc, "run");
+	run = mcp_tools_string(doc, JOBFIELD_RUN);
 	if (tc->incremental && tc->run != NULL && run != NULL &&
 	    strcmp(run, tc->run) != 0 && tc->tries++ < MCP_TOOLS_RETRIES) {
 		/* A new run since the mark was taken: start it over. */
@@ -1650,37 +1695,26 @@ mcp_tools_run_waited(struct mcp_call *call, const struct mcp_reply *r)
 }
 
 /*
- * Return run's return code for a deck's job object, and set *error (to
- * free) when the program could not start or timed out.
+ * Return run's return code for a deck's job object: the deck's own code
+ * of the job's end ("code", waitstatus.h's policy), else the wait's exit
+ * status (the same policy); set *error (to free) when the program could
+ * not start (the deck's "exec_error") or timed out.
  */
 static int64_t
 mcp_tools_run_code(struct mcp_tools_call *tc, const struct jsonval *doc,
     char **error)
 {
-	const char	*why = jsonval_get_string(doc, "exec_error");
-	const char	*sig = jsonval_get_string(doc, "signal");
+	const char	*why = mcp_tools_string(doc, JOBFIELD_EXEC_ERROR);
 	int64_t		 code;
-	int		 n;
 
 	*error = NULL;
-	if (why != NULL) {
-		if (strcmp(why, "not found") == 0)
-			*error = xprintf("command not found: %s", tc->program);
-		else if (strcmp(why, "Permission denied") == 0)
-			*error = xprintf("Permission denied: %s", tc->program);
-		else
-			*error = xprintf("cannot run %s: %s", tc->program, why);
-		return -1;
-	}
-	if (strcmp(mcp_tools_job_status(doc), "timed_out") == 0) {
+	if (jsonval_int(mcp_tools_field(doc, JOBFIELD_CODE), &code) != 0)
+		code = tc->exit;
+	if (why != NULL)
+		*error = xprintf("cannot run %s: %s", tc->program, why);
+	else if (strcmp(mcp_tools_job_status(doc), "timed_out") == 0)
 		*error = xprintf("timed out after %g s", tc->timeout);
-		return -1;
-	}
-	if (jsonval_int(jsonval_get(doc, "exit_code"), &code) == 0)
-		return code;
-	if (sig != NULL && (n = waitstatus_parse_signal(sig)) > 0)
-		return 128 + n;
-	return tc->exit >= 0 ? tc->exit : -1;
+	return code;
 }
 
 /* Put one of run's streams from a status --split reply. */
@@ -1747,10 +1781,12 @@ mcp_tools_run_read(struct mcp_call *call, const struct mcp_reply *r)
 	json_put_int(&jb, tc->id);
 	json_key(&jb, "return_code");
 	json_put_int(&jb, code);
-	mcp_tools_put_int(&jb, "duration_ms", jsonval_get(doc, "duration_ms"));
+	mcp_tools_put_int(&jb, "duration_ms", mcp_tools_field(doc,
+	    JOBFIELD_DURATION_MS));
 	json_key(&jb, "timed_out");
 	json_put_bool(&jb, timed_out);
-	mcp_tools_put_string(&jb, "signal", jsonval_get(doc, "signal"));
+	mcp_tools_put_string(&jb, "signal", mcp_tools_field(doc,
+	    JOBFIELD_SIGNAL));
 	json_key(&jb, "error");
 	if (error != NULL)
 		json_put_string(&jb, error);

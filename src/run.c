@@ -38,10 +38,11 @@
  * and any process reparented to jobdeck, the subreaper, is killed before
  * jobdeck run exits.
  *
- * The result: success (exit 0, not timed out), return_code (the exit
- * status, 128+N for signal N as in a shell, -1 when the program could not
- * be started: not found, not executable, a cwd that cannot be entered, or
- * no pipe or fork), signal ("SIGKILL" or null), timed_out, duration_ms
+ * The result: success (return_code 0), return_code (the code of the end
+ * by the one policy, waitstatus_end_code(): the exit status, 128+N for
+ * signal N, 124 timed out, 125 not started (no pipe or fork), 126 not
+ * executable, 127 not found or a cwd that cannot be entered), signal
+ * ("SIGKILL" or null), timed_out, duration_ms
  * (from the start to the program's exit), stdout and stderr (bytes, the
  * first RUN_MAX_KEEP of each, with a note on stderr about the rest; JSON
  * makes invalid UTF-8 U+FFFD).  A timeout appends "jobdeck: timed out
@@ -69,12 +70,12 @@
  *	with --json	0 once the result is printed, whatever it says
  *			(125 if it cannot be written, or its reader
  *			stalls or goes away)
- *	without		the program's status: N, or 128+N for signal N;
- *			126 found but not executable (the child's own),
- *			127 not found or cwd not entered (the child's own),
+ *	without		return_code: the program's status, N, or 128+N
+ *			for signal N; 126 found but not executable, 127
+ *			not found or cwd not entered (the child's own),
  *			124 timed out (as timeout(1)), the output not
- *			passed on by then included,
- *			125 jobdeck could not start it (pipe, fork)
+ *			passed on by then included, 125 jobdeck could not
+ *			start it (pipe, fork)
  *	both		2 for a usage error, an unknown JOBNAME or a
  *			configuration error; 0 for -h
  */
@@ -126,8 +127,7 @@ extern char **environ;
 #define RUN_STALL_MS		5000	/* the JSON result: a reader's pause */
 
 #define RUN_EXIT_USAGE		2
-#define RUN_EXIT_TIMEOUT	124
-#define RUN_EXIT_FAILURE	125
+#define RUN_EXIT_FAILURE	WAITSTATUS_NOT_RUN	/* jobdeck failed */
 
 /* The command line, parsed; strings point into argv. */
 struct run_opts {
@@ -326,9 +326,9 @@ run_help(void)
 	    "\n");
 	cliopt_help(stdout, run_options, CLIOPT_COUNT(run_options), 0);
 	printf("\n"
-	    "Exit status: its own (128+N for signal N), 124 timed out, 126\n"
-	    "not executable, 127 not found, 2 usage; with --json, 0.\n"
-	    "See jobdeck(1), RUNNING ONE COMMAND.\n");
+	    "Exit status: its own (128+N for signal N), 124 timed out, 125\n"
+	    "not started, 126 not executable, 127 not found, 2 usage; with\n"
+	    "--json, 0 (return_code says it).  See jobdeck(1), EXIT STATUS.\n");
 }
 
 /*
@@ -1319,21 +1319,20 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 static int
 run_finish(struct run *r, int json, int spawned, int status, const char *why)
 {
+	struct waitstatus_end	 end;
 	struct json_buf		 jb;
 	struct run_stream	*s;
 	char			*msg = NULL, *text, name[WAITSTATUS_NAME_MAX];
 	size_t			 len;
-	int			 code, sig, i, end = status;
+	int			 code, sig, i;
 
-	/*
-	 * The one rule for an end: a shell's $?; JSON says -1 for a program
-	 * that never ran (the exit code passed through is the child's 126
-	 * or 127).
-	 */
-	if (!spawned || r->exec_errno != 0)
-		end = WAITSTATUS_NONE;
-	code = end == WAITSTATUS_NONE ? -1 : waitstatus_shell_code(end);
-	sig = waitstatus_signal(end);
+	/* The one rule for an end; exec's 126 and 127 are the child's own. */
+	end.status = spawned ? status : WAITSTATUS_NONE;
+	end.timed_out = r->timed_out;
+	end.completed = spawned && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0;
+	code = waitstatus_end_code(&end);
+	sig = waitstatus_signal(end.status);
 	if (!spawned)
 		msg = xprintf("jobdeck: %s\n", why);
 	else if (r->timed_out)
@@ -1349,11 +1348,7 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 			    0 : RUN_FLUSH_MS);
 		}
 		free(msg);
-		if (!spawned)
-			return RUN_EXIT_FAILURE;
-		if (r->timed_out)
-			return RUN_EXIT_TIMEOUT;
-		return waitstatus_shell_code(status);
+		return code;
 	}
 
 	if (msg != NULL)
@@ -1373,7 +1368,7 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	json_init(&jb);
 	json_object_begin(&jb);
 	json_key(&jb, "success");
-	json_put_bool(&jb, code == 0 && !r->timed_out);
+	json_put_bool(&jb, code == 0);
 	json_key(&jb, "return_code");
 	json_put_int(&jb, code);
 	json_key(&jb, "signal");

@@ -13,6 +13,7 @@
 #include <wchar.h>
 
 #include "job.h"
+#include "jobfield.h"
 #include "lineedit.h"
 #include "ui-private.h"
 #include "vt.h"
@@ -99,7 +100,7 @@ ui_frame_bottom(struct ui *ui)
 		snprintf(hint, sizeof hint, "  [Focused] keys go to [%d] ",
 		    job_id(ui->selected));
 		room = ui->cols - ui_text_width(hint) - ui_text_width(back);
-		label = cmd_job_label(ui->selected, 0);
+		label = jobfield_label(ui->selected, 0);
 		ui_fit(label, room > 1 ? room : 1, fit, sizeof fit);
 		free(label);
 		snprintf(hint + strlen(hint), sizeof hint - strlen(hint),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "jobfield.h"
 #include "ui-private.h"
 #include "vt.h"
 
@@ -98,7 +99,7 @@ ui_pane_draw(struct ui *ui, int all)
 			    ui_text_width(marks);
 		}
 		/* Named as in the panel and !ps: "NAME: COMMAND". */
-		label = cmd_job_label(job, 0);
+		label = jobfield_label(job, 0);
 		ui_fit(label, room, cmd, sizeof cmd);
 		free(label);
 		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,

@@ -13,6 +13,7 @@
 
 #include "browser.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "textesc.h"
@@ -322,7 +323,7 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 
 	notice = ui_panel_noticed(ui, job) ? "! " : "";
 	/* "NAME: COMMAND", escaped: the pane's title and !ps say the same. */
-	label = cmd_job_label(job, 0);
+	label = jobfield_label(job, 0);
 	if (compact) {
 		/* One line: the mark's symbol stands for the state. */
 		snprintf(left, sizeof left, "%s[%d] %.*s %s", notice,

@@ -25,6 +25,7 @@
 #include "config.h"
 #include "debuglog.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "keys.h"
 #include "lineedit.h"
@@ -283,7 +284,7 @@ ui_scroll_log(struct ui *ui, int64_t line)
 	char		*title, *label, *cause = NULL;
 	int		 rc;
 
-	label = cmd_job_label(job, 0);
+	label = jobfield_label(job, 0);
 	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job), label);
 	free(label);
 	rc = ui_view_open_run(ui, title, job_store_dir(job),
@@ -875,7 +876,7 @@ ui_notice_failure(struct ui *ui, struct job *job)
 		return;
 	job_describe_end(job, how, sizeof how);
 	how[0] = (char)tolower((unsigned char)how[0]);
-	label = cmd_job_label(job, 1);
+	label = jobfield_label(job, 1);
 	/* The label is cut, never the end: how it ended. */
 	cut = textesc_excerpt(label, strlen(label), 300);
 	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,

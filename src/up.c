@@ -92,7 +92,7 @@ struct up_job {
 	int		 ready;		/* readiness told for this run */
 	char		*note;		/* the note told, or NULL */
 	enum job_state	 end_state;	/* its last end */
-	int		 end_status;
+	int		 end_code;	/* its code (job_end_code()) */
 	uint64_t	 dropped;	/* lines dropped, not told yet */
 	char		*where;		/* where they are kept, or NULL */
 };
@@ -437,7 +437,7 @@ up_job_exited(struct job *job, void *arg)
 	uj->started = 0;
 	uj->state = (int)job_state(job);
 	uj->end_state = job_state(job);
-	uj->end_status = job_end_status(job);
+	uj->end_code = job_end_code(job);
 	if (up->nended == up->aended) {
 		up->aended = up->aended == 0 ? 16 : up->aended * 2;
 		up->ended = xreallocarray(up->ended, up->aended,
@@ -515,15 +515,15 @@ up_browser_changed(struct browser *b, void *arg)
 
 /*
  * Judge the ends of this turn, now that restart policies have acted: the
- * first job that failed and will not run again gives the exit status, its
- * exit code or 128+N for signal N (127: it never ran).  A job the user or
+ * first job that failed or timed out and will not run again gives the
+ * exit status, the code of its end (job_end_code()).  A job the user or
  * the deck stopped (canceled) has not failed.
  */
 static void
 up_judge(struct up *up)
 {
 	struct up_job	*uj;
-	int		 i, code;
+	int		 i;
 
 	for (i = 0; i < up->nended; i++) {
 		uj = up->ended[i];
@@ -533,9 +533,8 @@ up_judge(struct up *up)
 		if (uj->end_state != JOB_FAILED &&
 		    uj->end_state != JOB_TIMED_OUT)
 			continue;
-		code = waitstatus_shell_code(uj->end_status);
 		up->failed = 1;
-		up->status = code != 0 ? code : 1;
+		up->status = uj->end_code;
 	}
 	up->nended = 0;
 }

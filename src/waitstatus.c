@@ -1,7 +1,8 @@
 /*
  * waitstatus.c: one description of a process's end -- its exit code, the
  * name of the signal that killed it, the short form of a table column,
- * the long form of the panel, a shell's $? and the JSON fields.
+ * the long form of the panel, the JSON fields, and the one exit code
+ * policy (waitstatus_end_code()).
  */
 #include <sys/wait.h>
 
@@ -84,17 +85,23 @@ waitstatus_exit_code(int status)
 }
 
 /*
- * Return the end as a shell's $? says it: the exit code, 128 plus the
- * signal, or 127 for a process that never ran.
+ * Return a run's end as an exit code, by the one policy (waitstatus.h):
+ * 124 when it timed out, 125 when it never ran, 128+N for signal N, else
+ * its exit code (126 and 127 are the child's own when exec failed), but
+ * 1 for an exit 0 that was not a completion.
  */
 int
-waitstatus_shell_code(int status)
+waitstatus_end_code(const struct waitstatus_end *e)
 {
-	if (status == WAITSTATUS_NONE)
-		return 127;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	if (e->timed_out)
+		return WAITSTATUS_TIMED_OUT;
+	if (e->status == WAITSTATUS_NONE)
+		return WAITSTATUS_NOT_RUN;
+	if (WIFSIGNALED(e->status))
+		return 128 + WTERMSIG(e->status);
+	if (WEXITSTATUS(e->status) == 0 && !e->completed)
+		return 1;
+	return WEXITSTATUS(e->status);
 }
 
 /* Write the end for a table column: "0", "1", "SIGTERM", or "-". */

@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "jsonval.h"
 #include "loop.h"
@@ -868,15 +869,19 @@ struct ps_row {
 	char	command[128];
 };
 
-/* Parse a !ps row; return 0 if it does not parse. */
+/* Parse a !ps row (PID "-": -1, as job_pid()); return 0 if it does not. */
 static int
 ps_parse(const char *line, struct ps_row *r)
 {
+	char	pid[32], *end;
 	int	m, s, n = 0;
 
 	/* CPU and MEM, between TIME and COMMAND, are skipped. */
-	if (sscanf(line, "%d %ld %31s %31s %dm %ds %*s %*s %n", &r->id,
-	    &r->pid, r->state, r->exit, &m, &s, &n) != 6 || n == 0)
+	if (sscanf(line, "%d %31s %31s %31s %dm %ds %*s %*s %n", &r->id,
+	    pid, r->state, r->exit, &m, &s, &n) != 6 || n == 0)
+		return 0;
+	r->pid = strcmp(pid, "-") == 0 ? -1 : strtol(pid, &end, 10);
+	if (strcmp(pid, "-") != 0 && *end != '\0')
 		return 0;
 	snprintf(r->time, sizeof r->time, "%dm %02ds", m, s);
 	snprintf(r->command, sizeof r->command, "%s", line + n);
@@ -2983,17 +2988,17 @@ START_TEST(test_job_label)
 	char		*s;
 
 	job = run_job("printf 'x\ty\033[2J'");
-	s = cmd_job_label(job, 0);
+	s = jobfield_label(job, 0);
 	ck_assert_str_eq(s, "printf 'x\\ty\\e[2J'");
 	free(s);
-	s = cmd_job_label(job, 1);
+	s = jobfield_label(job, 1);
 	ck_assert_str_eq(s, "printf 'x\\ty\\e[2J'");
 	free(s);
 	run_ok("!rename 1 tests");
-	s = cmd_job_label(job, 0);
+	s = jobfield_label(job, 0);
 	ck_assert_str_eq(s, "tests: printf 'x\\ty\\e[2J'");
 	free(s);
-	s = cmd_job_label(job, 1);
+	s = jobfield_label(job, 1);
 	ck_assert_str_eq(s, "tests");
 	free(s);
 }

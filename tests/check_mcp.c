@@ -32,11 +32,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
+#include "jobfield.h"
 #include "jsonread.h"
 #include "loop.h"
 #include "mcp.h"
 #include "mcp-private.h"
 #include "skip.h"
+#include "store.h"
+#include "ttywait.h"
+#include "waitstatus.h"
 
 #define FAKE_MAX	(MCP_CALLS_MAX + 64)	/* messages or requests of a case */
 #define SCRIPT_MAX	16
@@ -461,44 +466,173 @@ assert_ends(const char *words, const char *seq)
 	    "with \"%s\"", words, seq);
 }
 
-/* A deck's JOB object: id, state, command, and the rest as cmd-job.c. */
+/*
+ * The fake deck's jobs are real jobs (job.h) that its own serialiser
+ * writes (jobfield_json()), so a reply holds what the deck would send:
+ * each its id's, kept for the case (a process of its own) as it moves on
+ * from state to state, its runs in a store of the case's.  A job's process
+ * is /bin/true, which runs nothing of its command; one with an argv runs
+ * that program, on pipes, for real.
+ */
+#define DECK_JOBS	256
+
+static struct job	*deck_jobs[DECK_JOBS];
+static struct store	*deck_store;
+static char		 deck_dir[64];
+static char *const	 deck_env[] = { "PATH=/usr/bin:/bin", NULL };
+
+/* How a job of the fake deck is to stand (deck_job()). */
+struct deck_how {
+	const char	*state;		/* its job_state_name() */
+	const char	*wait;		/* running: what it waits to read; */
+					/*   waiting: what for */
+	int		 status;	/* an end's wait status: */
+					/*   WAITSTATUS_NONE, it never ran */
+	char *const	*argv;		/* a program it really runs */
+};
+
+/* Reap a job's process if it is still ours; its status. */
+static int
+deck_reap(struct job *job)
+{
+	int	st = 0;
+
+	if (job_pid(job) > 0)
+		(void)waitpid(job_pid(job), &st, 0);
+	return st;
+}
+
+/* At the case's end: the jobs, their processes and the store go. */
+static void
+deck_free(void)
+{
+	char	cmd[128];
+	size_t	i;
+
+	for (i = 0; i < DECK_JOBS; i++) {
+		if (deck_jobs[i] == NULL)
+			continue;
+		if (job_is_running(deck_jobs[i]))
+			(void)deck_reap(deck_jobs[i]);
+		job_free(deck_jobs[i]);
+	}
+	store_free(deck_store);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", deck_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", deck_dir);
+}
+
+/* Return the job id of the fake deck, new or as it was, for command. */
+static struct job *
+deck_job_get(int id, const char *command, char *const *argv)
+{
+	struct store_limits	 lim;
+	struct job_spec		 spec;
+	char			*cause = NULL;
+
+	ck_assert(id > 0 && id < DECK_JOBS);
+	if (deck_store == NULL) {
+		snprintf(deck_dir, sizeof deck_dir, "/tmp/check_mcp.XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(deck_dir));
+		store_default_limits(&lim);
+		deck_store = store_open(deck_dir, &lim, &cause);
+		ck_assert_msg(deck_store != NULL, "store: %s", cause);
+		atexit(deck_free);
+	}
+	if (deck_jobs[id] != NULL &&
+	    strcmp(job_command(deck_jobs[id]), command) != 0) {
+		if (job_is_running(deck_jobs[id]))
+			(void)deck_reap(deck_jobs[id]);
+		job_free(deck_jobs[id]);
+		deck_jobs[id] = NULL;
+	}
+	if (deck_jobs[id] == NULL) {
+		memset(&spec, 0, sizeof spec);
+		spec.command = argv != NULL ? NULL : command;
+		spec.argv = argv;
+		spec.shell = "/bin/true";
+		spec.cwd = "/tmp";
+		spec.envp = deck_env;
+		spec.no_pty = argv != NULL;
+		spec.agent = CLIENT;
+		spec.store = deck_store;
+		deck_jobs[id] = job_new(id, &spec);
+	}
+	return deck_jobs[id];
+}
+
+/*
+ * The deck's own JOB object for job id running command, moved on to
+ * stand as how says: running (started, again after an end), waiting, or
+ * ended (started first unless it never ran; reaped; ended with how's
+ * status, or with an argv its program's own).  An end asked for again
+ * is the same end.  Static, until the next call.
+ */
+static const char *
+deck_job(int id, const char *command, const struct deck_how *how)
+{
+	static char	 buf[8192];
+	struct job	*job = deck_job_get(id, command, how->argv);
+	char		*doc, *cause = NULL;
+	int		 st = 0;
+
+	if (strcmp(how->state, "waiting") == 0)
+		job_set_waiting(job, how->wait);
+	else if (strcmp(how->state, "running") == 0) {
+		if (!job_is_running(job))
+			ck_assert_msg(job_start(job, 24, 80, NULL, &cause) ==
+			    0, "start: %s", cause);
+		job_set_input_wait(job, how->wait == NULL ? TTYWAIT_NONE :
+		    strcmp(how->wait, "password") == 0 ? TTYWAIT_PASSWORD :
+		    TTYWAIT_INPUT);
+	} else if (job_end_code(job) < 0) {
+		if (how->status != WAITSTATUS_NONE && !job_is_running(job))
+			ck_assert_msg(job_start(job, 24, 80, NULL, &cause) ==
+			    0, "start: %s", cause);
+		if (job_is_running(job))
+			st = deck_reap(job);
+		if (strcmp(how->state, "canceled") == 0)
+			job_set_cancel(job);
+		if (strcmp(how->state, "timed-out") == 0)
+			job_set_timed_out(job);
+		job_set_exited(job, how->argv != NULL &&
+		    how->status != WAITSTATUS_NONE ? st : how->status,
+		    loop_now_ms());
+	}
+	ck_assert_str_eq(job_state_name(job_state(job)), how->state);
+	doc = jobfield_json_doc(job, NULL);
+	ck_assert_uint_lt(strlen(doc), sizeof buf);
+	snprintf(buf, sizeof buf, "%s", doc);
+	free(doc);
+	return buf;
+}
+
+/* A deck's JOB object: id, state, command; exit "0" or "null" (none). */
 static const char *
 job_json(int id, const char *state, const char *command, const char *exit)
 {
-	static char	buf[2048];
+	struct deck_how	how = { state, NULL, 0, NULL };
 
-	snprintf(buf, sizeof buf, "{\"id\":%d,\"name\":null,\"command\":"
-	    "\"%s\",\"argv\":null,\"cwd\":\"/tmp\",\"state\":\"%s\","
-	    "\"pid\":%s,\"pty\":true,\"started_at\":\"2026-11-24T18:00:00Z\","
-	    "\"duration_ms\":12,\"cpu_ms\":null,\"memory_bytes\":null,"
-	    "\"exit_code\":%s,\"signal\":null,\"run\":\"r1\",\"log\":null,"
-	    "\"waiting_for\":null,\"ready\":null,\"group\":null,"
-	    "\"priority\":0,\"note\":null,\"agent\":\"" CLIENT "\","
-	    "\"exec_error\":null}", id, command, state,
-	    strcmp(state, "running") == 0 ? "4242" : "null", exit);
-	return buf;
+	if (strcmp(exit, "null") != 0)
+		how.status = atoi(exit) << 8;
+	return deck_job(id, command, &how);
 }
 
 /* A deck's JOB object that waits for something: its "waiting_for". */
 static const char *
 job_json_wait(int id, const char *state, const char *wait)
 {
-	static char	buf[2304];
-	const char	*j = job_json(id, state, "x", "null"), *p;
+	struct deck_how	how = { state, wait, 0, NULL };
 
-	p = strstr(j, "\"waiting_for\":null");
-	ck_assert_ptr_nonnull(p);
-	snprintf(buf, sizeof buf, "%.*s\"waiting_for\":\"%s\"%s",
-	    (int)(p - j), j, wait, p + strlen("\"waiting_for\":null"));
-	return buf;
+	return deck_job(id, "x", &how);
 }
 
 /* A status --since reply: the JOB plus output and marks. */
 static const char *
 status_json(int id, const char *state, const char *output, const char *next)
 {
-	static char	buf[4096];
-	char		job[2048];
+	static char	buf[16384];
+	char		job[8192];
 
 	snprintf(job, sizeof job, "%s", job_json(id, state, "make",
 	    strcmp(state, "completed") == 0 ? "0" : "null"));
@@ -1333,7 +1467,7 @@ START_TEST(test_words_terminal_wait)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc;
 	struct jsonread		*j;
-	char			 waited[4096], max[32];
+	char			 waited[8192], max[32];
 	size_t			 i;
 
 	fake_init(f);
@@ -1390,7 +1524,7 @@ START_TEST(test_words_terminal_input)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc;
 	struct jsonread		*j;
-	char			 waited[4096], st[4096];
+	char			 waited[8192], st[8192];
 
 	fake_init(f);
 	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make",
@@ -1488,7 +1622,7 @@ START_TEST(test_status_damaged)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r;
 	struct jsonread		*j;
-	char			 reply[4096], waited[4096];
+	char			 reply[16384], waited[8192];
 	const char		*text;
 
 	fake_init(f);
@@ -1575,7 +1709,7 @@ START_TEST(test_words_list_screen)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc;
 	struct jsonread		*j;
-	char			 body[8192];
+	char			 body[16384];
 
 	fake_init(f);
 	snprintf(body, sizeof body, "{\"jobs\":[%s,", job_json(1, "running",
@@ -1629,7 +1763,7 @@ START_TEST(test_words_list_input)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc, *jobs;
 	struct jsonread		*j;
-	char			 body[16384];
+	char			 body[32768];
 	static const char *const want[] = { "waiting_for_input",
 		"waiting_for_input", "running", "queued" };
 	size_t			 i;
@@ -1734,7 +1868,7 @@ START_TEST(test_words_run)
 	const struct jsonread	*r, *sc;
 	struct jsonread		*j;
 	const char		*w;
-	char			 split[4096];
+	char			 split[16384];
 
 	fake_init(f);
 	fake_script(f, "spawn", 0, -1, job_json(8, "running", "echo", "null"));
@@ -1780,6 +1914,91 @@ START_TEST(test_words_run)
 	ck_assert_uint_eq(f->nreqs, 3);
 	jsonread_free(j);
 	fake_free(f);
+}
+END_TEST
+
+/*
+ * run's return_code is the deck's own code of the job's end (its job
+ * object's "code", by waitstatus.h's policy), for every row of it; error
+ * says why a program did not run to its own end.
+ */
+START_TEST(test_run_codes)
+{
+	char		 noexec[] = "/tmp/check_mcp_nx.XXXXXX";
+	char		*nf[] = { "/nonexistent/jd-prog", NULL };
+	char		*nx[] = { noexec, NULL };
+	const struct {
+		struct deck_how	 end;
+		int		 code;
+		int		 timed_out;
+		const char	*error;		/* its start, or NULL */
+	} rows[] = {
+		{ { "completed", NULL, 0, NULL }, 0, 0, NULL },
+		{ { "failed", NULL, 3 << 8, NULL }, 3, 0, NULL },
+		{ { "failed", NULL, SIGKILL, NULL }, 128 + SIGKILL, 0, NULL },
+		{ { "timed-out", NULL, SIGTERM, NULL }, 124, 1,
+		  "timed out after 5 s" },
+		{ { "canceled", NULL, WAITSTATUS_NONE, NULL }, 125, 0, NULL },
+		{ { "failed", NULL, 0, nx }, 126, 0, "cannot run " },
+		{ { "failed", NULL, 0, nf }, 127, 0,
+		  "cannot run /nonexistent/jd-prog: not found" },
+	};
+	struct deck_how		 start;
+	struct fake		*f;
+	const struct jsonread	*r, *sc;
+	struct jsonread		*j;
+	const char		*program, *error;
+	char			 body[16384], args[256];
+	size_t			 i;
+	int			 fd, id;
+
+	ck_assert_int_ge(fd = mkstemp(noexec), 0);
+	ck_assert_int_eq(write(fd, "#!/bin/sh\n", 10), 10);
+	close(fd);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		f = fake_new(0);
+		fake_init(f);
+		id = 20 + (int)i;
+		program = rows[i].end.argv != NULL ? rows[i].end.argv[0] :
+		    "make";
+		/* Started, or (never to run) held. */
+		start = rows[i].end;
+		start.state = "running";
+		if (rows[i].end.status == WAITSTATUS_NONE) {
+			start.state = "waiting";
+			start.wait = "db (ready)";
+		}
+		fake_script(f, "spawn", 0, -1, deck_job(id, program, &start));
+		snprintf(body, sizeof body, "[%s]", deck_job(id, program,
+		    &rows[i].end));
+		fake_script(f, "wait", 0, rows[i].code, body);
+		snprintf(body, sizeof body, "%s", deck_job(id, program,
+		    &rows[i].end));
+		snprintf(body + strlen(body) - 1, sizeof body - strlen(body) +
+		    1, ",\"output\":\"\",\"stdout\":\"\",\"stderr\":\"\","
+		    "\"stdout_truncated\":false,\"stderr_truncated\":false}");
+		fake_script(f, "status", 0, -1, body);
+		snprintf(args, sizeof args, "{\"command\":\"%s\",\"timeout\":5}",
+		    program);
+		j = call_tool(f, 1, "run", args, 0, &r);
+		sc = jsonread_get(r, "structuredContent");
+		ck_assert_msg((int)jsonread_number(jsonread_get(sc,
+		    "return_code")) == rows[i].code, "%s %d: %s",
+		    rows[i].end.state, rows[i].end.status, result_text(r));
+		ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "success")),
+		    rows[i].code == 0);
+		ck_assert_int_eq(jsonread_bool(jsonread_get(sc, "timed_out")),
+		    rows[i].timed_out);
+		error = jsonread_text(sc, "error");	/* "": null */
+		if (rows[i].error == NULL)
+			ck_assert_msg(*error == '\0', "%s", error);
+		else
+			ck_assert_msg(strncmp(error, rows[i].error,
+			    strlen(rows[i].error)) == 0, "%s", error);
+		jsonread_free(j);
+		fake_free(f);
+	}
+	unlink(noexec);
 }
 END_TEST
 
@@ -2283,7 +2502,7 @@ START_TEST(test_r2_run_cut_note)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc;
 	struct jsonread		*j;
-	char			 split[4096];
+	char			 split[16384];
 
 	fake_init(f);
 	fake_script(f, "spawn", 0, -1, job_json(8, "running", "yes", "null"));
@@ -2363,6 +2582,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_cancel);
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);
+	tcase_add_test(tt, test_run_codes);
 	mcp_suite_review2(tt);
 	tcase_set_timeout(tt, 30);
 	suite_add_tcase(s, tt);

@@ -19,6 +19,7 @@
  * watch write their pids there.
  */
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -501,7 +502,7 @@ START_TEST(test_json_not_found)
 	jd(&r, "--json", "--", "no-such-program-jd", "x", NULL);
 	v = jd_json(&r);
 	ck_assert_int_eq(jbool(v, "success"), 0);
-	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert(jnum(v, "return_code") == 127);
 	ck_assert_str_eq(jstr(v, "stderr"), "no-such-program-jd: not found\n");
 	ck_assert_str_eq(jstr(v, "stdout"), "");
 	res_free(&r);
@@ -519,11 +520,41 @@ START_TEST(test_json_permission_denied)
 	jd(&r, "--json", "--", path, NULL);
 	v = jd_json(&r);
 	ck_assert_int_eq(jbool(v, "success"), 0);
-	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert(jnum(v, "return_code") == 126);
 	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"), "Permission denied"));
 	ck_assert_str_eq(jstr(v, "stdout"), "");
 	res_free(&r);
 	rmtree(dir);
+}
+END_TEST
+
+/*
+ * A program jobdeck cannot start (no fd left for its pipes): 125, in JSON
+ * and passed through, saying why.
+ */
+START_TEST(test_json_not_started)
+{
+	struct res		 r;
+	const struct jsonread	*v;
+	struct rlimit		 rl, was;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &was), 0);
+	rl = was;
+	rl.rlim_cur = 10;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	jd(&r, "--json", "--", "true", NULL);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 0);
+	ck_assert(jnum(v, "return_code") == 125);
+	ck_assert_msg(strstr(jstr(v, "stderr"), "Too many open files") !=
+	    NULL, "%s", jstr(v, "stderr"));
+	res_free(&r);
+	jd(&r, "--", "true", NULL);
+	ck_assert_int_eq(r.status, 125);
+	ck_assert_msg(strstr(r.err, "Too many open files") != NULL, "%s",
+	    r.err);
+	res_free(&r);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &was), 0);
 }
 END_TEST
 
@@ -546,6 +577,7 @@ START_TEST(test_json_timeout_kills_group)
 	    "jobdeck: timed out after 0.5 s"));
 	ck_assert_str_eq(jstr(v, "stdout"), "started\n");
 	ck_assert_str_eq(jstr(v, "signal"), "SIGTERM");
+	ck_assert(jnum(v, "return_code") == 124);
 	/* Never early. */
 	ck_assert(jnum(v, "duration_ms") >= 500);
 	bg = read_pid(dir, "bg");
@@ -569,7 +601,7 @@ START_TEST(test_json_timeout_sigkill_after_grace)
 	v = jd_json(&r);
 	ck_assert_int_eq(jbool(v, "timed_out"), 1);
 	ck_assert_str_eq(jstr(v, "signal"), "SIGKILL");
-	ck_assert(jnum(v, "return_code") == 128 + 9);
+	ck_assert(jnum(v, "return_code") == 124);
 	/* Not before the timeout and the grace. */
 	ck_assert(jnum(v, "duration_ms") >= 2300);
 	res_free(&r);
@@ -688,10 +720,10 @@ START_TEST(test_json_env_and_cwd)
 	ck_assert_str_eq(jstr(v, "stdout"), want);
 	res_free(&r);
 
-	/* A cwd that cannot be entered: it could not be started. */
+	/* A cwd that cannot be entered: the child's own 127. */
 	jd(&r, "--json", "--cwd", "/nonexistent/jd", "--", "true", NULL);
 	v = jd_json(&r);
-	ck_assert(jnum(v, "return_code") == -1);
+	ck_assert(jnum(v, "return_code") == 127);
 	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"), "/nonexistent/jd"));
 	res_free(&r);
 	rmtree(dir);
@@ -1143,7 +1175,10 @@ START_TEST(test_config_job_timeout_and_input)
 	ck_assert_ptr_nonnull(strstr(jstr(v, "stderr"),
 	    "timed out after 0.4 s"));
 	ck_assert_str_eq(jstr(v, "stdout"), "finished\n");
-	ck_assert(jnum(v, "return_code") == 7);
+	/* Timed out, though it exited 7 by itself (no signal). */
+	ck_assert(jnum(v, "return_code") == 124);
+	ck_assert_int_eq(jsonread_type(jsonread_get(v, "signal")),
+	    JSONREAD_NULL);
 	ck_assert(jnum(v, "duration_ms") >= 400);
 	res_free(&r);
 
@@ -1383,6 +1418,7 @@ run_suite(void)
 	tcase_add_test(tc, test_json_signal);
 	tcase_add_test(tc, test_json_not_found);
 	tcase_add_test(tc, test_json_permission_denied);
+	tcase_add_test(tc, test_json_not_started);
 	tcase_add_test(tc, test_json_input);
 	tcase_add_test(tc, test_json_input_never_read);
 	tcase_add_test(tc, test_json_big_output_both_streams);

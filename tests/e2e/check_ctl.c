@@ -2922,8 +2922,8 @@ START_TEST(test_ro_reads)
 	ck_assert_msg(strstr(r.err, "not allowed") == NULL, "browser status: "
 	    "%s", r.err);
 	ctlres_free(&r);
-	/* wait: a running job times out (status 1); an ended one answers. */
-	CTL_EXPECT(&d, &r, 1, "-r", "wait", "--timeout", "0.2", "1");
+	/* wait: a running job times out (status 124); an ended one answers. */
+	CTL_EXPECT(&d, &r, 124, "-r", "wait", "--timeout", "0.2", "1");
 	ck_assert_msg(strstr(r.out, "running (the wait timed out)") != NULL,
 	    "wait: %s", r.out);
 	ctlres_free(&r);
@@ -3297,7 +3297,7 @@ START_TEST(test_wait_flood)
 		reply = sock_reply(&d, fds[i], WAIT_MS, NULL);
 		ck_assert_msg(reply != NULL, "wait client %d: no answer", i);
 		ck_assert_msg(strstr(reply, "[1] sleep 300: canceled") !=
-		    NULL && strstr(reply, "\036exit 1\n") != NULL,
+		    NULL && strstr(reply, "\036exit 143\n") != NULL,
 		    "wait client %d: %s", i, reply);
 		free(reply);
 		close(fds[i]);

@@ -823,7 +823,7 @@ END_TEST
 /*
  * ctl wait: on a job that exits 3 it exits 3, on two that succeed 0, on
  * an unknown id 2 at once; jobs already ended answer at once (--json: an
- * array of job objects); --timeout gives up with 1.
+ * array of job objects); --timeout gives up with 124.
  */
 START_TEST(ctl_wait)
 {
@@ -893,7 +893,7 @@ START_TEST(ctl_wait)
 
 	ctl_run(&b, &p, &c, "waits", "wait", "--timeout", "0.2", "keeper",
 	    NULL);
-	ck_assert_int_eq(c.status, 1);
+	ck_assert_int_eq(c.status, 124);
 	ck_assert_msg(strstr(c.obuf, "] keeper: running (the wait timed "
 	    "out)\n") != NULL, "%s", c.obuf);
 	proc_free(&c);
@@ -903,6 +903,189 @@ START_TEST(ctl_wait)
 	/* three failed first: that is up's status too. */
 	ck_assert_msg(p.status == 3, "exit %d\n%s", p.status, p.obuf);
 	proc_free(&p);
+	box_close(&b);
+}
+END_TEST
+
+/* A job's name and the code its end is given (waitstatus.h's policy). */
+struct up_code {
+	const char	*name;
+	int		 code;
+};
+
+/*
+ * The ends of codes_toml's jobs, once ok to slow have ended by
+ * themselves and term, trapped and queued were killed: every row of the
+ * exit code policy.
+ */
+static const struct up_code wait_codes[] = {
+	{ "ok", 0 },			/* completed */
+	{ "three", 3 },			/* exited with N */
+	{ "killed", 128 + SIGKILL },	/* killed by signal N */
+	{ "slow", 124 },		/* its own timeout */
+	{ "nf", 127 },			/* not found */
+	{ "nx", 126 },			/* not executable */
+	{ "after", 125 },		/* its dependency failed */
+	{ "queued", 125 },		/* canceled before it started */
+	{ "term", 128 + SIGTERM },	/* canceled: SIGTERM ended it */
+	{ "trapped", 1 },		/* canceled, yet it exited 0 */
+};
+
+/* The jobs of wait_codes (first holds queued's group's one place). */
+static const char codes_toml[] =
+    "[groups.one]\nmax_running = 1\n"
+    "[[job]]\nname = \"ok\"\ncommand = \"true\"\n"
+    "[[job]]\nname = \"three\"\ncommand = \"exit 3\"\n"
+    "[[job]]\nname = \"killed\"\ncommand = \"kill -KILL $$$$\"\n"
+    "[[job]]\nname = \"slow\"\ncommand = \"sleep 30\"\ntimeout = 0.3\n"
+    "[[job]]\nname = \"nf\"\ncommand = \"no-such-program-jd\"\n"
+    "[[job]]\nname = \"nx\"\ncommand = \"./noexec\"\n"
+    "[[job]]\nname = \"term\"\ncommand = \"echo up; sleep 30\"\n"
+    "[[job]]\nname = \"after\"\ncommand = \"echo never\"\n"
+    "depends_on = { term = \"completed_successfully\" }\n"
+    "[[job]]\nname = \"first\"\ncommand = \"sleep 30\"\ngroup = \"one\"\n"
+    "[[job]]\nname = \"queued\"\ncommand = \"echo never\"\n"
+    "group = \"one\"\n"
+    "[[job]]\nname = \"trapped\"\ncommand = "
+    "\"trap 'exit 0' TERM; echo up; while :; do sleep 0.05; done\"\n";
+
+/*
+ * One code for a job's end through every face of the deck: ctl wait and
+ * ctl logs --follow exit with it, and the job objects of wait --json and
+ * status --json carry it as "code" beside exit_code and signal.
+ */
+START_TEST(up_wait_codes)
+{
+	struct box		 b;
+	struct proc		 p, c;
+	struct jsonread		*j;
+	const struct jsonread	*o;
+	char			*cause = NULL;
+	size_t			 i, k;
+
+	box_open(&b);
+	box_write(&b, "up.toml", codes_toml);
+	box_write(&b, "noexec", "#!/bin/sh\necho ran\n");
+	proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "codes", NULL);
+	proc_wait_text(&p, "term    | up\n", WAIT_MS);
+	proc_wait_text(&p, "trapped | up\n", WAIT_MS);
+	proc_wait_text(&p, "first   | started", WAIT_MS);
+	proc_wait_text(&p, "queued  | ", WAIT_MS);
+	ctl_run(&b, &p, &c, "codes", "kill", "queued", "term", "trapped",
+	    NULL);
+	ck_assert_msg(c.status == 0, "kill: %d %s", c.status, c.ebuf);
+	proc_free(&c);
+
+	for (i = 0; i < sizeof wait_codes / sizeof wait_codes[0]; i++) {
+		for (k = 0; k < 2; k++) {
+			/* wait NAME; logs --follow NAME */
+			ctl_run(&b, &p, &c, "codes", k == 0 ? "wait" : "logs",
+			    k == 0 ? wait_codes[i].name : "--follow",
+			    k == 0 ? NULL : wait_codes[i].name, NULL);
+			ck_assert_msg(c.status == wait_codes[i].code, "%s %s: "
+			    "%d, not %d: %s %s", k == 0 ? "wait" : "logs -f",
+			    wait_codes[i].name, c.status, wait_codes[i].code,
+			    c.obuf, c.ebuf);
+			proc_free(&c);
+		}
+		ctl_run(&b, &p, &c, "codes", "--json", "status",
+		    wait_codes[i].name, NULL);
+		ck_assert_msg(c.status == 0, "status: %d %s", c.status,
+		    c.ebuf);
+		j = jsonread_parse(c.obuf, c.olen, &cause);
+		ck_assert_msg(j != NULL, "%s: %s", cause, c.obuf);
+		ck_assert_msg(jsonread_number(jsonread_get(j, "code")) ==
+		    wait_codes[i].code, "status %s: %s", wait_codes[i].name,
+		    c.obuf);
+		jsonread_free(j);
+		proc_free(&c);
+	}
+
+	/* All at once: the first in the order given... */
+	ctl_run(&b, &p, &c, "codes", "--json", "wait", "ok", "after", "term",
+	    NULL);
+	j = jsonread_parse(c.obuf, c.olen, &cause);
+	ck_assert_msg(j != NULL, "%s: %s", cause, c.obuf);
+	ck_assert_uint_eq(jsonread_count(j), 3);
+	for (i = 0; i < 3; i++) {
+		o = jsonread_index(j, i);
+		ck_assert(jsonread_number(jsonread_get(o, "code")) ==
+		    (i == 0 ? 0 : i == 1 ? 125 : 128 + SIGTERM));
+	}
+	/* ... that did not complete, in the order they ended. */
+	ck_assert_msg(c.status == 125 || c.status == 128 + SIGTERM,
+	    "wait: %d", c.status);
+	jsonread_free(j);
+	proc_free(&c);
+
+	/* A wait that gives up on a job still running: 124. */
+	ctl_run(&b, &p, &c, "codes", "wait", "--timeout", "0.1", "first",
+	    NULL);
+	ck_assert_msg(c.status == 124, "wait first: %d %s", c.status,
+	    c.obuf);
+	ck_assert_ptr_nonnull(strstr(c.obuf, "] first: running (the wait "
+	    "timed out)\n"));
+	proc_free(&c);
+
+	ctl_run(&b, &p, &c, "codes", "quit", NULL);
+	proc_free(&c);
+	proc_wait(&p, WAIT_MS);
+	ck_assert_msg(p.status != 0 && p.status != 128 + SIGTERM, "up: %d\n%s",
+	    p.status, p.obuf);
+	proc_free(&p);
+	box_close(&b);
+}
+END_TEST
+
+/*
+ * jobdeck up exits with the code of the first job that failed or timed
+ * out (waitstatus.h's policy): 124 for its own timeout, 125 for a job
+ * whose dependency failed, 126 and 127 for a program not executable and
+ * not found.
+ */
+START_TEST(up_codes)
+{
+	static const struct {
+		const char	*toml;
+		int		 code;
+		const char	*line;
+	} runs[] = {
+		{ "[[job]]\nname = \"slow\"\ncommand = \"sleep 30\"\n"
+		  "timeout = 0.3\n", 124,
+		  "slow    | timed out: killed by SIGTERM\n" },
+		{ "[[job]]\nname = \"nf\"\ncommand = \"no-such-program-jd\"\n",
+		  127, "nf      | exited with code 127\n" },
+		{ "[[job]]\nname = \"nx\"\ncommand = \"./noexec\"\n", 126,
+		  "nx      | exited with code 126\n" },
+		{ "[[job]]\nname = \"held\"\ncommand = \"echo up; sleep 30\"\n"
+		  "[[job]]\nname = \"after\"\ncommand = \"echo never\"\n"
+		  "depends_on = { held = \"completed_successfully\" }\n", 125,
+		  "after   | could not start: held " },
+	};
+	struct box	b;
+	struct proc	p, c;
+	size_t		i;
+
+	box_open(&b);
+	box_write(&b, "noexec", "#!/bin/sh\necho ran\n");
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		box_write(&b, "up.toml", runs[i].toml);
+		proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "upcodes",
+		    NULL);
+		if (runs[i].code == 125) {
+			/* Canceled (not a failure): what waits on it fails. */
+			proc_wait_text(&p, "held    | up\n", WAIT_MS);
+			ctl_run(&b, &p, &c, "upcodes", "kill", "held", NULL);
+			ck_assert_int_eq(c.status, 0);
+			proc_free(&c);
+		}
+		proc_wait(&p, WAIT_MS);
+		ck_assert_msg(p.status == runs[i].code, "up: %d, not %d\n%s",
+		    p.status, runs[i].code, p.obuf);
+		ck_assert_msg(strstr(p.obuf, runs[i].line) != NULL, "%s",
+		    p.obuf);
+		proc_free(&p);
+	}
 	box_close(&b);
 }
 END_TEST
@@ -960,6 +1143,8 @@ static const struct e2e_case up_cases[] = {
 	{ "up_ctl_list", &up_ctl_list, 60 },
 	{ "up_stay", &up_stay, 90 },
 	{ "ctl_wait", &ctl_wait, 90 },
+	{ "up_wait_codes", &up_wait_codes, 120 },
+	{ "up_codes", &up_codes, 90 },
 	{ "up_unread_stdout", &up_unread_stdout, 90 },
 };
 

@@ -36,6 +36,7 @@
 #include "fuzz.h"
 #include "grep.h"
 #include "job.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
@@ -223,7 +224,7 @@ fuzz_ro_state(void)
 	json_array_begin(&jb);
 	for (i = 0; i < jobtable_count(fuzz_ro.jt); i++) {
 		json_object_begin(&jb);
-		cmd_json_job(&jb, jobtable_get(fuzz_ro.jt, i));
+		jobfield_json(&jb, jobtable_get(fuzz_ro.jt, i));
 		json_object_end(&jb);
 	}
 	json_put_string(&jb, session_cwd(fuzz_ro.session));

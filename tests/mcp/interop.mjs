@@ -395,7 +395,7 @@ async function scRun() {
 	const slowMs = Date.now() - t0;
 	const ss = slow.structuredContent;
 	assert.equal(ss.timed_out, true, JSON.stringify(slow));
-	assert.equal(ss.return_code, -1);
+	assert.equal(ss.return_code, 124);
 	assert.equal(ss.success, false);
 	assert.match(ss.error, /timed out/);
 	assert.ok(slowMs < 9000, `run took ${slowMs} ms`);
@@ -432,19 +432,19 @@ async function scRun() {
 	    async: false });
 	assert.match(ce.output, /foo=bar baz/);
 	assert.ok(ce.output.includes(dir), ce.output);
-	// A file that is not executable: Permission denied, -1.
+	// A file that is not executable: Permission denied, 126.
 	const noexec = path.join(dir, 'noexec.sh');
 	fs.writeFileSync(noexec, '#!/bin/sh\necho no\n', { mode: 0o644 });
 	const pd = await client.callTool({ name: 'run', arguments:
 	    { command: noexec } });
-	assert.equal(pd.structuredContent?.return_code, -1,
+	assert.equal(pd.structuredContent?.return_code, 126,
 	    JSON.stringify(pd));
 	assert.match(pd.structuredContent.error, /Permission denied/);
 	fs.rmSync(dir, { recursive: true });
 	const nf = await client.callTool({ name: 'run', arguments:
 	    { command: '/nonexistent/jobdeck-prog' } });
 	const ns = nf.structuredContent;
-	assert.equal(ns?.return_code, -1, JSON.stringify(nf));
+	assert.equal(ns?.return_code, 127, JSON.stringify(nf));
 	assert.match(ns.error, /not found/);
 	await client.close();
 	return { timed_out: ss.timed_out, timeout_ms: slowMs,
