@@ -56,6 +56,27 @@ rec_stalled(struct outq *q, void *arg)
 
 static const struct outq_cbs rec_cbs = { rec_written, rec_stalled };
 
+/* Start a test's record, on a loop of its own, reading fds[0]. */
+static void
+rec_init(struct rec *r, const int fds[2])
+{
+	memset(r, 0, sizeof *r);
+	r->loop = loop_new();
+	r->rfd = fds[0];
+}
+
+/* End a test: free the queue, the loop and what was read; close fds. */
+static void
+rec_done(struct rec *r, struct outq *q, int fds[2])
+{
+	outq_free(q);
+	loop_free(r->loop);
+	free(r->got);
+	if (fds[0] != -1)
+		close(fds[0]);
+	close(fds[1]);
+}
+
 /* Make a pipe: the write end non-blocking, as outq.h wants it. */
 static void
 make_pipe(int fds[2])
@@ -141,9 +162,7 @@ stalled_reader(int fds[2], size_t total)
 	char		*buf;
 	size_t		 off, n, step = 1;
 
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	r.max_read = 3000;	/* less than a write: partial writes */
 	q = outq_new(r.loop, fds[1], OUTQ_WATCH, &rec_cbs, &r);
 	buf = malloc(total);
@@ -162,12 +181,8 @@ stalled_reader(int fds[2], size_t total)
 	ck_assert_msg(r.written > 1, "written %d times", r.written);
 	ck_assert_int_eq(r.error, 0);
 	ck_assert_uint_eq(outq_lost(q), 0);
-	outq_free(q);
-	loop_free(r.loop);
+	rec_done(&r, q, fds);
 	free(buf);
-	free(r.got);
-	close(fds[0]);
-	close(fds[1]);
 }
 
 /* A pipe whose reader stalls: nothing blocks, nothing lost or reordered. */
@@ -200,9 +215,7 @@ START_TEST(test_owner_watches)
 	int64_t		 end;
 
 	make_socketpair(fds);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	q = outq_new(r.loop, fds[1], 0, &rec_cbs, &r);
 	pattern(buf, 0, sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, sizeof buf), 0);
@@ -216,13 +229,30 @@ START_TEST(test_owner_watches)
 	rec_read_all(&r, q, sizeof buf);
 	/* The queue never watched: no callback. */
 	ck_assert_int_eq(r.written, 0);
+	rec_done(&r, q, fds);
+}
+END_TEST
+
+/* A queue with no loop on a new pipe, 100 bytes its limit. */
+static struct outq *
+pipe_queue(int fds[2], enum outq_limit how)
+{
+	struct outq	*q;
+
+	make_pipe(fds);
+	q = outq_new(NULL, fds[1], 0, NULL, NULL);
+	outq_set_limit(q, 100, how);
+	return q;
+}
+
+/* Free a queue with no loop and close its pipe. */
+static void
+pipe_queue_done(struct outq *q, int fds[2])
+{
 	outq_free(q);
-	loop_free(r.loop);
-	free(r.got);
 	close(fds[0]);
 	close(fds[1]);
 }
-END_TEST
 
 /* A refusing limit: an add past it is refused and counted; the rest goes. */
 START_TEST(test_limit_refuse)
@@ -231,9 +261,7 @@ START_TEST(test_limit_refuse)
 	char		 buf[100];
 	int		 fds[2];
 
-	make_pipe(fds);
-	q = outq_new(NULL, fds[1], 0, NULL, NULL);
-	outq_set_limit(q, 100, OUTQ_LIMIT_REFUSE);
+	q = pipe_queue(fds, OUTQ_LIMIT_REFUSE);
 	memset(buf, 'a', sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, 60), 0);
 	ck_assert_int_eq(outq_add(q, buf, 41), -1);
@@ -249,9 +277,7 @@ START_TEST(test_limit_refuse)
 	ck_assert_int_eq(outq_flush(q), 0);
 	ck_assert_uint_eq(outq_pending(q), 0);
 	ck_assert_int_eq(outq_add(q, buf, 100), 0);
-	outq_free(q);
-	close(fds[0]);
-	close(fds[1]);
+	pipe_queue_done(q, fds);
 }
 END_TEST
 
@@ -262,9 +288,7 @@ START_TEST(test_limit_fail)
 	char		*owned, buf[64];
 	int		 fds[2];
 
-	make_pipe(fds);
-	q = outq_new(NULL, fds[1], 0, NULL, NULL);
-	outq_set_limit(q, 100, OUTQ_LIMIT_FAIL);
+	q = pipe_queue(fds, OUTQ_LIMIT_FAIL);
 	memset(buf, 'b', sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, 64), 0);
 	ck_assert_int_eq(outq_add(q, buf, 37), -1);
@@ -280,9 +304,7 @@ START_TEST(test_limit_fail)
 	/* Nothing reached the reader. */
 	ck_assert_int_eq(read(fds[0], buf, sizeof buf), -1);
 	ck_assert_int_eq(errno, EAGAIN);
-	outq_free(q);
-	close(fds[0]);
-	close(fds[1]);
+	pipe_queue_done(q, fds);
 }
 END_TEST
 
@@ -295,9 +317,7 @@ START_TEST(test_owned)
 	int		 fds[2];
 
 	make_pipe(fds);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	q = outq_new(r.loop, fds[1], OUTQ_WATCH, &rec_cbs, &r);
 	a = malloc(1000);
 	b = malloc(200000);
@@ -315,22 +335,19 @@ START_TEST(test_owned)
 	ck_assert_int_eq(outq_add_owned(q, a, 11), -1);
 	outq_set_limit(q, 0, OUTQ_LIMIT_REFUSE);
 	rec_read_all(&r, q, 201005);
-	outq_free(q);
-	loop_free(r.loop);
-	free(r.got);
-	close(fds[0]);
-	close(fds[1]);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
-/* A reader that went away: EPIPE fails the queue, at a flush. */
-START_TEST(test_epipe_flush)
+/*
+ * The reader's end of fds closed: a flush fails the queue (EPIPE), which
+ * takes nothing more and leaves the caller's fd open.
+ */
+static void
+epipe_at_flush(int fds[2])
 {
 	struct outq	*q;
-	int		 fds[2];
 
-	signal(SIGPIPE, SIG_IGN);
-	make_pipe(fds);
 	q = outq_new(NULL, fds[1], 0, NULL, NULL);
 	close(fds[0]);
 	ck_assert_int_eq(outq_add(q, "hello", 5), 0);
@@ -339,30 +356,47 @@ START_TEST(test_epipe_flush)
 	ck_assert_uint_eq(outq_lost(q), 5);
 	ck_assert_int_eq(outq_add(q, "x", 1), -1);
 	ck_assert_uint_eq(outq_pending(q), 0);
-	/* The fd is the caller's: still open. */
 	ck_assert_int_ne(fcntl(fds[1], F_GETFD), -1);
 	outq_free(q);
 	close(fds[1]);
 }
+
+/* A pipe's reader that went away (SIGPIPE ignored, as jobdeck does). */
+START_TEST(test_epipe_flush)
+{
+	int	fds[2];
+
+	signal(SIGPIPE, SIG_IGN);
+	make_pipe(fds);
+	epipe_at_flush(fds);
+}
 END_TEST
 
-/* A socket's peer that goes away fails it too, and no SIGPIPE kills us. */
+/* A socket's peer that went away: no SIGPIPE kills us, even by default. */
 START_TEST(test_epipe_socket_no_signal)
 {
-	struct outq	*q;
-	int		 fds[2];
+	int	fds[2];
 
 	signal(SIGPIPE, SIG_DFL);
 	make_socketpair(fds);
-	q = outq_new(NULL, fds[1], 0, NULL, NULL);
-	close(fds[0]);
-	ck_assert_int_eq(outq_add(q, "hello", 5), 0);
-	ck_assert_int_eq(outq_flush(q), -1);
-	ck_assert_int_eq(outq_error(q), EPIPE);
-	outq_free(q);
-	close(fds[1]);
+	epipe_at_flush(fds);
 }
 END_TEST
+
+/* Close the reader's end; the loop tells the queue's owner once: EPIPE. */
+static void
+reader_leaves(struct rec *r, int fds[2])
+{
+	int64_t	end;
+
+	close(fds[0]);
+	fds[0] = -1;
+	end = loop_now_ms() + WAIT_MS;
+	while (r->written == 0 && loop_now_ms() < end)
+		loop_run_once(r->loop, 100);
+	ck_assert_int_eq(r->written, 1);
+	ck_assert_int_eq(r->error, EPIPE);
+}
 
 /* The reader leaves while bytes wait: the loop's watch fails the queue. */
 START_TEST(test_epipe_waiting)
@@ -371,28 +405,19 @@ START_TEST(test_epipe_waiting)
 	struct outq	*q;
 	char		 buf[100000];
 	int		 fds[2];
-	int64_t		 end;
 
 	signal(SIGPIPE, SIG_IGN);
 	make_pipe(fds);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
+	rec_init(&r, fds);
 	q = outq_new(r.loop, fds[1], OUTQ_WATCH, &rec_cbs, &r);
 	memset(buf, 'c', sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, sizeof buf), 0);
 	ck_assert_int_eq(outq_flush(q), 0);
 	ck_assert_uint_gt(outq_pending(q), 0);
-	close(fds[0]);
-	end = loop_now_ms() + WAIT_MS;
-	while (r.written == 0 && loop_now_ms() < end)
-		loop_run_once(r.loop, 100);
-	ck_assert_int_eq(r.written, 1);
-	ck_assert_int_eq(r.error, EPIPE);
+	reader_leaves(&r, fds);
 	ck_assert_uint_eq(outq_pending(q), 0);
 	ck_assert_uint_gt(outq_lost(q), 0);
-	outq_free(q);
-	loop_free(r.loop);
-	close(fds[1]);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
@@ -402,24 +427,15 @@ START_TEST(test_hangup_idle)
 	struct rec	 r;
 	struct outq	*q;
 	int		 fds[2];
-	int64_t		 end;
 
 	make_pipe(fds);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
+	rec_init(&r, fds);
 	q = outq_new(r.loop, fds[1], OUTQ_WATCH | OUTQ_HANGUP, &rec_cbs, &r);
 	loop_run_once(r.loop, 0);
 	ck_assert_int_eq(r.written, 0);
-	close(fds[0]);
-	end = loop_now_ms() + WAIT_MS;
-	while (r.written == 0 && loop_now_ms() < end)
-		loop_run_once(r.loop, 100);
-	ck_assert_int_eq(r.written, 1);
-	ck_assert_int_eq(r.error, EPIPE);
+	reader_leaves(&r, fds);
 	ck_assert_int_eq(outq_add(q, "x", 1), -1);
-	outq_free(q);
-	loop_free(r.loop);
-	close(fds[1]);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
@@ -436,9 +452,7 @@ START_TEST(test_stall)
 	int64_t		 end;
 
 	make_pipe(fds);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	q = outq_new(r.loop, fds[1], OUTQ_WATCH, &rec_cbs, &r);
 	outq_set_stall(q, 100);
 	pattern(buf, 0, sizeof buf);
@@ -465,11 +479,7 @@ START_TEST(test_stall)
 	ck_assert_int_eq(outq_add(q, "more", 4), 0);
 	ck_assert_int_eq(outq_flush(q), 0);
 	ck_assert_uint_eq(outq_pending(q), 0);
-	outq_free(q);
-	loop_free(r.loop);
-	free(r.got);
-	close(fds[0]);
-	close(fds[1]);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
@@ -479,17 +489,14 @@ START_TEST(test_close)
 	struct outq	*q;
 	int		 fds[2];
 
-	make_pipe(fds);
-	q = outq_new(NULL, fds[1], 0, NULL, NULL);
+	q = pipe_queue(fds, OUTQ_LIMIT_FAIL);
 	ck_assert_int_eq(outq_add(q, "abc", 3), 0);
 	outq_close(q);
 	ck_assert_int_eq(outq_error(q), ECANCELED);
 	ck_assert_uint_eq(outq_lost(q), 3);
 	ck_assert_int_eq(outq_flush(q), -1);
 	ck_assert_int_ne(fcntl(fds[1], F_GETFD), -1);
-	outq_free(q);
-	close(fds[0]);
-	close(fds[1]);
+	pipe_queue_done(q, fds);
 }
 END_TEST
 
@@ -507,6 +514,14 @@ stdout_swap(int fd)
 	return saved;
 }
 
+/* Put back the stdout stdout_swap() saved. */
+static void
+stdout_restore(int saved)
+{
+	ck_assert_int_eq(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+}
+
 /* Our stdout a pipe: a private opening, ours stays blocking; all arrive. */
 START_TEST(test_open_pipe)
 {
@@ -518,9 +533,7 @@ START_TEST(test_open_pipe)
 	ck_assert_int_eq(pipe2(fds, O_CLOEXEC), 0);
 	ck_assert_int_ne(fcntl(fds[0], F_SETFL, O_NONBLOCK), -1);
 	saved = stdout_swap(fds[1]);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	q = outq_open(r.loop, STDOUT_FILENO, OUTQ_WATCH, &rec_cbs, &r);
 	pattern(buf, 0, sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, sizeof buf), 0);
@@ -529,13 +542,8 @@ START_TEST(test_open_pipe)
 	/* What we share was not made non-blocking. */
 	ck_assert_int_eq(fcntl(STDOUT_FILENO, F_GETFL) & O_NONBLOCK, 0);
 	rec_read_all(&r, q, sizeof buf);
-	outq_free(q);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	loop_free(r.loop);
-	free(r.got);
-	close(fds[0]);
-	close(fds[1]);
+	stdout_restore(saved);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
@@ -554,9 +562,7 @@ START_TEST(test_open_polled)
 	    fds), 0);
 	ck_assert_int_ne(fcntl(fds[0], F_SETFL, O_NONBLOCK), -1);
 	saved = stdout_swap(fds[1]);
-	memset(&r, 0, sizeof r);
-	r.loop = loop_new();
-	r.rfd = fds[0];
+	rec_init(&r, fds);
 	q = outq_open(r.loop, STDOUT_FILENO, 0, &rec_cbs, &r);
 	pattern(buf, 0, sizeof buf);
 	ck_assert_int_eq(outq_add(q, buf, sizeof buf), 0);
@@ -567,13 +573,8 @@ START_TEST(test_open_polled)
 	ck_assert_uint_eq(outq_pending(q), sizeof buf - PIPE_BUF);
 	rec_read_all(&r, q, sizeof buf);
 	ck_assert_int_ge(r.written, (int)(sizeof buf / PIPE_BUF));
-	outq_free(q);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	loop_free(r.loop);
-	free(r.got);
-	close(fds[0]);
-	close(fds[1]);
+	stdout_restore(saved);
+	rec_done(&r, q, fds);
 }
 END_TEST
 
@@ -591,8 +592,7 @@ START_TEST(test_open_closed)
 	ck_assert_uint_eq(outq_lost(q), 4);
 	ck_assert_int_eq(outq_flush(q), -1);
 	outq_free(q);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
+	stdout_restore(saved);
 	loop_free(loop);
 }
 END_TEST
