@@ -12,7 +12,7 @@
  * asks for POLLOUT while outq_pending() is not 0 and calls outq_flush()
  * on it.  An fd of outq_open() that outfd.h can only poll (a socket, a
  * device as our stdout) is written PIPE_BUF bytes a POLLOUT, which it
- * takes without blocking; it needs OUTQ_WATCH.
+ * takes without blocking; the queue watches it (OUTQ_WATCH is implied).
  *
  * A reader that stalls costs memory, never time.  What each owner does
  * about it is its own policy, built from these:
