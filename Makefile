@@ -142,7 +142,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need outq
+	       input bind probe watch dotenv jsonval browser mcp need
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -194,6 +194,8 @@ check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
+# The one writer to a reader that may stall, on real pipes and sockets.
+CHECK_SUITES += outq
 check_outq_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/outfd.o $(B)/outq.o
 check_bind_OBJS	   = $(BASE_OBJS) $(B)/bind.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
