@@ -131,6 +131,7 @@ LIB_SRCS = \
 	src/json.c \
 	src/run.c \
 	src/outfd.c \
+	src/outq.c \
 	src/dotenv.c \
 	src/hostport.c \
 	src/http.c \
@@ -213,6 +214,9 @@ check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
+# The one writer to a reader that may stall, on real pipes and sockets.
+CHECK_SUITES += outq
+check_outq_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/outfd.o $(B)/outq.o
 check_bind_OBJS	   = $(BASE_OBJS) $(B)/bind.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o

@@ -44,7 +44,7 @@
 #include "mcp.h"
 #include "mcp-private.h"
 #include "name.h"
-#include "outfd.h"
+#include "outq.h"
 #include "xmalloc.h"
 
 #define MCP_CLIENT_MAX		64	/* bytes of the client's name */
@@ -1160,14 +1160,7 @@ struct mcp_main {
 	char			*line;		/* the message being read */
 	size_t			 linelen;
 	int			 discard;	/* the rest of a line over max */
-	int			 out_fd;
-	int			 out_own;
-	enum outfd_mode		 out_mode;
-	int			 out_watched;
-	char			*out;		/* written from outoff */
-	size_t			 outlen;
-	size_t			 outoff;
-	int			 out_lost;	/* the reader went away */
+	struct outq		*out;		/* stdout */
 	int			 in_done;	/* stdin ended: answer, end */
 	int			 ending;
 	int			 rc;
@@ -1234,87 +1227,41 @@ mcp_main_end(struct mcp_main *m, int rc)
 	loop_stop(m->loop);
 }
 
-/* Write what stdout takes of the backlog. */
-static void
-mcp_main_flush(struct mcp_main *m)
-{
-	size_t	n;
-	ssize_t	w;
-
-	while (m->outoff < m->outlen && !m->out_lost) {
-		n = m->outlen - m->outoff;
-		if (m->out_mode == OUTFD_POLLED && n > PIPE_BUF)
-			n = PIPE_BUF;
-		w = write(m->out_fd, m->out + m->outoff, n);
-		if (w == -1 && errno == EINTR)
-			continue;
-		if (w == -1 && errno == EAGAIN)
-			break;
-		if (w <= 0) {
-			m->out_lost = 1;	/* EPIPE: the client left */
-			mcp_main_end(m, 0);
-			break;
-		}
-		m->outoff += (size_t)w;
-		if (m->out_mode == OUTFD_POLLED)
-			break;		/* PIPE_BUF a POLLOUT */
-	}
-	if (m->outoff == m->outlen || m->out_lost)
-		m->outoff = m->outlen = 0;
-	/* Idle, stdout is polled for its reader's leaving alone (POLLERR). */
-	if (m->out_watched)
-		loop_set_events(m->loop, m->out_fd, m->outlen > 0 ? POLLOUT :
-		    POLLPRI);
-}
-
 /*
- * stdout has room, or its reader went away (the client is gone: no
+ * stdout had room, or its reader went away (the client is gone: no
  * answer can reach it, so the session ends, even with calls in flight).
  */
 static void
-mcp_main_out_cb(int fd, short revents, void *arg)
+mcp_main_out_cb(struct outq *q, void *arg)
 {
-	struct mcp_main	*m = arg;
-
-	(void)fd;
-	if ((revents & (POLLERR | POLLHUP)) && m->outlen == 0) {
-		m->out_lost = 1;
-		mcp_main_end(m, 0);
-		return;
-	}
-	mcp_main_flush(m);
+	if (outq_error(q) != 0)
+		mcp_main_end(arg, 0);
 }
 
-/* The io's send: one message and its newline onto stdout's backlog. */
+static const struct outq_cbs mcp_main_outq_cbs = { mcp_main_out_cb, NULL };
+
+/*
+ * The io's send: one message and its newline onto stdout's backlog, and
+ * what stdout takes of it now.  A client that lets MCP_BACKLOG_MAX bytes
+ * of answers pile up unread is given up on.
+ */
 static void
 mcp_main_send(const char *msg, size_t len, void *arg)
 {
 	struct mcp_main	*m = arg;
 
-	if (m->out_lost || m->out_mode == OUTFD_NONE)
+	if (outq_error(m->out) != 0)
 		return;
-	if (m->outlen - m->outoff + len + 1 > MCP_BACKLOG_MAX) {
+	if (outq_add(m->out, msg, len) != 0 ||
+	    outq_add(m->out, "\n", 1) != 0) {
 		fprintf(stderr, "jobdeck mcp: the client reads nothing: over "
 		    "%d MiB of answers wait; giving up\n",
 		    MCP_BACKLOG_MAX / (1024 * 1024));
-		m->out_lost = 1;
-		m->outoff = m->outlen = 0;
 		mcp_main_end(m, 1);
 		return;
 	}
-	if (m->outoff > 0 && m->outoff >= m->outlen / 2) {
-		memmove(m->out, m->out + m->outoff, m->outlen - m->outoff);
-		m->outlen -= m->outoff;
-		m->outoff = 0;
-	}
-	m->out = xreallocarray(m->out, m->outlen + len + 1, 1);
-	memcpy(m->out + m->outlen, msg, len);
-	m->outlen += len;
-	m->out[m->outlen++] = '\n';
-	if (m->out_mode == OUTFD_DIRECT)
-		mcp_main_flush(m);
-	else if (m->out_watched)
-		loop_set_events(m->loop, m->out_fd, POLLOUT);
+	if (outq_flush(m->out) != 0)
+		mcp_main_end(m, 0);	/* EPIPE: the client left */
 }
 
 /* At the end: give stdout up to MCP_FLUSH_MS to take what is left. */
@@ -1323,8 +1270,7 @@ mcp_main_drain(struct mcp_main *m)
 {
 	int64_t	end = loop_now_ms() + MCP_FLUSH_MS, now;
 
-	while (m->outlen > 0 && !m->out_lost && m->out_watched &&
-	    (now = loop_now_ms()) < end)
+	while (outq_pending(m->out) > 0 && (now = loop_now_ms()) < end)
 		loop_run_once(m->loop, end - now);
 }
 
@@ -1784,12 +1730,10 @@ mcp_main(int argc, char **argv)
 	m.lanes[MCP_LANE_WAIT].max = MCP_DECK_WAIT_MAX;
 	for (i = 0; i < MCP_LANES; i++)
 		m.lanes[i].tail = &m.lanes[i].head;
-	m.out_mode = outfd_open(STDOUT_FILENO, &m.out_fd, &m.out_own);
-	if (m.out_mode == OUTFD_POLLED || m.out_mode == OUTFD_DIRECT) {
-		if (loop_watch_fd(m.loop, m.out_fd, POLLPRI, mcp_main_out_cb,
-		    &m) == 0)
-			m.out_watched = 1;
-	}
+	/* Idle, stdout is polled for its reader's leaving alone (POLLERR). */
+	m.out = outq_open(m.loop, STDOUT_FILENO, OUTQ_WATCH | OUTQ_HANGUP,
+	    &mcp_main_outq_cbs, &m);
+	outq_set_limit(m.out, MCP_BACKLOG_MAX, OUTQ_LIMIT_FAIL);
 	opts.read_only = read_only;
 	opts.deck = deck;
 	m.srv = mcp_server_new(m.loop, &opts, &mcp_main_io, &m);
@@ -1812,12 +1756,8 @@ mcp_main(int argc, char **argv)
 	mcp_main_drain(&m);
 	if (pid != -1)
 		mcp_main_deck_stop(pid);
-	if (m.out_watched)
-		loop_unwatch_fd(m.loop, m.out_fd);
-	if (m.out_own)
-		close(m.out_fd);
+	outq_free(m.out);
 	loop_free(m.loop);
 	free(m.line);
-	free(m.out);
 	return m.rc;
 }
