@@ -86,6 +86,7 @@ LIB_SRCS = \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
+	src/proc.c \
 	src/ttywait.c \
 	src/job.c \
 	src/jobtable.c \
@@ -142,7 +143,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
 CHECK_SUITES = loop child pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need
+	       input bind probe watch dotenv jsonval browser mcp need proc
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -160,7 +161,7 @@ check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(VT_OBJS) \
-		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
+		     $(B)/session.o $(B)/rawtext.o $(B)/proc.o $(B)/job.o \
 		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
@@ -211,6 +212,8 @@ check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o
+check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
+		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.

@@ -37,12 +37,12 @@
 #define CHILD_FDS_MAX	8
 
 struct child_spec {
-	int	 fds[CHILD_FDS_MAX];	/* the child's fd i is fds[i] (>= 0) */
-	int	 nfds;			/* how many: 0 to CHILD_FDS_MAX */
-	int	 report;		/* -1, or the exec report's write end */
-	int	 join;			/* -1, or cgroup.procs to write "0" to */
-	int	 session;		/* 1: setsid() */
-	int	 tty;			/* 1: fd 0 is its controlling terminal */
+	int	 fds[CHILD_FDS_MAX];	/* its fd i is fds[i] (>= 0) */
+	int	 nfds;		/* how many: 0 to CHILD_FDS_MAX */
+	int	 report;	/* -1, or the exec report's write end */
+	int	 join;		/* -1, or a cgroup.procs: "0" written */
+	int	 session;	/* 1: setsid() */
+	int	 tty;		/* 1: fd 0 its controlling terminal */
 };
 
 /* What runs in the child once it is ready; it execs, or returns. */
