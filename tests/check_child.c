@@ -188,6 +188,21 @@ stat_ids(pid_t pid, long *pgrp, long *sid, long *tty)
 	    3);
 }
 
+/*
+ * Make the go and ready pipes of a wait_exec() child and a spec that
+ * gives it go's read end as fd 0 and ready's write end as fds 1 and 2.
+ */
+static void
+waiter_spec(struct child_spec *cs, int *go, int *ready)
+{
+	ck_assert_int_eq(pipe(go), 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	child_spec_init(cs);
+	cs->fds[0] = go[0];
+	cs->fds[1] = cs->fds[2] = ready[1];
+	cs->nfds = 3;
+}
+
 /* Let a child of wait_exec() go (a byte on its fd 0), reap it: status. */
 static int
 release(pid_t pid, int go)
@@ -265,13 +280,7 @@ START_TEST(test_default_signals)
 	ck_assert_uint_ne(status_mask(getpid(), "SigCgt"), 0);
 	ck_assert_uint_ne(status_mask(getpid(), "SigBlk"), 0);
 
-	ck_assert_int_eq(pipe(go), 0);
-	ck_assert_int_eq(pipe(ready), 0);
-	child_spec_init(&cs);
-	cs.fds[0] = go[0];
-	cs.fds[1] = ready[1];
-	cs.fds[2] = ready[1];
-	cs.nfds = 3;
+	waiter_spec(&cs, go, ready);
 	pid = child_fork(&cs, &wait_cbs, NULL);
 	ck_assert_int_gt(pid, 0);
 	ck_assert_int_eq(sigprocmask(SIG_BLOCK, NULL, &now), 0);
@@ -294,12 +303,7 @@ START_TEST(test_session)
 	int			go[2], ready[2];
 	pid_t			pid;
 
-	ck_assert_int_eq(pipe(go), 0);
-	ck_assert_int_eq(pipe(ready), 0);
-	child_spec_init(&cs);
-	cs.fds[0] = go[0];
-	cs.fds[1] = cs.fds[2] = ready[1];
-	cs.nfds = 3;
+	waiter_spec(&cs, go, ready);
 	cs.session = _i;
 	pid = child_fork(&cs, &wait_cbs, NULL);
 	ck_assert_int_gt(pid, 0);
@@ -369,12 +373,7 @@ START_TEST(test_join)
 	pid_t			pid;
 
 	ck_assert_int_eq(pipe(join), 0);
-	ck_assert_int_eq(pipe(go), 0);
-	ck_assert_int_eq(pipe(ready), 0);
-	child_spec_init(&cs);
-	cs.fds[0] = go[0];
-	cs.fds[1] = cs.fds[2] = ready[1];
-	cs.nfds = 3;
+	waiter_spec(&cs, go, ready);
 	cs.join = join[1];
 	pid = child_fork(&cs, &wait_cbs, NULL);
 	ck_assert_int_gt(pid, 0);
@@ -448,15 +447,10 @@ START_TEST(test_at_fd_limit)
 
 	rl.rlim_cur = rl.rlim_max = 64;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	ck_assert_int_eq(pipe(go), 0);
-	ck_assert_int_eq(pipe(ready), 0);
+	waiter_spec(&cs, go, ready);
 	while (open("/dev/null", O_RDONLY) != -1)
 		;
 	ck_assert_int_eq(errno, EMFILE);
-	child_spec_init(&cs);
-	cs.fds[0] = go[0];
-	cs.fds[1] = cs.fds[2] = ready[1];
-	cs.nfds = 3;
 	pid = child_fork(&cs, &wait_cbs, NULL);
 	ck_assert_int_gt(pid, 0);
 	ck_assert_int_eq(read_byte(ready[0]), 'r');

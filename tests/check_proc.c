@@ -167,6 +167,24 @@ read_line(int fd, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
+/*
+ * Start p as a group that ignores SIGTERM (its sleeps too: `sleep arg`
+ * over and over), once it is ready; its output fd.
+ */
+static int
+start_stubborn(struct proc *p, const char *arg)
+{
+	char	script[128], line[64];
+	int	fd;
+
+	snprintf(script, sizeof script, "trap '' TERM; echo ready; "
+	    "while :; do sleep %s; done", arg);
+	fd = start(p, script, 1);
+	read_line(fd, line, sizeof line);
+	ck_assert_str_eq(line, "ready\n");
+	return fd;
+}
+
 /* Run loop turns until *flag is set, within WAIT_MS. */
 static void
 run_until(const int *flag)
@@ -270,14 +288,10 @@ START_TEST(test_stop_grace)
 {
 	struct seen	 s = { 0 };
 	struct proc	*p;
-	char		 line[64];
 	int		 fd;
 
 	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	fd = start(p, "trap '' TERM; echo ready; "
-	    "while :; do sleep 7102; done", 1);
-	read_line(fd, line, sizeof line);
-	ck_assert_str_eq(line, "ready\n");
+	fd = start_stubborn(p, "7102");
 	ck_assert_int_eq(proc_stopping(p), 0);
 	proc_stop(p, SIGTERM, 300);
 	ck_assert_int_eq(proc_stopping(p), 1);
@@ -429,14 +443,11 @@ START_TEST(test_finish)
 {
 	struct seen	 s = { 0 };
 	struct proc	*p;
-	char		 line[64];
 	pid_t		 pid;
 	int		 fd;
 
 	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	fd = start(p, "trap '' TERM; echo ready; "
-	    "while :; do sleep 7109; done", 1);
-	read_line(fd, line, sizeof line);
+	fd = start_stubborn(p, "7109");
 	pid = proc_pid(p);
 	ck_assert_int_eq(proc_finish(p, SIGTERM, 300, WAIT_MS), 0);
 	ck_assert_int_eq(waitpid(pid, NULL, WNOHANG), -1);
