@@ -68,6 +68,7 @@ LIB_SRCS = \
 	src/rxbound.c \
 	src/cliopt.c \
 	src/loop.c \
+	src/child.c \
 	src/pty.c \
 	src/vt.c \
 	src/vt-filter.c \
@@ -90,6 +91,7 @@ LIB_SRCS = \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
+	src/proc.c \
 	src/ttywait.c \
 	src/job.c \
 	src/job-text.c \
@@ -153,9 +155,9 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o $(B)/rxbound.o
 # The emulator is three files (vt-private.h says who owns what).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
-CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
+CHECK_SUITES = loop child pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield
+	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield proc
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -167,11 +169,14 @@ check_need_OBJS	   = $(NEED_OBJ)
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/store-id.o $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
-check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
+check_child_OBJS   = $(BASE_OBJS) $(B)/child.o
+check_pty_OBJS	   = $(BASE_OBJS) $(B)/child.o $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 check_session_OBJS = $(check_job_OBJS)
-check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
-		     $(B)/session.o $(B)/rawtext.o $(B)/job.o $(B)/job-text.o \
+check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
+		     $(VT_OBJS) \
+		     $(B)/session.o $(B)/rawtext.o $(B)/proc.o $(B)/job.o \
+		     $(B)/job-text.o \
 		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
@@ -233,7 +238,9 @@ check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cliopt_OBJS = $(BASE_OBJS) $(B)/cliopt.o
 check_utf8_OBJS    = $(BASE_OBJS)
-check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
+check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o
+check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
+		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "child.h"
 #include "ctl.h"
 #include "ctlconn.h"
 #include "json.h"
@@ -1542,8 +1543,35 @@ mcp_main_sleep(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* What the child of mcp_main_deck_start() needs, made before the fork. */
+struct mcp_main_child {
+	pid_t	  parent;
+	char	**argv;
+};
+
 /*
- * Start `jobdeck up --stay -S deck` with fork hygiene and wait until it
+ * In the child of mcp_main_deck_start(): die with its parent (unless that
+ * is gone already), then exec this program as `jobdeck up`.
+ */
+static void
+mcp_main_deck_exec(void *arg)
+{
+	const struct mcp_main_child	*c = arg;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != c->parent)
+		_exit(127);
+	execv("/proc/self/exe", c->argv);
+	child_say("jobdeck mcp", "/proc/self/exe", errno);
+	_exit(127);
+}
+
+/* What child_fork() runs in mcp_main_deck_start()'s child. */
+static const struct child_exec mcp_main_deck_cbs = { mcp_main_deck_exec };
+
+/*
+ * Start `jobdeck up --stay -S deck` (child_fork(): its own session,
+ * /dev/null as stdin and stdout, our stderr) and wait until it
  * listens on the socket at path: its pid, the deck this session owns.
  * If it ends first because another deck took the name meanwhile (another
  * --start at the same moment), 0: that deck is used, and is not ours to
@@ -1552,42 +1580,35 @@ mcp_main_sleep(int ms)
 static pid_t
 mcp_main_deck_start(const char *deck, const char *path)
 {
-	sigset_t	 all, old;
-	pid_t		 pid, parent = getpid();
-	int		 fd, status, sig;
-	int64_t		 end;
-	char		*argv[] = { "jobdeck", "up", "--stay", "-S",
-			    (char *)deck, NULL };
+	struct child_spec	 cs;
+	struct mcp_main_child	 c;
+	pid_t			 pid;
+	int			 null, status, error;
+	int64_t			 end;
+	char			*argv[] = { "jobdeck", "up", "--stay", "-S",
+				    (char *)deck, NULL };
 
 	fflush(stdout);
 	fflush(stderr);
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	if ((pid = fork()) == -1) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		fprintf(stderr, "jobdeck mcp: fork: %s\n", strerror(errno));
+	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "jobdeck mcp: /dev/null: %s\n",
+		    strerror(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		for (sig = 1; sig < NSIG; sig++)
-			signal(sig, SIG_DFL);
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		setsid();
-		if ((fd = open("/dev/null", O_RDWR)) == -1)
-			_exit(127);
-		dup2(fd, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		close_range(STDERR_FILENO + 1, ~0U, 0);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "jobdeck mcp: /proc/self/exe: %s\n",
-		    strerror(errno));
-		_exit(127);
+	child_spec_init(&cs);
+	cs.fds[0] = cs.fds[1] = null;
+	cs.fds[2] = STDERR_FILENO;
+	cs.nfds = 3;
+	cs.session = 1;
+	c.parent = getpid();
+	c.argv = argv;
+	pid = child_fork(&cs, &mcp_main_deck_cbs, &c);
+	error = errno;
+	close(null);
+	if (pid == -1) {
+		fprintf(stderr, "jobdeck mcp: fork: %s\n", strerror(error));
+		return -1;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 
 	/* Ours once our child listens: any other deck there is another's. */
 	end = loop_now_ms() + MCP_DECK_START_MS;
@@ -1619,21 +1640,6 @@ mcp_main_deck_start(const char *deck, const char *path)
 	return pid;
 }
 
-/* Wait up to ms for pid to end; 1 if it has (reaped). */
-static int
-mcp_main_reap(pid_t pid, int ms)
-{
-	int64_t	end = loop_now_ms() + ms;
-
-	for (;;) {
-		if (waitpid(pid, NULL, WNOHANG) != 0)
-			return 1;
-		if (loop_now_ms() >= end)
-			return 0;
-		mcp_main_sleep(20);
-	}
-}
-
 /*
  * Quit the deck --start started, and reap it.  It is our child and not
  * reaped yet, so pid is that deck and no other (a deck that took the
@@ -1644,7 +1650,7 @@ static void
 mcp_main_deck_stop(pid_t pid)
 {
 	kill(pid, SIGTERM);
-	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
+	if (child_wait(pid, MCP_DECK_QUIT_MS, NULL))
 		return;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
