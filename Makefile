@@ -70,6 +70,7 @@ LIB_SRCS = \
 	src/pty.c \
 	src/vt.c \
 	src/vt-filter.c \
+	src/vt-state.c \
 	src/vt-grid.c \
 	src/session.c \
 	src/sessionsh.c \
@@ -137,8 +138,8 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/entropy.o \
 	    $(B)/name.o $(B)/rxbound.o
-# The emulator is three files (vt-private.h says who owns what).
-VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
+# The emulator is four layers: bytes, state, grid, API (vt.h lists them).
+VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-state.o $(B)/vt-grid.o
 CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
 	       input bind probe watch dotenv jsonval browser mcp need
