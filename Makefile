@@ -140,7 +140,7 @@ BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/name.o $(B)/rxbound.o
 # The emulator is four layers: bytes, state, grid, API (vt.h lists them).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-state.o $(B)/vt-grid.o
-CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
+CHECK_SUITES = loop pty vt vt_filter session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
 	       input bind probe watch dotenv jsonval browser mcp need
 # What a test needs from outside the tree (tests/need.h): looked up in
@@ -156,6 +156,9 @@ STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
+# The emulator's byte filter alone, through src/vt-filter.h.
+check_vt_filter_OBJS = $(BASE_OBJS) $(B)/vt-filter.o
+$(B)/tests/check_vt_filter.o: CHECK_CFLAGS += -Isrc
 check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
 		     $(B)/session.o $(B)/rawtext.o $(B)/job.o \
