@@ -4,9 +4,9 @@
  * combining marks, what changed since it was last drawn, and text read
  * from them.  It stands on the state (vt-state.c): the state's parsing
  * reaches it only through vt_grid_cells, the struct vt_state_cells it
- * implements, and it calls nothing of the state.  The caller owns the
- * grid; pointers to its cells stay valid until the next change.  Private
- * to the vt*.c files.
+ * implements, and it calls nothing of the state (of the filter, only its
+ * UTF-8 writer).  The caller owns the grid; pointers to its cells stay
+ * valid until the next change.  Private to the vt*.c files.
  */
 #ifndef JOBDECK_VT_GRID_H
 #define JOBDECK_VT_GRID_H

@@ -52,7 +52,10 @@ struct vt_state_cells {
 	void	(*glyph)(const struct vt_glyph *glyph, void *arg);
 	/* The cursor moved from row `from' to row `to' (either may be off). */
 	void	(*cursor)(int from, int to, void *arg);
-	/* Scroll full-width rows [top, bot) up n rows (down if n < 0). */
+	/*
+	 * Scroll full-width rows [top, bot) up n rows (down if n < 0); as
+	 * many rows as the region has, or more, erase it.
+	 */
 	void	(*scroll)(int top, int bot, int n, void *arg);
 	/* Copy the cells of src to dest, the same size, as memmove does. */
 	void	(*move)(const struct vt_rect *dest, const struct vt_rect *src,
