@@ -8,10 +8,11 @@
  * The module is four layers, as libvterm lays out its own, each file using
  * only those below it and hearing from them through a callback struct:
  *  - vt-filter.c, the bytes: a filter in front of libvterm 0.1.4's parser;
- *  - vt-state.c, the state: the only user of libvterm, which drives its
- *    VTermState (parser, modes, pen, charsets, replies, key encoding);
- *  - vt-grid.c, the grid: the cells, in rows whose full-width scrolls
- *    rotate pointers, the scrollback ring and text taken from them;
+ *  - vt-state.c, the state: it drives libvterm's VTermState (parser,
+ *    modes, charsets, replies, key encoding), fed by the filter;
+ *  - vt-grid.c, the grid: attached to the state's callbacks as libvterm's
+ *    VTermScreen is, the cells, in rows whose full-width scrolls rotate
+ *    pointers, the scrollback ring and text taken from them;
  *  - vt.c, this API, which puts the three together.
  * The cells and keys they share are in vt-cell.h and vt-keycodes.h.
  *

@@ -1,7 +1,9 @@
 /*
  * vt-grid.c: the emulator's third layer, the cells (vt-grid.h says where it
- * stands).  The state's parsing reaches it through vt_grid_cells, at the
- * end of this file; vt.c's API reads it.
+ * stands).  It is to the state what libvterm's VTermScreen is to its
+ * VTermState: the state's callbacks (vt_grid_vterm_cbs) keep the cells,
+ * the pen, the terminal's properties and the last glyph; vt.c's API reads
+ * them.
  *
  * A row is one allocation and a screen is an array of row pointers, so a
  * full-width scroll rotates pointers (the guide's section 9,
@@ -58,8 +60,26 @@ struct vt_grid {
 	uint8_t		 *dirty;
 	int		  any_dirty;
 
-	/* The state's pen: glyphs take its attributes, erases leave it. */
+	/* The state below, and the owner's callbacks. */
+	struct vt_state	 *state;
+	const struct vt_grid_cbs *cbs;
+	void		 *arg;
+
+	/* The pen (SGR): glyphs take its attributes, erases leave it. */
 	struct vt_cell	  pen;
+
+	/* Terminal properties. */
+	int		  altscreen;
+	int		  reverse;
+	int		  mouse;
+	int		  cursor_visible;
+
+	/* The last glyph put: what REP repeats, where marks may join. */
+	uint32_t	  last[VT_GLYPH_CHARS];
+	int		  last_n;
+	int		  last_width;
+	int		  last_row;
+	int		  last_col;
 
 	/* The scrollback ring; sb_max is its size, fixed. */
 	struct vt_line	**sb;
@@ -565,7 +585,18 @@ pull_line(struct vt_grid *vt, struct vt_line *sl)
 
 
 /* ------------------------------------------------------------------ */
-/* What the state's parsing does (vt_grid_cells). */
+/* What parsing does: the VTermStateCallbacks the grid hands the state. */
+
+/* Encode a libvterm colour as a VT_COLOR_* word. */
+static uint32_t
+color_word(const VTermColor *c)
+{
+	if (c->type & VTERM_COLOR_DEFAULT_MASK)
+		return VT_COLOR_DEFAULT;
+	if (VTERM_COLOR_IS_INDEXED(c))
+		return VT_COLOR_MAKE_INDEXED(c->indexed.idx);
+	return VT_COLOR_MAKE_RGB(c->rgb.red, c->rgb.green, c->rgb.blue);
+}
 
 /* Clip a coordinate range to [0, max). */
 static void
@@ -577,149 +608,111 @@ clip(int *from, int *to, int max)
 		*to = max;
 }
 
-/* Take the state's new pen. */
-static void
-grid_pen(const struct vt_cell *pen, void *arg)
+/* Store a glyph: the base character, its marks and continuation cells. */
+static int
+cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
-	struct vt_grid	*vt = arg;
-
-	vt->pen = *pen;
-}
-
-/* Give the cell of a glyph with marks their pooled handle. */
-static void
-glyph_marks(struct vt_grid *vt, struct vt_cell *c, const struct vt_glyph *g)
-{
-	c->comb = comb_intern(vt, g->chars + 1, g->n - 1);
-}
-
-/*
- * Store a glyph: the base character, its marks and continuation cells.
- * The marks come last, so that a glyph without them calls nothing.
- */
-static void
-grid_glyph(const struct vt_glyph *g, void *arg)
-{
-	struct vt_grid	*vt = arg;
+	struct vt_grid	*vt = user;
 	struct vt_line	*l;
 	struct vt_cell	*c;
-	int		 k, end;
+	int		 n, k, end;
 
-	l = vt->scr[g->row];
-	c = &l->c[g->col];
-	c->ch = g->chars[0];
-	c->attrs = vt->pen.attrs | (g->protect ? VT_ATTR_PROTECTED : 0);
+	if (pos.row < 0 || pos.row >= vt->rows || pos.col < 0 ||
+	    pos.col >= vt->cols || info->chars[0] == 0)
+		return 1;
+	vt->last[0] = info->chars[0];
+	for (n = 1; n < VT_GLYPH_CHARS && info->chars[n] != 0; n++)
+		vt->last[n] = info->chars[n];
+	vt->last_n = n;
+	vt->last_width = info->width;
+	vt->last_row = pos.row;
+	vt->last_col = pos.col;
+
+	l = vt->scr[pos.row];
+	c = &l->c[pos.col];
+	c->ch = info->chars[0];
+	c->attrs = vt->pen.attrs |
+	    (info->protected_cell ? VT_ATTR_PROTECTED : 0);
+	c->comb = n > 1 ? comb_intern(vt, info->chars + 1, n - 1) : 0;
 	c->fg = vt->pen.fg;
 	c->bg = vt->pen.bg;
-	end = g->col + 1;
-	for (k = 1; k < g->width && end < vt->cols; k++) {
+	end = pos.col + 1;
+	for (k = 1; k < info->width && end < vt->cols; k++) {
 		l->c[end].ch = VT_CELL_WIDE_RIGHT;
 		l->c[end].comb = 0;
 		end++;
 	}
 	if (end > l->hw)
 		l->hw = end;
-	vt->dirty[g->row] = 1;
+	vt->dirty[pos.row] = 1;
 	vt->any_dirty = 1;
-	if (g->n > 1)
-		glyph_marks(vt, c, g);
-	else
-		c->comb = 0;
+	return 1;
 }
 
 /* Note a cursor move: both rows need drawing again. */
-static void
-grid_cursor(int from, int to, void *arg)
+static int
+cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 {
-	struct vt_grid	*vt = arg;
+	struct vt_grid	*vt = user;
 
-	if (from >= 0 && from < vt->rows)
-		vt->dirty[from] = 1;
-	if (to >= 0 && to < vt->rows)
-		vt->dirty[to] = 1;
+	if (oldpos.row >= 0 && oldpos.row < vt->rows)
+		vt->dirty[oldpos.row] = 1;
+	if (pos.row >= 0 && pos.row < vt->rows)
+		vt->dirty[pos.row] = 1;
 	vt->any_dirty = 1;
+	vt->cursor_visible = visible;
+	return 1;
 }
 
-/* Erase a rectangle with the pen; selective erases keep DECSCA cells. */
-static void
-grid_erase(const struct vt_rect *rect, int selective, void *arg)
+static int	cb_erase(VTermRect, int, void *);
+
+/* Scroll whole rows by rotating pointers; leave the rest to moverect. */
+static int
+cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
 {
-	struct vt_grid	*vt = arg;
-	struct vt_line	*l;
-	struct vt_cell	 b;
-	int		 r0, r1, c0, c1, r, i;
+	struct vt_grid	*vt = user;
+	int		 top, bot, n;
 
-	r0 = rect->start_row;
-	r1 = rect->end_row;
-	c0 = rect->start_col;
-	c1 = rect->end_col;
-	clip(&r0, &r1, vt->rows);
-	clip(&c0, &c1, vt->cols);
-	if (r0 >= r1 || c0 >= c1)
-		return;
-	b = vt->pen;
-	for (r = r0; r < r1; r++) {
-		l = vt->scr[r];
-		if (!selective) {
-			line_fill(vt, l, c0, c1);
-			continue;
-		}
-		for (i = c0; i < c1 && (i < l->hw || !cell_zero(&b)); i++)
-			if (!(l->c[i].attrs & VT_ATTR_PROTECTED))
-				l->c[i] = b;
-		if (!cell_zero(&b) && c1 > l->hw)
-			l->hw = c1;
-	}
-	mark_rows(vt, r0, r1);
-}
-
-/* Scroll full-width rows [top, bot): rotate them, or erase them all. */
-static void
-grid_scroll(int top, int bot, int downward, void *arg)
-{
-	struct vt_grid	*vt = arg;
-	struct vt_rect	 rect;
-	int		 n;
-
+	if (rightward != 0 || rect.start_col != 0 || rect.end_col != vt->cols)
+		return 0;
+	top = rect.start_row;
+	bot = rect.end_row;
 	if (top < 0 || bot > vt->rows || top >= bot || downward == 0)
-		return;
+		return 1;
 	n = downward > 0 ? downward : -downward;
 	if (n >= bot - top) {
-		rect.start_row = top;
-		rect.end_row = bot;
-		rect.start_col = 0;
-		rect.end_col = vt->cols;
-		grid_erase(&rect, 0, vt);
-		return;
+		cb_erase(rect, 0, vt);
+		return 1;
 	}
 	scroll_rows(vt, top, bot, downward);
+	return 1;
 }
 
 /* Copy the cells of src to dest, away from the overlap. */
-static void
-grid_move(const struct vt_rect *dest, const struct vt_rect *src, void *arg)
+static int
+cb_moverect(VTermRect dest, VTermRect src, void *user)
 {
-	struct vt_grid	*vt = arg;
+	struct vt_grid	*vt = user;
 	struct vt_line	*dl, *sl;
 	int		 dr, dc, r0, r1, c0, c1, r, i, shw, moved;
 
-	dr = dest->start_row - src->start_row;
-	dc = dest->start_col - src->start_col;
-	r0 = dest->start_row;
-	r1 = dest->end_row;
+	dr = dest.start_row - src.start_row;
+	dc = dest.start_col - src.start_col;
+	r0 = dest.start_row;
+	r1 = dest.end_row;
 	clip(&r0, &r1, vt->rows);
 	clip(&r0, &r1, vt->rows + dr);
 	if (r0 < dr)
 		r0 = dr;
-	c0 = dest->start_col;
-	c1 = dest->end_col;
+	c0 = dest.start_col;
+	c1 = dest.end_col;
 	clip(&c0, &c1, vt->cols);
 	if (c0 < dc)
 		c0 = dc;
 	if (c1 > vt->cols + dc)
 		c1 = vt->cols + dc;
 	if (r0 >= r1 || c0 >= c1)
-		return;
+		return 1;
 	for (i = 0; i < r1 - r0; i++) {
 		r = dr > 0 ? r1 - 1 - i : r0 + i;
 		dl = vt->scr[r];
@@ -735,108 +728,299 @@ grid_move(const struct vt_rect *dest, const struct vt_rect *src, void *arg)
 		}
 	}
 	mark_rows(vt, r0, r1);
+	return 1;
 }
 
-/* Mark rows [from, to) dirty, for the state. */
-static void
-grid_damage(int from, int to, void *arg)
+/* Erase a rectangle with the pen; selective erases keep DECSCA cells. */
+static int
+cb_erase(VTermRect rect, int selective, void *user)
 {
-	mark_rows(arg, from, to);
+	struct vt_grid	*vt = user;
+	struct vt_line	*l;
+	struct vt_cell	 b;
+	int		 r0, r1, c0, c1, r, i;
+
+	r0 = rect.start_row;
+	r1 = rect.end_row;
+	c0 = rect.start_col;
+	c1 = rect.end_col;
+	clip(&r0, &r1, vt->rows);
+	clip(&c0, &c1, vt->cols);
+	if (r0 >= r1 || c0 >= c1)
+		return 1;
+	b = vt->pen;
+	for (r = r0; r < r1; r++) {
+		l = vt->scr[r];
+		if (!selective) {
+			line_fill(vt, l, c0, c1);
+			continue;
+		}
+		for (i = c0; i < c1 && (i < l->hw || !cell_zero(&b)); i++)
+			if (!(l->c[i].attrs & VT_ATTR_PROTECTED))
+				l->c[i] = b;
+		if (!cell_zero(&b) && c1 > l->hw)
+			l->hw = c1;
+	}
+	mark_rows(vt, r0, r1);
+	return 1;
 }
 
-/* Show the alternate screen (made on first use) or the primary one. */
-static void
-grid_altscreen(int on, void *arg)
+/* Reset the pen to defaults. */
+static int
+cb_initpen(void *user)
 {
-	struct vt_grid	*vt = arg;
+	struct vt_grid	*vt = user;
 
-	if (on && vt->alt == NULL)
-		vt->alt = screen_new(vt, vt->rows, vt->cols);
-	/* The state erases the alternate screen after this. */
-	vt->scr = on ? vt->alt : vt->pri;
-	vt_grid_mark_all_dirty(vt);
+	vt->pen.attrs = 0;
+	vt->pen.fg = VT_COLOR_DEFAULT;
+	vt->pen.bg = VT_COLOR_DEFAULT;
+	return 1;
+}
+
+/* Set or clear one attribute bit of the pen. */
+static void
+pen_flag(struct vt_grid *vt, uint16_t bit, int on)
+{
+	if (on)
+		vt->pen.attrs |= bit;
+	else
+		vt->pen.attrs &= ~bit;
+}
+
+/* Change one pen attribute (SGR). */
+static int
+cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
+{
+	struct vt_grid	*vt = user;
+
+	switch (attr) {
+	case VTERM_ATTR_BOLD:
+		pen_flag(vt, VT_ATTR_BOLD, val->boolean);
+		break;
+	case VTERM_ATTR_UNDERLINE:
+		vt->pen.attrs = (vt->pen.attrs & ~VT_ATTR_UNDERLINE) |
+		    ((val->number << VT_ATTR_UNDERLINE_SHIFT) &
+		    VT_ATTR_UNDERLINE);
+		break;
+	case VTERM_ATTR_ITALIC:
+		pen_flag(vt, VT_ATTR_ITALIC, val->boolean);
+		break;
+	case VTERM_ATTR_BLINK:
+		pen_flag(vt, VT_ATTR_BLINK, val->boolean);
+		break;
+	case VTERM_ATTR_REVERSE:
+		pen_flag(vt, VT_ATTR_REVERSE, val->boolean);
+		break;
+	case VTERM_ATTR_STRIKE:
+		pen_flag(vt, VT_ATTR_STRIKE, val->boolean);
+		break;
+	case VTERM_ATTR_FONT:
+		vt->pen.attrs = (vt->pen.attrs & ~VT_ATTR_FONT) |
+		    ((val->number << VT_ATTR_FONT_SHIFT) & VT_ATTR_FONT);
+		break;
+	case VTERM_ATTR_FOREGROUND:
+		vt->pen.fg = color_word(&val->color);
+		break;
+	case VTERM_ATTR_BACKGROUND:
+		vt->pen.bg = color_word(&val->color);
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* Record a terminal property; return 1 so the state keeps it. */
+static int
+cb_settermprop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct vt_grid	*vt = user;
+
+	switch (prop) {
+	case VTERM_PROP_CURSORVISIBLE:
+		vt->cursor_visible = val->boolean;
+		break;
+	case VTERM_PROP_ALTSCREEN:
+		vt->altscreen = val->boolean;
+		if (vt->altscreen && vt->alt == NULL)
+			vt->alt = screen_new(vt, vt->rows, vt->cols);
+		/* The state erases the alternate screen after this. */
+		vt->scr = vt->altscreen ? vt->alt : vt->pri;
+		vt_grid_mark_all_dirty(vt);
+		break;
+	case VTERM_PROP_TITLE:
+		vt->cbs->title(val->string != NULL ? val->string : "",
+		    vt->arg);
+		break;
+	case VTERM_PROP_REVERSE:
+		vt->reverse = val->boolean;
+		vt_grid_mark_all_dirty(vt);
+		break;
+	case VTERM_PROP_MOUSE:
+		vt->mouse = val->number;
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* Pass BEL on. */
+static int
+cb_bell(void *user)
+{
+	struct vt_grid	*vt = user;
+
+	vt->cbs->bell(vt->arg);
+	return 1;
 }
 
 /*
- * Resize inside vterm_set_size(), as VTermScreen does: a shrink pushes top
- * rows only as far as needed to keep the cursor and the text below it, a
- * grow pulls lines back; return how far that moved the text down.
+ * Resize the grid inside vterm_set_size(), as VTermScreen does: a shrink
+ * pushes top rows only as far as needed to keep the cursor and the text
+ * below it, a grow pulls lines back; delta tells the state how far the
+ * cursor moved, never above row 0 (0.1.4 let it go negative).
  */
 static int
-grid_resize(int rows, int cols, int cursor_row, void *arg)
+cb_resize(int rows, int cols, VTermPos *delta, void *user)
 {
-	struct vt_grid	*vt = arg;
+	struct vt_grid	*vt = user;
 	struct vt_line	*sl;
-	int		 orows = vt->rows, ocols = vt->cols, r, n, moved = 0;
-	int		 alt = vt->scr != vt->pri;
+	VTermRect	 rect;
+	int		 orows = vt->rows, ocols = vt->cols, r, n, crow, ccol;
 
-	if (!alt && rows < orows) {
+	vt_state_position(vt->state, &crow, &ccol);
+	if (vt->scr == vt->pri && rows < orows) {
 		for (r = orows - 1; r >= rows; r--)
-			if (!line_blank(vt->pri[r], ocols) || cursor_row == r)
+			if (!line_blank(vt->pri[r], ocols) || crow == r)
 				break;
 		n = r + 1 - rows;
 		if (n > 0) {
-			grid_scroll(0, orows, n, vt);
-			moved -= n;
+			rect.start_row = 0;
+			rect.end_row = orows;
+			rect.start_col = 0;
+			rect.end_col = ocols;
+			cb_scrollrect(rect, n, 0, vt);
+			delta->row -= n;
 		}
 	}
 	vt->pri = screen_resize(vt, vt->pri, orows, ocols, rows, cols);
 	if (vt->alt != NULL)
 		vt->alt = screen_resize(vt, vt->alt, orows, ocols, rows, cols);
-	vt->scr = alt ? vt->alt : vt->pri;
+	vt->scr = vt->altscreen ? vt->alt : vt->pri;
 	free(vt->tmp);
 	vt->tmp = xcalloc((size_t)rows, sizeof *vt->tmp);
 	free(vt->dirty);
 	vt->dirty = xcalloc((size_t)rows, 1);
 	vt->rows = rows;
 	vt->cols = cols;
-	if (!alt) {
+	if (vt->scr == vt->pri) {
 		for (n = rows - orows; n > 0; n--) {
 			if ((sl = sb_pop(vt)) == NULL)
 				break;
 			pull_line(vt, sl);
-			moved++;
+			delta->row++;
 		}
 	}
-	vt_grid_mark_all_dirty(vt);
-	return moved;
-}
-
-/* Join marks to the glyph at row, col; return how many it has, or -1. */
-static int
-grid_marks(int row, int col, const uint32_t *add, int n, uint32_t *all,
-    void *arg)
-{
-	struct vt_grid	*vt = arg;
-	struct vt_cell	*c;
-	int		 k = 0, i;
-
-	c = &vt->scr[row]->c[col];
-	if (c->ch == VT_CELL_BLANK || c->ch == VT_CELL_WIDE_RIGHT)
-		return -1;
-	if (c->comb != 0) {
-		k = vt->comb[c->comb - 1].n;
-		memcpy(all, vt->comb[c->comb - 1].m, (size_t)k * sizeof *all);
+	if (crow + delta->row < 0) {
+		delta->row = -crow;
+		vt_state_wrap_lost(vt->state);
 	}
-	for (i = 0; i < n && k < VT_GLYPH_MARKS; i++)
-		all[k++] = add[i];
-	c->comb = comb_intern(vt, all, k);
-	vt->dirty[row] = 1;
-	vt->any_dirty = 1;
-	return k;
+	vt_grid_mark_all_dirty(vt);
+	return 1;
 }
 
-const struct vt_state_cells vt_grid_cells = {
-	.pen = grid_pen,
+/* Follow DECDWL/DECDHL: a double-width row loses its right half. */
+static int
+cb_setlineinfo(int row, const VTermLineInfo *newinfo,
+    const VTermLineInfo *oldinfo, void *user)
+{
+	struct vt_grid	*vt = user;
+	VTermRect	 rect;
+
+	if (row < 0 || row >= vt->rows)
+		return 0;
+	if (newinfo->doublewidth != oldinfo->doublewidth ||
+	    newinfo->doubleheight != oldinfo->doubleheight) {
+		mark_rows(vt, row, row + 1);
+		if (newinfo->doublewidth) {
+			rect.start_row = row;
+			rect.end_row = row + 1;
+			rect.start_col = vt->cols / 2;
+			rect.end_col = vt->cols;
+			cb_erase(rect, 0, vt);
+		}
+	}
+	return 1;
+}
+
+static const VTermStateCallbacks vt_grid_vterm_cbs = {
+	.putglyph = cb_putglyph,
+	.movecursor = cb_movecursor,
+	.scrollrect = cb_scrollrect,
+	.moverect = cb_moverect,
+	.erase = cb_erase,
+	.initpen = cb_initpen,
+	.setpenattr = cb_setpenattr,
+	.settermprop = cb_settermprop,
+	.bell = cb_bell,
+	.resize = cb_resize,
+	.setlineinfo = cb_setlineinfo
+};
+
+/* Give the filter, through the state, the last glyph and a screenful. */
+static int
+grid_glyph(uint32_t *chars, long *max, void *user)
+{
+	struct vt_grid	*vt = user;
+
+	if (vt->last_n == 0 || vt->last_width < 1)
+		return 0;
+	memcpy(chars, vt->last, (size_t)vt->last_n * sizeof *chars);
+	*max = (long)vt->rows * vt->cols;
+	return vt->last_n;
+}
+
+/*
+ * Join the marks that start a feed to the glyph the last feed put in the
+ * last column, if the cursor still waits after it; return non-zero if so.
+ */
+static int
+grid_join(const uint32_t *add, int nadd, void *user)
+{
+	struct vt_grid	*vt = user;
+	struct vt_cell	*c;
+	uint32_t	 marks[VT_GLYPH_MARKS];
+	int		 n = 0, i, row, col;
+
+	if (vt->last_row < 0 || vt->last_row >= vt->rows ||
+	    vt->last_col + vt->last_width != vt->cols)
+		return 0;
+	vt_state_position(vt->state, &row, &col);
+	if (row != vt->last_row || col != vt->cols - 1)
+		return 0;
+	c = &vt->scr[vt->last_row]->c[vt->last_col];
+	if (c->ch == VT_CELL_BLANK || c->ch == VT_CELL_WIDE_RIGHT)
+		return 0;
+	if (c->comb != 0) {
+		n = vt->comb[c->comb - 1].n;
+		memcpy(marks, vt->comb[c->comb - 1].m, (size_t)n * sizeof *marks);
+	}
+	for (i = 0; i < nadd && n < VT_GLYPH_MARKS; i++)
+		marks[n++] = add[i];
+	c->comb = comb_intern(vt, marks, n);
+	vt->last_n = 1 + n;
+	memcpy(vt->last + 1, marks, (size_t)n * sizeof *marks);
+	vt->dirty[vt->last_row] = 1;
+	vt->any_dirty = 1;
+	return 1;
+}
+
+/* What the grid hands the state when it attaches itself. */
+static const struct vt_state_cells vt_grid_cells = {
+	.vterm = &vt_grid_vterm_cbs,
 	.glyph = grid_glyph,
-	.cursor = grid_cursor,
-	.scroll = grid_scroll,
-	.move = grid_move,
-	.erase = grid_erase,
-	.damage = grid_damage,
-	.altscreen = grid_altscreen,
-	.resize = grid_resize,
-	.marks = grid_marks
+	.join = grid_join
 };
 
 /* ------------------------------------------------------------------ */
@@ -917,6 +1101,41 @@ vt_grid_cell_text(const struct vt_grid *vt, const struct vt_cell *cell,
 	for (i = 0; i < e->n && n < max; i++)
 		out[n++] = e->m[i];
 	return n;
+}
+
+/* Forget the last glyph: a new program's REP repeats nothing. */
+void
+vt_grid_forget_glyph(struct vt_grid *vt)
+{
+	vt->last_n = 0;
+}
+
+/* Return non-zero while the cursor is shown. */
+int
+vt_grid_cursor_visible(const struct vt_grid *vt)
+{
+	return vt->cursor_visible;
+}
+
+/* Return non-zero while the alternate screen is shown. */
+int
+vt_grid_altscreen(const struct vt_grid *vt)
+{
+	return vt->altscreen;
+}
+
+/* Return non-zero while DECSCNM reverses the whole display. */
+int
+vt_grid_reverse(const struct vt_grid *vt)
+{
+	return vt->reverse;
+}
+
+/* Return the mouse mode the child asked for (0: none). */
+int
+vt_grid_mouse_mode(const struct vt_grid *vt)
+{
+	return vt->mouse;
 }
 
 /* Return non-zero if a row changed since vt_grid_clear_dirty(). */
@@ -1069,14 +1288,21 @@ vt_grid_last_line(const struct vt_grid *vt, int row, char *buf, size_t size)
 
 /*
  * Return a grid of rows x cols blank cells keeping sb_lines of scrollback
- * (clamped to 0..SB_LINES_MAX); its ring is allocated as lines come.
+ * (clamped to 0..SB_LINES_MAX; its ring is allocated as lines come),
+ * attached to the state st, telling cbs with arg what its owner hears.
  */
 struct vt_grid *
-vt_grid_new(int rows, int cols, int sb_lines)
+vt_grid_new(struct vt_state *st, int rows, int cols, int sb_lines,
+    const struct vt_grid_cbs *cbs, void *arg)
 {
 	struct vt_grid	*vt;
 
 	vt = xcalloc(1, sizeof *vt);
+	vt->state = st;
+	vt->cbs = cbs;
+	vt->arg = arg;
+	vt->cursor_visible = 1;
+	vt->last_row = -1;
 	if (sb_lines < 0)
 		sb_lines = 0;
 	if (sb_lines > SB_LINES_MAX)
@@ -1090,6 +1316,7 @@ vt_grid_new(int rows, int cols, int sb_lines)
 	vt->scr = vt->pri;
 	vt->tmp = xcalloc((size_t)vt->rows, sizeof *vt->tmp);
 	vt->dirty = xcalloc((size_t)vt->rows, 1);
+	vt_state_attach(st, &vt_grid_cells, vt);
 	return vt;
 }
 

@@ -1,12 +1,15 @@
 /*
  * vt-grid.h: the emulator's third layer, the grid (vt-grid.c): the cells
  * of the primary and alternate screens, the scrollback ring, the pool of
- * combining marks, what changed since it was last drawn, and text read
- * from them.  It stands on the state (vt-state.c): the state's parsing
- * reaches it only through vt_grid_cells, the struct vt_state_cells it
- * implements, and it calls nothing of the state (of the filter, only its
- * UTF-8 writer).  The caller owns the grid; pointers to its cells stay
- * valid until the next change.  Private to the vt*.c files.
+ * combining marks, the terminal's properties, what changed since it was
+ * last drawn, and text read from them.  It stands on the state
+ * (vt-state.c) and attaches itself to it as libvterm's VTermScreen does,
+ * so that parsing reaches it through the VTermStateCallbacks it hands the
+ * state; it tells its owner the title and BEL through struct vt_grid_cbs.
+ * It calls the state only to ask where the cursor is and to say a resize
+ * cost the cursor its pending wrap, and of the filter only its UTF-8
+ * writer.  The caller owns the grid; pointers to its cells stay valid
+ * until the next change.  Private to the vt*.c files.
  */
 #ifndef JOBDECK_VT_GRID_H
 #define JOBDECK_VT_GRID_H
@@ -19,6 +22,14 @@
 
 struct vt_grid;
 
+/* What the grid's owner hears; none may be NULL. */
+struct vt_grid_cbs {
+	/* OSC 0/2 set the title to this, as the child sent it. */
+	void	(*title)(const char *title, void *arg);
+	/* BEL. */
+	void	(*bell)(void *arg);
+};
+
 /* A growable byte string for building text lines. */
 struct vt_sbuf {
 	char	*p;
@@ -26,10 +37,8 @@ struct vt_sbuf {
 	size_t	 cap;
 };
 
-/* What the state does to the grid (arg: the struct vt_grid). */
-extern const struct vt_state_cells vt_grid_cells;
-
-struct vt_grid	*vt_grid_new(int rows, int cols, int sb_lines);
+struct vt_grid	*vt_grid_new(struct vt_state *, int rows, int cols,
+		    int sb_lines, const struct vt_grid_cbs *, void *);
 void		 vt_grid_free(struct vt_grid *);
 int		 vt_grid_rows(const struct vt_grid *);
 int		 vt_grid_cols(const struct vt_grid *);
@@ -40,6 +49,12 @@ const struct vt_cell *vt_grid_sb_line(const struct vt_grid *, int index,
 		    int *ncells);
 size_t		 vt_grid_cell_text(const struct vt_grid *,
 		    const struct vt_cell *, uint32_t *, size_t);
+void		 vt_grid_forget_glyph(struct vt_grid *);
+
+int		 vt_grid_cursor_visible(const struct vt_grid *);
+int		 vt_grid_altscreen(const struct vt_grid *);
+int		 vt_grid_reverse(const struct vt_grid *);
+int		 vt_grid_mouse_mode(const struct vt_grid *);
 
 int		 vt_grid_row_dirty(const struct vt_grid *, int row);
 int		 vt_grid_any_dirty(const struct vt_grid *);

@@ -1,20 +1,19 @@
 /*
  * vt-state.c: the emulator's second layer, libvterm 0.1.4's VTermState
- * (vt-state.h says where it stands), and the only file that uses libvterm.
+ * (vt-state.h says where it stands).
  *
  * The state parses the child's output and keeps the modes, the pen,
  * charsets, margins and tab stops; it also answers DA/DSR/DECRQM/DECRQSS
  * and encodes keys.  Bytes reach it through the filter below it
- * (vt-filter.c), which this file creates and answers; what the state's
- * callbacks report goes up to the cells (struct vt_state_cells, the grid)
- * as the guide's section 9 describes (docs/libvterm-ncurses-guide.md),
- * and to the terminal's owner (struct vt_state_cbs).  The last glyph put
- * on the screen is kept here, for the filter's REP and its marks.
+ * (vt-filter.c), which this file creates and answers.  What parsing does
+ * goes straight to the VTermStateCallbacks of the layer above (the grid,
+ * attached as libvterm's VTermScreen attaches itself), so that a glyph
+ * reaches the cells in one call, as the guide's section 9 describes
+ * (docs/libvterm-ncurses-guide.md).
  *
  * After every write an off-screen cursor (DECRC after a shrink) is clamped
  * back, and after a shrink a stale scroll region is found with DECRQSS and
- * reset.  Deviation from VTermScreen: cells never have DECSCNM folded in;
- * vt_state_reverse() reports it for the whole display, scrollback included.
+ * reset.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -43,16 +42,6 @@ struct vt_state {
 
 	int		  rows;
 	int		  cols;
-	struct vt_cell	  pen;		/* SGR, as the cells take it */
-
-	/* Terminal properties. */
-	int		  altscreen;
-	int		  reverse;
-	int		  mouse;
-	int		  cursor_visible;
-
-	/* The last glyph put on the screen: REP and marks in the filter. */
-	struct vt_glyph	  last;
 
 	/* Fixes after a resize, and replies kept for our queries. */
 	int		  fix_phantom;
@@ -61,38 +50,12 @@ struct vt_state {
 	size_t		  cap_len;
 };
 
-static int	cb_putglyph(VTermGlyphInfo *, VTermPos, void *);
-static int	cb_movecursor(VTermPos, VTermPos, int, void *);
-static int	cb_scrollrect(VTermRect, int, int, void *);
-static int	cb_moverect(VTermRect, VTermRect, void *);
-static int	cb_erase(VTermRect, int, void *);
-static int	cb_initpen(void *);
-static int	cb_setpenattr(VTermAttr, VTermValue *, void *);
-static int	cb_settermprop(VTermProp, VTermValue *, void *);
-static int	cb_bell(void *);
-static int	cb_resize(int, int, VTermPos *, void *);
-static int	cb_setlineinfo(int, const VTermLineInfo *,
-		    const VTermLineInfo *, void *);
 static void	state_output(const char *, size_t, void *);
 static void	filter_write(const char *, size_t, void *);
 static int	filter_glyph(uint32_t *, long *, void *);
 static int	filter_join(const uint32_t *, int, void *);
 static void	state_printf(struct vt_state *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
-
-static const VTermStateCallbacks vt_state_lib_cbs = {
-	.putglyph = cb_putglyph,
-	.movecursor = cb_movecursor,
-	.scrollrect = cb_scrollrect,
-	.moverect = cb_moverect,
-	.erase = cb_erase,
-	.initpen = cb_initpen,
-	.setpenattr = cb_setpenattr,
-	.settermprop = cb_settermprop,
-	.bell = cb_bell,
-	.resize = cb_resize,
-	.setlineinfo = cb_setlineinfo
-};
 
 /* What the filter below asks of the state. */
 static const struct vt_filter_cbs vt_state_filter_cbs = {
@@ -142,255 +105,6 @@ static VTermAllocatorFunctions vt_allocator = {
 	.free = vt_lib_free
 };
 
-/* Encode a libvterm colour as a VT_COLOR_* word. */
-static uint32_t
-color_word(const VTermColor *c)
-{
-	if (c->type & VTERM_COLOR_DEFAULT_MASK)
-		return VT_COLOR_DEFAULT;
-	if (VTERM_COLOR_IS_INDEXED(c))
-		return VT_COLOR_MAKE_INDEXED(c->indexed.idx);
-	return VT_COLOR_MAKE_RGB(c->rgb.red, c->rgb.green, c->rgb.blue);
-}
-
-/* Turn a VTermRect into the cells' rectangle. */
-static struct vt_rect
-rect_of(VTermRect r)
-{
-	struct vt_rect	rect;
-
-	rect.start_row = r.start_row;
-	rect.end_row = r.end_row;
-	rect.start_col = r.start_col;
-	rect.end_col = r.end_col;
-	return rect;
-}
-
-/* ------------------------------------------------------------------ */
-/* VTermState callbacks. */
-
-/* Record a glyph as the last one and hand it to the cells. */
-static int
-cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
-{
-	struct vt_state	*vt = user;
-	int		 n;
-
-	if (pos.row < 0 || pos.row >= vt->rows || pos.col < 0 ||
-	    pos.col >= vt->cols || info->chars[0] == 0)
-		return 1;
-	vt->last.chars[0] = info->chars[0];
-	for (n = 1; n < VT_GLYPH_CHARS && info->chars[n] != 0; n++)
-		vt->last.chars[n] = info->chars[n];
-	vt->last.n = n;
-	vt->last.width = info->width;
-	vt->last.protect = info->protected_cell;
-	vt->last.row = pos.row;
-	vt->last.col = pos.col;
-	vt->cells->glyph(&vt->last, vt->cells_arg);
-	return 1;
-}
-
-/* Note a cursor move and whether the cursor is shown. */
-static int
-cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
-{
-	struct vt_state	*vt = user;
-
-	vt->cells->cursor(oldpos.row, pos.row, vt->cells_arg);
-	vt->cursor_visible = visible;
-	return 1;
-}
-
-/* Scroll whole rows in the cells; leave the rest to moverect. */
-static int
-cb_scrollrect(VTermRect rect, int downward, int rightward, void *user)
-{
-	struct vt_state	*vt = user;
-
-	if (rightward != 0 || rect.start_col != 0 || rect.end_col != vt->cols)
-		return 0;
-	vt->cells->scroll(rect.start_row, rect.end_row, downward,
-	    vt->cells_arg);
-	return 1;
-}
-
-/* Copy a rectangle of cells. */
-static int
-cb_moverect(VTermRect dest, VTermRect src, void *user)
-{
-	struct vt_state	*vt = user;
-	struct vt_rect	 d = rect_of(dest), s = rect_of(src);
-
-	vt->cells->move(&d, &s, vt->cells_arg);
-	return 1;
-}
-
-/* Erase a rectangle of cells with the pen. */
-static int
-cb_erase(VTermRect rect, int selective, void *user)
-{
-	struct vt_state	*vt = user;
-	struct vt_rect	 r = rect_of(rect);
-
-	vt->cells->erase(&r, selective, vt->cells_arg);
-	return 1;
-}
-
-/* Reset the pen to defaults. */
-static int
-cb_initpen(void *user)
-{
-	struct vt_state	*vt = user;
-
-	vt->pen.attrs = 0;
-	vt->pen.fg = VT_COLOR_DEFAULT;
-	vt->pen.bg = VT_COLOR_DEFAULT;
-	vt->cells->pen(&vt->pen, vt->cells_arg);
-	return 1;
-}
-
-/* Set or clear one attribute bit of the pen. */
-static void
-pen_flag(struct vt_state *vt, uint16_t bit, int on)
-{
-	if (on)
-		vt->pen.attrs |= bit;
-	else
-		vt->pen.attrs &= ~bit;
-}
-
-/* Change one pen attribute (SGR). */
-static int
-cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
-{
-	struct vt_state	*vt = user;
-
-	switch (attr) {
-	case VTERM_ATTR_BOLD:
-		pen_flag(vt, VT_ATTR_BOLD, val->boolean);
-		break;
-	case VTERM_ATTR_UNDERLINE:
-		vt->pen.attrs = (vt->pen.attrs & ~VT_ATTR_UNDERLINE) |
-		    ((val->number << VT_ATTR_UNDERLINE_SHIFT) &
-		    VT_ATTR_UNDERLINE);
-		break;
-	case VTERM_ATTR_ITALIC:
-		pen_flag(vt, VT_ATTR_ITALIC, val->boolean);
-		break;
-	case VTERM_ATTR_BLINK:
-		pen_flag(vt, VT_ATTR_BLINK, val->boolean);
-		break;
-	case VTERM_ATTR_REVERSE:
-		pen_flag(vt, VT_ATTR_REVERSE, val->boolean);
-		break;
-	case VTERM_ATTR_STRIKE:
-		pen_flag(vt, VT_ATTR_STRIKE, val->boolean);
-		break;
-	case VTERM_ATTR_FONT:
-		vt->pen.attrs = (vt->pen.attrs & ~VT_ATTR_FONT) |
-		    ((val->number << VT_ATTR_FONT_SHIFT) & VT_ATTR_FONT);
-		break;
-	case VTERM_ATTR_FOREGROUND:
-		vt->pen.fg = color_word(&val->color);
-		break;
-	case VTERM_ATTR_BACKGROUND:
-		vt->pen.bg = color_word(&val->color);
-		break;
-	default:
-		return 1;
-	}
-	vt->cells->pen(&vt->pen, vt->cells_arg);
-	return 1;
-}
-
-/* Record a terminal property; return 1 so the state keeps it. */
-static int
-cb_settermprop(VTermProp prop, VTermValue *val, void *user)
-{
-	struct vt_state	*vt = user;
-
-	switch (prop) {
-	case VTERM_PROP_CURSORVISIBLE:
-		vt->cursor_visible = val->boolean;
-		break;
-	case VTERM_PROP_ALTSCREEN:
-		vt->altscreen = val->boolean;
-		vt->cells->altscreen(vt->altscreen, vt->cells_arg);
-		break;
-	case VTERM_PROP_TITLE:
-		vt->cbs->title(val->string != NULL ? val->string : "",
-		    vt->arg);
-		break;
-	case VTERM_PROP_REVERSE:
-		vt->reverse = val->boolean;
-		vt->cells->damage(0, vt->rows, vt->cells_arg);
-		break;
-	case VTERM_PROP_MOUSE:
-		vt->mouse = val->number;
-		break;
-	default:
-		break;
-	}
-	return 1;
-}
-
-/* Pass BEL on. */
-static int
-cb_bell(void *user)
-{
-	struct vt_state	*vt = user;
-
-	vt->cbs->bell(vt->arg);
-	return 1;
-}
-
-/*
- * Resize the cells inside vterm_set_size(); delta tells the state how far
- * the cursor moved with the text, never above row 0 (0.1.4 let it go
- * negative).
- */
-static int
-cb_resize(int rows, int cols, VTermPos *delta, void *user)
-{
-	struct vt_state	*vt = user;
-	VTermPos	 cur;
-
-	vterm_state_get_cursorpos(vt->state, &cur);
-	delta->row += vt->cells->resize(rows, cols, cur.row, vt->cells_arg);
-	vt->rows = rows;
-	vt->cols = cols;
-	if (cur.row + delta->row < 0) {
-		delta->row = -cur.row;
-		vt->fix_phantom = 1;
-	}
-	return 1;
-}
-
-/* Follow DECDWL/DECDHL: a double-width row loses its right half. */
-static int
-cb_setlineinfo(int row, const VTermLineInfo *newinfo,
-    const VTermLineInfo *oldinfo, void *user)
-{
-	struct vt_state	*vt = user;
-	struct vt_rect	 rect;
-
-	if (row < 0 || row >= vt->rows)
-		return 0;
-	if (newinfo->doublewidth != oldinfo->doublewidth ||
-	    newinfo->doubleheight != oldinfo->doubleheight) {
-		vt->cells->damage(row, row + 1, vt->cells_arg);
-		if (newinfo->doublewidth) {
-			rect.start_row = row;
-			rect.end_row = row + 1;
-			rect.start_col = vt->cols / 2;
-			rect.end_col = vt->cols;
-			vt->cells->erase(&rect, 0, vt->cells_arg);
-		}
-	}
-	return 1;
-}
-
 /* Send the state's output to the child, or keep it for a query of ours. */
 static void
 state_output(const char *s, size_t len, void *user)
@@ -435,44 +149,22 @@ filter_write(const char *s, size_t len, void *user)
 	vt_state_write(user, s, len);
 }
 
-/* Give the filter the last glyph to repeat, and a screenful as the most. */
+/* Ask the layer above for the glyph REP repeats. */
 static int
 filter_glyph(uint32_t *chars, long *max, void *user)
 {
 	struct vt_state	*vt = user;
 
-	if (vt->last.n == 0 || vt->last.width < 1)
-		return 0;
-	memcpy(chars, vt->last.chars, (size_t)vt->last.n * sizeof *chars);
-	*max = (long)vt->rows * vt->cols;
-	return vt->last.n;
+	return vt->cells->glyph(chars, max, vt->cells_arg);
 }
 
-/*
- * Join the marks that start a feed to the last glyph if it is in the last
- * column and the cursor still waits on it; return non-zero if they were.
- */
+/* Ask the layer above to join the marks that start a feed. */
 static int
 filter_join(const uint32_t *marks, int n, void *user)
 {
 	struct vt_state	*vt = user;
-	uint32_t	 all[VT_GLYPH_MARKS];
-	VTermPos	 pos;
-	int		 k;
 
-	if (vt->last.row < 0 || vt->last.row >= vt->rows ||
-	    vt->last.col + vt->last.width != vt->cols)
-		return 0;
-	vterm_state_get_cursorpos(vt->state, &pos);
-	if (pos.row != vt->last.row || pos.col != vt->cols - 1)
-		return 0;
-	k = vt->cells->marks(vt->last.row, vt->last.col, marks, n, all,
-	    vt->cells_arg);
-	if (k < 0)
-		return 0;
-	vt->last.n = 1 + k;
-	memcpy(vt->last.chars + 1, all, (size_t)k * sizeof *all);
-	return 1;
+	return vt->cells->join(marks, n, vt->cells_arg);
 }
 
 /* Write a formatted control sequence straight to the state. */
@@ -491,33 +183,39 @@ state_printf(struct vt_state *vt, const char *fmt, ...)
 }
 
 /*
- * Create the state of a rows x cols terminal, reset, reporting to cells
- * with cells_arg and to cbs with arg.
+ * Create the state of a rows x cols terminal whose output goes to cbs with
+ * arg.  It parses nothing until the layer above attaches itself.
  */
 struct vt_state *
-vt_state_new(int rows, int cols, const struct vt_state_cells *cells,
-    void *cells_arg, const struct vt_state_cbs *cbs, void *arg)
+vt_state_new(int rows, int cols, const struct vt_state_cbs *cbs, void *arg)
 {
 	struct vt_state	*vt;
 
 	vt = xcalloc(1, sizeof *vt);
-	vt->cells = cells;
-	vt->cells_arg = cells_arg;
 	vt->cbs = cbs;
 	vt->arg = arg;
 	vt->rows = rows;
 	vt->cols = cols;
-	vt->last.row = -1;
-	vt->cursor_visible = 1;
 	vt->filter = vt_filter_new(&vt_state_filter_cbs, vt);
-
 	vt->vterm = vterm_new_with_allocator(rows, cols, &vt_allocator, NULL);
 	vterm_set_utf8(vt->vterm, 1);
 	vt->state = vterm_obtain_state(vt->vterm);
-	vterm_state_set_callbacks(vt->state, &vt_state_lib_cbs, vt);
 	vterm_output_set_callback(vt->vterm, state_output, vt);
-	vterm_state_reset(vt->state, 1);
 	return vt;
+}
+
+/*
+ * Attach the layer above: parsing calls cells->vterm with arg from now on,
+ * and the state is reset, which it hears too.
+ */
+void
+vt_state_attach(struct vt_state *vt, const struct vt_state_cells *cells,
+    void *arg)
+{
+	vt->cells = cells;
+	vt->cells_arg = arg;
+	vterm_state_set_callbacks(vt->state, cells->vterm, arg);
+	vterm_state_reset(vt->state, 1);
 }
 
 /* Free a state, its VTerm and its filter. */
@@ -540,13 +238,15 @@ vt_state_feed(struct vt_state *vt, const uint8_t *buf, size_t len)
 
 /*
  * Make the state ready for a new program: a sequence the last one left
- * half sent is dropped, the alternate screen left, and the pen, modes
- * (keys, mouse, paste, origin, insert, wrap, reverse video, margins) and
- * charsets set back to a new terminal's; the cursor stays where it was,
- * which goes into row and col.  The newline mode (LNM) is the caller's.
+ * half sent is dropped, the alternate screen left if it is shown, and the
+ * pen, modes (keys, mouse, paste, origin, insert, wrap, reverse video,
+ * margins) and charsets set back to a new terminal's; the cursor stays
+ * where it was, which goes into row and col.  The newline mode (LNM) is
+ * the caller's.
  */
 void
-vt_state_reset_program(struct vt_state *vt, int *row, int *col)
+vt_state_reset_program(struct vt_state *vt, int altscreen, int *row,
+    int *col)
 {
 	static const char	modes[] =
 	    "\033[m"			/* the pen */
@@ -566,13 +266,12 @@ vt_state_reset_program(struct vt_state *vt, int *row, int *col)
 	VTermPos	pos;
 
 	vt_filter_reset(vt->filter);
-	if (vt->altscreen)
+	if (altscreen)
 		vt_state_write(vt, "\033[?1049l", 8);
 	vterm_state_get_cursorpos(vt->state, &pos);
 	vt_state_write(vt, modes, sizeof modes - 1);
 	/* Origin mode and margins moved the cursor: back where it was. */
 	state_printf(vt, "\033[%d;%dH", pos.row + 1, pos.col + 1);
-	vt->last.n = 0;
 	*row = pos.row;
 	*col = pos.col;
 }
@@ -611,7 +310,10 @@ region_fix(struct vt_state *vt, const char *query, char final,
 		    before.col + 1);
 }
 
-/* Change the size, the cells following as VTermScreen's would. */
+/*
+ * Change the size; the layer above resizes the cells inside, as
+ * VTermScreen does, and says if the cursor lost its pending wrap.
+ */
 void
 vt_state_resize(struct vt_state *vt, int rows, int cols)
 {
@@ -622,6 +324,8 @@ vt_state_resize(struct vt_state *vt, int rows, int cols)
 	shrink = rows < vt->rows || cols < vt->cols;
 	vt->fix_phantom = 0;
 	vterm_set_size(vt->vterm, rows, cols);
+	vt->rows = rows;
+	vt->cols = cols;
 	if (vt->fix_phantom) {
 		/* VTermScreen's cursor moved and lost its pending wrap. */
 		vterm_state_get_cursorpos(vt->state, &pos);
@@ -634,8 +338,29 @@ vt_state_resize(struct vt_state *vt, int rows, int cols)
 	vt_state_write(vt, "", 0);
 }
 
-/* Return the cursor position, on screen, and its visibility. */
-int
+/*
+ * Note, from inside a resize, that the cells moved the cursor up and so
+ * VTermScreen's would have lost its pending wrap: the resize drops it.
+ */
+void
+vt_state_wrap_lost(struct vt_state *vt)
+{
+	vt->fix_phantom = 1;
+}
+
+/* Return the cursor position as it is, on screen or not. */
+void
+vt_state_position(const struct vt_state *vt, int *row, int *col)
+{
+	VTermPos	pos;
+
+	vterm_state_get_cursorpos(vt->state, &pos);
+	*row = pos.row;
+	*col = pos.col;
+}
+
+/* Return the cursor position, brought on screen. */
+void
 vt_state_cursor(const struct vt_state *vt, int *row, int *col)
 {
 	VTermPos	pos;
@@ -653,28 +378,6 @@ vt_state_cursor(const struct vt_state *vt, int *row, int *col)
 		*row = pos.row;
 	if (col != NULL)
 		*col = pos.col;
-	return vt->cursor_visible;
-}
-
-/* Return non-zero while the alternate screen is shown. */
-int
-vt_state_altscreen(const struct vt_state *vt)
-{
-	return vt->altscreen;
-}
-
-/* Return non-zero while DECSCNM reverses the whole display. */
-int
-vt_state_reverse(const struct vt_state *vt)
-{
-	return vt->reverse;
-}
-
-/* Return the mouse mode the child asked for (0: none). */
-int
-vt_state_mouse_mode(const struct vt_state *vt)
-{
-	return vt->mouse;
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,8 +428,6 @@ vt_state_mouse(struct vt_state *vt, int row, int col, int button, int press,
 {
 	VTermModifier	m = (VTermModifier)(mods & VTERM_ALL_MODS_MASK);
 
-	if (vt->mouse == 0)
-		return;
 	if (row < 0)
 		row = 0;
 	if (row >= vt->rows)

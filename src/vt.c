@@ -1,12 +1,12 @@
 /*
  * vt.c: the emulator's API (vt.h), its top layer: it puts the three layers
  * below together (vt.h lists them) and answers for them.  A vt owns one
- * grid, the cells (vt-grid.c), and one state (vt-state.c), which owns the
- * byte filter (vt-filter.c); the state's cell callbacks go to the grid, its
- * owner's callbacks here.  This file keeps the title, cleaned of controls
- * and malformed UTF-8, and makes the choices that are the API's: the
- * limits on the size, Ctrl and Alt on characters, what a paste may carry,
- * and where the cursor starts after a program is reset.
+ * state (vt-state.c), which owns the byte filter (vt-filter.c), and one
+ * grid (vt-grid.c), which attaches itself to the state; the state's output
+ * and the grid's title and BEL come here.  This file keeps the title,
+ * cleaned of controls and malformed UTF-8, and makes the choices that are
+ * the API's: the limits on the size, Ctrl and Alt on characters, what a
+ * paste may carry, and where the cursor starts after a program is reset.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,8 +19,8 @@
 #include "xmalloc.h"
 
 struct vt {
-	struct vt_grid	*grid;
 	struct vt_state	*state;
+	struct vt_grid	*grid;
 	struct vt_cbs	 cbs;
 	void		*arg;
 	char		*title;
@@ -30,9 +30,11 @@ static void	owner_output(const char *, size_t, void *);
 static void	owner_title(const char *, void *);
 static void	owner_bell(void *);
 
-/* What the state tells the vt's owner, through this file. */
-static const struct vt_state_cbs vt_owner_cbs = {
-	.output = owner_output,
+/* What the state and the grid tell the vt's owner, through this file. */
+static const struct vt_state_cbs vt_state_owner = {
+	.output = owner_output
+};
+static const struct vt_grid_cbs vt_grid_owner = {
 	.title = owner_title,
 	.bell = owner_bell
 };
@@ -132,9 +134,9 @@ vt_new(int rows, int cols, int scrollback_lines, const struct vt_cbs *cbs,
 	rows = clamp_dim(rows, VT_MIN_ROWS);
 	cols = clamp_dim(cols, VT_MIN_COLS);
 	vt->title = xstrdup("");
-	vt->grid = vt_grid_new(rows, cols, scrollback_lines);
-	vt->state = vt_state_new(rows, cols, &vt_grid_cells, vt->grid,
-	    &vt_owner_cbs, vt);
+	vt->state = vt_state_new(rows, cols, &vt_state_owner, vt);
+	vt->grid = vt_grid_new(vt->state, rows, cols, scrollback_lines,
+	    &vt_grid_owner, vt);
 	vt_grid_mark_all_dirty(vt->grid);
 	return vt;
 }
@@ -172,9 +174,11 @@ vt_reset_program(struct vt *vt)
 {
 	int	row, col;
 
-	vt_state_reset_program(vt->state, &row, &col);
+	vt_state_reset_program(vt->state, vt_grid_altscreen(vt->grid), &row,
+	    &col);
 	if (col > 0 || !vt_grid_row_blank(vt->grid, row))
 		vt_state_write(vt->state, "\r\n", 2);
+	vt_grid_forget_glyph(vt->grid);
 	if (vt->title[0] != '\0') {
 		vt->title[0] = '\0';
 		if (vt->cbs.title != NULL)
@@ -249,7 +253,8 @@ vt_is_combining(uint32_t cp)
 int
 vt_cursor(const struct vt *vt, int *row, int *col)
 {
-	return vt_state_cursor(vt->state, row, col);
+	vt_state_cursor(vt->state, row, col);
+	return vt_grid_cursor_visible(vt->grid);
 }
 
 /* Return the title (OSC 0/2), "" if none was set. */
@@ -263,21 +268,21 @@ vt_title(const struct vt *vt)
 int
 vt_altscreen(const struct vt *vt)
 {
-	return vt_state_altscreen(vt->state);
+	return vt_grid_altscreen(vt->grid);
 }
 
 /* Return non-zero while DECSCNM reverses the whole display. */
 int
 vt_reverse_video(const struct vt *vt)
 {
-	return vt_state_reverse(vt->state);
+	return vt_grid_reverse(vt->grid);
 }
 
 /* Return the mouse mode the child asked for (0: none). */
 int
 vt_mouse_mode(const struct vt *vt)
 {
-	return vt_state_mouse_mode(vt->state);
+	return vt_grid_mouse_mode(vt->grid);
 }
 
 /* Return non-zero if a row changed since vt_clear_dirty(). */
@@ -432,5 +437,7 @@ void
 vt_send_mouse(struct vt *vt, int row, int col, int button, int press,
     int motion, unsigned int mods)
 {
+	if (vt_grid_mouse_mode(vt->grid) == 0)
+		return;
 	vt_state_mouse(vt->state, row, col, button, press, motion, mods);
 }
