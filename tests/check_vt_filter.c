@@ -122,11 +122,12 @@ feed(struct vt_filter *f, const char *s)
 static void
 assert_bytes(const struct xbuf *buf, const char *want, size_t len)
 {
-	char	*got, *exp;
+	const char	*s = buf->s != NULL ? buf->s : "";
+	char		*got, *exp;
 
-	got = textesc_visible(buf->s != NULL ? buf->s : "", buf->len);
+	got = textesc_visible(s, buf->len);
 	exp = textesc_visible(want, len);
-	ck_assert_msg(buf->len == len && memcmp(buf->s, want, len) == 0,
+	ck_assert_msg(buf->len == len && memcmp(s, want, len) == 0,
 	    "got \"%s\", want \"%s\"", got, exp);
 	free(got);
 	free(exp);
