@@ -111,6 +111,25 @@ above_forget(struct above *a)
 	a->njoined = 0;
 }
 
+static struct above	 up;	/* what each test's filter told */
+static struct vt_filter	*flt;	/* each test's filter */
+
+/* Give each test a new filter under a fake layer that has seen nothing. */
+static void
+setup(void)
+{
+	memset(&up, 0, sizeof up);
+	flt = vt_filter_new(&above_cbs, &up);
+}
+
+/* Free the test's filter and what the layer above kept. */
+static void
+teardown(void)
+{
+	vt_filter_free(flt);
+	above_forget(&up);
+}
+
 /* Feed a NUL-terminated string. */
 static void
 feed(struct vt_filter *f, const char *s)
@@ -143,201 +162,155 @@ assert_str(const struct xbuf *buf, const char *want)
 /* ASCII and C0 pass unchanged, in one write at the end of the feed. */
 START_TEST(test_ascii)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "hello\r\n\tworld");
-	assert_str(&a.out, "hello\r\n\tworld");
-	ck_assert_int_eq(a.writes, 1);
-	ck_assert_int_eq(a.join_asked, 0);
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "hello\r\n\tworld");
+	assert_str(&up.out, "hello\r\n\tworld");
+	ck_assert_int_eq(up.writes, 1);
+	ck_assert_int_eq(up.join_asked, 0);
 }
 END_TEST
 
 /* A UTF-8 character split across feeds is held back and written whole. */
 START_TEST(test_utf8_split)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "a\xc3");
-	assert_str(&a.out, "a");
+	feed(flt, "a\xc3");
+	assert_str(&up.out, "a");
 	/* ASCII after non-ASCII in a write: a NUL, so G0 applies to it. */
-	feed(f, "\xa9" "b");
-	assert_bytes(&a.out, "a\xc3\xa9\0b", 5);
-	feed(f, "\xc3\xa9");
-	feed(f, "c");
-	assert_bytes(&a.out, "a\xc3\xa9\0b\xc3\xa9" "c", 8);
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "\xa9" "b");
+	assert_bytes(&up.out, "a\xc3\xa9\0b", 5);
+	feed(flt, "\xc3\xa9");
+	feed(flt, "c");
+	assert_bytes(&up.out, "a\xc3\xa9\0b\xc3\xa9" "c", 8);
 }
 END_TEST
 
 /* Malformed UTF-8 and C1 code points become U+FFFD. */
 START_TEST(test_utf8_bad)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "\xff");
-	assert_str(&a.out, "\xef\xbf\xbd");
-	above_forget(&a);
-	feed(f, "\xc2\x85");		/* U+0085, NEL */
-	assert_str(&a.out, "\xef\xbf\xbd");
-	above_forget(&a);
-	feed(f, "\xe0\x80\x80");	/* overlong */
-	ck_assert_ptr_nonnull(strstr(a.out.s, "\xef\xbf\xbd"));
-	ck_assert_ptr_null(strstr(a.out.s, "\xe0"));
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "\xff");
+	assert_str(&up.out, "\xef\xbf\xbd");
+	above_forget(&up);
+	feed(flt, "\xc2\x85");		/* U+0085, NEL */
+	assert_str(&up.out, "\xef\xbf\xbd");
+	above_forget(&up);
+	feed(flt, "\xe0\x80\x80");	/* overlong */
+	ck_assert_ptr_nonnull(strstr(up.out.s, "\xef\xbf\xbd"));
+	ck_assert_ptr_null(strstr(up.out.s, "\xe0"));
 }
 END_TEST
 
 /* REP asks for the last glyph and writes copies, at most max of them. */
 START_TEST(test_rep)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	a.glyph[0] = 'e';
-	a.glyph[1] = 0x301;
-	a.nglyph = 2;
-	a.max = 3;
-	feed(f, "ab\033[2b");
-	ck_assert_int_eq(a.glyph_asked, 1);
-	assert_str(&a.out, "abe\xcc\x81" "e\xcc\x81");
-	above_forget(&a);
-	feed(f, "\033[9b");
-	assert_str(&a.out, "e\xcc\x81" "e\xcc\x81" "e\xcc\x81");
-	above_forget(&a);
-	a.nglyph = 0;			/* nothing to repeat */
-	feed(f, "\033[4bz");
-	ck_assert_int_eq(a.glyph_asked, 1);
-	assert_str(&a.out, "z");
-	vt_filter_free(f);
-	above_forget(&a);
+	up.glyph[0] = 'e';
+	up.glyph[1] = 0x301;
+	up.nglyph = 2;
+	up.max = 3;
+	feed(flt, "ab\033[2b");
+	ck_assert_int_eq(up.glyph_asked, 1);
+	assert_str(&up.out, "abe\xcc\x81" "e\xcc\x81");
+	above_forget(&up);
+	feed(flt, "\033[9b");
+	assert_str(&up.out, "e\xcc\x81" "e\xcc\x81" "e\xcc\x81");
+	above_forget(&up);
+	up.nglyph = 0;			/* nothing to repeat */
+	feed(flt, "\033[4bz");
+	ck_assert_int_eq(up.glyph_asked, 1);
+	assert_str(&up.out, "z");
 }
 END_TEST
 
 /* Marks that start a feed after a glyph are offered to the layer above. */
 START_TEST(test_marks_join)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "a");
-	above_forget(&a);
-	a.join_ok = 1;
-	feed(f, "\xcc\x81\xcc\x82z");
-	ck_assert_int_eq(a.join_asked, 1);
-	ck_assert_int_eq(a.njoined, 2);
-	ck_assert_uint_eq(a.joined[0], 0x301);
-	ck_assert_uint_eq(a.joined[1], 0x302);
-	assert_str(&a.out, "z");	/* joined: the marks are not written */
+	feed(flt, "a");
+	above_forget(&up);
+	up.join_ok = 1;
+	feed(flt, "\xcc\x81\xcc\x82z");
+	ck_assert_int_eq(up.join_asked, 1);
+	ck_assert_int_eq(up.njoined, 2);
+	ck_assert_uint_eq(up.joined[0], 0x301);
+	ck_assert_uint_eq(up.joined[1], 0x302);
+	assert_str(&up.out, "z");	/* joined: the marks are not written */
 
 	/* Not joined: the marks are fed as they are. */
-	above_forget(&a);
-	a.join_ok = 0;
-	feed(f, "\xcc\x81z");
-	ck_assert_int_eq(a.join_asked, 1);
-	assert_bytes(&a.out, "\xcc\x81\0z", 4);
+	above_forget(&up);
+	up.join_ok = 0;
+	feed(flt, "\xcc\x81z");
+	ck_assert_int_eq(up.join_asked, 1);
+	assert_bytes(&up.out, "\xcc\x81\0z", 4);
 
 	/* The last feed ended with an escape sequence: nothing is asked. */
-	feed(f, "a\033[m");
-	above_forget(&a);
-	feed(f, "\xcc\x81");
-	ck_assert_int_eq(a.join_asked, 0);
-	assert_str(&a.out, "\xcc\x81");
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "a\033[m");
+	above_forget(&up);
+	feed(flt, "\xcc\x81");
+	ck_assert_int_eq(up.join_asked, 0);
+	assert_str(&up.out, "\xcc\x81");
 }
 END_TEST
 
 /* More marks than a cell keeps: all are taken, the first ones offered. */
 START_TEST(test_marks_many)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
 	char			 buf[64] = "";
 	int			 i;
 
 	for (i = 0; i < VT_GLYPH_MARKS + 3; i++)
 		strcat(buf, "\xcc\x81");
-	feed(f, "a");
-	above_forget(&a);
-	a.join_ok = 1;
-	feed(f, buf);
-	ck_assert_int_eq(a.njoined, VT_GLYPH_MARKS);
-	ck_assert_uint_eq(a.out.len, 0);
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "a");
+	above_forget(&up);
+	up.join_ok = 1;
+	feed(flt, buf);
+	ck_assert_int_eq(up.njoined, VT_GLYPH_MARKS);
+	ck_assert_uint_eq(up.out.len, 0);
 }
 END_TEST
 
 /* A DECRQSS that 0.1.4 cannot answer is answered here, and not passed. */
 START_TEST(test_decrqss)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "x\033P$qz\033\\");
-	assert_str(&a.reply, "\033P0$r\033\\");
-	assert_str(&a.out, "x");
+	feed(flt, "x\033P$qz\033\\");
+	assert_str(&up.reply, "\033P0$r\033\\");
+	assert_str(&up.out, "x");
 	/* What came before the question was written before the answer. */
-	ck_assert_int_eq(a.writes, 1);
-	above_forget(&a);
-	feed(f, "\033P$qm\033\\");
-	assert_str(&a.reply, "");
-	assert_str(&a.out, "\033P$qm\033\\");
-	vt_filter_free(f);
-	above_forget(&a);
+	ck_assert_int_eq(up.writes, 1);
+	above_forget(&up);
+	feed(flt, "\033P$qm\033\\");
+	assert_str(&up.reply, "");
+	assert_str(&up.out, "\033P$qm\033\\");
 }
 END_TEST
 
 /* An OSC string split across feeds reaches the parser whole. */
 START_TEST(test_string_split)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "\033]0;ti");
-	ck_assert_int_eq(a.writes, 0);
-	feed(f, "tle\007");
-	ck_assert_int_eq(a.writes, 1);
-	assert_str(&a.out, "\033]0;title\033\\");
-	above_forget(&a);
-	feed(f, "a\033_secret\033\\b");	/* APC: swallowed */
-	assert_str(&a.out, "ab");
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "\033]0;ti");
+	ck_assert_int_eq(up.writes, 0);
+	feed(flt, "tle\007");
+	ck_assert_int_eq(up.writes, 1);
+	assert_str(&up.out, "\033]0;title\033\\");
+	above_forget(&up);
+	feed(flt, "a\033_secret\033\\b");	/* APC: swallowed */
+	assert_str(&up.out, "ab");
 }
 END_TEST
 
 /* CSI sequences are written again from their parsed form. */
 START_TEST(test_csi)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "\033[38:2::1:2:3m");	/* the colour space id goes */
-	assert_str(&a.out, "\033[38:2:1:2:3m");
-	above_forget(&a);
-	feed(f, "\033[38m");		/* an empty palette parameter */
-	assert_str(&a.out, "\033[38;m");
-	above_forget(&a);
-	feed(f, "\033[99999999999H");	/* parameters saturate */
-	assert_str(&a.out, "\033[9999999H");
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "\033[38:2::1:2:3m");	/* the colour space id goes */
+	assert_str(&up.out, "\033[38:2:1:2:3m");
+	above_forget(&up);
+	feed(flt, "\033[38m");		/* an empty palette parameter */
+	assert_str(&up.out, "\033[38;m");
+	above_forget(&up);
+	feed(flt, "\033[99999999999H");	/* parameters saturate */
+	assert_str(&up.out, "\033[9999999H");
 }
 END_TEST
 
 /* A long feed goes in several writes, none of which splits a sequence. */
 START_TEST(test_chunks)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
 	size_t			 n = 200000, i;
 	char			*s;
 	int			 k;
@@ -345,48 +318,41 @@ START_TEST(test_chunks)
 	s = xmalloc(n + 8);
 	memset(s, 'a', n);
 	memcpy(s + 65534, "\033[31m", 5);
-	vt_filter_feed(f, (const uint8_t *)s, n);
-	ck_assert_int_gt(a.writes, 1);
-	ck_assert_int_le(a.writes, WRITES_MAX);
-	ck_assert_uint_eq(a.out.len, n);
-	ck_assert(memcmp(a.out.s, s, n) == 0);
-	for (k = 0; k < a.writes; k++) {
-		for (i = 0; i < a.wlen[k]; i++)
-			if (a.write[k][i] == '\033')
+	vt_filter_feed(flt, (const uint8_t *)s, n);
+	ck_assert_int_gt(up.writes, 1);
+	ck_assert_int_le(up.writes, WRITES_MAX);
+	ck_assert_uint_eq(up.out.len, n);
+	ck_assert(memcmp(up.out.s, s, n) == 0);
+	for (k = 0; k < up.writes; k++) {
+		for (i = 0; i < up.wlen[k]; i++)
+			if (up.write[k][i] == '\033')
 				break;
-		if (i < a.wlen[k])
-			ck_assert_msg(a.wlen[k] - i >= 5 &&
-			    memcmp(a.write[k] + i, "\033[31m", 5) == 0,
+		if (i < up.wlen[k])
+			ck_assert_msg(up.wlen[k] - i >= 5 &&
+			    memcmp(up.write[k] + i, "\033[31m", 5) == 0,
 			    "write %d splits the sequence", k);
 	}
 	free(s);
-	vt_filter_free(f);
-	above_forget(&a);
 }
 END_TEST
 
 /* A reset drops what the last program left half sent. */
 START_TEST(test_reset)
 {
-	struct above		 a = { 0 };
-	struct vt_filter	*f = vt_filter_new(&above_cbs, &a);
-
-	feed(f, "\033[1");
-	vt_filter_reset(f);
-	feed(f, "m");
-	assert_str(&a.out, "m");
-	above_forget(&a);
-	feed(f, "\xc3");
-	vt_filter_reset(f);
-	feed(f, "b");
-	assert_str(&a.out, "b");
-	above_forget(&a);
-	feed(f, "\033]0;half");
-	vt_filter_reset(f);
-	feed(f, "c\007");
-	assert_str(&a.out, "c\007");
-	vt_filter_free(f);
-	above_forget(&a);
+	feed(flt, "\033[1");
+	vt_filter_reset(flt);
+	feed(flt, "m");
+	assert_str(&up.out, "m");
+	above_forget(&up);
+	feed(flt, "\xc3");
+	vt_filter_reset(flt);
+	feed(flt, "b");
+	assert_str(&up.out, "b");
+	above_forget(&up);
+	feed(flt, "\033]0;half");
+	vt_filter_reset(flt);
+	feed(flt, "c\007");
+	assert_str(&up.out, "c\007");
 }
 END_TEST
 
@@ -412,6 +378,7 @@ vt_filter_suite(void)
 	Suite	*s = suite_create("vt_filter");
 	TCase	*tc = tcase_create("filter");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_ascii);
 	tcase_add_test(tc, test_utf8_split);
 	tcase_add_test(tc, test_utf8_bad);
