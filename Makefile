@@ -72,6 +72,7 @@ LIB_SRCS = \
 	src/pty.c \
 	src/vt.c \
 	src/vt-filter.c \
+	src/vt-state.c \
 	src/vt-grid.c \
 	src/session.c \
 	src/sessionsh.c \
@@ -153,9 +154,9 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/entropy.o $(B)/utf8.o \
 	    $(B)/name.o $(B)/rxbound.o
-# The emulator is three files (vt-private.h says who owns what).
-VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
-CHECK_SUITES = loop child pty vt session job cmd keys lineedit rawtext \
+# The emulator is four layers: bytes, state, grid, API (vt.h lists them).
+VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-state.o $(B)/vt-grid.o
+CHECK_SUITES = loop child pty vt vt_filter session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
 	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield proc
 # What a test needs from outside the tree (tests/need.h): looked up in
@@ -172,6 +173,9 @@ check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_child_OBJS   = $(BASE_OBJS) $(B)/child.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/child.o $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
+# The emulator's byte filter alone, through src/vt-filter.h.
+check_vt_filter_OBJS = $(BASE_OBJS) $(B)/vt-filter.o
+$(B)/tests/check_vt_filter.o: CHECK_CFLAGS += -Isrc
 check_session_OBJS = $(check_job_OBJS)
 check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(VT_OBJS) \
