@@ -147,6 +147,7 @@ LIB_SRCS = \
 	src/deck.c \
 	src/ctlconn.c \
 	src/mcp.c \
+	src/mcp-main.c \
 	src/mcp-tools.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
@@ -209,8 +210,8 @@ check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
-# mcp.o holds mcp_main() too (ctlconn, outfd, the deck's socket path), so
-# the rest comes out of the archive, as for the fuzz targets.
+# What mcp.o needs besides comes out of the archive, as for the fuzz
+# targets.
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
