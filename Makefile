@@ -110,6 +110,10 @@ LIB_SRCS = \
 	src/cmd-stack.c \
 	src/cmd-browser.c \
 	src/ctl.c \
+	src/ctl-socket.c \
+	src/ctl-stream.c \
+	src/ctl-events.c \
+	src/ctl-wait.c \
 	src/ctl-client.c \
 	src/keys.c \
 	src/input.c \
