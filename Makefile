@@ -201,6 +201,8 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
+# Keys that run commands: the command table under the bindings.
+check_cmdkeys_OBJS = $(check_cmd_OBJS)
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
 		     $(B)/tests/jsonread.o

@@ -2,7 +2,9 @@
  * ui.c: the front end's top floor: setup, input, focus, the selection,
  * job events and quitting.  Keys go to the open mode (through ui-mode.c)
  * when there is one, to the selected job's emulator in focus mode, else
- * to the line editor and bindings at the prompt.  Job events only mark
+ * to the bindings at the prompt (a key runs its command line as a typed
+ * !line; the screen's commands come back through ui_client_screen()) and
+ * the line editor.  Job events only mark
  * what needs drawing; ui-frame.c draws it in the before-sleep hook.  The
  * files below reach this one through struct ui_calls (ui_calls below).
  */
