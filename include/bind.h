@@ -23,8 +23,9 @@
  * tmux's: "C-t", "Enter", "PageUp", "S-Home", "F5", "g", "Space".
  *
  * Ownership: the caller owns a struct bind (bind_new/bind_free); the table
- * is static; bind_key_name() writes into the caller's buffer; the lines bind_command() and bind_command_nth() return are the bind's,
- * valid until its keys change.
+ * is static; bind_key_name() writes into the caller's buffer; the lines
+ * bind_command() and bind_command_nth() return are the bind's, valid until
+ * its keys change.
  */
 #ifndef JOBDECK_BIND_H
 #define JOBDECK_BIND_H

@@ -10,97 +10,40 @@
 
 static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
 
-const struct cmd_entry cmd_next_job_entry = {
-	.name = "next-job",
-	.args = "",
-	.help = "select the next job of the panel",
-	.flags = CMD_SCREEN,
-	.screen = BIND_NEXT_JOB,
-	.exec = cmd_screen_exec,
-};
+/* A screen command: its name, the action it asks for, its help. */
+#define CMD_SCREEN_ENTRY(n, a, h) {					\
+	.name = (n),							\
+	.args = "",							\
+	.help = (h),							\
+	.flags = CMD_SCREEN,						\
+	.screen = (a),							\
+	.exec = cmd_screen_exec,					\
+}
 
-const struct cmd_entry cmd_prev_job_entry = {
-	.name = "prev-job",
-	.args = "",
-	.help = "select the previous job of the panel",
-	.flags = CMD_SCREEN,
-	.screen = BIND_PREV_JOB,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_scroll_up_entry = {
-	.name = "scroll-up",
-	.args = "",
-	.help = "scroll the selected pane a page back (past its ring, its log "
-	    "opens)",
-	.flags = CMD_SCREEN,
-	.screen = BIND_SCROLL_UP,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_scroll_down_entry = {
-	.name = "scroll-down",
-	.args = "",
-	.help = "scroll the selected pane a page forward",
-	.flags = CMD_SCREEN,
-	.screen = BIND_SCROLL_DOWN,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_scroll_top_entry = {
-	.name = "scroll-top",
-	.args = "",
-	.help = "scroll the selected pane to its oldest line (its log's first "
-	    "when the store holds more)",
-	.flags = CMD_SCREEN,
-	.screen = BIND_SCROLL_TOP,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_scroll_bottom_entry = {
-	.name = "scroll-bottom",
-	.args = "",
-	.help = "scroll the selected pane back to its live screen",
-	.flags = CMD_SCREEN,
-	.screen = BIND_SCROLL_BOTTOM,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_zoom_entry = {
-	.name = "zoom",
-	.args = "",
-	.help = "hide the panel, or show it again",
-	.flags = CMD_SCREEN,
-	.screen = BIND_ZOOM,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_copy_mode_entry = {
-	.name = "copy-mode",
-	.args = "",
-	.help = "copy mode on the selected pane",
-	.flags = CMD_SCREEN,
-	.screen = BIND_COPY_MODE,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_search_entry = {
-	.name = "search",
-	.args = "",
-	.help = "copy mode on the selected pane, typing a search",
-	.flags = CMD_SCREEN,
-	.screen = BIND_SEARCH_PANE,
-	.exec = cmd_screen_exec,
-};
-
-const struct cmd_entry cmd_redraw_entry = {
-	.name = "redraw",
-	.args = "",
-	.help = "draw the whole screen again",
-	.flags = CMD_SCREEN,
-	.screen = BIND_REDRAW,
-	.exec = cmd_screen_exec,
-};
+const struct cmd_entry cmd_next_job_entry = CMD_SCREEN_ENTRY("next-job",
+    BIND_NEXT_JOB, "select the next job of the panel");
+const struct cmd_entry cmd_prev_job_entry = CMD_SCREEN_ENTRY("prev-job",
+    BIND_PREV_JOB, "select the previous job of the panel");
+const struct cmd_entry cmd_scroll_up_entry = CMD_SCREEN_ENTRY("scroll-up",
+    BIND_SCROLL_UP, "scroll the selected pane a page back (past its ring, "
+    "its log opens)");
+const struct cmd_entry cmd_scroll_down_entry = CMD_SCREEN_ENTRY(
+    "scroll-down", BIND_SCROLL_DOWN, "scroll the selected pane a page "
+    "forward");
+const struct cmd_entry cmd_scroll_top_entry = CMD_SCREEN_ENTRY("scroll-top",
+    BIND_SCROLL_TOP, "scroll the selected pane to its oldest line (its "
+    "log's first when the store holds more)");
+const struct cmd_entry cmd_scroll_bottom_entry = CMD_SCREEN_ENTRY(
+    "scroll-bottom", BIND_SCROLL_BOTTOM, "scroll the selected pane back to "
+    "its live screen");
+const struct cmd_entry cmd_zoom_entry = CMD_SCREEN_ENTRY("zoom", BIND_ZOOM,
+    "hide the panel, or show it again");
+const struct cmd_entry cmd_copy_mode_entry = CMD_SCREEN_ENTRY("copy-mode",
+    BIND_COPY_MODE, "copy mode on the selected pane");
+const struct cmd_entry cmd_search_entry = CMD_SCREEN_ENTRY("search",
+    BIND_SEARCH_PANE, "copy mode on the selected pane, typing a search");
+const struct cmd_entry cmd_redraw_entry = CMD_SCREEN_ENTRY("redraw",
+    BIND_REDRAW, "draw the whole screen again");
 
 /* Ask the client's screen for the command's action (it has one). */
 static void

@@ -42,6 +42,25 @@ keys_start(const char *text)
 }
 
 /*
+ * --check-config on a configuration holding text exits 2 and says want,
+ * after the file's name.
+ */
+static void
+keys_check_fails(const char *text, const char *want)
+{
+	char		 out[32768], args[256], line[512];
+	const char	*path;
+
+	path = e2e_cfg_write("config.toml", text);
+	snprintf(args, sizeof args, "--check-config -c %s", path);
+	ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
+	snprintf(line, sizeof line, "%s%s", path, want);
+	ck_assert_msg(strstr(out, line) != NULL, "want: %s\ngot: %s", line,
+	    out);
+	e2e_cfg_remove();
+}
+
+/*
  * [keys] next-job = "C-g", zoom = "F5": !help lists them; C-g selects the
  * next job and C-n, its old key, no longer does.
  */
@@ -109,19 +128,11 @@ START_TEST(test_bad_keys)
 		{ "[keys]\nfocus = \"F5\"\n",
 		  ":2:9: the focus key must be a character key such as C-t" },
 	};
-	char		 out[32768], args[256], want[512];
-	const char	*path;
+	char		 out[32768];
 	size_t		 i;
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		path = e2e_cfg_write("config.toml", cases[i].text);
-		snprintf(args, sizeof args, "--check-config -c %s", path);
-		ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
-		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
-		ck_assert_msg(strstr(out, want) != NULL, "want: %s\ngot: %s",
-		    want, out);
-		e2e_cfg_remove();
-	}
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		keys_check_fails(cases[i].text, cases[i].want);
 	/* --help-config lists [keys]. */
 	ck_assert_int_eq(e2e_batch("--help-config", out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "[keys.copy]") != NULL, "got: %s", out);
@@ -292,26 +303,26 @@ START_TEST(test_bound_commands)
 		{ "[keys]\nzoom = \"F5\"\n\"logz 1\" = \"F3\"\n",
 		  ":3:1: unknown action 'logz 1' in [keys] (did you mean "
 		  "'logs'?)" },
-		{ "[keys]\n\"kill-all 3\" = \"F3\"\n",
-		  ":2:1: kill-all 3 in [keys]: usage: !kill-all" },
+		{ "[settings]\nbell = true\n[keys]\nzoom = \"F5\"\n"
+		  "  \"kill-all 3\" = \"F3\"\n",
+		  ":5:3: kill-all 3 in [keys]: usage: !kill-all" },
+		{ "[keys]\n\"spawn --frob x\" = \"F3\"\n",
+		  ":2:1: spawn --frob x in [keys]: spawn: unknown option: "
+		  "--frob" },
+		{ "[keys.view]\n\"logs 1\" = \"F3\"\n",
+		  ":2:1: unknown action 'logs 1' in [keys.view]" },
+		{ "[keys]\n\"logs 1\" = \"x\"\n",
+		  ":2:12: 'x' is typed text at the prompt: bind a control or "
+		  "named key" },
 	};
 	const char *const	 zoom[] = { "zoom", NULL };
 	struct term		*t;
-	char			 out[32768], args[256], want[512], run[1024];
-	char			*reply;
-	const char		*path;
+	char			 want[512], run[1024], *reply;
 	size_t			 i;
 	int			 status;
 
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		path = e2e_cfg_write("config.toml", bad[i].text);
-		snprintf(args, sizeof args, "--check-config -c %s", path);
-		ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
-		snprintf(want, sizeof want, "%s%s", path, bad[i].want);
-		ck_assert_msg(strstr(out, want) != NULL, "want: %s\ngot: %s",
-		    want, out);
-		e2e_cfg_remove();
-	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		keys_check_fails(bad[i].text, bad[i].want);
 
 	t = keys_start("[keys]\n\"logs 1\" = \"C-o\"\n"
 	    "\"kill-all\" = \"C-x\"\n\n"
