@@ -202,6 +202,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
 # Keys that run commands: the command table under the bindings.
+CHECK_SUITES += cmdkeys
 check_cmdkeys_OBJS = $(check_cmd_OBJS)
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
