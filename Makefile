@@ -102,6 +102,7 @@ LIB_SRCS = \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
+	src/cmd-screen.c \
 	src/cmd-run.c \
 	src/cmd-ctl.c \
 	src/cmd-history.c \
@@ -193,7 +194,8 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o \
-		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
+		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
+		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
@@ -203,6 +205,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
+# Keys that run commands: the command table under the bindings.
+CHECK_SUITES += cmdkeys
+check_cmdkeys_OBJS = $(check_cmd_OBJS)
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
 		     $(B)/tests/jsonread.o
