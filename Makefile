@@ -81,6 +81,7 @@ LIB_SRCS = \
 	src/config-load.c \
 	src/config-stack.c \
 	src/config-keys.c \
+	src/config-help.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -200,7 +201,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-wait.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
-		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/toml.o $(B)/procfile.o \
+		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
@@ -242,11 +243,11 @@ check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
-		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/session.o \
+		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
-		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
+		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
