@@ -113,9 +113,7 @@ void	jobtable_release_held(struct jobtable *jt);
 void	jobtable_killed_cb(struct proc *p, void *arg);
 
 /* jobtable-schedule.c */
-int	jobtable_room(struct jobtable *jt, struct jobtable_entry *e);
-void	jobtable_enqueue(struct jobtable_entry *e);
-enum jobtable_gate jobtable_gate(struct jobtable_entry *e, int fresh);
+int	jobtable_schedule(struct jobtable_entry *e, int fresh);
 void	jobtable_start_entry(struct jobtable_entry *e);
 void	jobtable_after_exit(struct jobtable_entry *e);
 

@@ -1,7 +1,8 @@
 /*
  * jobtable-schedule.c: when the jobtable's jobs start: the policy's
  * gate, max_running, the groups' limits, the priority queue and the
- * restart backoff.
+ * restart backoff.  jobtable_schedule() is the one place a start is
+ * decided: jobtable_spawn() and every later start ask it.
  *
  * The policy (jobtable_set_policy()) is asked before every start:
  * jobtable_spawn(), the queue, jobtable_restart() and the restart
@@ -66,7 +67,7 @@ jobtable_group_room(struct jobtable *jt, struct jobtable_entry *e)
  * fewer than max_running jobs run, and fewer than its group's limit of
  * its group.
  */
-int
+static int
 jobtable_room(struct jobtable *jt, struct jobtable_entry *e)
 {
 	if (jt->max_running > 0 && jobtable_running(jt) >= jt->max_running)
@@ -84,7 +85,7 @@ jobtable_before(struct jobtable_entry *a, struct jobtable_entry *b)
 }
 
 /* Put the entry's job in the queue (the back of its priority). */
-void
+static void
 jobtable_enqueue(struct jobtable_entry *e)
 {
 	job_set_queued(e->job);
@@ -99,7 +100,7 @@ jobtable_enqueue(struct jobtable_entry *e)
  * told it cannot start ends failed with the reason as its start error;
  * subscribers hear of its end.  Returns what the policy said.
  */
-enum jobtable_gate
+static enum jobtable_gate
 jobtable_gate(struct jobtable_entry *e, int fresh)
 {
 	struct jobtable		*jt = e->jt;
@@ -146,6 +147,29 @@ jobtable_gate(struct jobtable_entry *e, int fresh)
 }
 
 /*
+ * Decide whether the entry's job starts now (fresh: it was just made, and
+ * nobody has heard of it yet), the one place where a start is decided:
+ * the policy's gate first (a job told to wait or to fail is left so, see
+ * jobtable_gate()), then the room (max_running, its group's limit); a job
+ * with no room joins the queue and subscribers are told.  Returns 1 when
+ * the caller may start it.
+ */
+int
+jobtable_schedule(struct jobtable_entry *e, int fresh)
+{
+	if (jobtable_gate(e, fresh) != JOBTABLE_GO)
+		return 0;
+	if (!jobtable_room(e->jt, e)) {
+		jobtable_enqueue(e);
+		debuglog("job %d queued: %s", job_id(e->job),
+		    job_command(e->job));
+		jobtable_emit(e->jt, JOBTABLE_QUEUED, e->job);
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * Start an entry's job again once the policy lets it (else it waits, or
  * ends failed), or queue it when there is no room for it; a job that
  * cannot start ends as failed (exit 127) with the reason in its log's
@@ -162,13 +186,8 @@ jobtable_start_entry(struct jobtable_entry *e)
 		e->start_pending = 1;
 		return;
 	}
-	if (jobtable_gate(e, 0) != JOBTABLE_GO)
+	if (!jobtable_schedule(e, 0))
 		return;
-	if (!jobtable_room(jt, e)) {
-		jobtable_enqueue(e);
-		jobtable_emit(jt, JOBTABLE_QUEUED, e->job);
-		return;
-	}
 	/* What is left of the last run in its grace goes now. */
 	if (jobtable_in_grace(e))
 		proc_kill(job_proc(e->job));

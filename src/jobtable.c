@@ -688,14 +688,8 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	job_set_reaper(job, jt->reaper, &jobtable_proc_cbs, e);
 	jt->entries[jt->count++] = e;
 
-	if (jobtable_gate(e, 1) != JOBTABLE_GO)
+	if (!jobtable_schedule(e, 1))
 		return job;
-	if (!jobtable_room(jt, e)) {
-		jobtable_enqueue(e);
-		debuglog("job %d queued: %s", id, job_command(job));
-		jobtable_emit(jt, JOBTABLE_QUEUED, job);
-		return job;
-	}
 	if (job_start(job, jt->rows, jt->cols, jt->env, cause) != 0) {
 		/* Nobody has heard of it: it goes as if never made. */
 		jt->count--;
