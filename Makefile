@@ -98,6 +98,8 @@ LIB_SRCS = \
 	src/job.c \
 	src/job-text.c \
 	src/jobtable.c \
+	src/jobtable-stop.c \
+	src/jobtable-schedule.c \
 	src/cmd.c \
 	src/jobfield.c \
 	src/cmd-job.c \
@@ -188,7 +190,8 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(VT_OBJS) \
 		     $(B)/session.o $(B)/rawtext.o $(B)/proc.o $(B)/job.o \
 		     $(B)/job-text.o \
-		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
+		     $(B)/jobtable.o $(B)/jobtable-stop.o \
+		     $(B)/jobtable-schedule.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
