@@ -88,6 +88,8 @@ LIB_SRCS = \
 	src/launch.c \
 	src/rawtext.c \
 	src/store.c \
+	src/store-reader.c \
+	src/store-lines.c \
 	src/store-meta.c \
 	src/store-id.c \
 	src/store-sweep.c \
@@ -176,8 +178,9 @@ $(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"'
 $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
 # The output store and what it needs.
-STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
-	     $(B)/store-id.o $(B)/rawtext.o
+STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
+	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
+	     $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
 check_child_OBJS   = $(BASE_OBJS) $(B)/child.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/child.o $(B)/pty.o $(B)/cgroup.o
@@ -194,7 +197,8 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/jobtable-schedule.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
-		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
+		     $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
+		     $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o \
