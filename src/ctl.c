@@ -164,7 +164,7 @@ struct ctl_client {
 	/* A log stream: logs or logs --follow. */
 	struct job	*job;		/* followed, until it ends */
 	int		 job_id;
-	struct store_reader *reader;	/* its run in the store, or NULL */
+	struct job_reader *reader;	/* its run in the store, or NULL */
 	char		*unread;	/* why its run could not be opened */
 	char		*run;		/* logs RUN: the run's id */
 	int		 exit;		/* follow's exit line, or -1 */
@@ -206,8 +206,7 @@ struct ctl_client {
  */
 struct ctl_feed {
 	struct job		*job;
-	struct store_reader	*reader;
-	char			 run[STORE_ID_LEN + 1];
+	struct job_reader	*reader;
 	struct store_mark		 mark;
 	int64_t			 quiet_at;	/* ms, 0: no partial waits */
 	struct rawtext		*rt;
@@ -744,7 +743,7 @@ ctl_client_close(struct ctl_client *c)
 	c->req_timer = c->write_timer = c->grep_timer = c->wait_timer = 0;
 	close(c->fd);
 	c->fd = -1;
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	c->reader = NULL;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
@@ -767,7 +766,7 @@ ctl_client_free(struct ctl_client *c)
 	xbuf_clear(&c->body);
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	grep_free(c->grep);
 	free(c->tail);
 	free(c->unread);
@@ -956,22 +955,21 @@ ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 }
 
 /*
- * Open the store's reader on a streamed job's run if it has one; one that
- * cannot be read keeps why, for the stream's end.
+ * Keep a reader of a streamed job's output when it reads the job's run in
+ * the store; a run that cannot be read keeps why, for the stream's end.
  */
 static void
 ctl_stream_open(struct ctl_client *c, struct job *job)
 {
-	char	*cause = NULL;
+	struct job_reader	*r;
 
-	if (c->reader != NULL || !job_logged(job))
+	if (c->reader != NULL)
 		return;
-	c->reader = store_reader_open(job_store_dir(job), job_run_id(job),
-	    &cause);
-	if (c->reader == NULL && c->unread == NULL)
-		c->unread = cause;
+	r = job_reader_open(job, 0, &c->unread);
+	if (job_reader_source(r) == JOB_SOURCE_STORE)
+		c->reader = r;
 	else
-		free(cause);
+		job_reader_close(r);
 }
 
 /* Return the lines of a streamed run now, a partial last one too. */
@@ -980,8 +978,8 @@ ctl_stream_count(struct ctl_client *c)
 {
 	if (c->reader == NULL)
 		return 0;
-	store_reader_refresh(c->reader);
-	return store_reader_count(c->reader);
+	job_reader_refresh(c->reader);
+	return job_reader_count(c->reader);
 }
 
 /*
@@ -1010,21 +1008,21 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 			c->flags |= CTL_WAITING;
 			return;
 		}
-		avail = store_reader_count(c->reader);
-		if (c->end == CTL_END_OPEN && store_reader_partial(c->reader))
-			avail--;
+		avail = c->end == CTL_END_OPEN ?
+		    job_reader_complete(c->reader) :
+		    job_reader_count(c->reader);
 		if (avail > c->end)
 			avail = c->end;
-		if (c->next < store_reader_first(c->reader))
-			c->next = store_reader_first(c->reader);
+		if (c->next < job_reader_first(c->reader))
+			c->next = job_reader_first(c->reader);
 		if (c->next >= avail) {
 			if (!refreshed) {
-				store_reader_refresh(c->reader);
+				job_reader_refresh(c->reader);
 				refreshed = 1;
 				continue;
 			}
 			if (c->end == CTL_END_OPEN &&
-			    store_reader_damage(c->reader) == NULL)
+			    job_reader_damage(c->reader) == NULL)
 				c->flags |= CTL_WAITING;
 			else
 				ctl_stream_end(c);
@@ -1032,7 +1030,7 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 		}
 		to = avail - c->next > CTL_LOG_LINES ? c->next + CTL_LOG_LINES :
 		    avail;
-		if (store_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
+		if (job_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
 		    &n) != 0 || n == 0) {
 			/* Damaged (ctl_stream_end() says so), or removed. */
 			ctl_stream_end(c);
@@ -1580,7 +1578,7 @@ ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
 static void
 ctl_feed_clear(struct ctl_feed *f)
 {
-	store_reader_close(f->reader);
+	job_reader_close(f->reader);
 	f->reader = NULL;
 	rawtext_free(f->rt);
 	f->rt = NULL;
@@ -1588,31 +1586,25 @@ ctl_feed_clear(struct ctl_feed *f)
 
 /*
  * Point a feed at the job's current run (a restart is a new run) from
- * line from on, or at a converter of its bytes when it is not logged.
+ * line from on when its reader reads the store, or else at a converter of
+ * its bytes.
  */
 static void
 ctl_feed_reset(struct ctl_feed *f, struct job *job, int64_t from)
 {
-	char	*cause = NULL;
-
 	ctl_feed_clear(f);
 	memset(&f->mark, 0, sizeof f->mark);
 	f->quiet_at = 0;
-	f->run[0] = '\0';
-	if (job_logged(job)) {
-		f->reader = store_reader_open(job_store_dir(job),
-		    job_run_id(job), &cause);
-		free(cause);
-		snprintf(f->run, sizeof f->run, "%s", job_run_id(job));
-	}
-	if (f->reader == NULL) {
+	f->reader = job_reader_open(job, 0, NULL);
+	if (job_reader_source(f->reader) != JOB_SOURCE_STORE) {
+		job_reader_close(f->reader);
+		f->reader = NULL;
 		f->rt = rawtext_new();
 		return;
 	}
 	if (from < 0) {
-		store_reader_refresh(f->reader);
-		from = store_reader_count(f->reader) -
-		    store_reader_partial(f->reader);
+		job_reader_refresh(f->reader);
+		from = job_reader_complete(f->reader);
 	}
 	f->mark.line = from;
 }
@@ -1655,9 +1647,9 @@ ctl_feed_read(struct ctl *ctl, struct ctl_feed *f, int partial)
 
 	if (f->reader == NULL)
 		return;
-	store_reader_refresh(f->reader);
-	if (store_reader_since(f->reader, &f->mark, STORE_TEXT, -1, partial,
-	    &sl, &n, NULL) == 0)
+	job_reader_refresh(f->reader);
+	if (job_reader_since(f->reader, &f->mark, -1, partial, &sl, &n,
+	    NULL) == 0)
 		ctl_broadcast_store_lines(ctl, f->job, sl, n);
 }
 
@@ -1756,7 +1748,7 @@ ctl_stream_end(struct ctl_client *c)
 	int		 code = c->exit;
 
 	if (c->reader != NULL)
-		why = store_reader_damage(c->reader);
+		why = job_reader_damage(c->reader);
 	if (why == NULL)
 		why = c->unread;
 	if (why != NULL && c->json && c->stream != CTL_STREAM_FOLLOW &&
@@ -1795,7 +1787,7 @@ ctl_stream_end(struct ctl_client *c)
 		xbuf_add(&c->out, line, strlen(line));
 		free(line);
 	}
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	c->reader = NULL;
 	c->flags &= ~(CTL_LOG | CTL_WAITING);
 	c->flags |= CTL_CLOSING;
@@ -1883,7 +1875,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		/* Lines the store's cap dropped before the first one sent. */
 		json_key(&jb, "dropped");
 		json_put_int(&jb, c->reader != NULL ?
-		    store_reader_first(c->reader) : 0);
+		    job_reader_first(c->reader) : 0);
 		json_key(&jb, "lines");
 		json_array_begin(&jb);
 		json_array_end(&jb);
@@ -2279,7 +2271,7 @@ ctl_cmd_logs_run(const char *dir, const char *run, void *arg, char **cause)
 
 	if (ctl_cmd_stream(c, CTL_STREAM_LOGS, NULL, cause) != 0)
 		return -1;
-	if ((c->reader = store_reader_open(dir, run, cause)) == NULL) {
+	if ((c->reader = job_reader_open_run(dir, run, cause)) == NULL) {
 		c->stream = CTL_STREAM_NONE;
 		return -1;
 	}
