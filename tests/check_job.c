@@ -1413,6 +1413,41 @@ assert_reader_lines(struct job_reader *r, int64_t from,
 }
 
 /*
+ * Assert what a reader of job says: where it reads, from line 0, how many
+ * lines and how many complete, all the bytes the job printed, no damage.
+ */
+static void
+assert_reader(struct job_reader *r, const struct job *job,
+    enum job_source source, int64_t count, int64_t complete)
+{
+	ck_assert_int_eq(job_reader_source(r), source);
+	ck_assert_int_eq(job_reader_first(r), 0);
+	ck_assert_int_eq(job_reader_count(r), count);
+	ck_assert_int_eq(job_reader_complete(r), complete);
+	ck_assert_uint_eq(job_reader_bytes(r), job_output_bytes(job));
+	ck_assert_ptr_null(job_reader_damage(r));
+}
+
+/*
+ * Assert that a reader's last max lines are max lines from first to last,
+ * earlier ones left out.
+ */
+static void
+assert_reader_tail(struct job_reader *r, int max, const char *first,
+    const char *last)
+{
+	char	**lines;
+	int	  n, more;
+
+	lines = job_reader_tail(r, max, &n, &more);
+	ck_assert_int_eq(n, max);
+	ck_assert_int_eq(more, 1);
+	ck_assert_str_eq(lines[0], first);
+	ck_assert_str_eq(lines[n - 1], last);
+	job_text_free(lines, n);
+}
+
+/*
  * A logged job's reader reads its run in the store: the run the job
  * names, each line with its number, a partial last line told apart, the
  * tail; the same run opens without its job (logs RUN), and a run that is
@@ -1421,32 +1456,21 @@ assert_reader_lines(struct job_reader *r, int64_t from,
 START_TEST(test_reader_store)
 {
 	static const char *const want[] = { "1", "2", "3", "4", "5", "six" };
-	struct job_reader	 *r, *rr;
-	struct job		 *job;
-	const char		 *dir = NULL;
-	char			**lines, *why = NULL;
-	int			  n, more;
+	struct job_reader	*r, *rr;
+	struct job		*job;
+	const char		*dir = NULL;
+	char			*why = NULL;
 
 	job = spawn_spec("seq 1 5; printf six", NULL, 0, fx.dir, 100);
 	wait_done(job);
 	r = job_reader_open(job, JOB_READER_SCREEN, &why);
 	ck_assert_ptr_null(why);
-	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_STORE);
+	assert_reader(r, job, JOB_SOURCE_STORE, 6, 5);
 	ck_assert_str_eq(job_reader_run(r, &dir), job_run_id(job));
 	ck_assert_str_eq(dir, fx.dir);
-	ck_assert_int_eq(job_reader_first(r), 0);
-	ck_assert_int_eq(job_reader_count(r), 6);
-	ck_assert_int_eq(job_reader_complete(r), 5);
-	ck_assert_uint_eq(job_reader_bytes(r), job_output_bytes(job));
-	ck_assert_ptr_null(job_reader_damage(r));
 	assert_reader_lines(r, 0, want, 6, 5);
 	assert_reader_lines(r, 2, want + 2, 2, -1);
-	lines = job_reader_tail(r, 2, &n, &more);
-	ck_assert_int_eq(n, 2);
-	ck_assert_int_eq(more, 1);
-	ck_assert_str_eq(lines[0], "5");
-	ck_assert_str_eq(lines[1], "six");
-	job_text_free(lines, n);
+	assert_reader_tail(r, 2, "5", "six");
 
 	rr = job_reader_open_run(fx.dir, job_run_id(job), &why);
 	ck_assert_msg(rr != NULL, "open_run: %s", why);
@@ -1471,30 +1495,18 @@ END_TEST
 START_TEST(test_reader_vt)
 {
 	static const char *const want[] = { "1", "2", "3", "prompt" };
-	struct job_reader	 *r;
-	struct job		 *job;
-	const char		 *dir = "unset";
-	char			**lines;
-	int			  n, more;
+	struct job_reader	*r;
+	struct job		*job;
+	const char		*dir = "unset";
 
 	job = spawn("seq 1 3; printf prompt; read x");
 	ck_assert(run_until(output_has, "prompt", 5000));
 	r = job_reader_open(job, 0, NULL);
-	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_VT);
+	assert_reader(r, job, JOB_SOURCE_VT, 4, 3);
 	ck_assert_ptr_null(job_reader_run(r, &dir));
 	ck_assert_ptr_null(dir);
-	ck_assert_int_eq(job_reader_first(r), 0);
-	ck_assert_int_eq(job_reader_count(r), 4);
-	ck_assert_int_eq(job_reader_complete(r), 3);
-	ck_assert_uint_eq(job_reader_bytes(r), job_output_bytes(job));
-	ck_assert_ptr_null(job_reader_damage(r));
 	assert_reader_lines(r, 0, want, 4, 3);
-	lines = job_reader_tail(r, 3, &n, &more);
-	ck_assert_int_eq(n, 3);
-	ck_assert_int_eq(more, 1);
-	ck_assert_str_eq(lines[0], "2");
-	ck_assert_str_eq(lines[2], "prompt");
-	job_text_free(lines, n);
+	assert_reader_tail(r, 3, "2", "prompt");
 	job_reader_close(r);
 	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
 	wait_done(job);
