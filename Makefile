@@ -68,9 +68,11 @@ LIB_SRCS = \
 	src/rxbound.c \
 	src/cliopt.c \
 	src/loop.c \
+	src/child.c \
 	src/pty.c \
 	src/vt.c \
 	src/vt-filter.c \
+	src/vt-state.c \
 	src/vt-grid.c \
 	src/session.c \
 	src/sessionsh.c \
@@ -90,6 +92,7 @@ LIB_SRCS = \
 	src/store-sweep.c \
 	src/grep.c \
 	src/cgroup.c \
+	src/proc.c \
 	src/ttywait.c \
 	src/job.c \
 	src/job-text.c \
@@ -131,6 +134,7 @@ LIB_SRCS = \
 	src/json.c \
 	src/run.c \
 	src/outfd.c \
+	src/outq.c \
 	src/dotenv.c \
 	src/hostport.c \
 	src/http.c \
@@ -150,11 +154,11 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/entropy.o $(B)/utf8.o \
 	    $(B)/name.o $(B)/rxbound.o
-# The emulator is three files (vt-private.h says who owns what).
-VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-grid.o
-CHECK_SUITES = loop pty vt session job cmd keys lineedit rawtext \
+# The emulator is four layers: bytes, state, grid, API (vt.h lists them).
+VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-state.o $(B)/vt-grid.o
+CHECK_SUITES = loop child pty vt vt_filter session job cmd keys lineedit rawtext \
 	       expand procfile toml config json run textesc cgroup store grep \
-	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield
+	       input bind probe watch dotenv jsonval browser mcp need cliopt utf8 ui jobfield proc
 # What a test needs from outside the tree (tests/need.h): looked up in
 # the one list scripts/deps.sh installs from.
 NEED_OBJ = $(B)/tests/need.o
@@ -166,11 +170,17 @@ check_need_OBJS	   = $(NEED_OBJ)
 STORE_OBJS = $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 	     $(B)/store-id.o $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
-check_pty_OBJS	   = $(BASE_OBJS) $(B)/pty.o $(B)/cgroup.o
+check_child_OBJS   = $(BASE_OBJS) $(B)/child.o
+check_pty_OBJS	   = $(BASE_OBJS) $(B)/child.o $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
+# The emulator's byte filter alone, through src/vt-filter.h.
+check_vt_filter_OBJS = $(BASE_OBJS) $(B)/vt-filter.o
+$(B)/tests/check_vt_filter.o: CHECK_CFLAGS += -Isrc
 check_session_OBJS = $(check_job_OBJS)
-check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/pty.o $(VT_OBJS) \
-		     $(B)/session.o $(B)/rawtext.o $(B)/job.o $(B)/job-text.o \
+check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
+		     $(VT_OBJS) \
+		     $(B)/session.o $(B)/rawtext.o $(B)/proc.o $(B)/job.o \
+		     $(B)/job-text.o \
 		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
@@ -213,6 +223,9 @@ check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
+# The one writer to a reader that may stall, on real pipes and sockets.
+CHECK_SUITES += outq
+check_outq_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/outfd.o $(B)/outq.o
 check_bind_OBJS	   = $(BASE_OBJS) $(B)/bind.o
 check_rawtext_OBJS = $(BASE_OBJS) $(B)/rawtext.o
 check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
@@ -229,7 +242,9 @@ check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cliopt_OBJS = $(BASE_OBJS) $(B)/cliopt.o
 check_utf8_OBJS    = $(BASE_OBJS)
-check_cgroup_OBJS  = $(BASE_OBJS) $(B)/cgroup.o
+check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o
+check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
+		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.

@@ -57,7 +57,8 @@
 
 /*
  * The system's <pty.h> is shadowed by the project's include/pty.h under
- * -Iinclude, so declare forkpty() (glibc libutil) here, as src/pty.c does.
+ * -Iinclude, so declare forkpty() (glibc libutil) here, as src/pty.c
+ * declares openpty().
  */
 int	forkpty(int *, char *, const struct termios *, const struct winsize *);
 

@@ -23,8 +23,8 @@
  *   browser_start() then starts one as for "auto" without an image.
  *
  * Nothing here blocks the loop: the browser and the docker commands are
- * children reaped through jobtable_watch_pid(), their output read through
- * loop watches, /json/version asked through http.h; timeout_ms bounds a
+ * supervised processes of the jobtable's reaper (proc.h), their output
+ * read through loop watches, /json/version asked through http.h; timeout_ms bounds a
  * whole start, and a browser that does not answer is killed and Failed.
  * While ready it is asked again every BROWSER_CHECK_MS, so a browser that
  * went away (a crash, a container stopped) shows Failed with the reason;

@@ -36,9 +36,9 @@
  * Not only jobs: whatever jobdeck starts (probe and stop commands, the
  * browser and its docker commands, the session shell, `jobdeck run`'s
  * child) runs in a cgroup_job of its own, joined through pty_spawn()'s
- * cgroup_procs with cgroup_job_env()'s environment, and is killed whole
- * when it is done with (SIGKILL through cgroup_job_signal(), then
- * cgroup_job_release()).
+ * cgroup_procs with cgroup_job_env()'s environment (proc.h's
+ * proc_spawn() does both), and is killed whole when it is done with
+ * (SIGKILL through cgroup_job_signal(), then cgroup_job_release()).
  *
  * cgroup_sweep() kills what dead decks left: their cgroups beside this
  * deck's, and processes with their marker (never this process or its

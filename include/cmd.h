@@ -203,6 +203,7 @@ void	cmd_message(struct cmd_ctx *, const char *, ...)
 void	cmd_show(struct cmd_ctx *, const char *title, char **lines, int count,
 	    int header);
 void	cmd_json(struct cmd_ctx *, const char *document);
+void	cmd_json_buf(struct cmd_ctx *, struct json_buf *);
 void	cmd_json_job_doc(struct cmd_ctx *, struct job *);
 void	cmd_show_jobs(struct cmd_ctx *, struct job **, int);
 void	cmd_show_jobs_runs(struct cmd_ctx *, struct job **, int,

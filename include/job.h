@@ -9,10 +9,15 @@
  * last one left with a mark (job_format_run_mark()) on a fresh line.
  * job.c knows nothing of the loop but its clocks: jobtable watches the
  * fds and calls job_read(), job_flush_input() and job_set_exited().
+ * Each run is a supervised process (proc.h) of the reaper the jobtable
+ * gives it (job_set_reaper()), told of through the jobtable's callbacks;
+ * job_proc() is the jobtable's way to stop it.
  *
  * Ownership: jobtable owns every struct job.  A job owns its spec copy, its
- * fds (closed by job_close_output() or job_free()), its vt and its
- * store_run; the store itself is the deck's and outlives every job.
+ * fds (closed by job_close_output() or job_free()), its vt, its
+ * store_run and its last run's struct proc (freed, unsignalled, by the
+ * next start or job_free()); the store itself is the deck's and outlives
+ * every job.
  * Pointers returned by accessors belong to the job; the line arrays of
  * job_text_lines(), job_text_since() and job_text_incremental() belong to
  * the caller (free them with job_text_free()).  Where a job's output is
@@ -34,7 +39,9 @@
 #include "store.h"
 #include "ttywait.h"
 
-struct cgroup;
+struct proc;
+struct proc_cbs;
+struct proc_reaper;
 struct store;
 struct job;
 struct job_reader;
@@ -177,7 +184,9 @@ int		 job_flush_input(struct job *);
 int		 job_input_pending(const struct job *);
 int		 job_resize(struct job *, int rows, int cols);
 int		 job_signal(struct job *, int sig);
-void		 job_set_cgroup(struct job *, struct cgroup *);
+void		 job_set_reaper(struct job *, struct proc_reaper *,
+		    const struct proc_cbs *, void *arg);
+struct proc	*job_proc(const struct job *);
 int		 job_signal_escapees(struct job *, int sig);
 int		 job_lingers(struct job *);
 int		 job_tidy(struct job *);

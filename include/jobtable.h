@@ -2,19 +2,20 @@
  * jobtable: every job of the deck.  It spawns jobs (giving ids 1, 2, 3...),
  * finds them by id or name, watches their fds on the loop (reading every
  * job's output all the time, with a per-turn budget so one noisy job cannot
- * starve the others), reaps children on SIGCHLD with waitpid(-1, WNOHANG)
- * (jobdeck is a child subreaper, so strays reparented to it are reaped too),
- * kills a job's process group with a grace period before SIGKILL (and,
- * with a deck's containment set by jobtable_set_cgroup(), what left the
- * group: its cgroup or its marker, see cgroup.h and jobtable.c), and tells
+ * starve the others), has each run supervised by its reaper (proc.h: it
+ * reaps children on SIGCHLD with waitpid(-1, WNOHANG); jobdeck is a child
+ * subreaper, so strays reparented to it are reaped too), kills a job's
+ * process group with a grace period before SIGKILL (and, with a deck's
+ * containment set by jobtable_set_cgroup(), what left the group: its
+ * cgroup or its marker, see cgroup.h and jobtable.c), and tells
  * subscribers about starts, output and exits.  Jobs beyond max_running (or
  * their group's limit) wait queued and start as others end, the highest
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and
  * the oldest finished jobs beyond keep_finished are dropped.  Other
- * processes started for jobs (a probe's command) are contained beside
- * them: jobtable_contain_new() and jobtable_contain_end().  A running
+ * processes the deck starts (a probe's command, the browser, the session
+ * shell) are supervised by the same reaper: jobtable_reaper().  A running
  * pty job that went quiet is probed, on a timer and a bounded number a
  * turn, for whether it waits for input (ttywait.h, job_input_wait());
  * output or input (jobtable_write(), jobtable_update()) clears it, and
@@ -28,8 +29,8 @@
  * the job's own.  It never prints.
  *
  * Ownership: the caller owns the struct jobtable; the jobtable owns every
- * struct job in it and the watches and timers it adds to the loop; the
- * struct cgroup it is given stays the caller's.  A job
+ * struct job in it, its reaper and the watches and timers it adds to the
+ * loop; the struct cgroup it is given stays the caller's.  A job
  * pointer stays valid until the removed callback has been told of it.
  */
 #ifndef JOBDECK_JOBTABLE_H
@@ -40,12 +41,12 @@
 #include <stddef.h>
 
 struct cgroup;
-struct cgroup_job;
 struct job;
 struct store;
 struct job_spec;
 struct loop;
 struct jobtable;
+struct proc_reaper;
 
 /*
  * Subscriber callbacks; any may be NULL.  They may call back into the
@@ -88,9 +89,6 @@ struct jobtable_policy {
 	int	(*stop_later)(struct job *, void *arg);
 };
 
-/* A process that is not a job (a probe, a stop_command) has ended. */
-typedef void	jobtable_pid_cb(pid_t pid, int status, void *arg);
-
 #define JOBTABLE_READ_BUDGET	(256 * 1024)	/* bytes per job per turn */
 #define JOBTABLE_KILL_GRACE_MS	5000
 #define JOBTABLE_SCROLLBACK	10000	/* lines per job, unless set */
@@ -110,6 +108,7 @@ void		 jobtable_set_store_error(struct jobtable *, const char *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);
 void		 jobtable_set_cgroup(struct jobtable *, struct cgroup *);
+struct proc_reaper *jobtable_reaper(const struct jobtable *);
 int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,
 		    char **cause);
@@ -148,10 +147,5 @@ void		 jobtable_set_group_limit(struct jobtable *, const char *group,
 int		 jobtable_fail(struct jobtable *, struct job *,
 		    const char *why);
 void		 jobtable_changed(struct jobtable *, struct job *);
-int		 jobtable_watch_pid(struct jobtable *, pid_t,
-		    jobtable_pid_cb *, void *arg);
-void		 jobtable_unwatch_pid(struct jobtable *, pid_t);
-struct cgroup_job *jobtable_contain_new(struct jobtable *, int id);
-void		 jobtable_contain_end(struct jobtable *, struct cgroup_job *);
 
 #endif

@@ -1,10 +1,11 @@
 /*
  * probe: one readiness or liveness check of a job's run, run on the loop
  * without ever blocking it.  Kinds: a regex over the run's output lines
- * (fed with probe_feed()), a shell command that must exit 0 (a child
- * reaped through jobtable_watch_pid()), a TCP connect (non-blocking), or
- * an HTTP GET answering 2xx or 3xx (http.h).  Attempts start after the
- * initial delay and repeat every interval, each bounded by the timeout.
+ * (fed with probe_feed()), a shell command that must exit 0 (a process
+ * supervised by the jobtable's reaper, proc.h), a TCP connect
+ * (non-blocking), or an HTTP GET answering 2xx or 3xx (http.h).
+ * Attempts start after the initial delay and repeat every interval, each
+ * bounded by the timeout.
  *
  * PROBE_READY reports once: ok at the first passing attempt, or not ok
  * after `retries` failed attempts (0: it never gives up).  PROBE_LIVE

@@ -1,9 +1,10 @@
 /*
- * pty: start a child on a fresh pseudo-terminal (forkpty) or, when no
- * terminal can be had, on pipes.  pty.c is the only caller of forkpty().
- * The child is the leader of its own session and process group, has the
- * terminal (or the pipes) on fds 0-2 and inherits no other descriptor; its
- * signal mask and dispositions are reset; it runs in spec->cwd with exactly
+ * pty: start a child on a fresh pseudo-terminal (openpty, then child.h's
+ * child_fork()) or, when no terminal can be had, on pipes.  pty.c is the
+ * only caller of openpty().  The child is the leader of its own session
+ * and process group (the terminal its controlling one), has the terminal
+ * (or the pipes) on fds 0-2 and inherits no other descriptor; its signal
+ * mask and dispositions are reset; it runs in spec->cwd with exactly
  * spec->envp; if exec fails it prints "NAME: not found" (or the error) to its
  * stderr and exits 127.
  *
@@ -69,7 +70,6 @@ struct pty_child {
 int	pty_spawn(const struct pty_spec *, struct pty_child *, char **cause);
 int	pty_set_size(const struct pty_child *, int rows, int cols);
 void	pty_child_close(struct pty_child *);
-void	pty_child_defaults(void);
 char	*pty_find_program(const char *name, char *const *envp);
 
 #endif

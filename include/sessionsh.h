@@ -22,8 +22,10 @@
  * that runs once every line before it is done, so a job started after a
  * session line sees its state.
  *
- * The shell is contained like a job: a cgroup of its own under the deck's
- * (cg, may be NULL), killed whole when it is cut or freed.
+ * The shell is supervised like a job, by the jobtable's reaper (proc.h;
+ * jt may be NULL, and the shell is then waited for when it is killed):
+ * a cgroup of its own under the deck's (cg, may be NULL), killed whole
+ * when it is cut or freed.
  *
  * Ownership: the caller owns the struct sessionsh, and the jobtable,
  * cgroup and session it borrows (which must outlive it).  The strings a done callback gets are

@@ -3,13 +3,18 @@
  * cells, the cursor, the title and a scrollback ring come out; keys go in
  * through vt_send_key()/vt_send_char() and the bytes the child must read
  * (key encodings, replies to DA/DSR queries) leave through the output
- * callback.  vt.c is the only user of libvterm: it drives libvterm's
- * VTermState layer (parser, modes, pen, charsets, replies, key encoding) and
- * keeps the cells in a grid of its own whose full-width scrolls rotate row
- * pointers.  It does no I/O, never prints and never exits.  The module is
- * three files: vt.c (the state and this API), vt-filter.c (the bytes in
- * front of libvterm) and vt-grid.c (cells, scrollback, text); who owns
- * what is in src/vt-private.h.
+ * callback.  It does no I/O, never prints and never exits.
+ *
+ * The module is four layers, as libvterm lays out its own, each file using
+ * only those below it and hearing from them through a callback struct:
+ *  - vt-filter.c, the bytes: a filter in front of libvterm 0.1.4's parser;
+ *  - vt-state.c, the state: it drives libvterm's VTermState (parser,
+ *    modes, charsets, replies, key encoding), fed by the filter;
+ *  - vt-grid.c, the grid: attached to the state's callbacks as libvterm's
+ *    VTermScreen is, the cells, in rows whose full-width scrolls rotate
+ *    pointers, the scrollback ring and text taken from them;
+ *  - vt.c, this API, which puts the three together.
+ * The cells and keys they share are in vt-cell.h and vt-keycodes.h.
  *
  * Ownership: the caller owns the struct vt (vt_new/vt_free).  Pointers
  * returned by vt_screen_row(), vt_scrollback_line() and vt_title() belong
@@ -22,45 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vt-cell.h"
+#include "vt-keycodes.h"
+
 struct vt;
-
-/* Cell attribute bits (struct vt_cell.attrs). */
-#define VT_ATTR_BOLD		0x0001
-#define VT_ATTR_UNDERLINE	0x0006	/* 2 bits: 0 none, 1 single, 2 double, 3 curly */
-#define VT_ATTR_UNDERLINE_SHIFT	1
-#define VT_ATTR_ITALIC		0x0008
-#define VT_ATTR_BLINK		0x0010
-#define VT_ATTR_REVERSE		0x0020
-#define VT_ATTR_STRIKE		0x0040
-#define VT_ATTR_PROTECTED	0x0080	/* DECSCA */
-#define VT_ATTR_FONT		0x0f00	/* 4 bits: SGR 10-19 */
-#define VT_ATTR_FONT_SHIFT	8
-
-/*
- * A colour is one 32-bit word: the kind in the top byte, the value below.
- * VT_COLOR_DEFAULT is the terminal's default foreground or background.
- */
-#define VT_COLOR_KIND(c)	((c) >> 24)
-#define VT_COLOR_DEFAULT	0u
-#define VT_COLOR_INDEXED	1u	/* palette index 0-255 in the low byte */
-#define VT_COLOR_RGB		2u	/* 0xRRGGBB in the low 24 bits */
-#define VT_COLOR_MAKE_INDEXED(i)	((VT_COLOR_INDEXED << 24) | ((i) & 0xffu))
-#define VT_COLOR_MAKE_RGB(r, g, b) \
-	((VT_COLOR_RGB << 24) | ((uint32_t)(r) << 16) | ((uint32_t)(g) << 8) | \
-	    (uint32_t)(b))
-
-/* struct vt_cell.ch for an erased cell and for the right half of a wide one. */
-#define VT_CELL_BLANK		0u
-#define VT_CELL_WIDE_RIGHT	0xffffffffu
-
-/* One screen cell: 16 bytes. */
-struct vt_cell {
-	uint32_t	ch;	/* base code point, VT_CELL_BLANK or _WIDE_RIGHT */
-	uint16_t	attrs;	/* VT_ATTR_* */
-	uint16_t	comb;	/* 0, or a handle for vt_cell_text() marks */
-	uint32_t	fg;	/* VT_COLOR_* word */
-	uint32_t	bg;
-};
 
 /*
  * Callbacks, any of which may be NULL.  They run synchronously inside
@@ -75,31 +45,6 @@ struct vt_cbs {
 	/* BEL. */
 	void	(*bell)(void *arg);
 };
-
-/* Keys that are not plain characters. */
-enum vt_key {
-	VT_KEY_NONE = 0,
-	VT_KEY_ENTER,
-	VT_KEY_TAB,
-	VT_KEY_BACKSPACE,
-	VT_KEY_ESCAPE,
-	VT_KEY_UP,
-	VT_KEY_DOWN,
-	VT_KEY_LEFT,
-	VT_KEY_RIGHT,
-	VT_KEY_INS,
-	VT_KEY_DEL,
-	VT_KEY_HOME,
-	VT_KEY_END,
-	VT_KEY_PAGEUP,
-	VT_KEY_PAGEDOWN,
-	VT_KEY_F0 = 256		/* VT_KEY_F0 + n is Fn, n = 1..12 */
-};
-
-/* Key modifier bits, as xterm's modifier parameter minus one. */
-#define VT_MOD_SHIFT	0x1
-#define VT_MOD_ALT	0x2
-#define VT_MOD_CTRL	0x4
 
 /* Limits enforced by vt_new() and vt_resize(). */
 #define VT_MIN_ROWS	1

@@ -12,18 +12,19 @@
  *
  * Ending (a stop, a failure, a timeout) is browser_teardown(): the local
  * browser's group and containment get SIGTERM (SIGKILL on a failure),
- * SIGKILL after BROWSER_GRACE_MS; once its leader has ended the rest of
- * its group and containment is killed and waited for (polled every
- * BROWSER_REAP_POLL_MS, at most BROWSER_REAP_MS) and only then is its
- * profile removed, so no dying process writes into a directory being
- * removed.  A container is removed with `docker rm -f`.  The state moves
- * on (STOPPED, or a pending start) in browser_settled() once all that is
- * done; a failed browser shows FAILED at once and is cleaned up behind.
+ * SIGKILL after BROWSER_GRACE_MS (proc_stop()); once its leader has ended
+ * the rest of its group and containment is killed and waited for
+ * (proc_end(): looked at as the reaper reaps, at most BROWSER_REAP_MS)
+ * and only then is its profile removed, so no dying process writes into
+ * a directory being removed.  A container is removed with `docker rm
+ * -f`.  The state moves on (STOPPED, or a pending start) in
+ * browser_settled() once all that is done; a failed browser shows FAILED
+ * at once and is cleaned up behind.
  *
- * Children (the browser, the docker commands) are started by pty.c's
- * pty_spawn() on pipes with /dev/null as stdin, reaped through
- * jobtable_watch_pid(); their output is read through loop watches into
- * bounded buffers.
+ * Children (the browser, the docker commands) are supervised processes
+ * of the jobtable's reaper (proc.h), started by proc_spawn() on pipes
+ * with /dev/null as stdin, each in a containment of its own; their
+ * output is read through loop watches into bounded buffers.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -50,6 +51,7 @@
 #include "jobtable.h"
 #include "jsonval.h"
 #include "loop.h"
+#include "proc.h"
 #include "pty.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
@@ -61,8 +63,7 @@
 #define BROWSER_RETRY_MS	250	/* /json/version again */
 #define BROWSER_ASK_MS		5000	/* one ask's bound */
 #define BROWSER_VERSION_MS	5000	/* `docker version`'s bound */
-#define BROWSER_REAP_POLL_MS	50	/* the group's end looked for */
-#define BROWSER_REAP_MS		3000	/* ... at most this long */
+#define BROWSER_REAP_MS		3000	/* the group's end awaited */
 #define BROWSER_RMTREE_DEPTH	64	/* a profile's depth */
 #define BROWSER_PROFILE		"jobdeck-browser-"	/* its name's start */
 
@@ -75,12 +76,11 @@ enum browser_step {
 	BROWSER_STEP_RM		/* docker rm -f NAME */
 };
 
-/* A docker command: its pid, its output pipe and what it said. */
+/* A docker command: its process, its output pipe and what it said. */
 struct browser_cmd {
 	enum browser_step	 step;
-	pid_t			 pid;
+	struct proc		*proc;		/* running, or NULL */
 	int			 fd;
-	struct cgroup_job	*cgj;		/* its containment, or NULL */
 	uint64_t		 timer;
 	char			 out[BROWSER_OUT_MAX];
 	size_t			 len;
@@ -124,10 +124,8 @@ struct browser {
 
 	/* The local browser. */
 	char		 *prog;		/* its name, for messages */
-	pid_t		  pgid;		/* its group, 0: none */
-	int		  leader;	/* its leader has not ended */
+	struct proc	 *proc;		/* it, NULL: none */
 	int		  fd;		/* its output, or -1 */
-	struct cgroup_job *cgj;
 	char		  line[BROWSER_LINE_MAX];
 	size_t		  linelen;
 	char		  last[BROWSER_LINE_MAX]; /* non-empty */
@@ -137,9 +135,6 @@ struct browser {
 	uint64_t	  start_timer;
 	uint64_t	  check_timer;
 	uint64_t	  retry_timer;
-	uint64_t	  kill_timer;
-	uint64_t	  reap_timer;
-	int64_t		  reap_deadline;
 	int		  cleaning;	/* a teardown not yet done */
 	int		  start_after;	/* start once stopped */
 	int		  launch_after;	/* STARTING: launch once clean */
@@ -164,18 +159,15 @@ static void	browser_reply_cb(long, const char *, size_t, const char *,
 		    void *);
 static int	browser_ws_ok(const struct jsonval *);
 static void	browser_ready(struct browser *, const char *, const char *);
-static int	browser_spawn(const char *, char **, struct cgroup_job *,
-		    pid_t *, int *, char **);
+static int	browser_spawn(const char *, char **, struct proc *, int *,
+		    char **);
 static void	browser_local_begin(struct browser *);
 static void	browser_local_read(struct browser *);
 static void	browser_local_fd_cb(int, short, void *);
 static void	browser_local_line(struct browser *);
-static void	browser_local_exited(pid_t, int, void *);
-static void	browser_local_signal(struct browser *, int);
-static void	browser_kill_cb(void *);
-static void	browser_local_gone(struct browser *);
-static int	browser_local_empty(struct browser *);
-static void	browser_reap_cb(void *);
+static void	browser_local_exited(struct proc *, int, void *);
+static void	browser_local_killed(struct proc *, void *);
+static void	browser_local_gone(struct proc *, void *);
 static void	browser_local_release(struct browser *);
 static void	browser_local_done(struct browser *);
 static void	browser_docker_begin(struct browser *);
@@ -183,7 +175,7 @@ static int	browser_cmd_run(struct browser *, enum browser_step,
 		    char **, int64_t);
 static void	browser_cmd_read(struct browser *);
 static void	browser_cmd_fd_cb(int, short, void *);
-static void	browser_cmd_exited(pid_t, int, void *);
+static void	browser_cmd_exited(struct proc *, int, void *);
 static void	browser_cmd_timeout_cb(void *);
 static void	browser_cmd_kill(struct browser *);
 static void	browser_cmd_contain_end(struct browser *);
@@ -192,12 +184,23 @@ static const char *browser_cmd_last(struct browser *);
 static int	browser_docker(struct browser *, enum browser_step,
 		    const char *, const char *, int64_t);
 static void	browser_docker_run(struct browser *);
-static int	browser_wait(pid_t, int64_t);
 static void	browser_free_local(struct browser *);
 static void	browser_free_docker(struct browser *);
 static int	browser_rmtree_at(int, const char *, int);
 static void	browser_rmtree(const char *);
 static const char *browser_tmpdir(void);
+
+/* What the local browser tells. */
+static const struct proc_cbs browser_local_cbs = {
+	.exited = browser_local_exited,
+	.killed = browser_local_killed,
+	.gone = browser_local_gone,
+};
+
+/* What a docker command tells. */
+static const struct proc_cbs browser_cmd_cbs = {
+	.exited = browser_cmd_exited,
+};
 static void	browser_sweep_profiles(void);
 
 /* Tell every subscriber of a change. */
@@ -470,21 +473,20 @@ browser_teardown(struct browser *b, int sig)
 		b->req = NULL;
 	}
 	b->cleaning = 1;
-	if (b->cmd.pid > 0 && b->cmd.step != BROWSER_STEP_RM)
+	if (b->cmd.proc != NULL && b->cmd.step != BROWSER_STEP_RM)
 		browser_cmd_kill(b);
-	if (b->pgid > 0) {
-		if (b->leader) {
-			browser_local_signal(b, sig);
-			if (sig != SIGKILL && b->kill_timer == 0)
-				b->kill_timer = loop_add_timer(b->loop,
-				    BROWSER_GRACE_MS, browser_kill_cb, b);
-		} else if (b->reap_timer == 0)
-			browser_local_gone(b);
+	if (b->proc != NULL) {
+		if (proc_reaped(b->proc))
+			proc_end(b->proc, BROWSER_REAP_MS);
+		else if (sig == SIGKILL)
+			proc_kill(b->proc);
+		else
+			proc_stop(b->proc, sig, BROWSER_GRACE_MS);
 		return;
 	}
 	browser_local_release(b);
 	if (b->cname != NULL) {
-		if (b->cmd.pid <= 0 && browser_docker(b, BROWSER_STEP_RM,
+		if (b->cmd.proc == NULL && browser_docker(b, BROWSER_STEP_RM,
 		    "rm", "-f", BROWSER_DOCKER_RM_MS) != 0) {
 			browser_set_str(&b->cname, NULL);
 			browser_set_str(&b->container, NULL);
@@ -664,38 +666,30 @@ browser_ready(struct browser *b, const char *ws, const char *product)
 }
 
 /*
- * Start argv on pipes with /dev/null as stdin, in its own session and
- * group, in cgj's containment (NULL: none), with this process's
- * environment (and cgj's marker); its pid and output fd; -1 with *cause.
+ * Start argv as p (a supervised process, in its containment) on pipes
+ * with /dev/null as stdin, in its own session and group, with this
+ * process's environment (and p's marker); its output fd; -1 with *cause.
  */
 static int
-browser_spawn(const char *path, char **argv, struct cgroup_job *cgj,
-    pid_t *pid, int *fd, char **cause)
+browser_spawn(const char *path, char **argv, struct proc *p, int *fd,
+    char **cause)
 {
 	struct pty_spec		 ps;
 	struct pty_child	 child;
-	char			**env = NULL;
-	int			  rc;
 
-	if (cgj != NULL)
-		env = cgroup_job_env(cgj, environ);
 	memset(&ps, 0, sizeof ps);
 	ps.path = path;
 	ps.argv = argv;
-	ps.envp = env != NULL ? env : environ;
+	ps.envp = environ;
 	ps.rows = 24;
 	ps.cols = 80;
 	ps.no_pty = 1;
 	ps.null_stdin = 1;
-	ps.cgroup_procs = cgj != NULL ? cgroup_job_procs_fd(cgj) : -1;
 	memset(&child, 0, sizeof child);
-	rc = pty_spawn(&ps, &child, cause);
-	free(env);
-	if (rc != 0)
+	if (proc_spawn(p, &ps, &child, cause) != 0)
 		return -1;
 	if (child.in_fd != -1 && child.in_fd != child.out_fd)
 		close(child.in_fd);
-	*pid = child.pid;
 	*fd = child.out_fd;
 	return 0;
 }
@@ -764,29 +758,26 @@ browser_local_begin(struct browser *b)
 	argv[i++] = xstrdup("about:blank");
 	argv[i] = NULL;
 
-	if (b->cg != NULL)
-		b->cgj = cgroup_job_new(b->cg, 0);
+	b->proc = proc_new(jobtable_reaper(b->jt), b->cg, 0,
+	    &browser_local_cbs, b);
 	b->linelen = 0;
 	b->last[0] = '\0';
-	rc = browser_spawn(path, argv, b->cgj, &b->pgid, &b->fd, &cause);
+	rc = browser_spawn(path, argv, b->proc, &b->fd, &cause);
 	for (i = 0; argv[i] != NULL; i++)
 		free(argv[i]);
 	free(argv);
 	if (rc != 0) {
-		b->pgid = 0;
+		proc_free(b->proc);
+		b->proc = NULL;
 		b->fd = -1;
 		browser_fail(b, "%s: %s", path, cause);
 		free(cause);
 		free(path);
 		return;
 	}
-	if (b->cgj != NULL)
-		cgroup_job_started(b->cgj, b->pgid);
-	b->leader = 1;
-	jobtable_watch_pid(b->jt, b->pgid, browser_local_exited, b);
 	loop_watch_fd(b->loop, b->fd, POLLIN, browser_local_fd_cb, b);
 	debuglog("browser: started %s (pid %ld, profile %s)", path,
-	    (long)b->pgid, dir);
+	    (long)proc_pid(b->proc), dir);
 	free(path);
 }
 
@@ -870,17 +861,14 @@ browser_local_line(struct browser *b)
 
 /* The local browser's leader ended: a failure unless it was stopped. */
 static void
-browser_local_exited(pid_t pid, int status, void *arg)
+browser_local_exited(struct proc *p, int status, void *arg)
 {
 	struct browser	*b = arg;
 	char		 how[64];
 
-	(void)pid;
-	b->leader = 0;
-	browser_cancel_timer(b, &b->kill_timer);
 	browser_local_read(b);
 	waitstatus_long(status, how, sizeof how);
-	debuglog("browser: pid %ld ended: %s", (long)b->pgid, how);
+	debuglog("browser: pid %ld ended: %s", (long)proc_pid(p), how);
 	if (b->state == BROWSER_STARTING || b->state == BROWSER_READY) {
 		if (b->last[0] != '\0')
 			browser_fail(b, "%s: %s: %s", b->prog, how, b->last);
@@ -888,77 +876,28 @@ browser_local_exited(pid_t pid, int status, void *arg)
 			browser_fail(b, "%s: %s", b->prog, how);
 		return;
 	}
-	browser_local_gone(b);
+	proc_end(p, BROWSER_REAP_MS);
 }
 
-/* Send sig to the local browser's group and its containment. */
+/* The grace is over: the proc layer has sent SIGKILL. */
 static void
-browser_local_signal(struct browser *b, int sig)
+browser_local_killed(struct proc *p, void *arg)
 {
-	if (b->pgid > 0)
-		kill(-b->pgid, sig);
-	if (b->cgj != NULL) {
-		cgroup_job_signal(b->cgj, sig);
-		cgroup_flush(b->cg);
-	}
-}
-
-/* The grace is over: SIGKILL. */
-static void
-browser_kill_cb(void *arg)
-{
-	struct browser	*b = arg;
-
-	b->kill_timer = 0;
-	debuglog("browser: pid %ld: SIGKILL after %d ms", (long)b->pgid,
+	(void)arg;
+	debuglog("browser: pid %ld: SIGKILL after %d ms", (long)proc_pid(p),
 	    BROWSER_GRACE_MS);
-	browser_local_signal(b, SIGKILL);
 }
 
 /*
- * The leader has ended: kill what is left of its group and containment
- * and wait for it to be gone before the profile is removed.
+ * Nothing of the local browser's group and containment is left (or the
+ * bound is over): it is released, the state moves on.
  */
 static void
-browser_local_gone(struct browser *b)
-{
-	browser_local_signal(b, SIGKILL);
-	if (b->reap_timer != 0)
-		return;
-	b->reap_deadline = loop_now_ms() + BROWSER_REAP_MS;
-	if (browser_local_empty(b)) {
-		browser_local_done(b);
-		return;
-	}
-	b->reap_timer = loop_add_timer(b->loop, BROWSER_REAP_POLL_MS,
-	    browser_reap_cb, b);
-}
-
-/* Return whether nothing of the local browser is left. */
-static int
-browser_local_empty(struct browser *b)
-{
-	if (b->pgid > 0 && (kill(-b->pgid, 0) == 0 || errno != ESRCH))
-		return 0;
-	return b->cgj == NULL || !cgroup_job_populated(b->cgj);
-}
-
-/* Look again for the end of the local browser's processes. */
-static void
-browser_reap_cb(void *arg)
+browser_local_gone(struct proc *p, void *arg)
 {
 	struct browser	*b = arg;
 
-	b->reap_timer = 0;
-	if (!browser_local_empty(b) && loop_now_ms() < b->reap_deadline) {
-		browser_local_signal(b, SIGKILL);
-		b->reap_timer = loop_add_timer(b->loop, BROWSER_REAP_POLL_MS,
-		    browser_reap_cb, b);
-		return;
-	}
-	if (!browser_local_empty(b))
-		debuglog("browser: group %ld not empty after %d ms",
-		    (long)b->pgid, BROWSER_REAP_MS);
+	(void)p;
 	browser_local_done(b);
 }
 
@@ -979,11 +918,8 @@ browser_local_release(struct browser *b)
 		debuglog("browser: removed %s", b->profile);
 		browser_set_str(&b->profile, NULL);
 	}
-	if (b->cgj != NULL) {
-		cgroup_job_release(b->cgj);
-		b->cgj = NULL;
-	}
-	b->pgid = 0;
+	proc_free(b->proc);
+	b->proc = NULL;
 }
 
 /* The local browser is gone: released, the state moves on. */
@@ -1030,27 +966,24 @@ browser_cmd_run(struct browser *b, enum browser_step step, char **argv,
 	if ((path = pty_find_program("docker", NULL)) == NULL)
 		return -1;
 	/* Contained as the browser is: nothing it starts outlives it. */
-	if (b->cg != NULL)
-		b->cmd.cgj = cgroup_job_new(b->cg, 0);
-	rc = browser_spawn(path, argv, b->cmd.cgj, &b->cmd.pid, &b->cmd.fd,
-	    &cause);
+	b->cmd.proc = proc_new(jobtable_reaper(b->jt), b->cg, 0,
+	    &browser_cmd_cbs, b);
+	rc = browser_spawn(path, argv, b->cmd.proc, &b->cmd.fd, &cause);
 	free(path);
 	if (rc != 0) {
 		debuglog("browser: docker %s: %s", argv[1], cause);
 		free(cause);
-		browser_cmd_contain_end(b);
-		b->cmd.pid = 0;
+		proc_free(b->cmd.proc);
+		b->cmd.proc = NULL;
 		b->cmd.fd = -1;
 		return -1;
 	}
-	if (b->cmd.cgj != NULL)
-		cgroup_job_started(b->cmd.cgj, b->cmd.pid);
 	b->cmd.step = step;
 	b->cmd.len = 0;
-	jobtable_watch_pid(b->jt, b->cmd.pid, browser_cmd_exited, b);
 	loop_watch_fd(b->loop, b->cmd.fd, POLLIN, browser_cmd_fd_cb, b);
 	b->cmd.timer = loop_add_timer(b->loop, ms, browser_cmd_timeout_cb, b);
-	debuglog("browser: docker %s (pid %ld)", argv[1], (long)b->cmd.pid);
+	debuglog("browser: docker %s (pid %ld)", argv[1],
+	    (long)proc_pid(b->cmd.proc));
 	return 0;
 }
 
@@ -1148,12 +1081,11 @@ browser_cmd_fd_cb(int fd, short revents, void *arg)
 
 /* The docker command ended. */
 static void
-browser_cmd_exited(pid_t pid, int status, void *arg)
+browser_cmd_exited(struct proc *p, int status, void *arg)
 {
 	struct browser	*b = arg;
 
-	(void)pid;
-	b->cmd.pid = 0;
+	(void)p;
 	browser_cancel_timer(b, &b->cmd.timer);
 	browser_cmd_read(b);
 	if (b->cmd.fd != -1) {
@@ -1161,7 +1093,9 @@ browser_cmd_exited(pid_t pid, int status, void *arg)
 		close(b->cmd.fd);
 		b->cmd.fd = -1;
 	}
-	browser_cmd_contain_end(b);
+	/* Whatever is left in its containment is killed. */
+	proc_release(b->cmd.proc);
+	b->cmd.proc = NULL;
 	browser_cmd_done(b, status);
 }
 
@@ -1181,18 +1115,12 @@ browser_cmd_timeout_cb(void *arg)
 
 /*
  * Kill the docker command in flight and what it started, and forget it
- * (reaped as a stray).
+ * (a leader not reaped yet is reaped as a stray).
  */
 static void
 browser_cmd_kill(struct browser *b)
 {
 	browser_cancel_timer(b, &b->cmd.timer);
-	if (b->cmd.pid > 0) {
-		jobtable_unwatch_pid(b->jt, b->cmd.pid);
-		kill(-b->cmd.pid, SIGKILL);
-		kill(b->cmd.pid, SIGKILL);
-		b->cmd.pid = 0;
-	}
 	if (b->cmd.fd != -1) {
 		loop_unwatch_fd(b->loop, b->cmd.fd);
 		close(b->cmd.fd);
@@ -1202,18 +1130,17 @@ browser_cmd_kill(struct browser *b)
 }
 
 /*
- * The docker command is over: whatever is left in its containment is
- * killed, and the containment let go.
+ * The docker command is given up on: all of it (its group, its
+ * containment) is killed, and it is let go of.
  */
 static void
 browser_cmd_contain_end(struct browser *b)
 {
-	if (b->cmd.cgj == NULL)
+	if (b->cmd.proc == NULL)
 		return;
-	cgroup_job_signal(b->cmd.cgj, SIGKILL);
-	cgroup_flush(b->cg);
-	cgroup_job_release(b->cmd.cgj);
-	b->cmd.cgj = NULL;
+	proc_kill(b->cmd.proc);
+	proc_free(b->cmd.proc);
+	b->cmd.proc = NULL;
 }
 
 /*
@@ -1413,73 +1340,31 @@ browser_sweep_profiles(void)
 }
 
 /*
- * Wait for pid (a child of ours) for at most ms; 1 once it has been
- * reaped (or is not ours to wait for), 0 when it still runs.
- */
-static int
-browser_wait(pid_t pid, int64_t ms)
-{
-	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
-	int64_t		 end = loop_now_ms() + ms;
-	pid_t		 r;
-	int		 status;
-
-	for (;;) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r == -1 && errno != EINTR))
-			return 1;
-		if (loop_now_ms() >= end)
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-}
-
-/*
- * After the loop: end the local browser, bounded: SIGTERM, SIGKILL after
- * the grace, what is left of its group and containment killed (and its
- * members we inherited reaped), its profile removed.
+ * After the loop: end the local browser, bounded (proc_finish()):
+ * SIGTERM, SIGKILL after the grace, what is left of its group and
+ * containment killed (and its members we inherited reaped), its profile
+ * removed.
  */
 static void
 browser_free_local(struct browser *b)
 {
-	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
-	int64_t		 end;
-
 	if (b->fd != -1) {
 		loop_unwatch_fd(b->loop, b->fd);
 		close(b->fd);
 		b->fd = -1;
 	}
-	if (b->pgid > 0) {
-		jobtable_unwatch_pid(b->jt, b->pgid);
-		if (b->leader) {
-			browser_local_signal(b, SIGTERM);
-			if (!browser_wait(b->pgid, BROWSER_GRACE_MS)) {
-				browser_local_signal(b, SIGKILL);
-				browser_wait(b->pgid, BROWSER_GRACE_MS);
-			}
-			b->leader = 0;
-		}
-		end = loop_now_ms() + BROWSER_REAP_MS;
-		for (;;) {
-			browser_local_signal(b, SIGKILL);
-			while (waitpid(-b->pgid, NULL, WNOHANG) > 0)
-				;
-			if (browser_local_empty(b) || loop_now_ms() >= end)
-				break;
-			nanosleep(&ts, NULL);
-		}
-		debuglog("browser: pid %ld ended (free)", (long)b->pgid);
-		b->pgid = 0;
+	if (b->proc != NULL) {
+		proc_finish(b->proc, SIGTERM, BROWSER_GRACE_MS,
+		    BROWSER_REAP_MS);
+		debuglog("browser: pid %ld ended (free)",
+		    (long)proc_pid(b->proc));
 	}
 	if (b->profile != NULL) {
 		browser_rmtree(b->profile);
 		browser_set_str(&b->profile, NULL);
 	}
-	if (b->cgj != NULL) {
-		cgroup_job_release(b->cgj);
-		b->cgj = NULL;
-	}
+	proc_free(b->proc);
+	b->proc = NULL;
 }
 
 /*
@@ -1489,27 +1374,17 @@ browser_free_local(struct browser *b)
 static void
 browser_free_docker(struct browser *b)
 {
-	pid_t	pid;
-	int	reaped;
-
-	if (b->cmd.pid > 0) {
-		pid = b->cmd.pid;
+	if (b->cmd.proc != NULL) {
+		proc_finish(b->cmd.proc, SIGKILL, BROWSER_GRACE_MS, 0);
 		browser_cmd_kill(b);
-		browser_wait(pid, BROWSER_GRACE_MS);
 	}
 	if (b->cname == NULL)
 		return;
 	if (browser_docker(b, BROWSER_STEP_RM, "rm", "-f", 0) == 0) {
-		pid = b->cmd.pid;
-		jobtable_unwatch_pid(b->jt, pid);
-		if ((reaped = browser_wait(pid, BROWSER_DOCKER_RM_MS)))
-			b->cmd.pid = 0;		/* not to be killed */
-		else
+		if (!proc_finish(b->cmd.proc, 0, BROWSER_DOCKER_RM_MS, 0))
 			debuglog("browser: docker rm -f %s: still running "
 			    "after %d ms", b->cname, BROWSER_DOCKER_RM_MS);
 		browser_cmd_kill(b);
-		if (!reaped)
-			browser_wait(pid, BROWSER_GRACE_MS);
 	}
 	browser_set_str(&b->cname, NULL);
 	browser_set_str(&b->container, NULL);
@@ -1529,8 +1404,6 @@ browser_free(struct browser *b)
 	browser_cancel_timer(b, &b->start_timer);
 	browser_cancel_timer(b, &b->check_timer);
 	browser_cancel_timer(b, &b->retry_timer);
-	browser_cancel_timer(b, &b->kill_timer);
-	browser_cancel_timer(b, &b->reap_timer);
 	if (b->req != NULL) {
 		http_cancel(b->req);
 		b->req = NULL;
@@ -1648,5 +1521,6 @@ browser_container(const struct browser *b)
 pid_t
 browser_pid(const struct browser *b)
 {
-	return b->leader ? b->pgid : 0;
+	return b->proc != NULL && !proc_reaped(b->proc) ? proc_pid(b->proc) :
+	    0;
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "child.h"
 #include "xmalloc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -659,17 +660,33 @@ cgroup_alloc(void)
 }
 
 /*
+ * In cgroup_probe()'s child: join the cgroup whose cgroup.procs is fd 0
+ * and exit 0, or with the errno of the write.
+ */
+static void
+cgroup_probe_child(void *arg)
+{
+	ssize_t	r;
+
+	(void)arg;
+	r = write(STDIN_FILENO, "0", 1);
+	_exit(r == 1 ? 0 : errno > 0 && errno < 256 ? errno : EIO);
+}
+
+/* What child_fork() runs in cgroup_probe()'s child. */
+static const struct child_exec cgroup_probe_exec = { cgroup_probe_child };
+
+/*
  * Check that a process can be moved into dir: a child joins a probe
  * cgroup in it and exits; 0, or -1 with errno.
  */
 static int
 cgroup_probe(const char *dir)
 {
-	sigset_t	 all, old;
-	char		*probe, *procs;
-	pid_t		 pid;
-	ssize_t		 r;
-	int		 fd, status, error = 0, i;
+	struct child_spec	 cs;
+	char			*probe, *procs;
+	pid_t			 pid;
+	int			 fd, status, error = 0, i;
 
 	probe = xprintf("%s/probe", dir);
 	procs = xprintf("%s/cgroup.procs", probe);
@@ -681,15 +698,11 @@ cgroup_probe(const char *dir)
 		error = errno;
 		goto out;
 	}
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0) {
-		r = write(fd, "0", 1);
-		_exit(r == 1 ? 0 : errno > 0 && errno < 256 ? errno : EIO);
-	}
+	child_spec_init(&cs);
+	cs.fds[0] = fd;
+	cs.nfds = 1;
+	pid = child_fork(&cs, &cgroup_probe_exec, NULL);
 	error = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	if (pid == -1)
 		goto out;

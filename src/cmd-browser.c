@@ -148,7 +148,6 @@ static void
 cmd_browser_json(struct cmd_ctx *ctx, struct browser *b)
 {
 	struct json_buf	 jb;
-	char		*doc;
 
 	json_init(&jb);
 	json_object_begin(&jb);
@@ -176,10 +175,7 @@ cmd_browser_json(struct cmd_ctx *ctx, struct browser *b)
 	json_key(&jb, "error");
 	json_put_string(&jb, browser_why(b));
 	json_object_end(&jb);
-	doc = json_finish(&jb, NULL);
-	json_clear(&jb);
-	cmd_json(ctx, doc);
-	free(doc);
+	cmd_json_buf(ctx, &jb);
 }
 
 /*

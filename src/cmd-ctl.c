@@ -516,10 +516,7 @@ cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			json_put_string(&jb, error);
 		}
 		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, doc);
-		free(doc);
+		cmd_json_buf(ctx, &jb);
 		job_text_free(lines, count);
 		free(error);
 		return;
@@ -1028,9 +1025,8 @@ cmd_screen_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			json_put_string(&jb, lines[i]);
 		json_array_end(&jb);
 		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, doc);
+		cmd_json_buf(ctx, &jb);
+		doc = NULL;
 	} else {
 		doc = xprintf("Screen [%d] %s", job_id(job), job_command(job));
 		cmd_show(ctx, doc, lines, rows, 0);

@@ -186,7 +186,7 @@ cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct json_buf		  jb;
 	struct texttable	 *t;
 	const char		 *value;
-	char			**lines, *doc, *end;
+	char			**lines, *end;
 	long			  limit = CMD_HISTORY_LIMIT;
 	int			  n, count;
 
@@ -211,10 +211,7 @@ cmd_history_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		json_object_begin(&jb);
 		cmd_history_json_runs(&jb, "runs", metas, n);
 		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, doc);
-		free(doc);
+		cmd_json_buf(ctx, &jb);
 		cmd_history_free(metas, n);
 		return;
 	}
@@ -326,10 +323,7 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 			json_put_string(&jb, damage);
 		}
 		json_object_end(&jb);
-		free(title);
-		title = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, title);
+		cmd_json_buf(ctx, &jb);
 	} else
 		cmd_show(ctx, title, lines, n, 0);
 	job_text_free(lines, n);

@@ -176,7 +176,7 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 {
 	struct json_buf	  jb;
 	struct texttable *t;
-	char		**lines, **jl, **hl = NULL, *doc;
+	char		**lines, **jl, **hl = NULL;
 	int		  i, k = 0, nj, nh = 0;
 
 	if (ctx->json) {
@@ -193,10 +193,7 @@ cmd_show_jobs_runs(struct cmd_ctx *ctx, struct job **jobs, int n,
 		if (nruns >= 0)
 			cmd_history_json_runs(&jb, "history", runs, nruns);
 		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, doc);
-		free(doc);
+		cmd_json_buf(ctx, &jb);
 		return;
 	}
 	t = jobfield_table_new(cmd_job_cols, CMD_JOB_NCOLS);
@@ -453,9 +450,8 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			json_put_string(&jb, lines[i]);
 		json_array_end(&jb);
 		json_object_end(&jb);
-		title = json_finish(&jb, NULL);
-		json_clear(&jb);
-		cmd_json(ctx, title);
+		cmd_json_buf(ctx, &jb);
+		title = NULL;
 	} else {
 		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
 		cmd_show(ctx, title, lines, count, 0);

@@ -262,7 +262,6 @@ static void
 cmd_session_json(struct cmd_ctx *ctx, char **env)
 {
 	struct json_buf	 jb;
-	char		*doc;
 
 	json_init(&jb);
 	json_object_begin(&jb);
@@ -277,10 +276,7 @@ cmd_session_json(struct cmd_ctx *ctx, char **env)
 	cmd_session_json_names(&jb, "aliases", cmd_session_names(ctx, 0));
 	cmd_session_json_names(&jb, "functions", cmd_session_names(ctx, 1));
 	json_object_end(&jb);
-	doc = json_finish(&jb, NULL);
-	json_clear(&jb);
-	cmd_json(ctx, doc);
-	free(doc);
+	cmd_json_buf(ctx, &jb);
 }
 
 /* Add a line "what: name" for each of names (or NULL) to lines. */

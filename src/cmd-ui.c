@@ -247,7 +247,6 @@ static void
 cmd_messages_json(struct cmd_ctx *ctx, const struct cmd_msg *msgs, int n)
 {
 	struct json_buf	 jb;
-	char		*doc;
 	int		 i;
 
 	json_init(&jb);
@@ -266,10 +265,7 @@ cmd_messages_json(struct cmd_ctx *ctx, const struct cmd_msg *msgs, int n)
 	}
 	json_array_end(&jb);
 	json_object_end(&jb);
-	doc = json_finish(&jb, NULL);
-	json_clear(&jb);
-	cmd_json(ctx, doc);
-	free(doc);
+	cmd_json_buf(ctx, &jb);
 }
 
 /*

@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "job.h"
+#include "json.h"
 #include "jobtable.h"
 #include "session.h"
 #include "sessionsh.h"
@@ -901,4 +902,16 @@ cmd_json(struct cmd_ctx *ctx, const char *document)
 {
 	if (ctx->client != NULL && ctx->client->json != NULL)
 		ctx->client->json(document, ctx->arg);
+}
+
+/* Finish the JSON document built in jb, hand it to the client, clear jb. */
+void
+cmd_json_buf(struct cmd_ctx *ctx, struct json_buf *jb)
+{
+	char	*doc;
+
+	doc = json_finish(jb, NULL);
+	json_clear(jb);
+	cmd_json(ctx, doc);
+	free(doc);
 }

@@ -35,16 +35,18 @@
  *
  * `events` clients are sent every job event as it happens: a job's output
  * is cut into lines by one rawtext per job.  An events client (or one
- * following a job that is not logged) whose unsent output passes
- * CTL_OUTPUT_MAX is dropped.
+ * following a job that is not logged, while the job runs) whose unsent
+ * output would pass CTL_OUTPUT_MAX is dropped (its queue's limit).
  *
- * A client with output waiting is dropped when for CTL_WRITE_TIMEOUT_MS
- * its socket took nothing and it read nothing of what the socket holds
- * (SIOCOUTQ did not shrink).  A stream that had nothing to send for
- * CTL_KEEPALIVE_MS is sent a keepalive line, so that its client can tell
- * a quiet deck from a stopped one.  A peer that closes is noticed at once:
- * a client is always polled for input or, once its peer has shut down its
- * side, for the hangup alone.
+ * A client's output is an outq.h queue on its socket: a client with
+ * output waiting is dropped when for CTL_WRITE_TIMEOUT_MS its socket took
+ * nothing and it read nothing of what the socket holds (the queue's
+ * stall limit: SIOCOUTQ did not shrink); a log stream keeps what it owes
+ * in the queue, where that limit sees it.  A stream that had nothing to
+ * send for CTL_KEEPALIVE_MS is sent a keepalive line, so that its client
+ * can tell a quiet deck from a stopped one.  A peer that closes is noticed
+ * at once: a client is always polled for input or, once its peer has shut
+ * down its side, for the hangup alone.
  *
  * Places (ctl.h): a client holds a short request's place until its reply
  * starts a stream (CTL_STREAMING), which counts against the streams'
@@ -58,7 +60,6 @@
  * socket at once and marks it dead, and a zero-delay timer frees the dead.
  */
 #include <sys/file.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -67,7 +68,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sockios.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,6 +85,7 @@
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
+#include "outq.h"
 #include "textesc.h"
 #include "waitstatus.h"
 #include "rawtext.h"
@@ -146,12 +147,8 @@ struct ctl_client {
 	int		 fd;
 	int64_t		 since;		/* ms: when it came */
 	struct xbuf	 in;		/* the request so far */
-	struct xbuf	 out;		/* unsent output */
-	size_t		 out_off;	/* sent part of out */
+	struct outq	*out;		/* unsent output */
 	uint64_t	 req_timer;	/* the request's time limit */
-	uint64_t	 write_timer;	/* the write limit, while output waits */
-	int64_t		 progress;	/* ms: the last write or read seen */
-	int		 outq;		/* unread bytes in the socket then */
 	int		 json;
 
 	/* Collected while the command runs. */
@@ -256,6 +253,7 @@ static void	ctl_accept_update(struct ctl *);
 static void	ctl_client_cb(int, short, void *);
 static void	ctl_client_drop(struct ctl_client *);
 static void	ctl_client_flush(struct ctl_client *);
+static void	ctl_client_stalled(struct outq *, void *);
 static void	ctl_buf_store_events(struct xbuf *, int,
 		    const struct store_line *, int);
 static void	ctl_partial_cb(void *);
@@ -299,6 +297,10 @@ static const struct jobtable_cbs ctl_jobtable_cbs = {
 	.queued = ctl_job_queued,
 	.changed = ctl_job_changed,
 	.removed = ctl_job_removed,
+};
+
+static const struct outq_cbs ctl_outq_cbs = {
+	.stalled = ctl_client_stalled,
 };
 
 static const struct cmd_client ctl_cmd_client = {
@@ -710,7 +712,16 @@ ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
 static size_t
 ctl_client_pending(const struct ctl_client *c)
 {
-	return c->out.len - c->out_off;
+	return outq_pending(c->out);
+}
+
+/* Queue what b holds for a client (b is left empty). */
+static void
+ctl_client_queue(struct ctl_client *c, struct xbuf *b)
+{
+	(void)outq_add_owned(c->out, b->s, b->len);
+	b->s = NULL;
+	b->len = b->size = 0;
 }
 
 /* Return whether a client has more to send: output, or a log to read. */
@@ -733,14 +744,13 @@ ctl_client_close(struct ctl_client *c)
 		loop_unwatch_fd(ctl->loop, c->fd);
 		if (c->req_timer != 0)
 			loop_cancel_timer(ctl->loop, c->req_timer);
-		if (c->write_timer != 0)
-			loop_cancel_timer(ctl->loop, c->write_timer);
 		if (c->grep_timer != 0)
 			loop_cancel_timer(ctl->loop, c->grep_timer);
 	}
 	if (ctl->loop != NULL && c->wait_timer != 0)
 		loop_cancel_timer(ctl->loop, c->wait_timer);
-	c->req_timer = c->write_timer = c->grep_timer = c->wait_timer = 0;
+	c->req_timer = c->grep_timer = c->wait_timer = 0;
+	outq_close(c->out);
 	close(c->fd);
 	c->fd = -1;
 	job_reader_close(c->reader);
@@ -762,7 +772,7 @@ ctl_client_free(struct ctl_client *c)
 {
 	ctl_client_close(c);
 	xbuf_clear(&c->in);
-	xbuf_clear(&c->out);
+	outq_free(c->out);
 	xbuf_clear(&c->body);
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
@@ -839,42 +849,16 @@ ctl_client_watch(struct ctl_client *c)
 	loop_set_events(c->ctl->loop, c->fd, events);
 }
 
-/* Return how many bytes the socket holds that the peer has not read. */
-static int
-ctl_client_outq(const struct ctl_client *c)
-{
-	int	n;
-
-	if (ioctl(c->fd, SIOCOUTQ, &n) != 0)
-		return 0;
-	return n;
-}
-
 /*
  * The write limit: drop a client whose socket took nothing, and which
  * read nothing of what the socket holds, for CTL_WRITE_TIMEOUT_MS while
- * it had more to send.
+ * output waited (its queue's stall limit).
  */
 static void
-ctl_client_write_timeout_cb(void *arg)
+ctl_client_stalled(struct outq *q, void *arg)
 {
-	struct ctl_client	*c = arg;
-	int64_t			 now = loop_now_ms();
-	int			 outq;
-
-	c->write_timer = 0;
-	if ((c->flags & CTL_DEAD) || !ctl_client_has_more(c))
-		return;
-	outq = ctl_client_outq(c);
-	if (outq < c->outq)
-		c->progress = now;
-	c->outq = outq;
-	if (now - c->progress >= CTL_WRITE_TIMEOUT_MS) {
-		ctl_client_drop(c);
-		return;
-	}
-	c->write_timer = loop_add_timer(c->ctl->loop, c->progress +
-	    CTL_WRITE_TIMEOUT_MS - now, ctl_client_write_timeout_cb, c);
+	(void)q;
+	ctl_client_drop(arg);
 }
 
 /*
@@ -907,26 +891,28 @@ ctl_buf_json_elements(struct xbuf *b, int nsent, char **lines, int count)
 static void
 ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 {
-	char	*text;
-	size_t	 len;
-	int	 i;
+	struct xbuf	 b = { NULL, 0, 0 };
+	char		*text;
+	size_t		 len;
+	int		 i;
 
 	if (!c->json) {
 		for (i = 0; i < count; i++) {
 			/* rawtext took the C0 controls; C1 ones are escaped. */
 			len = strlen(lines[i]);
 			if (!textesc_needed(lines[i], len)) {
-				ctl_buf_line(&c->out, lines[i]);
+				ctl_buf_line(&b, lines[i]);
 				continue;
 			}
 			text = textesc_visible(lines[i], len);
-			ctl_buf_line(&c->out, text);
+			ctl_buf_line(&b, text);
 			free(text);
 		}
 	} else if (c->stream == CTL_STREAM_FOLLOW)
-		ctl_buf_output_events(&c->out, c->job_id, lines, count);
+		ctl_buf_output_events(&b, c->job_id, lines, count);
 	else
-		ctl_buf_json_elements(&c->out, c->nlines, lines, count);
+		ctl_buf_json_elements(&b, c->nlines, lines, count);
+	ctl_client_queue(c, &b);
 	c->nlines += count;
 	if (count > 0)
 		c->flags |= CTL_SENT;
@@ -940,10 +926,12 @@ ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 static void
 ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 {
-	char	**lines;
+	struct xbuf	  b = { NULL, 0, 0 };
+	char		**lines;
 
 	if (c->json && c->stream == CTL_STREAM_FOLLOW) {
-		ctl_buf_store_events(&c->out, c->job_id, sl, n);
+		ctl_buf_store_events(&b, c->job_id, sl, n);
+		ctl_client_queue(c, &b);
 		c->nlines += n;
 		if (n > 0)
 			c->flags |= CTL_SENT;
@@ -1047,75 +1035,57 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 /*
  * Write what the socket takes of a client's output, topping it up from
  * the log it streams (at most CTL_FILL_MAX bytes of log per call); close
- * it once all is sent if it is closing, and keep its write limit.
+ * it once all is sent if it is closing.  A client whose socket fails, or
+ * whose output passed its limit, is dropped.
  */
 static void
 ctl_client_flush(struct ctl_client *c)
 {
 	size_t	budget = CTL_FILL_MAX;
-	ssize_t	n;
-	int	wrote = 0;
 
 	for (;;) {
 		if ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG)
 			ctl_stream_fill(c, &budget);
 		if ((c->flags & CTL_DEAD) || ctl_client_pending(c) == 0)
 			break;
-		n = write(c->fd, c->out.s + c->out_off, ctl_client_pending(c));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
+		if (outq_flush(c->out) != 0) {
 			ctl_client_drop(c);
 			return;
 		}
-		c->out_off += (size_t)n;
-		wrote = 1;
 		if (ctl_client_pending(c) > 0)
 			break;		/* the socket is full */
-		c->out.len = c->out_off = 0;
-		if (!(c->flags & CTL_LOG) || (c->flags & CTL_WAITING) ||
-		    budget == 0)
+		if (!(c->flags & CTL_LOG) || (c->flags & CTL_WAITING))
 			break;
+		if (budget == 0) {
+			/* What is owed waits where the stall limit sees it. */
+			budget = 1;
+			ctl_stream_fill(c, &budget);
+			break;
+		}
 	}
 	if (c->flags & CTL_DEAD)
 		return;
+	if (outq_error(c->out) != 0) {
+		ctl_client_drop(c);
+		return;
+	}
 	if ((c->flags & CTL_GREP_WAIT) && ctl_client_pending(c) <
 	    CTL_STREAM_LOW) {
 		c->flags &= ~CTL_GREP_WAIT;
 		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
 	}
-	if (ctl_client_pending(c) == 0) {
-		c->out.len = c->out_off = 0;
-		if ((c->flags & CTL_CLOSING) && !(c->flags & CTL_LOG)) {
-			ctl_client_drop(c);
-			return;
-		}
-	} else if (c->out_off > c->out.size / 2) {
-		memmove(c->out.s, c->out.s + c->out_off,
-		    ctl_client_pending(c));
-		c->out.len -= c->out_off;
-		c->out_off = 0;
-	}
-	if (wrote) {
-		c->progress = loop_now_ms();
-		c->outq = ctl_client_outq(c);
-	}
-	if (ctl_client_has_more(c) && c->write_timer == 0) {
-		if (!wrote) {
-			c->progress = loop_now_ms();
-			c->outq = ctl_client_outq(c);
-		}
-		c->write_timer = loop_add_timer(c->ctl->loop,
-		    CTL_WRITE_TIMEOUT_MS, ctl_client_write_timeout_cb, c);
+	if (ctl_client_pending(c) == 0 && (c->flags & CTL_CLOSING) &&
+	    !(c->flags & CTL_LOG)) {
+		ctl_client_drop(c);
+		return;
 	}
 	ctl_client_watch(c);
 }
 
 /*
  * Queue output for a client and send what the socket takes; an events
- * client that lets more than CTL_OUTPUT_MAX bytes pile up is dropped.
+ * client that would let more than CTL_OUTPUT_MAX bytes pile up (its
+ * queue's limit) is dropped.
  */
 static void
 ctl_client_send(struct ctl_client *c, const char *s, size_t len)
@@ -1124,12 +1094,10 @@ ctl_client_send(struct ctl_client *c, const char *s, size_t len)
 
 	if (c->flags & CTL_DEAD)
 		return;
-	if ((c->flags & CTL_EVENTS) &&
-	    ctl_client_pending(c) + len > CTL_OUTPUT_MAX) {
+	if (outq_add(c->out, s, len) != 0) {
 		ctl_client_drop(c);
 		return;
 	}
-	xbuf_add(&c->out, s, len);
 	c->flags |= CTL_SENT;
 	/* Otherwise the socket is full and POLLOUT is being waited for. */
 	if (was_empty)
@@ -1407,6 +1375,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c->fd = cfd;
 		c->exit = -1;
 		c->since = now;
+		c->out = outq_new(ctl->loop, cfd, 0, &ctl_outq_cbs, c);
+		outq_set_stall(c->out, CTL_WRITE_TIMEOUT_MS);
 		if (read_only)
 			c->flags |= CTL_READ_ONLY;
 		if (ctl->nclients == ctl->alloc) {
@@ -1761,14 +1731,14 @@ ctl_stream_end(struct ctl_client *c)
 		json_clear(&jb);
 	}
 	if (c->tail != NULL) {
-		xbuf_add(&c->out, c->tail, strlen(c->tail));
+		outq_add(c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
 	}
 	if (why != NULL) {
 		text = textesc_visible(why, strlen(why));
 		line = xprintf("%cerror logs: %s\n", CTL_CONTROL, text);
-		xbuf_add(&c->out, line, strlen(line));
+		outq_add(c->out, line, strlen(line));
 		free(line);
 		free(text);
 		if (code <= 0)
@@ -1784,7 +1754,7 @@ ctl_stream_end(struct ctl_client *c)
 	}
 	if (code >= 0) {
 		line = xprintf("%cexit %d\n", CTL_CONTROL, code);
-		xbuf_add(&c->out, line, strlen(line));
+		outq_add(c->out, line, strlen(line));
 		free(line);
 	}
 	job_reader_close(c->reader);
@@ -1810,6 +1780,7 @@ ctl_follow_end(struct ctl_client *c)
 		exited = ctl_event_exited(job, &n);
 	c->tail = exited;
 	c->exit = ctl_follow_status(job);
+	outq_set_limit(c->out, 0, OUTQ_LIMIT_FAIL);	/* no longer pushed */
 	if (c->flags & CTL_VT) {
 		lines = job_text_since(job, &c->mark, &count, &partial);
 		ctl_stream_lines(c, lines, count);
@@ -1848,7 +1819,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		c->flags |= CTL_VT;
 	if (c->stream == CTL_STREAM_FOLLOW) {
 		snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
-		xbuf_add(&c->out, line, strlen(line));
+		outq_add(c->out, line, strlen(line));
 		c->job = job;
 		c->flags |= CTL_FOLLOW;
 		c->ctl->nfollow++;
@@ -1859,6 +1830,8 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 			lines = job_text_since(job, &c->mark, &count,
 			    &partial);
 			ctl_stream_lines(c, lines, count);
+			/* Pushed as the job writes: a limit to what waits. */
+			outq_set_limit(c->out, CTL_OUTPUT_MAX, OUTQ_LIMIT_FAIL);
 			c->flags |= CTL_WAITING;
 			ctl_client_flush(c);
 		} else {
@@ -1883,7 +1856,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
 		/* {"id":N,"lines":[ now, the lines, then ]}. */
-		xbuf_add(&c->out, doc, strlen(doc) - 2);
+		outq_add(c->out, doc, strlen(doc) - 2);
 		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
 		free(doc);
 	}
@@ -1918,7 +1891,7 @@ ctl_stream_start_run(struct ctl_client *c)
 		json_object_end(&jb);
 		doc = json_finish(&jb, NULL);
 		json_clear(&jb);
-		xbuf_add(&c->out, doc, strlen(doc) - 2);
+		outq_add(c->out, doc, strlen(doc) - 2);
 		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
 		free(doc);
 	}
@@ -2034,7 +2007,7 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			lines = job_text_since(job, &c->mark, &count,
 			    &partial);
 			ctl_stream_lines(c, lines, count);
-			if (ctl_client_pending(c) > CTL_OUTPUT_MAX) {
+			if (outq_error(c->out) != 0) {
 				ctl_client_drop(c);
 				continue;
 			}
@@ -2336,7 +2309,8 @@ ctl_grep_match(const struct grep_match *m, void *arg)
 		    m->meta->name : "", (long long)m->line + 1, text);
 		free(text);
 	}
-	ctl_buf_line(&c->out, line);
+	outq_add(c->out, line, strlen(line));
+	outq_add(c->out, "\n", 1);
 	free(line);
 	c->flags |= CTL_SENT;
 	return 0;
@@ -2373,16 +2347,16 @@ ctl_grep_cb(void *arg)
 		if ((damaged = grep_damaged(c->grep, &why)) > 0) {
 			text = textesc_visible(why, strlen(why));
 			err = xprintf("%cerror grep: %s\n", CTL_CONTROL, text);
-			xbuf_add(&c->out, err, strlen(err));
+			outq_add(c->out, err, strlen(err));
 			free(err);
 			free(text);
 			snprintf(line, sizeof line, "%cdamaged %d\n",
 			    CTL_CONTROL, damaged);
-			xbuf_add(&c->out, line, strlen(line));
+			outq_add(c->out, line, strlen(line));
 		}
 		c->tail = xprintf("%cexit %d\n", CTL_CONTROL,
 		    grep_matches(c->grep) > 0 ? 0 : 1);
-		xbuf_add(&c->out, c->tail, strlen(c->tail));
+		outq_add(c->out, c->tail, strlen(c->tail));
 		free(c->tail);
 		c->tail = NULL;
 		grep_free(c->grep);
@@ -2525,20 +2499,22 @@ ctl_wait_answer(struct ctl_client *c, const char *why, int live)
 		}
 	}
 	if (c->json)
-		xbuf_add(&c->out, "[", 1);
+		outq_add(c->out, "[", 1);
 	for (i = 0; i < c->nwaits; i++) {
 		w = &c->waits[i];
 		if (c->json) {
 			if (i > 0)
-				xbuf_add(&c->out, ",", 1);
-			xbuf_add(&c->out, w->json, strlen(w->json));
-		} else
-			ctl_buf_line(&c->out, w->text);
+				outq_add(c->out, ",", 1);
+			outq_add(c->out, w->json, strlen(w->json));
+		} else {
+			outq_add(c->out, w->text, strlen(w->text));
+			outq_add(c->out, "\n", 1);
+		}
 	}
 	if (c->json)
-		xbuf_add(&c->out, "]\n", 2);
+		outq_add(c->out, "]\n", 2);
 	tail = xprintf("%cexit %d\n", CTL_CONTROL, status);
-	xbuf_add(&c->out, tail, strlen(tail));
+	outq_add(c->out, tail, strlen(tail));
 	free(tail);
 	if (c->wait_timer != 0 && ctl->loop != NULL)
 		loop_cancel_timer(ctl->loop, c->wait_timer);
@@ -2629,7 +2605,7 @@ ctl_wait_start(struct ctl_client *c)
 	char		 line[16];
 
 	snprintf(line, sizeof line, "%cfollow\n", CTL_CONTROL);
-	xbuf_add(&c->out, line, strlen(line));
+	outq_add(c->out, line, strlen(line));
 	c->flags |= CTL_WAIT;
 	ctl->nwait++;
 	ctl_keepalive_start(ctl);
@@ -2772,9 +2748,11 @@ ctl_client_reply(struct ctl_client *c, int failed)
 		/* Its short request's place goes to the next one. */
 		c->flags |= CTL_STREAMING;
 		ctl_accept_update(ctl);
-		xbuf_add(&c->out, "0\n", 2);
+		outq_add(c->out, "0\n", 2);
 		if (c->stream == CTL_STREAM_EVENTS) {
 			c->flags |= CTL_EVENTS;
+			outq_set_limit(c->out, CTL_OUTPUT_MAX,
+			    OUTQ_LIMIT_FAIL);
 			if (ctl->nevents++ == 0)
 				ctl_feeds_start(ctl);
 			ctl_keepalive_start(ctl);
@@ -2782,7 +2760,7 @@ ctl_client_reply(struct ctl_client *c, int failed)
 		} else if (c->stream == CTL_STREAM_GREP) {
 			/* Like follow: the exit line at the end says it all. */
 			doc = xprintf("%cfollow\n", CTL_CONTROL);
-			xbuf_add(&c->out, doc, strlen(doc));
+			outq_add(c->out, doc, strlen(doc));
 			free(doc);
 			ctl_grep_cb(c);
 		} else if (c->stream == CTL_STREAM_WAIT)
@@ -2930,8 +2908,7 @@ ctl_free(struct ctl *ctl)
 			ctl_wait_answer(c, "the deck quit",
 			    WAITSTATUS_NOT_RUN);
 		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
-			(void)write(c->fd, c->out.s + c->out_off,
-			    ctl_client_pending(c));
+			(void)outq_flush(c->out);
 		ctl_client_free(c);
 	}
 	free(ctl->clients);

@@ -65,8 +65,10 @@ struct job {
 	int64_t		  ended_wall;
 	int		  status;
 	struct store_mark	  text_mark;	/* job_text_incremental()'s */
-	struct cgroup	 *cg;		/* the deck's containment, or NULL */
-	struct cgroup_job *cgj;		/* the last run's, or NULL */
+	struct proc_reaper *reaper;	/* the jobtable's, or NULL */
+	const struct proc_cbs *proc_cbs; /* its runs' events, to the jobtable */
+	void		 *proc_arg;
+	struct proc	 *proc;		/* the last run's, or NULL */
 
 #define JOB_CANCEL	0x1	/* the user asked it to stop */
 #define JOB_REAPED	0x2	/* waitpid() returned its status */

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "expand.h"
 #include "job.h"
 #include "job-private.h"
 #include "loop.h"
+#include "proc.h"
 #include "pty.h"
 #include "store.h"
 #include "textesc.h"
@@ -114,8 +114,7 @@ job_free(struct job *j)
 	if (j == NULL)
 		return;
 	pty_child_close(&j->child);
-	if (j->cgj != NULL)
-		cgroup_job_release(j->cgj);
+	proc_free(j->proc);
 	if (j->vt != NULL)
 		vt_free(j->vt);
 	if (j->run != NULL)
@@ -155,38 +154,29 @@ job_env_same(const char *entry, const char *add)
 }
 
 /*
- * Return a copy of envp with TERM set to term, the containment marker
- * (NAME=VALUE) unless it is NULL, and every NAME=VALUE of the deck's env
- * (NULL: none), each replacing an entry of the same name.
+ * Return a copy of envp with TERM set to term and every NAME=VALUE of the
+ * deck's env (NULL: none), each replacing an entry of the same name.
  */
 static char **
-job_env_with(char *const *envp, const char *term, const char *marker,
-    char *const *deck_env)
+job_env_with(char *const *envp, const char *term, char *const *deck_env)
 {
 	char		**env;
-	const char	 *add[2];
-	size_t		  n, m, i, k, a, nadd;
+	size_t		  n, m, i, k, a;
 	int		  same;
 
-	add[0] = term;
-	add[1] = marker;
-	nadd = marker != NULL ? 2 : 1;
 	for (n = 0; envp[n] != NULL; n++)
 		;
 	for (m = 0; deck_env != NULL && deck_env[m] != NULL; m++)
 		;
-	env = xcalloc(n + nadd + m + 1, sizeof *env);
+	env = xcalloc(n + 1 + m + 1, sizeof *env);
 	for (i = k = 0; i < n; i++) {
-		same = 0;
-		for (a = 0; a < nadd && !same; a++)
-			same = job_env_same(envp[i], add[a]);
+		same = job_env_same(envp[i], term);
 		for (a = 0; a < m && !same; a++)
 			same = job_env_same(envp[i], deck_env[a]);
 		if (!same)
 			env[k++] = envp[i];
 	}
-	for (a = 0; a < nadd; a++)
-		env[k++] = (char *)add[a];
+	env[k++] = (char *)term;
 	for (a = 0; a < m; a++)
 		env[k++] = deck_env[a];
 	env[k] = NULL;
@@ -194,29 +184,37 @@ job_env_with(char *const *envp, const char *term, const char *marker,
 }
 
 /*
- * Contain the job's runs from now on in the deck's cg (NULL: no more than
- * its process group); cg must outlive the job.
+ * Supervise the job's runs from now on with reaper (the jobtable's: its
+ * containment, its SIGCHLD), each run's events told through cbs with arg;
+ * the reaper must outlive the job.
  */
 void
-job_set_cgroup(struct job *j, struct cgroup *cg)
+job_set_reaper(struct job *j, struct proc_reaper *reaper,
+    const struct proc_cbs *cbs, void *arg)
 {
-	j->cg = cg;
+	j->reaper = reaper;
+	j->proc_cbs = cbs;
+	j->proc_arg = arg;
+}
+
+/* Return the supervised process of the job's last run, or NULL. */
+struct proc *
+job_proc(const struct job *j)
+{
+	return j->proc;
 }
 
 /*
- * Start a run's containment: what the last run left in its cgroup is
- * killed and that cgroup let go; the new one is made.
+ * Start a run's supervision: what the last run left in its containment
+ * is killed and the last run let go of; the new one's is made.
  */
 static void
 job_contain(struct job *j)
 {
-	if (j->cgj != NULL) {
-		cgroup_job_signal(j->cgj, SIGKILL);
-		cgroup_job_release(j->cgj);
-		j->cgj = NULL;
-	}
-	if (j->cg != NULL)
-		j->cgj = cgroup_job_new(j->cg, j->id);
+	proc_release(j->proc);
+	j->proc = proc_new(j->reaper, j->reaper != NULL ?
+	    proc_reaper_cgroup(j->reaper) : NULL, j->id, j->proc_cbs,
+	    j->proc_arg);
 }
 
 /*
@@ -276,8 +274,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	argv[2] = j->command;
 	argv[3] = NULL;
 	job_contain(j);
-	env = job_env_with(j->envp, "TERM=xterm-256color",
-	    j->cgj != NULL ? cgroup_job_marker(j->cgj) : NULL, deck_env);
+	/* The run's containment marker is proc_spawn()'s to add. */
+	env = job_env_with(j->envp, "TERM=xterm-256color", deck_env);
 
 	memset(&spec, 0, sizeof spec);
 	spec.path = j->argv != NULL ? j->argv[0] : j->shell;
@@ -289,18 +287,13 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	spec.no_pty = j->no_pty;
 	spec.split_stderr = j->no_pty;	/* stderr lines tagged */
 	spec.null_stdin = j->no_pty && j->input_eof && j->input == NULL;
-	spec.cgroup_procs = j->cgj != NULL ? cgroup_job_procs_fd(j->cgj) : -1;
-	rc = pty_spawn(&spec, &j->child, cause);
+	rc = proc_spawn(j->proc, &spec, &j->child, cause);
 	free(env);
 	if (rc != 0) {
-		if (j->cgj != NULL) {
-			cgroup_job_release(j->cgj);
-			j->cgj = NULL;
-		}
+		proc_free(j->proc);
+		j->proc = NULL;
 		return -1;
 	}
-	if (j->cgj != NULL)
-		cgroup_job_started(j->cgj, j->child.pid);
 	if (j->child.exec_errno != 0)
 		j->exec_error = job_describe_exec(j, j->child.exec_errno);
 
@@ -605,51 +598,38 @@ job_resize(struct job *j, int rows, int cols)
 	return pty_set_size(&j->child, rows, cols);
 }
 
-/* Send sig to the job's whole process group; 0 or -1 with errno. */
+/*
+ * Send sig to the job's whole process group (see proc_signal()); 0 or -1
+ * with errno.
+ */
 int
 job_signal(struct job *j, int sig)
 {
-	if (j->child.pid <= 0) {
+	if (j->proc == NULL) {
 		errno = ESRCH;
 		return -1;
 	}
-	if (kill(-j->child.pid, sig) == 0)
-		return 0;
-	/*
-	 * Just after the fork the child may not have called setsid() yet, so
-	 * its group does not exist; it has no children of its own then, and
-	 * its signals stay blocked until it has reset their handlers.
-	 */
-	if (errno == ESRCH && !(j->flags & JOB_REAPED))
-		return kill(j->child.pid, sig);
-	return -1;
+	return proc_signal(j->proc, sig);
 }
 
 /*
- * Send sig to the job's processes that left its process group: through
- * its cgroup at once, or with the marker alone queued for cgroup_flush();
- * SIGTERM, SIGHUP and SIGINT are followed by SIGCONT.  Returns how many
- * were signalled now.
+ * Send sig to the job's processes that left its process group (see
+ * proc_signal_escapees()); returns how many were signalled now.
  */
 int
 job_signal_escapees(struct job *j, int sig)
 {
-	if (j->cgj == NULL)
-		return 0;
-	return cgroup_job_signal(j->cgj, sig);
+	return j->proc != NULL ? proc_signal_escapees(j->proc, sig) : 0;
 }
 
 /*
  * Return whether something of the job's last run is left: a member of its
- * process group, or a process in its cgroup.  (Processes found only by
- * the marker are not looked for: that takes a scan of /proc.)
+ * process group, or a process in its cgroup (see proc_lingers()).
  */
 int
 job_lingers(struct job *j)
 {
-	if (j->child.pid > 0 && job_signal(j, 0) == 0)
-		return 1;
-	return j->cgj != NULL && cgroup_job_populated(j->cgj);
+	return j->proc != NULL && proc_lingers(j->proc);
 }
 
 /*
@@ -659,9 +639,9 @@ job_lingers(struct job *j)
 int
 job_tidy(struct job *j)
 {
-	if (j->cgj == NULL || job_is_running(j))
+	if (j->proc == NULL || job_is_running(j))
 		return 0;
-	return cgroup_job_remove(j->cgj) != 0;
+	return proc_tidy(j->proc);
 }
 
 /*
@@ -673,9 +653,9 @@ job_cpu_ms(struct job *j)
 {
 	int64_t	cpu;
 
-	if (j->cgj == NULL)
+	if (j->proc == NULL)
 		return -1;
-	cgroup_job_usage(j->cgj, &cpu, NULL);
+	proc_usage(j->proc, &cpu, NULL);
 	return cpu < 0 ? -1 : cpu / 1000;
 }
 
@@ -688,9 +668,9 @@ job_memory_bytes(struct job *j)
 {
 	int64_t	mem;
 
-	if (j->cgj == NULL)
+	if (j->proc == NULL)
 		return -1;
-	cgroup_job_usage(j->cgj, NULL, &mem);
+	proc_usage(j->proc, NULL, &mem);
 	return mem;
 }
 

@@ -1,10 +1,11 @@
 /*
  * jobtable.c: the set of jobs.  Spawning, lookup, the loop watches that read
- * every job's output, reaping on SIGCHLD, killing with a grace period, and
- * the subscribers told about it all.  Jobs live in an array (glibc's
- * sys/queue.h has no safe foreach); one is freed while the table lives only
- * when keep_finished drops it, after the removed callback, so whoever holds
- * a job pointer must forget it there.
+ * every job's output, what a job's end and stop mean (the reaping, the
+ * signals and the grace are the proc layer's: each run is a supervised
+ * process, proc.h), and the subscribers told about it all.  Jobs live in
+ * an array (glibc's sys/queue.h has no safe foreach); one is freed while
+ * the table lives only when keep_finished drops it, after the removed
+ * callback, so whoever holds a job pointer must forget it there.
  *
  * Stopping a job, with a deck's containment set (jobtable_set_cgroup()):
  * !kill, !kill-all and a time limit send SIGTERM (or the signal asked
@@ -16,8 +17,9 @@
  * left of the run (the group's members, the cgroup's processes; not the
  * marker's, which would take a scan of /proc on every exit) gets the same
  * SIGTERM, then SIGKILL after the grace period.  Once a run is over and
- * its cgroup empty, the cgroup is removed; a timer retries while one is
- * not empty yet and sends the signals queued for marked processes.
+ * its cgroup empty, the cgroup is removed; the reaper's timer retries
+ * while one is not empty yet and sends the signals queued for marked
+ * processes.
  *
  * A stop (SIGTERM asked for: !kill, !kill-all, quit, a time limit, a
  * restart) is the job's own when its spec has one: its stop_command, run
@@ -26,15 +28,13 @@
  * follows at once), else its stop_signal; the SIGKILL stage comes after
  * the job's stop_timeout, else the deck's grace.  Escapees get the stop
  * signal with the group (nothing while a stop command runs) and SIGKILL
- * at the end of the grace.  A stop command is contained as a job is
- * (jobtable_contain_new(): a cgroup of its own or its own marker), and
- * whatever it leaves behind is killed when it ends, or with it at the
- * end of the grace.
+ * at the end of the grace.  A stop command is a supervised process of
+ * its own (a cgroup of its own or its own marker), and whatever it
+ * leaves behind is killed when it ends, or with it at the end of the
+ * grace.
  *
  * Other processes the deck starts for a job (a probe's command) are
- * contained the same way: jobtable_contain_new() before the spawn,
- * jobtable_contain_end() once done with, which kills what is left of it
- * and has the marker's signals sent and the cgroup removed on the loop.
+ * supervised by the same reaper (jobtable_reaper()).
  *
  * The policy (jobtable_set_policy()) is asked before every start:
  * jobtable_spawn(), the queue, jobtable_restart() and the restart
@@ -71,11 +71,11 @@
 #include <unistd.h>
 
 #include "debuglog.h"
-#include "cgroup.h"
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "name.h"
+#include "proc.h"
 #include "pty.h"
 #include "ttywait.h"
 #include "waitstatus.h"
@@ -84,8 +84,6 @@
 #define JOBTABLE_MAX_SUBS	16
 #define JOBTABLE_READ_CHUNK	(16 * 1024)
 #define JOBTABLE_READ_SLICE_NS	200000	/* time one job may take per turn */
-#define JOBTABLE_FLUSH_MS	10	/* next scan of a SIGKILL by marker */
-#define JOBTABLE_TIDY_MS	200	/* next try at removing a cgroup */
 #define JOBTABLE_HELD_MS	200	/* quiet time before a held line is stored */
 #define JOBTABLE_QUIET_MS	300	/* quiet time before the input probe */
 #define JOBTABLE_PROBE_MAX_MS	8000	/* the probe's interval on a quiet job */
@@ -100,7 +98,6 @@
 struct jobtable_entry {
 	struct jobtable	*jt;
 	struct job	*job;
-	uint64_t	 kill_timer;	/* 0: none armed */
 	int		 out_fd;	/* watched output fd, or -1 */
 	int		 in_fd;		/* watched input fd (pipes), or -1 */
 	int		 err_fd;	/* watched stderr pipe, or -1 */
@@ -112,9 +109,8 @@ struct jobtable_entry {
 	int		 stopping;	/* got a kill that ends in SIGKILL */
 	uint64_t	 queue_seq;	/* when it joined the queue */
 	int		 held;		/* kill_all's stop waits on stop_later */
-	pid_t		 stop_pid;	/* its stop command running, 0: none */
+	struct proc	*stop;		/* its stop command, NULL: none runs */
 	int		 stop_fd;	/* that command's output, or -1 */
-	struct cgroup_job *stop_cgj;	/* that command's containment, or NULL */
 	int		 start_pending;	/* a start waits for that command */
 	int64_t		 probe_at;	/* the next input probe, 0: none */
 	int64_t		 probe_step;	/* the interval after it */
@@ -129,13 +125,6 @@ struct jobtable_group {
 struct jobtable_sub {
 	const struct jobtable_cbs	*cbs;
 	void				*arg;
-};
-
-/* A process that is not a job, whose end someone waits for. */
-struct jobtable_pid {
-	pid_t		 pid;
-	jobtable_pid_cb	*cb;
-	void		*arg;
 };
 
 struct jobtable {
@@ -155,15 +144,11 @@ struct jobtable {
 	size_t			  nenv;		/*   NULL-terminated */
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
-	struct cgroup		 *cg;		/* containment, or NULL */
-	uint64_t		  contain_timer; /* flush, tidy; 0: none */
+	struct proc_reaper	 *reaper;	/* SIGCHLD, containment */
 	uint64_t		  held_timer;	/* stores held partial lines */
 	uint64_t		  probe_timer;	/* the input probes, 0: none */
 	int64_t			  probe_due;	/* when it fires */
 	struct jobtable_sub	  subs[JOBTABLE_MAX_SUBS];
-	struct jobtable_pid	 *pids;		/* jobtable_watch_pid()'s */
-	int			  npids;
-	int			  apids;
 	const struct jobtable_policy *policy;	/* NULL: every job may go */
 	void			 *policy_arg;
 	struct jobtable_group	 *groups;	/* limits, any order */
@@ -178,7 +163,12 @@ struct jobtable {
 static void	jobtable_fd_cb(int, short, void *);
 static void	jobtable_err_cb(int, short, void *);
 static void	jobtable_unwatch(struct jobtable_entry *);
-static void	jobtable_sigchld_cb(int, void *);
+static void	jobtable_reaped_cb(void *);
+static void	jobtable_exited_cb(struct proc *, int, void *);
+static void	jobtable_stopped_cb(struct proc *, int, void *);
+static void	jobtable_killed_cb(struct proc *, void *);
+static void	jobtable_stop_done_cb(struct proc *, int, void *);
+static int	jobtable_in_grace(struct jobtable_entry *);
 static struct jobtable_entry *jobtable_entry(const struct jobtable *,
 		    const struct job *);
 static void	jobtable_cancel_timers(struct jobtable_entry *);
@@ -186,14 +176,29 @@ static int	jobtable_live(const struct jobtable_entry *);
 static void	jobtable_started(struct jobtable_entry *);
 static void	jobtable_after_exit(struct jobtable_entry *);
 static void	jobtable_trim_finished(struct jobtable *);
-static void	jobtable_contain_soon(struct jobtable *, int64_t);
-static void	jobtable_tidy(struct jobtable *);
 static int	jobtable_name_taken(struct jobtable *, const char *,
 		    const struct job *, char **);
 static void	jobtable_start_queued(struct jobtable *);
 static void	jobtable_release_held(struct jobtable *);
 static void	jobtable_stop_close(struct jobtable_entry *);
 static struct job *jobtable_find_id(const struct jobtable *, int);
+
+/* What the reaper tells the table after every batch of children. */
+static const struct proc_reaper_cbs jobtable_reaper_cbs = {
+	.reaped = jobtable_reaped_cb,
+};
+
+/* What a job's run tells the table. */
+static const struct proc_cbs jobtable_proc_cbs = {
+	.exited = jobtable_exited_cb,
+	.stopped = jobtable_stopped_cb,
+	.killed = jobtable_killed_cb,
+};
+
+/* What a stop command tells the table. */
+static const struct proc_cbs jobtable_stop_cbs = {
+	.exited = jobtable_stop_done_cb,
+};
 
 /* Create an empty table that watches its jobs on loop. */
 struct jobtable *
@@ -209,7 +214,8 @@ jobtable_new(struct loop *loop)
 	jt->grace_ms = JOBTABLE_KILL_GRACE_MS;
 	jt->keep_finished = -1;
 	jt->scrollback = JOBTABLE_SCROLLBACK;
-	loop_watch_signal(loop, SIGCHLD, jobtable_sigchld_cb, jt);
+	jt->reaper = proc_reaper_new(loop);
+	proc_reaper_set_cbs(jt->reaper, &jobtable_reaper_cbs, jt);
 	return jt;
 }
 
@@ -223,8 +229,6 @@ jobtable_free(struct jobtable *jt)
 
 	if (jt == NULL)
 		return;
-	if (jt->contain_timer != 0)
-		loop_cancel_timer(jt->loop, jt->contain_timer);
 	if (jt->held_timer != 0)
 		loop_cancel_timer(jt->loop, jt->held_timer);
 	if (jt->probe_timer != 0)
@@ -234,8 +238,7 @@ jobtable_free(struct jobtable *jt)
 		jobtable_unwatch(e);
 		jobtable_cancel_timers(e);
 		jobtable_stop_close(e);
-		if (e->stop_cgj != NULL)
-			cgroup_job_release(e->stop_cgj);
+		proc_free(e->stop);
 		job_free(e->job);
 		free(e);
 	}
@@ -243,73 +246,12 @@ jobtable_free(struct jobtable *jt)
 		free(jt->groups[i].name);
 	free(jt->groups);
 	free(jt->entries);
-	free(jt->pids);
 	free(jt->store_error);
 	for (k = 0; k < jt->nenv; k++)
 		free(jt->env[k]);
 	free(jt->env);
+	proc_reaper_free(jt->reaper);
 	free(jt);
-}
-
-/*
- * Call cb when child pid (not a job: a probe's command, a stop_command)
- * has ended, with its wait status; watch it before the loop's next turn,
- * so it cannot be reaped unseen.  -1 if pid is watched already.
- */
-int
-jobtable_watch_pid(struct jobtable *jt, pid_t pid, jobtable_pid_cb *cb,
-    void *arg)
-{
-	int	i;
-
-	for (i = 0; i < jt->npids; i++) {
-		if (jt->pids[i].pid == pid)
-			return -1;
-	}
-	if (jt->npids == jt->apids) {
-		jt->apids = jt->apids == 0 ? 8 : jt->apids * 2;
-		jt->pids = xreallocarray(jt->pids, jt->apids,
-		    sizeof *jt->pids);
-	}
-	jt->pids[jt->npids].pid = pid;
-	jt->pids[jt->npids].cb = cb;
-	jt->pids[jt->npids].arg = arg;
-	jt->npids++;
-	return 0;
-}
-
-/* Forget a watched pid (its callback will not be called). */
-void
-jobtable_unwatch_pid(struct jobtable *jt, pid_t pid)
-{
-	int	i;
-
-	for (i = 0; i < jt->npids; i++) {
-		if (jt->pids[i].pid == pid) {
-			jt->pids[i] = jt->pids[--jt->npids];
-			return;
-		}
-	}
-}
-
-/* A watched pid ended: forget it and call its callback; 0 if not one. */
-static int
-jobtable_reaped_pid(struct jobtable *jt, pid_t pid, int status)
-{
-	struct jobtable_pid	p;
-	int			i;
-
-	if (WIFSTOPPED(status) || WIFCONTINUED(status))
-		return 0;
-	for (i = 0; i < jt->npids; i++) {
-		if (jt->pids[i].pid == pid) {
-			p = jt->pids[i];
-			jt->pids[i] = jt->pids[--jt->npids];
-			p.cb(pid, status, p.arg);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Add a subscriber; returns a handle for jobtable_unsubscribe() or -1. */
@@ -618,83 +560,24 @@ jobtable_set_env(struct jobtable *jt, const char *name, const char *value)
 
 /*
  * Contain every job started from now on with cg (NULL: none but its
- * process group); cg is the caller's and must outlive the table.  What
- * cg has yet to remove is retried on the loop from now on.
+ * process group), and the other processes the deck supervises through
+ * jobtable_reaper(); cg is the caller's and must outlive the table.
  */
 void
 jobtable_set_cgroup(struct jobtable *jt, struct cgroup *cg)
 {
-	jt->cg = cg;
-	/* What a sweep of dead decks could not remove yet is retried. */
-	jobtable_tidy(jt);
-}
-
-/* Flush queued marker signals, then remove what is empty; again if due. */
-static void
-jobtable_contain_cb(void *arg)
-{
-	struct jobtable	*jt = arg;
-
-	jt->contain_timer = 0;
-	if (jt->cg != NULL && cgroup_flush(jt->cg))
-		jobtable_contain_soon(jt, JOBTABLE_FLUSH_MS);
-	jobtable_tidy(jt);
-}
-
-/* Arm the containment timer to run within ms, unless it is armed. */
-static void
-jobtable_contain_soon(struct jobtable *jt, int64_t ms)
-{
-	if (jt->cg != NULL && jt->contain_timer == 0)
-		jt->contain_timer = loop_add_timer(jt->loop, ms,
-		    jobtable_contain_cb, jt);
+	proc_reaper_set_cgroup(jt->reaper, cg);
 }
 
 /*
- * Remove the cgroups of runs that are over and empty, and those the deck
- * let go of; try again later while one is not empty yet.
+ * Return the deck's reaper, which supervises the processes it starts
+ * beside its jobs (probe and stop commands, the browser, the session
+ * shell): proc.h.
  */
-static void
-jobtable_tidy(struct jobtable *jt)
+struct proc_reaper *
+jobtable_reaper(const struct jobtable *jt)
 {
-	int	i, left = 0;
-
-	if (jt->cg == NULL)
-		return;
-	for (i = 0; i < jt->count; i++)
-		left += job_tidy(jt->entries[i]->job);
-	left += cgroup_tidy(jt->cg);
-	if (left > 0)
-		jobtable_contain_soon(jt, JOBTABLE_TIDY_MS);
-}
-
-/*
- * Make the containment of a process the deck starts beside job id (a
- * probe's or a stop command; id 0: no job's), or NULL when the table has
- * none: pass cgroup_job_procs_fd() and cgroup_job_env() to pty_spawn(),
- * then cgroup_job_started(), and jobtable_contain_end() once done.
- */
-struct cgroup_job *
-jobtable_contain_new(struct jobtable *jt, int id)
-{
-	if (jt->cg == NULL)
-		return NULL;
-	return cgroup_job_new(jt->cg, id);
-}
-
-/*
- * Done with a containment of jobtable_contain_new() (NULL: nothing): all
- * that is left in it is killed (SIGKILL; by the marker on the loop's next
- * turn) and its cgroup removed once empty.
- */
-void
-jobtable_contain_end(struct jobtable *jt, struct cgroup_job *cgj)
-{
-	if (cgj == NULL)
-		return;
-	cgroup_job_signal(cgj, SIGKILL);
-	cgroup_job_release(cgj);
-	jobtable_contain_soon(jt, 0);
+	return jt->reaper;
 }
 
 /* Watch the entry's fds for what the job needs now. */
@@ -1041,7 +924,6 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 		return NULL;
 	id = jt->next_id++;
 	job = job_new(id, spec);
-	job_set_cgroup(job, jt->cg);
 	if (jt->count == jt->alloc) {
 		jt->alloc = jt->alloc == 0 ? 16 : jt->alloc * 2;
 		jt->entries = xreallocarray(jt->entries, jt->alloc,
@@ -1051,6 +933,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e->jt = jt;
 	e->job = job;
 	e->out_fd = e->in_fd = e->err_fd = e->stop_fd = -1;
+	job_set_reaper(job, jt->reaper, &jobtable_proc_cbs, e);
 	jt->entries[jt->count++] = e;
 
 	if (jobtable_gate(e, 1) != JOBTABLE_GO)
@@ -1093,13 +976,11 @@ jobtable_cancel_timers(struct jobtable_entry *e)
 {
 	struct loop	*loop = e->jt->loop;
 
-	if (e->kill_timer != 0)
-		loop_cancel_timer(loop, e->kill_timer);
 	if (e->timeout_timer != 0)
 		loop_cancel_timer(loop, e->timeout_timer);
 	if (e->restart_timer != 0)
 		loop_cancel_timer(loop, e->restart_timer);
-	e->kill_timer = e->timeout_timer = e->restart_timer = 0;
+	e->timeout_timer = e->restart_timer = 0;
 }
 
 /* Kill a job whose time is up; it will end as "timed out". */
@@ -1144,7 +1025,7 @@ jobtable_start_entry(struct jobtable_entry *e)
 	struct jobtable	*jt = e->jt;
 	char		*cause = NULL;
 
-	if (e->stop_pid > 0) {
+	if (e->stop != NULL) {
 		/* The last run's stop command is still at work. */
 		e->start_pending = 1;
 		return;
@@ -1156,12 +1037,9 @@ jobtable_start_entry(struct jobtable_entry *e)
 		jobtable_emit(jt, JOBTABLE_QUEUED, e->job);
 		return;
 	}
-	/* What is left of the last run's group goes now. */
-	if (e->kill_timer != 0) {
-		loop_cancel_timer(jt->loop, e->kill_timer);
-		e->kill_timer = 0;
-		job_signal(e->job, SIGKILL);
-	}
+	/* What is left of the last run in its grace goes now. */
+	if (jobtable_in_grace(e))
+		proc_kill(job_proc(e->job));
 	/* The last run's fds are closed by job_start: unwatch them first. */
 	jobtable_unwatch(e);
 	if (job_start(e->job, jt->rows, jt->cols, jt->env, &cause) != 0) {
@@ -1228,9 +1106,7 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jobtable_unwatch(e);
 	jobtable_cancel_timers(e);
 	jobtable_stop_close(e);
-	if (e->stop_pid > 0)
-		jobtable_unwatch_pid(jt, e->stop_pid);
-	jobtable_contain_end(jt, e->stop_cgj);
+	proc_release(e->stop);
 	job_free(e->job);
 	free(e);
 	memmove(&jt->entries[i], &jt->entries[i + 1],
@@ -1246,8 +1122,8 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 static int
 jobtable_removable(struct jobtable_entry *e)
 {
-	return !jobtable_live(e) && e->out_fd == -1 && e->stop_pid == 0 &&
-	    (e->kill_timer == 0 || !job_lingers(e->job));
+	return !jobtable_live(e) && e->out_fd == -1 && e->stop == NULL &&
+	    (!jobtable_in_grace(e) || !job_lingers(e->job));
 }
 
 /* Drop the oldest finished jobs beyond keep_finished (their logs stay). */
@@ -1551,23 +1427,30 @@ jobtable_job_grace(struct jobtable_entry *e)
 }
 
 /*
- * Send SIGKILL to a job's group (and to its stop command) and empty its
- * cgroup once its grace period is over; an ended job may then leave the
- * panel.
+ * Return whether the entry's last run is in the grace of a stop (SIGKILL
+ * is to come).
+ */
+static int
+jobtable_in_grace(struct jobtable_entry *e)
+{
+	struct proc	*p = job_proc(e->job);
+
+	return p != NULL && proc_stopping(p);
+}
+
+/*
+ * A job's grace period is over and the proc layer has sent SIGKILL to its
+ * group and emptied its cgroup: its stop command goes too, and an ended
+ * job may then leave the panel.
  */
 static void
-jobtable_grace_cb(void *arg)
+jobtable_killed_cb(struct proc *p, void *arg)
 {
 	struct jobtable_entry	*e = arg;
 
-	e->kill_timer = 0;
-	job_signal(e->job, SIGKILL);
-	job_signal_escapees(e->job, SIGKILL);
-	if (e->stop_pid > 0 && kill(-e->stop_pid, SIGKILL) == -1)
-		kill(e->stop_pid, SIGKILL);
-	if (e->stop_cgj != NULL)
-		cgroup_job_signal(e->stop_cgj, SIGKILL);
-	jobtable_contain_soon(e->jt, 0);
+	(void)p;
+	if (e->stop != NULL)
+		proc_kill(e->stop);
 	if (!job_is_running(e->job))
 		jobtable_trim_finished(e->jt);
 }
@@ -1580,15 +1463,9 @@ jobtable_grace_cb(void *arg)
 static void
 jobtable_stop_leftovers(struct jobtable_entry *e)
 {
-	struct jobtable	*jt = e->jt;
-
-	if (e->stopping || e->kill_timer != 0 || !job_lingers(e->job))
+	if (e->stopping || jobtable_in_grace(e) || !job_lingers(e->job))
 		return;
-	if (job_signal(e->job, SIGTERM) == 0)
-		job_signal(e->job, SIGCONT);
-	job_signal_escapees(e->job, SIGTERM);
-	e->kill_timer = loop_add_timer(jt->loop, jobtable_job_grace(e),
-	    jobtable_grace_cb, e);
+	proc_stop(job_proc(e->job), SIGTERM, jobtable_job_grace(e));
 }
 
 /* Close the entry's stop command's output, if it is open. */
@@ -1624,7 +1501,7 @@ jobtable_stop_read(struct jobtable_entry *e)
 			jobtable_output(e, jt->buf, (size_t)n);
 			continue;
 		}
-		if (n == -1 && errno == EAGAIN && e->stop_pid > 0)
+		if (n == -1 && errno == EAGAIN && e->stop != NULL)
 			return;
 		jobtable_stop_close(e);
 	}
@@ -1647,22 +1524,22 @@ jobtable_stop_fd_cb(int fd, short revents, void *arg)
  * A start put off until it ended goes ahead.
  */
 static void
-jobtable_stop_done_cb(pid_t pid, int status, void *arg)
+jobtable_stop_done_cb(struct proc *p, int status, void *arg)
 {
 	struct jobtable_entry	*e = arg;
 	struct jobtable		*jt = e->jt;
 	struct job		*job = e->job;
+	pid_t			 pid = proc_pid(p);
 	char			 buf[64];
 	int			 sig;
 
-	e->stop_pid = 0;
+	e->stop = NULL;
 	jobtable_stop_read(e);
 	/* Nothing it left behind outlives it. */
-	jobtable_contain_end(jt, e->stop_cgj);
-	e->stop_cgj = NULL;
+	proc_release(p);
 	debuglog("job %d: stop command %ld ended: %s", job_id(job),
 	    (long)pid, waitstatus_short(status, buf, sizeof buf));
-	if (job_is_running(job) && e->kill_timer != 0 &&
+	if (job_is_running(job) && jobtable_in_grace(e) &&
 	    (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
 		sig = job_spec(job)->stop_signal;
 		if (sig <= 0)
@@ -1670,7 +1547,6 @@ jobtable_stop_done_cb(pid_t pid, int status, void *arg)
 		if (job_signal(job, sig) == 0)
 			job_signal(job, SIGCONT);
 		job_signal_escapees(job, sig);
-		jobtable_contain_soon(jt, 0);
 	}
 	if (e->start_pending) {
 		e->start_pending = 0;
@@ -1681,10 +1557,10 @@ jobtable_stop_done_cb(pid_t pid, int status, void *arg)
 
 /*
  * Run the entry's stop command: SHELL -c COMMAND in the job's cwd and
- * environment, on pipes (pty.c's fork hygiene) with stdin from
- * /dev/null, its output shown as the job's, in a containment of its own
- * (jobtable_contain_new()); its end is watched.  0, or -1 when it cannot
- * be run.  One that runs already goes on.
+ * environment, on pipes with stdin from /dev/null, its output shown as
+ * the job's, a supervised process of its own (contained apart from the
+ * job) whose end is told to jobtable_stop_done_cb().  0, or -1 when it
+ * cannot be run.  One that runs already goes on.
  */
 static int
 jobtable_stop_command(struct jobtable_entry *e)
@@ -1693,47 +1569,38 @@ jobtable_stop_command(struct jobtable_entry *e)
 	const struct job_spec	*spec = job_spec(e->job);
 	struct pty_spec		 ps;
 	struct pty_child	 child;
-	struct cgroup_job	*cgj;
-	char			*argv[4], **env = NULL, *cause = NULL;
-	int			 rc;
+	struct proc		*p;
+	char			*argv[4], *cause = NULL;
 
-	if (e->stop_pid > 0)
+	if (e->stop != NULL)
 		return 0;
 	jobtable_stop_close(e);
 	argv[0] = (char *)spec->shell;
 	argv[1] = (char *)"-c";
 	argv[2] = (char *)spec->stop_command;
 	argv[3] = NULL;
-	cgj = jobtable_contain_new(jt, job_id(e->job));
-	if (cgj != NULL)
-		env = cgroup_job_env(cgj, spec->envp);
+	p = proc_new(jt->reaper, proc_reaper_cgroup(jt->reaper),
+	    job_id(e->job), &jobtable_stop_cbs, e);
 	memset(&ps, 0, sizeof ps);
 	ps.path = spec->shell;
 	ps.argv = argv;
-	ps.envp = env != NULL ? env : spec->envp;
+	ps.envp = spec->envp;
 	ps.cwd = spec->cwd;
 	ps.rows = 24;
 	ps.cols = 80;
 	ps.no_pty = 1;
 	ps.null_stdin = 1;
-	ps.cgroup_procs = cgj != NULL ? cgroup_job_procs_fd(cgj) : -1;
 	memset(&child, 0, sizeof child);
-	rc = pty_spawn(&ps, &child, &cause);
-	free(env);
-	if (rc != 0) {
-		jobtable_contain_end(jt, cgj);
+	if (proc_spawn(p, &ps, &child, &cause) != 0) {
+		proc_free(p);
 		debuglog("job %d: stop command: %s", job_id(e->job), cause);
 		free(cause);
 		return -1;
 	}
-	if (cgj != NULL)
-		cgroup_job_started(cgj, child.pid);
-	e->stop_cgj = cgj;
-	e->stop_pid = child.pid;
+	e->stop = p;
 	e->stop_fd = child.out_fd;
 	if (child.in_fd != -1)
 		close(child.in_fd);
-	jobtable_watch_pid(jt, child.pid, jobtable_stop_done_cb, e);
 	loop_watch_fd(jt->loop, e->stop_fd, POLLIN, jobtable_stop_fd_cb, e);
 	debuglog("job %d: stop command %ld: %s", job_id(e->job),
 	    (long)child.pid, spec->stop_command);
@@ -1813,10 +1680,8 @@ jobtable_signal(struct jobtable_entry *e, int sig, int failure)
 		if (group && job_signal(job, send) == -1)
 			return -1;
 		debuglog("job %d: signal %d to its group", job_id(job), send);
-		if (stop) {
+		if (stop)
 			job_signal_escapees(job, send);
-			jobtable_contain_soon(jt, 0);
-		}
 	}
 	if (sig == SIGKILL)
 		e->stopping = 1;
@@ -1825,9 +1690,8 @@ jobtable_signal(struct jobtable_entry *e, int sig, int failure)
 		/* A stopped group never sees the signal otherwise. */
 		if (group)
 			job_signal(job, SIGCONT);
-		if (e->kill_timer == 0)
-			e->kill_timer = loop_add_timer(jt->loop,
-			    jobtable_job_grace(e), jobtable_grace_cb, e);
+		/* SIGKILL after the grace, unless one runs already. */
+		proc_stop(job_proc(job), 0, jobtable_job_grace(e));
 	}
 	return 0;
 }
@@ -2007,9 +1871,9 @@ jobtable_busy(const struct jobtable *jt)
 
 	for (i = 0; i < jt->count; i++) {
 		e = jt->entries[i];
-		if (job_is_running(e->job) || e->held || e->stop_pid > 0)
+		if (job_is_running(e->job) || e->held || e->stop != NULL)
 			return 1;
-		if (e->kill_timer != 0 && job_lingers(e->job))
+		if (jobtable_in_grace(e) && job_lingers(e->job))
 			return 1;
 	}
 	return 0;
@@ -2094,89 +1958,68 @@ jobtable_set_group_limit(struct jobtable *jt, const char *group,
 	jobtable_start_queued(jt);
 }
 
-/*
- * A job's leader was reaped with status: record it, tell, stop the rest;
- * or it stopped or continued: record that.
- */
+/* A job's leader stopped or continued: record it, tell. */
 static void
-jobtable_reaped(struct jobtable *jt, pid_t pid, int status)
+jobtable_stopped_cb(struct proc *p, int stopped, void *arg)
 {
-	struct jobtable_entry	*e;
-	int			 i;
+	struct jobtable_entry	*e = arg;
 
-	for (i = 0; i < jt->count; i++) {
-		e = jt->entries[i];
-		if (job_pid(e->job) != pid || !job_is_running(e->job))
-			continue;
-		if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
-			job_set_stopped(e->job, WIFSTOPPED(status));
-			jobtable_emit(jt, JOBTABLE_CHANGED, e->job);
-			return;
-		}
-		/*
-		 * Show what it wrote before it went; more, from children
-		 * still holding the terminal, is read on later turns.
-		 */
-		if (e->out_fd != -1 && !e->hung)
-			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-		jobtable_drain_err(e, JOBTABLE_READ_BUDGET);
-		job_set_exited(e->job, status, loop_now_ms());
-		debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
-		    (long)pid, job_state_name(job_state(e->job)));
-		if (e->hung) {
-			e->hung = 0;
-			jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
-		}
-		jobtable_stop_leftovers(e);
-		jobtable_emit(jt, JOBTABLE_EXITED, e->job);
-		if (e->out_fd != -1)
-			jobtable_update_watch(e);
-		jobtable_after_exit(e);
-		jobtable_release_held(jt);
+	if (job_proc(e->job) != p || !job_is_running(e->job))
 		return;
+	job_set_stopped(e->job, stopped);
+	jobtable_emit(e->jt, JOBTABLE_CHANGED, e->job);
+}
+
+/* A job's leader was reaped with status: record it, tell, stop the rest. */
+static void
+jobtable_exited_cb(struct proc *p, int status, void *arg)
+{
+	struct jobtable_entry	*e = arg;
+	struct jobtable		*jt = e->jt;
+
+	if (job_proc(e->job) != p || !job_is_running(e->job))
+		return;
+	/*
+	 * Show what it wrote before it went; more, from children
+	 * still holding the terminal, is read on later turns.
+	 */
+	if (e->out_fd != -1 && !e->hung)
+		jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
+	jobtable_drain_err(e, JOBTABLE_READ_BUDGET);
+	job_set_exited(e->job, status, loop_now_ms());
+	debuglog("job %d (pid %ld) ended: %s", job_id(e->job),
+	    (long)proc_pid(p), job_state_name(job_state(e->job)));
+	if (e->hung) {
+		e->hung = 0;
+		jobtable_drain(e, JOBTABLE_READ_BUDGET, 0);
 	}
-	/* A process someone watches, or a stray reparented to us. */
-	jobtable_reaped_pid(jt, pid, status);
+	jobtable_stop_leftovers(e);
+	jobtable_emit(jt, JOBTABLE_EXITED, e->job);
+	if (e->out_fd != -1)
+		jobtable_update_watch(e);
+	jobtable_after_exit(e);
+	jobtable_release_held(jt);
 }
 
 /*
- * Reap every child that has exited, recording the jobs' statuses.  A
- * batch is reaped before any of it is looked at, so the zombies a leader
- * left to us are gone when what is left of its group is looked for.  A
- * job leader that stopped or continued changes the job's state.  What
- * was reaped may have been the last of a finished job's leftovers, which
- * kept it in the table (jobtable_removable()): keep_finished looks again.
+ * What was reaped may have been the last of a finished job's leftovers,
+ * which kept it in the table (jobtable_removable()): keep_finished looks
+ * again.
+ */
+static void
+jobtable_reaped_cb(void *arg)
+{
+	jobtable_trim_finished(arg);
+}
+
+/*
+ * Reap every child that has exited, recording the jobs' statuses (the
+ * reaper's work, proc.h; it does it on SIGCHLD).
  */
 void
 jobtable_reap(struct jobtable *jt)
 {
-	pid_t	pids[64], pid;
-	int	statuses[64], status, n, i;
-
-	do {
-		for (n = 0; n < 64;) {
-			pid = waitpid(-1, &status, WNOHANG | WUNTRACED |
-			    WCONTINUED);
-			if (pid == -1 && errno == EINTR)
-				continue;
-			if (pid <= 0)
-				break;
-			pids[n] = pid;
-			statuses[n++] = status;
-		}
-		for (i = 0; i < n; i++)
-			jobtable_reaped(jt, pids[i], statuses[i]);
-	} while (n == 64);
-	jobtable_trim_finished(jt);
-	jobtable_tidy(jt);
-}
-
-/* Reap on SIGCHLD. */
-static void
-jobtable_sigchld_cb(int signo, void *arg)
-{
-	(void)signo;
-	jobtable_reap(arg);
+	proc_reaper_reap(jt->reaper);
 }
 
 /* Queue input for a job; 0 or -1 if it can take no input. */
@@ -2212,59 +2055,15 @@ jobtable_update(struct jobtable *jt, struct job *job)
 	}
 }
 
-/* Append to pids the children of this process listed by /proc; count. */
-static int
-jobtable_list_children(pid_t *pids, int max)
-{
-	DIR		*d;
-	struct dirent	*de;
-	FILE		*f;
-	char		 path[320];
-	long		 pid;
-	int		 n = 0;
-
-	d = opendir("/proc/self/task");
-	if (d == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL && n < max) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%s/children",
-		    de->d_name);
-		f = fopen(path, "re");
-		if (f == NULL)
-			continue;
-		while (n < max && fscanf(f, "%ld", &pid) == 1)
-			pids[n++] = (pid_t)pid;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
-
 /*
- * Kill every process still parented to jobdeck (strays that escaped their
- * job's group and were reparented to this subreaper) and reap them, until
- * none is left or a few seconds have passed.
+ * After the loop: kill every process still parented to jobdeck (strays
+ * that escaped their job's group and were reparented to this subreaper)
+ * and reap them (proc_kill_strays()).
  */
 void
 jobtable_kill_strays(void)
 {
-	pid_t	pids[1024];
-	int	n, i, round;
-
-	for (round = 0; round < 200; round++) {
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		n = jobtable_list_children(pids, 1024);
-		if (n == 0)
-			return;
-		for (i = 0; i < n; i++) {
-			kill(-pids[i], SIGKILL);
-			kill(pids[i], SIGKILL);
-		}
-		usleep(10000);
-	}
+	proc_kill_strays();
 }
 
 /* Tell every subscriber that what is shown of job changed (note, ready). */

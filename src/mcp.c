@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "child.h"
 #include "ctl.h"
 #include "ctlconn.h"
 #include "json.h"
@@ -44,7 +45,7 @@
 #include "mcp.h"
 #include "mcp-private.h"
 #include "name.h"
-#include "outfd.h"
+#include "outq.h"
 #include "xmalloc.h"
 
 #define MCP_CLIENT_MAX		64	/* bytes of the client's name */
@@ -1160,14 +1161,7 @@ struct mcp_main {
 	char			*line;		/* the message being read */
 	size_t			 linelen;
 	int			 discard;	/* the rest of a line over max */
-	int			 out_fd;
-	int			 out_own;
-	enum outfd_mode		 out_mode;
-	int			 out_watched;
-	char			*out;		/* written from outoff */
-	size_t			 outlen;
-	size_t			 outoff;
-	int			 out_lost;	/* the reader went away */
+	struct outq		*out;		/* stdout */
 	int			 in_done;	/* stdin ended: answer, end */
 	int			 ending;
 	int			 rc;
@@ -1234,87 +1228,41 @@ mcp_main_end(struct mcp_main *m, int rc)
 	loop_stop(m->loop);
 }
 
-/* Write what stdout takes of the backlog. */
-static void
-mcp_main_flush(struct mcp_main *m)
-{
-	size_t	n;
-	ssize_t	w;
-
-	while (m->outoff < m->outlen && !m->out_lost) {
-		n = m->outlen - m->outoff;
-		if (m->out_mode == OUTFD_POLLED && n > PIPE_BUF)
-			n = PIPE_BUF;
-		w = write(m->out_fd, m->out + m->outoff, n);
-		if (w == -1 && errno == EINTR)
-			continue;
-		if (w == -1 && errno == EAGAIN)
-			break;
-		if (w <= 0) {
-			m->out_lost = 1;	/* EPIPE: the client left */
-			mcp_main_end(m, 0);
-			break;
-		}
-		m->outoff += (size_t)w;
-		if (m->out_mode == OUTFD_POLLED)
-			break;		/* PIPE_BUF a POLLOUT */
-	}
-	if (m->outoff == m->outlen || m->out_lost)
-		m->outoff = m->outlen = 0;
-	/* Idle, stdout is polled for its reader's leaving alone (POLLERR). */
-	if (m->out_watched)
-		loop_set_events(m->loop, m->out_fd, m->outlen > 0 ? POLLOUT :
-		    POLLPRI);
-}
-
 /*
- * stdout has room, or its reader went away (the client is gone: no
+ * stdout had room, or its reader went away (the client is gone: no
  * answer can reach it, so the session ends, even with calls in flight).
  */
 static void
-mcp_main_out_cb(int fd, short revents, void *arg)
+mcp_main_out_cb(struct outq *q, void *arg)
 {
-	struct mcp_main	*m = arg;
-
-	(void)fd;
-	if ((revents & (POLLERR | POLLHUP)) && m->outlen == 0) {
-		m->out_lost = 1;
-		mcp_main_end(m, 0);
-		return;
-	}
-	mcp_main_flush(m);
+	if (outq_error(q) != 0)
+		mcp_main_end(arg, 0);
 }
 
-/* The io's send: one message and its newline onto stdout's backlog. */
+static const struct outq_cbs mcp_main_outq_cbs = { mcp_main_out_cb, NULL };
+
+/*
+ * The io's send: one message and its newline onto stdout's backlog, and
+ * what stdout takes of it now.  A client that lets MCP_BACKLOG_MAX bytes
+ * of answers pile up unread is given up on.
+ */
 static void
 mcp_main_send(const char *msg, size_t len, void *arg)
 {
 	struct mcp_main	*m = arg;
 
-	if (m->out_lost || m->out_mode == OUTFD_NONE)
+	if (outq_error(m->out) != 0)
 		return;
-	if (m->outlen - m->outoff + len + 1 > MCP_BACKLOG_MAX) {
+	if (outq_add(m->out, msg, len) != 0 ||
+	    outq_add(m->out, "\n", 1) != 0) {
 		fprintf(stderr, "jobdeck mcp: the client reads nothing: over "
 		    "%d MiB of answers wait; giving up\n",
 		    MCP_BACKLOG_MAX / (1024 * 1024));
-		m->out_lost = 1;
-		m->outoff = m->outlen = 0;
 		mcp_main_end(m, 1);
 		return;
 	}
-	if (m->outoff > 0 && m->outoff >= m->outlen / 2) {
-		memmove(m->out, m->out + m->outoff, m->outlen - m->outoff);
-		m->outlen -= m->outoff;
-		m->outoff = 0;
-	}
-	m->out = xreallocarray(m->out, m->outlen + len + 1, 1);
-	memcpy(m->out + m->outlen, msg, len);
-	m->outlen += len;
-	m->out[m->outlen++] = '\n';
-	if (m->out_mode == OUTFD_DIRECT)
-		mcp_main_flush(m);
-	else if (m->out_watched)
-		loop_set_events(m->loop, m->out_fd, POLLOUT);
+	if (outq_flush(m->out) != 0)
+		mcp_main_end(m, 0);	/* EPIPE: the client left */
 }
 
 /* At the end: give stdout up to MCP_FLUSH_MS to take what is left. */
@@ -1323,8 +1271,7 @@ mcp_main_drain(struct mcp_main *m)
 {
 	int64_t	end = loop_now_ms() + MCP_FLUSH_MS, now;
 
-	while (m->outlen > 0 && !m->out_lost && m->out_watched &&
-	    (now = loop_now_ms()) < end)
+	while (outq_pending(m->out) > 0 && (now = loop_now_ms()) < end)
 		loop_run_once(m->loop, end - now);
 }
 
@@ -1596,8 +1543,35 @@ mcp_main_sleep(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* What the child of mcp_main_deck_start() needs, made before the fork. */
+struct mcp_main_child {
+	pid_t	  parent;
+	char	**argv;
+};
+
 /*
- * Start `jobdeck up --stay -S deck` with fork hygiene and wait until it
+ * In the child of mcp_main_deck_start(): die with its parent (unless that
+ * is gone already), then exec this program as `jobdeck up`.
+ */
+static void
+mcp_main_deck_exec(void *arg)
+{
+	const struct mcp_main_child	*c = arg;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != c->parent)
+		_exit(127);
+	execv("/proc/self/exe", c->argv);
+	child_say("jobdeck mcp", "/proc/self/exe", errno);
+	_exit(127);
+}
+
+/* What child_fork() runs in mcp_main_deck_start()'s child. */
+static const struct child_exec mcp_main_deck_cbs = { mcp_main_deck_exec };
+
+/*
+ * Start `jobdeck up --stay -S deck` (child_fork(): its own session,
+ * /dev/null as stdin and stdout, our stderr) and wait until it
  * listens on the socket at path: its pid, the deck this session owns.
  * If it ends first because another deck took the name meanwhile (another
  * --start at the same moment), 0: that deck is used, and is not ours to
@@ -1606,42 +1580,35 @@ mcp_main_sleep(int ms)
 static pid_t
 mcp_main_deck_start(const char *deck, const char *path)
 {
-	sigset_t	 all, old;
-	pid_t		 pid, parent = getpid();
-	int		 fd, status, sig;
-	int64_t		 end;
-	char		*argv[] = { "jobdeck", "up", "--stay", "-S",
-			    (char *)deck, NULL };
+	struct child_spec	 cs;
+	struct mcp_main_child	 c;
+	pid_t			 pid;
+	int			 null, status, error;
+	int64_t			 end;
+	char			*argv[] = { "jobdeck", "up", "--stay", "-S",
+				    (char *)deck, NULL };
 
 	fflush(stdout);
 	fflush(stderr);
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	if ((pid = fork()) == -1) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		fprintf(stderr, "jobdeck mcp: fork: %s\n", strerror(errno));
+	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "jobdeck mcp: /dev/null: %s\n",
+		    strerror(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		for (sig = 1; sig < NSIG; sig++)
-			signal(sig, SIG_DFL);
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		setsid();
-		if ((fd = open("/dev/null", O_RDWR)) == -1)
-			_exit(127);
-		dup2(fd, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		close_range(STDERR_FILENO + 1, ~0U, 0);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "jobdeck mcp: /proc/self/exe: %s\n",
-		    strerror(errno));
-		_exit(127);
+	child_spec_init(&cs);
+	cs.fds[0] = cs.fds[1] = null;
+	cs.fds[2] = STDERR_FILENO;
+	cs.nfds = 3;
+	cs.session = 1;
+	c.parent = getpid();
+	c.argv = argv;
+	pid = child_fork(&cs, &mcp_main_deck_cbs, &c);
+	error = errno;
+	close(null);
+	if (pid == -1) {
+		fprintf(stderr, "jobdeck mcp: fork: %s\n", strerror(error));
+		return -1;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 
 	/* Ours once our child listens: any other deck there is another's. */
 	end = loop_now_ms() + MCP_DECK_START_MS;
@@ -1673,21 +1640,6 @@ mcp_main_deck_start(const char *deck, const char *path)
 	return pid;
 }
 
-/* Wait up to ms for pid to end; 1 if it has (reaped). */
-static int
-mcp_main_reap(pid_t pid, int ms)
-{
-	int64_t	end = loop_now_ms() + ms;
-
-	for (;;) {
-		if (waitpid(pid, NULL, WNOHANG) != 0)
-			return 1;
-		if (loop_now_ms() >= end)
-			return 0;
-		mcp_main_sleep(20);
-	}
-}
-
 /*
  * Quit the deck --start started, and reap it.  It is our child and not
  * reaped yet, so pid is that deck and no other (a deck that took the
@@ -1698,7 +1650,7 @@ static void
 mcp_main_deck_stop(pid_t pid)
 {
 	kill(pid, SIGTERM);
-	if (mcp_main_reap(pid, MCP_DECK_QUIT_MS))
+	if (child_wait(pid, MCP_DECK_QUIT_MS, NULL))
 		return;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -1784,12 +1736,10 @@ mcp_main(int argc, char **argv)
 	m.lanes[MCP_LANE_WAIT].max = MCP_DECK_WAIT_MAX;
 	for (i = 0; i < MCP_LANES; i++)
 		m.lanes[i].tail = &m.lanes[i].head;
-	m.out_mode = outfd_open(STDOUT_FILENO, &m.out_fd, &m.out_own);
-	if (m.out_mode == OUTFD_POLLED || m.out_mode == OUTFD_DIRECT) {
-		if (loop_watch_fd(m.loop, m.out_fd, POLLPRI, mcp_main_out_cb,
-		    &m) == 0)
-			m.out_watched = 1;
-	}
+	/* Idle, stdout is polled for its reader's leaving alone (POLLERR). */
+	m.out = outq_open(m.loop, STDOUT_FILENO, OUTQ_WATCH | OUTQ_HANGUP,
+	    &mcp_main_outq_cbs, &m);
+	outq_set_limit(m.out, MCP_BACKLOG_MAX, OUTQ_LIMIT_FAIL);
 	opts.read_only = read_only;
 	opts.deck = deck;
 	m.srv = mcp_server_new(m.loop, &opts, &mcp_main_io, &m);
@@ -1812,12 +1762,8 @@ mcp_main(int argc, char **argv)
 	mcp_main_drain(&m);
 	if (pid != -1)
 		mcp_main_deck_stop(pid);
-	if (m.out_watched)
-		loop_unwatch_fd(m.loop, m.out_fd);
-	if (m.out_own)
-		close(m.out_fd);
+	outq_free(m.out);
 	loop_free(m.loop);
 	free(m.line);
-	free(m.out);
 	return m.rc;
 }

@@ -19,17 +19,17 @@
  * no line matched within initial_delay_ms + retries * interval_ms.  Only
  * readiness: a log cannot say a job stopped being alive.
  *
- * PROBE_CMD: `shell -c target` started by pty_spawn() (its fork
+ * PROBE_CMD: `shell -c target`, a supervised process (proc.h) of the
+ * jobtable's reaper started by proc_spawn() (pty.c, child.c's fork
  * hygiene) with the probe's cwd and envp, stdin, stdout and stderr on
  * /dev/null, in a session and process group of its own, and contained as
  * a job is: each attempt gets its own cgroup, or its own JOBDECK_JOB
- * marker, from jobtable_contain_new(), so nothing it starts (setsid -f, a
- * double fork) is out of reach.  The jobtable's one reaper tells us of its
- * end (jobtable_watch_pid()); exit 0 passes.  When the attempt is over
- * (the command ended, its time limit, probe_free()) its group gets
- * SIGKILL, the pid is left to the reaper as a stray, and whatever else of
- * the attempt is left is killed through its containment
- * (jobtable_contain_end()).
+ * marker, so nothing it starts (setsid -f, a double fork) is out of
+ * reach.  The reaper tells us of its end; exit 0 passes.  When the
+ * command has ended what is left in its containment is killed
+ * (proc_release()); an attempt cut short (its time limit, probe_free())
+ * kills all of it (proc_kill(): its group too), and a leader not reaped
+ * yet is reaped as a stray.
  *
  * PROBE_TCP: "host:port", "[v6addr]:port".  getaddrinfo() of a name can
  * block, so names are refused in probe_new() with a message that says so:
@@ -57,12 +57,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "hostport.h"
 #include "http.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "probe.h"
+#include "proc.h"
 #include "pty.h"
 #include "rawtext.h"
 #include "rxbound.h"
@@ -102,8 +102,7 @@ struct probe {
 	char			*cwd;
 	char			**envp;		/* NULL: jobdeck's */
 	char			*argv[4];	/* shell -c target */
-	pid_t			 pid;		/* running, 0: none */
-	struct cgroup_job	*cgj;		/* its containment, or NULL */
+	struct proc		*proc;		/* running, or NULL */
 
 	/* PROBE_TCP */
 	struct sockaddr_storage	 addrs[PROBE_ADDRS];
@@ -130,7 +129,7 @@ static void	probe_attempt_cb(void *);
 static void	probe_limit_cb(void *);
 static void	probe_log_end_cb(void *);
 static void	probe_cmd_start(struct probe *);
-static void	probe_cmd_exited(pid_t, int, void *);
+static void	probe_cmd_exited(struct proc *, int, void *);
 static void	probe_cmd_kill(struct probe *);
 static void	probe_tcp_start(struct probe *);
 static void	probe_tcp_next(struct probe *);
@@ -140,6 +139,11 @@ static void	probe_http_start(struct probe *);
 static void	probe_http_done(long, const char *, size_t, const char *,
 		    void *);
 static void	probe_stop_attempt(struct probe *);
+
+/* What an attempt's command tells the probe. */
+static const struct proc_cbs probe_cmd_cbs = {
+	.exited = probe_cmd_exited,
+};
 
 /* Return the word a kind is described by. */
 static const char *
@@ -391,7 +395,7 @@ probe_stop_attempt(struct probe *p)
 		loop_cancel_timer(p->loop, p->timer);
 		p->timer = 0;
 	}
-	if (p->pid != 0)
+	if (p->proc != NULL)
 		probe_cmd_kill(p);
 	probe_tcp_close(p);
 	if (p->req != NULL) {
@@ -513,36 +517,30 @@ probe_log_end_cb(void *arg)
 }
 
 /*
- * Start the command: shell -c target through pty_spawn(), in a
- * containment of its own; hand the pid to the reaper.
+ * Start the command: shell -c target, a supervised process of the
+ * jobtable's reaper in a containment of its own.
  */
 static void
 probe_cmd_start(struct probe *p)
 {
+	struct proc_reaper	*r = jobtable_reaper(p->jt);
 	struct pty_spec		 spec;
 	struct pty_child	 child;
-	char			**env = NULL, *cause = NULL, *why;
-	char *const		*envp = p->envp != NULL ? p->envp : environ;
-	int			  rc;
+	char			*cause = NULL, *why;
 
-	p->cgj = jobtable_contain_new(p->jt, 0);
-	if (p->cgj != NULL)
-		env = cgroup_job_env(p->cgj, envp);
+	p->proc = proc_new(r, proc_reaper_cgroup(r), 0, &probe_cmd_cbs, p);
 	memset(&spec, 0, sizeof spec);
 	spec.path = p->shell;
 	spec.argv = p->argv;
-	spec.envp = env != NULL ? env : envp;
+	spec.envp = p->envp != NULL ? p->envp : environ;
 	spec.cwd = p->cwd;
 	spec.no_pty = 1;
 	spec.null_stdin = 1;
 	spec.null_output = 1;
-	spec.cgroup_procs = p->cgj != NULL ? cgroup_job_procs_fd(p->cgj) : -1;
 	memset(&child, 0, sizeof child);
-	rc = pty_spawn(&spec, &child, &cause);
-	free(env);
-	if (rc != 0) {
-		jobtable_contain_end(p->jt, p->cgj);
-		p->cgj = NULL;
+	if (proc_spawn(p->proc, &spec, &child, &cause) != 0) {
+		proc_free(p->proc);
+		p->proc = NULL;
 		why = xprintf("command: %s", cause);
 		free(cause);
 		probe_attempt_end(p, 0, why);
@@ -550,30 +548,25 @@ probe_cmd_start(struct probe *p)
 		return;
 	}
 	pty_child_close(&child);
-	if (p->cgj != NULL)
-		cgroup_job_started(p->cgj, child.pid);
-	p->pid = child.pid;
-	jobtable_watch_pid(p->jt, child.pid, probe_cmd_exited, p);
 	p->timer = loop_add_timer(p->loop, p->timeout_ms, probe_limit_cb, p);
 }
 
 /* The reaper says the command ended: exit 0 passes. */
 static void
-probe_cmd_exited(pid_t pid, int status, void *arg)
+probe_cmd_exited(struct proc *proc, int status, void *arg)
 {
 	struct probe	*p = arg;
 	char		 buf[64];
 	char		*why = NULL;
 
-	(void)pid;
-	p->pid = 0;
+	(void)proc;
 	if (p->timer != 0) {
 		loop_cancel_timer(p->loop, p->timer);
 		p->timer = 0;
 	}
 	/* The attempt is over: nothing it started outlives it. */
-	jobtable_contain_end(p->jt, p->cgj);
-	p->cgj = NULL;
+	proc_release(p->proc);
+	p->proc = NULL;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		why = xprintf("command: %s",
 		    waitstatus_long(status, buf, sizeof buf));
@@ -582,18 +575,15 @@ probe_cmd_exited(pid_t pid, int status, void *arg)
 }
 
 /*
- * SIGKILL the command's group and what else of the attempt is left (its
- * containment); the reaper collects it as a stray.
+ * SIGKILL all of the attempt's command (its group and containment) and
+ * let it go; a leader not reaped yet is reaped as a stray.
  */
 static void
 probe_cmd_kill(struct probe *p)
 {
-	jobtable_unwatch_pid(p->jt, p->pid);
-	kill(-p->pid, SIGKILL);
-	kill(p->pid, SIGKILL);
-	p->pid = 0;
-	jobtable_contain_end(p->jt, p->cgj);
-	p->cgj = NULL;
+	proc_kill(p->proc);
+	proc_free(p->proc);
+	p->proc = NULL;
 }
 
 /* Start connecting to the first address. */

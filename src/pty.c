@@ -1,22 +1,23 @@
 /*
  * pty.c: start a child on a new pseudo-terminal, or on pipes when no
- * terminal can be had.  The only caller of forkpty().
+ * terminal can be had.  The only caller of openpty(); the fork is
+ * child.c's child_fork(), which gives the child its fds (the pty's slave,
+ * or the pipes) and nothing else, its own session (the slave as its
+ * controlling terminal, as forkpty() would), default signals, and the
+ * cgroup asked for.
  *
  * Everything that needs memory or a lookup is done in the parent before
  * fork: the PATH search (in spec->envp's PATH, relative entries taken from
- * the child's cwd), the fallback argv for scripts without a #! line, and
- * the fd limit.  Between fork and exec the child calls only
- * async-signal-safe functions (sigaction, sigprocmask, chdir, setsid,
- * dup2, dup3, fcntl, close_range/close, write, execve, _exit) plus strlen and
- * glibc's strerrordesc_np, which only index constant tables; it never
- * touches the locale or the heap.  All signals are blocked across fork so
- * no handler of the parent (the loop's self-pipe writer) can run in the
- * child before its dispositions are reset to SIG_DFL.
+ * the child's cwd) and the fallback argv for scripts without a #! line.
+ * The exec callback calls only async-signal-safe functions (chdir,
+ * execve, write, _exit) plus strlen and glibc's strerrordesc_np, which
+ * only index constant tables; it never touches the locale or the heap.
  *
  * The terminal starts in cooked mode with UTF-8 input (ICANON, ECHO, ISIG,
  * IEXTEN, IUTF8, ICRNL, OPOST|ONLCR) and the usual control characters.
  * IXON is off, so Ctrl+S and Ctrl+Q reach the program instead of freezing
- * its output.
+ * its output.  Both ends are opened close-on-exec: the child has its
+ * copies of the slave on fds 0-2 only.
  *
  * Exec failures, reported by the child on its own output: a name not found
  * in PATH gives "NAME: not found" and exit 127; other errors give
@@ -24,26 +25,25 @@
  * a #! line (ENOEXEC) is run with /bin/sh, as execvp() and shells do.  A
  * cwd that cannot be entered gives "cd: DIR: strerror" and exit 127.
  *
- * Pipe fallback (spec->no_pty, or forkpty() failed for any reason): stdin
- * is one pipe, stdout and stderr share one pipe so their order is kept,
- * and the child calls setsid() so it still leads its own session and
- * process group.  It has no controlling terminal.  The parent should ignore
- * SIGPIPE, since a write to in_fd after the child exits raises it.
+ * Pipe fallback (spec->no_pty, or no pty could be had for any reason):
+ * stdin is one pipe, stdout and stderr share one pipe so their order is
+ * kept, and the child still leads its own session and process group.  It
+ * has no controlling terminal.  The parent should ignore SIGPIPE, since a
+ * write to in_fd after the child exits raises it.
  *
  * Containment: with spec->cgroup_procs the child's first act, on either
- * path, is to write "0" to that cgroup.procs fd, before any fd is moved
- * (the fd is above 2, and the dup3 onto fd 3 of split mode comes later),
+ * path, is to write "0" to that cgroup.procs fd (child_fork()'s join),
  * so it is in its cgroup before it forks or execs anything.
  *
  * Split mode (spec->split_stderr) uses pipes only and gives stderr a pipe
- * of its own.  It also reports the exec: a fourth, close-on-exec pipe
- * whose write end the child keeps on fd 3.  execve() closes it, so the
- * parent reads end of file; a failure writes the errno there first.  The
- * parent waits for one or the other, which costs the time of a fork and
- * an exec.  spec->null_stdin opens /dev/null as the child's stdin instead
- * of a pipe, spec->null_output as its stdout and stderr (there is no
- * out_fd then).  The parent's end of the stderr pipe is kept above fd 2
- * (see pty_child_close()).
+ * of its own.  It also reports the exec: child_fork()'s exec report, a
+ * close-on-exec pipe whose write end the child keeps on fd 3.  execve()
+ * closes it, so the parent reads end of file; a failure writes the errno
+ * there first.  The parent waits for one or the other, which costs the
+ * time of a fork and an exec.  spec->null_stdin opens /dev/null as the
+ * child's stdin instead of a pipe, spec->null_output as its stdout and
+ * stderr (there is no out_fd then).  The parent's end of the stderr pipe
+ * is kept above fd 2 (see pty_child_close()).
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -59,14 +59,16 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "pty.h"
 #include "xmalloc.h"
 
 /*
  * The system's <pty.h> is shadowed by ours under -Iinclude, so declare
- * forkpty() (glibc libutil, the BSDs' <util.h>) here, as glibc does.
+ * openpty() (glibc libutil, the BSDs' <util.h>) here, as glibc does.
  */
-int	forkpty(int *, char *, const struct termios *, const struct winsize *);
+int	openpty(int *, int *, char *, const struct termios *,
+	    const struct winsize *);
 
 /* What the child needs, prepared by the parent before fork. */
 struct pty_prep {
@@ -76,7 +78,6 @@ struct pty_prep {
 	char *const	 *argv;
 	char *const	 *envp;
 	const char	 *cwd;
-	int		  open_max;
 	int		  split;	/* stderr apart, exec report on fd 3 */
 	int		  null_stdin;
 	int		  null_output;	/* stdout and stderr: /dev/null */
@@ -90,13 +91,7 @@ static void	 pty_prep_free(struct pty_prep *);
 static void	 pty_make_termios(struct termios *);
 static void	 pty_make_winsize(struct winsize *, int, int);
 static int	 pty_set_flags(int);
-static void	 pty_write_err(const char *, const char *, int);
-static void	 pty_child_join(const struct pty_prep *);
-static void	 pty_child_fail(const struct pty_prep *, int, int)
-		     __attribute__((noreturn));
-static int	 pty_child_fds(int, int, int, int);
-static void	 pty_child_exec(const struct pty_prep *)
-		     __attribute__((noreturn));
+static void	 pty_child_exec(void *);
 static int	 pty_spawn_pty(const struct pty_prep *, struct pty_child *,
 		     const struct winsize *);
 static int	 pty_open_pipes(const struct pty_prep *, int *, int *, int *,
@@ -176,7 +171,6 @@ pty_find_program(const char *name, char *const *envp)
 static void
 pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
 {
-	long		max;
 	size_t		n, i;
 
 	memset(prep, 0, sizeof *prep);
@@ -202,11 +196,6 @@ pty_prepare(const struct pty_spec *spec, struct pty_prep *prep)
 	prep->sh_argv[1] = prep->file;
 	for (i = 1; i < n; i++)
 		prep->sh_argv[i + 1] = spec->argv[i];
-
-	max = sysconf(_SC_OPEN_MAX);
-	if (max <= 0 || max > INT_MAX)
-		max = 65536;
-	prep->open_max = (int)max;
 }
 
 /* Free what pty_prepare() allocated. */
@@ -269,106 +258,27 @@ pty_set_flags(int fd)
 	return 0;
 }
 
-/* Write "A: B: strerror", "A: B" or "A: strerror" to stderr, signal-safely. */
-static void
-pty_write_err(const char *a, const char *b, int error)
-{
-	const char	*msg = NULL;
-	ssize_t		 r;
-
-	if (error != 0 && (msg = strerrordesc_np(error)) == NULL)
-		msg = "Unknown error";
-	r = write(STDERR_FILENO, a, strlen(a));
-	if (b != NULL) {
-		r = write(STDERR_FILENO, ": ", 2);
-		r = write(STDERR_FILENO, b, strlen(b));
-	}
-	if (msg != NULL) {
-		r = write(STDERR_FILENO, ": ", 2);
-		r = write(STDERR_FILENO, msg, strlen(msg));
-	}
-	r = write(STDERR_FILENO, "\n", 1);
-	(void)r;
-}
+/* What child_fork() runs in pty_spawn()'s child. */
+static const struct child_exec pty_exec = { pty_child_exec };
 
 /*
- * In the child, first of all: join the cgroup whose cgroup.procs the
- * caller opened ("0" is the writer itself).  A failure is not fatal: the
- * child runs on where it is.
+ * In the child (its fds in place): chdir, then exec the program, or /bin/sh
+ * for a file without #!; say why not on stderr and exit 126 or 127.
  */
 static void
-pty_child_join(const struct pty_prep *prep)
+pty_child_exec(void *arg)
 {
-	ssize_t	r;
-
-	if (prep->cgroup_procs != -1) {
-		r = write(prep->cgroup_procs, "0", 1);
-		(void)r;
-	}
-}
-
-/* In the child: report error on fd 3 in split mode, then exit. */
-static void
-pty_child_fail(const struct pty_prep *prep, int error, int status)
-{
-	ssize_t	r;
-
-	if (prep->split) {
-		r = write(3, &error, sizeof error);
-		(void)r;
-	}
-	_exit(status);
-}
-
-/*
- * In a child just forked (any of jobdeck's, not only pty_spawn()'s): every
- * signal back to its default disposition and none blocked.
- */
-void
-pty_child_defaults(void)
-{
-	struct sigaction	sa;
-	sigset_t		set;
-	int			sig;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++) {
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	}
-	sigemptyset(&set);
-	sigprocmask(SIG_SETMASK, &set, NULL);
-}
-
-/* In the child: reset signals, chdir, close stray fds and exec. */
-static void
-pty_child_exec(const struct pty_prep *prep)
-{
-	int	fd, first, error;
-
-	pty_child_defaults();
+	const struct pty_prep	*prep = arg;
+	int			 error;
 
 	if (prep->cwd != NULL && chdir(prep->cwd) != 0) {
 		error = errno;
-		pty_write_err("cd", prep->cwd, error);
-		pty_child_fail(prep, error, 127);
+		child_say("cd", prep->cwd, error);
+		child_exit(error, 127);
 	}
-
-	/*
-	 * Close every fd above 2 (above 3, the exec report, in split mode);
-	 * the loop does not stop at gaps.
-	 */
-	first = prep->split ? 4 : 3;
-	if (close_range((unsigned int)first, ~0U, 0) != 0) {
-		for (fd = first; fd < prep->open_max; fd++)
-			close(fd);
-	}
-
 	if (prep->file == NULL) {
-		pty_write_err(prep->name, "not found", 0);
-		pty_child_fail(prep, ENOENT, 127);
+		child_say(prep->name, "not found", 0);
+		child_exit(ENOENT, 127);
 	}
 	execve(prep->file, prep->argv, prep->envp);
 	error = errno;
@@ -376,32 +286,46 @@ pty_child_exec(const struct pty_prep *prep)
 		execve("/bin/sh", prep->sh_argv, prep->envp);
 		error = ENOEXEC;
 	}
-	pty_write_err(prep->name, NULL, error);
-	pty_child_fail(prep, error,
-	    error == EACCES || error == ENOEXEC ? 126 : 127);
+	child_say(prep->name, NULL, error);
+	child_exit(error, error == EACCES || error == ENOEXEC ? 126 : 127);
 }
 
-/* Try to start the child on a new pty; -1 with errno if forkpty failed. */
+/*
+ * Try to start the child on a new pty, the slave its stdin, stdout,
+ * stderr and controlling terminal; -1 with errno if there is no pty or no
+ * fork.
+ */
 static int
 pty_spawn_pty(const struct pty_prep *prep, struct pty_child *child,
     const struct winsize *ws)
 {
-	struct termios	tio;
-	sigset_t	all, old;
-	pid_t		pid;
-	int		master, error;
+	struct child_spec	cs;
+	struct termios		tio;
+	pid_t			pid;
+	int			master, slave, error;
 
 	pty_make_termios(&tio);
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = forkpty(&master, NULL, &tio, ws);
-	if (pid == 0) {
-		pty_child_join(prep);
-		pty_child_exec(prep);
+	if (openpty(&master, &slave, NULL, &tio, ws) == -1)
+		return -1;
+	if (fcntl(master, F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(slave, F_SETFD, FD_CLOEXEC) == -1) {
+		error = errno;
+		close(master);
+		close(slave);
+		errno = error;
+		return -1;
 	}
+	child_spec_init(&cs);
+	cs.fds[0] = cs.fds[1] = cs.fds[2] = slave;
+	cs.nfds = 3;
+	cs.session = 1;
+	cs.tty = 1;
+	cs.join = prep->cgroup_procs;
+	pid = child_fork(&cs, &pty_exec, (void *)prep);
 	error = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(slave);
 	if (pid == -1) {
+		close(master);
 		errno = error;
 		return -1;
 	}
@@ -411,32 +335,6 @@ pty_spawn_pty(const struct pty_prep *prep, struct pty_child *child,
 	child->out_fd = child->in_fd = master;
 	child->is_pty = 1;
 	child->pty_errno = 0;
-	return 0;
-}
-
-/*
- * In the child: put stdin, stdout and stderr on fds 0-2 (err1 -1: stderr
- * goes with stdout) and the exec report, if any, on fd 3; -1 on failure.
- */
-static int
-pty_child_fds(int in0, int out1, int err1, int report1)
-{
-	int	fd0, fd1, fd2, fdr = -1;
-
-	/* Move every end above 2 first: no dup2 may clobber one. */
-	if ((fd0 = fcntl(in0, F_DUPFD, 3)) == -1 ||
-	    (fd1 = fcntl(out1, F_DUPFD, 3)) == -1)
-		return -1;
-	fd2 = fd1;
-	if (err1 != -1 && (fd2 = fcntl(err1, F_DUPFD, 3)) == -1)
-		return -1;
-	if (report1 != -1 && (fdr = fcntl(report1, F_DUPFD_CLOEXEC, 3)) == -1)
-		return -1;
-	if (dup2(fd0, STDIN_FILENO) == -1 || dup2(fd1, STDOUT_FILENO) == -1 ||
-	    dup2(fd2, STDERR_FILENO) == -1)
-		return -1;
-	if (fdr > 3 && dup3(fdr, 3, O_CLOEXEC) == -1)
-		return -1;
 	return 0;
 }
 
@@ -533,31 +431,23 @@ static int
 pty_spawn_pipes(const struct pty_prep *prep, struct pty_child *child,
     char **cause)
 {
-	sigset_t	all, old;
-	pid_t		pid;
-	ssize_t		r = 0;
-	int		in[2], out[2], err[2], report[2], error;
+	struct child_spec	cs;
+	pid_t			pid;
+	int			in[2], out[2], err[2], report[2], error;
 
 	if (pty_open_pipes(prep, in, out, err, report, cause) != 0)
 		return -1;
 
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0) {
-		pty_child_join(prep);
-		if (pty_child_fds(in[0], out[1], err[1], report[1]) != 0) {
-			error = errno;
-			if (report[1] != -1)
-				r = write(report[1], &error, sizeof error);
-			(void)r;
-			_exit(127);
-		}
-		setsid();
-		pty_child_exec(prep);
-	}
+	child_spec_init(&cs);
+	cs.fds[0] = in[0];
+	cs.fds[1] = out[1];
+	cs.fds[2] = err[1] != -1 ? err[1] : out[1];
+	cs.nfds = 3;
+	cs.report = report[1];
+	cs.session = 1;
+	cs.join = prep->cgroup_procs;
+	pid = child_fork(&cs, &pty_exec, (void *)prep);
 	error = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(in[0]);
 	close(out[1]);
 	if (err[1] != -1)

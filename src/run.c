@@ -49,9 +49,9 @@
  * after S s" to stderr.  Without --json the output is copied to ours as it
  * comes and nothing is kept.
  *
- * Our own output never blocks the loop (struct run_out): a pipe or
- * terminal of ours is opened again, privately, non-blocking, and written
- * as far as it takes.  While a reader of ours is slow, at most one read
+ * Our own output never blocks the loop (outq.h): a pipe or terminal of
+ * ours is opened again, privately, non-blocking, and written as far as
+ * it takes.  While a reader of ours is slow, at most one read
  * (RUN_READ_SIZE) of that stream waits here and the child's pipe is not
  * read, so the program blocks on it, as it would writing to the reader
  * itself; the loop goes on, and the timeout and signals act as ever.  The
@@ -87,7 +87,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -107,7 +106,7 @@
 #include "launch.h"
 #include "loop.h"
 #include "name.h"
-#include "outfd.h"
+#include "outq.h"
 #include "pty.h"
 #include "run.h"
 #include "session.h"
@@ -160,32 +159,11 @@ struct run_cmd {
 struct run;
 struct run_stream;
 
-/*
- * One of our own outputs, stdout or stderr, written without blocking the
- * loop (see run_out_open): the bytes it holds go out as the reader takes
- * them.
- */
-struct run_out {
-	struct run		*r;
-	int			 fd;		/* -1: none, or given up */
-	int			 own;		/* fd is our opening: close it */
-	int			 direct;	/* write at once, until EAGAIN */
-	int			 ready;		/* else: the loop said POLLOUT */
-	int			 watched;	/* POLLOUT is awaited */
-	char			*buf;		/* to write: buf[off] to buf[len] */
-	size_t			 off;
-	size_t			 len;
-	size_t			 size;
-	uint64_t		 lost;		/* bytes given up on */
-	int64_t			 moved;		/* when the reader last took some */
-	struct run_stream	*from;		/* the stream passed on, or NULL */
-};
-
 /* One output stream of the child. */
 struct run_stream {
 	struct run	*r;
 	int		 fd;		/* our read end, -1 once at its end */
-	struct run_out	*to;		/* pass through to this; NULL: keep */
+	struct outq	*to;		/* pass through to this; NULL: keep */
 	char		*buf;		/* kept bytes (--json) */
 	size_t		 len;
 	size_t		 size;
@@ -199,9 +177,9 @@ struct run {
 	int			 exec_errno;	/* could not start: why */
 	struct run_stream	 out;
 	struct run_stream	 err;
-	struct run_out		 out_to;	/* our stdout */
-	struct run_out		 err_to;	/* our stderr (pass-through) */
-	struct run_out		*final;		/* the report, being written */
+	struct outq		*out_to;	/* our stdout */
+	struct outq		*err_to;	/* our stderr (pass-through) */
+	struct outq		*final;		/* the report, being written */
 	int			 in_fd;		/* -1: all written or dropped */
 	const char		*input;
 	size_t			 input_len;
@@ -221,8 +199,6 @@ struct run {
 	uint64_t		 grace_timer;
 	uint64_t		 drain_timer;
 	uint64_t		 flush_timer;	/* forced end: output's last */
-	uint64_t		 stall_timer;	/* the report's reader */
-	int64_t			 stall_ms;
 	struct cgroup		*cg;		/* run's containment */
 	struct cgroup_job	*cgj;		/* ... the child's */
 	struct store		*store;		/* where the run is kept, or NULL */
@@ -239,17 +215,9 @@ static void	run_cmd_program(const struct run_opts *, const struct config *,
 		    struct run_cmd *);
 static int	run_cmd_job(const struct run_opts *, const struct config *,
 		    struct run_cmd *);
-static void	run_out_open(struct run_out *, struct run *, int);
-static void	run_out_close(struct run_out *);
-static int	run_out_busy(const struct run_out *);
-static void	run_out_put(struct run_out *, const char *, size_t);
-static void	run_out_take(struct run_out *, char *, size_t);
-static void	run_out_drop(struct run_out *);
-static void	run_out_watch(struct run_out *);
-static int	run_out_flush(struct run_out *);
-static void	run_out_cb(int, short, void *);
-static int	run_out_finish(struct run *, struct run_out *, int64_t);
-static void	run_stall_cb(void *);
+static void	run_out_written(struct outq *, void *);
+static void	run_out_stalled(struct outq *, void *);
+static int	run_out_finish(struct run *, struct outq *, int64_t);
 static void	run_stream_add(struct run_stream *, const char *, size_t);
 static void	run_stream_keep(struct run_stream *, const char *, size_t);
 static void	run_stream_close(struct run_stream *);
@@ -589,201 +557,67 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	return 0;
 }
 
+/* What our own outputs tell the run (outq.h). */
+static const struct outq_cbs run_out_cbs = {
+	.written = run_out_written,
+	.stalled = run_out_stalled,
+};
+
 /*
- * Prepare o to write to our own fd (1 or 2) without blocking the loop, as
- * outfd.h says: written at once until EAGAIN (a private non-blocking
- * opening of a pipe or terminal, a regular file), or PIPE_BUF bytes at a
- * time once the loop says there is room.  A closed fd leaves o with none:
- * what it is given is lost.
+ * Our stdout or stderr had room (or can take nothing any more): if it
+ * took all, read on from the stream it passes on; if it failed, close
+ * that stream, so the child learns it.
  */
 static void
-run_out_open(struct run_out *o, struct run *r, int fd)
+run_out_written(struct outq *q, void *arg)
 {
-	memset(o, 0, sizeof *o);
-	o->r = r;
-	o->direct = outfd_open(fd, &o->fd, &o->own) == OUTFD_DIRECT;
+	struct run		*r = arg;
+	struct run_stream	*s = NULL;
+
+	if (r->out.to == q)
+		s = &r->out;
+	else if (r->err.to == q)
+		s = &r->err;
+	if (s != NULL && outq_error(q) != 0)
+		run_stream_close(s);
+	else if (s != NULL && outq_pending(q) == 0)
+		run_stream_read(s, RUN_READS_PER_TURN);
+	run_check_done(r);
 }
 
-/* Stop writing to o: unwatch, close our opening, free what it holds. */
+/* The report's reader took nothing for the allowed time: give it up. */
 static void
-run_out_close(struct run_out *o)
+run_out_stalled(struct outq *q, void *arg)
 {
-	run_out_drop(o);
-	if (o->own && o->fd != -1)
-		close(o->fd);
-	o->fd = -1;
-	o->own = 0;
-	free(o->buf);
-	o->buf = NULL;
-	o->size = 0;
-}
+	struct run	*r = arg;
 
-/* Tell whether o holds bytes its reader has not taken yet. */
-static int
-run_out_busy(const struct run_out *o)
-{
-	return o->fd != -1 && o->off < o->len;
-}
-
-/* Add n bytes to what o is to write (counted as lost if it has no fd). */
-static void
-run_out_put(struct run_out *o, const char *buf, size_t n)
-{
-	if (o->fd == -1) {
-		o->lost += n;
+	if (r->final != q)
 		return;
-	}
-	if (o->off == o->len)
-		o->off = o->len = 0;
-	if (o->len + n > o->size) {
-		o->size = o->len + n;
-		o->buf = xreallocarray(o->buf, o->size, 1);
-	}
-	memcpy(o->buf + o->len, buf, n);
-	o->len += n;
-}
-
-/* Give o buf (allocated) to write, instead of a copy; o must be idle. */
-static void
-run_out_take(struct run_out *o, char *buf, size_t n)
-{
-	if (o->fd == -1 || run_out_busy(o)) {
-		run_out_put(o, buf, n);
-		free(buf);
-		return;
-	}
-	free(o->buf);
-	o->buf = buf;
-	o->size = o->len = n;
-	o->off = 0;
-}
-
-/* Give up on what o holds: count it lost, stop waiting for room. */
-static void
-run_out_drop(struct run_out *o)
-{
-	o->lost += o->len - o->off;
-	o->off = o->len = 0;
-	run_out_watch(o);
-}
-
-/* Have the loop wait for room in o's fd exactly while o holds bytes. */
-static void
-run_out_watch(struct run_out *o)
-{
-	int	busy = run_out_busy(o);
-
-	if (busy && !o->watched)
-		loop_watch_fd(o->r->loop, o->fd, POLLOUT, run_out_cb, o);
-	else if (!busy && o->watched)
-		loop_unwatch_fd(o->r->loop, o->fd);
-	o->watched = busy;
+	outq_drop(q);
+	loop_stop(r->loop);
 }
 
 /*
- * Write what o holds, as far as its reader takes it now, and wait for room
- * for the rest.  Return -1 if nothing can be written there any more (no
- * fd, EPIPE, an error): o then drops what it holds and gives up its fd.
- */
-static int
-run_out_flush(struct run_out *o)
-{
-	size_t	left;
-	ssize_t	n;
-
-	if (o->fd == -1)
-		return -1;
-	while (o->off < o->len && (o->direct || o->ready)) {
-		left = o->len - o->off;
-		if (!o->direct && left > PIPE_BUF)
-			left = PIPE_BUF;
-		n = write(o->fd, o->buf + o->off, left);
-		if (n == -1 && errno == EINTR)
-			continue;
-		o->ready = 0;
-		if (n == -1 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			run_out_drop(o);
-			if (o->own)
-				close(o->fd);
-			o->fd = -1;
-			o->own = 0;
-			return -1;
-		}
-		o->off += (size_t)n;
-		o->moved = loop_now_ms();
-	}
-	run_out_watch(o);
-	return 0;
-}
-
-/*
- * The loop says o's fd has room (or an error to report): write more.  If
- * o took all, read on from the stream it passes on; if it can take
- * nothing any more, close that stream, so the child learns it.
- */
-static void
-run_out_cb(int fd, short revents, void *arg)
-{
-	struct run_out	*o = arg;
-
-	(void)fd;
-	(void)revents;
-	o->ready = 1;
-	if (run_out_flush(o) != 0) {
-		if (o->from != NULL)
-			run_stream_close(o->from);
-	} else if (!run_out_busy(o) && o->from != NULL)
-		run_stream_read(o->from, RUN_READS_PER_TURN);
-	run_check_done(o->r);
-}
-
-/*
- * After the run: write what o holds (the report) as its reader takes it,
+ * After the run: write what q holds (the report) as its reader takes it,
  * running the loop, and give it up when the reader takes nothing for
  * stall_ms (at once if 0) or a signal comes.  Return 0 if all was written.
  */
 static int
-run_out_finish(struct run *r, struct run_out *o, int64_t stall_ms)
+run_out_finish(struct run *r, struct outq *q, int64_t stall_ms)
 {
-	if (run_out_flush(o) == 0 && run_out_busy(o)) {
+	if (outq_flush(q) == 0 && outq_pending(q) > 0) {
 		if (stall_ms <= 0)
-			run_out_drop(o);
+			outq_drop(q);
 		else {
-			r->final = o;
-			r->stall_ms = stall_ms;
-			o->moved = loop_now_ms();
-			r->stall_timer = loop_add_timer(r->loop, stall_ms,
-			    run_stall_cb, r);
+			r->final = q;
+			outq_set_stall(q, stall_ms);
 			if (loop_run(r->loop) != 0)
-				run_out_drop(o);
-			loop_cancel_timer(r->loop, r->stall_timer);
-			r->stall_timer = 0;
+				outq_drop(q);
+			outq_set_stall(q, 0);
 			r->final = NULL;
 		}
 	}
-	return o->fd != -1 && o->lost == 0 ? 0 : -1;
-}
-
-/*
- * The report's reader may have stalled: give the report up if it took
- * nothing for the allowed time, else look again when that would be so.
- */
-static void
-run_stall_cb(void *arg)
-{
-	struct run	*r = arg;
-	int64_t		 idle = loop_now_ms() - r->final->moved;
-
-	r->stall_timer = 0;
-	if (idle < r->stall_ms) {
-		r->stall_timer = loop_add_timer(r->loop, r->stall_ms - idle,
-		    run_stall_cb, r);
-		return;
-	}
-	run_out_drop(r->final);
-	loop_stop(r->loop);
+	return outq_error(q) == 0 && outq_lost(q) == 0 ? 0 : -1;
 }
 
 /* Keep n more bytes of a stream, up to RUN_MAX_KEEP; count the rest. */
@@ -833,7 +667,7 @@ run_stream_abandon(struct run_stream *s)
 {
 	run_stream_close(s);
 	if (s->to != NULL)
-		run_out_drop(s->to);
+		outq_drop(s->to);
 }
 
 /*
@@ -844,7 +678,7 @@ run_stream_abandon(struct run_stream *s)
 static int
 run_stream_held(const struct run_stream *s)
 {
-	return s->fd != -1 && (s->to == NULL || !run_out_busy(s->to));
+	return s->fd != -1 && (s->to == NULL || outq_pending(s->to) == 0);
 }
 
 /*
@@ -864,7 +698,7 @@ run_stream_read(struct run_stream *s, int max)
 	int	i;
 
 	for (i = 0; s->fd != -1 && i < max; i++) {
-		if (s->to != NULL && run_out_busy(s->to))
+		if (s->to != NULL && outq_pending(s->to) > 0)
 			break;
 		n = read(s->fd, buf, sizeof buf);
 		if (n == -1 && errno == EINTR)
@@ -880,15 +714,15 @@ run_stream_read(struct run_stream *s, int max)
 			run_stream_keep(s, buf, (size_t)n);
 			continue;
 		}
-		run_out_put(s->to, buf, (size_t)n);
-		if (run_out_flush(s->to) != 0) {
+		(void)outq_add(s->to, buf, (size_t)n);
+		if (outq_flush(s->to) != 0) {
 			run_stream_close(s);
 			return;
 		}
 	}
 	if (s->fd != -1)
 		loop_set_events(s->r->loop, s->fd, s->to != NULL &&
-		    run_out_busy(s->to) ? 0 : POLLIN);
+		    outq_pending(s->to) > 0 ? 0 : POLLIN);
 }
 
 /* Keep what a stream read in the output store; a failure ends keeping. */
@@ -1029,7 +863,7 @@ run_input_cb(int fd, short revents, void *arg)
 static void
 run_check_done(struct run *r)
 {
-	if (run_out_busy(&r->out_to) || run_out_busy(&r->err_to))
+	if (outq_pending(r->out_to) > 0 || outq_pending(r->err_to) > 0)
 		return;
 	if (r->final != NULL ||
 	    (r->exited && r->out.fd == -1 && r->err.fd == -1))
@@ -1128,9 +962,9 @@ run_flush_cb(void *arg)
 {
 	struct run	*r = arg;
 
-	if (run_out_busy(&r->out_to))
+	if (outq_pending(r->out_to) > 0)
 		run_stream_abandon(&r->out);
-	if (run_out_busy(&r->err_to))
+	if (outq_pending(r->err_to) > 0)
 		run_stream_abandon(&r->err);
 	run_check_done(r);
 }
@@ -1147,8 +981,8 @@ run_timeout_cb(void *arg)
 	struct run	*r = arg;
 
 	r->timeout_timer = 0;
-	if (r->exited && !run_out_busy(&r->out_to) &&
-	    !run_out_busy(&r->err_to))
+	if (r->exited && outq_pending(r->out_to) == 0 &&
+	    outq_pending(r->err_to) == 0)
 		return;
 	r->timed_out = 1;
 	r->forced = 1;
@@ -1219,7 +1053,7 @@ run_signal_cb(int signo, void *arg)
 	struct run	*r = arg;
 
 	if (r->final != NULL) {
-		run_out_drop(r->final);
+		outq_drop(r->final);
 		loop_stop(r->loop);
 		return;
 	}
@@ -1343,9 +1177,9 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 
 	if (!json) {
 		if (msg != NULL) {
-			run_out_put(&r->err_to, msg, strlen(msg));
-			(void)run_out_finish(r, &r->err_to, r->err_to.lost > 0 ?
-			    0 : RUN_FLUSH_MS);
+			(void)outq_add(r->err_to, msg, strlen(msg));
+			(void)run_out_finish(r, r->err_to,
+			    outq_lost(r->err_to) > 0 ? 0 : RUN_FLUSH_MS);
 		}
 		free(msg);
 		return code;
@@ -1394,8 +1228,8 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
 	text = json_finish(&jb, &len);
 	json_clear(&jb);
 	text[len] = '\n';	/* over the NUL: the text is not a C string */
-	run_out_take(&r->out_to, text, len + 1);
-	return run_out_finish(r, &r->out_to, RUN_STALL_MS) == 0 ? 0 :
+	(void)outq_add_owned(r->out_to, text, len + 1);
+	return run_out_finish(r, r->out_to, RUN_STALL_MS) == 0 ? 0 :
 	    RUN_EXIT_FAILURE;
 }
 
@@ -1416,13 +1250,13 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 	r.loop = loop_new();
 	r.out.r = r.err.r = &r;
 	r.out.fd = r.err.fd = r.in_fd = -1;
-	run_out_open(&r.out_to, &r, STDOUT_FILENO);
-	run_out_open(&r.err_to, &r, STDERR_FILENO);
+	r.out_to = outq_open(r.loop, STDOUT_FILENO, OUTQ_WATCH, &run_out_cbs,
+	    &r);
+	r.err_to = outq_open(r.loop, STDERR_FILENO, OUTQ_WATCH, &run_out_cbs,
+	    &r);
 	if (!json) {
-		r.out.to = &r.out_to;
-		r.err.to = &r.err_to;
-		r.out_to.from = &r.out;
-		r.err_to.from = &r.err;
+		r.out.to = r.out_to;
+		r.err.to = r.err_to;
 	}
 	r.input = cmd->input;
 	r.input_len = cmd->input != NULL ? strlen(cmd->input) : 0;
@@ -1462,11 +1296,11 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 	}
 	cgroup_job_release(r.cgj);
 	cgroup_free(r.cg);
-	r.out_to.from = r.err_to.from = NULL;	/* only the report is left */
+	r.out.to = r.err.to = NULL;	/* only the report is left */
 	run_store_end(&r, cmd, spawned, status);
 	rc = run_finish(&r, json, spawned, status, why);
-	run_out_close(&r.out_to);
-	run_out_close(&r.err_to);
+	outq_free(r.out_to);
+	outq_free(r.err_to);
 	loop_free(r.loop);
 	free(why);
 	free(r.out.buf);

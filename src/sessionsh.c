@@ -44,12 +44,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "entropy.h"
 #include "expand.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "name.h"
+#include "proc.h"
 #include "pty.h"
 #include "session.h"
 #include "sessionsh.h"
@@ -154,12 +154,11 @@ struct sessionsh {
 	struct jobtable		*jt;
 	struct session		*session;
 	struct cgroup		*cg;		/* contains the shell, or NULL */
-	struct cgroup_job	*cgj;		/* ... this run of it */
+	struct proc		*proc;		/* the shell, or NULL */
 	char			*shell;
 	enum sessionsh_kind	 kind;
 	int64_t			 timeout_ms;
 
-	pid_t			 pid;
 	int			 in_fd;
 	int			 out_fd;
 	int			 err_fd;
@@ -192,6 +191,7 @@ static void	sessionsh_next(struct sessionsh *);
 static void	sessionsh_watch_in(struct sessionsh *);
 static void	sessionsh_lost(struct sessionsh *, const char *);
 static void	sessionsh_ended_cb(void *);
+static void	sessionsh_exited(struct proc *, int, void *);
 static void	sessionsh_fix_clear(struct sessionsh *);
 static void	sessionsh_cancel_timer(struct sessionsh *);
 static int	sessionsh_unreadable(struct sessionsh *, const char *);
@@ -207,6 +207,11 @@ static void	sessionsh_end_line(struct sessionsh *,
 		    const struct sessionsh_dump *, int);
 static int	sessionsh_write_eval(struct sessionsh *, const char *,
 		    char **);
+
+/* What the shell, a supervised process, tells. */
+static const struct proc_cbs sessionsh_proc_cbs = {
+	.exited = sessionsh_exited,
+};
 
 /* Free a NULL-terminated array of strings. */
 static void
@@ -306,7 +311,6 @@ sessionsh_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 	sh->session = session;
 	sh->timeout_ms = timeout_ms > 0 ? timeout_ms : SESSIONSH_TIMEOUT_MS;
 	sh->shell = xstrdup(session_shell(session));
-	sh->pid = -1;
 	sh->in_fd = sh->out_fd = sh->err_fd = -1;
 	base = strrchr(sh->shell, '/');
 	base = base != NULL ? base + 1 : sh->shell;
@@ -368,14 +372,13 @@ sessionsh_free(struct sessionsh *sh)
 
 /* The shell ended on its own: noted; the next line starts another. */
 static void
-sessionsh_exited(pid_t pid, int status, void *arg)
+sessionsh_exited(struct proc *p, int status, void *arg)
 {
 	struct sessionsh	*sh = arg;
 
 	(void)status;
-	if (pid != sh->pid)
+	if (p != sh->proc)
 		return;
-	sh->pid = -1;
 	/*
 	 * Gone with a line running (`exit`): say so now, from the loop,
 	 * rather than wait for its pipes, which something it left in the
@@ -407,27 +410,24 @@ sessionsh_cancel_timer(struct sessionsh *sh)
 	}
 }
 
-/* Kill the shell's session and close its pipes. */
+/*
+ * Kill the shell's session, what it left and its containment, and close
+ * its pipes.  Without a jobtable nobody else reaps it: it is waited for.
+ */
 static void
 sessionsh_stop(struct sessionsh *sh)
 {
 	sessionsh_cancel_timer(sh);
-	if (sh->pid > 0) {
-		if (sh->jt != NULL)
-			jobtable_unwatch_pid(sh->jt, sh->pid);
-		kill(-sh->pid, SIGKILL);
-		kill(sh->pid, SIGKILL);
-		if (sh->cgj != NULL)
-			cgroup_job_signal(sh->cgj, SIGKILL);
+	if (sh->proc != NULL && !proc_reaped(sh->proc)) {
+		proc_kill(sh->proc);
 		if (sh->jt == NULL)
-			while (waitpid(sh->pid, NULL, 0) == -1 &&
+			while (waitpid(proc_pid(sh->proc), NULL, 0) == -1 &&
 			    errno == EINTR)
 				;
-		sh->pid = -1;
 	}
-	if (sh->cgj != NULL) {
-		cgroup_job_release(sh->cgj);
-		sh->cgj = NULL;
+	if (sh->proc != NULL) {
+		proc_free(sh->proc);
+		sh->proc = NULL;
 	}
 	if (sh->in_fd != -1) {
 		loop_unwatch_fd(sh->loop, sh->in_fd);
@@ -1110,6 +1110,7 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 {
 	struct pty_spec	 spec;
 	struct pty_child child;
+	struct proc	*p;
 	char		*argv[2], **env;
 	int		 rc;
 
@@ -1123,29 +1124,29 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 	spec.cwd = session_cwd(sh->session);
 	spec.no_pty = 1;
 	spec.split_stderr = 1;
-	/* Contained like a job: its own cgroup (id 0 is the deck's own). */
-	if (sh->cg != NULL)
-		sh->cgj = cgroup_job_new(sh->cg, 0);
-	spec.cgroup_procs = sh->cgj != NULL ? cgroup_job_procs_fd(sh->cgj) :
-	    -1;
+	/*
+	 * Supervised and contained like a job: its own cgroup (id 0 is the
+	 * deck's own).  No marker in its environment, which becomes the
+	 * session's: it joins its cgroup itself.
+	 */
+	p = proc_new(sh->jt != NULL ? jobtable_reaper(sh->jt) : NULL, sh->cg,
+	    0, &sessionsh_proc_cbs, sh);
+	spec.cgroup_procs = proc_join_fd(p);
 	rc = pty_spawn(&spec, &child, cause);
 	session_env_free(env);
 	if (rc != 0) {
-		if (sh->cgj != NULL) {
-			cgroup_job_release(sh->cgj);
-			sh->cgj = NULL;
-		}
+		proc_free(p);
 		return -1;
 	}
-	if (sh->cgj != NULL)
-		cgroup_job_started(sh->cgj, child.pid);
+	proc_started(p, child.pid);
 	if (child.exec_errno != 0) {
 		*cause = xprintf("%s: %s", sh->shell,
 		    strerror(child.exec_errno));
 		pty_child_close(&child);
+		proc_free(p);
 		return -1;
 	}
-	sh->pid = child.pid;
+	sh->proc = p;
 	sh->in_fd = child.in_fd;
 	sh->out_fd = child.out_fd;
 	sh->err_fd = child.err_fd;
@@ -1158,8 +1159,6 @@ sessionsh_start(struct sessionsh *sh, char **cause)
 	loop_watch_fd(sh->loop, sh->in_fd, 0, sessionsh_write_cb, sh);
 	loop_watch_fd(sh->loop, sh->out_fd, POLLIN, sessionsh_read_cb, sh);
 	loop_watch_fd(sh->loop, sh->err_fd, POLLIN, sessionsh_read_cb, sh);
-	if (sh->jt != NULL)
-		jobtable_watch_pid(sh->jt, sh->pid, sessionsh_exited, sh);
 	if (sh->kind == SESSIONSH_BASH)
 		sessionsh_send(sh, "shopt -s expand_aliases\n");
 	/*

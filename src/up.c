@@ -16,13 +16,14 @@
  * together line up from their first line, and the deck's own "jobdeck"
  * lines too, as foreman pads to "system"), into the output buffer.
  *
- * Output never blocks the loop: stdout is written through outfd.h (a
+ * Output never blocks the loop: stdout is written through outq.h (a
  * private non-blocking opening of it, so nothing is changed that others
  * share) as far as it takes, the rest once the loop says POLLOUT.  At
- * most UP_OUT_MAX bytes wait; past that, a job's lines are dropped and
- * counted, and once the reader has caught up (below UP_OUT_LOW) a line
- * says how many went and where every line is kept.  A reader that goes
- * away (EPIPE) ends the writing; the jobs go on.
+ * most UP_OUT_MAX bytes wait (the queue refuses a job's line past that,
+ * never a start, an end or the deck's own); a refused line is counted,
+ * and once the reader has caught up (below UP_OUT_LOW) a line says how
+ * many went and where every line is kept.  A reader that goes away
+ * (EPIPE) ends the writing; the jobs go on.
  *
  * The browser (up_opts.browser) is told as a job is, under the label
  * "browser": a line each time what it shows changes ("CDP Ready ws://...",
@@ -37,8 +38,6 @@
  * as the reader takes some at least every UP_DRAIN_MS, then the loop
  * stops.
  */
-#include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -53,7 +52,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
-#include "outfd.h"
+#include "outq.h"
 #include "rawtext.h"
 #include "store.h"
 #include "textesc.h"
@@ -133,20 +132,9 @@ struct up {
 	int		  nended;
 	int		  aended;
 
-	int		  fd;		/* stdout (outfd.h), -1: none left */
-	int		  own;		/* fd is our opening: close it */
-	int		  direct;	/* write until EAGAIN; else PIPE_BUF */
-					/*   bytes once the loop says room */
-	int		  room;		/* the loop said POLLOUT */
-	int		  watched;	/* POLLOUT is awaited */
-	char		 *out;		/* out[off] to out[len] is unsent */
-	size_t		  off;
-	size_t		  len;
-	size_t		  size;
-	int64_t		  moved;	/* when the reader last took some */
+	struct outq	 *out;		/* stdout */
 
 	uint64_t	  partial_timer;
-	uint64_t	  drain_timer;
 	int		  draining;	/* nothing live: the last output */
 	int		  quitting;	/* 1: stopping, 2: killing */
 	int		  failed;	/* a job failed for good: status */
@@ -160,9 +148,15 @@ static void	up_job_queued(struct job *, void *);
 static void	up_job_changed(struct job *, void *);
 static void	up_job_removed(struct job *, void *);
 static void	up_hook(void *);
-static void	up_write(struct up *);
+static void	up_out_written(struct outq *, void *);
+static void	up_out_stalled(struct outq *, void *);
 
 static void	up_browser_changed(struct browser *, void *);
+
+static const struct outq_cbs up_outq_cbs = {
+	.written = up_out_written,
+	.stalled = up_out_stalled,
+};
 
 static const struct browser_cbs up_browser_cbs = {
 	.changed = up_browser_changed,
@@ -539,46 +533,22 @@ up_judge(struct up *up)
 	up->nended = 0;
 }
 
-/* Append len bytes to the output buffer. */
-static void
-up_out_add(struct up *up, const char *s, size_t len)
-{
-	if (up->len + len > up->size) {
-		if (up->off > 0) {
-			memmove(up->out, up->out + up->off, up->len - up->off);
-			up->len -= up->off;
-			up->off = 0;
-		}
-		while (up->len + len > up->size)
-			up->size = up->size == 0 ? 65536 : up->size * 2;
-		up->out = xreallocarray(up->out, up->size, 1);
-	}
-	memcpy(up->out + up->len, s, len);
-	up->len += len;
-}
-
-/* Return how many bytes wait to be written. */
-static size_t
-up_pending(const struct up *up)
-{
-	return up->len - up->off;
-}
-
 /*
- * Format a line into the buffer: "[HH:MM:SS ]LABEL | text", the label
+ * Format a line into the output: "[HH:MM:SS ]LABEL | text", the label
  * padded to the longest, the prefix coloured when colour is on.  Returns
- * -1 (and writes nothing) when the line would pass limit bytes waiting.
+ * -1 (and queues nothing) when the line is refused: a job's output
+ * (may_drop) that would pass UP_OUT_MAX waiting.
  */
 static int
 up_out_line(struct up *up, const struct up_line *l, int restarting,
-    size_t limit)
+    int may_drop)
 {
 	struct tm	 tm;
 	time_t		 secs = (time_t)(l->wall / 1000);
 	char		 stamp[16] = "", *text, *line;
 	const char	*label = l->uj != NULL ? l->uj->label : UP_LABEL;
 	int		 colour = up->colour && l->uj != NULL;
-	int		 n;
+	int		 n, rc;
 
 	if (up->opts.timestamps && localtime_r(&secs, &tm) != NULL)
 		strftime(stamp, sizeof stamp, "%H:%M:%S ", &tm);
@@ -592,13 +562,12 @@ up_out_line(struct up *up, const struct up_line *l, int restarting,
 	free(text);
 	if (n < 0)
 		return 0;
-	if (up_pending(up) + (size_t)n > limit) {
-		free(line);
-		return -1;
-	}
-	up_out_add(up, line, (size_t)n);
+	if (may_drop)
+		rc = outq_add(up->out, line, (size_t)n);
+	else
+		rc = outq_add_always(up->out, line, (size_t)n);
 	free(line);
-	return 0;
+	return rc;
 }
 
 /*
@@ -653,7 +622,7 @@ up_tell_drops(struct up *up)
 			    "keep up (and the output store is off)",
 			    (unsigned long long)uj->dropped, uj->dropped == 1 ?
 			    "" : "s");
-		up_out_line(up, &l, 0, SIZE_MAX);
+		up_out_line(up, &l, 0, 0);
 		free(l.text);
 		uj->dropped = 0;
 		free(uj->where);
@@ -686,15 +655,15 @@ up_format(struct up *up, int force)
 	}
 	for (i = 0; i < up->njobs && !dropped; i++)
 		dropped = up->jobs[i]->dropped > 0;
-	if (dropped && (force || up_pending(up) < UP_OUT_LOW))
+	if (dropped && (force || outq_pending(up->out) < UP_OUT_LOW))
 		up_tell_drops(up);
 	for (i = 0; i < up->nlines; i++) {
 		l = &up->lines[i];
 		uj = l->uj;
 		restarting = (l->flags & UP_END) && uj->job != NULL &&
 		    jobtable_is_live(up->jt, uj->job);
-		if (up->fd != -1 && up_out_line(up, l, restarting,
-		    (l->flags & UP_OUTPUT) ? UP_OUT_MAX : SIZE_MAX) != 0) {
+		if (outq_error(up->out) == 0 && up_out_line(up, l, restarting,
+		    l->flags & UP_OUTPUT) != 0) {
 			if (uj->dropped++ == 0)
 				uj->where = up_where(up, uj->job);
 		}
@@ -727,87 +696,25 @@ up_tidy(struct up *up)
 	up->njobs = j;
 }
 
-/* Stop writing: the reader is gone, or stdout was never there. */
+/* stdout had room, or failed: at the end, stop once all is out. */
 static void
-up_out_close(struct up *up)
-{
-	if (up->watched)
-		loop_unwatch_fd(up->loop, up->fd);
-	up->watched = 0;
-	if (up->own && up->fd != -1)
-		close(up->fd);
-	up->fd = -1;
-	up->own = 0;
-	up->off = up->len = 0;
-}
-
-/* stdout has room: write more; at the end, stop once all is out. */
-static void
-up_out_cb(int fd, short revents, void *arg)
+up_out_written(struct outq *q, void *arg)
 {
 	struct up	*up = arg;
 
-	(void)fd;
-	(void)revents;
-	up->room = 1;
-	up_write(up);
-	if (up->draining && up_pending(up) == 0)
+	if (up->draining && outq_pending(q) == 0)
 		loop_stop(up->loop);
-}
-
-/*
- * Write what stdout takes now, and have the loop wait for room exactly
- * while something is left.
- */
-static void
-up_write(struct up *up)
-{
-	size_t	left;
-	ssize_t	n;
-
-	while (up->fd != -1 && up_pending(up) > 0 && (up->direct ||
-	    up->room)) {
-		left = up_pending(up);
-		if (!up->direct && left > PIPE_BUF)
-			left = PIPE_BUF;
-		n = write(up->fd, up->out + up->off, left);
-		if (n == -1 && errno == EINTR)
-			continue;
-		up->room = 0;
-		if (n == -1 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			up_out_close(up);
-			return;
-		}
-		up->off += (size_t)n;
-		up->moved = loop_now_ms();
-	}
-	if (up_pending(up) == 0)
-		up->off = up->len = 0;
-	if (up->fd == -1)
-		return;
-	if (up_pending(up) > 0 && !up->watched)
-		loop_watch_fd(up->loop, up->fd, POLLOUT, up_out_cb, up);
-	else if (up_pending(up) == 0 && up->watched)
-		loop_unwatch_fd(up->loop, up->fd);
-	up->watched = up_pending(up) > 0;
 }
 
 /* At the end: give up on a reader that took nothing for UP_DRAIN_MS. */
 static void
-up_drain_cb(void *arg)
+up_out_stalled(struct outq *q, void *arg)
 {
 	struct up	*up = arg;
-	int64_t		 idle = loop_now_ms() - up->moved;
 
-	up->drain_timer = 0;
-	if (idle < UP_DRAIN_MS && up_pending(up) > 0) {
-		up->drain_timer = loop_add_timer(up->loop, UP_DRAIN_MS - idle,
-		    up_drain_cb, up);
-		return;
-	}
-	loop_stop(up->loop);
+	(void)q;
+	if (up->draining)
+		loop_stop(up->loop);
 }
 
 /*
@@ -863,29 +770,25 @@ up_hook(void *arg)
 
 	up_judge(up);
 	up_format(up, 0);
-	up_write(up);
+	(void)outq_flush(up->out);
 	up_tidy(up);
 	/* --stay: as if a job were live until told to quit. */
 	if (up_live(up) || (up->opts.stay && up->quitting == 0)) {
-		if (up->drain_timer != 0)
-			loop_cancel_timer(up->loop, up->drain_timer);
-		up->drain_timer = 0;
+		if (up->draining)
+			outq_set_stall(up->out, 0);
 		up->draining = 0;
 		return;
 	}
 	if (up_browser_busy(up))
 		return;
-	if (up->fd == -1 || up_pending(up) == 0) {
+	if (outq_pending(up->out) == 0) {
 		loop_stop(up->loop);
 		return;
 	}
 	if (!up->draining) {
 		up->draining = 1;
-		up->moved = loop_now_ms();
+		outq_set_stall(up->out, UP_DRAIN_MS);
 	}
-	if (up->drain_timer == 0)
-		up->drain_timer = loop_add_timer(up->loop, UP_DRAIN_MS,
-		    up_drain_cb, up);
 }
 
 /*
@@ -907,8 +810,8 @@ up_new(struct loop *loop, struct jobtable *jt, struct stack *stack,
 	up->opts.deck = up->deck;
 	up->colour = opts->colour == -1 ? isatty(STDOUT_FILENO) :
 	    opts->colour != 0;
-	up->direct = outfd_open(STDOUT_FILENO, &up->fd, &up->own) ==
-	    OUTFD_DIRECT;
+	up->out = outq_open(loop, STDOUT_FILENO, OUTQ_WATCH, &up_outq_cbs, up);
+	outq_set_limit(up->out, UP_OUT_MAX, OUTQ_LIMIT_REFUSE);
 	up->handle = jobtable_subscribe(jt, &up_jobtable_cbs, up);
 	if (opts->browser != NULL)
 		browser_subscribe(opts->browser, &up_browser_cbs, up);
@@ -935,14 +838,12 @@ up_free(struct up *up)
 		jobtable_unsubscribe(up->jt, up->handle);
 	if (up->partial_timer != 0)
 		loop_cancel_timer(up->loop, up->partial_timer);
-	if (up->drain_timer != 0)
-		loop_cancel_timer(up->loop, up->drain_timer);
 	for (i = 0; i < up->njobs; i++)
 		up_job_flush(up, up->jobs[i]);
 	up_judge(up);
 	up_format(up, 1);
-	up_write(up);
-	up_out_close(up);
+	(void)outq_flush(up->out);
+	outq_free(up->out);
 	for (i = 0; i < up->njobs; i++) {
 		uj = up->jobs[i];
 		free(uj->label);
@@ -959,7 +860,6 @@ up_free(struct up *up)
 	free(up->jobs);
 	free(up->lines);
 	free(up->ended);
-	free(up->out);
 	free(up->deck);
 	free(up);
 }

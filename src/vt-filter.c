@@ -1,11 +1,13 @@
 /*
- * vt-filter.c: the byte filter in front of vterm_input_write(), which
- * avoids libvterm 0.1.4's bugs (see vt-private.h for who owns what):
+ * vt-filter.c: the emulator's lowest layer, the byte filter in front of
+ * libvterm 0.1.4's parser, which avoids its bugs (vt-filter.h says what it
+ * asks of the layer above):
  *  - an incomplete UTF-8 sequence at the end of a feed is held back, and
  *    malformed UTF-8 and C1 code points become U+FFFD, so the state's
  *    decoder only ever sees whole, valid characters;
  *  - CSI Ps b (REP) is expanded here into Ps copies of the last glyph
- *    (wrapping, as xterm does), bounded by the screen size;
+ *    (wrapping, as xterm does), bounded by the screen size (both asked of
+ *    the layer above);
  *  - other CSI sequences are re-encoded from their parsed form, with
  *    parameters saturated and at most 16 of them (17 overflow the parser),
  *    a final SGR 38/48 gets an empty palette parameter (0.1.4 reads a
@@ -15,14 +17,15 @@
  *    STR_MAX bytes (0.1.4 drops a string split across writes), and a
  *    DECRQSS of a setting 0.1.4 does not report is answered here;
  *  - APC, PM and SOS strings are swallowed (0.1.4 prints their contents);
- *  - combining marks that start a feed join the glyph the last feed put
- *    in the last column (0.1.4 prints them on the next line); which code
- *    points are marks comes from vt_is_combining(), a copy of the ranges
- *    0.1.4 uses, so no second VTerm is needed to ask it.
+ *  - combining marks that start a feed are offered to the layer above,
+ *    to join the glyph the last feed put in the last column (0.1.4 prints
+ *    them on the next line); which code points are marks comes from
+ *    vt_filter_combining(), a copy of the ranges 0.1.4 uses, so no second
+ *    VTerm is needed to ask it.
  * A NUL between non-ASCII and ASCII text makes DEC graphics (G0) apply to
  * ASCII whatever the write boundaries (0.1.4 picks a decoder per run).
- * Filtered bytes are queued and handed to vt.c's vt_state_write() in
- * writes of at most CHUNK_MAX bytes.  What is valid UTF-8 is utf8.c's.
+ * Filtered bytes are queued and handed to the write callback in writes of
+ * at most CHUNK_MAX bytes.  What is valid UTF-8 is utf8.c's.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,25 +33,72 @@
 #include <string.h>
 
 #include "utf8.h"
-#include "vt.h"
-#include "vt-private.h"
+#include "vt-filter.h"
 #include "xmalloc.h"
+
+#define CHUNK_MAX	65536		/* bytes per write */
+#define STR_MAX		4096		/* OSC/DCS bytes passed on */
+#define CSI_ARGS	16		/* libvterm's CSI_ARGS_MAX */
+#define CSI_EXTRA	4		/* leader or intermediate bytes kept */
+#define CSI_ARG_SAT	9999999L	/* parameters saturate here */
+
+/* Where the byte filter is inside an escape sequence. */
+enum vt_fstate {
+	F_GROUND,
+	F_ESC,
+	F_CSI,
+	F_STR,			/* OSC or DCS */
+	F_STR_ESC,
+	F_IGN,			/* APC, PM or SOS: swallowed */
+	F_IGN_ESC
+};
+
+/* A CSI sequence being parsed (mirrors libvterm 0.1.4's parser). */
+struct vt_csi {
+	char		lead[CSI_EXTRA];
+	int		nlead;
+	long		arg[CSI_ARGS];	/* -1: missing */
+	uint8_t		more[CSI_ARGS];	/* ':' followed */
+	int		argc;
+	int		phase;		/* 0 leader, 1 params, 2 intermed. */
+	char		inter[CSI_EXTRA];
+	int		ninter;
+	int		bad;		/* dropped when complete */
+};
+
+/* One filter; its functions call it vt, as the layers above do theirs. */
+struct vt_filter {
+	const struct vt_filter_cbs *cbs;
+	void		 *arg;
+
+	enum vt_fstate	  fs;
+	struct utf8_stream u8;		/* a character read in pieces */
+	char		  esc[CSI_EXTRA];
+	int		  nesc;
+	struct vt_csi	  csi;
+	char		  str_kind;
+	char		 *str;
+	size_t		  str_len;
+	char		 *obuf;
+	size_t		  olen;
+	int		  tail_glyph;	/* the last feed ended with a glyph */
+};
 
 /* Hand the filtered bytes collected so far to the state. */
 void
-vt_filter_flush(struct vt *vt)
+vt_filter_flush(struct vt_filter *vt)
 {
 	size_t	n = vt->olen;
 
 	if (n == 0)
 		return;
 	vt->olen = 0;
-	vt_state_write(vt, vt->obuf, n);
+	vt->cbs->write(vt->obuf, n, vt->arg);
 }
 
 /* Queue filtered bytes; a run never straddles two writes. */
 static void
-out_add(struct vt *vt, const void *s, size_t n)
+out_add(struct vt_filter *vt, const void *s, size_t n)
 {
 	if (vt->olen + n > CHUNK_MAX)
 		vt_filter_flush(vt);
@@ -58,7 +108,7 @@ out_add(struct vt *vt, const void *s, size_t n)
 
 /* Queue a code point as UTF-8. */
 static void
-out_cp(struct vt *vt, uint32_t cp)
+out_cp(struct vt_filter *vt, uint32_t cp)
 {
 	char	u[UTF8_MAX];
 
@@ -67,19 +117,19 @@ out_cp(struct vt *vt, uint32_t cp)
 
 /* Expand REP into count copies of the last glyph, at most a screenful. */
 static void
-rep_expand(struct vt *vt, long count)
+rep_expand(struct vt_filter *vt, long count)
 {
-	char	g[GLYPH_CHARS * 4];
-	size_t	gl = 0;
-	long	max;
-	int	i;
+	uint32_t	last[VT_GLYPH_CHARS];
+	char		g[VT_GLYPH_CHARS * 4];
+	size_t		gl = 0;
+	long		max;
+	int		i, n;
 
 	vt_filter_flush(vt);
-	if (vt->last_n == 0 || vt->last_width < 1)
+	if ((n = vt->cbs->glyph(last, &max, vt->arg)) == 0)
 		return;
-	for (i = 0; i < vt->last_n; i++)
-		gl += (size_t)utf8_put(g + gl, vt->last[i]);
-	max = (long)vt->rows * vt->cols;
+	for (i = 0; i < n; i++)
+		gl += (size_t)utf8_put(g + gl, last[i]);
 	if (count > max)
 		count = max;
 	while (count-- > 0)
@@ -154,7 +204,7 @@ sgr_fix(struct vt_csi *c)
 
 /* Queue a parsed CSI sequence, or act on it. */
 static void
-csi_dispatch(struct vt *vt, char final)
+csi_dispatch(struct vt_filter *vt, char final)
 {
 	struct vt_csi	*c = &vt->csi;
 	char		 buf[16 + CSI_ARGS * 9 + 2 * CSI_EXTRA];
@@ -192,7 +242,7 @@ csi_dispatch(struct vt *vt, char final)
 
 /* Feed one byte of a CSI sequence to the parser's mirror. */
 static void
-csi_byte(struct vt *vt, uint8_t b)
+csi_byte(struct vt_filter *vt, uint8_t b)
 {
 	struct vt_csi	*c = &vt->csi;
 
@@ -247,7 +297,7 @@ csi_byte(struct vt *vt, uint8_t b)
  * (undefined behaviour), so the filter answers "invalid" itself.
  */
 static int
-str_decrqss_unknown(const struct vt *vt)
+str_decrqss_unknown(const struct vt_filter *vt)
 {
 	static const char *const known[] = { "m", "r", "s", "\"q", " q" };
 	size_t			 i, n;
@@ -265,14 +315,14 @@ str_decrqss_unknown(const struct vt *vt)
 
 /* Queue a complete OSC or DCS string in one piece. */
 static void
-str_finish(struct vt *vt)
+str_finish(struct vt_filter *vt)
 {
 	char	head[2] = { '\033', vt->str_kind };
 
 	if (str_decrqss_unknown(vt)) {
 		/* Replies keep their order: what is queued goes first. */
 		vt_filter_flush(vt);
-		vt_state_output("\033P0$r\033\\", 7, vt);
+		vt->cbs->reply("\033P0$r\033\\", 7, vt->arg);
 		vt->fs = F_GROUND;
 		return;
 	}
@@ -287,7 +337,7 @@ str_finish(struct vt *vt)
 
 /* Handle the byte after ESC. */
 static void
-esc_byte(struct vt *vt, uint8_t b)
+esc_byte(struct vt_filter *vt, uint8_t b)
 {
 	char	buf[CSI_EXTRA + 2];
 
@@ -319,7 +369,7 @@ esc_byte(struct vt *vt, uint8_t b)
 
 /* Handle a byte outside any escape sequence. */
 static void
-ground_byte(struct vt *vt, uint8_t b)
+ground_byte(struct vt_filter *vt, uint8_t b)
 {
 	uint32_t	cp;
 	int		n;
@@ -360,7 +410,7 @@ ground_byte(struct vt *vt, uint8_t b)
 
 /* Run one byte through the filter. */
 static void
-filter_byte(struct vt *vt, uint8_t b)
+filter_byte(struct vt_filter *vt, uint8_t b)
 {
 	if (vt->fs == F_GROUND) {
 		ground_byte(vt, b);
@@ -440,7 +490,7 @@ filter_byte(struct vt *vt, uint8_t b)
  * 2007-05-26 (Unicode 5.0): general categories Mn, Me and Cf except
  * U+00AD, plus U+1160..U+11FF and U+200B.  The ranges were found by asking
  * a VTermScreen of 0.1.4 about every code point; tests/check_vt.c compares
- * vt_is_combining() with one for all of them.
+ * vt_is_combining(), which asks this table, with one for all of them.
  */
 static const struct {
 	uint32_t	first;
@@ -498,7 +548,7 @@ static const struct {
 
 /* Return non-zero if libvterm 0.1.4 joins cp to the glyph before it. */
 int
-vt_is_combining(uint32_t cp)
+vt_filter_combining(uint32_t cp)
 {
 	size_t	lo = 0, hi, mid;
 
@@ -518,56 +568,39 @@ vt_is_combining(uint32_t cp)
 }
 
 /*
- * Join the combining marks at the start of a feed to the glyph the last
- * feed put in the last column, and return how many bytes they took.
- * 0.1.4 joins them when they come in the same write, but once the cursor
- * waits at the margin it prints a mark that starts a later write on the
- * next line; whole or split, the screen must come out the same.
+ * Offer the combining marks at the start of a feed to the glyph the last
+ * feed ended with, and return how many bytes they took if the layer above
+ * joined them.  0.1.4 joins them when they come in the same write, but
+ * once the cursor waits at the margin it prints a mark that starts a later
+ * write on the next line; whole or split, the screen must come out the
+ * same.
  */
 static size_t
-mark_join(struct vt *vt, const uint8_t *p, size_t len)
+mark_join(struct vt_filter *vt, const uint8_t *p, size_t len)
 {
-	struct vt_cell	*c;
-	uint32_t	 marks[COMB_MARKS], cp;
+	uint32_t	 marks[VT_GLYPH_MARKS], cp;
 	size_t		 used = 0;
-	int		 n = 0, need, added = 0, row, col;
+	int		 n = 0, need;
 
-	if (!vt->tail_glyph || vt->fs != F_GROUND || vt->u8.len != 0 ||
-	    vt->last_row < 0 || vt->last_row >= vt->rows ||
-	    vt->last_col + vt->last_width != vt->cols)
+	if (!vt->tail_glyph || vt->fs != F_GROUND || vt->u8.len != 0)
 		return 0;
-	vt_state_cursor(vt, &row, &col);
-	if (row != vt->last_row || col != vt->cols - 1)
-		return 0;
-	c = &vt->scr[vt->last_row]->c[vt->last_col];
-	if (c->ch == VT_CELL_BLANK || c->ch == VT_CELL_WIDE_RIGHT)
-		return 0;
-	if (c->comb != 0) {
-		n = vt->comb[c->comb - 1].n;
-		memcpy(marks, vt->comb[c->comb - 1].m, (size_t)n * sizeof *marks);
-	}
 	while (used < len && p[used] >= 0x80) {
 		if ((need = utf8_decode(p + used, len - used, &cp)) < 0 ||
-		    !vt_is_combining(cp))
+		    !vt_filter_combining(cp))
 			break;
-		if (n < COMB_MARKS)
+		/* A glyph keeps no more marks than these. */
+		if (n < VT_GLYPH_MARKS)
 			marks[n++] = cp;
 		used += (size_t)need;
-		added++;
 	}
-	if (added == 0)
+	if (used == 0 || !vt->cbs->join(marks, n, vt->arg))
 		return 0;
-	c->comb = vt_grid_comb_intern(vt, marks, n);
-	vt->last_n = 1 + n;
-	memcpy(vt->last + 1, marks, (size_t)n * sizeof *marks);
-	vt->dirty[vt->last_row] = 1;
-	vt->any_dirty = 1;
 	return used;
 }
 
 /* Run the child's output through the filter into the state. */
 void
-vt_filter_feed(struct vt *vt, const uint8_t *p, size_t len)
+vt_filter_feed(struct vt_filter *vt, const uint8_t *p, size_t len)
 {
 	size_t		 i, j, n;
 	int		 ground = 0;
@@ -609,17 +642,23 @@ vt_filter_feed(struct vt *vt, const uint8_t *p, size_t len)
 
 
 /*
- * Set up the filter's buffers.  The output queue is empty between feeds
- * (vt_filter_feed() ends with a flush, and no feed runs inside another),
- * so every vt shares one: 200 jobs do not hold 200 of them.
+ * Return a new filter that hands its bytes to cbs with arg.  The output
+ * queue is empty between feeds (vt_filter_feed() ends with a flush, and no
+ * feed runs inside another), so every filter shares one: 200 jobs do not
+ * hold 200 of them.
  */
-void
-vt_filter_init(struct vt *vt)
+struct vt_filter *
+vt_filter_new(const struct vt_filter_cbs *cbs, void *arg)
 {
-	static char	obuf[CHUNK_MAX];
+	static char		 obuf[CHUNK_MAX];
+	struct vt_filter	*vt;
 
+	vt = xcalloc(1, sizeof *vt);
+	vt->cbs = cbs;
+	vt->arg = arg;
 	vt->obuf = obuf;
 	vt->str = NULL;		/* on the first OSC or DCS string */
+	return vt;
 }
 
 /*
@@ -627,7 +666,7 @@ vt_filter_init(struct vt *vt)
  * next bytes start in the ground state.
  */
 void
-vt_filter_reset(struct vt *vt)
+vt_filter_reset(struct vt_filter *vt)
 {
 	vt_filter_flush(vt);
 	vt->fs = F_GROUND;
@@ -638,9 +677,12 @@ vt_filter_reset(struct vt *vt)
 	vt->tail_glyph = 0;
 }
 
-/* Free the filter's buffers. */
+/* Free a filter and its buffers. */
 void
-vt_filter_free(struct vt *vt)
+vt_filter_free(struct vt_filter *vt)
 {
+	if (vt == NULL)
+		return;
 	free(vt->str);
+	free(vt);
 }
