@@ -81,6 +81,7 @@ LIB_SRCS = \
 	src/config-load.c \
 	src/config-stack.c \
 	src/config-keys.c \
+	src/config-help.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -97,11 +98,14 @@ LIB_SRCS = \
 	src/job.c \
 	src/job-text.c \
 	src/jobtable.c \
+	src/jobtable-stop.c \
+	src/jobtable-schedule.c \
 	src/cmd.c \
 	src/jobfield.c \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
+	src/cmd-screen.c \
 	src/cmd-run.c \
 	src/cmd-ctl.c \
 	src/cmd-history.c \
@@ -110,6 +114,10 @@ LIB_SRCS = \
 	src/cmd-stack.c \
 	src/cmd-browser.c \
 	src/ctl.c \
+	src/ctl-socket.c \
+	src/ctl-stream.c \
+	src/ctl-events.c \
+	src/ctl-wait.c \
 	src/ctl-client.c \
 	src/keys.c \
 	src/input.c \
@@ -147,6 +155,7 @@ LIB_SRCS = \
 	src/deck.c \
 	src/ctlconn.c \
 	src/mcp.c \
+	src/mcp-main.c \
 	src/mcp-tools.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
@@ -181,23 +190,28 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(VT_OBJS) \
 		     $(B)/session.o $(B)/rawtext.o $(B)/proc.o $(B)/job.o \
 		     $(B)/job-text.o \
-		     $(B)/jobtable.o $(B)/ttywait.o $(B)/expand.o \
+		     $(B)/jobtable.o $(B)/jobtable-stop.o \
+		     $(B)/jobtable-schedule.o $(B)/ttywait.o $(B)/expand.o \
 		     $(B)/expand-argv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o \
-		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-run.o \
+		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
+		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
-		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/toml.o $(B)/procfile.o \
+		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
+# Keys that run commands: the command table under the bindings.
+CHECK_SUITES += cmdkeys
+check_cmdkeys_OBJS = $(check_cmd_OBJS)
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
 		     $(B)/tests/jsonread.o
@@ -209,8 +223,8 @@ check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
-# mcp.o holds mcp_main() too (ctlconn, outfd, the deck's socket path), so
-# the rest comes out of the archive, as for the fuzz targets.
+# What mcp.o needs besides comes out of the archive, as for the fuzz
+# targets.
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
@@ -232,11 +246,11 @@ check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
-		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/session.o \
+		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
-		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
+		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)

@@ -4,6 +4,18 @@
  * front end's dispatch, !help, the man page's key section and the [keys]
  * table of the configuration, which rebinds any action.
  *
+ * At the prompt (BIND_MAIN) an action is a command line, as in tmux's key
+ * tables: each of the mode's actions is the command of cmd_table[] of its
+ * name (zoom, next-job, paste...), which the front end runs through
+ * cmd_execute() as if typed, and any other command line may be bound as
+ * well ("logs 3"); such a binding's action is BIND_COMMAND and
+ * bind_command() gives its line.  bind knows no command itself: the
+ * command layer hands bind_set_commands() its names and its check of a
+ * line once, before any configuration is read (without it only the
+ * table's actions are known).  The other modes' actions act on the mode
+ * under the key (a view's lines, copy mode's cursor, the line typed), as
+ * tmux's copy-mode commands do, and are named only by the table.
+ *
  * A key is an int: a character (a Unicode code point, C0 controls
  * included) or BIND_CURSES | a curses KEY_* code.  bind_key_code() turns
  * what wget_wch() read into one, folding the aliases a terminal may send
@@ -11,7 +23,9 @@
  * tmux's: "C-t", "Enter", "PageUp", "S-Home", "F5", "g", "Space".
  *
  * Ownership: the caller owns a struct bind (bind_new/bind_free); the table
- * and the strings bind_key_name() and bind_action_name() return are static.
+ * is static; bind_key_name() writes into the caller's buffer; the lines
+ * bind_command() and bind_command_nth() return are the bind's, valid until
+ * its keys change.
  */
 #ifndef JOBDECK_BIND_H
 #define JOBDECK_BIND_H
@@ -92,6 +106,8 @@ enum bind_action {
 	BIND_SELECT_LINE,	/* copy mode: select whole lines */
 	BIND_YANK,		/* copy mode: copy the selection and leave */
 
+	BIND_COMMAND,		/* BIND_MAIN: a command line beyond the */
+				/*   table's actions (bind_command()) */
 	BIND_ACTIONS
 };
 
@@ -105,6 +121,23 @@ struct bind_entry {
 };
 
 extern const struct bind_entry bind_defaults[];	/* ends with action 0 */
+
+/*
+ * What the command layer tells the bindings (bind_set_commands()): name(i)
+ * is its i-th command's name (NULL past the last), for suggestions; check
+ * says whether a line is a command it runs, named in full with its
+ * options and operands: 0, or -1 (*cause NULL: no such command; else a
+ * misuse, the command's usage in *cause).
+ */
+struct bind_commands {
+	const char	*(*name)(size_t);
+	int		 (*check)(const char *line, char **cause);
+};
+
+/* Values of bind_action_check(). */
+#define BIND_KNOWN	0	/* an action of the table, or a command */
+#define BIND_UNKNOWN	(-1)	/* no such action or command */
+#define BIND_MISUSED	(-2)	/* a command, with bad options or operands */
 
 struct bind;
 
@@ -127,5 +160,14 @@ const char	*bind_mode_name(enum bind_mode);
 int		 bind_mode_parse(const char *name, enum bind_mode *);
 const struct bind_entry *bind_entry_find(enum bind_mode, const char *name);
 const struct bind_entry *bind_entry_of(enum bind_mode, enum bind_action);
+
+void		 bind_set_commands(const struct bind_commands *);
+const char	*bind_command_name(size_t);
+int		 bind_action_check(enum bind_mode, const char *name,
+		    char **cause);
+const char	*bind_command(const struct bind *, enum bind_mode, int key);
+const char	*bind_command_nth(const struct bind *, enum bind_mode, int n);
+size_t		 bind_command_keys_text(const struct bind *, enum bind_mode,
+		    const char *line, char *buf, size_t size);
 
 #endif

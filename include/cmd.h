@@ -21,7 +21,8 @@
 
 #include <stdint.h>
 
-struct bind;
+#include "bind.h"
+
 struct browser;
 struct config;
 struct config_job;
@@ -69,7 +70,10 @@ struct cmd_msg {
  * 0, or -1 with *cause; a client without it gets them as they come.
  * messages hands over the messages the client has shown, newest first
  * (the client's, valid during the command): their count, *msgs set; a
- * client without it keeps none (!messages fails).
+ * client without it keeps none (!messages fails).  screen runs one of the
+ * keys' actions at the prompt (bind.h: BIND_NEXT_JOB, BIND_ZOOM...) on the
+ * client's screen, for a CMD_SCREEN command or !focus without a job; a
+ * client without it has no screen, and those commands are refused.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -93,6 +97,7 @@ struct cmd_client {
 	int	(*later)(void *arg, char **cause);
 	void	(*answered)(void *arg);
 	int	(*messages)(const struct cmd_msg **msgs, void *arg);
+	void	(*screen)(enum bind_action, void *arg);
 };
 
 /* Values of cmd_ctx.failed after a command. */
@@ -169,17 +174,23 @@ struct cmd_entry {
 
 #define CMD_BARE	0x1	/* also runs without the leading ! (cd) */
 #define CMD_READ_ONLY	0x2	/* only looks: allowed with ctx->read_only */
+#define CMD_SCREEN	0x4	/* a key's action on the screen (screen */
+				/*   below): refused by a client without */
+				/*   one, found by its whole name only */
 	int			 flags;
+	enum bind_action	 screen;	/* CMD_SCREEN: what it asks */
 
 	void		(*exec)(struct cmd_ctx *, int argc, char **argv);
 };
 
 extern const struct cmd_entry *const cmd_table[];
+extern const struct bind_commands cmd_bind_commands;	/* for bind.h */
 
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 const struct cmd_entry	*cmd_find_bare(const char *s, size_t len);
 int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
+int			 cmd_run_words(struct cmd_ctx *, const char *line);
 int			 cmd_is_session_line(const char *line);
 int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);

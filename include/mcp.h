@@ -97,6 +97,7 @@ struct mcp_server *mcp_server_new(struct loop *, const struct mcp_opts *,
 void		 mcp_server_input(struct mcp_server *, const char *msg,
 		    size_t len);
 int		 mcp_server_busy(const struct mcp_server *);
+void		 mcp_server_too_long(struct mcp_server *);
 void		 mcp_server_free(struct mcp_server *);
 
 int		 mcp_main(int argc, char **argv);

@@ -1,6 +1,8 @@
 /*
  * bind.c: the binding table, key names and the per-mode key maps a
- * configuration may change.  Curses is included only for the KEY_* codes.
+ * configuration may change, whose prompt keys may run any command line the
+ * command layer accepts (bind_set_commands()).  Curses is included only for
+ * the KEY_* codes.
  */
 #include <curses.h>
 #include <stdint.h>
@@ -176,8 +178,9 @@ static const char *const bind_mode_names[BIND_MODES] = {
 
 /* One key of one mode and the action it runs. */
 struct bind_map {
-	int			key;
-	enum bind_action	action;
+	int			 key;
+	enum bind_action	 action;
+	char			*line;	/* BIND_COMMAND: the command line */
 };
 
 struct bind {
@@ -185,6 +188,9 @@ struct bind {
 	int		 n[BIND_MODES];
 	int		 size[BIND_MODES];
 };
+
+/* The command layer's names and check (bind_set_commands()), or NULL. */
+static const struct bind_commands *bind_cmds;
 
 /* Return the name of a mode ("main", "view", "copy", "edit"). */
 const char *
@@ -230,6 +236,55 @@ bind_entry_of(enum bind_mode mode, enum bind_action action)
 		if (e->mode == mode && e->action == action)
 			return e;
 	return NULL;
+}
+
+/*
+ * Take the command layer's names and check of a command line: from now on
+ * a prompt key may run any command line it accepts.
+ */
+void
+bind_set_commands(const struct bind_commands *cmds)
+{
+	bind_cmds = cmds;
+}
+
+/* Return the command layer's i-th command name, or NULL past the last. */
+const char *
+bind_command_name(size_t i)
+{
+	return bind_cmds != NULL ? bind_cmds->name(i) : NULL;
+}
+
+/*
+ * Check what a binding of mode names: an action of the table, or at the
+ * prompt a command line the command layer accepts.  BIND_KNOWN,
+ * BIND_UNKNOWN, or BIND_MISUSED with *cause (the command's usage).
+ */
+int
+bind_action_check(enum bind_mode mode, const char *name, char **cause)
+{
+	char	*why = NULL;
+
+	if (bind_entry_find(mode, name) != NULL)
+		return BIND_KNOWN;
+	if (mode != BIND_MAIN || bind_cmds == NULL)
+		return BIND_UNKNOWN;
+	if (bind_cmds->check(name, &why) == 0)
+		return BIND_KNOWN;
+	if (why == NULL)
+		return BIND_UNKNOWN;
+	*cause = why;
+	return BIND_MISUSED;
+}
+
+/* Whether m is a binding of action (BIND_COMMAND: of the command line). */
+static int
+bind_map_is(const struct bind_map *m, enum bind_action action,
+    const char *line)
+{
+	if (m->action != action)
+		return 0;
+	return action != BIND_COMMAND || strcmp(m->line, line) == 0;
 }
 
 /* Fold what wget_wch() returned (rc, key) into one key code. */
@@ -352,6 +407,7 @@ bind_remove_key(struct bind *b, enum bind_mode mode, int key)
 
 	for (i = 0; i < b->n[mode]; i++) {
 		if (b->map[mode][i].key == key) {
+			free(b->map[mode][i].line);
 			memmove(&b->map[mode][i], &b->map[mode][i + 1],
 			    (size_t)(b->n[mode] - i - 1) *
 			    sizeof b->map[mode][0]);
@@ -361,10 +417,13 @@ bind_remove_key(struct bind *b, enum bind_mode mode, int key)
 	}
 }
 
-/* Add a key for an action to a mode's map (the last binding wins). */
+/*
+ * Add a key for an action (BIND_COMMAND: for a copy of line) to a mode's
+ * map (the last binding wins).
+ */
 static void
 bind_add(struct bind *b, enum bind_mode mode, int key,
-    enum bind_action action)
+    enum bind_action action, const char *line)
 {
 	bind_remove_key(b, mode, key);
 	if (b->n[mode] == b->size[mode]) {
@@ -374,6 +433,8 @@ bind_add(struct bind *b, enum bind_mode mode, int key,
 	}
 	b->map[mode][b->n[mode]].key = key;
 	b->map[mode][b->n[mode]].action = action;
+	b->map[mode][b->n[mode]].line = action == BIND_COMMAND ?
+	    xstrdup(line) : NULL;
 	b->n[mode]++;
 }
 
@@ -423,7 +484,7 @@ bind_new(void)
 		if (n < 0)
 			fatal("bind_defaults: %s: %s", e->name, cause);
 		for (i = 0; i < n; i++)
-			bind_add(b, e->mode, keys[i], e->action);
+			bind_add(b, e->mode, keys[i], e->action, NULL);
 	}
 	return b;
 }
@@ -432,37 +493,48 @@ bind_new(void)
 void
 bind_free(struct bind *b)
 {
-	int	m;
+	int	m, i;
 
 	if (b == NULL)
 		return;
-	for (m = 0; m < BIND_MODES; m++)
+	for (m = 0; m < BIND_MODES; m++) {
+		for (i = 0; i < b->n[m]; i++)
+			free(b->map[m][i].line);
 		free(b->map[m]);
+	}
 	free(b);
 }
 
 /*
- * Bind a mode's action (by name) to a space-separated list of keys in
- * place of its own, taking them from other actions of the prompt's two
- * modes; 0, or -1 with *cause.  Typed text cannot be a prompt key, and
- * the focus key cannot be taken away.
+ * Bind a mode's action (by name; at the prompt, or a command line) to a
+ * space-separated list of keys in place of its own, taking them from
+ * other actions of the prompt's two modes; 0, or -1 with *cause.  Typed
+ * text cannot be a prompt key, and the focus key cannot be taken away.
  */
 int
 bind_set(struct bind *b, enum bind_mode mode, const char *name,
     const char *keys, char **cause)
 {
 	const struct bind_entry	*e;
+	enum bind_action	 action;
 	int			 k[BIND_KEYS_MAX], n, i;
-	char			 kname[BIND_NAME_MAX];
+	char			 kname[BIND_NAME_MAX], *line;
 
-	if ((e = bind_entry_find(mode, name)) == NULL) {
+	switch (bind_action_check(mode, name, cause)) {
+	case BIND_KNOWN:
+		break;
+	case BIND_MISUSED:
+		return -1;
+	default:
 		*cause = xprintf("no action '%s' in %s mode", name,
 		    bind_mode_name(mode));
 		return -1;
 	}
+	e = bind_entry_find(mode, name);
+	action = e != NULL ? e->action : BIND_COMMAND;
 	if ((n = bind_parse_list(keys, k, BIND_KEYS_MAX, cause)) < 0)
 		return -1;
-	if (n == 0 && e->action == BIND_FOCUS) {
+	if (n == 0 && action == BIND_FOCUS) {
 		*cause = xstrdup("the focus key cannot be unbound: it is the "
 		    "only way out of focus mode");
 		return -1;
@@ -475,15 +547,16 @@ bind_set(struct bind *b, enum bind_mode mode, const char *name,
 			    kname, sizeof kname));
 			return -1;
 		}
-		if (e->action == BIND_FOCUS && (k[i] & BIND_CURSES)) {
+		if (action == BIND_FOCUS && (k[i] & BIND_CURSES)) {
 			*cause = xstrdup("the focus key must be a character "
 			    "key such as C-t: it is compared before keys "
 			    "are decoded for the job");
 			return -1;
 		}
 	}
+	line = xstrdup(name);	/* name may be a line of the map */
 	for (i = 0; i < b->n[mode]; i++) {
-		if (b->map[mode][i].action == e->action) {
+		if (bind_map_is(&b->map[mode][i], action, line)) {
 			bind_remove_key(b, mode, b->map[mode][i].key);
 			i--;
 		}
@@ -493,8 +566,9 @@ bind_set(struct bind *b, enum bind_mode mode, const char *name,
 			bind_remove_key(b, BIND_EDIT, k[i]);
 		else if (mode == BIND_EDIT)
 			bind_remove_key(b, BIND_MAIN, k[i]);
-		bind_add(b, mode, k[i], e->action);
+		bind_add(b, mode, k[i], action, line);
 	}
+	free(line);
 	return 0;
 }
 
@@ -510,17 +584,73 @@ bind_lookup(const struct bind *b, enum bind_mode mode, int key)
 	return BIND_NONE;
 }
 
+/*
+ * Return the line a key runs in a mode: the name of its action, or the
+ * command line bound to it (BIND_COMMAND); NULL when it is bound to
+ * nothing.
+ */
+const char *
+bind_command(const struct bind *b, enum bind_mode mode, int key)
+{
+	const struct bind_entry	*e;
+	int			 i;
+
+	for (i = 0; i < b->n[mode]; i++) {
+		if (b->map[mode][i].key != key)
+			continue;
+		if (b->map[mode][i].action == BIND_COMMAND)
+			return b->map[mode][i].line;
+		e = bind_entry_of(mode, b->map[mode][i].action);
+		return e != NULL ? e->name : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Return the nth (from 0) of the command lines a mode's keys run beyond
+ * the table's actions, in the order first bound, or NULL past the last.
+ */
+const char *
+bind_command_nth(const struct bind *b, enum bind_mode mode, int n)
+{
+	const struct bind_map	*m;
+	int			 i, j;
+
+	for (i = 0; i < b->n[mode]; i++) {
+		m = &b->map[mode][i];
+		if (m->action != BIND_COMMAND)
+			continue;
+		for (j = 0; j < i; j++)
+			if (bind_map_is(&b->map[mode][j], BIND_COMMAND, m->line))
+				break;
+		if (j == i && n-- == 0)
+			return m->line;
+	}
+	return NULL;
+}
+
+/*
+ * Fill keys[] with up to max keys of a mode's action (BIND_COMMAND: of
+ * line); returns how many.
+ */
+static int
+bind_keys_of(const struct bind *b, enum bind_mode mode,
+    enum bind_action action, const char *line, int *keys, int max)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < b->n[mode] && n < max; i++)
+		if (bind_map_is(&b->map[mode][i], action, line))
+			keys[n++] = b->map[mode][i].key;
+	return n;
+}
+
 /* Fill keys[] with up to max keys of a mode's action; returns how many. */
 int
 bind_keys(const struct bind *b, enum bind_mode mode, enum bind_action action,
     int *keys, int max)
 {
-	int	i, n = 0;
-
-	for (i = 0; i < b->n[mode] && n < max; i++)
-		if (b->map[mode][i].action == action)
-			keys[n++] = b->map[mode][i].key;
-	return n;
+	return bind_keys_of(b, mode, action, NULL, keys, max);
 }
 
 /* Return the first key of a mode's action, or BIND_NO_KEY. */
@@ -534,12 +664,12 @@ bind_first_key(const struct bind *b, enum bind_mode mode,
 }
 
 /*
- * Write a mode's action's keys as "C-b, Left" (or "unbound") into buf;
- * returns the length written.
+ * Write the keys of a mode's action (BIND_COMMAND: of line) as "C-b,
+ * Left" (or "unbound") into buf; returns the length written.
  */
-size_t
-bind_keys_text(const struct bind *b, enum bind_mode mode,
-    enum bind_action action, char *buf, size_t size)
+static size_t
+bind_text(const struct bind *b, enum bind_mode mode, enum bind_action action,
+    const char *line, char *buf, size_t size)
 {
 	int	keys[BIND_KEYS_MAX], n, i;
 	char	name[BIND_NAME_MAX];
@@ -548,7 +678,7 @@ bind_keys_text(const struct bind *b, enum bind_mode mode,
 	if (size == 0)
 		return 0;
 	buf[0] = '\0';
-	n = bind_keys(b, mode, action, keys, BIND_KEYS_MAX);
+	n = bind_keys_of(b, mode, action, line, keys, BIND_KEYS_MAX);
 	if (n == 0) {
 		snprintf(buf, size, "unbound");
 		return strlen(buf);
@@ -559,4 +689,23 @@ bind_keys_text(const struct bind *b, enum bind_mode mode,
 		    sizeof name));
 	}
 	return len < size ? len : size - 1;
+}
+
+/*
+ * Write a mode's action's keys as "C-b, Left" (or "unbound") into buf;
+ * returns the length written.
+ */
+size_t
+bind_keys_text(const struct bind *b, enum bind_mode mode,
+    enum bind_action action, char *buf, size_t size)
+{
+	return bind_text(b, mode, action, NULL, buf, size);
+}
+
+/* Write the keys of a command line bound in a mode as bind_keys_text(). */
+size_t
+bind_command_keys_text(const struct bind *b, enum bind_mode mode,
+    const char *line, char *buf, size_t size)
+{
+	return bind_text(b, mode, BIND_COMMAND, line, buf, size);
 }

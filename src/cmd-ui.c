@@ -1,6 +1,6 @@
 /*
  * cmd-ui.c: the commands that act on the front end: !focus, !help,
- * !messages, !paste, !quit.
+ * !messages, !paste, !quit (the keys' other actions are cmd-screen.c's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +28,10 @@ static void	cmd_messages_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_focus_entry = {
 	.name = "focus",
-	.args = "ID",
-	.help = "select a job and send it the keyboard (the focus key "
-	    "returns)",
-	.min_args = 1,
+	.args = "[ID]",
+	.help = "select a job and send it the keyboard (the selected one; "
+	    "the focus key returns)",
+	.min_args = 0,
 	.max_args = 1,
 	.exec = cmd_focus_exec,
 };
@@ -77,14 +77,24 @@ const struct cmd_entry cmd_quit_entry = {
 	.exec = cmd_quit_exec,
 };
 
-/* !focus ID: select a job and give it the keyboard. */
+/*
+ * !focus [ID]: select a job and give it the keyboard; without one, the
+ * screen's selected job (the focus key's action).
+ */
 static void
 cmd_focus_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct job	*job;
 
-	(void)argc;
-	job = cmd_find_job(ctx, argv[1]);
+	if (argc == ctx->first) {
+		if (ctx->client != NULL && ctx->client->screen != NULL)
+			ctx->client->screen(BIND_FOCUS, ctx->arg);
+		else
+			cmd_usage_error(ctx, "focus: name a job: only the "
+			    "deck's screen has a selected job");
+		return;
+	}
+	job = cmd_find_job(ctx, argv[ctx->first]);
 	if (job == NULL)
 		return;
 	if (ctx->client != NULL && ctx->client->select != NULL)
@@ -165,13 +175,53 @@ cmd_help_wrap(struct cmd_help *h, const char *head, int indent,
 	free(rest);
 }
 
-/* Append the keys of one mode as bound in b: keys, action and note. */
+/*
+ * Append one action's line: its keys (on a line of their own when too
+ * wide; keys is changed), its name and its note.
+ */
+static void
+cmd_help_key(struct cmd_help *h, char *keys, const char *name,
+    const char *note)
+{
+	char	*head;
+
+	if (strlen(keys) > CMD_HELP_KEYS) {
+		cmd_help_add(h, xprintf("  %s", keys));
+		keys[0] = '\0';
+	}
+	head = xprintf("  %-*s %-*s ", CMD_HELP_KEYS, keys, CMD_HELP_ACTION,
+	    name);
+	cmd_help_wrap(h, head, CMD_HELP_NOTE, note, CMD_HELP_WIDTH);
+	free(head);
+}
+
+/* Return the help of the command a bound line runs ("" if none). */
+static const char *
+cmd_help_of_line(const char *line)
+{
+	const struct cmd_entry	*e;
+	char			*word, *cause = NULL;
+
+	word = xstrndup(line, strcspn(line, " \t"));
+	e = cmd_find(word, &cause);
+	free(word);
+	free(cause);
+	return e != NULL ? e->help : "";
+}
+
+/*
+ * Append the keys of one mode as bound in b: keys, action and note; then
+ * the command lines bound beyond the table's actions, each with its
+ * command's help.
+ */
 static void
 cmd_help_mode(struct cmd_help *h, const struct bind *b, enum bind_mode mode,
     const char *title)
 {
 	const struct bind_entry	*e;
-	char			 keys[128], *head;
+	const char		*line;
+	char			 keys[128];
+	int			 i;
 
 	cmd_help_add(h, xstrdup(""));
 	cmd_help_add(h, xstrdup(title));
@@ -179,14 +229,11 @@ cmd_help_mode(struct cmd_help *h, const struct bind *b, enum bind_mode mode,
 		if (e->mode != mode)
 			continue;
 		bind_keys_text(b, mode, e->action, keys, sizeof keys);
-		if (strlen(keys) > CMD_HELP_KEYS) {
-			cmd_help_add(h, xprintf("  %s", keys));
-			keys[0] = '\0';
-		}
-		head = xprintf("  %-*s %-*s ", CMD_HELP_KEYS, keys,
-		    CMD_HELP_ACTION, e->name);
-		cmd_help_wrap(h, head, CMD_HELP_NOTE, e->note, CMD_HELP_WIDTH);
-		free(head);
+		cmd_help_key(h, keys, e->name, e->note);
+	}
+	for (i = 0; (line = bind_command_nth(b, mode, i)) != NULL; i++) {
+		bind_command_keys_text(b, mode, line, keys, sizeof keys);
+		cmd_help_key(h, keys, line, cmd_help_of_line(line));
 	}
 }
 

@@ -3,8 +3,11 @@
  * checking, and the prompt's line dispatcher.  The commands themselves live
  * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-stack.c (groups),
  * cmd-browser.c (browser), cmd-ctl.c (list, status, spawn, send,
- * events), cmd-wait.c (wait), cmd-session.c (cd, export, unset) and
- * cmd-ui.c (focus, help, messages, quit).
+ * events), cmd-wait.c (wait), cmd-session.c (cd, export, unset),
+ * cmd-ui.c (focus, help, messages, quit) and cmd-screen.c (the keys'
+ * actions at the prompt: next-job, zoom, copy-mode...).  A key bound to a
+ * command line (bind.h) runs it here too: cmd_bind_commands tells the
+ * bindings which lines are commands.
  */
 #include <errno.h>
 #include <math.h>
@@ -55,6 +58,24 @@ extern const struct cmd_entry cmd_wait_entry;
 extern const struct cmd_entry cmd_start_group_entry;
 extern const struct cmd_entry cmd_kill_group_entry;
 extern const struct cmd_entry cmd_browser_entry;
+extern const struct cmd_entry cmd_next_job_entry;
+extern const struct cmd_entry cmd_prev_job_entry;
+extern const struct cmd_entry cmd_scroll_up_entry;
+extern const struct cmd_entry cmd_scroll_down_entry;
+extern const struct cmd_entry cmd_scroll_top_entry;
+extern const struct cmd_entry cmd_scroll_bottom_entry;
+extern const struct cmd_entry cmd_zoom_entry;
+extern const struct cmd_entry cmd_copy_mode_entry;
+extern const struct cmd_entry cmd_search_entry;
+extern const struct cmd_entry cmd_redraw_entry;
+
+static const char	*cmd_bind_name(size_t);
+static int		 cmd_bind_check(const char *, char **);
+
+const struct bind_commands cmd_bind_commands = {
+	.name = cmd_bind_name,
+	.check = cmd_bind_check,
+};
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_ps_entry,
@@ -82,7 +103,17 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_screen_entry,
 	&cmd_wait_entry,
 	&cmd_focus_entry,
+	&cmd_next_job_entry,
+	&cmd_prev_job_entry,
+	&cmd_scroll_up_entry,
+	&cmd_scroll_down_entry,
+	&cmd_scroll_top_entry,
+	&cmd_scroll_bottom_entry,
+	&cmd_zoom_entry,
+	&cmd_copy_mode_entry,
+	&cmd_search_entry,
 	&cmd_paste_entry,
+	&cmd_redraw_entry,
 	&cmd_cd_entry,
 	&cmd_export_entry,
 	&cmd_unset_entry,
@@ -94,8 +125,10 @@ const struct cmd_entry *const cmd_table[] = {
 };
 
 /*
- * Find a command by exact name or alias, else by unique prefix; NULL with
- * *cause when there is none or the prefix is ambiguous.
+ * Find a command by exact name or alias, else by unique prefix (a
+ * CMD_SCREEN command only by its name: the keys' names would make
+ * prefixes that found one command ambiguous); NULL with *cause when there
+ * is none or the prefix is ambiguous.
  */
 const struct cmd_entry *
 cmd_find(const char *name, char **cause)
@@ -111,7 +144,8 @@ cmd_find(const char *name, char **cause)
 			return *e;
 	}
 	for (e = cmd_table; len > 0 && *e != NULL; e++) {
-		if (strncmp((*e)->name, name, len) != 0)
+		if (((*e)->flags & CMD_SCREEN) ||
+		    strncmp((*e)->name, name, len) != 0)
 			continue;
 		found = *e;
 		matches++;
@@ -243,16 +277,37 @@ cmd_options_parse(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 /*
+ * Parse the running command's options and check how many operands it
+ * has; 0, or -1 after a usage error.
+ */
+static int
+cmd_args_check(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry	*entry = ctx->entry;
+	int			 nargs;
+
+	if (cmd_options_parse(ctx, argc, argv) != 0)
+		return -1;
+	nargs = argc - ctx->first;
+	if (nargs < entry->min_args ||
+	    (entry->max_args >= 0 && nargs > entry->max_args)) {
+		cmd_usage_fail(ctx);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Run argv[0] (without the !) with its arguments: find it, parse its
  * options, check how many operands it has, run it; 0, or -1 when it
- * reported an error.
+ * reported an error.  A key's action on the screen is refused by a
+ * client that has none (the control socket).
  */
 int
 cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*entry;
 	char			*cause = NULL;
-	int			 nargs;
 
 	ctx->failed = 0;
 	entry = cmd_find(argv[0], &cause);
@@ -263,22 +318,84 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ctx->entry = entry;
 	cmd_options_clear(ctx);
+	if ((entry->flags & CMD_SCREEN) &&
+	    (ctx->client == NULL || ctx->client->screen == NULL)) {
+		cmd_error(ctx, "%s: a key's action on the deck's screen: there "
+		    "is no screen here (press its key, or type !%s at the "
+		    "deck's prompt)", entry->name, entry->name);
+		return -1;
+	}
 	if (ctx->read_only && !(entry->flags & CMD_READ_ONLY)) {
 		cmd_refuse_write(ctx, entry->name);
 		return -1;
 	}
-	if (cmd_options_parse(ctx, argc, argv) != 0)
-		goto out;
-	nargs = argc - ctx->first;
-	if (nargs < entry->min_args ||
-	    (entry->max_args >= 0 && nargs > entry->max_args)) {
-		cmd_usage_fail(ctx);
-		goto out;
-	}
-	entry->exec(ctx, argc, argv);
-out:
+	if (cmd_args_check(ctx, argc, argv) == 0)
+		entry->exec(ctx, argc, argv);
 	cmd_options_clear(ctx);
 	return ctx->failed ? -1 : 0;
+}
+
+/* Return the name of cmd_table[i], or NULL past the last (bind.h). */
+static const char *
+cmd_bind_name(size_t i)
+{
+	size_t	n;
+
+	for (n = 0; n < i && cmd_table[n] != NULL; n++)
+		/* nothing */;
+	return cmd_table[n] != NULL ? cmd_table[n]->name : NULL;
+}
+
+/* Keep the first error of a line cmd_bind_check() looks at. */
+static void
+cmd_bind_error(const char *msg, void *arg)
+{
+	char	**cause = arg;
+
+	if (*cause == NULL)
+		*cause = xstrdup(msg);
+}
+
+/*
+ * Whether line (without the !) is a command a key may run: its first word
+ * a command's whole name or alias (a prefix could find another command
+ * once one is added), its options and operands as the command takes
+ * them; 0, or -1 with *cause NULL when there is no such command, else the
+ * misuse (a usage) in *cause (bind.h's check).  Nothing runs.
+ */
+static int
+cmd_bind_check(const char *line, char **cause)
+{
+	static const struct cmd_client	 client = {
+		.error = cmd_bind_error,
+	};
+	const struct cmd_entry		*e;
+	struct cmd_ctx			 ctx;
+	struct session			*s;
+	char				**argv, *why = NULL;
+	int				 argc, rc = -1;
+
+	*cause = NULL;
+	s = session_new(NULL);
+	if (session_split(s, line, &argc, &argv, cause) != 0) {
+		session_free(s);
+		return -1;
+	}
+	if (argc > 0 && (e = cmd_find(argv[0], &why)) != NULL &&
+	    (strcmp(e->name, argv[0]) == 0 ||
+	    (e->alias != NULL && strcmp(e->alias, argv[0]) == 0))) {
+		memset(&ctx, 0, sizeof ctx);
+		ctx.session = s;
+		ctx.client = &client;
+		ctx.arg = cause;
+		ctx.entry = e;
+		rc = cmd_args_check(&ctx, argc, argv);
+		cmd_options_clear(&ctx);
+	}
+	free(why);
+	session_split_free(argc, argv);
+	session_free(s);
+	return rc;
 }
 
 /*
@@ -337,10 +454,11 @@ cmd_find_bare(const char *s, size_t len)
 }
 
 /*
- * Run one command line (without its "!"): split it into words and run the
- * command, which may look at the words as typed through cmd_raw_tail().
+ * Run one command line (without its "!"), as typed after a ! or bound to
+ * a key: split it into words and run the command, which may look at the
+ * words as typed through cmd_raw_tail().
  */
-static int
+int
 cmd_run_words(struct cmd_ctx *ctx, const char *line)
 {
 	char	**argv, *cause = NULL;

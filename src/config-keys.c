@@ -1,10 +1,12 @@
 /*
  * config-keys.c: the [keys] tables of a configuration (config-private.h):
  * action = "KEY" or ["KEY", ...], with [keys.view], [keys.copy] and
- * [keys.edit] for the other modes; bind.h names the actions.  An unknown
- * action gets the nearest known one as a suggestion; the bindings are
- * checked for clashes once the file is read, applied to a struct bind by
- * config_apply_keys(), and listed in `jobdeck --help-config`.
+ * [keys.edit] for the other modes; bind.h names the actions, and in
+ * [keys] an action may be any command line ("logs 3" = "F3") that the
+ * command layer accepts through bind_action_check().  An unknown action
+ * gets the nearest known one (or command) as a suggestion; the bindings
+ * are checked for clashes once the file is read, applied to a struct bind
+ * by config_apply_keys(), and listed in `jobdeck --help-config`.
  */
 
 #include <stdlib.h>
@@ -36,18 +38,26 @@ config_keys_table(enum bind_mode mode)
 
 /*
  * Return the action of mode closest to key (len bytes) by config_near(),
- * or NULL.
+ * or, in [keys], the command nearest its first word; NULL when none is
+ * near.
  */
 static const char *
 config_suggest_action(enum bind_mode mode, const char *key, size_t len)
 {
 	const struct bind_entry	*e;
-	const char		*best = NULL;
-	size_t			 bestd = CONFIG_SUGGEST_MAX + 1;
+	const char		*best = NULL, *name;
+	size_t			 bestd = CONFIG_SUGGEST_MAX + 1, i;
 
 	for (e = bind_defaults; e->action != BIND_NONE; e++) {
 		if (e->mode == mode && config_near(key, len, e->name, &bestd))
 			best = e->name;
+	}
+	if (mode != BIND_MAIN)
+		return best;
+	len = strcspn(key, " ");
+	for (i = 0; (name = bind_command_name(i)) != NULL; i++) {
+		if (config_near(key, len, name, &bestd))
+			best = name;
 	}
 	return best;
 }
@@ -83,11 +93,20 @@ config_key_entry(struct config_ctx *ctx, struct config *cfg,
 	const struct toml_value	*el;
 	const char		*s, *near;
 	char			*e, *msg, *copy, *word, *save = NULL;
-	char			*keys = NULL, *joined;
+	char			*keys = NULL, *joined, *why = NULL;
 	size_t			 slen, i;
+	int			 known = BIND_UNKNOWN;
 
 	e = textesc_excerpt(action, len, CONFIG_EXCERPT_MAX);
-	if (strlen(action) != len || bind_entry_find(mode, action) == NULL) {
+	if (strlen(action) == len)
+		known = bind_action_check(mode, action, &why);
+	if (known == BIND_MISUSED) {
+		msg = xprintf("%s in %s: %s", e, config_keys_table(mode), why);
+		free(why);
+		free(e);
+		return config_fail(ctx, kline, kcol, msg);
+	}
+	if (known != BIND_KNOWN) {
 		near = strlen(action) == len ?
 		    config_suggest_action(mode, action, len) : NULL;
 		if (near != NULL)
@@ -270,7 +289,10 @@ config_help_keys(struct config_buf *b)
 	config_buf_printf(b, "\nKey bindings, a table per mode: ACTION = "
 	    "\"KEY\" or [\"KEY\", ...]; \"none\" or []\nunbinds; keys are "
 	    "named as C-t, Enter, PageUp, F5, g.  [settings] focus_key is an\n"
-	    "alias of focus; [keys] focus wins when both are set.\n");
+	    "alias of focus; [keys] focus wins when both are set.  The "
+	    "actions of [keys] are\ncommands (!zoom runs zoom), and any "
+	    "command line may be bound there, quoted\nwhen it has blanks: "
+	    "\"logs 3\" = \"F3\", \"kill-all\" = \"C-k\".\n");
 	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
 		config_buf_printf(b, "\n%s\n", config_keys_table(modes[i]));
 		for (e = bind_defaults; e->action != BIND_NONE; e++) {

@@ -368,22 +368,6 @@ config_parse(const char *name, const char *buf, size_t len,
 }
 
 /*
- * Give a Procfile's jobs their ports as foreman does: port_base, and 100
- * more for each process type before it; none (0) past 65535.
- */
-void
-config_procfile_ports(struct config *cfg)
-{
-	size_t	i;
-	long	port;
-
-	for (i = 0; i < cfg->njobs; i++) {
-		port = (long)cfg->settings.port_base + 100 * (long)i;
-		cfg->jobs[i].port = port <= 65535 ? (int)port : 0;
-	}
-}
-
-/*
  * Parse the Procfile text buf (len bytes) into *out: one job per line with
  * the line's command as a shell string, its port as foreman gives it,
  * and defaults for the rest.  Return 0, or -1 with *out NULL and *cause

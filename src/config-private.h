@@ -3,7 +3,8 @@
  * config.c owns the option table and setting a value from it;
  * config-load.c reads a file (TOML or Procfile) into a struct config;
  * config-stack.c checks the jobs as a stack once they are read;
- * config-keys.c reads and checks [keys].  Nothing outside these files
+ * config-keys.c reads and checks [keys]; config-help.c writes
+ * --help-config from the table and [keys].  Nothing outside these files
  * includes this header.
  *
  * Ownership: a struct config_ctx borrows the file's name and the caller's
@@ -68,6 +69,7 @@ int		 config_section(struct config_ctx *, const char *,
 int		 config_check_group(const char *, char **);
 void		 config_buf_printf(struct config_buf *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+void		 config_procfile_ports(struct config *);
 
 /* config-stack.c: the jobs as a stack. */
 int		 config_before(const struct toml_value *,
@@ -89,7 +91,5 @@ int		 config_keys(struct config_ctx *, struct config *,
 int		 config_check_keys(struct config_ctx *, const struct config *);
 void		 config_help_keys(struct config_buf *);
 
-/* config-load.c: reading a file. */
-void		 config_procfile_ports(struct config *);
 
 #endif

@@ -84,6 +84,8 @@ ctl_client_help(void)
 	    CLIOPT_COUNT(ctl_client_options), 0);
 	printf("\nCommands (the prompt's, without the !):\n");
 	for (e = cmd_table; *e != NULL; e++) {
+		if ((*e)->flags & CMD_SCREEN)
+			continue;	/* a key's action: refused here */
 		u = cmd_usage(*e);
 		printf("%c %s\n", ((*e)->flags & CMD_READ_ONLY) ? '*' : ' ',
 		    u[0] == '!' ? u + 1 : u);

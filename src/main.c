@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind.h"
 #include "cliopt.h"
+#include "cmd.h"
 #include "config.h"
 #include "ctl.h"
 #include "deck.h"
@@ -290,6 +292,8 @@ main(int argc, char **argv)
 {
 	size_t	i;
 
+	/* A key may run any command: [keys] is checked against them. */
+	bind_set_commands(&cmd_bind_commands);
 	for (i = 0; argc > 1 && i < CLIOPT_COUNT(main_commands); i++) {
 		if (strcmp(argv[1], main_commands[i].name) == 0)
 			return main_commands[i].main(argc - 1, argv + 1);

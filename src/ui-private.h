@@ -263,6 +263,12 @@ struct ui {
 	int64_t			 left_focus;	/* when the focus key left */
 						/*   focus; 0: not just now */
 	int			 left_job;	/* the id of the job it left */
+	struct {
+		int		 on;		/* 0: none (a typed !command) */
+		int		 rc;		/* as wget_wch() read it */
+		wint_t		 k;
+		int64_t		 left;		/* left_focus when it came */
+	}			 key;		/* the key whose command runs */
 	char			 pane_key[1200];	/* the pane frame last drawn */
 	int			 panel_top;	/* first job index shown */
 	int			 scroll;	/* lines scrolled back in the pane */

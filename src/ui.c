@@ -2,7 +2,9 @@
  * ui.c: the front end's top floor: setup, input, focus, the selection,
  * job events and quitting.  Keys go to the open mode (through ui-mode.c)
  * when there is one, to the selected job's emulator in focus mode, else
- * to the line editor and bindings at the prompt.  Job events only mark
+ * to the bindings at the prompt (a key runs its command line as a typed
+ * !line; the screen's commands come back through ui_client_screen()) and
+ * the line editor.  Job events only mark
  * what needs drawing; ui-frame.c draws it in the before-sleep hook.  The
  * files below reach this one through struct ui_calls (ui_calls below).
  */
@@ -60,6 +62,7 @@ static int	ui_client_show_run(const char *, const char *, const char *,
 static int	ui_client_grep(struct grep *, void *, char **);
 static int	ui_client_paste(struct job *, void *);
 static int	ui_client_messages(const struct cmd_msg **, void *);
+static void	ui_client_screen(enum bind_action, void *);
 static void	ui_browser_changed(struct browser *, void *);
 static void	ui_call_message(const char *, int, void *);
 static void	ui_call_dirty(int, int, void *);
@@ -99,6 +102,7 @@ static const struct cmd_client ui_cmd_client = {
 	.grep = ui_client_grep,
 	.paste = ui_client_paste,
 	.messages = ui_client_messages,
+	.screen = ui_client_screen,
 };
 
 /* Mark parts of the screen for drawing; urgent ones are drawn this turn. */
@@ -490,14 +494,23 @@ ui_focus_pressed(struct ui *ui, int rc, wint_t k, int64_t left)
 	ui_focus(ui);
 }
 
-/* Run an action of BIND_MAIN at the prompt. */
+/*
+ * A key's action at the prompt, asked by its command (cmd-screen.c,
+ * !focus without a job): focus (by the focus key: ui_focus_pressed()),
+ * select, redraw, scroll, zoom, copy mode.
+ */
 static void
-ui_main_action(struct ui *ui, enum bind_action action, int rc, wint_t k,
-    int64_t left)
+ui_client_screen(enum bind_action action, void *arg)
 {
+	struct ui	*ui = arg;
+
 	switch (action) {
 	case BIND_FOCUS:
-		ui_focus_pressed(ui, rc, k, left);
+		if (ui->key.on)
+			ui_focus_pressed(ui, ui->key.rc, ui->key.k,
+			    ui->key.left);
+		else
+			ui_focus(ui);
 		break;
 	case BIND_NEXT_JOB:
 		ui_select_step(ui, 1);
@@ -530,15 +543,25 @@ ui_main_action(struct ui *ui, enum bind_action action, int rc, wint_t k,
 	case BIND_SEARCH_PANE:
 		ui_copy_enter(ui, 1);
 		break;
-	case BIND_PASTE:
-		ui_clip_paste(ui, ui->selected);
-		break;
-	case BIND_MESSAGES:
-		cmd_run_line(&ui->ctx, "!messages");
-		break;
 	default:
 		break;
 	}
+}
+
+/*
+ * Run the command line a key of the prompt is bound to (bind.h) as a
+ * typed !line, the key kept for the focus key's second press.
+ */
+static void
+ui_key_command(struct ui *ui, const char *line, int rc, wint_t k,
+    int64_t left)
+{
+	ui->key.on = 1;
+	ui->key.rc = rc;
+	ui->key.k = k;
+	ui->key.left = left;
+	cmd_run_words(&ui->ctx, line);
+	ui->key.on = 0;
 }
 
 /*
@@ -575,14 +598,15 @@ static void
 ui_prompt_key(struct ui *ui, int rc, wint_t k)
 {
 	enum bind_action	 action;
+	const char		*line;
 	int			 code;
 	int64_t			 left = ui->left_focus;
 
 	ui->left_focus = 0;	/* any key ends the double press */
 	ui_dirty(ui, UI_DRAW_PROMPT, 1);
 	code = bind_key_code(rc, (unsigned int)k);
-	if ((action = bind_lookup(ui->bind, BIND_MAIN, code)) != BIND_NONE) {
-		ui_main_action(ui, action, rc, k, left);
+	if ((line = bind_command(ui->bind, BIND_MAIN, code)) != NULL) {
+		ui_key_command(ui, line, rc, k, left);
 		return;
 	}
 	if ((action = bind_lookup(ui->bind, BIND_EDIT, code)) != BIND_NONE) {

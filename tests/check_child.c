@@ -254,6 +254,22 @@ START_TEST(test_only_given_fds)
 END_TEST
 
 /*
+ * The bits of the signals glibc keeps for itself (32 up to SIGRTMIN):
+ * sigaction() refuses them, so a child keeps what its parent had (a test
+ * harness may start us with them ignored).
+ */
+static unsigned long long
+glibc_signals(void)
+{
+	unsigned long long	bits = 0;
+	int		sig;
+
+	for (sig = 32; sig < SIGRTMIN; sig++)
+		bits |= 1ULL << (sig - 1);
+	return bits;
+}
+
+/*
  * Whatever our handlers, ignored signals and mask, the child starts with
  * every disposition at its default and nothing blocked; ours are as
  * they were once child_fork() returns.
@@ -288,9 +304,9 @@ START_TEST(test_default_signals)
 	ck_assert(!sigismember(&now, SIGCHLD) && !sigismember(&now, SIGINT));
 	ck_assert_int_eq(read_byte(ready[0]), 'r');
 
-	ck_assert_uint_eq(status_mask(pid, "SigIgn"), 0);
-	ck_assert_uint_eq(status_mask(pid, "SigCgt"), 0);
-	ck_assert_uint_eq(status_mask(pid, "SigBlk"), 0);
+	ck_assert_uint_eq(status_mask(pid, "SigIgn") & ~glibc_signals(), 0);
+	ck_assert_uint_eq(status_mask(pid, "SigCgt") & ~glibc_signals(), 0);
+	ck_assert_uint_eq(status_mask(pid, "SigBlk") & ~glibc_signals(), 0);
 	ck_assert_int_eq(release(pid, go[1]), 0);
 }
 END_TEST

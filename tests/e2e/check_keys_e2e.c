@@ -4,7 +4,8 @@
  * and works while the old key no longer does; a bad [keys] entry gives
  * its FILE:LINE:COL error from --check-config; the focus key pressed
  * twice reaches `cat -v` as ^T and the job stays focused; pressed once it
- * leaves focus, and once again later only focuses.
+ * leaves focus, and once again later only focuses; a key bound to a
+ * command line runs it.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,6 +27,7 @@ static const struct term_rect panel = { 0, 0, 39, 40 };
 static const struct term_rect pane = { 1, 40, 37, 80 };
 static const struct term_rect pane_title = { 0, 40, 1, 80 };
 static const struct term_rect bottom = { 39, 0, 1, 120 };
+static const struct term_rect pane_title_zoomed = { 0, 0, 1, 120 };
 
 /* Start jobdeck on a configuration holding text; wait for its panel. */
 static struct term *
@@ -37,6 +39,25 @@ keys_start(const char *text)
 	args[1] = e2e_cfg_write("config.toml", text);
 	args[2] = NULL;
 	return e2e_start(args, NULL);
+}
+
+/*
+ * --check-config on a configuration holding text exits 2 and says want,
+ * after the file's name.
+ */
+static void
+keys_check_fails(const char *text, const char *want)
+{
+	char		 out[32768], args[256], line[512];
+	const char	*path;
+
+	path = e2e_cfg_write("config.toml", text);
+	snprintf(args, sizeof args, "--check-config -c %s", path);
+	ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
+	snprintf(line, sizeof line, "%s%s", path, want);
+	ck_assert_msg(strstr(out, line) != NULL, "want: %s\ngot: %s", line,
+	    out);
+	e2e_cfg_remove();
 }
 
 /*
@@ -107,19 +128,11 @@ START_TEST(test_bad_keys)
 		{ "[keys]\nfocus = \"F5\"\n",
 		  ":2:9: the focus key must be a character key such as C-t" },
 	};
-	char		 out[32768], args[256], want[512];
-	const char	*path;
+	char		 out[32768];
 	size_t		 i;
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		path = e2e_cfg_write("config.toml", cases[i].text);
-		snprintf(args, sizeof args, "--check-config -c %s", path);
-		ck_assert_int_eq(e2e_batch(args, out, sizeof out), 2);
-		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
-		ck_assert_msg(strstr(out, want) != NULL, "want: %s\ngot: %s",
-		    want, out);
-		e2e_cfg_remove();
-	}
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		keys_check_fails(cases[i].text, cases[i].want);
 	/* --help-config lists [keys]. */
 	ck_assert_int_eq(e2e_batch("--help-config", out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "[keys.copy]") != NULL, "got: %s", out);
@@ -274,6 +287,87 @@ START_TEST(test_messages_key)
 }
 END_TEST
 
+/*
+ * Issue 25: keys run commands.  [keys] "logs 1" = "C-o" opens job 1's
+ * log and "kill-all" = "C-x" stops it; !help lists both lines; an
+ * unknown command, or one misused, is a --check-config error at its
+ * place; zoom, a key's action on the screen, is refused over the control
+ * socket saying why, and !zoom at the prompt hides the panel.
+ */
+START_TEST(test_bound_commands)
+{
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} bad[] = {
+		{ "[keys]\nzoom = \"F5\"\n\"logz 1\" = \"F3\"\n",
+		  ":3:1: unknown action 'logz 1' in [keys] (did you mean "
+		  "'logs'?)" },
+		{ "[settings]\nbell = true\n[keys]\nzoom = \"F5\"\n"
+		  "  \"kill-all 3\" = \"F3\"\n",
+		  ":5:3: kill-all 3 in [keys]: usage: !kill-all" },
+		{ "[keys]\n\"spawn --frob x\" = \"F3\"\n",
+		  ":2:1: spawn --frob x in [keys]: spawn: unknown option: "
+		  "--frob" },
+		{ "[keys.view]\n\"logs 1\" = \"F3\"\n",
+		  ":2:1: unknown action 'logs 1' in [keys.view]" },
+		{ "[keys]\n\"logs 1\" = \"x\"\n",
+		  ":2:12: 'x' is typed text at the prompt: bind a control or "
+		  "named key" },
+	};
+	const char *const	 zoom[] = { "zoom", NULL };
+	struct term		*t;
+	char			 want[512], run[1024], *reply;
+	size_t			 i;
+	int			 status;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		keys_check_fails(bad[i].text, bad[i].want);
+
+	t = keys_start("[keys]\n\"logs 1\" = \"C-o\"\n"
+	    "\"kill-all\" = \"C-x\"\n\n"
+	    "[[job]]\nname = \"one\"\ncommand = \"echo BOUND-OUT; "
+	    "sleep 1000\"\n");
+	EXPECT_IN(t, &panel, "[1] one:", WAIT_MS);
+	EXPECT_IN(t, &pane, "BOUND-OUT", WAIT_MS);
+
+	/* C-o runs !logs 1: its view opens on the job's output. */
+	term_type(t, "\017");
+	EXPECT_IN(t, NULL, "Logs [1]", WAIT_MS);
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Logs [1]", WAIT_MS);
+
+	/* !help lists the bound lines with their commands' help. */
+	e2e_run(t, "!help");
+	snprintf(want, sizeof want, "%-18s %-15s show a job's whole output",
+	    "C-o", "logs 1");
+	E2E_ASSERT(t, e2e_page_to(t, want, 6, WAIT_MS), "!help lacks the "
+	    "logs 1 key");
+	term_type(t, "q");
+	EXPECT_GONE_IN(t, NULL, "Help", WAIT_MS);
+
+	/* Over the control socket the screen's zoom is refused. */
+	snprintf(run, sizeof run, "%s/run", term_tmpdir(t));
+	reply = e2e_ctl(t, "default", run, zoom, 1, WAIT_MS, &status);
+	E2E_ASSERT(t, status == 1 && strstr(reply, "zoom: a key's action on "
+	    "the deck's screen: there is no screen here") != NULL,
+	    e2e_fmt("ctl zoom: %d: %s", status, reply));
+	free(reply);
+	/* At the prompt it hides the panel. */
+	e2e_run(t, "!zoom");
+	EXPECT_IN(t, &pane_title_zoomed, "[Zoom]", WAIT_MS);
+	e2e_run(t, "!zoom");
+	EXPECT_GONE_IN(t, NULL, "[Zoom]", WAIT_MS);
+	EXPECT_IN(t, &panel, "[1] one:", WAIT_MS);
+
+	/* C-x runs !kill-all. */
+	term_type(t, "\030");
+	EXPECT_IN(t, &bottom, "killed 1 job", WAIT_MS);
+	term_close(t);
+	e2e_cfg_remove();
+}
+END_TEST
+
 /* The suite: one case each, with generous time limits. */
 static Suite *
 keys_e2e_suite(void)
@@ -285,6 +379,7 @@ keys_e2e_suite(void)
 		{ "scroll_top", &test_scroll_top, 30 },
 		{ "stop_hint", &test_stop_hint, 90 },
 		{ "messages_key", &test_messages_key, 30 },
+		{ "bound_commands", &test_bound_commands, 40 },
 	};
 	Suite				*s = suite_create("keys_e2e");
 

@@ -1,0 +1,532 @@
+/*
+ * ctl-events.c: the job events of `events` clients, and the feeds that
+ * cut each job's output into lines for them (ctl-private.h).
+ *
+ * `events` clients are sent every job event as it happens: a job's output
+ * is cut into lines by one rawtext per job.  An events client (or one
+ * following a job that is not logged, while the job runs) whose unsent
+ * output would pass CTL_OUTPUT_MAX is dropped (its queue's limit).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "ctl-private.h"
+#include "job.h"
+#include "jobfield.h"
+#include "jobtable.h"
+#include "json.h"
+#include "loop.h"
+#include "outq.h"
+#include "rawtext.h"
+
+
+/* The fields of each job event (jobfield.h), after "event" and "id". */
+static const enum jobfield_id ctl_ev_started[] = {
+	JOBFIELD_NAME, JOBFIELD_PID, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_queued[] = {
+	JOBFIELD_NAME, JOBFIELD_COMMAND
+};
+static const enum jobfield_id ctl_ev_exited[] = {
+	JOBFIELD_EXIT_CODE, JOBFIELD_SIGNAL, JOBFIELD_CODE,
+	JOBFIELD_DURATION_MS, JOBFIELD_STATE
+};
+static const enum jobfield_id ctl_ev_changed[] = {
+	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY, JOBFIELD_NOTE
+};
+#define CTL_EV_FIELDS(a)	(sizeof (a) / sizeof (a)[0])
+
+static void	ctl_partial_cb(void *);
+
+/*
+ * Append lines of a job's text to b as the elements of a JSON array, after
+ * nsent sent before: one writer for them all, its array's text without
+ * the brackets.
+ */
+void
+ctl_buf_json_elements(struct xbuf *b, int nsent, char **lines, int count)
+{
+	struct json_buf	jb;
+	int		i;
+
+	if (count == 0)
+		return;
+	json_init(&jb);
+	json_array_begin(&jb);
+	for (i = 0; i < count; i++)
+		json_put_string(&jb, lines[i]);
+	if (nsent > 0)
+		xbuf_add(b, ",", 1);
+	xbuf_add(b, jb.data + 1, jb.len - 1);
+	json_clear(&jb);
+}
+
+/* Build one JSON event line: begin it with its kind and the job's id. */
+static void
+ctl_event_begin(struct json_buf *jb, const char *kind, int id)
+{
+	json_init(jb);
+	json_object_begin(jb);
+	json_key(jb, "event");
+	json_put_string(jb, kind);
+	json_key(jb, "id");
+	json_put_int(jb, id);
+}
+
+/* Finish a JSON event and return it as a line ending in "\n". */
+static char *
+ctl_event_end(struct json_buf *jb, size_t *len)
+{
+	char	*doc, *line;
+
+	json_object_end(jb);
+	doc = json_finish(jb, len);
+	json_clear(jb);
+	line = xprintf("%s\n", doc);
+	free(doc);
+	(*len)++;
+	return line;
+}
+
+/*
+ * Append "output" events for lines of a job's text that has no store
+ * (its emulator's, or its bytes converted here): as ctl_buf_store_events()
+ * writes them, without line numbers.
+ */
+void
+ctl_buf_output_events(struct xbuf *b, int id, char **lines, int count)
+{
+	struct store_line	*sl;
+	int			 i;
+
+	if (count == 0)
+		return;
+	sl = xcalloc((size_t)count, sizeof *sl);
+	for (i = 0; i < count; i++) {
+		sl[i].no = -1;
+		sl[i].stream = STORE_TTY;
+		sl[i].text = lines[i];
+		sl[i].len = strlen(lines[i]);
+	}
+	ctl_buf_store_events(b, id, sl, count);
+	free(sl);
+}
+
+/*
+ * Append "output" events for lines read from the store: each with its
+ * text, its line number (when it has one), its stream and whether it is a
+ * partial line.  The one writer of output events.
+ */
+void
+ctl_buf_store_events(struct xbuf *b, int id, const struct store_line *sl,
+    int n)
+{
+	struct json_buf	 ev;
+	char		*line;
+	size_t		 len;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		ctl_event_begin(&ev, "output", id);
+		json_key(&ev, "text");
+		json_put_stringn(&ev, sl[i].text, sl[i].len);
+		if (sl[i].no >= 0) {
+			json_key(&ev, "line");
+			json_put_int(&ev, sl[i].no + 1);
+		}
+		json_key(&ev, "stream");
+		json_put_string(&ev, sl[i].stream == STORE_STDERR ? "stderr" :
+		    "stdout");
+		if (sl[i].partial) {
+			json_key(&ev, "partial");
+			json_put_bool(&ev, 1);
+		}
+		line = ctl_event_end(&ev, &len);
+		xbuf_add(b, line, len);
+		free(line);
+	}
+}
+
+/* Return an "exited" event line: exit code or signal, duration, state. */
+char *
+ctl_event_exited(struct job *job, size_t *len)
+{
+	struct json_buf	 jb;
+
+	ctl_event_begin(&jb, "exited", job_id(job));
+	jobfield_json_some(&jb, job, ctl_ev_exited,
+	    CTL_EV_FIELDS(ctl_ev_exited));
+	return ctl_event_end(&jb, len);
+}
+
+/* Send a line to every client streaming events. */
+static void
+ctl_broadcast(struct ctl *ctl, const char *line, size_t len)
+{
+	struct ctl_client	*c;
+	int			 i;
+
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_EVENTS) && !(c->flags & CTL_DEAD))
+			ctl_client_send(c, line, len);
+	}
+}
+
+/* Send "output" events for lines of a job's text, and free them. */
+static void
+ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
+    int count)
+{
+	struct xbuf	all = { NULL, 0, 0 };
+
+	ctl_buf_output_events(&all, job_id(job), lines, count);
+	rawtext_free_lines(lines, count);
+	if (all.len > 0)
+		ctl_broadcast(ctl, all.s, all.len);
+	xbuf_clear(&all);
+}
+
+/* The first events client: a feed for every job, from its output now. */
+void
+ctl_feeds_start(struct ctl *ctl)
+{
+	int	i, n = jobtable_count(ctl->jt);
+
+	for (i = 0; i < n; i++)
+		ctl_feed(ctl, jobtable_get(ctl->jt, i), 1);
+}
+
+/* Send "output" events for lines read from the store, and free them. */
+static void
+ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
+    struct store_line *sl, int n)
+{
+	struct xbuf	all = { NULL, 0, 0 };
+
+	ctl_buf_store_events(&all, job_id(job), sl, n);
+	store_lines_free(sl, n);
+	if (all.len > 0)
+		ctl_broadcast(ctl, all.s, all.len);
+	xbuf_clear(&all);
+}
+
+/* Free what a feed holds. */
+void
+ctl_feed_clear(struct ctl_feed *f)
+{
+	job_reader_close(f->reader);
+	f->reader = NULL;
+	rawtext_free(f->rt);
+	f->rt = NULL;
+}
+
+/*
+ * Point a feed at the job's current run (a restart is a new run) from
+ * line from on when its reader reads the store, or else at a converter of
+ * its bytes.
+ */
+static void
+ctl_feed_reset(struct ctl_feed *f, struct job *job, int64_t from)
+{
+	ctl_feed_clear(f);
+	memset(&f->mark, 0, sizeof f->mark);
+	f->quiet_at = 0;
+	f->reader = job_reader_open(job, 0, NULL);
+	if (job_reader_source(f->reader) != JOB_SOURCE_STORE) {
+		job_reader_close(f->reader);
+		f->reader = NULL;
+		f->rt = rawtext_new();
+		return;
+	}
+	if (from < 0) {
+		job_reader_refresh(f->reader);
+		from = job_reader_complete(f->reader);
+	}
+	f->mark.line = from;
+}
+
+/*
+ * Return the feed of a job, made if make is set (from the run's end now,
+ * or its start when the job has just started); NULL if none.
+ */
+struct ctl_feed *
+ctl_feed(struct ctl *ctl, struct job *job, int make)
+{
+	struct ctl_feed	*f;
+	int		 i;
+
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].job == job)
+			return &ctl->feeds[i];
+	}
+	if (!make)
+		return NULL;
+	ctl->feeds = xreallocarray(ctl->feeds, ctl->nfeeds + 1,
+	    sizeof *ctl->feeds);
+	f = &ctl->feeds[ctl->nfeeds++];
+	memset(f, 0, sizeof *f);
+	f->job = job;
+	ctl_feed_reset(f, job, make > 1 ? 0 : -1);
+	return f;
+}
+
+/*
+ * Send the lines of a feed's run written since it last sent: the complete
+ * ones, and with partial (after a quiet time, or at the end) the partial
+ * last line too, once for each time it grew.
+ */
+static void
+ctl_feed_read(struct ctl *ctl, struct ctl_feed *f, int partial)
+{
+	struct store_line	*sl;
+	int			 n;
+
+	if (f->reader == NULL)
+		return;
+	job_reader_refresh(f->reader);
+	if (job_reader_since(f->reader, &f->mark, -1, partial, &sl, &n,
+	    NULL) == 0)
+		ctl_broadcast_store_lines(ctl, f->job, sl, n);
+}
+
+/* Arm the partial-line timer for the earliest feed that waits, if any. */
+static void
+ctl_partial_arm(struct ctl *ctl)
+{
+	int64_t	due = 0, now = loop_now_ms();
+	int	i;
+
+	if (ctl->partial_timer != 0)
+		loop_cancel_timer(ctl->loop, ctl->partial_timer);
+	ctl->partial_timer = 0;
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].quiet_at != 0 && (due == 0 ||
+		    ctl->feeds[i].quiet_at < due))
+			due = ctl->feeds[i].quiet_at;
+	}
+	if (due != 0)
+		ctl->partial_timer = loop_add_timer(ctl->loop, due > now ?
+		    due - now : 0, ctl_partial_cb, ctl);
+}
+
+/* A job has been quiet: send the partial last lines of feeds now due. */
+static void
+ctl_partial_cb(void *arg)
+{
+	struct ctl	*ctl = arg;
+	int64_t		 now = loop_now_ms();
+	int		 i;
+
+	ctl->partial_timer = 0;
+	for (i = 0; i < ctl->nfeeds; i++) {
+		if (ctl->feeds[i].quiet_at == 0 || ctl->feeds[i].quiet_at > now)
+			continue;
+		ctl->feeds[i].quiet_at = 0;
+		if (ctl->nevents > 0)
+			ctl_feed_read(ctl, &ctl->feeds[i], 1);
+	}
+	ctl_partial_arm(ctl);
+}
+
+/* Send what a job's feed has not sent, its last line too; forget it. */
+static void
+ctl_feed_flush(struct ctl *ctl, struct job *job)
+{
+	struct ctl_feed	 *f;
+	char		**lines;
+	int		  count, i;
+
+	if ((f = ctl_feed(ctl, job, 0)) == NULL)
+		return;
+	if (f->rt != NULL) {
+		lines = rawtext_finish(f->rt, &count);
+		f->rt = NULL;
+		if (ctl->nevents > 0)
+			ctl_broadcast_lines(ctl, job, lines, count);
+		else
+			rawtext_free_lines(lines, count);
+	} else if (ctl->nevents > 0)
+		ctl_feed_read(ctl, f, 1);
+	ctl_feed_clear(f);
+	i = (int)(f - ctl->feeds);
+	memmove(&ctl->feeds[i], &ctl->feeds[i + 1],
+	    (size_t)(ctl->nfeeds - i - 1) * sizeof *ctl->feeds);
+	ctl->nfeeds--;
+	ctl_partial_arm(ctl);
+}
+
+/* Tell the events clients that a job started or was queued. */
+static void
+ctl_announce(struct ctl *ctl, struct job *job, const char *what)
+{
+	struct json_buf	 jb;
+	char		*line;
+	size_t		 n;
+
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, what, job_id(job));
+	if (strcmp(what, "queued") == 0)
+		jobfield_json_some(&jb, job, ctl_ev_queued,
+		    CTL_EV_FIELDS(ctl_ev_queued));
+	else
+		jobfield_json_some(&jb, job, ctl_ev_started,
+		    CTL_EV_FIELDS(ctl_ev_started));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
+
+/* A job started (a new run): tell the events clients, read it from line 0. */
+void
+ctl_job_started(struct job *job, void *arg)
+{
+	struct ctl	*ctl = arg;
+	struct ctl_feed	*f;
+
+	ctl_announce(ctl, job, "started");
+	if (ctl->nevents == 0)
+		return;
+	if ((f = ctl_feed(ctl, job, 0)) != NULL)
+		ctl_feed_reset(f, job, 0);
+	else
+		ctl_feed(ctl, job, 2);
+}
+
+/* A job waits for a free slot: tell the events clients. */
+void
+ctl_job_queued(struct job *job, void *arg)
+{
+	ctl_announce(arg, job, "queued");
+}
+
+/*
+ * What is shown of a job changed (it waits for something else, became
+ * ready, got a note, stopped, continued, was renamed): tell the events
+ * clients.
+ */
+void
+ctl_job_changed(struct job *job, void *arg)
+{
+	struct ctl	*ctl = arg;
+	struct json_buf	 jb;
+	char		*line;
+	size_t		 n;
+
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "changed", job_id(job));
+	jobfield_json_some(&jb, job, ctl_ev_changed,
+	    CTL_EV_FIELDS(ctl_ev_changed));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
+
+/*
+ * A job printed: its complete lines to the events clients, and its
+ * followers waiting at the end of its log read on.
+ */
+void
+ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
+{
+	struct ctl		 *ctl = arg;
+	struct ctl_client	 *c;
+	struct ctl_feed		 *f;
+	char			**lines;
+	int			  count, i, newline, partial;
+
+	if (ctl->nevents > 0) {
+		f = ctl_feed(ctl, job, 1);
+		if (f->rt != NULL) {
+			rawtext_feed(f->rt, buf, len);
+			lines = rawtext_take(f->rt, &count);
+			ctl_broadcast_lines(ctl, job, lines, count);
+		} else {
+			ctl_feed_read(ctl, f, 0);
+			f->quiet_at = loop_now_ms() + CTL_PARTIAL_MS;
+			ctl_partial_arm(ctl);
+		}
+	}
+	if (ctl->nfollow == 0)
+		return;
+	/* Without a newline, no line of the emulator's can have ended. */
+	newline = memchr(buf, '\n', len) != NULL;
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if (!(c->flags & CTL_FOLLOW) || c->job != job ||
+		    (c->flags & CTL_DEAD))
+			continue;
+		if (c->flags & CTL_VT) {
+			if (!newline)
+				continue;
+			lines = job_text_since(job, &c->mark, &count,
+			    &partial);
+			ctl_stream_lines(c, lines, count);
+			if (outq_error(c->out) != 0) {
+				ctl_client_drop(c);
+				continue;
+			}
+		} else if (c->flags & CTL_WAITING) {
+			ctl_stream_open(c, job);
+			c->flags &= ~CTL_WAITING;
+		} else
+			continue;
+		ctl_client_flush(c);
+	}
+}
+
+/* A job ended: its last line and "exited" to events; followers end. */
+void
+ctl_job_exited(struct job *job, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	char			*line;
+	size_t			 n;
+	int			 i;
+
+	ctl_feed_flush(ctl, job);
+	if (ctl->nevents > 0) {
+		line = ctl_event_exited(job, &n);
+		ctl_broadcast(ctl, line, n);
+		free(line);
+	}
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_FOLLOW) && c->job == job &&
+		    !(c->flags & CTL_DEAD))
+			ctl_follow_end(c);
+	}
+	ctl_waits_soon(ctl);
+}
+
+/* A job leaves the table: forget it everywhere, tell events clients. */
+void
+ctl_job_removed(struct job *job, void *arg)
+{
+	struct ctl		*ctl = arg;
+	struct ctl_client	*c;
+	struct json_buf		 jb;
+	char			*line;
+	size_t			 n;
+	int			 i;
+
+	ctl_feed_flush(ctl, job);
+	for (i = 0; i < ctl->nclients; i++) {
+		c = ctl->clients[i];
+		if ((c->flags & CTL_FOLLOW) && c->job == job &&
+		    !(c->flags & CTL_DEAD))
+			ctl_follow_end(c);
+	}
+	ctl_waits_removed(ctl, job);
+	if (ctl->nevents == 0)
+		return;
+	ctl_event_begin(&jb, "removed", job_id(job));
+	line = ctl_event_end(&jb, &n);
+	ctl_broadcast(ctl, line, n);
+	free(line);
+}
