@@ -20,7 +20,12 @@
  * every job.
  * Pointers returned by accessors belong to the job; the line arrays of
  * job_text_lines(), job_text_since() and job_text_incremental() belong to
- * the caller (free them with job_text_free()).  job_start_time() and
+ * the caller (free them with job_text_free()).  Where a job's output is
+ * read from is decided in one place, job_reader_open(): a reader of its
+ * last run in the store while it is logged and the run can be read, else
+ * of the emulator's text lines (a full-screen program's too, when asked);
+ * every face that reads a job's output goes through it (the caller owns
+ * the reader: job_reader_close()).  job_start_time() and
  * job_end_time() are the wall clock (ms since the epoch) of the last start
  * and end, for display; every other time is on the monotonic clock.
  */
@@ -39,6 +44,7 @@ struct proc_cbs;
 struct proc_reaper;
 struct store;
 struct job;
+struct job_reader;
 struct vt;
 
 /* When a job is started again by itself after it ends. */
@@ -134,6 +140,26 @@ struct job_split {
 					/*   been: not read that far */
 };
 
+/*
+ * Where a reader of a job's output reads (job_reader_open() decides it,
+ * the one place that does): the job's last run in the store, or the
+ * emulator's text lines (its scrollback and screen), or nothing yet.
+ */
+enum job_source {
+	JOB_SOURCE_NONE,	/* nothing (JOB_READER_RUN_ONLY): a run that */
+				/*   cannot be read, or not started yet */
+	JOB_SOURCE_STORE,	/* its last run in the store */
+	JOB_SOURCE_VT		/* the emulator's text lines */
+};
+
+/* job_reader_open()'s flags. */
+#define JOB_READER_SCREEN	0x1	/* on the alternate screen (a full- */
+					/*   screen program): the emulator */
+#define JOB_READER_RUN_ONLY	0x2	/* the run's lines or nothing: */
+					/*   not the emulator's (numbered */
+					/*   otherwise) while it is logged */
+					/*   or to be */
+
 /* What a readiness probe said of the job's current run. */
 enum job_ready {
 	JOB_READY_NONE,		/* no probe: ready once started */
@@ -217,8 +243,6 @@ const char	*job_run_id(const struct job *);
 int		 job_run_count(const struct job *);
 const char	*job_run_nth(const struct job *, int, int *no);
 const char	*job_store_dir(const struct job *);
-int		 job_logged(const struct job *);
-int64_t		 job_store_lines(const struct job *);
 const char	*job_log_error(const struct job *);
 const char	*job_log_warning(struct job *);
 uint64_t	 job_output_bytes(const struct job *);
@@ -244,6 +268,27 @@ void		 job_text_end(struct job *, struct store_mark *);
 void		 job_text_mark(const struct job *, struct store_mark *);
 void		 job_text_free(char **lines, int count);
 void		 job_output_split(struct job *, size_t max, struct job_split *);
+
+struct job_reader *job_reader_open(const struct job *, int flags,
+		    char **why);
+struct job_reader *job_reader_open_run(const char *dir, const char *run,
+		    char **cause);
+void		 job_reader_close(struct job_reader *);
+enum job_source	 job_reader_source(const struct job_reader *);
+const char	*job_reader_run(const struct job_reader *, const char **dir);
+int		 job_reader_refresh(struct job_reader *);
+int64_t		 job_reader_first(const struct job_reader *);
+int64_t		 job_reader_count(struct job_reader *);
+int64_t		 job_reader_complete(struct job_reader *);
+uint64_t	 job_reader_bytes(struct job_reader *);
+const char	*job_reader_damage(struct job_reader *);
+int		 job_reader_get(struct job_reader *, int64_t from, int64_t to,
+		    int flags, struct store_line **, int *count);
+int		 job_reader_since(struct job_reader *, struct store_mark *,
+		    int max, int partial, struct store_line **, int *count,
+		    int64_t *skipped);
+char		**job_reader_tail(struct job_reader *, int max, int *count,
+		    int *more);
 const char	*job_exec_error(const struct job *);
 int64_t		 job_start_time(const struct job *);
 int64_t		 job_end_time(const struct job *);

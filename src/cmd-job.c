@@ -384,11 +384,12 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static void
 cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct json_buf	  jb;
-	struct job	 *job;
-	const char	 *id;
-	char		**lines, *title, *cause = NULL;
-	int		  count, i, follow, rc;
+	struct json_buf	   jb;
+	struct job	  *job;
+	struct job_reader *r;
+	const char	  *id, *dir, *run;
+	char		 **lines, *title, *cause = NULL;
+	int		   count, i, follow, rc = -1;
 
 	(void)argc;
 	follow = ctx->opts[LOGS_FOLLOW].count > 0;
@@ -420,13 +421,19 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	}
 	if (!ctx->json && ctx->client != NULL && ctx->client->show_run !=
-	    NULL && job_logged(job)) {
-		/* The view reads the store: a screenful at a time. */
-		title = xprintf("Logs [%d] %s", job_id(job), job_command(job));
-		rc = ctx->client->show_run(title, job_store_dir(job),
-		    job_run_id(job), job_is_running(job) ? -1 : 0,
-		    job_is_running(job), ctx->arg, &cause);
-		free(title);
+	    NULL) {
+		r = job_reader_open(job, 0, &cause);
+		if (job_reader_source(r) == JOB_SOURCE_STORE) {
+			/* The view reads the store: a screenful at a time. */
+			run = job_reader_run(r, &dir);
+			title = xprintf("Logs [%d] %s", job_id(job),
+			    job_command(job));
+			rc = ctx->client->show_run(title, dir, run,
+			    job_is_running(job) ? -1 : 0, job_is_running(job),
+			    ctx->arg, &cause);
+			free(title);
+		}
+		job_reader_close(r);
 		if (rc == 0)
 			return;
 		/* Unreadable now: the emulator's lines, then, and why. */

@@ -217,7 +217,7 @@ ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
 void
 ctl_feed_clear(struct ctl_feed *f)
 {
-	store_reader_close(f->reader);
+	job_reader_close(f->reader);
 	f->reader = NULL;
 	rawtext_free(f->rt);
 	f->rt = NULL;
@@ -225,31 +225,25 @@ ctl_feed_clear(struct ctl_feed *f)
 
 /*
  * Point a feed at the job's current run (a restart is a new run) from
- * line from on, or at a converter of its bytes when it is not logged.
+ * line from on when its reader reads the store, or else at a converter of
+ * its bytes.
  */
 static void
 ctl_feed_reset(struct ctl_feed *f, struct job *job, int64_t from)
 {
-	char	*cause = NULL;
-
 	ctl_feed_clear(f);
 	memset(&f->mark, 0, sizeof f->mark);
 	f->quiet_at = 0;
-	f->run[0] = '\0';
-	if (job_logged(job)) {
-		f->reader = store_reader_open(job_store_dir(job),
-		    job_run_id(job), &cause);
-		free(cause);
-		snprintf(f->run, sizeof f->run, "%s", job_run_id(job));
-	}
-	if (f->reader == NULL) {
+	f->reader = job_reader_open(job, 0, NULL);
+	if (job_reader_source(f->reader) != JOB_SOURCE_STORE) {
+		job_reader_close(f->reader);
+		f->reader = NULL;
 		f->rt = rawtext_new();
 		return;
 	}
 	if (from < 0) {
-		store_reader_refresh(f->reader);
-		from = store_reader_count(f->reader) -
-		    store_reader_partial(f->reader);
+		job_reader_refresh(f->reader);
+		from = job_reader_complete(f->reader);
 	}
 	f->mark.line = from;
 }
@@ -292,9 +286,9 @@ ctl_feed_read(struct ctl *ctl, struct ctl_feed *f, int partial)
 
 	if (f->reader == NULL)
 		return;
-	store_reader_refresh(f->reader);
-	if (store_reader_since(f->reader, &f->mark, STORE_TEXT, -1, partial,
-	    &sl, &n, NULL) == 0)
+	job_reader_refresh(f->reader);
+	if (job_reader_since(f->reader, &f->mark, -1, partial, &sl, &n,
+	    NULL) == 0)
 		ctl_broadcast_store_lines(ctl, f->job, sl, n);
 }
 

@@ -5,7 +5,7 @@
  * their feeds) and ctl-wait.c (waits).  Nothing else includes it.
  *
  * Ownership: a struct ctl owns its sockets, clients and feeds; a client
- * owns its buffers, its outq, its store reader, grep and waits.
+ * owns its buffers, its outq, its job reader, grep and waits.
  */
 #ifndef JOBDECK_CTL_PRIVATE_H
 #define JOBDECK_CTL_PRIVATE_H
@@ -21,6 +21,7 @@
 
 struct grep;
 struct grep_match;
+struct job_reader;
 struct outq;
 struct rawtext;
 
@@ -75,7 +76,7 @@ struct ctl_client {
 	/* A log stream: logs or logs --follow. */
 	struct job	*job;		/* followed, until it ends */
 	int		 job_id;
-	struct store_reader *reader;	/* its run in the store, or NULL */
+	struct job_reader *reader;	/* its run in the store, or NULL */
 	char		*unread;	/* why its run could not be opened */
 	char		*run;		/* logs RUN: the run's id */
 	int		 exit;		/* follow's exit line, or -1 */
@@ -117,8 +118,7 @@ struct ctl_client {
  */
 struct ctl_feed {
 	struct job		*job;
-	struct store_reader	*reader;
-	char			 run[STORE_ID_LEN + 1];
+	struct job_reader	*reader;
 	struct store_mark		 mark;
 	int64_t			 quiet_at;	/* ms, 0: no partial waits */
 	struct rawtext		*rt;

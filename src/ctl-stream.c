@@ -97,22 +97,21 @@ ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 }
 
 /*
- * Open the store's reader on a streamed job's run if it has one; one that
- * cannot be read keeps why, for the stream's end.
+ * Keep a reader of a streamed job's output when it reads the job's run in
+ * the store; a run that cannot be read keeps why, for the stream's end.
  */
 void
 ctl_stream_open(struct ctl_client *c, struct job *job)
 {
-	char	*cause = NULL;
+	struct job_reader	*r;
 
-	if (c->reader != NULL || !job_logged(job))
+	if (c->reader != NULL)
 		return;
-	c->reader = store_reader_open(job_store_dir(job), job_run_id(job),
-	    &cause);
-	if (c->reader == NULL && c->unread == NULL)
-		c->unread = cause;
+	r = job_reader_open(job, 0, &c->unread);
+	if (job_reader_source(r) == JOB_SOURCE_STORE)
+		c->reader = r;
 	else
-		free(cause);
+		job_reader_close(r);
 }
 
 /* Return the lines of a streamed run now, a partial last one too. */
@@ -121,8 +120,8 @@ ctl_stream_count(struct ctl_client *c)
 {
 	if (c->reader == NULL)
 		return 0;
-	store_reader_refresh(c->reader);
-	return store_reader_count(c->reader);
+	job_reader_refresh(c->reader);
+	return job_reader_count(c->reader);
 }
 
 /*
@@ -151,21 +150,21 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 			c->flags |= CTL_WAITING;
 			return;
 		}
-		avail = store_reader_count(c->reader);
-		if (c->end == CTL_END_OPEN && store_reader_partial(c->reader))
-			avail--;
+		avail = c->end == CTL_END_OPEN ?
+		    job_reader_complete(c->reader) :
+		    job_reader_count(c->reader);
 		if (avail > c->end)
 			avail = c->end;
-		if (c->next < store_reader_first(c->reader))
-			c->next = store_reader_first(c->reader);
+		if (c->next < job_reader_first(c->reader))
+			c->next = job_reader_first(c->reader);
 		if (c->next >= avail) {
 			if (!refreshed) {
-				store_reader_refresh(c->reader);
+				job_reader_refresh(c->reader);
 				refreshed = 1;
 				continue;
 			}
 			if (c->end == CTL_END_OPEN &&
-			    store_reader_damage(c->reader) == NULL)
+			    job_reader_damage(c->reader) == NULL)
 				c->flags |= CTL_WAITING;
 			else
 				ctl_stream_end(c);
@@ -173,7 +172,7 @@ ctl_stream_fill(struct ctl_client *c, size_t *budget)
 		}
 		to = avail - c->next > CTL_LOG_LINES ? c->next + CTL_LOG_LINES :
 		    avail;
-		if (store_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
+		if (job_reader_get(c->reader, c->next, to, STORE_TEXT, &sl,
 		    &n) != 0 || n == 0) {
 			/* Damaged (ctl_stream_end() says so), or removed. */
 			ctl_stream_end(c);
@@ -216,7 +215,7 @@ ctl_stream_end(struct ctl_client *c)
 	int		 code = c->exit;
 
 	if (c->reader != NULL)
-		why = store_reader_damage(c->reader);
+		why = job_reader_damage(c->reader);
 	if (why == NULL)
 		why = c->unread;
 	if (why != NULL && c->json && c->stream != CTL_STREAM_FOLLOW &&
@@ -255,7 +254,7 @@ ctl_stream_end(struct ctl_client *c)
 		outq_add(c->out, line, strlen(line));
 		free(line);
 	}
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	c->reader = NULL;
 	c->flags &= ~(CTL_LOG | CTL_WAITING);
 	c->flags |= CTL_CLOSING;
@@ -346,7 +345,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		/* Lines the store's cap dropped before the first one sent. */
 		json_key(&jb, "dropped");
 		json_put_int(&jb, c->reader != NULL ?
-		    store_reader_first(c->reader) : 0);
+		    job_reader_first(c->reader) : 0);
 		json_key(&jb, "lines");
 		json_array_begin(&jb);
 		json_array_end(&jb);
@@ -454,7 +453,7 @@ ctl_cmd_logs_run(const char *dir, const char *run, void *arg, char **cause)
 
 	if (ctl_cmd_stream(c, CTL_STREAM_LOGS, NULL, cause) != 0)
 		return -1;
-	if ((c->reader = store_reader_open(dir, run, cause)) == NULL) {
+	if ((c->reader = job_reader_open_run(dir, run, cause)) == NULL) {
 		c->stream = CTL_STREAM_NONE;
 		return -1;
 	}

@@ -52,6 +52,7 @@
 #include "ctl-private.h"
 #include "debuglog.h"
 #include "grep.h"
+#include "job.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
@@ -255,7 +256,7 @@ ctl_client_close(struct ctl_client *c)
 	outq_close(c->out);
 	close(c->fd);
 	c->fd = -1;
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	c->reader = NULL;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
@@ -278,7 +279,7 @@ ctl_client_free(struct ctl_client *c)
 	xbuf_clear(&c->body);
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
-	store_reader_close(c->reader);
+	job_reader_close(c->reader);
 	grep_free(c->grep);
 	free(c->tail);
 	free(c->unread);

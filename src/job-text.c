@@ -1,9 +1,11 @@
 /*
  * job-text.c: a job's output as text, for every face that shows or sends
  * it (include/job.h): the tail, a range, what is new since a mark, a
- * page at a time, and stdout and stderr apart.  Where the output is
- * decided here, once: a reader on the job's run in the store when the
- * deck keeps one, else the emulator's own lines (its screen and ring).
+ * page at a time, and stdout and stderr apart.  Where the output is read
+ * is decided here, once, by job_reader_open(): the job's run in the store
+ * when it is logged and can be read, else the emulator's own lines (its
+ * screen and ring); every face reads through a struct job_reader, which
+ * the caller owns.  Only this file asks whether a job is logged.
  */
 
 #include <stdlib.h>
@@ -21,20 +23,23 @@
 #define JOB_TEXT_MAX		100000
 
 /*
- * Where a job's output is, for job_text_page() and job_text_end(): a
- * reader on its run in the store, or else the emulator's text lines;
- * the first line still there, how many are complete, how many in all
- * (one more with a partial last line) and how many bytes it printed.
+ * A reader of a job's output (job_reader_open()), or of a run of the
+ * store without its job (job_reader_open_run()): where it reads; for the
+ * store, its reader on the run and the run's place; for the emulator, its
+ * text lines, taken when first wanted (job_reader_take()), how many of
+ * them are complete and how many bytes the job had printed then.
  */
-struct job_extent {
-	struct store_reader	 *r;
+struct job_reader {
+	const struct job	 *job;		/* NULL: a run of the store */
+	enum job_source		  source;
+	struct store_reader	 *r;		/* JOB_SOURCE_STORE: */
+	char			 *dir;		/*   the store's directory */
+	char			 *run;		/*   and the run's id */
+	int			  taken;	/* JOB_SOURCE_VT: vl is taken */
 	char			**vl;
 	int			  nvl;
-	int64_t			  first;
-	int64_t			  complete;
-	int64_t			  total;
+	int			  complete;
 	uint64_t		  bytes;
-	char			 *error;	/* why the run cannot be read */
 };
 
 /* How many lines job_text_page() reads from the store at once. */
@@ -42,38 +47,108 @@ struct job_extent {
 #define JOB_SPLIT_SCAN	16	/* job_output_split() reads 16 x max */
 #define JOB_SPLIT_SCAN_MIN (1024 * 1024)
 
-/*
- * Open a reader on the job's last run; NULL when it has none, or none
- * that can be read (then *error, if error is not NULL, says why).
- */
-static struct store_reader *
-job_reader(const struct job *j, char **error)
+/* Return whether the job's last run is in the store, logged whole. */
+static int
+job_logged(const struct job *j)
 {
-	struct store_reader	*r;
-	char			*cause = NULL;
-
-	if (!job_logged(j))
-		return NULL;
-	r = store_reader_open(store_dir(j->store), j->run_id, &cause);
-	if (r == NULL && error != NULL && *error == NULL)
-		*error = cause;
-	else
-		free(cause);
-	return r;
+	return j->store != NULL && j->run_id[0] != '\0' && j->log_error == NULL;
 }
 
 /*
- * Set *error, if error is not NULL and it is not set, to why a reader's
- * run cannot be read on from where it ends (store_reader_damage()).
+ * Open a reader of the job's output, deciding where it is read (the one
+ * place that does): with JOB_READER_SCREEN, a job on the alternate
+ * screen (a full-screen program) is read from its emulator; a logged job
+ * from its last run in the store; any other from the emulator's text
+ * lines (a job that never started may hold why there).  A logged run that
+ * cannot be read is read from the emulator, and *why, if why is not NULL
+ * and not set, says why (the caller frees it).  With JOB_READER_RUN_ONLY
+ * (a reader in the run's numbers) such a run, and a job to be logged that
+ * has not started yet, are nothing instead.  Never NULL.
  */
-static void
-job_reader_error(struct store_reader *r, char **error)
+struct job_reader *
+job_reader_open(const struct job *j, int flags, char **why)
 {
-	const char	*why;
+	struct job_reader	*o;
+	char			*cause = NULL;
 
-	if (error != NULL && *error == NULL &&
-	    (why = store_reader_damage(r)) != NULL)
-		*error = xstrdup(why);
+	o = xcalloc(1, sizeof *o);
+	o->job = j;
+	o->source = JOB_SOURCE_VT;
+	if ((flags & JOB_READER_SCREEN) && j->vt != NULL &&
+	    vt_altscreen(j->vt))
+		return o;
+	if (job_logged(j)) {
+		o->r = store_reader_open(store_dir(j->store), j->run_id,
+		    &cause);
+		if (o->r != NULL) {
+			o->source = JOB_SOURCE_STORE;
+			o->dir = xstrdup(store_dir(j->store));
+			o->run = xstrdup(j->run_id);
+			return o;
+		}
+		if (why != NULL && *why == NULL)
+			*why = cause;
+		else
+			free(cause);
+		if (flags & JOB_READER_RUN_ONLY)
+			o->source = JOB_SOURCE_NONE;
+	} else if ((flags & JOB_READER_RUN_ONLY) && j->store != NULL &&
+	    j->log_error == NULL)
+		o->source = JOB_SOURCE_NONE;	/* not started yet */
+	return o;
+}
+
+/*
+ * Open a reader of a run of the store in dir that is not a job's (logs
+ * RUN); NULL with *cause if it cannot be read.
+ */
+struct job_reader *
+job_reader_open_run(const char *dir, const char *run, char **cause)
+{
+	struct job_reader	*o;
+	struct store_reader	*r;
+
+	if ((r = store_reader_open(dir, run, cause)) == NULL)
+		return NULL;
+	o = xcalloc(1, sizeof *o);
+	o->source = JOB_SOURCE_STORE;
+	o->r = r;
+	o->dir = xstrdup(dir);
+	o->run = xstrdup(run);
+	return o;
+}
+
+/* Close a reader (NULL is none). */
+void
+job_reader_close(struct job_reader *o)
+{
+	if (o == NULL)
+		return;
+	store_reader_close(o->r);
+	free(o->dir);
+	free(o->run);
+	job_text_free(o->vl, o->nvl);
+	free(o);
+}
+
+/* Return where the reader reads. */
+enum job_source
+job_reader_source(const struct job_reader *o)
+{
+	return o->source;
+}
+
+/*
+ * Return the id of the run the reader reads in the store and set *dir,
+ * if dir is not NULL, to the store's directory; NULL when it does not
+ * read the store.
+ */
+const char *
+job_reader_run(const struct job_reader *o, const char **dir)
+{
+	if (dir != NULL)
+		*dir = o->dir;
+	return o->run;
 }
 
 /*
@@ -102,6 +177,208 @@ job_vt_lines(const struct job *j, int *count)
 }
 
 /*
+ * Take the emulator's lines for a reader of them, once: all of them are
+ * complete but, while the job runs, the cursor's line when it is the last
+ * and holds text (it is still being written).
+ */
+static void
+job_reader_take(struct job_reader *o)
+{
+	const struct job	*j = o->job;
+	int			 cy, cx;
+
+	if (o->source != JOB_SOURCE_VT || o->taken)
+		return;
+	o->taken = 1;
+	o->vl = job_vt_lines(j, &o->nvl);
+	o->complete = o->nvl;
+	o->bytes = j->out_bytes;
+	if (job_is_running(j) && o->nvl > 0) {
+		vt_cursor(j->vt, &cy, &cx);
+		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
+		    o->nvl - 1)
+			o->complete--;
+	}
+}
+
+/*
+ * See what was written since the reader opened or was last refreshed (the
+ * store's: store_reader_refresh(); the emulator's lines are taken again
+ * when next wanted); -1 for a damaged run.
+ */
+int
+job_reader_refresh(struct job_reader *o)
+{
+	if (o->r != NULL)
+		return store_reader_refresh(o->r);
+	job_text_free(o->vl, o->nvl);
+	o->vl = NULL;
+	o->nvl = o->taken = 0;
+	return 0;
+}
+
+/* Return the first line still there (the store's cap drops lines). */
+int64_t
+job_reader_first(const struct job_reader *o)
+{
+	return o->r != NULL ? store_reader_first(o->r) : 0;
+}
+
+/* Return how many lines there are, a partial last one too. */
+int64_t
+job_reader_count(struct job_reader *o)
+{
+	if (o->r != NULL)
+		return store_reader_count(o->r);
+	job_reader_take(o);
+	return o->nvl;
+}
+
+/* Return how many lines are complete: all but a partial last one. */
+int64_t
+job_reader_complete(struct job_reader *o)
+{
+	if (o->r != NULL)
+		return store_reader_count(o->r) - store_reader_partial(o->r);
+	job_reader_take(o);
+	return o->complete;
+}
+
+/* Return how many bytes of output there are (a partial line grows them). */
+uint64_t
+job_reader_bytes(struct job_reader *o)
+{
+	if (o->r != NULL)
+		return store_reader_bytes(o->r);
+	job_reader_take(o);
+	return o->bytes;
+}
+
+/*
+ * Return why the run cannot be read on from where it is cut (damage in
+ * the store found so far: store_reader_damage()), or NULL.
+ */
+const char *
+job_reader_damage(struct job_reader *o)
+{
+	return o->r != NULL ? store_reader_damage(o->r) : NULL;
+}
+
+/*
+ * Give the emulator's lines [from, to) of a reader (its lines taken) as
+ * store lines: numbered from 0, of one stream, partial past the complete
+ * ones.
+ */
+static void
+job_reader_vt_get(struct job_reader *o, int64_t from, int64_t to,
+    struct store_line **lines, int *count)
+{
+	struct store_line	*sl;
+	int64_t			 no;
+	int			 n = 0;
+
+	if (from < 0)
+		from = 0;
+	if (to > o->nvl)
+		to = o->nvl;
+	sl = xcalloc(to > from ? (size_t)(to - from) : 1, sizeof *sl);
+	for (no = from; no < to; no++, n++) {
+		sl[n].no = no;
+		sl[n].stream = STORE_TTY;
+		sl[n].partial = no >= o->complete;
+		sl[n].text = xstrdup(o->vl[no]);
+		sl[n].len = strlen(sl[n].text);
+	}
+	*lines = sl;
+	*count = n;
+}
+
+/*
+ * Give lines [from, to) (as store_reader_get() does, with its flags: the
+ * emulator's are text whatever they ask); 0, or -1 when the store cannot
+ * read them.
+ */
+int
+job_reader_get(struct job_reader *o, int64_t from, int64_t to, int flags,
+    struct store_line **lines, int *count)
+{
+	*lines = NULL;
+	*count = 0;
+	if (o->r != NULL)
+		return store_reader_get(o->r, from, to, flags, lines, count);
+	job_reader_take(o);
+	job_reader_vt_get(o, from, to, lines, count);
+	return 0;
+}
+
+/*
+ * Give the text lines after *mark and move it past them, as
+ * store_reader_since() does (max, partial, *skipped); the emulator's are
+ * its complete lines, all of them (this drifts once its scrollback is
+ * full).  0, or -1 when the store cannot read them.
+ */
+int
+job_reader_since(struct job_reader *o, struct store_mark *mark, int max,
+    int partial, struct store_line **lines, int *count, int64_t *skipped)
+{
+	*lines = NULL;
+	*count = 0;
+	if (skipped != NULL)
+		*skipped = 0;
+	if (o->r != NULL)
+		return store_reader_since(o->r, mark, STORE_TEXT, max, partial,
+		    lines, count, skipped);
+	job_reader_take(o);
+	if (o->complete <= mark->line)
+		return 0;
+	job_reader_vt_get(o, mark->line, o->complete, lines, count);
+	mark->line = o->complete;
+	return 0;
+}
+
+/*
+ * Return the last max lines as text, in memory bounded by max (the
+ * emulator's are at hand); *more says whether earlier lines were left
+ * out.
+ */
+char **
+job_reader_tail(struct job_reader *o, int max, int *count, int *more)
+{
+	struct store_line	 *sl;
+	char			**lines;
+	int			  i, from;
+
+	*count = *more = 0;
+	if (o->r != NULL) {
+		if (store_reader_tail(o->r, max, STORE_TEXT, &sl, count,
+		    more) != 0)
+			*count = 0;
+		return store_lines_take(sl, *count);
+	}
+	job_reader_take(o);
+	from = o->nvl > max ? o->nvl - max : 0;
+	*more = from > 0;
+	lines = xcalloc((size_t)(o->nvl - from) + 1, sizeof *lines);
+	for (i = from; i < o->nvl; i++)
+		lines[(*count)++] = xstrdup(o->vl[i]);
+	return lines;
+}
+
+/*
+ * Set *error, if error is not NULL and it is not set, to why a reader's
+ * run cannot be read on from where it ends (job_reader_damage()).
+ */
+static void
+job_reader_error(struct job_reader *o, char **error)
+{
+	const char	*why;
+
+	if (error != NULL && *error == NULL &&
+	    (why = job_reader_damage(o)) != NULL)
+		*error = xstrdup(why);
+}
+
+/*
  * Return the last max lines of the job's last run as text (from the
  * store, or the emulator when it has none), in memory bounded by max;
  * *more says whether earlier lines were left out.  *error, if error is
@@ -112,30 +389,13 @@ char **
 job_text_tail_error(const struct job *j, int max, int *count, int *more,
     char **error)
 {
-	struct store_reader	 *r;
-	struct store_line	 *sl;
+	struct job_reader	 *o;
 	char			**lines;
-	int			  i, drop;
 
-	*count = *more = 0;
-	if ((r = job_reader(j, error)) != NULL) {
-		if (store_reader_tail(r, max, STORE_TEXT, &sl, count,
-		    more) != 0)
-			*count = 0;
-		job_reader_error(r, error);
-		store_reader_close(r);
-		return store_lines_take(sl, *count);
-	}
-	lines = job_vt_lines(j, count);
-	if (*count > max) {
-		drop = *count - max;
-		for (i = 0; i < drop; i++)
-			free(lines[i]);
-		memmove(lines, lines + drop, (size_t)max * sizeof *lines);
-		lines[max] = NULL;
-		*count = max;
-		*more = 1;
-	}
+	o = job_reader_open(j, 0, error);
+	lines = job_reader_tail(o, max, count, more);
+	job_reader_error(o, error);
+	job_reader_close(o);
 	return lines;
 }
 
@@ -165,59 +425,11 @@ job_text_lines(const struct job *j, int *count)
 	return job_text_lines_error(j, count, NULL);
 }
 
-/* Return how many lines the job's last run has in the store, or -1. */
-int64_t
-job_store_lines(const struct job *j)
-{
-	struct store_reader	*r;
-	int64_t			 n;
-
-	if ((r = job_reader(j, NULL)) == NULL)
-		return -1;
-	n = store_reader_count(r);
-	store_reader_close(r);
-	return n;
-}
-
 /* Free what job_text_lines() returned. */
 void
 job_text_free(char **lines, int count)
 {
 	rawtext_free_lines(lines, count);
-}
-
-/*
- * job_text_since() without a store: the emulator's text lines after
- * mark->line, complete ones only while the job runs (this drifts once the
- * scrollback is full).
- */
-static char **
-job_vt_since(struct job *j, struct store_mark *mark, int *count)
-{
-	char	**lines, **out;
-	int	  n, i, complete, cy, cx;
-
-	*count = 0;
-	if ((lines = job_vt_lines(j, &n)) == NULL)
-		return NULL;
-	complete = n;
-	if (job_is_running(j) && n > 0) {
-		/* The cursor's line is still being written. */
-		vt_cursor(j->vt, &cy, &cx);
-		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
-		    n - 1)
-			complete = n - 1;
-	}
-	if (complete <= mark->line) {
-		job_text_free(lines, n);
-		return NULL;
-	}
-	out = xcalloc((size_t)(complete - mark->line) + 1, sizeof *out);
-	for (i = (int)mark->line; i < complete; i++)
-		out[(*count)++] = xstrdup(lines[i]);
-	mark->line = complete;
-	job_text_free(lines, n);
-	return out;
 }
 
 /*
@@ -231,24 +443,20 @@ static char **
 job_text_range(struct job *j, struct store_mark *mark, int max, int *count,
     int *partial, int *more, char **error)
 {
-	struct store_reader	 *r;
+	struct job_reader	 *o;
 	struct store_line	 *sl;
 	int64_t			  skipped = 0;
 	int			  n;
 
-	*count = 0;
 	*partial = 0;
 	if (more != NULL)
 		*more = 0;
-	if ((r = job_reader(j, error)) == NULL)
-		return j->store == NULL || j->log_error != NULL ?
-		    job_vt_since(j, mark, count) : NULL;
-	if (store_reader_since(r, mark, STORE_TEXT, max, 1, &sl, &n,
-	    &skipped) != 0)
+	o = job_reader_open(j, JOB_READER_RUN_ONLY, error);
+	if (job_reader_since(o, mark, max, 1, &sl, &n, &skipped) != 0)
 		n = 0;
-	if (mark->line >= store_reader_count(r) - store_reader_partial(r))
-		job_reader_error(r, error);
-	store_reader_close(r);
+	if (mark->line >= job_reader_complete(o))
+		job_reader_error(o, error);
+	job_reader_close(o);
 	if (more != NULL)
 		*more = skipped > 0;
 	*partial = n > 0 && sl[n - 1].partial;
@@ -294,80 +502,6 @@ job_text_incremental(struct job *j, int max, int *count, int *partial,
 	return job_text_incremental_error(j, max, count, partial, more, NULL);
 }
 
-/* Take the extent's lines as its reader sees them now (damage cuts). */
-static void
-job_extent_count(struct job_extent *e)
-{
-	e->first = store_reader_first(e->r);
-	e->total = store_reader_count(e->r);
-	e->complete = e->total - store_reader_partial(e->r);
-	e->bytes = store_reader_bytes(e->r);
-}
-
-/* Find where a job's output is (see struct job_extent). */
-static void
-job_extent_open(struct job *j, struct job_extent *e)
-{
-	int	cy, cx;
-
-	memset(e, 0, sizeof *e);
-	if ((e->r = job_reader(j, &e->error)) != NULL) {
-		job_extent_count(e);
-		return;
-	}
-	if (j->store != NULL && j->log_error == NULL)
-		return;		/* not started yet */
-	e->vl = job_vt_lines(j, &e->nvl);
-	e->total = e->complete = e->nvl;
-	e->bytes = j->out_bytes;
-	if (job_is_running(j) && e->nvl > 0) {
-		/* The cursor's line is still being written. */
-		vt_cursor(j->vt, &cy, &cx);
-		if (cx > 0 && vt_text_count(j->vt) - vt_rows(j->vt) + cy ==
-		    e->nvl - 1)
-			e->complete--;
-	}
-}
-
-/* Let go of what job_extent_open() found. */
-static void
-job_extent_close(struct job_extent *e)
-{
-	if (e->r != NULL)
-		store_reader_close(e->r);
-	job_text_free(e->vl, e->nvl);
-	free(e->error);
-}
-
-/*
- * Take lines [from, to) of an extent as text into texts and lens (room
- * for to - from); how many were read, or -1.
- */
-static int
-job_extent_get(struct job_extent *e, int64_t from, int64_t to, char **texts,
-    size_t *lens)
-{
-	struct store_line	*sl;
-	int			 n, i;
-
-	if (e->r == NULL) {
-		for (i = 0; from + i < to; i++) {
-			texts[i] = xstrdup(e->vl[from + i]);
-			lens[i] = strlen(texts[i]);
-		}
-		return i;
-	}
-	if (store_reader_get(e->r, from, to, STORE_TEXT, &sl, &n) != 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		texts[i] = sl[i].text;
-		lens[i] = sl[i].len;
-		sl[i].text = NULL;
-	}
-	store_lines_free(sl, n);
-	return n;
-}
-
 /* Cut a line's text to at most max bytes, at a character's start. */
 static void
 job_text_cut(char *text, size_t *len, size_t max)
@@ -379,6 +513,17 @@ job_text_cut(char *text, size_t *len, size_t max)
 	n = utf8_cut(text, max);
 	text[n] = '\0';
 	*len = n;
+}
+
+/* Append a line to a page's lines, out, of room for *cap of them. */
+static void
+job_page_add(struct job_page *page, char ***out, int *cap, char *text)
+{
+	if (page->count + 1 >= *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		*out = xreallocarray(*out, (size_t)*cap, sizeof **out);
+	}
+	(*out)[page->count++] = text;
 }
 
 /*
@@ -398,88 +543,80 @@ void
 job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
     struct job_page *page)
 {
-	struct job_extent	  e;
-	char			**texts, **out = NULL;
-	size_t			 *lens, used = 0;
-	int64_t			  no, want;
-	int			  n, i, stop = 0, cap = 0;
+	struct job_reader	 *o;
+	struct store_line	 *sl = NULL;
+	char			**out = NULL, *error = NULL;
+	size_t			  used = 0;
+	uint64_t		  bytes;
+	int64_t			  no, want, complete, total;
+	int			  n = 0, i, stop = 0, cap = 0;
 
 	memset(page, 0, sizeof *page);
-	job_extent_open(j, &e);
-	no = mark->line > e.first ? mark->line : e.first;
+	o = job_reader_open(j, JOB_READER_RUN_ONLY, &error);
+	no = mark->line > job_reader_first(o) ? mark->line :
+	    job_reader_first(o);
 	page->from = no;
-	texts = xcalloc(JOB_PAGE_BATCH, sizeof *texts);
-	lens = xcalloc(JOB_PAGE_BATCH, sizeof *lens);
-	while (!stop && no < e.complete) {
-		want = e.complete - no < JOB_PAGE_BATCH ? e.complete - no :
-		    JOB_PAGE_BATCH;
-		if ((n = job_extent_get(&e, no, no + want, texts, lens)) <= 0)
+	while (!stop && no < job_reader_complete(o)) {
+		want = job_reader_complete(o) - no < JOB_PAGE_BATCH ?
+		    job_reader_complete(o) - no : JOB_PAGE_BATCH;
+		if (job_reader_get(o, no, no + want, STORE_TEXT, &sl,
+		    &n) != 0 || n == 0) {
+			store_lines_free(sl, n);
 			break;
-		if (e.r != NULL) {
-			/* Damage found cuts the run: a part line stays out. */
-			job_extent_count(&e);
-			for (; n > 0 && no + n > e.complete; n--)
-				free(texts[n - 1]);
 		}
-		for (i = 0; i < n; i++) {
-			if (stop) {
-				free(texts[i]);
-				continue;
-			}
-			if (page->count == 0 && lens[i] + 1 > max_bytes)
-				job_text_cut(texts[i], &lens[i], max_bytes);
-			else if (used + lens[i] + 1 > max_bytes) {
+		/* Damage found cuts the run: a part line stays out. */
+		for (; n > 0 && no + n > job_reader_complete(o); n--) {
+			free(sl[n - 1].text);
+			sl[n - 1].text = NULL;
+		}
+		for (i = 0; i < n && !stop; i++) {
+			if (page->count == 0 && sl[i].len + 1 > max_bytes)
+				job_text_cut(sl[i].text, &sl[i].len, max_bytes);
+			else if (used + sl[i].len + 1 > max_bytes) {
 				stop = 1;
-				free(texts[i]);
 				continue;
 			}
-			if (page->count + 1 >= cap) {
-				cap = cap == 0 ? 64 : cap * 2;
-				out = xreallocarray(out, (size_t)cap, sizeof *out);
-			}
-			out[page->count++] = texts[i];
-			used += lens[i] + 1;
+			job_page_add(page, &out, &cap, sl[i].text);
+			sl[i].text = NULL;
+			used += sl[i].len + 1;
 			no++;
 			if (used >= max_bytes)
 				stop = 1;
 		}
+		store_lines_free(sl, n);
 	}
-	if (e.r != NULL)
-		job_extent_count(&e);	/* damage found may have cut it */
-	if (no > mark->line || mark->line < e.first)
+	if (no > mark->line || mark->line < job_reader_first(o))
 		mark->line = no;
-	if (!stop && no == e.complete && e.complete < e.total &&
-	    e.bytes != mark->partial &&
-	    job_extent_get(&e, e.complete, e.total, texts, lens) == 1) {
-		if (page->count == 0 || used + lens[0] <= max_bytes) {
-			job_text_cut(texts[0], &lens[0], max_bytes);
-			if (page->count + 1 >= cap) {
-				cap = cap == 0 ? 2 : cap * 2;
-				out = xreallocarray(out, (size_t)cap, sizeof *out);
-			}
-			out[page->count++] = texts[0];
+	complete = job_reader_complete(o);
+	total = job_reader_count(o);
+	bytes = job_reader_bytes(o);
+	if (!stop && no == complete && complete < total &&
+	    bytes != mark->partial && job_reader_get(o, complete, total,
+	    STORE_TEXT, &sl, &n) == 0 && n == 1) {
+		if (page->count == 0 || used + sl[0].len <= max_bytes) {
+			job_text_cut(sl[0].text, &sl[0].len, max_bytes);
+			job_page_add(page, &out, &cap, sl[0].text);
+			sl[0].text = NULL;
 			page->partial = 1;
-			mark->partial = e.bytes;
-		} else
-			free(texts[0]);
+			mark->partial = bytes;
+		}
+		store_lines_free(sl, n);
 	}
 	if (out == NULL)
 		out = xcalloc(1, sizeof *out);
 	out[page->count] = NULL;
 	page->lines = out;
-	page->left = e.complete > mark->line ? e.complete - mark->line : 0;
+	page->left = complete > mark->line ? complete - mark->line : 0;
 	/* A partial last line is more only from a mark at or before it. */
-	page->more = page->left > 0 || (e.complete < e.total &&
-	    mark->line <= e.complete && e.bytes != mark->partial);
-	if (e.r != NULL && !page->more)
-		job_reader_error(e.r, &e.error);
+	page->more = page->left > 0 || (complete < total &&
+	    mark->line <= complete && bytes != mark->partial);
 	if (!page->more) {
-		page->error = e.error;
-		e.error = NULL;
+		job_reader_error(o, &error);
+		page->error = error;
+		error = NULL;
 	}
-	free(texts);
-	free(lens);
-	job_extent_close(&e);
+	free(error);
+	job_reader_close(o);
 }
 
 /*
@@ -490,12 +627,13 @@ job_text_page(struct job *j, struct store_mark *mark, size_t max_bytes,
 void
 job_text_end(struct job *j, struct store_mark *mark)
 {
-	struct job_extent	e;
+	struct job_reader	*o;
 
-	job_extent_open(j, &e);
-	mark->line = e.complete;
-	mark->partial = e.complete < e.total ? e.bytes : 0;
-	job_extent_close(&e);
+	o = job_reader_open(j, JOB_READER_RUN_ONLY, NULL);
+	mark->line = job_reader_complete(o);
+	mark->partial = mark->line < job_reader_count(o) ?
+	    job_reader_bytes(o) : 0;
+	job_reader_close(o);
 }
 
 /*
@@ -531,54 +669,57 @@ job_split_add(struct job_split *split, int k, const char *buf, size_t len,
 void
 job_output_split(struct job *j, size_t max, struct job_split *split)
 {
-	struct job_extent	 e;
+	struct job_reader	*o;
 	struct store_line	*sl;
-	int64_t			 no;
+	int64_t			 no, first, total;
 	uint64_t		 scanned = 0, budget;
 	int			 n, i, k, streams;
 
 	memset(split, 0, sizeof *split);
 	for (k = 0; k < 2; k++)
 		split->data[k] = xcalloc(1, max + 1);
-	job_extent_open(j, &e);
-	if (e.r == NULL) {
-		for (i = 0; i < e.nvl; i++) {
-			job_split_add(split, 0, e.vl[i], strlen(e.vl[i]), max);
+	o = job_reader_open(j, JOB_READER_RUN_ONLY, NULL);
+	if (job_reader_source(o) != JOB_SOURCE_STORE) {
+		job_reader_take(o);
+		for (i = 0; i < o->nvl; i++) {
+			job_split_add(split, 0, o->vl[i], strlen(o->vl[i]), max);
 			job_split_add(split, 0, "\n", 1, max);
 		}
-	} else {
-		/* A pty has one stream: stdout. */
-		streams = j->child.is_pty ? 1 : 2;
-		budget = (uint64_t)max * JOB_SPLIT_SCAN;
-		if (budget < JOB_SPLIT_SCAN_MIN)
-			budget = JOB_SPLIT_SCAN_MIN;
-		for (no = e.first; no < e.total; no += n) {
-			if (split->truncated[0] && (streams == 1 ||
-			    split->truncated[1]))
-				break;
-			if (scanned > budget) {
-				split->truncated[0] = split->truncated[1] = 1;
-				break;
-			}
-			if (store_reader_get(e.r, no, no + JOB_PAGE_BATCH <
-			    e.total ? no + JOB_PAGE_BATCH : e.total, STORE_RAW,
-			    &sl, &n) != 0 || n == 0)
-				break;
-			for (i = 0; i < n; i++) {
-				k = sl[i].stream == STORE_STDERR;
-				scanned += sl[i].len + 1;
-				job_split_add(split, k, sl[i].text, sl[i].len,
-				    max);
-				if (!sl[i].partial)
-					job_split_add(split, k, "\n", 1, max);
-			}
-			store_lines_free(sl, n);
-		}
-		/* Lines dropped by the store's cap are not here. */
-		if (e.first > 0)
-			split->truncated[0] = split->truncated[1] = 1;
+		job_reader_close(o);
+		return;
 	}
-	job_extent_close(&e);
+	/* A pty has one stream: stdout. */
+	streams = j->child.is_pty ? 1 : 2;
+	budget = (uint64_t)max * JOB_SPLIT_SCAN;
+	if (budget < JOB_SPLIT_SCAN_MIN)
+		budget = JOB_SPLIT_SCAN_MIN;
+	first = job_reader_first(o);
+	total = job_reader_count(o);
+	for (no = first; no < total; no += n) {
+		if (split->truncated[0] && (streams == 1 ||
+		    split->truncated[1]))
+			break;
+		if (scanned > budget) {
+			split->truncated[0] = split->truncated[1] = 1;
+			break;
+		}
+		if (job_reader_get(o, no, no + JOB_PAGE_BATCH < total ?
+		    no + JOB_PAGE_BATCH : total, STORE_RAW, &sl, &n) != 0 ||
+		    n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			k = sl[i].stream == STORE_STDERR;
+			scanned += sl[i].len + 1;
+			job_split_add(split, k, sl[i].text, sl[i].len, max);
+			if (!sl[i].partial)
+				job_split_add(split, k, "\n", 1, max);
+		}
+		store_lines_free(sl, n);
+	}
+	/* Lines dropped by the store's cap are not here. */
+	if (first > 0)
+		split->truncated[0] = split->truncated[1] = 1;
+	job_reader_close(o);
 }
 
 /* Give the job's own mark (job_text_incremental()'s). */

@@ -916,13 +916,6 @@ job_store_dir(const struct job *j)
 	return j->store != NULL ? store_dir(j->store) : NULL;
 }
 
-/* Return whether the job's last run is in the store, logged whole. */
-int
-job_logged(const struct job *j)
-{
-	return j->store != NULL && j->run_id[0] != '\0' && j->log_error == NULL;
-}
-
 /* Return why logging is off for this job, or NULL. */
 const char *
 job_log_error(const struct job *j)

@@ -536,18 +536,20 @@ ui_copy_snapshot(struct vt *vt, int64_t *cursor)
 
 /*
  * Enter copy mode on the selected job's pane: its run from the store when
- * it is logged and not on the alternate screen, else a snapshot of its
- * emulator.  The cursor starts on the live cursor's line (the store: the
+ * the job's reader reads it there (logged, readable, and not on the
+ * alternate screen), else a snapshot of its emulator.  The cursor starts on the live cursor's line (the store: the
  * last line); search != 0 starts typing a search (/) at once.
  */
 void
 ui_copy_enter(struct ui *ui, int search)
 {
 	struct job		*job = ui->selected;
+	struct job_reader	*r;
 	struct vt		*vt;
 	struct ui_source	*src = NULL;
 	struct ui_pager		*p;
 	struct ui_copy		*c;
+	const char		*dir, *run;
 	char			*title, *cause = NULL, msg[UI_MESSAGE_MAX];
 	int64_t			 cursor = 0, top;
 
@@ -557,13 +559,15 @@ ui_copy_enter(struct ui *ui, int search)
 		return;
 	}
 	vt = job_vt(job);
-	if (job_logged(job) && (vt == NULL || !vt_altscreen(vt))) {
-		src = ui_source_new_job(job_store_dir(job), job,
-		    job_run_id(job), &cause);
+	r = job_reader_open(job, JOB_READER_SCREEN, NULL);
+	if (job_reader_source(r) == JOB_SOURCE_STORE) {
+		run = job_reader_run(r, &dir);
+		src = ui_source_new_job(dir, job, run, &cause);
 		free(cause);
 		if (src != NULL)
 			cursor = ui_source_count(src) - 1;
 	}
+	job_reader_close(r);
 	if (src == NULL && vt != NULL)
 		src = ui_copy_snapshot(vt, &cursor);
 	if (src == NULL) {

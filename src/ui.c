@@ -278,21 +278,23 @@ ui_select_step(struct ui *ui, int delta)
 }
 
 /*
- * Open the selected job's log from the store in the text view at line;
- * returns whether it did (no fd left, say: it did not).
+ * Open the run a reader of the selected job's output reads in the store
+ * in the text view at line; returns whether it did (no fd left, say: it
+ * did not).
  */
 static int
-ui_scroll_log(struct ui *ui, int64_t line)
+ui_scroll_log(struct ui *ui, struct job_reader *r, int64_t line)
 {
 	struct job	*job = ui->selected;
+	const char	*dir, *run;
 	char		*title, *label, *cause = NULL;
 	int		 rc;
 
+	run = job_reader_run(r, &dir);
 	label = jobfield_label(job, 0);
 	title = xprintf("Logs [%d] %s (scrolled back)", job_id(job), label);
 	free(label);
-	rc = ui_view_open_run(ui, title, job_store_dir(job),
-	    job_run_id(job), line, 0, &cause);
+	rc = ui_view_open_run(ui, title, dir, run, line, 0, &cause);
 	free(title);
 	free(cause);
 	return rc == 0;
@@ -306,18 +308,21 @@ ui_scroll_log(struct ui *ui, int64_t line)
 static int
 ui_scroll_store(struct ui *ui, struct vt *vt)
 {
-	struct job	*job = ui->selected;
-	int64_t		 total, line;
+	struct job_reader	*r;
+	int64_t			 total, ring, line;
+	int			 rc = 0;
 
-	if (!job_logged(job) || (total = job_store_lines(job)) <= 0)
-		return 0;
-	line = total - vt_scrollback_count(vt) - vt_rows(vt) - ui->pane.h;
-	if (line < 0) {
-		if (total <= vt_scrollback_count(vt) + vt_rows(vt))
-			return 0;	/* the ring holds it all */
-		line = 0;
+	r = job_reader_open(ui->selected, JOB_READER_SCREEN, NULL);
+	if (job_reader_source(r) == JOB_SOURCE_STORE &&
+	    (total = job_reader_count(r)) > 0) {
+		ring = vt_scrollback_count(vt) + vt_rows(vt);
+		line = total - ring - ui->pane.h;
+		/* Not when the ring holds it all. */
+		if (line >= 0 || total > ring)
+			rc = ui_scroll_log(ui, r, line > 0 ? line : 0);
 	}
-	return ui_scroll_log(ui, line);
+	job_reader_close(r);
+	return rc;
 }
 
 /* Scroll the selected job's pane back (positive) or forward. */
@@ -427,15 +432,20 @@ ui_scroll_page(const struct ui *ui)
 static void
 ui_scroll_top(struct ui *ui)
 {
-	struct job	*job = ui->selected;
-	struct vt	*vt;
+	struct job		*job = ui->selected;
+	struct job_reader	*r;
+	struct vt		*vt;
+	int			 done;
 
 	if (job == NULL || (vt = job_vt(job)) == NULL)
 		return;
-	if (!vt_altscreen(vt) && job_logged(job) && job_store_lines(job) >
-	    vt_scrollback_count(vt) + vt_rows(vt) && ui_scroll_log(ui, 0))
-		return;
-	ui_scroll(ui, vt_scrollback_count(vt) - ui->scroll);
+	r = job_reader_open(job, JOB_READER_SCREEN, NULL);
+	done = job_reader_source(r) == JOB_SOURCE_STORE &&
+	    job_reader_count(r) > vt_scrollback_count(vt) + vt_rows(vt) &&
+	    ui_scroll_log(ui, r, 0);
+	job_reader_close(r);
+	if (!done)
+		ui_scroll(ui, vt_scrollback_count(vt) - ui->scroll);
 }
 
 /*

@@ -573,19 +573,27 @@ up_out_line(struct up *up, const struct up_line *l, int restarting,
 /*
  * Return where a job's lines are kept for someone who missed them on
  * stdout: `jobdeck ctl` while the deck runs, the run's directory in the
- * store after; NULL if it is not logged.
+ * store after; NULL if its reader does not read the store (not logged,
+ * or a run that cannot be read).
  */
 static char *
 up_where(const struct up *up, struct job *job)
 {
-	char	*path, *where;
+	struct job_reader	*r;
+	const char		*dir, *run;
+	char			*path, *where = NULL;
 
-	if (job == NULL || !job_logged(job))
+	if (job == NULL)
 		return NULL;
-	path = store_run_path(job_store_dir(job), job_run_id(job));
-	where = xprintf("jobdeck ctl -S %s logs %d, or the store: %s",
-	    up->deck, job_id(job), path);
-	free(path);
+	r = job_reader_open(job, 0, NULL);
+	if (job_reader_source(r) == JOB_SOURCE_STORE) {
+		run = job_reader_run(r, &dir);
+		path = store_run_path(dir, run);
+		where = xprintf("jobdeck ctl -S %s logs %d, or the store: %s",
+		    up->deck, job_id(job), path);
+		free(path);
+	}
+	job_reader_close(r);
 	return where;
 }
 

@@ -2460,6 +2460,7 @@ START_TEST(test_status_since)
 {
 	struct jsonval	*doc;
 	struct job	*job;
+	struct job_reader *r;
 	const char	*out;
 	char		 next[64];
 	size_t		 len;
@@ -2496,7 +2497,9 @@ START_TEST(test_status_since)
 	/* No store: the emulator's lines. */
 	jobtable_set_store(rec.jt, NULL);
 	job = run_job("seq -f 'line %g' 1 200");
-	ck_assert(!job_logged(job));
+	r = job_reader_open(job, 0, NULL);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_VT);
+	job_reader_close(r);
 	page_all(job, 200, 100);
 	jobtable_set_store(rec.jt, rec.store);
 }

@@ -5,7 +5,9 @@
  * grace period's SIGKILL, background children, kill-all at once, lookup by
  * id and name, output left in the pty at exit, the pipe fallback, input,
  * !logs text from the log file, the log's bytes, inherited fds and the pty
- * size; containment: escapees (setsid) reached by kills, kill-all, the
+ * size; where a job's output is read (job_reader_open()): its run in the
+ * store, the emulator without one, a damaged run, a full-screen program,
+ * a job not started yet; containment: escapees (setsid) reached by kills, kill-all, the
  * end of the job and a restart, through a cgroup (as root: "SKIP: " on
  * stderr otherwise) and through the marker, the cgroup removed after, CPU
  * and memory figures; a stack's needs (a test policy standing in for the
@@ -1384,6 +1386,315 @@ START_TEST(test_text_program_lines)
 	ck_assert_int_eq(err, 6);
 	store_lines_free(sl, n);
 	store_reader_close(r);
+}
+END_TEST
+
+/*
+ * Read lines [from, from + nwant) through a reader and assert they are
+ * want's, numbered from from, and which one is partial (-1: none).
+ */
+static void
+assert_reader_lines(struct job_reader *r, int64_t from,
+    const char *const *want, int nwant, int partial)
+{
+	struct store_line	*sl;
+	int			 n, i;
+
+	ck_assert_int_eq(job_reader_get(r, from, from + nwant, STORE_TEXT,
+	    &sl, &n), 0);
+	ck_assert_int_eq(n, nwant);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(sl[i].no, from + i);
+		ck_assert_str_eq(sl[i].text, want[i]);
+		ck_assert_uint_eq(sl[i].len, strlen(want[i]));
+		ck_assert_int_eq(sl[i].partial, i == partial);
+	}
+	store_lines_free(sl, n);
+}
+
+/*
+ * Assert what a reader of job says: where it reads, from line 0, how many
+ * lines and how many complete, all the bytes the job printed, no damage.
+ */
+static void
+assert_reader(struct job_reader *r, const struct job *job,
+    enum job_source source, int64_t count, int64_t complete)
+{
+	ck_assert_int_eq(job_reader_source(r), source);
+	ck_assert_int_eq(job_reader_first(r), 0);
+	ck_assert_int_eq(job_reader_count(r), count);
+	ck_assert_int_eq(job_reader_complete(r), complete);
+	ck_assert_uint_eq(job_reader_bytes(r), job_output_bytes(job));
+	ck_assert_ptr_null(job_reader_damage(r));
+}
+
+/*
+ * Assert that a reader's last max lines are max lines from first to last,
+ * earlier ones left out.
+ */
+static void
+assert_reader_tail(struct job_reader *r, int max, const char *first,
+    const char *last)
+{
+	char	**lines;
+	int	  n, more;
+
+	lines = job_reader_tail(r, max, &n, &more);
+	ck_assert_int_eq(n, max);
+	ck_assert_int_eq(more, 1);
+	ck_assert_str_eq(lines[0], first);
+	ck_assert_str_eq(lines[n - 1], last);
+	job_text_free(lines, n);
+}
+
+/*
+ * A logged job's reader reads its run in the store: the run the job
+ * names, each line with its number, a partial last line told apart, the
+ * tail; the same run opens without its job (logs RUN), and a run that is
+ * not there does not open, saying why.
+ */
+START_TEST(test_reader_store)
+{
+	static const char *const want[] = { "1", "2", "3", "4", "5", "six" };
+	struct job_reader	*r, *rr;
+	struct job		*job;
+	const char		*dir = NULL;
+	char			*why = NULL;
+
+	job = spawn_spec("seq 1 5; printf six", NULL, 0, fx.dir, 100);
+	wait_done(job);
+	r = job_reader_open(job, JOB_READER_SCREEN, &why);
+	ck_assert_ptr_null(why);
+	assert_reader(r, job, JOB_SOURCE_STORE, 6, 5);
+	ck_assert_str_eq(job_reader_run(r, &dir), job_run_id(job));
+	ck_assert_str_eq(dir, fx.dir);
+	assert_reader_lines(r, 0, want, 6, 5);
+	assert_reader_lines(r, 2, want + 2, 2, -1);
+	assert_reader_tail(r, 2, "5", "six");
+
+	rr = job_reader_open_run(fx.dir, job_run_id(job), &why);
+	ck_assert_msg(rr != NULL, "open_run: %s", why);
+	ck_assert_int_eq(job_reader_source(rr), JOB_SOURCE_STORE);
+	ck_assert_str_eq(job_reader_run(rr, NULL), job_run_id(job));
+	ck_assert_int_eq(job_reader_count(rr), 6);
+	assert_reader_lines(rr, 0, want, 6, 5);
+	job_reader_close(rr);
+	job_reader_close(r);
+	ck_assert_ptr_null(job_reader_open_run(fx.dir,
+	    "20200101T000000-00000000", &why));
+	ck_assert_ptr_nonnull(why);
+	free(why);
+}
+END_TEST
+
+/*
+ * Without a store a job's reader reads the emulator's lines: numbered
+ * from 0, the cursor's line partial while the job runs (a prompt), the
+ * tail cut to the last lines as the store's is, no run and no damage.
+ */
+START_TEST(test_reader_vt)
+{
+	static const char *const want[] = { "1", "2", "3", "prompt" };
+	struct job_reader	*r;
+	struct job		*job;
+	const char		*dir = "unset";
+
+	job = spawn("seq 1 3; printf prompt; read x");
+	ck_assert(run_until(output_has, "prompt", 5000));
+	r = job_reader_open(job, 0, NULL);
+	assert_reader(r, job, JOB_SOURCE_VT, 4, 3);
+	ck_assert_ptr_null(job_reader_run(r, &dir));
+	ck_assert_ptr_null(dir);
+	assert_reader_lines(r, 0, want, 4, 3);
+	assert_reader_tail(r, 3, "2", "prompt");
+	job_reader_close(r);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	wait_done(job);
+	r = job_reader_open(job, 0, NULL);
+	ck_assert_int_eq(job_reader_complete(r), 4);
+	assert_reader_lines(r, 0, want, 4, -1);
+	job_reader_close(r);
+}
+END_TEST
+
+/* Whether the job's reader reads from the emulator (with flags arg). */
+static int
+reads_vt(struct job *job, int flags)
+{
+	struct job_reader	*r;
+	int			 vt;
+
+	r = job_reader_open(job, flags, NULL);
+	vt = job_reader_source(r) == JOB_SOURCE_VT;
+	job_reader_close(r);
+	return vt;
+}
+
+/*
+ * A reader reads on from where it was once refreshed, from the store (_i
+ * 0) and the emulator (_i 1): what is new after a mark, complete lines
+ * while the job runs, the rest after it ends; nothing new before the
+ * refresh.
+ */
+START_TEST(test_reader_refresh)
+{
+	struct job_reader	*r;
+	struct store_mark	 mark = { 0, 0 };
+	struct store_line	*sl;
+	struct job		*job;
+	int			 n, i;
+
+	job = spawn_spec("echo a; printf p; read x; echo b", NULL, 0,
+	    _i == 0 ? fx.dir : NULL, 100);
+	ck_assert(run_until(output_has, "p", 5000));
+	ck_assert_int_eq(reads_vt(job, 0), _i == 1);
+	r = job_reader_open(job, 0, NULL);
+	ck_assert_int_eq(job_reader_since(r, &mark, -1, 0, &sl, &n, NULL), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(sl[0].text, "a");
+	store_lines_free(sl, n);
+	ck_assert_int_eq(mark.line, 1);
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	wait_done(job);
+	ck_assert_int_eq(job_reader_since(r, &mark, -1, 0, &sl, &n, NULL), 0);
+	ck_assert_int_eq(n, 0);
+	store_lines_free(sl, n);
+	ck_assert_int_eq(job_reader_refresh(r), 0);
+	ck_assert_int_eq(job_reader_since(r, &mark, -1, 0, &sl, &n, NULL), 0);
+	ck_assert_int_ge(n, 2);
+	ck_assert_str_eq(sl[0].text, "p");
+	ck_assert_str_eq(sl[n - 1].text, "b");
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(sl[i].no, 1 + i);
+	store_lines_free(sl, n);
+	ck_assert_int_eq(mark.line, job_reader_count(r));
+	job_reader_close(r);
+}
+END_TEST
+
+/*
+ * A logged run none of which can be read (its index removed, as a user
+ * freeing disk might) is read from the emulator, and the reader says why
+ * (the text readers too); one that reads in the run's numbers
+ * (JOB_READER_RUN_ONLY: pages and marks) reads nothing.  A why already
+ * set stays.
+ */
+START_TEST(test_reader_damaged)
+{
+	static const char *const want[] = { "1", "2", "3" };
+	struct job_reader	 *r;
+	struct job		 *job;
+	char			  path[512], **lines, *why = NULL;
+	int			  n;
+
+	job = spawn_spec("seq 1 3", NULL, 0, fx.dir, 100);
+	wait_done(job);
+	ck_assert(!reads_vt(job, 0));
+	snprintf(path, sizeof path, "%s/runs/%s/idx.0", fx.dir,
+	    job_run_id(job));
+	ck_assert_msg(unlink(path) == 0, "%s: %s", path, strerror(errno));
+
+	r = job_reader_open(job, 0, &why);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_VT);
+	ck_assert_msg(why != NULL && strstr(why, "is damaged: it has no "
+	    "index (idx.N)") != NULL, "why: %s", why);
+	ck_assert_ptr_null(job_reader_run(r, NULL));
+	ck_assert_int_eq(job_reader_count(r), 3);
+	assert_reader_lines(r, 0, want, 3, -1);
+	job_reader_close(r);
+
+	r = job_reader_open(job, JOB_READER_RUN_ONLY, &why);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_NONE);
+	ck_assert_int_eq(job_reader_count(r), 0);
+	job_reader_close(r);
+	ck_assert_msg(strstr(why, "it has no index") != NULL, "%s", why);
+	free(why);
+
+	why = NULL;
+	lines = job_text_lines_error(job, &n, &why);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(lines[2], "3");
+	job_text_free(lines, n);
+	ck_assert_msg(why != NULL && strstr(why, "it has no index") != NULL,
+	    "why: %s", why);
+	free(why);
+}
+END_TEST
+
+/*
+ * A full-screen program (on the alternate screen) is read from its
+ * emulator when the reader is asked to (JOB_READER_SCREEN: copy mode,
+ * scrolling back), from the store otherwise; back on the main screen,
+ * from the store either way.
+ */
+START_TEST(test_reader_altscreen)
+{
+	struct job_reader	 *r;
+	struct store_line	 *sl;
+	struct job		 *job;
+	int			  n, i, found = 0;
+
+	job = spawn_spec("echo before; printf '\\033[?1049hfull screen'; "
+	    "read x; printf '\\033[?1049l'; echo after; read y", NULL, 0,
+	    fx.dir, 100);
+	ck_assert(run_until(output_has, "full screen", 5000));
+	ck_assert(vt_altscreen(job_vt(job)));
+	ck_assert(!reads_vt(job, 0));
+	r = job_reader_open(job, JOB_READER_SCREEN, NULL);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_VT);
+	ck_assert_int_eq(job_reader_get(r, 0, job_reader_count(r), STORE_TEXT,
+	    &sl, &n), 0);
+	for (i = 0; i < n; i++)
+		found |= strcmp(sl[i].text, "full screen") == 0;
+	ck_assert_msg(found, "no \"full screen\" in %d emulator lines", n);
+	store_lines_free(sl, n);
+	job_reader_close(r);
+
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	ck_assert(run_until(output_has, "after", 5000));
+	ck_assert(!vt_altscreen(job_vt(job)));
+	ck_assert(!reads_vt(job, JOB_READER_SCREEN));
+	ck_assert(!reads_vt(job, 0));
+	ck_assert_int_eq(jobtable_write(fx.jt, job, "\n", 1), 0);
+	wait_done(job);
+}
+END_TEST
+
+static struct job *spawn_full(struct job_spec *, const char *);
+
+/*
+ * A job to be logged that has not started yet (queued) is read from its
+ * emulator (which may say why it never started), but has nothing in the
+ * run's numbers (JOB_READER_RUN_ONLY); once it ran, its run.
+ */
+START_TEST(test_reader_not_started)
+{
+	struct job_spec		  spec;
+	struct job_reader	 *r;
+	struct job		 *a, *b;
+	char			**lines;
+	int			  n, more;
+
+	a = spawn_spec("read x", NULL, 0, fx.dir, 100);
+	jobtable_set_max_running(fx.jt, 1);
+	memset(&spec, 0, sizeof spec);
+	b = spawn_full(&spec, "echo queued");
+	ck_assert_int_eq(job_state(b), JOB_QUEUED);
+	ck_assert(reads_vt(b, 0));
+	r = job_reader_open(b, JOB_READER_RUN_ONLY, NULL);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_NONE);
+	ck_assert_int_eq(job_reader_count(r), 0);
+	lines = job_reader_tail(r, 10, &n, &more);
+	ck_assert_int_eq(n, 0);
+	job_text_free(lines, n);
+	job_reader_close(r);
+	ck_assert_int_eq(jobtable_write(fx.jt, a, "\n", 1), 0);
+	wait_done(a);
+	wait_done(b);
+	r = job_reader_open(b, 0, NULL);
+	ck_assert_int_eq(job_reader_source(r), JOB_SOURCE_STORE);
+	ck_assert_int_eq(job_reader_count(r), 1);
+	job_reader_close(r);
 }
 END_TEST
 
@@ -2863,6 +3174,12 @@ job_suite(void)
 	tcase_add_loop_test(tc, test_text_since, 0, 2);
 	tcase_add_test(tc, test_text_program_lines);
 	tcase_add_loop_test(tc, test_run_marks, 0, 2);
+	tcase_add_test(tc, test_reader_store);
+	tcase_add_test(tc, test_reader_vt);
+	tcase_add_loop_test(tc, test_reader_refresh, 0, 2);
+	tcase_add_test(tc, test_reader_damaged);
+	tcase_add_test(tc, test_reader_altscreen);
+	tcase_add_test(tc, test_reader_not_started);
 	suite_add_tcase(s, tc);
 	return s;
 }
