@@ -224,7 +224,7 @@ check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
 		     $(B)/tests/testproc.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
-		     $(B)/browser.o
+		     $(B)/tests/testproc.o $(B)/browser.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
 # What mcp.o needs besides comes out of the archive, as for the fuzz

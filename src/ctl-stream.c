@@ -294,6 +294,29 @@ ctl_follow_end(struct ctl_client *c)
 }
 
 /*
+ * End a stream's JSON object in jb with an empty "lines" array, send all
+ * of it but its last "]}" now (the lines go in between) and keep that as
+ * the stream's tail; jb is cleared.
+ */
+static void
+ctl_stream_json_open(struct ctl_client *c, struct json_buf *jb)
+{
+	char	*doc;
+	size_t	 len;
+
+	json_key(jb, "lines");
+	json_array_begin(jb);
+	json_array_end(jb);
+	json_object_end(jb);
+	doc = json_finish(jb, NULL);
+	json_clear(jb);
+	len = strlen(doc);
+	outq_add(c->out, doc, len - 2);
+	c->tail = xprintf("%s\n", doc + len - 2);
+	free(doc);
+}
+
+/*
  * Start a log stream after its "0" status line: logs (to the log's size
  * now) or logs --follow (until the job ends).
  */
@@ -302,7 +325,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 {
 	const struct job_spec	 *spec = job_spec(job);
 	struct json_buf		  jb;
-	char			**lines, *doc, line[16];
+	char			**lines, line[16];
 	int			  count, ended, partial;
 
 	(void)spec;
@@ -346,16 +369,7 @@ ctl_stream_start(struct ctl_client *c, struct job *job)
 		json_key(&jb, "dropped");
 		json_put_int(&jb, c->reader != NULL ?
 		    job_reader_first(c->reader) : 0);
-		json_key(&jb, "lines");
-		json_array_begin(&jb);
-		json_array_end(&jb);
-		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		/* {"id":N,"lines":[ now, the lines, then ]}. */
-		outq_add(c->out, doc, strlen(doc) - 2);
-		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
-		free(doc);
+		ctl_stream_json_open(c, &jb);
 	}
 	if (c->flags & CTL_VT) {
 		lines = job_text_lines(job, &count);
@@ -374,7 +388,6 @@ void
 ctl_stream_start_run(struct ctl_client *c)
 {
 	struct json_buf	 jb;
-	char		*doc;
 
 	c->flags |= CTL_LOG;
 	if (c->json) {
@@ -382,15 +395,7 @@ ctl_stream_start_run(struct ctl_client *c)
 		json_object_begin(&jb);
 		json_key(&jb, "run");
 		json_put_string(&jb, c->run);
-		json_key(&jb, "lines");
-		json_array_begin(&jb);
-		json_array_end(&jb);
-		json_object_end(&jb);
-		doc = json_finish(&jb, NULL);
-		json_clear(&jb);
-		outq_add(c->out, doc, strlen(doc) - 2);
-		c->tail = xprintf("%s\n", doc + strlen(doc) - 2);
-		free(doc);
+		ctl_stream_json_open(c, &jb);
 	}
 	c->end = ctl_stream_count(c);
 	ctl_client_flush(c);

@@ -75,6 +75,47 @@ store_reader_trim_after(struct store_reader *r, int s, int64_t i, char *why)
 	store_reader_ends(r);
 }
 
+/* Whether rec is at or before line *key (an int64_t): its start in it. */
+static int
+store_rec_line_at_most(const struct store_rec *rec, const void *key)
+{
+	return store_rec_before(rec, *(const int64_t *)key);
+}
+
+/* Whether rec starts at or before byte *key (a uint64_t). */
+static int
+store_rec_off_at_most(const struct store_rec *rec, const void *key)
+{
+	return rec->off <= *(const uint64_t *)key;
+}
+
+/*
+ * Find in segment s the last record for which at_most() holds, by a
+ * binary search (the first record is taken to hold it): its index in
+ * *lo; -1 when a record cannot be read.
+ */
+static int
+store_reader_search(struct store_reader *r, int s,
+    int (*at_most)(const struct store_rec *, const void *), const void *key,
+    int64_t *lo)
+{
+	struct store_rec	mid;
+	int64_t			hi, m;
+
+	*lo = 0;
+	hi = r->segs[s].nrec;
+	while (hi - *lo > 1) {
+		m = *lo + (hi - *lo) / 2;
+		if (store_reader_rec(r, s, m, &mid) != 0)
+			return -1;
+		if (at_most(&mid, key))
+			*lo = m;
+		else
+			hi = m;
+	}
+	return 0;
+}
+
 /*
  * Find where line no starts: *off, and the record it starts in (*s, *i),
  * by a binary search of the records' line numbers, the record found
@@ -85,8 +126,8 @@ static int
 store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
     int *s, int64_t *i)
 {
-	struct store_rec	 rec, mid;
-	int64_t			 lo, hi, m, want;
+	struct store_rec	 rec;
+	int64_t			 lo, want;
 	char			*p, *end;
 
 	if (no < r->first || no >= r->count)
@@ -98,17 +139,9 @@ store_reader_line(struct store_reader *r, int64_t no, uint64_t *off,
 	}
 	if (*s < 0)
 		return -1;
-	lo = 0;
-	hi = r->segs[*s].nrec;
-	while (hi - lo > 1) {
-		m = lo + (hi - lo) / 2;
-		if (store_reader_rec(r, *s, m, &mid) != 0)
-			return -1;
-		if (store_rec_before(&mid, no))
-			lo = m;
-		else
-			hi = m;
-	}
+	if (store_reader_search(r, *s, store_rec_line_at_most, &no,
+	    &lo) != 0)
+		return -1;
 	if (store_reader_rec(r, *s, lo, &rec) != 0 ||
 	    store_reader_anchor(r, *s, lo, &rec) != 0)
 		return -1;
@@ -165,26 +198,16 @@ static int
 store_reader_at_rec(struct store_reader *r, uint64_t off, int *s,
     int64_t *i, struct store_rec *rec)
 {
-	struct store_rec	mid;
 	uint64_t		no = off / (uint64_t)r->seg;
-	int64_t			lo, hi, m;
+	int64_t			lo;
 
 	if (off >= r->bytes || r->nsegs == 0 ||
 	    no < (uint64_t)r->segs[0].no ||
 	    no - (uint64_t)r->segs[0].no >= (uint64_t)r->nsegs)
 		return -1;
 	*s = (int)(no - (uint64_t)r->segs[0].no);
-	lo = 0;
-	hi = r->segs[*s].nrec;
-	while (hi - lo > 1) {
-		m = lo + (hi - lo) / 2;
-		if (store_reader_rec(r, *s, m, &mid) != 0)
-			return -1;
-		if (mid.off <= off)
-			lo = m;
-		else
-			hi = m;
-	}
+	if (store_reader_search(r, *s, store_rec_off_at_most, &off, &lo) != 0)
+		return -1;
 	if (store_reader_rec(r, *s, lo, rec) != 0 || off < rec->off ||
 	    off >= rec->off + rec->len)
 		return -1;

@@ -49,6 +49,7 @@
 #include "skip.h"
 #include "testdir.h"
 #include "testnet.h"
+#include "testproc.h"
 
 #define READY_MS	60000	/* a browser's start on a loaded machine */
 #define WAIT_MS		15000	/* anything else */
@@ -121,6 +122,32 @@ setup(void)
 	ck_assert_int_eq(setenv("TMPDIR", fx.dir, 1), 0);
 }
 
+/* What procs_with() looks for, whether it kills, and how many it found. */
+struct procs_with {
+	const char	*s;
+	int		 kill_them;
+	int		 found;
+};
+
+/* Count (and kill, if asked) a process with the string in its argv. */
+static void
+procs_with_each(pid_t pid, char *cmdline, size_t len, void *arg)
+{
+	struct procs_with	*pw = arg;
+	size_t			 i;
+
+	for (i = 0; i < len; i++) {
+		if (cmdline[i] == '\0')
+			cmdline[i] = ' ';
+	}
+	cmdline[len] = '\0';
+	if (strstr(cmdline, pw->s) != NULL) {
+		pw->found++;
+		if (pw->kill_them)
+			kill(pid, SIGKILL);
+	}
+}
+
 /*
  * Return how many processes have s in their argv, killing them with kill
  * (a failed test's leftovers, when the suite ends).
@@ -128,37 +155,12 @@ setup(void)
 static int
 procs_with(const char *s, int kill_them)
 {
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[300], buf[8192];
-	ssize_t		 n, i;
-	int		 fd, found = 0;
+	struct procs_with	pw = { s, kill_them, 0 };
+	char			buf[8192];
 
-	if ((d = opendir("/proc")) == NULL)
+	if (testproc_scan(buf, sizeof buf, procs_with_each, &pw) != 0)
 		return -1;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		for (i = 0; i < n; i++) {
-			if (buf[i] == '\0')
-				buf[i] = ' ';
-		}
-		buf[n] = '\0';
-		if (strstr(buf, s) != NULL) {
-			found++;
-			if (kill_them)
-				kill(atoi(de->d_name), SIGKILL);
-		}
-	}
-	closedir(d);
-	return found;
+	return pw.found;
 }
 
 /* One process of /proc: its pid, its parent and whether it is a zombie. */
