@@ -151,7 +151,6 @@ mcp_tools_terminal_read(struct mcp_call *call, const struct mcp_reply *r)
 	mcp_tools_finish(call, &jb, text);
 }
 
-
 /* ---- run ---- */
 
 static void	mcp_tools_run_spawned(struct mcp_call *,

@@ -44,7 +44,6 @@ static const struct {
 	{ NULL, 0, NULL }
 };
 
-
 /* ---- Shared helpers ---- */
 
 /* Return the member of a deck's job object that holds a field. */
