@@ -10,18 +10,22 @@
  * How: pty_spawn() in split mode: stdout and stderr on two pipes, stdin
  * a pipe for the input (else /dev/null), the child the leader of its own
  * session and process group, and a report of whether the exec happened.
- * The child is contained as a deck's job is (cgroup.h): run makes a
- * containment of its own, jobdeck.<pid>.<start>, and the child joins a
- * cgroup in it before it execs, or carries its JOBDECK_JOB marker where
- * no cgroup can be made (JOBDECK_NO_CGROUP=1 asks for the marker alone),
- * so what leaves its group (setsid, a double fork) is still reached; a
- * deck's sweep kills what a SIGKILLed run left.
- * One loop (loop.h) reads both pipes and writes the input without
- * blocking, so no amount of output on either stream, and no child that
- * never reads its stdin, can wedge the run.  The leader's exit is seen
- * through SIGCHLD with waitid(WNOWAIT), which leaves it a zombie until the
- * very end, so its pid (the group's id) cannot be reused while the group
- * may still be signalled.
+ * The child is a supervised process (proc.h), as a deck's job is, under
+ * a reaper of run's own on run's loop: proc_spawn() starts it contained
+ * (cgroup.h): run makes a containment of its own, jobdeck.<pid>.<start>,
+ * and the child joins a cgroup in it before it execs, or carries its
+ * JOBDECK_JOB marker where no cgroup can be made (JOBDECK_NO_CGROUP=1
+ * asks for the marker alone), so what leaves its group (setsid, a double
+ * fork) is still reached; a deck's sweep kills what a SIGKILLed run left.
+ * Stopping it is proc_stop()'s (the signal to the group, SIGCONT, the
+ * escapees, SIGKILL after the grace), its exit the reaper's exited
+ * callback.  One loop (loop.h) reads both pipes and writes the input
+ * without blocking, so no amount of output on either stream, and no child
+ * that never reads its stdin, can wedge the run.  The leader is held
+ * (proc_hold()): the reaper tells its exit but leaves it a zombie until
+ * the very end (proc_finish()), so its pid, the group's id, cannot be
+ * reused while the group may still be signalled (the linger grace, a
+ * timeout or a signal after its exit, the final SIGKILL).
  *
  * When it ends: once the program has exited and both pipes are at their
  * end.  If something it left behind still holds a pipe open when it
@@ -96,17 +100,18 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "child.h"
 #include "cliopt.h"
 #include "cmd.h"
 #include "config.h"
 #include "expand.h"
 #include "job.h"
-#include "jobtable.h"
 #include "json.h"
 #include "launch.h"
 #include "loop.h"
 #include "name.h"
 #include "outq.h"
+#include "proc.h"
 #include "pty.h"
 #include "run.h"
 #include "session.h"
@@ -124,6 +129,7 @@ extern char **environ;
 #define RUN_READS_PER_TURN	16
 #define RUN_FLUSH_MS		500	/* forced end: the output's last chance */
 #define RUN_STALL_MS		5000	/* the JSON result: a reader's pause */
+#define RUN_END_MS		2000	/* the end: what is left, reaped */
 
 #define RUN_EXIT_USAGE		2
 #define RUN_EXIT_FAILURE	WAITSTATUS_NOT_RUN	/* jobdeck failed */
@@ -173,7 +179,8 @@ struct run_stream {
 /* One run: the child, its streams, its input and how it is ending. */
 struct run {
 	struct loop		*loop;
-	pid_t			 pid;
+	struct proc_reaper	*reaper;	/* run's own, on loop */
+	struct proc		*proc;		/* the child, supervised */
 	int			 exec_errno;	/* could not start: why */
 	struct run_stream	 out;
 	struct run_stream	 err;
@@ -189,6 +196,7 @@ struct run {
 	int64_t			 started;
 	int64_t			 ended;		/* when the leader exited */
 	int			 exited;	/* the leader is a zombie */
+	int			 status;	/* ... its wait status */
 	int			 timed_out;
 	int			 stopping;	/* the group was told to stop */
 	int			 forced;	/* ... for a timeout, signal */
@@ -196,11 +204,9 @@ struct run {
 	int			 drained;	/* ... RUN_DRAIN_MS ago */
 	uint64_t		 timeout_timer;
 	uint64_t		 linger_timer;	/* leader gone, pipes held */
-	uint64_t		 grace_timer;
 	uint64_t		 drain_timer;
 	uint64_t		 flush_timer;	/* forced end: output's last */
 	struct cgroup		*cg;		/* run's containment */
-	struct cgroup_job	*cgj;		/* ... the child's */
 	struct store		*store;		/* where the run is kept, or NULL */
 	struct store_run	*srun;
 	char			 run_id[STORE_ID_LEN + 1];
@@ -230,16 +236,18 @@ static void	run_input_close(struct run *);
 static void	run_input_cb(int, short, void *);
 static void	run_check_done(struct run *);
 static void	run_stop(struct run *, int);
-static void	run_grace_cb(void *);
+static void	run_killed(struct run *);
+static void	run_killed_cb(struct proc *, void *);
 static void	run_drain_cb(void *);
 static void	run_flush_start(struct run *);
 static void	run_flush_cb(void *);
 static void	run_timeout_cb(void *);
 static void	run_linger_cb(void *);
-static void	run_sigchld_cb(int, void *);
+static void	run_exited_cb(struct proc *, int, void *);
 static void	run_signal_cb(int, void *);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
+static void	run_end(struct run *);
 static int	run_finish(struct run *, int, int, int, const char *);
 static int	run_execute(const struct run_cmd *, int, const char *,
 		    const struct config *);
@@ -751,7 +759,7 @@ run_store_meta(const struct run *r, const struct run_cmd *cmd,
 	m->argv = cmd->argv;
 	m->cwd = cmd->cwd;
 	m->envp = cmd->envp;
-	m->pid = r->pid;
+	m->pid = proc_pid(r->proc);
 	m->started = r->started_wall;
 	m->state = (char *)"running";
 }
@@ -870,51 +878,46 @@ run_check_done(struct run *r)
 		loop_stop(r->loop);
 }
 
-/*
- * Send sig to the child's process group and to what left it (its cgroup
- * now, or a scan for its marker; a SIGKILL scan again while one finds
- * something).
- */
-static void
-run_signal(struct run *r, int sig)
-{
-	kill(-r->pid, sig);
-	cgroup_job_signal(r->cgj, sig);
-	while (cgroup_flush(r->cg))
-		/* bounded: cgroup.c's rounds */;
-}
+/* What the child's supervision tells the run (proc.h). */
+static const struct proc_cbs run_proc_cbs = {
+	.exited = run_exited_cb,
+	.killed = run_killed_cb,
+};
 
 /*
  * Tell all of the child (its group and its containment) to stop with
- * sig; SIGKILL follows after the grace.  Called again while stopping, it
- * sends SIGKILL now.
+ * sig; SIGKILL follows after the grace (proc_stop()).  Called again while
+ * stopping, it sends SIGKILL now.
  */
 static void
 run_stop(struct run *r, int sig)
 {
-	if (r->pid <= 0)
+	if (r->proc == NULL || proc_pid(r->proc) <= 0)
 		return;
 	if (r->stopping) {
-		if (!r->killed)
-			run_grace_cb(r);
+		if (!r->killed) {
+			proc_kill(r->proc);
+			run_killed(r);
+		}
 		return;
 	}
 	r->stopping = 1;
-	run_signal(r, sig);
-	r->grace_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
-	    run_grace_cb, r);
+	proc_stop(r->proc, sig, r->cmd->grace_ms);
 }
 
-/* The grace is over: SIGKILL all of it, then wait a little for EOF. */
+/* The grace is over and SIGKILL sent (proc_stop()'s): see run_killed(). */
 static void
-run_grace_cb(void *arg)
+run_killed_cb(struct proc *p, void *arg)
 {
-	struct run	*r = arg;
+	(void)p;
+	run_killed(arg);
+}
 
-	loop_cancel_timer(r->loop, r->grace_timer);
-	r->grace_timer = 0;
+/* SIGKILL went to all of it: wait a little for EOF. */
+static void
+run_killed(struct run *r)
+{
 	r->killed = 1;
-	run_signal(r, SIGKILL);
 	r->drain_timer = loop_add_timer(r->loop, RUN_DRAIN_MS, run_drain_cb,
 	    r);
 }
@@ -991,25 +994,22 @@ run_timeout_cb(void *arg)
 }
 
 /*
- * SIGCHLD: has the leader exited?  It is left a zombie (WNOWAIT) until the
- * end.  What it wrote is read at once; a pipe still open after that is
- * held by something it left behind, which is then stopped, or waits for
- * our reader.  The timeout stays: it bounds passing the output on.
+ * The leader has exited (the reaper's exited callback); it is held a
+ * zombie (proc_hold()) until the end.  What it wrote is read at once; a
+ * pipe still open after that is held by something it left behind, which
+ * is then stopped, or waits for our reader.  The timeout stays: it
+ * bounds passing the output on.
  */
 static void
-run_sigchld_cb(int signo, void *arg)
+run_exited_cb(struct proc *p, int status, void *arg)
 {
 	struct run	*r = arg;
-	siginfo_t	 si;
 
-	(void)signo;
-	if (r->exited || r->pid <= 0)
-		return;
-	memset(&si, 0, sizeof si);
-	if (waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOHANG | WNOWAIT) !=
-	    0 || si.si_pid != r->pid)
+	(void)p;
+	if (r->exited)
 		return;
 	r->exited = 1;
+	r->status = status;
 	r->ended = loop_now_ms();
 	run_stream_read(&r->out, RUN_READS_PER_TURN);
 	run_stream_read(&r->err, RUN_READS_PER_TURN);
@@ -1063,9 +1063,9 @@ run_signal_cb(int signo, void *arg)
 }
 
 /*
- * Watch SIGCHLD, and SIGINT, SIGTERM and SIGHUP unless they were ignored
- * when we started (nohup, a shell's background job): those stay ignored.
- * All four are unblocked, whatever mask we inherited.
+ * Watch SIGINT, SIGTERM and SIGHUP unless they were ignored when we
+ * started (nohup, a shell's background job): those stay ignored.  They
+ * and SIGCHLD (the reaper's) are unblocked, whatever mask we inherited.
  */
 static void
 run_watch_signals(struct run *r)
@@ -1077,7 +1077,6 @@ run_watch_signals(struct run *r)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	loop_watch_signal(r->loop, SIGCHLD, run_sigchld_cb, r);
 	for (i = 0; i < sizeof stops / sizeof stops[0]; i++) {
 		sigaddset(&set, stops[i]);
 		if (sigaction(stops[i], NULL, &old) == 0 &&
@@ -1097,28 +1096,22 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 {
 	struct pty_spec		 spec;
 	struct pty_child	 child;
-	char			**env;
 	int64_t			 ms;
-	int			 rc;
 
-	env = cgroup_job_env(r->cgj, cmd->envp);
 	memset(&spec, 0, sizeof spec);
 	spec.path = cmd->path;
 	spec.argv = cmd->argv;
-	spec.envp = env;
+	spec.envp = cmd->envp;
 	spec.cwd = cmd->cwd;
 	spec.no_pty = 1;
 	spec.split_stderr = 1;
 	spec.null_stdin = cmd->input == NULL;
-	spec.cgroup_procs = cgroup_job_procs_fd(r->cgj);
-	rc = pty_spawn(&spec, &child, cause);
-	free(env);
-	if (rc != 0)
+	r->proc = proc_new(r->reaper, r->cg, 0, &run_proc_cbs, r);
+	proc_hold(r->proc);
+	if (proc_spawn(r->proc, &spec, &child, cause) != 0)
 		return -1;
-	cgroup_job_started(r->cgj, child.pid);
 
 	/* The fds are ours from here; the struct is not kept. */
-	r->pid = child.pid;
 	r->exec_errno = child.exec_errno;
 	r->out.fd = child.out_fd;
 	r->err.fd = child.err_fd;
@@ -1140,6 +1133,26 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 		    r);
 	}
 	return 0;
+}
+
+/*
+ * After the loop: nothing the child started outlives the run.  Its group
+ * and its containment get SIGKILL while the held leader still keeps the
+ * group's id (cgroup_kill_all() waits for this run's cgroups and scans
+ * for its marker), then proc_finish() reaps the leader and what of its
+ * group is ours, and whatever was reparented to us, the subreaper, is
+ * killed and reaped (proc_kill_strays()).  A leader whose exit was not
+ * seen (the loop failed) is waited for, for its status.
+ */
+static void
+run_end(struct run *r)
+{
+	proc_kill(r->proc);
+	cgroup_kill_all(r->cg);
+	if (!r->exited)
+		(void)child_wait(proc_pid(r->proc), RUN_END_MS, &r->status);
+	(void)proc_finish(r->proc, 0, RUN_END_MS, RUN_END_MS);
+	proc_kill_strays();
 }
 
 /*
@@ -1243,7 +1256,7 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 {
 	struct run	 r;
 	char		*why = NULL;
-	int		 status = 0, spawned, rc;
+	int		 spawned, rc;
 
 	memset(&r, 0, sizeof r);
 	r.cmd = cmd;
@@ -1263,9 +1276,10 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 
 	/* Before the child exists, so no SIGCHLD or orphan is missed. */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	r.reaper = proc_reaper_new(r.loop);
 	run_watch_signals(&r);
 	r.cg = cgroup_new(cgroup_env_flags());
-	r.cgj = cgroup_job_new(r.cg, 0);
+	proc_reaper_set_cgroup(r.reaper, r.cg);
 
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
@@ -1278,27 +1292,20 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		}
 		loop_cancel_timer(r.loop, r.timeout_timer);
 		loop_cancel_timer(r.loop, r.linger_timer);
-		loop_cancel_timer(r.loop, r.grace_timer);
 		loop_cancel_timer(r.loop, r.drain_timer);
 		loop_cancel_timer(r.loop, r.flush_timer);
 		run_input_close(&r);
 		run_stream_abandon(&r.out);
 		run_stream_abandon(&r.err);
-		/*
-		 * Nothing it started outlives the run: its group, its
-		 * containment, and whatever was reparented to us.
-		 */
-		kill(-r.pid, SIGKILL);
-		cgroup_kill_all(r.cg);
-		while (waitpid(r.pid, &status, 0) == -1 && errno == EINTR)
-			/* nothing */;
-		jobtable_kill_strays();
+		run_end(&r);
 	}
-	cgroup_job_release(r.cgj);
-	cgroup_free(r.cg);
+	proc_free(r.proc);
 	r.out.to = r.err.to = NULL;	/* only the report is left */
-	run_store_end(&r, cmd, spawned, status);
-	rc = run_finish(&r, json, spawned, status, why);
+	run_store_end(&r, cmd, spawned, r.status);
+	rc = run_finish(&r, json, spawned, r.status, why);
+	/* The reaper watches the loop's SIGCHLD, and its timer r.cg. */
+	proc_reaper_free(r.reaper);
+	cgroup_free(r.cg);
 	outq_free(r.out_to);
 	outq_free(r.err_to);
 	loop_free(r.loop);
