@@ -327,25 +327,41 @@ read_pid(const char *dir, const char *name)
 	return (pid_t)pid;
 }
 
+/*
+ * Return the state letter of pid ('Z' for a zombie), its parent in
+ * *ppid, or 0 when it is gone.
+ */
+static int
+proc_state(pid_t pid, long *ppid)
+{
+	char	 path[64], buf[512], *p, state;
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID ...": the state follows the last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %c %ld", &state, ppid) != 2)
+		return 0;
+	return state;
+}
+
 /* Return 1 once pid is gone or a zombie (within 10 s), else 0. */
 static int
 is_dead(pid_t pid)
 {
-	char		 path[64], buf[512], *p;
 	long long	 end = now_ms() + 10000;
-	FILE		*f;
-	size_t		 n;
+	long		 ppid;
+	int		 state;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	while (now_ms() < end) {
-		if ((f = fopen(path, "r")) == NULL)
-			return 1;
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		/* "PID (COMM) STATE ...": the state follows the last ')'. */
-		if ((p = strrchr(buf, ')')) != NULL && (p[2] == 'Z' ||
-		    p[2] == 'X'))
+		state = proc_state(pid, &ppid);
+		if (state == 0 || state == 'Z' || state == 'X')
 			return 1;
 		usleep(20000);
 	}
@@ -1401,30 +1417,6 @@ START_TEST(test_help)
 	res_free(&r);
 }
 END_TEST
-
-/*
- * Return the state letter of pid ('Z' for a zombie), its parent in
- * *ppid, or 0 when it is gone.
- */
-static int
-proc_state(pid_t pid, long *ppid)
-{
-	char	 path[64], buf[512], *p, state;
-	FILE	*f;
-	size_t	 n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "PID (COMM) STATE PPID ...": the state follows the last ')'. */
-	if ((p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %ld", &state, ppid) != 2)
-		return 0;
-	return state;
-}
 
 /*
  * While what the leader left holds the output (the linger grace, 60 s
