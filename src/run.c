@@ -927,11 +927,11 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		run_stream_abandon(&r.err);
 		run_end(&r);
 	}
-	proc_free(r.proc);
 	r.out.to = r.err.to = NULL;	/* only the report is left */
 	run_store_end(&r, cmd, spawned, r.status);
 	rc = run_finish(&r, json, spawned, r.status, why);
 	/* The reaper watches the loop's SIGCHLD, and its timer r.cg. */
+	proc_free(r.proc);
 	proc_reaper_free(r.reaper);
 	cgroup_free(r.cg);
 	outq_free(r.out_to);
