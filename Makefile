@@ -206,7 +206,8 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/cgroup.o \
 		     $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 		     $(B)/store-meta.o $(B)/store-sweep.o \
-		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
+		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ) \
+		     $(B)/tests/testproc.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
@@ -271,7 +272,8 @@ check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
 check_cliopt_OBJS = $(BASE_OBJS) $(B)/cliopt.o
 check_utf8_OBJS    = $(BASE_OBJS)
-check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o
+check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o \
+		     $(B)/tests/testproc.o
 check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o

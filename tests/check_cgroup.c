@@ -29,6 +29,7 @@
 
 #include "cgroup.h"
 #include "skip.h"
+#include "testproc.h"
 
 /* A child of the test: its pid, and whether it was waited for. */
 struct kid {
@@ -122,28 +123,9 @@ kid_signal(const struct kid *k)
 static unsigned long long
 start_time(pid_t pid)
 {
-	char			 path[64], buf[1024], *p;
-	unsigned long long	 v = 0;
-	int			 fd, i;
-	ssize_t			 n;
+	struct testproc_stat	st;
 
-	if (pid == 0)
-		snprintf(path, sizeof path, "/proc/self/stat");
-	else
-		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	for (i = 2; p != NULL && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p != NULL)
-		v = strtoull(p + 1, NULL, 10);
-	return v;
+	return testproc_stat(pid, &st) == 0 ? st.start : 0;
 }
 
 /* Return the id of this process's PID namespace (its inode). */
@@ -759,17 +741,9 @@ static int
 pid_lives(pid_t pid, int ms)
 {
 	long long	end = now_ms() + ms;
-	char		path[64], buf[512], *p;
-	FILE		*f;
 
 	do {
-		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-		if ((f = fopen(path, "r")) == NULL)
-			return 0;
-		p = fgets(buf, sizeof buf, f);
-		fclose(f);
-		if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
-		    p[2] == 'Z' || p[2] == 'X')
+		if (testproc_dead(pid))
 			return 0;
 		usleep(20000);
 	} while (now_ms() < end);

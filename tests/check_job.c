@@ -42,6 +42,7 @@
 #include "jobtable.h"
 #include "loop.h"
 #include "store.h"
+#include "testproc.h"
 #include "ttywait.h"
 #include "vt.h"
 #include "waitstatus.h"
@@ -464,31 +465,11 @@ assert_text_line(const struct job *job, const char *want)
 	}
 }
 
-/* Return whether pid is gone: no such process, or a zombie. */
-static int
-pid_gone(pid_t pid)
-{
-	char	path[64], buf[512], *p;
-	FILE	*f;
-	size_t	 n;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 1;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the state follows the last ')'. */
-	if ((p = strrchr(buf, ')')) == NULL || p[1] == '\0')
-		return 1;
-	return p[2] == 'Z' || p[2] == 'X';
-}
-
 /* Whether the pid pointed to is gone. */
 static int
 pid_gone_cond(void *arg)
 {
-	return pid_gone(*(pid_t *)arg);
+	return testproc_dead(*(pid_t *)arg);
 }
 
 /* Read a whole file into a new string; *len gets its length. */
@@ -757,7 +738,7 @@ START_TEST(test_kill_background_child)
 	free(s);
 	ck_assert_int_gt(bg, 1);
 	ck_assert_int_ne(bg, job_pid(job));
-	ck_assert(!pid_gone(bg));
+	ck_assert(!testproc_dead(bg));
 
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
 	wait_done(job);
@@ -794,7 +775,7 @@ START_TEST(test_kill_grace_after_removal)
 	bg = (pid_t)atol(s);
 	free(s);
 	ck_assert_int_gt(bg, 1);
-	ck_assert(!pid_gone(bg));
+	ck_assert(!testproc_dead(bg));
 
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
 	ck_assert_msg(run_until(pid_gone_cond, &bg, 3000),

@@ -327,41 +327,14 @@ read_pid(const char *dir, const char *name)
 	return (pid_t)pid;
 }
 
-/*
- * Return the state letter of pid ('Z' for a zombie), its parent in
- * *ppid, or 0 when it is gone.
- */
-static int
-proc_state(pid_t pid, long *ppid)
-{
-	char	 path[64], buf[512], *p, state;
-	FILE	*f;
-	size_t	 n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "PID (COMM) STATE PPID ...": the state follows the last ')'. */
-	if ((p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %ld", &state, ppid) != 2)
-		return 0;
-	return state;
-}
-
 /* Return 1 once pid is gone or a zombie (within 10 s), else 0. */
 static int
 is_dead(pid_t pid)
 {
-	long long	 end = now_ms() + 10000;
-	long		 ppid;
-	int		 state;
+	long long	end = now_ms() + 10000;
 
 	while (now_ms() < end) {
-		state = proc_state(pid, &ppid);
-		if (state == 0 || state == 'Z' || state == 'X')
+		if (testproc_dead(pid))
 			return 1;
 		usleep(20000);
 	}
@@ -1451,7 +1424,7 @@ START_TEST(test_leader_held_while_lingering)
 	jd_start_v(&p, args);
 	leader = read_pid(dir, "pid");
 	end = now_ms() + WAIT_MS / 2;
-	while ((state = proc_state(leader, &ppid)) != 0 && state != 'Z' &&
+	while ((state = testproc_state(leader, &ppid)) != 0 && state != 'Z' &&
 	    now_ms() < end)
 		usleep(10000);
 	ck_assert_msg(state == 'Z' && ppid == (long)p.pid, "the leader %d "

@@ -1,5 +1,6 @@
 /*
- * testproc: processes found by their command line (see testproc.h).
+ * testproc: processes found by their command line, and the one reader of
+ * /proc/PID/stat (see testproc.h).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -11,6 +12,69 @@
 #include <check.h>
 
 #include "testproc.h"
+
+/*
+ * Read pid's /proc/PID/stat (0: this process's) into *st: 0, or -1 when
+ * there is no such process (or its line cannot be read).  The command
+ * name, in parentheses, may hold anything: the fields after it are
+ * counted from its last ')'.
+ */
+int
+testproc_stat(pid_t pid, struct testproc_stat *st)
+{
+	char	 path[64], buf[1024], *p, state;
+	ssize_t	 n;
+	int	 fd, i;
+
+	if (pid == 0)
+		snprintf(path, sizeof path, "/proc/self/stat");
+	else
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID PGRP SID TTY ... START (22) ...". */
+	memset(st, 0, sizeof *st);
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' ||
+	    sscanf(p + 2, "%c %ld %ld %ld %ld", &state, &st->ppid, &st->pgrp,
+	    &st->sid, &st->tty) != 5)
+		return -1;
+	st->state = (unsigned char)state;
+	for (i = 2; p != NULL && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p != NULL)
+		st->start = strtoull(p + 1, NULL, 10);
+	return 0;
+}
+
+/*
+ * Return pid's state letter ('Z' for a zombie), its parent in *ppid
+ * unless ppid is NULL, or 0 when it is gone.
+ */
+int
+testproc_state(pid_t pid, long *ppid)
+{
+	struct testproc_stat	st;
+
+	if (testproc_stat(pid, &st) == -1)
+		return 0;
+	if (ppid != NULL)
+		*ppid = st.ppid;
+	return st.state;
+}
+
+/* Return whether pid is dead: gone, or a zombie (or dead, 'X'). */
+int
+testproc_dead(pid_t pid)
+{
+	int	state = testproc_state(pid, NULL);
+
+	return state == 0 || state == 'Z' || state == 'X';
+}
 
 /*
  * Call each(pid, cmdline, len, arg) for every process of /proc with its
