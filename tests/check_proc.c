@@ -8,8 +8,13 @@
  * escapees are reached by the marker and by a cgroup (as root, where one
  * can be made: a "SKIP: " line otherwise); proc_release() kills what is
  * left in the containment; proc_finish() stops and waits without the
- * loop.  The test process is a child subreaper, as a deck is.
+ * loop.  A held leader (proc_hold()) is told exited but stays a zombie
+ * of ours until proc_finish() while the reaper reaps the others by pid,
+ * and, where /proc lists no child (hidden in a mount namespace of the
+ * test's, as root), by waitpid(-1) all the same.  The test process is a
+ * child subreaper, as a deck is.
  */
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -17,6 +22,7 @@
 #include <check.h>
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +226,67 @@ wait_sleep(const char *arg)
 		ck_assert_msg(loop_now_ms() < end, "sleep %s never ran", arg);
 		usleep(10000);
 	}
+}
+
+/*
+ * Return whether pid is a child of ours that has exited and is not
+ * reaped yet (waitid() with WNOWAIT leaves it so).
+ */
+static int
+is_zombie_child(pid_t pid)
+{
+	siginfo_t	si;
+
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) ==
+	    0 && si.si_pid == pid;
+}
+
+/* Return whether pid is no child of ours any more: it was reaped. */
+static int
+is_reaped(pid_t pid)
+{
+	siginfo_t	si;
+
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) ==
+	    -1 && errno == ECHILD;
+}
+
+/* Run loop turns until the reaper has reaped pid, within WAIT_MS. */
+static void
+run_until_reaped(pid_t pid)
+{
+	int64_t	end = loop_now_ms() + WAIT_MS;
+
+	while (!is_reaped(pid)) {
+		ck_assert_msg(loop_now_ms() < end, "%ld was not reaped",
+		    (long)pid);
+		ck_assert_int_ge(loop_run_once(loop, 20), 0);
+	}
+}
+
+/* Start `sleep arg` as a child nobody supervises (a stray); its pid. */
+static pid_t
+start_stray(const char *arg)
+{
+	struct pty_spec		 spec;
+	struct pty_child	 child;
+	char			*argv[3], *cause = NULL;
+
+	argv[0] = "sleep";
+	argv[1] = (char *)arg;
+	argv[2] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.path = "sleep";
+	spec.argv = argv;
+	spec.envp = environ;
+	spec.no_pty = 1;
+	spec.null_stdin = 1;
+	spec.null_output = 1;
+	if (pty_spawn(&spec, &child, &cause) != 0)
+		ck_abort_msg("pty_spawn: %s", cause);
+	return child.pid;
 }
 
 /*
@@ -465,6 +532,120 @@ START_TEST(test_finish)
 }
 END_TEST
 
+/*
+ * A held leader is told exited and stays a zombie of ours (state Z, its
+ * parent this process) while the other children of the reaper, a
+ * supervised one and a stray, are reaped as they end; proc_finish() then
+ * reaps it.
+ */
+START_TEST(test_hold_zombie)
+{
+	struct seen	 s = { 0 }, t = { 0 };
+	struct proc	*p, *q;
+	pid_t		 pid, qpid, stray;
+	long		 ppid = 0;
+	int		 state;
+
+	p = proc_new(reaper, NULL, 0, &cbs, &s);
+	proc_hold(p);
+	start(p, "exit 3", 0);
+	pid = proc_pid(p);
+	q = proc_new(reaper, NULL, 0, &cbs, &t);
+	start(q, "exec sleep 7111", 0);
+	qpid = proc_pid(q);
+	stray = start_stray("7112");
+	run_until(&s.exited);
+	ck_assert(WIFEXITED(s.status));
+	ck_assert_int_eq(WEXITSTATUS(s.status), 3);
+	ck_assert_int_eq(proc_reaped(p), 1);
+	state = testproc_state(pid, &ppid);
+	ck_assert_msg(state == 'Z', "the held leader %ld: state %c, not Z",
+	    (long)pid, state == 0 ? '-' : state);
+	ck_assert_int_eq(ppid, (long)getpid());
+	ck_assert(is_zombie_child(pid));
+
+	ck_assert_int_eq(kill(qpid, SIGKILL), 0);
+	run_until(&t.exited);
+	ck_assert(WIFSIGNALED(t.status));
+	ck_assert_int_eq(WTERMSIG(t.status), SIGKILL);
+	ck_assert(is_reaped(qpid));
+	ck_assert_int_eq(kill(stray, SIGKILL), 0);
+	run_until_reaped(stray);
+	proc_free(q);
+
+	/* Still held, its exit told once. */
+	ck_assert_int_eq(testproc_state(pid, NULL), 'Z');
+	ck_assert(is_zombie_child(pid));
+	ck_assert_int_eq(s.exited, 1);
+	ck_assert_int_eq(proc_finish(p, SIGTERM, WAIT_MS, WAIT_MS), 1);
+	ck_assert(is_reaped(pid));
+	ck_assert_int_eq(s.exited, 1);
+	proc_free(p);
+}
+END_TEST
+
+/*
+ * Where /proc lists no child (no children file: /proc hidden under a
+ * tmpfs in a mount namespace of the test's own), a leader held does not
+ * keep the reaper from reaping: a child that ends is reaped by
+ * waitpid(-1) (the held one's exit too, told once); once /proc lists
+ * children again, a leader held is kept a zombie again.
+ */
+START_TEST(test_hold_unlisted)
+{
+	struct seen	 s = { 0 }, t = { 0 };
+	struct proc	*p, *q;
+	pid_t		 pid, qpid, stray;
+
+	if (unshare(CLONE_NEWNS) == -1)
+		TEST_SKIP("no mount namespace: %s", strerror(errno));
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		TEST_SKIP("mounts not private: %s", strerror(errno));
+	p = proc_new(reaper, NULL, 0, &cbs, &s);
+	proc_hold(p);
+	start(p, "exec sleep 7113", 0);
+	pid = proc_pid(p);
+	q = proc_new(reaper, NULL, 0, &cbs, &t);
+	start(q, "exec sleep 7114", 0);
+	qpid = proc_pid(q);
+	stray = start_stray("7115");
+	ck_assert_int_eq(mount("none", "/proc", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(access("/proc/self/task", F_OK), -1);
+
+	ck_assert_int_eq(kill(qpid, SIGKILL), 0);
+	run_until(&t.exited);
+	ck_assert(is_reaped(qpid));
+	ck_assert_int_eq(kill(stray, SIGKILL), 0);
+	run_until_reaped(stray);
+	ck_assert_int_eq(s.exited, 0);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	run_until(&s.exited);
+	ck_assert(WIFSIGNALED(s.status));
+	ck_assert_int_eq(WTERMSIG(s.status), SIGKILL);
+	run_until_reaped(pid);
+	ck_assert_int_eq(s.exited, 1);
+
+	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
+	proc_free(q);
+	ck_assert_int_eq(proc_finish(p, 0, WAIT_MS, WAIT_MS), 1);
+	ck_assert_int_eq(s.exited, 1);
+	proc_free(p);
+
+	/* Listed again, a leader held is kept again. */
+	memset(&s, 0, sizeof s);
+	p = proc_new(reaper, NULL, 0, &cbs, &s);
+	proc_hold(p);
+	start(p, "exit 0", 0);
+	pid = proc_pid(p);
+	run_until(&s.exited);
+	ck_assert_msg(is_zombie_child(pid), "the held leader %ld was reaped",
+	    (long)pid);
+	ck_assert_int_eq(proc_finish(p, 0, WAIT_MS, WAIT_MS), 1);
+	ck_assert(is_reaped(pid));
+	proc_free(p);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 proc_suite(void)
@@ -484,6 +665,8 @@ proc_suite(void)
 	tcase_add_loop_test(tc, test_escapees, 0, 2);
 	tcase_add_test(tc, test_free_unheard);
 	tcase_add_test(tc, test_finish);
+	tcase_add_test(tc, test_hold_zombie);
+	tcase_add_test(tc, test_hold_unlisted);
 	suite_add_tcase(s, tc);
 	return s;
 }
