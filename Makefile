@@ -189,7 +189,7 @@ STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
 	     $(B)/rawtext.o
 check_loop_OBJS	   = $(BASE_OBJS) $(B)/loop.o
-check_child_OBJS   = $(BASE_OBJS) $(B)/child.o
+check_child_OBJS   = $(BASE_OBJS) $(B)/child.o $(B)/tests/testproc.o
 check_pty_OBJS	   = $(BASE_OBJS) $(B)/child.o $(B)/pty.o $(B)/cgroup.o
 check_vt_OBJS	   = $(BASE_OBJS) $(VT_OBJS)
 # The emulator's byte filter alone, through src/vt-filter.h.

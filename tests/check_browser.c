@@ -174,31 +174,21 @@ struct proc {
 static int
 procs_read(struct proc *ps, int max)
 {
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[300], buf[1024], *p;
-	ssize_t		 len;
-	int		 fd, n = 0;
+	struct testproc_stat	 st;
+	struct dirent		*de;
+	DIR			*d;
+	int			 n = 0;
 
 	if ((d = opendir("/proc")) == NULL)
 		return -1;
 	while ((de = readdir(d)) != NULL && n < max) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		if (testproc_stat((pid_t)atol(de->d_name), &st) == -1)
 			continue;
-		len = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "PID (COMM) S PPID ...": COMM may hold anything. */
-		if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
-			continue;
-		ps[n].pid = atoi(buf);
-		ps[n].zombie = p[2] == 'Z' || p[2] == 'X';
-		ps[n].ppid = atoi(p + 4);
+		ps[n].pid = (pid_t)atol(de->d_name);
+		ps[n].zombie = st.state == 'Z' || st.state == 'X';
+		ps[n].ppid = (pid_t)st.ppid;
 		n++;
 	}
 	closedir(d);
@@ -801,12 +791,10 @@ END_TEST
 static void
 dead_token(char *buf, size_t size)
 {
-	char		 path[64], stat[1024], *p;
-	FILE		*f;
-	size_t		 n;
-	pid_t		 pid;
-	int		 fds[2], field;
-	char		 c;
+	struct testproc_stat	 st;
+	pid_t			 pid;
+	int			 fds[2];
+	char			 c;
 
 	ck_assert_int_eq(pipe(fds), 0);
 	if ((pid = fork()) == 0) {
@@ -817,20 +805,10 @@ dead_token(char *buf, size_t size)
 	}
 	ck_assert_int_gt(pid, 0);
 	close(fds[0]);
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	ck_assert_ptr_nonnull(f = fopen(path, "r"));
-	n = fread(stat, 1, sizeof stat - 1, f);
-	fclose(f);
-	stat[n] = '\0';
-	/* Field 22, the start time, counted from the last ')'. */
-	p = strrchr(stat, ')');
-	for (field = 2; field < 22 && p != NULL; field++)
-		p = strchr(p + 1, ' ');
-	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(testproc_stat(pid, &st), 0);
 	close(fds[1]);
 	waitpid(pid, NULL, 0);
-	snprintf(buf, size, "jobdeck.%ld.%llu", (long)pid,
-	    strtoull(p + 1, NULL, 10));
+	snprintf(buf, size, "jobdeck.%ld.%llu", (long)pid, st.start);
 }
 
 /* Make dir/name a directory holding a file, a/b/f, and a link to to. */

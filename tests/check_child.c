@@ -28,6 +28,7 @@
 
 #include "child.h"
 #include "skip.h"
+#include "testproc.h"
 
 /* openpty() is libutil's; our include/pty.h shadows the system's. */
 int	openpty(int *, int *, char *, const struct termios *,
@@ -174,18 +175,13 @@ status_mask(pid_t pid, const char *name)
 static void
 stat_ids(pid_t pid, long *pgrp, long *sid, long *tty)
 {
-	FILE	*f;
-	char	 path[64], buf[1024], *p;
+	struct testproc_stat	st;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "re");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
-	fclose(f);
-	p = strrchr(buf, ')');
-	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(sscanf(p + 2, "%*c %*d %ld %ld %ld", pgrp, sid, tty),
-	    3);
+	ck_assert_msg(testproc_stat(pid, &st) == 0, "no /proc/%ld/stat",
+	    (long)pid);
+	*pgrp = st.pgrp;
+	*sid = st.sid;
+	*tty = st.tty;
 }
 
 /*
