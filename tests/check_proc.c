@@ -266,19 +266,16 @@ run_until_reaped(pid_t pid)
 	}
 }
 
-/* Start `sleep arg` as a child nobody supervises (a stray); its pid. */
+/* Start argv (argv[0] looked for in PATH) as a child nobody supervises. */
 static pid_t
-start_stray(const char *arg)
+start_stray(char *argv[])
 {
 	struct pty_spec		 spec;
 	struct pty_child	 child;
-	char			*argv[3], *cause = NULL;
+	char			*cause = NULL;
 
-	argv[0] = "sleep";
-	argv[1] = (char *)arg;
-	argv[2] = NULL;
 	memset(&spec, 0, sizeof spec);
-	spec.path = "sleep";
+	spec.path = argv[0];
 	spec.argv = argv;
 	spec.envp = environ;
 	spec.no_pty = 1;
@@ -289,38 +286,39 @@ start_stray(const char *arg)
 	return child.pid;
 }
 
+/* Make a process told to s, held if hold, and start sh -c script as it. */
+static struct proc *
+start_told(struct seen *s, int hold, const char *script)
+{
+	struct proc	*p;
+
+	p = proc_new(reaper, NULL, 0, &cbs, s);
+	if (hold)
+		proc_hold(p);
+	start(p, script, 0);
+	return p;
+}
+
 /*
  * A leader's exit is told with its status; a child nobody supervises is
  * reaped by the same reaper, unheard.
  */
 START_TEST(test_exited_status)
 {
-	struct pty_spec		 spec;
-	struct pty_child	 child;
-	struct seen		 s = { 0 };
-	struct proc		*p;
-	char			*argv[] = { "true", NULL }, *cause = NULL;
+	struct seen	 s = { 0 };
+	struct proc	*p;
+	char		*argv[] = { "true", NULL };
+	pid_t		 stray;
 
-	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	start(p, "exit 7", 0);
-	memset(&spec, 0, sizeof spec);
-	spec.path = "true";
-	spec.argv = argv;
-	spec.envp = environ;
-	spec.no_pty = 1;
-	spec.null_stdin = 1;
-	spec.null_output = 1;
-	ck_assert_int_eq(pty_spawn(&spec, &child, &cause), 0);
+	p = start_told(&s, 0, "exit 7");
+	stray = start_stray(argv);
 	run_until(&s.exited);
 	ck_assert_int_eq(s.exited, 1);
 	ck_assert(WIFEXITED(s.status));
 	ck_assert_int_eq(WEXITSTATUS(s.status), 7);
 	ck_assert_int_eq(proc_reaped(p), 1);
 	/* The stray is reaped too, now or on a turn to come. */
-	while (waitpid(child.pid, NULL, WNOHANG) == 0)
-		ck_assert_int_ge(loop_run_once(loop, 20), 0);
-	ck_assert_int_eq(waitpid(child.pid, NULL, WNOHANG), -1);
-	ck_assert_int_eq(errno, ECHILD);
+	run_until_reaped(stray);
 	proc_free(p);
 }
 END_TEST
@@ -545,15 +543,13 @@ START_TEST(test_hold_zombie)
 	pid_t		 pid, qpid, stray;
 	long		 ppid = 0;
 	int		 state;
+	char		*argv[] = { "sleep", "7112", NULL };
 
-	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	proc_hold(p);
-	start(p, "exit 3", 0);
+	p = start_told(&s, 1, "exit 3");
 	pid = proc_pid(p);
-	q = proc_new(reaper, NULL, 0, &cbs, &t);
-	start(q, "exec sleep 7111", 0);
+	q = start_told(&t, 0, "exec sleep 7111");
 	qpid = proc_pid(q);
-	stray = start_stray("7112");
+	stray = start_stray(argv);
 	run_until(&s.exited);
 	ck_assert(WIFEXITED(s.status));
 	ck_assert_int_eq(WEXITSTATUS(s.status), 3);
@@ -596,19 +592,17 @@ START_TEST(test_hold_unlisted)
 	struct seen	 s = { 0 }, t = { 0 };
 	struct proc	*p, *q;
 	pid_t		 pid, qpid, stray;
+	char		*argv[] = { "sleep", "7115", NULL };
 
 	if (unshare(CLONE_NEWNS) == -1)
 		TEST_SKIP("no mount namespace: %s", strerror(errno));
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		TEST_SKIP("mounts not private: %s", strerror(errno));
-	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	proc_hold(p);
-	start(p, "exec sleep 7113", 0);
+	p = start_told(&s, 1, "exec sleep 7113");
 	pid = proc_pid(p);
-	q = proc_new(reaper, NULL, 0, &cbs, &t);
-	start(q, "exec sleep 7114", 0);
+	q = start_told(&t, 0, "exec sleep 7114");
 	qpid = proc_pid(q);
-	stray = start_stray("7115");
+	stray = start_stray(argv);
 	ck_assert_int_eq(mount("none", "/proc", "tmpfs", 0, NULL), 0);
 	ck_assert_int_eq(access("/proc/self/task", F_OK), -1);
 
@@ -633,9 +627,7 @@ START_TEST(test_hold_unlisted)
 
 	/* Listed again, a leader held is kept again. */
 	memset(&s, 0, sizeof s);
-	p = proc_new(reaper, NULL, 0, &cbs, &s);
-	proc_hold(p);
-	start(p, "exit 0", 0);
+	p = start_told(&s, 1, "exit 0");
 	pid = proc_pid(p);
 	run_until(&s.exited);
 	ck_assert_msg(is_zombie_child(pid), "the held leader %ld was reaped",
