@@ -113,13 +113,14 @@ LIB_SRCS = \
 	src/cmd-history.c \
 	src/cmd-grep.c \
 	src/cmd-wait.c \
+	src/cmd-sink.c \
 	src/cmd-stack.c \
 	src/cmd-browser.c \
 	src/ctl.c \
 	src/ctl-socket.c \
 	src/ctl-stream.c \
 	src/ctl-events.c \
-	src/ctl-wait.c \
+	src/ctl-sink.c \
 	src/ctl-client.c \
 	src/keys.c \
 	src/input.c \
@@ -205,7 +206,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
-		     $(B)/cmd-wait.o \
+		     $(B)/cmd-wait.o $(B)/cmd-sink.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
@@ -213,6 +214,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/tests/testnet.o
+# Commands that go on as tasks (wait, grep) on a recording sink.
+CHECK_SUITES += cmdsink
+check_cmdsink_OBJS = $(check_cmd_OBJS)
 # Keys that run commands: the command table under the bindings.
 CHECK_SUITES += cmdkeys
 check_cmdkeys_OBJS = $(check_cmd_OBJS)

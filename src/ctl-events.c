@@ -501,7 +501,6 @@ ctl_job_exited(struct job *job, void *arg)
 		    !(c->flags & CTL_DEAD))
 			ctl_follow_end(c);
 	}
-	ctl_waits_soon(ctl);
 }
 
 /* A job leaves the table: forget it everywhere, tell events clients. */
@@ -522,7 +521,6 @@ ctl_job_removed(struct job *job, void *arg)
 		    !(c->flags & CTL_DEAD))
 			ctl_follow_end(c);
 	}
-	ctl_waits_removed(ctl, job);
 	if (ctl->nevents == 0)
 		return;
 	ctl_event_begin(&jb, "removed", job_id(job));

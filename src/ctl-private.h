@@ -1,11 +1,13 @@
 /*
  * ctl-private.h: what the parts of the control socket's server share:
  * ctl.c (connections, requests, replies), ctl-socket.c (paths, locks,
- * binding), ctl-stream.c (log and grep streams), ctl-events.c (events and
- * their feeds) and ctl-wait.c (waits).  Nothing else includes it.
+ * binding), ctl-stream.c (log streams), ctl-events.c (events and
+ * their feeds) and ctl-sink.c (a connection as a command task's sink).
+ * Nothing else includes it.
  *
- * Ownership: a struct ctl owns its sockets, clients and feeds; a client
- * owns its buffers, its outq, its job reader, grep and waits.
+ * Ownership: a struct ctl owns its sockets, clients, feeds and tasks hub;
+ * a client owns its buffers, its outq, its job reader and its sink's
+ * task (wait, grep).
  */
 #ifndef JOBDECK_CTL_PRIVATE_H
 #define JOBDECK_CTL_PRIVATE_H
@@ -15,12 +17,11 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "cmdsink.h"
 #include "ctl.h"
 #include "store.h"
 #include "xmalloc.h"
 
-struct grep;
-struct grep_match;
 struct job_reader;
 struct outq;
 struct rawtext;
@@ -33,7 +34,6 @@ struct rawtext;
 #define CTL_FILL_MAX		65536	/* text read per flush */
 #define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
 #define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
-#define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
 
 /* What a command turned its client into. */
 enum ctl_stream {
@@ -41,20 +41,7 @@ enum ctl_stream {
 	CTL_STREAM_EVENTS,	/* events */
 	CTL_STREAM_LOGS,	/* logs: the output so far */
 	CTL_STREAM_FOLLOW,	/* logs --follow: until the job ends */
-	CTL_STREAM_GREP,	/* grep: matches as they are found */
-	CTL_STREAM_WAIT		/* wait: an answer when the jobs end */
-};
-
-/*
- * One job of a wait: until it ends, the job; then how it ended, said at
- * once (the job may leave the table before the others end).
- */
-struct ctl_wait {
-	struct job	*job;		/* NULL once it left the table */
-	int		 done;		/* the order it ended in, 0: not yet */
-	int		 code;		/* its exit status for the client */
-	char		*text;		/* "[3] web: failed (exit 2)" */
-	char		*json;		/* its job object, with --json */
+	CTL_STREAM_TASK		/* a command's task on the sink (wait, grep) */
 };
 
 struct ctl_client {
@@ -84,14 +71,8 @@ struct ctl_client {
 	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
 	struct store_mark	 mark;		/* not logged: emulator lines sent */
 	int		 nlines;	/* lines sent (JSON: commas) */
-	struct grep	*grep;		/* a grep stream's search */
-	uint64_t	 grep_timer;	/* its next step */
 	char		*tail;		/* sent after the last line */
-	struct ctl_wait	*waits;		/* a wait's jobs, as given */
-	int		 nwaits;
-	int		 ndone;		/* how many have ended */
-	int64_t		 wait_ms;	/* its time limit, 0: none */
-	uint64_t	 wait_timer;	/* ... armed */
+	struct cmd_sink	 sink;		/* a command's task writes here */
 
 #define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */
@@ -103,8 +84,7 @@ struct ctl_client {
 #define CTL_SENT	0x80	/* sent something since the keepalive tick */
 #define CTL_CLOSING	0x100	/* close once the output is sent */
 #define CTL_DEAD	0x200	/* socket closed: free at the next reap */
-#define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
-#define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
+#define CTL_WAIT	0x800	/* a quiet task (wait): keepalives */
 #define CTL_READ_ONLY	0x1000	/* came in on NAME.ro: may only look */
 #define CTL_LATER	0x2000	/* a session line: answers when it is done */
 #define CTL_STREAMING	0x4000	/* a stream: holds no short request's place */
@@ -150,9 +130,10 @@ struct ctl {
 	int			  alloc;
 	int			  nevents;	/* clients of events */
 	int			  nfollow;	/* clients of logs -f */
-	int			  nwait;	/* clients of wait */
+	int			  nwait;	/* clients of a quiet task */
 	struct ctl_feed		 *feeds;
 	int			  nfeeds;
+	struct cmd_tasks	 *tasks;	/* the clients' tasks, on jt */
 
 	uint64_t		  reap_timer;
 	uint64_t		  accept_timer;	/* out of fds: accept later */
@@ -160,7 +141,6 @@ struct ctl {
 	int64_t			  room_at;	/* ... at this time */
 	uint64_t		  keepalive_timer;
 	uint64_t		  partial_timer;
-	uint64_t		  wait_timer;	/* look at the waits after an end */
 };
 
 /* ctl.c: connections, requests, replies. */
@@ -170,6 +150,7 @@ void		 ctl_client_queue(struct ctl_client *, struct xbuf *);
 void		 ctl_client_drop(struct ctl_client *);
 void		 ctl_client_flush(struct ctl_client *);
 void		 ctl_client_send(struct ctl_client *, const char *, size_t);
+void		 ctl_client_watch(struct ctl_client *);
 void		 ctl_keepalive_start(struct ctl *);
 int		 ctl_count(const struct ctl *, int mask, int flags);
 
@@ -179,7 +160,7 @@ int		 ctl_lock(const char *path, char **cause);
 int		 ctl_bind(const char *name, struct ctl_sock *, char **cause);
 void		 ctl_unbind(struct ctl_sock *);
 
-/* ctl-stream.c: log and grep streams. */
+/* ctl-stream.c: log streams. */
 void		 ctl_buf_json_elements(struct xbuf *, int nsent, char **lines,
 		    int count);
 void		 ctl_stream_lines(struct ctl_client *, char **lines,
@@ -195,8 +176,6 @@ int		 ctl_cmd_follow(struct job *, void *, char **);
 int		 ctl_cmd_logs(struct job *, void *, char **);
 int		 ctl_cmd_logs_run(const char *, const char *, void *,
 		    char **);
-int		 ctl_cmd_grep(struct grep *, void *, char **);
-void		 ctl_grep_cb(void *);
 
 /* ctl-events.c: events and their feeds. */
 void		 ctl_buf_output_events(struct xbuf *, int, char **, int);
@@ -213,12 +192,9 @@ void		 ctl_job_output(struct job *, const char *, size_t, void *);
 void		 ctl_job_exited(struct job *, void *);
 void		 ctl_job_removed(struct job *, void *);
 
-/* ctl-wait.c: waits. */
-int		 ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
-void		 ctl_wait_free(struct ctl_client *);
-void		 ctl_wait_answer(struct ctl_client *, const char *, int);
-void		 ctl_waits_soon(struct ctl *);
-void		 ctl_wait_start(struct ctl_client *);
-void		 ctl_waits_removed(struct ctl *, struct job *);
+/* ctl-sink.c: a connection as a command task's sink. */
+void		 ctl_sink_init(struct ctl_client *);
+void		 ctl_sink_start(struct ctl_client *);
+void		 ctl_sink_drained(struct ctl_client *);
 
 #endif

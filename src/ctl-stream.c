@@ -1,6 +1,6 @@
 /*
  * ctl-stream.c: a client that became a stream of a job's output (logs,
- * logs --follow, logs RUN) or of grep's matches (ctl-private.h).
+ * logs --follow, logs RUN) (ctl-private.h).
  *
  * `logs` is not collected: the command hands the job over (the client's
  * logs and follow callbacks) and the client becomes a log stream.  The
@@ -26,7 +26,6 @@
 #include "ctl.h"
 #include "ctl-private.h"
 #include "debuglog.h"
-#include "grep.h"
 #include "job.h"
 #include "json.h"
 #include "loop.h"
@@ -464,121 +463,4 @@ ctl_cmd_logs_run(const char *dir, const char *run, void *arg, char **cause)
 	}
 	c->run = xstrdup(run);
 	return 0;
-}
-
-/* grep: the client streams the matches, and owns the search. */
-int
-ctl_cmd_grep(struct grep *g, void *arg, char **cause)
-{
-	struct ctl_client	*c = arg;
-
-	if (ctl_cmd_stream(c, CTL_STREAM_GREP, NULL, cause) != 0) {
-		grep_free(g);
-		return -1;
-	}
-	c->grep = g;
-	return 0;
-}
-
-/*
- * A match of a grep stream: "RUN [ID NAME]:LINE: text" (escaped), or a
- * JSON object on a line of its own.
- */
-static int
-ctl_grep_match(const struct grep_match *m, void *arg)
-{
-	struct ctl_client	*c = arg;
-	struct json_buf		 jb;
-	char			*line, *text;
-
-	if (c->json) {
-		json_init(&jb);
-		json_object_begin(&jb);
-		json_key(&jb, "run");
-		json_put_string(&jb, m->run);
-		json_key(&jb, "id");
-		json_put_int(&jb, m->meta != NULL ? m->meta->job : 0);
-		json_key(&jb, "name");
-		json_put_string(&jb, m->meta != NULL ? m->meta->name : NULL);
-		json_key(&jb, "line");
-		json_put_int(&jb, m->line + 1);
-		json_key(&jb, "time_ms");
-		json_put_int(&jb, m->time);
-		json_key(&jb, "text");
-		json_put_stringn(&jb, m->text, m->len);
-		json_key(&jb, "match");
-		json_array_begin(&jb);
-		json_put_int(&jb, (int64_t)m->so);
-		json_put_int(&jb, (int64_t)m->eo);
-		json_array_end(&jb);
-		json_object_end(&jb);
-		line = json_finish(&jb, NULL);
-		json_clear(&jb);
-	} else {
-		text = textesc_needed(m->text, m->len) ?
-		    textesc_visible(m->text, m->len) : xstrndup(m->text, m->len);
-		line = xprintf("%s [%d%s%s]:%lld: %s", m->run, m->meta != NULL ?
-		    m->meta->job : 0, m->meta != NULL && m->meta->name != NULL ?
-		    " " : "", m->meta != NULL && m->meta->name != NULL ?
-		    m->meta->name : "", (long long)m->line + 1, text);
-		free(text);
-	}
-	outq_add(c->out, line, strlen(line));
-	outq_add(c->out, "\n", 1);
-	free(line);
-	c->flags |= CTL_SENT;
-	return 0;
-}
-
-static const struct grep_cbs ctl_grep_cbs = {
-	.match = ctl_grep_match,
-};
-
-/*
- * A step of a grep stream: search on while less than CTL_STREAM_LOW
- * waits to be sent (else after the socket drains); at the end the exit
- * line: 0 when something matched, 1 when nothing did.  Damaged runs are
- * searched up to their damage, as grep_step() does, and told before it:
- * "\036error grep: " the first one's damage, "\036damaged N" how many.
- */
-void
-ctl_grep_cb(void *arg)
-{
-	struct ctl_client	*c = arg;
-	const char		*why;
-	char			 line[32], *text, *err;
-	int			 rc, damaged;
-
-	c->grep_timer = 0;
-	if ((c->flags & CTL_DEAD) || c->grep == NULL)
-		return;
-	if (ctl_client_pending(c) >= CTL_STREAM_LOW) {
-		c->flags |= CTL_GREP_WAIT;
-		return;
-	}
-	rc = grep_step(c->grep, CTL_GREP_BUDGET, &ctl_grep_cbs, c);
-	if (rc <= 0) {
-		if ((damaged = grep_damaged(c->grep, &why)) > 0) {
-			text = textesc_visible(why, strlen(why));
-			err = xprintf("%cerror grep: %s\n", CTL_CONTROL, text);
-			outq_add(c->out, err, strlen(err));
-			free(err);
-			free(text);
-			snprintf(line, sizeof line, "%cdamaged %d\n",
-			    CTL_CONTROL, damaged);
-			outq_add(c->out, line, strlen(line));
-		}
-		c->tail = xprintf("%cexit %d\n", CTL_CONTROL,
-		    grep_matches(c->grep) > 0 ? 0 : 1);
-		outq_add(c->out, c->tail, strlen(c->tail));
-		free(c->tail);
-		c->tail = NULL;
-		grep_free(c->grep);
-		c->grep = NULL;
-		c->flags |= CTL_CLOSING;
-	} else if (ctl_client_pending(c) < CTL_STREAM_LOW)
-		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
-	else
-		c->flags |= CTL_GREP_WAIT;
-	ctl_client_flush(c);
 }

@@ -1,8 +1,9 @@
 /*
  * ctl.c: the control socket's server (the protocol is in ctl.h): its
  * connections, their requests and replies.  The socket paths and locks
- * are ctl-socket.c, log and grep streams ctl-stream.c, the events feeds
- * ctl-events.c and waits ctl-wait.c; ctl-private.h holds what they share.
+ * are ctl-socket.c, log streams ctl-stream.c, the events feeds
+ * ctl-events.c and a connection as a command task's sink (wait, grep)
+ * ctl-sink.c; ctl-private.h holds what they share.
  *
  * The socket path and its directory are checked here for the client too.
  * ctl_listen() runs before the screen is taken: it finds out whether a
@@ -51,13 +52,11 @@
 #include "ctl.h"
 #include "ctl-private.h"
 #include "debuglog.h"
-#include "grep.h"
 #include "job.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
 #include "outq.h"
-#include "waitstatus.h"
 #include "session.h"
 
 
@@ -98,8 +97,6 @@ static const struct cmd_client ctl_cmd_client = {
 	.follow = ctl_cmd_follow,
 	.logs = ctl_cmd_logs,
 	.logs_run = ctl_cmd_logs_run,
-	.grep = ctl_cmd_grep,
-	.wait = ctl_cmd_wait,
 	.later = ctl_cmd_later,
 	.answered = ctl_cmd_answered,
 };
@@ -206,6 +203,7 @@ ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
 	ctl->cbs = cbs;
 	ctl->cbs_arg = arg;
 	ctl->jt_handle = jobtable_subscribe(ctl->jt, &ctl_jobtable_cbs, ctl);
+	ctl->tasks = cmd_tasks_new(ctl->jt, loop);
 	for (i = 0; i < CTL_SOCKS; i++)
 		loop_watch_fd(loop, ctl->socks[i].fd, POLLIN, ctl_accept_cb,
 		    ctl);
@@ -247,12 +245,8 @@ ctl_client_close(struct ctl_client *c)
 		loop_unwatch_fd(ctl->loop, c->fd);
 		if (c->req_timer != 0)
 			loop_cancel_timer(ctl->loop, c->req_timer);
-		if (c->grep_timer != 0)
-			loop_cancel_timer(ctl->loop, c->grep_timer);
 	}
-	if (ctl->loop != NULL && c->wait_timer != 0)
-		loop_cancel_timer(ctl->loop, c->wait_timer);
-	c->req_timer = c->grep_timer = c->wait_timer = 0;
+	c->req_timer = 0;
 	outq_close(c->out);
 	close(c->fd);
 	c->fd = -1;
@@ -273,6 +267,7 @@ ctl_client_close(struct ctl_client *c)
 static void
 ctl_client_free(struct ctl_client *c)
 {
+	cmd_sink_gone(&c->sink);
 	ctl_client_close(c);
 	xbuf_clear(&c->in);
 	outq_free(c->out);
@@ -280,11 +275,9 @@ ctl_client_free(struct ctl_client *c)
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
 	job_reader_close(c->reader);
-	grep_free(c->grep);
 	free(c->tail);
 	free(c->unread);
 	free(c->run);
-	ctl_wait_free(c);
 	free(c);
 }
 
@@ -336,7 +329,7 @@ ctl_client_drop(struct ctl_client *c)
  * is polled for the hangup alone: a Unix socket never has urgent data
  * (POLLPRI), and POLLHUP is always reported.
  */
-static void
+void
 ctl_client_watch(struct ctl_client *c)
 {
 	short	events = 0;
@@ -401,11 +394,9 @@ ctl_client_flush(struct ctl_client *c)
 		ctl_client_drop(c);
 		return;
 	}
-	if ((c->flags & CTL_GREP_WAIT) && ctl_client_pending(c) <
-	    CTL_STREAM_LOW) {
-		c->flags &= ~CTL_GREP_WAIT;
-		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
-	}
+	ctl_sink_drained(c);
+	if (c->flags & CTL_DEAD)
+		return;
 	if (ctl_client_pending(c) == 0 && (c->flags & CTL_CLOSING) &&
 	    !(c->flags & CTL_LOG)) {
 		ctl_client_drop(c);
@@ -704,6 +695,7 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			ctl_evict(idle);
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
+		ctl_sink_init(c);
 		c->fd = cfd;
 		c->exit = -1;
 		c->since = now;
@@ -883,6 +875,7 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	ctx = ctl->ctx;
 	ctx.arg = c;
 	ctx.json = c->json;
+	ctx.sink = &c->sink;
 	if (c->flags & CTL_READ_ONLY)
 		ctx.read_only = 1;
 	cmd_execute(&ctx, argc - first, argv + first);
@@ -956,14 +949,8 @@ ctl_client_reply(struct ctl_client *c, int failed)
 				ctl_feeds_start(ctl);
 			ctl_keepalive_start(ctl);
 			ctl_client_flush(c);
-		} else if (c->stream == CTL_STREAM_GREP) {
-			/* Like follow: the exit line at the end says it all. */
-			doc = xprintf("%cfollow\n", CTL_CONTROL);
-			outq_add(c->out, doc, strlen(doc));
-			free(doc);
-			ctl_grep_cb(c);
-		} else if (c->stream == CTL_STREAM_WAIT)
-			ctl_wait_start(c);
+		} else if (c->stream == CTL_STREAM_TASK)
+			ctl_sink_start(c);
 		else if (c->run != NULL)
 			ctl_stream_start_run(c);
 		else
@@ -1103,14 +1090,14 @@ ctl_free(struct ctl *ctl)
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
 		/* A wait cut short by the deck's end hears how things stand. */
-		if ((c->flags & CTL_WAIT) && !(c->flags & CTL_DEAD))
-			ctl_wait_answer(c, "the deck quit",
-			    WAITSTATUS_NOT_RUN);
+		if (!(c->flags & CTL_DEAD))
+			cmd_sink_stop(&c->sink, "the deck quit");
 		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
 			(void)outq_flush(c->out);
 		ctl_client_free(c);
 	}
 	free(ctl->clients);
+	cmd_tasks_free(ctl->tasks);
 	for (i = 0; i < ctl->nfeeds; i++)
 		ctl_feed_clear(&ctl->feeds[i]);
 	free(ctl->feeds);
@@ -1127,8 +1114,6 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
 		if (ctl->partial_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->partial_timer);
-		if (ctl->wait_timer != 0)
-			loop_cancel_timer(ctl->loop, ctl->wait_timer);
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);
