@@ -104,6 +104,7 @@ LIB_SRCS = \
 	src/jobtable-schedule.c \
 	src/cmd.c \
 	src/jobfield.c \
+	src/jobevent.c \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
@@ -202,7 +203,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
-		     $(B)/texttable.o $(B)/jobfield.o \
+		     $(B)/texttable.o $(B)/jobfield.o $(B)/jobevent.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
@@ -220,6 +221,10 @@ check_cmdsink_OBJS = $(check_cmd_OBJS)
 # Keys that run commands: the command table under the bindings.
 CHECK_SUITES += cmdkeys
 check_cmdkeys_OBJS = $(check_cmd_OBJS)
+# A job's events as JSON lines, on a real job and store lines.
+CHECK_SUITES += jobevent
+check_jobevent_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/jobevent.o \
+		     $(B)/texttable.o $(B)/tests/jsonread.o
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
 		     $(B)/tests/jsonread.o

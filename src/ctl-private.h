@@ -161,8 +161,6 @@ int		 ctl_bind(const char *name, struct ctl_sock *, char **cause);
 void		 ctl_unbind(struct ctl_sock *);
 
 /* ctl-stream.c: log streams. */
-void		 ctl_buf_json_elements(struct xbuf *, int nsent, char **lines,
-		    int count);
 void		 ctl_stream_lines(struct ctl_client *, char **lines,
 		    int count);
 void		 ctl_stream_open(struct ctl_client *, struct job *);
@@ -178,10 +176,6 @@ int		 ctl_cmd_logs_run(const char *, const char *, void *,
 		    char **);
 
 /* ctl-events.c: events and their feeds. */
-void		 ctl_buf_output_events(struct xbuf *, int, char **, int);
-void		 ctl_buf_store_events(struct xbuf *, int,
-		    const struct store_line *, int);
-char		*ctl_event_exited(struct job *, size_t *len);
 void		 ctl_feeds_start(struct ctl *);
 void		 ctl_feed_clear(struct ctl_feed *);
 struct ctl_feed	*ctl_feed(struct ctl *, struct job *, int);

@@ -27,6 +27,7 @@
 #include "ctl-private.h"
 #include "debuglog.h"
 #include "job.h"
+#include "jobevent.h"
 #include "json.h"
 #include "loop.h"
 #include "outq.h"
@@ -36,6 +37,29 @@
 
 
 static void	ctl_stream_end(struct ctl_client *);
+
+/*
+ * Append lines of a job's text to b as the elements of a JSON array, after
+ * nsent sent before: one writer for them all, its array's text without
+ * the brackets.
+ */
+static void
+ctl_buf_json_elements(struct xbuf *b, int nsent, char **lines, int count)
+{
+	struct json_buf	jb;
+	int		i;
+
+	if (count == 0)
+		return;
+	json_init(&jb);
+	json_array_begin(&jb);
+	for (i = 0; i < count; i++)
+		json_put_string(&jb, lines[i]);
+	if (nsent > 0)
+		xbuf_add(b, ",", 1);
+	xbuf_add(b, jb.data + 1, jb.len - 1);
+	json_clear(&jb);
+}
 
 /*
  * Append lines of a job's text to a log stream and free them: text lines,
@@ -62,7 +86,7 @@ ctl_stream_lines(struct ctl_client *c, char **lines, int count)
 			free(text);
 		}
 	} else if (c->stream == CTL_STREAM_FOLLOW)
-		ctl_buf_output_events(&b, c->job_id, lines, count);
+		jobevent_output_lines(&b, c->job_id, lines, count);
 	else
 		ctl_buf_json_elements(&b, c->nlines, lines, count);
 	ctl_client_queue(c, &b);
@@ -83,7 +107,7 @@ ctl_stream_store_lines(struct ctl_client *c, struct store_line *sl, int n)
 	char		**lines;
 
 	if (c->json && c->stream == CTL_STREAM_FOLLOW) {
-		ctl_buf_store_events(&b, c->job_id, sl, n);
+		jobevent_output_store(&b, c->job_id, sl, n);
 		ctl_client_queue(c, &b);
 		c->nlines += n;
 		if (n > 0)
@@ -273,7 +297,7 @@ ctl_follow_end(struct ctl_client *c)
 	int		  count, partial;
 
 	if (c->json)
-		exited = ctl_event_exited(job, &n);
+		exited = jobevent_exited(job, &n);
 	c->tail = exited;
 	c->exit = ctl_follow_status(job);
 	outq_set_limit(c->out, 0, OUTQ_LIMIT_FAIL);	/* no longer pushed */
