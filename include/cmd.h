@@ -8,8 +8,8 @@
  * client's callbacks.  With ctx->json set, a command hands its result to
  * cmd_json() as one JSON document instead of text; commands that only
  * report a message leave that to the client.  A command whose result
- * comes later (wait; grep on the control socket) begins a task on the
- * face's sink, ctx->sink (cmdsink.h): cmd_execute() returns
+ * comes later (wait; grep and logs on the control socket) begins a task
+ * on the face's sink, ctx->sink (cmdsink.h): cmd_execute() returns
  * CMD_RETURN_WAIT, the face writes its opening and starts the task,
  * which writes through the sink and ends with the sink's done.
  *
@@ -51,23 +51,19 @@ struct cmd_msg {
 };
 
 /*
- * Where a command's results go; any member may be NULL.  follow turns the
- * client into a stream: of every job's events (job NULL, `events`) or of
- * one job's new output (`logs --follow`); 0, or -1 with *cause.  Only the
- * control socket streams; without follow those commands fail.  logs takes
- * over `logs ID`: the client streams the job's output itself (the control
- * socket reads its log as the socket drains); 0, or -1 with *cause;
- * without it, the command shows the lines.  logs_run takes over `logs
- * RUN` the same way for a run of the store in dir (of any deck); 0, or -1
- * with *cause when it cannot be read.  show_run opens the store's
+ * Where a command's results go; any member may be NULL.  events turns the
+ * client into a stream of every job's events (`events`); 0, or -1 with
+ * *cause.  Only the control socket streams; without events the command
+ * fails.  (A job's log, `logs ID`, `logs --follow ID` and `logs RUN`, is
+ * a task on ctx->sink, cmd-logs.c.)  show_run opens the store's
  * run (a log of this deck or an earlier one) in a view at line (-1: the
  * end), following its new lines while live is set; 0, or -1 with *cause
  * when the run cannot be read (no fd left, removed).  grep takes over a
  * search (and owns it, failing or not) to show it in a view of its own
  * (the prompt), stepping it through its loop; without it, a search runs
- * as a task on ctx->sink, else here to CMD_GREP_MAX matches.  paste sends the client's
- * paste buffer to a job (NULL: the selected one); 0, or -1 once the client
- * has said why not (an empty buffer, say).  later
+ * as a task on ctx->sink, else here to CMD_GREP_MAX matches.  paste sends
+ * the client's paste buffer to a job (NULL: the selected one); 0, or -1
+ * once the client has said why not (an empty buffer, say).  later
  * says that the command's results come after it returns (a line of the
  * session shell): its messages and errors arrive later, then answered();
  * 0, or -1 with *cause; a client without it gets them as they come.
@@ -86,10 +82,7 @@ struct cmd_client {
 	void	(*select)(struct job *, int focus, void *arg);
 	void	(*quit)(void *arg);
 	void	(*json)(const char *document, void *arg);
-	int	(*follow)(struct job *, void *arg, char **cause);
-	int	(*logs)(struct job *, void *arg, char **cause);
-	int	(*logs_run)(const char *dir, const char *run, void *arg,
-		    char **cause);
+	int	(*events)(void *arg, char **cause);
 	int	(*show_run)(const char *title, const char *dir,
 		    const char *run, int64_t line, int live, void *arg,
 		    char **cause);
@@ -240,6 +233,10 @@ void	cmd_history_json_runs(struct json_buf *, const char *key,
 	    const struct store_meta *, int);
 struct texttable *cmd_history_table(const struct store_meta *, int);
 int	cmd_history_logs(struct cmd_ctx *, const char *id);
+int	cmd_logs_stream(struct cmd_ctx *, struct job *, int follow,
+	    char **cause);
+int	cmd_logs_stream_run(struct cmd_ctx *, const char *dir,
+	    const char *run, char **cause);
 const char *cmd_browser_state_text(const struct browser *);
 char	*cmd_browser_detail(const struct browser *);
 

@@ -19,8 +19,8 @@
  *
  * Jobs: a struct cmd_tasks is the one subscriber to a job table for every
  * task started on sinks made with it (a table has few subscriber places,
- * a deck may run hundreds of waits); it hands each running task the ends
- * and removals of jobs.  The face makes it with its loop and frees it
+ * a deck may run hundreds of waits); it hands each running task the
+ * output, ends and removals of jobs.  The face makes it with its loop and frees it
  * after its sinks.
  *
  * Ownership: the face owns the sink and the tasks hub; a sink owns its
@@ -44,8 +44,12 @@ struct loop;
  * (without its newline), json a document, raw bytes as they are; control
  * says something apart from the output, a word and its text ("error"
  * "grep: ..."); stalled says that the peer holds enough for now (the task
- * waits for writable); done ends the output with the command's exit code.
- * Any but open and done may be NULL (nothing written, never stalled).
+ * waits for writable, or for fill); pushed says that the task writes as
+ * jobs print rather than as the peer reads (on: the face bounds what may
+ * wait), or no longer; ready says that the task has output to be pulled
+ * (its more): the face calls fill when the peer can take it; done ends
+ * the output with the command's exit code (-1: none to tell).  Any but
+ * open and done may be NULL (nothing written, never stalled).
  */
 struct cmd_sink_ops {
 	int	(*open)(void *arg, char **cause);
@@ -54,27 +58,38 @@ struct cmd_sink_ops {
 	void	(*raw)(const char *buf, size_t len, void *arg);
 	void	(*control)(const char *word, const char *text, void *arg);
 	int	(*stalled)(void *arg);
+	void	(*pushed)(int on, void *arg);
+	void	(*ready)(void *arg);
 	void	(*done)(int code, void *arg);
 };
 
 /*
  * A task's side; state is cmd_sink_begin()'s.  start runs once the face
  * has written its opening; writable after a stall, when the peer can take
- * more; exited and removed when a job ends or is about to leave the table
- * (they may call back into the table); stop asks it to finish now, saying
- * why (it must call cmd_sink_done()); free frees the state.  Any but free
- * may be NULL.  CMD_TASK_QUIET: the task may say nothing for long (a
- * wait): the face tells its peer that it lives (keepalives).
+ * more; more says whether it has output to be pulled now, and fill writes
+ * it while the sink is not stalled and *budget (bytes, taken from as it
+ * writes) lasts; output, exited and removed when a job prints, ends or is
+ * about to leave the table (they may call back into the table); stop asks
+ * it to finish now, saying why (it must call cmd_sink_done()); free frees
+ * the state.  Any but free may be NULL.  CMD_TASK_CODE: its exit code
+ * comes at the end (the face says so in its opening); CMD_TASK_QUIET: it
+ * may say nothing for long (a wait): the face tells its peer that it
+ * lives (keepalives).
  */
 struct cmd_task_ops {
 	void	(*start)(void *state);
 	void	(*writable)(void *state);
+	int	(*more)(void *state);
+	void	(*fill)(size_t *budget, void *state);
+	void	(*output)(struct job *, const char *buf, size_t len,
+		    void *state);
 	void	(*exited)(struct job *, void *state);
 	void	(*removed)(struct job *, void *state);
 	void	(*stop)(const char *why, void *state);
 	void	(*free)(void *state);
 
-#define CMD_TASK_QUIET	0x1
+#define CMD_TASK_CODE	0x1
+#define CMD_TASK_QUIET	0x2
 	int	  flags;
 };
 
@@ -103,7 +118,9 @@ void	cmd_sink_init(struct cmd_sink *, struct cmd_tasks *,
 int	cmd_sink_begin(struct cmd_sink *, const struct cmd_task_ops *,
 	    void *state, char **cause);
 int	cmd_sink_busy(const struct cmd_sink *);
-int	cmd_sink_quiet(const struct cmd_sink *);
+int	cmd_sink_flags(const struct cmd_sink *);
+int	cmd_sink_more(struct cmd_sink *);
+void	cmd_sink_fill(struct cmd_sink *, size_t *budget);
 struct loop *cmd_sink_loop(const struct cmd_sink *);
 void	cmd_sink_start(struct cmd_sink *);
 void	cmd_sink_writable(struct cmd_sink *);
@@ -116,6 +133,8 @@ void	cmd_sink_raw(struct cmd_sink *, const char *buf, size_t len);
 void	cmd_sink_control(struct cmd_sink *, const char *word,
 	    const char *text);
 int	cmd_sink_stalled(struct cmd_sink *);
+void	cmd_sink_pushed(struct cmd_sink *, int on);
+void	cmd_sink_ready(struct cmd_sink *);
 void	cmd_sink_done(struct cmd_sink *, int code);
 
 #endif

@@ -254,6 +254,7 @@ static const struct cmd_task_ops cmd_grep_task_ops = {
 	.start = cmd_grep_task_step,
 	.writable = cmd_grep_task_writable,
 	.free = cmd_grep_task_free,
+	.flags = CMD_TASK_CODE,
 };
 
 /* Free a search on a sink: its timer and the search. */

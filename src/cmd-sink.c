@@ -17,10 +17,12 @@ struct cmd_tasks {
 	struct cmd_sink	*first;		/* the started tasks' sinks */
 };
 
+static void	cmd_tasks_output(struct job *, const char *, size_t, void *);
 static void	cmd_tasks_exited(struct job *, void *);
 static void	cmd_tasks_removed(struct job *, void *);
 
 static const struct jobtable_cbs cmd_tasks_cbs = {
+	.output = cmd_tasks_output,
 	.exited = cmd_tasks_exited,
 	.removed = cmd_tasks_removed,
 };
@@ -84,6 +86,20 @@ cmd_tasks_tell(struct cmd_tasks *t, struct job *job, int removed)
 	}
 }
 
+/* A job printed: tell every started task that asks. */
+static void
+cmd_tasks_output(struct job *job, const char *buf, size_t len, void *arg)
+{
+	struct cmd_tasks	*t = arg;
+	struct cmd_sink		*s, *next;
+
+	for (s = t->first; s != NULL; s = next) {
+		next = s->next;
+		if (s->task->output != NULL)
+			s->task->output(job, buf, len, s->state);
+	}
+}
+
 /* A job ended: tell the tasks. */
 static void
 cmd_tasks_exited(struct job *job, void *arg)
@@ -141,11 +157,26 @@ cmd_sink_busy(const struct cmd_sink *s)
 	return s->task != NULL;
 }
 
-/* Return whether a sink's task may say nothing for long (CMD_TASK_QUIET). */
+/* Return a sink's task's flags (CMD_TASK_CODE...), 0 without one. */
 int
-cmd_sink_quiet(const struct cmd_sink *s)
+cmd_sink_flags(const struct cmd_sink *s)
 {
-	return s->task != NULL && (s->task->flags & CMD_TASK_QUIET);
+	return s->task != NULL ? s->task->flags : 0;
+}
+
+/* Return whether a started task has output to be pulled now. */
+int
+cmd_sink_more(struct cmd_sink *s)
+{
+	return s->started && s->task->more != NULL && s->task->more(s->state);
+}
+
+/* Pull a started task's output while *budget lasts (and not stalled). */
+void
+cmd_sink_fill(struct cmd_sink *s, size_t *budget)
+{
+	if (s->started && s->task->fill != NULL)
+		s->task->fill(budget, s->state);
 }
 
 /* Return the loop a sink's task runs on. */
@@ -255,6 +286,22 @@ int
 cmd_sink_stalled(struct cmd_sink *s)
 {
 	return s->ops->stalled != NULL && s->ops->stalled(s->arg);
+}
+
+/* The task writes as jobs print (on), or as the peer reads. */
+void
+cmd_sink_pushed(struct cmd_sink *s, int on)
+{
+	if (s->ops->pushed != NULL)
+		s->ops->pushed(on, s->arg);
+}
+
+/* The task has output to be pulled: the face fills when it can. */
+void
+cmd_sink_ready(struct cmd_sink *s)
+{
+	if (s->ops->ready != NULL)
+		s->ops->ready(s->arg);
 }
 
 /*

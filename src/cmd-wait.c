@@ -84,7 +84,7 @@ static const struct cmd_task_ops cmd_wait_task = {
 	.removed = cmd_wait_removed,
 	.stop = cmd_wait_stop,
 	.free = cmd_wait_free,
-	.flags = CMD_TASK_QUIET,
+	.flags = CMD_TASK_CODE | CMD_TASK_QUIET,
 };
 
 /* Free a wait: its timers, lines and objects. */

@@ -3,8 +3,8 @@
  * cut each job's output into lines for them (ctl-private.h).
  *
  * `events` clients are sent every job event as it happens: a job's output
- * is cut into lines by one rawtext per job.  An events client (or one
- * following a job that is not logged, while the job runs) whose unsent
+ * is cut into lines by one rawtext per job.  An events client (or a
+ * task that pushes a job's output as it prints, ctl-sink.c) whose unsent
  * output would pass CTL_OUTPUT_MAX is dropped (its queue's limit).
  */
 
@@ -302,18 +302,14 @@ ctl_job_changed(struct job *job, void *arg)
 	free(line);
 }
 
-/*
- * A job printed: its complete lines to the events clients, and its
- * followers waiting at the end of its log read on.
- */
+/* A job printed: its complete lines to the events clients. */
 void
 ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 {
 	struct ctl		 *ctl = arg;
-	struct ctl_client	 *c;
 	struct ctl_feed		 *f;
 	char			**lines;
-	int			  count, i, newline, partial;
+	int			  count;
 
 	if (ctl->nevents > 0) {
 		f = ctl_feed(ctl, job, 1);
@@ -327,55 +323,21 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			ctl_partial_arm(ctl);
 		}
 	}
-	if (ctl->nfollow == 0)
-		return;
-	/* Without a newline, no line of the emulator's can have ended. */
-	newline = memchr(buf, '\n', len) != NULL;
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if (!(c->flags & CTL_FOLLOW) || c->job != job ||
-		    (c->flags & CTL_DEAD))
-			continue;
-		if (c->flags & CTL_VT) {
-			if (!newline)
-				continue;
-			lines = job_text_since(job, &c->mark, &count,
-			    &partial);
-			ctl_stream_lines(c, lines, count);
-			if (outq_error(c->out) != 0) {
-				ctl_client_drop(c);
-				continue;
-			}
-		} else if (c->flags & CTL_WAITING) {
-			ctl_stream_open(c, job);
-			c->flags &= ~CTL_WAITING;
-		} else
-			continue;
-		ctl_client_flush(c);
-	}
 }
 
-/* A job ended: its last line and "exited" to events; followers end. */
+/* A job ended: its last line and "exited" to events. */
 void
 ctl_job_exited(struct job *job, void *arg)
 {
 	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
 	char			*line;
 	size_t			 n;
-	int			 i;
 
 	ctl_feed_flush(ctl, job);
 	if (ctl->nevents > 0) {
 		line = jobevent_exited(job, &n);
 		ctl_broadcast(ctl, line, n);
 		free(line);
-	}
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if ((c->flags & CTL_FOLLOW) && c->job == job &&
-		    !(c->flags & CTL_DEAD))
-			ctl_follow_end(c);
 	}
 }
 
@@ -384,23 +346,22 @@ void
 ctl_job_removed(struct job *job, void *arg)
 {
 	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
 	struct json_buf		 jb;
 	char			*line;
 	size_t			 n;
-	int			 i;
 
 	ctl_feed_flush(ctl, job);
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if ((c->flags & CTL_FOLLOW) && c->job == job &&
-		    !(c->flags & CTL_DEAD))
-			ctl_follow_end(c);
-	}
 	if (ctl->nevents == 0)
 		return;
 	jobevent_begin(&jb, "removed", job_id(job));
 	line = jobevent_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
+}
+
+/* events: the client streams every job's events once the reply starts. */
+int
+ctl_cmd_events(void *arg, char **cause)
+{
+	return ctl_cmd_stream(arg, CTL_STREAM_EVENTS, cause);
 }

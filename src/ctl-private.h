@@ -1,13 +1,13 @@
 /*
  * ctl-private.h: what the parts of the control socket's server share:
  * ctl.c (connections, requests, replies), ctl-socket.c (paths, locks,
- * binding), ctl-stream.c (log streams), ctl-events.c (events and
- * their feeds) and ctl-sink.c (a connection as a command task's sink).
+ * binding), ctl-events.c (events and their feeds) and ctl-sink.c (a
+ * connection as a command task's sink: wait, grep, logs).
  * Nothing else includes it.
  *
  * Ownership: a struct ctl owns its sockets, clients, feeds and tasks hub;
- * a client owns its buffers, its outq, its job reader and its sink's
- * task (wait, grep).
+ * a client owns its buffers, its outq and its sink's task (wait, grep,
+ * logs).
  */
 #ifndef JOBDECK_CTL_PRIVATE_H
 #define JOBDECK_CTL_PRIVATE_H
@@ -29,19 +29,15 @@ struct rawtext;
 #define CTL_ACCEPT_BURST	64	/* connections accepted per turn */
 #define CTL_ACCEPT_PAUSE_MS	100	/* out of fds: try again after */
 #define CTL_READ_CHUNK		4096	/* request bytes per read */
-#define CTL_LOG_LINES		256	/* lines of a run per read */
 #define CTL_STREAM_LOW		32768	/* read the run while less waits */
-#define CTL_FILL_MAX		65536	/* text read per flush */
-#define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
+#define CTL_FILL_MAX		65536	/* a task's log read per flush */
 #define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
 
 /* What a command turned its client into. */
 enum ctl_stream {
 	CTL_STREAM_NONE,
 	CTL_STREAM_EVENTS,	/* events */
-	CTL_STREAM_LOGS,	/* logs: the output so far */
-	CTL_STREAM_FOLLOW,	/* logs --follow: until the job ends */
-	CTL_STREAM_TASK		/* a command's task on the sink (wait, grep) */
+	CTL_STREAM_TASK		/* a command's task on the sink (wait...) */
 };
 
 struct ctl_client {
@@ -58,28 +54,10 @@ struct ctl_client {
 	struct xbuf	 messages;
 	struct xbuf	 errors;
 	enum ctl_stream	 stream;
-	struct job	*stream_job;
-
-	/* A log stream: logs or logs --follow. */
-	struct job	*job;		/* followed, until it ends */
-	int		 job_id;
-	struct job_reader *reader;	/* its run in the store, or NULL */
-	char		*unread;	/* why its run could not be opened */
-	char		*run;		/* logs RUN: the run's id */
-	int		 exit;		/* follow's exit line, or -1 */
-	int64_t		 next;		/* the next line of the run to send */
-	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
-	struct store_mark	 mark;		/* not logged: emulator lines sent */
-	int		 nlines;	/* lines sent (JSON: commas) */
-	char		*tail;		/* sent after the last line */
 	struct cmd_sink	 sink;		/* a command's task writes here */
 
 #define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */
-#define CTL_FOLLOW	0x4	/* streaming one job's output until it ends */
-#define CTL_LOG		0x8	/* reading a job's log into out */
-#define CTL_WAITING	0x10	/* at the end of the log: wait for output */
-#define CTL_VT		0x20	/* the job is not logged: its emulator */
 #define CTL_NO_INPUT	0x40	/* the peer shut down its side */
 #define CTL_SENT	0x80	/* sent something since the keepalive tick */
 #define CTL_CLOSING	0x100	/* close once the output is sent */
@@ -129,7 +107,6 @@ struct ctl {
 	int			  nclients;
 	int			  alloc;
 	int			  nevents;	/* clients of events */
-	int			  nfollow;	/* clients of logs -f */
 	int			  nwait;	/* clients of a quiet task */
 	struct ctl_feed		 *feeds;
 	int			  nfeeds;
@@ -152,6 +129,8 @@ void		 ctl_client_flush(struct ctl_client *);
 void		 ctl_client_send(struct ctl_client *, const char *, size_t);
 void		 ctl_client_watch(struct ctl_client *);
 void		 ctl_keepalive_start(struct ctl *);
+int		 ctl_cmd_stream(struct ctl_client *, enum ctl_stream,
+		    char **cause);
 int		 ctl_count(const struct ctl *, int mask, int flags);
 
 /* ctl-socket.c: paths, locks, binding. */
@@ -160,22 +139,8 @@ int		 ctl_lock(const char *path, char **cause);
 int		 ctl_bind(const char *name, struct ctl_sock *, char **cause);
 void		 ctl_unbind(struct ctl_sock *);
 
-/* ctl-stream.c: log streams. */
-void		 ctl_stream_lines(struct ctl_client *, char **lines,
-		    int count);
-void		 ctl_stream_open(struct ctl_client *, struct job *);
-void		 ctl_stream_fill(struct ctl_client *, size_t *budget);
-void		 ctl_follow_end(struct ctl_client *);
-void		 ctl_stream_start(struct ctl_client *, struct job *);
-void		 ctl_stream_start_run(struct ctl_client *);
-int		 ctl_cmd_stream(struct ctl_client *, enum ctl_stream,
-		    struct job *, char **cause);
-int		 ctl_cmd_follow(struct job *, void *, char **);
-int		 ctl_cmd_logs(struct job *, void *, char **);
-int		 ctl_cmd_logs_run(const char *, const char *, void *,
-		    char **);
-
 /* ctl-events.c: events and their feeds. */
+int		 ctl_cmd_events(void *, char **);
 void		 ctl_feeds_start(struct ctl *);
 void		 ctl_feed_clear(struct ctl_feed *);
 struct ctl_feed	*ctl_feed(struct ctl *, struct job *, int);

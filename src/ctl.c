@@ -1,9 +1,9 @@
 /*
  * ctl.c: the control socket's server (the protocol is in ctl.h): its
  * connections, their requests and replies.  The socket paths and locks
- * are ctl-socket.c, log streams ctl-stream.c, the events feeds
- * ctl-events.c and a connection as a command task's sink (wait, grep)
- * ctl-sink.c; ctl-private.h holds what they share.
+ * are ctl-socket.c, the events feeds ctl-events.c and a connection as
+ * a command task's sink (wait, grep, logs) ctl-sink.c; ctl-private.h
+ * holds what they share.
  *
  * The socket path and its directory are checked here for the client too.
  * ctl_listen() runs before the screen is taken: it finds out whether a
@@ -94,9 +94,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.select = ctl_cmd_select,
 	.quit = ctl_cmd_quit,
 	.json = ctl_cmd_json,
-	.follow = ctl_cmd_follow,
-	.logs = ctl_cmd_logs,
-	.logs_run = ctl_cmd_logs_run,
+	.events = ctl_cmd_events,
 	.later = ctl_cmd_later,
 	.answered = ctl_cmd_answered,
 };
@@ -225,12 +223,11 @@ ctl_client_queue(struct ctl_client *c, struct xbuf *b)
 	b->len = b->size = 0;
 }
 
-/* Return whether a client has more to send: output, or a log to read. */
+/* Return whether a client has more to send: output, or its task's. */
 static int
-ctl_client_has_more(const struct ctl_client *c)
+ctl_client_has_more(struct ctl_client *c)
 {
-	return ctl_client_pending(c) > 0 ||
-	    (c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG;
+	return ctl_client_pending(c) > 0 || cmd_sink_more(&c->sink);
 }
 
 /* Close a client's socket, log, watch and timers (not its memory). */
@@ -250,17 +247,11 @@ ctl_client_close(struct ctl_client *c)
 	outq_close(c->out);
 	close(c->fd);
 	c->fd = -1;
-	job_reader_close(c->reader);
-	c->reader = NULL;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
-	if (c->flags & CTL_FOLLOW)
-		ctl->nfollow--;
 	if (c->flags & CTL_WAIT)
 		ctl->nwait--;
-	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW | CTL_LOG | CTL_WAITING |
-	    CTL_WAIT);
-	c->job = NULL;
+	c->flags &= ~(CTL_EVENTS | CTL_WAIT);
 }
 
 /* Free a client (closed first if need be). */
@@ -274,10 +265,6 @@ ctl_client_free(struct ctl_client *c)
 	xbuf_clear(&c->body);
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
-	job_reader_close(c->reader);
-	free(c->tail);
-	free(c->unread);
-	free(c->run);
 	free(c);
 }
 
@@ -359,9 +346,9 @@ ctl_client_stalled(struct outq *q, void *arg)
 
 /*
  * Write what the socket takes of a client's output, topping it up from
- * the log it streams (at most CTL_FILL_MAX bytes of log per call); close
- * it once all is sent if it is closing.  A client whose socket fails, or
- * whose output passed its limit, is dropped.
+ * its task's (a log stream: at most CTL_FILL_MAX bytes of log per call);
+ * close it once all is sent if it is closing.  A client whose socket
+ * fails, or whose output passed its limit, is dropped.
  */
 void
 ctl_client_flush(struct ctl_client *c)
@@ -369,8 +356,8 @@ ctl_client_flush(struct ctl_client *c)
 	size_t	budget = CTL_FILL_MAX;
 
 	for (;;) {
-		if ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG)
-			ctl_stream_fill(c, &budget);
+		if (cmd_sink_more(&c->sink))
+			cmd_sink_fill(&c->sink, &budget);
 		if ((c->flags & CTL_DEAD) || ctl_client_pending(c) == 0)
 			break;
 		if (outq_flush(c->out) != 0) {
@@ -379,12 +366,12 @@ ctl_client_flush(struct ctl_client *c)
 		}
 		if (ctl_client_pending(c) > 0)
 			break;		/* the socket is full */
-		if (!(c->flags & CTL_LOG) || (c->flags & CTL_WAITING))
+		if (!cmd_sink_more(&c->sink))
 			break;
 		if (budget == 0) {
 			/* What is owed waits where the stall limit sees it. */
 			budget = 1;
-			ctl_stream_fill(c, &budget);
+			cmd_sink_fill(&c->sink, &budget);
 			break;
 		}
 	}
@@ -398,7 +385,7 @@ ctl_client_flush(struct ctl_client *c)
 	if (c->flags & CTL_DEAD)
 		return;
 	if (ctl_client_pending(c) == 0 && (c->flags & CTL_CLOSING) &&
-	    !(c->flags & CTL_LOG)) {
+	    !cmd_sink_busy(&c->sink)) {
 		ctl_client_drop(c);
 		return;
 	}
@@ -439,16 +426,45 @@ ctl_keepalive_cb(void *arg)
 	ctl->keepalive_timer = 0;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if (!(c->flags & (CTL_EVENTS | CTL_FOLLOW | CTL_WAIT)) ||
+		if (!(c->flags & (CTL_EVENTS | CTL_WAIT)) ||
 		    (c->flags & CTL_DEAD))
 			continue;
 		if (!(c->flags & CTL_SENT) && ctl_client_pending(c) == 0)
 			ctl_client_send(c, line, sizeof line);
 		c->flags &= ~CTL_SENT;
 	}
-	if (ctl->nevents + ctl->nfollow + ctl->nwait > 0)
+	if (ctl->nevents + ctl->nwait > 0)
 		ctl->keepalive_timer = loop_add_timer(ctl->loop,
 		    CTL_KEEPALIVE_MS, ctl_keepalive_cb, ctl);
+}
+
+/*
+ * Turn the client into a stream once the reply starts; 0, or -1 when it
+ * streams already or the streams' budget is spent (CTL_STREAMS_MAX, and
+ * CTL_RO_STREAMS_MAX of them from NAME.ro).
+ */
+int
+ctl_cmd_stream(struct ctl_client *c, enum ctl_stream stream, char **cause)
+{
+	struct ctl	*ctl = c->ctl;
+	int		 read_only = (c->flags & CTL_READ_ONLY) != 0;
+
+	if (c->stream != CTL_STREAM_NONE) {
+		*cause = xstrdup("already streaming");
+		return -1;
+	}
+	if (ctl_count(ctl, CTL_STREAMING, CTL_STREAMING) >= CTL_STREAMS_MAX ||
+	    (read_only && ctl_count(ctl, CTL_STREAMING | CTL_READ_ONLY,
+	    CTL_STREAMING | CTL_READ_ONLY) >= CTL_RO_STREAMS_MAX)) {
+		debuglog("ctl: client %d refused a stream: too many", c->fd);
+		*cause = xprintf("too many streams at once (%d%s); try again "
+		    "when one has ended", read_only ? CTL_RO_STREAMS_MAX :
+		    CTL_STREAMS_MAX, read_only ? " on the read-only socket" :
+		    "");
+		return -1;
+	}
+	c->stream = stream;
+	return 0;
 }
 
 /* Make sure the keepalive timer runs while there are streams. */
@@ -697,7 +713,6 @@ ctl_accept_cb(int fd, short revents, void *arg)
 		c->ctl = ctl;
 		ctl_sink_init(c);
 		c->fd = cfd;
-		c->exit = -1;
 		c->since = now;
 		c->out = outq_new(ctl->loop, cfd, 0, &ctl_outq_cbs, c);
 		outq_set_stall(c->out, CTL_WRITE_TIMEOUT_MS);
@@ -878,7 +893,8 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	ctx.sink = &c->sink;
 	if (c->flags & CTL_READ_ONLY)
 		ctx.read_only = 1;
-	cmd_execute(&ctx, argc - first, argv + first);
+	if (cmd_execute(&ctx, argc - first, argv + first) == CMD_RETURN_ERROR)
+		cmd_sink_gone(&c->sink);	/* a task begun, then a failure */
 	session_split_free(argc, argv);
 	if (c->flags & (CTL_DEAD | CTL_LATER))
 		return;
@@ -949,12 +965,8 @@ ctl_client_reply(struct ctl_client *c, int failed)
 				ctl_feeds_start(ctl);
 			ctl_keepalive_start(ctl);
 			ctl_client_flush(c);
-		} else if (c->stream == CTL_STREAM_TASK)
+		} else
 			ctl_sink_start(c);
-		else if (c->run != NULL)
-			ctl_stream_start_run(c);
-		else
-			ctl_stream_start(c, c->stream_job);
 		return;
 	}
 	if (c->json && c->body.len == 0) {

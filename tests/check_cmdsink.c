@@ -4,9 +4,11 @@
  * table and store and real child processes: !wait answers when its jobs
  * end, at its time limit and when the deck stops it; !grep writes the
  * matches in order, holds off while the sink is stalled and goes on when
- * it drains; a face that refuses the task, or has no sink, gets the
- * command's error; a sink whose peer goes away frees the task (no
- * leak, no write, no timer left: see SANITIZE=1).
+ * it drains; logs --follow writes what the job printed, logged or not,
+ * then ends with the job's code; logs writes its lines (text, JSON) and
+ * ends without a code; a face that refuses the task, or has no sink,
+ * gets the command's error; a sink whose peer goes away frees the task
+ * (no leak, no write, no timer left: see SANITIZE=1).
  */
 #include <sys/prctl.h>
 
@@ -45,7 +47,8 @@ struct rec {
 	struct cmd_sink	 sink;
 	struct cmd_ctx	 ctx;
 
-	char		*out[MAX_REC];	/* "T:" text, "J:" JSON, "C:" control */
+	char		*out[MAX_REC];	/* "T:" text, "J:" JSON, "C:" control, */
+					/*   "R:" raw */
 	int		 nout;
 	char		*error;		/* the command's last error */
 	int		 refuse;	/* open refuses */
@@ -55,6 +58,9 @@ struct rec {
 	int		 ndone;
 	int		 code;
 	int		 fired;		/* fired_cb() ran */
+	int		 pushed;	/* the task pushes (on) */
+	int		 pushes;	/* ... said on */
+	int		 readies;	/* the task said it has output */
 } rec;
 
 /* Keep a line of output with its kind. */
@@ -96,6 +102,32 @@ rec_json(const char *doc, size_t len, void *arg)
 	rec_out("J:", doc, len);
 }
 
+/* The sink's bytes. */
+static void
+rec_raw(const char *buf, size_t len, void *arg)
+{
+	(void)arg;
+	ck_assert_int_eq(rec.ndone, 0);
+	rec_out("R:", buf, len);
+}
+
+/* The task pushes what jobs print, or no longer. */
+static void
+rec_pushed(int on, void *arg)
+{
+	(void)arg;
+	rec.pushed = on;
+	rec.pushes += on;
+}
+
+/* The task has output to pull. */
+static void
+rec_ready(void *arg)
+{
+	(void)arg;
+	rec.readies++;
+}
+
 /* The sink's control line. */
 static void
 rec_control(const char *word, const char *text, void *arg)
@@ -131,8 +163,11 @@ static const struct cmd_sink_ops rec_sink_ops = {
 	.open = rec_open,
 	.text = rec_text,
 	.json = rec_json,
+	.raw = rec_raw,
 	.control = rec_control,
 	.stalled = rec_stalled,
+	.pushed = rec_pushed,
+	.ready = rec_ready,
 	.done = rec_done,
 };
 
@@ -229,14 +264,23 @@ run_task(const char *line)
 	cmd_sink_start(&rec.sink);
 }
 
-/* Turn the loop until the task is done (at most LIMIT_MS). */
+/*
+ * Turn the loop until the task is done (at most LIMIT_MS), pulling its
+ * output as a face does while it has more, a bounded fill a turn.
+ */
 static void
 wait_task_done(void)
 {
 	int64_t	end = loop_now_ms() + LIMIT_MS;
+	size_t	budget;
 
 	while (rec.ndone == 0) {
 		ck_assert_msg(loop_now_ms() < end, "the task did not end");
+		if (cmd_sink_more(&rec.sink)) {
+			budget = 4096;
+			cmd_sink_fill(&rec.sink, &budget);
+			continue;
+		}
 		loop_run_once(rec.loop, 20);
 	}
 	ck_assert_int_eq(rec.ndone, 1);
@@ -512,6 +556,112 @@ START_TEST(test_grep_gone)
 }
 END_TEST
 
+/* Join what the task wrote as it is (its raw bytes), from out[first]. */
+static char *
+joined(int first)
+{
+	struct xbuf	b = { NULL, 0, 0 };
+	int		i;
+
+	for (i = first; i < rec.nout; i++) {
+		ck_assert_msg(strncmp(rec.out[i], "R:", 2) == 0, "%s",
+		    rec.out[i]);
+		xbuf_add(&b, rec.out[i] + 2, strlen(rec.out[i] + 2));
+	}
+	xbuf_add(&b, "", 1);
+	return b.s;
+}
+
+/*
+ * logs --follow of a logged job: what it printed before and after the
+ * follow began, in order, then its code; quiet, with its code at the end.
+ */
+START_TEST(test_follow_logged)
+{
+	struct job	*job;
+
+	job = start("echo one; sleep 0.3; echo two; exit 4");
+	run_task("logs --follow 1");
+	ck_assert_int_eq(cmd_sink_flags(&rec.sink),
+	    CMD_TASK_CODE | CMD_TASK_QUIET);
+	wait_task_done();
+	ck_assert(!job_is_running(job));
+	ck_assert_int_eq(rec.code, 4);
+	ck_assert_int_eq(rec.nout, 2);
+	ck_assert_str_eq(rec.out[0], "T:one");
+	ck_assert_str_eq(rec.out[1], "T:two");
+	ck_assert_int_eq(rec.pushes, 0);
+}
+END_TEST
+
+/*
+ * logs --follow --json of a job that is not logged: its emulator's lines
+ * pushed as it prints (the face told), "output" events, then "exited".
+ */
+START_TEST(test_follow_not_logged)
+{
+	struct job	*job;
+	char		*all;
+
+	jobtable_set_store(rec.jt, NULL);
+	job = start("echo one; sleep 0.3; echo two; exit 4");
+	rec.ctx.json = 1;
+	run_task("logs --follow 1");
+	wait_task_done();
+	ck_assert(!job_is_running(job));
+	ck_assert_int_eq(rec.code, 4);
+	ck_assert_int_eq(rec.pushes, 1);
+	ck_assert_int_eq(rec.pushed, 0);
+	all = joined(0);
+	ck_assert_msg(strstr(all, "{\"event\":\"output\",\"id\":1,"
+	    "\"text\":\"one\",\"stream\":\"stdout\"}\n") == all, "%s", all);
+	ck_assert_msg(strstr(all, "\"text\":\"two\"") != NULL, "%s", all);
+	ck_assert_msg(strstr(all, "{\"event\":\"exited\",\"id\":1,") !=
+	    NULL, "%s", all);
+	free(all);
+	jobtable_set_store(rec.jt, rec.store);
+}
+END_TEST
+
+/* logs of an ended job: its lines, no code; --json the whole object. */
+START_TEST(test_logs_lines)
+{
+	char	*all;
+
+	start_printer("alpha\\nbeta\\n");
+	run_task("logs 1");
+	ck_assert_int_eq(cmd_sink_flags(&rec.sink), 0);
+	wait_task_done();
+	ck_assert_int_eq(rec.code, -1);
+	ck_assert_int_eq(rec.nout, 2);
+	ck_assert_str_eq(rec.out[0], "T:alpha");
+	ck_assert_str_eq(rec.out[1], "T:beta");
+	rec.ndone = 0;
+	rec.ctx.json = 1;
+	run_task("logs 1");
+	wait_task_done();
+	ck_assert_int_eq(rec.code, -1);
+	all = joined(2);
+	ck_assert_str_eq(all, "{\"id\":1,\"dropped\":0,\"lines\":"
+	    "[\"alpha\",\"beta\"]}\n");
+	free(all);
+}
+END_TEST
+
+/* A follow whose peer goes: freed, and the job's end tells it nothing. */
+START_TEST(test_follow_gone)
+{
+	struct job	*job;
+
+	job = start("sleep 0.2; echo late");
+	run_task("logs --follow 1");
+	cmd_sink_gone(&rec.sink);
+	wait_job_done(job);
+	ck_assert_int_eq(rec.ndone, 0);
+	ck_assert_int_eq(rec.nout, 0);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 cmdsink_suite(void)
@@ -531,6 +681,10 @@ cmdsink_suite(void)
 	tcase_add_test(tc, test_grep_matches);
 	tcase_add_test(tc, test_grep_stalled);
 	tcase_add_test(tc, test_grep_gone);
+	tcase_add_test(tc, test_follow_logged);
+	tcase_add_test(tc, test_follow_not_logged);
+	tcase_add_test(tc, test_logs_lines);
+	tcase_add_test(tc, test_follow_gone);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,9 +19,9 @@
  *     words and CMD_FAILED;
  *   - a request that cannot be parsed gives a cause and no words.
  *
- * The streams (follow, logs, grep) are taken over as the socket takes
- * them (a grep is freed), and a task begun on the sink (wait) is let go
- * as when its peer goes: they only look.
+ * The streams (events, grep) are taken over as the socket takes them (a
+ * grep is freed), and a task begun on the sink (wait, logs) is let go as
+ * when its peer goes: they only look.
  */
 #include <sys/stat.h>
 
@@ -168,11 +168,10 @@ fuzz_ro_show_run(const char *title, const char *dir, const char *run,
 	return -1;
 }
 
-/* follow and logs: the socket streams them; they only look. */
+/* events: the socket streams them; they only look. */
 static int
-fuzz_ro_stream(struct job *job, void *arg, char **cause)
+fuzz_ro_events(void *arg, char **cause)
 {
-	(void)job;
 	(void)arg;
 	(void)cause;
 	return 0;
@@ -217,8 +216,7 @@ static const struct cmd_client fuzz_ro_client = {
 	.select = fuzz_ro_select,
 	.quit = fuzz_ro_quit,
 	.json = fuzz_ro_json,
-	.follow = fuzz_ro_stream,
-	.logs = fuzz_ro_stream,
+	.events = fuzz_ro_events,
 	.show_run = fuzz_ro_show_run,
 	.grep = fuzz_ro_grep,
 	.paste = fuzz_ro_paste,
