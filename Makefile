@@ -155,12 +155,18 @@ LIB_SRCS = \
 	src/stack.c \
 	src/jsonval.c \
 	src/browser.c \
+	src/browser-cdp.c \
+	src/browser-local.c \
+	src/browser-docker.c \
 	src/up.c \
 	src/deck.c \
 	src/ctlconn.c \
 	src/mcp.c \
 	src/mcp-main.c \
-	src/mcp-tools.c
+	src/mcp-tools.c \
+	src/mcp-tools-shared.c \
+	src/mcp-tools-job.c \
+	src/mcp-tools-run.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
@@ -214,6 +220,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
+		     $(B)/browser-cdp.o $(B)/browser-local.o $(B)/browser-docker.o \
 		     $(B)/tests/testnet.o
 # Commands that go on as tasks (wait, grep) on a recording sink.
 CHECK_SUITES += cmdsink
@@ -233,12 +240,15 @@ check_probe_OBJS   = $(check_job_OBJS) $(B)/http.o $(B)/probe.o \
 		     $(B)/tests/testproc.o
 check_browser_OBJS = $(check_job_OBJS) $(B)/http.o $(B)/jsonval.o \
 		     $(B)/hostport.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
-		     $(B)/tests/testproc.o $(B)/browser.o
+		     $(B)/tests/testproc.o $(B)/browser.o $(B)/browser-cdp.o \
+		     $(B)/browser-local.o $(B)/browser-docker.o
 check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # The MCP server in process, on a fake deck (mcp.h's struct mcp_io).
 # What mcp.o needs besides comes out of the archive, as for the fuzz
 # targets.
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
+		     $(B)/mcp-tools-shared.o $(B)/mcp-tools-job.o \
+		     $(B)/mcp-tools-run.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
 $(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc

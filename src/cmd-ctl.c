@@ -418,6 +418,139 @@ static const struct jobfield_col cmd_status_fields[] = {
 	(sizeof cmd_status_fields / sizeof cmd_status_fields[0])
 
 /*
+ * !status: refuse options that do not go together, take --since's mark
+ * into mark and the byte bound into max; 0, or -1 once reported.
+ */
+static int
+cmd_status_check(struct cmd_ctx *ctx, int incremental, const char *since,
+    int split, struct store_mark *mark, size_t *max)
+{
+	/* The job's own mark is everyone's: moving it is a change. */
+	if (incremental && ctx->read_only) {
+		(void)cmd_refuse_write(ctx, "status --incremental");
+		return -1;
+	}
+	if (incremental && since != NULL) {
+		cmd_usage_error(ctx, "status: --incremental and --since do not "
+		    "go together");
+		return -1;
+	}
+	memset(mark, 0, sizeof *mark);
+	if (since != NULL && cmd_parse_mark(since, mark) != 0) {
+		cmd_usage_error(ctx, "status: --since wants LINE:BYTES as a "
+		    "\"next\" gave: %s", since);
+		return -1;
+	}
+	if (split && !ctx->json) {
+		cmd_usage_error(ctx, "status: --split gives JSON only (ctl "
+		    "--json)");
+		return -1;
+	}
+	return cmd_status_max_bytes(ctx, since != NULL || split, max);
+}
+
+/*
+ * !status: read a job's output into page: at most max bytes from mark
+ * (since), what is new (incremental) or its last lines; mark becomes
+ * where to read on from.
+ */
+static void
+cmd_status_read(struct job *job, int since, int incremental, size_t max,
+    struct job_page *page, struct store_mark *mark)
+{
+	/* A summary: its last lines, in bounded memory; logs has them all. */
+	memset(page, 0, sizeof *page);
+	if (since)
+		job_text_page(job, mark, max, page);
+	else if (incremental) {
+		page->lines = job_text_incremental_error(job, CMD_STATUS_LINES,
+		    &page->count, &page->partial, &page->more, &page->error);
+		job_text_mark(job, mark);
+	} else {
+		page->lines = job_text_tail_error(job, CMD_STATUS_LINES,
+		    &page->count, &page->more, &page->error);
+		job_text_end(job, mark);
+	}
+}
+
+/* !status --json: the job object with its output read (page) and next. */
+static void
+cmd_status_json(struct cmd_ctx *ctx, struct job *job,
+    const struct job_page *page, const struct store_mark *mark, int since,
+    int split, size_t max)
+{
+	struct json_buf	 jb;
+
+	json_init(&jb);
+	json_object_begin(&jb);
+	jobfield_json(&jb, job);
+	json_key(&jb, "output");
+	cmd_json_lines(&jb, page->lines, page->count, page->partial);
+	json_key(&jb, "output_truncated");
+	json_put_bool(&jb, page->more);
+	json_key(&jb, "output_partial");
+	json_put_bool(&jb, page->partial);
+	json_key(&jb, "next");
+	cmd_json_mark(&jb, mark);
+	if (since) {
+		json_key(&jb, "output_from");
+		json_put_int(&jb, page->from);
+		json_key(&jb, "lines_left");
+		json_put_int(&jb, page->left);
+	}
+	if (split)
+		cmd_json_split(&jb, job, max);
+	/* Damage in the store: the output ends where it is. */
+	if (page->error != NULL) {
+		json_key(&jb, "output_error");
+		json_put_string(&jb, page->error);
+	}
+	json_object_end(&jb);
+	cmd_json_buf(ctx, &jb);
+}
+
+/* !status in text: the fields, the output with its heading, and next. */
+static void
+cmd_status_text(struct cmd_ctx *ctx, struct job *job,
+    const struct job_page *page, const struct store_mark *mark, int since,
+    int incremental)
+{
+	char	**out, *doc, buf[64];
+	size_t	  k;
+	int	  i, n = 0;
+
+	out = xcalloc(CMD_STATUS_NFIELDS + (size_t)page->count + 3,
+	    sizeof *out);
+	for (k = 0; k < CMD_STATUS_NFIELDS; k++)
+		out[n++] = jobfield_line(job, &cmd_status_fields[k]);
+	if (since)
+		out[n++] = xprintf("output (from line %lld):",
+		    (long long)page->from);
+	else if (page->more && incremental)
+		out[n++] = xprintf("output (new, but earlier new lines left out; "
+		    "logs shows them all):");
+	else if (page->more)
+		out[n++] = xprintf("output (the last %d lines; logs shows them "
+		    "all):", CMD_STATUS_LINES);
+	else
+		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
+	for (i = 0; i < page->count; i++)
+		out[n++] = xstrdup(page->lines[i]);
+	if (page->error != NULL)
+		out[n++] = xprintf("output error: %s", page->error);
+	if (since)
+		out[n++] = xprintf("next: status --since %s %d%s",
+		    cmd_format_mark(mark, buf, sizeof buf), job_id(job),
+		    page->more ? "  (more is there)" : "");
+	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
+	cmd_show(ctx, doc, out, n, 0);
+	free(doc);
+	for (i = 0; i < n; i++)
+		free(out[i]);
+	free(out);
+}
+
+/*
  * !status [--incremental | --since MARK [--max-bytes N]] [--split] ID: a job's
  * fields and its output as text lines (JSON: the job object with
  * "output", the lines each ending in "\n", and "next", the mark to read
@@ -431,129 +564,30 @@ static const struct jobfield_col cmd_status_fields[] = {
 static void
 cmd_status_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct json_buf	  jb;
 	struct job	 *job;
 	struct job_page	  page;
 	struct store_mark mark;
-	const char	 *id, *since;
-	char		**lines, **out, *doc, *error = NULL, buf[64];
-	size_t		  max = CMD_STATUS_BYTES, k;
-	int		  count, i, n = 0, incremental, more = 0, partial = 0;
-	int		  split;
+	const char	 *since;
+	size_t		  max = CMD_STATUS_BYTES;
+	int		  incremental, split;
 
 	(void)argc;
-	id = argv[ctx->first];
 	incremental = ctx->opts[STATUS_INCREMENTAL].count > 0;
 	since = ctx->opts[STATUS_SINCE].value;
 	split = ctx->opts[STATUS_SPLIT].count > 0;
-	/* The job's own mark is everyone's: moving it is a change. */
-	if (incremental && ctx->read_only) {
-		(void)cmd_refuse_write(ctx, "status --incremental");
+	if (cmd_status_check(ctx, incremental, since, split, &mark, &max) != 0)
 		return;
-	}
-	if (incremental && since != NULL) {
-		cmd_usage_error(ctx, "status: --incremental and --since do not "
-		    "go together");
+	if ((job = cmd_find_job(ctx, argv[ctx->first])) == NULL)
 		return;
-	}
-	memset(&mark, 0, sizeof mark);
-	if (since != NULL && cmd_parse_mark(since, &mark) != 0) {
-		cmd_usage_error(ctx, "status: --since wants LINE:BYTES as a "
-		    "\"next\" gave: %s", since);
-		return;
-	}
-	if (split && !ctx->json) {
-		cmd_usage_error(ctx, "status: --split gives JSON only (ctl "
-		    "--json)");
-		return;
-	}
-	if (cmd_status_max_bytes(ctx, since != NULL || split, &max) != 0)
-		return;
-	if ((job = cmd_find_job(ctx, id)) == NULL)
-		return;
-	/* A summary: its last lines, in bounded memory; logs has them all. */
-	memset(&page, 0, sizeof page);
-	if (since != NULL) {
-		job_text_page(job, &mark, max, &page);
-		lines = page.lines;
-		count = page.count;
-		partial = page.partial;
-		more = page.more;
-		error = page.error;
-	} else if (incremental) {
-		lines = job_text_incremental_error(job, CMD_STATUS_LINES,
-		    &count, &partial, &more, &error);
-		job_text_mark(job, &mark);
-	} else {
-		lines = job_text_tail_error(job, CMD_STATUS_LINES, &count,
-		    &more, &error);
-		job_text_end(job, &mark);
-	}
-
-	if (ctx->json) {
-		json_init(&jb);
-		json_object_begin(&jb);
-		jobfield_json(&jb, job);
-		json_key(&jb, "output");
-		cmd_json_lines(&jb, lines, count, partial);
-		json_key(&jb, "output_truncated");
-		json_put_bool(&jb, more);
-		json_key(&jb, "output_partial");
-		json_put_bool(&jb, partial);
-		json_key(&jb, "next");
-		cmd_json_mark(&jb, &mark);
-		if (since != NULL) {
-			json_key(&jb, "output_from");
-			json_put_int(&jb, page.from);
-			json_key(&jb, "lines_left");
-			json_put_int(&jb, page.left);
-		}
-		if (split)
-			cmd_json_split(&jb, job, max);
-		/* Damage in the store: the output ends where it is. */
-		if (error != NULL) {
-			json_key(&jb, "output_error");
-			json_put_string(&jb, error);
-		}
-		json_object_end(&jb);
-		cmd_json_buf(ctx, &jb);
-		job_text_free(lines, count);
-		free(error);
-		return;
-	}
-
-	/* The fields, a line for the output, its lines, error and next. */
-	n = 0;
-	out = xcalloc(CMD_STATUS_NFIELDS + (size_t)count + 3, sizeof *out);
-	for (k = 0; k < CMD_STATUS_NFIELDS; k++)
-		out[n++] = jobfield_line(job, &cmd_status_fields[k]);
-	if (since != NULL)
-		out[n++] = xprintf("output (from line %lld):",
-		    (long long)page.from);
-	else if (more && incremental)
-		out[n++] = xprintf("output (new, but earlier new lines left out; "
-		    "logs shows them all):");
-	else if (more)
-		out[n++] = xprintf("output (the last %d lines; logs shows them "
-		    "all):", CMD_STATUS_LINES);
+	cmd_status_read(job, since != NULL, incremental, max, &page, &mark);
+	if (ctx->json)
+		cmd_status_json(ctx, job, &page, &mark, since != NULL, split,
+		    max);
 	else
-		out[n++] = xprintf("output%s:", incremental ? " (new)" : "");
-	for (i = 0; i < count; i++)
-		out[n++] = xstrdup(lines[i]);
-	if (error != NULL)
-		out[n++] = xprintf("output error: %s", error);
-	if (since != NULL)
-		out[n++] = xprintf("next: status --since %s %d%s",
-		    cmd_format_mark(&mark, buf, sizeof buf), job_id(job),
-		    page.more ? "  (more is there)" : "");
-	doc = xprintf("Status [%d] %s", job_id(job), job_command(job));
-	cmd_show(ctx, doc, out, n, 0);
-	free(doc);
-	for (i = 0; i < n; i++)
-		free(out[i]);
-	free(out);
-	job_text_free(lines, count);
-	free(error);
+		cmd_status_text(ctx, job, &page, &mark, since != NULL,
+		    incremental);
+	job_text_free(page.lines, page.count);
+	free(page.error);
 }
 
 /* Return whether s is NAME=VALUE with an identifier for NAME. */
