@@ -221,7 +221,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/browser-cdp.o $(B)/browser-local.o $(B)/browser-docker.o \
-		     $(B)/tests/testnet.o
+		     $(B)/tests/testnet.o $(B)/tests/testdeck.o
 # Commands that go on as tasks (wait, grep) on a recording sink.
 CHECK_SUITES += cmdsink
 check_cmdsink_OBJS = $(check_cmd_OBJS)

@@ -10,8 +10,6 @@
  * gets the command's error; a sink whose peer goes away frees the task
  * (no leak, no write, no timer left: see SANITIZE=1).
  */
-#include <sys/prctl.h>
-
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +24,7 @@
 #include "loop.h"
 #include "session.h"
 #include "store.h"
+#include "testdeck.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
@@ -84,31 +83,36 @@ rec_open(void *arg, char **cause)
 	return 0;
 }
 
+/* Keep what the task wrote, as kind; never after its end. */
+static void
+rec_write(const char *kind, const char *s, size_t len)
+{
+	ck_assert_int_eq(rec.ndone, 0);
+	rec_out(kind, s, len);
+}
+
 /* The sink's text line. */
 static void
-rec_text(const char *line, size_t len, void *arg)
+rec_text(const char *s, size_t len, void *arg)
 {
 	(void)arg;
-	ck_assert_int_eq(rec.ndone, 0);
-	rec_out("T:", line, len);
+	rec_write("T:", s, len);
 }
 
 /* The sink's JSON document. */
 static void
-rec_json(const char *doc, size_t len, void *arg)
+rec_json(const char *s, size_t len, void *arg)
 {
 	(void)arg;
-	ck_assert_int_eq(rec.ndone, 0);
-	rec_out("J:", doc, len);
+	rec_write("J:", s, len);
 }
 
 /* The sink's bytes. */
 static void
-rec_raw(const char *buf, size_t len, void *arg)
+rec_raw(const char *s, size_t len, void *arg)
 {
 	(void)arg;
-	ck_assert_int_eq(rec.ndone, 0);
-	rec_out("R:", buf, len);
+	rec_write("R:", s, len);
 }
 
 /* The task pushes what jobs print, or no longer. */
@@ -188,21 +192,9 @@ static const struct cmd_client rec_client = {
 static void
 setup(void)
 {
-	struct store_limits	 lim;
-	char			*cause = NULL;
-
 	memset(&rec, 0, sizeof rec);
-	signal(SIGPIPE, SIG_IGN);
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	strcpy(rec.dir, "/tmp/check_cmdsink.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(rec.dir));
-	rec.loop = loop_new();
-	rec.jt = jobtable_new(rec.loop);
-	store_default_limits(&lim);
-	rec.store = store_open(rec.dir, &lim, &cause);
-	ck_assert_msg(rec.store != NULL, "store: %s", cause);
-	jobtable_set_store(rec.jt, rec.store);
-	jobtable_set_grace(rec.jt, 500);
+	testdeck_open(rec.dir, &rec.loop, &rec.jt, &rec.store);
 	rec.session = session_new(test_env);
 	rec.tasks = cmd_tasks_new(rec.jt, rec.loop);
 	cmd_sink_init(&rec.sink, rec.tasks, &rec_sink_ops, NULL);
@@ -312,16 +304,26 @@ start(const char *command)
 	return job;
 }
 
+/* Start a job and a task (line) that waits on it: nothing written yet. */
+static struct job *
+start_waiting(const char *command, const char *line)
+{
+	struct job	*job;
+
+	job = start(command);
+	run_task(line);
+	ck_assert_int_eq(rec.ndone, 0);
+	ck_assert_int_eq(rec.nout, 0);
+	return job;
+}
+
 /* wait answers when its job ends: its line and the policy's code. */
 START_TEST(test_wait_job_ends)
 {
 	struct job	*job;
 	char		 line[64];
 
-	job = start("sleep 0.2; exit 3");
-	run_task("wait 1");
-	ck_assert_int_eq(rec.ndone, 0);
-	ck_assert_int_eq(rec.nout, 0);
+	job = start_waiting("sleep 0.2; exit 3", "wait 1");
 	wait_task_done();
 	ck_assert(!job_is_running(job));
 	ck_assert_int_eq(rec.code, 3);
@@ -379,9 +381,7 @@ START_TEST(test_wait_stop)
 	struct job	*job;
 	char		 line[80];
 
-	job = start("sleep 30");
-	run_task("wait 1");
-	ck_assert_int_eq(rec.ndone, 0);
+	job = start_waiting("sleep 30", "wait 1");
 	cmd_sink_stop(&rec.sink, "the deck quit");
 	ck_assert_int_eq(rec.ndone, 1);
 	ck_assert_int_eq(rec.code, WAITSTATUS_NOT_RUN);
