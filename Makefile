@@ -145,6 +145,7 @@ LIB_SRCS = \
 	src/ui-source.c \
 	src/json.c \
 	src/run.c \
+	src/run-cmd.c \
 	src/outfd.c \
 	src/outq.c \
 	src/dotenv.c \

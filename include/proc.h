@@ -23,6 +23,11 @@
  * (cgroup_flush()) and the cgroups of ended processes removed on a timer
  * of the reaper's, again while one is not empty yet.
  *
+ * A leader held (proc_hold()) is told exited but left a zombie until
+ * proc_finish(), so its pid, its group's id, is not reused while its
+ * group may be signalled; meanwhile the reaper reaps each other child by
+ * its pid, as /proc lists them.
+ *
  * proc_finish() is for after the loop: it stops a process and waits for
  * it, bounded, without the loop.
  *
@@ -73,6 +78,7 @@ int		 proc_spawn(struct proc *, const struct pty_spec *,
 		    struct pty_child *, char **cause);
 int		 proc_join_fd(const struct proc *);
 void		 proc_started(struct proc *, pid_t);
+void		 proc_hold(struct proc *);
 pid_t		 proc_pid(const struct proc *);
 int		 proc_reaped(const struct proc *);
 int		 proc_signal(struct proc *, int sig);

@@ -49,7 +49,8 @@ struct proc {
 	const struct proc_cbs	*cbs;
 	void			*arg;
 	pid_t			 pid;	/* leader and group, 0: none */
-	int			 reaped; /* the leader was reaped */
+	int			 reaped; /* the leader was reaped (or told, held) */
+	int			 hold;	/* proc_hold(): kept a zombie */
 	struct cgroup		*cg;	/* its containment's, or NULL */
 	struct cgroup_job	*cgj;	/* its containment, or NULL */
 	uint64_t		 kill_timer; /* proc_stop()'s grace, 0: none */
@@ -82,6 +83,10 @@ static void	proc_end_cb(void *);
 static void	proc_cancel(struct proc *, uint64_t *);
 static int	proc_list_children(pid_t *, int);
 static int	proc_cgroups(const struct proc_reaper *, struct cgroup **);
+static int	proc_holding(const struct proc_reaper *);
+static int	proc_reap_any(pid_t *, int *);
+static int	proc_reap_listed(struct proc_reaper *, pid_t *, int *);
+static int	proc_siginfo_status(const siginfo_t *);
 
 /* Make the reaper of a deck's processes: it reaps on loop's SIGCHLD. */
 struct proc_reaper *
@@ -292,20 +297,14 @@ proc_check_gone(struct proc_reaper *r)
 void
 proc_reaper_reap(struct proc_reaper *r)
 {
-	pid_t	pids[PROC_BATCH], pid;
-	int	statuses[PROC_BATCH], status, n, i;
+	pid_t	pids[PROC_BATCH];
+	int	statuses[PROC_BATCH], n, i;
 
 	do {
-		for (n = 0; n < PROC_BATCH;) {
-			pid = waitpid(-1, &status, WNOHANG | WUNTRACED |
-			    WCONTINUED);
-			if (pid == -1 && errno == EINTR)
-				continue;
-			if (pid <= 0)
-				break;
-			pids[n] = pid;
-			statuses[n++] = status;
-		}
+		if (proc_holding(r))
+			n = proc_reap_listed(r, pids, statuses);
+		else
+			n = proc_reap_any(pids, statuses);
 		for (i = 0; i < n; i++)
 			proc_reaped_one(r, pids[i], statuses[i]);
 	} while (n == PROC_BATCH);
@@ -313,6 +312,95 @@ proc_reaper_reap(struct proc_reaper *r)
 	if (r->cbs != NULL && r->cbs->reaped != NULL)
 		r->cbs->reaped(r->arg);
 	proc_tidy_all(r);
+}
+
+/* Reap a batch of any children (waitpid(-1)) into pids; how many. */
+static int
+proc_reap_any(pid_t *pids, int *statuses)
+{
+	pid_t	pid;
+	int	status, n;
+
+	for (n = 0; n < PROC_BATCH;) {
+		pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		pids[n] = pid;
+		statuses[n++] = status;
+	}
+	return n;
+}
+
+/* Return whether a process of r's is held (proc_hold()). */
+static int
+proc_holding(const struct proc_reaper *r)
+{
+	int	i;
+
+	for (i = 0; i < r->nprocs; i++) {
+		if (r->procs[i]->hold && r->procs[i]->pid > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Return the wait status a waitid() siginfo of an exit stands for. */
+static int
+proc_siginfo_status(const siginfo_t *si)
+{
+	if (si->si_code == CLD_EXITED)
+		return W_EXITCODE(si->si_status, 0);
+	if (si->si_code == CLD_DUMPED)
+		return W_EXITCODE(0, si->si_status) | WCOREFLAG;
+	return W_EXITCODE(0, si->si_status);
+}
+
+/*
+ * Reap a batch of children while a leader is held: each child /proc lists
+ * is reaped by its pid (waitpid(-1) would take the held one too), and a
+ * held leader only looked at (WNOWAIT), its exit told once and the zombie
+ * left.  A child not listed yet comes with a SIGCHLD of its own later.
+ * Where /proc lists no child while one has changed (no children file),
+ * the batch is waitpid(-1)'s, the held one's included.  How many.
+ */
+static int
+proc_reap_listed(struct proc_reaper *r, pid_t *pids, int *statuses)
+{
+	pid_t		 kids[PROC_STRAYS], pid;
+	siginfo_t	 si;
+	int		 nkids, i, k, n = 0, status;
+
+	nkids = proc_list_children(kids, PROC_STRAYS);
+	memset(&si, 0, sizeof si);
+	if (nkids == 0 && waitid(P_ALL, 0, &si, WEXITED | WSTOPPED |
+	    WCONTINUED | WNOHANG | WNOWAIT) == 0 && si.si_pid > 0)
+		return proc_reap_any(pids, statuses);
+	for (i = 0; i < nkids && n < PROC_BATCH; i++) {
+		for (k = 0; k < r->nprocs; k++) {
+			if (r->procs[k]->hold && r->procs[k]->pid == kids[i])
+				break;
+		}
+		if (k < r->nprocs) {
+			memset(&si, 0, sizeof si);
+			if (!r->procs[k]->reaped && waitid(P_PID,
+			    (id_t)kids[i], &si, WEXITED | WNOHANG |
+			    WNOWAIT) == 0 && si.si_pid == kids[i]) {
+				pids[n] = kids[i];
+				statuses[n++] = proc_siginfo_status(&si);
+			}
+			continue;
+		}
+		while ((pid = waitpid(kids[i], &status, WNOHANG | WUNTRACED |
+		    WCONTINUED)) == -1 && errno == EINTR)
+			;
+		if (pid == kids[i]) {
+			pids[n] = pid;
+			statuses[n++] = status;
+		}
+	}
+	return n;
 }
 
 /* Reap on SIGCHLD. */
@@ -459,6 +547,21 @@ proc_started(struct proc *p, pid_t pid)
 	p->reaped = 0;
 	if (p->cgj != NULL)
 		cgroup_job_started(p->cgj, pid);
+}
+
+/*
+ * Keep p's leader a zombie once it has exited (its exit is told all the
+ * same) until proc_finish() reaps it, or the reaper, as a stray, once p
+ * is freed: its pid, its group's id, cannot be taken by another process
+ * while p's group may still be signalled.  Its stops are not told.  For
+ * an owner that signals the group long after the leader's exit (jobdeck
+ * run: a grace for what holds its pipes); the reaper then reaps children
+ * one by one as /proc lists them.
+ */
+void
+proc_hold(struct proc *p)
+{
+	p->hold = 1;
 }
 
 /* Return p's leader (its group's id), or 0 before it started. */

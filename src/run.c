@@ -1,27 +1,27 @@
 /*
- * run.c: `jobdeck run`, one command run to its end without a screen.
- *
- * What runs: a configured job (JOBNAME, from -c FILE or the default
- * configuration), turned into a command by launch_new() with --param
- * filling its {name}s and --env added to its env (so templating sees it
- * too), or `-- PROGRAM ARG...` exec'd as given, with no shell.  --cwd and
- * --input replace the job's cwd and input as they are, untemplated.
+ * run.c: one run of `jobdeck run`'s command (run-cmd.c makes it) to its
+ * end without a screen: its supervised child, the loop over its pipes,
+ * how it ends, and the result.
  *
  * How: pty_spawn() in split mode: stdout and stderr on two pipes, stdin
  * a pipe for the input (else /dev/null), the child the leader of its own
  * session and process group, and a report of whether the exec happened.
- * The child is contained as a deck's job is (cgroup.h): run makes a
- * containment of its own, jobdeck.<pid>.<start>, and the child joins a
- * cgroup in it before it execs, or carries its JOBDECK_JOB marker where
- * no cgroup can be made (JOBDECK_NO_CGROUP=1 asks for the marker alone),
- * so what leaves its group (setsid, a double fork) is still reached; a
- * deck's sweep kills what a SIGKILLed run left.
- * One loop (loop.h) reads both pipes and writes the input without
- * blocking, so no amount of output on either stream, and no child that
- * never reads its stdin, can wedge the run.  The leader's exit is seen
- * through SIGCHLD with waitid(WNOWAIT), which leaves it a zombie until the
- * very end, so its pid (the group's id) cannot be reused while the group
- * may still be signalled.
+ * The child is a supervised process (proc.h), as a deck's job is, under
+ * a reaper of run's own on run's loop: proc_spawn() starts it contained
+ * (cgroup.h): run makes a containment of its own, jobdeck.<pid>.<start>,
+ * and the child joins a cgroup in it before it execs, or carries its
+ * JOBDECK_JOB marker where no cgroup can be made (JOBDECK_NO_CGROUP=1
+ * asks for the marker alone), so what leaves its group (setsid, a double
+ * fork) is still reached; a deck's sweep kills what a SIGKILLed run left.
+ * Stopping it is proc_stop()'s (the signal to the group, SIGCONT, the
+ * escapees, SIGKILL after the grace), its exit the reaper's exited
+ * callback.  One loop (loop.h) reads both pipes and writes the input
+ * without blocking, so no amount of output on either stream, and no child
+ * that never reads its stdin, can wedge the run.  The leader is held
+ * (proc_hold()): the reaper tells its exit but leaves it a zombie until
+ * the very end (proc_finish()), so its pid, the group's id, cannot be
+ * reused while the group may still be signalled (the linger grace, a
+ * timeout or a signal after its exit, the final SIGKILL).
  *
  * When it ends: once the program has exited and both pipes are at their
  * end.  If something it left behind still holds a pipe open when it
@@ -80,81 +80,38 @@
  *			configuration error; 0 for -h
  */
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "cliopt.h"
-#include "cmd.h"
+#include "child.h"
 #include "config.h"
 #include "expand.h"
-#include "job.h"
-#include "jobtable.h"
 #include "json.h"
-#include "launch.h"
 #include "loop.h"
-#include "name.h"
 #include "outq.h"
+#include "proc.h"
 #include "pty.h"
-#include "run.h"
-#include "session.h"
+#include "run-private.h"
 #include "store.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
-extern char **environ;
-
-#define RUN_DEFAULT_TIMEOUT	300.0		/* seconds */
-#define RUN_DEFAULT_GRACE_MS	2000
 #define RUN_DRAIN_MS		500	/* after SIGKILL: escapees' output */
 #define RUN_READ_SIZE		65536
 #define RUN_MAX_KEEP		(64 * 1024 * 1024)	/* per stream, --json */
 #define RUN_READS_PER_TURN	16
 #define RUN_FLUSH_MS		500	/* forced end: the output's last chance */
 #define RUN_STALL_MS		5000	/* the JSON result: a reader's pause */
-
-#define RUN_EXIT_USAGE		2
-#define RUN_EXIT_FAILURE	WAITSTATUS_NOT_RUN	/* jobdeck failed */
-
-/* The command line, parsed; strings point into argv. */
-struct run_opts {
-	const char	 *config;	/* -c, or NULL */
-	int		  json;
-	int		  has_timeout;
-	double		  timeout;
-	const char	 *input;	/* --input, or NULL */
-	const char	 *cwd;		/* --cwd, or NULL */
-	char		**env;		/* --env K=V, in order */
-	size_t		  nenv;
-	char		**params;	/* --param K=V, in order */
-	size_t		  nparams;
-	const char	 *job;		/* JOBNAME, or NULL */
-	char		**argv;		/* -- PROGRAM ARG..., or NULL */
-};
-
-/* What to start; every string is owned here. */
-struct run_cmd {
-	char		 *path;		/* program, searched in envp's PATH */
-	char		**argv;
-	char		**envp;
-	size_t		  nenv;
-	char		 *cwd;		/* NULL: jobdeck's */
-	char		 *input;	/* NULL: stdin is /dev/null */
-	double		  timeout;	/* seconds, 0: none */
-	int64_t		  grace_ms;	/* SIGTERM to SIGKILL */
-};
+#define RUN_END_MS		2000	/* the end: what is left, reaped */
 
 struct run;
 struct run_stream;
@@ -173,7 +130,8 @@ struct run_stream {
 /* One run: the child, its streams, its input and how it is ending. */
 struct run {
 	struct loop		*loop;
-	pid_t			 pid;
+	struct proc_reaper	*reaper;	/* run's own, on loop */
+	struct proc		*proc;		/* the child, supervised */
 	int			 exec_errno;	/* could not start: why */
 	struct run_stream	 out;
 	struct run_stream	 err;
@@ -189,6 +147,7 @@ struct run {
 	int64_t			 started;
 	int64_t			 ended;		/* when the leader exited */
 	int			 exited;	/* the leader is a zombie */
+	int			 status;	/* ... its wait status */
 	int			 timed_out;
 	int			 stopping;	/* the group was told to stop */
 	int			 forced;	/* ... for a timeout, signal */
@@ -196,25 +155,15 @@ struct run {
 	int			 drained;	/* ... RUN_DRAIN_MS ago */
 	uint64_t		 timeout_timer;
 	uint64_t		 linger_timer;	/* leader gone, pipes held */
-	uint64_t		 grace_timer;
 	uint64_t		 drain_timer;
 	uint64_t		 flush_timer;	/* forced end: output's last */
 	struct cgroup		*cg;		/* run's containment */
-	struct cgroup_job	*cgj;		/* ... the child's */
 	struct store		*store;		/* where the run is kept, or NULL */
 	struct store_run	*srun;
 	char			 run_id[STORE_ID_LEN + 1];
 	int64_t			 started_wall;	/* ms since the epoch */
 };
 
-static void	run_help(void);
-static int	run_parse(int, char **, struct run_opts *);
-static void	run_env_set(struct run_cmd *, const char *);
-static void	run_cmd_free(struct run_cmd *);
-static void	run_cmd_program(const struct run_opts *, const struct config *,
-		    struct run_cmd *);
-static int	run_cmd_job(const struct run_opts *, const struct config *,
-		    struct run_cmd *);
 static void	run_out_written(struct outq *, void *);
 static void	run_out_stalled(struct outq *, void *);
 static int	run_out_finish(struct run *, struct outq *, int64_t);
@@ -230,332 +179,19 @@ static void	run_input_close(struct run *);
 static void	run_input_cb(int, short, void *);
 static void	run_check_done(struct run *);
 static void	run_stop(struct run *, int);
-static void	run_grace_cb(void *);
+static void	run_killed(struct run *);
+static void	run_killed_cb(struct proc *, void *);
 static void	run_drain_cb(void *);
 static void	run_flush_start(struct run *);
 static void	run_flush_cb(void *);
 static void	run_timeout_cb(void *);
 static void	run_linger_cb(void *);
-static void	run_sigchld_cb(int, void *);
+static void	run_exited_cb(struct proc *, int, void *);
 static void	run_signal_cb(int, void *);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
+static void	run_end(struct run *);
 static int	run_finish(struct run *, int, int, int, const char *);
-static int	run_execute(const struct run_cmd *, int, const char *,
-		    const struct config *);
-
-/* The options of jobdeck run, in the order of the usage line. */
-enum run_option {
-	RUN_OPT_CONFIG,
-	RUN_OPT_JSON,
-	RUN_OPT_TIMEOUT,
-	RUN_OPT_INPUT,
-	RUN_OPT_CWD,
-	RUN_OPT_ENV,
-	RUN_OPT_PARAM,
-	RUN_OPT_HELP,
-};
-static const struct cliopt run_options[] = {
-	[RUN_OPT_CONFIG] = { NULL, 'c', "FILE",
-	    "configuration file (default as for jobdeck)", 0 },
-	[RUN_OPT_JSON] = { "json", 0, NULL,
-	    "print the result as one JSON object instead", 0 },
-	[RUN_OPT_TIMEOUT] = { "timeout", 0, "S",
-	    "stop it after S seconds (default: the job's,\nelse 300; 0: none)",
-	    0 },
-	[RUN_OPT_INPUT] = { "input", 0, "TEXT",
-	    "write TEXT to its stdin (default: /dev/null)", 0 },
-	[RUN_OPT_CWD] = { "cwd", 0, "DIR", "run it in DIR", 0 },
-	[RUN_OPT_ENV] = { "env", 0, "K=V", "set a variable (may be repeated)",
-	    CLIOPT_REPEAT },
-	[RUN_OPT_PARAM] = { "param", 0, "K=V",
-	    "fill the job's {K} (may be repeated)", CLIOPT_REPEAT },
-	[RUN_OPT_HELP] = { "help", 'h', NULL, "show this help",
-	    CLIOPT_HIDDEN },
-};
-
-/* Print the usage line to f after lead ("usage:" or its blanks). */
-void
-run_usage(FILE *f, const char *lead)
-{
-	cliopt_usage(f, lead, "jobdeck run", run_options,
-	    CLIOPT_COUNT(run_options), 0, "(JOBNAME | -- PROGRAM [ARG...])");
-}
-
-/* Print the help text. */
-static void
-run_help(void)
-{
-	run_usage(stdout, "usage:");
-	printf("\n"
-	    "Runs one command to its end without a screen: a configured job,\n"
-	    "or PROGRAM and its arguments with no shell.  Its stdout and\n"
-	    "stderr go to ours as they come; its exit status becomes ours.\n"
-	    "\n");
-	cliopt_help(stdout, run_options, CLIOPT_COUNT(run_options), 0);
-	printf("\n"
-	    "Exit status: its own (128+N for signal N), 124 timed out, 125\n"
-	    "not started, 126 not executable, 127 not found, 2 usage; with\n"
-	    "--json, 0 (return_code says it).  See jobdeck(1), EXIT STATUS.\n");
-}
-
-/*
- * Parse the options into o; return -1 to go on, or the exit status when
- * done (help printed, or a usage error reported).
- */
-static int
-run_parse(int argc, char **argv, struct run_opts *o)
-{
-	struct cliopt_parser	 p;
-	const char		*last_arg = NULL, *eq;
-	int			 i, dashdash;
-
-	memset(o, 0, sizeof *o);
-	o->env = xcalloc((size_t)argc + 1, sizeof *o->env);
-	o->params = xcalloc((size_t)argc + 1, sizeof *o->params);
-	cliopt_begin(&p, "jobdeck run", run_options,
-	    CLIOPT_COUNT(run_options));
-	while ((i = cliopt_next(&p, argc, argv)) != -1) {
-		last_arg = p.value;
-		switch (i) {
-		case RUN_OPT_CONFIG:
-			o->config = p.value;
-			break;
-		case RUN_OPT_JSON:
-			o->json = 1;
-			break;
-		case RUN_OPT_TIMEOUT:
-			if (cmd_parse_seconds(p.value, CONFIG_MAX_SECONDS,
-			    &o->timeout) != 0) {
-				fprintf(stderr, "jobdeck run: --timeout wants "
-				    "seconds from 0 to %.0f, not '%s'\n",
-				    CONFIG_MAX_SECONDS, p.value);
-				goto usage;
-			}
-			o->has_timeout = 1;
-			break;
-		case RUN_OPT_INPUT:
-			o->input = p.value;
-			break;
-		case RUN_OPT_CWD:
-			o->cwd = p.value;
-			break;
-		case RUN_OPT_ENV:
-			eq = strchr(p.value, '=');
-			if (eq == NULL || !name_is_ident(p.value,
-			    (size_t)(eq - p.value))) {
-				fprintf(stderr, "jobdeck run: --env wants "
-				    "NAME=VALUE, not '%s'\n", p.value);
-				goto usage;
-			}
-			o->env[o->nenv++] = p.value;
-			break;
-		case RUN_OPT_PARAM:
-			o->params[o->nparams++] = p.value;
-			break;
-		case RUN_OPT_HELP:
-			cliopt_end(&p);
-			run_help();
-			return 0;
-		default:
-			goto usage;
-		}
-	}
-	cliopt_end(&p);
-
-	/* "--" that was not an option's value starts PROGRAM ARG... */
-	dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0 &&
-	    argv[optind - 1] != last_arg;
-	if (optind >= argc) {
-		fprintf(stderr, "jobdeck run: no command: give JOBNAME or "
-		    "-- PROGRAM [ARG...]\n");
-		goto usage;
-	}
-	if (dashdash) {
-		o->argv = argv + optind;
-		if (o->nparams > 0) {
-			fprintf(stderr, "jobdeck run: --param fills a "
-			    "configured job's {name}s, not a PROGRAM's\n");
-			goto usage;
-		}
-		return -1;
-	}
-	o->job = argv[optind];
-	if (optind + 1 < argc) {
-		fprintf(stderr, "jobdeck run: unexpected '%s' after JOBNAME "
-		    "(parameters are --param KEY=VALUE)\n", argv[optind + 1]);
-		goto usage;
-	}
-	return -1;
-
-usage:
-	cliopt_end(&p);
-	run_usage(stderr, "usage:");
-	return RUN_EXIT_USAGE;
-}
-
-/* Set "KEY=VALUE" in the command's environment, replacing KEY. */
-static void
-run_env_set(struct run_cmd *cmd, const char *kv)
-{
-	size_t	klen = (size_t)(strchr(kv, '=') - kv), i;
-
-	for (i = 0; i < cmd->nenv; i++) {
-		if (strncmp(cmd->envp[i], kv, klen) == 0 &&
-		    cmd->envp[i][klen] == '=') {
-			free(cmd->envp[i]);
-			cmd->envp[i] = xstrdup(kv);
-			return;
-		}
-	}
-	cmd->envp = xreallocarray(cmd->envp, cmd->nenv + 2,
-	    sizeof *cmd->envp);
-	cmd->envp[cmd->nenv++] = xstrdup(kv);
-	cmd->envp[cmd->nenv] = NULL;
-}
-
-/* Free what a run_cmd owns. */
-static void
-run_cmd_free(struct run_cmd *cmd)
-{
-	size_t	i;
-
-	for (i = 0; cmd->argv != NULL && cmd->argv[i] != NULL; i++)
-		free(cmd->argv[i]);
-	free(cmd->argv);
-	for (i = 0; i < cmd->nenv; i++)
-		free(cmd->envp[i]);
-	free(cmd->envp);
-	free(cmd->path);
-	free(cmd->cwd);
-	free(cmd->input);
-}
-
-/* Build the command for -- PROGRAM ARG...: jobdeck's environment and --env. */
-static void
-run_cmd_program(const struct run_opts *o, const struct config *cfg,
-    struct run_cmd *cmd)
-{
-	size_t	n, i;
-
-	memset(cmd, 0, sizeof *cmd);
-	for (n = 0; o->argv[n] != NULL; n++)
-		/* nothing */;
-	cmd->argv = xcalloc(n + 1, sizeof *cmd->argv);
-	for (i = 0; i < n; i++)
-		cmd->argv[i] = xstrdup(o->argv[i]);
-	cmd->path = xstrdup(o->argv[0]);
-	cmd->envp = xcalloc(1, sizeof *cmd->envp);
-	for (i = 0; environ != NULL && environ[i] != NULL; i++) {
-		if (strchr(environ[i], '=') != NULL)
-			run_env_set(cmd, environ[i]);
-	}
-	for (i = 0; i < o->nenv; i++)
-		run_env_set(cmd, o->env[i]);
-	cmd->cwd = o->cwd != NULL ? xstrdup(o->cwd) : NULL;
-	cmd->input = o->input != NULL ? xstrdup(o->input) : NULL;
-	cmd->timeout = o->has_timeout ? o->timeout : RUN_DEFAULT_TIMEOUT;
-	cmd->grace_ms = cfg != NULL && cfg->path != NULL ?
-	    (int64_t)(cfg->settings.kill_timeout * 1000) :
-	    RUN_DEFAULT_GRACE_MS;
-}
-
-/*
- * Build the command for configured job o->job through launch_new_at()
- * (env files relative to the config's directory), with
- * --env added to its env and --param as parameters.  Return 0, or the
- * exit status after printing why not.
- */
-static int
-run_cmd_job(const struct run_opts *o, const struct config *cfg,
-    struct run_cmd *cmd)
-{
-	const struct config_job	*cj;
-	struct config_job	 job;
-	struct expand_param	*params = NULL;
-	struct session		*session;
-	struct launch		*l;
-	struct job_spec		*spec;
-	char			*cause = NULL, **env, *dir;
-	size_t			 nparams = 0, i;
-
-	memset(cmd, 0, sizeof *cmd);
-	if ((cj = config_find_job(cfg, o->job)) == NULL) {
-		fprintf(stderr, "jobdeck run: no configured job named %s\n",
-		    o->job);
-		return RUN_EXIT_USAGE;
-	}
-	if (launch_parse_params((int)o->nparams, o->params, &params, &nparams,
-	    &cause) != 0) {
-		fprintf(stderr, "jobdeck run: --param: %s\n", cause);
-		free(cause);
-		run_usage(stderr, "usage:");
-		return RUN_EXIT_USAGE;
-	}
-
-	/* --env goes after the job's env, so it wins there and in ${...}. */
-	job = *cj;
-	env = xcalloc(cj->nenv + o->nenv + 1, sizeof *env);
-	for (i = 0; i < cj->nenv; i++)
-		env[i] = cj->env[i];
-	for (i = 0; i < o->nenv; i++)
-		env[cj->nenv + i] = o->env[i];
-	job.env = env;
-	job.nenv = cj->nenv + o->nenv;
-
-	session = session_new(environ);
-	dir = config_dir(cfg);
-	l = launch_new_at(&job, &cfg->settings, session, params, nparams, 0,
-	    dir, &cause);
-	free(dir);
-	free(env);
-	launch_free_params(params, nparams);
-	if (l == NULL) {
-		fprintf(stderr, "jobdeck run: %s: %s\n", o->job, cause);
-		free(cause);
-		session_free(session);
-		return RUN_EXIT_USAGE;
-	}
-	spec = launch_spec(l);
-
-	if (spec->argv != NULL) {
-		for (i = 0; spec->argv[i] != NULL; i++)
-			/* nothing */;
-		cmd->argv = xcalloc(i + 1, sizeof *cmd->argv);
-		for (i = 0; spec->argv[i] != NULL; i++)
-			cmd->argv[i] = xstrdup(spec->argv[i]);
-	} else {
-		cmd->argv = xcalloc(4, sizeof *cmd->argv);
-		cmd->argv[0] = xstrdup(spec->shell);
-		cmd->argv[1] = xstrdup("-c");
-		cmd->argv[2] = xstrdup(spec->command);
-	}
-	cmd->path = xstrdup(cmd->argv[0]);
-	cmd->envp = xcalloc(1, sizeof *cmd->envp);
-	for (i = 0; spec->envp[i] != NULL; i++)
-		run_env_set(cmd, spec->envp[i]);
-	if (o->cwd != NULL)
-		cmd->cwd = xstrdup(o->cwd);
-	else if (spec->cwd != NULL)
-		cmd->cwd = xstrdup(spec->cwd);
-	if (o->input != NULL)
-		cmd->input = xstrdup(o->input);
-	else if (spec->input != NULL)
-		cmd->input = xstrdup(spec->input);
-	if (o->has_timeout)
-		cmd->timeout = o->timeout;
-	else if (spec->timeout_ms > 0)
-		cmd->timeout = (double)spec->timeout_ms / 1000;
-	else
-		cmd->timeout = RUN_DEFAULT_TIMEOUT;
-	cmd->grace_ms = cfg->path != NULL ?
-	    (int64_t)(cfg->settings.kill_timeout * 1000) :
-	    RUN_DEFAULT_GRACE_MS;
-
-	launch_free(l);
-	session_free(session);
-	return 0;
-}
 
 /* What our own outputs tell the run (outq.h). */
 static const struct outq_cbs run_out_cbs = {
@@ -751,7 +387,7 @@ run_store_meta(const struct run *r, const struct run_cmd *cmd,
 	m->argv = cmd->argv;
 	m->cwd = cmd->cwd;
 	m->envp = cmd->envp;
-	m->pid = r->pid;
+	m->pid = proc_pid(r->proc);
 	m->started = r->started_wall;
 	m->state = (char *)"running";
 }
@@ -870,51 +506,46 @@ run_check_done(struct run *r)
 		loop_stop(r->loop);
 }
 
-/*
- * Send sig to the child's process group and to what left it (its cgroup
- * now, or a scan for its marker; a SIGKILL scan again while one finds
- * something).
- */
-static void
-run_signal(struct run *r, int sig)
-{
-	kill(-r->pid, sig);
-	cgroup_job_signal(r->cgj, sig);
-	while (cgroup_flush(r->cg))
-		/* bounded: cgroup.c's rounds */;
-}
+/* What the child's supervision tells the run (proc.h). */
+static const struct proc_cbs run_proc_cbs = {
+	.exited = run_exited_cb,
+	.killed = run_killed_cb,
+};
 
 /*
  * Tell all of the child (its group and its containment) to stop with
- * sig; SIGKILL follows after the grace.  Called again while stopping, it
- * sends SIGKILL now.
+ * sig; SIGKILL follows after the grace (proc_stop()).  Called again while
+ * stopping, it sends SIGKILL now.
  */
 static void
 run_stop(struct run *r, int sig)
 {
-	if (r->pid <= 0)
+	if (r->proc == NULL || proc_pid(r->proc) <= 0)
 		return;
 	if (r->stopping) {
-		if (!r->killed)
-			run_grace_cb(r);
+		if (!r->killed) {
+			proc_kill(r->proc);
+			run_killed(r);
+		}
 		return;
 	}
 	r->stopping = 1;
-	run_signal(r, sig);
-	r->grace_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
-	    run_grace_cb, r);
+	proc_stop(r->proc, sig, r->cmd->grace_ms);
 }
 
-/* The grace is over: SIGKILL all of it, then wait a little for EOF. */
+/* The grace is over and SIGKILL sent (proc_stop()'s): see run_killed(). */
 static void
-run_grace_cb(void *arg)
+run_killed_cb(struct proc *p, void *arg)
 {
-	struct run	*r = arg;
+	(void)p;
+	run_killed(arg);
+}
 
-	loop_cancel_timer(r->loop, r->grace_timer);
-	r->grace_timer = 0;
+/* SIGKILL went to all of it: wait a little for EOF. */
+static void
+run_killed(struct run *r)
+{
 	r->killed = 1;
-	run_signal(r, SIGKILL);
 	r->drain_timer = loop_add_timer(r->loop, RUN_DRAIN_MS, run_drain_cb,
 	    r);
 }
@@ -991,25 +622,22 @@ run_timeout_cb(void *arg)
 }
 
 /*
- * SIGCHLD: has the leader exited?  It is left a zombie (WNOWAIT) until the
- * end.  What it wrote is read at once; a pipe still open after that is
- * held by something it left behind, which is then stopped, or waits for
- * our reader.  The timeout stays: it bounds passing the output on.
+ * The leader has exited (the reaper's exited callback); it is held a
+ * zombie (proc_hold()) until the end.  What it wrote is read at once; a
+ * pipe still open after that is held by something it left behind, which
+ * is then stopped, or waits for our reader.  The timeout stays: it
+ * bounds passing the output on.
  */
 static void
-run_sigchld_cb(int signo, void *arg)
+run_exited_cb(struct proc *p, int status, void *arg)
 {
 	struct run	*r = arg;
-	siginfo_t	 si;
 
-	(void)signo;
-	if (r->exited || r->pid <= 0)
-		return;
-	memset(&si, 0, sizeof si);
-	if (waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOHANG | WNOWAIT) !=
-	    0 || si.si_pid != r->pid)
+	(void)p;
+	if (r->exited)
 		return;
 	r->exited = 1;
+	r->status = status;
 	r->ended = loop_now_ms();
 	run_stream_read(&r->out, RUN_READS_PER_TURN);
 	run_stream_read(&r->err, RUN_READS_PER_TURN);
@@ -1063,9 +691,9 @@ run_signal_cb(int signo, void *arg)
 }
 
 /*
- * Watch SIGCHLD, and SIGINT, SIGTERM and SIGHUP unless they were ignored
- * when we started (nohup, a shell's background job): those stay ignored.
- * All four are unblocked, whatever mask we inherited.
+ * Watch SIGINT, SIGTERM and SIGHUP unless they were ignored when we
+ * started (nohup, a shell's background job): those stay ignored.  They
+ * and SIGCHLD (the reaper's) are unblocked, whatever mask we inherited.
  */
 static void
 run_watch_signals(struct run *r)
@@ -1077,7 +705,6 @@ run_watch_signals(struct run *r)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	loop_watch_signal(r->loop, SIGCHLD, run_sigchld_cb, r);
 	for (i = 0; i < sizeof stops / sizeof stops[0]; i++) {
 		sigaddset(&set, stops[i]);
 		if (sigaction(stops[i], NULL, &old) == 0 &&
@@ -1097,28 +724,22 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 {
 	struct pty_spec		 spec;
 	struct pty_child	 child;
-	char			**env;
 	int64_t			 ms;
-	int			 rc;
 
-	env = cgroup_job_env(r->cgj, cmd->envp);
 	memset(&spec, 0, sizeof spec);
 	spec.path = cmd->path;
 	spec.argv = cmd->argv;
-	spec.envp = env;
+	spec.envp = cmd->envp;
 	spec.cwd = cmd->cwd;
 	spec.no_pty = 1;
 	spec.split_stderr = 1;
 	spec.null_stdin = cmd->input == NULL;
-	spec.cgroup_procs = cgroup_job_procs_fd(r->cgj);
-	rc = pty_spawn(&spec, &child, cause);
-	free(env);
-	if (rc != 0)
+	r->proc = proc_new(r->reaper, r->cg, 0, &run_proc_cbs, r);
+	proc_hold(r->proc);
+	if (proc_spawn(r->proc, &spec, &child, cause) != 0)
 		return -1;
-	cgroup_job_started(r->cgj, child.pid);
 
 	/* The fds are ours from here; the struct is not kept. */
-	r->pid = child.pid;
 	r->exec_errno = child.exec_errno;
 	r->out.fd = child.out_fd;
 	r->err.fd = child.err_fd;
@@ -1140,6 +761,26 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 		    r);
 	}
 	return 0;
+}
+
+/*
+ * After the loop: nothing the child started outlives the run.  Its group
+ * and its containment get SIGKILL while the held leader still keeps the
+ * group's id (cgroup_kill_all() waits for this run's cgroups and scans
+ * for its marker), then proc_finish() reaps the leader and what of its
+ * group is ours, and whatever was reparented to us, the subreaper, is
+ * killed and reaped (proc_kill_strays()).  A leader whose exit was not
+ * seen (the loop failed) is waited for, for its status.
+ */
+static void
+run_end(struct run *r)
+{
+	proc_kill(r->proc);
+	cgroup_kill_all(r->cg);
+	if (!r->exited)
+		(void)child_wait(proc_pid(r->proc), RUN_END_MS, &r->status);
+	(void)proc_finish(r->proc, 0, RUN_END_MS, RUN_END_MS);
+	proc_kill_strays();
 }
 
 /*
@@ -1237,13 +878,13 @@ run_finish(struct run *r, int json, int spawned, int status, const char *why)
  * Run cmd to its end, kept in the store in dir with cfg's limits (cfg may
  * be NULL), and report it; return jobdeck's exit status.
  */
-static int
+int
 run_execute(const struct run_cmd *cmd, int json, const char *dir,
     const struct config *cfg)
 {
 	struct run	 r;
 	char		*why = NULL;
-	int		 status = 0, spawned, rc;
+	int		 spawned, rc;
 
 	memset(&r, 0, sizeof r);
 	r.cmd = cmd;
@@ -1263,9 +904,10 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 
 	/* Before the child exists, so no SIGCHLD or orphan is missed. */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	r.reaper = proc_reaper_new(r.loop);
 	run_watch_signals(&r);
 	r.cg = cgroup_new(cgroup_env_flags());
-	r.cgj = cgroup_job_new(r.cg, 0);
+	proc_reaper_set_cgroup(r.reaper, r.cg);
 
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
@@ -1278,75 +920,25 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		}
 		loop_cancel_timer(r.loop, r.timeout_timer);
 		loop_cancel_timer(r.loop, r.linger_timer);
-		loop_cancel_timer(r.loop, r.grace_timer);
 		loop_cancel_timer(r.loop, r.drain_timer);
 		loop_cancel_timer(r.loop, r.flush_timer);
 		run_input_close(&r);
 		run_stream_abandon(&r.out);
 		run_stream_abandon(&r.err);
-		/*
-		 * Nothing it started outlives the run: its group, its
-		 * containment, and whatever was reparented to us.
-		 */
-		kill(-r.pid, SIGKILL);
-		cgroup_kill_all(r.cg);
-		while (waitpid(r.pid, &status, 0) == -1 && errno == EINTR)
-			/* nothing */;
-		jobtable_kill_strays();
+		run_end(&r);
 	}
-	cgroup_job_release(r.cgj);
-	cgroup_free(r.cg);
 	r.out.to = r.err.to = NULL;	/* only the report is left */
-	run_store_end(&r, cmd, spawned, status);
-	rc = run_finish(&r, json, spawned, status, why);
+	run_store_end(&r, cmd, spawned, r.status);
+	rc = run_finish(&r, json, spawned, r.status, why);
+	/* The reaper watches the loop's SIGCHLD, and its timer r.cg. */
+	proc_free(r.proc);
+	proc_reaper_free(r.reaper);
+	cgroup_free(r.cg);
 	outq_free(r.out_to);
 	outq_free(r.err_to);
 	loop_free(r.loop);
 	free(why);
 	free(r.out.buf);
 	free(r.err.buf);
-	return rc;
-}
-
-/* `jobdeck run`: parse, build the command, run it, report. */
-int
-run_main(int argc, char **argv)
-{
-	struct run_opts	 o;
-	struct run_cmd	 cmd;
-	struct config	*cfg = NULL;
-	char		*cause = NULL, *dir;
-	int		 rc;
-
-	memset(&cmd, 0, sizeof cmd);
-	signal(SIGPIPE, SIG_IGN);
-	if ((rc = run_parse(argc, argv, &o)) != -1)
-		goto out;
-	/* -- PROGRAM reads a configuration only when -c names one. */
-	if (o.job != NULL || o.config != NULL) {
-		if (config_load(o.config, 0, &cfg, &cause) != 0) {
-			fprintf(stderr, "jobdeck: %s\n", cause);
-			free(cause);
-			rc = RUN_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (o.job != NULL) {
-		if ((rc = run_cmd_job(&o, cfg, &cmd)) != 0)
-			goto out;
-	} else
-		run_cmd_program(&o, cfg, &cmd);
-	fflush(stdout);
-	fflush(stderr);
-	dir = cfg != NULL && cfg->settings.log_dir != NULL ?
-	    xstrdup(cfg->settings.log_dir) : store_default_dir();
-	rc = run_execute(&cmd, o.json, dir, cfg);
-	free(dir);
-
-out:
-	run_cmd_free(&cmd);
-	config_free(cfg);
-	free(o.env);
-	free(o.params);
 	return rc;
 }

@@ -327,25 +327,41 @@ read_pid(const char *dir, const char *name)
 	return (pid_t)pid;
 }
 
+/*
+ * Return the state letter of pid ('Z' for a zombie), its parent in
+ * *ppid, or 0 when it is gone.
+ */
+static int
+proc_state(pid_t pid, long *ppid)
+{
+	char	 path[64], buf[512], *p, state;
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID ...": the state follows the last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %c %ld", &state, ppid) != 2)
+		return 0;
+	return state;
+}
+
 /* Return 1 once pid is gone or a zombie (within 10 s), else 0. */
 static int
 is_dead(pid_t pid)
 {
-	char		 path[64], buf[512], *p;
 	long long	 end = now_ms() + 10000;
-	FILE		*f;
-	size_t		 n;
+	long		 ppid;
+	int		 state;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	while (now_ms() < end) {
-		if ((f = fopen(path, "r")) == NULL)
-			return 1;
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		/* "PID (COMM) STATE ...": the state follows the last ')'. */
-		if ((p = strrchr(buf, ')')) != NULL && (p[2] == 'Z' ||
-		    p[2] == 'X'))
+		state = proc_state(pid, &ppid);
+		if (state == 0 || state == 'Z' || state == 'X')
 			return 1;
 		usleep(20000);
 	}
@@ -1402,6 +1418,97 @@ START_TEST(test_help)
 }
 END_TEST
 
+/*
+ * While what the leader left holds the output (the linger grace, 60 s
+ * from the configuration), the leader that exited stays a zombie of
+ * jobdeck's: its pid, the group's id, cannot be reused while the group
+ * may still be signalled.  Then the holder ends, and so does the run.
+ */
+START_TEST(test_leader_held_while_lingering)
+{
+	const char		*args[9];
+	struct proc		 p;
+	struct res		 r;
+	const struct jsonread	*v;
+	char			 dir[64], cfg[256], script[512], path[256];
+	long long		 end;
+	long			 ppid = 0;
+	pid_t			 leader;
+	int			 state;
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	snprintf(script, sizeof script, "echo $$ > %s/pid; (while [ ! -e "
+	    "%s/go ]; do sleep 0.05; done; echo late) & echo hi", dir, dir);
+	args[0] = "-c";
+	args[1] = cfg;
+	args[2] = "--json";
+	args[3] = "--";
+	args[4] = "sh";
+	args[5] = "-c";
+	args[6] = script;
+	args[7] = NULL;
+	jd_start_v(&p, args);
+	leader = read_pid(dir, "pid");
+	end = now_ms() + WAIT_MS / 2;
+	while ((state = proc_state(leader, &ppid)) != 0 && state != 'Z' &&
+	    now_ms() < end)
+		usleep(10000);
+	ck_assert_msg(state == 'Z' && ppid == (long)p.pid, "the leader %d "
+	    "(state %c, parent %ld) is not a zombie of jobdeck run's (%d) "
+	    "while its group holds the output", (int)leader,
+	    state != 0 ? state : '-', ppid, (int)p.pid);
+	write_file(path, dir, "go", "", 0600);
+	jd_wait(&p, &r);
+	v = jd_json(&r);
+	ck_assert_int_eq(jbool(v, "success"), 1);
+	ck_assert_str_eq(jstr(v, "stdout"), "hi\nlate\n");
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
+/*
+ * A second signal to jobdeck while the grace runs (60 s, from the
+ * configuration) sends SIGKILL at once: a job that ignores SIGTERM ends
+ * killed (137), long before its grace would be over.
+ */
+START_TEST(test_second_signal_kills)
+{
+	const char	*args[8];
+	struct proc	 p;
+	struct res	 r;
+	char		 dir[64], cfg[256], buf[64];
+	size_t		 got = 0;
+	ssize_t		 n;
+
+	tmpdir(dir);
+	write_config(cfg, dir);
+	args[0] = "-c";
+	args[1] = cfg;
+	args[2] = "--";
+	args[3] = "sh";
+	args[4] = "-c";
+	args[5] = "trap 'echo term' TERM; echo ready; while :; do sleep 0.05;"
+	    " done";
+	args[6] = NULL;
+	jd_start_v(&p, args);
+	while (got < 6 && (n = read(p.out_fd, buf + got, 6 - got)) > 0)
+		got += (size_t)n;
+	ck_assert(got == 6 && memcmp(buf, "ready\n", 6) == 0);
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	got = 0;
+	while (got < 5 && (n = read(p.out_fd, buf + got, 5 - got)) > 0)
+		got += (size_t)n;
+	ck_assert(got == 5 && memcmp(buf, "term\n", 5) == 0);
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	jd_wait_ms(&p, &r, WAIT_MS / 2);
+	ck_assert_int_eq(r.status, 128 + SIGKILL);
+	res_free(&r);
+	rmtree(dir);
+}
+END_TEST
+
 /* Build the run suite. */
 static Suite *
 run_suite(void)
@@ -1432,6 +1539,8 @@ run_suite(void)
 	tcase_add_test(tc, test_json_timeout_kills_group);
 	tcase_add_test(tc, test_json_timeout_sigkill_after_grace);
 	tcase_add_test(tc, test_output_held_by_background);
+	tcase_add_test(tc, test_leader_held_while_lingering);
+	tcase_add_test(tc, test_second_signal_kills);
 	tcase_add_loop_test(tc, test_escapee_gone, 0, 2);
 	tcase_add_test(tc, test_signal_to_jobdeck);
 	suite_add_tcase(s, tc);
