@@ -104,6 +104,7 @@ LIB_SRCS = \
 	src/jobtable-schedule.c \
 	src/cmd.c \
 	src/jobfield.c \
+	src/jobevent.c \
 	src/cmd-job.c \
 	src/cmd-session.c \
 	src/cmd-ui.c \
@@ -113,13 +114,14 @@ LIB_SRCS = \
 	src/cmd-history.c \
 	src/cmd-grep.c \
 	src/cmd-wait.c \
+	src/cmd-sink.c \
+	src/cmd-logs.c \
 	src/cmd-stack.c \
 	src/cmd-browser.c \
 	src/ctl.c \
 	src/ctl-socket.c \
-	src/ctl-stream.c \
 	src/ctl-events.c \
-	src/ctl-wait.c \
+	src/ctl-sink.c \
 	src/ctl-client.c \
 	src/keys.c \
 	src/input.c \
@@ -209,11 +211,11 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ) \
 		     $(B)/tests/testproc.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
-		     $(B)/texttable.o $(B)/jobfield.o \
+		     $(B)/texttable.o $(B)/jobfield.o $(B)/jobevent.o \
 		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
-		     $(B)/cmd-wait.o \
+		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
@@ -221,10 +223,17 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/browser-cdp.o $(B)/browser-local.o $(B)/browser-docker.o \
-		     $(B)/tests/testnet.o
+		     $(B)/tests/testnet.o $(B)/tests/testdeck.o
+# Commands that go on as tasks (wait, grep) on a recording sink.
+CHECK_SUITES += cmdsink
+check_cmdsink_OBJS = $(check_cmd_OBJS)
 # Keys that run commands: the command table under the bindings.
 CHECK_SUITES += cmdkeys
 check_cmdkeys_OBJS = $(check_cmd_OBJS)
+# A job's events as JSON lines, on a real job and store lines.
+CHECK_SUITES += jobevent
+check_jobevent_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/jobevent.o \
+		     $(B)/texttable.o $(B)/tests/jsonread.o
 # A job's fields on real jobs and a real store, read back as JSON.
 check_jobfield_OBJS = $(check_job_OBJS) $(B)/jobfield.o $(B)/texttable.o \
 		     $(B)/tests/jsonread.o

@@ -7,14 +7,19 @@
  * starts a new job.  Commands never print: results and errors go to the
  * client's callbacks.  With ctx->json set, a command hands its result to
  * cmd_json() as one JSON document instead of text; commands that only
- * report a message leave that to the client.
+ * report a message leave that to the client.  A command whose result
+ * comes later (wait; grep and logs on the control socket) begins a task
+ * on the face's sink, ctx->sink (cmdsink.h): cmd_execute() returns
+ * CMD_RETURN_WAIT, the face writes its opening and starts the task,
+ * which writes through the sink and ends with the sink's done.
  *
  * show() hands over a titled text whose first header lines (0 or 1) are
  * column names, not content: a view keeps them in sight and does not count
  * them.
  *
- * Ownership: a struct cmd_ctx borrows everything it points to.  Strings and
- * line arrays passed to the client are only valid during the callback.
+ * Ownership: a struct cmd_ctx borrows everything it points to (its sink
+ * the face's, which owns a task begun on it).  Strings and line arrays
+ * passed to the client are only valid during the callback.
  */
 #ifndef JOBDECK_CMD_H
 #define JOBDECK_CMD_H
@@ -24,6 +29,7 @@
 #include "bind.h"
 
 struct browser;
+struct cmd_sink;
 struct config;
 struct config_job;
 struct expand_param;
@@ -45,26 +51,19 @@ struct cmd_msg {
 };
 
 /*
- * Where a command's results go; any member may be NULL.  follow turns the
- * client into a stream: of every job's events (job NULL, `events`) or of
- * one job's new output (`logs --follow`); 0, or -1 with *cause.  Only the
- * control socket streams; without follow those commands fail.  logs takes
- * over `logs ID`: the client streams the job's output itself (the control
- * socket reads its log as the socket drains); 0, or -1 with *cause;
- * without it, the command shows the lines.  logs_run takes over `logs
- * RUN` the same way for a run of the store in dir (of any deck); 0, or -1
- * with *cause when it cannot be read.  show_run opens the store's
+ * Where a command's results go; any member may be NULL.  events turns the
+ * client into a stream of every job's events (`events`); 0, or -1 with
+ * *cause.  Only the control socket streams; without events the command
+ * fails.  (A job's log, `logs ID`, `logs --follow ID` and `logs RUN`, is
+ * a task on ctx->sink, cmd-logs.c.)  show_run opens the store's
  * run (a log of this deck or an earlier one) in a view at line (-1: the
  * end), following its new lines while live is set; 0, or -1 with *cause
  * when the run cannot be read (no fd left, removed).  grep takes over a
- * search (and owns it, failing or not): the client steps it through its
- * loop and passes the matches on as they come.  paste sends the client's
- * paste buffer to a job (NULL: the selected one); 0, or -1 once the client
- * has said why not (an empty buffer, say).  wait takes over `wait ID...`
- * (jobs[n], borrowed for the call): the client answers once every one of
- * them has ended for good (not live: no restart pending, see
- * jobtable_is_live()) or left the table, or timeout_ms (0: none) has
- * passed; 0, or -1 with *cause; without it, the command fails.  later
+ * search (and owns it, failing or not) to show it in a view of its own
+ * (the prompt), stepping it through its loop; without it, a search runs
+ * as a task on ctx->sink, else here to CMD_GREP_MAX matches.  paste sends
+ * the client's paste buffer to a job (NULL: the selected one); 0, or -1
+ * once the client has said why not (an empty buffer, say).  later
  * says that the command's results come after it returns (a line of the
  * session shell): its messages and errors arrive later, then answered();
  * 0, or -1 with *cause; a client without it gets them as they come.
@@ -83,21 +82,27 @@ struct cmd_client {
 	void	(*select)(struct job *, int focus, void *arg);
 	void	(*quit)(void *arg);
 	void	(*json)(const char *document, void *arg);
-	int	(*follow)(struct job *, void *arg, char **cause);
-	int	(*logs)(struct job *, void *arg, char **cause);
-	int	(*logs_run)(const char *dir, const char *run, void *arg,
-		    char **cause);
+	int	(*events)(void *arg, char **cause);
 	int	(*show_run)(const char *title, const char *dir,
 		    const char *run, int64_t line, int live, void *arg,
 		    char **cause);
 	int	(*grep)(struct grep *, void *arg, char **cause);
 	int	(*paste)(struct job *, void *arg);
-	int	(*wait)(struct job **jobs, int n, int64_t timeout_ms,
-		    void *arg, char **cause);
 	int	(*later)(void *arg, char **cause);
 	void	(*answered)(void *arg);
 	int	(*messages)(const struct cmd_msg **msgs, void *arg);
 	void	(*screen)(enum bind_action, void *arg);
+};
+
+/*
+ * What cmd_execute() returns: the command is over (its messages told), it
+ * failed (ctx->failed says how), or it goes on as a task on ctx->sink
+ * (cmdsink.h), which the face starts now.
+ */
+enum cmd_retval {
+	CMD_RETURN_ERROR = -1,
+	CMD_RETURN_NORMAL = 0,
+	CMD_RETURN_WAIT = 1
 };
 
 /* Values of cmd_ctx.failed after a command. */
@@ -137,6 +142,8 @@ struct cmd_ctx {
 						/*   cd, export, unset built in */
 	const struct cmd_client	*client;
 	void			*arg;
+	struct cmd_sink		*sink;		/* where a task writes (wait, */
+						/*   grep); NULL: none here */
 	const struct config	*config;	/* for !run; NULL: none */
 	struct stack		*stack;		/* starts configured jobs; */
 						/*   NULL: none (!run fails) */
@@ -188,7 +195,7 @@ extern const struct bind_commands cmd_bind_commands;	/* for bind.h */
 
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 const struct cmd_entry	*cmd_find_bare(const char *s, size_t len);
-int			 cmd_execute(struct cmd_ctx *, int argc, char **argv);
+enum cmd_retval		 cmd_execute(struct cmd_ctx *, int argc, char **argv);
 int			 cmd_run_line(struct cmd_ctx *, const char *line);
 int			 cmd_run_words(struct cmd_ctx *, const char *line);
 int			 cmd_is_session_line(const char *line);
@@ -226,6 +233,10 @@ void	cmd_history_json_runs(struct json_buf *, const char *key,
 	    const struct store_meta *, int);
 struct texttable *cmd_history_table(const struct store_meta *, int);
 int	cmd_history_logs(struct cmd_ctx *, const char *id);
+int	cmd_logs_stream(struct cmd_ctx *, struct job *, int follow,
+	    char **cause);
+int	cmd_logs_stream_run(struct cmd_ctx *, const char *dir,
+	    const char *run, char **cause);
 const char *cmd_browser_state_text(const struct browser *);
 char	*cmd_browser_detail(const struct browser *);
 

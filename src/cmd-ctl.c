@@ -981,12 +981,12 @@ cmd_events_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (ctx->client == NULL || ctx->client->follow == NULL) {
+	if (ctx->client == NULL || ctx->client->events == NULL) {
 		cmd_error(ctx, "events works only through the control socket "
 		    "(jobdeck ctl events)");
 		return;
 	}
-	if (ctx->client->follow(NULL, ctx->arg, &cause) != 0) {
+	if (ctx->client->events(ctx->arg, &cause) != 0) {
 		cmd_error(ctx, "events: %s", cause);
 		free(cause);
 		return;

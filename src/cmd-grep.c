@@ -1,10 +1,13 @@
 /*
  * cmd-grep.c: !grep [-i] [-E] [-F] PATTERN [ID...]: search the output
  * store, every run of it (newest first) or the runs of the jobs and the
- * run ids given.  A client that can stream (cmd_client.grep) takes the
- * search over and steps it through its loop; for any other the command
- * steps it to the end itself and shows the first CMD_GREP_MAX matching
- * lines.
+ * run ids given.  A client that shows a search in a view of its own (the
+ * prompt: cmd_client.grep) takes the search over; on a face's sink
+ * (cmdsink.h: the control socket) the search is a task that steps it
+ * through the loop, CMD_GREP_BUDGET bytes a step while the sink is not
+ * stalled, and writes the matches as they come; for any other client the
+ * command steps it to the end itself and shows the first CMD_GREP_MAX
+ * matching lines.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,14 +15,19 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdsink.h"
 #include "grep.h"
 #include "job.h"
 #include "jobtable.h"
+#include "json.h"
+#include "loop.h"
 #include "store.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 #define CMD_GREP_MAX	1000		/* matches shown without streaming */
 #define CMD_GREP_STEP	(1024 * 1024)	/* bytes a step when stepping here */
+#define CMD_GREP_BUDGET	(4 * 1024 * 1024)	/* a step on a sink */
 
 static void	cmd_grep_exec(struct cmd_ctx *, int, char **);
 
@@ -228,6 +236,161 @@ cmd_grep_show(struct cmd_ctx *ctx, struct grep *g)
 	free(c.lines);
 }
 
+/* A search on a sink: its next step, or held until the sink drains. */
+struct cmd_grep_task {
+	struct cmd_sink	*sink;
+	struct loop	*loop;
+	struct grep	*grep;
+	int		 json;
+	uint64_t	 timer;		/* the next step */
+	int		 held;		/* stalled: step when writable */
+};
+
+static void	cmd_grep_task_step(void *);
+static void	cmd_grep_task_writable(void *);
+static void	cmd_grep_task_free(void *);
+
+static const struct cmd_task_ops cmd_grep_task_ops = {
+	.start = cmd_grep_task_step,
+	.writable = cmd_grep_task_writable,
+	.free = cmd_grep_task_free,
+	.flags = CMD_TASK_CODE,
+};
+
+/* Free a search on a sink: its timer and the search. */
+static void
+cmd_grep_task_free(void *arg)
+{
+	struct cmd_grep_task	*t = arg;
+
+	if (t->timer != 0)
+		loop_cancel_timer(t->loop, t->timer);
+	grep_free(t->grep);
+	free(t);
+}
+
+/*
+ * A match of a search on a sink: "RUN [ID NAME]:LINE: text" (escaped), or
+ * a JSON object.
+ */
+static int
+cmd_grep_task_match(const struct grep_match *m, void *arg)
+{
+	struct cmd_grep_task	*t = arg;
+	struct json_buf		 jb;
+	char			*line, *text;
+
+	if (t->json) {
+		json_init(&jb);
+		json_object_begin(&jb);
+		json_key(&jb, "run");
+		json_put_string(&jb, m->run);
+		json_key(&jb, "id");
+		json_put_int(&jb, m->meta != NULL ? m->meta->job : 0);
+		json_key(&jb, "name");
+		json_put_string(&jb, m->meta != NULL ? m->meta->name : NULL);
+		json_key(&jb, "line");
+		json_put_int(&jb, m->line + 1);
+		json_key(&jb, "time_ms");
+		json_put_int(&jb, m->time);
+		json_key(&jb, "text");
+		json_put_stringn(&jb, m->text, m->len);
+		json_key(&jb, "match");
+		json_array_begin(&jb);
+		json_put_int(&jb, (int64_t)m->so);
+		json_put_int(&jb, (int64_t)m->eo);
+		json_array_end(&jb);
+		json_object_end(&jb);
+		line = json_finish(&jb, NULL);
+		json_clear(&jb);
+		cmd_sink_json(t->sink, line, strlen(line));
+	} else {
+		text = textesc_needed(m->text, m->len) ?
+		    textesc_visible(m->text, m->len) : xstrndup(m->text, m->len);
+		line = xprintf("%s [%d%s%s]:%lld: %s", m->run, m->meta != NULL ?
+		    m->meta->job : 0, m->meta != NULL && m->meta->name != NULL ?
+		    " " : "", m->meta != NULL && m->meta->name != NULL ?
+		    m->meta->name : "", (long long)m->line + 1, text);
+		free(text);
+		cmd_sink_text(t->sink, line, strlen(line));
+	}
+	free(line);
+	return 0;
+}
+
+/*
+ * A step of a search on a sink, while the sink is not stalled (else when
+ * it drains); at the end done: 0 when something matched, 1 when nothing
+ * did.  Damaged runs are searched up to their damage, as grep_step()
+ * does, and told before the end: "error" "grep: " the first one's
+ * damage, "damaged" how many.
+ */
+static void
+cmd_grep_task_step(void *arg)
+{
+	static const struct grep_cbs	 cbs = {
+		.match = cmd_grep_task_match,
+	};
+	struct cmd_grep_task		*t = arg;
+	const char			*why;
+	char				 count[16], *text, *err;
+	int				 rc, damaged;
+
+	t->timer = 0;
+	if (cmd_sink_stalled(t->sink)) {
+		t->held = 1;
+		return;
+	}
+	rc = grep_step(t->grep, CMD_GREP_BUDGET, &cbs, t);
+	if (rc <= 0) {
+		if ((damaged = grep_damaged(t->grep, &why)) > 0) {
+			text = textesc_visible(why, strlen(why));
+			err = xprintf("grep: %s", text);
+			cmd_sink_control(t->sink, "error", err);
+			free(err);
+			free(text);
+			snprintf(count, sizeof count, "%d", damaged);
+			cmd_sink_control(t->sink, "damaged", count);
+		}
+		cmd_sink_done(t->sink, grep_matches(t->grep) > 0 ? 0 : 1);
+		return;
+	}
+	if (cmd_sink_stalled(t->sink))
+		t->held = 1;
+	else
+		t->timer = loop_add_timer(t->loop, 0, cmd_grep_task_step, t);
+}
+
+/* The sink drained: a held search steps on. */
+static void
+cmd_grep_task_writable(void *arg)
+{
+	struct cmd_grep_task	*t = arg;
+
+	if (!t->held || t->timer != 0)
+		return;
+	t->held = 0;
+	t->timer = loop_add_timer(t->loop, 0, cmd_grep_task_step, t);
+}
+
+/* Hand a search to the face's sink as a task (it owns the search now). */
+static void
+cmd_grep_begin(struct cmd_ctx *ctx, struct grep *g)
+{
+	struct cmd_grep_task	*t;
+	char			*cause = NULL;
+
+	t = xcalloc(1, sizeof *t);
+	t->sink = ctx->sink;
+	t->loop = cmd_sink_loop(ctx->sink);
+	t->grep = g;
+	t->json = ctx->json;
+	if (cmd_sink_begin(ctx->sink, &cmd_grep_task_ops, t, &cause) != 0) {
+		cmd_error(ctx, "grep: %s", cause);
+		free(cause);
+	}
+}
+
 /* !grep [-i] [-E] [-F] PATTERN [ID...]: search the output store. */
 static void
 cmd_grep_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -269,6 +432,10 @@ cmd_grep_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			cmd_error(ctx, "grep: %s", cause);
 			free(cause);
 		}
+		return;
+	}
+	if (ctx->sink != NULL) {
+		cmd_grep_begin(ctx, g);
 		return;
 	}
 	cmd_grep_show(ctx, g);

@@ -280,8 +280,8 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	live = store_deck_alive(dir, m.deck) && m.ended == 0;
 	title = xprintf("Logs %s [%d] %s", m.run, m.job, m.command != NULL ?
 	    m.command : "");
-	if (ctx->client != NULL && ctx->client->logs_run != NULL) {
-		if (ctx->client->logs_run(dir, m.run, ctx->arg, &cause) != 0) {
+	if (ctx->sink != NULL) {
+		if (cmd_logs_stream_run(ctx, dir, m.run, &cause) != 0) {
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
 		}

@@ -375,8 +375,9 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
- * "lines"}); --follow hands the client over to a stream of what follows,
- * and a client that streams logs itself (ctl) is handed the job.  Output
+ * "lines"}); on a face's sink (ctl) the output is streamed as a task
+ * instead (cmd-logs.c), and --follow, which only streams, goes on with
+ * what the job prints until it ends.  Output
  * the store cannot read to its end (damaged) is shown as far as it goes,
  * or the terminal's lines when none of it can be read, and the command
  * fails saying why.
@@ -399,22 +400,13 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	job = cmd_find_job(ctx, id);
 	if (job == NULL)
 		return;
-	if (follow) {
-		if (ctx->client == NULL || ctx->client->follow == NULL) {
-			cmd_error(ctx, "logs --follow works only through the "
-			    "control socket (jobdeck ctl logs --follow %s)",
-			    id);
-			return;
-		}
-		if (ctx->client->follow(job, ctx->arg, &cause) != 0) {
-			cmd_error(ctx, "logs: %s", cause);
-			free(cause);
-			return;
-		}
+	if (follow && ctx->sink == NULL) {
+		cmd_error(ctx, "logs --follow works only through the control "
+		    "socket (jobdeck ctl logs --follow %s)", id);
 		return;
 	}
-	if (ctx->client != NULL && ctx->client->logs != NULL) {
-		if (ctx->client->logs(job, ctx->arg, &cause) != 0) {
+	if (ctx->sink != NULL) {
+		if (cmd_logs_stream(ctx, job, follow, &cause) != 0) {
 			cmd_error(ctx, "logs: %s", cause);
 			free(cause);
 		}

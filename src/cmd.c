@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdsink.h"
 #include "job.h"
 #include "json.h"
 #include "jobtable.h"
@@ -299,22 +300,25 @@ cmd_args_check(struct cmd_ctx *ctx, int argc, char **argv)
 
 /*
  * Run argv[0] (without the !) with its arguments: find it, parse its
- * options, check how many operands it has, run it; 0, or -1 when it
- * reported an error.  A key's action on the screen is refused by a
- * client that has none (the control socket).
+ * options, check how many operands it has, run it: CMD_RETURN_NORMAL,
+ * CMD_RETURN_ERROR when it reported an error, or CMD_RETURN_WAIT when it
+ * began a task on ctx->sink (cmdsink.h) for the face to start.  A key's
+ * action on the screen is refused by a client that has none (the control
+ * socket).
  */
-int
+enum cmd_retval
 cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry	*entry;
 	char			*cause = NULL;
+	int			 busy;
 
 	ctx->failed = 0;
 	entry = cmd_find(argv[0], &cause);
 	if (entry == NULL) {
 		cmd_usage_error(ctx, "%s", cause);
 		free(cause);
-		return -1;
+		return CMD_RETURN_ERROR;
 	}
 	ctx->entry = entry;
 	cmd_options_clear(ctx);
@@ -323,16 +327,21 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_error(ctx, "%s: a key's action on the deck's screen: there "
 		    "is no screen here (press its key, or type !%s at the "
 		    "deck's prompt)", entry->name, entry->name);
-		return -1;
+		return CMD_RETURN_ERROR;
 	}
 	if (ctx->read_only && !(entry->flags & CMD_READ_ONLY)) {
 		cmd_refuse_write(ctx, entry->name);
-		return -1;
+		return CMD_RETURN_ERROR;
 	}
+	busy = ctx->sink != NULL && cmd_sink_busy(ctx->sink);
 	if (cmd_args_check(ctx, argc, argv) == 0)
 		entry->exec(ctx, argc, argv);
 	cmd_options_clear(ctx);
-	return ctx->failed ? -1 : 0;
+	if (ctx->failed)
+		return CMD_RETURN_ERROR;
+	if (!busy && ctx->sink != NULL && cmd_sink_busy(ctx->sink))
+		return CMD_RETURN_WAIT;
+	return CMD_RETURN_NORMAL;
 }
 
 /* Return the name of cmd_table[i], or NULL past the last (bind.h). */
@@ -474,7 +483,7 @@ cmd_run_words(struct cmd_ctx *ctx, const char *line)
 		rc = -1;
 	} else {
 		ctx->line = line;
-		rc = cmd_execute(ctx, argc, argv);
+		rc = cmd_execute(ctx, argc, argv) == CMD_RETURN_ERROR ? -1 : 0;
 		ctx->line = NULL;
 	}
 	session_split_free(argc, argv);

@@ -3,8 +3,8 @@
  * cut each job's output into lines for them (ctl-private.h).
  *
  * `events` clients are sent every job event as it happens: a job's output
- * is cut into lines by one rawtext per job.  An events client (or one
- * following a job that is not logged, while the job runs) whose unsent
+ * is cut into lines by one rawtext per job.  An events client (or a
+ * task that pushes a job's output as it prints, ctl-sink.c) whose unsent
  * output would pass CTL_OUTPUT_MAX is dropped (its queue's limit).
  */
 
@@ -14,6 +14,7 @@
 #include "ctl.h"
 #include "ctl-private.h"
 #include "job.h"
+#include "jobevent.h"
 #include "jobfield.h"
 #include "jobtable.h"
 #include "json.h"
@@ -29,137 +30,12 @@ static const enum jobfield_id ctl_ev_started[] = {
 static const enum jobfield_id ctl_ev_queued[] = {
 	JOBFIELD_NAME, JOBFIELD_COMMAND
 };
-static const enum jobfield_id ctl_ev_exited[] = {
-	JOBFIELD_EXIT_CODE, JOBFIELD_SIGNAL, JOBFIELD_CODE,
-	JOBFIELD_DURATION_MS, JOBFIELD_STATE
-};
 static const enum jobfield_id ctl_ev_changed[] = {
 	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY, JOBFIELD_NOTE
 };
 #define CTL_EV_FIELDS(a)	(sizeof (a) / sizeof (a)[0])
 
 static void	ctl_partial_cb(void *);
-
-/*
- * Append lines of a job's text to b as the elements of a JSON array, after
- * nsent sent before: one writer for them all, its array's text without
- * the brackets.
- */
-void
-ctl_buf_json_elements(struct xbuf *b, int nsent, char **lines, int count)
-{
-	struct json_buf	jb;
-	int		i;
-
-	if (count == 0)
-		return;
-	json_init(&jb);
-	json_array_begin(&jb);
-	for (i = 0; i < count; i++)
-		json_put_string(&jb, lines[i]);
-	if (nsent > 0)
-		xbuf_add(b, ",", 1);
-	xbuf_add(b, jb.data + 1, jb.len - 1);
-	json_clear(&jb);
-}
-
-/* Build one JSON event line: begin it with its kind and the job's id. */
-static void
-ctl_event_begin(struct json_buf *jb, const char *kind, int id)
-{
-	json_init(jb);
-	json_object_begin(jb);
-	json_key(jb, "event");
-	json_put_string(jb, kind);
-	json_key(jb, "id");
-	json_put_int(jb, id);
-}
-
-/* Finish a JSON event and return it as a line ending in "\n". */
-static char *
-ctl_event_end(struct json_buf *jb, size_t *len)
-{
-	char	*doc, *line;
-
-	json_object_end(jb);
-	doc = json_finish(jb, len);
-	json_clear(jb);
-	line = xprintf("%s\n", doc);
-	free(doc);
-	(*len)++;
-	return line;
-}
-
-/*
- * Append "output" events for lines of a job's text that has no store
- * (its emulator's, or its bytes converted here): as ctl_buf_store_events()
- * writes them, without line numbers.
- */
-void
-ctl_buf_output_events(struct xbuf *b, int id, char **lines, int count)
-{
-	struct store_line	*sl;
-	int			 i;
-
-	if (count == 0)
-		return;
-	sl = xcalloc((size_t)count, sizeof *sl);
-	for (i = 0; i < count; i++) {
-		sl[i].no = -1;
-		sl[i].stream = STORE_TTY;
-		sl[i].text = lines[i];
-		sl[i].len = strlen(lines[i]);
-	}
-	ctl_buf_store_events(b, id, sl, count);
-	free(sl);
-}
-
-/*
- * Append "output" events for lines read from the store: each with its
- * text, its line number (when it has one), its stream and whether it is a
- * partial line.  The one writer of output events.
- */
-void
-ctl_buf_store_events(struct xbuf *b, int id, const struct store_line *sl,
-    int n)
-{
-	struct json_buf	 ev;
-	char		*line;
-	size_t		 len;
-	int		 i;
-
-	for (i = 0; i < n; i++) {
-		ctl_event_begin(&ev, "output", id);
-		json_key(&ev, "text");
-		json_put_stringn(&ev, sl[i].text, sl[i].len);
-		if (sl[i].no >= 0) {
-			json_key(&ev, "line");
-			json_put_int(&ev, sl[i].no + 1);
-		}
-		json_key(&ev, "stream");
-		json_put_string(&ev, sl[i].stream == STORE_STDERR ? "stderr" :
-		    "stdout");
-		if (sl[i].partial) {
-			json_key(&ev, "partial");
-			json_put_bool(&ev, 1);
-		}
-		line = ctl_event_end(&ev, &len);
-		xbuf_add(b, line, len);
-		free(line);
-	}
-}
-
-/* Return an "exited" event line: exit code or signal, duration, state. */
-char *
-ctl_event_exited(struct job *job, size_t *len)
-{
-	struct json_buf	 jb;
-
-	ctl_event_begin(&jb, "exited", job_id(job));
-	jobfield_json_some(&jb, job, ctl_ev_exited,
-	    CTL_EV_FIELDS(ctl_ev_exited));
-	return ctl_event_end(&jb, len);
-}
 
 /* Send a line to every client streaming events. */
 static void
@@ -182,7 +58,7 @@ ctl_broadcast_lines(struct ctl *ctl, struct job *job, char **lines,
 {
 	struct xbuf	all = { NULL, 0, 0 };
 
-	ctl_buf_output_events(&all, job_id(job), lines, count);
+	jobevent_output_lines(&all, job_id(job), lines, count);
 	rawtext_free_lines(lines, count);
 	if (all.len > 0)
 		ctl_broadcast(ctl, all.s, all.len);
@@ -206,7 +82,7 @@ ctl_broadcast_store_lines(struct ctl *ctl, struct job *job,
 {
 	struct xbuf	all = { NULL, 0, 0 };
 
-	ctl_buf_store_events(&all, job_id(job), sl, n);
+	jobevent_output_store(&all, job_id(job), sl, n);
 	store_lines_free(sl, n);
 	if (all.len > 0)
 		ctl_broadcast(ctl, all.s, all.len);
@@ -368,14 +244,14 @@ ctl_announce(struct ctl *ctl, struct job *job, const char *what)
 
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, what, job_id(job));
+	jobevent_begin(&jb, what, job_id(job));
 	if (strcmp(what, "queued") == 0)
 		jobfield_json_some(&jb, job, ctl_ev_queued,
 		    CTL_EV_FIELDS(ctl_ev_queued));
 	else
 		jobfield_json_some(&jb, job, ctl_ev_started,
 		    CTL_EV_FIELDS(ctl_ev_started));
-	line = ctl_event_end(&jb, &n);
+	line = jobevent_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
 }
@@ -418,26 +294,22 @@ ctl_job_changed(struct job *job, void *arg)
 
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, "changed", job_id(job));
+	jobevent_begin(&jb, "changed", job_id(job));
 	jobfield_json_some(&jb, job, ctl_ev_changed,
 	    CTL_EV_FIELDS(ctl_ev_changed));
-	line = ctl_event_end(&jb, &n);
+	line = jobevent_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
 }
 
-/*
- * A job printed: its complete lines to the events clients, and its
- * followers waiting at the end of its log read on.
- */
+/* A job printed: its complete lines to the events clients. */
 void
 ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 {
 	struct ctl		 *ctl = arg;
-	struct ctl_client	 *c;
 	struct ctl_feed		 *f;
 	char			**lines;
-	int			  count, i, newline, partial;
+	int			  count;
 
 	if (ctl->nevents > 0) {
 		f = ctl_feed(ctl, job, 1);
@@ -451,57 +323,22 @@ ctl_job_output(struct job *job, const char *buf, size_t len, void *arg)
 			ctl_partial_arm(ctl);
 		}
 	}
-	if (ctl->nfollow == 0)
-		return;
-	/* Without a newline, no line of the emulator's can have ended. */
-	newline = memchr(buf, '\n', len) != NULL;
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if (!(c->flags & CTL_FOLLOW) || c->job != job ||
-		    (c->flags & CTL_DEAD))
-			continue;
-		if (c->flags & CTL_VT) {
-			if (!newline)
-				continue;
-			lines = job_text_since(job, &c->mark, &count,
-			    &partial);
-			ctl_stream_lines(c, lines, count);
-			if (outq_error(c->out) != 0) {
-				ctl_client_drop(c);
-				continue;
-			}
-		} else if (c->flags & CTL_WAITING) {
-			ctl_stream_open(c, job);
-			c->flags &= ~CTL_WAITING;
-		} else
-			continue;
-		ctl_client_flush(c);
-	}
 }
 
-/* A job ended: its last line and "exited" to events; followers end. */
+/* A job ended: its last line and "exited" to events. */
 void
 ctl_job_exited(struct job *job, void *arg)
 {
 	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
 	char			*line;
 	size_t			 n;
-	int			 i;
 
 	ctl_feed_flush(ctl, job);
 	if (ctl->nevents > 0) {
-		line = ctl_event_exited(job, &n);
+		line = jobevent_exited(job, &n);
 		ctl_broadcast(ctl, line, n);
 		free(line);
 	}
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if ((c->flags & CTL_FOLLOW) && c->job == job &&
-		    !(c->flags & CTL_DEAD))
-			ctl_follow_end(c);
-	}
-	ctl_waits_soon(ctl);
 }
 
 /* A job leaves the table: forget it everywhere, tell events clients. */
@@ -509,24 +346,22 @@ void
 ctl_job_removed(struct job *job, void *arg)
 {
 	struct ctl		*ctl = arg;
-	struct ctl_client	*c;
 	struct json_buf		 jb;
 	char			*line;
 	size_t			 n;
-	int			 i;
 
 	ctl_feed_flush(ctl, job);
-	for (i = 0; i < ctl->nclients; i++) {
-		c = ctl->clients[i];
-		if ((c->flags & CTL_FOLLOW) && c->job == job &&
-		    !(c->flags & CTL_DEAD))
-			ctl_follow_end(c);
-	}
-	ctl_waits_removed(ctl, job);
 	if (ctl->nevents == 0)
 		return;
-	ctl_event_begin(&jb, "removed", job_id(job));
-	line = ctl_event_end(&jb, &n);
+	jobevent_begin(&jb, "removed", job_id(job));
+	line = jobevent_end(&jb, &n);
 	ctl_broadcast(ctl, line, n);
 	free(line);
+}
+
+/* events: the client streams every job's events once the reply starts. */
+int
+ctl_cmd_events(void *arg, char **cause)
+{
+	return ctl_cmd_stream(arg, CTL_STREAM_EVENTS, cause);
 }

@@ -1,11 +1,13 @@
 /*
  * ctl-private.h: what the parts of the control socket's server share:
  * ctl.c (connections, requests, replies), ctl-socket.c (paths, locks,
- * binding), ctl-stream.c (log and grep streams), ctl-events.c (events and
- * their feeds) and ctl-wait.c (waits).  Nothing else includes it.
+ * binding), ctl-events.c (events and their feeds) and ctl-sink.c (a
+ * connection as a command task's sink: wait, grep, logs).
+ * Nothing else includes it.
  *
- * Ownership: a struct ctl owns its sockets, clients and feeds; a client
- * owns its buffers, its outq, its job reader, grep and waits.
+ * Ownership: a struct ctl owns its sockets, clients, feeds and tasks hub;
+ * a client owns its buffers, its outq and its sink's task (wait, grep,
+ * logs).
  */
 #ifndef JOBDECK_CTL_PRIVATE_H
 #define JOBDECK_CTL_PRIVATE_H
@@ -15,12 +17,11 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "cmdsink.h"
 #include "ctl.h"
 #include "store.h"
 #include "xmalloc.h"
 
-struct grep;
-struct grep_match;
 struct job_reader;
 struct outq;
 struct rawtext;
@@ -28,33 +29,15 @@ struct rawtext;
 #define CTL_ACCEPT_BURST	64	/* connections accepted per turn */
 #define CTL_ACCEPT_PAUSE_MS	100	/* out of fds: try again after */
 #define CTL_READ_CHUNK		4096	/* request bytes per read */
-#define CTL_LOG_LINES		256	/* lines of a run per read */
 #define CTL_STREAM_LOW		32768	/* read the run while less waits */
-#define CTL_FILL_MAX		65536	/* text read per flush */
-#define CTL_END_OPEN		INT64_MAX	/* follow: no end known yet */
+#define CTL_FILL_MAX		65536	/* a task's log read per flush */
 #define CTL_PARTIAL_MS		250	/* quiet time before a partial line */
-#define CTL_GREP_BUDGET		(4 * 1024 * 1024)	/* searched per turn */
 
 /* What a command turned its client into. */
 enum ctl_stream {
 	CTL_STREAM_NONE,
 	CTL_STREAM_EVENTS,	/* events */
-	CTL_STREAM_LOGS,	/* logs: the output so far */
-	CTL_STREAM_FOLLOW,	/* logs --follow: until the job ends */
-	CTL_STREAM_GREP,	/* grep: matches as they are found */
-	CTL_STREAM_WAIT		/* wait: an answer when the jobs end */
-};
-
-/*
- * One job of a wait: until it ends, the job; then how it ended, said at
- * once (the job may leave the table before the others end).
- */
-struct ctl_wait {
-	struct job	*job;		/* NULL once it left the table */
-	int		 done;		/* the order it ended in, 0: not yet */
-	int		 code;		/* its exit status for the client */
-	char		*text;		/* "[3] web: failed (exit 2)" */
-	char		*json;		/* its job object, with --json */
+	CTL_STREAM_TASK		/* a command's task on the sink (wait...) */
 };
 
 struct ctl_client {
@@ -71,40 +54,15 @@ struct ctl_client {
 	struct xbuf	 messages;
 	struct xbuf	 errors;
 	enum ctl_stream	 stream;
-	struct job	*stream_job;
-
-	/* A log stream: logs or logs --follow. */
-	struct job	*job;		/* followed, until it ends */
-	int		 job_id;
-	struct job_reader *reader;	/* its run in the store, or NULL */
-	char		*unread;	/* why its run could not be opened */
-	char		*run;		/* logs RUN: the run's id */
-	int		 exit;		/* follow's exit line, or -1 */
-	int64_t		 next;		/* the next line of the run to send */
-	int64_t		 end;		/* where to stop, or CTL_END_OPEN */
-	struct store_mark	 mark;		/* not logged: emulator lines sent */
-	int		 nlines;	/* lines sent (JSON: commas) */
-	struct grep	*grep;		/* a grep stream's search */
-	uint64_t	 grep_timer;	/* its next step */
-	char		*tail;		/* sent after the last line */
-	struct ctl_wait	*waits;		/* a wait's jobs, as given */
-	int		 nwaits;
-	int		 ndone;		/* how many have ended */
-	int64_t		 wait_ms;	/* its time limit, 0: none */
-	uint64_t	 wait_timer;	/* ... armed */
+	struct cmd_sink	 sink;		/* a command's task writes here */
 
 #define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */
-#define CTL_FOLLOW	0x4	/* streaming one job's output until it ends */
-#define CTL_LOG		0x8	/* reading a job's log into out */
-#define CTL_WAITING	0x10	/* at the end of the log: wait for output */
-#define CTL_VT		0x20	/* the job is not logged: its emulator */
 #define CTL_NO_INPUT	0x40	/* the peer shut down its side */
 #define CTL_SENT	0x80	/* sent something since the keepalive tick */
 #define CTL_CLOSING	0x100	/* close once the output is sent */
 #define CTL_DEAD	0x200	/* socket closed: free at the next reap */
-#define CTL_GREP_WAIT	0x400	/* grep: the next step when output drains */
-#define CTL_WAIT	0x800	/* wait: answers when its jobs have ended */
+#define CTL_WAIT	0x800	/* a quiet task (wait): keepalives */
 #define CTL_READ_ONLY	0x1000	/* came in on NAME.ro: may only look */
 #define CTL_LATER	0x2000	/* a session line: answers when it is done */
 #define CTL_STREAMING	0x4000	/* a stream: holds no short request's place */
@@ -149,10 +107,10 @@ struct ctl {
 	int			  nclients;
 	int			  alloc;
 	int			  nevents;	/* clients of events */
-	int			  nfollow;	/* clients of logs -f */
-	int			  nwait;	/* clients of wait */
+	int			  nwait;	/* clients of a quiet task */
 	struct ctl_feed		 *feeds;
 	int			  nfeeds;
+	struct cmd_tasks	 *tasks;	/* the clients' tasks, on jt */
 
 	uint64_t		  reap_timer;
 	uint64_t		  accept_timer;	/* out of fds: accept later */
@@ -160,7 +118,6 @@ struct ctl {
 	int64_t			  room_at;	/* ... at this time */
 	uint64_t		  keepalive_timer;
 	uint64_t		  partial_timer;
-	uint64_t		  wait_timer;	/* look at the waits after an end */
 };
 
 /* ctl.c: connections, requests, replies. */
@@ -170,7 +127,10 @@ void		 ctl_client_queue(struct ctl_client *, struct xbuf *);
 void		 ctl_client_drop(struct ctl_client *);
 void		 ctl_client_flush(struct ctl_client *);
 void		 ctl_client_send(struct ctl_client *, const char *, size_t);
+void		 ctl_client_watch(struct ctl_client *);
 void		 ctl_keepalive_start(struct ctl *);
+int		 ctl_cmd_stream(struct ctl_client *, enum ctl_stream,
+		    char **cause);
 int		 ctl_count(const struct ctl *, int mask, int flags);
 
 /* ctl-socket.c: paths, locks, binding. */
@@ -179,30 +139,8 @@ int		 ctl_lock(const char *path, char **cause);
 int		 ctl_bind(const char *name, struct ctl_sock *, char **cause);
 void		 ctl_unbind(struct ctl_sock *);
 
-/* ctl-stream.c: log and grep streams. */
-void		 ctl_buf_json_elements(struct xbuf *, int nsent, char **lines,
-		    int count);
-void		 ctl_stream_lines(struct ctl_client *, char **lines,
-		    int count);
-void		 ctl_stream_open(struct ctl_client *, struct job *);
-void		 ctl_stream_fill(struct ctl_client *, size_t *budget);
-void		 ctl_follow_end(struct ctl_client *);
-void		 ctl_stream_start(struct ctl_client *, struct job *);
-void		 ctl_stream_start_run(struct ctl_client *);
-int		 ctl_cmd_stream(struct ctl_client *, enum ctl_stream,
-		    struct job *, char **cause);
-int		 ctl_cmd_follow(struct job *, void *, char **);
-int		 ctl_cmd_logs(struct job *, void *, char **);
-int		 ctl_cmd_logs_run(const char *, const char *, void *,
-		    char **);
-int		 ctl_cmd_grep(struct grep *, void *, char **);
-void		 ctl_grep_cb(void *);
-
 /* ctl-events.c: events and their feeds. */
-void		 ctl_buf_output_events(struct xbuf *, int, char **, int);
-void		 ctl_buf_store_events(struct xbuf *, int,
-		    const struct store_line *, int);
-char		*ctl_event_exited(struct job *, size_t *len);
+int		 ctl_cmd_events(void *, char **);
 void		 ctl_feeds_start(struct ctl *);
 void		 ctl_feed_clear(struct ctl_feed *);
 struct ctl_feed	*ctl_feed(struct ctl *, struct job *, int);
@@ -213,12 +151,9 @@ void		 ctl_job_output(struct job *, const char *, size_t, void *);
 void		 ctl_job_exited(struct job *, void *);
 void		 ctl_job_removed(struct job *, void *);
 
-/* ctl-wait.c: waits. */
-int		 ctl_cmd_wait(struct job **, int, int64_t, void *, char **);
-void		 ctl_wait_free(struct ctl_client *);
-void		 ctl_wait_answer(struct ctl_client *, const char *, int);
-void		 ctl_waits_soon(struct ctl *);
-void		 ctl_wait_start(struct ctl_client *);
-void		 ctl_waits_removed(struct ctl *, struct job *);
+/* ctl-sink.c: a connection as a command task's sink. */
+void		 ctl_sink_init(struct ctl_client *);
+void		 ctl_sink_start(struct ctl_client *);
+void		 ctl_sink_drained(struct ctl_client *);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * ctl.c: the control socket's server (the protocol is in ctl.h): its
  * connections, their requests and replies.  The socket paths and locks
- * are ctl-socket.c, log and grep streams ctl-stream.c, the events feeds
- * ctl-events.c and waits ctl-wait.c; ctl-private.h holds what they share.
+ * are ctl-socket.c, the events feeds ctl-events.c and a connection as
+ * a command task's sink (wait, grep, logs) ctl-sink.c; ctl-private.h
+ * holds what they share.
  *
  * The socket path and its directory are checked here for the client too.
  * ctl_listen() runs before the screen is taken: it finds out whether a
@@ -51,13 +52,11 @@
 #include "ctl.h"
 #include "ctl-private.h"
 #include "debuglog.h"
-#include "grep.h"
 #include "job.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
 #include "outq.h"
-#include "waitstatus.h"
 #include "session.h"
 
 
@@ -95,11 +94,7 @@ static const struct cmd_client ctl_cmd_client = {
 	.select = ctl_cmd_select,
 	.quit = ctl_cmd_quit,
 	.json = ctl_cmd_json,
-	.follow = ctl_cmd_follow,
-	.logs = ctl_cmd_logs,
-	.logs_run = ctl_cmd_logs_run,
-	.grep = ctl_cmd_grep,
-	.wait = ctl_cmd_wait,
+	.events = ctl_cmd_events,
 	.later = ctl_cmd_later,
 	.answered = ctl_cmd_answered,
 };
@@ -206,6 +201,7 @@ ctl_start(struct ctl *ctl, struct loop *loop, const struct cmd_ctx *ctx,
 	ctl->cbs = cbs;
 	ctl->cbs_arg = arg;
 	ctl->jt_handle = jobtable_subscribe(ctl->jt, &ctl_jobtable_cbs, ctl);
+	ctl->tasks = cmd_tasks_new(ctl->jt, loop);
 	for (i = 0; i < CTL_SOCKS; i++)
 		loop_watch_fd(loop, ctl->socks[i].fd, POLLIN, ctl_accept_cb,
 		    ctl);
@@ -227,12 +223,11 @@ ctl_client_queue(struct ctl_client *c, struct xbuf *b)
 	b->len = b->size = 0;
 }
 
-/* Return whether a client has more to send: output, or a log to read. */
+/* Return whether a client has more to send: output, or its task's. */
 static int
-ctl_client_has_more(const struct ctl_client *c)
+ctl_client_has_more(struct ctl_client *c)
 {
-	return ctl_client_pending(c) > 0 ||
-	    (c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG;
+	return ctl_client_pending(c) > 0 || cmd_sink_more(&c->sink);
 }
 
 /* Close a client's socket, log, watch and timers (not its memory). */
@@ -247,44 +242,29 @@ ctl_client_close(struct ctl_client *c)
 		loop_unwatch_fd(ctl->loop, c->fd);
 		if (c->req_timer != 0)
 			loop_cancel_timer(ctl->loop, c->req_timer);
-		if (c->grep_timer != 0)
-			loop_cancel_timer(ctl->loop, c->grep_timer);
 	}
-	if (ctl->loop != NULL && c->wait_timer != 0)
-		loop_cancel_timer(ctl->loop, c->wait_timer);
-	c->req_timer = c->grep_timer = c->wait_timer = 0;
+	c->req_timer = 0;
 	outq_close(c->out);
 	close(c->fd);
 	c->fd = -1;
-	job_reader_close(c->reader);
-	c->reader = NULL;
 	if (c->flags & CTL_EVENTS)
 		ctl->nevents--;
-	if (c->flags & CTL_FOLLOW)
-		ctl->nfollow--;
 	if (c->flags & CTL_WAIT)
 		ctl->nwait--;
-	c->flags &= ~(CTL_EVENTS | CTL_FOLLOW | CTL_LOG | CTL_WAITING |
-	    CTL_WAIT);
-	c->job = NULL;
+	c->flags &= ~(CTL_EVENTS | CTL_WAIT);
 }
 
 /* Free a client (closed first if need be). */
 static void
 ctl_client_free(struct ctl_client *c)
 {
+	cmd_sink_gone(&c->sink);
 	ctl_client_close(c);
 	xbuf_clear(&c->in);
 	outq_free(c->out);
 	xbuf_clear(&c->body);
 	xbuf_clear(&c->messages);
 	xbuf_clear(&c->errors);
-	job_reader_close(c->reader);
-	grep_free(c->grep);
-	free(c->tail);
-	free(c->unread);
-	free(c->run);
-	ctl_wait_free(c);
 	free(c);
 }
 
@@ -336,7 +316,7 @@ ctl_client_drop(struct ctl_client *c)
  * is polled for the hangup alone: a Unix socket never has urgent data
  * (POLLPRI), and POLLHUP is always reported.
  */
-static void
+void
 ctl_client_watch(struct ctl_client *c)
 {
 	short	events = 0;
@@ -366,9 +346,9 @@ ctl_client_stalled(struct outq *q, void *arg)
 
 /*
  * Write what the socket takes of a client's output, topping it up from
- * the log it streams (at most CTL_FILL_MAX bytes of log per call); close
- * it once all is sent if it is closing.  A client whose socket fails, or
- * whose output passed its limit, is dropped.
+ * its task's (a log stream: at most CTL_FILL_MAX bytes of log per call);
+ * close it once all is sent if it is closing.  A client whose socket
+ * fails, or whose output passed its limit, is dropped.
  */
 void
 ctl_client_flush(struct ctl_client *c)
@@ -376,8 +356,8 @@ ctl_client_flush(struct ctl_client *c)
 	size_t	budget = CTL_FILL_MAX;
 
 	for (;;) {
-		if ((c->flags & (CTL_LOG | CTL_WAITING)) == CTL_LOG)
-			ctl_stream_fill(c, &budget);
+		if (cmd_sink_more(&c->sink))
+			cmd_sink_fill(&c->sink, &budget);
 		if ((c->flags & CTL_DEAD) || ctl_client_pending(c) == 0)
 			break;
 		if (outq_flush(c->out) != 0) {
@@ -386,12 +366,12 @@ ctl_client_flush(struct ctl_client *c)
 		}
 		if (ctl_client_pending(c) > 0)
 			break;		/* the socket is full */
-		if (!(c->flags & CTL_LOG) || (c->flags & CTL_WAITING))
+		if (!cmd_sink_more(&c->sink))
 			break;
 		if (budget == 0) {
 			/* What is owed waits where the stall limit sees it. */
 			budget = 1;
-			ctl_stream_fill(c, &budget);
+			cmd_sink_fill(&c->sink, &budget);
 			break;
 		}
 	}
@@ -401,13 +381,11 @@ ctl_client_flush(struct ctl_client *c)
 		ctl_client_drop(c);
 		return;
 	}
-	if ((c->flags & CTL_GREP_WAIT) && ctl_client_pending(c) <
-	    CTL_STREAM_LOW) {
-		c->flags &= ~CTL_GREP_WAIT;
-		c->grep_timer = loop_add_timer(c->ctl->loop, 0, ctl_grep_cb, c);
-	}
+	ctl_sink_drained(c);
+	if (c->flags & CTL_DEAD)
+		return;
 	if (ctl_client_pending(c) == 0 && (c->flags & CTL_CLOSING) &&
-	    !(c->flags & CTL_LOG)) {
+	    !cmd_sink_busy(&c->sink)) {
 		ctl_client_drop(c);
 		return;
 	}
@@ -448,16 +426,45 @@ ctl_keepalive_cb(void *arg)
 	ctl->keepalive_timer = 0;
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
-		if (!(c->flags & (CTL_EVENTS | CTL_FOLLOW | CTL_WAIT)) ||
+		if (!(c->flags & (CTL_EVENTS | CTL_WAIT)) ||
 		    (c->flags & CTL_DEAD))
 			continue;
 		if (!(c->flags & CTL_SENT) && ctl_client_pending(c) == 0)
 			ctl_client_send(c, line, sizeof line);
 		c->flags &= ~CTL_SENT;
 	}
-	if (ctl->nevents + ctl->nfollow + ctl->nwait > 0)
+	if (ctl->nevents + ctl->nwait > 0)
 		ctl->keepalive_timer = loop_add_timer(ctl->loop,
 		    CTL_KEEPALIVE_MS, ctl_keepalive_cb, ctl);
+}
+
+/*
+ * Turn the client into a stream once the reply starts; 0, or -1 when it
+ * streams already or the streams' budget is spent (CTL_STREAMS_MAX, and
+ * CTL_RO_STREAMS_MAX of them from NAME.ro).
+ */
+int
+ctl_cmd_stream(struct ctl_client *c, enum ctl_stream stream, char **cause)
+{
+	struct ctl	*ctl = c->ctl;
+	int		 read_only = (c->flags & CTL_READ_ONLY) != 0;
+
+	if (c->stream != CTL_STREAM_NONE) {
+		*cause = xstrdup("already streaming");
+		return -1;
+	}
+	if (ctl_count(ctl, CTL_STREAMING, CTL_STREAMING) >= CTL_STREAMS_MAX ||
+	    (read_only && ctl_count(ctl, CTL_STREAMING | CTL_READ_ONLY,
+	    CTL_STREAMING | CTL_READ_ONLY) >= CTL_RO_STREAMS_MAX)) {
+		debuglog("ctl: client %d refused a stream: too many", c->fd);
+		*cause = xprintf("too many streams at once (%d%s); try again "
+		    "when one has ended", read_only ? CTL_RO_STREAMS_MAX :
+		    CTL_STREAMS_MAX, read_only ? " on the read-only socket" :
+		    "");
+		return -1;
+	}
+	c->stream = stream;
+	return 0;
 }
 
 /* Make sure the keepalive timer runs while there are streams. */
@@ -704,8 +711,8 @@ ctl_accept_cb(int fd, short revents, void *arg)
 			ctl_evict(idle);
 		c = xcalloc(1, sizeof *c);
 		c->ctl = ctl;
+		ctl_sink_init(c);
 		c->fd = cfd;
-		c->exit = -1;
 		c->since = now;
 		c->out = outq_new(ctl->loop, cfd, 0, &ctl_outq_cbs, c);
 		outq_set_stall(c->out, CTL_WRITE_TIMEOUT_MS);
@@ -883,9 +890,11 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 	ctx = ctl->ctx;
 	ctx.arg = c;
 	ctx.json = c->json;
+	ctx.sink = &c->sink;
 	if (c->flags & CTL_READ_ONLY)
 		ctx.read_only = 1;
-	cmd_execute(&ctx, argc - first, argv + first);
+	if (cmd_execute(&ctx, argc - first, argv + first) == CMD_RETURN_ERROR)
+		cmd_sink_gone(&c->sink);	/* a task begun, then a failure */
 	session_split_free(argc, argv);
 	if (c->flags & (CTL_DEAD | CTL_LATER))
 		return;
@@ -956,18 +965,8 @@ ctl_client_reply(struct ctl_client *c, int failed)
 				ctl_feeds_start(ctl);
 			ctl_keepalive_start(ctl);
 			ctl_client_flush(c);
-		} else if (c->stream == CTL_STREAM_GREP) {
-			/* Like follow: the exit line at the end says it all. */
-			doc = xprintf("%cfollow\n", CTL_CONTROL);
-			outq_add(c->out, doc, strlen(doc));
-			free(doc);
-			ctl_grep_cb(c);
-		} else if (c->stream == CTL_STREAM_WAIT)
-			ctl_wait_start(c);
-		else if (c->run != NULL)
-			ctl_stream_start_run(c);
-		else
-			ctl_stream_start(c, c->stream_job);
+		} else
+			ctl_sink_start(c);
 		return;
 	}
 	if (c->json && c->body.len == 0) {
@@ -1103,14 +1102,14 @@ ctl_free(struct ctl *ctl)
 	for (i = 0; i < ctl->nclients; i++) {
 		c = ctl->clients[i];
 		/* A wait cut short by the deck's end hears how things stand. */
-		if ((c->flags & CTL_WAIT) && !(c->flags & CTL_DEAD))
-			ctl_wait_answer(c, "the deck quit",
-			    WAITSTATUS_NOT_RUN);
+		if (!(c->flags & CTL_DEAD))
+			cmd_sink_stop(&c->sink, "the deck quit");
 		if (!(c->flags & CTL_DEAD) && ctl_client_pending(c) > 0)
 			(void)outq_flush(c->out);
 		ctl_client_free(c);
 	}
 	free(ctl->clients);
+	cmd_tasks_free(ctl->tasks);
 	for (i = 0; i < ctl->nfeeds; i++)
 		ctl_feed_clear(&ctl->feeds[i]);
 	free(ctl->feeds);
@@ -1127,8 +1126,6 @@ ctl_free(struct ctl *ctl)
 			loop_cancel_timer(ctl->loop, ctl->keepalive_timer);
 		if (ctl->partial_timer != 0)
 			loop_cancel_timer(ctl->loop, ctl->partial_timer);
-		if (ctl->wait_timer != 0)
-			loop_cancel_timer(ctl->loop, ctl->wait_timer);
 	}
 	if (ctl->jt_handle != -1)
 		jobtable_unsubscribe(ctl->jt, ctl->jt_handle);

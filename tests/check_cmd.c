@@ -33,6 +33,7 @@
 #include "sessionsh.h"
 #include "stack.h"
 #include "store.h"
+#include "testdeck.h"
 #include "testnet.h"
 #include "texttable.h"
 
@@ -188,21 +189,9 @@ rec_clear(void)
 static void
 setup(void)
 {
-	struct store_limits	 lim;
-	char			*cause = NULL;
-
 	memset(&rec, 0, sizeof rec);
-	signal(SIGPIPE, SIG_IGN);
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	strcpy(rec.dir, "/tmp/check_cmd.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(rec.dir));
-	rec.loop = loop_new();
-	rec.jt = jobtable_new(rec.loop);
-	store_default_limits(&lim);
-	rec.store = store_open(rec.dir, &lim, &cause);
-	ck_assert_msg(rec.store != NULL, "store: %s", cause);
-	jobtable_set_store(rec.jt, rec.store);
-	jobtable_set_grace(rec.jt, 500);
+	testdeck_open(rec.dir, &rec.loop, &rec.jt, &rec.store);
 	rec.session = session_new(test_env);
 	rec.cwd0 = strdup(session_cwd(rec.session));
 	rec.ctx.jt = rec.jt;

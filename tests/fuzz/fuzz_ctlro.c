@@ -19,8 +19,9 @@
  *     words and CMD_FAILED;
  *   - a request that cannot be parsed gives a cause and no words.
  *
- * The streams (follow, logs, grep, wait) are taken over as the socket
- * takes them (a grep is freed): they only look.
+ * The streams (events, grep) are taken over as the socket takes them (a
+ * grep is freed), and a task begun on the sink (wait, logs) is let go as
+ * when its peer goes: they only look.
  */
 #include <sys/stat.h>
 
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmdsink.h"
 #include "ctl.h"
 #include "fuzz.h"
 #include "grep.h"
@@ -50,6 +52,8 @@ struct fuzz_ro {
 	struct jobtable	*jt;
 	struct store	*store;
 	struct session	*session;
+	struct cmd_tasks *tasks;	/* the sink's */
+	struct cmd_sink	 sink;
 	char		 dir[64];
 	char		*before;	/* the jobs and session, as text */
 	int		 ready;		/* set up: no start is allowed */
@@ -164,11 +168,10 @@ fuzz_ro_show_run(const char *title, const char *dir, const char *run,
 	return -1;
 }
 
-/* follow and logs: the socket streams them; they only look. */
+/* events: the socket streams them; they only look. */
 static int
-fuzz_ro_stream(struct job *job, void *arg, char **cause)
+fuzz_ro_events(void *arg, char **cause)
 {
-	(void)job;
 	(void)arg;
 	(void)cause;
 	return 0;
@@ -184,18 +187,27 @@ fuzz_ro_grep(struct grep *g, void *arg, char **cause)
 	return 0;
 }
 
-/* wait: the socket answers when the jobs end; it only looks. */
+/* The sink takes every task (wait), as the socket does under its limit. */
 static int
-fuzz_ro_wait(struct job **jobs, int n, int64_t timeout_ms, void *arg,
-    char **cause)
+fuzz_ro_sink_open(void *arg, char **cause)
 {
-	(void)jobs;
-	(void)n;
-	(void)timeout_ms;
 	(void)arg;
 	(void)cause;
 	return 0;
 }
+
+/* A task's end: nothing to tell. */
+static void
+fuzz_ro_sink_done(int code, void *arg)
+{
+	(void)code;
+	(void)arg;
+}
+
+static const struct cmd_sink_ops fuzz_ro_sink_ops = {
+	.open = fuzz_ro_sink_open,
+	.done = fuzz_ro_sink_done,
+};
 
 static const struct cmd_client fuzz_ro_client = {
 	.message = fuzz_ro_message,
@@ -204,12 +216,10 @@ static const struct cmd_client fuzz_ro_client = {
 	.select = fuzz_ro_select,
 	.quit = fuzz_ro_quit,
 	.json = fuzz_ro_json,
-	.follow = fuzz_ro_stream,
-	.logs = fuzz_ro_stream,
+	.events = fuzz_ro_events,
 	.show_run = fuzz_ro_show_run,
 	.grep = fuzz_ro_grep,
 	.paste = fuzz_ro_paste,
-	.wait = fuzz_ro_wait,
 };
 
 /* Return the jobs and the session as text, to compare (caller frees). */
@@ -280,6 +290,8 @@ fuzz_ro_setup(void)
 	atexit(fuzz_ro_cleanup);
 	fuzz_ro.loop = loop_new();
 	fuzz_ro.jt = jobtable_new(fuzz_ro.loop);
+	fuzz_ro.tasks = cmd_tasks_new(fuzz_ro.jt, fuzz_ro.loop);
+	cmd_sink_init(&fuzz_ro.sink, fuzz_ro.tasks, &fuzz_ro_sink_ops, NULL);
 	store_default_limits(&lim);
 	if ((fuzz_ro.store = store_open(fuzz_ro.dir, &lim, &cause)) == NULL) {
 		fprintf(stderr, "fuzz_ctlro: store: %s\n", cause);
@@ -343,10 +355,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.jt = fuzz_ro.jt;
 	ctx.session = fuzz_ro.session;
 	ctx.client = &fuzz_ro_client;
+	ctx.sink = &fuzz_ro.sink;
 	ctx.json = json;
 	ctx.read_only = 1;
 	fuzz_ro.refused = 0;
-	cmd_execute(&ctx, argc - first, argv + first);
+	if (cmd_execute(&ctx, argc - first, argv + first) == CMD_RETURN_WAIT)
+		cmd_sink_gone(&fuzz_ro.sink);
 	/* A command that may change something never runs here. */
 	if (ctx.entry != NULL && !(ctx.entry->flags & CMD_READ_ONLY) &&
 	    (ctx.failed != CMD_FAILED || !fuzz_ro.refused))
