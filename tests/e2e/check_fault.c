@@ -2870,7 +2870,12 @@ fault_shell(const char *line, char *out, size_t size)
  * environment marker).  Each escapee writes its pid and ignores SIGHUP
  * (so its terminal's hangup does not do jobdeck's work); a polite one
  * writes "term" to NAME.got when SIGTERM comes, so the test knows it was
- * asked before it was killed.
+ * asked before it was killed.  A polite one waits for its sleep in a
+ * loop: the stop signals the sleep and the shell at the same moment, in
+ * no set order, and a shell whose last `wait` returned because the sleep
+ * died first would leave at the end of its script before its own SIGTERM
+ * ran the trap (dash does, about one time in three when the sleep is
+ * signalled first).
  */
 #define ESC_GRACE_S	2	/* kill_timeout */
 #define ESC_TIMEOUT_S	3	/* the jobs' time limit in the timeout way */
@@ -2922,7 +2927,7 @@ esc_job(struct fault *f, size_t i, int done, int timeout, char *cfg,
 	else
 		snprintf(body, sizeof body, "trap \"\" HUP; trap \"echo term "
 		    "> %s.got; exit 0\" TERM; echo $$ > %s.pid; "
-		    "/bin/sleep 1000 & wait", n, n);
+		    "while :; do /bin/sleep 1000 & wait; done", n, n);
 	snprintf(script, sizeof script, esc_routes[i].start, body);
 	snprintf(script + strlen(script), sizeof script - strlen(script),
 	    "\nwhile [ ! -s %s.pid ]; do sleep 0.05; done\necho $$ > %s.job\n"
