@@ -3108,13 +3108,20 @@ static const struct jobtable_cbs stream_cbs = {
 	.stream = on_stream,
 };
 
-/* Spawn command on pipes, stderr apart, with the spec's options set. */
+/*
+ * Spawn command on pipes, stderr apart, with opts's options (a spec's,
+ * copied), told to a fresh st.
+ */
 static struct job *
-spawn_split(struct streams *st, struct job_spec *spec, const char *command)
+spawn_split(struct streams *st, const char *command,
+    const struct job_spec *opts)
 {
+	struct job_spec	 spec = *opts;
+
+	memset(st, 0, sizeof *st);
 	ck_assert_int_ge(jobtable_subscribe(fx.jt, &stream_cbs, st), 0);
-	spec->no_pty = 1;
-	st->job = spawn_full(spec, command);
+	spec.no_pty = 1;
+	st->job = spawn_full(&spec, command);
 	ck_assert_int_eq(job_state(st->job), JOB_RUNNING);
 	return st->job;
 }
@@ -3127,15 +3134,11 @@ spawn_split(struct streams *st, struct job_spec *spec, const char *command)
 START_TEST(test_stream_split)
 {
 	struct streams	 st, plain;
-	struct job_spec	 spec;
+	struct job_spec	 bare = { .input_eof = 1, .no_term = 1,
+			    .no_screen = 1 }, deck = { .input_eof = 1 };
 	struct job	*job;
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	spec.no_term = 1;
-	spec.no_screen = 1;
-	spec.input_eof = 1;
-	job = spawn_split(&st, &spec, "echo \"term=$TERM\"; echo err >&2");
+	job = spawn_split(&st, "echo \"term=$TERM\"; echo err >&2", &bare);
 	wait_done(job);
 	ck_assert_str_eq(st.buf[1], "term=\n");
 	ck_assert_str_eq(st.buf[2], "err\n");
@@ -3146,10 +3149,7 @@ START_TEST(test_stream_split)
 	ck_assert_ptr_null(job_vt(job));
 	ck_assert_int_eq(job_end_code(job), 0);
 
-	memset(&plain, 0, sizeof plain);
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
-	job = spawn_split(&plain, &spec, "echo \"term=$TERM\"");
+	job = spawn_split(&plain, "echo \"term=$TERM\"", &deck);
 	wait_done(job);
 	ck_assert_str_eq(plain.buf[1], "term=xterm-256color\n");
 	ck_assert_ptr_nonnull(job_vt(job));
@@ -3166,18 +3166,15 @@ END_TEST
 START_TEST(test_stderr_outlives_stdout)
 {
 	struct streams	 st;
-	struct job_spec	 spec;
+	struct job_spec	 spec = { .input_eof = 1 };
 	struct job	*job;
 	char		 cmd[PATH_MAX + 160];
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
 	/* The leader exits once the leftover's trap is set. */
 	snprintf(cmd, sizeof cmd, "exec >&-; (trap 'echo late >&2; exit 0' "
 	    "TERM; : >%s/trap; while :; do sleep 0.1; done) & "
 	    "until [ -e %s/trap ]; do sleep 0.01; done", fx.dir, fx.dir);
-	job = spawn_split(&st, &spec, cmd);
+	job = spawn_split(&st, cmd, &spec);
 	wait_done(job);
 	ck_assert_msg(strstr(st.buf[2], "late\n") != NULL, "%s", st.buf[2]);
 	ck_assert_int_eq(st.ends[1], 1);
@@ -3202,14 +3199,11 @@ stdout_ended(void *arg)
 START_TEST(test_pause_output)
 {
 	struct streams	 st;
-	struct job_spec	 spec;
+	struct job_spec	 spec = { .input_eof = 1, .no_screen = 1 };
 	struct job	*job;
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
-	spec.no_screen = 1;
-	job = spawn_split(&st, &spec, "head -c 300000 /dev/zero; echo done >&2");
+	job = spawn_split(&st, "head -c 300000 /dev/zero; echo done >&2",
+	    &spec);
 	jobtable_pause_output(fx.jt, job, STORE_STDOUT, 1);
 	run_for(500);
 	ck_assert_uint_eq(st.total[1], 0);
@@ -3231,14 +3225,10 @@ END_TEST
 START_TEST(test_close_stream)
 {
 	struct streams	 st;
-	struct job_spec	 spec;
+	struct job_spec	 spec = { .input_eof = 1, .no_screen = 1 };
 	struct job	*job;
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
-	spec.no_screen = 1;
-	job = spawn_split(&st, &spec, "echo first >&2; exec yes");
+	job = spawn_split(&st, "echo first >&2; exec yes", &spec);
 	ck_assert_int_eq(job_close_stream(job, STORE_STDOUT), 0);
 	ck_assert(run_until(stdout_ended, &st, 5000));
 	wait_done(job);
@@ -3260,13 +3250,11 @@ END_TEST
 START_TEST(test_take_in_fd)
 {
 	struct streams	 st;
-	struct job_spec	 spec;
+	struct job_spec	 spec = { .no_screen = 1 };
 	struct job	*job;
 	int		 fd;
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	job = spawn_split(&st, &spec, "cat");
+	job = spawn_split(&st, "cat", &spec);
 	fd = job_take_in_fd(job);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(job_in_fd(job), -1);
@@ -3286,14 +3274,10 @@ END_TEST
 START_TEST(test_own_leftovers)
 {
 	struct streams	 st;
-	struct job_spec	 spec;
+	struct job_spec	 spec = { .input_eof = 1, .own_leftovers = 1 };
 	struct job	*job, *other;
 
-	memset(&st, 0, sizeof st);
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
-	spec.own_leftovers = 1;
-	job = spawn_split(&st, &spec, "sleep 30 >/dev/null 2>&1 & exit 0");
+	job = spawn_split(&st, "sleep 30 >/dev/null 2>&1 & exit 0", &spec);
 	ck_assert(run_until(all_reaped, NULL, 5000));
 	run_for(500);
 	ck_assert(job_lingers(job));
@@ -3301,8 +3285,7 @@ START_TEST(test_own_leftovers)
 	proc_stop(job_proc(job), SIGTERM, 1000);
 	ck_assert(run_until(job_gone, job, 5000));
 
-	memset(&spec, 0, sizeof spec);
-	spec.input_eof = 1;
+	spec.own_leftovers = 0;
 	spec.no_pty = 1;
 	other = spawn_full(&spec, "sleep 30 >/dev/null 2>&1 & exit 0");
 	ck_assert(run_until(all_reaped, NULL, 5000));
