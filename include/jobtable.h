@@ -10,8 +10,8 @@
  * cgroup or its marker, see cgroup.h and jobtable.c), and tells
  * subscribers about starts, output and exits; a subscriber whose own
  * reader is slow may pause the reading of one stream of a job
- * (jobtable_pause_output()), so its child waits on the pipe.  Jobs beyond max_running (or
- * their group's limit) wait queued and start as others end, the highest
+ * (jobtable_pause_output()), so its child waits on the pipe.  Jobs
+ * beyond max_running (or their group's limit) wait queued and start as others end, the highest
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and

@@ -502,7 +502,8 @@ jobtable_update_watch(struct jobtable_entry *e)
 		loop_watch_fd(jt->loop, e->err_fd, POLLIN, jobtable_err_cb, e);
 	}
 	if (e->err_fd != -1)
-		loop_set_events(jt->loop, e->err_fd, e->err_paused ? 0 : POLLIN);
+		loop_set_events(jt->loop, e->err_fd, e->err_paused ? 0 :
+		    POLLIN);
 }
 
 /* Return the stream a job's output fd carries (its stdout when split). */

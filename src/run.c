@@ -65,16 +65,17 @@
  * it takes.  While a reader of ours is slow, at most one read of that
  * stream waits here and the table reads no more of the child's pipe
  * (jobtable_pause_output()), so the program blocks on it, as it would
- * writing to the reader itself; the loop goes on, and the timeout and signals act as ever.  The
- * timeout then covers passing the output on too: a reader that has not
- * taken it all by then makes the run time out, after the program's exit
- * as well.  Once the run is forced to end (timeout, signal) and the
- * program is gone, our readers get RUN_FLUSH_MS to take what is left; the
- * rest is dropped.  A reader that goes away (EPIPE) ends the passing on of
- * that stream: its pipe is closed (job_close_stream()), so the program learns it the way it
- * would have without us (EPIPE, SIGPIPE), and its status (141 when
- * SIGPIPE ends it) is ours.  The JSON result is written after the run as
- * the reader takes it; a reader that takes nothing of it for RUN_STALL_MS,
+ * writing to the reader itself; the loop goes on, and the timeout and
+ * signals act as ever.  The timeout then covers passing the output on
+ * too: a reader that has not taken it all by then makes the run time
+ * out, after the program's exit as well.  Once the run is forced to end
+ * (timeout, signal) and the program is gone, our readers get
+ * RUN_FLUSH_MS to take what is left; the rest is dropped.  A reader that
+ * goes away (EPIPE) ends the passing on of that stream: its pipe is
+ * closed (job_close_stream()), so the program learns it the way it would
+ * have without us (EPIPE, SIGPIPE), and its status (141 when SIGPIPE
+ * ends it) is ours.  The JSON result is written after the run as the
+ * reader takes it; a reader that takes nothing of it for RUN_STALL_MS,
  * or a signal to jobdeck meanwhile, loses it (exit status 125).
  *
  * Exit statuses of jobdeck run:

@@ -3078,7 +3078,6 @@ struct streams {
 	size_t		 len[3];
 	size_t		 total[3];
 	int		 ends[3];	/* len 0: told at its end */
-	int		 pause_first;	/* pause stdout at its first piece */
 	struct job	*job;
 };
 
