@@ -99,6 +99,12 @@ struct job_spec {
 	const char	 *agent;	/* the agent (an MCP client's name) */
 					/*   that started it, or NULL; */
 					/*   see job_check_agent() */
+	int		  no_term;	/* envp as it is: no TERM added */
+	int		  no_screen;	/* no emulator: its output goes to */
+					/*   the store and subscribers only */
+	int		  own_leftovers;	/* what its leader leaves is */
+					/* the owner's to stop: no SIGTERM
+					   to it at the leader's exit */
 };
 
 /* Room for job_format_run_mark()'s line. */
@@ -179,6 +185,8 @@ void		 job_feed(struct job *, const char *buf, size_t len);
 int		 job_store_flush(struct job *);
 int		 job_store_held(const struct job *);
 void		 job_close_output(struct job *);
+int		 job_close_stream(struct job *, enum store_stream);
+int		 job_take_in_fd(struct job *);
 int		 job_write(struct job *, const char *buf, size_t len);
 int		 job_flush_input(struct job *);
 int		 job_input_pending(const struct job *);

@@ -8,8 +8,10 @@
  * process group with a grace period before SIGKILL (and, with a deck's
  * containment set by jobtable_set_cgroup(), what left the group: its
  * cgroup or its marker, see cgroup.h and jobtable.c), and tells
- * subscribers about starts, output and exits.  Jobs beyond max_running (or
- * their group's limit) wait queued and start as others end, the highest
+ * subscribers about starts, output and exits; a subscriber whose own
+ * reader is slow may pause the reading of one stream of a job
+ * (jobtable_pause_output()), so its child waits on the pipe.  Jobs
+ * beyond max_running (or their group's limit) wait queued and start as others end, the highest
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and
@@ -40,6 +42,8 @@
 
 #include <stddef.h>
 
+#include "store.h"
+
 struct cgroup;
 struct job;
 struct store;
@@ -62,6 +66,10 @@ struct jobtable_cbs {
 	void	(*changed)(struct job *, void *arg);	/* stopped, continued, */
 						/* renamed, waits for input or not */
 	void	(*removed)(struct job *, void *arg);	/* about to be freed */
+	void	(*stream)(struct job *, enum store_stream, const char *buf,
+		    size_t len, void *arg);	/* output as output's, with */
+					/* the stream it came on; len 0: that
+					   stream is at its end (told once) */
 };
 
 /*
@@ -136,6 +144,8 @@ void		 jobtable_kill_strays(void);
 int		 jobtable_write(struct jobtable *, struct job *,
 		    const char *buf, size_t len);
 void		 jobtable_update(struct jobtable *, struct job *);
+void		 jobtable_pause_output(struct jobtable *, struct job *,
+		    enum store_stream, int paused);
 
 void		 jobtable_set_env(struct jobtable *, const char *name,
 		    const char *value);

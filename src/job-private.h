@@ -30,6 +30,9 @@ struct job {
 	char		 *store_error;	/* why the deck has none, or NULL */
 	int		  scrollback;
 	int		  no_pty;
+	int		  no_term;	/* no TERM added to its env */
+	int		  no_screen;	/* no emulator (job_vt_get()) */
+	int		  own_leftovers;	/* the owner stops leftovers */
 	char		**argv;		/* NULL: command runs through the shell */
 	char		 *input;
 	int		  input_eof;

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,9 @@ job_new(int id, const struct job_spec *spec)
 	    xstrdup(spec->store_error) : NULL;
 	j->scrollback = spec->scrollback > 0 ? spec->scrollback : 0;
 	j->no_pty = spec->no_pty;
+	j->no_term = spec->no_term;
+	j->no_screen = spec->no_screen;
+	j->own_leftovers = spec->own_leftovers;
 	j->input = spec->input != NULL ? xstrdup(spec->input) : NULL;
 	j->input_eof = spec->input_eof;
 	j->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : 0;
@@ -154,8 +158,9 @@ job_env_same(const char *entry, const char *add)
 }
 
 /*
- * Return a copy of envp with TERM set to term and every NAME=VALUE of the
- * deck's env (NULL: none), each replacing an entry of the same name.
+ * Return a copy of envp with TERM set to term (NULL: envp's own) and
+ * every NAME=VALUE of the deck's env (NULL: none), each replacing an
+ * entry of the same name.
  */
 static char **
 job_env_with(char *const *envp, const char *term, char *const *deck_env)
@@ -170,13 +175,14 @@ job_env_with(char *const *envp, const char *term, char *const *deck_env)
 		;
 	env = xcalloc(n + 1 + m + 1, sizeof *env);
 	for (i = k = 0; i < n; i++) {
-		same = job_env_same(envp[i], term);
+		same = term != NULL && job_env_same(envp[i], term);
 		for (a = 0; a < m && !same; a++)
 			same = job_env_same(envp[i], deck_env[a]);
 		if (!same)
 			env[k++] = envp[i];
 	}
-	env[k++] = (char *)term;
+	if (term != NULL)
+		env[k++] = (char *)term;
 	for (a = 0; a < m; a++)
 		env[k++] = deck_env[a];
 	env[k] = NULL;
@@ -275,7 +281,8 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	argv[3] = NULL;
 	job_contain(j);
 	/* The run's containment marker is proc_spawn()'s to add. */
-	env = job_env_with(j->envp, "TERM=xterm-256color", deck_env);
+	env = job_env_with(j->envp, j->no_term ? NULL : "TERM=xterm-256color",
+	    deck_env);
 
 	memset(&spec, 0, sizeof spec);
 	spec.path = j->argv != NULL ? j->argv[0] : j->shell;
@@ -431,7 +438,8 @@ job_read_fd(struct job *j, int fd, enum store_stream stream, char *buf,
 	if (j->run != NULL && store_run_write(j->run, stream, buf, (size_t)n,
 	    loop_wall_ms()) == -1)
 		job_store_failed(j);
-	vt_feed(job_vt_get(j), buf, (size_t)n);
+	if (!j->no_screen)
+		vt_feed(job_vt_get(j), buf, (size_t)n);
 	return n;
 }
 
@@ -519,6 +527,47 @@ job_close_output(struct job *j)
 	pty_child_close(&j->child);
 	j->in_len = 0;
 	job_store_end(j);
+}
+
+/*
+ * Close one output stream of a run on pipes (STORE_STDOUT or, split,
+ * STORE_STDERR) as its reader going away would: the child's writes to it
+ * fail (EPIPE, SIGPIPE); the fd stays the job's, at its end (/dev/null),
+ * so whoever reads it sees EOF and ends the stream its usual way.  0, or
+ * -1 with errno.
+ */
+int
+job_close_stream(struct job *j, enum store_stream stream)
+{
+	int	fd, null, rc;
+
+	fd = stream == STORE_STDERR ? job_err_fd(j) : stream == STORE_STDOUT &&
+	    !j->child.is_pty ? j->child.out_fd : -1;
+	if (fd == -1) {
+		errno = EBADF;
+		return -1;
+	}
+	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = dup3(null, fd, O_CLOEXEC);
+	close(null);
+	return rc == -1 ? -1 : 0;
+}
+
+/*
+ * Give the caller the child's stdin pipe (a run on pipes with no input of
+ * the job's to write): the caller writes it and closes it; the job
+ * forgets it.  Return the fd, or -1 if there is none to give.
+ */
+int
+job_take_in_fd(struct job *j)
+{
+	int	fd = j->child.in_fd;
+
+	if (fd == -1 || fd == j->child.out_fd || j->in_len > 0)
+		return -1;
+	j->child.in_fd = -1;
+	return fd;
 }
 
 /*
@@ -1248,6 +1297,9 @@ job_spec(struct job *j)
 	j->view.store_error = j->store_error;
 	j->view.scrollback = j->scrollback;
 	j->view.no_pty = j->no_pty;
+	j->view.no_term = j->no_term;
+	j->view.no_screen = j->no_screen;
+	j->view.own_leftovers = j->own_leftovers;
 	j->view.input = j->input;
 	j->view.input_eof = j->input_eof;
 	j->view.timeout_ms = j->timeout_ms;

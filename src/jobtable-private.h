@@ -27,6 +27,10 @@ struct jobtable_entry {
 	int		 err_fd;	/* watched stderr pipe, or -1 */
 	int		 err_eof;	/* its stderr pipe is at its end */
 	int		 hung;		/* output ended while the job runs */
+					/*   (or, ended, stderr is not yet) */
+	int		 out_eof;	/* its output was told at its end */
+	int		 out_paused;	/* jobtable_pause_output()'s */
+	int		 err_paused;
 	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
 	int		 restart_asked;	/* jobtable_restart() while it ran */
@@ -96,7 +100,8 @@ enum jobtable_event {
 /* jobtable.c */
 void	jobtable_emit(struct jobtable *jt, enum jobtable_event ev,
 	    struct job *job);
-void	jobtable_output(struct jobtable_entry *e, const char *buf, size_t len);
+void	jobtable_output(struct jobtable_entry *e, enum store_stream stream,
+	    const char *buf, size_t len);
 void	jobtable_unwatch(struct jobtable_entry *e);
 void	jobtable_started(struct jobtable_entry *e);
 void	jobtable_trim_finished(struct jobtable *jt);

@@ -100,12 +100,14 @@ jobtable_killed_cb(struct proc *p, void *arg)
 /*
  * Stop what is left of a run whose leader exited by itself (not through a
  * kill that ends in SIGKILL, which sees to the rest): SIGTERM (and
- * SIGCONT) to its group and its cgroup, SIGKILL after the grace period.
+ * SIGCONT) to its group and its cgroup, SIGKILL after the grace period;
+ * unless the job's owner stops it (own_leftovers).
  */
 void
 jobtable_stop_leftovers(struct jobtable_entry *e)
 {
-	if (e->stopping || jobtable_in_grace(e) || !job_lingers(e->job))
+	if (e->stopping || jobtable_in_grace(e) ||
+	    job_spec(e->job)->own_leftovers || !job_lingers(e->job))
 		return;
 	proc_stop(job_proc(e->job), SIGTERM, jobtable_job_grace(e));
 }
@@ -140,7 +142,8 @@ jobtable_stop_read(struct jobtable_entry *e)
 		if (n > 0) {
 			done += (size_t)n;
 			job_feed(e->job, jt->buf, (size_t)n);
-			jobtable_output(e, jt->buf, (size_t)n);
+			jobtable_output(e, job_is_pty(e->job) ? STORE_TTY :
+			    STORE_STDERR, jt->buf, (size_t)n);
 			continue;
 		}
 		if (n == -1 && errno == EAGAIN && e->stop != NULL)

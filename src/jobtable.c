@@ -192,16 +192,24 @@ jobtable_emit(struct jobtable *jt, enum jobtable_event ev, struct job *job)
 	}
 }
 
-/* Tell every subscriber about a piece of output. */
+/*
+ * Tell every subscriber about a piece of output from stream (len 0, to
+ * the stream callback alone: the stream is at its end).
+ */
 static void
-jobtable_emit_output(struct jobtable *jt, struct job *job, const char *buf,
-    size_t len)
+jobtable_emit_output(struct jobtable *jt, struct job *job,
+    enum store_stream stream, const char *buf, size_t len)
 {
-	int	i;
+	const struct jobtable_cbs	*cbs;
+	int				 i;
 
 	for (i = 0; i < JOBTABLE_MAX_SUBS; i++) {
-		if (jt->subs[i].cbs != NULL && jt->subs[i].cbs->output != NULL)
-			jt->subs[i].cbs->output(job, buf, len, jt->subs[i].arg);
+		if ((cbs = jt->subs[i].cbs) == NULL)
+			continue;
+		if (cbs->output != NULL && len > 0)
+			cbs->output(job, buf, len, jt->subs[i].arg);
+		if (cbs->stream != NULL)
+			cbs->stream(job, stream, buf, len, jt->subs[i].arg);
 	}
 }
 
@@ -321,12 +329,13 @@ jobtable_probe_cb(void *arg)
 
 /* Tell subscribers about output and see that what the store holds is kept. */
 void
-jobtable_output(struct jobtable_entry *e, const char *buf, size_t len)
+jobtable_output(struct jobtable_entry *e, enum store_stream stream,
+    const char *buf, size_t len)
 {
 	struct jobtable	*jt = e->jt;
 	struct job	*job = e->job;
 
-	jobtable_emit_output(jt, job, buf, len);
+	jobtable_emit_output(jt, job, stream, buf, len);
 	jobtable_probe_reset(e);
 	if (jt->held_timer == 0 && job_store_held(job))
 		jt->held_timer = loop_add_timer(jt->loop, JOBTABLE_HELD_MS,
@@ -474,15 +483,16 @@ jobtable_update_watch(struct jobtable_entry *e)
 			loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
 			e->out_fd = out_fd;
 		}
-		loop_set_events(jt->loop, out_fd, e->hung ? 0 :
-		    POLLIN | (pending ? POLLOUT : 0));
+		loop_set_events(jt->loop, out_fd, e->hung || e->out_paused ?
+		    0 : POLLIN | (pending ? POLLOUT : 0));
 		return;
 	}
 	if (e->out_fd == -1) {
-		loop_watch_fd(jt->loop, out_fd, e->hung ? 0 : POLLIN,
-		    jobtable_fd_cb, e);
+		loop_watch_fd(jt->loop, out_fd, POLLIN, jobtable_fd_cb, e);
 		e->out_fd = out_fd;
 	}
+	loop_set_events(jt->loop, out_fd, e->hung || e->out_paused ? 0 :
+	    POLLIN);
 	if (pending && in_fd != -1 && e->in_fd == -1) {
 		loop_watch_fd(jt->loop, in_fd, POLLOUT, jobtable_fd_cb, e);
 		e->in_fd = in_fd;
@@ -491,6 +501,43 @@ jobtable_update_watch(struct jobtable_entry *e)
 		e->err_fd = job_err_fd(e->job);
 		loop_watch_fd(jt->loop, e->err_fd, POLLIN, jobtable_err_cb, e);
 	}
+	if (e->err_fd != -1)
+		loop_set_events(jt->loop, e->err_fd, e->err_paused ? 0 :
+		    POLLIN);
+}
+
+/* Return the stream a job's output fd carries (its stdout when split). */
+static enum store_stream
+jobtable_out_stream(const struct jobtable_entry *e)
+{
+	return job_err_fd(e->job) != -1 ? STORE_STDOUT : STORE_TTY;
+}
+
+/* Tell the stream callbacks, once, that a stream of the job is at its end. */
+static void
+jobtable_stream_end(struct jobtable_entry *e, enum store_stream stream)
+{
+	int	*told = stream == STORE_STDERR ? &e->err_eof : &e->out_eof;
+
+	if (*told)
+		return;
+	*told = 1;
+	jobtable_emit_output(e->jt, e->job, stream, "", 0);
+}
+
+/*
+ * Once the job has ended and each of its streams is at its end, close its
+ * output (its run in the store ends); 1 if it was closed now.
+ */
+static int
+jobtable_output_over(struct jobtable_entry *e)
+{
+	if (job_is_running(e->job) || !e->out_eof || e->out_fd == -1 ||
+	    (job_err_fd(e->job) != -1 && !e->err_eof))
+		return 0;
+	jobtable_unwatch(e);
+	job_close_output(e->job);
+	return 1;
 }
 
 /* Read up to budget bytes of the job's stderr pipe; 0 once it has ended. */
@@ -503,17 +550,17 @@ jobtable_drain_err(struct jobtable_entry *e, size_t budget)
 
 	if (e->err_fd == -1)
 		return 0;
-	while (done < budget) {
+	while (done < budget && !e->err_paused) {
 		n = job_read_err(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
-			jobtable_output(e, jt->buf, (size_t)n);
+			jobtable_output(e, STORE_STDERR, jt->buf, (size_t)n);
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
 			loop_unwatch_fd(jt->loop, e->err_fd);
 			e->err_fd = -1;
-			e->err_eof = 1;
+			jobtable_stream_end(e, STORE_STDERR);
 			return 0;
 		}
 		break;
@@ -521,13 +568,20 @@ jobtable_drain_err(struct jobtable_entry *e, size_t budget)
 	return 1;
 }
 
-/* Handle readiness on a job's own stderr pipe. */
+/*
+ * Handle readiness on a job's own stderr pipe; at its end, an ended job's
+ * output may be over.
+ */
 static void
 jobtable_err_cb(int fd, short revents, void *arg)
 {
+	struct jobtable_entry	*e = arg;
+
 	(void)fd;
 	(void)revents;
-	jobtable_drain_err(arg, JOBTABLE_READ_BUDGET);
+	if (jobtable_drain_err(e, JOBTABLE_READ_BUDGET) == 0 &&
+	    jobtable_output_over(e))
+		jobtable_trim_finished(e->jt);
 }
 
 /* Stop watching every fd of the entry's run. */
@@ -570,33 +624,33 @@ jobtable_drain(struct jobtable_entry *e, size_t budget, int sliced)
 	ssize_t		 n;
 	int64_t		 start = jobtable_now_ns();
 
-	while (done < budget) {
+	while (done < budget && !e->out_paused) {
 		n = job_read(e->job, jt->buf, sizeof jt->buf);
 		if (n > 0) {
 			done += (size_t)n;
-			jobtable_output(e, jt->buf, (size_t)n);
+			jobtable_output(e, jobtable_out_stream(e), jt->buf,
+			    (size_t)n);
 			if (sliced &&
 			    jobtable_now_ns() - start > JOBTABLE_READ_SLICE_NS)
 				break;
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-			if (job_is_running(e->job)) {
-				/*
-				 * The child closed its side but lives on:
-				 * closing a pty master now would hang it up
-				 * (SIGHUP), so keep the fd, unpolled, until
-				 * the child is reaped.
-				 */
-				e->hung = 1;
-				loop_set_events(jt->loop, e->out_fd, 0);
-				return 0;
+			/*
+			 * The child closed its side but lives on: closing a
+			 * pty master now would hang it up (SIGHUP), so keep
+			 * the fd, unpolled, until the child is reaped; an
+			 * ended one's output is over once its stderr is too.
+			 */
+			e->hung = 1;
+			loop_set_events(jt->loop, e->out_fd, 0);
+			jobtable_stream_end(e, jobtable_out_stream(e));
+			if (!job_is_running(e->job)) {
+				/* Nothing can write to it any more. */
+				(void)jobtable_drain_err(e,
+				    JOBTABLE_READ_BUDGET);
+				(void)jobtable_output_over(e);
 			}
-			/* Nothing can write to it any more. */
-			while (jobtable_drain_err(e, JOBTABLE_READ_BUDGET))
-				;
-			jobtable_unwatch(e);
-			job_close_output(e->job);
 			return 0;
 		}
 		break;
@@ -750,6 +804,8 @@ jobtable_started(struct jobtable_entry *e)
 	e->hung = 0;
 	e->stopping = 0;
 	e->err_eof = 0;
+	e->out_eof = 0;
+	e->out_paused = e->err_paused = 0;
 	e->held = 0;
 	jobtable_update_watch(e);
 	jobtable_probe_reset(e);
@@ -1058,6 +1114,27 @@ void
 jobtable_reap(struct jobtable *jt)
 {
 	proc_reaper_reap(jt->reaper);
+}
+
+/*
+ * Pause (paused 1) or resume the reading of one stream of a job
+ * (STORE_STDERR: its own stderr pipe; else its output), for a subscriber
+ * whose reader is slow: the child then waits on the pipe.  A pause holds
+ * from the next read on, its end (EOF) included.
+ */
+void
+jobtable_pause_output(struct jobtable *jt, struct job *job,
+    enum store_stream stream, int paused)
+{
+	struct jobtable_entry	*e;
+
+	if ((e = jobtable_entry(jt, job)) == NULL)
+		return;
+	if (stream == STORE_STDERR)
+		e->err_paused = paused != 0;
+	else
+		e->out_paused = paused != 0;
+	jobtable_update_watch(e);
 }
 
 /* Queue input for a job; 0 or -1 if it can take no input. */

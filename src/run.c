@@ -3,25 +3,36 @@
  * end without a screen: its supervised child, the loop over its pipes,
  * how it ends, and the result.
  *
- * How: pty_spawn() in split mode: stdout and stderr on two pipes, stdin
- * a pipe for the input (else /dev/null), the child the leader of its own
- * session and process group, and a report of whether the exec happened.
- * The child is a supervised process (proc.h), as a deck's job is, under
- * a reaper of run's own on run's loop: proc_spawn() starts it contained
+ * How: an in-process deck of one job.  The command is a job (job.h) in a
+ * job table of run's own (jobtable.h) on run's loop, spawned from a
+ * job_spec as a deck spawns its jobs: on pipes, stdout and stderr apart
+ * (STORE_STDOUT, STORE_STDERR), stdin a pipe for the input (else
+ * /dev/null), the environment as given (no_term), no emulator
+ * (no_screen), the child the leader of its own session and process group
+ * and a supervised process (proc.h) of the table's reaper, contained
  * (cgroup.h): run makes a containment of its own, jobdeck.<pid>.<start>,
  * and the child joins a cgroup in it before it execs, or carries its
  * JOBDECK_JOB marker where no cgroup can be made (JOBDECK_NO_CGROUP=1
  * asks for the marker alone), so what leaves its group (setsid, a double
  * fork) is still reached; a deck's sweep kills what a SIGKILLed run left.
- * Stopping it is proc_stop()'s (the signal to the group, SIGCONT, the
- * escapees, SIGKILL after the grace), its exit the reaper's exited
- * callback.  One loop (loop.h) reads both pipes and writes the input
- * without blocking, so no amount of output on either stream, and no child
- * that never reads its stdin, can wedge the run.  The leader is held
- * (proc_hold()): the reaper tells its exit but leaves it a zombie until
- * the very end (proc_finish()), so its pid, the group's id, cannot be
- * reused while the group may still be signalled (the linger grace, a
- * timeout or a signal after its exit, the final SIGKILL).
+ * The table reads both pipes on the loop and tells run each piece with
+ * its stream, and the job's end (the exited callback, its wait status);
+ * the job writes its run into the output store (as a deck's job, named
+ * "run"), so decks list it in their history.  Run writes the input
+ * itself to the stdin pipe the job hands over (job_take_in_fd()): an
+ * input of any size, which a job's queue (capped) would not take.  No
+ * amount of output on either stream, and no child that never reads its
+ * stdin, can wedge the run.  What is run's own around the job: its
+ * timeout (it also bounds passing the output on), the signals to
+ * jobdeck, and the policy for what the program leaves behind
+ * (own_leftovers: no SIGTERM at the leader's exit, but the grace below),
+ * which it drives through the job's supervised process (job_proc(),
+ * proc_stop(): the signal to the group, SIGCONT, the escapees, SIGKILL
+ * after the grace).  The leader is held (proc_hold()): the reaper tells
+ * its exit but leaves it a zombie until the very end (proc_finish()), so
+ * its pid, the group's id, cannot be reused while the group may still be
+ * signalled (the linger grace, a timeout or a signal after its exit, the
+ * final SIGKILL).
  *
  * When it ends: once the program has exited and both pipes are at their
  * end.  If something it left behind still holds a pipe open when it
@@ -51,19 +62,20 @@
  *
  * Our own output never blocks the loop (outq.h): a pipe or terminal of
  * ours is opened again, privately, non-blocking, and written as far as
- * it takes.  While a reader of ours is slow, at most one read
- * (RUN_READ_SIZE) of that stream waits here and the child's pipe is not
- * read, so the program blocks on it, as it would writing to the reader
- * itself; the loop goes on, and the timeout and signals act as ever.  The
- * timeout then covers passing the output on too: a reader that has not
- * taken it all by then makes the run time out, after the program's exit
- * as well.  Once the run is forced to end (timeout, signal) and the
- * program is gone, our readers get RUN_FLUSH_MS to take what is left; the
- * rest is dropped.  A reader that goes away (EPIPE) ends the passing on of
- * that stream: its pipe is closed, so the program learns it the way it
- * would have without us (EPIPE, SIGPIPE), and its status (141 when
- * SIGPIPE ends it) is ours.  The JSON result is written after the run as
- * the reader takes it; a reader that takes nothing of it for RUN_STALL_MS,
+ * it takes.  While a reader of ours is slow, at most one read of that
+ * stream waits here and the table reads no more of the child's pipe
+ * (jobtable_pause_output()), so the program blocks on it, as it would
+ * writing to the reader itself; the loop goes on, and the timeout and
+ * signals act as ever.  The timeout then covers passing the output on
+ * too: a reader that has not taken it all by then makes the run time
+ * out, after the program's exit as well.  Once the run is forced to end
+ * (timeout, signal) and the program is gone, our readers get
+ * RUN_FLUSH_MS to take what is left; the rest is dropped.  A reader that
+ * goes away (EPIPE) ends the passing on of that stream: its pipe is
+ * closed (job_close_stream()), so the program learns it the way it would
+ * have without us (EPIPE, SIGPIPE), and its status (141 when SIGPIPE
+ * ends it) is ours.  The JSON result is written after the run as the
+ * reader takes it; a reader that takes nothing of it for RUN_STALL_MS,
  * or a signal to jobdeck meanwhile, loses it (exit status 125).
  *
  * Exit statuses of jobdeck run:
@@ -94,21 +106,19 @@
 #include "cgroup.h"
 #include "child.h"
 #include "config.h"
-#include "expand.h"
+#include "job.h"
+#include "jobtable.h"
 #include "json.h"
 #include "loop.h"
 #include "outq.h"
 #include "proc.h"
-#include "pty.h"
 #include "run-private.h"
 #include "store.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
 #define RUN_DRAIN_MS		500	/* after SIGKILL: escapees' output */
-#define RUN_READ_SIZE		65536
 #define RUN_MAX_KEEP		(64 * 1024 * 1024)	/* per stream, --json */
-#define RUN_READS_PER_TURN	16
 #define RUN_FLUSH_MS		500	/* forced end: the output's last chance */
 #define RUN_STALL_MS		5000	/* the JSON result: a reader's pause */
 #define RUN_END_MS		2000	/* the end: what is left, reaped */
@@ -119,7 +129,9 @@ struct run_stream;
 /* One output stream of the child. */
 struct run_stream {
 	struct run	*r;
-	int		 fd;		/* our read end, -1 once at its end */
+	enum store_stream which;	/* STORE_STDOUT or STORE_STDERR */
+	int		 open;		/* not at its end yet */
+	int		 closed;	/* job_close_stream()'d */
 	struct outq	*to;		/* pass through to this; NULL: keep */
 	char		*buf;		/* kept bytes (--json) */
 	size_t		 len;
@@ -130,9 +142,9 @@ struct run_stream {
 /* One run: the child, its streams, its input and how it is ending. */
 struct run {
 	struct loop		*loop;
-	struct proc_reaper	*reaper;	/* run's own, on loop */
-	struct proc		*proc;		/* the child, supervised */
-	int			 exec_errno;	/* could not start: why */
+	struct jobtable		*jt;		/* run's deck of one job */
+	struct job		*job;		/* the child's; NULL: none */
+	int			 sub;		/* run's subscription to jt */
 	struct run_stream	 out;
 	struct run_stream	 err;
 	struct outq		*out_to;	/* our stdout */
@@ -155,13 +167,12 @@ struct run {
 	int			 drained;	/* ... RUN_DRAIN_MS ago */
 	uint64_t		 timeout_timer;
 	uint64_t		 linger_timer;	/* leader gone, pipes held */
+	uint64_t		 kill_timer;	/* proc_stop()'s SIGKILL is due */
 	uint64_t		 drain_timer;
 	uint64_t		 flush_timer;	/* forced end: output's last */
 	struct cgroup		*cg;		/* run's containment */
 	struct store		*store;		/* where the run is kept, or NULL */
-	struct store_run	*srun;
 	char			 run_id[STORE_ID_LEN + 1];
-	int64_t			 started_wall;	/* ms since the epoch */
 };
 
 static void	run_out_written(struct outq *, void *);
@@ -172,21 +183,20 @@ static void	run_stream_keep(struct run_stream *, const char *, size_t);
 static void	run_stream_close(struct run_stream *);
 static void	run_stream_abandon(struct run_stream *);
 static int	run_stream_held(const struct run_stream *);
-static void	run_stream_read(struct run_stream *, int);
-static void	run_store_write(struct run_stream *, const char *, size_t);
-static void	run_stream_cb(int, short, void *);
+static void	run_stream_cb(struct job *, enum store_stream, const char *,
+		    size_t, void *);
 static void	run_input_close(struct run *);
 static void	run_input_cb(int, short, void *);
 static void	run_check_done(struct run *);
 static void	run_stop(struct run *, int);
 static void	run_killed(struct run *);
-static void	run_killed_cb(struct proc *, void *);
+static void	run_killed_cb(void *);
 static void	run_drain_cb(void *);
 static void	run_flush_start(struct run *);
 static void	run_flush_cb(void *);
 static void	run_timeout_cb(void *);
 static void	run_linger_cb(void *);
-static void	run_exited_cb(struct proc *, int, void *);
+static void	run_exited_cb(struct job *, void *);
 static void	run_signal_cb(int, void *);
 static void	run_watch_signals(struct run *);
 static int	run_start(struct run *, const struct run_cmd *, char **);
@@ -216,8 +226,8 @@ run_out_written(struct outq *q, void *arg)
 		s = &r->err;
 	if (s != NULL && outq_error(q) != 0)
 		run_stream_close(s);
-	else if (s != NULL && outq_pending(q) == 0)
-		run_stream_read(s, RUN_READS_PER_TURN);
+	else if (s != NULL && outq_pending(q) == 0 && r->job != NULL)
+		jobtable_pause_output(r->jt, r->job, s->which, 0);
 	run_check_done(r);
 }
 
@@ -283,15 +293,21 @@ run_stream_add(struct run_stream *s, const char *buf, size_t n)
 	s->len += n;
 }
 
-/* Stop reading a stream: unwatch and close its pipe. */
+/*
+ * Stop reading a stream: its pipe is closed (job_close_stream()), so the
+ * child learns it the way it would have without us (EPIPE, SIGPIPE), and
+ * the table reads on to its end, which is at once.
+ */
 static void
 run_stream_close(struct run_stream *s)
 {
-	if (s->fd == -1)
+	struct run	*r = s->r;
+
+	if (!s->open || s->closed || r->job == NULL)
 		return;
-	loop_unwatch_fd(s->r->loop, s->fd);
-	close(s->fd);
-	s->fd = -1;
+	s->closed = 1;
+	(void)job_close_stream(r->job, s->which);
+	jobtable_pause_output(r->jt, r->job, s->which, 0);
 }
 
 /*
@@ -314,95 +330,19 @@ run_stream_abandon(struct run_stream *s)
 static int
 run_stream_held(const struct run_stream *s)
 {
-	return s->fd != -1 && (s->to == NULL || outq_pending(s->to) == 0);
+	return s->open && !s->closed && (s->to == NULL ||
+	    outq_pending(s->to) == 0);
 }
 
 /*
- * Read what the pipe holds, at most max reads (a writer that never stops
- * must not hold up the loop), passing it through or keeping it; close the
- * stream at its end.  What is passed through is read only once our reader
- * has taken the last read: until then the pipe is not watched, and the
- * child waits on it.  If our own output fails (a reader that went away),
- * the pipe is closed too, so the child learns it the way it would have
- * without us (EPIPE, SIGPIPE).
+ * Open the output store of dir with the configuration's limits (as a
+ * deck of its own, so decks list the run in their history) for the job
+ * table; without a store the run just is not kept.
  */
 static void
-run_stream_read(struct run_stream *s, int max)
-{
-	char	buf[RUN_READ_SIZE];
-	ssize_t	n;
-	int	i;
-
-	for (i = 0; s->fd != -1 && i < max; i++) {
-		if (s->to != NULL && outq_pending(s->to) > 0)
-			break;
-		n = read(s->fd, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			run_stream_close(s);
-			return;
-		}
-		run_store_write(s, buf, (size_t)n);
-		if (s->to == NULL) {
-			run_stream_keep(s, buf, (size_t)n);
-			continue;
-		}
-		(void)outq_add(s->to, buf, (size_t)n);
-		if (outq_flush(s->to) != 0) {
-			run_stream_close(s);
-			return;
-		}
-	}
-	if (s->fd != -1)
-		loop_set_events(s->r->loop, s->fd, s->to != NULL &&
-		    outq_pending(s->to) > 0 ? 0 : POLLIN);
-}
-
-/* Keep what a stream read in the output store; a failure ends keeping. */
-static void
-run_store_write(struct run_stream *s, const char *buf, size_t len)
-{
-	struct run	*r = s->r;
-
-	if (r->srun != NULL && store_run_write(r->srun, s == &r->out ?
-	    STORE_STDOUT : STORE_STDERR, buf, len, loop_wall_ms()) != 0) {
-		store_run_close(r->srun);
-		r->srun = NULL;
-	}
-}
-
-/* Fill m with what the store keeps of the run (m->command is the caller's). */
-static void
-run_store_meta(const struct run *r, const struct run_cmd *cmd,
-    struct store_meta *m)
-{
-	memset(m, 0, sizeof *m);
-	memcpy(m->run, r->run_id, sizeof m->run);
-	m->start = 1;
-	m->name = (char *)"run";
-	m->command = expand_shell_join(cmd->argv);
-	m->argv = cmd->argv;
-	m->cwd = cmd->cwd;
-	m->envp = cmd->envp;
-	m->pid = proc_pid(r->proc);
-	m->started = r->started_wall;
-	m->state = (char *)"running";
-}
-
-/*
- * Begin the run in the output store of dir, with the configuration's
- * limits (as a deck of its own, so decks list it in their history);
- * without a store it just is not kept.
- */
-static void
-run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir,
-    const struct config *cfg)
+run_store_open(struct run *r, const char *dir, const struct config *cfg)
 {
 	struct store_limits	 lim;
-	struct store_meta	 m;
 	char			*cause = NULL;
 
 	config_store_limits(cfg, &lim);
@@ -410,49 +350,42 @@ run_store_begin(struct run *r, const struct run_cmd *cmd, const char *dir,
 		free(cause);
 		return;
 	}
-	r->started_wall = loop_wall_ms();
-	run_store_meta(r, cmd, &m);
-	if ((r->srun = store_run_new(r->store, &m, &cause)) == NULL)
-		free(cause);
-	else
-		memcpy(r->run_id, m.run, sizeof r->run_id);
-	free(m.command);
+	jobtable_set_store(r->jt, r->store);
 }
 
-/* Record how the run ended in the store, and close it. */
+/*
+ * The table read a piece of a stream (or its end, len 0): pass it
+ * through, or keep it.  What is passed through is read on only once our
+ * reader has taken it: until then the table reads no more of the pipe
+ * (jobtable_pause_output()), and the child waits on it.  If our own
+ * output fails (a reader that went away), the pipe is closed too, so the
+ * child learns it the way it would have without us (EPIPE, SIGPIPE).
+ */
 static void
-run_store_end(struct run *r, const struct run_cmd *cmd, int spawned,
-    int status)
+run_stream_cb(struct job *job, enum store_stream which, const char *buf,
+    size_t len, void *arg)
 {
-	struct store_meta	m;
+	struct run		*r = arg;
+	struct run_stream	*s = which == STORE_STDERR ? &r->err : &r->out;
 
-	if (r->srun != NULL) {
-		run_store_meta(r, cmd, &m);
-		m.ended = loop_wall_ms();
-		m.state = (char *)(r->timed_out ? "timed-out" : !spawned ||
-		    r->exec_errno != 0 || status != 0 ? "failed" : "completed");
-		m.status = status;
-		m.has_status = spawned;
-		store_run_flush(r->srun, m.ended);
-		store_run_update(r->srun, &m);
-		free(m.command);
-		store_run_close(r->srun);
-		r->srun = NULL;
+	if (job != r->job)
+		return;
+	if (len == 0) {
+		s->open = 0;
+		run_check_done(r);
+		return;
 	}
-	store_free(r->store);
-	r->store = NULL;
-}
-
-/* The loop says a stream's pipe is readable (or hung up). */
-static void
-run_stream_cb(int fd, short revents, void *arg)
-{
-	struct run_stream	*s = arg;
-
-	(void)fd;
-	(void)revents;
-	run_stream_read(s, RUN_READS_PER_TURN);
-	run_check_done(s->r);
+	if (s->closed)
+		return;
+	if (s->to == NULL) {
+		run_stream_keep(s, buf, len);
+		return;
+	}
+	(void)outq_add(s->to, buf, len);
+	if (outq_flush(s->to) != 0)
+		run_stream_close(s);
+	else if (outq_pending(s->to) > 0)
+		jobtable_pause_output(r->jt, job, which, 1);
 }
 
 /* Stop writing the input: unwatch and close the child's stdin. */
@@ -502,14 +435,14 @@ run_check_done(struct run *r)
 	if (outq_pending(r->out_to) > 0 || outq_pending(r->err_to) > 0)
 		return;
 	if (r->final != NULL ||
-	    (r->exited && r->out.fd == -1 && r->err.fd == -1))
+	    (r->exited && !r->out.open && !r->err.open))
 		loop_stop(r->loop);
 }
 
-/* What the child's supervision tells the run (proc.h). */
-static const struct proc_cbs run_proc_cbs = {
+/* What run's job table tells the run. */
+static const struct jobtable_cbs run_jobtable_cbs = {
 	.exited = run_exited_cb,
-	.killed = run_killed_cb,
+	.stream = run_stream_cb,
 };
 
 /*
@@ -520,25 +453,36 @@ static const struct proc_cbs run_proc_cbs = {
 static void
 run_stop(struct run *r, int sig)
 {
-	if (r->proc == NULL || proc_pid(r->proc) <= 0)
+	struct proc	*p;
+
+	if (r->job == NULL || (p = job_proc(r->job)) == NULL ||
+	    proc_pid(p) <= 0)
 		return;
 	if (r->stopping) {
 		if (!r->killed) {
-			proc_kill(r->proc);
+			proc_kill(p);
 			run_killed(r);
 		}
 		return;
 	}
 	r->stopping = 1;
-	proc_stop(r->proc, sig, r->cmd->grace_ms);
+	proc_stop(p, sig, r->cmd->grace_ms);
+	r->kill_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
+	    run_killed_cb, r);
 }
 
-/* The grace is over and SIGKILL sent (proc_stop()'s): see run_killed(). */
+/*
+ * The grace is over, so proc_stop() sends SIGKILL (its killed callback is
+ * the job table's): see run_killed().
+ */
 static void
-run_killed_cb(struct proc *p, void *arg)
+run_killed_cb(void *arg)
 {
-	(void)p;
-	run_killed(arg);
+	struct run	*r = arg;
+
+	r->kill_timer = 0;
+	if (!r->killed)
+		run_killed(r);
 }
 
 /* SIGKILL went to all of it: wait a little for EOF. */
@@ -546,6 +490,8 @@ static void
 run_killed(struct run *r)
 {
 	r->killed = 1;
+	loop_cancel_timer(r->loop, r->kill_timer);
+	r->kill_timer = 0;
 	r->drain_timer = loop_add_timer(r->loop, RUN_DRAIN_MS, run_drain_cb,
 	    r);
 }
@@ -564,8 +510,6 @@ run_drain_cb(void *arg)
 	r->drained = 1;
 	if (!r->exited)
 		return;		/* its SIGCHLD is on the way */
-	run_stream_read(&r->out, RUN_READS_PER_TURN);
-	run_stream_read(&r->err, RUN_READS_PER_TURN);
 	run_stream_abandon(&r->out);
 	run_stream_abandon(&r->err);
 	run_check_done(r);
@@ -617,31 +561,29 @@ run_timeout_cb(void *arg)
 		return;
 	r->timed_out = 1;
 	r->forced = 1;
+	job_set_timed_out(r->job);	/* its end in the store: timed out */
 	run_stop(r, SIGTERM);
 	run_flush_start(r);
 }
 
 /*
- * The leader has exited (the reaper's exited callback); it is held a
- * zombie (proc_hold()) until the end.  What it wrote is read at once; a
- * pipe still open after that is held by something it left behind, which
- * is then stopped, or waits for our reader.  The timeout stays: it
- * bounds passing the output on.
+ * The leader has exited (the job table's exited callback, once it read
+ * what the pipes held); it is held a zombie (proc_hold()) until the end.
+ * A pipe still open is held by something it left behind, which is then
+ * stopped, or waits for our reader.  The timeout stays: it bounds passing
+ * the output on.
  */
 static void
-run_exited_cb(struct proc *p, int status, void *arg)
+run_exited_cb(struct job *job, void *arg)
 {
 	struct run	*r = arg;
 
-	(void)p;
-	if (r->exited)
+	if (job != r->job || r->exited)
 		return;
 	r->exited = 1;
-	r->status = status;
+	r->status = job_exit_status(job);
 	r->ended = loop_now_ms();
-	run_stream_read(&r->out, RUN_READS_PER_TURN);
-	run_stream_read(&r->err, RUN_READS_PER_TURN);
-	if (r->out.fd != -1 || r->err.fd != -1) {
+	if (r->out.open || r->err.open) {
 		if (r->drained) {
 			run_stream_abandon(&r->out);
 			run_stream_abandon(&r->err);
@@ -666,7 +608,7 @@ run_linger_cb(void *arg)
 	r->linger_timer = 0;
 	if (run_stream_held(&r->out) || run_stream_held(&r->err))
 		run_stop(r, SIGTERM);
-	else if (r->out.fd != -1 || r->err.fd != -1)
+	else if (r->out.open || r->err.open)
 		r->linger_timer = loop_add_timer(r->loop, r->cmd->grace_ms,
 		    run_linger_cb, r);
 }
@@ -716,37 +658,31 @@ run_watch_signals(struct run *r)
 }
 
 /*
- * Spawn the command in its containment and watch its pipes; -1 with
- * *cause if it cannot be.
+ * Spawn the command as the job of run's table, in its containment, and
+ * take its stdin for the input; -1 with *cause if it cannot be.
  */
 static int
 run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 {
-	struct pty_spec		 spec;
-	struct pty_child	 child;
-	int64_t			 ms;
+	struct job_spec	 spec;
+	int64_t		 ms;
 
 	memset(&spec, 0, sizeof spec);
-	spec.path = cmd->path;
+	spec.name = "run";
 	spec.argv = cmd->argv;
 	spec.envp = cmd->envp;
 	spec.cwd = cmd->cwd;
 	spec.no_pty = 1;
-	spec.split_stderr = 1;
-	spec.null_stdin = cmd->input == NULL;
-	r->proc = proc_new(r->reaper, r->cg, 0, &run_proc_cbs, r);
-	proc_hold(r->proc);
-	if (proc_spawn(r->proc, &spec, &child, cause) != 0)
+	spec.input_eof = cmd->input == NULL;	/* stdin /dev/null */
+	spec.no_term = 1;
+	spec.no_screen = 1;
+	spec.own_leftovers = 1;
+	if ((r->job = jobtable_spawn(r->jt, &spec, cause)) == NULL)
 		return -1;
-
-	/* The fds are ours from here; the struct is not kept. */
-	r->exec_errno = child.exec_errno;
-	r->out.fd = child.out_fd;
-	r->err.fd = child.err_fd;
-	r->in_fd = child.in_fd;
-	loop_watch_fd(r->loop, r->out.fd, POLLIN, run_stream_cb, &r->out);
-	loop_watch_fd(r->loop, r->err.fd, POLLIN, run_stream_cb, &r->err);
-	if (r->in_fd != -1) {
+	/* No reaping before the loop runs: the exit is still to come. */
+	proc_hold(job_proc(r->job));
+	r->out.open = r->err.open = 1;
+	if (cmd->input != NULL && (r->in_fd = job_take_in_fd(r->job)) != -1) {
 		if (r->input_len > 0)
 			loop_watch_fd(r->loop, r->in_fd, POLLOUT, run_input_cb,
 			    r);
@@ -775,11 +711,13 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 static void
 run_end(struct run *r)
 {
-	proc_kill(r->proc);
+	struct proc	*p = job_proc(r->job);
+
+	proc_kill(p);
 	cgroup_kill_all(r->cg);
 	if (!r->exited)
-		(void)child_wait(proc_pid(r->proc), RUN_END_MS, &r->status);
-	(void)proc_finish(r->proc, 0, RUN_END_MS, RUN_END_MS);
+		(void)child_wait(proc_pid(p), RUN_END_MS, &r->status);
+	(void)proc_finish(p, 0, RUN_END_MS, RUN_END_MS);
 	proc_kill_strays();
 }
 
@@ -890,7 +828,9 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 	r.cmd = cmd;
 	r.loop = loop_new();
 	r.out.r = r.err.r = &r;
-	r.out.fd = r.err.fd = r.in_fd = -1;
+	r.out.which = STORE_STDOUT;
+	r.err.which = STORE_STDERR;
+	r.in_fd = -1;
 	r.out_to = outq_open(r.loop, STDOUT_FILENO, OUTQ_WATCH, &run_out_cbs,
 	    &r);
 	r.err_to = outq_open(r.loop, STDERR_FILENO, OUTQ_WATCH, &run_out_cbs,
@@ -904,15 +844,16 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 
 	/* Before the child exists, so no SIGCHLD or orphan is missed. */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	r.reaper = proc_reaper_new(r.loop);
+	r.jt = jobtable_new(r.loop);
+	r.sub = jobtable_subscribe(r.jt, &run_jobtable_cbs, &r);
+	jobtable_set_grace(r.jt, (int)cmd->grace_ms);
 	run_watch_signals(&r);
 	r.cg = cgroup_new(cgroup_env_flags());
-	proc_reaper_set_cgroup(r.reaper, r.cg);
+	jobtable_set_cgroup(r.jt, r.cg);
+	run_store_open(&r, dir, cfg);
 
 	r.started = loop_now_ms();
 	spawned = run_start(&r, cmd, &why) == 0;
-	if (spawned)
-		run_store_begin(&r, cmd, dir, cfg);
 	if (spawned) {
 		if (loop_run(r.loop) != 0) {
 			/* poll() failed: nothing more can be read. */
@@ -920,19 +861,26 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		}
 		loop_cancel_timer(r.loop, r.timeout_timer);
 		loop_cancel_timer(r.loop, r.linger_timer);
+		loop_cancel_timer(r.loop, r.kill_timer);
 		loop_cancel_timer(r.loop, r.drain_timer);
 		loop_cancel_timer(r.loop, r.flush_timer);
 		run_input_close(&r);
-		run_stream_abandon(&r.out);
-		run_stream_abandon(&r.err);
+		/* What was not read by now is dropped with the job. */
+		jobtable_unsubscribe(r.jt, r.sub);
+		if (r.out.to != NULL)
+			outq_drop(r.out.to);
+		if (r.err.to != NULL)
+			outq_drop(r.err.to);
 		run_end(&r);
+		if (job_run_id(r.job) != NULL)
+			snprintf(r.run_id, sizeof r.run_id, "%s",
+			    job_run_id(r.job));
 	}
 	r.out.to = r.err.to = NULL;	/* only the report is left */
-	run_store_end(&r, cmd, spawned, r.status);
+	/* The job's run in the store ends with it; then the store. */
+	jobtable_free(r.jt);
+	store_free(r.store);
 	rc = run_finish(&r, json, spawned, r.status, why);
-	/* The reaper watches the loop's SIGCHLD, and its timer r.cg. */
-	proc_free(r.proc);
-	proc_reaper_free(r.reaper);
 	cgroup_free(r.cg);
 	outq_free(r.out_to);
 	outq_free(r.err_to);

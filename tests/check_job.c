@@ -41,6 +41,7 @@
 #include "job.h"
 #include "jobtable.h"
 #include "loop.h"
+#include "proc.h"
 #include "store.h"
 #include "testproc.h"
 #include "ttywait.h"
@@ -3052,6 +3053,227 @@ START_TEST(test_run_marks)
 }
 END_TEST
 
+/* What a stream subscriber was told: bytes and ends, per stream. */
+struct streams {
+	char		 buf[3][256];	/* the first bytes: tty, stdout, stderr */
+	size_t		 len[3];
+	size_t		 total[3];
+	int		 ends[3];	/* len 0: told at its end */
+	struct job	*job;
+};
+
+/* The stream callback: keep the first bytes, count all and the ends. */
+static void
+on_stream(struct job *job, enum store_stream which, const char *buf,
+    size_t len, void *arg)
+{
+	struct streams	*st = arg;
+	size_t		 room, i = which == STORE_STDERR ? 2 :
+			    which == STORE_STDOUT ? 1 : 0;
+
+	if (job != st->job)
+		return;
+	if (len == 0) {
+		st->ends[i]++;
+		return;
+	}
+	room = sizeof st->buf[i] - 1 - st->len[i];
+	memcpy(st->buf[i] + st->len[i], buf, len < room ? len : room);
+	st->len[i] += len < room ? len : room;
+	st->buf[i][st->len[i]] = '\0';
+	st->total[i] += len;
+}
+
+static const struct jobtable_cbs stream_cbs = {
+	.stream = on_stream,
+};
+
+/*
+ * Spawn command on pipes, stderr apart, with opts's options (a spec's,
+ * copied), told to a fresh st.
+ */
+static struct job *
+spawn_split(struct streams *st, const char *command,
+    const struct job_spec *opts)
+{
+	struct job_spec	 spec = *opts;
+
+	memset(st, 0, sizeof *st);
+	ck_assert_int_ge(jobtable_subscribe(fx.jt, &stream_cbs, st), 0);
+	spec.no_pty = 1;
+	st->job = spawn_full(&spec, command);
+	ck_assert_int_eq(job_state(st->job), JOB_RUNNING);
+	return st->job;
+}
+
+/*
+ * On pipes each piece comes with its stream, and each stream's end once;
+ * no_term leaves TERM out of the environment, no_screen makes no
+ * emulator, while a job without them gets both.
+ */
+START_TEST(test_stream_split)
+{
+	struct streams	 st, plain;
+	struct job_spec	 bare = { .input_eof = 1, .no_term = 1,
+			    .no_screen = 1 }, deck = { .input_eof = 1 };
+	struct job	*job;
+
+	job = spawn_split(&st, "echo \"term=$TERM\"; echo err >&2", &bare);
+	wait_done(job);
+	ck_assert_str_eq(st.buf[1], "term=\n");
+	ck_assert_str_eq(st.buf[2], "err\n");
+	ck_assert_uint_eq(st.total[0], 0);
+	ck_assert_int_eq(st.ends[1], 1);
+	ck_assert_int_eq(st.ends[2], 1);
+	ck_assert_int_eq(st.ends[0], 0);
+	ck_assert_ptr_null(job_vt(job));
+	ck_assert_int_eq(job_end_code(job), 0);
+
+	job = spawn_split(&plain, "echo \"term=$TERM\"", &deck);
+	wait_done(job);
+	ck_assert_str_eq(plain.buf[1], "term=xterm-256color\n");
+	ck_assert_ptr_nonnull(job_vt(job));
+}
+END_TEST
+
+/*
+ * An ended job's stdout at its end while something it left still holds
+ * its stderr: the table goes on with the loop (it spun reading the empty
+ * pipe before, never getting to stop the leftover), stops the leftover
+ * at the leader's exit, takes what it writes as it goes, and the output
+ * is over once stderr ends too.
+ */
+START_TEST(test_stderr_outlives_stdout)
+{
+	struct streams	 st;
+	struct job_spec	 spec = { .input_eof = 1 };
+	struct job	*job;
+	char		 cmd[PATH_MAX + 160];
+
+	/* The leader exits once the leftover's trap is set. */
+	snprintf(cmd, sizeof cmd, "exec >&-; (trap 'echo late >&2; exit 0' "
+	    "TERM; : >%s/trap; while :; do sleep 0.1; done) & "
+	    "until [ -e %s/trap ]; do sleep 0.01; done", fx.dir, fx.dir);
+	job = spawn_split(&st, cmd, &spec);
+	wait_done(job);
+	ck_assert_msg(strstr(st.buf[2], "late\n") != NULL, "%s", st.buf[2]);
+	ck_assert_int_eq(st.ends[1], 1);
+	ck_assert_int_eq(st.ends[2], 1);
+	ck_assert_int_eq(job_state(job), JOB_COMPLETED);
+}
+END_TEST
+
+/* Whether the stream subscriber has seen stdout's end. */
+static int
+stdout_ended(void *arg)
+{
+	struct streams	*st = arg;
+
+	return st->ends[1] > 0;
+}
+
+/*
+ * A paused stream is not read, so a child writing more than a pipe holds
+ * waits on it (and cannot end); resumed, all of it comes, and the end.
+ */
+START_TEST(test_pause_output)
+{
+	struct streams	 st;
+	struct job_spec	 spec = { .input_eof = 1, .no_screen = 1 };
+	struct job	*job;
+
+	job = spawn_split(&st, "head -c 300000 /dev/zero; echo done >&2",
+	    &spec);
+	jobtable_pause_output(fx.jt, job, STORE_STDOUT, 1);
+	run_for(500);
+	ck_assert_uint_eq(st.total[1], 0);
+	ck_assert_uint_eq(st.total[2], 0);
+	ck_assert(job_is_running(job));
+	jobtable_pause_output(fx.jt, job, STORE_STDOUT, 0);
+	wait_done(job);
+	ck_assert_uint_eq(st.total[1], 300000);
+	ck_assert_str_eq(st.buf[2], "done\n");
+	ck_assert_int_eq(st.ends[1], 1);
+	ck_assert_int_eq(job_end_code(job), 0);
+}
+END_TEST
+
+/*
+ * job_close_stream() closes stdout as a reader going away would: the
+ * writer dies of SIGPIPE, the stream is told at its end, stderr goes on.
+ */
+START_TEST(test_close_stream)
+{
+	struct streams	 st;
+	struct job_spec	 spec = { .input_eof = 1, .no_screen = 1 };
+	struct job	*job;
+
+	job = spawn_split(&st, "echo first >&2; exec yes", &spec);
+	ck_assert_int_eq(job_close_stream(job, STORE_STDOUT), 0);
+	ck_assert(run_until(stdout_ended, &st, 5000));
+	wait_done(job);
+	ck_assert(WIFSIGNALED(job_exit_status(job)));
+	ck_assert_int_eq(WTERMSIG(job_exit_status(job)), SIGPIPE);
+	ck_assert_str_eq(st.buf[2], "first\n");
+	ck_assert_int_eq(st.ends[2], 1);
+	errno = 0;
+	ck_assert_int_eq(job_close_stream(job, STORE_STDOUT), -1);
+	ck_assert_int_eq(errno, EBADF);
+}
+END_TEST
+
+/*
+ * job_take_in_fd() hands the stdin pipe over (of a job with no input of
+ * its own to write): the caller writes it and closes it, and the job
+ * forgets it.
+ */
+START_TEST(test_take_in_fd)
+{
+	struct streams	 st;
+	struct job_spec	 spec = { .no_screen = 1 };
+	struct job	*job;
+	int		 fd;
+
+	job = spawn_split(&st, "cat", &spec);
+	fd = job_take_in_fd(job);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(job_in_fd(job), -1);
+	ck_assert_int_eq(job_take_in_fd(job), -1);
+	ck_assert_int_eq(write(fd, "given\n", 6), 6);
+	close(fd);
+	wait_done(job);
+	ck_assert_str_eq(st.buf[1], "given\n");
+	ck_assert_int_eq(job_end_code(job), 0);
+}
+END_TEST
+
+/*
+ * own_leftovers: what the leader leaves is not stopped at its exit (the
+ * owner's to stop); without it, it gets SIGTERM at once.
+ */
+START_TEST(test_own_leftovers)
+{
+	struct streams	 st;
+	struct job_spec	 spec = { .input_eof = 1, .own_leftovers = 1 };
+	struct job	*job, *other;
+
+	job = spawn_split(&st, "sleep 30 >/dev/null 2>&1 & exit 0", &spec);
+	ck_assert(run_until(all_reaped, NULL, 5000));
+	run_for(500);
+	ck_assert(job_lingers(job));
+	ck_assert(!proc_stopping(job_proc(job)));
+	proc_stop(job_proc(job), SIGTERM, 1000);
+	ck_assert(run_until(job_gone, job, 5000));
+
+	spec.own_leftovers = 0;
+	spec.no_pty = 1;
+	other = spawn_full(&spec, "sleep 30 >/dev/null 2>&1 & exit 0");
+	ck_assert(run_until(all_reaped, NULL, 5000));
+	ck_assert(proc_stopping(job_proc(other)) || !job_lingers(other));
+	ck_assert(run_until(job_gone, other, 5000));
+}
+END_TEST
+
 static Suite *
 job_suite(void)
 {
@@ -3081,6 +3303,12 @@ job_suite(void)
 	tcase_add_test(tc, test_pty_winch);
 	tcase_add_test(tc, test_closed_streams_not_hung_up);
 	tcase_add_test(tc, test_sigint_is_canceled);
+	tcase_add_test(tc, test_stream_split);
+	tcase_add_test(tc, test_stderr_outlives_stdout);
+	tcase_add_test(tc, test_pause_output);
+	tcase_add_test(tc, test_close_stream);
+	tcase_add_test(tc, test_take_in_fd);
+	tcase_add_test(tc, test_own_leftovers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kill");
