@@ -153,7 +153,7 @@ mcp_tools_status_bit(const char *status)
 
 /* terminal_job_list: ask for every job; filter and count here. */
 void
-mcp_tools_list(struct mcp_call *call, const struct jsonval *args)
+mcp_tools_job_list(struct mcp_call *call, const struct jsonval *args)
 {
 	struct mcp_tools_call	*tc = mcp_tools_call_new(call);
 	struct mcp_tools_words	 w = { NULL, 0, 0 };

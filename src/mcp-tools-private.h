@@ -65,7 +65,7 @@ extern const char *const mcp_tools_status_words[];
 void		 mcp_tools_terminal(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_run(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_status(struct mcp_call *, const struct jsonval *);
-void		 mcp_tools_list(struct mcp_call *, const struct jsonval *);
+void		 mcp_tools_job_list(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_cancel(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_send(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_screen(struct mcp_call *, const struct jsonval *);

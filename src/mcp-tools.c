@@ -207,7 +207,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"shown\":{\"type\":\"integer\"}},"
 		    "\"required\":[\"jobs\",\"total\",\"running\",\"shown\"]}",
 		.read_only = 1,
-		.start = mcp_tools_list
+		.start = mcp_tools_job_list
 	},
 	{
 		.name = "terminal_job_cancel",
