@@ -598,6 +598,7 @@ jobfield_suite(void)
 	return s;
 }
 
+/* Run the jobfield suite; exit 0 when every test passed. */
 int
 main(void)
 {

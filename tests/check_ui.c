@@ -148,12 +148,14 @@ fake_draw(struct ui_mode_entry *me)
 	rec_add("draw", me->data);
 }
 
+/* A fake mode's bottom line: recorded. */
 static void
 fake_draw_bottom(struct ui_mode_entry *me)
 {
 	rec_add("bottom", me->data);
 }
 
+/* A fake mode's cursor: recorded, at 3,4. */
 static int
 fake_cursor(struct ui_mode_entry *me, int *y, int *x)
 {
@@ -163,6 +165,7 @@ fake_cursor(struct ui_mode_entry *me, int *y, int *x)
 	return 1;
 }
 
+/* A fake mode's key: recorded. */
 static void
 fake_key(struct ui_mode_entry *me, int rc, unsigned int key)
 {
@@ -171,6 +174,7 @@ fake_key(struct ui_mode_entry *me, int rc, unsigned int key)
 	rec_add("key", me->data);
 }
 
+/* A fake mode's mouse event: recorded. */
 static void
 fake_mouse(struct ui_mode_entry *me, const struct input_mouse *m)
 {
@@ -178,6 +182,7 @@ fake_mouse(struct ui_mode_entry *me, const struct input_mouse *m)
 	rec_add("mouse", me->data);
 }
 
+/* A fake mode's paste: recorded. */
 static void
 fake_paste(struct ui_mode_entry *me, const char *text, size_t len)
 {
@@ -186,12 +191,14 @@ fake_paste(struct ui_mode_entry *me, const char *text, size_t len)
 	rec_add("paste", me->data);
 }
 
+/* A fake mode's resize: recorded. */
 static void
 fake_resize(struct ui_mode_entry *me)
 {
 	rec_add("resize", me->data);
 }
 
+/* A fake mode's close: recorded. */
 static void
 fake_close(struct ui_mode_entry *me)
 {
