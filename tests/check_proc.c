@@ -34,10 +34,12 @@
 #include "proc.h"
 #include "pty.h"
 #include "skip.h"
+#include "testdir.h"
 #include "testproc.h"
 
 #define WAIT_MS		20000	/* a generous bound on what is awaited */
 #define NEVER_MS	600000	/* a bound no test waits for */
+#define ESC_EXEC_ROUNDS	40	/* test_escapee_in_exec's escapees */
 
 /* What a supervised process told. */
 struct seen {
@@ -153,16 +155,26 @@ start(struct proc *p, const char *script, int output)
 	return child.out_fd;
 }
 
-/* Read fd until a line has come (within WAIT_MS); it, in buf. */
+/*
+ * Read fd until a line has come (within WAIT_MS); it, in buf.  A poll
+ * that a signal cuts short (the reaper's SIGCHLD) is asked again.
+ */
 static void
 read_line(int fd, char *buf, size_t size)
 {
 	struct pollfd	pfd = { fd, POLLIN, 0 };
+	int64_t		end = loop_now_ms() + WAIT_MS;
 	size_t		len = 0;
 	ssize_t		n;
+	int		rc;
 
 	while (len == 0 || buf[len - 1] != '\n') {
-		ck_assert_msg(poll(&pfd, 1, WAIT_MS) == 1, "no line came");
+		do {
+			rc = poll(&pfd, 1, WAIT_MS);
+			ck_assert_msg(rc == 1 || (rc == -1 && errno == EINTR &&
+			    loop_now_ms() < end), "no line came (poll %d: %s)",
+			    rc, rc == -1 ? strerror(errno) : "timed out");
+		} while (rc != 1);
 		n = read(fd, buf + len, size - 1 - len);
 		if (n == -1 && (errno == EAGAIN || errno == EINTR))
 			continue;
@@ -479,6 +491,57 @@ START_TEST(test_escapees)
 END_TEST
 
 /*
+ * An escapee caught in the middle of an exec is not missed: while a
+ * process execs, /proc shows it with no environment (no marker) for a
+ * moment, so a SIGKILL by marker scans again after a scan that found
+ * nothing.  The escapee here execs itself over and over; each of the
+ * rounds starts one, lets its leader end and kills what it left.
+ */
+START_TEST(test_escapee_in_exec)
+{
+	struct seen	 s;
+	struct proc	*p;
+	char		 dir[] = "/tmp/jd-proc.XXXXXX", path[64], script[512];
+	char		 line[64];
+	FILE		*f;
+	pid_t		 esc;
+	int64_t		 end;
+	int		 round, fd;
+
+	cg = cgroup_new(CGROUP_NO_CGROUP);
+	proc_reaper_set_cgroup(reaper, cg);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/again.sh", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "exec /bin/sh %s\n", path);
+	ck_assert_int_eq(fclose(f), 0);
+	for (round = 0; round < ESC_EXEC_ROUNDS; round++) {
+		memset(&s, 0, sizeof s);
+		p = proc_new(reaper, cg, round + 1, &cbs, &s);
+		snprintf(script, sizeof script, "rm -f %s/esc.pid; setsid -f "
+		    "/bin/sh -c 'echo $$ > %s/esc.pid; exec /bin/sh %s'; "
+		    "while [ ! -s %s/esc.pid ]; do sleep 0.01; done; "
+		    "cat %s/esc.pid", dir, dir, path, dir, dir);
+		fd = start(p, script, 1);
+		read_line(fd, line, sizeof line);
+		esc = (pid_t)atol(line);
+		ck_assert_int_gt(esc, 1);
+		run_until(&s.exited);
+		proc_release(p);
+		end = loop_now_ms() + WAIT_MS;
+		while (!testproc_dead(esc)) {
+			ck_assert_msg(loop_now_ms() < end, "round %d: the "
+			    "escapee %ld, which execs over and over, outlived "
+			    "its containment's SIGKILL", round, (long)esc);
+			ck_assert_int_ge(loop_run_once(loop, 20), 0);
+		}
+		close(fd);
+	}
+	testdir_remove(dir);
+}
+END_TEST
+
+/*
  * A process let go of is not told of any more: its leader, killed since,
  * is reaped as a stray.
  */
@@ -655,6 +718,7 @@ proc_suite(void)
 	tcase_add_test(tc, test_end_gone);
 	tcase_add_test(tc, test_end_empty);
 	tcase_add_loop_test(tc, test_escapees, 0, 2);
+	tcase_add_test(tc, test_escapee_in_exec);
 	tcase_add_test(tc, test_free_unheard);
 	tcase_add_test(tc, test_finish);
 	tcase_add_test(tc, test_hold_zombie);
