@@ -284,7 +284,8 @@ check_utf8_OBJS    = $(BASE_OBJS)
 check_cgroup_OBJS  = $(BASE_OBJS) $(B)/child.o $(B)/cgroup.o \
 		     $(B)/tests/testproc.o
 check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
-		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o
+		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o \
+		     $(B)/tests/testdir.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.

@@ -27,7 +27,8 @@
  *   (every process for root).  Signals for marked processes are queued by
  *   cgroup_job_signal() and sent by cgroup_flush(): one scan serves every
  *   job killed in the same turn of the loop, and SIGKILL scans repeat
- *   while they find something.
+ *   while they find something and until three in a row find nothing (a
+ *   process in the middle of an exec shows no environment for a moment).
  *
  * Signals from here never go to members of the job's own process group:
  * the caller signals the group itself.  SIGTERM, SIGHUP and SIGINT are

@@ -36,6 +36,7 @@
 #define CGROUP_PREFIX		"jobdeck."	/* a deck's directory, token */
 #define CGROUP_VALUE_MAX	256	/* the longest marker value read */
 #define CGROUP_KILL_ROUNDS	16	/* walks or scans per SIGKILL */
+#define CGROUP_KILL_QUIET	3	/* marker: scans finding none to stop */
 #define CGROUP_DEPTH_MAX	16	/* nested cgroups walked */
 #define CGROUP_FILE_MAX		(4 * 1024 * 1024)	/* /proc text */
 
@@ -52,6 +53,7 @@ struct cgroup_job {
 	int		 released;	/* the job let go of it */
 	int		 pending;	/* marker: signal for cgroup_flush() */
 	int		 rounds;	/* marker: SIGKILL scans so far */
+	int		 quiet;		/* marker: ... in a row finding none */
 	int		 found;		/* marker: hits of the current scan */
 };
 
@@ -1072,9 +1074,27 @@ cgroup_flush_cb(pid_t pid, const char *value, void *arg)
 }
 
 /*
+ * Whether a queued SIGKILL needs another scan: while one finds something,
+ * and until CGROUP_KILL_QUIET in a row have found nothing (a process in
+ * the middle of an exec shows /proc no environment for a moment, so one
+ * scan may miss it), at most CGROUP_KILL_ROUNDS.
+ */
+static int
+cgroup_kill_again(struct cgroup_job *cgj)
+{
+	if (++cgj->rounds >= CGROUP_KILL_ROUNDS)
+		return 0;
+	if (cgj->found > 0)
+		cgj->quiet = 0;
+	else
+		cgj->quiet++;
+	return cgj->quiet < CGROUP_KILL_QUIET;
+}
+
+/*
  * Send the signals cgroup_job_signal() queued for runs without a cgroup:
- * one scan of /proc for them all.  A SIGKILL stays queued for another
- * scan while one finds something.  Returns 1 when another flush is due.
+ * one scan of /proc for them all.  A SIGKILL stays queued for more scans
+ * (cgroup_kill_again()).  Returns 1 when another flush is due.
  */
 int
 cgroup_flush(struct cgroup *cg)
@@ -1092,8 +1112,7 @@ cgroup_flush(struct cgroup *cg)
 		cgj = cg->jobs[i];
 		if (cgj->pending == 0)
 			continue;
-		if (cgj->pending == SIGKILL && cgj->found > 0 &&
-		    ++cgj->rounds < CGROUP_KILL_ROUNDS)
+		if (cgj->pending == SIGKILL && cgroup_kill_again(cgj))
 			cg->flush_due = 1;
 		else
 			cgj->pending = 0;
@@ -1293,6 +1312,7 @@ cgroup_job_signal(struct cgroup_job *cgj, int sig)
 		if (cgj->pending != SIGKILL)
 			cgj->pending = sig;
 		cgj->rounds = 0;
+		cgj->quiet = 0;
 		cgj->cg->flush_due = 1;
 		return 0;
 	}

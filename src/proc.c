@@ -10,8 +10,8 @@
  *
  * Containment's work that cannot be done at once is the reaper's timer:
  * signals queued for marked processes are sent by cgroup_flush() on the
- * loop's next turn (a SIGKILL scan again every PROC_FLUSH_MS while it
- * finds something, as cgroup.c says), and the cgroups of processes whose
+ * loop's next turn (a SIGKILL scan again every PROC_FLUSH_MS until a few
+ * in a row find nothing, as cgroup.c says), and the cgroups of processes whose
  * leader has ended, and those let go of, are removed once empty, tried
  * again every PROC_TIDY_MS while one is not.
  */
