@@ -45,6 +45,7 @@ void	 json_key(struct json_buf *, const char *key);
 
 void	 json_put_string(struct json_buf *, const char *s);
 void	 json_put_stringn(struct json_buf *, const char *s, size_t len);
+void	 json_put_strings(struct json_buf *, char *const *s, int n);
 void	 json_put_int(struct json_buf *, int64_t);
 void	 json_put_double(struct json_buf *, double);
 void	 json_put_bool(struct json_buf *, int);

@@ -1054,10 +1054,7 @@ cmd_screen_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		json_key(&jb, "title");
 		json_put_string(&jb, title);
 		json_key(&jb, "lines");
-		json_array_begin(&jb);
-		for (i = 0; i < rows; i++)
-			json_put_string(&jb, lines[i]);
-		json_array_end(&jb);
+		json_put_strings(&jb, lines, rows);
 		json_object_end(&jb);
 		cmd_json_buf(ctx, &jb);
 		doc = NULL;

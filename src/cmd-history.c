@@ -270,7 +270,7 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 	const char		 *dir, *why;
 	char			**lines, *title, *cause = NULL;
 	char			 *damage = NULL;
-	int			  n = 0, i, live, more;
+	int			  n = 0, live, more;
 
 	if (!store_id_valid(id))
 		return 0;
@@ -314,10 +314,7 @@ cmd_history_logs(struct cmd_ctx *ctx, const char *id)
 		json_key(&jb, "run");
 		json_put_string(&jb, m.run);
 		json_key(&jb, "lines");
-		json_array_begin(&jb);
-		for (i = 0; i < n; i++)
-			json_put_string(&jb, lines[i]);
-		json_array_end(&jb);
+		json_put_strings(&jb, lines, n);
 		if (damage != NULL) {
 			json_key(&jb, "error");
 			json_put_string(&jb, damage);

@@ -390,7 +390,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job_reader *r;
 	const char	  *id, *dir, *run;
 	char		 **lines, *title, *cause = NULL;
-	int		   count, i, follow, rc = -1;
+	int		   count, follow, rc = -1;
 
 	(void)argc;
 	follow = ctx->opts[LOGS_FOLLOW].count > 0;
@@ -437,10 +437,7 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		json_key(&jb, "id");
 		json_put_int(&jb, job_id(job));
 		json_key(&jb, "lines");
-		json_array_begin(&jb);
-		for (i = 0; i < count; i++)
-			json_put_string(&jb, lines[i]);
-		json_array_end(&jb);
+		json_put_strings(&jb, lines, count);
 		json_object_end(&jb);
 		cmd_json_buf(ctx, &jb);
 		title = NULL;

@@ -772,10 +772,7 @@ ctl_cmd_show(const char *title, char **lines, int count, int header,
 	json_key(&jb, "title");
 	json_put_string(&jb, title);
 	json_key(&jb, "lines");
-	json_array_begin(&jb);
-	for (i = 0; i < count; i++)
-		json_put_string(&jb, lines[i]);
-	json_array_end(&jb);
+	json_put_strings(&jb, lines, count);
 	json_object_end(&jb);
 	doc = json_finish(&jb, NULL);
 	json_clear(&jb);

@@ -285,6 +285,18 @@ json_put_stringn(struct json_buf *jb, const char *s, size_t len)
 	json_quote(jb, s, len);
 }
 
+/* Write an array of n strings (a NULL one as null). */
+void
+json_put_strings(struct json_buf *jb, char *const *s, int n)
+{
+	int	i;
+
+	json_array_begin(jb);
+	for (i = 0; i < n; i++)
+		json_put_string(jb, s[i]);
+	json_array_end(jb);
+}
+
 /* Write an integer value. */
 void
 json_put_int(struct json_buf *jb, int64_t v)

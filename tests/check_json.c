@@ -99,6 +99,22 @@ START_TEST(test_string_null_and_key_escapes)
 	ck_assert_uint_eq(len, strlen(text));
 	free(text);
 
+	/* An array of strings, a NULL one as null; none: []. */
+	{
+		char	*words[] = { "a", NULL, "b\"" };
+
+		json_object_begin(&jb);
+		json_key(&jb, "l");
+		json_put_strings(&jb, words, 3);
+		json_key(&jb, "e");
+		json_put_strings(&jb, words, 0);
+		json_object_end(&jb);
+		text = json_finish(&jb, NULL);
+		ck_assert_str_eq(text,
+		    "{\"l\":[\"a\",null,\"b\\\"\"],\"e\":[]}");
+		free(text);
+	}
+
 	/* The buffer starts again, empty, after json_finish(). */
 	ck_assert_uint_eq(jb.len, 0);
 	json_put_bool(&jb, 1);
