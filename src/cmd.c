@@ -322,15 +322,16 @@ cmd_execute(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ctx->entry = entry;
 	cmd_options_clear(ctx);
+	/* A look-only client hears that first, whatever else is wrong. */
+	if (ctx->read_only && !(entry->flags & CMD_READ_ONLY)) {
+		cmd_refuse_write(ctx, entry->name);
+		return CMD_RETURN_ERROR;
+	}
 	if ((entry->flags & CMD_SCREEN) &&
 	    (ctx->client == NULL || ctx->client->screen == NULL)) {
 		cmd_error(ctx, "%s: a key's action on the deck's screen: there "
 		    "is no screen here (press its key, or type !%s at the "
 		    "deck's prompt)", entry->name, entry->name);
-		return CMD_RETURN_ERROR;
-	}
-	if (ctx->read_only && !(entry->flags & CMD_READ_ONLY)) {
-		cmd_refuse_write(ctx, entry->name);
 		return CMD_RETURN_ERROR;
 	}
 	busy = ctx->sink != NULL && cmd_sink_busy(ctx->sink);

@@ -374,8 +374,10 @@ START_TEST(test_screen_commands)
 END_TEST
 
 /*
- * Where there is no screen (a control connection, the read-only one)
- * the screen's commands are refused saying so, and !focus wants a job.
+ * Where there is no screen (a control connection) the screen's commands
+ * are refused saying so; the read-only connection refuses them as it
+ * refuses every command that does more than look (its gate comes first);
+ * and !focus wants a job.
  */
 START_TEST(test_screen_refused)
 {
@@ -394,11 +396,18 @@ START_TEST(test_screen_refused)
 			ck_assert_int_eq(cmd_run_line(&ck.ctx, want), -1);
 			ck_assert_int_eq(ck.ctx.failed, CMD_FAILED);
 			ck_assert_int_eq(ck.nerrors, 1);
-			snprintf(want, sizeof want, "%s: a key's action on the "
-			    "deck's screen: there is no screen here (press its "
-			    "key, or type !%s at the deck's prompt)", names[i],
-			    names[i]);
-			ck_assert_str_eq(ck.errors[0], want);
+			if (ro)
+				snprintf(want, sizeof want, "%s: not allowed "
+				    "here: this connection may only look (",
+				    names[i]);
+			else
+				snprintf(want, sizeof want, "%s: a key's action "
+				    "on the deck's screen: there is no screen "
+				    "here (press its key, or type !%s at the "
+				    "deck's prompt)", names[i], names[i]);
+			ck_assert_msg(strncmp(ck.errors[0], want,
+			    strlen(want)) == 0, "!%s%s: \"%s\"", names[i],
+			    ro ? " (read-only)" : "", ck.errors[0]);
 		}
 	}
 	ck.ctx.read_only = 0;
