@@ -143,6 +143,10 @@ LIB_SRCS = \
 	src/ui-paste.c \
 	src/ui-pager.c \
 	src/ui-source.c \
+	src/ui-term.c \
+	src/server.c \
+	src/client.c \
+	src/daemon.c \
 	src/json.c \
 	src/run.c \
 	src/run-cmd.c \

@@ -61,6 +61,7 @@ enum bind_action {
 	BIND_SEARCH_PANE,	/* copy mode, typing a search */
 	BIND_PASTE,		/* the paste buffer to the selected job */
 	BIND_MESSAGES,		/* the recent messages in a text view */
+	BIND_DETACH,		/* this client leaves; the deck runs on */
 
 	/* BIND_EDIT */
 	BIND_EDIT_LEFT,

@@ -148,6 +148,7 @@ struct browser	*browser_new(struct loop *, struct jobtable *,
 void		 browser_free(struct browser *);
 void		 browser_subscribe(struct browser *,
 		    const struct browser_cbs *, void *arg);
+void		 browser_unsubscribe(struct browser *, void *arg);
 
 int		 browser_start(struct browser *, char **cause);
 int		 browser_stop(struct browser *, char **cause);

@@ -135,6 +135,15 @@ struct cmd_optval {
 
 struct cmd_entry;
 
+/* The deck a command runs in, for !deck; NULL: not known (a test). */
+struct cmd_deck {
+	const char	*name;		/* -S NAME */
+	const char	*config;	/* its configuration file, or NULL */
+	int64_t		 started_ms;	/* wall clock, ms */
+	int		(*clients)(void *arg);	/* attached now; may be NULL */
+	void		*clients_arg;
+};
+
 struct cmd_ctx {
 	struct jobtable		*jt;
 	struct session		*session;
@@ -153,6 +162,7 @@ struct cmd_ctx {
 						/*   and those only look (the */
 						/*   read-only socket) */
 	const struct bind	*bind;		/* keys for !help; NULL: defaults */
+	const struct cmd_deck	*deck;		/* !deck; NULL: not known */
 	int			 width;		/* the client's view, columns; */
 						/*   0: unknown (tables keep */
 						/*   every column) */

@@ -50,6 +50,9 @@ struct config_settings {
 	int		 clipboard;	/* copies also go to the outer */
 					/*   terminal's clipboard (OSC 52) */
 	int		 bell;		/* a failed job rings the bell */
+	int		 on_last_detach;	/* 0 keep, 1 quit (server.h) */
+	int		 pty_size;	/* enum server_size: latest, */
+					/*   smallest, largest */
 	char		**env_file;	/* dotenv files every job reads, */
 	size_t		 nenv_file;	/*   relative to the config's dir; */
 					/*   also a top-level key */

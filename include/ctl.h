@@ -30,7 +30,13 @@
  * runs the gate through it).
  *
  * The protocol.  A client connects, writes one request and reads one
- * reply; the server closes the connection when the reply is sent.
+ * reply; the server closes the connection when the reply is sent.  One
+ * request is not a command: "attach KEY=VALUE..." sent with the
+ * terminal's input and output fds (SCM_RIGHTS, on the request's bytes)
+ * hands the connection and the fds to the deck's server of clients
+ * (server.h says what is said on it from then on); a deck without one
+ * (jobdeck up) answers status 2.  Fds passed with any other request are
+ * closed.
  *
  *   Request: one line ending in "\n", at most CTL_REQUEST_MAX bytes with
  *   the newline: a command of the prompt's language without its "!"
@@ -159,10 +165,24 @@ struct job;
 struct loop;
 struct session;
 
+/*
+ * An attach request handed to the deck (server.h): the connection and the
+ * terminal's two fds (input, output) are the callee's from then on; the
+ * words after "attach" (key=value) are borrowed for the call.
+ */
+struct ctl_attach {
+	int	  sock;
+	int	  fds[2];
+	int	  read_only;		/* came in on NAME.ro */
+	int	  argc;
+	char	**argv;
+};
+
 /* What the deck does for the socket's clients; any member may be NULL. */
 struct ctl_cbs {
 	void	(*quit)(void *arg);			/* quit */
 	void	(*focus)(struct job *, void *arg);	/* focus ID */
+	void	(*attach)(const struct ctl_attach *, void *arg); /* attach */
 };
 
 #define CTL_NAME_MAX		64
@@ -193,6 +213,7 @@ int		 ctl_request_parse(const struct session *, char *line,
 		    size_t len, int *argc, char ***argv, int *first,
 		    int *json, char **cause);
 
+int		 ctl_connect(const char *path);
 int		 ctl_main(int argc, char **argv);
 void		 ctl_usage(FILE *, const char *lead);
 

@@ -5,11 +5,15 @@
  * the loop (it owns signal delivery), containment (a cgroup per job, or
  * the environment marker) with what dead decks left swept, the session,
  * the job table and the store, the stack, the session shell, the browser,
- * and the front end: the screen, or `jobdeck up`'s lines.  deck_run()
+ * and the front end: a server of attached terminals (server.h; the deck
+ * owns no terminal of its own), or `jobdeck up`'s lines.  deck_run()
  * starts the socket's server, the browser, the configured jobs and the
  * commands given, runs the loop until the deck quits, and returns the exit
- * status.  deck_free() stops every job, then the browser (its profile
- * removed), gives the terminal back, kills everything of the deck's
+ * status.  Quitting (!quit, `ctl quit`, SIGTERM, on_last_detach) stops
+ * every job, the attached clients showing it, and leaves the loop once
+ * none is left.  deck_free() stops every job, then the browser (its
+ * profile removed), gives every attached terminal back (its client told
+ * the deck quit), kills everything of the deck's
  * cgroups and marker and anything still parented to jobdeck, and frees
  * the rest: the one teardown, for a deck that ran and one that failed to
  * start alike.
@@ -28,6 +32,8 @@ struct deck;
 struct deck_opts {
 	const char	 *name;		/* -S NAME */
 	int		  headless;	/* jobdeck up: lines, not a screen */
+	int		  serve;	/* a server terminals attach to */
+					/*   (up -d: with up's jobs) */
 	int		  verbose;	/* -v: the debug log */
 	struct up_opts	  up;		/* jobdeck up's options */
 	char		**words;	/* commands to start (up: job names) */

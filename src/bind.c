@@ -46,6 +46,9 @@ const struct bind_entry bind_defaults[] = {
 	{ BIND_MAIN, BIND_MESSAGES, "messages", "C-g",
 	  "the recent messages, whole, newest first (!messages)" },
 	{ BIND_MAIN, BIND_REDRAW, "redraw", "C-l", "redraw the screen" },
+	{ BIND_MAIN, BIND_DETACH, "detach", "C-\\",
+	  "detach this terminal: the deck and its jobs run on (jobdeck "
+	  "attach comes back)" },
 
 	{ BIND_EDIT, BIND_SUBMIT, "submit", "Enter",
 	  "run the line (a search: start it)" },

@@ -132,6 +132,22 @@ browser_subscribe(struct browser *b, const struct browser_cbs *cbs,
 	b->nsubs++;
 }
 
+/* Stop telling a subscriber (by its arg) of the browser's changes. */
+void
+browser_unsubscribe(struct browser *b, void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < b->nsubs; i++) {
+		if (b->subs[i].arg != arg)
+			continue;
+		memmove(&b->subs[i], &b->subs[i + 1],
+		    (b->nsubs - i - 1) * sizeof *b->subs);
+		b->nsubs--;
+		i--;
+	}
+}
+
 /* Cancel a timer if it is set. */
 void
 browser_cancel_timer(struct browser *b, uint64_t *id)

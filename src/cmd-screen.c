@@ -1,9 +1,11 @@
 /*
  * cmd-screen.c: the keys' actions at the prompt as commands (bind.h):
  * !next-job, !prev-job, !scroll-up, !scroll-down, !scroll-top,
- * !scroll-bottom, !zoom, !copy-mode, !search and !redraw.  Each asks the
- * client's screen (cmd_client's screen) for its action; cmd_execute()
- * refuses them where there is no screen (the control socket).  !focus,
+ * !scroll-bottom, !zoom, !copy-mode, !search, !redraw and !detach.  Each
+ * asks the client's screen (cmd_client's screen) for its action;
+ * cmd_execute() refuses them where there is no screen (the control
+ * socket).  They only change the client's view, never the deck, so a
+ * read-only client (attach -r) may use them.  !focus,
  * !paste and !messages, the prompt's other keys, are in cmd-ui.c.
  */
 #include "cmd.h"
@@ -15,7 +17,7 @@ static void	cmd_screen_exec(struct cmd_ctx *, int, char **);
 	.name = (n),							\
 	.args = "",							\
 	.help = (h),							\
-	.flags = CMD_SCREEN,						\
+	.flags = CMD_SCREEN | CMD_READ_ONLY,				\
 	.screen = (a),							\
 	.exec = cmd_screen_exec,					\
 }
@@ -44,6 +46,9 @@ const struct cmd_entry cmd_search_entry = CMD_SCREEN_ENTRY("search",
     BIND_SEARCH_PANE, "copy mode on the selected pane, typing a search");
 const struct cmd_entry cmd_redraw_entry = CMD_SCREEN_ENTRY("redraw",
     BIND_REDRAW, "draw the whole screen again");
+const struct cmd_entry cmd_detach_entry = CMD_SCREEN_ENTRY("detach",
+    BIND_DETACH, "detach this terminal: the deck and its jobs run on "
+    "(jobdeck attach comes back)");
 
 /* Ask the client's screen for the command's action (it has one). */
 static void

@@ -69,6 +69,7 @@ extern const struct cmd_entry cmd_zoom_entry;
 extern const struct cmd_entry cmd_copy_mode_entry;
 extern const struct cmd_entry cmd_search_entry;
 extern const struct cmd_entry cmd_redraw_entry;
+extern const struct cmd_entry cmd_detach_entry;
 
 static const char	*cmd_bind_name(size_t);
 static int		 cmd_bind_check(const char *, char **);
@@ -115,6 +116,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_search_entry,
 	&cmd_paste_entry,
 	&cmd_redraw_entry,
+	&cmd_detach_entry,
 	&cmd_cd_entry,
 	&cmd_export_entry,
 	&cmd_unset_entry,

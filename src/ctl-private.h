@@ -55,6 +55,8 @@ struct ctl_client {
 	struct xbuf	 errors;
 	enum ctl_stream	 stream;
 	struct cmd_sink	 sink;		/* a command's task writes here */
+	int		 passed[2];	/* fds sent with the request (attach) */
+	int		 npassed;
 
 #define CTL_ANSWERED	0x1	/* the request is read */
 #define CTL_EVENTS	0x2	/* streaming every job's events */

@@ -258,8 +258,12 @@ ctl_client_close(struct ctl_client *c)
 static void
 ctl_client_free(struct ctl_client *c)
 {
+	int	i;
+
 	cmd_sink_gone(&c->sink);
 	ctl_client_close(c);
+	for (i = 0; i < c->npassed; i++)
+		close(c->passed[i]);
 	xbuf_clear(&c->in);
 	outq_free(c->out);
 	xbuf_clear(&c->body);
@@ -860,6 +864,85 @@ ctl_request_parse(const struct session *session, char *line, size_t len,
 	return 0;
 }
 
+/*
+ * Read a client's bytes (recvmsg): fds that come with them (SCM_RIGHTS,
+ * close-on-exec) are kept for an attach, two at most, the rest closed.
+ */
+static ssize_t
+ctl_client_recv(struct ctl_client *c, char *buf, size_t len)
+{
+	union {
+		char		buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr	align;
+	}		 cm;
+	struct msghdr	 msg;
+	struct iovec	 iov;
+	struct cmsghdr	*h;
+	ssize_t		 n;
+	size_t		 i, nfds;
+	int		 fd;
+
+	iov.iov_base = buf;
+	iov.iov_len = len;
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof cm.buf;
+	if ((n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC)) == -1)
+		return -1;
+	for (h = CMSG_FIRSTHDR(&msg); h != NULL; h = CMSG_NXTHDR(&msg, h)) {
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		nfds = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nfds; i++) {
+			memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof fd);
+			if (c->npassed < 2)
+				c->passed[c->npassed++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
+/*
+ * Hand an attach request to the deck: the connection and the fds are its
+ * from now on, and the client is ctl's no more; without a deck that takes
+ * terminals, or without the two fds, it is refused.
+ */
+static void
+ctl_client_attach(struct ctl_client *c, int argc, char **argv)
+{
+	struct ctl		*ctl = c->ctl;
+	struct ctl_attach	 a;
+
+	if (ctl->cbs == NULL || ctl->cbs->attach == NULL) {
+		ctl_client_fail(c, 2, "attach: this deck has no screen to "
+		    "attach to (it runs as jobdeck up)");
+		return;
+	}
+	if (c->npassed != 2) {
+		ctl_client_fail(c, 2, "attach: the terminal's fds did not "
+		    "come with the request (use jobdeck attach)");
+		return;
+	}
+	memset(&a, 0, sizeof a);
+	a.sock = c->fd;
+	a.fds[0] = c->passed[0];
+	a.fds[1] = c->passed[1];
+	a.read_only = (c->flags & CTL_READ_ONLY) != 0;
+	a.argc = argc;
+	a.argv = argv;
+	c->npassed = 0;
+	/* The socket is the deck's now: ctl forgets it, closing nothing. */
+	loop_unwatch_fd(ctl->loop, c->fd);
+	outq_close(c->out);
+	c->fd = -1;
+	ctl_client_drop(c);
+	ctl->cbs->attach(&a, ctl->cbs_arg);
+}
+
 /* Run a complete request and queue its reply. */
 static void
 ctl_client_request(struct ctl_client *c, char *line, size_t len)
@@ -884,6 +967,11 @@ ctl_client_request(struct ctl_client *c, char *line, size_t len)
 		return;
 	}
 
+	if (strcmp(argv[first], "attach") == 0) {
+		ctl_client_attach(c, argc - first - 1, argv + first + 1);
+		session_split_free(argc, argv);
+		return;
+	}
 	ctx = ctl->ctx;
 	ctx.arg = c;
 	ctx.json = c->json;
@@ -1032,7 +1120,7 @@ ctl_client_read(struct ctl_client *c, short revents)
 			    "%d bytes)", CTL_REQUEST_MAX);
 			return;
 		}
-		n = read(c->fd, c->in.s + c->in.len, room);
+		n = ctl_client_recv(c, c->in.s + c->in.len, room);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN)

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "sessionsh.h"
 #include "stack.h"
 #include "store.h"
+#include "server.h"
 #include "ui.h"
 #include "up.h"
 #include "xmalloc.h"
@@ -39,7 +41,7 @@ extern char **environ;
 #define DECK_SWEEP_BUDGET	32		/* runs or files a step */
 
 struct deck {
-	struct ui		*ui;		/* the screen, or */
+	struct server		*server;	/* terminals attached, or */
 	struct up		*up;		/*   jobdeck up's lines */
 	struct stack		*stack;
 	struct sessionsh	*sessionsh;	/* NULL: cd, export, unset */
@@ -54,6 +56,7 @@ struct deck {
 	struct session		*session;
 	struct ctl		*ctl;		/* the control socket */
 	struct cmd_ctx		 ctx;		/*   what its commands see */
+	struct cmd_deck		 info;		/* !deck */
 	struct config		*cfg;
 	char			*log_dir;
 	char			*browser_cause;	/* said once there is a face */
@@ -61,6 +64,9 @@ struct deck {
 	struct deck_opts	 opts;
 	uint64_t		 sweep_timer;
 	int			 signo;	/* the signal that asked us to leave */
+	int			 quitting;
+	uint64_t		 quit_timer;
+	int			 quit_running;	/* jobs running at its arming */
 };
 
 /*
@@ -195,14 +201,97 @@ deck_up_check(const struct config *cfg, char *const *names, int n,
 	return -1;
 }
 
-/* Ask the front end, screen or lines, to stop every job and leave. */
+/*
+ * A grace period (and a second) went by while quitting: wait another one
+ * if a job ended meanwhile (a stack stops in order, a layer at a time),
+ * else stop waiting (SIGKILL went out at the grace period).
+ */
+static void
+deck_quit_timeout_cb(void *arg)
+{
+	struct deck	*d = arg;
+	int		 running = jobtable_running(d->jt);
+
+	d->quit_timer = 0;
+	if (running > 0 && running < d->quit_running) {
+		d->quit_running = running;
+		d->quit_timer = loop_add_timer(d->loop,
+		    jobtable_grace(d->jt) + 1000, deck_quit_timeout_cb, d);
+		return;
+	}
+	loop_stop(d->loop);
+}
+
+/*
+ * Stop every job (SIGTERM, then SIGKILL after the grace period) and leave
+ * the loop once none is left, the clients saying so meanwhile; jobdeck
+ * up's lines do it their own way.
+ */
 static void
 deck_quit(struct deck *d)
 {
-	if (d->ui != NULL)
-		ui_quit(d->ui);
-	if (d->up != NULL)
+	if (d->up != NULL) {
 		up_quit(d->up);
+		return;
+	}
+	if (d->quitting)
+		return;
+	d->quitting = 1;
+	server_quitting(d->server);
+	jobtable_kill_all(d->jt);
+	if (!jobtable_busy(d->jt)) {
+		loop_stop(d->loop);
+		return;
+	}
+	d->quit_running = jobtable_running(d->jt);
+	d->quit_timer = loop_add_timer(d->loop, jobtable_grace(d->jt) + 1000,
+	    deck_quit_timeout_cb, d);
+}
+
+/* Before each sleep: leave once quitting is done; draw the clients. */
+static void
+deck_hook(void *arg)
+{
+	struct deck	*d = arg;
+
+	if (d->quitting && !jobtable_busy(d->jt))
+		loop_stop(d->loop);
+	server_draw(d->server);
+}
+
+/* The server's quit: !quit, or the last client left (on_last_detach). */
+static void
+deck_server_quit(void *arg)
+{
+	deck_quit(arg);
+}
+
+/* A command a client brought (`jobdeck CMD` on a running deck). */
+static void
+deck_server_start(const char *command, const char *cwd, void *arg)
+{
+	struct deck	*d = arg;
+
+	(void)cwd;
+	cmd_start_job(&d->ctx, command);
+}
+
+/* Return how many terminals are attached (!deck). */
+static int
+deck_clients(void *arg)
+{
+	struct deck	*d = arg;
+
+	return d->server != NULL ? server_clients(d->server) : 0;
+}
+
+/* ctl's attach: a terminal for the server, refused by jobdeck up. */
+static void
+deck_ctl_attach(const struct ctl_attach *a, void *arg)
+{
+	struct deck	*d = arg;
+
+	server_attach(d->server, a);
 }
 
 /* SIGTERM, SIGHUP and SIGINT: stop every job and leave. */
@@ -224,8 +313,8 @@ deck_job_started(struct job *job, void *arg)
 	const char		*why;
 
 	(void)job;
-	if (d->ui != NULL && (why = cgroup_warning(d->cg)) != NULL)
-		ui_message(d->ui, why, 0);
+	if (d->server != NULL && (why = cgroup_warning(d->cg)) != NULL)
+		server_message(d->server, why, 0);
 }
 
 /*
@@ -288,10 +377,10 @@ deck_browser_follow(struct deck *d)
 static void
 deck_say(struct deck *d, const char *prefix, const char *cause)
 {
-	if (d->ui != NULL) {
+	if (d->server != NULL) {
 		char	*msg = xprintf("%s%s", prefix, cause);
 
-		ui_message(d->ui, msg, 1);
+		server_message(d->server, msg, 1);
 		free(msg);
 	} else
 		fprintf(stderr, "jobdeck up: %s%s\n", prefix, cause);
@@ -319,8 +408,8 @@ deck_ctl_focus(struct job *job, void *arg)
 {
 	struct deck	*d = arg;
 
-	if (d->ui != NULL)
-		ui_focus_job(d->ui, job);
+	if (d->server != NULL)
+		server_focus_job(d->server, job);
 }
 
 /*
@@ -390,7 +479,12 @@ deck_core_new(struct deck *d)
 static int
 deck_faces_new(struct deck *d, char **cause)
 {
-	struct ui_opts	opts;
+	static const struct server_cbs deck_server_cbs = {
+		.quit = deck_server_quit,
+		.start = deck_server_start,
+	};
+	struct server_opts	opts;
+	char			real[PATH_MAX];
 
 	d->stack = stack_new(d->loop, d->jt, d->cfg, d->session, NULL);
 	/* The session shell; without it cd, export and unset are built in. */
@@ -405,20 +499,35 @@ deck_faces_new(struct deck *d, char **cause)
 	/* One set of bindings: the prompt's, and !help's over ctl. */
 	d->bind = bind_new();
 	config_apply_keys(d->cfg, d->bind);
-	if (d->opts.headless) {
+	d->info.name = d->opts.name;
+	if (d->cfg->path != NULL)
+		d->info.config = realpath(d->cfg->path, real) != NULL ?
+		    xstrdup(real) : xstrdup(d->cfg->path);
+	d->info.started_ms = loop_wall_ms();
+	d->info.clients = deck_clients;
+	d->info.clients_arg = d;
+	if (d->opts.headless && !d->opts.serve) {
 		d->opts.up.browser = d->browser;
 		d->opts.up.deck = d->opts.name;
 		d->up = up_new(d->loop, d->jt, d->stack, &d->opts.up);
 		return 0;
 	}
 	memset(&opts, 0, sizeof opts);
-	opts.config = d->cfg;
-	opts.stack = d->stack;
-	opts.browser = d->browser;
-	opts.sessionsh = d->sessionsh;
-	opts.bind = d->bind;
-	d->ui = ui_new(d->loop, d->jt, d->session, &opts, cause);
-	return d->ui != NULL ? 0 : -1;
+	opts.name = d->opts.name;
+	opts.config_path = d->info.config;
+	opts.quit_on_last = d->cfg->settings.on_last_detach == 1;
+	opts.size = (enum server_size)d->cfg->settings.pty_size;
+	opts.ui.config = d->cfg;
+	opts.ui.stack = d->stack;
+	opts.ui.browser = d->browser;
+	opts.ui.sessionsh = d->sessionsh;
+	opts.ui.bind = d->bind;
+	opts.ui.deck = &d->info;
+	d->server = server_new(d->loop, d->jt, d->session, &opts,
+	    &deck_server_cbs, d);
+	loop_set_hook(d->loop, deck_hook, d);
+	(void)cause;
+	return 0;
 }
 
 /*
@@ -473,6 +582,7 @@ deck_start(struct deck *d)
 	static const struct ctl_cbs deck_ctl_cbs = {
 		.quit = deck_ctl_quit,
 		.focus = deck_ctl_focus,
+		.attach = deck_ctl_attach,
 	};
 	char	*cause = NULL;
 	int	 i;
@@ -484,6 +594,7 @@ deck_start(struct deck *d)
 	d->ctx.stack = d->stack;
 	d->ctx.browser = d->browser;
 	d->ctx.sessionsh = d->sessionsh;
+	d->ctx.deck = &d->info;
 	deck_browser_follow(d);
 	ctl_start(d->ctl, d->loop, &d->ctx, &deck_ctl_cbs, d);
 	/* The browser first, so that it shows Starting… at once. */
@@ -499,10 +610,13 @@ deck_start(struct deck *d)
 		deck_say(d, "no session shell (cd, export and unset are built "
 		    "in): ", d->sh_cause);
 	/* The configured jobs (up: the named ones), then typed commands. */
-	if (d->ui != NULL) {
-		ui_start_stack(d->ui);
+	if (d->server != NULL && !d->opts.headless) {
+		if (stack_start_all(d->stack, NULL, 0, &cause) != 0) {
+			deck_say(d, "", cause);
+			free(cause);
+		}
 		for (i = 0; i < d->opts.nwords; i++)
-			ui_start_job(d->ui, d->opts.words[i]);
+			cmd_start_job(&d->ctx, d->opts.words[i]);
 		return 0;
 	}
 	if (stack_start_all(d->stack, d->opts.nwords > 0 ? d->opts.words :
@@ -551,7 +665,16 @@ deck_free(struct deck *d)
 	ctl_free(d->ctl);
 	/* The jobs have stopped: now the browser, while its faces listen. */
 	browser_free(d->browser);
-	ui_free(d->ui);
+	if (d->server != NULL) {
+		char	*why = xprintf("[deck %s quit]", d->opts.name);
+
+		if (d->loop != NULL)
+			loop_set_hook(d->loop, NULL, NULL);
+		server_free(d->server, why);
+		free(why);
+	}
+	if (d->quit_timer != 0)
+		loop_cancel_timer(d->loop, d->quit_timer);
 	up_free(d->up);
 	stack_free(d->stack);
 	sessionsh_free(d->sessionsh);
@@ -572,6 +695,7 @@ deck_free(struct deck *d)
 	free(d->log_dir);
 	free(d->browser_cause);
 	free(d->sh_cause);
+	free((char *)d->info.config);
 	config_free(d->cfg);
 	free(d);
 }

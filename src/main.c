@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bind.h"
+#include "client.h"
 #include "cliopt.h"
 #include "cmd.h"
 #include "config.h"
 #include "ctl.h"
+#include "daemon.h"
 #include "deck.h"
 #include "mcp.h"
 #include "run.h"
@@ -36,6 +39,8 @@ static const struct main_command main_commands[] = {
 	{ "ctl", ctl_main, ctl_usage },
 	{ "run", run_main, run_usage },
 	{ "mcp", mcp_main, mcp_usage },
+	{ "attach", client_attach_main, client_attach_usage },
+	{ "kill-deck", client_kill_main, client_kill_usage },
 };
 
 /* The options of the deck; MAIN_UP marks those of jobdeck up alone. */
@@ -44,6 +49,7 @@ enum main_option {
 	MAIN_OPT_CONFIG,
 	MAIN_OPT_PROCFILE,
 	MAIN_OPT_DECK,
+	MAIN_OPT_DETACHED,
 	MAIN_OPT_TIMES,
 	MAIN_OPT_NO_COLOR,
 	MAIN_OPT_PORT_BASE,
@@ -62,6 +68,9 @@ static const struct cliopt main_options[] = {
 	    "read jobs from a Procfile (name: command lines)", 0 },
 	[MAIN_OPT_DECK] = { NULL, 'S', "NAME",
 	    "the deck's name, for its control socket (default:\ndefault)", 0 },
+	[MAIN_OPT_DETACHED] = { "detached", 'd', NULL,
+	    "start the deck in the background and return once\nit listens "
+	    "(print its name); jobdeck attach shows it", 0 },
 	[MAIN_OPT_TIMES] = { NULL, 't', NULL,
 	    "up: prefix each line with the time", MAIN_UP },
 	[MAIN_OPT_NO_COLOR] = { "no-color", 0, NULL,
@@ -89,6 +98,7 @@ struct main_args {
 	int			 procfile;
 	long			 port_base;
 	int			 check;
+	int			 detached;	/* -d */
 	struct deck_opts	 deck;
 };
 
@@ -177,6 +187,9 @@ main_option(struct main_args *a, int i, const char *value)
 	case MAIN_OPT_DECK:
 		a->deck.name = value;
 		return -1;
+	case MAIN_OPT_DETACHED:
+		a->detached = 1;
+		return -1;
 	case MAIN_OPT_TIMES:
 		a->deck.up.timestamps = 1;
 		return -1;
@@ -236,6 +249,50 @@ main_parse(int argc, char **argv, struct main_args *a)
 }
 
 /*
+ * The deck as a server: attach to the deck of that name if it runs
+ * (bringing the commands given), else start it in the background and,
+ * unless -d, attach to it.  Returns the exit status.
+ */
+static int
+main_serve(struct main_args *a, struct config *cfg)
+{
+	struct client_opts	o;
+	int			rc;
+
+	memset(&o, 0, sizeof o);
+	o.name = a->deck.name;
+	if (!a->detached) {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "jobdeck: stdin and stdout must be a "
+			    "terminal (start it in the background with -d, or "
+			    "use jobdeck up)\n");
+			config_free(cfg);
+			return 1;
+		}
+		o.config = a->config;
+		o.starts = a->deck.words;
+		o.nstarts = a->deck.nwords;
+		o.quiet_absent = 1;
+		if ((rc = client_attach(&o)) != -1) {
+			config_free(cfg);
+			return rc;
+		}
+	}
+	a->deck.serve = 1;
+	if (daemon_start(cfg, &a->deck, &rc) != 0)
+		return rc;
+	if (a->detached) {
+		printf("%s\n", a->deck.name);
+		return 0;
+	}
+	o.starts = NULL;
+	o.nstarts = 0;
+	o.config = NULL;
+	o.quiet_absent = 0;
+	return client_attach(&o);
+}
+
+/*
  * Run a deck from its command line: the screen, or jobdeck up's lines
  * when headless.  Returns the exit status.
  */
@@ -269,6 +326,8 @@ main_deck(int argc, char **argv, int headless)
 		config_free(cfg);
 		return 0;
 	}
+	if (!headless || a.detached)
+		return main_serve(&a, cfg);
 	if ((d = deck_new(cfg, &a.deck, &cause, &rc)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);

@@ -77,12 +77,8 @@ ui_clip_set(struct ui *ui, const char *text, size_t len)
 	else {
 		b64 = ui_clip_base64(text, len);
 		seq = xprintf("\033]52;c;%s\a", b64);
-		/*
-		 * Through curses' own output; putp() may leave it in stdio's
-		 * buffer until the program ends, so it is flushed at once.
-		 */
-		putp(seq);
-		fflush(stdout);
+		/* To the client's terminal, after what curses wrote. */
+		ui_term_write(ui->term, seq, strlen(seq));
 		free(seq);
 		free(b64);
 		snprintf(msg, sizeof msg, "copied %d line%s (%zu bytes)", lines,

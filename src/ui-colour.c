@@ -59,17 +59,17 @@ struct ui_pair_slot {
 };
 
 /*
- * The colour state of the one curses screen (curses' colours and pairs
- * are per process, so this is too): how many palette indices a direct
+ * The colour state of one curses screen (curses' colours and pairs are
+ * per screen, so this is too; ui_colour_use() makes one current, as
+ * set_term() does the screen): how many palette indices a direct
  * terminal keeps (0: not direct), and the pairs made, in an open hash
  * table of twice as many slots as the terminal has pairs.  The pairs are
  * numbered here and made with init_extended_pair(): ncurses 6.4's
  * reset_color_pairs() leaves alloc_pair()'s count of used pairs full, so
  * alloc_pair() would recycle pairs still on screen after a renewal.
  */
-static int	ui_direct_palette;
-
-static struct {
+struct ui_colours {
+	int			 direct_palette;
 	struct ui_pair_slot	*slots;
 	int			 size;		/* a power of two */
 	int			 limit;		/* pairs 1 .. limit - 1 */
@@ -79,18 +79,25 @@ static struct {
 	int			 last_fg;	/* the last pair asked for */
 	int			 last_bg;
 	int			 last_pair;
-} ui_pairs = { NULL, 0, 0, 0, 0, 0, -2, -2, 0 };
+};
+
+/* The current screen's; an empty one before any screen has colours. */
+static struct ui_colours	 ui_no_colours = { 0, NULL, 0, 0, 0, 0, 0, -2,
+				    -2, 0 };
+static struct ui_colours	*ui_cur = &ui_no_colours;
+#define ui_pairs		(*ui_cur)
+#define ui_direct_palette	(ui_cur->direct_palette)
 
 /*
- * Return the terminal name to start curses with, or NULL for TERM: the
- * direct-colour variant of a 256-colour TERM when COLORTERM is truecolor
+ * Return the terminal name to start curses with, or NULL for term (a
+ * client's TERM): the direct-colour variant of a 256-colour term when
+ * ct (its COLORTERM) is truecolor
  * or 24bit and terminfo has the variant.  JOBDECK_TRUECOLOR=0 turns this
  * off, =1 asks for the variant without COLORTERM.
  */
 const char *
-ui_colour_term(void)
+ui_colour_term(const char *term, const char *ct)
 {
-	const char	*term = getenv("TERM"), *ct = getenv("COLORTERM");
 	const char	*force = getenv("JOBDECK_TRUECOLOR"), *dash;
 	size_t		 i, len;
 	int		 err;
@@ -142,14 +149,22 @@ ui_direct_indices(void)
 	return 8;
 }
 
-/* Start colours with the terminal's defaults; returns whether it has any. */
-int
-ui_draw_init_colours(void)
+/*
+ * Start colours on the current screen with the terminal's defaults and
+ * make its colour state current; the state, to give to ui_colour_use()
+ * with the screen and to ui_colour_free() after it.
+ */
+struct ui_colours *
+ui_colour_new(void)
 {
-	int	c;
+	struct ui_colours	*uc;
+	int			 c;
 
+	uc = xcalloc(1, sizeof *uc);
+	uc->last_fg = uc->last_bg = -2;
+	ui_cur = uc;
 	if (!has_colors())
-		return 0;
+		return uc;
 	start_color();
 	if (use_default_colors() != OK)
 		assume_default_colors(COLOR_WHITE, COLOR_BLACK);
@@ -167,7 +182,14 @@ ui_draw_init_colours(void)
 	/* The front end's own colours first, so they always have a pair. */
 	for (c = 0; c <= UI_C_DIM; c++)
 		ui_semantic((enum ui_colour)c);
-	return 1;
+	return uc;
+}
+
+/* Make a screen's colour state current (NULL: none), with set_term(). */
+void
+ui_colour_use(struct ui_colours *uc)
+{
+	ui_cur = uc != NULL ? uc : &ui_no_colours;
 }
 
 /* Return the RGB value of a 256-colour palette index. */
@@ -381,14 +403,16 @@ ui_pair_renew(void)
 	return 1;
 }
 
-/* Free the pair table, after the screen has ended. */
+/* Free a screen's colour state, after the screen has ended. */
 void
-ui_colour_free(void)
+ui_colour_free(struct ui_colours *uc)
 {
-	free(ui_pairs.slots);
-	ui_pairs.slots = NULL;
-	ui_pairs.size = ui_pairs.made = 0;
-	ui_pairs.last_fg = ui_pairs.last_bg = -2;
+	if (uc == NULL)
+		return;
+	if (ui_cur == uc)
+		ui_cur = &ui_no_colours;
+	free(uc->slots);
+	free(uc);
 }
 
 /* Return the pair of one of the front end's own colours. */

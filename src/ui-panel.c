@@ -170,7 +170,8 @@ ui_layout(struct ui *ui)
 		ui->panel = (struct ui_rect){ 0, 0, ph, ui->cols };
 		ui->pane = (struct ui_rect){ ph, 0, body - ph, ui->cols };
 	}
-	jobtable_set_size(ui->jt, ui->pane.h - 2, ui->pane.w - 2);
+	/* The owner sizes the jobs' terminals (its policy, over clients). */
+	ui->owner->sized(ui, 1, ui->owner_arg);
 	ui_keep_visible(ui);
 }
 

@@ -38,6 +38,7 @@
 
 struct job;
 struct keys;
+struct loop;
 struct vt;
 struct lineedit;
 
@@ -241,7 +242,9 @@ struct ui_drag {
 
 struct ui {
 	struct loop		*loop;
-	SCREEN			*screen;	/* curses' terminal (newterm) */
+	struct ui_term		*term;		/* the client's terminal */
+	const struct ui_owner_cbs *owner;	/* the deck's, with owner_arg */
+	void			*owner_arg;
 	const struct ui_calls	*calls;		/* up to ui.c, with calls_arg */
 	void			*calls_arg;
 	struct browser		*browser;	/* its row; the caller's, or NULL */
@@ -286,6 +289,7 @@ struct ui {
 #define UI_ZOOMED	0x200	/* no panel: the pane takes the width */
 #define UI_PANEL_LAZY	0x400	/* the selected job's output changed its
 				   panel row: drawn with the next tick */
+#define UI_ENDED	0x800	/* the terminal given back (detach, suspend) */
 #define UI_DRAW_MASK	(UI_DRAW_ALL | UI_DRAW_PANEL | UI_DRAW_PANE | \
 			    UI_DRAW_PROMPT | UI_PANEL_STALE)
 	int			 flags;
@@ -303,8 +307,6 @@ struct ui {
 	int			 last_draw_paced;	/* it drew output, not a key */
 	uint64_t		 frame_timer;
 	uint64_t		 tick_timer;
-	uint64_t		 quit_timer;
-	int			 quit_running;	/* jobs running at its arming */
 	int			 stopping;	/* jobs being stopped on quit */
 	int			 stopped;	/* of them, ended so far */
 
@@ -323,6 +325,40 @@ struct ui {
 	struct ui_drag		 drag;
 };
 
+/*
+ * A client's terminal (ui-term.c): the fds it passed (taken), its TERM,
+ * COLORTERM and LC_CTYPE; what its queue tells the owner (written: the
+ * terminal took bytes, or failed with error; stalled: it took none for
+ * UI_TERM_STALL_MS).
+ */
+#define UI_TERM_BACKLOG		(256 * 1024)	/* no new frame past this */
+#define UI_TERM_STALL_MS	5000		/* nothing taken: detached */
+struct ui_term;
+struct ui_term_spec {
+	int		 in_fd;
+	int		 out_fd;
+	const char	*term;
+	const char	*colorterm;
+	const char	*ctype;
+};
+struct ui_term_cbs {
+	void	(*written)(int error, void *arg);
+	void	(*stalled)(void *arg);
+};
+struct ui_term *ui_term_open(struct loop *, const struct ui_term_spec *,
+	    const struct ui_term_cbs *, void *arg, char **cause);
+void	ui_term_enter(struct ui_term *);
+int	ui_term_flush(struct ui_term *);
+void	ui_term_write(struct ui_term *, const char *, size_t);
+int	ui_term_busy(const struct ui_term *);
+size_t	ui_term_pending(const struct ui_term *);
+int	ui_term_in_fd(const struct ui_term *);
+int	ui_term_size(const struct ui_term *, int *rows, int *cols);
+void	ui_term_end(struct ui_term *, const char *after);
+void	ui_term_resume(struct ui_term *);
+int	ui_term_reopen(struct ui_term *);
+void	ui_term_free(struct ui_term *);
+
 /* Semantic colours of the front end's own parts (ui-colour.c). */
 enum ui_colour {
 	UI_C_ACTIVE,
@@ -334,12 +370,14 @@ enum ui_colour {
 	UI_C_DIM
 };
 
-const char *ui_colour_term(void);
-int	ui_draw_init_colours(void);
+struct ui_colours;
+const char *ui_colour_term(const char *term, const char *colorterm);
+struct ui_colours *ui_colour_new(void);
+void	ui_colour_use(struct ui_colours *);
 int	ui_colour(uint32_t word);
 int	ui_pair(int fg, int bg);
 int	ui_pair_renew(void);
-void	ui_colour_free(void);
+void	ui_colour_free(struct ui_colours *);
 int	ui_semantic(enum ui_colour);
 
 /* Drawing primitives (ui-draw.c). */

@@ -1,11 +1,16 @@
 /*
  * ui.c: the front end's top floor: setup, input, focus, the selection,
- * job events and quitting.  Keys go to the open mode (through ui-mode.c)
+ * job events and quitting, for one client: the deck makes one struct ui
+ * for each attached terminal (server.c), and what is the deck's (the
+ * jobs, the size of their terminals, quitting, detaching) is asked of it
+ * through struct ui_owner_cbs.  Keys go to the open mode (through ui-mode.c)
  * when there is one, to the selected job's emulator in focus mode, else
  * to the bindings at the prompt (a key runs its command line as a typed
  * !line; the screen's commands come back through ui_client_screen()) and
  * the line editor.  Job events only mark
- * what needs drawing; ui-frame.c draws it in the before-sleep hook.  The
+ * what needs drawing; ui-frame.c draws it when the owner calls ui_draw()
+ * from its before-sleep hook.  Every entry from outside enters the
+ * client's screen first (ui_term_enter()).  The
  * files below reach this one through struct ui_calls (ui_calls below).
  */
 #include <sys/ioctl.h>
@@ -173,30 +178,32 @@ ui_client_messages(const struct cmd_msg **msgs, void *arg)
 	return ui->nmsgs;
 }
 
-/* Read the outer terminal's size after SIGWINCH and lay everything out. */
+static void	ui_curses_start(struct ui *);
+
+/*
+ * Read the client's terminal size (a new screen when it changed) and lay
+ * everything out.
+ */
 static void
 ui_resize(struct ui *ui)
 {
-	struct winsize	ws;
-
-	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
-	    ws.ws_col > 0)
-		resize_term(ws.ws_row, ws.ws_col);
+	if (ui_term_reopen(ui->term))
+		ui_curses_start(ui);
 	/* What curses thinks is on the terminal is stale now. */
 	clearok(curscr, TRUE);
-	ui->rows = LINES;
-	ui->cols = COLS;
+	ui->rows = getmaxy(stdscr);
+	ui->cols = getmaxx(stdscr);
 	ui_layout(ui);
 	ui_mode_resize(ui);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
 }
 
-/* Handle SIGWINCH from the loop. */
-static void
-ui_sigwinch(int signo, void *arg)
+/* The client's terminal changed size (its SIGWINCH, told by the client). */
+void
+ui_resized(struct ui *ui)
 {
-	(void)signo;
-	ui_resize(arg);
+	ui_term_enter(ui->term);
+	ui_resize(ui);
 }
 
 /* Leave focus mode. */
@@ -218,6 +225,11 @@ ui_focus(struct ui *ui)
 	struct job	*job = ui->selected;
 	char		 msg[UI_MESSAGE_MAX];
 
+	if (ui->ctx.read_only) {
+		ui_message(ui, "attached read-only (-r): keys do not go to "
+		    "jobs", 1);
+		return;
+	}
 	if (job == NULL) {
 		ui_message(ui, "no running job to focus: start one first", 1);
 		return;
@@ -379,27 +391,6 @@ ui_start_job(struct ui *ui, const char *command)
 	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
 }
 
-/*
- * Start the configured autostart jobs (and what they depend on) through
- * the stack and select the newest job, as if each had been started with
- * !run; a failure is shown.
- */
-void
-ui_start_stack(struct ui *ui)
-{
-	char	*cause = NULL;
-	int	 n;
-
-	if (ui->ctx.stack == NULL)
-		return;
-	if (stack_start_all(ui->ctx.stack, NULL, 0, &cause) != 0) {
-		ui_message(ui, cause, 1);
-		free(cause);
-	}
-	if ((n = jobtable_count(ui->jt)) > 0)
-		ui_select(ui, jobtable_get(ui->jt, n - 1));
-}
-
 /* Run the typed line. */
 static void
 ui_submit(struct ui *ui)
@@ -465,6 +456,8 @@ ui_send_key(struct ui *ui, int rc, wint_t k)
 		vt_mark_all_dirty(job_vt_get(job));
 		ui_dirty(ui, UI_DRAW_PANE, 1);
 	}
+	/* The jobs' terminals follow the client that typed last. */
+	ui->owner->sized(ui, 0, ui->owner_arg);
 	keys_send(job_vt_get(job), &ev);
 	jobtable_update(ui->jt, job);
 	/*
@@ -539,6 +532,9 @@ ui_client_screen(enum bind_action action, void *arg)
 		break;
 	case BIND_COPY_MODE:
 		ui_copy_enter(ui, 0);
+		break;
+	case BIND_DETACH:
+		ui->owner->detach(ui, UI_DETACH_ASKED, ui->owner_arg);
 		break;
 	case BIND_SEARCH_PANE:
 		ui_copy_enter(ui, 1);
@@ -677,6 +673,7 @@ ui_stdin_cb(int fd, short revents, void *arg)
 	int			 rc, n = 0;
 
 	(void)fd;
+	ui_term_enter(ui->term);
 	while ((rc = wget_wch(stdscr, &k)) != ERR) {
 		n++;
 		if (rc == KEY_CODE_YES && k == KEY_RESIZE) {
@@ -702,10 +699,10 @@ ui_stdin_cb(int fd, short revents, void *arg)
 		loop_cancel_timer(ui->loop, ui->input_timer);
 	ui->input_timer = input_busy(ui->input) ? loop_add_timer(ui->loop,
 	    INPUT_QUIET_MS, ui_input_quiet_cb, ui) : 0;
-	if (n == 0 && (revents & (POLLHUP | POLLERR))) {
-		/* The terminal is gone: stop the jobs and leave. */
-		loop_unwatch_fd(ui->loop, STDIN_FILENO);
-		ui_quit(ui);
+	if (n == 0 && (revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		/* The terminal is gone: the client is detached. */
+		loop_unwatch_fd(ui->loop, ui_term_in_fd(ui->term));
+		ui->owner->detach(ui, UI_DETACH_GONE, ui->owner_arg);
 	}
 }
 
@@ -733,45 +730,20 @@ ui_frame_cb(void *arg)
 	ui->frame_timer = 0;
 }
 
-/* Leave the loop once every job has stopped. */
-static void
-ui_check_quit(struct ui *ui)
-{
-	if ((ui->flags & UI_QUITTING) && !jobtable_busy(ui->jt))
-		loop_stop(ui->loop);
-}
-
 /*
- * A grace period (and a second) went by while quitting: wait another one
- * if a job ended meanwhile (a stack stops in order, a layer at a time),
- * else stop waiting (SIGKILL went out at the grace period).
+ * Draw what changed, now or at the next frame, and write it to the
+ * client's terminal; the owner's before-sleep hook calls it.  A terminal
+ * behind by more than UI_TERM_BACKLOG is drawn nothing until it drains.
  */
-static void
-ui_quit_timeout_cb(void *arg)
+void
+ui_draw(struct ui *ui)
 {
-	struct ui	*ui = arg;
-	int		 running = jobtable_running(ui->jt);
-
-	ui->quit_timer = 0;
-	if (running > 0 && running < ui->quit_running) {
-		ui->quit_running = running;
-		ui->quit_timer = loop_add_timer(ui->loop,
-		    jobtable_grace(ui->jt) + 1000, ui_quit_timeout_cb, ui);
-		return;
-	}
-	loop_stop(ui->loop);
-}
-
-/* Draw what changed, now or at the next frame; the before-sleep hook. */
-static void
-ui_hook(void *arg)
-{
-	struct ui	*ui = arg;
 	int64_t		 now, wait;
 	int		 urgent, keep = 0, what;
 
-	ui_check_quit(ui);
-	if (!(ui->flags & UI_DRAW_MASK))
+	if (ui->flags & UI_ENDED)
+		return;
+	if (!(ui->flags & UI_DRAW_MASK) || ui_term_busy(ui->term))
 		return;
 	now = loop_now_ms();
 	wait = ui->last_draw + UI_FRAME_MS - now;
@@ -800,6 +772,7 @@ ui_hook(void *arg)
 		ui->flags |= UI_DRAW_PANEL;
 	ui->last_draw_paced = !urgent;
 	what = ui->flags;
+	ui_term_enter(ui->term);
 	ui_frame_draw(ui);
 	if (debuglog_enabled())
 		debuglog("draw:%s%s%s%s %s, %lld ms after the last",
@@ -814,6 +787,8 @@ ui_hook(void *arg)
 		ui->flags &= ~UI_PANEL_LAZY;
 	ui->flags &= ~(UI_URGENT | UI_DRAW_MASK);
 	ui->flags |= keep;
+	if (ui_term_flush(ui->term) != 0)
+		ui->owner->detach(ui, UI_DETACH_GONE, ui->owner_arg);
 }
 
 /* A job started: show it, select it if it was typed, tick durations. */
@@ -920,8 +895,10 @@ ui_notice_failure(struct ui *ui, struct job *job)
 	ui_message(ui, msg, 1);
 	if (job != ui->selected)
 		ui_panel_notice(ui, job, 1);
-	if (ui->bell)
+	if (ui->bell) {
+		ui_term_enter(ui->term);
 		beep();
+	}
 }
 
 /*
@@ -968,7 +945,6 @@ ui_job_exited(struct job *job, void *arg)
 	    strncmp(ui->message, "stopping ", 9) == 0)
 		ui_stop_progress(ui, 1);
 	ui_dirty(ui, UI_DRAW_PANEL | UI_DRAW_PANE, 1);
-	ui_check_quit(ui);
 }
 
 /* A job waits for a free slot: show it as queued. */
@@ -1090,38 +1066,34 @@ ui_focus_job(struct ui *ui, struct job *job)
 {
 	if (ui->flags & UI_QUITTING)
 		return;
+	ui_term_enter(ui->term);
 	ui_mode_close_all(ui);
 	ui_client_select(job, 1, ui);
 }
 
-/* !quit. */
+/* !quit: the owner stops every job and ends the deck. */
 static void
 ui_client_quit(void *arg)
 {
-	ui_quit(arg);
+	struct ui	*ui = arg;
+
+	ui->owner->quit(ui, ui->owner_arg);
 }
 
 /*
- * Stop every job (SIGTERM, then SIGKILL after the grace period) and leave
- * the loop once none is left, saying so on the screen meanwhile.
+ * The deck is quitting (its owner stops every job): keys are ignored
+ * from now on and the screen says how many jobs are still stopping.
  */
 void
-ui_quit(struct ui *ui)
+ui_quitting(struct ui *ui)
 {
 	if (ui->flags & UI_QUITTING)
 		return;
+	ui_term_enter(ui->term);
 	ui->flags |= UI_QUITTING;
 	ui_unfocus(ui);
 	ui_mode_close_all(ui);
-	jobtable_kill_all(ui->jt);
-	if (!jobtable_busy(ui->jt)) {
-		loop_stop(ui->loop);
-		return;
-	}
 	ui_stop_progress(ui, 0);
-	ui->quit_running = jobtable_running(ui->jt);
-	ui->quit_timer = loop_add_timer(ui->loop, jobtable_grace(ui->jt) + 1000,
-	    ui_quit_timeout_cb, ui);
 }
 
 /* A lower file's message: set the message line. */
@@ -1160,38 +1132,82 @@ ui_call_scroll(int delta, void *arg)
 }
 
 /*
- * Ask the outer terminal for bracketed pastes and SGR mouse reports of
- * presses, releases, drags and the wheel, and teach curses their prefixes
- * as key codes of input.h (instead of curses' own mouse handling).
+ * Set a new screen's modes: keys without delay, and the prefixes of
+ * pastes and mouse reports as key codes of input.h (instead of curses'
+ * own mouse handling).
  */
 static void
-ui_input_start(struct ui *ui)
+ui_curses_start(struct ui *ui)
 {
-	ui->input = input_new();
+	(void)ui;
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	/* Never hold a frame back to look for typed-ahead keys first. */
+	typeahead(-1);
 	define_key(NULL, KEY_MOUSE);
 	define_key("\033[200~", INPUT_KEY_PASTE_START);
 	define_key("\033[201~", INPUT_KEY_PASTE_END);
 	define_key("\033[<", INPUT_KEY_MOUSE);
-	/* putp() writes to stdout's buffer, not curses' own: flush it. */
-	putp(UI_INPUT_MODES_ON);
-	fflush(stdout);
 }
 
-/* Take the terminal and set up the screen; NULL with *cause on failure. */
+/*
+ * Ask the outer terminal for bracketed pastes and SGR mouse reports of
+ * presses, releases, drags and the wheel (ui_curses_start() teaches
+ * curses their prefixes as key codes of input.h).
+ */
+static void
+ui_input_start(struct ui *ui)
+{
+	ui_term_write(ui->term, UI_INPUT_MODES_ON, strlen(UI_INPUT_MODES_ON));
+}
+
+/* What a client's terminal tells: it took bytes, or failed (gone). */
+static void
+ui_term_written_cb(int error, void *arg)
+{
+	struct ui	*ui = arg;
+
+	if (error != 0)
+		ui->owner->detach(ui, UI_DETACH_GONE, ui->owner_arg);
+	else if (!ui_term_busy(ui->term) && (ui->flags & UI_DRAW_MASK))
+		loop_yield(ui->loop);	/* held frames may go now */
+}
+
+/* A client's terminal took nothing for UI_TERM_STALL_MS: let it go. */
+static void
+ui_term_stalled_cb(void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui->owner->detach(ui, UI_DETACH_STALLED, ui->owner_arg);
+}
+
+static const struct ui_term_cbs ui_term_cbs = {
+	.written = ui_term_written_cb,
+	.stalled = ui_term_stalled_cb,
+};
+
+/*
+ * Start the front end of a client on its terminal (the fds are taken,
+ * closed on failure too); NULL with *cause on failure.
+ */
 struct ui *
 ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
-    const struct ui_opts *opts, char **cause)
+    const struct ui_opts *opts, const struct ui_client *client, char **cause)
 {
-	struct ui	*ui;
-	const char	*term;
+	struct ui		*ui;
+	struct ui_term_spec	 spec;
+	int			 n;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		*cause = xstrdup("stdin and stdout must be a terminal");
-		return NULL;
-	}
 	ui = xcalloc(1, sizeof *ui);
 	ui->calls = &ui_calls;
 	ui->calls_arg = ui;
+	ui->owner = opts->owner;
+	ui->owner_arg = opts->owner_arg;
 	ui->loop = loop;
 	ui->jt = jt;
 	ui->session = session;
@@ -1203,6 +1219,8 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.stack = opts->stack;
 	ui->ctx.browser = opts->browser;
 	ui->ctx.sessionsh = opts->sessionsh;
+	ui->ctx.deck = opts->deck;
+	ui->ctx.read_only = client->read_only;
 	ui->browser = opts->browser;
 	ui->bind = opts->bind;
 	if (opts->config != NULL) {
@@ -1213,43 +1231,83 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 		ui->clipboard = 1;
 	ui->ctx.bind = ui->bind;
 
-	/* Our SIGWINCH handler first, so curses does not install its own. */
-	loop_watch_signal(loop, SIGWINCH, ui_sigwinch, ui);
-	/* A direct-colour variant of TERM if truecolor is on (ui-colour.c). */
-	term = ui_colour_term();
-	if (term == NULL || (ui->screen = newterm(term, stdout, stdin)) == NULL)
-		ui->screen = newterm(NULL, stdout, stdin);
-	if (ui->screen == NULL) {
-		*cause = xstrdup("cannot initialise the terminal");
+	memset(&spec, 0, sizeof spec);
+	spec.in_fd = client->in_fd;
+	spec.out_fd = client->out_fd;
+	spec.term = client->term;
+	spec.colorterm = client->colorterm;
+	spec.ctype = client->ctype;
+	if ((ui->term = ui_term_open(loop, &spec, &ui_term_cbs, ui,
+	    cause)) == NULL) {
 		free(ui);
 		return NULL;
 	}
-	raw();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	/* Never hold a frame back to look for typed-ahead keys first. */
-	typeahead(-1);
+	ui->input = input_new();
+	ui_curses_start(ui);
 	ui_input_start(ui);
-	ui_draw_init_colours();
 	ui->keys = keys_new();
 	ui->edit = lineedit_new(UI_HISTORY_MAX);
-	ui->rows = LINES;
-	ui->cols = COLS;
-	ui_layout(ui);
+	ui_resize(ui);
 	ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs, ui);
 	if (ui->browser != NULL)
 		browser_subscribe(ui->browser, &ui_browser_cbs, ui);
-	loop_watch_fd(loop, STDIN_FILENO, POLLIN, ui_stdin_cb, ui);
-	loop_set_urgent(loop, STDIN_FILENO, 1);
-	loop_set_hook(loop, ui_hook, ui);
+	loop_watch_fd(loop, ui_term_in_fd(ui->term), POLLIN, ui_stdin_cb, ui);
+	loop_set_urgent(loop, ui_term_in_fd(ui->term), 1);
+	/* The newest job is shown, as after the stack started. */
+	if ((n = jobtable_count(jt)) > 0)
+		ui_select(ui, jobtable_get(jt, n - 1));
+	if (jobtable_running(jt) > 0)
+		ui->tick_timer = loop_add_timer(loop, UI_TICK_MS, ui_tick_cb,
+		    ui);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
 	return ui;
 }
 
-/* Give the terminal back and free the front end. */
+/*
+ * Give the client's terminal back to its shell (curses ended, the input
+ * modes off), as a detach or a suspend does; keys are no longer read.
+ */
+void
+ui_end(struct ui *ui)
+{
+	if (ui->flags & UI_ENDED)
+		return;
+	ui->flags |= UI_ENDED;
+	loop_unwatch_fd(ui->loop, ui_term_in_fd(ui->term));
+	ui_term_end(ui->term, UI_INPUT_MODES_OFF);
+}
+
+/* Take the client's terminal again after ui_end() (it resumed). */
+void
+ui_resume(struct ui *ui)
+{
+	if (!(ui->flags & UI_ENDED))
+		return;
+	ui->flags &= ~UI_ENDED;
+	ui_term_resume(ui->term);
+	ui_input_start(ui);
+	loop_watch_fd(ui->loop, ui_term_in_fd(ui->term), POLLIN, ui_stdin_cb,
+	    ui);
+	loop_set_urgent(ui->loop, ui_term_in_fd(ui->term), 1);
+	ui_resize(ui);
+}
+
+/* Return the bytes still to be written to the client's terminal. */
+size_t
+ui_pending(const struct ui *ui)
+{
+	return ui_term_pending(ui->term);
+}
+
+/* Return the size the pane gives a job's terminal. */
+void
+ui_pane_size(const struct ui *ui, int *rows, int *cols)
+{
+	*rows = ui->pane.h - 2;
+	*cols = ui->pane.w - 2;
+}
+
+/* Free a client's front end: its terminal given back, if not yet. */
 void
 ui_free(struct ui *ui)
 {
@@ -1257,24 +1315,23 @@ ui_free(struct ui *ui)
 
 	if (ui == NULL)
 		return;
-	loop_set_hook(ui->loop, NULL, NULL);
-	loop_unwatch_fd(ui->loop, STDIN_FILENO);
+	if (!(ui->flags & UI_ENDED))
+		loop_unwatch_fd(ui->loop, ui_term_in_fd(ui->term));
 	if (ui->tick_timer != 0)
 		loop_cancel_timer(ui->loop, ui->tick_timer);
 	if (ui->frame_timer != 0)
 		loop_cancel_timer(ui->loop, ui->frame_timer);
-	if (ui->quit_timer != 0)
-		loop_cancel_timer(ui->loop, ui->quit_timer);
 	jobtable_unsubscribe(ui->jt, ui->jt_handle);
+	if (ui->browser != NULL)
+		browser_unsubscribe(ui->browser, ui);
+	ui_term_enter(ui->term);
 	ui_mode_close_all(ui);
 	if (ui->input_timer != 0)
 		loop_cancel_timer(ui->loop, ui->input_timer);
-	putp(UI_INPUT_MODES_OFF);
-	fflush(stdout);
-	endwin();
+	if (ui->flags & UI_FOCUSED)
+		ui_unfocus(ui);
 	input_free(ui->input);
-	delscreen(ui->screen);
-	ui_colour_free();
+	ui_term_free(ui->term);
 	keys_free(ui->keys);
 	lineedit_free(ui->edit);
 	for (i = 0; i < UI_MESSAGES_KEPT; i++)
