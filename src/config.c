@@ -143,14 +143,11 @@ const struct config_option config_options[] = {
 	  .offset = SET(bell) },
 	{ .section = "settings", .name = "on_last_detach", .type = CONFIG_ENUM,
 	  .def = "\"keep\"", .choices = "keep|quit",
-	  .help = "when the last terminal detaches (or closes): keep the deck "
-	  "and its jobs running, or quit (stop every job)",
+	  .help = "the last terminal detached: keep the deck running, or quit",
 	  .offset = SET(on_last_detach) },
 	{ .section = "settings", .name = "pty_size", .type = CONFIG_ENUM,
 	  .def = "\"latest\"", .choices = "latest|smallest|largest",
-	  .help = "the jobs' terminal size with several clients attached: the "
-	  "pane of the one that last typed or resized, or the smallest or "
-	  "largest pane",
+	  .help = "jobs' terminal size: latest client's pane, smallest, largest",
 	  .offset = SET(pty_size) },
 
 	{ .section = "job", .name = "name", .type = CONFIG_STRING,

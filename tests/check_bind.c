@@ -91,6 +91,10 @@ strip_escapes(char *s)
 			r++;
 			continue;
 		}
+		if (r[0] == '\\' && r[1] == 'e') {	/* a backslash */
+			*w++ = *r++;
+			continue;
+		}
 		*w++ = *r;
 	}
 	*w = '\0';

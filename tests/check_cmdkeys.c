@@ -355,7 +355,7 @@ START_TEST(test_screen_commands)
 		    e->name, ck.actions[0]);
 		n++;
 	}
-	ck_assert_int_eq(n, 11);
+	ck_assert_int_eq(n, 12);
 	/* A screen command asks for the action of its own name. */
 	for (i = 0; cmd_table[i] != NULL; i++) {
 		c = cmd_table[i];
@@ -375,9 +375,11 @@ END_TEST
 
 /*
  * Where there is no screen (a control connection) the screen's commands
- * are refused saying so; the read-only connection refuses them as it
- * refuses every command that does more than look (its gate comes first);
- * and !focus wants a job.
+ * are refused saying so, on the read-only connection too: they only
+ * change a client's view, so a read-only client (attach -r) may use
+ * them; !focus, which gives a job the keys, is refused there as every
+ * command that does more than look (the gate comes first); and !focus
+ * wants a job.
  */
 START_TEST(test_screen_refused)
 {
@@ -396,20 +398,20 @@ START_TEST(test_screen_refused)
 			ck_assert_int_eq(cmd_run_line(&ck.ctx, want), -1);
 			ck_assert_int_eq(ck.ctx.failed, CMD_FAILED);
 			ck_assert_int_eq(ck.nerrors, 1);
-			if (ro)
-				snprintf(want, sizeof want, "%s: not allowed "
-				    "here: this connection may only look (",
-				    names[i]);
-			else
-				snprintf(want, sizeof want, "%s: a key's action "
-				    "on the deck's screen: there is no screen "
-				    "here (press its key, or type !%s at the "
-				    "deck's prompt)", names[i], names[i]);
+			snprintf(want, sizeof want, "%s: a key's action "
+			    "on the deck's screen: there is no screen "
+			    "here (press its key, or type !%s at the "
+			    "deck's prompt)", names[i], names[i]);
 			ck_assert_msg(strncmp(ck.errors[0], want,
 			    strlen(want)) == 0, "!%s%s: \"%s\"", names[i],
 			    ro ? " (read-only)" : "", ck.errors[0]);
 		}
 	}
+	ck_clear();
+	ck_assert_int_eq(cmd_run_line(&ck.ctx, "!focus"), -1);
+	ck_assert_msg(strncmp(ck.errors[0], "focus: not allowed here: this "
+	    "connection may only look (", 56) == 0, "!focus (read-only): "
+	    "\"%s\"", ck.errors[0]);
 	ck.ctx.read_only = 0;
 	ck_clear();
 	ck_assert_int_eq(cmd_run_line(&ck.ctx, "!focus"), -1);
