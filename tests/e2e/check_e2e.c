@@ -229,12 +229,13 @@ deck_in_order(const char *line, const char *const *words)
 
 /*
  * Wait up to ms for every process started under t, other than jobdeck
- * itself, to be gone; return how many are left, described in out.
+ * itself (the client on t and the deck it runs in), to be gone; return
+ * how many are left, described in out.
  */
 static size_t
 deck_survivors(struct term *t, int ms, char *out, size_t size)
 {
-	pid_t	 pids[64];
+	pid_t	 pids[64], deck = e2e_deck_pid(t);
 	int64_t	 deadline = term_now_ms() + ms;
 	char	 path[64], cmd[128];
 	size_t	 n, i, kept, len = 0;
@@ -244,7 +245,7 @@ deck_survivors(struct term *t, int ms, char *out, size_t size)
 	for (;;) {
 		n = term_procs(t, pids, 64);
 		for (i = kept = 0; i < n && i < 64; i++) {
-			if (pids[i] != term_pid(t))
+			if (pids[i] != term_pid(t) && pids[i] != deck)
 				pids[kept++] = pids[i];
 		}
 		if (kept == 0 || term_now_ms() >= deadline)
@@ -283,22 +284,26 @@ deck_is_red(const struct term_color *c)
 }
 
 /*
- * Two jobs record their pids, jobdeck is stopped by how (SIGTERM, SIGHUP,
- * or 0 for closing the terminal), and nothing it started may survive.
+ * Two jobs record their pids, the deck is stopped by how (SIGTERM,
+ * SIGHUP, SIGINT sent to it, or 0 for closing the only terminal with
+ * on_last_detach = "quit"), and nothing it started may survive; the
+ * client on t exits.
  */
 static void
 deck_stop_and_check(struct term *t, int how)
 {
 	char	left[2048];
-	pid_t	p1, p2;
+	pid_t	p1, p2, deck;
 	int	status;
 
 	p1 = term_wait_pidfile(t, "p1", WAIT_MS);
 	p2 = term_wait_pidfile(t, "p2", WAIT_MS);
 	E2E_ASSERT(t, p1 > 0 && p2 > 0, "the jobs did not write p1 and p2");
 	EXPECT_IN(t, &panel, "Processes (2 running)", WAIT_MS);
+	deck = e2e_deck_pid(t);
+	E2E_ASSERT(t, deck > 0, "no deck process");
 	if (how != 0)
-		term_signal(t, how);
+		ck_assert_int_eq(kill(deck, how), 0);
 	else
 		term_hangup(t);
 	ck_assert_msg(term_wait_exit(t, GRACE_MS + 5000, &status),
@@ -308,6 +313,8 @@ deck_stop_and_check(struct term *t, int how)
 	    "job 1 (pid %ld) survived jobdeck", (long)p1);
 	ck_assert_msg(term_wait_pid_dead(t, p2, 2000),
 	    "job 2 (pid %ld) survived jobdeck", (long)p2);
+	ck_assert_msg(term_wait_pid_dead(t, deck, 2000),
+	    "the deck (pid %ld) survived", (long)deck);
 	ck_assert_msg(deck_survivors(t, 2000, left, sizeof left) == 0,
 	    "processes started by jobdeck survived it:\n%s", left);
 }
@@ -610,11 +617,20 @@ START_TEST(test_stop_by)
 		"sleep 1000 & echo $! > p2; wait",
 		NULL
 	};
-	struct term	*t = deck_start(NULL, cmds);
+	const char	*args[5];
+	struct term	*t;
 
+	args[0] = "-c";
+	args[1] = e2e_cfg_write("quit.toml",
+	    "[settings]\non_last_detach = \"quit\"\n");
+	args[2] = cmds[0];
+	args[3] = cmds[1];
+	args[4] = NULL;
+	t = e2e_start(args, NULL);
 	/* 0: close the terminal (a hangup) instead of sending a signal. */
 	deck_stop_and_check(t, stop_signals[_i]);
 	term_close(t);
+	e2e_cfg_remove();
 }
 END_TEST
 

@@ -56,6 +56,61 @@ e2e_bin(void)
 	return bin != NULL && *bin != '\0' ? bin : "./jobdeck";
 }
 
+/*
+ * Return the pid of the deck t's jobdeck started (or attached to): the
+ * deck is a background server, not the process on t's terminal (that is
+ * its client).  It is the process under t's tag running the binary under
+ * test that is neither t's own nor a client (attach, ctl, kill-deck, run,
+ * mcp); waited for up to E2E_START_MS, else 0.
+ */
+pid_t
+e2e_deck_pid(struct term *t)
+{
+	static const char *const clients[] = { "attach", "ctl", "kill-deck",
+	    "run", "mcp" };
+	char		 bin[PATH_MAX], exe[PATH_MAX], path[64], cmd[256];
+	pid_t		 pids[256];
+	int64_t		 end = term_now_ms() + E2E_START_MS;
+	size_t		 n, i, k, len;
+	ssize_t		 got;
+	int		 fd, client;
+
+	if (realpath(e2e_bin(), bin) == NULL)
+		return 0;
+	do {
+		n = term_procs(t, pids, 256);
+		for (i = 0; i < n && i < 256; i++) {
+			if (pids[i] == term_pid(t))
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/exe",
+			    (long)pids[i]);
+			if ((got = readlink(path, exe, sizeof exe - 1)) <= 0)
+				continue;
+			exe[got] = '\0';
+			if (strcmp(exe, bin) != 0)
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/cmdline",
+			    (long)pids[i]);
+			if ((fd = open(path, O_RDONLY)) == -1)
+				continue;
+			got = read(fd, cmd, sizeof cmd - 1);
+			close(fd);
+			if (got <= 0)
+				continue;
+			cmd[got] = '\0';
+			len = strlen(cmd);
+			client = 0;
+			for (k = 0; (ssize_t)len + 1 < got && k <
+			    sizeof clients / sizeof clients[0]; k++)
+				client |= strcmp(cmd + len + 1, clients[k]) == 0;
+			if (!client)
+				return pids[i];
+		}
+		term_pump(t, 20);
+	} while (term_now_ms() < end);
+	return 0;
+}
+
 /* Format into a static buffer (one message at a time). */
 const char *
 e2e_fmt(const char *fmt, ...)
