@@ -487,7 +487,7 @@ START_TEST(test_browser_sigkilled)
 	bdeck_start(&d);
 	EXPECT_IN(d.t, &panel, "CDP Ready", BROWSER_MS);
 	wait_browser(&d, "ready", WAIT_MS, NULL, profile);
-	ck_assert_int_eq(kill(term_pid(d.t), SIGKILL), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(d.t), SIGKILL), 0);
 	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck "
 	    "outlived SIGKILL");
 	ck_assert_msg(stat(profile, &sb) == 0, "the profile %s went with the "

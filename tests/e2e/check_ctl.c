@@ -1818,7 +1818,7 @@ START_TEST(test_stale_socket)
 
 	/* A deck killed with SIGKILL leaves its socket behind. */
 	deck_start(&a, "stale", NULL);
-	ck_assert_int_eq(kill(term_pid(a.t), SIGKILL), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(a.t), SIGKILL), 0);
 	ck_assert(term_wait_exit(a.t, WAIT_MS, &status));
 	ck_assert_int_eq(lstat(a.sock, &sb), 0);
 	ck_assert(S_ISSOCK(sb.st_mode));
@@ -2063,7 +2063,7 @@ START_TEST(test_stopped_deck)
 	int			 fds[1024], n = 0, round;
 
 	deck_start(&d, "stopped", NULL);
-	ck_assert_int_eq(kill(term_pid(d.t), SIGSTOP), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(d.t), SIGSTOP), 0);
 	for (round = 0; round < 2; round++) {
 		if (round == 1) {
 			/* Fill the backlog: connect() would wait now. */
@@ -2096,7 +2096,7 @@ START_TEST(test_stopped_deck)
 		    "after %lld ms", round, (long long)took);
 		ctlres_free(&r);
 	}
-	ck_assert_int_eq(kill(term_pid(d.t), SIGCONT), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(d.t), SIGCONT), 0);
 	while (n > 0)
 		close(fds[--n]);
 	assert_deck_works(&d);
@@ -3111,7 +3111,7 @@ START_TEST(test_ro_socket_file)
 
 	/* A deck killed with SIGKILL leaves both: the next one replaces them. */
 	deck_start(&a, "rostale", NULL);
-	ck_assert_int_eq(kill(term_pid(a.t), SIGKILL), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(a.t), SIGKILL), 0);
 	ck_assert(term_wait_exit(a.t, WAIT_MS, &status));
 	ck_assert_int_eq(lstat(a.ro, &sb), 0);
 	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);

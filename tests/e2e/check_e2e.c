@@ -1529,7 +1529,7 @@ START_TEST(test_pager_large)
 	e2e_run(t, "seq 3000000");
 	EXPECT_IN(t, &panel, "✓ Done", 90000);
 	term_pump(t, 500);
-	before = pager_rss_kib(term_pid(t));
+	before = pager_rss_kib(e2e_deck_pid(t));
 	E2E_ASSERT(t, before > 0, "cannot read the deck's VmRSS");
 
 	start = term_now_ms();
@@ -1538,7 +1538,7 @@ START_TEST(test_pager_large)
 	took = term_now_ms() - start;
 	EXPECT_IN(t, &title, "1-", WAIT_MS);
 	EXPECT_LINE(t, NULL, "1", WAIT_MS);
-	after = pager_rss_kib(term_pid(t));
+	after = pager_rss_kib(e2e_deck_pid(t));
 	fprintf(stderr, "pager_large: first screen of 3000000 lines in "
 	    "%lld ms, RSS %ld -> %ld KiB\n", (long long)took, before, after);
 	E2E_ASSERT(t, after - before < 20 * 1024, e2e_fmt("the deck grew "
@@ -1583,7 +1583,7 @@ START_TEST(test_pager_large)
 		E2E_ASSERT(t, got != 0, "Esc did not stop the search");
 	}
 	EXPECT_IN(t, NULL, "of 3000000", WAIT_MS);
-	peak = pager_rss_kib(term_pid(t));
+	peak = pager_rss_kib(e2e_deck_pid(t));
 	fprintf(stderr, "pager_large: RSS after G, searches: %ld KiB\n", peak);
 	E2E_ASSERT(t, peak - before < 20 * 1024, e2e_fmt("the deck grew "
 	    "by %ld KiB moving and searching", peak - before));

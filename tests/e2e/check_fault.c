@@ -342,8 +342,9 @@ fault_start(struct fault *f, const char *const *args, const char *const *env)
 	f->t = term_start(argv, env);
 	ck_assert_msg(f->t != NULL, "cannot start %s: %s (build it with "
 	    "`make jobdeck`, or set JOBDECK_BIN)", argv[0], strerror(errno));
-	f->deck = term_pid(f->t);
 	EXPECT_IN(f, &panel, "Processes (", WAIT_MS);
+	/* The deck is the server, not the client on the terminal. */
+	f->deck = e2e_deck_pid(f->t);
 	f->asan = fault_is_asan(f->deck);
 }
 
@@ -496,7 +497,9 @@ fault_add_sid(struct fault *f, pid_t sid)
 {
 	size_t	i;
 
-	if (sid <= 1 || sid == getsid(0) || sid == f->deck)
+	/* Not ours, the deck's own, or its client's on the terminal. */
+	if (sid <= 1 || sid == getsid(0) || sid == f->deck ||
+	    sid == getsid(f->deck) || sid == term_pid(f->t))
 		return;
 	for (i = 0; i < f->nsids; i++) {
 		if (f->sids[i] == sid)
@@ -594,7 +597,8 @@ fault_survivors(struct fault *f, int ms, char *out, size_t size)
 			abort();
 		for (i = kept = 0; i < n; i++) {
 			if (v[i].state == 'Z' || v[i].state == 'X' ||
-			    v[i].pid == f->deck || v[i].pid == getpid())
+			    v[i].pid == f->deck || v[i].pid == getpid() ||
+			    v[i].pid == term_pid(f->t))
 				continue;
 			from = 0;
 			for (j = 0; j < f->nsids && !from; j++)
@@ -2399,14 +2403,18 @@ fault_ctl_run(struct fault *f, const char *const *args, char *out,
 	return WEXITSTATUS(status);
 }
 
-/* Open the deck's terminal to put keys in it with TIOCSTI; -1 if refused. */
+/*
+ * Open the deck's terminal (its client's: the deck reads the keys of the
+ * terminal its client passed it) to put keys in it with TIOCSTI; -1 if
+ * refused.
+ */
 static int
 fault_key_open(struct fault *f)
 {
 	char	path[64];
 	int	fd;
 
-	snprintf(path, sizeof path, "/proc/%ld/fd/0", (long)f->deck);
+	snprintf(path, sizeof path, "/proc/%ld/fd/0", (long)term_pid(f->t));
 	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd != -1 && !isatty(fd)) {
 		close(fd);

@@ -980,7 +980,7 @@ stack_contained(int marker)
 	free(ctl(&d, "run", "leaky", (const char *)NULL));
 	pid = wait_sleeps(&d, c, 1, "leaky's ready_cmd runs");
 	assert_held(pid, marker, "leaky's ready_cmd's escapee");
-	ck_assert_int_eq(kill(term_pid(d.t), SIGKILL), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(d.t), SIGKILL), 0);
 	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck "
 	    "outlived SIGKILL");
 	ck_assert_msg(testproc_sleeps(c, NULL) == 1, "the escapee died with the "
