@@ -211,7 +211,8 @@ int			 cmd_run_words(struct cmd_ctx *, const char *line);
 int			 cmd_is_session_line(const char *line);
 int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
-struct job		*cmd_start_job(struct cmd_ctx *, const char *command);
+struct job		*cmd_start_job(struct cmd_ctx *, const char *command,
+			    const char *cwd);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
 char			*cmd_leave_hint(void);
 int			 cmd_parse_seconds(const char *, double max, double *);

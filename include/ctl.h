@@ -213,7 +213,6 @@ int		 ctl_request_parse(const struct session *, char *line,
 		    size_t len, int *argc, char ***argv, int *first,
 		    int *json, char **cause);
 
-int		 ctl_connect(const char *path);
 int		 ctl_main(int argc, char **argv);
 void		 ctl_usage(FILE *, const char *lead);
 

@@ -93,7 +93,6 @@ void		 ui_resume(struct ui *);
 size_t		 ui_pending(const struct ui *);
 void		 ui_pane_size(const struct ui *, int *rows, int *cols);
 void		 ui_message(struct ui *, const char *msg, int error);
-int		 ui_start_job(struct ui *, const char *command);
 void		 ui_focus_job(struct ui *, struct job *);
 
 #endif

@@ -3,6 +3,7 @@
  * `jobdeck attach` and `jobdeck kill-deck` around it.
  */
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,22 +327,53 @@ client_request(struct client *cl, const struct client_opts *o)
 	return rc;
 }
 
-/* Connect to the deck's socket (NAME.ro for -r); -1 with errno. */
+/*
+ * Connect to the deck's socket (NAME.ro for -r), without waiting: a deck
+ * whose backlog is full (it accepts nothing now) is said at once, -2; no
+ * deck there is -1 with errno.
+ */
 static int
 client_connect(const struct client_opts *o)
 {
-	char	*path, *cause = NULL;
-	int	 fd;
+	struct sockaddr_un	 sun;
+	char			*path, *cause = NULL;
+	int			 fd, rc, saved;
 
 	if (ctl_socket_path(o->name, o->read_only ? CTL_PATH_READ_ONLY : 0,
 	    &path, &cause) != 0) {
 		fprintf(stderr, "jobdeck: %s\n", cause);
 		free(cause);
-		errno = EINVAL;
 		return -2;
 	}
-	fd = ctl_connect(path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1) {
+		fprintf(stderr, "jobdeck: socket: %s\n", strerror(errno));
+		free(path);
+		return -2;
+	}
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	do
+		rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
+	while (rc == -1 && errno == EINTR);
+	if (rc == -1) {
+		saved = errno;
+		close(fd);
+		if (saved == EAGAIN) {
+			fprintf(stderr, "jobdeck: a deck named %s is running (%s), "
+			    "but its socket takes no connection now: try "
+			    "again\n", o->name, path);
+			free(path);
+			return -2;
+		}
+		free(path);
+		errno = saved;
+		return -1;
+	}
 	free(path);
+	/* Connected: the rest is written and read waiting. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 

@@ -544,7 +544,7 @@ cmd_run_list(struct cmd_ctx *ctx, const char *line)
 			continue;
 		if (job != -1 && i >= job) {
 			/* The rest of the line, from here, is one job. */
-			status = cmd_start_job(ctx, p->text) == NULL ? -1 : 0;
+			status = cmd_start_job(ctx, p->text, NULL) == NULL ? -1 : 0;
 			break;
 		}
 		text = xstrndup(p->text, p->len);
@@ -674,7 +674,7 @@ cmd_later_done(int status, const char *output, const char *errors, void *arg)
 	}
 	ctx->failed = 0;
 	if (l->job)
-		cmd_start_job(ctx, l->line);
+		cmd_start_job(ctx, l->line, NULL);
 	else {
 		n = strlen(output);
 		if (n > 0 && output[n - 1] == '\n')
@@ -839,11 +839,11 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 			return cmd_later_queue(ctx, line, 0);
 		if (!sessionsh_idle(ctx->sessionsh))
 			return cmd_later_queue(ctx, line, 1);
-		return cmd_start_job(ctx, line) == NULL ? -1 : 0;
+		return cmd_start_job(ctx, line, NULL) == NULL ? -1 : 0;
 	}
 	if (cmd_find_bare(line, strlen(line)) != NULL)
 		return cmd_run_list(ctx, line);
-	return cmd_start_job(ctx, line) == NULL ? -1 : 0;
+	return cmd_start_job(ctx, line, NULL) == NULL ? -1 : 0;
 }
 
 /*
@@ -863,9 +863,12 @@ cmd_raw_tail(const struct cmd_ctx *ctx, int argc, int i)
 	return total == argc ? tail : NULL;
 }
 
-/* Start a shell command as a new job in the session's cwd and env. */
+/*
+ * Start a shell command as a new job in the session's env and cwd (or
+ * cwd, when not NULL: a client's own, `jobdeck CMD` on a running deck).
+ */
 struct job *
-cmd_start_job(struct cmd_ctx *ctx, const char *command)
+cmd_start_job(struct cmd_ctx *ctx, const char *command, const char *cwd)
 {
 	struct job_spec	 spec;
 	struct job	*job;
@@ -875,7 +878,7 @@ cmd_start_job(struct cmd_ctx *ctx, const char *command)
 	memset(&spec, 0, sizeof spec);
 	spec.command = command;
 	spec.shell = session_shell(ctx->session);
-	spec.cwd = session_cwd(ctx->session);
+	spec.cwd = cwd != NULL ? cwd : session_cwd(ctx->session);
 	spec.envp = env;
 	job = jobtable_spawn(ctx->jt, &spec, &cause);
 	session_env_free(env);

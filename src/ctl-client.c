@@ -109,8 +109,8 @@ ctl_client_help(void)
  * that accepts nothing) makes connect() wait as long as a send may:
  * CTL_ANSWER_TIMEOUT_MS, then EAGAIN.
  */
-int
-ctl_connect(const char *path)
+static int
+ctl_client_connect(const char *path)
 {
 	struct sockaddr_un	sun;
 	struct timeval		tv;
@@ -392,7 +392,7 @@ ctl_main(int argc, char **argv)
 		free(req);
 		return 2;
 	}
-	if ((fd = ctl_connect(path)) == -1) {
+	if ((fd = ctl_client_connect(path)) == -1) {
 		if (errno == EAGAIN)
 			ctl_client_no_answer(name);
 		else if (errno == ENOENT || errno == ECONNREFUSED)

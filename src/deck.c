@@ -266,14 +266,13 @@ deck_server_quit(void *arg)
 	deck_quit(arg);
 }
 
-/* A command a client brought (`jobdeck CMD` on a running deck). */
+/* A command a client brought (`jobdeck CMD` on a running deck), in its cwd. */
 static void
 deck_server_start(const char *command, const char *cwd, void *arg)
 {
 	struct deck	*d = arg;
 
-	(void)cwd;
-	cmd_start_job(&d->ctx, command);
+	cmd_start_job(&d->ctx, command, cwd);
 }
 
 /* Return how many terminals are attached (!deck). */
@@ -616,7 +615,7 @@ deck_start(struct deck *d)
 			free(cause);
 		}
 		for (i = 0; i < d->opts.nwords; i++)
-			cmd_start_job(&d->ctx, d->opts.words[i]);
+			cmd_start_job(&d->ctx, d->opts.words[i], NULL);
 		return 0;
 	}
 	if (stack_start_all(d->stack, d->opts.nwords > 0 ? d->opts.words :
@@ -670,7 +669,8 @@ deck_free(struct deck *d)
 
 		if (d->loop != NULL)
 			loop_set_hook(d->loop, NULL, NULL);
-		server_free(d->server, why);
+		server_free(d->server, d->signo != 0 ? 128 + d->signo : 0,
+		    why);
 		free(why);
 	}
 	if (d->quit_timer != 0)

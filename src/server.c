@@ -622,12 +622,12 @@ server_new(struct loop *loop, struct jobtable *jt, struct session *session,
 }
 
 /*
- * End every client (the deck ends: why is their exit line's text, status
- * 0) with their terminals given back, written what they take at once,
- * and free the server.
+ * End every client (the deck ends: why is their exit line's text, code
+ * their status, the deck's own) with their terminals given back, written
+ * what they take at once, and free the server.
  */
 void
-server_free(struct server *srv, const char *why)
+server_free(struct server *srv, int code, const char *why)
 {
 	struct server_client	*c;
 	char			*line;
@@ -640,7 +640,7 @@ server_free(struct server *srv, const char *why)
 			ui_end(c->ui);
 		line = xprintf("%c%s %d %s\n", CTL_CONTROL, ui_pending(c->ui) > 0 ?
 		    "exit-unflushed" : "exit", c->state == SERVER_FLUSHING ?
-		    c->code : 0, c->state == SERVER_FLUSHING ? c->why : why);
+		    c->code : code, c->state == SERVER_FLUSHING ? c->why : why);
 		server_send(c->sock, line);
 		free(line);
 		server_client_free(c);

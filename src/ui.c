@@ -384,13 +384,6 @@ ui_follow_scrollback(struct ui *ui, struct vt *vt)
 	vt_mark_all_dirty(vt);
 }
 
-/* Start a job from a command line, as if typed at the prompt. */
-int
-ui_start_job(struct ui *ui, const char *command)
-{
-	return cmd_start_job(&ui->ctx, command) == NULL ? -1 : 0;
-}
-
 /* Run the typed line. */
 static void
 ui_submit(struct ui *ui)

@@ -298,7 +298,7 @@ start(const char *command)
 {
 	struct job	*job;
 
-	job = cmd_start_job(&rec.ctx, command);
+	job = cmd_start_job(&rec.ctx, command, NULL);
 	ck_assert_msg(job != NULL, "%s: %s", command,
 	    rec.error != NULL ? rec.error : "?");
 	return job;

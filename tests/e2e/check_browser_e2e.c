@@ -453,7 +453,7 @@ START_TEST(test_browser_ways_out)
 		e2e_run(d.t, "sleep 1000");
 		EXPECT_IN(d.t, &panel, "Processes (1 running)", WAIT_MS);
 		if (sigs[i] != 0)
-			ck_assert_int_eq(term_signal(d.t, sigs[i]), 0);
+			ck_assert_int_eq(kill(e2e_deck_pid(d.t), sigs[i]), 0);
 		else {
 			out = ctl(&d, &status, "quit", (const char *)NULL);
 			ck_assert_msg(status == 0, "ctl quit: %d %s", status,

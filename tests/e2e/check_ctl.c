@@ -1774,19 +1774,38 @@ START_TEST(test_other_uid)
 }
 END_TEST
 
-/* A second deck with a name in use says so and exits 2. */
+/*
+ * A second jobdeck with a name in use attaches to that deck (its job is
+ * on the screen, and !detach leaves it running); a second deck that would
+ * start (jobdeck up) says the name is in use and exits 2.
+ */
 START_TEST(test_second_deck)
 {
+	static const char *const up[] = { "up", "--stay", "-c", "/dev/null",
+	    NULL };
+	static const char *const cmds[] = { "echo first-deck-job; sleep 300",
+	    NULL };
 	struct deck	 a, b;
 	const char	*env[2];
 	char		 var[PATH_MAX + 32];
 	int		 status;
 
-	deck_start(&a, "dup", NULL);
+	deck_start(&a, "dup", cmds);
 	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", a.run);
 	env[0] = var;
 	env[1] = NULL;
-	deck_open(&b, "dup", NULL, NULL, env, 1);
+	deck_open(&b, "dup", NULL, NULL, env, 0);
+	EXPECT_IN(b.t, NULL, "first-deck-job", WAIT_MS);
+	term_type(b.t, "!detach\r");
+	EXPECT_IN(b.t, NULL, "[detached from dup]", WAIT_MS);
+	ck_assert_msg(term_wait_exit(b.t, WAIT_MS, &status), "the second "
+	    "client did not exit");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "status %d", status);
+	term_close(b.t);
+	assert_deck_works(&a);
+
+	deck_open(&b, "dup", up, NULL, env, 1);
 	EXPECT_IN(b.t, NULL, e2e_fmt("jobdeck: a deck named dup is running (%s)",
 	    a.sock), WAIT_MS);
 	ck_assert_msg(term_wait_exit(b.t, WAIT_MS, &status), "the second "
@@ -2670,7 +2689,7 @@ START_TEST(test_store_history)
 	sleeper = (pid_t)json_num(j, "pid");
 	jsonread_free(j);
 	ck_assert_int_eq(strlen(runid), 24);
-	ck_assert_int_eq(term_signal(a.t, SIGKILL), 0);
+	ck_assert_int_eq(kill(e2e_deck_pid(a.t), SIGKILL), 0);
 	term_wait_exit(a.t, WAIT_MS, NULL);
 
 	snprintf(env, sizeof env, "XDG_STATE_HOME=%s/state",

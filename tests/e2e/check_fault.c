@@ -1246,8 +1246,10 @@ START_TEST(test_exit_matrix)
 	int		 status;
 
 	fault_init(&f);
+	/* The terminal closing (hangup) ends the deck too. */
 	len = (size_t)snprintf(cfg, sizeof cfg,
-	    "[settings]\nkill_timeout = %d\n", GRACE_S);
+	    "[settings]\nkill_timeout = %d\non_last_detach = \"quit\"\n",
+	    GRACE_S);
 	for (i = 0; i < EXIT_NJOBS; i++) {
 		path = strdup(fault_write(&f, exit_jobs[i].file,
 		    exit_jobs[i].text, strlen(exit_jobs[i].text)));
@@ -1283,7 +1285,7 @@ START_TEST(test_exit_matrix)
 	if (exit_ways[_i].signo == 0)
 		fault_run(&f, "!quit");
 	else if (exit_ways[_i].signo > 0)
-		term_signal(f.t, exit_ways[_i].signo);
+		kill(f.deck, exit_ways[_i].signo);
 	else
 		term_hangup(f.t);
 	ck_assert_msg(term_wait_exit(f.t, GRACE_S * 1000 + 10000, &status),
@@ -3262,9 +3264,11 @@ START_TEST(test_escapes_deck_killed)
 	esc_contained(&f, pids[0], fallback);
 	if (!esc_deck_cgroup(&f, deckdir, sizeof deckdir))
 		deckdir[0] = '\0';
-	ck_assert_int_eq(term_signal(f.t, SIGKILL), 0);
-	ck_assert_msg(term_wait_exit(f.t, WAIT_MS, &status) &&
-	    WIFSIGNALED(status), "the deck did not die of SIGKILL");
+	ck_assert_int_eq(kill(f.deck, SIGKILL), 0);
+	ck_assert_msg(term_wait_pid_dead(f.t, f.deck, WAIT_MS), "the deck did "
+	    "not die of SIGKILL");
+	ck_assert_msg(term_wait_exit(f.t, WAIT_MS, &status), "its client did "
+	    "not leave");
 	term_pump(f.t, 500);
 	/*
 	 * The jobs may die of their terminal's hangup; escapees ignore it.

@@ -61,7 +61,8 @@ e2e_bin(void)
  * deck is a background server, not the process on t's terminal (that is
  * its client).  It is the process under t's tag running the binary under
  * test that is neither t's own nor a client (attach, ctl, kill-deck, run,
- * mcp); waited for up to E2E_START_MS, else 0.
+ * mcp), or for jobdeck up the process on t itself; waited for up to
+ * E2E_START_MS, else the test fails (never 0: kill(0) is our own group).
  */
 pid_t
 e2e_deck_pid(struct term *t)
@@ -75,8 +76,19 @@ e2e_deck_pid(struct term *t)
 	ssize_t		 got;
 	int		 fd, client;
 
-	if (realpath(e2e_bin(), bin) == NULL)
-		return 0;
+	ck_assert_msg(realpath(e2e_bin(), bin) != NULL, "%s: %s", e2e_bin(),
+	    strerror(errno));
+	/* jobdeck up is the deck itself, on the terminal. */
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)term_pid(t));
+	if ((fd = open(path, O_RDONLY)) != -1) {
+		got = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		cmd[got > 0 ? got : 0] = '\0';
+		len = strlen(cmd);
+		if (got > 0 && (ssize_t)len + 1 < got &&
+		    strcmp(cmd + len + 1, "up") == 0)
+			return term_pid(t);
+	}
 	do {
 		n = term_procs(t, pids, 256);
 		for (i = 0; i < n && i < 256; i++) {
@@ -108,6 +120,8 @@ e2e_deck_pid(struct term *t)
 		}
 		term_pump(t, 20);
 	} while (term_now_ms() < end);
+	ck_abort_msg("no deck process under the terminal's tag after %d ms\n%s",
+	    E2E_START_MS, e2e_dump(t));
 	return 0;
 }
 
