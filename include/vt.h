@@ -85,6 +85,8 @@ int		 vt_row_dirty(const struct vt *, int row);
 int		 vt_any_dirty(const struct vt *);
 void		 vt_clear_dirty(struct vt *);
 void		 vt_mark_all_dirty(struct vt *);
+uint64_t	 vt_seq(const struct vt *);
+int		 vt_row_changed(const struct vt *, int row, uint64_t seq);
 
 int		 vt_text_count(const struct vt *);
 char		*vt_text_line(const struct vt *, int line);

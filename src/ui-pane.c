@@ -68,7 +68,8 @@ ui_pane_draw(struct ui *ui, int all)
 	const struct vt_cell	*cells;
 	struct job		*job = ui->selected;
 	struct vt		*vt = NULL;
-	char			 title[1100], right[64], cmd[1024], marks[32];
+	char			 title[1100], right[64], cmd[1024], marks[64];
+	char			 crop[32];
 	char			*label;
 	char			 key[sizeof ((struct ui *)0)->pane_key];
 	int			 focused = ui->flags & UI_FOCUSED;
@@ -84,17 +85,27 @@ ui_pane_draw(struct ui *ui, int all)
 			snprintf(right, sizeof right, "PID %ld",
 			    (long)job_pid(job));
 		/*
+		 * A job's terminal larger than this pane (sized for another
+		 * client, pty_size) is cropped: said in the title.
+		 */
+		vt = job_vt(job);
+		crop[0] = '\0';
+		if (vt != NULL && (vt_rows(vt) > ih || vt_cols(vt) > iw))
+			snprintf(crop, sizeof crop, " [Cropped %dx%d]",
+			    vt_cols(vt), vt_rows(vt));
+		/*
 		 * Cut the label, never the marks; narrow, the PID goes
 		 * and the marks shrink first so the command keeps a dozen.
 		 */
-		snprintf(marks, sizeof marks, "%s%s", focused ? " [Focused]" :
-		    "", (ui->flags & UI_ZOOMED) ? " [Zoom]" : "");
+		snprintf(marks, sizeof marks, "%s%s%s", focused ? " [Focused]" :
+		    "", (ui->flags & UI_ZOOMED) ? " [Zoom]" : "", crop);
 		room = r->w - 12 - ui_text_width(right) - ui_text_width(marks);
 		if (room < 12) {
 			if (ui->scroll == 0)
 				right[0] = '\0';
-			snprintf(marks, sizeof marks, "%s%s", focused ? " [F]" :
-			    "", (ui->flags & UI_ZOOMED) ? " [Z]" : "");
+			snprintf(marks, sizeof marks, "%s%s%s", focused ?
+			    " [F]" : "", (ui->flags & UI_ZOOMED) ? " [Z]" : "",
+			    crop[0] != '\0' ? " [C]" : "");
 			room = r->w - 12 - ui_text_width(right) -
 			    ui_text_width(marks);
 		}
@@ -104,7 +115,6 @@ ui_pane_draw(struct ui *ui, int all)
 		free(label);
 		snprintf(title, sizeof title, "[%d] %s%s", job_id(job), cmd,
 		    marks);
-		vt = job_vt(job);
 	}
 	/*
 	 * The frame only when it changed: redrawn, its sides would touch
@@ -125,9 +135,12 @@ ui_pane_draw(struct ui *ui, int all)
 		return;
 	}
 	rev = vt_reverse_video(vt);
+	/* What changed since this client drew this screen (its own count). */
+	if (vt != ui->pane_vt)
+		all = 1;
 	for (row = 0; row < ih; row++) {
 		if (!all && ui->scroll == 0 && row < vt_rows(vt) &&
-		    !vt_row_dirty(vt, row))
+		    !vt_row_changed(vt, row, ui->pane_seq))
 			continue;
 		cells = ui_pane_cells(ui, vt, row, &n);
 		if (!ui_pane_drag_cols(ui, row, &from, &to))
@@ -135,5 +148,6 @@ ui_pane_draw(struct ui *ui, int all)
 		ui_draw_cells(vt, cells, n < iw ? n : iw, r->y + 1 + row,
 		    r->x + 1, iw, rev, from, to);
 	}
-	vt_clear_dirty(vt);
+	ui->pane_vt = vt;
+	ui->pane_seq = vt_seq(vt);
 }

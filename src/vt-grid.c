@@ -58,8 +58,9 @@ struct vt_grid {
 	struct vt_line	**alt;		/* NULL until first used */
 	struct vt_line	**scr;		/* pri or alt */
 	struct vt_line	**tmp;		/* rows pointers of scratch */
-	uint8_t		 *dirty;
-	int		  any_dirty;
+	uint64_t	 *dirty;	/* each row's last change: a seq */
+	uint64_t	  seq;		/* changes so far */
+	uint64_t	  clean;	/* seq at vt_grid_clear_dirty() */
 
 	/* The state below, and the owner's callbacks. */
 	struct vt_state	 *state;
@@ -254,6 +255,18 @@ screen_resize(struct vt_grid *vt, struct vt_line **s, int orows, int ocols,
 	return s;
 }
 
+/*
+ * Count a change: one clock for every grid, so a count a viewer kept for
+ * a grid since freed is never mistaken for one of a new grid.
+ */
+static uint64_t
+grid_tick(struct vt_grid *vt)
+{
+	static uint64_t	changes;
+
+	return vt->seq = ++changes;
+}
+
 /* Mark rows [from, to) dirty. */
 static void
 mark_rows(struct vt_grid *vt, int from, int to)
@@ -264,8 +277,9 @@ mark_rows(struct vt_grid *vt, int from, int to)
 		to = vt->rows;
 	if (from >= to)
 		return;
-	memset(vt->dirty + from, 1, (size_t)(to - from));
-	vt->any_dirty = 1;
+	grid_tick(vt);
+	while (from < to)
+		vt->dirty[from++] = vt->seq;
 }
 
 /* ------------------------------------------------------------------ */
@@ -645,8 +659,7 @@ cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	}
 	if (end > l->hw)
 		l->hw = end;
-	vt->dirty[pos.row] = 1;
-	vt->any_dirty = 1;
+	vt->dirty[pos.row] = grid_tick(vt);
 	return 1;
 }
 
@@ -656,11 +669,11 @@ cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
 {
 	struct vt_grid	*vt = user;
 
+	grid_tick(vt);
 	if (oldpos.row >= 0 && oldpos.row < vt->rows)
-		vt->dirty[oldpos.row] = 1;
+		vt->dirty[oldpos.row] = vt->seq;
 	if (pos.row >= 0 && pos.row < vt->rows)
-		vt->dirty[pos.row] = 1;
-	vt->any_dirty = 1;
+		vt->dirty[pos.row] = vt->seq;
 	vt->cursor_visible = visible;
 	return 1;
 }
@@ -912,7 +925,7 @@ cb_resize(int rows, int cols, VTermPos *delta, void *user)
 	free(vt->tmp);
 	vt->tmp = xcalloc((size_t)rows, sizeof *vt->tmp);
 	free(vt->dirty);
-	vt->dirty = xcalloc((size_t)rows, 1);
+	vt->dirty = xcalloc((size_t)rows, sizeof *vt->dirty);
 	vt->rows = rows;
 	vt->cols = cols;
 	if (vt->scr == vt->pri) {
@@ -1012,8 +1025,7 @@ grid_join(const uint32_t *add, int nadd, void *user)
 	c->comb = comb_intern(vt, marks, n);
 	vt->last_n = 1 + n;
 	memcpy(vt->last + 1, marks, (size_t)n * sizeof *marks);
-	vt->dirty[vt->last_row] = 1;
-	vt->any_dirty = 1;
+	vt->dirty[vt->last_row] = grid_tick(vt);
 	return 1;
 }
 
@@ -1143,32 +1155,51 @@ vt_grid_mouse_mode(const struct vt_grid *vt)
 int
 vt_grid_row_dirty(const struct vt_grid *vt, int row)
 {
-	if (row < 0 || row >= vt->rows)
-		return 0;
-	return vt->dirty[row];
+	return vt_grid_row_changed(vt, row, vt->clean);
 }
 
 /* Return non-zero if any row changed since vt_grid_clear_dirty(). */
 int
 vt_grid_any_dirty(const struct vt_grid *vt)
 {
-	return vt->any_dirty;
+	return vt->seq > vt->clean;
 }
 
-/* Forget all changes. */
+/* Forget all changes (for one viewer; others keep their own seq). */
 void
 vt_grid_clear_dirty(struct vt_grid *vt)
 {
-	memset(vt->dirty, 0, (size_t)vt->rows);
-	vt->any_dirty = 0;
+	vt->clean = vt->seq;
 }
 
 /* Mark every row changed. */
 void
 vt_grid_mark_all_dirty(struct vt_grid *vt)
 {
-	memset(vt->dirty, 1, (size_t)vt->rows);
-	vt->any_dirty = 1;
+	int	row;
+
+	grid_tick(vt);
+	for (row = 0; row < vt->rows; row++)
+		vt->dirty[row] = vt->seq;
+}
+
+/*
+ * Return the count of changes so far: a viewer that drew the grid when
+ * it was seq redraws the rows vt_grid_row_changed() since seq.
+ */
+uint64_t
+vt_grid_seq(const struct vt_grid *vt)
+{
+	return vt->seq;
+}
+
+/* Return non-zero if a row changed after the grid's count was seq. */
+int
+vt_grid_row_changed(const struct vt_grid *vt, int row, uint64_t seq)
+{
+	if (row < 0 || row >= vt->rows)
+		return 0;
+	return vt->dirty[row] > seq;
 }
 
 /* Append the UTF-8 text of n cells to b, trailing spaces trimmed. */
@@ -1313,7 +1344,7 @@ vt_grid_new(struct vt_state *st, int rows, int cols, int sb_lines,
 	vt->pri = screen_new(vt, vt->rows, vt->cols);
 	vt->scr = vt->pri;
 	vt->tmp = xcalloc((size_t)vt->rows, sizeof *vt->tmp);
-	vt->dirty = xcalloc((size_t)vt->rows, 1);
+	vt->dirty = xcalloc((size_t)vt->rows, sizeof *vt->dirty);
 	vt_state_attach(st, &vt_grid_cells, vt);
 	return vt;
 }

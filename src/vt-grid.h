@@ -60,6 +60,9 @@ int		 vt_grid_row_dirty(const struct vt_grid *, int row);
 int		 vt_grid_any_dirty(const struct vt_grid *);
 void		 vt_grid_clear_dirty(struct vt_grid *);
 void		 vt_grid_mark_all_dirty(struct vt_grid *);
+uint64_t	 vt_grid_seq(const struct vt_grid *);
+int		 vt_grid_row_changed(const struct vt_grid *, int row,
+		    uint64_t seq);
 
 int		 vt_grid_text_count(const struct vt_grid *);
 char		*vt_grid_text_line(const struct vt_grid *, int line);

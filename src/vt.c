@@ -285,6 +285,25 @@ vt_row_dirty(const struct vt *vt, int row)
 	return vt_grid_row_dirty(vt->grid, row);
 }
 
+/*
+ * Return the count of the screen's changes so far.  Each viewer (an
+ * attached client) keeps the count it last drew at and redraws the rows
+ * vt_row_changed() since it: several viewers of one emulator, none
+ * clearing what another has yet to draw.
+ */
+uint64_t
+vt_seq(const struct vt *vt)
+{
+	return vt_grid_seq(vt->grid);
+}
+
+/* Return non-zero if a row changed after the count was seq. */
+int
+vt_row_changed(const struct vt *vt, int row, uint64_t seq)
+{
+	return vt_grid_row_changed(vt->grid, row, seq);
+}
+
 /* Return non-zero if any row changed since vt_clear_dirty(). */
 int
 vt_any_dirty(const struct vt *vt)

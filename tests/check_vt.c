@@ -1897,6 +1897,41 @@ START_TEST(dirty_rows)
 }
 END_TEST
 
+/*
+ * Two viewers of one screen (two attached clients): each redraws what
+ * changed since its own count, and neither's drawing hides a change from
+ * the other (a shared clear did: the second client missed lines); a new
+ * screen's rows are new to a count kept for an old one.
+ */
+START_TEST(dirty_two_viewers)
+{
+	struct vt	*vt = vt_new(5, 10, 10, NULL, NULL), *vt2;
+	uint64_t	 a, b;
+	int		 r;
+
+	feed(vt, "\033[2;1H");
+	a = b = vt_seq(vt);
+	feed(vt, "one");
+	ck_assert(vt_row_changed(vt, 1, a));
+	a = vt_seq(vt);				/* viewer A drew */
+	feed(vt, "\033[4;1Htwo");		/* (the cursor left row 1) */
+	ck_assert(!vt_row_changed(vt, 0, a));
+	ck_assert(!vt_row_changed(vt, 4, a));
+	ck_assert(vt_row_changed(vt, 3, a));
+	ck_assert(vt_row_changed(vt, 1, b));	/* B has yet to draw both */
+	ck_assert(vt_row_changed(vt, 3, b));
+	ck_assert(!vt_row_changed(vt, 0, b));
+	b = vt_seq(vt);
+	for (r = 0; r < 5; r++)
+		ck_assert(!vt_row_changed(vt, r, b));
+	vt2 = vt_new(5, 10, 10, NULL, NULL);
+	for (r = 0; r < 5; r++)
+		ck_assert(vt_row_changed(vt2, r, b));
+	vt_free(vt2);
+	vt_free(vt);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Keys. */
 
@@ -2234,6 +2269,7 @@ vt_suite(void)
 	tcase_add_test(tc, scrollback_limit);
 	tcase_add_test(tc, scrollback_alt_none);
 	tcase_add_test(tc, dirty_rows);
+	tcase_add_test(tc, dirty_two_viewers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reset");
