@@ -810,7 +810,8 @@ cmd_leave_word(const char *line)
 /*
  * Run one line typed at the prompt: a !command, a line of session
  * commands or a new job; a shell's way out alone (exit, quit, logout)
- * starts nothing and says how to leave.  With a session shell, a line made only of
+ * starts nothing and says how to leave; a read-only client's line that is
+ * no !command is refused.  With a session shell, a line made only of
  * session commands (cmd_is_session_line()) runs there and anything else
  * is a job in the state it left (started once the lines before it are
  * done); without one, cd, export and unset are built in (an and-or list
@@ -828,6 +829,9 @@ cmd_run_line(struct cmd_ctx *ctx, const char *line)
 		return 0;
 	if (*line == '!')
 		return cmd_run_words(ctx, line + 1);
+	/* A look-only client (attach -r) starts nothing, runs nothing. */
+	if (ctx->read_only)
+		return cmd_refuse_write(ctx, "starting a job or a session line");
 	if ((word = cmd_leave_word(line)) != NULL) {
 		hint = cmd_leave_hint();
 		cmd_usage_error(ctx, "%s starts no job here; %s", word, hint);

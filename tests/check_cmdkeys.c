@@ -422,6 +422,31 @@ START_TEST(test_screen_refused)
 }
 END_TEST
 
+/*
+ * A read-only client (attach -r) types a line that is no !command: it
+ * neither starts a job nor runs a session line (cd), whatever it is; the
+ * refusal names what was refused.  (It started the job before.)
+ */
+START_TEST(test_read_only_lines)
+{
+	static const char *const lines[] = { "echo typed-by-a-viewer",
+	    "cd /tmp", "sleep 1 && echo x" };
+	size_t	i;
+
+	ck.ctx.read_only = 1;
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		ck_clear();
+		ck_assert_int_eq(cmd_run_line(&ck.ctx, lines[i]), -1);
+		ck_assert_int_eq(ck.nerrors, 1);
+		ck_assert_msg(strncmp(ck.errors[0], "starting a job or a "
+		    "session line: not allowed here: this connection may only "
+		    "look (", 83) == 0, "%s: \"%s\"", lines[i], ck.errors[0]);
+		ck_assert_int_eq(jobtable_count(ck.jt), 0);
+	}
+	ck.ctx.read_only = 0;
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 cmdkeys_suite(void)
@@ -436,6 +461,7 @@ cmdkeys_suite(void)
 	tcase_add_test(tc, test_config_lines);
 	tcase_add_test(tc, test_screen_commands);
 	tcase_add_test(tc, test_screen_refused);
+	tcase_add_test(tc, test_read_only_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
