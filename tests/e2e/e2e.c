@@ -99,7 +99,10 @@ e2e_deck_pid(struct term *t)
 			if ((got = readlink(path, exe, sizeof exe - 1)) <= 0)
 				continue;
 			exe[got] = '\0';
-			if (strcmp(exe, bin) != 0)
+			/* (A binary rebuilt under a running deck: "(deleted)".) */
+			if (strncmp(exe, bin, strlen(bin)) != 0 ||
+			    (exe[strlen(bin)] != '\0' &&
+			    strcmp(exe + strlen(bin), " (deleted)") != 0))
 				continue;
 			snprintf(path, sizeof path, "/proc/%ld/cmdline",
 			    (long)pids[i]);
