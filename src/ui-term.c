@@ -17,6 +17,12 @@
  * this client's current with its colours and its locale (LC_CTYPE, as
  * the client's own), and every entry into the front end calls it first.
  *
+ * The terminal's mode is the deck's while the client is attached, as
+ * tmux's server owns its clients' terminals: what it was is kept when the
+ * client attaches and given back when it leaves (or is suspended), and
+ * in between the terminal is in the mode curses draws in.  curses cannot
+ * set it itself: its output is not the terminal.
+ *
  * Sizes.  Debian's ncurses keeps one list of windows for all screens, so
  * resize_term() on one screen resizes every screen's windows (and the
  * others then draw past their lines).  So no screen is ever resized: a
@@ -28,6 +34,8 @@
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+
+#include <termios.h>
 
 #include <curses.h>
 #include <errno.h>
@@ -59,6 +67,8 @@ struct ui_term {
 	const struct ui_term_cbs *cbs;
 	void			*arg;
 	int			 ended;		/* endwin() done */
+	struct termios		 saved;		/* the mode it came in */
+	int			 moded;		/* ... and ours is set */
 };
 
 static void	ui_term_written(struct outq *, void *);
@@ -88,6 +98,34 @@ ui_term_stalled(struct outq *q, void *arg)
 	(void)q;
 	if (t->cbs->stalled != NULL)
 		t->cbs->stalled(t->arg);
+}
+
+/*
+ * Put the terminal in the mode curses draws in, as its raw(), noecho()
+ * and nonl() on its start-up mode would: no echo, no line editing, no
+ * signals from keys, no CR and NL translation either way.
+ */
+static void
+ui_term_mode(struct ui_term *t)
+{
+	struct termios	m = t->saved;
+
+	m.c_lflag &= (tcflag_t)~(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+	m.c_iflag &= (tcflag_t)~(ICRNL | INLCR | IGNCR | IXON | BRKINT |
+	    PARMRK);
+	m.c_oflag &= (tcflag_t)~ONLCR;
+	m.c_cc[VMIN] = 1;
+	m.c_cc[VTIME] = 0;
+	t->moded = tcsetattr(fileno(t->in), TCSANOW, &m) == 0;
+}
+
+/* Give the terminal the mode it came in (never waiting for it to drain). */
+static void
+ui_term_unmode(struct ui_term *t)
+{
+	if (t->moded)
+		tcsetattr(fileno(t->in), TCSANOW, &t->saved);
+	t->moded = 0;
 }
 
 /* Make this client's screen, colours and locale the current ones. */
@@ -283,6 +321,10 @@ ui_term_open(struct loop *loop, const struct ui_term_spec *spec,
 	t->in = fdopen(spec->in_fd, "r");
 	if (t->mem == NULL || t->in == NULL)
 		fatal("fdopen: %s", strerror(errno));
+	if (tcgetattr(spec->in_fd, &t->saved) != 0) {
+		*cause = xprintf("the client's terminal: %s", strerror(errno));
+		goto fail;
+	}
 	t->locale = ui_term_locale(spec->ctype);
 	if (t->locale != (locale_t)0)
 		uselocale(t->locale);
@@ -301,6 +343,7 @@ ui_term_open(struct loop *loop, const struct ui_term_spec *spec,
 		    "(no TERM)");
 		goto fail;
 	}
+	ui_term_mode(t);
 	return t;
 
 fail:
@@ -322,6 +365,7 @@ ui_term_end(struct ui_term *t, const char *after)
 	ui_term_enter(t);
 	endwin();
 	t->ended = 1;
+	ui_term_unmode(t);
 	ui_term_write(t, after, strlen(after));
 }
 
@@ -332,6 +376,8 @@ ui_term_resume(struct ui_term *t)
 	if (!t->ended)
 		return;
 	t->ended = 0;
+	if (tcgetattr(fileno(t->in), &t->saved) == 0)
+		ui_term_mode(t);
 	ui_term_enter(t);
 	clearok(curscr, TRUE);
 }
@@ -348,6 +394,7 @@ ui_term_free(struct ui_term *t)
 			endwin();
 		delscreen(t->screen);
 	}
+	ui_term_unmode(t);
 	ui_colour_free(t->colours);
 	outq_free(t->q);
 	if (t->out_fd != -1)
