@@ -279,8 +279,12 @@ main_serve(struct main_args *a, struct config *cfg)
 		}
 	}
 	a->deck.serve = 1;
-	if (daemon_start(cfg, &a->deck, &rc) != 0)
+	/* The deck has its copy; the starter's is its own to free. */
+	if (daemon_start(cfg, &a->deck, &rc) != 0) {
+		config_free(cfg);
 		return rc;
+	}
+	config_free(cfg);
 	if (a->detached) {
 		printf("%s\n", a->deck.name);
 		return 0;

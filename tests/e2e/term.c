@@ -72,6 +72,7 @@ struct term {
 	char		*tag;		/* TERM_TAG_NAME=dir */
 	pid_t		 guard;
 	int		 guard_fd;	/* write end of the guard's pipe */
+	int		 borrowed;	/* dir and tag are another term's */
 
 	VTerm		*vt;
 	VTermScreen	*vs;
@@ -102,6 +103,8 @@ static void	term_guard_main(int, const char *, const char *);
 static pid_t	term_guard_start(const char *, const char *, int *);
 static void	term_child_exec(const struct term *, const char *,
 		    const char *const *, const char *const *);
+static struct term *term_start_at(const struct term *,
+		    const char *const *, const char *const *, int, int);
 static int	term_read_some(struct term *);
 static void	term_flush(struct term *);
 static int	term_pump_once(struct term *, int);
@@ -433,7 +436,34 @@ term_child_exec(const struct term *t, const char *path,
 struct term *
 term_start(const char *const *argv, const char *const *env)
 {
-	struct winsize	 ws = { .ws_row = TERM_ROWS, .ws_col = TERM_COLS };
+	return term_start_at(NULL, argv, env, TERM_ROWS, TERM_COLS);
+}
+
+/*
+ * Start argv on a new rows x cols pty in like's temporary directory, with
+ * its HOME, XDG_* directories and tag (so both programs see one deck, and
+ * like's guard cleans up after both); like must be closed last.
+ */
+struct term *
+term_start_in(const struct term *like, const char *const *argv,
+    const char *const *env, int rows, int cols)
+{
+	if (like == NULL || rows < 2 || cols < 2) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return term_start_at(like, argv, env, rows, cols);
+}
+
+/*
+ * Start argv on a new rows x cols pty: in like's directory (not NULL), or
+ * in a fresh one watched by a guard of its own.
+ */
+static struct term *
+term_start_at(const struct term *like, const char *const *argv,
+    const char *const *env, int rows, int cols)
+{
+	struct winsize	 ws = { .ws_row = rows, .ws_col = cols };
 	struct term	*t;
 	char		 path[PATH_MAX], tmpl[PATH_MAX], sub[PATH_MAX + 16];
 	const char	*tmp, *subs[] = { "home", "config", "state", "run" };
@@ -460,26 +490,34 @@ term_start(const char *const *argv, const char *const *env)
 	t->fd = -1;
 	t->guard = -1;
 	t->guard_fd = -1;
-	t->rows = TERM_ROWS;
-	t->cols = TERM_COLS;
+	t->rows = rows;
+	t->cols = cols;
 
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	snprintf(tmpl, sizeof tmpl, "%s/jobdeck-e2e.XXXXXX", tmp);
-	if (mkdtemp(tmpl) == NULL || (t->dir = realpath(tmpl, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
-		snprintf(sub, sizeof sub, "%s/%s", t->dir, subs[i]);
-		if (mkdir(sub, 0700) == -1)
+	if (like != NULL) {
+		t->borrowed = 1;
+		if ((t->dir = strdup(like->dir)) == NULL ||
+		    (t->tag = strdup(like->tag)) == NULL)
+			goto fail;
+	} else {
+		if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+			tmp = "/tmp";
+		snprintf(tmpl, sizeof tmpl, "%s/jobdeck-e2e.XXXXXX", tmp);
+		if (mkdtemp(tmpl) == NULL ||
+		    (t->dir = realpath(tmpl, NULL)) == NULL)
+			goto fail;
+		for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+			snprintf(sub, sizeof sub, "%s/%s", t->dir, subs[i]);
+			if (mkdir(sub, 0700) == -1)
+				goto fail;
+		}
+		if (asprintf(&t->tag, "%s=%s", TERM_TAG_NAME, t->dir) == -1) {
+			t->tag = NULL;
+			goto fail;
+		}
+		t->guard = term_guard_start(t->tag, t->dir, &t->guard_fd);
+		if (t->guard == -1)
 			goto fail;
 	}
-	if (asprintf(&t->tag, "%s=%s", TERM_TAG_NAME, t->dir) == -1) {
-		t->tag = NULL;
-		goto fail;
-	}
-	t->guard = term_guard_start(t->tag, t->dir, &t->guard_fd);
-	if (t->guard == -1)
-		goto fail;
 
 	t->vt = vterm_new(t->rows, t->cols);
 	vterm_set_utf8(t->vt, 1);
@@ -537,7 +575,8 @@ term_close(struct term *t)
 		close(t->guard_fd);
 		while (waitpid(t->guard, &status, 0) == -1 && errno == EINTR)
 			continue;
-	} else if (t->dir != NULL && getenv("JOBDECK_E2E_KEEP") == NULL)
+	} else if (t->dir != NULL && !t->borrowed &&
+	    getenv("JOBDECK_E2E_KEEP") == NULL)
 		nftw(t->dir, term_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
 	if (t->vt != NULL)
 		vterm_free(t->vt);

@@ -96,6 +96,15 @@ enum term_keyname {
  * errno set on failure.
  */
 struct term	*term_start(const char *const *argv, const char *const *env);
+/*
+ * Start argv as term_start() does, on a rows x cols pty, but in like's
+ * temporary directory and environment (HOME, XDG_*, the tag): a second
+ * terminal of the same user, seeing the same decks.  like's guard cleans
+ * up after both, so like is closed last.
+ */
+struct term	*term_start_in(const struct term *like,
+		    const char *const *argv, const char *const *env,
+		    int rows, int cols);
 void		 term_close(struct term *);
 
 const char	*term_tmpdir(const struct term *);
