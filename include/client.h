@@ -3,8 +3,9 @@
  * attach`).  The client is thin: it connects to the deck's socket
  * (NAME.ro for a read-only client), passes its terminal's input and
  * output fds with the request (SCM_RIGHTS) and its TERM, COLORTERM,
- * LC_CTYPE and cwd, puts the terminal in the mode curses draws in, and
- * then only waits: the deck reads keys from and draws to the terminal
+ * LC_CTYPE and cwd, and then only waits (the deck sets the terminal's
+ * mode and gives it back; the client restores it itself only when the
+ * deck could not): the deck reads keys from and draws to the terminal
  * itself.  Signals are relayed on the connection (server.h): SIGWINCH as
  * "resize", SIGHUP, SIGTERM and SIGINT as "detach", SIGTSTP as
  * "suspend" (the client stops once the deck gave the terminal back, and

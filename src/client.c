@@ -35,11 +35,14 @@ static const int client_signals[] = { SIGWINCH, SIGHUP, SIGTERM, SIGINT,
     SIGTSTP, SIGCONT };
 static int	client_pipe[2] = { -1, -1 };
 
-/* One attached client: its connection, the terminal's saved mode. */
+/*
+ * One attached client: its connection, and the terminal's mode before it
+ * attached (the deck sets and gives back the mode; the client puts it
+ * back itself only when the deck could not: lost, or killed).
+ */
 struct client {
 	int		 sock;
 	struct termios	 saved;
-	int		 raw;		/* the terminal is in curses' mode */
 	char		 line[CLIENT_LINE_MAX];
 	size_t		 len;
 	int		 detaching;	/* "detach" sent */
@@ -56,33 +59,11 @@ client_signal(int signo)
 	errno = saved;
 }
 
-/*
- * Put the terminal in the mode curses draws in (as its raw(), noecho()
- * and nonl() with its start-up mode): no echo, no line editing, no
- * signals from keys, no CR and NL translation either way.
- */
-static void
-client_raw(struct client *cl)
-{
-	struct termios	t = cl->saved;
-
-	t.c_lflag &= (tcflag_t)~(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
-	t.c_iflag &= (tcflag_t)~(ICRNL | INLCR | IGNCR | IXON | BRKINT |
-	    PARMRK);
-	t.c_oflag &= (tcflag_t)~ONLCR;
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
-	if (tcsetattr(STDIN_FILENO, TCSADRAIN, &t) == 0)
-		cl->raw = 1;
-}
-
-/* Give the terminal its mode back. */
+/* Give the terminal the mode it had before the attach. */
 static void
 client_cooked(struct client *cl)
 {
-	if (cl->raw)
-		tcsetattr(STDIN_FILENO, TCSADRAIN, &cl->saved);
-	cl->raw = 0;
+	tcsetattr(STDIN_FILENO, TCSANOW, &cl->saved);
 }
 
 /* Send a line to the deck; a failure shows as the connection's end. */
@@ -118,16 +99,13 @@ client_stop(struct client *cl)
 {
 	struct sigaction	sa, old;
 
-	client_cooked(cl);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTSTP, &sa, &old);
 	raise(SIGTSTP);
 	sigaction(SIGTSTP, &old, NULL);
-	/* Continued: the terminal in curses' mode again, drawn anew. */
-	if (tcgetattr(STDIN_FILENO, &cl->saved) == 0)
-		client_raw(cl);
+	/* Continued: the deck takes the terminal again, drawn anew. */
 	client_send(cl, "resume\n");
 }
 
@@ -180,9 +158,10 @@ client_line(struct client *cl, const char *line)
 		code = 1;
 	if (*end == ' ')
 		end++;
-	client_cooked(cl);
-	if (unflushed)
+	if (unflushed) {
+		client_cooked(cl);
 		(void)write(STDOUT_FILENO, CLIENT_RESET, strlen(CLIENT_RESET));
+	}
 	if (*end != '\0')
 		printf("%s\n", end);
 	fflush(stdout);
@@ -245,7 +224,6 @@ client_answer(struct client *cl)
 	buf[len] = '\0';
 	if (len >= 2 && buf[0] == '0' && buf[1] == '\n')
 		return 0;
-	client_cooked(cl);
 	nl = strchr(buf, '\n');
 	fprintf(stderr, "jobdeck: %s\n", nl != NULL && nl[1] != '\0' ? nl + 1 :
 	    "the deck did not answer the attach");
@@ -438,9 +416,7 @@ client_attach(const struct client_opts *o)
 		close(cl.sock);
 		return 2;
 	}
-	client_raw(&cl);
 	if (client_request(&cl, o) != 0) {
-		client_cooked(&cl);
 		fprintf(stderr, "jobdeck: the attach request: %s\n",
 		    strerror(errno));
 		close(cl.sock);
@@ -448,7 +424,6 @@ client_attach(const struct client_opts *o)
 	}
 	if ((rc = client_answer(&cl)) == 0)
 		rc = client_wait(&cl, o->name);
-	client_cooked(&cl);
 	close(cl.sock);
 	return rc;
 }

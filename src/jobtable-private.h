@@ -15,7 +15,9 @@
 #include "jobtable.h"
 #include "proc.h"
 
-#define JOBTABLE_MAX_SUBS	16
+/* The deck's own parts, and one for each attached client (server.h's */
+/* SERVER_CLIENTS_MAX): a client that finds none free is refused. */
+#define JOBTABLE_MAX_SUBS	96
 #define JOBTABLE_READ_CHUNK	(16 * 1024)
 
 /* One job and the loop state the table keeps for it. */

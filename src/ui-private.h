@@ -331,7 +331,7 @@ struct ui {
  * A client's terminal (ui-term.c): the fds it passed (taken), its TERM,
  * COLORTERM and LC_CTYPE; what its queue tells the owner (written: the
  * terminal took bytes, or failed with error; stalled: it took none for
- * UI_TERM_STALL_MS).
+ * UI_TERM_STALL_MS), and that its screen was made anew (rebuilt).
  */
 #define UI_TERM_BACKLOG		(256 * 1024)	/* no new frame past this */
 #define UI_TERM_STALL_MS	5000		/* nothing taken: detached */
@@ -346,6 +346,8 @@ struct ui_term_spec {
 struct ui_term_cbs {
 	void	(*written)(int error, void *arg);
 	void	(*stalled)(void *arg);
+	/* Its screen was made anew (another left or resized): modes, all. */
+	void	(*rebuilt)(void *arg);
 };
 struct ui_term *ui_term_open(struct loop *, const struct ui_term_spec *,
 	    const struct ui_term_cbs *, void *arg, char **cause);

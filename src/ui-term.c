@@ -31,6 +31,13 @@
  * ui_term_env() keeps those two entries in buffers of ours, set in place,
  * so the environment's array never moves under another thread), and a
  * terminal that changes size gets a new screen (ui_term_reopen()).
+ *
+ * Screens go together.  With that one list, delscreen() of any screen
+ * frees every screen's windows (the others are left with none, and draw
+ * nothing).  So a screen is never deleted alone: every screen is deleted,
+ * then every one still needed is made anew, its owner told (rebuilt) to
+ * set its modes and draw all of it again (ui_term_rebuild()).  A client
+ * leaving or resizing costs the others one whole frame each.
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -69,7 +76,11 @@ struct ui_term {
 	int			 ended;		/* endwin() done */
 	struct termios		 saved;		/* the mode it came in */
 	int			 moded;		/* ... and ours is set */
+	struct ui_term		*next;		/* every open terminal */
 };
+
+/* Every open terminal, for ui_term_rebuild(). */
+static struct ui_term	*ui_terms;
 
 static void	ui_term_written(struct outq *, void *);
 static void	ui_term_stalled(struct outq *, void *);
@@ -253,6 +264,45 @@ ui_term_screen(struct ui_term *t)
 	return 0;
 }
 
+/* Delete a terminal's screen and colours (see the top: never alone). */
+static void
+ui_term_screen_free(struct ui_term *t)
+{
+	if (t->screen == NULL)
+		return;
+	ui_term_enter(t);
+	delscreen(t->screen);
+	t->screen = NULL;
+	ui_colour_free(t->colours);
+	t->colours = NULL;
+}
+
+/*
+ * Delete every screen, then make anew the screen of every terminal but
+ * gone (being freed, or NULL), each at its terminal's size; the owners of
+ * all but self (its caller) are told.
+ */
+static void
+ui_term_rebuild(struct ui_term *gone, struct ui_term *self)
+{
+	struct ui_term	*t;
+
+	for (t = ui_terms; t != NULL; t = t->next)
+		ui_term_screen_free(t);
+	for (t = ui_terms; t != NULL; t = t->next) {
+		if (t == gone)
+			continue;
+		if (ui_term_screen(t) != 0)
+			fatal("newterm %s: no longer known", t->name);
+		if (t->ended)
+			endwin();	/* given back: stays so until resumed */
+	}
+	for (t = ui_terms; t != NULL; t = t->next) {
+		if (t != gone && t != self && t->cbs->rebuilt != NULL)
+			t->cbs->rebuilt(t->arg);
+	}
+}
+
 /*
  * Make a new screen if the terminal's size changed (see the top): 1 when
  * it did (the caller sets its modes again and draws all), else 0.
@@ -265,12 +315,8 @@ ui_term_reopen(struct ui_term *t)
 	if (ui_term_size(t, &rows, &cols) != 0 ||
 	    (rows == t->rows && cols == t->cols))
 		return 0;
+	ui_term_rebuild(NULL, t);
 	ui_term_enter(t);
-	delscreen(t->screen);
-	ui_colour_free(t->colours);
-	t->colours = NULL;
-	if (ui_term_screen(t) != 0)
-		fatal("newterm %s: no longer known", t->name);
 	return 1;
 }
 
@@ -344,6 +390,8 @@ ui_term_open(struct loop *loop, const struct ui_term_spec *spec,
 		goto fail;
 	}
 	ui_term_mode(t);
+	t->next = ui_terms;
+	ui_terms = t;
 	return t;
 
 fail:
@@ -386,13 +434,22 @@ ui_term_resume(struct ui_term *t)
 void
 ui_term_free(struct ui_term *t)
 {
+	struct ui_term	**p;
+
 	if (t == NULL)
 		return;
 	if (t->screen != NULL) {
 		ui_term_enter(t);
 		if (!t->ended)
 			endwin();
-		delscreen(t->screen);
+		/* Its screen goes with every other, which come back. */
+		ui_term_rebuild(t, NULL);
+	}
+	for (p = &ui_terms; *p != NULL; p = &(*p)->next) {
+		if (*p == t) {
+			*p = t->next;
+			break;
+		}
 	}
 	ui_term_unmode(t);
 	ui_colour_free(t->colours);

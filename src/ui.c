@@ -1170,6 +1170,24 @@ ui_term_written_cb(int error, void *arg)
 		loop_yield(ui->loop);	/* held frames may go now */
 }
 
+/*
+ * A client's screen was made anew (another client left or resized, see
+ * ui-term.c): its modes set again, laid out, all of it drawn.
+ */
+static void
+ui_term_rebuilt_cb(void *arg)
+{
+	struct ui	*ui = arg;
+
+	ui_curses_start(ui);
+	clearok(curscr, TRUE);
+	ui->rows = getmaxy(stdscr);
+	ui->cols = getmaxx(stdscr);
+	ui_layout(ui);
+	ui_mode_resize(ui);
+	ui_dirty(ui, UI_DRAW_ALL, 1);
+}
+
 /* A client's terminal took nothing for UI_TERM_STALL_MS: let it go. */
 static void
 ui_term_stalled_cb(void *arg)
@@ -1182,6 +1200,7 @@ ui_term_stalled_cb(void *arg)
 static const struct ui_term_cbs ui_term_cbs = {
 	.written = ui_term_written_cb,
 	.stalled = ui_term_stalled_cb,
+	.rebuilt = ui_term_rebuilt_cb,
 };
 
 /*
@@ -1241,7 +1260,13 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->keys = keys_new();
 	ui->edit = lineedit_new(UI_HISTORY_MAX);
 	ui_resize(ui);
-	ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs, ui);
+	if ((ui->jt_handle = jobtable_subscribe(jt, &ui_jobtable_cbs,
+	    ui)) == -1) {
+		*cause = xstrdup("the deck has no room for another client");
+		ui->jt_handle = -2;	/* nothing to unsubscribe */
+		ui_free(ui);
+		return NULL;
+	}
 	if (ui->browser != NULL)
 		browser_subscribe(ui->browser, &ui_browser_cbs, ui);
 	loop_watch_fd(loop, ui_term_in_fd(ui->term), POLLIN, ui_stdin_cb, ui);

@@ -81,7 +81,8 @@ static const struct term_rect bottom = { 39, 0, 1, 120 };
 /* One test's deck, its private directory and what it learnt of its jobs. */
 struct fault {
 	struct term	*t;
-	pid_t		 deck;
+	pid_t		 deck;		/* the server */
+	pid_t		 client;	/* on the terminal: the deck's client */
 	char		 dir[64];	/* fixtures and configs */
 	char		 mnt[PATH_MAX];	/* a mount in dir, or "" */
 	char		 self_exe[PATH_MAX];
@@ -345,6 +346,7 @@ fault_start(struct fault *f, const char *const *args, const char *const *env)
 	EXPECT_IN(f, &panel, "Processes (", WAIT_MS);
 	/* The deck is the server, not the client on the terminal. */
 	f->deck = e2e_deck_pid(f->t);
+	f->client = term_pid(f->t);
 	f->asan = fault_is_asan(f->deck);
 }
 
@@ -499,7 +501,7 @@ fault_add_sid(struct fault *f, pid_t sid)
 
 	/* Not ours, the deck's own, or its client's on the terminal. */
 	if (sid <= 1 || sid == getsid(0) || sid == f->deck ||
-	    sid == getsid(f->deck) || sid == term_pid(f->t))
+	    sid == getsid(f->deck) || sid == f->client)
 		return;
 	for (i = 0; i < f->nsids; i++) {
 		if (f->sids[i] == sid)
@@ -598,7 +600,7 @@ fault_survivors(struct fault *f, int ms, char *out, size_t size)
 		for (i = kept = 0; i < n; i++) {
 			if (v[i].state == 'Z' || v[i].state == 'X' ||
 			    v[i].pid == f->deck || v[i].pid == getpid() ||
-			    v[i].pid == term_pid(f->t))
+			    v[i].pid == f->client)
 				continue;
 			from = 0;
 			for (j = 0; j < f->nsids && !from; j++)
