@@ -5,6 +5,7 @@
  */
 #include <sys/socket.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,6 +447,7 @@ server_tell_away(struct server *srv, struct server_client *c)
 		if (n++ >= SERVER_AWAY_MAX)
 			continue;
 		job_describe_end(job, how, sizeof how);
+		how[0] = (char)tolower((unsigned char)how[0]);
 		part = xprintf("%s[%d] %s", n > 1 ? ", " : "", job_id(job),
 		    how);
 		xbuf_add(&list, part, strlen(part));

@@ -364,6 +364,36 @@ START_TEST(test_two_sizes)
 END_TEST
 
 /*
+ * 3b. One client leaves (the detach key) while another is focused on a
+ * job: the other goes on drawing (its keys echoed), and so after the
+ * other resizes.  A client leaving took every curses screen's windows
+ * with its own (Debian's ncurses keeps one window list), and the clients
+ * left drew nothing.
+ */
+START_TEST(test_leave_keeps_others)
+{
+	const char	*args[] = { "-c", "/dev/null", "cat", NULL };
+	const char	*attach[] = { "attach", NULL };
+	const struct term_rect	top = { 0, 0, 2, 80 };
+	struct term	*a, *b;
+
+	a = e2e_start(args, NULL);
+	b = attach_start(a, attach, 24, 80);
+	EXPECT_IN(b, NULL, "Processes (1 running)", WAIT_MS);
+	term_key(b, TERM_KEY_CTRL_T);
+	EXPECT_IN(b, NULL, "[Focused]", WAIT_MS);
+	term_type(b, "before-leave");
+	EXPECT_IN(b, &top, "before-leave", WAIT_MS);
+	term_type(a, "\x1c");
+	attach_expect_exit(a, "[detached from default]");
+	term_type(b, "-after-leave");
+	EXPECT_IN(b, &top, "before-leave-after-leave", WAIT_MS);
+	term_close(b);
+	term_close(a);
+}
+END_TEST
+
+/*
  * 4. A read-only client (-r): !kill is refused (it may only look), so is
  * focusing a job, and the job keeps running.
  */
@@ -689,6 +719,7 @@ attach_suite(void)
 		  60 },
 		{ "pty_closed", &test_pty_closed, 60 },
 		{ "two_sizes", &test_two_sizes, 60 },
+		{ "leave_keeps_others", &test_leave_keeps_others, 60 },
 		{ "read_only", &test_read_only, 60 },
 		{ "quit_ends_all", &test_quit_ends_all, 90 },
 		{ "last_detach_quit", &test_last_detach_quit, 90 },
