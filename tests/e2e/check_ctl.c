@@ -988,6 +988,7 @@ START_TEST(test_spawn)
 	struct ctlres	 r;
 	struct jsonread	*j;
 	char		 sub[PATH_MAX];
+	int64_t		 end;
 
 	deck_start(&d, "spawn", NULL);
 	snprintf(sub, sizeof sub, "%s/sub dir", term_tmpdir(d.t));
@@ -1027,10 +1028,23 @@ START_TEST(test_spawn)
 	ck_assert_int_eq(jsonread_count(jsonread_get(j, "argv")), 5);
 	jsonread_free(j);
 
-	/* Without --cwd, the session's directory (cd at the prompt). */
+	/*
+	 * Without --cwd, the session's directory (cd at the prompt), once
+	 * the session has it (the typed line holds "/tmp" before it runs).
+	 */
 	term_type(d.t, "cd /tmp");
 	term_key(d.t, TERM_KEY_ENTER);
-	EXPECT_IN(d.t, &bottom, "/tmp", WAIT_MS);
+	end = term_now_ms() + WAIT_MS;
+	for (;;) {
+		CTL_EXPECT(&d, &r, 0, "session");
+		if (strncmp(r.out, "cwd: /tmp\n", 10) == 0)
+			break;
+		ck_assert_msg(term_now_ms() < end, "the session's cwd is not "
+		    "/tmp after %d ms: %s", WAIT_MS, r.out);
+		ctlres_free(&r);
+		term_pump(d.t, 50);
+	}
+	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "spawn", "pwd");
 	ctlres_free(&r);
 	j = wait_state(&d, "3", "completed", WAIT_MS);
