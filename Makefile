@@ -124,6 +124,7 @@ LIB_SRCS = \
 	src/ctl-events.c \
 	src/ctl-sink.c \
 	src/ctl-client.c \
+	src/ls.c \
 	src/keys.c \
 	src/input.c \
 	src/bind.c \
