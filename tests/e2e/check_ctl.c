@@ -3976,6 +3976,152 @@ START_TEST(test_ls_stopped)
 }
 END_TEST
 
+/* A socket bound at dir/name, listening when listening is set; its fd. */
+static int
+ls_fake_socket(const char *dir, const char *name, int listening)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ne(fd, -1);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/%s", dir,
+	    name) < (int)sizeof sun.sun_path);
+	ck_assert_msg(bind(fd, (struct sockaddr *)&sun, sizeof sun) == 0,
+	    "bind %s: %s", sun.sun_path, strerror(errno));
+	if (listening)
+		ck_assert_int_eq(listen(fd, 8), 0);
+	return fd;
+}
+
+/*
+ * Fork a fake deck on each listening fd: it takes one connection, reads
+ * the request to its end (it must ask `--json deck`) and writes the
+ * reply of the same index; the child exits 0 when each was served, 1
+ * if a request was not ls's, 2 after 20 s.
+ */
+static pid_t
+ls_fake_decks(const int *fds, const char *const *replies, int n)
+{
+	struct pollfd	pfd[8];
+	char		req[256];
+	size_t		len;
+	ssize_t		r;
+	pid_t		pid;
+	int		i, c, left = n, bad = 0;
+
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid != 0)
+		return pid;
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLIN;
+	}
+	while (left > 0) {
+		if (poll(pfd, (nfds_t)n, 20000) <= 0)
+			_exit(2);
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd == -1 || !(pfd[i].revents & POLLIN))
+				continue;
+			if ((c = accept(pfd[i].fd, NULL, NULL)) == -1)
+				_exit(2);
+			len = 0;
+			while (len < sizeof req - 1 && (r = read(c, req + len,
+			    sizeof req - 1 - len)) > 0)
+				len += (size_t)r;
+			req[len] = '\0';
+			if (strstr(req, "--json") == NULL ||
+			    strstr(req, "deck") == NULL)
+				bad = 1;
+			if (write(c, replies[i], strlen(replies[i])) < 0)
+				bad = 1;
+			close(c);
+			pfd[i].fd = -1;
+			left--;
+		}
+	}
+	_exit(bad);
+}
+
+/*
+ * What jobdeck ls does with what is not a deck's answer: an error (an
+ * older deck that does not know `deck`), JSON that is not an object,
+ * text that is not JSON: each named on stderr, status 1, and the deck
+ * that answered well listed all the same; a socket with no .ro beside it
+ * (nobody to ask), a file that is not a socket and a name no deck can
+ * have are passed over without a word.
+ */
+START_TEST(test_ls_bad_answers)
+{
+	static const char *const names[] = { "good", "old", "junk", "bad" };
+	static const char *const replies[] = {
+		"0\n{\"name\":\"good\",\"pid\":42,\"started\":1700000000,"
+		    "\"started_at\":\"2023-11-14T22:13:20.000Z\",\"jobs\":3,"
+		    "\"running\":2,\"clients\":1,\"config\":\"/c\\u001b.toml\"}"
+		    "\n",
+		"1\nunknown command: !deck\n",
+		"0\n[1,2]\n",
+		"0\n{nope\n",
+	};
+	struct deck	 none;
+	struct ctlres	 r;
+	char		 dir[] = "/tmp/jd-ls.XXXXXX", *sdir = none.dir;
+	char		 file[PATH_MAX + 16], name[80], cmd[PATH_MAX + 16];
+	const char	*argv[] = { bin_path(), "ls", NULL };
+	int		 fds[4], plain[5], status, i;
+	pid_t		 pid;
+	FILE		*f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&none, 0, sizeof none);
+	snprintf(none.run, sizeof none.run, "%s/run", dir);
+	ck_assert(snprintf(none.dir, sizeof none.dir, "%s/jobdeck",
+	    none.run) < (int)sizeof none.dir);
+	ck_assert_int_eq(mkdir(none.run, 0700), 0);
+	ck_assert_int_eq(mkdir(sdir, 0700), 0);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof name, "%s.sock", names[i]);
+		plain[i] = ls_fake_socket(sdir, name, 0);
+		snprintf(name, sizeof name, "%s.ro", names[i]);
+		fds[i] = ls_fake_socket(sdir, name, 1);
+	}
+	plain[4] = ls_fake_socket(sdir, "lonely.sock", 0);
+	close(ls_fake_socket(sdir, "no way.sock", 1));
+	snprintf(file, sizeof file, "%s/file.sock", sdir);
+	ck_assert_ptr_nonnull(f = fopen(file, "w"));
+	fclose(f);
+
+	pid = ls_fake_decks(fds, replies, 4);
+	bin_runv_ms(&none, &r, argv, 2 * CTL_WAIT_MS);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the fake decks: %d", status);
+	ck_assert_msg(r.status == 1, "ls: %d\n%s", r.status, r.err);
+	ck_assert_str_eq(r.out,
+	    "NAME  PID  STARTED                   JOBS  CLIENTS  CONFIG\n"
+	    "good  42   2023-11-14T22:13:20.000Z  2/3   1        /c\\e.toml\n");
+	ck_assert_msg(strstr(r.err, "jobdeck ls: old: unknown command: "
+	    "!deck\n") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "jobdeck ls: junk: bad answer: array, "
+	    "not an object\n") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "jobdeck ls: bad: bad answer: ") != NULL,
+	    "%s", r.err);
+	ck_assert_msg(strstr(r.err, "lonely") == NULL && strstr(r.err,
+	    "file") == NULL && strstr(r.err, "no way") == NULL, "%s", r.err);
+	ctlres_free(&r);
+
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	for (i = 0; i < 5; i++)
+		close(plain[i]);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *
 ctl_suite(void)
 {
@@ -4031,6 +4177,7 @@ ctl_suite(void)
 		{ "fifo_run_file", &test_fifo_run_file, 60 },
 		{ "ls", &test_ls, 90 },
 		{ "ls_stopped", &test_ls_stopped, 90 },
+		{ "ls_bad_answers", &test_ls_bad_answers, 60 },
 	};
 	Suite				*s = suite_create("ctl");
 
