@@ -4122,6 +4122,41 @@ START_TEST(test_ls_bad_answers)
 }
 END_TEST
 
+/*
+ * A deck with a terminal attached: ls gives the server's pid (not the
+ * client's on the terminal) and one client; !deck at its prompt says the
+ * same on the screen.
+ */
+START_TEST(test_ls_clients)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	pid_t		 pid;
+
+	deck_start(&d, "ls-tui", NULL);
+	pid = e2e_deck_pid(d.t);
+	ck_assert_int_gt(pid, 0);
+	ls_run(&d, &r, 1);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls --json: %d %s",
+	    r.status, r.err);
+	j = json_parse(r.out);
+	ck_assert_uint_eq(jsonread_count(j), 1);
+	ck_assert_str_eq(json_str(jsonread_index(j, 0), "name"), "ls-tui");
+	ck_assert_int_eq((pid_t)json_num(jsonread_index(j, 0), "pid"), pid);
+	ck_assert_int_eq((int)json_num(jsonread_index(j, 0), "clients"), 1);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	term_type(d.t, "!deck");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "name: ls-tui", WAIT_MS);
+	EXPECT_IN(d.t, NULL, e2e_fmt("pid: %ld", (long)pid), WAIT_MS);
+	EXPECT_IN(d.t, NULL, "clients: 1", WAIT_MS);
+	term_close(d.t);
+}
+END_TEST
+
 static Suite *
 ctl_suite(void)
 {
@@ -4178,6 +4213,7 @@ ctl_suite(void)
 		{ "ls", &test_ls, 90 },
 		{ "ls_stopped", &test_ls_stopped, 90 },
 		{ "ls_bad_answers", &test_ls_bad_answers, 60 },
+		{ "ls_clients", &test_ls_clients, 60 },
 	};
 	Suite				*s = suite_create("ctl");
 
