@@ -107,6 +107,7 @@ LIB_SRCS = \
 	src/jobevent.c \
 	src/cmd-job.c \
 	src/cmd-session.c \
+	src/cmd-deck.c \
 	src/cmd-ui.c \
 	src/cmd-screen.c \
 	src/cmd-run.c \
@@ -123,6 +124,7 @@ LIB_SRCS = \
 	src/ctl-events.c \
 	src/ctl-sink.c \
 	src/ctl-client.c \
+	src/ls.c \
 	src/keys.c \
 	src/input.c \
 	src/bind.c \
@@ -216,7 +218,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/tests/testproc.o
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o $(B)/jobevent.o \
-		     $(B)/cmd-session.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
+		     $(B)/cmd-session.o $(B)/cmd-deck.o $(B)/cmd-ui.o $(B)/cmd-screen.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \

@@ -12,7 +12,10 @@
  * file left in place) beside the socket while it probes for a running
  * deck, replaces a stale socket (only one of its own user) and binds, so
  * decks of one name start one at a time.  ctl.c is the server,
- * ctl-client.c the `jobdeck ctl` client.
+ * ctl-client.c the `jobdeck ctl` client.  ctl_socket_names() lists the
+ * names of the NAME.sock sockets in the directory, sorted (`jobdeck ls`
+ * asks each; a SIGKILLed deck's socket is among them until the next
+ * deck of its name replaces it).
  *
  * The read-only socket.  Beside NAME.sock every deck listens on NAME.ro
  * (ctl_socket_path() with CTL_PATH_READ_ONLY), made, checked, replaced
@@ -205,6 +208,7 @@ struct ctl_cbs {
 
 int		 ctl_socket_path(const char *name, int flags, char **path,
 		    char **cause);
+int		 ctl_socket_names(char ***names, size_t *count, char **cause);
 struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,
 		    const struct cmd_ctx *, const struct ctl_cbs *, void *arg);

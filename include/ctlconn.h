@@ -7,7 +7,8 @@
  * and "\036exit N", whose N it keeps).  The done callback comes once, from
  * the loop, with the status (0, 1, 2; -1 and a reason when there is no
  * answer: no deck of that name, a refused connection, nothing for
- * CTL_ANSWER_TIMEOUT_MS, a lost connection, a reply over max).
+ * CTL_ANSWER_TIMEOUT_MS, a lost connection, a reply over max).  In done,
+ * ctlconn_no_deck() tells the first two (nobody listens) from the rest.
  *
  * The request line (ctlconn_request()) and the reply parser (struct
  * ctlconn_parse) are shared with the blocking client of jobdeck ctl, so
@@ -74,6 +75,7 @@ int		 ctlconn_parse_feed(struct ctlconn_parse *, const char *buf,
 struct ctlconn	*ctlconn_new(struct loop *, const char *deck,
 		    char *const *words, int flags, size_t max,
 		    const struct ctlconn_cbs *, void *arg);
+int		 ctlconn_no_deck(const struct ctlconn *);
 void		 ctlconn_free(struct ctlconn *);
 
 #endif

@@ -4,10 +4,10 @@
  * in cmd-job.c (jobs), cmd-run.c (run, restart), cmd-stack.c (groups),
  * cmd-browser.c (browser), cmd-ctl.c (list, status, spawn, send,
  * events), cmd-wait.c (wait), cmd-session.c (cd, export, unset),
- * cmd-ui.c (focus, help, messages, quit) and cmd-screen.c (the keys'
- * actions at the prompt: next-job, zoom, copy-mode...).  A key bound to a
- * command line (bind.h) runs it here too: cmd_bind_commands tells the
- * bindings which lines are commands.
+ * cmd-deck.c (deck), cmd-ui.c (focus, help, messages, quit) and
+ * cmd-screen.c (the keys' actions at the prompt: next-job, zoom,
+ * copy-mode...).  A key bound to a command line (bind.h) runs it here
+ * too: cmd_bind_commands tells the bindings which lines are commands.
  */
 #include <errno.h>
 #include <math.h>
@@ -38,6 +38,7 @@ extern const struct cmd_entry cmd_cd_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_unset_entry;
 extern const struct cmd_entry cmd_session_entry;
+extern const struct cmd_entry cmd_deck_entry;
 extern const struct cmd_entry cmd_focus_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_paste_entry;
@@ -121,6 +122,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_export_entry,
 	&cmd_unset_entry,
 	&cmd_session_entry,
+	&cmd_deck_entry,
 	&cmd_help_entry,
 	&cmd_messages_entry,
 	&cmd_quit_entry,

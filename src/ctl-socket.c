@@ -4,14 +4,17 @@
  * private fallback), the names NAME.sock and NAME.ro, the lock held while
  * probing, a probe that tells a running deck from a crashed one's socket,
  * and bind/unbind of one socket.  The client (ctl-client.c) checks the
- * same paths through ctl_socket_path().
+ * same paths through ctl_socket_path(), and `jobdeck ls` (ls.c) lists
+ * the decks' sockets through ctl_socket_names().
  */
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -100,6 +103,29 @@ ctl_runtime_fallback(void)
 }
 
 /*
+ * Work out the sockets' directory ($XDG_RUNTIME_DIR/jobdeck, else
+ * /run/user/UID/jobdeck, else /tmp/jobdeck-UID) and check it (made with
+ * create); 0 with *dir (for the caller to free), or -1 with *cause.
+ */
+static int
+ctl_socket_dir(int create, char **dir, char **cause)
+{
+	const char	*runtime;
+
+	runtime = getenv("XDG_RUNTIME_DIR");
+	if (runtime != NULL && runtime[0] == '/')
+		*dir = xprintf("%s/jobdeck", runtime);
+	else if ((*dir = ctl_runtime_fallback()) == NULL)
+		*dir = xprintf("/tmp/jobdeck-%ld", (long)geteuid());
+	if (ctl_check_dir(*dir, create, cause) != 0) {
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Work out the socket path of deck name (NAME.sock, or NAME.ro with
  * CTL_PATH_READ_ONLY: no name's .sock or .lock can be it) and check its
  * directory (made with CTL_PATH_CREATE); 0 with *path (for the caller to
@@ -109,7 +135,6 @@ int
 ctl_socket_path(const char *name, int flags, char **path, char **cause)
 {
 	struct sockaddr_un	 sun;
-	const char		*runtime;
 	char			*dir;
 
 	*path = NULL;
@@ -118,15 +143,8 @@ ctl_socket_path(const char *name, int flags, char **path, char **cause)
 		    "'.' and '-', at most %d)", name, CTL_NAME_MAX);
 		return -1;
 	}
-	runtime = getenv("XDG_RUNTIME_DIR");
-	if (runtime != NULL && runtime[0] == '/')
-		dir = xprintf("%s/jobdeck", runtime);
-	else if ((dir = ctl_runtime_fallback()) == NULL)
-		dir = xprintf("/tmp/jobdeck-%ld", (long)geteuid());
-	if (ctl_check_dir(dir, (flags & CTL_PATH_CREATE) != 0, cause) != 0) {
-		free(dir);
+	if (ctl_socket_dir((flags & CTL_PATH_CREATE) != 0, &dir, cause) != 0)
 		return -1;
-	}
 	*path = xprintf("%s/%s.%s", dir, name,
 	    (flags & CTL_PATH_READ_ONLY) ? "ro" : "sock");
 	free(dir);
@@ -136,6 +154,65 @@ ctl_socket_path(const char *name, int flags, char **path, char **cause)
 		*path = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+/* Order two names for qsort(). */
+static int
+ctl_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * List the decks whose sockets are in the sockets' directory: every
+ * NAME.sock that is a socket and whose NAME is a deck's, sorted by name
+ * (a deck killed with SIGKILL leaves its socket: the list says nothing of
+ * who listens).  0 with *names (*count of them; free each and the array),
+ * none when the directory does not exist, or -1 with *cause.
+ */
+int
+ctl_socket_names(char ***names, size_t *count, char **cause)
+{
+	struct dirent	 *de;
+	struct stat	  sb;
+	DIR		 *dp;
+	char		 *dir, *name;
+	size_t		  len, n = 0;
+
+	*names = NULL;
+	*count = 0;
+	if (ctl_socket_dir(0, &dir, cause) != 0)
+		return -1;
+	if ((dp = opendir(dir)) == NULL) {
+		if (errno == ENOENT) {
+			free(dir);
+			return 0;
+		}
+		*cause = xprintf("%s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		len = strlen(de->d_name);
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".sock") != 0)
+			continue;
+		if (fstatat(dirfd(dp), de->d_name, &sb,
+		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISSOCK(sb.st_mode))
+			continue;
+		name = xstrndup(de->d_name, len - 5);
+		if (!ctl_valid_name(name)) {
+			free(name);
+			continue;
+		}
+		*names = xreallocarray(*names, n + 1, sizeof **names);
+		(*names)[n++] = name;
+	}
+	closedir(dp);
+	free(dir);
+	if (n > 0)
+		qsort(*names, n, sizeof **names, ctl_name_cmp);
+	*count = n;
 	return 0;
 }
 

@@ -48,6 +48,7 @@ struct ctlconn {
 	uint64_t		 timer;	/* the answer's time limit */
 	uint64_t		 retry;	/* connect again, or fail at once */
 	char			*fail;	/* why, for the 0 ms timer */
+	int			 no_deck;	/* nobody listens there */
 	const struct ctlconn_cbs *cbs;
 	void			*arg;
 };
@@ -251,10 +252,11 @@ ctlconn_fail(struct ctlconn *c, const char *fmt, ...)
 static void
 ctlconn_fail_connect(struct ctlconn *c, int e)
 {
-	if (e == ENOENT || e == ECONNREFUSED)
+	if (e == ENOENT || e == ECONNREFUSED) {
+		c->no_deck = 1;
 		ctlconn_fail(c, "no deck named '%s' is running: start jobdeck "
 		    "-S %s, or jobdeck mcp --start", c->deck, c->deck);
-	else
+	} else
 		ctlconn_fail(c, "%s: %s", c->path, strerror(e));
 }
 
@@ -451,6 +453,16 @@ ctlconn_new(struct loop *loop, const char *deck, char *const *words,
 	ctlconn_arm(c);
 	c->retry = loop_add_timer(loop, 0, ctlconn_connect_cb, c);
 	return c;
+}
+
+/*
+ * Return whether the request failed because no deck listens at the
+ * socket: there is none, or a dead deck's socket refused the connection.
+ */
+int
+ctlconn_no_deck(const struct ctlconn *c)
+{
+	return c->no_deck;
 }
 
 /* Free a request; its done never comes after this. */

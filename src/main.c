@@ -1,7 +1,7 @@
 /*
- * main.c: jobdeck's command line.  The subcommands (up, ctl, run, mcp) are
- * a table; the deck's options and jobdeck up's are one table of struct
- * cliopt (cliopt.h) from which the usage and help are made.  The deck
+ * main.c: jobdeck's command line.  The subcommands (up, ctl, ls, run,
+ * mcp) are a table; the deck's options and jobdeck up's are one table of
+ * struct cliopt (cliopt.h) from which the usage and help are made.  The deck
  * itself is deck.c: main only parses, loads the configuration and runs
  * deck_new(), deck_run() and deck_free().
  */
@@ -20,6 +20,7 @@
 #include "ctl.h"
 #include "daemon.h"
 #include "deck.h"
+#include "ls.h"
 #include "mcp.h"
 #include "run.h"
 #include "xmalloc.h"
@@ -37,6 +38,7 @@ static void	main_up_usage(FILE *, const char *);
 static const struct main_command main_commands[] = {
 	{ "up", main_up, main_up_usage },
 	{ "ctl", ctl_main, ctl_usage },
+	{ "ls", ls_main, ls_usage },
 	{ "run", run_main, run_usage },
 	{ "mcp", mcp_main, mcp_usage },
 	{ "attach", client_attach_main, client_attach_usage },
@@ -140,6 +142,7 @@ main_help(void)
 	    "back; !help lists every key in force.\n"
 	    "`jobdeck ctl COMMAND` runs a command in a running deck "
 	    "(jobdeck ctl -h).\n"
+	    "`jobdeck ls` lists the running decks (jobdeck ls -h).\n"
 	    "`jobdeck run` runs one command to its end without a screen "
 	    "(jobdeck run -h).\n"
 	    "`jobdeck up [JOB ...]` runs the configured jobs (or the named "

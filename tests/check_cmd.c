@@ -3214,6 +3214,150 @@ START_TEST(test_messages)
 }
 END_TEST
 
+/* The deck's attached terminals, for !deck: what the test says. */
+static int
+deck_clients(void *arg)
+{
+	return *(int *)arg;
+}
+
+/* !deck without a deck to describe says so, and changes nothing. */
+START_TEST(test_deck_unknown)
+{
+	run_error("!deck", "deck: not known here");
+	ck_assert_int_eq(rec.nshows, 0);
+	ck_assert_ptr_null(rec.json);
+	rec_clear();
+	rec.ctx.json = 1;
+	run_error("!deck", "deck: not known here");
+	rec.ctx.json = 0;
+	ck_assert_ptr_null(rec.json);
+}
+END_TEST
+
+/*
+ * !deck's text: the deck's name, our pid, its start in UTC, the jobs in
+ * the table and those running (a sleep and an ended true), the clients
+ * its callback counts, its configuration; the same on the read-only
+ * socket (it only looks), and !de finds it.
+ */
+START_TEST(test_deck_text)
+{
+	struct cmd_deck	 deck;
+	struct job	*sleeper;
+	char		 pid[32];
+	size_t		 k;
+	int		 clients = 3, i;
+	const char	*want[] = { "name: unit", pid,
+	    "started: 2023-11-14T22:13:20.123Z", "jobs: 2", "running: 1",
+	    "clients: 3", "config: /etc/jobdeck/unit.toml" };
+
+	memset(&deck, 0, sizeof deck);
+	deck.name = "unit";
+	deck.config = "/etc/jobdeck/unit.toml";
+	deck.started_ms = INT64_C(1700000000123);
+	deck.clients = deck_clients;
+	deck.clients_arg = &clients;
+	rec.ctx.deck = &deck;
+	snprintf(pid, sizeof pid, "pid: %ld", (long)getpid());
+
+	rec_clear();
+	run_ok("sleep 30");
+	sleeper = rec.selected;
+	ck_assert_ptr_nonnull(sleeper);
+	wait_state(sleeper, JOB_RUNNING);
+	run_job("true");
+
+	for (i = 0; i < 3; i++) {
+		rec_clear();
+		rec.ctx.read_only = i == 1;
+		run_ok(i == 2 ? "!de" : "!deck");
+		rec.ctx.read_only = 0;
+		ck_assert_int_eq(rec.nshows, 1);
+		ck_assert_str_eq(rec.title, "Deck");
+		ck_assert_int_eq(rec.header, 0);
+		ck_assert_int_eq(rec.count, (int)(sizeof want /
+		    sizeof want[0]));
+		for (k = 0; k < sizeof want / sizeof want[0]; k++)
+			ck_assert_str_eq(rec.lines[k], want[k]);
+	}
+
+	/* No configuration, no clients' count, not started: said so. */
+	deck.config = NULL;
+	deck.clients = NULL;
+	deck.started_ms = 0;
+	rec_clear();
+	run_ok("!deck");
+	ck_assert_str_eq(rec.lines[2], "started: -");
+	ck_assert_str_eq(rec.lines[5], "clients: 0");
+	ck_assert_str_eq(rec.lines[6], "config: none");
+	job_signal(sleeper, SIGKILL);
+	wait_done(sleeper);
+	rec.ctx.deck = NULL;
+}
+END_TEST
+
+/*
+ * !deck --json: one object with every member by value: name, pid,
+ * started (seconds) and started_at (ISO 8601 UTC), jobs, running,
+ * clients and config; null for what is not known.
+ */
+START_TEST(test_deck_json)
+{
+	struct cmd_deck	 deck;
+	struct jsonval	*v;
+	struct job	*job;
+	int		 clients = 0;
+
+	memset(&deck, 0, sizeof deck);
+	deck.name = "json-deck";
+	deck.config = "/tmp/a \"quoted\" path.toml";
+	deck.started_ms = INT64_C(1700000000999);
+	deck.clients = deck_clients;
+	deck.clients_arg = &clients;
+	rec.ctx.deck = &deck;
+
+	v = json_run("!deck");
+	ck_assert_int_eq(jsonval_type(v), JSONVAL_OBJECT);
+	ck_assert_uint_eq(jsonval_count(v), 8);
+	ck_assert_str_eq(jsonval_get_string(v, "name"), "json-deck");
+	ck_assert_int_eq(json_int(v, "pid"), getpid());
+	ck_assert_int_eq(json_int(v, "started"), 1700000000);
+	ck_assert_str_eq(jsonval_get_string(v, "started_at"),
+	    "2023-11-14T22:13:20.999Z");
+	ck_assert_int_eq(json_int(v, "jobs"), 0);
+	ck_assert_int_eq(json_int(v, "running"), 0);
+	ck_assert_int_eq(json_int(v, "clients"), 0);
+	ck_assert_str_eq(jsonval_get_string(v, "config"),
+	    "/tmp/a \"quoted\" path.toml");
+	jsonval_free(v);
+
+	/* A job running, two clients; nothing known of the rest. */
+	rec_clear();
+	run_ok("sleep 30");
+	job = rec.selected;
+	wait_state(job, JOB_RUNNING);
+	clients = 2;
+	deck.config = NULL;
+	deck.started_ms = 0;
+	v = json_run("!deck");
+	ck_assert_int_eq(json_int(v, "jobs"), 1);
+	ck_assert_int_eq(json_int(v, "running"), 1);
+	ck_assert_int_eq(json_int(v, "clients"), 2);
+	ck_assert_int_eq(jsonval_type(jsonval_get(v, "config")), JSONVAL_NULL);
+	ck_assert_ptr_nonnull(jsonval_get(v, "config"));
+	ck_assert_int_eq(jsonval_type(jsonval_get(v, "started")),
+	    JSONVAL_NULL);
+	ck_assert_ptr_nonnull(jsonval_get(v, "started_at"));
+	ck_assert_int_eq(jsonval_type(jsonval_get(v, "started_at")),
+	    JSONVAL_NULL);
+	jsonval_free(v);
+	job_signal(job, SIGKILL);
+	wait_done(job);
+	rec.ctx.deck = NULL;
+}
+END_TEST
+
 static Suite *
 cmd_suite(void)
 {
@@ -3313,6 +3457,15 @@ cmd_suite(void)
 	tcase_add_test(tc, test_history_newest);
 	tcase_add_test(tc, test_history_columns);
 	tcase_add_test(tc, test_messages);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("deck");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, kill_leftovers);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_deck_unknown);
+	tcase_add_test(tc, test_deck_text);
+	tcase_add_test(tc, test_deck_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

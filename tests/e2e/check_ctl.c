@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -116,6 +117,19 @@ ctl_args_text(const char *first, ...)
 	return buf;
 }
 
+/* Join a NULL-ended argument vector, each word after a blank. */
+static const char *
+argv_text(const char *const *argv)
+{
+	static char	buf[1024];
+	size_t		n = 0;
+
+	buf[0] = '\0';
+	for (; *argv != NULL && n < sizeof buf - 2; argv++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", *argv);
+	return buf;
+}
+
 /*
  * Start a deck named name with extra options (NULL-ended, may be NULL)
  * and commands, and env added to its environment; wait for its panel
@@ -186,28 +200,19 @@ ctlres_free(struct ctlres *r)
 }
 
 /*
- * Fork `jobdeck ctl -S NAME ARGS...` with the deck's XDG_RUNTIME_DIR
- * (another deck name: name != NULL), its stdout on *out_fd and stderr on
- * *err_fd (either may be NULL: /dev/null).
+ * Fork the binary with argv (NULL-ended, argv[0] the binary) with the
+ * deck's XDG_RUNTIME_DIR, its stdout on *out_fd and stderr on *err_fd
+ * (either may be NULL: /dev/null).
  */
 static pid_t
-ctl_spawn(struct deck *d, const char *name, const char *const *args,
-    int *out_fd, int *err_fd)
+bin_spawn(const struct deck *d, const char *const *argv, int *out_fd,
+    int *err_fd)
 {
-	const char	*argv[64];
-	int		 o[2], e[2], null;
-	size_t		 n = 0, i;
-	pid_t		 pid;
+	int	o[2], e[2], null;
+	pid_t	pid;
 
 	ck_assert_int_eq(pipe2(o, O_CLOEXEC), 0);
 	ck_assert_int_eq(pipe2(e, O_CLOEXEC), 0);
-	argv[n++] = bin_path();
-	argv[n++] = "ctl";
-	argv[n++] = "-S";
-	argv[n++] = name != NULL ? name : d->name;
-	for (i = 0; args[i] != NULL && n < 63; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
 	pid = fork();
 	ck_assert_int_ne(pid, -1);
 	if (pid == 0) {
@@ -232,13 +237,50 @@ ctl_spawn(struct deck *d, const char *name, const char *const *args,
 	return pid;
 }
 
+#define CTL_ARGV_MAX	64
+
 /*
- * Run jobdeck ctl with a NULL-ended argument vector on deck name; fail if
- * it does not finish within ms.
+ * Fill argv (CTL_ARGV_MAX) with `jobdeck ctl -S NAME ARGS...`: the deck's
+ * name, or another (name != NULL).
  */
 static void
-ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
-    const char *const *args, int ms)
+ctl_argv(const struct deck *d, const char *name, const char *const *args,
+    const char **argv)
+{
+	size_t	n = 0, i;
+
+	argv[n++] = bin_path();
+	argv[n++] = "ctl";
+	argv[n++] = "-S";
+	argv[n++] = name != NULL ? name : d->name;
+	for (i = 0; args[i] != NULL && n < CTL_ARGV_MAX - 1; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+}
+
+/*
+ * Fork `jobdeck ctl -S NAME ARGS...` with the deck's XDG_RUNTIME_DIR
+ * (another deck name: name != NULL), its stdout on *out_fd and stderr on
+ * *err_fd (either may be NULL: /dev/null).
+ */
+static pid_t
+ctl_spawn(struct deck *d, const char *name, const char *const *args,
+    int *out_fd, int *err_fd)
+{
+	const char	*argv[CTL_ARGV_MAX];
+
+	ctl_argv(d, name, args, argv);
+	return bin_spawn(d, argv, out_fd, err_fd);
+}
+
+/*
+ * Run the binary with argv (NULL-ended, argv[0] the binary) with the
+ * deck's XDG_RUNTIME_DIR to its end, reading the deck's terminal (if it
+ * has one) meanwhile; fail if it does not finish within ms.
+ */
+static void
+bin_runv_ms(struct deck *d, struct ctlres *r, const char *const *argv,
+    int ms)
 {
 	struct pollfd	pfd[2];
 	int64_t		end = term_now_ms() + ms;
@@ -249,10 +291,10 @@ ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
 	memset(r, 0, sizeof *r);
 	r->out = calloc(1, 1);
 	r->err = calloc(1, 1);
-	pid = ctl_spawn(d, name, args, &pfd[0].fd, &pfd[1].fd);
+	pid = bin_spawn(d, argv, &pfd[0].fd, &pfd[1].fd);
 	while (open_fds > 0) {
-		ck_assert_msg(term_now_ms() < end, "jobdeck ctl %s did not "
-		    "finish in %d ms", args[0], ms);
+		ck_assert_msg(term_now_ms() < end, "jobdeck%s did not finish "
+		    "in %d ms", argv_text(argv + 1), ms);
 		pfd[0].events = pfd[1].events = POLLIN;
 		if (poll(pfd, 2, 10) > 0) {
 			for (i = 0; i < 2; i++) {
@@ -266,11 +308,26 @@ ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
 				}
 			}
 		}
-		term_pump(d->t, 1);
+		if (d->t != NULL)
+			term_pump(d->t, 1);
 	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		continue;
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Run jobdeck ctl with a NULL-ended argument vector on deck name; fail if
+ * it does not finish within ms.
+ */
+static void
+ctl_runv_ms(struct deck *d, const char *name, struct ctlres *r,
+    const char *const *args, int ms)
+{
+	const char	*argv[CTL_ARGV_MAX];
+
+	ctl_argv(d, name, args, argv);
+	bin_runv_ms(d, r, argv, ms);
 }
 
 /* Run jobdeck ctl with a NULL-ended argument vector on deck name. */
@@ -3619,6 +3676,501 @@ START_TEST(test_fifo_run_file)
 END_TEST
 
 /* Build the suite: one test case per test, each with its own timeout. */
+/*
+ * Start `jobdeck up --stay [-c cfg] -S name` headless (on a terminal the
+ * test reads, no screen drawn), with the socket directory of share when
+ * it is not NULL, and wait until its socket answers.
+ */
+static void
+deck_up(struct deck *d, const char *name, const char *cfg,
+    const struct deck *share)
+{
+	const char	*opts[6], *env[2];
+	char		 var[PATH_MAX + 32];
+	struct ctlres	 r;
+	int64_t		 end;
+	size_t		 n = 0;
+
+	opts[n++] = "up";
+	opts[n++] = "--stay";
+	if (cfg != NULL) {
+		opts[n++] = "-c";
+		opts[n++] = cfg;
+	}
+	opts[n] = NULL;
+	env[0] = NULL;
+	if (share != NULL) {
+		snprintf(var, sizeof var, "XDG_RUNTIME_DIR=%s", share->run);
+		env[0] = var;
+		env[1] = NULL;
+	}
+	deck_open(d, name, opts, NULL, env, 1);
+	if (share != NULL)
+		deck_share_run(d, share);
+	end = term_now_ms() + 2 * WAIT_MS;
+	for (;;) {
+		ctl_run(d, &r, "ps", NULL);
+		if (r.status == 0)
+			break;
+		ck_assert_msg(term_now_ms() < end && term_pid_alive(term_pid(
+		    d->t)), "deck %s does not answer: %d %s\n%s", name,
+		    r.status, r.err, e2e_dump(d->t));
+		ctlres_free(&r);
+		term_pump(d->t, 50);
+	}
+	ctlres_free(&r);
+}
+
+/* Run `jobdeck ls` (with --json if json) with d's socket directory. */
+static void
+ls_run(struct deck *d, struct ctlres *r, int json)
+{
+	const char	*argv[4];
+
+	argv[0] = bin_path();
+	argv[1] = "ls";
+	argv[2] = json ? "--json" : NULL;
+	argv[3] = NULL;
+	bin_runv_ms(d, r, argv, 2 * CTL_WAIT_MS);
+}
+
+/*
+ * Return the line of `jobdeck ls`'s table that starts with name and a
+ * blank (static), or fail.
+ */
+static const char *
+ls_line(const char *out, const char *name)
+{
+	static char	 line[1024];
+	const char	*p = out, *nl;
+	size_t		 len = strlen(name);
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if ((size_t)(nl - p) > len && strncmp(p, name, len) == 0 &&
+		    p[len] == ' ') {
+			snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+			return line;
+		}
+		p = *nl == '\0' ? nl : nl + 1;
+	}
+	ck_abort_msg("no line for %s in:\n%s", name, out);
+	return NULL;
+}
+
+/*
+ * Check a row of `jobdeck ls`'s table: name, pid, a start in UTC, jobs
+ * (running/total), clients and configuration.
+ */
+static void
+ls_check_row(const char *out, const char *name, pid_t pid, const char *jobs,
+    const char *config, const char *started_at)
+{
+	const char	*line = ls_line(out, name);
+	char		 n[64], started[64], j[32], cfg[PATH_MAX];
+	long		 p;
+	int		 clients;
+
+	ck_assert_msg(sscanf(line, "%63s %ld %63s %31s %d %4095s", n, &p,
+	    started, j, &clients, cfg) == 6, "bad row: %s", line);
+	ck_assert_str_eq(n, name);
+	ck_assert_int_eq(p, pid);
+	ck_assert_str_eq(started, started_at);
+	ck_assert_str_eq(j, jobs);
+	ck_assert_int_eq(clients, 0);
+	ck_assert_str_eq(cfg, config);
+}
+
+/*
+ * Check one object of `jobdeck ls --json` (or `ctl --json deck`): every
+ * member, by value where the test knows it; its started_at returned.
+ */
+static const char *
+ls_check_object(const struct jsonread *o, const char *name, pid_t pid,
+    int jobs, int running, const char *config)
+{
+	const char	*at;
+	int64_t		 now = (int64_t)time(NULL);
+
+	ck_assert_int_eq(jsonread_type(o), JSONREAD_OBJECT);
+	ck_assert_uint_eq(jsonread_count(o), 8);
+	ck_assert_str_eq(json_str(o, "name"), name);
+	ck_assert_int_eq((pid_t)json_num(o, "pid"), pid);
+	ck_assert_msg(json_num(o, "started") > (double)(now - 600) &&
+	    json_num(o, "started") <= (double)now, "started %.0f, now %lld",
+	    json_num(o, "started"), (long long)now);
+	at = json_str(o, "started_at");
+	ck_assert_msg(strlen(at) == 24 && at[10] == 'T' && at[23] == 'Z',
+	    "started_at %s", at);
+	ck_assert_int_eq((int)json_num(o, "jobs"), jobs);
+	ck_assert_int_eq((int)json_num(o, "running"), running);
+	ck_assert_int_eq((int)json_num(o, "clients"), 0);
+	if (config == NULL)
+		ck_assert_msg(json_is_null(o, "config"), "config not null");
+	else
+		ck_assert_str_eq(json_str(o, "config"), config);
+	return at;
+}
+
+/*
+ * jobdeck ls lists the user's running decks: two decks started headless
+ * (up --stay), one with a configuration and a job, one without, are
+ * listed by name with their pids, jobs and configuration, as a table and
+ * as JSON, in the order of their names; ctl deck says the same.  Once one
+ * is SIGKILLed, its socket (left behind) is passed over without a word;
+ * with none left, or no socket directory at all, ls prints nothing, or
+ * [], and exits 0.
+ */
+START_TEST(test_ls)
+{
+	struct deck	 a, b, none;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	struct stat	 sb;
+	char		 dir[] = "/tmp/jd-ls.XXXXXX", cfg[PATH_MAX];
+	char		 at_a[64], at_b[64];
+	int		 status;
+
+	ck_assert_ptr_nonnull(realpath(config_write("[[job]]\n"
+	    "name = \"nap\"\ncommand = \"sleep 300\"\n", dir), cfg));
+	deck_up(&a, "ls-a", cfg, NULL);
+	deck_up(&b, "ls-b", NULL, &a);
+	jsonread_free(wait_state(&a, "nap", "running", WAIT_MS));
+
+	/* JSON: both, in the order of their names, every member. */
+	ls_run(&a, &r, 1);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls --json: %d %s",
+	    r.status, r.err);
+	j = json_parse(r.out);
+	ck_assert_int_eq(jsonread_type(j), JSONREAD_ARRAY);
+	ck_assert_uint_eq(jsonread_count(j), 2);
+	snprintf(at_a, sizeof at_a, "%s", ls_check_object(jsonread_index(j,
+	    0), "ls-a", term_pid(a.t), 1, 1, cfg));
+	snprintf(at_b, sizeof at_b, "%s", ls_check_object(jsonread_index(j,
+	    1), "ls-b", term_pid(b.t), 0, 0, NULL));
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* ctl deck, the command ls asks, says the same of one deck. */
+	CTL_EXPECT(&a, &r, 0, "--json", "deck");
+	j = json_parse(r.out);
+	ck_assert_str_eq(ls_check_object(j, "ls-a", term_pid(a.t), 1, 1, cfg),
+	    at_a);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* The table: a header, then a row a deck. */
+	ls_run(&a, &r, 0);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls: %d %s",
+	    r.status, r.err);
+	ck_assert_msg(strncmp(r.out, "NAME  PID ", 10) == 0 &&
+	    strstr(r.out, " STARTED ") != NULL && strstr(r.out, " JOBS ") !=
+	    NULL && strstr(r.out, " CLIENTS  CONFIG\n") != NULL, "header: %s",
+	    r.out);
+	ls_check_row(r.out, "ls-a", term_pid(a.t), "1/1", cfg, at_a);
+	ls_check_row(r.out, "ls-b", term_pid(b.t), "0/0", "-", at_b);
+	ck_assert_msg(strstr(r.out, "\nls-a ") != NULL && strstr(r.out,
+	    "\nls-a ") < strstr(r.out, "\nls-b "), "not in order: %s", r.out);
+	ctlres_free(&r);
+
+	/* A deck killed with SIGKILL leaves its socket: passed over. */
+	ck_assert_int_eq(kill(term_pid(b.t), SIGKILL), 0);
+	ck_assert(term_wait_exit(b.t, WAIT_MS, &status));
+	ck_assert_int_eq(lstat(b.sock, &sb), 0);
+	ck_assert(S_ISSOCK(sb.st_mode));
+	ls_run(&a, &r, 0);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls: %d %s",
+	    r.status, r.err);
+	ls_check_row(r.out, "ls-a", term_pid(a.t), "1/1", cfg, at_a);
+	ck_assert_msg(strstr(r.out, "ls-b") == NULL, "%s", r.out);
+	ctlres_free(&r);
+	ls_run(&a, &r, 1);
+	ck_assert_int_eq(r.status, 0);
+	j = json_parse(r.out);
+	ck_assert_uint_eq(jsonread_count(j), 1);
+	ls_check_object(jsonread_index(j, 0), "ls-a", term_pid(a.t), 1, 1,
+	    cfg);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* None left (the stale socket still there): nothing, or []. */
+	CTL_EXPECT(&a, &r, 0, "quit");
+	ctlres_free(&r);
+	ck_assert(term_wait_exit(a.t, 2 * WAIT_MS, &status));
+	ck_assert_int_eq(lstat(b.sock, &sb), 0);
+	ls_run(&a, &r, 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "");
+	ctlres_free(&r);
+	ls_run(&a, &r, 1);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "[]\n");
+	ck_assert_str_eq(r.err, "");
+	ctlres_free(&r);
+
+	/* No socket directory at all: the same. */
+	memset(&none, 0, sizeof none);
+	snprintf(none.run, sizeof none.run, "%s/run", dir);
+	ls_run(&none, &r, 1);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "[]\n");
+	ck_assert_str_eq(r.err, "");
+	ctlres_free(&r);
+	ls_run(&none, &r, 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "");
+	ctlres_free(&r);
+
+	term_close(b.t);
+	term_close(a.t);
+	unlink(cfg);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * A deck that does not answer (SIGSTOPped) is named on stderr after the
+ * client's time limit and ls exits 1, the others listed all the same;
+ * once it goes on, it is listed again.  ls goes with --help and refuses
+ * an operand or an unknown option with its usage (status 2).
+ */
+START_TEST(test_ls_stopped)
+{
+	static const char *const usage[][4] = {
+		{ "ls", "extra", NULL, NULL },
+		{ "ls", "--frob", NULL, NULL },
+	};
+	struct deck	 a, b;
+	struct ctlres	 r;
+	const char	*argv[5];
+	size_t		 i;
+
+	deck_up(&a, "ls-stop", NULL, NULL);
+	deck_up(&b, "ls-go", NULL, &a);
+	ck_assert_int_eq(kill(term_pid(a.t), SIGSTOP), 0);
+	ls_run(&b, &r, 0);
+	ck_assert_msg(r.status == 1, "ls: %d %s", r.status, r.err);
+	ck_assert_str_eq(r.err, "jobdeck ls: ls-stop: deck 'ls-stop' did "
+	    "not answer within 10 s\n");
+	ls_line(r.out, "ls-go");
+	ck_assert_msg(strstr(r.out, "ls-stop") == NULL, "%s", r.out);
+	ctlres_free(&r);
+	ck_assert_int_eq(kill(term_pid(a.t), SIGCONT), 0);
+	ls_run(&b, &r, 0);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls: %d %s",
+	    r.status, r.err);
+	ls_line(r.out, "ls-go");
+	ls_line(r.out, "ls-stop");
+	ctlres_free(&r);
+
+	argv[0] = bin_path();
+	argv[1] = "ls";
+	argv[2] = "--help";
+	argv[3] = NULL;
+	bin_runv_ms(&b, &r, argv, CTL_WAIT_MS);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strncmp(r.out, "usage: jobdeck ls [--json]\n", 27) == 0,
+	    "%s", r.out);
+	ctlres_free(&r);
+	for (i = 0; i < sizeof usage / sizeof usage[0]; i++) {
+		argv[1] = usage[i][0];
+		argv[2] = usage[i][1];
+		bin_runv_ms(&b, &r, argv, CTL_WAIT_MS);
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_msg(strstr(r.err, "usage: jobdeck ls [--json]\n") !=
+		    NULL, "%s", r.err);
+		ctlres_free(&r);
+	}
+	term_close(b.t);
+	term_close(a.t);
+}
+END_TEST
+
+/* A socket bound at dir/name, listening when listening is set; its fd. */
+static int
+ls_fake_socket(const char *dir, const char *name, int listening)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ne(fd, -1);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(snprintf(sun.sun_path, sizeof sun.sun_path, "%s/%s", dir,
+	    name) < (int)sizeof sun.sun_path);
+	ck_assert_msg(bind(fd, (struct sockaddr *)&sun, sizeof sun) == 0,
+	    "bind %s: %s", sun.sun_path, strerror(errno));
+	if (listening)
+		ck_assert_int_eq(listen(fd, 8), 0);
+	return fd;
+}
+
+/*
+ * Fork a fake deck on each listening fd: it takes one connection, reads
+ * the request to its end (it must ask `--json deck`) and writes the
+ * reply of the same index; the child exits 0 when each was served, 1
+ * if a request was not ls's, 2 after 20 s.
+ */
+static pid_t
+ls_fake_decks(const int *fds, const char *const *replies, int n)
+{
+	struct pollfd	pfd[8];
+	char		req[256];
+	size_t		len;
+	ssize_t		r;
+	pid_t		pid;
+	int		i, c, left = n, bad = 0;
+
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid != 0)
+		return pid;
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLIN;
+	}
+	while (left > 0) {
+		if (poll(pfd, (nfds_t)n, 20000) <= 0)
+			_exit(2);
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd == -1 || !(pfd[i].revents & POLLIN))
+				continue;
+			if ((c = accept(pfd[i].fd, NULL, NULL)) == -1)
+				_exit(2);
+			len = 0;
+			while (len < sizeof req - 1 && (r = read(c, req + len,
+			    sizeof req - 1 - len)) > 0)
+				len += (size_t)r;
+			req[len] = '\0';
+			if (strstr(req, "--json") == NULL ||
+			    strstr(req, "deck") == NULL)
+				bad = 1;
+			if (write(c, replies[i], strlen(replies[i])) < 0)
+				bad = 1;
+			close(c);
+			pfd[i].fd = -1;
+			left--;
+		}
+	}
+	_exit(bad);
+}
+
+/*
+ * What jobdeck ls does with what is not a deck's answer: an error (an
+ * older deck that does not know `deck`), JSON that is not an object,
+ * text that is not JSON: each named on stderr, status 1, and the deck
+ * that answered well listed all the same; a socket with no .ro beside it
+ * (nobody to ask), a file that is not a socket and a name no deck can
+ * have are passed over without a word.
+ */
+START_TEST(test_ls_bad_answers)
+{
+	static const char *const names[] = { "good", "old", "junk", "bad" };
+	static const char *const replies[] = {
+		"0\n{\"name\":\"good\",\"pid\":42,\"started\":1700000000,"
+		    "\"started_at\":\"2023-11-14T22:13:20.000Z\",\"jobs\":3,"
+		    "\"running\":2,\"clients\":1,\"config\":\"/c\\u001b.toml\"}"
+		    "\n",
+		"1\nunknown command: !deck\n",
+		"0\n[1,2]\n",
+		"0\n{nope\n",
+	};
+	struct deck	 none;
+	struct ctlres	 r;
+	char		 dir[] = "/tmp/jd-ls.XXXXXX", *sdir = none.dir;
+	char		 file[PATH_MAX + 16], name[80], cmd[PATH_MAX + 16];
+	const char	*argv[] = { bin_path(), "ls", NULL };
+	int		 fds[4], plain[5], status, i;
+	pid_t		 pid;
+	FILE		*f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&none, 0, sizeof none);
+	snprintf(none.run, sizeof none.run, "%s/run", dir);
+	ck_assert(snprintf(none.dir, sizeof none.dir, "%s/jobdeck",
+	    none.run) < (int)sizeof none.dir);
+	ck_assert_int_eq(mkdir(none.run, 0700), 0);
+	ck_assert_int_eq(mkdir(sdir, 0700), 0);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof name, "%s.sock", names[i]);
+		plain[i] = ls_fake_socket(sdir, name, 0);
+		snprintf(name, sizeof name, "%s.ro", names[i]);
+		fds[i] = ls_fake_socket(sdir, name, 1);
+	}
+	plain[4] = ls_fake_socket(sdir, "lonely.sock", 0);
+	close(ls_fake_socket(sdir, "no way.sock", 1));
+	snprintf(file, sizeof file, "%s/file.sock", sdir);
+	ck_assert_ptr_nonnull(f = fopen(file, "w"));
+	fclose(f);
+
+	pid = ls_fake_decks(fds, replies, 4);
+	bin_runv_ms(&none, &r, argv, 2 * CTL_WAIT_MS);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the fake decks: %d", status);
+	ck_assert_msg(r.status == 1, "ls: %d\n%s", r.status, r.err);
+	ck_assert_str_eq(r.out,
+	    "NAME  PID  STARTED                   JOBS  CLIENTS  CONFIG\n"
+	    "good  42   2023-11-14T22:13:20.000Z  2/3   1        /c\\e.toml\n");
+	ck_assert_msg(strstr(r.err, "jobdeck ls: old: unknown command: "
+	    "!deck\n") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "jobdeck ls: junk: bad answer: array, "
+	    "not an object\n") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "jobdeck ls: bad: bad answer: ") != NULL,
+	    "%s", r.err);
+	ck_assert_msg(strstr(r.err, "lonely") == NULL && strstr(r.err,
+	    "file") == NULL && strstr(r.err, "no way") == NULL, "%s", r.err);
+	ctlres_free(&r);
+
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	for (i = 0; i < 5; i++)
+		close(plain[i]);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/*
+ * A deck with a terminal attached: ls gives the server's pid (not the
+ * client's on the terminal) and one client; !deck at its prompt says the
+ * same on the screen.
+ */
+START_TEST(test_ls_clients)
+{
+	struct deck	 d;
+	struct ctlres	 r;
+	struct jsonread	*j;
+	pid_t		 pid;
+
+	deck_start(&d, "ls-tui", NULL);
+	pid = e2e_deck_pid(d.t);
+	ck_assert_int_gt(pid, 0);
+	ls_run(&d, &r, 1);
+	ck_assert_msg(r.status == 0 && r.err[0] == '\0', "ls --json: %d %s",
+	    r.status, r.err);
+	j = json_parse(r.out);
+	ck_assert_uint_eq(jsonread_count(j), 1);
+	ck_assert_str_eq(json_str(jsonread_index(j, 0), "name"), "ls-tui");
+	ck_assert_int_eq((pid_t)json_num(jsonread_index(j, 0), "pid"), pid);
+	ck_assert_int_eq((int)json_num(jsonread_index(j, 0), "clients"), 1);
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	term_type(d.t, "!deck");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "name: ls-tui", WAIT_MS);
+	EXPECT_IN(d.t, NULL, e2e_fmt("pid: %ld", (long)pid), WAIT_MS);
+	EXPECT_IN(d.t, NULL, "clients: 1", WAIT_MS);
+	term_close(d.t);
+}
+END_TEST
+
 static Suite *
 ctl_suite(void)
 {
@@ -3672,6 +4224,10 @@ ctl_suite(void)
 		{ "grep_damaged_run", &test_grep_damaged_run, 30 },
 		{ "logs_damaged_middle", &test_logs_damaged_middle, 120 },
 		{ "fifo_run_file", &test_fifo_run_file, 60 },
+		{ "ls", &test_ls, 90 },
+		{ "ls_stopped", &test_ls_stopped, 90 },
+		{ "ls_bad_answers", &test_ls_bad_answers, 60 },
+		{ "ls_clients", &test_ls_clients, 60 },
 	};
 	Suite				*s = suite_create("ctl");
 

@@ -321,6 +321,8 @@ fuzz_ro_setup(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct cmd_deck	deck = { "fuzz", NULL, 1, NULL,
+	    NULL };
 	struct cmd_ctx	  ctx;
 	const uint8_t	 *nl;
 	char		**argv = NULL, *line, *cause = NULL, *after;
@@ -356,6 +358,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.session = fuzz_ro.session;
 	ctx.client = &fuzz_ro_client;
 	ctx.sink = &fuzz_ro.sink;
+	ctx.deck = &deck;
 	ctx.json = json;
 	ctx.read_only = 1;
 	fuzz_ro.refused = 0;
