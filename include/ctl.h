@@ -208,6 +208,8 @@ struct ctl_cbs {
 
 int		 ctl_socket_path(const char *name, int flags, char **path,
 		    char **cause);
+#define CTL_CONNECT_NOWAIT	0x1	/* a full backlog: EAGAIN at once */
+int		 ctl_connect(const char *path, int flags);
 int		 ctl_socket_names(char ***names, size_t *count, char **cause);
 struct ctl	*ctl_listen(const char *name, char **cause);
 void		 ctl_start(struct ctl *, struct loop *,

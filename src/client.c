@@ -3,7 +3,6 @@
  * `jobdeck attach` and `jobdeck kill-deck` around it.
  */
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -313,9 +312,8 @@ client_request(struct client *cl, const struct client_opts *o)
 static int
 client_connect(const struct client_opts *o)
 {
-	struct sockaddr_un	 sun;
 	char			*path, *cause = NULL;
-	int			 fd, rc, saved;
+	int			 fd, saved;
 
 	if (ctl_socket_path(o->name, o->read_only ? CTL_PATH_READ_ONLY : 0,
 	    &path, &cause) != 0) {
@@ -323,21 +321,8 @@ client_connect(const struct client_opts *o)
 		free(cause);
 		return -2;
 	}
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-	    0)) == -1) {
-		fprintf(stderr, "jobdeck: socket: %s\n", strerror(errno));
-		free(path);
-		return -2;
-	}
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	do
-		rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
-	while (rc == -1 && errno == EINTR);
-	if (rc == -1) {
+	if ((fd = ctl_connect(path, CTL_CONNECT_NOWAIT)) == -1) {
 		saved = errno;
-		close(fd);
 		if (saved == EAGAIN) {
 			fprintf(stderr, "jobdeck: a deck named %s is running (%s), "
 			    "but its socket takes no connection now: try "
@@ -350,8 +335,6 @@ client_connect(const struct client_opts *o)
 		return -1;
 	}
 	free(path);
-	/* Connected: the rest is written and read waiting. */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 

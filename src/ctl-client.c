@@ -23,7 +23,6 @@
  */
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <sys/un.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -102,43 +101,6 @@ ctl_client_help(void)
 	    "timed out or\n"
 	    "still running at --timeout), 0 when all completed.\n"
 	    "See jobdeck(1).\n", CTL_ANSWER_TIMEOUT_MS / 1000);
-}
-
-/*
- * Connect to the deck's socket; -1 with errno.  A full backlog (a deck
- * that accepts nothing) makes connect() wait as long as a send may:
- * CTL_ANSWER_TIMEOUT_MS, then EAGAIN.
- */
-static int
-ctl_client_connect(const char *path)
-{
-	struct sockaddr_un	sun;
-	struct timeval		tv;
-	int			fd, rc;
-
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	tv.tv_sec = CTL_ANSWER_TIMEOUT_MS / 1000;
-	tv.tv_usec = (CTL_ANSWER_TIMEOUT_MS % 1000) * 1000;
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
-		rc = errno;
-		close(fd);
-		errno = rc;
-		return -1;
-	}
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	do
-		rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
-	while (rc == -1 && errno == EINTR);
-	if (rc == -1) {
-		rc = errno;
-		close(fd);
-		errno = rc;
-		return -1;
-	}
-	return fd;
 }
 
 /* Write all of buf to fd; 0 or -1. */
@@ -392,7 +354,7 @@ ctl_main(int argc, char **argv)
 		free(req);
 		return 2;
 	}
-	if ((fd = ctl_client_connect(path)) == -1) {
+	if ((fd = ctl_connect(path, 0)) == -1) {
 		if (errno == EAGAIN)
 			ctl_client_no_answer(name);
 		else if (errno == ENOENT || errno == ECONNREFUSED)

@@ -10,12 +10,15 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -377,4 +380,45 @@ ctl_unbind(struct ctl_sock *sock)
 	}
 	free(sock->path);
 	sock->path = NULL;
+}
+
+/*
+ * Connect to a deck's socket at path; -1 with errno.  A full backlog (a
+ * deck that accepts nothing) makes connect() wait as long as a send may,
+ * CTL_ANSWER_TIMEOUT_MS, then EAGAIN; with CTL_CONNECT_NOWAIT it is EAGAIN
+ * at once.  The socket is blocking once connected.
+ */
+int
+ctl_connect(const char *path, int flags)
+{
+	struct sockaddr_un	sun;
+	struct timeval		tv;
+	int			fd, rc;
+
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+	    ((flags & CTL_CONNECT_NOWAIT) ? SOCK_NONBLOCK : 0), 0)) == -1)
+		return -1;
+	tv.tv_sec = CTL_ANSWER_TIMEOUT_MS / 1000;
+	tv.tv_usec = (CTL_ANSWER_TIMEOUT_MS % 1000) * 1000;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	if (!(flags & CTL_CONNECT_NOWAIT) && setsockopt(fd, SOL_SOCKET,
+	    SO_SNDTIMEO, &tv, sizeof tv) != 0)
+		goto fail;
+	do
+		rc = connect(fd, (struct sockaddr *)&sun, sizeof sun);
+	while (rc == -1 && errno == EINTR);
+	if (rc == -1)
+		goto fail;
+	if ((flags & CTL_CONNECT_NOWAIT) &&
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1)
+		goto fail;
+	return fd;
+
+fail:
+	rc = errno;
+	close(fd);
+	errno = rc;
+	return -1;
 }

@@ -179,6 +179,7 @@ ui_client_messages(const struct cmd_msg **msgs, void *arg)
 }
 
 static void	ui_curses_start(struct ui *);
+static void	ui_relayout(struct ui *, int);
 
 /*
  * Read the client's terminal size (a new screen when it changed) and lay
@@ -187,7 +188,17 @@ static void	ui_curses_start(struct ui *);
 static void
 ui_resize(struct ui *ui)
 {
-	if (ui_term_reopen(ui->term))
+	ui_relayout(ui, ui_term_reopen(ui->term));
+}
+
+/*
+ * Lay everything out at the screen's size and draw all of it, its modes
+ * set first when the screen is new.
+ */
+static void
+ui_relayout(struct ui *ui, int new_screen)
+{
+	if (new_screen)
 		ui_curses_start(ui);
 	/* What curses thinks is on the terminal is stale now. */
 	clearok(curscr, TRUE);
@@ -1177,15 +1188,7 @@ ui_term_written_cb(int error, void *arg)
 static void
 ui_term_rebuilt_cb(void *arg)
 {
-	struct ui	*ui = arg;
-
-	ui_curses_start(ui);
-	clearok(curscr, TRUE);
-	ui->rows = getmaxy(stdscr);
-	ui->cols = getmaxx(stdscr);
-	ui_layout(ui);
-	ui_mode_resize(ui);
-	ui_dirty(ui, UI_DRAW_ALL, 1);
+	ui_relayout(arg, 1);
 }
 
 /* A client's terminal took nothing for UI_TERM_STALL_MS: let it go. */
