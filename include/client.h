@@ -33,6 +33,7 @@ struct client_opts {
 };
 
 int	client_attach(const struct client_opts *);
+int	client_term_known(char **cause);
 int	client_attach_main(int argc, char **argv);
 void	client_attach_usage(FILE *, const char *lead);
 int	client_kill_main(int argc, char **argv);

@@ -211,6 +211,7 @@ int			 cmd_run_words(struct cmd_ctx *, const char *line);
 int			 cmd_is_session_line(const char *line);
 int			 cmd_session_line(struct cmd_ctx *, const char *line);
 const char		*cmd_raw_tail(const struct cmd_ctx *, int argc, int i);
+void			 cmd_later_disown(const void *arg);
 struct job		*cmd_start_job(struct cmd_ctx *, const char *command,
 			    const char *cwd);
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);

@@ -23,8 +23,10 @@
  * clients.
  *
  * The jobs' terminals have one size: the pane of the client that last
- * typed to a job or resized ("latest"), or the smallest or largest of the
- * attached clients' panes.  A client that attaches after the last one
+ * typed to a job or resized ("latest"), or the smallest or largest rows
+ * and columns of the attached clients' panes; a read-only client never
+ * sizes them (a size is a change: the jobs get SIGWINCH), nor does a
+ * suspended one.  A read-only client brings no commands to start.  A client that attaches after the last one
  * left hears what happened while none was attached ("2 jobs ended while
  * detached: [2] exited 1, [3] completed").
  *

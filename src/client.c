@@ -16,6 +16,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <curses.h>
+#include <term.h>
+
 #include "cliopt.h"
 #include "client.h"
 #include "ctl.h"
@@ -199,17 +202,47 @@ client_read(struct client *cl, const char *name)
 }
 
 /*
+ * Return 0 when this terminal's TERM has a terminfo entry here, which the
+ * deck needs to draw it; else -1 with *cause.
+ */
+int
+client_term_known(char **cause)
+{
+	const char	*term = getenv("TERM");
+	int		 err;
+
+	if (term != NULL && *term != '\0' &&
+	    setupterm(term, STDOUT_FILENO, &err) == OK) {
+		del_curterm(cur_term);
+		return 0;
+	}
+	*cause = xprintf("TERM=%s: no terminal description (terminfo) for it "
+	    "here (set TERM, or install its entry: ncurses-term has most)",
+	    term != NULL ? term : "");
+	return -1;
+}
+
+/*
  * Read the deck's answer to the attach: "0" (attached) or "2" and the
- * reason; 0, or the status with the reason said.
+ * reason, within CTL_ANSWER_TIMEOUT_MS; 0, or the status with the reason
+ * said.
  */
 static int
 client_answer(struct client *cl)
 {
-	char	buf[CLIENT_LINE_MAX], *nl;
-	size_t	len = 0;
-	ssize_t	n;
+	struct pollfd	pfd;
+	char		buf[CLIENT_LINE_MAX], *nl;
+	size_t		len = 0;
+	ssize_t		n;
 
+	pfd.fd = cl->sock;
+	pfd.events = POLLIN;
 	while (len < sizeof buf - 1) {
+		if (poll(&pfd, 1, CTL_ANSWER_TIMEOUT_MS) == 0) {
+			fprintf(stderr, "jobdeck: the deck did not answer the "
+			    "attach within %d s\n", CTL_ANSWER_TIMEOUT_MS / 1000);
+			return 2;
+		}
 		n = read(cl->sock, buf + len, 1);
 		if (n == -1 && errno == EINTR)
 			continue;

@@ -645,7 +645,43 @@ struct cmd_later {
 	char		*line;
 	int		 job;		/* start line as a job when reached */
 	int		 answer;	/* the client took the answer (later) */
+	struct cmd_later *next;		/* every line still waiting */
 };
+
+/* The session lines still waiting, for cmd_later_disown(). */
+static struct cmd_later	*cmd_laters;
+
+/* Take a waiting line off the list. */
+static void
+cmd_later_unlink(struct cmd_later *l)
+{
+	struct cmd_later	**p;
+
+	for (p = &cmd_laters; *p != NULL; p = &(*p)->next) {
+		if (*p == l) {
+			*p = l->next;
+			return;
+		}
+	}
+}
+
+/*
+ * A client goes (a terminal detached) while lines it typed still wait for
+ * the session shell: they run, but tell it nothing and select nothing.
+ */
+void
+cmd_later_disown(const void *arg)
+{
+	struct cmd_later	*l;
+
+	for (l = cmd_laters; l != NULL; l = l->next) {
+		if (l->ctx.arg == arg) {
+			l->ctx.client = NULL;
+			l->ctx.arg = NULL;
+			l->answer = 0;
+		}
+	}
+}
 
 /* Whether line starts with cd, pushd or popd (its cwd is worth saying). */
 static int
@@ -668,6 +704,7 @@ cmd_later_done(int status, const char *output, const char *errors, void *arg)
 	struct cmd_ctx		*ctx = &l->ctx;
 	size_t			 n;
 
+	cmd_later_unlink(l);
 	if (output == NULL) {
 		/* Dropped as the deck ends: its client may be gone. */
 		free(l->line);
@@ -730,12 +767,15 @@ cmd_later_queue(struct cmd_ctx *ctx, const char *line, int job)
 		}
 		l->answer = 1;
 	}
+	l->next = cmd_laters;
+	cmd_laters = l;
 	if (job)
 		rc = sessionsh_then(ctx->sessionsh, cmd_later_done, l, &cause);
 	else
 		rc = sessionsh_run(ctx->sessionsh, line, cmd_later_done, l,
 		    &cause);
 	if (rc != 0) {
+		cmd_later_unlink(l);
 		/* The client has its answer now: the error. */
 		cmd_error(ctx, "%s", cause);
 		free(cause);

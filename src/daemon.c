@@ -26,6 +26,8 @@
 #include "ctl.h"
 #include "daemon.h"
 #include "deck.h"
+#include "fatal.h"
+#include "xmalloc.h"
 
 #define DAEMON_READY	"\036ready\n"
 
@@ -81,21 +83,21 @@ daemon_run(struct config *cfg, const struct deck_opts *opts, int report)
 }
 
 /*
- * Read the deck's start: its stderr printed, until "ready" (0) or its
- * failure (-1, *status its exit status).
+ * Read the deck's start until "ready" (0) or its failure (-1, *status its
+ * exit status): what it wrote on stderr meanwhile is kept in *said (NUL
+ * ended; the caller prints it, or not, and frees it).
  */
 static int
-daemon_wait_ready(int fd, int *status)
+daemon_wait_ready(int fd, int *status, char **said)
 {
-	FILE	*f;
-	char	 line[4096];
-	int	 rc = -1;
+	struct xbuf	 b = { NULL, 0, 0 };
+	FILE		*f;
+	char		 line[4096];
+	int		 rc = -1;
 
 	*status = 1;
-	if ((f = fdopen(fd, "r")) == NULL) {
-		close(fd);
-		return -1;
-	}
+	if ((f = fdopen(fd, "r")) == NULL)
+		fatal("fdopen: %s", strerror(errno));
 	while (fgets(line, sizeof line, f) != NULL) {
 		if (strcmp(line, DAEMON_READY) == 0) {
 			rc = 0;
@@ -105,28 +107,32 @@ daemon_wait_ready(int fd, int *status)
 			*status = atoi(line + 6);
 			break;
 		}
-		fputs(line, stderr);
+		xbuf_add(&b, line, strlen(line));
 	}
 	fclose(f);
 	if (rc != 0 && *status == 0)
 		*status = 1;
+	xbuf_add(&b, "", 1);
+	*said = b.s;
 	return rc;
 }
 
 /*
  * Start a deck of cfg (given to it) in the background and wait until it
- * listens on its socket; 0, or -1 with *status (what went wrong is said
- * on stderr).  Only the starting process returns.
+ * listens on its socket; 0, or -1 with *status; either way *said is what
+ * the deck wrote on stderr while it started (for the caller to print).
+ * Only the starting process returns.
  */
 int
-daemon_start(struct config *cfg, const struct deck_opts *opts, int *status)
+daemon_start(struct config *cfg, const struct deck_opts *opts, int *status,
+    char **said)
 {
 	sigset_t	all, old;
 	pid_t		pid, mid;
 	int		pfd[2], wstatus;
 
 	if (pipe2(pfd, O_CLOEXEC) == -1) {
-		fprintf(stderr, "jobdeck: pipe: %s\n", strerror(errno));
+		*said = xprintf("jobdeck: pipe: %s\n", strerror(errno));
 		*status = 1;
 		return -1;
 	}
@@ -135,7 +141,7 @@ daemon_start(struct config *cfg, const struct deck_opts *opts, int *status)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	if ((mid = fork()) == -1) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		fprintf(stderr, "jobdeck: fork: %s\n", strerror(errno));
+		*said = xprintf("jobdeck: fork: %s\n", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
 		*status = 1;
@@ -155,5 +161,5 @@ daemon_start(struct config *cfg, const struct deck_opts *opts, int *status)
 	close(pfd[1]);
 	while (waitpid(mid, &wstatus, 0) == -1 && errno == EINTR)
 		continue;
-	return daemon_wait_ready(pfd[0], status);
+	return daemon_wait_ready(pfd[0], status, said);
 }

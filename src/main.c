@@ -260,7 +260,8 @@ static int
 main_serve(struct main_args *a, struct config *cfg)
 {
 	struct client_opts	o;
-	int			rc;
+	char			*said = NULL;
+	int			rc, rc2, started;
 
 	memset(&o, 0, sizeof o);
 	o.name = a->deck.name;
@@ -281,13 +282,25 @@ main_serve(struct main_args *a, struct config *cfg)
 			return rc;
 		}
 	}
+	if (!a->detached && client_term_known(&said) != 0) {
+		fprintf(stderr, "jobdeck: %s\n", said);
+		free(said);
+		config_free(cfg);
+		return 2;
+	}
 	a->deck.serve = 1;
 	/* The deck has its copy; the starter's is its own to free. */
-	if (daemon_start(cfg, &a->deck, &rc) != 0) {
-		config_free(cfg);
-		return rc;
-	}
+	started = daemon_start(cfg, &a->deck, &rc, &said) == 0;
 	config_free(cfg);
+	/* Another jobdeck started it first: attach to that one instead. */
+	if (!started && !a->detached && (rc2 = client_attach(&o)) != -1) {
+		free(said);
+		return rc2;
+	}
+	fputs(said, stderr);
+	free(said);
+	if (!started)
+		return rc;
 	if (a->detached) {
 		printf("%s\n", a->deck.name);
 		return 0;

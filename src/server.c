@@ -42,6 +42,7 @@ struct server_client {
 	enum server_state	 state;
 	char			 in[SERVER_LINE_MAX];
 	size_t			 inlen;
+	int			 read_only;	/* came in on NAME.ro */
 	int			 code;		/* its exit status */
 	char			*why;		/* its exit line's text */
 	int64_t			 deadline;	/* flushing until then */
@@ -107,27 +108,39 @@ server_send(int sock, const char *line)
 }
 
 /*
+ * Return whether a client may size the jobs' terminals: attached, and not
+ * read-only (a size is a change to the jobs: SIGWINCH).
+ */
+static int
+server_may_size(const struct server_client *c)
+{
+	return c->state == SERVER_ATTACHED && c->ui != NULL && !c->read_only;
+}
+
+/*
  * Size the jobs' terminals by the policy: the latest client's pane, or
- * the smallest or largest of the attached ones; nothing when unchanged.
+ * the smallest or largest rows and columns of the clients' panes, each
+ * on its own; nothing when unchanged, or no client may size them.
  */
 static void
 server_apply_size(struct server *srv)
 {
 	struct server_client	*c;
-	int			 i, rows = 0, cols = 0, r, k;
+	int			 i, rows = 0, cols = 0, r, k, small;
 
+	small = srv->opts.size == SERVER_SIZE_SMALLEST;
 	for (i = 0; i < srv->n; i++) {
 		c = srv->clients[i];
-		if (c->state != SERVER_ATTACHED || c->ui == NULL)
+		if (!server_may_size(c))
 			continue;
 		ui_pane_size(c->ui, &r, &k);
 		if (srv->opts.size == SERVER_SIZE_LATEST) {
 			if (c != srv->latest)
 				continue;
-		} else if (rows != 0 && (srv->opts.size ==
-		    SERVER_SIZE_SMALLEST ? r * k >= rows * cols :
-		    r * k <= rows * cols))
-			continue;
+		} else if (rows != 0) {
+			r = small ? (r < rows ? r : rows) : (r > rows ? r : rows);
+			k = small ? (k < cols ? k : cols) : (k > cols ? k : cols);
+		}
 		rows = r;
 		cols = k;
 	}
@@ -148,7 +161,7 @@ server_pick_latest(struct server *srv)
 	srv->latest = NULL;
 	for (i = 0; i < srv->n; i++) {
 		c = srv->clients[i];
-		if (c->state == SERVER_ATTACHED && (srv->latest == NULL ||
+		if (server_may_size(c) && (srv->latest == NULL ||
 		    c->active >= srv->latest->active))
 			srv->latest = c;
 	}
@@ -161,9 +174,8 @@ server_owner_sized(struct ui *ui, int resized, void *arg)
 	struct server		*srv = arg;
 	struct server_client	*c = server_find(srv, ui);
 
-	(void)resized;
-	if (c == NULL)
-		return;		/* still being made: its attach sizes */
+	if (c == NULL || !server_may_size(c))
+		return;		/* being made (its attach sizes), or a viewer */
 	if (srv->latest != c) {
 		c->active = loop_now_ms();
 		srv->latest = c;
@@ -334,6 +346,10 @@ server_client_suspend(struct server_client *c)
 		return;
 	c->state = SERVER_SUSPENDED;
 	ui_end(c->ui);
+	if (c->srv->latest == c) {
+		server_pick_latest(c->srv);
+		server_apply_size(c->srv);
+	}
 	snprintf(line, sizeof line, "%csuspended\n", CTL_CONTROL);
 	server_send(c->sock, line);
 }
@@ -353,6 +369,10 @@ server_client_line(struct server_client *c, const char *line)
 		if (c->state == SERVER_SUSPENDED) {
 			c->state = SERVER_ATTACHED;
 			ui_resume(c->ui);
+			if (c->srv->latest == NULL) {
+				server_pick_latest(c->srv);
+				server_apply_size(c->srv);
+			}
 		}
 	} else
 		debuglog("server: client %d sent an unknown line", c->sock);
@@ -482,6 +502,12 @@ server_attach(struct server *srv, const struct ctl_attach *a)
 	int			 i, alone;
 
 	cfg = server_word(a, "config");
+	if (a->read_only && server_word(a, "start") != NULL) {
+		server_refuse(a, "starting commands: not allowed here: this "
+		    "connection may only look (attach without -r to start "
+		    "them)");
+		return;
+	}
 	if (srv->quitting) {
 		server_refuse(a, "the deck is quitting");
 		return;
@@ -514,6 +540,7 @@ server_attach(struct server *srv, const struct ctl_attach *a)
 	c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	c->sock = a->sock;
+	c->read_only = a->read_only;
 	if ((c->ui = ui_new(srv->loop, srv->jt, srv->session, &opts, &uc,
 	    &cause)) == NULL) {
 		why = xprintf("2\n%s\n", cause);
@@ -536,7 +563,8 @@ server_attach(struct server *srv, const struct ctl_attach *a)
 	if (alone)
 		server_tell_away(srv, c);
 	c->active = loop_now_ms();
-	srv->latest = c;
+	if (!c->read_only)
+		srv->latest = c;
 	server_apply_size(srv);
 	/* `jobdeck CMD...` on a running deck: the commands, in its cwd. */
 	cwd = server_word(a, "cwd");

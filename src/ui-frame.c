@@ -131,15 +131,13 @@ ui_frame_bottom(struct ui *ui)
 	}
 }
 
-/* Show or hide the terminal cursor, telling curses only of changes. */
+/* Show or hide the client's cursor, telling curses only of changes. */
 static void
-ui_frame_cursor_visible(int visible)
+ui_frame_cursor_visible(struct ui *ui, int visible)
 {
-	static int	shown = -1;
-
-	if (visible != shown) {
+	if (visible != ui->cursor_shown - 1) {
 		curs_set(visible);
-		shown = visible;
+		ui->cursor_shown = visible + 1;
 	}
 }
 
@@ -158,27 +156,27 @@ ui_frame_place_cursor(struct ui *ui)
 	if (!(ui->flags & UI_QUITTING) && !ui->too_small &&
 	    ui_mode_cursor(ui, &row, &col)) {
 		move(row, col);
-		ui_frame_cursor_visible(1);
+		ui_frame_cursor_visible(ui, 1);
 		return;
 	}
 	if (ui->mode != NULL || (ui->flags & UI_QUITTING) || ui->too_small) {
-		ui_frame_cursor_visible(0);
+		ui_frame_cursor_visible(ui, 0);
 		return;
 	}
 	if (ui->flags & UI_FOCUSED) {
 		vt = ui->selected != NULL ? job_vt(ui->selected) : NULL;
 		if (vt == NULL) {
 			move(ui->pane.y + 1, ui->pane.x + 1);
-			ui_frame_cursor_visible(1);
+			ui_frame_cursor_visible(ui, 1);
 			return;
 		}
 		if (!vt_cursor(vt, &row, &col) || ui->scroll != 0 ||
 		    row >= ui->pane.h - 2 || col >= ui->pane.w - 2) {
-			ui_frame_cursor_visible(0);
+			ui_frame_cursor_visible(ui, 0);
 			return;
 		}
 		move(ui->pane.y + 1 + row, ui->pane.x + 1 + col);
-		ui_frame_cursor_visible(1);
+		ui_frame_cursor_visible(ui, 1);
 		return;
 	}
 	text = lineedit_text(ui->edit, &len);
@@ -188,7 +186,7 @@ ui_frame_place_cursor(struct ui *ui)
 	for (i = start; i < cur; i++)
 		x += ui_text_wcwidth(text[i]);
 	move(ui->rows - 1, x < ui->cols ? x : ui->cols - 1);
-	ui_frame_cursor_visible(1);
+	ui_frame_cursor_visible(ui, 1);
 }
 
 /*

@@ -273,6 +273,8 @@ struct ui {
 		int64_t		 left;		/* left_focus when it came */
 	}			 key;		/* the key whose command runs */
 	char			 pane_key[1200];	/* the pane frame last drawn */
+	int			 cursor_shown;	/* curs_set() told: 1 + it, */
+						/*   0: not yet (new screen) */
 	const struct vt		*pane_vt;	/* the screen it drew, and */
 	uint64_t		 pane_seq;	/*   its count of changes then */
 	int			 panel_top;	/* first job index shown */

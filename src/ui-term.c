@@ -143,6 +143,8 @@ ui_term_unmode(struct ui_term *t)
 void
 ui_term_enter(struct ui_term *t)
 {
+	if (t->screen == NULL)
+		return;		/* lost in a rebuild: being let go */
 	set_term(t->screen);
 	ui_colour_use(t->colours);
 	if (t->locale != (locale_t)0)
@@ -194,6 +196,8 @@ ui_term_write(struct ui_term *t, const char *s, size_t len)
 int
 ui_term_busy(const struct ui_term *t)
 {
+	if (t->screen == NULL)
+		return 1;	/* nothing to draw on: being let go */
 	return outq_pending(t->q) > UI_TERM_BACKLOG;
 }
 
@@ -292,20 +296,33 @@ ui_term_rebuild(struct ui_term *gone, struct ui_term *self)
 	for (t = ui_terms; t != NULL; t = t->next) {
 		if (t == gone)
 			continue;
-		if (ui_term_screen(t) != 0)
-			fatal("newterm %s: no longer known", t->name);
+		if (ui_term_screen(t) != 0) {
+			/* (No fd for it, say): that client is let go. */
+			debuglog("client: newterm %s failed", t->name);
+			continue;
+		}
 		if (t->ended)
 			endwin();	/* given back: stays so until resumed */
 	}
+	/* Each owner works on its own screen, made current for it. */
 	for (t = ui_terms; t != NULL; t = t->next) {
-		if (t != gone && t != self && t->cbs->rebuilt != NULL)
+		if (t == gone || t == self)
+			continue;
+		if (t->screen == NULL)
+			t->cbs->written(EIO, t->arg);
+		else if (t->cbs->rebuilt != NULL) {
+			ui_term_enter(t);
 			t->cbs->rebuilt(t->arg);
+		}
 	}
+	if (self != NULL && self->screen != NULL)
+		ui_term_enter(self);
 }
 
 /*
  * Make a new screen if the terminal's size changed (see the top): 1 when
- * it did (the caller sets its modes again and draws all), else 0.
+ * it did (the caller sets its modes again and draws all), 0 when it did
+ * not change, -1 when no screen could be made (the client is let go).
  */
 int
 ui_term_reopen(struct ui_term *t)
@@ -316,8 +333,7 @@ ui_term_reopen(struct ui_term *t)
 	    (rows == t->rows && cols == t->cols))
 		return 0;
 	ui_term_rebuild(NULL, t);
-	ui_term_enter(t);
-	return 1;
+	return t->screen != NULL ? 1 : -1;
 }
 
 /*
@@ -426,6 +442,8 @@ ui_term_resume(struct ui_term *t)
 	t->ended = 0;
 	if (tcgetattr(fileno(t->in), &t->saved) == 0)
 		ui_term_mode(t);
+	if (t->screen == NULL)
+		return;
 	ui_term_enter(t);
 	clearok(curscr, TRUE);
 }

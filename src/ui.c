@@ -188,7 +188,13 @@ static void	ui_relayout(struct ui *, int);
 static void
 ui_resize(struct ui *ui)
 {
-	ui_relayout(ui, ui_term_reopen(ui->term));
+	int	rc;
+
+	if ((rc = ui_term_reopen(ui->term)) < 0) {
+		ui->owner->detach(ui, UI_DETACH_GONE, ui->owner_arg);
+		return;
+	}
+	ui_relayout(ui, rc);
 }
 
 /*
@@ -198,8 +204,10 @@ ui_resize(struct ui *ui)
 static void
 ui_relayout(struct ui *ui, int new_screen)
 {
-	if (new_screen)
+	if (new_screen) {
 		ui_curses_start(ui);
+		ui->cursor_shown = 0;
+	}
 	/* What curses thinks is on the terminal is stale now. */
 	clearok(curscr, TRUE);
 	ui->rows = getmaxy(stdscr);
@@ -1343,6 +1351,8 @@ ui_free(struct ui *ui)
 	if (ui->frame_timer != 0)
 		loop_cancel_timer(ui->loop, ui->frame_timer);
 	jobtable_unsubscribe(ui->jt, ui->jt_handle);
+	/* Its lines still waiting for the session shell tell it nothing. */
+	cmd_later_disown(ui);
 	if (ui->browser != NULL)
 		browser_unsubscribe(ui->browser, ui);
 	ui_term_enter(ui->term);
