@@ -235,7 +235,7 @@ deck_in_order(const char *line, const char *const *words)
 static size_t
 deck_survivors(struct term *t, int ms, char *out, size_t size)
 {
-	pid_t	 pids[64], deck = e2e_deck_pid(t);
+	pid_t	 pids[64], deck = e2e_deck_find(t, 0);
 	int64_t	 deadline = term_now_ms() + ms;
 	char	 path[64], cmd[128];
 	size_t	 n, i, kept, len = 0;

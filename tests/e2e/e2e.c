@@ -61,17 +61,17 @@ e2e_bin(void)
  * deck is a background server, not the process on t's terminal (that is
  * its client).  It is the process under t's tag running the binary under
  * test that is neither t's own nor a client (attach, ctl, kill-deck, run,
- * mcp), or for jobdeck up the process on t itself; waited for up to
- * E2E_START_MS, else the test fails (never 0: kill(0) is our own group).
+ * mcp), or for jobdeck up the process on t itself; waited for up to ms,
+ * else 0 (e2e_deck_pid() fails the test instead: kill(0) is our group).
  */
 pid_t
-e2e_deck_pid(struct term *t)
+e2e_deck_find(struct term *t, int ms)
 {
 	static const char *const clients[] = { "attach", "ctl", "kill-deck",
 	    "run", "mcp" };
 	char		 bin[PATH_MAX], exe[PATH_MAX], path[64], cmd[256];
 	pid_t		 pids[256];
-	int64_t		 end = term_now_ms() + E2E_START_MS;
+	int64_t		 end = term_now_ms() + ms;
 	size_t		 n, i, k, len;
 	ssize_t		 got;
 	int		 fd, client;
@@ -121,11 +121,23 @@ e2e_deck_pid(struct term *t)
 			if (!client)
 				return pids[i];
 		}
+		if (term_now_ms() >= end)
+			break;
 		term_pump(t, 20);
 	} while (term_now_ms() < end);
-	ck_abort_msg("no deck process under the terminal's tag after %d ms\n%s",
-	    E2E_START_MS, e2e_dump(t));
 	return 0;
+}
+
+/* The deck's pid (e2e_deck_find()), or the test fails: never 0. */
+pid_t
+e2e_deck_pid(struct term *t)
+{
+	pid_t	pid;
+
+	if ((pid = e2e_deck_find(t, E2E_START_MS)) == 0)
+		ck_abort_msg("no deck process under the terminal's tag after "
+		    "%d ms\n%s", E2E_START_MS, e2e_dump(t));
+	return pid;
 }
 
 /* Format into a static buffer (one message at a time). */

@@ -65,6 +65,7 @@ const char	*e2e_fmt(const char *, ...)
 		    __attribute__((__format__(__printf__, 1, 2)));
 const char	*e2e_dump(struct term *);
 struct term	*e2e_start(const char *const *, const char *const *);
+pid_t		 e2e_deck_find(struct term *, int ms);
 pid_t		 e2e_deck_pid(struct term *);
 void		 e2e_run(struct term *, const char *);
 int		 e2e_page_to(struct term *, const char *, int, int);
