@@ -11,9 +11,9 @@
  * commands given, runs the loop until the deck quits, and returns the exit
  * status.  Quitting (!quit, `ctl quit`, SIGTERM, on_last_detach) stops
  * every job, the attached clients showing it, and leaves the loop once
- * none is left.  deck_free() stops every job, then the browser (its
- * profile removed), gives every attached terminal back (its client told
- * the deck quit), kills everything of the deck's
+ * none is left.  deck_free() stops every job, gives every attached
+ * terminal back (its client told the deck quit), stops the browser (its
+ * profile removed), kills everything of the deck's
  * cgroups and marker and anything still parented to jobdeck, and frees
  * the rest: the one teardown, for a deck that ran and one that failed to
  * start alike.

@@ -662,8 +662,10 @@ deck_free(struct deck *d)
 	if (d == NULL)
 		return;
 	ctl_free(d->ctl);
-	/* The jobs have stopped: now the browser, while its faces listen. */
-	browser_free(d->browser);
+	/*
+	 * The jobs have stopped: the attached clients are told the deck
+	 * quit and let go (they see the browser, so before it goes).
+	 */
 	if (d->server != NULL) {
 		char	*why = xprintf("[deck %s quit]", d->opts.name);
 
@@ -673,6 +675,8 @@ deck_free(struct deck *d)
 		    why);
 		free(why);
 	}
+	/* Now the browser, while jobdeck up's lines listen. */
+	browser_free(d->browser);
 	if (d->quit_timer != 0)
 		loop_cancel_timer(d->loop, d->quit_timer);
 	up_free(d->up);

@@ -38,7 +38,9 @@
 #define PROC_SLACK	1	/* and its processes */
 #define RSS_SLACK_KB	(8 * 1024)	/* and its resident memory */
 #define ECHO_MS		3000	/* a typed key's echo, under a stalled peer */
-#define STALL_MS	20000	/* a stalled client detached (5 s in the deck) */
+#define STALL_MS	45000	/* a stalled client detached: 5 s once the */
+				/*   terminal and 256 KiB are full, and 2 */
+				/*   to give it back (slow under ASan) */
 
 static const struct term_rect	pane_title = { 0, 40, 1, 80 };
 
