@@ -7,6 +7,9 @@
  * output jdbench reads and discards as a terminal would, answering the
  * primary DA and DSR queries minimally.  The medians over the runs are
  * printed as one table per workload, every raw number goes to a TSV file.
+ * A second jobdeck build (peer jobdeck2; any peer may be given a label,
+ * jobdeck2:before=PATH) runs beside the first, each workload's runs of
+ * the two interleaved, for a before and after in one sitting.
  *
  * Timing never depends on reading the screen.  Jobs signal through fifos
  * in the run's private directory: a job blocked opening "go" means the
@@ -16,8 +19,30 @@
  * key i is the letter U+0410+i, two bytes of UTF-8 that no manager draws
  * by itself, so a key counts as echoed where its letter first appears.
  *
+ * The attach workload times a first frame without guessing at a delay.
+ * The manager starts detached (jobdeck -d, tmux new-session -d, screen
+ * -dm) with 200 jobs that each print a line and then write to "ready";
+ * the last job, the one an attaching client shows (jobdeck selects the
+ * last job started, tmux shows the session's first window, screen the
+ * last window made), prints JDBMARK through tr, so the command's own text,
+ * which jobdeck's panel and title show, never holds it, then "ok", so the
+ * panel's "Last output" line does not hold it either.  Once every job is
+ * ready and the manager has used no CPU for 300 ms (it has read what they
+ * wrote), jdbench starts the attach client on the outer pty.  The frame is
+ * complete when both of two markers have been drawn: JDBMARK (the shown
+ * job's screen) and what the manager draws around it, jobdeck's panel
+ * title with the count "Processes (200 running)", tmux's status line
+ * "[jdbstat]" (the session's name) and screen's hardstatus line
+ * "jdbstat"; the time is the later of the two, from starting the client
+ * (its fork and exec included).  Neither marker has two spaces in a row
+ * or a character repeated more than twice, so no terminal optimisation
+ * (a cursor move over blanks, ECH, REP) shortens it in the stream; a
+ * marker split between two reads is found too.  dvtm and mprocs cannot
+ * detach, and print n/a.
+ *
  * Manager CPU time and memory are the sum over the processes whose comm
- * starts with the peer's name and whose environment carries the run's tag:
+ * starts with the peer program's name (its file's, as the kernel keeps
+ * it: 15 bytes) and whose environment carries the run's tag:
  * the tmux and screen servers are included, the jobs are not.  The raw
  * drain's CPU time is jdbench's own.
  *
@@ -194,7 +219,7 @@ static const char *const table_titles[TABLE_COUNT] = {
 	"5. many jobs: 200 sleep jobs, time until all run and RSS; "
 	    "200 jobs with a coloured screenful each, RSS",
 	"6. kill-all: 200 sleep jobs, from the command until none is left",
-	"7. attach: 200 jobs of a line each in a detached manager; from "
+	"10. attach: 200 jobs of a line each in a detached manager; from "
 	    "starting the attach client until its first frame is complete",
 };
 
@@ -1830,10 +1855,11 @@ wl_screenful(struct run *r, double *rss)
 }
 
 /*
- * Workload 7: 200 jobs in a detached manager, each having printed a line
- * (the last, the one a client shows, the marker); once the manager is
- * idle, the time from starting its attach client until both markers of
- * the first whole frame are drawn, and the bytes drawn by then.
+ * Workload 10 (attach): 200 jobs in a detached manager, each having
+ * printed a line (the last, the one a client shows, the marker); once the
+ * manager is idle, the time from starting its attach client until both
+ * markers of the first whole frame are drawn, and the bytes drawn by
+ * then.
  */
 static int
 wl_attach(struct run *r, double *ms, double *kb)
@@ -2294,8 +2320,12 @@ main(int argc, char **argv)
 		    access(real, X_OK) == -1)
 			b->peers[p].missing = xasprintf("%s: %s", eq + 1,
 			    strerror(errno));
-		else
+		else {
+			/* The kernel's comm: the program's name, 15 bytes. */
 			b->peers[p].path = strdup(real);
+			b->peers[p].comm = xasprintf("%.15s",
+			    strrchr(real, '/') + 1);
+		}
 	}
 
 	memset(&sa, 0, sizeof sa);
