@@ -127,9 +127,9 @@ static const char *const peer_names[PEER_COUNT] = {
  * prefix of its processes, where it is.
  */
 struct peer {
-	const char	*name;
+	char		*name;
 	int		 kind;
-	const char	*comm;
+	char		*comm;
 	char		*path;		/* NULL when missing */
 	char		*missing;	/* why it is missing, or NULL */
 };
@@ -366,6 +366,7 @@ static void	 print_ratio_row(struct bench *, const char *, const int *,
 		     int, double (*)[PEER_COUNT], int (*)[PEER_COUNT], int, int);
 static void	 print_table(struct bench *, int);
 static void	 write_screenful(struct bench *);
+static void	 bench_free(struct bench *);
 
 /* Print how to run jdbench and exit. */
 static void
@@ -2202,6 +2203,23 @@ write_screenful(struct bench *b)
 		die("%s: %s", path, strerror(errno));
 }
 
+/* Free the benchmark's state: the peers' strings, the failures' reasons. */
+static void
+bench_free(struct bench *b)
+{
+	int	m, p;
+
+	for (p = 0; p < PEER_COUNT; p++) {
+		free(b->peers[p].name);
+		free(b->peers[p].comm);
+		free(b->peers[p].path);
+		free(b->peers[p].missing);
+		for (m = 0; m < M_COUNT; m++)
+			free(b->why[m][p]);
+	}
+	free(b);
+}
+
 /* Parse options and peers, run every workload, print the tables. */
 int
 main(int argc, char **argv)
@@ -2277,12 +2295,12 @@ main(int argc, char **argv)
 		};
 
 		for (p = 0; p < PEER_COUNT; p++) {
-			b->peers[p].name = peer_names[p];
-			b->peers[p].comm = comms[p];
+			b->peers[p].name = xasprintf("%s", peer_names[p]);
+			b->peers[p].comm = xasprintf("%s", comms[p]);
 			b->peers[p].kind = p == PEER_JOBDECK2 ? PEER_JOBDECK :
 			    p;
 		}
-		b->peers[PEER_RAW].missing = (char *)"not asked for";
+		b->peers[PEER_RAW].missing = xasprintf("not asked for");
 	}
 	if (argc == 0)
 		usage();
@@ -2304,18 +2322,22 @@ main(int argc, char **argv)
 			if (colon + 1 == argv[i] + len || len - (size_t)(colon -
 			    argv[i]) > 13)
 				usage();
+			free(b->peers[p].name);
 			b->peers[p].name = xasprintf("%.*s",
 			    (int)(len - (size_t)(colon - argv[i]) - 1),
 			    colon + 1);
 		}
 		if (p == PEER_RAW) {
+			free(b->peers[p].missing);
 			b->peers[p].missing = NULL;
 			continue;
 		}
 		if (eq == NULL)
 			usage();
+		if (b->peers[p].path != NULL || b->peers[p].missing != NULL)
+			die("%s given twice", peer_names[p]);
 		if (eq[1] == '!')
-			b->peers[p].missing = eq + 2;
+			b->peers[p].missing = xasprintf("%s", eq + 2);
 		else if (realpath(eq + 1, real) == NULL ||
 		    access(real, X_OK) == -1)
 			b->peers[p].missing = xasprintf("%s: %s", eq + 1,
@@ -2323,6 +2345,7 @@ main(int argc, char **argv)
 		else {
 			/* The kernel's comm: the program's name, 15 bytes. */
 			b->peers[p].path = strdup(real);
+			free(b->peers[p].comm);
 			b->peers[p].comm = xasprintf("%.15s",
 			    strrchr(real, '/') + 1);
 		}
@@ -2402,5 +2425,6 @@ main(int argc, char **argv)
 	close(b->guard_fd);
 	if (b->guard > 0)
 		waitpid(b->guard, NULL, 0);
+	bench_free(b);
 	return jdb_stopping ? 130 : 0;
 }
