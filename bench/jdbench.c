@@ -7,6 +7,9 @@
  * output jdbench reads and discards as a terminal would, answering the
  * primary DA and DSR queries minimally.  The medians over the runs are
  * printed as one table per workload, every raw number goes to a TSV file.
+ * A second jobdeck build (peer jobdeck2; any peer may be given a label,
+ * jobdeck2:before=PATH) runs beside the first, each workload's runs of
+ * the two interleaved, for a before and after in one sitting.
  *
  * Timing never depends on reading the screen.  Jobs signal through fifos
  * in the run's private directory: a job blocked opening "go" means the
@@ -16,8 +19,32 @@
  * key i is the letter U+0410+i, two bytes of UTF-8 that no manager draws
  * by itself, so a key counts as echoed where its letter first appears.
  *
+ * The attach workload times a first frame without guessing at a delay.
+ * The manager starts detached (jobdeck -d, tmux new-session -d, screen
+ * -dm) with 200 jobs that each print a line and then write to "ready";
+ * the last job, the one an attaching client shows (jobdeck selects the
+ * last job started, tmux shows the session's first window, screen the
+ * last window made), prints JDBMARK through tr, so the command's own text,
+ * which jobdeck's panel and title show, never holds it, then "ok", so the
+ * panel's "Last output" line does not hold it either.  Once every job is
+ * ready and the manager has used no CPU for 300 ms (it has read what they
+ * wrote), jdbench starts the attach client on the outer pty.  The frame is
+ * complete when every marker has been drawn: JDBMARK (the shown job's
+ * screen) and what the manager draws around it, last in its frame:
+ * jobdeck's panel title with the count, "Processes (200 running)", and
+ * the selected job's entry, the panel's last, "Last output: ok" (only the
+ * bottom borders and the prompt come after it); tmux's status line, the
+ * last row, "[jdbstat]" (the session's name); screen's hardstatus line
+ * "jdbstat".  The time is the latest of them, from starting the client
+ * (its fork and exec included).  No marker has two spaces in a row
+ * or a character repeated more than twice, so no terminal optimisation
+ * (a cursor move over blanks, ECH, REP) shortens it in the stream; a
+ * marker split between two reads is found too.  dvtm and mprocs cannot
+ * detach, and print n/a.
+ *
  * Manager CPU time and memory are the sum over the processes whose comm
- * starts with the peer's name and whose environment carries the run's tag:
+ * starts with the peer program's name (its file's, as the kernel keeps
+ * it: 15 bytes) and whose environment carries the run's tag:
  * the tmux and screen servers are included, the jobs are not.  The raw
  * drain's CPU time is jdbench's own.
  *
@@ -83,6 +110,7 @@ int	forkpty(int *, char *, const struct termios *, const struct winsize *);
 enum {
 	PEER_RAW,
 	PEER_JOBDECK,
+	PEER_JOBDECK2,			/* a second jobdeck build, driven alike */
 	PEER_TMUX,
 	PEER_SCREEN,
 	PEER_DVTM,
@@ -90,10 +118,20 @@ enum {
 	PEER_COUNT
 };
 
-/* A peer: its name, the comm prefix of its processes, where it is. */
+/* The peers' names on the command line, in the order above. */
+static const char *const peer_names[PEER_COUNT] = {
+	"raw", "jobdeck", "jobdeck2", "tmux", "screen", "dvtm", "mprocs"
+};
+
+/*
+ * A peer: its name (a label given on the command line, or the default),
+ * how it is driven (kind: PEER_JOBDECK for both jobdeck builds), the comm
+ * prefix of its processes, where it is.
+ */
 struct peer {
-	const char	*name;
-	const char	*comm;
+	char		*name;
+	int		 kind;
+	char		*comm;
 	char		*path;		/* NULL when missing */
 	char		*missing;	/* why it is missing, or NULL */
 };
@@ -107,11 +145,13 @@ enum {
 	WL_MANY,			/* 200 sleeping jobs, then kill-all */
 	WL_SCREENFUL,
 	WL_IDLE_MANY,			/* 200 quiet jobs, idle */
+	WL_ATTACH,			/* attach to 200 detached jobs */
 	WL_COUNT
 };
 
 static const char *const wl_names[WL_COUNT] = {
-	"flood", "echo", "eflood", "idle", "many", "screenful", "idle200"
+	"flood", "echo", "eflood", "idle", "many", "screenful", "idle200",
+	"attach"
 };
 
 /* What is measured; each metric belongs to one table. */
@@ -131,6 +171,8 @@ enum {
 	M_MANY_RSS,
 	M_SCREEN_RSS,
 	M_KILL,
+	M_ATTACH_MS,
+	M_ATTACH_KB,
 	M_COUNT
 };
 
@@ -143,6 +185,7 @@ struct metric {
 	int		 prec;
 #define MF_RATIO	0x1		/* print jobdeck's ratios */
 #define MF_RAW		0x2		/* the raw drain has it */
+#define MF_ATTACH	0x4		/* only peers that detach have it */
 	int		 flags;
 };
 
@@ -162,9 +205,12 @@ static const struct metric metrics[M_COUNT] = {
 	{ 4, "many", "rss_mb", "rss MB", 1, MF_RATIO },
 	{ 4, "screenful", "rss_mb", "screenful MB", 1, MF_RATIO },
 	{ 5, "kill", "kill_s", "kill s", 3, MF_RATIO | MF_RAW },
+	{ 6, "attach", "first_ms", "first frame ms", 2,
+	    MF_RATIO | MF_ATTACH },
+	{ 6, "attach", "drawn_kb", "KB drawn", 1, MF_ATTACH },
 };
 
-#define TABLE_COUNT	6
+#define TABLE_COUNT	7
 static const char *const table_titles[TABLE_COUNT] = {
 	"1. flood: one job runs " JDB_SEQ " (17 MB); wall time from "
 	    "release to its end, manager CPU",
@@ -175,7 +221,15 @@ static const char *const table_titles[TABLE_COUNT] = {
 	"5. many jobs: 200 sleep jobs, time until all run and RSS; "
 	    "200 jobs with a coloured screenful each, RSS",
 	"6. kill-all: 200 sleep jobs, from the command until none is left",
+	"10. attach: 200 jobs of a line each in a detached manager; from "
+	    "starting the attach client until its first frame is complete",
 };
+
+/* The marker the attach workload's shown job prints (made by tr). */
+#define JDB_MARK	"JDBMARK"
+#define JDB_STATUS	"jdbstat"	/* tmux's session, screen's status */
+#define JDB_MARK_MAX	32		/* longest marker, NUL included */
+#define JDB_MARKS	3		/* markers of one frame, at most */
 
 /* A key of the echo workloads: when it was written and first seen. */
 struct key {
@@ -189,6 +243,7 @@ struct bench;
 struct run {
 	struct bench	*b;
 	int		 peer;
+	int		 kind;		/* how the peer is driven */
 	char		 dir[256];
 	char		 tag[64];
 	char		 sock[32];	/* tmux socket, screen session */
@@ -211,6 +266,12 @@ struct run {
 	struct key	 keys[JDB_KEYS_MAX];
 	int		 nkeys;		/* keys being watched for */
 	unsigned char	 echo_prev;
+	const char	*mark[JDB_MARKS];	/* attach: a whole frame's */
+	int64_t		 mark_seen[JDB_MARKS];
+	uint64_t	 mark_bytes[JDB_MARKS];	/* out_bytes once seen */
+	char		 mark_carry[JDB_MARK_MAX];	/* the last bytes */
+	char		 mark_panel[JDB_MARK_MAX];	/* jobdeck's title */
+	size_t		 mark_carry_len;
 	char		 tail[JDB_TAIL];
 	size_t		 tail_len;
 	char		 why[512];
@@ -270,13 +331,16 @@ static int	 run_fail(struct run *, const char *, ...)
 static int	 run_init(struct bench *, struct run *, int);
 static void	 run_stop(struct run *);
 static int	 run_spawn(struct run *, char *const *, int *, pid_t *);
-static pid_t	 run_exec(struct run *, char *const *);
+static pid_t	 run_exec(struct run *, char *const *, const char *);
+static int	 run_exec_wait(struct run *, char *const *, int);
 static int	 run_write_conf(struct run *, const char *, char **, int);
 static int	 run_start(struct run *, char **, int);
 static void	 run_tail(struct run *, const char *, size_t);
 static void	 run_scan_queries(struct run *, const char *, size_t);
 static void	 run_scan_echo(struct run *, const unsigned char *, size_t,
 		     int64_t);
+static void	 run_scan_marks(struct run *, const char *, size_t, int64_t);
+static int	 run_mark_missing(struct run *);
 static void	 run_read(struct run *, int);
 static int	 pump(struct run **, int, int, int, short);
 static int	 pump_quiet(struct run **, int, int, int);
@@ -286,19 +350,27 @@ static int	 run_send(struct run *, const char *, size_t);
 static void	 run_sample(struct run *, struct sample *);
 static void	 run_focus(struct run *);
 static int	 run_kill_all(struct run *);
+static int	 peer_attaches(int);
+static int	 run_start_detached(struct run *, char **, int);
+static int	 run_settle(struct run *, int);
+static int	 run_attach(struct run *);
 static int	 wl_flood(struct run *, double *, double *, double *);
 static int	 wl_echo(struct run *, int, double *, double *, double *);
 static void	 wl_idle(struct bench *, int, int);
 static int	 wl_many(struct run *, double *, double *, double *);
 static int	 wl_screenful(struct run *, double *);
+static int	 wl_attach(struct run *, double *, double *);
 static void	 record(struct bench *, int, int, int, double, const char *);
 static void	 do_one(struct bench *, int, int, int);
 static int	 cmp_double(const void *, const void *);
 static double	 median(double *, int);
 static int	 peer_median(struct bench *, int, int, double *, int *);
 static void	 print_cell(char *, size_t, int, double);
+static void	 print_ratio_row(struct bench *, const char *, const int *,
+		     int, double (*)[PEER_COUNT], int (*)[PEER_COUNT], int, int);
 static void	 print_table(struct bench *, int);
 static void	 write_screenful(struct bench *);
+static void	 bench_free(struct bench *);
 
 /* Print how to run jdbench and exit. */
 static void
@@ -307,9 +379,13 @@ usage(void)
 	fprintf(stderr,
 	    "usage: jdbench [-m full|quick] [-n runs] [-w wl,...] [-o tsv] "
 	    "[-H header]\n"
-	    "               peer[=path | =!reason] ...\n"
-	    "peers: raw jobdeck tmux screen dvtm mprocs; "
-	    "workloads: flood echo eflood idle many screenful idle200\n");
+	    "               peer[:label][=path | =!reason] ...\n"
+	    "peers: raw jobdeck jobdeck2 tmux screen dvtm mprocs "
+	    "(jobdeck2: a second\n"
+	    "build, driven as jobdeck; a label of up to 12 characters "
+	    "names a peer)\n"
+	    "workloads: flood echo eflood idle many screenful idle200 "
+	    "attach\n");
 	exit(2);
 }
 
@@ -570,6 +646,7 @@ run_init(struct bench *b, struct run *r, int peer)
 	memset(r, 0, sizeof *r);
 	r->b = b;
 	r->peer = peer;
+	r->kind = b->peers[peer].kind;
 	r->pid = -1;
 	r->ready_fd = r->done_fd = r->hold_fd = -1;
 	for (i = 0; i < JDB_FDS; i++) {
@@ -690,15 +767,21 @@ run_spawn(struct run *r, char *const *argv, int *fdp, pid_t *pidp)
 	return 0;
 }
 
-/* Run a helper command (tmux kill-server) with the run's environment. */
+/*
+ * Run a helper command (tmux kill-server, a detached start) with the
+ * run's environment in its directory, its output to the file out (in the
+ * run's directory) or /dev/null.
+ */
 static pid_t
-run_exec(struct run *r, char *const *argv)
+run_exec(struct run *r, char *const *argv, const char *out)
 {
 	pid_t	pid;
 	int	fd;
 
 	if ((pid = fork()) == 0) {
 		child_reset();
+		if (chdir(r->dir) == -1)
+			_exit(127);
 		if ((fd = open("/dev/null", O_RDWR)) != -1) {
 			dup2(fd, 0);
 			dup2(fd, 1);
@@ -706,10 +789,53 @@ run_exec(struct run *r, char *const *argv)
 			if (fd > 2)
 				close(fd);
 		}
+		if (out != NULL && (fd = open(out, O_WRONLY | O_CREAT |
+		    O_TRUNC, 0600)) != -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
 		execve(argv[0], argv, r->env);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	return pid;
+}
+
+/*
+ * Run a helper command to its end (at most ms), its output kept in the
+ * run's file "exec.out"; 0 when it exits 0, else -1 with its first line.
+ */
+static int
+run_exec_wait(struct run *r, char *const *argv, int ms)
+{
+	int64_t	end = now_ns() + ms * MS;
+	char	out[PATH_MAX], text[256], *nl;
+	pid_t	pid;
+	int	st;
+
+	snprintf(out, sizeof out, "%.255s/exec.out", r->dir);
+	if ((pid = run_exec(r, argv, out)) == -1)
+		return run_fail(r, "fork: %s", strerror(errno));
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (now_ns() >= end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return run_fail(r, "%s did not return in %d ms",
+			    argv[0], ms);
+		}
+		if (pump(&r, 1, 5, -1, 0) == -1)
+			return run_fail(r, "interrupted");
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (read_file(out, text, sizeof text) <= 0)
+		text[0] = '\0';
+	if ((nl = strchr(text, '\n')) != NULL)
+		*nl = '\0';
+	return run_fail(r, "%s exited %d: %s", argv[0],
+	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), text);
 }
 
 /*
@@ -729,7 +855,7 @@ run_write_conf(struct run *r, const char *name, char **jobs, int njobs)
 	snprintf(path, sizeof path, "%.255s/%s", r->dir, name);
 	if ((f = fopen(path, "w")) == NULL)
 		return run_fail(r, "%s: %s", path, strerror(errno));
-	switch (r->peer) {
+	switch (r->kind) {
 	case PEER_TMUX:
 		for (i = 0; i < njobs - 1; i++)
 			fprintf(f, "new-window -d '%s'\n", jobs[i]);
@@ -787,7 +913,7 @@ run_start(struct run *r, char **jobs, int njobs)
 	if (argv == NULL)
 		die("out of memory");
 	argv[n++] = p->path;
-	switch (r->peer) {
+	switch (r->kind) {
 	case PEER_JOBDECK:
 		argv[n++] = (char *)"-c";
 		argv[n++] = (char *)"/dev/null";
@@ -932,6 +1058,63 @@ run_scan_echo(struct run *r, const unsigned char *p, size_t n, int64_t now)
 	r->echo_prev = prev;
 }
 
+/*
+ * Note when each of the attach workload's markers first shows in the outer
+ * stream (with the bytes drawn by then), a marker split between two reads
+ * too.
+ */
+static void
+run_scan_marks(struct run *r, const char *p, size_t n, int64_t now)
+{
+	char	join[2 * JDB_MARK_MAX];
+	size_t	len, k, keep;
+	int	i, found;
+
+	for (i = 0; i < JDB_MARKS; i++) {
+		if (r->mark[i] == NULL || r->mark_seen[i] != 0)
+			continue;
+		len = strlen(r->mark[i]);
+		found = memmem(p, n, r->mark[i], len) != NULL;
+		if (!found && r->mark_carry_len > 0) {
+			k = n < len - 1 ? n : len - 1;
+			memcpy(join, r->mark_carry, r->mark_carry_len);
+			memcpy(join + r->mark_carry_len, p, k);
+			found = memmem(join, r->mark_carry_len + k,
+			    r->mark[i], len) != NULL;
+		}
+		if (found) {
+			r->mark_seen[i] = now;
+			r->mark_bytes[i] = r->out_bytes;
+		}
+	}
+	/* Keep the stream's last JDB_MARK_MAX - 1 bytes. */
+	if (n >= JDB_MARK_MAX - 1) {
+		memcpy(r->mark_carry, p + n - (JDB_MARK_MAX - 1),
+		    JDB_MARK_MAX - 1);
+		r->mark_carry_len = JDB_MARK_MAX - 1;
+		return;
+	}
+	keep = JDB_MARK_MAX - 1 - n;
+	if (keep > r->mark_carry_len)
+		keep = r->mark_carry_len;
+	memmove(r->mark_carry, r->mark_carry + r->mark_carry_len - keep, keep);
+	memcpy(r->mark_carry + keep, p, n);
+	r->mark_carry_len = keep + n;
+}
+
+/* The first of the attach workload's markers not yet drawn, or -1. */
+static int
+run_mark_missing(struct run *r)
+{
+	int	i;
+
+	for (i = 0; i < JDB_MARKS && r->mark[i] != NULL; i++) {
+		if (r->mark_seen[i] == 0)
+			return i;
+	}
+	return -1;
+}
+
 /* Read what one master has and discard it, scanning the outer stream. */
 static void
 run_read(struct run *r, int i)
@@ -957,9 +1140,11 @@ run_read(struct run *r, int i)
 	r->out_bytes += (uint64_t)n;
 	if (r->nkeys > 0)
 		run_scan_echo(r, (unsigned char *)b->buf, (size_t)n, now);
+	if (r->mark[0] != NULL)
+		run_scan_marks(r, b->buf, (size_t)n, now);
 	if (r->peer != PEER_RAW) {
 		run_scan_queries(r, b->buf, (size_t)n);
-		if (r->peer == PEER_SCREEN && memmem(b->buf, (size_t)n,
+		if (r->kind == PEER_SCREEN && memmem(b->buf, (size_t)n,
 		    "No more windows", 15) != NULL)
 			r->no_more = 1;
 		run_tail(r, b->buf, (size_t)n);
@@ -1182,9 +1367,9 @@ run_sample(struct run *r, struct sample *s)
 static void
 run_focus(struct run *r)
 {
-	if (r->peer == PEER_JOBDECK)
+	if (r->kind == PEER_JOBDECK)
 		run_send(r, "\024", 1);		/* Ctrl+T */
-	else if (r->peer == PEER_MPROCS)
+	else if (r->kind == PEER_MPROCS)
 		run_send(r, "\001", 1);		/* C-a: toggle focus */
 }
 
@@ -1195,7 +1380,7 @@ run_kill_all(struct run *r)
 	char	*argv[8];
 	int	 i;
 
-	switch (r->peer) {
+	switch (r->kind) {
 	case PEER_RAW:
 		for (i = 0; i < r->nfd; i++) {
 			if (r->kid[i] > 0)
@@ -1210,7 +1395,7 @@ run_kill_all(struct run *r)
 		argv[2] = r->sock;
 		argv[3] = (char *)"kill-server";
 		argv[4] = NULL;
-		return run_exec(r, argv) == -1 ? -1 : 0;
+		return run_exec(r, argv, NULL) == -1 ? -1 : 0;
 	case PEER_SCREEN:
 		argv[0] = r->b->peers[r->peer].path;
 		argv[1] = (char *)"-S";
@@ -1218,13 +1403,167 @@ run_kill_all(struct run *r)
 		argv[3] = (char *)"-X";
 		argv[4] = (char *)"quit";
 		argv[5] = NULL;
-		return run_exec(r, argv) == -1 ? -1 : 0;
+		return run_exec(r, argv, NULL) == -1 ? -1 : 0;
 	case PEER_DVTM:
 		return run_send(r, "\007qq", 3);	/* MOD (C-g) q q */
 	case PEER_MPROCS:
 		return run_send(r, "q", 1);
 	}
 	return -1;
+}
+
+/* Whether a kind of peer can run detached and be attached to later. */
+static int
+peer_attaches(int kind)
+{
+	return kind == PEER_JOBDECK || kind == PEER_TMUX ||
+	    kind == PEER_SCREEN;
+}
+
+/*
+ * Start the manager detached (no terminal) with these jobs, the last the
+ * one an attaching client shows: jobdeck -d, tmux new-session -d (the
+ * session named JDB_STATUS, so its status line shows it), screen -dm (with
+ * a hardstatus line reading JDB_STATUS).  Returns once the starter has.
+ */
+static int
+run_start_detached(struct run *r, char **jobs, int njobs)
+{
+	struct peer	 *p = &r->b->peers[r->peer];
+	char		**argv, path[PATH_MAX];
+	FILE		 *f;
+	int		  n = 0, i, rc = -1;
+
+	for (i = 0; i < njobs; i++) {
+		if (strpbrk(jobs[i], "\"'\\$") != NULL)
+			return run_fail(r, "job with quotes: %s", jobs[i]);
+	}
+	if ((argv = calloc(njobs + 16, sizeof *argv)) == NULL)
+		die("out of memory");
+	argv[n++] = p->path;
+	switch (r->kind) {
+	case PEER_JOBDECK:
+		argv[n++] = (char *)"-d";
+		argv[n++] = (char *)"-c";
+		argv[n++] = (char *)"/dev/null";
+		argv[n++] = (char *)"--";
+		for (i = 0; i < njobs; i++)
+			argv[n++] = jobs[i];
+		break;
+	case PEER_TMUX:
+		if (run_write_conf(r, "tmux.conf", jobs, njobs) == -1)
+			goto out;
+		snprintf(r->conf, sizeof r->conf, "%.255s/tmux.conf", r->dir);
+		argv[n++] = (char *)"-L";
+		argv[n++] = r->sock;
+		argv[n++] = (char *)"-f";
+		argv[n++] = (char *)"/dev/null";
+		argv[n++] = (char *)"new-session";
+		argv[n++] = (char *)"-d";
+		argv[n++] = (char *)"-s";
+		argv[n++] = (char *)JDB_STATUS;
+		argv[n++] = jobs[njobs - 1];
+		argv[n++] = (char *)";";
+		argv[n++] = (char *)"source-file";
+		argv[n++] = r->conf;
+		break;
+	case PEER_SCREEN:
+		if (run_write_conf(r, "screenrc", jobs, njobs) == -1)
+			goto out;
+		snprintf(path, sizeof path, "%.255s/screenrc", r->dir);
+		if ((f = fopen(path, "a")) == NULL ||
+		    fprintf(f, "hardstatus alwayslastline " JDB_STATUS "\n")
+		    < 0 || fclose(f) == EOF) {
+			run_fail(r, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+		argv[n++] = (char *)"-U";
+		argv[n++] = (char *)"-c";
+		argv[n++] = (char *)"screenrc";
+		argv[n++] = (char *)"-dmS";
+		argv[n++] = r->sock;
+		break;
+	default:
+		run_fail(r, "cannot start detached");
+		goto out;
+	}
+	argv[n] = NULL;
+	rc = run_exec_wait(r, argv, 20000);
+out:
+	free(argv);
+	return rc;
+}
+
+/*
+ * Wait until the manager's processes use no CPU for 300 ms (three 100 ms
+ * samples in a row without a new tick), at most ms: a detached manager has
+ * no output to watch, and this is when it has read what its jobs wrote.
+ */
+static int
+run_settle(struct run *r, int ms)
+{
+	struct sample	s;
+	int64_t		end = now_ns() + ms * MS;
+	long		last = -1;
+	int		same = 0;
+
+	while (same < 3) {
+		if (now_ns() >= end)
+			return run_fail(r, "manager still busy after %d ms",
+			    ms);
+		if (pump(&r, 1, 100, -1, 0) == -1)
+			return run_fail(r, "interrupted");
+		run_sample(r, &s);
+		if (s.nproc == 0)
+			return run_fail(r, "manager exited");
+		same = s.ticks == last ? same + 1 : 0;
+		last = s.ticks;
+	}
+	return 0;
+}
+
+/*
+ * Start the manager's attach client on the outer pty, watching for the
+ * markers of its first whole frame: the shown job's marker line and what
+ * the manager draws around it (jobdeck's panel title with the count and
+ * the selected job's entry, the panel's last; tmux's and screen's status
+ * line).
+ */
+static int
+run_attach(struct run *r)
+{
+	char	*argv[8];
+	int	 n = 0, rc;
+
+	argv[n++] = r->b->peers[r->peer].path;
+	r->mark[0] = JDB_MARK;
+	switch (r->kind) {
+	case PEER_JOBDECK:
+		argv[n++] = (char *)"attach";
+		snprintf(r->mark_panel, sizeof r->mark_panel,
+		    "Processes (%d running)", JDB_MANY);
+		r->mark[1] = r->mark_panel;
+		/* The selected job's entry: the panel's last, near the end. */
+		r->mark[2] = "Last output: ok";
+		break;
+	case PEER_TMUX:
+		argv[n++] = (char *)"-L";
+		argv[n++] = r->sock;
+		argv[n++] = (char *)"attach";
+		r->mark[1] = "[" JDB_STATUS "]";
+		break;
+	default:
+		argv[n++] = (char *)"-U";
+		argv[n++] = (char *)"-r";
+		argv[n++] = r->sock;
+		r->mark[1] = JDB_STATUS;
+		break;
+	}
+	argv[n] = NULL;
+	rc = run_spawn(r, argv, &r->fd[0], &r->pid);
+	if (rc == 0)
+		r->nfd = 1;
+	return rc;
 }
 
 /*
@@ -1536,6 +1875,63 @@ wl_screenful(struct run *r, double *rss)
 	return 0;
 }
 
+/*
+ * Workload 10 (attach): 200 jobs in a detached manager, each having
+ * printed a line (the last, the one a client shows, the marker); once the
+ * manager is idle, the time from starting its attach client until every
+ * marker of the first whole frame is drawn, and the bytes drawn by then.
+ */
+static int
+wl_attach(struct run *r, double *ms, double *kb)
+{
+	char	*jobs[JDB_MANY];
+	int64_t	 t0, t1;
+	int	 i, rc;
+
+	for (i = 0; i < JDB_MANY - 1; i++)
+		jobs[i] = xasprintf("echo job; echo >%s/ready; "
+		    "exec sleep 1000", r->dir);
+	/* tr makes the marker: the command's own text does not hold it. */
+	jobs[i] = xasprintf("echo jdbmark | tr a-z A-Z; echo ok; "
+	    "echo >%s/ready; exec sleep 1000", r->dir);
+	rc = run_start_detached(r, jobs, JDB_MANY);
+	for (i = 0; i < JDB_MANY; i++)
+		free(jobs[i]);
+	if (rc == -1)
+		return -1;
+	if (run_wait_lines(&r, 1, r, JDB_MANY, 60000) == -1) {
+		/* Detached, screen has no terminal to say "No more windows". */
+		if (r->kind == PEER_SCREEN)
+			snprintf(r->why + strlen(r->why), sizeof r->why -
+			    strlen(r->why), " (screen makes at most MAXWIN "
+			    "windows, 100 in Debian's build)");
+		return -1;
+	}
+	if (run_settle(r, 10000) == -1)
+		return -1;
+	t0 = now_ns();
+	if (run_attach(r) == -1)
+		return -1;
+	while ((i = run_mark_missing(r)) != -1) {
+		if (now_ns() - t0 > 10000 * MS)
+			return run_fail(r, "no whole frame after 10 s: \"%s\" "
+			    "not drawn", r->mark[i]);
+		if (pump(&r, 1, 10, -1, 0) == -1)
+			return run_fail(r, "interrupted");
+		if (r->gone && run_mark_missing(r) != -1)
+			return run_fail(r, "attach client exited");
+	}
+	t1 = 0;
+	for (i = 0; i < JDB_MARKS && r->mark[i] != NULL; i++) {
+		if (r->mark_seen[i] > t1) {
+			t1 = r->mark_seen[i];
+			*kb = (double)r->mark_bytes[i] / 1e3;
+		}
+	}
+	*ms = (double)(t1 - t0) / 1e6;
+	return 0;
+}
+
 /* Keep one measurement (NaN with a reason for a failure) and log it. */
 static void
 record(struct bench *b, int m, int peer, int run, double v, const char *why)
@@ -1576,6 +1972,9 @@ do_one(struct bench *b, int wl, int peer, int run)
 	case WL_MANY:
 		rc = wl_many(&r, &v[0], &v[1], &v[2]);
 		break;
+	case WL_ATTACH:
+		rc = wl_attach(&r, &v[0], &v[1]);
+		break;
 	default:
 		rc = wl_screenful(&r, &v[0]);
 		break;
@@ -1607,6 +2006,11 @@ out:
 		record(b, M_KILL, peer, run, v[2], r.why);
 		fprintf(stderr, " %s %.2fs/%.2fs", b->peers[peer].name, v[0],
 		    v[2]);
+		break;
+	case WL_ATTACH:
+		record(b, M_ATTACH_MS, peer, run, v[0], r.why);
+		record(b, M_ATTACH_KB, peer, run, v[1], r.why);
+		fprintf(stderr, " %s %.2fms", b->peers[peer].name, v[0]);
 		break;
 	default:
 		record(b, M_SCREEN_RSS, peer, run, v[0], r.why);
@@ -1670,9 +2074,9 @@ print_cell(char *s, size_t size, int m, double v)
 static void
 print_table(struct bench *b, int t)
 {
-	double	 med[M_COUNT][PEER_COUNT], best;
+	double	 med[M_COUNT][PEER_COUNT];
 	int	 have[M_COUNT][PEER_COUNT], good[M_COUNT][PEER_COUNT];
-	int	 cols[M_COUNT], nc = 0, m, p, c, bp, any;
+	int	 cols[M_COUNT], nc = 0, m, p, c, any;
 	char	 cell[64], note[256];
 
 	for (m = 0; m < M_COUNT; m++) {
@@ -1708,8 +2112,14 @@ print_table(struct bench *b, int t)
 		printf("  %-14s", b->peers[p].name);
 		for (c = 0; c < nc; c++) {
 			m = cols[c];
-			if (p == PEER_RAW && !(metrics[m].flags & MF_RAW))
+			if ((p == PEER_RAW && !(metrics[m].flags & MF_RAW)) ||
+			    ((metrics[m].flags & MF_ATTACH) &&
+			    !peer_attaches(b->peers[p].kind))) {
 				snprintf(cell, sizeof cell, "n/a");
+				if (p != PEER_RAW)
+					snprintf(note, sizeof note, "  (cannot "
+					    "detach and attach)");
+			}
 			else if (have[m][p]) {
 				print_cell(cell, sizeof cell, m, med[m][p]);
 				if (good[m][p] < b->runs)
@@ -1731,38 +2141,61 @@ print_table(struct bench *b, int t)
 		printf("%s\n", note);
 	}
 
-	/* Ratios: jobdeck over the raw drain and over the best peer. */
-	printf("  %-14s", "jobdeck/raw");
-	for (c = 0; c < nc; c++) {
-		m = cols[c];
-		if ((metrics[m].flags & (MF_RATIO | MF_RAW)) !=
-		    (MF_RATIO | MF_RAW) || !have[m][PEER_JOBDECK] ||
-		    !have[m][PEER_RAW] || med[m][PEER_RAW] <= 0)
-			snprintf(cell, sizeof cell, "-");
-		else
-			snprintf(cell, sizeof cell, "%.2fx",
-			    med[m][PEER_JOBDECK] / med[m][PEER_RAW]);
-		printf(" %14s", cell);
+	/*
+	 * Ratios: each jobdeck build over the raw drain and over the best
+	 * peer, and the first build over the second.
+	 */
+	for (p = PEER_JOBDECK; p <= PEER_JOBDECK2; p++) {
+		if (b->peers[p].path == NULL)
+			continue;
+		snprintf(cell, sizeof cell, "%s/raw", b->peers[p].name);
+		print_ratio_row(b, cell, cols, nc, med, have, p, PEER_RAW);
+		snprintf(cell, sizeof cell, "%s/best", b->peers[p].name);
+		print_ratio_row(b, cell, cols, nc, med, have, p, -1);
 	}
-	printf("\n  %-14s", "jobdeck/best");
+	if (b->peers[PEER_JOBDECK].path != NULL &&
+	    b->peers[PEER_JOBDECK2].path != NULL) {
+		snprintf(cell, sizeof cell, "%s/%s",
+		    b->peers[PEER_JOBDECK].name, b->peers[PEER_JOBDECK2].name);
+		print_ratio_row(b, cell, cols, nc, med, have, PEER_JOBDECK,
+		    PEER_JOBDECK2);
+	}
+}
+
+/*
+ * Print one row of ratios of a table's columns: peer num's median over
+ * den's (PEER_RAW, a peer, or -1: the best of tmux and the peers after).
+ */
+static void
+print_ratio_row(struct bench *b, const char *label, const int *cols, int nc,
+    double (*med)[PEER_COUNT], int (*have)[PEER_COUNT], int num, int den)
+{
+	char	cell[64];
+	double	best;
+	int	c, m, p, bp, need;
+
+	printf("  %-14s", label);
 	for (c = 0; c < nc; c++) {
 		m = cols[c];
-		bp = -1;
-		best = 0;
-		for (p = PEER_TMUX; p < PEER_COUNT; p++) {
-			if (have[m][p] && (bp == -1 || med[m][p] < best)) {
-				bp = p;
-				best = med[m][p];
+		need = MF_RATIO | (den == PEER_RAW ? MF_RAW : 0);
+		bp = den;
+		if (den == -1) {
+			for (p = PEER_TMUX; p < PEER_COUNT; p++) {
+				if (have[m][p] && (bp == -1 ||
+				    med[m][p] < med[m][bp]))
+					bp = p;
 			}
 		}
-		if (!(metrics[m].flags & MF_RATIO) || bp == -1 ||
-		    !have[m][PEER_JOBDECK])
+		best = bp != -1 && have[m][bp] ? med[m][bp] : 0;
+		if ((metrics[m].flags & need) != need || bp == -1 ||
+		    !have[m][bp] || !have[m][num] || best <= 0)
 			snprintf(cell, sizeof cell, "-");
-		else if (best <= 0)
-			snprintf(cell, sizeof cell, "-");
-		else
+		else if (den == -1)
 			snprintf(cell, sizeof cell, "%.2fx %s",
-			    med[m][PEER_JOBDECK] / best, b->peers[bp].name);
+			    med[m][num] / best, b->peers[bp].name);
+		else
+			snprintf(cell, sizeof cell, "%.2fx",
+			    med[m][num] / best);
 		printf(" %14s", cell);
 	}
 	printf("\n");
@@ -1790,6 +2223,23 @@ write_screenful(struct bench *b)
 		die("%s: %s", path, strerror(errno));
 }
 
+/* Free the benchmark's state: the peers' strings, the failures' reasons. */
+static void
+bench_free(struct bench *b)
+{
+	int	m, p;
+
+	for (p = 0; p < PEER_COUNT; p++) {
+		free(b->peers[p].name);
+		free(b->peers[p].comm);
+		free(b->peers[p].path);
+		free(b->peers[p].missing);
+		for (m = 0; m < M_COUNT; m++)
+			free(b->why[m][p]);
+	}
+	free(b);
+}
+
 /* Parse options and peers, run every workload, print the tables. */
 int
 main(int argc, char **argv)
@@ -1797,7 +2247,7 @@ main(int argc, char **argv)
 	struct bench		*b;
 	struct sigaction	 sa;
 	const char		*mode = "quick", *tsv = "/dev/null";
-	char			*s, *tok, *eq, real[PATH_MAX];
+	char			*s, *tok, *eq, *colon, real[PATH_MAX];
 	int			 ch, runs = 0, run, wl, p, m, i, t, wl_any = 0;
 	int64_t			 t0;
 	size_t			 len;
@@ -1859,45 +2309,66 @@ main(int argc, char **argv)
 
 	/* Peers: name, name=path or name=!reason; raw needs no path. */
 	{
-		static const char *const names[PEER_COUNT] = {
-			"raw", "jobdeck", "tmux", "screen", "dvtm", "mprocs"
-		};
 		static const char *const comms[PEER_COUNT] = {
-			"", "jobdeck", "tmux", "screen", "dvtm", "mprocs"
+			"", "jobdeck", "jobdeck", "tmux", "screen", "dvtm",
+			"mprocs"
 		};
 
 		for (p = 0; p < PEER_COUNT; p++) {
-			b->peers[p].name = names[p];
-			b->peers[p].comm = comms[p];
+			b->peers[p].name = xasprintf("%s", peer_names[p]);
+			b->peers[p].comm = xasprintf("%s", comms[p]);
+			b->peers[p].kind = p == PEER_JOBDECK2 ? PEER_JOBDECK :
+			    p;
 		}
-		b->peers[PEER_RAW].missing = (char *)"not asked for";
+		b->peers[PEER_RAW].missing = xasprintf("not asked for");
 	}
 	if (argc == 0)
 		usage();
 	for (i = 0; i < argc; i++) {
 		eq = strchr(argv[i], '=');
 		len = eq != NULL ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		colon = memchr(argv[i], ':', len);
 		for (p = 0; p < PEER_COUNT; p++) {
-			if (strlen(b->peers[p].name) == len &&
-			    strncmp(argv[i], b->peers[p].name, len) == 0)
+			if (strlen(peer_names[p]) ==
+			    (colon != NULL ? (size_t)(colon - argv[i]) : len) &&
+			    strncmp(argv[i], peer_names[p],
+			    strlen(peer_names[p])) == 0)
 				break;
 		}
 		if (p == PEER_COUNT)
 			usage();
+		if (colon != NULL) {
+			/* NAME:LABEL=...: the label names it in the tables. */
+			if (colon + 1 == argv[i] + len || len - (size_t)(colon -
+			    argv[i]) > 13)
+				usage();
+			free(b->peers[p].name);
+			b->peers[p].name = xasprintf("%.*s",
+			    (int)(len - (size_t)(colon - argv[i]) - 1),
+			    colon + 1);
+		}
 		if (p == PEER_RAW) {
+			free(b->peers[p].missing);
 			b->peers[p].missing = NULL;
 			continue;
 		}
 		if (eq == NULL)
 			usage();
+		if (b->peers[p].path != NULL || b->peers[p].missing != NULL)
+			die("%s given twice", peer_names[p]);
 		if (eq[1] == '!')
-			b->peers[p].missing = eq + 2;
+			b->peers[p].missing = xasprintf("%s", eq + 2);
 		else if (realpath(eq + 1, real) == NULL ||
 		    access(real, X_OK) == -1)
 			b->peers[p].missing = xasprintf("%s: %s", eq + 1,
 			    strerror(errno));
-		else
+		else {
+			/* The kernel's comm: the program's name, 15 bytes. */
 			b->peers[p].path = strdup(real);
+			free(b->peers[p].comm);
+			b->peers[p].comm = xasprintf("%.15s",
+			    strrchr(real, '/') + 1);
+		}
 	}
 
 	memset(&sa, 0, sizeof sa);
@@ -1953,6 +2424,9 @@ main(int argc, char **argv)
 					continue;
 				if (p == PEER_RAW && wl == WL_SCREENFUL)
 					continue;
+				if (wl == WL_ATTACH &&
+				    !peer_attaches(b->peers[p].kind))
+					continue;
 				if (!b->skip[wl][p])
 					do_one(b, wl, p, run);
 			}
@@ -1971,5 +2445,6 @@ main(int argc, char **argv)
 	close(b->guard_fd);
 	if (b->guard > 0)
 		waitpid(b->guard, NULL, 0);
+	bench_free(b);
 	return jdb_stopping ? 130 : 0;
 }

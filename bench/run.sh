@@ -10,6 +10,9 @@
 # less, GNU grep and tmux, with its tables and its own TSV file.
 #
 # Usage: sh bench/run.sh [full|quick]   (from the top of the tree)
+# JOBDECK2=PATH (and JOBDECK2_LABEL=NAME, 12 characters at most) runs a
+# second jobdeck build beside ./jobdeck in the same run (jdbench's
+# jobdeck2), with its own rows and the ratio of the two.
 set -u
 mode=${1:-quick}
 case $mode in
@@ -67,6 +70,9 @@ if [ -n "$need" ]; then
 	fi
 fi
 set -- raw "jobdeck=$JOBDECK"
+if [ -n "${JOBDECK2:-}" ]; then
+	set -- "$@" "jobdeck2${JOBDECK2_LABEL:+:$JOBDECK2_LABEL}=$JOBDECK2"
+fi
 for p in tmux screen dvtm; do
 	if path=$(command -v "$p" 2>/dev/null); then
 		set -- "$@" "$p=$path"
