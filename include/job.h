@@ -239,6 +239,7 @@ int		 job_is_running(const struct job *);
 int		 job_is_pty(const struct job *);
 int		 job_pty_errno(const struct job *);
 int		 job_out_fd(const struct job *);
+int		 job_focus_count(struct job *, int delta);
 int		 job_in_fd(const struct job *);
 int		 job_exit_status(const struct job *);
 int		 job_end_status(const struct job *);

@@ -33,6 +33,7 @@ struct job {
 	int		  no_term;	/* no TERM added to its env */
 	int		  no_screen;	/* no emulator (job_vt_get()) */
 	int		  own_leftovers;	/* the owner stops leftovers */
+	int		  focused;	/* clients giving it their keys */
 	char		**argv;		/* NULL: command runs through the shell */
 	char		 *input;
 	int		  input_eof;

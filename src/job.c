@@ -889,6 +889,19 @@ job_pty_errno(const struct job *j)
 	return j->child.pty_errno;
 }
 
+/*
+ * Count a client giving the job its keys (delta 1) or taking them back
+ * (-1); return how many do now (its output is urgent while any does).
+ */
+int
+job_focus_count(struct job *j, int delta)
+{
+	j->focused += delta;
+	if (j->focused < 0)
+		j->focused = 0;
+	return j->focused;
+}
+
 /* Return the fd the job's output is read from, or -1. */
 int
 job_out_fd(const struct job *j)

@@ -231,7 +231,9 @@ ui_unfocus(struct ui *ui)
 {
 	if (!(ui->flags & UI_FOCUSED))
 		return;
-	if (ui->selected != NULL && job_out_fd(ui->selected) != -1)
+	/* Urgent while any client (of several) is focused on it. */
+	if (ui->selected != NULL && job_focus_count(ui->selected, -1) == 0 &&
+	    job_out_fd(ui->selected) != -1)
 		loop_set_urgent(ui->loop, job_out_fd(ui->selected), 0);
 	ui->flags &= ~(UI_FOCUSED | UI_ECHO);
 	ui_dirty(ui, UI_DRAW_ALL, 1);
@@ -270,8 +272,10 @@ ui_focus(struct ui *ui)
 		ui_message(ui, msg, 1);
 		return;
 	}
-	ui->flags |= UI_FOCUSED;
 	/* Its echo goes before other jobs' output in every turn. */
+	if (!(ui->flags & UI_FOCUSED))
+		job_focus_count(job, 1);
+	ui->flags |= UI_FOCUSED;
 	if (job_out_fd(job) != -1)
 		loop_set_urgent(ui->loop, job_out_fd(job), 1);
 	ui->scroll = 0;
