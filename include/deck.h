@@ -12,11 +12,11 @@
  * status.  Quitting (!quit, `ctl quit`, SIGTERM, on_last_detach) stops
  * every job, the attached clients showing it, and leaves the loop once
  * none is left.  deck_free() stops every job, gives every attached
- * terminal back (its client told the deck quit), stops the browser (its
- * profile removed), kills everything of the deck's
- * cgroups and marker and anything still parented to jobdeck, and frees
- * the rest: the one teardown, for a deck that ran and one that failed to
- * start alike.
+ * terminal back, stops the browser (its profile removed), kills
+ * everything of the deck's cgroups and marker and anything still
+ * parented to jobdeck, frees the rest, and last tells each client the
+ * deck quit (so a client returns once all is gone): the one teardown,
+ * for a deck that ran and one that failed to start alike.
  *
  * Ownership: the deck owns the configuration it is given and everything it
  * makes; it borrows the strings of its struct deck_opts.

@@ -76,6 +76,7 @@ struct server_cbs {
 struct server	*server_new(struct loop *, struct jobtable *,
 		    struct session *, const struct server_opts *,
 		    const struct server_cbs *, void *arg);
+void		 server_release(struct server *);
 void		 server_free(struct server *, int code, const char *why);
 void		 server_attach(struct server *, const struct ctl_attach *);
 void		 server_draw(struct server *);

@@ -663,18 +663,13 @@ deck_free(struct deck *d)
 		return;
 	ctl_free(d->ctl);
 	/*
-	 * The jobs have stopped: the attached clients are told the deck
-	 * quit and let go (they see the browser, so before it goes).
+	 * The jobs have stopped: the attached terminals are given back (their
+	 * front ends see the browser, so before it goes); the clients hear
+	 * the deck quit once everything below is gone.
 	 */
-	if (d->server != NULL) {
-		char	*why = xprintf("[deck %s quit]", d->opts.name);
-
-		if (d->loop != NULL)
-			loop_set_hook(d->loop, NULL, NULL);
-		server_free(d->server, d->signo != 0 ? 128 + d->signo : 0,
-		    why);
-		free(why);
-	}
+	if (d->loop != NULL)
+		loop_set_hook(d->loop, NULL, NULL);
+	server_release(d->server);
 	/* Now the browser, while jobdeck up's lines listen. */
 	browser_free(d->browser);
 	if (d->quit_timer != 0)
@@ -691,6 +686,13 @@ deck_free(struct deck *d)
 	store_sweep_free(d->sweep);
 	store_free(d->store);
 	session_free(d->session);
+	if (d->server != NULL) {
+		char	*why = xprintf("[deck %s quit]", d->opts.name);
+
+		server_free(d->server, d->signo != 0 ? 128 + d->signo : 0,
+		    why);
+		free(why);
+	}
 	loop_free(d->loop);
 	bind_free(d->bind);
 	if (d->loop != NULL)

@@ -43,6 +43,7 @@ struct server_client {
 	char			 in[SERVER_LINE_MAX];
 	size_t			 inlen;
 	int			 read_only;	/* came in on NAME.ro */
+	int			 unflushed;	/* released with bytes unsent */
 	int			 code;		/* its exit status */
 	char			*why;		/* its exit line's text */
 	int64_t			 deadline;	/* flushing until then */
@@ -652,9 +653,40 @@ server_new(struct loop *loop, struct jobtable *jt, struct session *session,
 }
 
 /*
- * End every client (the deck ends: why is their exit line's text, code
- * their status, the deck's own) with their terminals given back, written
- * what they take at once, and free the server.
+ * The deck ends: give every client's terminal back (written what it
+ * takes at once) and free their front ends, which use the job table and
+ * the browser; their connections stay open, for server_free() to tell
+ * them once the deck has cleaned up (a client returns when all is gone).
+ */
+void
+server_release(struct server *srv)
+{
+	struct server_client	*c;
+	int			 i;
+
+	if (srv == NULL)
+		return;
+	for (i = 0; i < srv->n; i++) {
+		c = srv->clients[i];
+		if (c->ui == NULL)
+			continue;
+		if (c->state != SERVER_FLUSHING)
+			ui_end(c->ui);
+		c->unflushed = ui_pending(c->ui) > 0;
+		if (c->timer != 0) {
+			loop_cancel_timer(srv->loop, c->timer);
+			c->timer = 0;
+		}
+		ui_free(c->ui);
+		c->ui = NULL;
+	}
+	srv->latest = NULL;
+}
+
+/*
+ * Tell every client the deck ended (why is their exit line's text, code
+ * their status, the deck's own; one that was leaving hears its own) and
+ * free the server; its clients' front ends first if not yet.
  */
 void
 server_free(struct server *srv, int code, const char *why)
@@ -664,11 +696,10 @@ server_free(struct server *srv, int code, const char *why)
 
 	if (srv == NULL)
 		return;
+	server_release(srv);
 	while (srv->n > 0) {
 		c = srv->clients[0];
-		if (c->state != SERVER_FLUSHING)
-			ui_end(c->ui);
-		line = xprintf("%c%s %d %s\n", CTL_CONTROL, ui_pending(c->ui) > 0 ?
+		line = xprintf("%c%s %d %s\n", CTL_CONTROL, c->unflushed ?
 		    "exit-unflushed" : "exit", c->state == SERVER_FLUSHING ?
 		    c->code : code, c->state == SERVER_FLUSHING ? c->why : why);
 		server_send(c->sock, line);
