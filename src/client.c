@@ -465,7 +465,7 @@ void
 client_attach_usage(FILE *f, const char *lead)
 {
 	cliopt_usage(f, lead, "jobdeck attach", client_options,
-	    CLIOPT_COUNT(client_options), CLIENT_ATTACH, "");
+	    CLIOPT_COUNT(client_options), CLIENT_ATTACH, NULL);
 }
 
 /* Print jobdeck kill-deck's usage line to f after lead. */
@@ -473,7 +473,7 @@ void
 client_kill_usage(FILE *f, const char *lead)
 {
 	cliopt_usage(f, lead, "jobdeck kill-deck", client_options,
-	    CLIOPT_COUNT(client_options), CLIENT_KILL, "");
+	    CLIOPT_COUNT(client_options), CLIENT_KILL, NULL);
 }
 
 /*
