@@ -38,9 +38,10 @@
 #define PROC_SLACK	1	/* and its processes */
 #define RSS_SLACK_KB	(8 * 1024)	/* and its resident memory */
 #define ECHO_MS		3000	/* a typed key's echo, under a stalled peer */
-#define STALL_MS	45000	/* a stalled client detached: 5 s once the */
-				/*   terminal and 256 KiB are full, and 2 */
-				/*   to give it back (slow under ASan) */
+#define STALL_MS	90000	/* a stalled client detached: 5 s once the */
+				/*   pty's buffer (small frames fill it in */
+				/*   20 s) and 256 KiB are full, 2 to give */
+				/*   it back, slow under ASan */
 
 static const struct term_rect	pane_title = { 0, 40, 1, 80 };
 
@@ -151,6 +152,35 @@ attach_fds(pid_t pid)
 			n++;
 	closedir(d);
 	return n;
+}
+
+/*
+ * How many of pid's fds are open on the terminal path (a pty's slave,
+ * /dev/pts/N), or -1.
+ */
+static int
+attach_fds_on(pid_t pid, const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 dir[64], fd[320], link[PATH_MAX];
+	ssize_t		 n;
+	int		 count = 0;
+
+	snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof fd, "%s/%s", dir, de->d_name);
+		if ((n = readlink(fd, link, sizeof link - 1)) <= 0)
+			continue;
+		link[n] = '\0';
+		count += strcmp(link, path) == 0;
+	}
+	closedir(d);
+	return count;
 }
 
 /* pid's resident memory in KiB (VmRSS of /proc/PID/status), or -1. */
@@ -669,16 +699,21 @@ START_TEST(test_stalled_client)
 	const struct term_rect	pane = { 1, 40, 37, 80 };
 	struct term	*a, *b;
 	pid_t		 deck;
-	int		 fds_both, i;
-	char		 key[2], want[32];
+	int		 i;
+	char		 key[2], want[32], fd0[64], tty[PATH_MAX];
+	ssize_t		 n;
 	int		 status;
 
 	a = e2e_start(args, NULL);
 	deck = attach_deck_wait(a, WAIT_MS);
 	EXPECT_IN(a, &pane_title, "[2] yes", WAIT_MS);
+	/* a's terminal, as the deck holds it (the client's stdin). */
+	snprintf(fd0, sizeof fd0, "/proc/%ld/fd/0", (long)term_pid(a));
+	ck_assert_int_gt(n = readlink(fd0, tty, sizeof tty - 1), 0);
+	tty[n] = '\0';
+	ck_assert_int_gt(attach_fds_on(deck, tty), 0);
 	/* From here on nothing of a's terminal is read. */
 	b = attach_start(a, attach, TERM_ROWS, TERM_COLS);
-	fds_both = attach_fds(deck);
 	term_key(b, TERM_KEY_CTRL_P);
 	EXPECT_IN(b, &pane_title, "[1] cat", WAIT_MS);
 	term_key(b, TERM_KEY_CTRL_T);
@@ -695,8 +730,12 @@ START_TEST(test_stalled_client)
 		    "client stalls\n%s", i, key, ECHO_MS, e2e_dump(b));
 	}
 
-	/* The stalled client is let go: the deck closes its fds. */
-	E2E_WAIT(b, attach_fds(deck) < fds_both, STALL_MS,
+	/*
+	 * The stalled client is let go: the deck holds its terminal no more
+	 * (once the pty's buffer is full, which takes a while of small
+	 * frames, and 5 s more).  Not a's fd count: other fds come and go.
+	 */
+	E2E_WAIT(b, attach_fds_on(deck, tty) == 0, STALL_MS,
 	    "the stalled client was not detached");
 	ck_assert_msg(term_wait_exit(a, EXIT_MS, &status), "the stalled "
 	    "client did not exit once read again");
@@ -728,7 +767,7 @@ attach_suite(void)
 		{ "detached_start", &test_detached_start, 60 },
 		{ "stale_socket", &test_stale_socket, 60 },
 		{ "cycles", &test_cycles, 600 },
-		{ "stalled_client", &test_stalled_client, 120 },
+		{ "stalled_client", &test_stalled_client, 180 },
 	};
 	Suite				*s = suite_create("attach_e2e");
 
