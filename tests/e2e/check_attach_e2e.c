@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -426,6 +427,50 @@ START_TEST(test_leave_keeps_others)
 END_TEST
 
 /*
+ * 3c. A client that attaches after none was hears what ended meanwhile:
+ * a job that exits 3 while the deck has no client is named on the
+ * message line ("1 job ended while detached: [2] exited 3").
+ */
+START_TEST(test_away_message)
+{
+	const char	*args[] = { "-c", "/dev/null", "sleep 300",
+	    "while [ ! -e go ]; do sleep 0.05; done; exit 3", NULL };
+	const char	*attach[] = { "attach", NULL };
+	const char	*status2[] = { "--json", "status", "2", NULL };
+	char		 run[PATH_MAX], path[PATH_MAX], *out;
+	struct term	*a, *b;
+	int64_t		 end;
+	int		 st, fd;
+
+	a = e2e_start(args, NULL);
+	EXPECT_IN(a, NULL, "Processes (2 running)", WAIT_MS);
+	term_type(a, "\x1c");
+	attach_expect_exit(a, "[detached from default]");
+	snprintf(path, sizeof path, "%s/go", term_tmpdir(a));
+	ck_assert_int_ne(fd = open(path, O_WRONLY | O_CREAT, 0600), -1);
+	close(fd);
+	/* Job 2 has ended, with nobody attached. */
+	snprintf(run, sizeof run, "%s/run", term_tmpdir(a));
+	end = term_now_ms() + WAIT_MS;
+	for (;;) {
+		out = e2e_ctl(NULL, "default", run, status2, 0, WAIT_MS, &st);
+		if (strstr(out, "\"exit_code\":3") != NULL)
+			break;
+		ck_assert_msg(term_now_ms() < end, "job 2 did not end: %s",
+		    out);
+		free(out);
+		term_pump(a, 50);
+	}
+	free(out);
+	b = attach_start(a, attach, TERM_ROWS, TERM_COLS);
+	EXPECT_IN(b, NULL, "1 job ended while detached: [2] exited 3",
+	    WAIT_MS);
+	term_close(b);
+	term_close(a);
+}
+END_TEST
+
+/*
  * 4. A read-only client (-r): !kill is refused (it may only look), so is
  * focusing a job, and the job keeps running.
  */
@@ -761,6 +806,7 @@ attach_suite(void)
 		{ "pty_closed", &test_pty_closed, 60 },
 		{ "two_sizes", &test_two_sizes, 60 },
 		{ "leave_keeps_others", &test_leave_keeps_others, 60 },
+		{ "away_message", &test_away_message, 60 },
 		{ "read_only", &test_read_only, 60 },
 		{ "quit_ends_all", &test_quit_ends_all, 90 },
 		{ "last_detach_quit", &test_last_detach_quit, 90 },
