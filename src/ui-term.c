@@ -173,9 +173,11 @@ ui_term_flush(struct ui_term *t)
 		outq_add(t->q, buf, (size_t)n);
 		at += n;
 	}
-	/* The next frame is written over this one: no truncate needed. */
-	if (end > 0)
+	if (end > 0) {
+		if (ftruncate(fileno(t->mem), 0) == -1)
+			debuglog("client: truncate: %s", strerror(errno));
 		lseek(fileno(t->mem), 0, SEEK_SET);
+	}
 	if (outq_pending(t->q) > 0)
 		outq_flush(t->q);
 	return outq_error(t->q) != 0 ? -1 : 0;
