@@ -66,6 +66,8 @@ LIB_SRCS = \
 	src/debuglog.c \
 	src/name.c \
 	src/rxbound.c \
+	src/duration.c \
+	src/cron.c \
 	src/cliopt.c \
 	src/loop.c \
 	src/child.c \
@@ -179,7 +181,7 @@ LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 # Each unit suite links only the modules it tests.
 BASE_OBJS = $(B)/fatal.o $(B)/xmalloc.o $(B)/textesc.o $(B)/debuglog.o \
 	    $(B)/entropy.o $(B)/utf8.o \
-	    $(B)/name.o $(B)/rxbound.o
+	    $(B)/name.o $(B)/rxbound.o $(B)/duration.o $(B)/cron.o
 # The emulator is four layers: bytes, state, grid, API (vt.h lists them).
 VT_OBJS = $(B)/vt.o $(B)/vt-filter.o $(B)/vt-state.o $(B)/vt-grid.o
 CHECK_SUITES = loop child pty vt vt_filter session job cmd keys lineedit rawtext \
@@ -268,6 +270,10 @@ check_keys_OBJS	   = $(BASE_OBJS) $(VT_OBJS) $(B)/keys.o
 check_input_OBJS   = $(BASE_OBJS) $(B)/input.o
 check_lineedit_OBJS = $(BASE_OBJS) $(B)/lineedit.o
 check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
+# Cron expressions and durations: parsing, every message, the next time
+# in local time across DST (TZ set in the test).
+CHECK_SUITES += cron
+check_cron_OBJS	   = $(BASE_OBJS)
 # The one writer to a reader that may stall, on real pipes and sockets.
 CHECK_SUITES += outq
 check_outq_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/outfd.o $(B)/outq.o

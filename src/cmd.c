@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "cmdsink.h"
+#include "duration.h"
 #include "job.h"
 #include "json.h"
 #include "jobtable.h"
@@ -939,21 +940,19 @@ cmd_start_job(struct cmd_ctx *ctx, const char *command, const char *cwd)
 }
 
 /*
- * Parse a number of seconds as a user writes it ("2", "0.5"), from 0 to
- * max, into *out; 0, or -1 if it is not one.
+ * Parse a duration as a user writes it ("2", "0.5", "5m", "1h30m":
+ * duration.h), from 0 to max seconds, into *out; 0, or -1 if it is not
+ * one.
  */
 int
 cmd_parse_seconds(const char *s, double max, double *out)
 {
-	char	*end;
-	double	 v;
+	char	*cause = NULL;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (s[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v < 0 || v > max)
+	if (duration_parse("seconds", s, max, out, &cause) != 0) {
+		free(cause);
 		return -1;
-	*out = v;
+	}
 	return 0;
 }
 
