@@ -162,6 +162,7 @@ LIB_SRCS = \
 	src/probe.c \
 	src/watch.c \
 	src/stack.c \
+	src/timetable.c \
 	src/jsonval.c \
 	src/browser.c \
 	src/browser-cdp.c \
@@ -227,7 +228,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
-		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
+		     $(B)/stack.o $(B)/timetable.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
 		     $(B)/browser-cdp.o $(B)/browser-local.o $(B)/browser-docker.o \

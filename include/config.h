@@ -29,6 +29,16 @@ enum config_restart {
 	CONFIG_RESTART_ALWAYS
 };
 
+/* What a job on a timer does when a run is due and the last still runs. */
+enum config_overlap {
+	CONFIG_OVERLAP_SKIP,		/* nothing; the skip is counted */
+	CONFIG_OVERLAP_QUEUE,		/* one run starts once it ends */
+	CONFIG_OVERLAP_RESTART		/* stop it, then start again */
+};
+
+/* The shortest every, in seconds. */
+#define CONFIG_MIN_EVERY	0.1
+
 /* [settings]; the defaults and bounds are in config_options[]. */
 struct store_limits;
 
@@ -158,6 +168,12 @@ struct config_job {
 	size_t		 nwatch_ignore;
 	double		 watch_debounce;	/* seconds of quiet before the */
 						/*   restart */
+
+	/* On a timer: at most one of schedule and every (config-stack.c). */
+	char		*schedule;	/* a cron expression (cron.h), or NULL */
+	char		*every;		/* a duration (duration.h) from the */
+					/*   deck's start, or NULL */
+	enum config_overlap overlap;	/* a run still going when due */
 };
 
 /* One [groups.NAME] table. */

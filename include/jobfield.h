@@ -34,6 +34,7 @@
 #define JOBDECK_JOBFIELD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct job;
 struct json_buf;
@@ -67,6 +68,8 @@ enum jobfield_id {
 	JOBFIELD_NOTE,
 	JOBFIELD_AGENT,
 	JOBFIELD_EXEC_ERROR,
+	JOBFIELD_NEXT_RUN,	/* on a timer: its next start; else null */
+	JOBFIELD_SKIPPED,	/* on a timer: runs skipped; else null */
 	JOBFIELD_EXIT,		/* text: waitstatus_short() */
 	JOBFIELD_STATE_INPUT,	/* text: "running, waiting for input" */
 	JOBFIELD_LABEL,		/* text: the label and what is said of it */
@@ -86,6 +89,19 @@ struct jobfield_col {
 	int			 flags;
 };
 
+/*
+ * Where the fields of a job on a timer come from (the deck's stack,
+ * which knows the timetable; the job does not): next_run in wall ms and
+ * skipped, each -1 for a job not on a timer.  Unset (NULL), no job is.
+ */
+struct jobfield_timer {
+	int64_t	(*next_run)(const struct job *, void *arg);
+	int64_t	(*skipped)(const struct job *, void *arg);
+};
+
+void			 jobfield_set_timer(const struct jobfield_timer *,
+			    void *arg);
+int64_t			 jobfield_next_run(const struct job *);
 const char		*jobfield_name(enum jobfield_id);
 void			 jobfield_json(struct json_buf *, struct job *);
 char			*jobfield_json_doc(struct job *,

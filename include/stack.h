@@ -16,6 +16,8 @@
  * it waits for CDP Ready (for "started", Starting… will do) and fails
  * once the browser has failed; starting it starts a browser that does
  * not run (stack_set_browser(); the caller rechecks on every change).
+ * Jobs with a schedule or an every start on their timetable
+ * (timetable.h), as !restart runs a job again.
  *
  * Ownership: the caller owns the struct stack and frees it before the
  * jobtable; the stack borrows the loop, jobtable, config, session and
@@ -25,6 +27,7 @@
 #define JOBDECK_STACK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct browser;
 struct config;
@@ -53,5 +56,9 @@ int		 stack_kill_group(struct stack *, const char *group,
 		    int *stopped, char **cause);
 const struct config_job *stack_job_config(const struct stack *,
 		    const struct job *);
+
+/* Jobs on a timer (schedule, every; timetable.h): -1 for any other. */
+int64_t		 stack_next_run(const struct stack *, const struct job *);
+int64_t		 stack_skipped_runs(const struct stack *, const struct job *);
 
 #endif

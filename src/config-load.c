@@ -65,7 +65,8 @@ config_jobs(struct config_ctx *ctx, struct config *cfg,
 		cfg->njobs = i + 1;
 		if (config_section(ctx, "job", "[[job]]", t,
 		    &cfg->jobs[i]) != 0 ||
-		    config_check_job(ctx, cfg, i, t, v, &names) != 0)
+		    config_check_job(ctx, cfg, i, t, v, &names) != 0 ||
+		    config_check_timer(ctx, &cfg->jobs[i], t) != 0)
 			r = -1;
 	}
 	if (r == 0)

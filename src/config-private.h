@@ -80,6 +80,8 @@ int		 config_check_job(struct config_ctx *, const struct config *,
 int		 config_check_templates(struct config_ctx *,
 		    const struct config *, const struct config_job *,
 		    const struct toml_value *);
+int		 config_check_timer(struct config_ctx *, struct config_job *,
+		    const struct toml_value *);
 int		 config_check_stack(struct config_ctx *, const struct config *,
 		    const struct toml_value *, const struct config_names *);
 int		 config_check_browser_deps(struct config_ctx *,

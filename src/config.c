@@ -33,6 +33,8 @@
 
 #include "config.h"
 #include "config-private.h"
+#include "cron.h"
+#include "duration.h"
 #include "expand.h"
 #include "hostport.h"
 #include "name.h"
@@ -48,6 +50,8 @@
 
 /* An enum option is stored as an int, the index of its choice. */
 _Static_assert(sizeof (enum config_restart) == sizeof (int),
+    "enum options are stored as int");
+_Static_assert(sizeof (enum config_overlap) == sizeof (int),
     "enum options are stored as int");
 
 /* The sections of config_options[], in the order help lists them. */
@@ -66,6 +70,8 @@ static int	 config_check_liveness_tcp(const char *, char **);
 static int	 config_check_liveness_http(const char *, char **);
 static int	 config_check_cdp_url(const char *, char **);
 static int	 config_check_image(const char *, char **);
+static int	 config_check_schedule(const char *, char **);
+static int	 config_check_every(const char *, char **);
 static size_t	 config_distance(const char *, size_t, const char *);
 static char	*config_type_error(const struct config_option *);
 static void	 config_set_default(const struct config_option *, void *);
@@ -299,6 +305,21 @@ const struct config_option config_options[] = {
 	  .def = "0.5", .min = 0, .max = 3600,
 	  .help = "seconds of quiet after a change before the restart",
 	  .offset = JOB(watch_debounce) },
+	{ .section = "job", .name = "schedule", .type = CONFIG_STRING,
+	  .help = "start on a cron timetable in local time: \"*/5 * * * *\", "
+	  "\"@daily\"",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(schedule),
+	  .check = config_check_schedule },
+	{ .section = "job", .name = "every", .type = CONFIG_STRING,
+	  .help = "start every so long from the deck's start: \"30s\", "
+	  "\"5m\", \"1h30m\"",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(every),
+	  .check = config_check_every },
+	{ .section = "job", .name = "overlap", .type = CONFIG_ENUM,
+	  .def = "\"skip\"", .choices = "skip|queue|restart",
+	  .help = "when due while the last run goes on: skip, queue one, "
+	  "restart it",
+	  .offset = JOB(overlap) },
 
 	{ .section = "settings", .name = "env_file", .type = CONFIG_STRING_ARRAY,
 	  .help = "dotenv files every job reads (also a top-level key)",
@@ -531,6 +552,33 @@ config_check_image(const char *s, char **cause)
 		return 0;
 	*cause = xstrdup("browser_image must be an image name such as "
 	    "\"zenika/alpine-chrome:latest\": no blanks, and no '-' first");
+	return -1;
+}
+
+/* Check a schedule: a cron expression or macro (cron.h). */
+static int
+config_check_schedule(const char *s, char **cause)
+{
+	struct cron	*c;
+
+	if ((c = cron_parse(s, cause)) == NULL)
+		return -1;
+	cron_free(c);
+	return 0;
+}
+
+/* Check an every: a duration (duration.h) of at least CONFIG_MIN_EVERY. */
+static int
+config_check_every(const char *s, char **cause)
+{
+	double	secs;
+
+	if (duration_parse("every", s, CONFIG_MAX_SECONDS, &secs, cause) != 0)
+		return -1;
+	if (secs >= CONFIG_MIN_EVERY)
+		return 0;
+	*cause = xprintf("every must be at least %.0fms", CONFIG_MIN_EVERY *
+	    1000);
 	return -1;
 }
 

@@ -23,6 +23,7 @@
 #include "ctl.h"
 #include "deck.h"
 #include "debuglog.h"
+#include "jobfield.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "session.h"
@@ -471,6 +472,32 @@ deck_core_new(struct deck *d)
 	jobtable_set_no_pty(d->jt, deck_env_flag("JOBDECK_NO_PTY"));
 }
 
+/* A job's next_run field (jobfield.h) from the stack arg. */
+static int64_t
+deck_timer_next(const struct job *job, void *arg)
+{
+	return stack_next_run(arg, job);
+}
+
+/* A job's skipped field (jobfield.h) from the stack arg. */
+static int64_t
+deck_timer_skipped(const struct job *job, void *arg)
+{
+	return stack_skipped_runs(arg, job);
+}
+
+/* Let the job fields of jobs on a timer come from st (NULL: none). */
+static void
+deck_timer_fields(struct stack *st)
+{
+	static const struct jobfield_timer deck_timer = {
+		.next_run = deck_timer_next,
+		.skipped = deck_timer_skipped,
+	};
+
+	jobfield_set_timer(st != NULL ? &deck_timer : NULL, st);
+}
+
 /*
  * Make the stack, the session shell, the browser, the bindings and the
  * front end; -1 with *cause when the front end cannot be made.
@@ -486,6 +513,7 @@ deck_faces_new(struct deck *d, char **cause)
 	char			real[PATH_MAX];
 
 	d->stack = stack_new(d->loop, d->jt, d->cfg, d->session, NULL);
+	deck_timer_fields(d->stack);
 	/* The session shell; without it cd, export and unset are built in. */
 	if (!deck_env_flag("JOBDECK_NO_SESSION_SHELL"))
 		d->sessionsh = sessionsh_new(d->loop, d->jt, d->cg, d->session,
@@ -675,6 +703,7 @@ deck_free(struct deck *d)
 	if (d->quit_timer != 0)
 		loop_cancel_timer(d->loop, d->quit_timer);
 	up_free(d->up);
+	deck_timer_fields(NULL);
 	stack_free(d->stack);
 	sessionsh_free(d->sessionsh);
 	if (d->cg != NULL) {

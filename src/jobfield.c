@@ -510,6 +510,48 @@ jobfield_meta_label(const struct store_meta *m, struct jobfield_value *v)
 	jobfield_owned(v, jobfield_label_of(m->name, m->command, 0));
 }
 
+/* Where a job on a timer's fields come from (jobfield_set_timer()). */
+static const struct jobfield_timer	*jobfield_timer;
+static void				*jobfield_timer_arg;
+
+/* Take the fields of jobs on a timer from t with arg (t NULL: none). */
+void
+jobfield_set_timer(const struct jobfield_timer *t, void *arg)
+{
+	jobfield_timer = t;
+	jobfield_timer_arg = arg;
+}
+
+/* Return a job's next start on its timer in wall ms, or -1. */
+int64_t
+jobfield_next_run(const struct job *job)
+{
+	if (jobfield_timer == NULL)
+		return -1;
+	return jobfield_timer->next_run(job, jobfield_timer_arg);
+}
+
+/* When it runs next on its timer (ISO 8601 as started_at), or nothing. */
+static void
+jobfield_job_next_run(struct job *job, struct jobfield_value *v)
+{
+	jobfield_time(v, jobfield_next_run(job));
+}
+
+/* How many of its due runs its overlap skipped, or nothing. */
+static void
+jobfield_job_skipped(struct job *job, struct jobfield_value *v)
+{
+	int64_t	n = -1;
+
+	if (jobfield_timer != NULL)
+		n = jobfield_timer->skipped(job, jobfield_timer_arg);
+	if (n < 0)
+		jobfield_null(v);
+	else
+		jobfield_int(v, n);
+}
+
 /* The table, in the order of the job object's members. */
 static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_ID] = { "id", jobfield_job_id, jobfield_meta_id, NULL },
@@ -553,6 +595,9 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_AGENT] = { "agent", jobfield_job_agent, NULL, NULL },
 	[JOBFIELD_EXEC_ERROR] = { "exec_error", jobfield_job_exec_error,
 	    NULL, NULL },
+	[JOBFIELD_NEXT_RUN] = { "next_run", jobfield_job_next_run, NULL,
+	    NULL },
+	[JOBFIELD_SKIPPED] = { "skipped", jobfield_job_skipped, NULL, NULL },
 	[JOBFIELD_EXIT] = { NULL, jobfield_job_exit, jobfield_meta_exit,
 	    NULL },
 	[JOBFIELD_STATE_INPUT] = { NULL, jobfield_job_state_input, NULL,

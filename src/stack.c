@@ -24,6 +24,7 @@
 
 #include "browser.h"
 #include "config.h"
+#include "debuglog.h"
 #include "http.h"
 #include "job.h"
 #include "jobtable.h"
@@ -32,6 +33,7 @@
 #include "probe.h"
 #include "session.h"
 #include "stack.h"
+#include "timetable.h"
 #include "waitstatus.h"
 #include "watch.h"
 #include "xmalloc.h"
@@ -100,6 +102,8 @@ struct stack {
 
 	uint64_t		  tick_timer;	/* the next turn's work */
 	int			  recheck;	/* ask the gate again then */
+
+	struct timetable	 *timetable;	/* jobs on a timer */
 };
 
 /* What is known of one replica of a job depended on. */
@@ -126,6 +130,8 @@ static void	stack_ready_result(struct probe *, int, const char *, void *);
 static void	stack_live_result(struct probe *, int, const char *, void *);
 static void	stack_watch_changed(const char *, void *);
 static void	stack_stop_pending(struct stack *);
+static int	stack_schedule_busy(const struct config_job *, void *);
+static void	stack_schedule_fire(const struct config_job *, void *);
 
 static const struct jobtable_policy stack_policy = {
 	.may_start = stack_may_start,
@@ -150,6 +156,11 @@ static const struct probe_cbs stack_live_cbs = {
 
 static const struct watch_cbs stack_watch_cbs = {
 	.changed = stack_watch_changed,
+};
+
+static const struct timetable_cbs stack_schedule_cbs = {
+	.busy = stack_schedule_busy,
+	.fire = stack_schedule_fire,
 };
 
 /* Return whether a probe is configured (one of its kinds is set). */
@@ -797,6 +808,7 @@ stack_job_exited(struct job *job, void *arg)
 		stack_run_end_probes(st->runs[i]);
 		stack_run_end_delay(st->runs[i]);
 		job_set_ready(job, JOB_READY_NONE);
+		timetable_ended(st->timetable, st->runs[i]->slot->cj);
 	}
 	stack_recheck(st);
 }
@@ -955,6 +967,7 @@ stack_new(struct loop *loop, struct jobtable *jt, const struct config *config,
 		    config->groups[i].max_running);
 	if (config != NULL)
 		stack_watch_all(st);
+	st->timetable = timetable_new(loop, config, &stack_schedule_cbs, st);
 	return st;
 }
 
@@ -977,6 +990,7 @@ stack_free(struct stack *st)
 
 	if (st == NULL)
 		return;
+	timetable_free(st->timetable);
 	jobtable_set_policy(st->jt, NULL, NULL);
 	if (st->sub != -1)
 		jobtable_unsubscribe(st->jt, st->sub);
@@ -1326,4 +1340,70 @@ stack_job_config(const struct stack *st, const struct job *job)
 	if ((i = stack_run_index(st, job)) == -1)
 		return NULL;
 	return st->runs[i]->slot->cj;
+}
+
+/*
+ * stack_schedule_*: the configured jobs on a timer (timetable.h) start
+ * as !restart and !run start them: a job of the table that has ended
+ * runs again as itself (jobtable_restart(), which stops a running one
+ * first: overlap = "restart"); a job with none in the table is started
+ * with what it depends on (stack_start()).
+ */
+
+/* Return whether a run of configured job cj lives (timetable's busy). */
+static int
+stack_schedule_busy(const struct config_job *cj, void *arg)
+{
+	return stack_cj_live(arg, cj);
+}
+
+/* Configured job cj is due: run each of its jobs again, or start it. */
+static void
+stack_schedule_fire(const struct config_job *cj, void *arg)
+{
+	struct stack		*st = arg;
+	struct stack_slot	*s;
+	struct job		*job;
+	char			*cause = NULL, *note;
+	size_t			 n, i, had = 0;
+
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur == NULL)
+			continue;
+		had++;
+		job = s[i].cur->job;
+		if (jobtable_restart(st->jt, job, &cause) == 0)
+			continue;
+		note = xprintf("not started on schedule: %s", cause);
+		job_set_note(job, note);
+		jobtable_changed(st->jt, job);
+		free(note);
+		free(cause);
+		cause = NULL;
+	}
+	if (had > 0)
+		return;
+	if (stack_start(st, cj, NULL, 0, NULL, &cause) != 0) {
+		debuglog("stack: %s", cause);
+		free(cause);
+	}
+}
+
+/* Return the next due time (wall ms) of job's configured job, or -1. */
+int64_t
+stack_next_run(const struct stack *st, const struct job *job)
+{
+	if (st == NULL)
+		return -1;
+	return timetable_next(st->timetable, stack_job_config(st, job));
+}
+
+/* Return how many due runs of job's configured job were skipped, or -1. */
+int64_t
+stack_skipped_runs(const struct stack *st, const struct job *job)
+{
+	if (st == NULL)
+		return -1;
+	return timetable_skipped(st->timetable, stack_job_config(st, job));
 }
