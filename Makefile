@@ -331,6 +331,11 @@ STACK_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_stack_e2e.o $(B)/tests/jsonread.o \
 	   $(B)/tests/testnet.o $(B)/tests/testproc.o
+# Jobs on a timer end to end: every, overlap skip and queue, next_run.
+SCHED_E2E_BIN = $(TB)/check_sched_e2e
+SCHED_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
+	   $(B)/tests/e2e/check_sched_e2e.o $(B)/tests/jsonread.o
 # The browser end to end: a real chromium-headless-shell, the panel's row,
 # !browser, ctl browser, JOBDECK_CDP_URL, jobdeck up, every way out.
 BROWSER_E2E_BIN = $(TB)/check_browser_e2e
@@ -464,6 +469,10 @@ $(STACK_E2E_BIN): $(STACK_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(SCHED_E2E_BIN): $(SCHED_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(BROWSER_E2E_BIN): $(BROWSER_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -541,7 +550,8 @@ check:
 
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
-	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(TOML_TOOLS) \
+	     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) \
+	     $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN)
 
 # The official MCP TypeScript SDK for check_mcp_e2e's client
@@ -566,6 +576,7 @@ test: check-build mcp-sdk
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
+	    $(SCHED_E2E_BIN) \
 	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
@@ -580,11 +591,11 @@ unit: $(PROG) $(CHECK_BINS)
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
-    $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) \
-    mcp-sdk
+    $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) \
+    $(ATTACH_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
-	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) \
-	    $(MCP_E2E_BIN) $(ATTACH_E2E_BIN)
+	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(SCHED_E2E_BIN) \
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

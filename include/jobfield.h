@@ -73,6 +73,7 @@ enum jobfield_id {
 	JOBFIELD_EXIT,		/* text: waitstatus_short() */
 	JOBFIELD_STATE_INPUT,	/* text: "running, waiting for input" */
 	JOBFIELD_LABEL,		/* text: the label and what is said of it */
+	JOBFIELD_NEXT_CLOCK,	/* text: next_run as a local HH:MM:SS */
 	JOBFIELD_COUNT
 };
 

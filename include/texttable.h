@@ -7,7 +7,8 @@
  * while the last column would have fewer than TEXTTABLE_LAST_MIN columns
  * of its own; without a width (0) every column stays.  Widths are display
  * columns: a character's wcwidth() in the current locale, a byte that is
- * not one counts one column.
+ * not one counts one column.  A sparse column (a job's next run) is
+ * dropped when no row has a value in it ("-" in every cell).
  *
  * Ownership: the caller owns a struct texttable (texttable_free()); cells
  * are copied as they are added.  texttable_lines() returns an array of
@@ -25,6 +26,7 @@ struct texttable_col {
 	const char	*name;
 
 #define TEXTTABLE_OPTIONAL	0x1	/* dropped when the view is narrow */
+#define TEXTTABLE_SPARSE	0x2	/* dropped when every cell is "-" */
 	int		 flags;
 };
 

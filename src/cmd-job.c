@@ -149,7 +149,8 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 }
 
 /*
- * The jobs table's view (jobfield.h): CPU and MEM go first when narrow;
+ * The jobs table's view (jobfield.h): NEXT (only when a job is on a
+ * timer), then CPU and MEM go first when narrow;
  * COMMAND is the label with what a job waits for, its note and its agent.
  */
 static const struct jobfield_col cmd_job_cols[] = {
@@ -160,6 +161,7 @@ static const struct jobfield_col cmd_job_cols[] = {
 	{ JOBFIELD_DURATION_MS, "TIME", 0 },
 	{ JOBFIELD_CPU_MS, "CPU", TEXTTABLE_OPTIONAL },
 	{ JOBFIELD_MEMORY_BYTES, "MEM", TEXTTABLE_OPTIONAL },
+	{ JOBFIELD_NEXT_CLOCK, "NEXT", TEXTTABLE_OPTIONAL | TEXTTABLE_SPARSE },
 	{ JOBFIELD_LABEL, "COMMAND", 0 },
 };
 

@@ -331,15 +331,15 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 
 /*
  * Check job j's timer once its table t is applied: schedule and every
- * exclude each other (the second written is the error), overlap needs
- * one of them; a job on a timer does not start with the deck unless its
- * table sets autostart (its first run is at its first due time).
+ * exclude each other (the second written is the error); a job on a
+ * timer does not start with the deck unless its table sets autostart
+ * (its first run is at its first due time).
  */
 int
 config_check_timer(struct config_ctx *ctx, struct config_job *j,
     const struct toml_value *t)
 {
-	const struct toml_value	*s, *e, *o;
+	const struct toml_value	*s, *e;
 
 	s = config_job_value(t, JOB(schedule));
 	e = config_job_value(t, JOB(every));
@@ -352,13 +352,8 @@ config_check_timer(struct config_ctx *ctx, struct config_job *j,
 		    xprintf("every and schedule (line %d) are both set: a "
 		    "job has one timetable", toml_line(s)));
 	}
-	if (s == NULL && e == NULL) {
-		if ((o = config_job_value(t, JOB(overlap))) != NULL)
-			return config_fail(ctx, toml_line(o), toml_col(o),
-			    xstrdup("overlap needs schedule or every"));
-		return 0;
-	}
-	if (config_job_value(t, JOB(autostart)) == NULL)
+	if ((s != NULL || e != NULL) &&
+	    config_job_value(t, JOB(autostart)) == NULL)
 		j->autostart = 0;
 	return 0;
 }

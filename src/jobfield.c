@@ -538,6 +538,17 @@ jobfield_job_next_run(struct job *job, struct jobfield_value *v)
 	jobfield_time(v, jobfield_next_run(job));
 }
 
+/* When it runs next on its timer as a local clock (!ps), or nothing. */
+static void
+jobfield_job_next_clock(struct job *job, struct jobfield_value *v)
+{
+	if (jobfield_next_run(job) < 0)
+		jobfield_null(v);
+	else
+		jobfield_string(v, job_format_clock(jobfield_next_run(job), 0,
+		    v->buf, sizeof v->buf));
+}
+
 /* How many of its due runs its overlap skipped, or nothing. */
 static void
 jobfield_job_skipped(struct job *job, struct jobfield_value *v)
@@ -604,6 +615,7 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	    NULL },
 	[JOBFIELD_LABEL] = { NULL, jobfield_job_label, jobfield_meta_label,
 	    NULL },
+	[JOBFIELD_NEXT_CLOCK] = { NULL, jobfield_job_next_clock, NULL, NULL },
 };
 
 /* Return the row of id, which must have the getter asked for. */

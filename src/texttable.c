@@ -118,6 +118,19 @@ texttable_line(const struct texttable *t, int r, const int *widths,
 	return b.s != NULL ? b.s : xstrdup("");
 }
 
+/* Return whether every cell of column i is "-" (a sparse column's test). */
+static int
+texttable_sparse(const struct texttable *t, int i)
+{
+	int	r;
+
+	for (r = 0; r < t->rows; r++) {
+		if (strcmp(t->cells[r * t->ncols + i], "-") != 0)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Return the table's lines, its header first (*count of them, rows + 1):
  * the columns as wide as their contents and, with width > 0, the
@@ -140,12 +153,15 @@ texttable_lines(const struct texttable *t, int width, int *count)
 			if (w > widths[i])
 				widths[i] = w;
 		}
-		if (i < t->ncols - 1)
+		if (t->cols[i].flags & TEXTTABLE_SPARSE && i < t->ncols - 1 &&
+		    texttable_sparse(t, i))
+			keep[i] = 0;
+		else if (i < t->ncols - 1)
 			fixed += widths[i] + TEXTTABLE_SEP;
 	}
 	for (i = t->ncols - 2; width > 0 && i >= 0 &&
 	    width - fixed < TEXTTABLE_LAST_MIN; i--) {
-		if (t->cols[i].flags & TEXTTABLE_OPTIONAL) {
+		if (keep[i] && t->cols[i].flags & TEXTTABLE_OPTIONAL) {
 			keep[i] = 0;
 			fixed -= widths[i] + TEXTTABLE_SEP;
 		}

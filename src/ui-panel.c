@@ -249,15 +249,13 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
 	}
-	snprintf(text, tsize, "%s after %s", job_describe_end(job, how,
-	    sizeof how), dur);
-	/* A job on a timer says when it runs next: "· next 14:05:00". */
-	if (jobfield_next_run(job) >= 0) {
-		len = strlen(text);
-		snprintf(text + len, tsize - len, " · next %s",
-		    job_format_clock(jobfield_next_run(job), 0, how,
-		    sizeof how));
-	}
+	job_describe_end(job, how, sizeof how);
+	/* A job on a timer says when it runs next rather than how long. */
+	if (jobfield_next_run(job) >= 0)
+		snprintf(text, tsize, "%s · next %s", how, job_format_clock(
+		    jobfield_next_run(job), 0, dur, sizeof dur));
+	else
+		snprintf(text, tsize, "%s after %s", how, dur);
 }
 
 /* Return whether job failed while not looked at (its entry is marked). */

@@ -134,6 +134,8 @@ dump_stack(struct dump *d, const struct config_job *j)
 	dump_add(d, " watch_ignore=");
 	dump_strings(d, j->watch_ignore, j->nwatch_ignore);
 	dump_add(d, " watch_debounce=%g ", j->watch_debounce);
+	dump_add(d, "schedule=%s every=%s overlap=%d ", str(j->schedule),
+	    str(j->every), (int)j->overlap);
 }
 
 /* Write the groups of cfg into d as " groups=[name:max_running@line] ". */
@@ -800,6 +802,37 @@ static const struct {
 	  "config.toml:4:20: liveness_retries must be an integer between 1 "
 	  "and 1000000" },
 
+	/* On a timer: cron.h's and duration.h's messages, at the value. */
+	{ JOB "schedule = \"0 24 * * *\"",
+	  "config.toml:4:12: schedule: field 2 (hour): 24 is out of range "
+	  "0-23" },
+	{ JOB "schedule = \"* * * *\"",
+	  "config.toml:4:12: schedule: expected 5 fields (minute hour "
+	  "day-of-month month day-of-week), found 4" },
+	{ JOB "schedule = \"@reboot\"",
+	  "config.toml:4:12: schedule: unknown macro '@reboot' (known: "
+	  "@yearly @annually @monthly @weekly @daily @midnight @hourly)" },
+	{ JOB "schedule = \"\"",
+	  "config.toml:4:12: schedule must not be empty" },
+	{ JOB "schedule = 5",
+	  "config.toml:4:12: schedule must be a string" },
+	{ JOB "every = \"5x\"",
+	  "config.toml:4:9: every: '5x' is not a duration (as 30s, 5m, "
+	  "1h30m, 500ms; a number alone is seconds)" },
+	{ JOB "every = \"0s\"",
+	  "config.toml:4:9: every must be at least 100ms" },
+	{ JOB "every = \"400d\"",
+	  "config.toml:4:9: every: 400d is more than 31536000 seconds" },
+	{ JOB "every = \"1s\"\nschedule = \"@daily\"",
+	  "config.toml:5:12: schedule and every (line 4) are both set: a job "
+	  "has one timetable" },
+	{ JOB "schedule = \"@daily\"\nevery = \"1s\"",
+	  "config.toml:5:9: every and schedule (line 4) are both set: a job "
+	  "has one timetable" },
+	{ JOB "every = \"1s\"\noverlap = \"wait\"",
+	  "config.toml:5:11: overlap must be one of \"skip\", \"queue\", "
+	  "\"restart\"" },
+
 	/* stop_signal: what waitstatus_parse_signal() reads. */
 	{ JOB "stop_signal = \"SIGFOO\"",
 	  "config.toml:4:15: stop_signal must be a signal's name or number, "
@@ -992,6 +1025,16 @@ static const struct {
 	int		 job;
 	const char	*want;
 } good[] = {
+	/* On a timer: no autostart unless the table says so. */
+	{ JOB "schedule = \"*/5 * * * *\"", 0, " autostart=0 " },
+	{ JOB "schedule = \"*/5 * * * *\"", 0, "schedule=*/5 * * * * "
+	  "every=(null) overlap=0 " },
+	{ JOB "every = \"1h30m\"\noverlap = \"restart\"", 0,
+	  "schedule=(null) every=1h30m overlap=2 " },
+	{ JOB "every = \"500ms\"\noverlap = \"queue\"\nautostart = true", 0,
+	  " autostart=1 " },
+	{ JOB "every = \"100ms\"", 0, "every=100ms overlap=0 " },
+	{ JOB, 0, " autostart=1 " },
 	{ "", -1,
 	  " shell=(null) scrollback=10000 kill_timeout=5 log_dir=(null) "
 	  "focus_key=C-t max_running=0 keep_finished=100 " },
@@ -1358,7 +1401,7 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 67);
+	ck_assert_uint_eq(config_noptions, 70);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||

@@ -44,7 +44,8 @@ static const char *const named[] = {
 	"id", "deck", "name", "command", "argv", "cwd", "state", "pid", "pty",
 	"started_at", "ended_at", "duration_ms", "cpu_ms", "memory_bytes",
 	"exit_code", "signal", "code", "run", "log", "waiting_for", "ready",
-	"group", "priority", "note", "agent", "exec_error", NULL
+	"group", "priority", "note", "agent", "exec_error", "next_run",
+	"skipped", NULL
 };
 
 /* What one test drives. */
@@ -271,6 +272,62 @@ START_TEST(test_table)
 }
 END_TEST
 
+/* A timer's next run for the job arg, or -1 for any other. */
+static int64_t
+fake_next_run(const struct job *job, void *arg)
+{
+	return job == arg ? (int64_t)1767225600000 : -1;	/* 2026 */
+}
+
+/* A timer's skips for the job arg, or -1 for any other. */
+static int64_t
+fake_skipped(const struct job *job, void *arg)
+{
+	return job == arg ? 3 : -1;
+}
+
+/*
+ * A job on a timer (as the deck's stack says through jobfield_set_timer())
+ * has next_run (ISO 8601 as started_at), skipped and the NEXT text; a job
+ * that is not keeps them null.
+ */
+START_TEST(test_timer_fields)
+{
+	static const struct jobfield_timer fake = {
+		.next_run = fake_next_run,
+		.skipped = fake_skipped,
+	};
+	struct jsonread	*doc;
+	struct job	*job, *other;
+	char		*text, want[16];
+
+	job = spawn("cron", "true", NULL, 0, 0);
+	other = spawn("plain", "true", NULL, 0, 0);
+	jobfield_set_timer(&fake, job);
+	doc = doc_of(job, NULL);
+	ck_assert_str_eq(jsonread_text(doc, "next_run"),
+	    "2026-01-01T00:00:00.000Z");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(doc, "skipped")),
+	    3);
+	jsonread_free(doc);
+	text = jobfield_text(job, JOBFIELD_NEXT_CLOCK);
+	ck_assert_str_eq(text, job_format_clock(1767225600000, 0, want,
+	    sizeof want));
+	free(text);
+	doc = doc_of(other, NULL);
+	ck_assert(is_null(doc, "next_run"));
+	ck_assert(is_null(doc, "skipped"));
+	jsonread_free(doc);
+	text = jobfield_text(other, JOBFIELD_NEXT_CLOCK);
+	ck_assert_str_eq(text, "-");
+	free(text);
+	jobfield_set_timer(NULL, NULL);
+	doc = doc_of(job, NULL);
+	ck_assert(is_null(doc, "next_run"));
+	jsonread_free(doc);
+}
+END_TEST
+
 /*
  * A live job's object: every named field with a live getter, in the
  * table's order, with the job's values; after a kill, its end.
@@ -309,6 +366,8 @@ START_TEST(test_json_live)
 	    0);
 	ck_assert(is_null(doc, "agent"));
 	ck_assert(is_null(doc, "exec_error"));
+	ck_assert(is_null(doc, "next_run"));
+	ck_assert(is_null(doc, "skipped"));
 	jsonread_free(doc);
 
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
@@ -590,6 +649,7 @@ jobfield_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_json_live);
+	tcase_add_test(tc, test_timer_fields);
 	tcase_add_test(tc, test_codes);
 	tcase_add_test(tc, test_codes_never_ran);
 	tcase_add_test(tc, test_json_stored);
