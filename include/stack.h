@@ -58,6 +58,7 @@ const struct config_job *stack_job_config(const struct stack *,
 		    const struct job *);
 
 /* Jobs on a timer (schedule, every; timetable.h): -1 for any other. */
+void		 stack_end_timers(struct stack *);
 int64_t		 stack_next_run(const struct stack *, const struct job *);
 int64_t		 stack_skipped_runs(const struct stack *, const struct job *);
 

@@ -231,6 +231,8 @@ deck_quit_timeout_cb(void *arg)
 static void
 deck_quit(struct deck *d)
 {
+	/* No job on a timer starts while the jobs are stopped. */
+	stack_end_timers(d->stack);
 	if (d->up != NULL) {
 		up_quit(d->up);
 		return;

@@ -1390,6 +1390,19 @@ stack_schedule_fire(const struct config_job *cj, void *arg)
 	}
 }
 
+/*
+ * The deck quits (or jobdeck up ends): no job starts on its timer any
+ * more, so that stopping them all comes to an end.
+ */
+void
+stack_end_timers(struct stack *st)
+{
+	if (st == NULL)
+		return;
+	timetable_free(st->timetable);
+	st->timetable = NULL;
+}
+
 /* Return the next due time (wall ms) of job's configured job, or -1. */
 int64_t
 stack_next_run(const struct stack *st, const struct job *job)

@@ -282,6 +282,39 @@ START_TEST(test_sched_overlap_queue)
 }
 END_TEST
 
+/*
+ * A deck that quits starts no job on its timer: a job every second with
+ * overlap = "restart" that takes 2 s to stop has its due runs while it
+ * stops; none may start it again (counted once the quit is acknowledged:
+ * any start after that is the timetable's).
+ */
+START_TEST(test_sched_quit)
+{
+	struct deck	d;
+	char		buf[4096];
+	int		status, n;
+
+	deck_start(&d, "sched-quit",
+	    "[[job]]\n"
+	    "name = \"long\"\n"
+	    "command = \"echo start >> @/runs; trap 'sleep 2; exit 0' TERM; "
+	    "sleep 60 & wait\"\n"
+	    "every = \"1s\"\n"
+	    "overlap = \"restart\"\n"
+	    "pty = false\n");
+	E2E_WAIT(d.t, count_lines(&d, "runs", "start") >= 2, WAIT_MS,
+	    "long was not started twice");
+	free(ctl(&d, "quit", (const char *)NULL));
+	n = count_lines(&d, "runs", "start");
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck did "
+	    "not quit within %d ms\n%s", WAIT_MS, e2e_dump(d.t));
+	ck_assert_msg(count_lines(&d, "runs", "start") == n, "long started "
+	    "again after the quit (%d starts before it):\n%s", n,
+	    e2e_get_file(d.dir, "runs", buf, sizeof buf));
+	deck_end(&d);
+}
+END_TEST
+
 static Suite *
 sched_suite(void)
 {
@@ -289,6 +322,7 @@ sched_suite(void)
 		{ "sched_every", &test_sched_every, 60 },
 		{ "sched_overlap_skip", &test_sched_overlap_skip, 60 },
 		{ "sched_overlap_queue", &test_sched_overlap_queue, 60 },
+		{ "sched_quit", &test_sched_quit, 60 },
 	};
 	Suite				*s = suite_create("sched_e2e");
 
