@@ -352,6 +352,12 @@ ATTACH_E2E_BIN = $(TB)/check_attach_e2e
 ATTACH_E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) $(B)/tests/testproc.o \
 	   $(B)/tests/e2e/check_attach_e2e.o
+# Changing a running stack end to end: !reload, reload = "auto", .env,
+# F5, !scale, !dup, !edit (issue 27).
+RELOAD_E2E_BIN = $(TB)/check_reload_e2e
+RELOAD_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
+	   $(B)/tests/e2e/check_reload_e2e.o $(B)/tests/jsonread.o
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
@@ -476,6 +482,10 @@ $(ATTACH_E2E_BIN): $(ATTACH_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(RELOAD_E2E_BIN): $(RELOAD_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -542,7 +552,8 @@ check:
 check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
 	     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(TOML_TOOLS) \
-	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN)
+	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
+	     $(RELOAD_E2E_BIN)
 
 # The official MCP TypeScript SDK for check_mcp_e2e's client
 # (tests/mcp/interop.mjs), from the npm registry into the ignored
@@ -566,7 +577,8 @@ test: check-build mcp-sdk
 	@chmod go-w config.toml.example
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
-	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN)
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
+	    $(RELOAD_E2E_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -581,10 +593,10 @@ unit: $(PROG) $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
     $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) \
-    mcp-sdk
+    $(RELOAD_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(BROWSER_E2E_BIN) \
-	    $(MCP_E2E_BIN) $(ATTACH_E2E_BIN)
+	    $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

@@ -1358,7 +1358,7 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 67);
+	ck_assert_uint_eq(config_noptions, 68);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||
