@@ -78,6 +78,9 @@ enum config_cond {
  * timeout option, spawn --timeout, wait --timeout and run --timeout.
  */
 #define CONFIG_MAX_SECONDS	31536000.0
+
+/* The most replicas a job may have (replicas = N). */
+#define CONFIG_MAX_REPLICAS	100
 struct config_dep {
 	char		*name;		/* a [[job]] of this file, or */
 	int		 browser;	/*   1: "browser", the [browser] */
@@ -149,7 +152,8 @@ struct config_job {
 	double		 start_delay;	/* seconds before each first start */
 	double		 restart_delay_max; /* the backoff's cap; a run */
 					/*   longer than it resets it */
-	int		 replicas;	/* name-1..name-N; 1: just name */
+	int		 replicas;	/* config_replica_name(): NAME.1 */
+					/*   ..NAME.N; 1: just NAME */
 	char		*group;		/* NULL: none */
 	int		 priority;	/* higher starts first from the queue */
 	char		**watch;	/* globs (** spans directories) relative to */
@@ -307,6 +311,13 @@ void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
 void		 config_set_port_base(struct config *, int base);
 char		*config_dir(const struct config *);
+/*
+ * The one rule for replica names: replica r (1..N) of job NAME is
+ * "NAME.r"; config_replica_parse() is its inverse (0: not a replica's
+ * name; else the replica and *base, NAME, to free).
+ */
+char		*config_replica_name(const char *name, int r);
+int		 config_replica_parse(const char *name, char **base);
 void		 config_free(struct config *);
 
 #endif

@@ -6,7 +6,7 @@
  * "browser", when no job is called that: the [browser], which must set
  * cdp_url and is only started or ready); the dependencies make no cycle
  * ("dependency cycle: api -> worker -> api", at the edge that closes it);
- * no replica (NAME-1 .. NAME-N) has another job's name.  Within a job, at
+ * no replica (NAME.1 .. NAME.N) has another job's name.  Within a job, at
  * most one readiness and one liveness probe are set.  A job's command,
  * args, cwd, input and env values are templates, expanded here with the
  * job's params and no environment (command, args and input together
@@ -330,7 +330,7 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 }
 
 /*
- * Check that no replica of job n of cfg (NAME-1 .. NAME-N) has the name
+ * Check that no replica of job n of cfg (NAME.1 .. NAME.N) has the name
  * of a job; t is the job's table.
  */
 static int
@@ -344,7 +344,7 @@ config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
 	int			 r;
 
 	for (r = 1; r <= j->replicas && j->replicas > 1; r++) {
-		name = xprintf("%s-%d", j->name, r);
+		name = config_replica_name(j->name, r);
 		k = config_names_find(names, cfg->jobs, name);
 		if (k == 0) {
 			free(name);
@@ -370,19 +370,16 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
     const struct config_dep *d, const struct config_names *names)
 {
 	const struct config_job	*j;
-	const char		*best = NULL, *dash;
-	char			*e, *b, *base, *hint, *msg, *end;
+	const char		*best = NULL;
+	char			*e, *b, *base, *hint, *msg;
 	size_t			 i, k, bestd = CONFIG_SUGGEST_MAX + 1;
-	long			 r;
+	int			 r;
 
 	hint = NULL;
-	if ((dash = strrchr(d->name, '-')) != NULL && dash[1] >= '1' &&
-	    dash[1] <= '9') {
-		r = strtol(dash + 1, &end, 10);
-		base = xstrndup(d->name, (size_t)(dash - d->name));
+	if ((r = config_replica_parse(d->name, &base)) > 0) {
 		k = config_names_find(names, cfg->jobs, base);
 		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
-		if (*end == '\0' && j != NULL && r <= j->replicas) {
+		if (j != NULL && r <= j->replicas) {
 			b = textesc_excerpt(base, strlen(base),
 			    CONFIG_EXCERPT_MAX);
 			hint = xprintf(" ('%s' stands for all its replicas)",

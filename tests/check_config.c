@@ -672,8 +672,8 @@ static const struct {
 	  "[[job]]\nname = \"z\"\ncommand = \"x\"\n",
 	  "config.toml:14:1: dependency cycle: b -> c -> b" },
 	{ JOB "replicas = 2\n[[job]]\nname = \"w\"\ncommand = \"y\"\n"
-	  "depends_on = { web-2 = \"started\" }",
-	  "config.toml:8:16: unknown job 'web-2' in depends_on ('web' stands "
+	  "depends_on = { \"web.2\" = \"started\" }",
+	  "config.toml:8:16: unknown job 'web.2' in depends_on ('web' stands "
 	  "for all its replicas)" },
 	{ JOB "depends_on = { db = \"up\" }",
 	  "config.toml:4:21: depends_on must be a table of job names to "
@@ -690,13 +690,13 @@ static const struct {
 	  "config.toml:4:16: depends_on: job name 'd b' may only have "
 	  "letters, digits, '_', '.' and '-'" },
 
-	/* replicas: NAME-1 .. NAME-N are no other job's names. */
-	{ JOB "replicas = 3\n[[job]]\nname = \"web-2\"\ncommand = \"y\"",
-	  "config.toml:4:12: replicas: 'web-2' is already the name of the "
+	/* replicas: NAME.1 .. NAME.N are no other job's names. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"web.2\"\ncommand = \"y\"",
+	  "config.toml:4:12: replicas: 'web.2' is already the name of the "
 	  "job at line 5" },
-	{ "[[job]]\nname = \"web-1\"\ncommand = \"y\"\n" JOB
+	{ "[[job]]\nname = \"web.1\"\ncommand = \"y\"\n" JOB
 	  "replicas = 2",
-	  "config.toml:7:12: replicas: 'web-1' is already the name of the "
+	  "config.toml:7:12: replicas: 'web.1' is already the name of the "
 	  "job at line 1" },
 	{ JOB "replicas = 0",
 	  "config.toml:4:12: replicas must be an integer between 1 and "
@@ -1125,7 +1125,10 @@ static const struct {
 	{ JOB "replicas = 3\n[[job]]\nname = \"w\"\ncommand = \"x\"\n"
 	  "[job.depends_on]\nweb = \"started\"", 1,
 	  " deps=[web:0@9:1] " },
-	{ JOB "replicas = 3\n[[job]]\nname = \"web-4\"\ncommand = \"x\"",
+	{ JOB "replicas = 3\n[[job]]\nname = \"web.4\"\ncommand = \"x\"",
+	  0, " replicas=3 " },
+	/* The old naming is no replica's: web-1 is a job of its own. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"web-1\"\ncommand = \"x\"",
 	  0, " replicas=3 " },
 	{ JOB "replicas = 100", 0, " replicas=100 " },
 	{ JOB "ready_log = \"^listening on (port )?[0-9]+$\"", 0,
