@@ -82,6 +82,7 @@ LIB_SRCS = \
 	src/config-stack.c \
 	src/config-keys.c \
 	src/config-help.c \
+	src/config-write.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -279,7 +280,7 @@ check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
-		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o $(B)/config-write.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o

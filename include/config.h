@@ -318,6 +318,32 @@ char		*config_dir(const struct config *);
  */
 char		*config_replica_name(const char *name, int r);
 int		 config_replica_parse(const char *name, char **base);
+
+/*
+ * One job as text, for !edit and !dup (src/config-write.c).
+ * config_job_toml() writes j as one [[job]] table that config_parse()
+ * and config_parse_job() read back to an equal job (every option of
+ * config_options[]; not line, nor a dependency's place): the options in
+ * the table's order, those equal to their default left out, strings as
+ * TOML basic strings (escaped as JSON escapes them, DEL too), env,
+ * params and depends_on as inline tables in file order.  The caller
+ * frees the text.
+ *
+ * config_parse_job() reads such a text (name prefixes messages, as for
+ * config_parse()): exactly one [[job]] table and nothing else, checked as
+ * in a file ("NAME:LINE:COL: message"), and as one job of base's stack
+ * (NULL: an empty one), which it joins or, when base has a job of its
+ * name, replaces: base's settings (the shell, [browser]) apply, its
+ * depends_on names base's jobs and makes no cycle with them (the error
+ * is at its own dependency), and no name is a replica's of another.  On
+ * success *out is the job, freed with config_job_free(); base is not
+ * changed.  On error *out is NULL and *cause an allocated message.
+ */
+char		*config_job_toml(const struct config_job *j);
+int		 config_parse_job(const char *name, const char *buf,
+		     size_t len, const struct config *base,
+		     struct config_job **out, char **cause);
+void		 config_job_free(struct config_job *);
 void		 config_free(struct config *);
 
 #endif

@@ -5,7 +5,9 @@
  * depends_on name is a job of the file and not the job itself (or
  * "browser", when no job is called that: the [browser], which must set
  * cdp_url and is only started or ready); the dependencies make no cycle
- * ("dependency cycle: api -> worker -> api", at the edge that closes it);
+ * ("dependency cycle: api -> worker -> api", at the edge that closes it,
+ * or the first edge of a job read from the text when that is a deck's
+ * job, config_parse_job());
  * no replica (NAME.1 .. NAME.N) has another job's name.  Within a job, at
  * most one readiness and one liveness probe are set.  A job's command,
  * args, cwd, input and env values are templates, expanded here with the
@@ -28,8 +30,6 @@
 #define CONFIG_CYCLE_SHOWN	15
 
 static uint32_t	 config_hash(const char *);
-static int	 config_names_add(struct config_names *,
-		     const struct config_job *, size_t);
 static const struct toml_value *config_job_value(const struct toml_value *,
 		     size_t);
 static int	 config_check_text(struct config_ctx *,
@@ -72,7 +72,7 @@ config_names_slot(const struct config_names *names,
  * Add job n of jobs to the set; return 0, or the index plus one of the
  * job that had its name first.
  */
-static int
+int
 config_names_add(struct config_names *names, const struct config_job *jobs,
     size_t n)
 {
@@ -331,16 +331,18 @@ config_check_job(struct config_ctx *ctx, const struct config *cfg,
 
 /*
  * Check that no replica of job n of cfg (NAME.1 .. NAME.N) has the name
- * of a job; t is the job's table.
+ * of a job; jobs is the file's job tables.  A job with no table (a deck's
+ * job, config_parse_job()) clashes with one read from the text: the
+ * error is at that one's name.
  */
 static int
 config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
-    size_t n, const struct toml_value *t, const struct config_names *names)
+    size_t n, const struct toml_value *jobs, const struct config_names *names)
 {
 	const struct config_job	*j = &cfg->jobs[n];
-	const struct toml_value	*v;
+	const struct toml_value	*v, *t = toml_array_get(jobs, n);
 	size_t			 k;
-	char			*name, *e, *msg;
+	char			*name, *e, *b, *msg;
 	int			 r;
 
 	for (r = 1; r <= j->replicas && j->replicas > 1; r++) {
@@ -352,8 +354,21 @@ config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
 		}
 		v = config_job_value(t, JOB(replicas));
 		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
-		msg = xprintf("replicas: '%s' is already the name of the job "
-		    "at line %d", e, cfg->jobs[k - 1].line);
+		if (t != NULL && cfg->jobs[k - 1].line == 0)
+			msg = xprintf("replicas: '%s' is already the name of "
+			    "another job", e);
+		else if (t != NULL)
+			msg = xprintf("replicas: '%s' is already the name of "
+			    "the job at line %d", e, cfg->jobs[k - 1].line);
+		else {
+			v = config_job_value(toml_array_get(jobs, k - 1),
+			    JOB(name));
+			b = textesc_excerpt(j->name, strlen(j->name),
+			    CONFIG_EXCERPT_MAX);
+			msg = xprintf("'%s' is the name of a replica of '%s' "
+			    "(replicas = %d)", e, b, j->replicas);
+			free(b);
+		}
 		free(e);
 		free(name);
 		return config_fail(ctx, toml_line(v), toml_col(v), msg);
@@ -450,7 +465,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 {
 	const struct config_job	*j;
 	const struct config_dep	*d;
-	size_t			*first, *target, *path, *next, i, k, sp, u, w;
+	size_t			*first, *target, *path, *next, i, k, m, sp, u, w;
 	unsigned char		*state;	/* 0 unseen, 1 on the path, 2 done */
 	char			*e;
 	int			 r = 0;
@@ -458,8 +473,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 	first = xcalloc(cfg->njobs + 1, sizeof *first);
 	for (i = 0; i < cfg->njobs; i++) {
 		j = &cfg->jobs[i];
-		if (config_check_replicas(ctx, cfg, i, toml_array_get(jobs, i),
-		    names) != 0) {
+		if (config_check_replicas(ctx, cfg, i, jobs, names) != 0) {
 			free(first);
 			return -1;
 		}
@@ -514,8 +528,17 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 			} else if (state[w] == 1) {
 				for (k = 0; path[k] != w; k++)
 					/* nothing */;
-				r = config_cycle(ctx, cfg, path + k, sp - 1 - k,
-				    &cfg->jobs[u].deps[next[sp - 1] - 1]);
+				d = &cfg->jobs[u].deps[next[sp - 1] - 1];
+				/* A deck's job (line 0): at one read instead. */
+				for (m = k; cfg->jobs[u].line == 0 && m < sp - 1;
+				    m++) {
+					if (cfg->jobs[path[m]].line != 0) {
+						d = &cfg->jobs[path[m]].deps[
+						    next[m] - 1];
+						break;
+					}
+				}
+				r = config_cycle(ctx, cfg, path + k, sp - 1 - k, d);
 			}
 		}
 	}

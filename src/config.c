@@ -1259,6 +1259,16 @@ config_free(struct config *cfg)
 	free(cfg);
 }
 
+/* Free job j (config_parse_job()'s) and everything in it; NULL is allowed. */
+void
+config_job_free(struct config_job *j)
+{
+	if (j == NULL)
+		return;
+	config_clear("job", j);
+	free(j);
+}
+
 /*
  * Give a Procfile's jobs their ports as foreman does: port_base, and 100
  * more for each process type before it; none (0) past 65535.
