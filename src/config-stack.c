@@ -424,11 +424,13 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 /*
  * Report the dependency cycle closed by dependency d of job path[k]: the
  * jobs path[0..k], each depending on the next, and d on path[0]; past
- * CONFIG_CYCLE_SHOWN jobs, the middle is left out.
+ * CONFIG_CYCLE_SHOWN jobs, the middle is left out.  The error is at
+ * dependency at.
  */
 static int
 config_cycle(struct config_ctx *ctx, const struct config *cfg,
-    const size_t *path, size_t k, const struct config_dep *d)
+    const size_t *path, size_t k, const struct config_dep *d,
+    const struct config_dep *at)
 {
 	struct config_buf	 b = { NULL, 0, 0 };
 	const char		*name;
@@ -450,7 +452,7 @@ config_cycle(struct config_ctx *ctx, const struct config *cfg,
 	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	config_buf_printf(&b, "%s", e);
 	free(e);
-	return config_fail(ctx, d->line, d->col, b.s);
+	return config_fail(ctx, at->line, at->col, b.s);
 }
 
 /*
@@ -464,7 +466,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
     const struct toml_value *jobs, const struct config_names *names)
 {
 	const struct config_job	*j;
-	const struct config_dep	*d;
+	const struct config_dep	*d, *at;
 	size_t			*first, *target, *path, *next, i, k, m, sp, u, w;
 	unsigned char		*state;	/* 0 unseen, 1 on the path, 2 done */
 	char			*e;
@@ -528,17 +530,18 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 			} else if (state[w] == 1) {
 				for (k = 0; path[k] != w; k++)
 					/* nothing */;
-				d = &cfg->jobs[u].deps[next[sp - 1] - 1];
+				d = at = &cfg->jobs[u].deps[next[sp - 1] - 1];
 				/* A deck's job (line 0): at one read instead. */
 				for (m = k; cfg->jobs[u].line == 0 && m < sp - 1;
 				    m++) {
 					if (cfg->jobs[path[m]].line != 0) {
-						d = &cfg->jobs[path[m]].deps[
+						at = &cfg->jobs[path[m]].deps[
 						    next[m] - 1];
 						break;
 					}
 				}
-				r = config_cycle(ctx, cfg, path + k, sp - 1 - k, d);
+				r = config_cycle(ctx, cfg, path + k, sp - 1 - k, d,
+				    at);
 			}
 		}
 	}
