@@ -2735,7 +2735,7 @@ static const struct {
 	{ "cwd", "cwd = \"/tmp/x y\"", 0 },
 	{ "env", "env = { A = \"1\", B_2 = \"two words\", EMPTY = \"\" }", 0 },
 	{ "inherit_env", "inherit_env = false", 0 },
-	{ "timeout", "timeout = 2.5", 0 },
+	{ "timeout", "timeout = 86399.123456789", 0 },
 	{ "input", "input = \"hello\\nworld\\n\"", 0 },
 	{ "autostart", "autostart = false", 0 },
 	{ "restart", "restart = \"on-failure\"", 0 },
@@ -2927,7 +2927,8 @@ round_trip(const struct config_job *j, const struct config *base,
 	ck_assert_msg(strncmp(text, "[[job]]\n", 8) == 0, "%s", text);
 	for (p = (const unsigned char *)text; *p != '\0'; p++)
 		ck_assert_msg(*p == '\n' || (*p >= 0x20 && *p != 0x7f),
-		    "%s: byte 0x%02x in the text:\n%s", what, *p, text);
+		    "%s: byte 0x%02x at %zu of the text", what, *p,
+		    (size_t)(p - (const unsigned char *)text));
 	back = job_parse(text, base);
 	assert_same_job(j, back, what, text);
 	config_job_free(back);
@@ -3069,7 +3070,7 @@ START_TEST(test_job_toml_hostile)
 	struct config_job	*j;
 	struct config		*base;
 	struct expand_param	*pp;
-	char			*text;
+	char			*text, what[32];
 	size_t			 i;
 
 	base = job_base();
@@ -3107,7 +3108,8 @@ START_TEST(test_job_toml_hostile)
 		j->env_file = xcalloc(2, sizeof *j->env_file);
 		j->env_file[0] = xstrdup(hostile[i]);
 		j->nenv_file = 1;
-		text = round_trip(j, base, hostile[i]);
+		snprintf(what, sizeof what, "hostile string %zu", i);
+		text = round_trip(j, base, what);
 		free(text);
 		config_job_free(j);
 	}
