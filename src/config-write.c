@@ -35,17 +35,16 @@ static void
 config_write_stringn(struct xbuf *b, const char *s, size_t len)
 {
 	struct json_buf	 jb;
-	char		*q, *p, *del;
+	char		*p, *del;
 
 	json_init(&jb);
 	json_put_stringn(&jb, s, len);
-	q = json_finish(&jb, NULL);
-	for (p = q; (del = strchr(p, 0x7f)) != NULL; p = del + 1) {
+	for (p = jb.data; (del = strchr(p, 0x7f)) != NULL; p = del + 1) {
 		xbuf_add(b, p, (size_t)(del - p));
 		config_write_add(b, "\\u007F");
 	}
 	config_write_add(b, p);
-	free(q);
+	json_clear(&jb);
 }
 
 /* Append the NUL-terminated s to b as a TOML basic string. */
@@ -94,13 +93,11 @@ static void
 config_write_number(struct xbuf *b, double d)
 {
 	struct json_buf	 jb;
-	char		*q;
 
 	json_init(&jb);
 	json_put_double(&jb, d);
-	q = json_finish(&jb, NULL);
-	config_write_add(b, q);
-	free(q);
+	config_write_add(b, jb.data);
+	json_clear(&jb);
 }
 
 /* Append the table option o of j (env, params, depends_on) to b, inline. */
