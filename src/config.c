@@ -145,6 +145,10 @@ const struct config_option config_options[] = {
 	  .def = "\"keep\"", .choices = "keep|quit",
 	  .help = "the last terminal detached: keep the deck running, or quit",
 	  .offset = SET(on_last_detach) },
+	{ .section = "settings", .name = "reload", .type = CONFIG_ENUM,
+	  .def = "\"manual\"", .choices = "manual|auto",
+	  .help = "auto: reload once the config, Procfile or .env changed",
+	  .offset = SET(reload) },
 	{ .section = "settings", .name = "pty_size", .type = CONFIG_ENUM,
 	  .def = "\"latest\"", .choices = "latest|smallest|largest",
 	  .help = "jobs' terminal size: latest client's pane, smallest, largest",
@@ -1259,13 +1263,20 @@ config_free(struct config *cfg)
 	free(cfg);
 }
 
+/* Free what one configured job holds (not the struct itself). */
+void
+config_clear_job(struct config_job *cj)
+{
+	config_clear("job", cj);
+}
+
 /* Free job j (config_parse_job()'s) and everything in it; NULL is allowed. */
 void
 config_job_free(struct config_job *j)
 {
 	if (j == NULL)
 		return;
-	config_clear("job", j);
+	config_clear_job(j);
 	free(j);
 }
 
