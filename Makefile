@@ -84,6 +84,7 @@ LIB_SRCS = \
 	src/config-help.c \
 	src/config-diff.c \
 	src/config-copy.c \
+	src/config-write.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -286,7 +287,7 @@ check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(CONFIG_OBJS) $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
-		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o $(B)/config-write.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 		     $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o

@@ -9,7 +9,7 @@
  * without one is ready once started) and liveness probe (whose failure
  * fails the job, so its restart policy applies), restarts jobs whose
  * watched files change (the note says why), applies [groups.NAME] limits,
- * and starts replicas NAME-1..NAME-N.  Starting a configured job also
+ * and starts replicas NAME.1..NAME.N.  Starting a configured job also
  * starts the jobs it depends on that are not live, transitively.  Jobs
  * not from the configuration (typed, ctl spawn) are never held.  A job
  * may depend on the deck's browser (depends_on = { browser = "ready" }):

@@ -245,12 +245,12 @@ stack_run_end_delay(struct stack_run *r)
 	r->delayed = 0;
 }
 
-/* Return the name a slot's job gets: NAME, or NAME-N for a replica. */
+/* Return the name a slot's job gets: NAME, or NAME.N for a replica. */
 static char *
 stack_slot_name(const struct stack_slot *s)
 {
 	if (s->replica > 0)
-		return xprintf("%s-%d", s->cj->name, s->replica);
+		return config_replica_name(s->cj->name, s->replica);
 	return xstrdup(s->cj->name);
 }
 

@@ -1961,7 +1961,7 @@ START_TEST(test_stack_kill_group_order)
 END_TEST
 
 /*
- * replicas = 2 starts api-1 and api-2; a job depending on api waits for
+ * replicas = 2 starts api.1 and api.2; a job depending on api waits for
  * both, and the stack knows each replica's configured job.
  */
 START_TEST(test_stack_replicas)
@@ -1974,8 +1974,8 @@ START_TEST(test_stack_replicas)
 	    "autostart = false\ndepends_on = { api = \"completed\" }\n");
 	rec_clear();
 	run_ok("!run web");
-	a1 = job_named("api-1");
-	a2 = job_named("api-2");
+	a1 = job_named("api.1");
+	a2 = job_named("api.2");
 	web = job_named("web");
 	ck_assert_ptr_eq(stack_job_config(rec.stack, a1),
 	    config_find_job(rec.config, "api"));
@@ -1986,11 +1986,11 @@ START_TEST(test_stack_replicas)
 	wait_state(a1, JOB_RUNNING);
 	wait_state(a2, JOB_RUNNING);
 	ck_assert_int_eq(job_state(web), JOB_WAITING);
-	run_ok("!send api-1 x\\n");
+	run_ok("!send api.1 x\\n");
 	wait_state(a1, JOB_COMPLETED);
 	run_for(200);
 	ck_assert_int_eq(job_state(web), JOB_WAITING);
-	run_ok("!send api-2 x\\n");
+	run_ok("!send api.2 x\\n");
 	wait_state(web, JOB_RUNNING);
 }
 END_TEST
