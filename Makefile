@@ -94,6 +94,8 @@ LIB_SRCS = \
 	src/store-id.c \
 	src/store-sweep.c \
 	src/grep.c \
+	src/logmerge.c \
+	src/lineprefix.c \
 	src/cgroup.c \
 	src/proc.c \
 	src/ttywait.c \
@@ -293,6 +295,9 @@ check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o \
 		     $(B)/tests/testdir.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
+# Several runs of the store as one log in time order (a merged !logs).
+CHECK_SUITES += logmerge
+check_logmerge_OBJS = $(BASE_OBJS) $(STORE_OBJS) $(B)/logmerge.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
