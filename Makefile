@@ -119,6 +119,7 @@ LIB_SRCS = \
 	src/cmd-wait.c \
 	src/cmd-sink.c \
 	src/cmd-logs.c \
+	src/cmd-logs-merge.c \
 	src/cmd-stack.c \
 	src/cmd-browser.c \
 	src/ctl.c \
@@ -224,6 +225,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \
+		     $(B)/cmd-logs-merge.o $(B)/logmerge.o $(B)/lineprefix.o \
 		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
 		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
