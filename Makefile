@@ -97,6 +97,8 @@ LIB_SRCS = \
 	src/store-id.c \
 	src/store-sweep.c \
 	src/grep.c \
+	src/logmerge.c \
+	src/lineprefix.c \
 	src/cgroup.c \
 	src/proc.c \
 	src/ttywait.c \
@@ -120,6 +122,7 @@ LIB_SRCS = \
 	src/cmd-wait.c \
 	src/cmd-sink.c \
 	src/cmd-logs.c \
+	src/cmd-logs-merge.c \
 	src/cmd-stack.c \
 	src/cmd-reload.c \
 	src/cmd-browser.c \
@@ -230,6 +233,7 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \
+		     $(B)/cmd-logs-merge.o $(B)/logmerge.o $(B)/lineprefix.o \
 		     $(B)/cmd-stack.o $(B)/cmd-reload.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
 		     $(B)/launch.o $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o \
@@ -301,6 +305,9 @@ check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o \
 		     $(B)/tests/testdir.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
+# Several runs of the store as one log in time order (a merged !logs).
+CHECK_SUITES += logmerge
+check_logmerge_OBJS = $(BASE_OBJS) $(STORE_OBJS) $(B)/logmerge.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o

@@ -74,6 +74,8 @@ struct cmd_msg {
  * keys' actions at the prompt (bind.h: BIND_NEXT_JOB, BIND_ZOOM...) on the
  * client's screen, for a CMD_SCREEN command or !focus without a job; a
  * client without it has no screen, and those commands are refused.
+ * show_merged opens a view of the logs of jobs ids[0..n) merged in time
+ * order (cmd-logs-merge.c), followed; 0, or -1 with *cause.
  */
 struct cmd_client {
 	void	(*message)(const char *msg, void *arg);
@@ -93,6 +95,8 @@ struct cmd_client {
 	void	(*answered)(void *arg);
 	int	(*messages)(const struct cmd_msg **msgs, void *arg);
 	void	(*screen)(enum bind_action, void *arg);
+	int	(*show_merged)(const char *title, const int *ids, int n,
+		    void *arg, char **cause);
 };
 
 /*
@@ -271,6 +275,11 @@ int	cmd_logs_stream(struct cmd_ctx *, struct job *, int follow,
 	    char **cause);
 int	cmd_logs_stream_run(struct cmd_ctx *, const char *dir,
 	    const char *run, char **cause);
+void	cmd_logs_merged(struct cmd_ctx *, int all, int follow, int argc,
+	    char **argv);
+struct logmerge;
+int	cmd_logs_merge_sync(struct logmerge *, struct jobtable *,
+	    const int *ids, int n);
 const char *cmd_browser_state_text(const struct browser *);
 char	*cmd_browser_detail(const struct browser *);
 

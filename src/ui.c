@@ -62,6 +62,8 @@ static void	ui_client_error(const char *, void *);
 static void	ui_client_show(const char *, char **, int, int, void *);
 static void	ui_client_select(struct job *, int, void *);
 static void	ui_client_quit(void *);
+static int	ui_client_show_merged(const char *, const int *, int, void *,
+		    char **);
 static int	ui_client_show_run(const char *, const char *, const char *,
 		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
@@ -104,6 +106,7 @@ static const struct cmd_client ui_cmd_client = {
 	.select = ui_client_select,
 	.quit = ui_client_quit,
 	.show_run = ui_client_show_run,
+	.show_merged = ui_client_show_merged,
 	.grep = ui_client_grep,
 	.paste = ui_client_paste,
 	.messages = ui_client_messages,
@@ -1067,6 +1070,14 @@ ui_client_show_run(const char *title, const char *dir, const char *run,
     int64_t line, int live, void *arg, char **cause)
 {
 	return ui_view_open_run(arg, title, dir, run, line, live, cause);
+}
+
+/* Show the logs of several jobs merged, in the text view. */
+static int
+ui_client_show_merged(const char *title, const int *ids, int n, void *arg,
+    char **cause)
+{
+	return ui_view_open_merged(arg, title, ids, n, cause);
 }
 
 /* Show a search's results as they come, in the text view. */

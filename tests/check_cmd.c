@@ -574,8 +574,10 @@ static const struct err_case {
 	{ "!kill -NOPE 1", "kill: unknown signal: NOPE", 0 },
 	{ "!kill -99 1", "kill: unknown signal: 99", 0 },
 	{ "!kill-all now", "usage: !kill-all", 0 },
-	{ "!logs", "usage: !logs [--follow] ID", 0 },
-	{ "!logs 1 2", "usage: !logs [--follow] ID", 0 },
+	{ "!logs", "usage: !logs [--follow] [--all] ID...", 0 },
+	{ "!logs 1 2", "no such job: 1", 0 },
+	{ "!logs --all 1", "logs: --all takes no ID", 0 },
+	{ "!logs --all", "logs: no jobs", 0 },
 	{ "!logs 999", "no such job: 999", 0 },
 	{ "!focus nope", "no such job: nope", 0 },
 	{ "!ps -a", "usage: !ps", 0 },
@@ -590,7 +592,7 @@ static const struct err_case {
 	{ "unset 'A B'", "unset: `A B': not a valid identifier", 0 },
 	{ "!logs 'unterminated", "unterminated quote", 0 },
 	{ "!logs ${X", "unterminated ${", 0 },
-	{ "!logs --follow", "usage: !logs [--follow] ID", 0 },
+	{ "!logs --follow", "usage: !logs [--follow] [--all] ID...", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
 	    "waiting, running, stopped, completed, failed, canceled, "
 	    "timed-out)", 0 },
