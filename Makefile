@@ -202,7 +202,7 @@ check_need_OBJS	   = $(NEED_OBJ)
 # The configuration: the option table, files, stacks, keys, help, diffs.
 CONFIG_OBJS = $(B)/config.o $(B)/config-load.o $(B)/config-stack.o \
 		     $(B)/config-keys.o $(B)/config-help.o $(B)/config-diff.o \
-		     $(B)/config-copy.o
+		     $(B)/config-copy.o $(B)/config-write.o
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
@@ -291,7 +291,7 @@ check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
 		     $(B)/expand-argv.o $(CONFIG_OBJS) $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
-		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o $(B)/config-write.o
+		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
 		     $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o

@@ -157,7 +157,9 @@ struct cmd_deck {
 	 */
 	int		(*reload)(struct config *cfg, struct cmd_reload *out,
 			    char **cause, void *arg);
-	void		*reload_arg;
+	/* Say msg on every attached terminal (NULL: nowhere). */
+	void		(*say)(const char *msg, int error, void *arg);
+	void		*reload_arg;	/* reload's and say's */
 };
 
 /* What a reload did: the stack's changes, then the settings'. */

@@ -114,6 +114,7 @@ void		 jobtable_set_size(struct jobtable *, int rows, int cols);
 void		 jobtable_set_grace(struct jobtable *, int ms);
 void		 jobtable_set_store(struct jobtable *, struct store *);
 struct store	*jobtable_store(const struct jobtable *);
+struct loop	*jobtable_loop(const struct jobtable *);
 void		 jobtable_set_store_error(struct jobtable *, const char *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);

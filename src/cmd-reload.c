@@ -11,22 +11,30 @@
  * "unchanged"), "jobs" ({name, change, what, replicas_before,
  * replicas_after}) and "settings" (the notes).
  */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "config.h"
 #include "job.h"
 #include "jobtable.h"
+#include "expand.h"
 #include "json.h"
+#include "loop.h"
 #include "name.h"
+#include "session.h"
 #include "stack.h"
 #include "xmalloc.h"
 
 static void	cmd_reload_exec(struct cmd_ctx *, int, char **);
 static void	cmd_scale_exec(struct cmd_ctx *, int, char **);
 static void	cmd_dup_exec(struct cmd_ctx *, int, char **);
+static void	cmd_edit_exec(struct cmd_ctx *, int, char **);
 
 const struct cmd_entry cmd_reload_entry = {
 	.name = "reload",
@@ -54,6 +62,16 @@ const struct cmd_entry cmd_dup_entry = {
 	.min_args = 1,
 	.max_args = 2,
 	.exec = cmd_dup_exec,
+};
+
+const struct cmd_entry cmd_edit_entry = {
+	.name = "edit",
+	.args = "ID",
+	.help = "edit a configured job's spec in $VISUAL or $EDITOR; saved, "
+	    "it applies (until the next !reload)",
+	.min_args = 1,
+	.max_args = 1,
+	.exec = cmd_edit_exec,
 };
 
 /* The kinds of change in the order the report gives them. */
@@ -444,4 +462,296 @@ cmd_dup_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			cmd_dup_spec(ctx, orig, name);
 	}
 	free(name);
+}
+
+/* The largest spec !edit reads back, in bytes. */
+#define CMD_EDIT_MAX	(256 * 1024)
+
+/* An !edit under way: its editor job, its file, the job it edits. */
+struct cmd_edit {
+	struct jobtable		*jt;
+	struct stack		*stack;
+	const struct cmd_deck	*deck;
+	int			 sub;		/* the table subscription */
+	struct job		*editor;
+	uint64_t		 timer;		/* the editor ended: apply */
+	char			*path;		/* the spec, in TMPDIR */
+	char			*name;		/* the configured job's */
+	char			*before;	/* the text given */
+};
+
+/* Say an !edit's outcome on every terminal and on the editor's job. */
+static void
+cmd_edit_say(struct cmd_edit *e, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+cmd_edit_say(struct cmd_edit *e, int error, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvprintf(fmt, ap);
+	va_end(ap);
+	if (e->deck->say != NULL)
+		e->deck->say(msg, error, e->deck->reload_arg);
+	free(msg);
+}
+
+static char	*cmd_edit_read(const char *, size_t *, char **);
+
+/* End an !edit: its file removed, its subscription and memory freed. */
+static void
+cmd_edit_free(struct cmd_edit *e)
+{
+	if (e->sub != -1)
+		jobtable_unsubscribe(e->jt, e->sub);
+	if (e->timer != 0)
+		loop_cancel_timer(jobtable_loop(e->jt), e->timer);
+	unlink(e->path);
+	free(e->path);
+	free(e->name);
+	free(e->before);
+	free(e);
+}
+
+/*
+ * Read the edited spec back and move the deck to a copy of its
+ * configuration with it in place of the job's; an error (the editor's
+ * status, the text's place) changes nothing.
+ */
+static void
+cmd_edit_apply(struct cmd_edit *e)
+{
+	struct config		*cfg;
+	struct config_job	*nj = NULL;
+	struct cmd_reload	 r;
+	char			*text, *cause = NULL, *line, *label;
+	size_t			 len, i;
+	int			 status = job_end_code(e->editor);
+
+	if (status != 0) {
+		cmd_edit_say(e, 1, "edit %s: the editor exited %d: nothing "
+		    "changed", e->name, status);
+		return;
+	}
+	if ((text = cmd_edit_read(e->path, &len, &cause)) == NULL) {
+		cmd_edit_say(e, 1, "edit %s: %s", e->name, cause);
+		free(cause);
+		return;
+	}
+	if (strcmp(text, e->before) == 0) {
+		cmd_edit_say(e, 0, "edit %s: no change", e->name);
+		free(text);
+		return;
+	}
+	label = xprintf("%s.toml", e->name);
+	if (config_parse_job(label, text, len, stack_config(e->stack), &nj,
+	    &cause) != 0) {
+		cmd_edit_say(e, 1, "edit %s: %s (nothing changed)", e->name,
+		    cause);
+		goto out;
+	}
+	if (strcmp(nj->name, e->name) != 0) {
+		cmd_edit_say(e, 1, "edit %s: the name must stay %s (!dup makes "
+		    "a copy under another)", e->name, e->name);
+		goto out;
+	}
+	cfg = config_copy(stack_config(e->stack));
+	for (i = 0; i < cfg->njobs && strcmp(cfg->jobs[i].name, e->name) !=
+	    0; i++)
+		;
+	if (i == cfg->njobs) {
+		config_free(cfg);
+		cmd_edit_say(e, 1, "edit %s: the job is no longer in the "
+		    "configuration", e->name);
+		goto out;
+	}
+	config_clear_job(&cfg->jobs[i]);
+	config_copy_job(&cfg->jobs[i], nj);
+	if (e->deck->reload(cfg, &r, &cause, e->deck->reload_arg) != 0) {
+		cmd_edit_say(e, 1, "edit %s: %s", e->name, cause);
+		goto out;
+	}
+	line = cmd_reload_line(&r);
+	cmd_edit_say(e, 0, "edit %s: %s (in the deck until the next "
+	    "!reload)", e->name, line);
+	free(line);
+	cmd_reload_clear(&r);
+out:
+	config_job_free(nj);
+	free(cause);
+	free(label);
+	free(text);
+}
+
+/* The editor ended, a turn ago: apply the edit, take the editor away. */
+static void
+cmd_edit_timer_cb(void *arg)
+{
+	struct cmd_edit	*e = arg;
+	char		*cause = NULL;
+
+	e->timer = 0;
+	cmd_edit_apply(e);
+	if (jobtable_remove(e->jt, e->editor, &cause) != 0)
+		free(cause);	/* still ending: it stays in the panel */
+	cmd_edit_free(e);
+}
+
+/* A job ended: the editor's end applies the edit on the next turn. */
+static void
+cmd_edit_exited(struct job *job, void *arg)
+{
+	struct cmd_edit	*e = arg;
+
+	if (job != e->editor || e->timer != 0)
+		return;
+	jobtable_unsubscribe(e->jt, e->sub);
+	e->sub = -1;
+	e->timer = loop_add_timer(jobtable_loop(e->jt), 0, cmd_edit_timer_cb,
+	    e);
+}
+
+/* A job left the table: the editor's going ends the edit untouched. */
+static void
+cmd_edit_removed(struct job *job, void *arg)
+{
+	struct cmd_edit	*e = arg;
+
+	if (job == e->editor && e->timer == 0)
+		cmd_edit_free(e);
+}
+
+static const struct jobtable_cbs cmd_edit_cbs = {
+	.exited = cmd_edit_exited,
+	.removed = cmd_edit_removed,
+};
+
+/* Read at most CMD_EDIT_MAX bytes of path; NULL with *cause. */
+static char *
+cmd_edit_read(const char *path, size_t *len, char **cause)
+{
+	FILE	*f;
+	char	*buf;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(CMD_EDIT_MAX + 1);
+	*len = fread(buf, 1, CMD_EDIT_MAX + 1, f);
+	fclose(f);
+	if (*len > CMD_EDIT_MAX) {
+		free(buf);
+		*cause = xprintf("the spec is over %d KiB", CMD_EDIT_MAX / 1024);
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+/*
+ * Write the spec of job cj, with a header saying what saving does, to a
+ * new private file in TMPDIR; its path, or NULL with *cause.
+ */
+static char *
+cmd_edit_write(const struct config_job *cj, char **text, char **cause)
+{
+	const char	*tmp = getenv("TMPDIR");
+	char		*path, *spec;
+	size_t		 len;
+	int		 fd;
+
+	spec = config_job_toml(cj);
+	*text = xprintf("# jobdeck: the spec of %s.  Save and quit to apply it "
+	    "(its jobs restart);\n# quit without saving (or :cq) to change "
+	    "nothing.  The change lives in the\n# deck until the next "
+	    "!reload, which reads the configuration file again.\n%s",
+	    cj->name, spec);
+	free(spec);
+	path = xprintf("%s/jobdeck-edit-%s-XXXXXX.toml", tmp != NULL &&
+	    *tmp == '/' ? tmp : "/tmp", cj->name);
+	if ((fd = mkstemps(path, 5)) == -1) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	len = strlen(*text);
+	if (write(fd, *text, len) != (ssize_t)len) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		goto fail;
+	}
+	close(fd);
+	return path;
+
+fail:
+	free(path);
+	free(*text);
+	*text = NULL;
+	return NULL;
+}
+
+/*
+ * !edit ID: the configured job's spec opened in $VISUAL, else $EDITOR,
+ * else vi, as a job of its own given the keyboard (a real terminal);
+ * once the editor ends, the saved spec applies as a reload of that job.
+ */
+static void
+cmd_edit_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct config_job	*cj;
+	const char		*editor;
+	struct cmd_edit		*e;
+	struct job		*job;
+	char			*path, *text, *quoted, *command, *cause = NULL;
+
+	(void)argc;
+	if ((job = cmd_find_job(ctx, argv[1])) == NULL)
+		return;
+	if (ctx->client == NULL || ctx->client->screen == NULL) {
+		cmd_error(ctx, "edit: needs a terminal: run it at the deck's "
+		    "prompt");
+		return;
+	}
+	if (ctx->stack == NULL || ctx->deck == NULL ||
+	    ctx->deck->reload == NULL ||
+	    (cj = stack_job_config(ctx->stack, job)) == NULL) {
+		cmd_error(ctx, "edit: [%d] is not a configured job (!dup copies "
+		    "any job)", job_id(job));
+		return;
+	}
+	if ((path = cmd_edit_write(cj, &text, &cause)) == NULL) {
+		cmd_error(ctx, "edit: %s", cause);
+		free(cause);
+		return;
+	}
+	if ((editor = session_getenv(ctx->session, "VISUAL")) == NULL ||
+	    *editor == '\0')
+		editor = session_getenv(ctx->session, "EDITOR");
+	if (editor == NULL || *editor == '\0')
+		editor = "vi";
+	quoted = expand_shell_quote(path);
+	command = xprintf("%s %s", editor, quoted);
+	free(quoted);
+	e = xcalloc(1, sizeof *e);
+	e->jt = ctx->jt;
+	e->stack = ctx->stack;
+	e->deck = ctx->deck;
+	e->path = path;
+	e->name = xstrdup(cj->name);
+	e->before = text;
+	e->sub = -1;
+	if ((e->editor = cmd_start_job(ctx, command, NULL)) == NULL) {
+		free(command);
+		cmd_edit_free(e);
+		return;
+	}
+	free(command);
+	e->sub = jobtable_subscribe(ctx->jt, &cmd_edit_cbs, e);
+	if (ctx->client->select != NULL)
+		ctx->client->select(e->editor, 1, ctx->arg);
+	cmd_message(ctx, "edit %s: [%d] is the editor (saved, the spec "
+	    "applies)", e->name, job_id(e->editor));
 }

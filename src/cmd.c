@@ -62,6 +62,7 @@ extern const struct cmd_entry cmd_kill_group_entry;
 extern const struct cmd_entry cmd_reload_entry;
 extern const struct cmd_entry cmd_scale_entry;
 extern const struct cmd_entry cmd_dup_entry;
+extern const struct cmd_entry cmd_edit_entry;
 extern const struct cmd_entry cmd_browser_entry;
 extern const struct cmd_entry cmd_next_job_entry;
 extern const struct cmd_entry cmd_prev_job_entry;
@@ -105,6 +106,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_reload_entry,
 	&cmd_scale_entry,
 	&cmd_dup_entry,
+	&cmd_edit_entry,
 	&cmd_browser_entry,
 	&cmd_spawn_entry,
 	&cmd_send_entry,

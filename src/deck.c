@@ -644,6 +644,16 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	return 0;
 }
 
+/* Say msg on every attached terminal (cmd_deck's say: an !edit's end). */
+static void
+deck_info_say(const char *msg, int error, void *arg)
+{
+	struct deck	*d = arg;
+
+	if (d->server != NULL)
+		server_message(d->server, msg, error);
+}
+
 /* `quit` through the control socket: as !quit. */
 static void
 deck_ctl_quit(void *arg)
@@ -756,6 +766,7 @@ deck_faces_new(struct deck *d, char **cause)
 	d->info.clients = deck_clients;
 	d->info.clients_arg = d;
 	d->info.reload = deck_reload;
+	d->info.say = deck_info_say;
 	d->info.reload_arg = d;
 	if (d->opts.headless && !d->opts.serve) {
 		d->opts.up.browser = d->browser;

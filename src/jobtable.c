@@ -377,6 +377,13 @@ jobtable_store(const struct jobtable *jt)
 	return jt->store;
 }
 
+/* Return the loop the table runs on. */
+struct loop *
+jobtable_loop(const struct jobtable *jt)
+{
+	return jt->loop;
+}
+
 /* Return the grace period between SIGTERM and SIGKILL in milliseconds. */
 int
 jobtable_grace(const struct jobtable *jt)

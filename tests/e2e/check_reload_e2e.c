@@ -22,6 +22,7 @@
 
 #include "e2e/e2e.h"
 #include "jsonread.h"
+#include "need.h"
 
 #define WAIT_MS		15000	/* a job's start, end or change */
 #define CTL_MS		15000	/* one jobdeck ctl */
@@ -46,8 +47,8 @@ deck_file(struct deck *d, const char *name, const char *text)
  * from text in a fresh directory.
  */
 static void
-deck_start(struct deck *d, const char *name, const char *file,
-    const char *text, const char *flag)
+deck_start_env(struct deck *d, const char *name, const char *file,
+    const char *text, const char *flag, const char *const *env)
 {
 	const char	*path, *slash;
 	const char	*args[6];
@@ -66,9 +67,17 @@ deck_start(struct deck *d, const char *name, const char *file,
 	args[2] = "-S";
 	args[3] = name;
 	args[4] = NULL;
-	d->t = e2e_start(args, NULL);
+	d->t = e2e_start(args, env);
 	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
 	    term_tmpdir(d->t)) < (int)sizeof d->run);
+}
+
+/* deck_start_env() with the test's environment. */
+static void
+deck_start(struct deck *d, const char *name, const char *file,
+    const char *text, const char *flag)
+{
+	deck_start_env(d, name, file, text, flag, NULL);
 }
 
 /* Quit the deck and close its terminal. */
@@ -392,6 +401,71 @@ START_TEST(test_dup)
 }
 END_TEST
 
+/* Type a line at the prompt (or to the focused job) and Enter. */
+static void
+type_line(struct deck *d, const char *line)
+{
+	term_type(d->t, line);
+	term_key(d->t, TERM_KEY_ENTER);
+}
+
+/*
+ * !edit through a real editor (vim, driven by keys): a saved change
+ * restarts the job with it; a broken one changes nothing and says its
+ * place; quitting without saving changes nothing.
+ */
+START_TEST(test_edit_vim)
+{
+	static const char *const	 env[] = { "VISUAL=vim -u NONE -N",
+	    "EDITOR", NULL };
+	struct deck			 d;
+	char				*out;
+	long				 worker;
+
+	NEED("vim");
+	deck_start_env(&d, "rl6", "config.toml", stack_v1, "-c", env);
+	worker = wait_running(&d, "worker", 0);
+
+	/* A good edit: the command changes, the job restarts with it. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3002\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":%s/3002/3022/");
+	type_line(&d, ":wq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "edit worker: reload: 1 "
+	    "restarted", WAIT_MS), "no report of the edit");
+	ck_assert_int_ne(wait_running(&d, "worker", worker), worker);
+	out = CTL(&d, "list");
+	ck_assert_msg(strstr(out, "sleep 3022") != NULL, "%s", out);
+	free(out);
+	worker = job_pid(&d, "worker", NULL, 0);
+
+	/* A broken edit: refused at its place, nothing changes. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3022\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":%s/command = /command /");
+	type_line(&d, ":wq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "edit worker: worker.toml:",
+	    WAIT_MS), "no place for the broken edit");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "nothing changed", WAIT_MS),
+	    "the broken edit did not say nothing changed");
+
+	/* Quit without saving (:cq): nothing changes either. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3022\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":cq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "the editor exited 1", WAIT_MS),
+	    "no word of the editor's failure");
+	ck_assert_int_eq(job_pid(&d, "worker", NULL, 0), worker);
+	out = CTL(&d, "list");
+	ck_assert_msg(strstr(out, "sleep 3022") != NULL, "%s", out);
+	free(out);
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -402,6 +476,7 @@ reload_suite(void)
 		{ "reload_auto", &test_reload_auto, 60 },
 		{ "reload_env_key", &test_reload_env_key, 60 },
 		{ "dup", &test_dup, 60 },
+		{ "edit_vim", &test_edit_vim, 90 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
