@@ -2998,6 +2998,105 @@ START_TEST(test_job_toml_each)
 }
 END_TEST
 
+/* config_diff()'s callback: the names heard, space-separated. */
+static void
+diff_names(const char *name, void *arg)
+{
+	char	*names = arg;
+	size_t	 n = strlen(names);
+
+	snprintf(names + n, 256 - n, "%s%s", n > 0 ? " " : "", name);
+}
+
+/*
+ * config_diff() over each job option: a job differing from the sample
+ * job by that option alone differs by exactly that option (and by
+ * nothing from itself or its copy); config_copy_job()'s copy is equal
+ * and owns its strings (the original freed first).
+ */
+START_TEST(test_diff_each)
+{
+	struct config_job	*j, *def, copy;
+	struct config		*base;
+	char			*in, names[256];
+	size_t			 k = (size_t)_i;
+
+	if (job_samples[k].line == NULL)
+		return;		/* name and command: the sample's own */
+	base = job_base();
+	def = job_parse(SAMPLE_JOB, base);
+	in = xprintf("%s%s\n", SAMPLE_JOB, job_samples[k].line);
+	j = job_parse(in, base);
+	names[0] = '\0';
+	ck_assert_int_eq(config_diff("job", def, j, diff_names, names), 1);
+	ck_assert_str_eq(names, job_samples[k].name);
+	names[0] = '\0';
+	ck_assert_int_eq(config_diff("job", j, def, diff_names, names), 1);
+	ck_assert_str_eq(names, job_samples[k].name);
+	ck_assert_int_eq(config_diff("job", j, j, NULL, NULL), 0);
+	config_copy_job(&copy, j);
+	config_job_free(j);
+	j = job_parse(in, base);
+	ck_assert_int_eq(config_diff("job", j, &copy, NULL, NULL), 0);
+	config_clear_job(&copy);
+	config_job_free(j);
+	config_job_free(def);
+	free(in);
+	config_free(base);
+}
+END_TEST
+
+/*
+ * A whole configuration copied (config_copy()) is equal to it section by
+ * section, owns all it holds (the original freed first), and a change to
+ * each section of the copy is seen by config_diff().
+ */
+START_TEST(test_copy_config)
+{
+	static const char	 text[] =
+	    "[settings]\nkill_timeout = 3\nenv_file = [\"a.env\"]\n"
+	    "[keys]\nzoom = \"F6\"\n"
+	    "[groups.batch]\nmax_running = 2\n"
+	    "[browser]\ncdp_url = \"ws://127.0.0.1:9/x\"\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"x\"\nenv = { K = \"v\" }\n"
+	    "params = { p = \"1\" }\ngroup = \"batch\"\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"y\"\n"
+	    "depends_on = { a = \"ready\" }\nready_tcp = \"127.0.0.1:9\"\n";
+	struct config	*cfg = NULL, *again = NULL, *copy;
+	char		*cause = NULL;
+	size_t		 i;
+
+	ck_assert_msg(config_parse("c.toml", text, strlen(text), &cfg,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(config_parse("c.toml", text, strlen(text), &again,
+	    &cause) == 0, "%s", cause);
+	copy = config_copy(cfg);
+	config_free(cfg);
+	ck_assert_int_eq(config_diff("settings", &again->settings,
+	    &copy->settings, NULL, NULL), 0);
+	ck_assert_int_eq(config_diff("browser", &again->browser,
+	    &copy->browser, NULL, NULL), 0);
+	ck_assert_uint_eq(copy->njobs, 2);
+	for (i = 0; i < copy->njobs; i++)
+		ck_assert_int_eq(config_diff("job", &again->jobs[i],
+		    &copy->jobs[i], NULL, NULL), 0);
+	ck_assert_uint_eq(copy->ngroups, 1);
+	ck_assert_str_eq(copy->groups[0].name, "batch");
+	ck_assert_int_eq(config_diff("groups", &again->groups[0],
+	    &copy->groups[0], NULL, NULL), 0);
+	ck_assert_uint_eq(copy->nkeys, 1);
+	ck_assert_str_eq(copy->keys[0].keys, "F6");
+	copy->settings.kill_timeout = 4;
+	ck_assert_int_eq(config_diff("settings", &again->settings,
+	    &copy->settings, NULL, NULL), 1);
+	copy->groups[0].max_running = 3;
+	ck_assert_int_eq(config_diff("groups", &again->groups[0],
+	    &copy->groups[0], NULL, NULL), 1);
+	config_free(copy);
+	config_free(again);
+}
+END_TEST
+
 /* A job with every option but the other probes: written, read back equal. */
 START_TEST(test_job_toml_every_key)
 {
@@ -3313,6 +3412,9 @@ config_suite(void)
 	tcase_add_loop_test(tc, test_job_toml_each, 0,
 	    sizeof job_samples / sizeof job_samples[0]);
 	tcase_add_test(tc, test_job_toml_every_key);
+	tcase_add_loop_test(tc, test_diff_each, 0,
+	    sizeof job_samples / sizeof job_samples[0]);
+	tcase_add_test(tc, test_copy_config);
 	tcase_add_test(tc, test_job_toml_hostile);
 	tcase_add_loop_test(tc, test_parse_job_bad, 0,
 	    sizeof job_bad / sizeof job_bad[0]);
