@@ -356,6 +356,8 @@ void		 config_free(struct config *);
  */
 int		 config_diff(const char *section, const void *a, const void *b,
 		    void (*changed)(const char *, void *), void *arg);
+int		 config_option_same(const struct config_option *,
+		    const void *a, const void *b);
 
 /*
  * config_copy() returns a copy of a configuration that owns all it holds

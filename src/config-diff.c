@@ -28,9 +28,14 @@ config_diff_count(const struct config_option *o, const void *base)
 	return n;
 }
 
-/* Return whether option o has the same value in the structs a and b. */
-static int
-config_diff_same(const struct config_option *o, const void *a, const void *b)
+/*
+ * Return whether option o has the same value in the structs a and b (of
+ * its section); an array or table set empty differs from one not set
+ * (args = [] runs without a shell).
+ */
+int
+config_option_same(const struct config_option *o, const void *a,
+    const void *b)
 {
 	const char			*fa = (const char *)a + o->offset;
 	const char			*fb = (const char *)b + o->offset;
@@ -58,7 +63,8 @@ config_diff_same(const struct config_option *o, const void *a, const void *b)
 	default:
 		break;
 	}
-	if ((n = config_diff_count(o, a)) != config_diff_count(o, b))
+	if ((*(void *const *)fa == NULL) != (*(void *const *)fb == NULL) ||
+	    (n = config_diff_count(o, a)) != config_diff_count(o, b))
 		return 0;
 	if (o->type == CONFIG_DEPS) {
 		da = *(const struct config_dep *const *)fa;
@@ -106,7 +112,7 @@ config_diff(const char *section, const void *a, const void *b,
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		if (strcmp(o->section, section) != 0 ||
-		    config_diff_same(o, a, b))
+		    config_option_same(o, a, b))
 			continue;
 		n++;
 		if (changed != NULL)

@@ -191,45 +191,6 @@ config_write_value(struct xbuf *b, const struct config_option *o,
 	fatal("config: %s has an unknown type", o->name);
 }
 
-/* Return 1 if option o has the same value in jobs a and b. */
-static int
-config_write_same(const struct config_option *o, const struct config_job *a,
-    const struct config_job *b)
-{
-	const char	*fa = (const char *)a + o->offset;
-	const char	*fb = (const char *)b + o->offset;
-	char		*sa, *sb;
-	double		 da, db;
-	int		 ia, ib;
-
-	switch (o->type) {
-	case CONFIG_STRING:
-	case CONFIG_STRING_OR_FALSE:
-		memcpy(&sa, fa, sizeof sa);
-		memcpy(&sb, fb, sizeof sb);
-		return sa == sb || (sa != NULL && sb != NULL &&
-		    strcmp(sa, sb) == 0);
-	case CONFIG_INT:
-	case CONFIG_BOOL:
-	case CONFIG_ENUM:
-		memcpy(&ia, fa, sizeof ia);
-		memcpy(&ib, fb, sizeof ib);
-		return ia == ib;
-	case CONFIG_NUMBER:
-		memcpy(&da, fa, sizeof da);
-		memcpy(&db, fb, sizeof db);
-		return da == db;
-	case CONFIG_STRING_ARRAY:
-	case CONFIG_STRING_TABLE:
-	case CONFIG_DEPS:
-		/* A fresh job has none; an empty one set is written. */
-		memcpy(&sa, fa, sizeof sa);
-		memcpy(&sb, fb, sizeof sb);
-		return sa == NULL && sb == NULL;
-	}
-	return 0;
-}
-
 /* Return job j as one [[job]] table of TOML (config.h); the caller frees it. */
 char *
 config_job_toml(const struct config_job *j)
@@ -245,7 +206,7 @@ config_job_toml(const struct config_job *j)
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		if (strcmp(o->section, "job") != 0 ||
-		    config_write_same(o, j, def))
+		    config_option_same(o, j, def))
 			continue;
 		config_write_key(&b, o->name, strlen(o->name));
 		config_write_add(&b, " = ");
