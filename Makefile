@@ -84,6 +84,9 @@ LIB_SRCS = \
 	src/config-stack.c \
 	src/config-keys.c \
 	src/config-help.c \
+	src/config-diff.c \
+	src/config-copy.c \
+	src/config-write.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -96,6 +99,8 @@ LIB_SRCS = \
 	src/store-id.c \
 	src/store-sweep.c \
 	src/grep.c \
+	src/logmerge.c \
+	src/lineprefix.c \
 	src/cgroup.c \
 	src/proc.c \
 	src/ttywait.c \
@@ -119,7 +124,9 @@ LIB_SRCS = \
 	src/cmd-wait.c \
 	src/cmd-sink.c \
 	src/cmd-logs.c \
+	src/cmd-logs-merge.c \
 	src/cmd-stack.c \
+	src/cmd-reload.c \
 	src/cmd-browser.c \
 	src/ctl.c \
 	src/ctl-socket.c \
@@ -195,6 +202,10 @@ $(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"'
 	-DJOBDECK_DEPS_SH='"$(CURDIR)/scripts/deps.sh"'
 $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
+# The configuration: the option table, files, stacks, keys, help, diffs.
+CONFIG_OBJS = $(B)/config.o $(B)/config-load.o $(B)/config-stack.o \
+		     $(B)/config-keys.o $(B)/config-help.o $(B)/config-diff.o \
+		     $(B)/config-copy.o $(B)/config-write.o
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
@@ -225,9 +236,10 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \
-		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
+		     $(B)/cmd-logs-merge.o $(B)/logmerge.o $(B)/lineprefix.o \
+		     $(B)/cmd-stack.o $(B)/cmd-reload.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
-		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
+		     $(B)/launch.o $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/timetable.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
@@ -284,11 +296,11 @@ check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
-		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/session.o \
+		     $(B)/expand-argv.o $(CONFIG_OBJS) $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
-		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
+		     $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)
@@ -300,6 +312,9 @@ check_proc_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/cgroup.o $(B)/proc.o $(B)/tests/testproc.o \
 		     $(B)/tests/testdir.o
 check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
+# Several runs of the store as one log in time order (a merged !logs).
+CHECK_SUITES += logmerge
+check_logmerge_OBJS = $(BASE_OBJS) $(STORE_OBJS) $(B)/logmerge.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
@@ -357,6 +372,12 @@ ATTACH_E2E_BIN = $(TB)/check_attach_e2e
 ATTACH_E2E_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) $(B)/tests/testproc.o \
 	   $(B)/tests/e2e/check_attach_e2e.o
+# Changing a running stack end to end: !reload, reload = "auto", .env,
+# F5, !scale, !dup, !edit (issue 27).
+RELOAD_E2E_BIN = $(TB)/check_reload_e2e
+RELOAD_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
+	   $(NEED_OBJ) \
+	   $(B)/tests/e2e/check_reload_e2e.o $(B)/tests/jsonread.o
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
@@ -485,6 +506,10 @@ $(ATTACH_E2E_BIN): $(ATTACH_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(RELOAD_E2E_BIN): $(RELOAD_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -552,7 +577,8 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(UP_BIN) \
 	     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) \
 	     $(MCP_E2E_BIN) $(TOML_TOOLS) \
-	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN)
+	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
+	     $(RELOAD_E2E_BIN)
 
 # The official MCP TypeScript SDK for check_mcp_e2e's client
 # (tests/mcp/interop.mjs), from the npm registry into the ignored
@@ -577,7 +603,8 @@ test: check-build mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(CHECK_BINS) $(E2E_BIN) \
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
 	    $(SCHED_E2E_BIN) \
-	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN)
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
+	    $(RELOAD_E2E_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -592,10 +619,10 @@ unit: $(PROG) $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) \
-    $(ATTACH_E2E_BIN) mcp-sdk
+    $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(SCHED_E2E_BIN) \
-	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN)
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

@@ -63,6 +63,8 @@ struct config_settings {
 	int		 on_last_detach;	/* 0 keep, 1 quit (server.h) */
 	int		 pty_size;	/* enum server_size: latest, */
 					/*   smallest, largest */
+	int		 reload;	/* 0 manual (!reload), 1 auto: */
+					/*   the files watched */
 	char		**env_file;	/* dotenv files every job reads, */
 	size_t		 nenv_file;	/*   relative to the config's dir; */
 					/*   also a top-level key */
@@ -88,6 +90,9 @@ enum config_cond {
  * timeout option, spawn --timeout, wait --timeout and run --timeout.
  */
 #define CONFIG_MAX_SECONDS	31536000.0
+
+/* The most replicas a job may have (replicas = N). */
+#define CONFIG_MAX_REPLICAS	100
 struct config_dep {
 	char		*name;		/* a [[job]] of this file, or */
 	int		 browser;	/*   1: "browser", the [browser] */
@@ -159,7 +164,8 @@ struct config_job {
 	double		 start_delay;	/* seconds before each first start */
 	double		 restart_delay_max; /* the backoff's cap; a run */
 					/*   longer than it resets it */
-	int		 replicas;	/* name-1..name-N; 1: just name */
+	int		 replicas;	/* config_replica_name(): NAME.1 */
+					/*   ..NAME.N; 1: just NAME */
 	char		*group;		/* NULL: none */
 	int		 priority;	/* higher starts first from the queue */
 	char		**watch;	/* globs (** spans directories) relative to */
@@ -323,6 +329,60 @@ void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
 void		 config_set_port_base(struct config *, int base);
 char		*config_dir(const struct config *);
+/*
+ * The one rule for replica names: replica r (1..N) of job NAME is
+ * "NAME.r"; config_replica_parse() is its inverse (0: not a replica's
+ * name; else the replica and *base, NAME, to free).
+ */
+char		*config_replica_name(const char *name, int r);
+int		 config_replica_parse(const char *name, char **base);
+
+/*
+ * One job as text, for !edit and !dup (src/config-write.c).
+ * config_job_toml() writes j as one [[job]] table that config_parse()
+ * and config_parse_job() read back to an equal job (every option of
+ * config_options[]; not line, nor a dependency's place): the options in
+ * the table's order, those equal to their default left out, strings as
+ * TOML basic strings (escaped as JSON escapes them, DEL too), env,
+ * params and depends_on as inline tables in file order.  The caller
+ * frees the text.
+ *
+ * config_parse_job() reads such a text (name prefixes messages, as for
+ * config_parse()): exactly one [[job]] table and nothing else, checked as
+ * in a file ("NAME:LINE:COL: message"), and as one job of base's stack
+ * (NULL: an empty one), which it joins or, when base has a job of its
+ * name, replaces: base's settings (the shell, [browser]) apply, its
+ * depends_on names base's jobs and makes no cycle with them (the error
+ * is at its own dependency), and no name is a replica's of another.  On
+ * success *out is the job, freed with config_job_free(); base is not
+ * changed.  On error *out is NULL and *cause an allocated message.
+ */
+char		*config_job_toml(const struct config_job *j);
+int		 config_parse_job(const char *name, const char *buf,
+		     size_t len, const struct config *base,
+		     struct config_job **out, char **cause);
+void		 config_job_free(struct config_job *);
 void		 config_free(struct config *);
+
+/*
+ * config_diff() compares two structs of one section ("job", "settings",
+ * "groups", "browser") over config_options[]: changed(name, arg), when
+ * not NULL, hears each option whose value differs (in table order); it
+ * returns how many did.  Where a job was written (line) is no option.
+ */
+int		 config_diff(const char *section, const void *a, const void *b,
+		    void (*changed)(const char *, void *), void *arg);
+int		 config_option_same(const struct config_option *,
+		    const void *a, const void *b);
+
+/*
+ * config_copy() returns a copy of a configuration that owns all it holds
+ * (config_free()); config_copy_job() copies one job into dst, which then
+ * owns its strings (config_clear_job() frees them).
+ */
+struct config	*config_copy(const struct config *);
+void		 config_copy_job(struct config_job *dst,
+		    const struct config_job *src);
+void		 config_clear_job(struct config_job *);
 
 #endif

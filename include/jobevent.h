@@ -24,6 +24,8 @@ void	 jobevent_output_lines(struct xbuf *, int id, char **lines,
 	    int count);
 void	 jobevent_output_store(struct xbuf *, int id,
 	    const struct store_line *, int n);
+void	 jobevent_output_named(struct xbuf *, int id, const char *name,
+	    const struct store_line *, int n);
 char	*jobevent_exited(struct job *, size_t *len);
 
 #endif

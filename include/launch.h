@@ -2,16 +2,21 @@
  * launch: a configured job ([[job]] or a Procfile line) turned into a
  * job_spec, ready for jobtable_spawn().  Templating runs here, with {name}
  * from the parameters (the caller's over the job's params):
- *   - the environment first, each layer over the ones before: the
- *     session's (its exports over jobdeck's own) unless inherit_env is
- *     off; the env files ([settings]' then the job's, dotenv.h), whose
- *     ${VAR} reads what is above it in the file, then the files and
- *     layers before, then the session's environment; PORT (port +
- *     replica - 1) when the job has a port; then the env values, in file
- *     order: ${VAR} from everything before them, then the session's
- *     environment, inherited or not; {name} values verbatim.  A missing
- *     or bad env file is an error ("env_file .env: No such file or
- *     directory");
+ *   - the environment first, each layer over the ones before:
+ *       1. the session's (its exports over jobdeck's own) unless
+ *          inherit_env is off;
+ *       2. the env files ([settings]' then the job's, dotenv.h), whose
+ *          ${VAR} reads what is above it in the file, then the files and
+ *          layers before, then the session's environment;
+ *       3. PORT (port + replica - 1) when the job has a port;
+ *       4. JOBDECK_REPLICA (1..N) for a replica; any other job has
+ *          none (one from the layers above, a deck started inside a
+ *          replica say, is dropped);
+ *       5. the env values, in file order: ${VAR} from everything before
+ *          them, then the session's environment, inherited or not;
+ *          {name} values verbatim.
+ *     A missing or bad env file is an error ("env_file .env: No such
+ *     file or directory");
  *   - then command, args, input and cwd, ${VAR} from the job's finished
  *     environment (its env over the session's, or its env alone), through
  *     expand_command(): parameter values are quoted where a POSIX shell
@@ -21,7 +26,8 @@
  * A relative cwd is taken from the session's.
  *
  * launch_new_at() is launch_new() for replica (1..N of a job with
- * replicas > 1: named NAME-replica; 0: the job itself) with env_file
+ * replicas > 1: named config_replica_name(), NAME.replica; 0: the job
+ * itself) with env_file
  * paths relative to base_dir (the config file's directory; NULL: the
  * session's cwd); launch_new() is launch_new_at(..., 0, NULL, ...).
  *

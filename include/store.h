@@ -198,6 +198,8 @@ int		 store_reader_since(struct store_reader *, struct store_mark *,
 		    int flags, int max, int partial, struct store_line **lines,
 		    int *count, int64_t *skipped);
 int64_t		 store_reader_find_time(struct store_reader *, int64_t wall_ms);
+int		 store_reader_times(const struct store_reader *,
+		    int64_t *first, int64_t *last);
 int64_t		 store_reader_scan(struct store_reader *, int64_t from,
 		    size_t budget, const struct store_scan_cbs *, void *arg);
 int		 store_reader_tail(struct store_reader *, int max, int flags,

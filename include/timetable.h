@@ -15,9 +15,13 @@
  * ends (timetable_ended(); a second due while one is queued is a skip);
  * restart fires at once (the owner stops the run, then starts it).
  *
+ * A reload (timetable_reload()) keeps, for each job by name, its skips,
+ * a queued run and, when its schedule or every is the same, its due time.
+ *
  * Ownership: the caller owns the struct timetable and frees it before
  * the loop; it borrows the loop and the config (whose jobs it points
- * to), and owns its timers.
+ * to, until timetable_reload() moves it to another), and owns its
+ * timers.
  */
 #ifndef JOBDECK_TIMETABLE_H
 #define JOBDECK_TIMETABLE_H
@@ -37,6 +41,7 @@ struct timetable_cbs {
 
 struct timetable *timetable_new(struct loop *, const struct config *,
 		    const struct timetable_cbs *, void *arg);
+void		 timetable_reload(struct timetable *, const struct config *);
 void		 timetable_free(struct timetable *);
 void		 timetable_ended(struct timetable *, const struct config_job *);
 int64_t		 timetable_next(const struct timetable *,

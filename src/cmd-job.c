@@ -108,9 +108,10 @@ const struct cmd_entry cmd_rename_entry = {
 	.exec = cmd_rename_exec,
 };
 
-enum { LOGS_FOLLOW };
+enum { LOGS_FOLLOW, LOGS_ALL };
 static const struct cmd_option cmd_logs_options[] = {
 	[LOGS_FOLLOW] = { .name = "--follow", .alias = "-f" },
+	[LOGS_ALL] = { .name = "--all", .alias = "-a" },
 	{ .name = NULL }
 };
 
@@ -119,11 +120,13 @@ const struct cmd_entry cmd_logs_entry = {
 	.name = "logs",
 	.alias = "l",
 	.options = cmd_logs_options,
-	.args = "ID",
-	.help = "show a job's whole output, from the first line (ctl: "
-	    "--follow for what it prints until it ends)",
-	.min_args = 1,
-	.max_args = 1,
+	.args = "ID...",
+	.help = "show a job's whole output, from the first line; several "
+	    "jobs' (or --all) merged in time order, each line prefixed "
+	    "with its job's name (ctl: --follow for what they print until "
+	    "they end)",
+	.min_args = 0,
+	.max_args = -1,
 	.flags = CMD_READ_ONLY,
 	.exec = cmd_logs_exec,
 };
@@ -377,7 +380,8 @@ cmd_kill_all_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /*
  * !logs [--follow] ID: show a job's whole output as text (JSON: {"id",
- * "lines"}); on a face's sink (ctl) the output is streamed as a task
+ * "lines"}); several IDs or --all merge the jobs' logs instead
+ * (cmd-logs-merge.c); on a face's sink (ctl) the output is streamed as a task
  * instead (cmd-logs.c), and --follow, which only streams, goes on with
  * what the job prints until it ends.  Output
  * the store cannot read to its end (damaged) is shown as far as it goes,
@@ -394,8 +398,20 @@ cmd_logs_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char		 **lines, *title, *cause = NULL;
 	int		   count, follow, rc = -1;
 
-	(void)argc;
 	follow = ctx->opts[LOGS_FOLLOW].count > 0;
+	if (ctx->opts[LOGS_ALL].count > 0 && argc > ctx->first) {
+		cmd_usage_error(ctx, "logs: --all takes no ID");
+		return;
+	}
+	if (ctx->opts[LOGS_ALL].count > 0 || argc - ctx->first > 1) {
+		cmd_logs_merged(ctx, ctx->opts[LOGS_ALL].count > 0, follow,
+		    argc, argv);
+		return;
+	}
+	if (argc <= ctx->first) {
+		cmd_usage_fail(ctx);
+		return;
+	}
 	id = argv[ctx->first];
 	if (!follow && cmd_history_logs(ctx, id))
 		return;

@@ -26,7 +26,7 @@
 #include "xmalloc.h"
 
 static int	 config_jobs(struct config_ctx *, struct config *,
-		     const struct toml_value *);
+		     const struct toml_value *, const struct config *);
 static int	 config_unknown_root(struct config_ctx *, const char *, size_t,
 		     const struct toml_value *, int, int);
 static int	 config_root(struct config_ctx *, struct config *,
@@ -34,22 +34,27 @@ static int	 config_root(struct config_ctx *, struct config *,
 static int	 config_is_procfile(const char *);
 static int	 config_read(const char *, int, char **, size_t *, char **);
 
-/* Apply the job array v: one struct config_job per table, in order. */
+/*
+ * Apply the job array v: one struct config_job per table, in order; then,
+ * when base is set (config_parse_job()), base's jobs of other names as
+ * shallow copies with no place (line 0), so the stack is checked whole.
+ */
 static int
 config_jobs(struct config_ctx *ctx, struct config *cfg,
-    const struct toml_value *v)
+    const struct toml_value *v, const struct config *base)
 {
 	const struct toml_value	*t;
 	struct config_names	 names;
-	size_t			 n, i;
+	size_t			 n, i, nb;
 	int			 r = 0;
 
 	if (toml_type(v) != TOML_ARRAY)
 		return config_fail(ctx, toml_line(v), toml_col(v),
 		    xstrdup("job must be an array of tables ([[job]])"));
 	n = toml_array_size(v);
-	cfg->jobs = xcalloc(n == 0 ? 1 : n, sizeof *cfg->jobs);
-	for (names.size = 16; names.size < 2 * n; names.size *= 2)
+	nb = base != NULL ? base->njobs : 0;
+	cfg->jobs = xcalloc(n + nb == 0 ? 1 : n + nb, sizeof *cfg->jobs);
+	for (names.size = 16; names.size < 2 * (n + nb); names.size *= 2)
 		/* nothing */;
 	names.slot = xcalloc(names.size, sizeof *names.slot);
 	for (i = 0; r == 0 && i < n; i++) {
@@ -68,6 +73,12 @@ config_jobs(struct config_ctx *ctx, struct config *cfg,
 		    config_check_job(ctx, cfg, i, t, v, &names) != 0 ||
 		    config_check_timer(ctx, &cfg->jobs[i], t) != 0)
 			r = -1;
+	}
+	for (i = 0; r == 0 && i < nb; i++) {
+		cfg->jobs[cfg->njobs] = base->jobs[i];
+		cfg->jobs[cfg->njobs].line = 0;
+		if (config_names_add(&names, cfg->jobs, cfg->njobs) == 0)
+			cfg->njobs++;
 	}
 	if (r == 0)
 		r = config_check_stack(ctx, cfg, v, &names);
@@ -224,7 +235,7 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 			    &cfg->settings) != 0)
 				return -1;
 		} else if (len == 3 && memcmp(key, "job", 3) == 0) {
-			if (config_jobs(ctx, cfg, v) != 0)
+			if (config_jobs(ctx, cfg, v, NULL) != 0)
 				return -1;
 		} else if (len == 4 && memcmp(key, "keys", 4) == 0) {
 			if (config_keys(ctx, cfg, BIND_MAIN, v) != 0)
@@ -366,6 +377,99 @@ config_parse(const char *name, const char *buf, size_t len,
 	toml_free(root);
 	*out = cfg;
 	return 0;
+}
+
+/*
+ * Check that root, an edited job's text, is one [[job]] table and nothing
+ * else; return it, or NULL after config_fail().
+ */
+static const struct toml_value *
+config_one_job(struct config_ctx *ctx, const struct toml_value *root)
+{
+	const struct toml_value	*v, *t;
+	const char		*key;
+	char			*e, *msg;
+	size_t			 i, len;
+
+	for (i = 0; i < toml_table_size(root); i++) {
+		key = toml_table_key(root, i, &len);
+		if (len == 3 && memcmp(key, "job", 3) == 0)
+			continue;
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
+		msg = xprintf("'%s' is not part of a job: the text is one "
+		    "[[job]] table", e);
+		free(e);
+		config_fail(ctx, toml_table_key_line(root, i),
+		    toml_table_key_col(root, i), msg);
+		return NULL;
+	}
+	v = toml_table_get(root, "job");
+	if (v == NULL || toml_type(v) != TOML_ARRAY ||
+	    toml_array_size(v) == 0) {
+		config_fail(ctx, v != NULL ? toml_line(v) : 1,
+		    v != NULL ? toml_col(v) : 1,
+		    xstrdup("the text must be one [[job]] table"));
+		return NULL;
+	}
+	if (toml_array_size(v) > 1) {
+		t = toml_array_get(v, 1);
+		config_fail(ctx, toml_line(t), toml_col(t), xstrdup("a second "
+		    "[[job]]: the text is one job"));
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * Parse buf (len bytes), one job's text, as a job of base's stack into
+ * *out (config.h); 0, or -1 with *out NULL and *cause.
+ */
+int
+config_parse_job(const char *name, const char *buf, size_t len,
+    const struct config *base, struct config_job **out, char **cause)
+{
+	struct config_ctx	 ctx;
+	struct toml_value	*root;
+	const struct toml_value	*v;
+	struct toml_error	 err;
+	struct config		*cfg, *def = NULL;
+	struct config_job	*j;
+	int			 r = -1;
+
+	*out = NULL;
+	*cause = NULL;
+	ctx.name = name == NULL ? "config" : name;
+	ctx.cause = cause;
+	if ((root = toml_parse_report(buf == NULL ? "" : buf, len,
+	    &err)) == NULL) {
+		config_toml_error(&ctx, &err);
+		toml_error_clear(&err);
+		return -1;
+	}
+	if (base == NULL)
+		base = def = config_default();
+	/* base's settings and [browser], borrowed: never freed here. */
+	cfg = xcalloc(1, sizeof *cfg);
+	cfg->settings = base->settings;
+	cfg->browser = base->browser;
+	if ((v = config_one_job(&ctx, root)) != NULL &&
+	    config_jobs(&ctx, cfg, v, base) == 0 &&
+	    config_check_browser_deps(&ctx, cfg) == 0 &&
+	    config_check_templates(&ctx, cfg, &cfg->jobs[0],
+	    toml_array_get(v, 0)) == 0) {
+		*out = xmalloc(sizeof **out);
+		**out = cfg->jobs[0];
+		r = 0;
+	} else if (cfg->njobs > 0) {
+		j = xmalloc(sizeof *j);
+		*j = cfg->jobs[0];
+		config_job_free(j);
+	}
+	free(cfg->jobs);
+	free(cfg);
+	config_free(def);
+	toml_free(root);
+	return r;
 }
 
 /*

@@ -4,8 +4,8 @@
  * config-load.c reads a file (TOML or Procfile) into a struct config;
  * config-stack.c checks the jobs as a stack once they are read;
  * config-keys.c reads and checks [keys]; config-help.c writes
- * --help-config from the table and [keys].  Nothing outside these files
- * includes this header.
+ * --help-config from the table and [keys]; config-write.c writes a job
+ * back as TOML.  Nothing outside these files includes this header.
  *
  * Ownership: a struct config_ctx borrows the file's name and the caller's
  * cause; the first error fills *cause (config_fail) and stops the parse.
@@ -72,6 +72,8 @@ void		 config_buf_printf(struct config_buf *, const char *, ...)
 void		 config_procfile_ports(struct config *);
 
 /* config-stack.c: the jobs as a stack. */
+int		 config_names_add(struct config_names *,
+		    const struct config_job *, size_t);
 int		 config_before(const struct toml_value *,
 		    const struct toml_value *);
 int		 config_check_job(struct config_ctx *, const struct config *,

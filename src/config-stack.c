@@ -5,8 +5,10 @@
  * depends_on name is a job of the file and not the job itself (or
  * "browser", when no job is called that: the [browser], which must set
  * cdp_url and is only started or ready); the dependencies make no cycle
- * ("dependency cycle: api -> worker -> api", at the edge that closes it);
- * no replica (NAME-1 .. NAME-N) has another job's name.  Within a job, at
+ * ("dependency cycle: api -> worker -> api", at the edge that closes it,
+ * or the first edge of a job read from the text when that is a deck's
+ * job, config_parse_job());
+ * no replica (NAME.1 .. NAME.N) has another job's name.  Within a job, at
  * most one readiness and one liveness probe are set.  A job's command,
  * args, cwd, input and env values are templates, expanded here with the
  * job's params and no environment (command, args and input together
@@ -28,8 +30,6 @@
 #define CONFIG_CYCLE_SHOWN	15
 
 static uint32_t	 config_hash(const char *);
-static int	 config_names_add(struct config_names *,
-		     const struct config_job *, size_t);
 static const struct toml_value *config_job_value(const struct toml_value *,
 		     size_t);
 static int	 config_check_text(struct config_ctx *,
@@ -72,7 +72,7 @@ config_names_slot(const struct config_names *names,
  * Add job n of jobs to the set; return 0, or the index plus one of the
  * job that had its name first.
  */
-static int
+int
 config_names_add(struct config_names *names, const struct config_job *jobs,
     size_t n)
 {
@@ -359,21 +359,23 @@ config_check_timer(struct config_ctx *ctx, struct config_job *j,
 }
 
 /*
- * Check that no replica of job n of cfg (NAME-1 .. NAME-N) has the name
- * of a job; t is the job's table.
+ * Check that no replica of job n of cfg (NAME.1 .. NAME.N) has the name
+ * of a job; jobs is the file's job tables.  A job with no table (a deck's
+ * job, config_parse_job()) clashes with one read from the text: the
+ * error is at that one's name.
  */
 static int
 config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
-    size_t n, const struct toml_value *t, const struct config_names *names)
+    size_t n, const struct toml_value *jobs, const struct config_names *names)
 {
 	const struct config_job	*j = &cfg->jobs[n];
-	const struct toml_value	*v;
+	const struct toml_value	*v, *t = toml_array_get(jobs, n);
 	size_t			 k;
-	char			*name, *e, *msg;
+	char			*name, *e, *b, *msg;
 	int			 r;
 
 	for (r = 1; r <= j->replicas && j->replicas > 1; r++) {
-		name = xprintf("%s-%d", j->name, r);
+		name = config_replica_name(j->name, r);
 		k = config_names_find(names, cfg->jobs, name);
 		if (k == 0) {
 			free(name);
@@ -381,8 +383,21 @@ config_check_replicas(struct config_ctx *ctx, const struct config *cfg,
 		}
 		v = config_job_value(t, JOB(replicas));
 		e = textesc_excerpt(name, strlen(name), CONFIG_EXCERPT_MAX);
-		msg = xprintf("replicas: '%s' is already the name of the job "
-		    "at line %d", e, cfg->jobs[k - 1].line);
+		if (t != NULL && cfg->jobs[k - 1].line == 0)
+			msg = xprintf("replicas: '%s' is already the name of "
+			    "another job", e);
+		else if (t != NULL)
+			msg = xprintf("replicas: '%s' is already the name of "
+			    "the job at line %d", e, cfg->jobs[k - 1].line);
+		else {
+			v = config_job_value(toml_array_get(jobs, k - 1),
+			    JOB(name));
+			b = textesc_excerpt(j->name, strlen(j->name),
+			    CONFIG_EXCERPT_MAX);
+			msg = xprintf("'%s' is the name of a replica of '%s' "
+			    "(replicas = %d)", e, b, j->replicas);
+			free(b);
+		}
 		free(e);
 		free(name);
 		return config_fail(ctx, toml_line(v), toml_col(v), msg);
@@ -399,19 +414,16 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
     const struct config_dep *d, const struct config_names *names)
 {
 	const struct config_job	*j;
-	const char		*best = NULL, *dash;
-	char			*e, *b, *base, *hint, *msg, *end;
+	const char		*best = NULL;
+	char			*e, *b, *base, *hint, *msg;
 	size_t			 i, k, bestd = CONFIG_SUGGEST_MAX + 1;
-	long			 r;
+	int			 r;
 
 	hint = NULL;
-	if ((dash = strrchr(d->name, '-')) != NULL && dash[1] >= '1' &&
-	    dash[1] <= '9') {
-		r = strtol(dash + 1, &end, 10);
-		base = xstrndup(d->name, (size_t)(dash - d->name));
+	if ((r = config_replica_parse(d->name, &base)) > 0) {
 		k = config_names_find(names, cfg->jobs, base);
 		j = k != 0 ? &cfg->jobs[k - 1] : NULL;
-		if (*end == '\0' && j != NULL && r <= j->replicas) {
+		if (j != NULL && r <= j->replicas) {
 			b = textesc_excerpt(base, strlen(base),
 			    CONFIG_EXCERPT_MAX);
 			hint = xprintf(" ('%s' stands for all its replicas)",
@@ -441,11 +453,13 @@ config_unknown_dep(struct config_ctx *ctx, const struct config *cfg,
 /*
  * Report the dependency cycle closed by dependency d of job path[k]: the
  * jobs path[0..k], each depending on the next, and d on path[0]; past
- * CONFIG_CYCLE_SHOWN jobs, the middle is left out.
+ * CONFIG_CYCLE_SHOWN jobs, the middle is left out.  The error is at
+ * dependency at.
  */
 static int
 config_cycle(struct config_ctx *ctx, const struct config *cfg,
-    const size_t *path, size_t k, const struct config_dep *d)
+    const size_t *path, size_t k, const struct config_dep *d,
+    const struct config_dep *at)
 {
 	struct config_buf	 b = { NULL, 0, 0 };
 	const char		*name;
@@ -467,7 +481,7 @@ config_cycle(struct config_ctx *ctx, const struct config *cfg,
 	e = textesc_excerpt(d->name, strlen(d->name), CONFIG_EXCERPT_MAX);
 	config_buf_printf(&b, "%s", e);
 	free(e);
-	return config_fail(ctx, d->line, d->col, b.s);
+	return config_fail(ctx, at->line, at->col, b.s);
 }
 
 /*
@@ -481,8 +495,8 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
     const struct toml_value *jobs, const struct config_names *names)
 {
 	const struct config_job	*j;
-	const struct config_dep	*d;
-	size_t			*first, *target, *path, *next, i, k, sp, u, w;
+	const struct config_dep	*d, *at;
+	size_t			*first, *target, *path, *next, i, k, m, sp, u, w;
 	unsigned char		*state;	/* 0 unseen, 1 on the path, 2 done */
 	char			*e;
 	int			 r = 0;
@@ -490,8 +504,7 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 	first = xcalloc(cfg->njobs + 1, sizeof *first);
 	for (i = 0; i < cfg->njobs; i++) {
 		j = &cfg->jobs[i];
-		if (config_check_replicas(ctx, cfg, i, toml_array_get(jobs, i),
-		    names) != 0) {
+		if (config_check_replicas(ctx, cfg, i, jobs, names) != 0) {
 			free(first);
 			return -1;
 		}
@@ -546,8 +559,18 @@ config_check_stack(struct config_ctx *ctx, const struct config *cfg,
 			} else if (state[w] == 1) {
 				for (k = 0; path[k] != w; k++)
 					/* nothing */;
-				r = config_cycle(ctx, cfg, path + k, sp - 1 - k,
-				    &cfg->jobs[u].deps[next[sp - 1] - 1]);
+				d = at = &cfg->jobs[u].deps[next[sp - 1] - 1];
+				/* A deck's job (line 0): at one read instead. */
+				for (m = k; cfg->jobs[u].line == 0 && m < sp - 1;
+				    m++) {
+					if (cfg->jobs[path[m]].line != 0) {
+						at = &cfg->jobs[path[m]].deps[
+						    next[m] - 1];
+						break;
+					}
+				}
+				r = config_cycle(ctx, cfg, path + k, sp - 1 - k, d,
+				    at);
 			}
 		}
 	}

@@ -151,6 +151,10 @@ const struct config_option config_options[] = {
 	  .def = "\"keep\"", .choices = "keep|quit",
 	  .help = "the last terminal detached: keep the deck running, or quit",
 	  .offset = SET(on_last_detach) },
+	{ .section = "settings", .name = "reload", .type = CONFIG_ENUM,
+	  .def = "\"manual\"", .choices = "manual|auto",
+	  .help = "auto: reload once the config, Procfile or .env changed",
+	  .offset = SET(reload) },
 	{ .section = "settings", .name = "pty_size", .type = CONFIG_ENUM,
 	  .def = "\"latest\"", .choices = "latest|smallest|largest",
 	  .help = "jobs' terminal size: latest client's pane, smallest, largest",
@@ -283,8 +287,8 @@ const struct config_option config_options[] = {
 	  "resets it",
 	  .offset = JOB(restart_delay_max) },
 	{ .section = "job", .name = "replicas", .type = CONFIG_INT,
-	  .def = "1", .min = 1, .max = 100,
-	  .help = "copies to run, named NAME-1 to NAME-N (PORT +1 each)",
+	  .def = "1", .min = 1, .max = CONFIG_MAX_REPLICAS,
+	  .help = "copies to run, named NAME.1 to NAME.N (PORT +1 each)",
 	  .offset = JOB(replicas) },
 	{ .section = "job", .name = "group", .type = CONFIG_STRING,
 	  .help = "group name, for [groups.NAME] limits and !kill-group",
@@ -1247,6 +1251,39 @@ config_find_job(const struct config *cfg, const char *name)
 	return NULL;
 }
 
+/*
+ * Return the name of replica r (1..N) of the job called name: "NAME.r",
+ * as foreman names a formation's processes (allocated).
+ */
+char *
+config_replica_name(const char *name, int r)
+{
+	return xprintf("%s.%d", name, r);
+}
+
+/*
+ * Split name as config_replica_name() builds it: return the replica
+ * number (1 or more) and the job's name in *base (allocated), or 0 when
+ * name is no replica's name (*base NULL).
+ */
+int
+config_replica_parse(const char *name, char **base)
+{
+	const char	*dot;
+	char		*end;
+	long		 r;
+
+	*base = NULL;
+	if ((dot = strrchr(name, '.')) == NULL || dot == name ||
+	    dot[1] < '1' || dot[1] > '9')
+		return 0;
+	r = strtol(dot + 1, &end, 10);
+	if (*end != '\0' || r > CONFIG_MAX_REPLICAS)
+		return 0;
+	*base = xstrndup(name, (size_t)(dot - name));
+	return (int)r;
+}
+
 /* Free cfg and everything in it; NULL is allowed. */
 void
 config_free(struct config *cfg)
@@ -1272,6 +1309,23 @@ config_free(struct config *cfg)
 	config_clear("browser", &cfg->browser);
 	free(cfg->path);
 	free(cfg);
+}
+
+/* Free what one configured job holds (not the struct itself). */
+void
+config_clear_job(struct config_job *cj)
+{
+	config_clear("job", cj);
+}
+
+/* Free job j (config_parse_job()'s) and everything in it; NULL is allowed. */
+void
+config_job_free(struct config_job *j)
+{
+	if (j == NULL)
+		return;
+	config_clear_job(j);
+	free(j);
 }
 
 /*

@@ -78,6 +78,17 @@ void
 jobevent_output_store(struct xbuf *b, int id, const struct store_line *sl,
     int n)
 {
+	jobevent_output_named(b, id, NULL, sl, n);
+}
+
+/*
+ * Append "output" events as jobevent_output_store() does, each with the
+ * job's name after its id when name is not NULL (a merged log's lines).
+ */
+void
+jobevent_output_named(struct xbuf *b, int id, const char *name,
+    const struct store_line *sl, int n)
+{
 	struct json_buf	 ev;
 	char		*line;
 	size_t		 len;
@@ -85,6 +96,10 @@ jobevent_output_store(struct xbuf *b, int id, const struct store_line *sl,
 
 	for (i = 0; i < n; i++) {
 		jobevent_begin(&ev, "output", id);
+		if (name != NULL) {
+			json_key(&ev, "name");
+			json_put_string(&ev, name);
+		}
 		json_key(&ev, "text");
 		json_put_stringn(&ev, sl[i].text, sl[i].len);
 		if (sl[i].no >= 0) {

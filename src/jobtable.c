@@ -116,6 +116,7 @@ jobtable_free(struct jobtable *jt)
 		jobtable_cancel_timers(e);
 		jobtable_stop_close(e);
 		proc_free(e->stop);
+		job_free(e->respec);
 		job_free(e->job);
 		free(e);
 	}
@@ -374,6 +375,13 @@ struct store *
 jobtable_store(const struct jobtable *jt)
 {
 	return jt->store;
+}
+
+/* Return the loop the table runs on. */
+struct loop *
+jobtable_loop(const struct jobtable *jt)
+{
+	return jt->loop;
 }
 
 /* Return the grace period between SIGTERM and SIGKILL in milliseconds. */
@@ -826,6 +834,7 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jobtable_cancel_timers(e);
 	jobtable_stop_close(e);
 	proc_release(e->stop);
+	job_free(e->respec);
 	job_free(e->job);
 	free(e);
 	memmove(&jt->entries[i], &jt->entries[i + 1],

@@ -9,6 +9,8 @@
  *	    ${VAR} in them reads the file's entries above, then the layers
  *	    and files before, then the session's environment;
  *	PORT, when the job has a port: port + replica - 1 (replica 0: port);
+ *	JOBDECK_REPLICA, the replica (1..N), for a replica only (one
+ *	    inherited or from a file is dropped for any other job);
  *	the job's env, in file order, each value a template reading all of
  *	    the above (then the session's environment).
  *
@@ -110,6 +112,24 @@ launch_setenv(struct launch *l, const char *kv)
 	l->envp[l->nenv] = NULL;
 }
 
+/* Remove KEY from the environment built so far, if it is there. */
+static void
+launch_unsetenv(struct launch *l, const char *key)
+{
+	size_t	i, klen = strlen(key);
+
+	for (i = 0; i < l->nenv; i++) {
+		if (strncmp(l->envp[i], key, klen) == 0 &&
+		    l->envp[i][klen] == '=') {
+			free(l->envp[i]);
+			memmove(&l->envp[i], &l->envp[i + 1],
+			    (l->nenv - i) * sizeof *l->envp);
+			l->nenv--;
+			return;
+		}
+	}
+}
+
 /*
  * Return path resolved against directory base, a leading ~ against HOME in
  * the environment built so far (the caller frees it).
@@ -161,7 +181,8 @@ launch_env_file(struct launch *l, const char *file, const char *base_dir,
 
 /*
  * Build the job's environment, the layers of the top of the file: the
- * session's (or none), the env files, PORT for replica, then the job's env
+ * session's (or none), the env files, PORT and JOBDECK_REPLICA for
+ * replica (0: none), then the job's env
  * in file order, each value expanded (verbatim {name} values) against what
  * is below it and the session's environment; 0, or -1 with *cause.
  */
@@ -195,6 +216,12 @@ launch_build_env(struct launch *l, const struct config_job *cj,
 		launch_setenv(l, kv);
 		free(kv);
 	}
+	if (replica > 0) {
+		kv = xprintf("JOBDECK_REPLICA=%d", replica);
+		launch_setenv(l, kv);
+		free(kv);
+	} else
+		launch_unsetenv(l, "JOBDECK_REPLICA");
 	for (i = 0; i < cj->nenv; i++) {
 		eq = strchr(cj->env[i], '=');
 		value = expand_text(eq + 1, &launch_env_below, l, params,
@@ -330,7 +357,7 @@ launch_new_at(const struct config_job *cj, const struct config_settings *set,
 	}
 
 	if (cj->name != NULL && replica > 0)
-		l->name = xprintf("%s-%d", cj->name, replica);
+		l->name = config_replica_name(cj->name, replica);
 	else
 		l->name = cj->name != NULL ? xstrdup(cj->name) : NULL;
 	l->shell = xstrdup(shell);

@@ -842,6 +842,28 @@ store_reader_partial(const struct store_reader *r)
 	return r->partial;
 }
 
+/*
+ * Tell the times of the first and last writes the reader holds in *first
+ * and *last (wall ms, from the index in memory: nothing is read); 0, or
+ * -1 when it holds none.
+ */
+int
+store_reader_times(const struct store_reader *r, int64_t *first,
+    int64_t *last)
+{
+	int	f, l;
+
+	for (f = 0; f < r->nsegs && r->segs[f].nrec == 0; f++)
+		;
+	for (l = r->nsegs - 1; l >= f && r->segs[l].nrec == 0; l--)
+		;
+	if (f >= r->nsegs || l < f)
+		return -1;
+	*first = r->segs[f].first.time;
+	*last = r->segs[l].last.time;
+	return 0;
+}
+
 /* Return the end of the run's output the reader covers (dropped bytes too). */
 uint64_t
 store_reader_bytes(const struct store_reader *r)

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "config.h"
@@ -41,6 +42,7 @@ struct timetable {
 };
 
 static void	timetable_timer_cb(void *);
+static void	timetable_soon_cb(void *);
 
 /* Return the first due time of e strictly after wall ms now, or -1. */
 static int64_t
@@ -143,34 +145,38 @@ timetable_soon_cb(void *arg)
 	}
 }
 
-/*
- * Make the timetable of config's jobs on a timer (config NULL: none),
- * starting now: the first due time of each is after now.
- */
-struct timetable *
-timetable_new(struct loop *loop, const struct config *config,
-    const struct timetable_cbs *cbs, void *arg)
+/* Return whether two strings are both NULL or equal. */
+static int
+timetable_same(const char *a, const char *b)
 {
-	struct timetable	*tt;
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * Make the entries of config's jobs on a timer (config NULL: none) at
+ * now; an entry of old (n of them, NULL: none) for a job of the same
+ * name and timetable keeps its due time, skips and queued run.
+ */
+static void
+timetable_make(struct timetable *tt, const struct config *config,
+    const struct timetable_entry *old, size_t n, int64_t now)
+{
 	struct timetable_entry	*e;
 	const struct config_job	*cj;
 	char			*cause = NULL;
 	double			 secs;
-	size_t			 i;
+	size_t			 i, k;
 
-	tt = xcalloc(1, sizeof *tt);
-	tt->loop = loop;
-	tt->cbs = cbs;
-	tt->arg = arg;
-	tt->start = loop_wall_ms();
+	tt->entries = NULL;
+	tt->nentries = 0;
 	if (config == NULL)
-		return tt;
+		return;
 	tt->entries = xcalloc(config->njobs + 1, sizeof *tt->entries);
 	for (i = 0; i < config->njobs; i++) {
 		cj = &config->jobs[i];
 		if (cj->schedule == NULL && cj->every == NULL)
 			continue;
-		e = &tt->entries[tt->nentries];
+		e = &tt->entries[tt->nentries++];
 		e->tt = tt;
 		e->cj = cj;
 		/* Both were checked at load (config.c): neither fails. */
@@ -185,21 +191,30 @@ timetable_new(struct loop *loop, const struct config *config,
 			if (e->period < 1)
 				e->period = 1;
 		}
-		e->due = timetable_due_after(e, tt->start);
-		tt->nentries++;
-		timetable_arm(e, tt->start);
+		e->due = timetable_due_after(e, now);
+		for (k = 0; k < n; k++) {
+			if (strcmp(old[k].cj->name, cj->name) != 0)
+				continue;
+			e->skipped = old[k].skipped;
+			e->queued = old[k].queued;
+			if (timetable_same(old[k].cj->schedule, cj->schedule) &&
+			    timetable_same(old[k].cj->every, cj->every))
+				e->due = old[k].due;
+			break;
+		}
+		timetable_arm(e, now);
+		if (e->queued)
+			e->soon = loop_add_timer(tt->loop, 0,
+			    timetable_soon_cb, e);
 	}
-	return tt;
 }
 
-/* Free the timetable: its timers are called off. */
-void
-timetable_free(struct timetable *tt)
+/* Call off the entries' timers and free them. */
+static void
+timetable_clear(struct timetable *tt)
 {
 	size_t	i;
 
-	if (tt == NULL)
-		return;
 	for (i = 0; i < tt->nentries; i++) {
 		if (tt->entries[i].timer != 0)
 			loop_cancel_timer(tt->loop, tt->entries[i].timer);
@@ -208,6 +223,67 @@ timetable_free(struct timetable *tt)
 		cron_free(tt->entries[i].cron);
 	}
 	free(tt->entries);
+	tt->entries = NULL;
+	tt->nentries = 0;
+}
+
+/*
+ * Make the timetable of config's jobs on a timer (config NULL: none),
+ * starting now: the first due time of each is after now.
+ */
+struct timetable *
+timetable_new(struct loop *loop, const struct config *config,
+    const struct timetable_cbs *cbs, void *arg)
+{
+	struct timetable	*tt;
+
+	tt = xcalloc(1, sizeof *tt);
+	tt->loop = loop;
+	tt->cbs = cbs;
+	tt->arg = arg;
+	tt->start = loop_wall_ms();
+	timetable_make(tt, config, NULL, 0, tt->start);
+	return tt;
+}
+
+/*
+ * Move the timetable to config (a reload; the old config may go once
+ * this returns): a job whose schedule or every is unchanged keeps its
+ * due time, its skips and a queued run; every keeps the deck's start as
+ * its anchor.
+ */
+void
+timetable_reload(struct timetable *tt, const struct config *config)
+{
+	struct timetable_entry	*old;
+	size_t			 n, i;
+
+	if (tt == NULL)
+		return;
+	old = tt->entries;
+	n = tt->nentries;
+	for (i = 0; i < n; i++) {
+		if (old[i].timer != 0)
+			loop_cancel_timer(tt->loop, old[i].timer);
+		if (old[i].soon != 0)
+			loop_cancel_timer(tt->loop, old[i].soon);
+		old[i].timer = old[i].soon = 0;
+	}
+	tt->entries = NULL;
+	tt->nentries = 0;
+	timetable_make(tt, config, old, n, loop_wall_ms());
+	for (i = 0; i < n; i++)
+		cron_free(old[i].cron);
+	free(old);
+}
+
+/* Free the timetable: its timers are called off. */
+void
+timetable_free(struct timetable *tt)
+{
+	if (tt == NULL)
+		return;
+	timetable_clear(tt);
 	free(tt);
 }
 

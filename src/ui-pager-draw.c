@@ -14,6 +14,7 @@
 #include "lineedit.h"
 #include "store.h"
 #include "ui-private.h"
+#include "vt-cell.h"
 
 #define UI_PAGER_MARKS	32	/* highlighted spans drawn in one line */
 
@@ -64,8 +65,9 @@ ui_pager_draw_line(struct ui_pager *p, const struct ui_rect *r, int y,
 	size_t		 so[UI_PAGER_MARKS], eo[UI_PAGER_MARKS];
 	char		 pre[64], when[32];
 	int		 x0 = r->x + 1, x = x0, width = r->w - 2, n, pair = 0;
-	int		 where, run, last;
+	int		 where, run, last, colour;
 	int64_t		 no = l->no, lines;
+	size_t		 plen;
 	attr_t		 attr = A_NORMAL;
 
 	/* In a view of runs: numbers within each run, marks reversed. */
@@ -99,6 +101,13 @@ ui_pager_draw_line(struct ui_pager *p, const struct ui_rect *r, int y,
 	n = ui_pager_marks(p, l, (size_t)r->w * 8 + 64, so, eo);
 	ui_put_marked(y, x, width - (x - x0), l->text, l->len, so, eo, n, attr,
 	    pair);
+	/* A merged log's prefix in its job's colour. */
+	if ((colour = ui_source_label(p->src, l->no, &plen)) >= 0 &&
+	    x < x0 + width) {
+		pair = ui_pair(ui_colour(VT_COLOR_MAKE_INDEXED(colour)), -1);
+		mvchgat(y, x, (int)plen < x0 + width - x ? (int)plen :
+		    x0 + width - x, attr, 0, &pair);
+	}
 }
 
 /*

@@ -147,6 +147,8 @@ ui_pager_refresh(struct ui_pager *p)
 	more = ui_source_refresh(p->src);
 	if ((p->flags & UI_PAGER_LIVE) && (job = ui_pager_job(p)) != NULL)
 		more |= ui_source_sync_job(p->src, job);
+	if (p->flags & UI_PAGER_LIVE)
+		more |= ui_source_sync(p->src, p->ui->jt);
 	return more;
 }
 

@@ -161,6 +161,10 @@ int	ui_source_target(const struct ui_source *, int64_t no,
 	    const char **dir, const char **run, int64_t *line,
 	    const char **title, int *live);
 int	ui_source_step(struct ui_source *, size_t budget);
+struct ui_source *ui_source_new_merge(const char *dir, struct jobtable *,
+	    const int *ids, int n);
+int	ui_source_sync(struct ui_source *, struct jobtable *);
+int	ui_source_label(const struct ui_source *, int64_t no, size_t *len);
 
 #define UI_PAGER_FOLLOW_MS	100		/* new lines of a followed run */
 #define UI_PAGER_SEARCH_BYTES	(4 * 1024 * 1024)	/* a search's turn */
@@ -485,6 +489,8 @@ void	ui_pager_resize(struct ui_mode_entry *);
 void	ui_view_open(struct ui *, const char *title, char **lines, int count,
 	    int header, const char *refresh);
 int	ui_view_set_lines(struct ui *, char **lines, int count, int header);
+int	ui_view_open_merged(struct ui *, const char *title, const int *ids,
+	    int n, char **cause);
 int	ui_view_open_run(struct ui *, const char *title, const char *dir,
 	    const char *run, int64_t line, int live, char **cause);
 int	ui_view_open_grep(struct ui *, struct grep *, char **cause);

@@ -6,6 +6,10 @@
  * a grep, collected as the search is stepped.  Body lines are numbered
  * [first, count); header lines are apart.
  *
+ * Merged: the runs of several jobs as one log in time order (logmerge.h),
+ * each line prefixed with its job's label (lineprefix.h), numbered as
+ * the merge numbers them; the jobs' later runs join as they start.
+ *
  * Runs: a view opens on one run of a job (the anchor), whose lines keep
  * the numbers the store gives them; the job's earlier runs are placed
  * before it, one at a time as the view reaches up (ui_source_extend(),
@@ -18,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "grep.h"
 #include "job.h"
+#include "jobtable.h"
+#include "lineprefix.h"
+#include "logmerge.h"
 #include "store.h"
 #include "ui-private.h"
 #include "waitstatus.h"
@@ -33,7 +41,8 @@
 enum ui_source_kind {
 	UI_SOURCE_ARRAY,
 	UI_SOURCE_RUN,
-	UI_SOURCE_GREP
+	UI_SOURCE_GREP,
+	UI_SOURCE_MERGE
 };
 
 /* One result of a grep: its line as shown and the run line it opens. */
@@ -106,6 +115,19 @@ struct ui_source {
 	int			  full;		/* at UI_GREP_KEEP */
 	int			  failed;
 	char			  head[512];
+
+	/*
+	 * UI_SOURCE_MERGE: jobs' runs merged; each job's label and colour,
+	 * and the stream of each line of the last read (for its colour).
+	 */
+	struct logmerge		 *merge;
+	int			 *ids;
+	char			**labels;
+	int			  nlabels;
+	size_t			  width;
+	int			 *last;
+	int64_t			  last_from;
+	int			  last_n;
 };
 
 /* Make a source of a copy of lines; the first header of them stay apart. */
@@ -445,6 +467,14 @@ ui_source_free(struct ui_source *src)
 		free(src->runlist);
 		free(src->rundir);
 		break;
+	case UI_SOURCE_MERGE:
+		logmerge_free(src->merge);
+		for (i = 0; i < src->nlabels; i++)
+			free(src->labels[i]);
+		free(src->labels);
+		free(src->ids);
+		free(src->last);
+		break;
 	case UI_SOURCE_GREP:
 		for (i = 0; i < src->count; i++) {
 			free(src->results[i].run);
@@ -469,6 +499,13 @@ ui_source_refresh(struct ui_source *src)
 	int64_t			 first = src->first, count = src->count;
 	char			*cause = NULL;
 
+	if (src->kind == UI_SOURCE_MERGE) {
+		if (!logmerge_refresh(src->merge))
+			return 0;
+		src->first = logmerge_first(src->merge);
+		src->count = logmerge_count(src->merge);
+		return 1;
+	}
 	if (src->kind != UI_SOURCE_RUN)
 		return 0;
 	r = &src->runlist[src->nruns - 1];
@@ -551,7 +588,7 @@ ui_source_where(const struct ui_source *src, int64_t no, int *run,
 int
 ui_source_has_times(const struct ui_source *src)
 {
-	return src->kind == UI_SOURCE_RUN;
+	return src->kind == UI_SOURCE_RUN || src->kind == UI_SOURCE_MERGE;
 }
 
 /* Return how many header lines the source has. */
@@ -740,6 +777,107 @@ ui_source_get_runs(struct ui_source *src, int64_t from, int64_t to,
 }
 
 /*
+ * Make a source of the logs of jobs ids[0..n) of jt merged in time order
+ * (their current runs, and later ones as they start: ui_source_sync()),
+ * in the store in dir.
+ */
+struct ui_source *
+ui_source_new_merge(const char *dir, struct jobtable *jt, const int *ids,
+    int n)
+{
+	struct ui_source	*src;
+	struct job		*job;
+	size_t			 len;
+	int			 i, k;
+
+	src = xcalloc(1, sizeof *src);
+	src->kind = UI_SOURCE_MERGE;
+	src->merge = logmerge_new(dir);
+	src->ids = xcalloc((size_t)n, sizeof *src->ids);
+	src->labels = xcalloc((size_t)n, sizeof *src->labels);
+	src->nlabels = n;
+	for (i = 0; i < n; i++) {
+		src->ids[i] = ids[i];
+		job = NULL;
+		for (k = 0; k < jobtable_count(jt) && job == NULL; k++)
+			if (job_id(jobtable_get(jt, k)) == ids[i])
+				job = jobtable_get(jt, k);
+		src->labels[i] = lineprefix_label(job != NULL ?
+		    job_name(job) : NULL, ids[i]);
+		if ((len = strlen(src->labels[i])) > src->width)
+			src->width = len;
+	}
+	ui_source_sync(src, jt);
+	return src;
+}
+
+/*
+ * Add to a merged source the runs its jobs started since; returns
+ * whether one came.
+ */
+int
+ui_source_sync(struct ui_source *src, struct jobtable *jt)
+{
+	if (src->kind != UI_SOURCE_MERGE ||
+	    !cmd_logs_merge_sync(src->merge, jt, src->ids, src->nlabels))
+		return 0;
+	src->first = logmerge_first(src->merge);
+	src->count = logmerge_count(src->merge);
+	return 1;
+}
+
+/*
+ * Get merged lines [from, to): each line's text after its job's prefix;
+ * each line's job kept for its colour (ui_source_label()).
+ */
+static int
+ui_source_get_merge(struct ui_source *src, int64_t from, int64_t to,
+    struct store_line **lines, int *n)
+{
+	struct xbuf		 b = { NULL, 0, 0 };
+	struct store_line	*l;
+	int			*streams, i, k;
+
+	if (logmerge_get(src->merge, from, to, STORE_TEXT, lines, &streams,
+	    n) != 0)
+		return -1;
+	free(src->last);
+	src->last = xcalloc((size_t)*n + 1, sizeof *src->last);
+	src->last_from = from;
+	src->last_n = *n;
+	for (i = 0; i < *n; i++) {
+		l = &(*lines)[i];
+		k = logmerge_label(src->merge, streams[i]);
+		src->last[i] = k;
+		lineprefix_add(&b, NULL, src->labels[k], src->width,
+		    LINEPREFIX_NONE);
+		xbuf_add(&b, l->text, l->len);
+		free(l->text);
+		l->text = b.s;
+		l->len = b.len;
+		b.s = NULL;
+		b.len = b.size = 0;
+	}
+	free(streams);
+	return 0;
+}
+
+/*
+ * Tell the prefix of line no of a merged source, as last read: its
+ * length in bytes in *len; returns its colour (a palette index), or -1
+ * when the line has none.
+ */
+int
+ui_source_label(const struct ui_source *src, int64_t no, size_t *len)
+{
+	if (src->kind != UI_SOURCE_MERGE || no < src->last_from ||
+	    no >= src->last_from + src->last_n)
+		return -1;
+	*len = src->width + 3;
+	return lineprefix_colour(src->last[no - src->last_from]);
+}
+
+/*
  * Get body lines [from, to) (clipped to the source) into *lines, *n of
  * them; 0, or -1 if the store cannot be read.  Give them back with
  * ui_source_put().  Texts of an array or results source are borrowed.
@@ -761,6 +899,8 @@ ui_source_get(struct ui_source *src, int64_t from, int64_t to,
 		return 0;
 	if (src->kind == UI_SOURCE_RUN)
 		return ui_source_get_runs(src, from, to, lines, n);
+	if (src->kind == UI_SOURCE_MERGE)
+		return ui_source_get_merge(src, from, to, lines, n);
 	l = xcalloc((size_t)(to - from), sizeof *l);
 	for (i = from; i < to; i++) {
 		l[i - from].no = i;
@@ -779,7 +919,7 @@ ui_source_get(struct ui_source *src, int64_t from, int64_t to,
 void
 ui_source_put(struct ui_source *src, struct store_line *lines, int n)
 {
-	if (src->kind == UI_SOURCE_RUN)
+	if (src->kind == UI_SOURCE_RUN || src->kind == UI_SOURCE_MERGE)
 		store_lines_free(lines, n);
 	else
 		free(lines);

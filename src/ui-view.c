@@ -171,6 +171,29 @@ ui_view_open_run(struct ui *ui, const char *title, const char *dir,
 }
 
 /*
+ * Open a view of the logs of jobs ids[0..n) merged in time order, closing
+ * the modes open, at its end and followed.  0, or -1 with *cause.
+ */
+int
+ui_view_open_merged(struct ui *ui, const char *title, const int *ids, int n,
+    char **cause)
+{
+	struct store	*store = jobtable_store(ui->jt);
+	struct ui_pager	*p;
+
+	if (store == NULL) {
+		*cause = xstrdup("no output store (logging is off)");
+		return -1;
+	}
+	ui_mode_close_all(ui);
+	p = ui_view_push(ui, title, ui_source_new_merge(store_dir(store),
+	    ui->jt, ids, n));
+	p->flags |= UI_PAGER_LIVE;
+	ui_pager_end(p, 1);
+	return 0;
+}
+
+/*
  * Open a results view on a grep (taken over, failing or not), closing the
  * modes open; the search goes on from the view's timer while the view is
  * on top.  0, or -1 with *cause.

@@ -62,6 +62,8 @@ static void	ui_client_error(const char *, void *);
 static void	ui_client_show(const char *, char **, int, int, void *);
 static void	ui_client_select(struct job *, int, void *);
 static void	ui_client_quit(void *);
+static int	ui_client_show_merged(const char *, const int *, int, void *,
+		    char **);
 static int	ui_client_show_run(const char *, const char *, const char *,
 		    int64_t, int, void *, char **);
 static int	ui_client_grep(struct grep *, void *, char **);
@@ -104,6 +106,7 @@ static const struct cmd_client ui_cmd_client = {
 	.select = ui_client_select,
 	.quit = ui_client_quit,
 	.show_run = ui_client_show_run,
+	.show_merged = ui_client_show_merged,
 	.grep = ui_client_grep,
 	.paste = ui_client_paste,
 	.messages = ui_client_messages,
@@ -223,6 +226,26 @@ ui_resized(struct ui *ui)
 {
 	ui_term_enter(ui->term);
 	ui_resize(ui);
+}
+
+/*
+ * Take the settings a client's view reads (clipboard, panel_width, bell):
+ * at the start and after a reload, laid out anew once the screen is up.
+ */
+void
+ui_set_settings(struct ui *ui, const struct config_settings *set)
+{
+	int	width = ui->panel_width;
+
+	ui->clipboard = set->clipboard;
+	ui->panel_width = set->panel_width;
+	ui->bell = set->bell;
+	if (ui->rows > 0 && width != ui->panel_width) {
+		ui_term_enter(ui->term);
+		ui_layout(ui);
+		ui_mode_resize(ui);
+		ui_dirty(ui, UI_DRAW_ALL, 1);
+	}
 }
 
 /* Leave focus mode. */
@@ -1049,6 +1072,14 @@ ui_client_show_run(const char *title, const char *dir, const char *run,
 	return ui_view_open_run(arg, title, dir, run, line, live, cause);
 }
 
+/* Show the logs of several jobs merged, in the text view. */
+static int
+ui_client_show_merged(const char *title, const int *ids, int n, void *arg,
+    char **cause)
+{
+	return ui_view_open_merged(arg, title, ids, n, cause);
+}
+
 /* Show a search's results as they come, in the text view. */
 static int
 ui_client_grep(struct grep *grep, void *arg, char **cause)
@@ -1242,7 +1273,6 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.session = session;
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
-	ui->ctx.config = opts->config;
 	ui->ctx.stack = opts->stack;
 	ui->ctx.browser = opts->browser;
 	ui->ctx.sessionsh = opts->sessionsh;
@@ -1250,12 +1280,9 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.read_only = client->read_only;
 	ui->browser = opts->browser;
 	ui->bind = opts->bind;
-	if (opts->config != NULL) {
-		ui->clipboard = opts->config->settings.clipboard;
-		ui->panel_width = opts->config->settings.panel_width;
-		ui->bell = opts->config->settings.bell;
-	} else
-		ui->clipboard = 1;
+	ui->clipboard = 1;
+	if (opts->config != NULL)
+		ui_set_settings(ui, &opts->config->settings);
 	ui->ctx.bind = ui->bind;
 
 	memset(&spec, 0, sizeof spec);

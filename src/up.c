@@ -51,6 +51,7 @@
 #include "cmd.h"
 #include "job.h"
 #include "jobtable.h"
+#include "lineprefix.h"
 #include "loop.h"
 #include "outq.h"
 #include "rawtext.h"
@@ -69,19 +70,13 @@
 #define UP_BROWSER	"browser"		/* the browser's */
 #define UP_STATE_NONE	(-1)			/* no state told yet */
 
-/* foreman's colours, in its order: the job's label and bar. */
-static const char *const up_colours[] = {
-	"36", "33", "32", "35", "31", "34",
-	"96", "93", "92", "95", "91", "94"
-};
-#define UP_NCOLOURS	(sizeof up_colours / sizeof up_colours[0])
 
 /* What up knows of one job. */
 struct up_job {
 	struct job	*job;		/* NULL once removed */
 	int		 id;
 	char		*label;		/* its name, or its id */
-	int		 colour;	/* index in up_colours */
+	int		 colour;	/* lineprefix_colour()'s */
 	struct rawtext	*rt;		/* its output being cut, or NULL */
 	int		 partial;	/* rt may hold part of a line */
 	int64_t		 quiet_at;	/* when that goes out; 0: not due */
@@ -187,12 +182,7 @@ up_job_label(struct up_job *uj, struct job *job)
 	const char	*name = job_name(job);
 
 	free(uj->label);
-	if (name == NULL)
-		uj->label = xprintf("%d", uj->id);
-	else if (textesc_needed(name, strlen(name)))
-		uj->label = textesc_visible(name, strlen(name));
-	else
-		uj->label = xstrdup(name);
+	uj->label = lineprefix_label(name, uj->id);
 }
 
 /* Return the record of job, or NULL if up has none (make: make one). */
@@ -211,7 +201,7 @@ up_job_find(struct up *up, struct job *job, int make)
 	uj = xcalloc(1, sizeof *uj);
 	uj->job = job;
 	uj->id = job_id(job);
-	uj->colour = up->next_colour++ % (int)UP_NCOLOURS;
+	uj->colour = lineprefix_colour(up->next_colour++);
 	uj->state = UP_STATE_NONE;
 	up_job_label(uj, job);
 	if (up->njobs == up->ajobs) {
@@ -501,7 +491,7 @@ up_browser_changed(struct browser *b, void *arg)
 		up->browser = xcalloc(1, sizeof *up->browser);
 		up->browser->id = -1;
 		up->browser->label = xstrdup(UP_BROWSER);
-		up->browser->colour = up->next_colour++ % (int)UP_NCOLOURS;
+		up->browser->colour = lineprefix_colour(up->next_colour++);
 		up->browser->state = UP_STATE_NONE;
 	}
 	up_add(up, up->browser, text, 0);
@@ -545,28 +535,27 @@ up_out_line(struct up *up, const struct up_line *l, int restarting,
 {
 	struct tm	 tm;
 	time_t		 secs = (time_t)(l->wall / 1000);
-	char		 stamp[16] = "", *text, *line;
+	struct xbuf	 b = { NULL, 0, 0 };
+	char		 stamp[16] = "", *text;
 	const char	*label = l->uj != NULL ? l->uj->label : UP_LABEL;
-	int		 colour = up->colour && l->uj != NULL;
-	int		 n, rc;
+	const char	*end = restarting ? " (restarting)\n" : "\n";
+	int		 rc;
 
 	if (up->opts.timestamps && localtime_r(&secs, &tm) != NULL)
 		strftime(stamp, sizeof stamp, "%H:%M:%S ", &tm);
 	text = textesc_needed(l->text, strlen(l->text)) ?
 	    textesc_visible(l->text, strlen(l->text)) : NULL;
-	n = asprintf(&line, "%s%s%s%s%-*s |%s %s%s\n",
-	    colour ? "\033[" : "", colour ? up_colours[l->uj->colour] : "",
-	    colour ? "m" : "", stamp, (int)up->width, label,
-	    colour ? "\033[0m" : "", text != NULL ? text : l->text,
-	    restarting ? " (restarting)" : "");
+	lineprefix_add(&b, stamp, label, up->width, up->colour &&
+	    l->uj != NULL ? l->uj->colour : LINEPREFIX_NONE);
+	xbuf_add(&b, text != NULL ? text : l->text, strlen(text != NULL ?
+	    text : l->text));
+	xbuf_add(&b, end, strlen(end));
 	free(text);
-	if (n < 0)
-		return 0;
 	if (may_drop)
-		rc = outq_add(up->out, line, (size_t)n);
+		rc = outq_add(up->out, b.s, b.len);
 	else
-		rc = outq_add_always(up->out, line, (size_t)n);
-	free(line);
+		rc = outq_add_always(up->out, b.s, b.len);
+	xbuf_clear(&b);
 	return rc;
 }
 

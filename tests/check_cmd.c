@@ -574,8 +574,10 @@ static const struct err_case {
 	{ "!kill -NOPE 1", "kill: unknown signal: NOPE", 0 },
 	{ "!kill -99 1", "kill: unknown signal: 99", 0 },
 	{ "!kill-all now", "usage: !kill-all", 0 },
-	{ "!logs", "usage: !logs [--follow] ID", 0 },
-	{ "!logs 1 2", "usage: !logs [--follow] ID", 0 },
+	{ "!logs", "usage: !logs [--follow] [--all] ID...", 0 },
+	{ "!logs 1 2", "no such job: 1", 0 },
+	{ "!logs --all 1", "logs: --all takes no ID", 0 },
+	{ "!logs --all", "logs: no jobs", 0 },
 	{ "!logs 999", "no such job: 999", 0 },
 	{ "!focus nope", "no such job: nope", 0 },
 	{ "!ps -a", "usage: !ps", 0 },
@@ -590,7 +592,7 @@ static const struct err_case {
 	{ "unset 'A B'", "unset: `A B': not a valid identifier", 0 },
 	{ "!logs 'unterminated", "unterminated quote", 0 },
 	{ "!logs ${X", "unterminated ${", 0 },
-	{ "!logs --follow", "usage: !logs [--follow] ID", 0 },
+	{ "!logs --follow", "usage: !logs [--follow] [--all] ID...", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
 	    "waiting, running, stopped, completed, failed, canceled, "
 	    "timed-out)", 0 },
@@ -1709,7 +1711,6 @@ stack_load(const char *text)
 	ck_assert_msg(config_parse("test.toml", text, strlen(text),
 	    &rec.config, &cause) == 0, "config: %s", cause);
 	rec.stack = stack_new(rec.loop, rec.jt, rec.config, rec.session, NULL);
-	rec.ctx.config = rec.config;
 	rec.ctx.stack = rec.stack;
 }
 
@@ -1962,7 +1963,7 @@ START_TEST(test_stack_kill_group_order)
 END_TEST
 
 /*
- * replicas = 2 starts api-1 and api-2; a job depending on api waits for
+ * replicas = 2 starts api.1 and api.2; a job depending on api waits for
  * both, and the stack knows each replica's configured job.
  */
 START_TEST(test_stack_replicas)
@@ -1975,8 +1976,8 @@ START_TEST(test_stack_replicas)
 	    "autostart = false\ndepends_on = { api = \"completed\" }\n");
 	rec_clear();
 	run_ok("!run web");
-	a1 = job_named("api-1");
-	a2 = job_named("api-2");
+	a1 = job_named("api.1");
+	a2 = job_named("api.2");
 	web = job_named("web");
 	ck_assert_ptr_eq(stack_job_config(rec.stack, a1),
 	    config_find_job(rec.config, "api"));
@@ -1987,11 +1988,11 @@ START_TEST(test_stack_replicas)
 	wait_state(a1, JOB_RUNNING);
 	wait_state(a2, JOB_RUNNING);
 	ck_assert_int_eq(job_state(web), JOB_WAITING);
-	run_ok("!send api-1 x\\n");
+	run_ok("!send api.1 x\\n");
 	wait_state(a1, JOB_COMPLETED);
 	run_for(200);
 	ck_assert_int_eq(job_state(web), JOB_WAITING);
-	run_ok("!send api-2 x\\n");
+	run_ok("!send api.2 x\\n");
 	wait_state(web, JOB_RUNNING);
 }
 END_TEST

@@ -5,7 +5,9 @@
  * sizes, 100,000 jobs), defaults from the table, the help text, the
  * example file and the man page against the table; and launch_new(), the
  * configured job turned into what runs: hostile {name} values through
- * real shells, and templated env values.  Run from the top of the tree.
+ * real shells, and templated env values; one job's text written and read
+ * back (config_job_toml(), config_parse_job()).  Run from the top of the
+ * tree.
  */
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -33,6 +35,7 @@
 #include "launch.h"
 #include "procfile.h"
 #include "session.h"
+#include "xmalloc.h"
 
 /* A job with what it needs, for cases about one more key (lines 1-3). */
 #define JOB	"[[job]]\nname = \"web\"\ncommand = \"run\"\n"
@@ -674,8 +677,8 @@ static const struct {
 	  "[[job]]\nname = \"z\"\ncommand = \"x\"\n",
 	  "config.toml:14:1: dependency cycle: b -> c -> b" },
 	{ JOB "replicas = 2\n[[job]]\nname = \"w\"\ncommand = \"y\"\n"
-	  "depends_on = { web-2 = \"started\" }",
-	  "config.toml:8:16: unknown job 'web-2' in depends_on ('web' stands "
+	  "depends_on = { \"web.2\" = \"started\" }",
+	  "config.toml:8:16: unknown job 'web.2' in depends_on ('web' stands "
 	  "for all its replicas)" },
 	{ JOB "depends_on = { db = \"up\" }",
 	  "config.toml:4:21: depends_on must be a table of job names to "
@@ -692,13 +695,13 @@ static const struct {
 	  "config.toml:4:16: depends_on: job name 'd b' may only have "
 	  "letters, digits, '_', '.' and '-'" },
 
-	/* replicas: NAME-1 .. NAME-N are no other job's names. */
-	{ JOB "replicas = 3\n[[job]]\nname = \"web-2\"\ncommand = \"y\"",
-	  "config.toml:4:12: replicas: 'web-2' is already the name of the "
+	/* replicas: NAME.1 .. NAME.N are no other job's names. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"web.2\"\ncommand = \"y\"",
+	  "config.toml:4:12: replicas: 'web.2' is already the name of the "
 	  "job at line 5" },
-	{ "[[job]]\nname = \"web-1\"\ncommand = \"y\"\n" JOB
+	{ "[[job]]\nname = \"web.1\"\ncommand = \"y\"\n" JOB
 	  "replicas = 2",
-	  "config.toml:7:12: replicas: 'web-1' is already the name of the "
+	  "config.toml:7:12: replicas: 'web.1' is already the name of the "
 	  "job at line 1" },
 	{ JOB "replicas = 0",
 	  "config.toml:4:12: replicas must be an integer between 1 and "
@@ -1168,7 +1171,10 @@ static const struct {
 	{ JOB "replicas = 3\n[[job]]\nname = \"w\"\ncommand = \"x\"\n"
 	  "[job.depends_on]\nweb = \"started\"", 1,
 	  " deps=[web:0@9:1] " },
-	{ JOB "replicas = 3\n[[job]]\nname = \"web-4\"\ncommand = \"x\"",
+	{ JOB "replicas = 3\n[[job]]\nname = \"web.4\"\ncommand = \"x\"",
+	  0, " replicas=3 " },
+	/* The old naming is no replica's: web-1 is a job of its own. */
+	{ JOB "replicas = 3\n[[job]]\nname = \"web-1\"\ncommand = \"x\"",
 	  0, " replicas=3 " },
 	{ JOB "replicas = 100", 0, " replicas=100 " },
 	{ JOB "ready_log = \"^listening on (port )?[0-9]+$\"", 0,
@@ -1401,7 +1407,7 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 70);
+	ck_assert_uint_eq(config_noptions, 71);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||
@@ -2740,6 +2746,701 @@ START_TEST(test_launch_env)
 }
 END_TEST
 
+/*
+ * One job's text (config_job_toml(), config_parse_job()): a deck's stack
+ * the edited jobs join, with jobs to depend on (one named like a
+ * replica) and one that depends on api, for cycles.
+ */
+static const char job_base_toml[] =
+    "[[job]]\nname = \"db\"\ncommand = \"db\"\n"
+    "[[job]]\nname = \"cache\"\ncommand = \"cache\"\n"
+    "[[job]]\nname = \"web.1\"\ncommand = \"web\"\n"
+    "[[job]]\nname = \"api\"\ncommand = \"api\"\n"
+    "[[job]]\nname = \"worker\"\ncommand = \"work\"\n"
+    "depends_on = { api = \"started\" }\n"
+    "[[job]]\nname = \"queue\"\ncommand = \"q\"\nreplicas = 3\n";
+
+/* The job every sample below is added to (lines 1-3). */
+#define SAMPLE_JOB	"[[job]]\nname = \"w\"\ncommand = \"c\"\n"
+
+/*
+ * A value other than the default for every job option (name and command:
+ * SAMPLE_JOB's); alt marks the probes a job cannot have with the others.
+ */
+static const struct {
+	const char	*name;
+	const char	*line;
+	int		 alt;
+} job_samples[] = {
+	{ "name", NULL, 0 },
+	{ "command", NULL, 0 },
+	{ "args", "args = [\"-a\", \"b c\", \"\"]", 0 },
+	{ "cwd", "cwd = \"/tmp/x y\"", 0 },
+	{ "env", "env = { A = \"1\", B_2 = \"two words\", EMPTY = \"\" }", 0 },
+	{ "inherit_env", "inherit_env = false", 0 },
+	{ "timeout", "timeout = 86399.123456789", 0 },
+	{ "input", "input = \"hello\\nworld\\n\"", 0 },
+	{ "autostart", "autostart = false", 0 },
+	{ "restart", "restart = \"on-failure\"", 0 },
+	{ "restart_delay", "restart_delay = 0.25", 0 },
+	{ "max_restarts", "max_restarts = 0", 0 },
+	{ "pty", "pty = false", 0 },
+	{ "params", "params = { who = \"world\", n = \"1\" }", 0 },
+	{ "depends_on", "depends_on = { db = \"ready\", \"web.1\" = "
+	  "\"completed_successfully\", cache = \"completed\" }", 0 },
+	{ "ready_log", "ready_log = \"^listening on [0-9]+$\"", 1 },
+	{ "ready_cmd", "ready_cmd = \"curl -f localhost\"", 1 },
+	{ "ready_tcp", "ready_tcp = \"127.0.0.1:8080\"", 1 },
+	{ "ready_http", "ready_http = \"http://localhost:8080/health\"", 0 },
+	{ "ready_interval", "ready_interval = 0.1", 0 },
+	{ "ready_timeout", "ready_timeout = 3", 0 },
+	{ "ready_initial_delay", "ready_initial_delay = 1.5", 0 },
+	{ "ready_retries", "ready_retries = 4", 0 },
+	{ "liveness_cmd", "liveness_cmd = \"test -e /tmp\"", 0 },
+	{ "liveness_tcp", "liveness_tcp = \"localhost:99\"", 1 },
+	{ "liveness_http", "liveness_http = \"https://example.com/\"", 1 },
+	{ "liveness_interval", "liveness_interval = 7", 0 },
+	{ "liveness_timeout", "liveness_timeout = 0.5", 0 },
+	{ "liveness_initial_delay", "liveness_initial_delay = 86400", 0 },
+	{ "liveness_retries", "liveness_retries = 7", 0 },
+	{ "env_file", "env_file = [\".env\", \"b.env\"]", 0 },
+	{ "port", "port = 8080", 0 },
+	{ "stop_signal", "stop_signal = \"SIGINT\"", 0 },
+	{ "stop_command", "stop_command = \"docker compose down\"", 0 },
+	{ "stop_timeout", "stop_timeout = 0", 0 },
+	{ "start_delay", "start_delay = 0.5", 0 },
+	{ "restart_delay_max", "restart_delay_max = 120", 0 },
+	{ "replicas", "replicas = 3", 0 },
+	{ "group", "group = \"batch\"", 0 },
+	{ "priority", "priority = -5", 0 },
+	{ "watch", "watch = [\"src/**/*.c\"]", 0 },
+	{ "watch_ignore", "watch_ignore = [\"build\", \"*.o\"]", 0 },
+	{ "watch_debounce", "watch_debounce = 1e-05", 0 },
+	{ "schedule", "schedule = \"*/5 9-17 * * MON-FRI\"", 0 },
+	{ "every", "every = \"1h30m\"", 1 },
+	{ "overlap", "overlap = \"queue\"", 0 },
+};
+
+/* Return the config of job_base_toml. */
+static struct config *
+job_base(void)
+{
+	struct config	*base = NULL;
+	char		*cause = NULL;
+
+	ck_assert_msg(config_parse("config.toml", job_base_toml,
+	    strlen(job_base_toml), &base, &cause) == 0, "%s", cause);
+	return base;
+}
+
+/* Return the job text parses to against base; fail with its cause. */
+static struct config_job *
+job_parse(const char *text, const struct config *base)
+{
+	struct config_job	*j = NULL;
+	char			*cause = NULL;
+
+	ck_assert_msg(config_parse_job("edit", text, strlen(text), base, &j,
+	    &cause) == 0, "parse failed: %s\n%s", cause, text);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_ptr_null(cause);
+	return j;
+}
+
+/* Return 1 if the strings a[0..n) and b[0..n) are equal (both NULL too). */
+static int
+same_strings(char **a, char **b, size_t n)
+{
+	size_t	i;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	for (i = 0; i < n; i++) {
+		if (strcmp(a[i], b[i]) != 0)
+			return 0;
+	}
+	return a[n] == NULL && b[n] == NULL;
+}
+
+/*
+ * Return 1 if option o of the job section has the same value in a and b,
+ * read at its offset by its type (the test's own reading of the table,
+ * not config-write.c's).
+ */
+static int
+same_option(const struct config_option *o, const struct config_job *a,
+    const struct config_job *b)
+{
+	const char			*fa = (const char *)a + o->offset;
+	const char			*fb = (const char *)b + o->offset;
+	const struct expand_param	*pa, *pb;
+	const struct config_dep		*da, *db;
+	char				*sa, *sb, **aa, **ab;
+	size_t				 na = 0, nb = 0, i;
+	double				 xa, xb;
+	int				 ia, ib;
+
+	if (o->count != 0) {
+		memcpy(&na, (const char *)a + o->count, sizeof na);
+		memcpy(&nb, (const char *)b + o->count, sizeof nb);
+		if (na != nb)
+			return 0;
+	}
+	switch (o->type) {
+	case CONFIG_STRING:
+	case CONFIG_STRING_OR_FALSE:
+		memcpy(&sa, fa, sizeof sa);
+		memcpy(&sb, fb, sizeof sb);
+		return sa == NULL ? sb == NULL : sb != NULL &&
+		    strcmp(sa, sb) == 0;
+	case CONFIG_INT:
+	case CONFIG_BOOL:
+	case CONFIG_ENUM:
+		memcpy(&ia, fa, sizeof ia);
+		memcpy(&ib, fb, sizeof ib);
+		return ia == ib;
+	case CONFIG_NUMBER:
+		memcpy(&xa, fa, sizeof xa);
+		memcpy(&xb, fb, sizeof xb);
+		return xa == xb;
+	case CONFIG_STRING_ARRAY:
+		memcpy(&aa, fa, sizeof aa);
+		memcpy(&ab, fb, sizeof ab);
+		return same_strings(aa, ab, na);
+	case CONFIG_STRING_TABLE:
+		if (!(o->flags & CONFIG_PAIRS)) {
+			memcpy(&aa, fa, sizeof aa);
+			memcpy(&ab, fb, sizeof ab);
+			return same_strings(aa, ab, na);
+		}
+		memcpy(&pa, fa, sizeof pa);
+		memcpy(&pb, fb, sizeof pb);
+		if (pa == NULL || pb == NULL)
+			return pa == pb;
+		for (i = 0; i < na; i++) {
+			if (strcmp(pa[i].key, pb[i].key) != 0 ||
+			    strcmp(pa[i].value, pb[i].value) != 0)
+				return 0;
+		}
+		return pa[na].key == NULL && pb[na].key == NULL;
+	case CONFIG_DEPS:
+		memcpy(&da, fa, sizeof da);
+		memcpy(&db, fb, sizeof db);
+		if (da == NULL || db == NULL)
+			return da == db;
+		for (i = 0; i < na; i++) {
+			if (strcmp(da[i].name, db[i].name) != 0 ||
+			    da[i].cond != db[i].cond ||
+			    da[i].browser != db[i].browser)
+				return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Assert that jobs a and b are equal in every option (what: the case). */
+static void
+assert_same_job(const struct config_job *a, const struct config_job *b,
+    const char *what, const char *text)
+{
+	size_t	i;
+
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, "job") == 0)
+			ck_assert_msg(same_option(&config_options[i], a, b),
+			    "%s: %s differs after the round trip:\n%s", what,
+			    config_options[i].name, text);
+	}
+}
+
+/*
+ * Write j, read it back against base and assert the two are equal; the
+ * text is one line per option (no raw control character but the line
+ * ends).  Return the text, to free.
+ */
+static char *
+round_trip(const struct config_job *j, const struct config *base,
+    const char *what)
+{
+	struct config_job	*back;
+	struct config		*cfg = NULL;
+	char			*text, *cause = NULL;
+	const unsigned char	*p;
+
+	text = config_job_toml(j);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strncmp(text, "[[job]]\n", 8) == 0, "%s", text);
+	for (p = (const unsigned char *)text; *p != '\0'; p++)
+		ck_assert_msg(*p == '\n' || (*p >= 0x20 && *p != 0x7f),
+		    "%s: byte 0x%02x at %zu of the text", what, *p,
+		    (size_t)(p - (const unsigned char *)text));
+	back = job_parse(text, base);
+	assert_same_job(j, back, what, text);
+	config_job_free(back);
+	/* config_parse() reads it too, as one job of a file. */
+	if (j->ndeps == 0) {
+		ck_assert_msg(config_parse("t", text, strlen(text), &cfg,
+		    &cause) == 0, "%s: %s", what, cause);
+		ck_assert_uint_eq(cfg->njobs, 1);
+		assert_same_job(j, &cfg->jobs[0], what, text);
+		config_free(cfg);
+	}
+	return text;
+}
+
+/*
+ * Each option in turn set to a value other than its default, alone: it
+ * is written (the text names it), and read back equal; a writer that
+ * forgot an option, or took a value for the default, fails here.  Every
+ * job option of the table has a sample.
+ */
+START_TEST(test_job_toml_each)
+{
+	const struct config_option	*o;
+	struct config_job		*j, *def;
+	struct config			*base;
+	char				*text, *in, key[64];
+	size_t				 i, k;
+
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, "job") != 0)
+			continue;
+		for (k = 0; k < sizeof job_samples / sizeof job_samples[0];
+		    k++) {
+			if (strcmp(job_samples[k].name,
+			    config_options[i].name) == 0)
+				break;
+		}
+		ck_assert_msg(k < sizeof job_samples / sizeof job_samples[0],
+		    "job option %s has no sample", config_options[i].name);
+	}
+
+	k = (size_t)_i;
+	o = config_find_option("job", job_samples[k].name);
+	ck_assert_ptr_nonnull(o);
+	base = job_base();
+	def = job_parse(SAMPLE_JOB, base);
+	in = xprintf("%s%s\n", SAMPLE_JOB, job_samples[k].line != NULL ?
+	    job_samples[k].line : "");
+	j = job_parse(in, base);
+	if (job_samples[k].line != NULL)
+		ck_assert_msg(!same_option(o, j, def),
+		    "the sample of %s is its default", o->name);
+	text = round_trip(j, base, o->name);
+	snprintf(key, sizeof key, "\n%s = ", o->name);
+	ck_assert_msg(strstr(text, key) != NULL, "%s not written:\n%s",
+	    o->name, text);
+	free(text);
+
+	/* Defaults are left out: the job alone is its two lines. */
+	text = config_job_toml(def);
+	ck_assert_str_eq(text, "[[job]]\nname = \"w\"\ncommand = \"c\"\n");
+	free(text);
+	config_job_free(def);
+	config_job_free(j);
+	free(in);
+	config_free(base);
+}
+END_TEST
+
+/* config_diff()'s callback: the names heard, space-separated. */
+static void
+diff_names(const char *name, void *arg)
+{
+	char	*names = arg;
+	size_t	 n = strlen(names);
+
+	snprintf(names + n, 256 - n, "%s%s", n > 0 ? " " : "", name);
+}
+
+/*
+ * config_diff() over each job option: a job differing from the sample
+ * job by that option alone differs by exactly that option (and by
+ * nothing from itself or its copy); config_copy_job()'s copy is equal
+ * and owns its strings (the original freed first).
+ */
+START_TEST(test_diff_each)
+{
+	struct config_job	*j, *def, copy;
+	struct config		*base;
+	char			*in, names[256], want[64];
+	size_t			 k = (size_t)_i;
+	int			 timer;
+
+	if (job_samples[k].line == NULL)
+		return;		/* name and command: the sample's own */
+	/* A job on a timer does not autostart unless it says so. */
+	timer = strcmp(job_samples[k].name, "schedule") == 0 ||
+	    strcmp(job_samples[k].name, "every") == 0;
+	snprintf(want, sizeof want, "%s%s", timer ? "autostart " : "",
+	    job_samples[k].name);
+	base = job_base();
+	def = job_parse(SAMPLE_JOB, base);
+	in = xprintf("%s%s\n", SAMPLE_JOB, job_samples[k].line);
+	j = job_parse(in, base);
+	names[0] = '\0';
+	ck_assert_int_eq(config_diff("job", def, j, diff_names, names),
+	    1 + timer);
+	ck_assert_str_eq(names, want);
+	names[0] = '\0';
+	ck_assert_int_eq(config_diff("job", j, def, diff_names, names),
+	    1 + timer);
+	ck_assert_str_eq(names, want);
+	ck_assert_int_eq(config_diff("job", j, j, NULL, NULL), 0);
+	config_copy_job(&copy, j);
+	config_job_free(j);
+	j = job_parse(in, base);
+	ck_assert_int_eq(config_diff("job", j, &copy, NULL, NULL), 0);
+	config_clear_job(&copy);
+	config_job_free(j);
+	config_job_free(def);
+	free(in);
+	config_free(base);
+}
+END_TEST
+
+/*
+ * A whole configuration copied (config_copy()) is equal to it section by
+ * section, owns all it holds (the original freed first), and a change to
+ * each section of the copy is seen by config_diff().
+ */
+START_TEST(test_copy_config)
+{
+	static const char	 text[] =
+	    "[settings]\nkill_timeout = 3\nenv_file = [\"a.env\"]\n"
+	    "[keys]\nzoom = \"F6\"\n"
+	    "[groups.batch]\nmax_running = 2\n"
+	    "[browser]\ncdp_url = \"ws://127.0.0.1:9/x\"\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"x\"\nenv = { K = \"v\" }\n"
+	    "params = { p = \"1\" }\ngroup = \"batch\"\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"y\"\n"
+	    "depends_on = { a = \"ready\" }\nready_tcp = \"127.0.0.1:9\"\n";
+	struct config	*cfg = NULL, *again = NULL, *copy;
+	char		*cause = NULL;
+	size_t		 i;
+
+	ck_assert_msg(config_parse("c.toml", text, strlen(text), &cfg,
+	    &cause) == 0, "%s", cause);
+	ck_assert_msg(config_parse("c.toml", text, strlen(text), &again,
+	    &cause) == 0, "%s", cause);
+	copy = config_copy(cfg);
+	config_free(cfg);
+	ck_assert_int_eq(config_diff("settings", &again->settings,
+	    &copy->settings, NULL, NULL), 0);
+	ck_assert_int_eq(config_diff("browser", &again->browser,
+	    &copy->browser, NULL, NULL), 0);
+	ck_assert_uint_eq(copy->njobs, 2);
+	for (i = 0; i < copy->njobs; i++)
+		ck_assert_int_eq(config_diff("job", &again->jobs[i],
+		    &copy->jobs[i], NULL, NULL), 0);
+	ck_assert_uint_eq(copy->ngroups, 1);
+	ck_assert_str_eq(copy->groups[0].name, "batch");
+	ck_assert_int_eq(config_diff("groups", &again->groups[0],
+	    &copy->groups[0], NULL, NULL), 0);
+	ck_assert_uint_eq(copy->nkeys, 1);
+	ck_assert_str_eq(copy->keys[0].keys, "F6");
+	copy->settings.kill_timeout = 4;
+	ck_assert_int_eq(config_diff("settings", &again->settings,
+	    &copy->settings, NULL, NULL), 1);
+	copy->groups[0].max_running = 3;
+	ck_assert_int_eq(config_diff("groups", &again->groups[0],
+	    &copy->groups[0], NULL, NULL), 1);
+	config_free(copy);
+	config_free(again);
+}
+END_TEST
+
+/*
+ * A job on a timer that autostarts says so in its text (its default is
+ * not to), and one that does not leaves it out: both read back equal.
+ */
+START_TEST(test_job_toml_timer_autostart)
+{
+	struct config_job	*j;
+	struct config		*base;
+	char			*text;
+
+	base = job_base();
+	j = job_parse(SAMPLE_JOB "every = \"5m\"\nautostart = true\n", base);
+	ck_assert_int_eq(j->autostart, 1);
+	text = round_trip(j, base, "every, autostart");
+	ck_assert_ptr_nonnull(strstr(text, "\nautostart = true\n"));
+	free(text);
+	config_job_free(j);
+	j = job_parse(SAMPLE_JOB "every = \"5m\"\n", base);
+	ck_assert_int_eq(j->autostart, 0);
+	text = round_trip(j, base, "every");
+	free(text);
+	config_job_free(j);
+	config_free(base);
+}
+END_TEST
+
+/* A job with every option but the other probes: written, read back equal. */
+START_TEST(test_job_toml_every_key)
+{
+	struct config_job	*j, *def;
+	struct config		*base;
+	char			*in, *text, *t;
+	size_t			 k, i;
+
+	base = job_base();
+	in = xstrdup(SAMPLE_JOB);
+	for (k = 0; k < sizeof job_samples / sizeof job_samples[0]; k++) {
+		if (job_samples[k].line == NULL || job_samples[k].alt)
+			continue;
+		t = xprintf("%s%s\n", in, job_samples[k].line);
+		free(in);
+		in = t;
+	}
+	j = job_parse(in, base);
+	def = job_parse(SAMPLE_JOB, base);
+	for (i = 0; i < config_noptions; i++) {
+		if (strcmp(config_options[i].section, "job") != 0 ||
+		    strcmp(config_options[i].name, "name") == 0 ||
+		    strcmp(config_options[i].name, "command") == 0)
+			continue;
+		for (k = 0; strcmp(job_samples[k].name,
+		    config_options[i].name) != 0; k++)
+			/* nothing */;
+		ck_assert_int_eq(same_option(&config_options[i], j, def),
+		    job_samples[k].alt);
+	}
+	text = round_trip(j, base, "every key");
+	/* In the table's order: name first, overlap last. */
+	ck_assert_msg(strncmp(text, "[[job]]\nname = \"w\"\ncommand = \"c\"\n"
+	    "args = [\"-a\", \"b c\", \"\"]\n", 50) == 0, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\ndepends_on = { db = \"ready\", "
+	    "\"web.1\" = \"completed_successfully\", cache = \"completed\" }\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nenv = { A = \"1\", B_2 = "
+	    "\"two words\", EMPTY = \"\" }\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nstop_timeout = 0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nwatch_debounce = 1e-05\n"));
+	ck_assert_msg(strlen(text) > 18 && strcmp(text + strlen(text) - 18,
+	    "overlap = \"queue\"\n") == 0, "%s", text);
+	free(text);
+	config_job_free(def);
+	config_job_free(j);
+	free(in);
+	config_free(base);
+}
+END_TEST
+
+/*
+ * Hostile strings survive the round trip byte for byte: quotes,
+ * backslashes, line ends, C0 controls, ESC, DEL, non-ASCII (two-, three-
+ * and four-byte UTF-8, U+2028), TOML's own syntax, in every kind of
+ * string a job holds; an empty args array and an empty env table stay.
+ */
+START_TEST(test_job_toml_hostile)
+{
+	static const char *const hostile[] = {
+		"\"",
+		"\\",
+		"a \"quoted\" \\\"thing\\\" \\n not a newline",
+		"line 1\nline 2\r\nline 3\n",
+		"\t\b\f\x01\x02\x1b[31mred\x1b[0m\x7f\x1f end",
+		"caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80 "
+		"\xe2\x80\xa8 sep",
+		"''' \"\"\" [[job]]\nname = \"evil\"\n# not a comment",
+		"\\u0041 \\U0001F600 \\x41 \\e",
+		" ",
+	};
+	struct config_job	*j;
+	struct config		*base;
+	struct expand_param	*pp;
+	char			*text, what[32];
+	size_t			 i;
+
+	base = job_base();
+	for (i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		j = job_parse(SAMPLE_JOB "args = []\nenv = {}\n", base);
+		ck_assert_ptr_nonnull(j->args);
+		ck_assert_uint_eq(j->nargs, 0);
+		ck_assert_ptr_nonnull(j->env);
+		ck_assert_uint_eq(j->nenv, 0);
+		text = round_trip(j, base, "empty args and env");
+		ck_assert_ptr_nonnull(strstr(text, "\nargs = []\nenv = {}\n"));
+		free(text);
+
+		/* Set the strings by hand: no TOML of ours in between. */
+		free(j->command);
+		j->command = xstrdup(hostile[i]);
+		j->args = xreallocarray(j->args, 3, sizeof *j->args);
+		j->args[0] = xstrdup(hostile[i]);
+		j->args[1] = xstrdup("");
+		j->args[2] = NULL;
+		j->nargs = 2;
+		j->env = xreallocarray(j->env, 2, sizeof *j->env);
+		j->env[0] = xprintf("HOSTILE=%s", hostile[i]);
+		j->env[1] = NULL;
+		j->nenv = 1;
+		j->cwd = xstrdup(hostile[i]);
+		j->input = xstrdup(hostile[i]);
+		j->stop_command = xstrdup(hostile[i]);
+		j->ready.cmd = xstrdup(hostile[i]);
+		pp = xcalloc(2, sizeof *pp);
+		pp[0].key = xstrdup("p");
+		pp[0].value = xstrdup(hostile[i]);
+		j->params = pp;
+		j->nparams = 1;
+		j->env_file = xcalloc(2, sizeof *j->env_file);
+		j->env_file[0] = xstrdup(hostile[i]);
+		j->nenv_file = 1;
+		snprintf(what, sizeof what, "hostile string %zu", i);
+		text = round_trip(j, base, what);
+		free(text);
+		config_job_free(j);
+	}
+	config_free(base);
+}
+END_TEST
+
+/* Edited texts that are refused, with their place, against job_base. */
+static const struct {
+	const char	*text;
+	const char	*want;
+} job_bad[] = {
+	{ SAMPLE_JOB "comand = \"x\"",
+	  "edit:4:1: unknown key 'comand' in [[job]] (did you mean "
+	  "'command'?)" },
+	{ SAMPLE_JOB "port = \"80\"",
+	  "edit:4:8: port must be an integer between 0 and 65535" },
+	{ SAMPLE_JOB "env = { A = \"unterminated }\n",
+	  "edit:4:13: unterminated string" },
+	{ SAMPLE_JOB "depends_on = { nope = \"started\" }",
+	  "edit:4:16: unknown job 'nope' in depends_on" },
+	{ SAMPLE_JOB "depends_on = { dbb = \"started\" }",
+	  "edit:4:16: unknown job 'dbb' in depends_on (did you mean 'db'?)" },
+	{ SAMPLE_JOB "depends_on = { \"queue.2\" = \"started\" }",
+	  "edit:4:16: unknown job 'queue.2' in depends_on ('queue' stands "
+	  "for all its replicas)" },
+	{ SAMPLE_JOB "depends_on = { w = \"started\" }",
+	  "edit:4:16: job 'w' depends on itself" },
+	{ SAMPLE_JOB "depends_on = { browser = \"ready\" }",
+	  "edit:4:16: depends_on names the browser, but [browser] sets no "
+	  "cdp_url (write cdp_url = \"auto\" there)" },
+	/* api edited to depend on worker, which depends on api. */
+	{ "[[job]]\nname = \"api\"\ncommand = \"api\"\n"
+	  "depends_on = { db = \"started\", worker = \"started\" }",
+	  "edit:4:32: dependency cycle: api -> worker -> api" },
+	/* Replica names against the deck's jobs, both ways. */
+	{ "[[job]]\nname = \"queue.2\"\ncommand = \"x\"",
+	  "edit:2:8: 'queue.2' is the name of a replica of 'queue' "
+	  "(replicas = 3)" },
+	{ "[[job]]\nname = \"web\"\ncommand = \"x\"\nreplicas = 2",
+	  "edit:4:12: replicas: 'web.1' is already the name of another "
+	  "job" },
+	{ SAMPLE_JOB "command = \"again\"",
+	  "edit:4:1: duplicate key 'command'" },
+	{ "[[job]]\nname = \"w\"",
+	  "edit:1:1: [[job]] needs a command" },
+	{ SAMPLE_JOB "args = [\"a\", \"${1x}\"]",
+	  "edit:4:14: args: invalid variable name '1x' at column 1" },
+	/* One [[job]] and nothing else. */
+	{ "", "edit:1:1: the text must be one [[job]] table" },
+	{ "# nothing\n", "edit:1:1: the text must be one [[job]] table" },
+	{ SAMPLE_JOB "[[job]]\nname = \"v\"\ncommand = \"c\"",
+	  "edit:4:1: a second [[job]]: the text is one job" },
+	{ SAMPLE_JOB "[settings]\nshell = \"/bin/sh\"",
+	  "edit:4:2: 'settings' is not part of a job: the text is one [[job]] "
+	  "table" },
+	{ "env_file = [\"x\"]\n" SAMPLE_JOB,
+	  "edit:1:1: 'env_file' is not part of a job: the text is one [[job]] "
+	  "table" },
+	{ "job = 1", "edit:1:7: the text must be one [[job]] table" },
+};
+
+/*
+ * An edited text with an error is refused with its place, the deck's
+ * stack unchanged: *out NULL and a cause "edit:LINE:COL: message".
+ */
+START_TEST(test_parse_job_bad)
+{
+	struct config		*base;
+	struct config_job	*j = (struct config_job *)&j;
+	char			*cause = NULL, *before, *after;
+	const char		*text = job_bad[_i].text;
+	size_t			 k;
+
+	base = job_base();
+	before = config_job_toml(&base->jobs[4]);
+	ck_assert_int_eq(config_parse_job("edit", text, strlen(text), base,
+	    &j, &cause), -1);
+	ck_assert_ptr_null(j);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_str_eq(cause, job_bad[_i].want);
+	free(cause);
+	after = config_job_toml(&base->jobs[4]);
+	ck_assert_str_eq(before, after);
+	ck_assert_uint_eq(base->njobs, 6);
+	for (k = 0; k < base->njobs; k++)
+		ck_assert_int_ne(base->jobs[k].line, 0);
+	free(before);
+	free(after);
+	config_free(base);
+}
+END_TEST
+
+/*
+ * A good edit: depends_on the deck's jobs, the browser when [browser] is
+ * set, a job of the deck replaced by its own name (its dependants still
+ * satisfied), a new one; with no base, an empty stack.
+ */
+START_TEST(test_parse_job_good)
+{
+	static const char	 browser[] = "[browser]\ncdp_url = \"auto\"\n"
+	    "[[job]]\nname = \"db\"\ncommand = \"db\"\n";
+	static const char	 lone[] = SAMPLE_JOB "depends_on = { db = "
+	    "\"ready\" }";
+	struct config		*base, *bcfg = NULL;
+	struct config_job	*j;
+	char			*cause = NULL;
+
+	base = job_base();
+	j = job_parse("[[job]]\nname = \"api\"\ncommand = \"api --new\"\n"
+	    "depends_on = { db = \"ready\", \"queue\" = \"started\" }\n", base);
+	ck_assert_str_eq(j->name, "api");
+	ck_assert_str_eq(j->command, "api --new");
+	ck_assert_uint_eq(j->ndeps, 2);
+	ck_assert_str_eq(j->deps[1].name, "queue");
+	ck_assert_int_eq(j->deps[1].line, 4);
+	ck_assert_int_eq(j->deps[1].col, 30);
+	ck_assert_int_eq(j->line, 1);
+	config_job_free(j);
+	/* Replicas that clash with nothing; a name the deck does not have. */
+	j = job_parse("[[job]]\nname = \"web\"\ncommand = \"w\"\n"
+	    "replicas = 1\n", base);
+	config_job_free(j);
+	j = job_parse("[[job]]\nname = \"queue.4\"\ncommand = \"x\"\n", base);
+	config_job_free(j);
+	/* The edited job depends on the deck's web.1, a job of its own. */
+	j = job_parse(SAMPLE_JOB "depends_on = { \"web.1\" = \"ready\" }\n",
+	    base);
+	ck_assert_int_eq(j->deps[0].browser, 0);
+	config_job_free(j);
+	config_free(base);
+
+	ck_assert_int_eq(config_parse("config.toml", browser, strlen(browser),
+	    &bcfg, &cause), 0);
+	j = job_parse(SAMPLE_JOB "depends_on = { browser = \"ready\", db = "
+	    "\"started\" }\n", bcfg);
+	ck_assert_int_eq(j->deps[0].browser, 1);
+	ck_assert_int_eq(j->deps[1].browser, 0);
+	config_job_free(j);
+	config_free(bcfg);
+
+	j = job_parse(SAMPLE_JOB, NULL);
+	config_job_free(j);
+	ck_assert_int_eq(config_parse_job("edit", lone, strlen(lone), NULL, &j,
+	    &cause), -1);
+	ck_assert_str_eq(cause, "edit:4:16: unknown job 'db' in depends_on");
+	free(cause);
+	config_job_free(NULL);
+}
+END_TEST
+
 /* The config suite. */
 static Suite *
 config_suite(void)
@@ -2786,6 +3487,20 @@ config_suite(void)
 	tcase_add_test(tc, test_launch_hostile);
 	tcase_add_test(tc, test_launch_terminal);
 	tcase_add_test(tc, test_launch_env);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("jobtext");
+	tcase_add_loop_test(tc, test_job_toml_each, 0,
+	    sizeof job_samples / sizeof job_samples[0]);
+	tcase_add_test(tc, test_job_toml_every_key);
+	tcase_add_test(tc, test_job_toml_timer_autostart);
+	tcase_add_loop_test(tc, test_diff_each, 0,
+	    sizeof job_samples / sizeof job_samples[0]);
+	tcase_add_test(tc, test_copy_config);
+	tcase_add_test(tc, test_job_toml_hostile);
+	tcase_add_loop_test(tc, test_parse_job_bad, 0,
+	    sizeof job_bad / sizeof job_bad[0]);
+	tcase_add_test(tc, test_parse_job_good);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docs");

@@ -541,7 +541,8 @@ static const char launch_toml[] =
     "name = \"web\"\n"
     "command = \"sh -c 'echo \\\"$PORT $FROM_FILE\\\"'\"\n"
     "env_file = [\"b.env\"]\n"
-    "env = { L4 = \"job\", FROM_JOB = \"${SHARED}+${L2}\" }\n"
+    "env = { L4 = \"job\", FROM_JOB = \"${SHARED}+${L2}\", "
+    "SLOT = \"${JOBDECK_REPLICA:-none}:${PORT}\" }\n"
     "port = 7000\n"
     "replicas = 3\n"
     "[[job]]\n"
@@ -593,7 +594,7 @@ stack_setup(struct session **session)
 	char		*cause = NULL, dir[PATH_MAX];
 
 	put("a.env", "L3=file\nL4=file\nFROM_FILE=a\nSHARED=from-a\n"
-	    "PORT=1\nA_REF=${L2}-$L1\n");
+	    "PORT=1\nA_REF=${L2}-$L1\nJOBDECK_REPLICA=stale\n");
 	put("b.env", "B_REF=$SHARED\nSHARED=from-b\nB_SELF=$SHARED\n");
 	snprintf(dir, sizeof dir, "%s/sub", tmp);
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
@@ -656,13 +657,17 @@ START_TEST(test_launch_precedence)
 }
 END_TEST
 
-/* PORT = port + replica - 1; replica 0 is the job itself. */
+/*
+ * PORT = port + replica - 1 and JOBDECK_REPLICA = replica, which the
+ * job's env reads; replica 0 is the job itself, named NAME, with no
+ * JOBDECK_REPLICA (an env file's is dropped); replica r is NAME.r.
+ */
 START_TEST(test_launch_port_replicas)
 {
 	struct config		*cfg;
 	struct session		*session;
 	struct launch		*l;
-	char			*cause = NULL, name[16], port[16];
+	char			*cause = NULL, name[16], port[16], slot[32];
 	int			 r;
 
 	cfg = stack_setup(&session);
@@ -672,19 +677,29 @@ START_TEST(test_launch_port_replicas)
 		ck_assert_msg(l != NULL, "%s", cause);
 		snprintf(port, sizeof port, "%d", r == 0 ? 7000 : 7000 + r - 1);
 		ck_assert_str_eq(spec_env(launch_spec(l), "PORT"), port);
-		if (r == 0)
+		if (r == 0) {
 			snprintf(name, sizeof name, "web");
-		else
-			snprintf(name, sizeof name, "web-%d", r);
+			ck_assert_ptr_null(spec_env(launch_spec(l),
+			    "JOBDECK_REPLICA"));
+			snprintf(slot, sizeof slot, "none:%s", port);
+		} else {
+			snprintf(name, sizeof name, "web.%d", r);
+			snprintf(slot, sizeof slot, "%d", r);
+			ck_assert_str_eq(spec_env(launch_spec(l),
+			    "JOBDECK_REPLICA"), slot);
+			snprintf(slot, sizeof slot, "%d:%s", r, port);
+		}
+		ck_assert_str_eq(spec_env(launch_spec(l), "SLOT"), slot);
 		ck_assert_str_eq(launch_spec(l)->name, name);
 		launch_free(l);
 	}
-	/* No port: the files' PORT stands. */
+	/* No port: the files' PORT stands; JOBDECK_REPLICA all the same. */
 	cfg->jobs[0].port = 0;
 	l = launch_new_at(&cfg->jobs[0], &cfg->settings, session, NULL, 0, 2,
 	    tmp, &cause);
 	ck_assert_msg(l != NULL, "%s", cause);
 	ck_assert_str_eq(spec_env(launch_spec(l), "PORT"), "1");
+	ck_assert_str_eq(spec_env(launch_spec(l), "JOBDECK_REPLICA"), "2");
 	launch_free(l);
 	session_free(session);
 	config_free(cfg);
@@ -891,7 +906,7 @@ START_TEST(test_launch_child)
 	job = jobtable_spawn(jt, launch_spec(l), &cause);
 	ck_assert_msg(job != NULL, "spawn: %s", cause);
 	launch_free(l);
-	ck_assert_str_eq(job_name(job), "web-2");
+	ck_assert_str_eq(job_name(job), "web.2");
 
 	end = loop_now_ms() + 10000;
 	while ((c.exited == 0 || job_out_fd(job) != -1) &&

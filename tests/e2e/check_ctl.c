@@ -848,6 +848,150 @@ START_TEST(test_logs)
 }
 END_TEST
 
+/* Return text without its lines that end in " | r" (the jobs' ready). */
+static const char *
+merged_lines(const char *text)
+{
+	static char	 buf[4096];
+	const char	*p, *nl;
+	size_t		 n = 0, len;
+
+	buf[0] = '\0';
+	for (p = text; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		len = (size_t)(nl - p) + 1;
+		if (len >= 5 && strncmp(nl - 4, " | r", 4) == 0)
+			continue;
+		if (n + len < sizeof buf) {
+			memcpy(buf + n, p, len);
+			n += len;
+			buf[n] = '\0';
+		}
+	}
+	return buf;
+}
+
+/*
+ * Job id prints its next line (it waits for a line of input for each):
+ * sent, and waited for in its log; then the clock moves on a little, so
+ * the next line has a later time.
+ */
+static void
+merged_say(struct deck *d, const char *id, const char *text)
+{
+	struct ctlres	r;
+	char		want[32];
+	int64_t		t;
+
+	CTL_EXPECT(d, &r, 0, "send", id, "\\n");
+	ctlres_free(&r);
+	snprintf(want, sizeof want, "\n%s\n", text);
+	wait_logs(d, id, want, WAIT_MS);
+	t = term_now_ms();
+	while (term_now_ms() < t + 3)
+		term_pump(d->t, 1);
+}
+
+/*
+ * !logs 1 2 3 and ctl logs [--follow] 1 2 3: three jobs' lines in the
+ * order they were printed, each after its job's label; --follow gets the
+ * new lines as they come and ends with the jobs; the view at the prompt
+ * shows the labels in colour; a bad ID is refused, duplicates ignored.
+ */
+START_TEST(test_logs_merged)
+{
+	static const char *const cmds[] = {
+		"stty -echo; echo r; for i in 1 2 3; do read x; echo a$i; "
+		    "done",
+		"stty -echo; echo r; for i in 1 2 3; do read x; echo b$i; "
+		    "done",
+		"stty -echo; echo r; for i in 1 2 3; do read x; echo c$i; "
+		    "done", NULL
+	};
+	static const char *const follow[] = {
+		"logs", "--follow", "1", "2", "3", NULL
+	};
+	static const char *const order =
+	    "1 | a1\n2 | b1\n3 | c1\n2 | b2\n1 | a2\n3 | c2\n";
+	static const char *const shown[] = {
+		"1 | a1", "2 | b1", "3 | c1", "2 | b2", "1 | a2", "3 | c2",
+		"3 | c3", "1 | a3", "2 | b3"
+	};
+	struct deck		 d;
+	struct ctlres		 r;
+	struct bg		 b;
+	struct term_cell	 c;
+	char			 want[256];
+	int			 i, row, col, last = -1;
+
+	deck_start(&d, "logsm", cmds);
+	for (i = 1; i <= 3; i++)
+		wait_logs(&d, i == 1 ? "1" : i == 2 ? "2" : "3", "r\n",
+		    WAIT_MS);
+	merged_say(&d, "1", "a1");
+	merged_say(&d, "2", "b1");
+	merged_say(&d, "3", "c1");
+	merged_say(&d, "2", "b2");
+	merged_say(&d, "1", "a2");
+	merged_say(&d, "3", "c2");
+	CTL_EXPECT(&d, &r, 0, "logs", "1", "2", "3");
+	ck_assert_str_eq(merged_lines(r.out), order);
+	ctlres_free(&r);
+	/* Duplicates ignored, --all the same jobs. */
+	CTL_EXPECT(&d, &r, 0, "logs", "1", "2", "3", "2", "1");
+	ck_assert_str_eq(merged_lines(r.out), order);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "logs", "--all");
+	ck_assert_str_eq(merged_lines(r.out), order);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "logs", "1", "999");
+	ck_assert_str_eq(r.err, "jobdeck ctl: no such job: 999\n");
+	ctlres_free(&r);
+	/* JSON: output events with their job. */
+	CTL_EXPECT(&d, &r, 0, "--json", "logs", "3", "1");
+	ck_assert_msg(strstr(r.out, "{\"ids\":[3,1],\"lines\":[") == r.out &&
+	    strstr(r.out, "{\"event\":\"output\",\"id\":1,\"text\":\"a2\","
+	    "\"line\":3,\"stream\":\"stdout\"},{\"event\":\"output\","
+	    "\"id\":3,\"text\":\"c2\"") != NULL, "json: %s", r.out);
+	ctlres_free(&r);
+
+	/* Followed: what is there, then the new lines, then the end. */
+	bg_start(&d, &b, follow);
+	ck_assert_msg(bg_wait_text(&d, &b, "3 | c2\n", WAIT_MS),
+	    "follow: %s", b.buf);
+	merged_say(&d, "3", "c3");
+	ck_assert_msg(bg_wait_text(&d, &b, "3 | c3\n", WAIT_MS),
+	    "follow: %s", b.buf);
+	merged_say(&d, "1", "a3");
+	merged_say(&d, "2", "b3");
+	ck_assert_int_eq(bg_wait_exit(&d, &b, WAIT_MS), 0);
+	snprintf(want, sizeof want, "%s3 | c3\n1 | a3\n2 | b3\n", order);
+	ck_assert_str_eq(merged_lines(b.buf), want);
+	bg_stop(&b);
+
+	/* At the prompt: a view, in that order, the labels in colour. */
+	term_type(d.t, "!logs 1 2 3");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, NULL, "2 | b3", WAIT_MS);
+	for (i = 0; i < (int)(sizeof shown / sizeof shown[0]); i++) {
+		E2E_ASSERT(d.t, term_find(d.t, shown[i], &row, &col) &&
+		    row > last, shown[i]);
+		last = row;
+	}
+	ck_assert_int_eq(term_find(d.t, "1 | a1", &row, &col), 1);
+	ck_assert_int_eq(term_cell(d.t, row, col, &c), 0);
+	E2E_ASSERT(d.t, !c.fg.is_default, "the label's colour");
+	ck_assert_int_eq(term_cell(d.t, row, col + 4, &c), 0);
+	E2E_ASSERT(d.t, c.fg.is_default, "the text's colour");
+	term_type(d.t, "q");
+	term_type(d.t, "!logs 1 999");
+	term_key(d.t, TERM_KEY_ENTER);
+	EXPECT_IN(d.t, &bottom, "no such job: 999", WAIT_MS);
+	term_close(d.t);
+}
+END_TEST
+
 /* kill with signals, kill-all, restart and quit, with --json. */
 START_TEST(test_kill_restart_quit)
 {
@@ -4179,6 +4323,7 @@ ctl_suite(void)
 		{ "ps_list", &test_ps_list, 30 },
 		{ "status", &test_status, 30 },
 		{ "logs", &test_logs, 30 },
+		{ "logs_merged", &test_logs_merged, 60 },
 		{ "kill_restart_quit", &test_kill_restart_quit, 30 },
 		{ "rm_clear_rename", &test_rm_clear_rename, 30 },
 		{ "run", &test_run, 30 },

@@ -10,6 +10,9 @@
  * dependency a job of the file other than itself, group names like
  * job names, and [browser]'s cdp_url NULL, "auto" or a ws:// or wss://
  * URL (always NULL from a Procfile).  An error must name the file first.
+ * The first jobs of a TOML config are written back (config_job_toml())
+ * and read as a job of their config (config_parse_job()): that must
+ * succeed and write the same text again.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -127,6 +130,34 @@ fuzz_config_job(const struct config *cfg, const struct config_job *j)
 	fuzz_config_template(j, j->input, 0);
 }
 
+/* The jobs of one config written back and read again. */
+#define FUZZ_CONFIG_ROUND_TRIPS	8
+
+/*
+ * Write each of the first jobs of cfg, a TOML config, as TOML, read it as
+ * a job of cfg, and abort unless that works and writes the same text.
+ */
+static void
+fuzz_config_round_trip(const struct config *cfg)
+{
+	struct config_job	*j;
+	char			*text, *again, *cause = NULL;
+	size_t			 i;
+
+	for (i = 0; i < cfg->njobs && i < FUZZ_CONFIG_ROUND_TRIPS; i++) {
+		text = config_job_toml(&cfg->jobs[i]);
+		if (config_parse_job("edit", text, strlen(text), cfg, &j,
+		    &cause) != 0 || j == NULL)
+			abort();
+		again = config_job_toml(j);
+		if (strcmp(text, again) != 0)
+			abort();
+		free(again);
+		free(text);
+		config_job_free(j);
+	}
+}
+
 /* Check what one parse gave: a config with no cause, or a named cause. */
 static void
 fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
@@ -194,6 +225,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc = config_parse("config.toml", (const char *)data, size, &cfg,
 	    &cause);
+	if (rc == 0)
+		fuzz_config_round_trip(cfg);
 	fuzz_config_check(rc, cfg, cause, "config.toml");
 
 	cfg = NULL;

@@ -1,0 +1,492 @@
+/*
+ * check_reload_e2e.c: changing a running stack end to end (issue 27).
+ * The real deck on a config.toml (or a Procfile and .env) in the term's
+ * temporary directory, driven by `jobdeck ctl` and by keys: !reload keeps
+ * unchanged jobs (same pid), restarts a changed one, starts one added,
+ * stops one removed and takes it off the table, never touches a typed
+ * job, refuses a broken file with its place; reload = "auto" sees the
+ * file change; a Procfile's .env change restarts its readers; F5 reloads
+ * from the prompt; !scale and replicas with ports; !dup.  Every wait is
+ * for a condition, with generous limits.
+ */
+#include <sys/stat.h>
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "e2e/e2e.h"
+#include "jsonread.h"
+#include "need.h"
+
+#define WAIT_MS		15000	/* a job's start, end or change */
+#define CTL_MS		15000	/* one jobdeck ctl */
+
+/* A deck of the test: its term, name, directory and runtime directory. */
+struct deck {
+	struct term	*t;
+	char		 name[32];
+	char		 dir[512];	/* the config's (the term's tmpdir) */
+	char		 run[600];	/* XDG_RUNTIME_DIR, for ctl */
+};
+
+/* Write text as file name (0600) in the deck's directory. */
+static void
+deck_file(struct deck *d, const char *name, const char *text)
+{
+	e2e_put_file(d->dir, name, text, 0600);
+}
+
+/*
+ * Start a deck named name on file (config.toml, or a Procfile) written
+ * from text in a fresh directory.
+ */
+static void
+deck_start_env(struct deck *d, const char *name, const char *file,
+    const char *text, const char *flag, const char *const *env)
+{
+	const char	*path, *slash;
+	const char	*args[6];
+	char		 cfg[600];
+
+	memset(d, 0, sizeof *d);
+	path = e2e_cfg_write(file, text);
+	snprintf(cfg, sizeof cfg, "%s", path);
+	snprintf(d->dir, sizeof d->dir, "%s", path);
+	slash = strrchr(d->dir, '/');
+	ck_assert_ptr_nonnull(slash);
+	d->dir[slash - d->dir] = '\0';
+	snprintf(d->name, sizeof d->name, "%s", name);
+	args[0] = flag;
+	args[1] = cfg;
+	args[2] = "-S";
+	args[3] = name;
+	args[4] = NULL;
+	d->t = e2e_start(args, env);
+	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
+	    term_tmpdir(d->t)) < (int)sizeof d->run);
+}
+
+/* deck_start_env() with the test's environment. */
+static void
+deck_start(struct deck *d, const char *name, const char *file,
+    const char *text, const char *flag)
+{
+	deck_start_env(d, name, file, text, flag, NULL);
+}
+
+/* Quit the deck and close its terminal. */
+static void
+deck_end(struct deck *d)
+{
+	term_close(d->t);
+	d->t = NULL;
+	e2e_cfg_remove();
+}
+
+/*
+ * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck; its output and
+ * stderr (to free), its exit status in *status.
+ */
+static char *
+ctl_status(struct deck *d, int *status, ...)
+{
+	const char	*args[32];
+	va_list		 ap;
+	size_t		 n = 0;
+
+	va_start(ap, status);
+	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	return e2e_ctl(d->t, d->name, d->run, args, 1, CTL_MS, status);
+}
+
+/* Run `jobdeck ctl ARGS...`, which must succeed; its output (to free). */
+#define CTL(d, ...) ctl_ok((d), __VA_ARGS__, (const char *)NULL)
+static char *
+ctl_ok(struct deck *d, ...)
+{
+	const char	*args[32];
+	va_list		 ap;
+	size_t		 n = 0;
+	int		 status;
+	char		*out;
+
+	va_start(ap, d);
+	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	out = e2e_ctl(d->t, d->name, d->run, args, 1, CTL_MS, &status);
+	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
+	    out);
+	return out;
+}
+
+/*
+ * The live job called name in `ctl --json list`: its pid (0: none, or it
+ * has none) and state (copied into state, "" when there is no such job).
+ */
+static long
+job_pid(struct deck *d, const char *name, char *state, size_t size)
+{
+	struct jsonread		*root;
+	const struct jsonread	*jobs, *j;
+	const char		*jn;
+	char			*out, *cause = NULL;
+	long			 pid = 0;
+	size_t			 i;
+
+	if (state != NULL)
+		state[0] = '\0';
+	out = CTL(d, "--json", "list");
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	free(out);
+	jobs = jsonread_get(root, "jobs");
+	for (i = 0; i < jsonread_count(jobs); i++) {
+		j = jsonread_index(jobs, i);
+		jn = jsonread_string(jsonread_get(j, "name"), NULL);
+		if (jn == NULL || strcmp(jn, name) != 0)
+			continue;
+		pid = (long)jsonread_number(jsonread_get(j, "pid"));
+		if (state != NULL)
+			snprintf(state, size, "%s", jsonread_text(j, "state"));
+	}
+	jsonread_free(root);
+	return pid;
+}
+
+/* Wait until job name runs with a pid other than not; its pid. */
+static long
+wait_running(struct deck *d, const char *name, long not)
+{
+	int64_t	end = term_now_ms() + WAIT_MS;
+	char	state[64];
+	long	pid;
+
+	for (;;) {
+		pid = job_pid(d, name, state, sizeof state);
+		if (pid > 0 && pid != not && strcmp(state, "running") == 0)
+			return pid;
+		ck_assert_msg(term_now_ms() < end, "job %s: not running (a "
+		    "pid other than %ld) after %d ms: state %s, pid %ld\n%s",
+		    name, not, WAIT_MS, state, pid, e2e_dump(d->t));
+		term_pump(d->t, 50);
+	}
+}
+
+/* Wait until the table has no job called name. */
+static void
+wait_gone(struct deck *d, const char *name)
+{
+	int64_t	end = term_now_ms() + WAIT_MS;
+	char	state[64];
+
+	for (;;) {
+		job_pid(d, name, state, sizeof state);
+		if (state[0] == '\0')
+			return;
+		ck_assert_msg(term_now_ms() < end, "job %s still in the table "
+		    "after %d ms: %s", name, WAIT_MS, state);
+		term_pump(d->t, 50);
+	}
+}
+
+/* Wait until `ctl logs NAME` holds text. */
+static void
+wait_logs(struct deck *d, const char *name, const char *text)
+{
+	int64_t	 end = term_now_ms() + WAIT_MS;
+	char	*out;
+
+	for (;;) {
+		out = CTL(d, "logs", name);
+		if (strstr(out, text) != NULL) {
+			free(out);
+			return;
+		}
+		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
+		    "%s: %s", text, name, out);
+		free(out);
+		term_pump(d->t, 50);
+	}
+}
+
+/* Return whether the JSON array key of root holds exactly the names. */
+static int
+names_are(const struct jsonread *root, const char *key, const char *names)
+{
+	const struct jsonread	*a = jsonread_get(root, key);
+	char			 got[512];
+	size_t			 i, n = 0;
+
+	got[0] = '\0';
+	for (i = 0; i < jsonread_count(a); i++)
+		n += (size_t)snprintf(got + n, sizeof got - n, "%s%s",
+		    i > 0 ? " " : "", jsonread_string(jsonread_index(a, i),
+		    NULL));
+	return strcmp(got, names) == 0;
+}
+
+static const char	 stack_v1[] =
+	"[[job]]\nname = \"db\"\ncommand = \"sleep 3001\"\n\n"
+	"[[job]]\nname = \"worker\"\ncommand = \"sleep 3002\"\n"
+	"depends_on = { db = \"started\" }\n\n"
+	"[[job]]\nname = \"old\"\ncommand = \"sleep 3003\"\n";
+static const char	 stack_v2[] =
+	"[[job]]\nname = \"db\"\ncommand = \"sleep 3001\"\n\n"
+	"[[job]]\nname = \"worker\"\ncommand = \"sleep 3012\"\n"
+	"depends_on = { db = \"started\" }\n\n"
+	"[[job]]\nname = \"extra\"\ncommand = \"sleep 3004\"\n\n"
+	"[settings]\nkill_timeout = 2\n";
+
+/*
+ * A reload: db unchanged (same pid), worker changed (restarted with its
+ * new command), extra added and started, old stopped and taken off the
+ * table, a typed job untouched; the JSON reply names each.
+ */
+START_TEST(test_reload_diff)
+{
+	struct deck		 d;
+	struct jsonread		*root;
+	char			*out, *cause = NULL;
+	long			 db, worker, old, typed;
+
+	deck_start(&d, "rl1", "config.toml", stack_v1, "-c");
+	db = wait_running(&d, "db", 0);
+	worker = wait_running(&d, "worker", 0);
+	old = wait_running(&d, "old", 0);
+	free(CTL(&d, "spawn", "--name", "typed", "sleep 3005"));
+	typed = wait_running(&d, "typed", 0);
+
+	deck_file(&d, "config.toml", stack_v2);
+	out = CTL(&d, "--json", "reload");
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	ck_assert_msg(names_are(root, "restarted", "worker"), "%s", out);
+	ck_assert_msg(names_are(root, "added", "extra"), "%s", out);
+	ck_assert_msg(names_are(root, "removed", "old"), "%s", out);
+	ck_assert_msg(names_are(root, "unchanged", "db"), "%s", out);
+	ck_assert_msg(strstr(out, "\"kill_timeout applied\"") != NULL, "%s",
+	    out);
+	jsonread_free(root);
+	free(out);
+
+	ck_assert_int_ne(wait_running(&d, "worker", worker), worker);
+	wait_running(&d, "extra", 0);
+	wait_gone(&d, "old");
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)old, WAIT_MS),
+	    "old's process %ld lives on", old);
+	ck_assert_int_eq(job_pid(&d, "db", NULL, 0), db);
+	ck_assert_int_eq(job_pid(&d, "typed", NULL, 0), typed);
+	out = CTL(&d, "list");
+	ck_assert_msg(strstr(out, "sleep 3012") != NULL, "%s", out);
+	free(out);
+
+	/* Nothing changed since: a reload says so and touches nothing. */
+	worker = job_pid(&d, "worker", NULL, 0);
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "reload: 0 restarted, 0 added, 0 removed, "
+	    "3 unchanged") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(job_pid(&d, "worker", NULL, 0), worker);
+	deck_end(&d);
+}
+END_TEST
+
+/* A file that does not load changes nothing; the error has its place. */
+START_TEST(test_reload_broken)
+{
+	struct deck	 d;
+	char		*out;
+	long		 db;
+	int		 status;
+
+	deck_start(&d, "rl2", "config.toml", stack_v1, "-c");
+	db = wait_running(&d, "db", 0);
+	wait_running(&d, "old", 0);
+	deck_file(&d, "config.toml", "[[job]]\nname = \"db\"\ncommand "
+	    "\"sleep 1\"\n");
+	out = ctl_status(&d, &status, "reload", (const char *)NULL);
+	ck_assert_msg(status != 0, "a broken file reloaded: %s", out);
+	ck_assert_msg(strstr(out, "config.toml:3:9: ") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(job_pid(&d, "db", NULL, 0), db);
+	wait_running(&d, "old", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/* reload = "auto": a job added to the file starts, with no command. */
+START_TEST(test_reload_auto)
+{
+	struct deck	 d;
+	char		 text[1024];
+
+	snprintf(text, sizeof text, "[settings]\nreload = \"auto\"\n\n%s",
+	    stack_v1);
+	deck_start(&d, "rl3", "config.toml", text, "-c");
+	wait_running(&d, "db", 0);
+	snprintf(text, sizeof text, "[settings]\nreload = \"auto\"\n\n%s\n"
+	    "[[job]]\nname = \"late\"\ncommand = \"sleep 3006\"\n", stack_v1);
+	deck_file(&d, "config.toml", text);
+	wait_running(&d, "late", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A Procfile's .env changed: the jobs reading it restart with the new
+ * value (the file is the same); F5 at the prompt reloads.
+ */
+START_TEST(test_reload_env_key)
+{
+	struct deck	 d;
+	long		 web;
+
+	deck_start(&d, "rl4", "Procfile", "web: echo \"colour=$COLOUR\"; "
+	    "exec sleep 3007\n", "-f");
+	deck_file(&d, ".env", "COLOUR=red\n");
+	free(CTL(&d, "reload"));	/* the .env now exists */
+	wait_logs(&d, "web", "colour=red");
+	web = wait_running(&d, "web", 0);
+	deck_file(&d, ".env", "COLOUR=blue\n");
+	term_type(d.t, "\033[15~");	/* F5 */
+	E2E_ASSERT(d.t, term_wait_text(d.t, "reload: 1 restarted", WAIT_MS),
+	    "F5 did not reload");
+	ck_assert_int_ne(wait_running(&d, "web", web), web);
+	wait_logs(&d, "web", "colour=blue");
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * !dup of a configured job starts a copy under a new name, which the
+ * next reload (the file's own jobs) takes away; a typed job's copy runs
+ * its command.
+ */
+START_TEST(test_dup)
+{
+	struct deck	 d;
+	char		*out;
+	int		 status;
+
+	deck_start(&d, "rl5", "config.toml", stack_v1, "-c");
+	wait_running(&d, "db", 0);
+	out = CTL(&d, "dup", "db");
+	ck_assert_msg(strstr(out, "db-2, a copy of db") != NULL, "%s", out);
+	free(out);
+	wait_running(&d, "db-2", 0);
+	out = ctl_status(&d, &status, "dup", "db", "worker", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "a configured job is named "
+	    "worker") != NULL, "%s", out);
+	free(out);
+	free(CTL(&d, "spawn", "--name", "mine", "sleep 3008"));
+	free(CTL(&d, "dup", "mine", "yours"));
+	wait_running(&d, "yours", 0);
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "removed    db-2") != NULL, "%s", out);
+	free(out);
+	wait_gone(&d, "db-2");
+	wait_running(&d, "yours", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/* Type a line at the prompt (or to the focused job) and Enter. */
+static void
+type_line(struct deck *d, const char *line)
+{
+	term_type(d->t, line);
+	term_key(d->t, TERM_KEY_ENTER);
+}
+
+/*
+ * !edit through a real editor (vim, driven by keys): a saved change
+ * restarts the job with it; a broken one changes nothing and says its
+ * place; quitting without saving changes nothing.
+ */
+START_TEST(test_edit_vim)
+{
+	static const char *const	 env[] = { "VISUAL=vim -u NONE -N",
+	    "EDITOR", NULL };
+	struct deck			 d;
+	char				*out;
+	long				 worker;
+
+	NEED("vim");
+	deck_start_env(&d, "rl6", "config.toml", stack_v1, "-c", env);
+	worker = wait_running(&d, "worker", 0);
+
+	/* A good edit: the command changes, the job restarts with it. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3002\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":%s/3002/3022/");
+	type_line(&d, ":wq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "edit worker: reload: 1 "
+	    "restarted", WAIT_MS), "no report of the edit");
+	ck_assert_int_ne(wait_running(&d, "worker", worker), worker);
+	out = CTL(&d, "list");
+	ck_assert_msg(strstr(out, "sleep 3022") != NULL, "%s", out);
+	free(out);
+	worker = job_pid(&d, "worker", NULL, 0);
+
+	/* A broken edit: refused at its place, nothing changes. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3022\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":%s/command = /command /");
+	type_line(&d, ":wq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "edit worker: worker.toml:",
+	    WAIT_MS), "no place for the broken edit");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "nothing changed", WAIT_MS),
+	    "the broken edit did not say nothing changed");
+
+	/* Quit without saving (:cq): nothing changes either. */
+	type_line(&d, "!edit worker");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "command = \"sleep 3022\"",
+	    WAIT_MS), "the editor shows no spec");
+	type_line(&d, ":cq");
+	E2E_ASSERT(d.t, term_wait_text(d.t, "the editor exited 1", WAIT_MS),
+	    "no word of the editor's failure");
+	ck_assert_int_eq(job_pid(&d, "worker", NULL, 0), worker);
+	out = CTL(&d, "list");
+	ck_assert_msg(strstr(out, "sleep 3022") != NULL, "%s", out);
+	free(out);
+	deck_end(&d);
+}
+END_TEST
+
+/* The suite. */
+static Suite *
+reload_suite(void)
+{
+	static const struct e2e_case	cases[] = {
+		{ "reload_diff", &test_reload_diff, 90 },
+		{ "reload_broken", &test_reload_broken, 60 },
+		{ "reload_auto", &test_reload_auto, 60 },
+		{ "reload_env_key", &test_reload_env_key, 60 },
+		{ "dup", &test_dup, 60 },
+		{ "edit_vim", &test_edit_vim, 90 },
+	};
+	Suite				*s = suite_create("reload_e2e");
+
+	e2e_add_cases(s, cases, sizeof cases / sizeof cases[0]);
+	return s;
+}
+
+/* Run the suite; the exit status says whether every test passed. */
+int
+main(void)
+{
+	return e2e_main(reload_suite());
+}
