@@ -448,6 +448,54 @@ START_TEST(test_restart_dependant)
 }
 END_TEST
 
+/*
+ * Replicas with ports (web.N: JOBDECK_REPLICA=N, PORT base+N-1), !scale up
+ * (a new replica, the others untouched) and down (the highest first).
+ */
+START_TEST(test_scale)
+{
+	static const char	 v1[] =
+	    "[[job]]\nname = \"web\"\nreplicas = 2\nport = 7100\n"
+	    "command = \"echo r=$JOBDECK_REPLICA p=$PORT; exec sleep 3201\"\n";
+	struct deck		 d;
+	struct jsonread		*root;
+	char			*out, *cause = NULL;
+	long			 w1, w2;
+	int			 status;
+
+	deck_start(&d, "rl8", "config.toml", v1, "-c");
+	w1 = wait_running(&d, "web.1", 0);
+	w2 = wait_running(&d, "web.2", 0);
+	wait_logs(&d, "web.1", "r=1 p=7100");
+	wait_logs(&d, "web.2", "r=2 p=7101");
+	out = CTL(&d, "--json", "scale", "web", "3");
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	ck_assert_msg(names_are(root, "scaled", "web"), "%s", out);
+	ck_assert_msg(strstr(out, "\"replicas_before\":2,\"replicas_after\""
+	    ":3") != NULL, "%s", out);
+	jsonread_free(root);
+	free(out);
+	wait_running(&d, "web.3", 0);
+	wait_logs(&d, "web.3", "r=3 p=7102");
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
+	ck_assert_int_eq(job_pid(&d, "web.2", NULL, 0), w2);
+	out = CTL(&d, "scale", "web", "1");
+	ck_assert_msg(strstr(out, "web: 3 -> 1 replicas") != NULL, "%s", out);
+	free(out);
+	wait_gone(&d, "web.3");
+	wait_gone(&d, "web.2");
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)w2, WAIT_MS),
+	    "web.2's process %ld lives on", w2);
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
+	out = ctl_status(&d, &status, "scale", "nope", "2", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "no configured job named "
+	    "nope") != NULL, "%s", out);
+	free(out);
+	deck_end(&d);
+}
+END_TEST
+
 /* Type a line at the prompt (or to the focused job) and Enter. */
 static void
 type_line(struct deck *d, const char *line)
@@ -525,6 +573,7 @@ reload_suite(void)
 		{ "dup", &test_dup, 60 },
 		{ "edit_vim", &test_edit_vim, 90 },
 		{ "restart_dependant", &test_restart_dependant, 60 },
+		{ "scale", &test_scale, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
