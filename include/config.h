@@ -98,6 +98,9 @@ struct config_dep {
 	int		 browser;	/*   1: "browser", the [browser] */
 					/*   (started or ready only) */
 	enum config_cond cond;
+	int		 restart;	/* { condition = C, restart = true }: */
+					/*   a reload that restarts the job */
+					/*   restarts this one after it */
 	int		 line;		/* where it was written */
 	int		 col;
 };

@@ -72,7 +72,8 @@ config_option_same(const struct config_option *o, const void *a,
 		for (i = 0; i < n; i++) {
 			if (!config_diff_str(da[i].name, db[i].name) ||
 			    da[i].browser != db[i].browser ||
-			    da[i].cond != db[i].cond)
+			    da[i].cond != db[i].cond ||
+			    da[i].restart != db[i].restart)
 				return 0;
 		}
 		return 1;

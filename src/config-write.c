@@ -118,7 +118,11 @@ config_write_table(struct xbuf *b, const struct config_option *o,
 			memcpy(&dp, field, sizeof dp);
 			config_write_key(b, dp[i].name, strlen(dp[i].name));
 			config_write_add(b, " = ");
+			if (dp[i].restart)
+				config_write_add(b, "{ condition = ");
 			config_write_choice(b, o, (int)dp[i].cond);
+			if (dp[i].restart)
+				config_write_add(b, ", restart = true }");
 		} else if (o->flags & CONFIG_PAIRS) {
 			memcpy(&pp, field, sizeof pp);
 			config_write_key(b, pp[i].key, strlen(pp[i].key));

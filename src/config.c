@@ -88,6 +88,9 @@ static int	 config_set_array(struct config_ctx *,
 static int	 config_set_table(struct config_ctx *,
 		     const struct config_option *, const struct toml_value *,
 		     void *);
+static int	 config_set_dep_table(struct config_ctx *,
+		     const struct config_option *, const struct toml_value *,
+		     int *, int *);
 static int	 config_set_deps(struct config_ctx *,
 		     const struct config_option *, const struct toml_value *,
 		     void *);
@@ -1029,6 +1032,45 @@ config_set_table(struct config_ctx *ctx, const struct config_option *o,
 }
 
 /*
+ * Read one dependency written as a table, { condition = "ready", restart
+ * = true }: its condition (required) and whether a reload that restarts
+ * the job depended on restarts this one after it (as docker compose's
+ * depends_on restart).
+ */
+static int
+config_set_dep_table(struct config_ctx *ctx, const struct config_option *o,
+    const struct toml_value *tv, int *cond, int *restart)
+{
+	const struct toml_value	*c, *r;
+	const char		*key;
+	size_t			 i, len;
+
+	for (i = 0; i < toml_table_size(tv); i++) {
+		key = toml_table_key(tv, i, &len);
+		if (strcmp(key, "condition") != 0 && strcmp(key, "restart") != 0)
+			return config_fail(ctx, toml_table_key_line(tv, i),
+			    toml_table_key_col(tv, i), xprintf("%s: unknown "
+			    "key '%.*s' in a dependency (condition, restart)",
+			    o->name, CONFIG_EXCERPT_MAX, key));
+	}
+	if ((c = toml_table_get(tv, "condition")) == NULL)
+		return config_fail(ctx, toml_line(tv), toml_col(tv),
+		    xprintf("%s: a dependency written as a table needs "
+		    "condition = \"%s\"", o->name, "started"));
+	if (config_set_enum(ctx, o, c, cond) != 0)
+		return -1;
+	*restart = 0;
+	if ((r = toml_table_get(tv, "restart")) != NULL) {
+		if (toml_type(r) != TOML_BOOL)
+			return config_fail(ctx, toml_line(r), toml_col(r),
+			    xprintf("%s: restart must be true or false",
+			    o->name));
+		*restart = toml_bool(r);
+	}
+	return 0;
+}
+
+/*
  * Set depends_on option o from the table v: job names (the job name rule;
  * which jobs they are is checked once every job is read) to one of o's
  * conditions, in file order.
@@ -1062,7 +1104,11 @@ config_set_deps(struct config_ctx *ctx, const struct config_option *o,
 			    toml_table_key_col(v, i), full);
 		}
 		tv = toml_table_value(v, i);
-		if (config_set_enum(ctx, o, tv, &cond) != 0)
+		if (toml_type(tv) == TOML_TABLE) {
+			if (config_set_dep_table(ctx, o, tv, &cond,
+			    &dp[i].restart) != 0)
+				return -1;
+		} else if (config_set_enum(ctx, o, tv, &cond) != 0)
 			return -1;
 		dp[i].name = xstrdup(key);
 		dp[i].cond = (enum config_cond)cond;

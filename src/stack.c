@@ -54,6 +54,9 @@ struct stack_run {
 #define STACK_STOP_ASKED	1	/* !kill-group: stop it once no */
 #define STACK_STOP_SENT		2	/*   job being stopped needs it */
 	int			 stopping;
+	char			*await;		/* a reload restarted the job */
+						/*   named: held until it */
+						/*   starts again, or NULL */
 };
 
 /* A count of replicas !scale gave a configured job, over its file's. */
@@ -146,6 +149,8 @@ static void	stack_watch_changed(const char *, void *);
 static void	stack_stop_pending(struct stack *);
 static int	stack_leaving_index(const struct stack *, const struct job *);
 static void	stack_leave_soon(struct stack *);
+static int	stack_cj_live(struct stack *, const struct config_job *);
+static void	stack_release_awaits(struct stack *, const char *, int);
 static int	stack_schedule_busy(const struct config_job *, void *);
 static void	stack_schedule_fire(const struct config_job *, void *);
 
@@ -202,6 +207,32 @@ stack_ended(const struct job *job)
 	}
 }
 
+/*
+ * Let the runs held for a restarting job go: those awaiting name (NULL:
+ * any), or with gone set only those whose job has no live job left (its
+ * restart failed); the gate decides again.
+ */
+static void
+stack_release_awaits(struct stack *st, const char *name, int gone)
+{
+	const struct config_job	*cj;
+	struct stack_run	*r;
+	size_t			 i;
+
+	for (i = 0; i < st->nruns; i++) {
+		r = st->runs[i];
+		if (r->await == NULL || (name != NULL && strcmp(r->await,
+		    name) != 0))
+			continue;
+		if (gone && (cj = config_find_job(st->config, r->await)) !=
+		    NULL && stack_cj_live(st, cj))
+			continue;
+		free(r->await);
+		r->await = NULL;
+		st->recheck = 1;
+	}
+}
+
 /* The work of the next turn: ask the gate again, stop a group's jobs. */
 static void
 stack_tick_cb(void *arg)
@@ -209,6 +240,7 @@ stack_tick_cb(void *arg)
 	struct stack	*st = arg;
 
 	st->tick_timer = 0;
+	stack_release_awaits(st, NULL, 1);
 	if (st->recheck) {
 		st->recheck = 0;
 		jobtable_recheck(st->jt);
@@ -350,6 +382,7 @@ stack_run_forget(struct stack *st, size_t i)
 	}
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
+	free(r->await);
 	free(r);
 	memmove(&st->runs[i], &st->runs[i + 1], (st->nruns - i - 1) *
 	    sizeof *st->runs);
@@ -589,6 +622,10 @@ stack_may_start(struct job *job, char **why, void *arg)
 	if ((r = stack_run_of(st, job)) == NULL)
 		return JOBTABLE_GO;
 	cj = r->slot->cj;
+	if (r->await != NULL) {
+		*why = xprintf("%s (restarting)", r->await);
+		return JOBTABLE_WAIT;
+	}
 	for (i = 0; i < cj->ndeps; i++) {
 		dep = &cj->deps[i];
 		switch (stack_dep_gate(st, dep, why)) {
@@ -777,6 +814,7 @@ stack_job_started(struct job *job, void *arg)
 	if ((r = stack_run_of(st, job)) == NULL)
 		return;
 	cj = r->slot->cj;
+	stack_release_awaits(st, cj->name, 0);
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
 	r->was_ready = 0;
@@ -1744,6 +1782,54 @@ stack_respec(struct stack *st, const struct config_job *cj,
 	return restarted;
 }
 
+/*
+ * A job whose dependency declared restart = true and which that reload
+ * restarted: restart its live jobs too, each held by the gate until the
+ * dependency has started again (then its condition, as at a start).
+ */
+static void
+stack_restart_dependant(struct stack *st, const struct config_job *cj,
+    struct stack_changes *c, struct stack_change *ch)
+{
+	const struct config_dep	*dep = NULL;
+	struct stack_change	*dch;
+	struct stack_slot	*s;
+	struct job		*job;
+	char			*why = NULL;
+	size_t			 i, n;
+	int			 await;
+
+	for (i = 0; i < cj->ndeps && dep == NULL; i++) {
+		if (cj->deps[i].restart && (dch = stack_change_find(c,
+		    cj->deps[i].name)) != NULL && dch->kind == STACK_RESTARTED)
+			dep = &cj->deps[i];
+	}
+	if (dep == NULL)
+		return;
+	/* Its old run still ends: wait for the new one's start. */
+	s = stack_slots_of(st, config_find_job(st->config, dep->name), &n);
+	for (i = 0, await = 0; i < n; i++)
+		await |= s[i].cur != NULL && job_is_running(s[i].cur->job);
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur == NULL || !jobtable_is_live(st->jt,
+		    s[i].cur->job))
+			continue;
+		job = s[i].cur->job;
+		free(s[i].cur->await);
+		s[i].cur->await = await ? xstrdup(dep->name) : NULL;
+		if (jobtable_restart(st->jt, job, &why) != 0) {
+			free(why);
+			why = NULL;
+			continue;
+		}
+		job_set_note(job, "restarted: a dependency restarted");
+		ch->kind = STACK_RESTARTED;
+		free(ch->what);
+		ch->what = xprintf("%s restarted", dep->name);
+	}
+}
+
 /* End the file watches; stack_watch_all() makes them anew. */
 static void
 stack_unwatch_all(struct stack *st)
@@ -2038,6 +2124,9 @@ stack_apply(struct stack *st, const struct config *cfg, int scaling,
 		if (ch->kind == STACK_RESTARTED &&
 		    stack_respec(st, order[i], ch) == 0)
 			ch->kind = STACK_UPDATED;
+		else if (ch->kind == STACK_UNCHANGED ||
+		    ch->kind == STACK_SCALED)
+			stack_restart_dependant(st, order[i], &c, ch);
 		stack_start_new_slots(st, order[i], ch, scaling);
 	}
 	free(order);

@@ -120,9 +120,10 @@ dump_stack(struct dump *d, const struct config_job *j)
 
 	dump_add(d, " deps=[");
 	for (i = 0; i < j->ndeps; i++)
-		dump_add(d, "%s%s%s:%d@%d:%d", i == 0 ? "" : ",",
+		dump_add(d, "%s%s%s:%d%s@%d:%d", i == 0 ? "" : ",",
 		    j->deps[i].name, j->deps[i].browser ? "(the browser)" : "",
-		    (int)j->deps[i].cond, j->deps[i].line, j->deps[i].col);
+		    (int)j->deps[i].cond, j->deps[i].restart ? "+restart" : "",
+		    j->deps[i].line, j->deps[i].col);
 	dump_add(d, "]");
 	dump_probe(d, "ready", &j->ready);
 	dump_probe(d, "liveness", &j->liveness);
@@ -680,6 +681,23 @@ static const struct {
 	  "depends_on = { \"web.2\" = \"started\" }",
 	  "config.toml:8:16: unknown job 'web.2' in depends_on ('web' stands "
 	  "for all its replicas)" },
+	/* A dependency as a table: condition, and restart with a reload. */
+	{ JOB "depends_on = { db = { restart = true } }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"",
+	  "config.toml:4:21: depends_on: a dependency written as a table "
+	  "needs condition = \"started\"" },
+	{ JOB "depends_on = { db = { condition = \"ready\", restrat = true } "
+	  "}\n[[job]]\nname = \"db\"\ncommand = \"y\"",
+	  "config.toml:4:44: depends_on: unknown key 'restrat' in a "
+	  "dependency (condition, restart)" },
+	{ JOB "depends_on = { db = { condition = \"ready\", restart = 1 } }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"",
+	  "config.toml:4:54: depends_on: restart must be true or false" },
+	{ JOB "depends_on = { db = { condition = \"up\" } }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"",
+	  "config.toml:4:35: depends_on must be a table of job names to "
+	  "\"started\", \"ready\", \"completed\" or "
+	  "\"completed_successfully\"" },
 	{ JOB "depends_on = { db = \"up\" }",
 	  "config.toml:4:21: depends_on must be a table of job names to "
 	  "\"started\", \"ready\", \"completed\" or "
@@ -1143,6 +1161,11 @@ static const struct {
 	  "[[job]]\nname = \"api\"\ncommand = \"y\"\n"
 	  "[[job]]\nname = \"x\"\ncommand = \"y\"", 0,
 	  " deps=[db:0@4:16,mig:2@4:32,api:1@4:51,x:3@4:66] " },
+	{ JOB "depends_on = { db = { condition = \"ready\", restart = true }, "
+	  "mig = { condition = \"completed\" } }\n"
+	  "[[job]]\nname = \"db\"\ncommand = \"y\"\n"
+	  "[[job]]\nname = \"mig\"\ncommand = \"y\"", 0,
+	  " deps=[db:1+restart@4:16,mig:2@4:62] " },
 	/* A dependency on a later job, and a diamond: no cycle. */
 	{ "[[job]]\nname = \"w\"\ncommand = \"x\"\n"
 	  "depends_on = { a = \"ready\", b = \"ready\" }\n"
@@ -2787,7 +2810,8 @@ static const struct {
 	{ "pty", "pty = false", 0 },
 	{ "params", "params = { who = \"world\", n = \"1\" }", 0 },
 	{ "depends_on", "depends_on = { db = \"ready\", \"web.1\" = "
-	  "\"completed_successfully\", cache = \"completed\" }", 0 },
+	  "\"completed_successfully\", cache = { condition = \"completed\", "
+	  "restart = true } }", 0 },
 	{ "ready_log", "ready_log = \"^listening on [0-9]+$\"", 1 },
 	{ "ready_cmd", "ready_cmd = \"curl -f localhost\"", 1 },
 	{ "ready_tcp", "ready_tcp = \"127.0.0.1:8080\"", 1 },
@@ -3212,7 +3236,8 @@ START_TEST(test_job_toml_every_key)
 	ck_assert_msg(strncmp(text, "[[job]]\nname = \"w\"\ncommand = \"c\"\n"
 	    "args = [\"-a\", \"b c\", \"\"]\n", 50) == 0, "%s", text);
 	ck_assert_ptr_nonnull(strstr(text, "\ndepends_on = { db = \"ready\", "
-	    "\"web.1\" = \"completed_successfully\", cache = \"completed\" }\n"));
+	    "\"web.1\" = \"completed_successfully\", cache = { condition = "
+	    "\"completed\", restart = true } }\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nenv = { A = \"1\", B_2 = "
 	    "\"two words\", EMPTY = \"\" }\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nstop_timeout = 0\n"));

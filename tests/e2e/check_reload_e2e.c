@@ -401,6 +401,101 @@ START_TEST(test_dup)
 }
 END_TEST
 
+/*
+ * A dependant with restart = true restarts after the job it depends on
+ * (once that is ready again: its first line names the new db's pid); one
+ * without restart goes on.
+ */
+START_TEST(test_restart_dependant)
+{
+	static const char	 v1[] =
+	    "[[job]]\nname = \"db\"\ncommand = \"sleep 1; echo $$$$ > db.pid; "
+	    "echo up; exec sleep 3101\"\nready_log = \"up\"\n\n"
+	    "[[job]]\nname = \"app\"\ncommand = \"printf db=; cat db.pid; "
+	    "exec sleep 3102\"\ndepends_on = { db = { condition = "
+	    "\"ready\", restart = true } }\n\n"
+	    "[[job]]\nname = \"other\"\ncommand = \"sleep 3103\"\n"
+	    "depends_on = { db = \"started\" }\n";
+	struct deck		 d;
+	struct jsonread		*root;
+	char			 text[1024], want[64], *out, *cause = NULL, *p;
+	long			 db, app, other;
+
+	deck_start(&d, "rl7", "config.toml", v1, "-c");
+	db = wait_running(&d, "db", 0);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	app = wait_running(&d, "app", 0);
+	other = wait_running(&d, "other", 0);
+	snprintf(text, sizeof text, "%s", v1);
+	ck_assert_ptr_nonnull(p = strstr(text, "3101"));
+	memcpy(p, "3111", 4);
+	deck_file(&d, "config.toml", text);
+	out = CTL(&d, "--json", "reload");
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	ck_assert_msg(names_are(root, "restarted", "db app"), "%s", out);
+	ck_assert_msg(names_are(root, "unchanged", "other"), "%s", out);
+	ck_assert_msg(strstr(out, "\"db restarted\"") != NULL, "%s", out);
+	jsonread_free(root);
+	free(out);
+	db = wait_running(&d, "db", db);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	ck_assert_int_ne(wait_running(&d, "app", app), app);
+	ck_assert_int_eq(job_pid(&d, "other", NULL, 0), other);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * Replicas with ports (web.N: JOBDECK_REPLICA=N, PORT base+N-1), !scale up
+ * (a new replica, the others untouched) and down (the highest first).
+ */
+START_TEST(test_scale)
+{
+	static const char	 v1[] =
+	    "[[job]]\nname = \"web\"\nreplicas = 2\nport = 7100\n"
+	    "command = \"echo r=$JOBDECK_REPLICA p=$PORT; exec sleep 3201\"\n";
+	struct deck		 d;
+	struct jsonread		*root;
+	char			*out, *cause = NULL;
+	long			 w1, w2;
+	int			 status;
+
+	deck_start(&d, "rl8", "config.toml", v1, "-c");
+	w1 = wait_running(&d, "web.1", 0);
+	w2 = wait_running(&d, "web.2", 0);
+	wait_logs(&d, "web.1", "r=1 p=7100");
+	wait_logs(&d, "web.2", "r=2 p=7101");
+	out = CTL(&d, "--json", "scale", "web", "3");
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	ck_assert_msg(names_are(root, "scaled", "web"), "%s", out);
+	ck_assert_msg(strstr(out, "\"replicas_before\":2,\"replicas_after\""
+	    ":3") != NULL, "%s", out);
+	jsonread_free(root);
+	free(out);
+	wait_running(&d, "web.3", 0);
+	wait_logs(&d, "web.3", "r=3 p=7102");
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
+	ck_assert_int_eq(job_pid(&d, "web.2", NULL, 0), w2);
+	out = CTL(&d, "scale", "web", "1");
+	ck_assert_msg(strstr(out, "web: 3 -> 1 replicas") != NULL, "%s", out);
+	free(out);
+	wait_gone(&d, "web.3");
+	wait_gone(&d, "web.2");
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)w2, WAIT_MS),
+	    "web.2's process %ld lives on", w2);
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
+	out = ctl_status(&d, &status, "scale", "nope", "2", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "no configured job named "
+	    "nope") != NULL, "%s", out);
+	free(out);
+	deck_end(&d);
+}
+END_TEST
+
 /* Type a line at the prompt (or to the focused job) and Enter. */
 static void
 type_line(struct deck *d, const char *line)
@@ -477,6 +572,8 @@ reload_suite(void)
 		{ "reload_env_key", &test_reload_env_key, 60 },
 		{ "dup", &test_dup, 60 },
 		{ "edit_vim", &test_edit_vim, 90 },
+		{ "restart_dependant", &test_restart_dependant, 60 },
+		{ "scale", &test_scale, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
