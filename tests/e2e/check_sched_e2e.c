@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <check.h>
 
@@ -33,23 +34,15 @@ struct deck {
 };
 
 /*
- * Write the configuration toml (each "@" in it stands for the deck's
- * directory) and start the deck named name on it.
+ * Write the deck's configuration toml, each "@" in it standing for the
+ * deck's directory.
  */
 static void
-deck_start(struct deck *d, const char *name, const char *toml)
+deck_config(struct deck *d, const char *toml)
 {
-	const char	*args[] = { "-c", d->cfg, "-S", name, NULL };
-	const char	*path, *p;
-	char		*slash, *text, *q;
+	const char	*p;
+	char		*text, *q;
 
-	memset(d, 0, sizeof *d);
-	path = e2e_cfg_write("sched.toml", "");
-	snprintf(d->cfg, sizeof d->cfg, "%s", path);
-	snprintf(d->dir, sizeof d->dir, "%s", path);
-	slash = strrchr(d->dir, '/');
-	ck_assert_ptr_nonnull(slash);
-	*slash = '\0';
 	text = malloc(strlen(toml) * (strlen(d->dir) + 1) + 1);
 	ck_assert_ptr_nonnull(text);
 	for (p = toml, q = text; *p != '\0'; p++) {
@@ -61,6 +54,24 @@ deck_start(struct deck *d, const char *name, const char *toml)
 	*q = '\0';
 	e2e_put_file(d->dir, "sched.toml", text, 0600);
 	free(text);
+}
+
+/* Write the configuration toml and start the deck named name on it. */
+static void
+deck_start(struct deck *d, const char *name, const char *toml)
+{
+	const char	*args[] = { "-c", d->cfg, "-S", name, NULL };
+	const char	*path;
+	char		*slash;
+
+	memset(d, 0, sizeof *d);
+	path = e2e_cfg_write("sched.toml", "");
+	snprintf(d->cfg, sizeof d->cfg, "%s", path);
+	snprintf(d->dir, sizeof d->dir, "%s", path);
+	slash = strrchr(d->dir, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	deck_config(d, toml);
 	snprintf(d->name, sizeof d->name, "%s", name);
 	d->t = e2e_start(args, NULL);
 	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
@@ -315,6 +326,71 @@ START_TEST(test_sched_quit)
 }
 END_TEST
 
+/* Return job name's next_run as a time_t (-1: none), failing on bad text. */
+static time_t
+job_next_run(struct deck *d, const char *name)
+{
+	const struct jsonread	*job, *v;
+	struct jsonread		*root;
+	struct tm		 tm;
+	time_t			 t = -1;
+	const char		*s, *end;
+
+	root = job_json(d, name, &job);
+	ck_assert_msg(job != NULL, "no job %s", name);
+	v = jsonread_get(job, "next_run");
+	if (v != NULL && jsonread_type(v) == JSONREAD_STRING) {
+		s = jsonread_string(v, NULL);
+		memset(&tm, 0, sizeof tm);
+		end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+		ck_assert_msg(end != NULL && (strcmp(end, "Z") == 0 ||
+		    (end[0] == '.' && end[4] == 'Z')), "next_run %s", s);
+		t = timegm(&tm);
+	}
+	jsonread_free(root);
+	return t;
+}
+
+/*
+ * A reload moves the timetable to the file's: every = "1s" made "1h"
+ * runs next an hour after the deck's start, not within the second; a
+ * changed timer restarts nothing (the job is "unchanged") and the job
+ * keeps its skips (0, not null).
+ */
+START_TEST(test_sched_reload)
+{
+	static const char	 cfg1[] =
+	    "[[job]]\n"
+	    "name = \"tick\"\n"
+	    "command = \"echo tick >> @/ticks\"\n"
+	    "every = \"1s\"\n"
+	    "pty = false\n";
+	static const char	 cfg2[] =
+	    "[[job]]\n"
+	    "name = \"tick\"\n"
+	    "command = \"echo tick >> @/ticks\"\n"
+	    "every = \"1h\"\n"
+	    "pty = false\n";
+	struct deck		 d;
+	char			*out;
+	time_t			 before;
+
+	deck_start(&d, "sched-reload", cfg1);
+	E2E_WAIT(d.t, count_lines(&d, "ticks", "tick") >= 2, WAIT_MS,
+	    "tick did not run twice");
+	before = time(NULL);
+	deck_config(&d, cfg2);
+	out = ctl(&d, "reload", (const char *)NULL);
+	ck_assert_msg(strstr(out, "1 unchanged") != NULL, "reload: %s", out);
+	free(out);
+	/* A wide margin: the hour counts from the deck's start. */
+	ck_assert_msg(job_next_run(&d, "tick") > before + 1800, "next_run is "
+	    "not an hour on after the reload");
+	ck_assert_int_eq((int)job_number(&d, "tick", "skipped"), 0);
+	deck_end(&d);
+}
+END_TEST
+
 static Suite *
 sched_suite(void)
 {
@@ -323,6 +399,7 @@ sched_suite(void)
 		{ "sched_overlap_skip", &test_sched_overlap_skip, 60 },
 		{ "sched_overlap_queue", &test_sched_overlap_queue, 60 },
 		{ "sched_quit", &test_sched_quit, 60 },
+		{ "sched_reload", &test_sched_reload, 60 },
 	};
 	Suite				*s = suite_create("sched_e2e");
 
