@@ -183,7 +183,7 @@ static void
 ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
     size_t tsize, const char **mark, int *pair)
 {
-	char	 dur[64], how[64];
+	char	 dur[64], how[64], when[16];
 	size_t	 len;
 
 	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
@@ -249,13 +249,14 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
 	}
-	job_describe_end(job, how, sizeof how);
 	/* A job on a timer says when it runs next rather than how long. */
 	if (jobfield_next_run(job) >= 0)
-		snprintf(text, tsize, "%s · next %s", how, job_format_clock(
-		    jobfield_next_run(job), 0, dur, sizeof dur));
+		snprintf(text, tsize, "%s · next %s", job_describe_end(job,
+		    how, sizeof how), job_format_clock(jobfield_next_run(job),
+		    0, when, sizeof when));
 	else
-		snprintf(text, tsize, "%s after %s", how, dur);
+		snprintf(text, tsize, "%s after %s", job_describe_end(job,
+		    how, sizeof how), dur);
 }
 
 /* Return whether job failed while not looked at (its entry is marked). */
