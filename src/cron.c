@@ -80,13 +80,17 @@ static const struct {
 static const int cron_mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
     30, 31 };
 
-/* Fail a field's parse: "schedule: field N (NAME): " and msg, freed. */
+/*
+ * Fail a field's parse: "schedule: field N (NAME): " and msg; msg and the
+ * excerpt it quotes (NULL: none) are freed.
+ */
 static int
-cron_fail(int field, char *msg, char **cause)
+cron_fail(int field, char *excerpt, char *msg, char **cause)
 {
 	*cause = xprintf("schedule: field %d (%s): %s", field + 1,
 	    cron_fields[field].name, msg);
 	free(msg);
+	free(excerpt);
 	return -1;
 }
 
@@ -117,8 +121,8 @@ cron_value(int f, const char **p, int *v, char **cause)
 		}
 		if (n < cf->lo || n > cf->hi) {
 			e = cron_excerpt(s, len);
-			return cron_fail(f, xprintf("%s is out of range %d-%d",
-			    e, cf->lo, cf->hi), cause);
+			return cron_fail(f, e, xprintf("%s is out of range "
+			    "%d-%d", e, cf->lo, cf->hi), cause);
 		}
 		*v = (int)n;
 		*p = s + len;
@@ -140,9 +144,9 @@ cron_value(int f, const char **p, int *v, char **cause)
 		len = 1;
 	e = cron_excerpt(s, len);
 	if (cf->names != NULL)
-		return cron_fail(f, xprintf("'%s' is not a number or %s", e,
+		return cron_fail(f, e, xprintf("'%s' is not a number or %s", e,
 		    cf->what), cause);
-	return cron_fail(f, xprintf("'%s' is not a number", e), cause);
+	return cron_fail(f, e, xprintf("'%s' is not a number", e), cause);
 }
 
 /*
@@ -172,14 +176,14 @@ cron_item(int f, const char **p, uint64_t *bits, char **cause)
 			s++;
 			if (*s == '\0' || *s == ',' || *s == '/') {
 				e = cron_excerpt(start, (size_t)(s - start));
-				return cron_fail(f, xprintf("'%s' needs a value "
-				    "after '-'", e), cause);
+				return cron_fail(f, e, xprintf("'%s' needs a "
+				    "value after '-'", e), cause);
 			}
 			if (cron_value(f, &s, &b, cause) != 0)
 				return -1;
 			if (b < a) {
 				e = cron_excerpt(start, (size_t)(s - start));
-				return cron_fail(f, xprintf("range %s goes "
+				return cron_fail(f, e, xprintf("range %s goes "
 				    "backwards", e), cause);
 			}
 		}
@@ -194,13 +198,13 @@ cron_item(int f, const char **p, uint64_t *bits, char **cause)
 		if (len == 0) {
 			e = cron_excerpt(start, (size_t)(s - start) +
 			    strcspn(s, ","));
-			return cron_fail(f, xprintf("'%s' needs a number after "
-			    "'/'", e), cause);
+			return cron_fail(f, e, xprintf("'%s' needs a number "
+			    "after '/'", e), cause);
 		}
 		if (step < 1 || step > span) {
 			e = cron_excerpt(s, len);
-			return cron_fail(f, xprintf("step %s is out of range "
-			    "1-%d", e, span), cause);
+			return cron_fail(f, e, xprintf("step %s is out of "
+			    "range 1-%d", e, span), cause);
 		}
 		s += len;
 		/* A/S runs from A to the field's end. */
@@ -209,8 +213,8 @@ cron_item(int f, const char **p, uint64_t *bits, char **cause)
 	}
 	if (*s != '\0' && *s != ',') {
 		e = cron_excerpt(s, 1);
-		return cron_fail(f, xprintf("unexpected '%s' after '%.*s'", e,
-		    (int)(s - start), start), cause);
+		return cron_fail(f, e, xprintf("unexpected '%s' after "
+		    "'%.*s'", e, (int)(s - start), start), cause);
 	}
 	for (v = a; v <= b; v += (int)step)
 		*bits |= (uint64_t)1 << (v == 7 && f == 4 ? 0 : v);
@@ -226,7 +230,7 @@ cron_field(struct cron *c, int f, const char *s, char **cause)
 
 	for (;;) {
 		if (*p == ',' || *p == '\0')
-			return cron_fail(f, xstrdup(*p == ',' && p == s ?
+			return cron_fail(f, NULL, xstrdup(*p == ',' && p == s ?
 			    "a list may not start with ','" : *p == ',' ?
 			    "empty item between ','" : p == s ? "empty" :
 			    "a list may not end with ','"), cause);
@@ -257,7 +261,7 @@ cron_check_days(const struct cron *c, char **cause)
 				return 0;
 		}
 	}
-	return cron_fail(2, xstrdup("no day of it comes in the months of "
+	return cron_fail(2, NULL, xstrdup("no day of it comes in the months of "
 	    "field 4 (month)"), cause);
 }
 

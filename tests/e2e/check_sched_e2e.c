@@ -257,7 +257,8 @@ START_TEST(test_sched_overlap_skip)
 	deck_start(&d, "sched-skip",
 	    "[[job]]\n"
 	    "name = \"slow\"\n"
-	    "command = \"echo start >> @/runs; sleep 2.5; echo end >> @/runs\"\n"
+	    "command = \"echo start >> @/runs; sleep 2.5; "
+	    "echo end >> @/runs\"\n"
 	    "every = \"1s\"\n"
 	    "pty = false\n");
 	E2E_WAIT(d.t, count_lines(&d, "runs", "end") >= 2, WAIT_MS,
@@ -280,7 +281,8 @@ START_TEST(test_sched_overlap_queue)
 	deck_start(&d, "sched-queue",
 	    "[[job]]\n"
 	    "name = \"slow\"\n"
-	    "command = \"echo start >> @/runs; sleep 2.5; echo end >> @/runs\"\n"
+	    "command = \"echo start >> @/runs; sleep 2.5; "
+	    "echo end >> @/runs\"\n"
 	    "every = \"1s\"\n"
 	    "overlap = \"queue\"\n"
 	    "pty = false\n");
