@@ -85,28 +85,31 @@ const char *const mcp_tools_change_words[] = {
 	"\"next_offset\":" MCP_NULLABLE("integer") ","			\
 	"\"lines_left\":" MCP_NULLABLE("integer")
 
-/* The tools' reload report (mcp-tools-stack.c): the whole outputSchema. */
-#define MCP_SCHEMA_NAMES	"{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"
+/* The tools' reload report (mcp-tools-stack.c): its whole outputSchema. */
+#define MCP_SCHEMA_NAMES						\
+	"{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"
+
 #define MCP_SCHEMA_RELOAD						\
-	"{\"type\":\"object\",\"properties\":{"			\
+	"{\"type\":\"object\",\"properties\":{"				\
 	"\"summary\":{\"type\":\"string\"},"				\
 	"\"restarted\":" MCP_SCHEMA_NAMES ","				\
 	"\"updated\":" MCP_SCHEMA_NAMES ","				\
-	"\"added\":" MCP_SCHEMA_NAMES ","					\
+	"\"added\":" MCP_SCHEMA_NAMES ","				\
 	"\"removed\":" MCP_SCHEMA_NAMES ","				\
-	"\"scaled\":" MCP_SCHEMA_NAMES ","					\
+	"\"scaled\":" MCP_SCHEMA_NAMES ","				\
 	"\"unchanged\":" MCP_SCHEMA_NAMES ","				\
-	"\"jobs\":{\"type\":\"array\",\"items\":{\"type\":\"object\","	\
-	"\"properties\":{"						\
+	"\"jobs\":{\"type\":\"array\",\"items\":{"			\
+	"\"type\":\"object\",\"properties\":{"				\
 	"\"name\":{\"type\":\"string\"},"				\
 	"\"change\":{\"type\":\"string\"},"				\
-	"\"what\":" MCP_NULLABLE("string") ","			\
+	"\"what\":" MCP_NULLABLE("string") ","				\
 	"\"replicas_before\":" MCP_NULLABLE("integer") ","		\
 	"\"replicas_after\":" MCP_NULLABLE("integer") "},"		\
 	"\"required\":[\"name\",\"change\"]}},"				\
 	"\"settings\":" MCP_SCHEMA_NAMES "},"				\
-	"\"required\":[\"summary\",\"restarted\",\"updated\",\"added\","	\
-	"\"removed\",\"scaled\",\"unchanged\",\"jobs\",\"settings\"]}"
+	"\"required\":[\"summary\",\"restarted\",\"updated\","		\
+	"\"added\",\"removed\",\"scaled\",\"unchanged\",\"jobs\","	\
+	"\"settings\"]}"
 
 #define MCP_DESC_JOB_ID							\
 	"The job: its id (a number, as terminal or terminal_job_list "	\

@@ -1978,9 +1978,7 @@ START_TEST(test_words_reload)
 	struct fake		*f = fake_new(0);
 	const struct jsonread	*r, *sc, *jobs;
 	struct jsonread		*j;
-	const char		*text, *line = "reload: 1 restarted, 1 added, "
-				    "1 removed, 1 unchanged; 1 setting not "
-				    "applied\n";
+	const char		*text, *line;
 
 	fake_init(f);
 	fake_script(f, "reload", 0, -1, reload_report);
@@ -2010,6 +2008,8 @@ START_TEST(test_words_reload)
 	ck_assert_int_eq(jsonread_type(jsonread_get(jsonread_index(jobs, 1),
 	    "what")), JSONREAD_NULL);
 	text = result_text(r);
+	line = "reload: 1 restarted, 1 added, 1 removed, 1 unchanged; 1 "
+	    "setting not applied\n";
 	ck_assert_msg(strncmp(text, line, strlen(line)) == 0, "%s", text);
 	ck_assert_msg(strstr(text, "\nrestarted: web\n") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "\nadded: worker\n") != NULL, "%s", text);
