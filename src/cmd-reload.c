@@ -9,7 +9,7 @@
  * configured job and setting, or with --json one object: the names by
  * change ("restarted", "updated", "added", "removed", "scaled",
  * "unchanged"), "jobs" ({name, change, what, replicas_before,
- * replicas_after}) and "settings" (the notes).
+ * replicas_after}), "settings" (the notes) and "summary" (the line).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -158,10 +158,15 @@ cmd_reload_json(struct cmd_ctx *ctx, const struct cmd_reload *r)
 {
 	const struct stack_change	*ch;
 	struct json_buf			 jb;
+	char				*line;
 	size_t				 i, k;
 
 	json_init(&jb);
 	json_object_begin(&jb);
+	line = cmd_reload_line(r);
+	json_key(&jb, "summary");
+	json_put_string(&jb, line);
+	free(line);
 	for (k = 0; k < CMD_RELOAD_NKINDS; k++) {
 		json_key(&jb, stack_change_word(cmd_reload_kinds[k]));
 		json_array_begin(&jb);
