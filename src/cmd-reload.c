@@ -107,8 +107,8 @@ cmd_reload_refused(const struct cmd_reload *r)
 
 /*
  * Return a reload's line: "reload: 2 restarted, 1 added, 1 removed, 7
- * unchanged" (updated and scaled only when some were), and the settings
- * not applied.
+ * unchanged" ("scale: ..." for !scale; updated and scaled only when some
+ * were), and the settings not applied.
  */
 char *
 cmd_reload_line(const struct cmd_reload *r)
@@ -120,7 +120,9 @@ cmd_reload_line(const struct cmd_reload *r)
 	int		 n, refused;
 
 	memset(&b, 0, sizeof b);
-	xbuf_add(&b, "reload:", 7);
+	xbuf_add(&b, r->verb != NULL ? r->verb : "reload",
+	    strlen(r->verb != NULL ? r->verb : "reload"));
+	xbuf_add(&b, ":", 1);
 	for (k = 0; k < CMD_RELOAD_NKINDS; k++) {
 		n = cmd_reload_count(r, cmd_reload_kinds[k]);
 		if (n == 0 && (cmd_reload_kinds[k] == STACK_UPDATED ||
@@ -303,6 +305,7 @@ cmd_scale_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	}
 	memset(&r, 0, sizeof r);
+	r.verb = "scale";
 	if (stack_scale(ctx->stack, argv[1], (int)n, &r.changes,
 	    &r.nchanges, &cause) != 0) {
 		cmd_error(ctx, "scale: %s", cause);
