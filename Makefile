@@ -183,7 +183,8 @@ LIB_SRCS = \
 	src/mcp-tools.c \
 	src/mcp-tools-shared.c \
 	src/mcp-tools-job.c \
-	src/mcp-tools-run.c
+	src/mcp-tools-run.c \
+	src/mcp-tools-stack.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
@@ -271,7 +272,7 @@ check_jsonval_OBJS = $(BASE_OBJS) $(B)/jsonval.o
 # targets.
 check_mcp_OBJS	   = $(BASE_OBJS) $(B)/mcp.o $(B)/mcp-tools.o \
 		     $(B)/mcp-tools-shared.o $(B)/mcp-tools-job.o \
-		     $(B)/mcp-tools-run.o \
+		     $(B)/mcp-tools-run.o $(B)/mcp-tools-stack.o \
 		     $(B)/tests/jsonread.o $(B)/libjobdeck.a
 # It and fuzz_mcp drive the tools through src/mcp-private.h.
 $(B)/tests/check_mcp.o $(B)/tests/fuzz/fuzz_mcp.o: CHECK_CFLAGS += -Isrc

@@ -164,6 +164,8 @@ struct cmd_deck {
 
 /* What a reload did: the stack's changes, then the settings'. */
 struct cmd_reload {
+	const char		*verb;		/* its line's first word: */
+						/*   NULL "reload", "scale" */
 	struct stack_change	*changes;	/* one per configured job */
 	size_t			 nchanges;
 	char			**notes;	/* "kill_timeout applied", */

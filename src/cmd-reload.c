@@ -9,7 +9,7 @@
  * configured job and setting, or with --json one object: the names by
  * change ("restarted", "updated", "added", "removed", "scaled",
  * "unchanged"), "jobs" ({name, change, what, replicas_before,
- * replicas_after}) and "settings" (the notes).
+ * replicas_after}), "settings" (the notes) and "summary" (the line).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -107,8 +107,8 @@ cmd_reload_refused(const struct cmd_reload *r)
 
 /*
  * Return a reload's line: "reload: 2 restarted, 1 added, 1 removed, 7
- * unchanged" (updated and scaled only when some were), and the settings
- * not applied.
+ * unchanged" ("scale: ..." for !scale; updated and scaled only when some
+ * were), and the settings not applied.
  */
 char *
 cmd_reload_line(const struct cmd_reload *r)
@@ -120,7 +120,9 @@ cmd_reload_line(const struct cmd_reload *r)
 	int		 n, refused;
 
 	memset(&b, 0, sizeof b);
-	xbuf_add(&b, "reload:", 7);
+	xbuf_add(&b, r->verb != NULL ? r->verb : "reload",
+	    strlen(r->verb != NULL ? r->verb : "reload"));
+	xbuf_add(&b, ":", 1);
 	for (k = 0; k < CMD_RELOAD_NKINDS; k++) {
 		n = cmd_reload_count(r, cmd_reload_kinds[k]);
 		if (n == 0 && (cmd_reload_kinds[k] == STACK_UPDATED ||
@@ -158,10 +160,15 @@ cmd_reload_json(struct cmd_ctx *ctx, const struct cmd_reload *r)
 {
 	const struct stack_change	*ch;
 	struct json_buf			 jb;
+	char				*line;
 	size_t				 i, k;
 
 	json_init(&jb);
 	json_object_begin(&jb);
+	line = cmd_reload_line(r);
+	json_key(&jb, "summary");
+	json_put_string(&jb, line);
+	free(line);
 	for (k = 0; k < CMD_RELOAD_NKINDS; k++) {
 		json_key(&jb, stack_change_word(cmd_reload_kinds[k]));
 		json_array_begin(&jb);
@@ -298,6 +305,7 @@ cmd_scale_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return;
 	}
 	memset(&r, 0, sizeof r);
+	r.verb = "scale";
 	if (stack_scale(ctx->stack, argv[1], (int)n, &r.changes,
 	    &r.nchanges, &cause) != 0) {
 		cmd_error(ctx, "scale: %s", cause);

@@ -41,7 +41,8 @@ enum mcp_type {
 	MCP_BOOLEAN,
 	MCP_STRING_ARRAY,	/* an array of strings */
 	MCP_STRING_MAP,		/* an object of string values (env) */
-	MCP_JOB_ID		/* an integer id, or a job's name */
+	MCP_JOB_ID,		/* an integer id, or a job's name */
+	MCP_JOB_NAME		/* a job's name (name_check_job()) */
 };
 
 /* One parameter of a tool. */

@@ -5,7 +5,8 @@
  * tools' job object and status words) is mcp-tools-shared.c; the tools on
  * a job that exists (status, list, cancel, send_input, screen) are
  * mcp-tools-job.c; the tools that start a command (terminal, run) are
- * mcp-tools-run.c.
+ * mcp-tools-run.c; the tools that change the configured jobs
+ * (stack_reload, stack_scale) are mcp-tools-stack.c.
  *
  * Ownership: a struct mcp_tools_call is the call's state (mcp.c frees it
  * with the call); a struct mcp_tools_words belongs to its caller until
@@ -61,6 +62,9 @@ struct mcp_tools_words {
 /* mcp-tools.c: the tools' status words, for status_filter. */
 extern const char *const mcp_tools_status_words[];
 
+/* mcp-tools.c: the names-by-change arrays of the deck's reload report. */
+extern const char *const mcp_tools_change_words[];
+
 /* The tools' start functions (mcp_tool_start). */
 void		 mcp_tools_terminal(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_run(struct mcp_call *, const struct jsonval *);
@@ -69,6 +73,8 @@ void		 mcp_tools_job_list(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_cancel(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_send(struct mcp_call *, const struct jsonval *);
 void		 mcp_tools_screen(struct mcp_call *, const struct jsonval *);
+void		 mcp_tools_reload(struct mcp_call *, const struct jsonval *);
+void		 mcp_tools_scale(struct mcp_call *, const struct jsonval *);
 
 /* mcp-tools-shared.c: a call's state and a deck request's words. */
 struct mcp_tools_call *mcp_tools_call_new(struct mcp_call *);

@@ -24,6 +24,11 @@
  *			stdout, stderr and a return code, the deck's "code"
  *			of the job's end (waitstatus.h: 124 timed out, 126
  *			not executable, 127 not found...).
+ *   stack_reload	reload: the configuration file read again and
+ *			applied (issue 27); the deck's report, its job
+ *			names by change (cmd-reload.c's --json object).
+ *   stack_scale	scale NAME N: N replicas of a configured job; the
+ *			same report.
  *
  * The deck's states become the tools' status words in one table
  * (mcp_tools_states[], mcp-tools-shared.c); a job object of the deck
@@ -36,12 +41,22 @@
  */
 #include <stddef.h>
 
+#include "config.h"
 #include "mcp-tools-private.h"
 
 /* The tools' status words, for status_filter. */
 const char *const mcp_tools_status_words[] = {
 	"queued", "running", "waiting_for_input", "completed", "failed",
 	"canceled", "timed_out", NULL
+};
+
+/*
+ * The arrays of job names by change of the deck's reload report, in its
+ * order (cmd-reload.c; the words are stack_change_word()'s).
+ */
+const char *const mcp_tools_change_words[] = {
+	"restarted", "updated", "added", "removed", "scaled", "unchanged",
+	NULL
 };
 
 /* ---- Schemas and parameters ---- */
@@ -69,6 +84,32 @@ const char *const mcp_tools_status_words[] = {
 	"\"offset\":" MCP_NULLABLE("integer") ","			\
 	"\"next_offset\":" MCP_NULLABLE("integer") ","			\
 	"\"lines_left\":" MCP_NULLABLE("integer")
+
+/* The tools' reload report (mcp-tools-stack.c): its whole outputSchema. */
+#define MCP_SCHEMA_NAMES						\
+	"{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"
+
+#define MCP_SCHEMA_RELOAD						\
+	"{\"type\":\"object\",\"properties\":{"				\
+	"\"summary\":{\"type\":\"string\"},"				\
+	"\"restarted\":" MCP_SCHEMA_NAMES ","				\
+	"\"updated\":" MCP_SCHEMA_NAMES ","				\
+	"\"added\":" MCP_SCHEMA_NAMES ","				\
+	"\"removed\":" MCP_SCHEMA_NAMES ","				\
+	"\"scaled\":" MCP_SCHEMA_NAMES ","				\
+	"\"unchanged\":" MCP_SCHEMA_NAMES ","				\
+	"\"jobs\":{\"type\":\"array\",\"items\":{"			\
+	"\"type\":\"object\",\"properties\":{"				\
+	"\"name\":{\"type\":\"string\"},"				\
+	"\"change\":{\"type\":\"string\"},"				\
+	"\"what\":" MCP_NULLABLE("string") ","				\
+	"\"replicas_before\":" MCP_NULLABLE("integer") ","		\
+	"\"replicas_after\":" MCP_NULLABLE("integer") "},"		\
+	"\"required\":[\"name\",\"change\"]}},"				\
+	"\"settings\":" MCP_SCHEMA_NAMES "},"				\
+	"\"required\":[\"summary\",\"restarted\",\"updated\","		\
+	"\"added\",\"removed\",\"scaled\",\"unchanged\",\"jobs\","	\
+	"\"settings\"]}"
 
 #define MCP_DESC_JOB_ID							\
 	"The job: its id (a number, as terminal or terminal_job_list "	\
@@ -148,6 +189,18 @@ static const struct mcp_param mcp_tools_run_params[] = {
 	    "{name} without a value is an error; with params, ${VAR} is "
 	    "the server's environment variable and $$ a literal $.", NULL,
 	    0, 0, 0 },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
+};
+
+static const struct mcp_param mcp_tools_reload_params[] = {
+	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
+};
+
+static const struct mcp_param mcp_tools_scale_params[] = {
+	{ "name", MCP_JOB_NAME, 1, "The configured job, by its name in the "
+	    "configuration file (not a replica's NAME.N).", NULL, 0, 0, 0 },
+	{ "replicas", MCP_INTEGER, 1, "How many copies to run: 0 stops them "
+	    "all, 1 runs the job alone.", NULL, 0, CONFIG_MAX_REPLICAS, 0 },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, 0 }
 };
 
@@ -297,6 +350,39 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"return_code\",\"timed_out\"]}",
 		.read_only = 0,
 		.start = mcp_tools_run
+	},
+	{
+		.name = "stack_reload",
+		.title = "Apply the edited configuration",
+		.description = "Read the deck's configuration file (or its "
+		    "Procfile and .env) again and apply what changed while "
+		    "the deck runs: the jobs whose spec changed restart, new "
+		    "jobs start, jobs no longer in the file are stopped and "
+		    "removed, the others run on untouched.  Call it after "
+		    "editing the file.  Returns the configured jobs' names by "
+		    "change (restarted, updated, added, removed, scaled, "
+		    "unchanged) and the settings applied or not.  A file that "
+		    "does not load changes nothing: the error names the place "
+		    "(file:line:column) and why.",
+		.params = mcp_tools_reload_params,
+		.output_schema = MCP_SCHEMA_RELOAD,
+		.read_only = 0,
+		.start = mcp_tools_reload
+	},
+	{
+		.name = "stack_scale",
+		.title = "Run N replicas of a configured job",
+		.description = "Run replicas copies of a job of the deck's "
+		    "configuration, named NAME.1 to NAME.N (each with its own "
+		    "PORT): the missing ones start, the highest-numbered "
+		    "extra ones are stopped, the others run on.  0 stops them "
+		    "all.  The count holds until the file's replicas for the "
+		    "job change (see stack_reload).  Returns the configured "
+		    "jobs' names by change, as stack_reload does.",
+		.params = mcp_tools_scale_params,
+		.output_schema = MCP_SCHEMA_RELOAD,
+		.read_only = 0,
+		.start = mcp_tools_scale
 	},
 	{ .name = NULL }
 };

@@ -53,7 +53,10 @@ static const char mcp_instructions[] =
     "type, such as a password or a passphrase, do not guess: ask the "
     "person to focus the job in the deck (Ctrl+T) and type it there, then "
     "go on reading its status. terminal_screen shows a full-screen "
-    "program's current screen. A server started with --read-only lists "
+    "program's current screen. stack_reload applies the deck's "
+    "configuration file after it was edited (what changed restarts, what "
+    "is new starts, what went stops); stack_scale runs N replicas of a "
+    "configured job. A server started with --read-only lists "
     "only the tools that look (terminal_job_status, terminal_job_list, "
     "terminal_screen) and refuses the others.";
 
@@ -469,6 +472,9 @@ mcp_schema_param(struct json_buf *jb, const struct mcp_param *p)
 		json_put_string(jb, "string");
 		json_object_end(jb);
 		break;
+	case MCP_JOB_NAME:
+		json_put_string(jb, "string");
+		break;
 	case MCP_JOB_ID:
 		json_array_begin(jb);
 		json_put_string(jb, "integer");
@@ -627,18 +633,18 @@ mcp_check_nul(const char *what, const struct jsonval *v)
 }
 
 /*
- * Check a job given as a string: an id in digits or a job's name (so
- * never an option of the deck's command); NULL, or why not.
+ * Check a job given as a string: an id in digits (when ids_ok) or a job's
+ * name (so never an option of the deck's command); NULL, or why not.
  */
 static char *
-mcp_check_job_word(const char *what, const struct jsonval *v)
+mcp_check_job_word(const char *what, const struct jsonval *v, int ids_ok)
 {
 	const char	*s = jsonval_string(v);
 	char		*cause, *msg;
 
 	if ((msg = mcp_check_nul(what, v)) != NULL)
 		return msg;
-	if (*s != '\0' && strspn(s, "0123456789") == strlen(s))
+	if (ids_ok && *s != '\0' && strspn(s, "0123456789") == strlen(s))
 		return NULL;
 	if (name_check_job(s, &cause) == 0)
 		return NULL;
@@ -685,7 +691,13 @@ mcp_check_arg(const struct mcp_param *p, const struct jsonval *v)
 		if (t != JSONVAL_INT && t != JSONVAL_STRING)
 			want = "a job id (an integer) or a job's name";
 		else if (t == JSONVAL_STRING)
-			return mcp_check_job_word(p->name, v);
+			return mcp_check_job_word(p->name, v, 1);
+		break;
+	case MCP_JOB_NAME:
+		if (t != JSONVAL_STRING)
+			want = "a job's name (a string)";
+		else
+			return mcp_check_job_word(p->name, v, 0);
 		break;
 	case MCP_STRING_ARRAY:
 		if (t != JSONVAL_ARRAY) {

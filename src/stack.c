@@ -1555,6 +1555,7 @@ stack_change_add(struct stack_changes *c, const char *name,
 	ch->name = xstrdup(name);
 	ch->kind = kind;
 	ch->what = what != NULL ? xstrdup(what) : NULL;
+	ch->was = ch->now = 0;
 	return ch;
 }
 
@@ -2091,8 +2092,7 @@ stack_apply(struct stack *st, const struct config *cfg, int scaling,
 	/* How many replicas each job had, for "scaled". */
 	for (i = 0; i < c.n; i++) {
 		ch = &c.v[i];
-		if (ch->kind == STACK_ADDED || ch->kind == STACK_REMOVED ||
-		    old == NULL)
+		if (ch->kind == STACK_ADDED || old == NULL)
 			continue;
 		before = 0;
 		(void)stack_slots_of(st, config_find_job(old, ch->name),

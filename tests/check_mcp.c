@@ -38,7 +38,9 @@
 #include "loop.h"
 #include "mcp.h"
 #include "mcp-private.h"
+#include "mcp-tools-private.h"
 #include "skip.h"
+#include "stack.h"
 #include "store.h"
 #include "ttywait.h"
 #include "waitstatus.h"
@@ -879,23 +881,23 @@ ro_tool(const char *name)
 	    strcmp(name, "terminal_screen") == 0;
 }
 
-/* tools/list in the full profile: seven tools, their schemas. */
+/* tools/list in the full profile: nine tools, their schemas. */
 START_TEST(test_list_full)
 {
 	static const char *const names[] = { "terminal",
 	    "terminal_job_status", "terminal_job_list",
 	    "terminal_job_cancel", "terminal_send_input", "terminal_screen",
-	    "run" };
+	    "run", "stack_reload", "stack_scale" };
 	struct fake		*f = fake_new(0);
 	struct jsonread		*j = list_tools(f);
 	const struct jsonread	*tools, *t, *in, *props, *jt;
 	size_t			 i, k, found;
 
 	tools = jsonread_get(jsonread_get(j, "result"), "tools");
-	ck_assert_msg(jsonread_count(tools) == 7, "%s", f->sent[0]);
-	for (k = 0; k < 7; k++) {
+	ck_assert_msg(jsonread_count(tools) == 9, "%s", f->sent[0]);
+	for (k = 0; k < 9; k++) {
 		found = 0;
-		for (i = 0; i < 7; i++) {
+		for (i = 0; i < 9; i++) {
 			t = jsonread_index(tools, i);
 			if (strcmp(jsonread_text(t, "name"), names[k]) == 0)
 				found++;
@@ -903,7 +905,7 @@ START_TEST(test_list_full)
 		ck_assert_msg(found == 1, "%s listed %zu times", names[k],
 		    found);
 	}
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 9; i++) {
 		t = jsonread_index(tools, i);
 		in = jsonread_get(t, "inputSchema");
 		ck_assert_str_eq(jsonread_text(in, "type"), "object");
@@ -916,6 +918,10 @@ START_TEST(test_list_full)
 		ck_assert_int_eq(jsonread_bool(jsonread_get(jsonread_get(t,
 		    "annotations"), "readOnlyHint")),
 		    ro_tool(jsonread_text(t, "name")));
+		/* What changes the deck may stop jobs (reload, scale 0). */
+		ck_assert_int_eq(jsonread_bool(jsonread_get(jsonread_get(t,
+		    "annotations"), "destructiveHint")),
+		    !ro_tool(jsonread_text(t, "name")));
 		if ((jt = jsonread_get(jsonread_get(props, "job_id"),
 		    "type")) != NULL) {
 			ck_assert_uint_eq(jsonread_count(jt), 2);
@@ -996,6 +1002,9 @@ put_valid(char *buf, size_t size, const struct mcp_param *p)
 	case MCP_JOB_ID:
 		snprintf(v, sizeof v, "%lld", (long long)(n < 1 && p->max > 1 ?
 		    1 : n));
+		break;
+	case MCP_JOB_NAME:
+		snprintf(v, sizeof v, "\"web\"");
 		break;
 	case MCP_NUMBER:
 		snprintf(v, sizeof v, "%g", n < 1 && p->max > 1 ? 1 : n);
@@ -1084,6 +1093,9 @@ wrong_values(enum mcp_type type)
 	    "{\"a\":null}", NULL };
 	static const char *const job[] = { "true", "1.5", "null", "[1]",
 	    "{}", NULL };
+	static const char *const name[] = { "5", "null", "[\"web\"]",
+	    "\"\"", "\"12\"", "\"-web\"", "\"a b\"", "\"w\\u0000x\"",
+	    NULL };
 
 	switch (type) {
 	case MCP_STRING:
@@ -1100,6 +1112,8 @@ wrong_values(enum mcp_type type)
 		return map;
 	case MCP_JOB_ID:
 		return job;
+	case MCP_JOB_NAME:
+		return name;
 	}
 	return NULL;
 }
@@ -1193,7 +1207,7 @@ START_TEST(test_missing_unknown)
 		    1, "%s\"bogus_arg\":1}", args[1] != '}' ? "," : "");
 		expect_arg_error(f, t, args, "bogus_arg");
 	}
-	ck_assert_int_ge(n, 7);
+	ck_assert_int_ge(n, 9);
 	fake_free(f);
 }
 END_TEST
@@ -1233,8 +1247,11 @@ START_TEST(test_out_of_range)
 			}
 		}
 	}
-	/* terminal's timeout, terminal_job_list's limit, run's timeout. */
-	ck_assert_int_ge(n, 3);
+	/*
+	 * terminal's timeout, terminal_job_list's limit, run's timeout,
+	 * stack_scale's replicas.
+	 */
+	ck_assert_int_ge(n, 4);
 	fake_free(f);
 }
 END_TEST
@@ -1244,7 +1261,8 @@ END_TEST
 START_TEST(test_read_only_refusal)
 {
 	static const char *const refused[] = { "terminal",
-	    "terminal_job_cancel", "terminal_send_input", "run" };
+	    "terminal_job_cancel", "terminal_send_input", "run",
+	    "stack_reload", "stack_scale" };
 	struct fake		*f = fake_new(1);
 	const struct mcp_tool	*t;
 	const char		*m;
@@ -1918,6 +1936,270 @@ START_TEST(test_words_run)
 END_TEST
 
 /*
+ * A reload report as the deck writes it (cmd-reload.c's --json): a
+ * restart, an addition, a removal, a setting not applied.
+ */
+static const char reload_report[] = "{\"summary\":\"reload: 1 restarted, "
+    "1 added, 1 removed, 1 unchanged; 1 setting not applied\","
+    "\"restarted\":[\"web\"],\"updated\":[],\"added\":[\"worker\"],"
+    "\"removed\":[\"old\"],\"scaled\":[],\"unchanged\":[\"db\"],"
+    "\"jobs\":[{\"name\":\"web\",\"change\":\"restarted\",\"what\":"
+    "\"command, env\",\"replicas_before\":1,\"replicas_after\":1},"
+    "{\"name\":\"worker\",\"change\":\"added\",\"what\":null,"
+    "\"replicas_before\":0,\"replicas_after\":2},{\"name\":\"old\","
+    "\"change\":\"removed\",\"what\":null,\"replicas_before\":1,"
+    "\"replicas_after\":0},{\"name\":\"db\",\"change\":\"unchanged\","
+    "\"what\":null,\"replicas_before\":1,\"replicas_after\":1}],"
+    "\"settings\":[\"log_dir not applied: the deck keeps its store\"]}";
+
+/* Assert that array key of sc holds exactly the one string want. */
+static void
+assert_names(const struct jsonread *sc, const char *key, const char *want)
+{
+	const struct jsonread	*a = jsonread_get(sc, key);
+
+	ck_assert_msg(jsonread_type(a) == JSONREAD_ARRAY, "%s is not an "
+	    "array", key);
+	if (want == NULL) {
+		ck_assert_msg(jsonread_count(a) == 0, "%s is not empty", key);
+		return;
+	}
+	ck_assert_msg(jsonread_count(a) == 1, "%s holds %zu names", key,
+	    jsonread_count(a));
+	ck_assert_str_eq(jsonread_string(jsonread_index(a, 0), NULL), want);
+}
+
+/*
+ * stack_reload: reload, as JSON; the deck's report as structuredContent,
+ * its summary line and the names of each change as the text.
+ */
+START_TEST(test_words_reload)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc, *jobs;
+	struct jsonread		*j;
+	const char		*text, *line;
+
+	fake_init(f);
+	fake_script(f, "reload", 0, -1, reload_report);
+	j = call_tool(f, 1, "stack_reload", "{}", 0, &r);
+	ck_assert_uint_eq(f->nreqs, 1);
+	ck_assert_str_eq(req_words(f, 0), "reload");
+	ck_assert_int_eq(f->reqs[0]->json, 1);
+	sc = jsonread_get(r, "structuredContent");
+	ck_assert_str_eq(jsonread_text(sc, "summary"), "reload: 1 restarted, "
+	    "1 added, 1 removed, 1 unchanged; 1 setting not applied");
+	assert_names(sc, "restarted", "web");
+	assert_names(sc, "updated", NULL);
+	assert_names(sc, "added", "worker");
+	assert_names(sc, "removed", "old");
+	assert_names(sc, "scaled", NULL);
+	assert_names(sc, "unchanged", "db");
+	assert_names(sc, "settings", "log_dir not applied: the deck keeps "
+	    "its store");
+	jobs = jsonread_get(sc, "jobs");
+	ck_assert_uint_eq(jsonread_count(jobs), 4);
+	ck_assert_str_eq(jsonread_text(jsonread_index(jobs, 0), "what"),
+	    "command, env");
+	ck_assert_str_eq(jsonread_text(jsonread_index(jobs, 1), "change"),
+	    "added");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(jsonread_index(
+	    jobs, 1), "replicas_after")), 2);
+	ck_assert_int_eq(jsonread_type(jsonread_get(jsonread_index(jobs, 1),
+	    "what")), JSONREAD_NULL);
+	text = result_text(r);
+	line = "reload: 1 restarted, 1 added, 1 removed, 1 unchanged; 1 "
+	    "setting not applied\n";
+	ck_assert_msg(strncmp(text, line, strlen(line)) == 0, "%s", text);
+	ck_assert_msg(strstr(text, "\nrestarted: web\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\nadded: worker\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\nremoved: old\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\nsetting: log_dir not applied") != NULL,
+	    "%s", text);
+	ck_assert_msg(strstr(text, "unchanged:") == NULL, "%s", text);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * stack_reload's errors: a file that does not load is a tool error in
+ * the deck's words; a reply that is no report is one too; a report with
+ * members of the wrong types is cut to the outputSchema (every array
+ * there, strings only, jobs with a name and a change).
+ */
+START_TEST(test_reload_errors)
+{
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc, *jobs;
+	struct jsonread		*j;
+	size_t			 k;
+
+	fake_init(f);
+	fake_script(f, "reload", 1, -1, "reload: config.toml:3:9: expected "
+	    "'=' after a key\n");
+	j = call_tool(f, 1, "stack_reload", "{}", 1, &r);
+	ck_assert_str_eq(result_text(r), "reload: config.toml:3:9: expected "
+	    "'=' after a key");
+	ck_assert_ptr_null(jsonread_get(r, "structuredContent"));
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "reload", 0, -1, "{\"restarted\":[]}");
+	j = call_tool(f, 2, "stack_reload", "{}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "summary") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "reload", 0, -1, "reload: 1 added");
+	j = call_tool(f, 3, "stack_reload", "{}", 1, &r);
+	ck_assert_msg(strstr(result_text(r), "not JSON") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "reload", 0, -1, "{\"summary\":\"reload: 1 added\","
+	    "\"added\":[\"b\",7,null],\"removed\":\"x\",\"scaled\":{\"a\":"
+	    "\"b\"},\"jobs\":[{\"name\":5,\"change\":\"added\"},{\"name\":"
+	    "\"b\",\"change\":\"added\",\"what\":3,\"replicas_before\":\"x\"}"
+	    ",7],\"settings\":{}}");
+	j = call_tool(f, 4, "stack_reload", "{}", 0, &r);
+	sc = jsonread_get(r, "structuredContent");
+	assert_names(sc, "added", "b");
+	for (k = 0; mcp_tools_change_words[k] != NULL; k++) {
+		if (strcmp(mcp_tools_change_words[k], "added") != 0)
+			assert_names(sc, mcp_tools_change_words[k], NULL);
+	}
+	assert_names(sc, "settings", NULL);
+	jobs = jsonread_get(sc, "jobs");
+	ck_assert_uint_eq(jsonread_count(jobs), 1);
+	ck_assert_str_eq(jsonread_text(jsonread_index(jobs, 0), "name"), "b");
+	ck_assert_int_eq(jsonread_type(jsonread_get(jsonread_index(jobs, 0),
+	    "what")), JSONREAD_NULL);
+	ck_assert_int_eq(jsonread_type(jsonread_get(jsonread_index(jobs, 0),
+	    "replicas_before")), JSONREAD_NULL);
+	jsonread_free(j);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * stack_scale: scale NAME N, as JSON, the same report; a job the deck
+ * does not have is a tool error in its words; a name that is not one,
+ * or a count out of 0..100, never reaches the deck.
+ */
+START_TEST(test_words_scale)
+{
+	static const char report[] = "{\"summary\":\"reload: 0 restarted, "
+	    "0 added, 0 removed, 1 scaled, 0 unchanged\",\"restarted\":[],"
+	    "\"updated\":[],\"added\":[],\"removed\":[],\"scaled\":[\"web\"],"
+	    "\"unchanged\":[],\"jobs\":[{\"name\":\"web\",\"change\":"
+	    "\"scaled\",\"what\":null,\"replicas_before\":1,"
+	    "\"replicas_after\":3}],\"settings\":[]}";
+	static const char *const refused[] = {
+		"{\"name\":\"-web\",\"replicas\":2}",
+		"{\"name\":\"12\",\"replicas\":2}",
+		"{\"name\":\"web\",\"replicas\":101}",
+		"{\"name\":\"web\",\"replicas\":-1}",
+		"{\"name\":\"web\",\"replicas\":2.5}",
+		"{\"name\":\"web\"}",
+	};
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r, *sc, *job;
+	struct jsonread		*j;
+	size_t			 i;
+
+	fake_init(f);
+	fake_script(f, "scale", 0, -1, report);
+	j = call_tool(f, 1, "stack_scale", "{\"name\":\"web\",\"replicas\":3}",
+	    0, &r);
+	ck_assert_str_eq(req_words(f, 0), "scale|web|3");
+	ck_assert_int_eq(f->reqs[0]->json, 1);
+	sc = jsonread_get(r, "structuredContent");
+	assert_names(sc, "scaled", "web");
+	job = jsonread_index(jsonread_get(sc, "jobs"), 0);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(job,
+	    "replicas_before")), 1);
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(job,
+	    "replicas_after")), 3);
+	ck_assert_msg(strstr(result_text(r), "\nscaled: web\n") != NULL, "%s",
+	    result_text(r));
+	jsonread_free(j);
+	fake_clear(f);
+	j = call_tool(f, 2, "stack_scale", "{\"replicas\":0,\"name\":\"web\"}",
+	    0, &r);
+	ck_assert_str_eq(req_words(f, 1), "scale|web|0");
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "scale", 1, -1, "scale: no configured job named zz\n");
+	j = call_tool(f, 3, "stack_scale", "{\"name\":\"zz\",\"replicas\":2}",
+	    1, &r);
+	ck_assert_str_eq(result_text(r), "scale: no configured job named zz");
+	ck_assert_str_eq(req_words(f, 2), "scale|zz|2");
+	jsonread_free(j);
+	fake_clear(f);
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		j = call_tool(f, 10 + (int)i, "stack_scale", refused[i], 1, &r);
+		jsonread_free(j);
+		fake_clear(f);
+	}
+	ck_assert_uint_eq(f->nreqs, 3);
+	fake_free(f);
+}
+END_TEST
+
+/*
+ * The tools' change words are the deck's (stack_change_word() of every
+ * kind), and each is a required array of the outputSchema of both tools.
+ */
+START_TEST(test_change_words)
+{
+	static const enum stack_change_kind kinds[] = { STACK_UNCHANGED,
+	    STACK_RESTARTED, STACK_UPDATED, STACK_ADDED, STACK_REMOVED,
+	    STACK_SCALED };
+	const struct mcp_tool	*t;
+	const struct jsonread	*req, *props;
+	struct jsonread		*schema;
+	char			*cause = NULL;
+	size_t			 i, k, n, tools = 0;
+	int			 found;
+
+	for (n = 0; mcp_tools_change_words[n] != NULL; n++)
+		;
+	ck_assert_uint_eq(n, sizeof kinds / sizeof kinds[0]);
+	for (i = 0; i < n; i++) {
+		found = 0;
+		for (k = 0; mcp_tools_change_words[k] != NULL; k++)
+			found += strcmp(mcp_tools_change_words[k],
+			    stack_change_word(kinds[i])) == 0;
+		ck_assert_msg(found == 1, "%s: %d times",
+		    stack_change_word(kinds[i]), found);
+	}
+	for (t = mcp_tools; t->name != NULL; t++) {
+		if (strncmp(t->name, "stack_", 6) != 0)
+			continue;
+		tools++;
+		schema = jsonread_parse(t->output_schema,
+		    strlen(t->output_schema), &cause);
+		ck_assert_msg(schema != NULL, "%s: %s", t->name, cause);
+		req = jsonread_get(schema, "required");
+		props = jsonread_get(schema, "properties");
+		for (k = 0; k < n; k++) {
+			found = 0;
+			for (i = 0; i < jsonread_count(req); i++)
+				found += strcmp(jsonread_string(
+				    jsonread_index(req, i), NULL),
+				    mcp_tools_change_words[k]) == 0;
+			ck_assert_msg(found == 1, "%s: %s not required",
+			    t->name, mcp_tools_change_words[k]);
+			ck_assert_str_eq(jsonread_text(jsonread_get(props,
+			    mcp_tools_change_words[k]), "type"), "array");
+		}
+		jsonread_free(schema);
+	}
+	ck_assert_uint_eq(tools, 2);
+}
+END_TEST
+
+/*
  * run's return_code is the deck's own code of the job's end (its job
  * object's "code", by waitstatus.h's policy), for every row of it; error
  * says why a program did not run to its own end.
@@ -2583,6 +2865,10 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);
 	tcase_add_test(tt, test_run_codes);
+	tcase_add_test(tt, test_words_reload);
+	tcase_add_test(tt, test_reload_errors);
+	tcase_add_test(tt, test_words_scale);
+	tcase_add_test(tt, test_change_words);
 	mcp_suite_review2(tt);
 	tcase_set_timeout(tt, 30);
 	suite_add_tcase(s, tt);

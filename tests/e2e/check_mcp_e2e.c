@@ -48,6 +48,7 @@ struct deck {
 	struct term	*t;
 	char		 name[32];
 	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
+	char		 cfg[PATH_MAX];	/* its configuration file */
 };
 
 /* What a scenario gave. */
@@ -107,6 +108,7 @@ deck_start_cfg(struct deck *d, const char *name, const char *text)
 
 	memset(d, 0, sizeof *d);
 	snprintf(d->name, sizeof d->name, "%s", name);
+	snprintf(d->cfg, sizeof d->cfg, "%s", cfg);
 	d->t = e2e_start(args, NULL);
 	ck_assert(snprintf(d->run, sizeof d->run, "%s/run",
 	    term_tmpdir(d->t)) < (int)sizeof d->run);
@@ -276,7 +278,7 @@ START_TEST(test_initialize)
 }
 END_TEST
 
-/* tools/list: the seven tools. */
+/* tools/list: the nine tools. */
 START_TEST(test_tools)
 {
 	struct deck		 d;
@@ -287,7 +289,7 @@ START_TEST(test_tools)
 	deck_start(&d, "mcp-tools");
 	node_ok(&d, "tools", NULL, &o);
 	tools = jsonread_get(o.json, "tools");
-	ck_assert_uint_eq(jsonread_count(tools), 7);
+	ck_assert_uint_eq(jsonread_count(tools), 9);
 	node_free(&o);
 	deck_close(&d);
 }
@@ -863,6 +865,41 @@ START_TEST(test_start_race)
 }
 END_TEST
 
+/*
+ * The stack tools on a deck of one configured job, web: the client
+ * changes the file, stack_reload names the job added and the deck runs
+ * it, web untouched; stack_scale runs web.1 and web.2; a file that does
+ * not load is an error at its place.
+ */
+START_TEST(test_stack)
+{
+	const char		*list[] = { "list", NULL };
+	struct deck		 d;
+	struct node_out		 o;
+	const struct jsonread	*added;
+	char			*out;
+
+	NEED_SDK();
+	deck_start_cfg(&d, "mcp-stack", "[[job]]\nname = \"web\"\n"
+	    "command = \"sleep 301\"\n");
+	node_ok(&d, "stack", d.cfg, &o);
+	added = jsonread_get(o.json, "added");
+	ck_assert_uint_eq(jsonread_count(added), 1);
+	ck_assert_str_eq(jsonread_string(jsonread_index(added, 0), NULL),
+	    "extra");
+	ck_assert_int_eq((int)jsonread_number(jsonread_get(o.json,
+	    "replicas")), 2);
+	ck_assert_msg(strstr(jsonread_text(o.json, "broken"), "mcp.toml:3:") !=
+	    NULL, "%s", o.out);
+	node_free(&o);
+	out = ctl(&d, list);
+	ck_assert_msg(strstr(out, "extra: sleep 302") != NULL &&
+	    strstr(out, "web.1: sleep 301") != NULL &&
+	    strstr(out, "web.2: sleep 301") != NULL, "%s", out);
+	free(out);
+	deck_close(&d);
+}
+END_TEST
 
 static const struct e2e_case cases[] = {
 	{ "initialize", &test_initialize, 120 },
@@ -879,6 +916,7 @@ static const struct e2e_case cases[] = {
 	{ "start_sighup", &test_start_sighup, 60 },
 	{ "start_race", &test_start_race, 90 },
 	{ "burst", &test_burst, 120 },
+	{ "stack", &test_stack, 120 },
 };
 
 /* Run the suite. */

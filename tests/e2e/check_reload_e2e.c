@@ -277,6 +277,13 @@ START_TEST(test_reload_diff)
 	ck_assert_msg(names_are(root, "unchanged", "db"), "%s", out);
 	ck_assert_msg(strstr(out, "\"kill_timeout applied\"") != NULL, "%s",
 	    out);
+	/* Counts of replicas: none before an added job, none after a removed. */
+	ck_assert_msg(strstr(out, "{\"name\":\"extra\",\"change\":\"added\","
+	    "\"what\":null,\"replicas_before\":0,\"replicas_after\":1}") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "{\"name\":\"old\",\"change\":\"removed\","
+	    "\"what\":null,\"replicas_before\":1,\"replicas_after\":0}") !=
+	    NULL, "%s", out);
 	jsonread_free(root);
 	free(out);
 

@@ -20,9 +20,10 @@ import { StdioClientTransport } from
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const CLIENT_NAME = 'interop-agent';
-const ALL_TOOLS = ['run', 'terminal', 'terminal_job_cancel',
-    'terminal_job_list', 'terminal_job_status', 'terminal_screen',
-    'terminal_send_input'];
+const ALL_TOOLS = ['run', 'stack_reload', 'stack_scale', 'terminal',
+    'terminal_job_cancel', 'terminal_job_list', 'terminal_job_status',
+    'terminal_screen', 'terminal_send_input'];
+const STACK_TOOLS = ['stack_reload', 'stack_scale'];
 const RO_TOOLS = ['terminal_job_list', 'terminal_job_status',
     'terminal_screen'];
 const WAIT_MS = 30000;
@@ -140,7 +141,10 @@ function checkTools(list, names) {
 		assert.ok(t.description.length > 20, t.name);
 		assert.equal(t.annotations?.readOnlyHint,
 		    RO_TOOLS.includes(t.name), `${t.name}: readOnlyHint`);
-		if (t.name !== 'terminal_job_list' && t.name !== 'run' &&
+		if (STACK_TOOLS.includes(t.name))
+			assert.equal(t.annotations?.destructiveHint, true,
+			    `${t.name}: destructiveHint`);
+		else if (t.name !== 'terminal_job_list' && t.name !== 'run' &&
 		    t.name !== 'terminal')
 			assert.ok(t.inputSchema.required.includes('job_id'),
 			    `${t.name} requires job_id`);
@@ -148,7 +152,7 @@ function checkTools(list, names) {
 	return got;
 }
 
-// tools/list in the full profile: seven tools and their schemas.
+// tools/list in the full profile: nine tools and their schemas.
 async function scTools() {
 	const { client, list } = await connect(false);
 	const names = checkTools(list, ALL_TOOLS);
@@ -164,6 +168,11 @@ async function scTools() {
 	    .includes('text'));
 	assert.equal(byName.terminal_job_list.inputSchema.properties
 	    .status_filter.type, 'array');
+	assert.deepEqual(byName.stack_reload.inputSchema.required, []);
+	assert.deepEqual(byName.stack_scale.inputSchema.required,
+	    ['name', 'replicas']);
+	assert.equal(byName.stack_scale.inputSchema.properties.replicas
+	    .maximum, 100);
 	await client.close();
 	return { tools: names };
 }
@@ -527,9 +536,73 @@ async function scBurst() {
 	return { calls: n, answered: results.length, jobs: ids.size };
 }
 
+// Poll terminal_job_list until test(jobs) holds; the jobs.
+async function pollJobs(client, test) {
+	const end = Date.now() + WAIT_MS;
+	for (;;) {
+		const l = await call(client, 'terminal_job_list', {});
+		if (test(l.jobs))
+			return l.jobs;
+		assert.ok(Date.now() < end, `jobs: ${JSON.stringify(l.jobs)}`);
+		await sleep(100);
+	}
+}
+
+// Whether jobs has a running job called name.
+const runs = (jobs, name) => jobs.some((j) => j.name === name &&
+    j.status === 'running');
+
+// The deck's configuration file ARG (one job, web) changed under it:
+// stack_reload starts the job added and names it, the other untouched;
+// stack_scale runs two replicas of web; a file that does not load and a
+// job that is not configured are tool errors in the deck's words.  (The
+// SDK checks each structuredContent against the tool's outputSchema.)
+async function scStack() {
+	const { client } = await connect(false);
+	const web = 'name = "web"\ncommand = "sleep 301"\n';
+	const same = await call(client, 'stack_reload', {});
+	assert.deepEqual(same.unchanged, ['web'], JSON.stringify(same));
+	assert.deepEqual(same.added, []);
+	const before = await pollJobs(client, (jobs) => runs(jobs, 'web'));
+	const webId = before.find((j) => j.name === 'web').job_id;
+	fs.writeFileSync(arg, `[[job]]\n${web}\n[[job]]\nname = "extra"\n` +
+	    'command = "sleep 302"\n');
+	const r = await client.callTool({ name: 'stack_reload',
+	    arguments: {} });
+	assert.notEqual(r.isError, true, JSON.stringify(r.content));
+	const rs = r.structuredContent;
+	assert.deepEqual(rs.added, ['extra'], JSON.stringify(rs));
+	assert.deepEqual(rs.unchanged, ['web']);
+	assert.deepEqual(rs.removed, []);
+	assert.match(rs.summary, /^reload: 0 restarted, 1 added, 0 removed, /);
+	assert.ok(rs.jobs.some((j) => j.name === 'extra' &&
+	    j.change === 'added'), JSON.stringify(rs.jobs));
+	assert.match(r.content[0].text, /^reload: .*\nadded: extra\n/);
+	const after = await pollJobs(client, (jobs) => runs(jobs, 'extra'));
+	assert.ok(after.some((j) => j.job_id === webId && j.name === 'web' &&
+	    j.status === 'running'), `web was touched: ${JSON.stringify(after)}`);
+	const sc = await call(client, 'stack_scale', { name: 'web',
+	    replicas: 2 });
+	assert.deepEqual(sc.scaled, ['web'], JSON.stringify(sc));
+	const w = sc.jobs.find((j) => j.name === 'web');
+	assert.equal(w.replicas_before, 1);
+	assert.equal(w.replicas_after, 2);
+	await pollJobs(client, (jobs) => runs(jobs, 'web.1') &&
+	    runs(jobs, 'web.2'));
+	fs.writeFileSync(arg, '[[job]]\nname = "web"\ncommand = sleep\n');
+	const broken = await callError(client, 'stack_reload', {});
+	assert.match(broken, /mcp\.toml:3:\d+: /);
+	const nope = await callError(client, 'stack_scale', { name: 'nope',
+	    replicas: 1 });
+	assert.match(nope, /no configured job named nope/);
+	await client.close();
+	return { added: rs.added, summary: rs.summary, text: r.content[0].text,
+	    scaled: sc.scaled, replicas: w.replicas_after, broken, nope };
+}
+
 const scenarios = { initialize: scInitialize, tools: scTools,
     async: scAsync, big: scBig, cancel: scCancel, prompt: scPrompt, screen: scScreen,
-    run: scRun, readonly: scReadOnly, burst: scBurst };
+    run: scRun, readonly: scReadOnly, burst: scBurst, stack: scStack };
 
 // Run the scenario named on the command line.
 async function main() {
