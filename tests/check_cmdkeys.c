@@ -272,7 +272,7 @@ START_TEST(test_bound_line_refused)
 	ck_set_fails(b, "kill-a", "no action 'kill-a' in main mode");
 	ck_set_fails(b, "!logs 1", "no action '!logs 1' in main mode");
 	ck_set_fails(b, "kill-all 3", "usage: !kill-all");
-	ck_set_fails(b, "logs", "usage: !logs [--follow] ID");
+	ck_set_fails(b, "rename 1", "usage: !rename ID NAME");
 	ck_set_fails(b, "logs --frob 1", "logs: unknown option: --frob");
 	ck_set_fails(b, "logs '1", "unterminated quote");
 	ck_assert_int_eq(bind_set(b, BIND_VIEW, "logs 1", "F9", &cause), -1);
