@@ -595,7 +595,7 @@ deck_watch_config(struct deck *d)
  * Move the deck to cfg (taken; NULL: its file read again): the notes on
  * what of [settings], [keys], [groups] and [browser] changed, the stack
  * reloaded, the old configuration freed.  -1 with *cause when the file
- * does not load: nothing changes.
+ * does not load or the deck is quitting: nothing changes.
  */
 static int
 deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
@@ -606,6 +606,12 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	struct deck_notes	 dn = { NULL, 0 };
 
 	memset(out, 0, sizeof *out);
+	if (d->quitting) {
+		/* Its jobs are stopping: nothing may start now. */
+		config_free(cfg);
+		*cause = xstrdup("the deck is quitting");
+		return -1;
+	}
 	if (cfg == NULL) {
 		if (old->path == NULL) {
 			*cause = xstrdup("no configuration file to read again "

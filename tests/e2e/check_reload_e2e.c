@@ -561,6 +561,139 @@ START_TEST(test_edit_vim)
 }
 END_TEST
 
+/*
+ * A job that stops slowly (its TERM trap waits for the file go) taken out
+ * of the file and put back before it has ended: the one put back starts
+ * once the old has gone, rather than failing on its name; the same for a
+ * replica scaled away and back.
+ */
+START_TEST(test_readd_stopping)
+{
+	static const char	 slow[] =
+	    "[[job]]\nname = \"sc\"\ncommand = \"trap 'while [ ! -e go ]; "
+	    "do sleep 0.1; done; exit 0' TERM; echo up; while :; do sleep "
+	    "0.1; done\"\nstop_timeout = 60\nreplicas = 2\n";
+	static const char	 none[] =
+	    "[[job]]\nname = \"other\"\ncommand = \"sleep 3301\"\n";
+	struct deck		 d;
+	char			*out, path[700];
+	long			 old;
+
+	deck_start(&d, "rl9", "config.toml", slow, "-c");
+	wait_running(&d, "sc.1", 0);
+	old = wait_running(&d, "sc.2", 0);
+	wait_logs(&d, "sc.2", "up");
+	free(CTL(&d, "scale", "sc", "1"));
+	free(CTL(&d, "scale", "sc", "2"));
+	ck_assert_msg(kill((pid_t)old, 0) == 0, "sc.2 ended too soon");
+	snprintf(path, sizeof path, "%s/go", d.dir);
+	deck_file(&d, "go", "");
+	ck_assert_int_ne(wait_running(&d, "sc.2", old), old);
+	unlink(path);
+
+	old = wait_running(&d, "sc.1", 0);
+	wait_logs(&d, "sc.1", "up");
+	deck_file(&d, "config.toml", none);
+	free(CTL(&d, "reload"));
+	deck_file(&d, "config.toml", slow);
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "added      sc") != NULL, "%s", out);
+	free(out);
+	ck_assert_msg(kill((pid_t)old, 0) == 0, "sc.1 ended too soon");
+	deck_file(&d, "go", "");
+	ck_assert_int_ne(wait_running(&d, "sc.1", old), old);
+	wait_running(&d, "sc.2", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload that lowers max_running and adds jobs: the added ones queue
+ * (the new limit holds for the reload's own starts).
+ */
+START_TEST(test_reload_max_running)
+{
+	struct deck	 d;
+	char		 state[64];
+
+	deck_start(&d, "rl10", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"sleep 3401\"\n", "-c");
+	wait_running(&d, "a", 0);
+	deck_file(&d, "config.toml", "[settings]\nmax_running = 1\n\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"sleep 3401\"\n\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"sleep 3402\"\n");
+	free(CTL(&d, "reload"));
+	job_pid(&d, "b", state, sizeof state);
+	ck_assert_msg(strcmp(state, "queued") == 0, "b is %s, not queued "
+	    "behind a (max_running = 1)", state);
+	free(CTL(&d, "kill", "a"));
+	wait_running(&d, "b", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * replicas = 3 then 1 in the file: replica 1 goes on as the job itself
+ * (same pid, renamed), the others stop; as 1 then 3 renames the other way.
+ */
+START_TEST(test_replicas_down)
+{
+	static const char	 three[] =
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 3501\"\n"
+	    "replicas = 3\n";
+	struct deck		 d;
+	long			 w1;
+
+	deck_start(&d, "rl11", "config.toml", three, "-c");
+	w1 = wait_running(&d, "web.1", 0);
+	wait_running(&d, "web.3", 0);
+	deck_file(&d, "config.toml", "[[job]]\nname = \"web\"\n"
+	    "command = \"sleep 3501\"\n");
+	free(CTL(&d, "reload"));
+	wait_gone(&d, "web.3");
+	wait_gone(&d, "web.2");
+	ck_assert_int_eq(wait_running(&d, "web", 0), w1);
+	deck_file(&d, "config.toml", three);
+	free(CTL(&d, "reload"));
+	wait_running(&d, "web.3", 0);
+	ck_assert_int_eq(wait_running(&d, "web.1", 0), w1);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload while the deck quits (a job slow to stop holds it) is refused:
+ * nothing added starts.
+ */
+START_TEST(test_reload_quitting)
+{
+	static const char	 slow[] =
+	    "[[job]]\nname = \"slow\"\ncommand = \"trap 'while [ ! -e go ]; "
+	    "do sleep 0.1; done; exit 0' TERM; echo up; while :; do sleep "
+	    "0.1; done\"\nstop_timeout = 60\n";
+	struct deck	 d;
+	char		 text[1024], state[64], *out;
+	int		 status;
+
+	deck_start(&d, "rl12", "config.toml", slow, "-c");
+	wait_running(&d, "slow", 0);
+	wait_logs(&d, "slow", "up");
+	snprintf(text, sizeof text, "%s\n[[job]]\nname = \"new\"\n"
+	    "command = \"sleep 3601\"\n", slow);
+	deck_file(&d, "config.toml", text);
+	free(CTL(&d, "quit"));
+	out = ctl_status(&d, &status, "reload", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "quitting") != NULL,
+	    "a reload while quitting: %s", out);
+	free(out);
+	job_pid(&d, "new", state, sizeof state);
+	ck_assert_msg(state[0] == '\0', "new is %s while the deck quits",
+	    state);
+	deck_file(&d, "go", "");
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -574,6 +707,10 @@ reload_suite(void)
 		{ "edit_vim", &test_edit_vim, 90 },
 		{ "restart_dependant", &test_restart_dependant, 60 },
 		{ "scale", &test_scale, 60 },
+		{ "readd_stopping", &test_readd_stopping, 90 },
+		{ "reload_max_running", &test_reload_max_running, 60 },
+		{ "replicas_down", &test_replicas_down, 60 },
+		{ "reload_quitting", &test_reload_quitting, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
