@@ -635,6 +635,10 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 		deck_note(&dn, xstrdup("[browser] not applied: the browser "
 		    "started with the deck: restart the deck"));
 	d->cfg = cfg;
+	/* A lower max_running holds for the reload's own starts. */
+	if (cfg->settings.max_running > 0 && (old->settings.max_running == 0 ||
+	    cfg->settings.max_running < old->settings.max_running))
+		jobtable_set_max_running(d->jt, cfg->settings.max_running);
 	stack_reload(d->stack, cfg, &out->changes, &out->nchanges);
 	if (!deck_same_keys(old, cfg)) {
 		bind_reset(d->bind);
