@@ -70,6 +70,8 @@ struct stack_slot {
 	struct stack_run	*cur;		/* its latest job, or NULL */
 	char			*print;		/* what its job was launched */
 	size_t			 nprint;	/*   with (stack_print()) */
+	int			 after_leave;	/* a leaving job has its name: */
+						/*   start once that has gone */
 
 	/* How its last job ended, once the table forgot it. */
 	int			 gone;
@@ -147,6 +149,7 @@ static int	stack_leaving_index(const struct stack *, const struct job *);
 static void	stack_leave_soon(struct stack *);
 static int	stack_cj_live(struct stack *, const struct config_job *);
 static void	stack_release_awaits(struct stack *, const char *, int);
+static void	stack_start_after_leave(struct stack *);
 
 static const struct jobtable_policy stack_policy = {
 	.may_start = stack_may_start,
@@ -1652,6 +1655,7 @@ stack_leave_cb(void *arg)
 	if (again)
 		st->leave_timer = loop_add_timer(st->loop, 100, stack_leave_cb,
 		    st);
+	stack_start_after_leave(st);
 }
 
 /* Remove the leaving jobs that have ended, on the next turn. */
@@ -1674,6 +1678,71 @@ stack_leaving_index(const struct stack *st, const struct job *job)
 			return (int)i;
 	}
 	return -1;
+}
+
+/* Return whether a job leaving the stack still has slot s's name. */
+static int
+stack_name_leaving(const struct stack *st, const struct stack_slot *s)
+{
+	const char	*jn;
+	char		*name;
+	size_t		 i;
+	int		 found = 0;
+
+	name = stack_slot_name(s);
+	for (i = 0; i < st->nleaving && !found; i++) {
+		jn = job_name(st->leaving[i]);
+		found = jn != NULL && strcmp(jn, name) == 0;
+	}
+	free(name);
+	return found;
+}
+
+/*
+ * Start the slots that waited for a leaving job of their name to go (a
+ * job put back, or a replica scaled back, before its old job ended).
+ */
+static void
+stack_start_after_leave(struct stack *st)
+{
+	struct stack_slot	*s;
+	struct job		*job;
+	char			*why = NULL;
+	size_t			 i;
+
+	for (i = 0; i < st->nslots; i++) {
+		s = &st->slots[i];
+		if (!s->after_leave || stack_name_leaving(st, s))
+			continue;
+		s->after_leave = 0;
+		if (s->cur == NULL && stack_spawn_slot(st, s, NULL, 0, &job,
+		    &why) != 0) {
+			free(why);	/* as a start that fails at once */
+			why = NULL;
+		}
+	}
+}
+
+/*
+ * Mark the new slots of cj whose name a leaving job still has, to start
+ * once it has gone; return how many.
+ */
+static int
+stack_slots_after_leave(struct stack *st, const struct config_job *cj)
+{
+	struct stack_slot	*s;
+	size_t			 i, n;
+	int			 marked = 0;
+
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur == NULL && !s[i].gone && stack_name_leaving(st,
+		    &s[i])) {
+			s[i].after_leave = 1;
+			marked++;
+		}
+	}
+	return marked;
 }
 
 /*
@@ -1992,10 +2061,23 @@ stack_scales_keep(struct stack *st, const struct config *cfg)
 	}
 }
 
+/* Add text to what a change says ("command; cannot start..."). */
+static void
+stack_change_say(struct stack_change *ch, const char *text)
+{
+	char	*tmp;
+
+	tmp = xprintf("%s%s%s", ch->what != NULL ? ch->what : "",
+	    ch->what != NULL ? "; " : "", text);
+	free(ch->what);
+	ch->what = tmp;
+}
+
 /*
  * Start the slots of cj that have never had a job (an added job that
- * autostarts, new replicas of a job that runs or was scaled); a failure
- * is said in ch's text.
+ * autostarts, new replicas of a job that runs or was scaled), a slot
+ * whose name a job leaving the stack still has once that has gone; a
+ * failure is said in ch's text.
  */
 static void
 stack_start_new_slots(struct stack *st, const struct config_job *cj,
@@ -2003,20 +2085,24 @@ stack_start_new_slots(struct stack *st, const struct config_job *cj,
 {
 	struct stack_slot	*s;
 	struct job		*job;
-	char			*why = NULL, *tmp;
+	char			*why = NULL;
 	size_t			 i, n;
 
-	if (ch->kind == STACK_ADDED) {
-		if (!cj->autostart || stack_start(st, cj, NULL, 0, NULL,
-		    &why) == 0)
+	if (ch->kind == STACK_ADDED && !cj->autostart)
+		return;
+	if (ch->kind != STACK_ADDED && !scaling && !stack_cj_live(st, cj) &&
+	    !cj->autostart)
+		return;
+	if (stack_slots_after_leave(st, cj) > 0)
+		stack_change_say(ch, "starts once its old job has stopped");
+	else if (ch->kind == STACK_ADDED) {
+		if (stack_start(st, cj, NULL, 0, NULL, &why) == 0)
 			return;
 		goto fail;
 	}
-	if (!scaling && !stack_cj_live(st, cj) && !cj->autostart)
-		return;
 	s = stack_slots_of(st, cj, &n);
 	for (i = 0; i < n; i++) {
-		if (s[i].cur != NULL || s[i].gone)
+		if (s[i].cur != NULL || s[i].gone || s[i].after_leave)
 			continue;
 		if (stack_spawn_slot(st, &s[i], NULL, 0, &job, &why) != 0)
 			goto fail;
@@ -2024,10 +2110,7 @@ stack_start_new_slots(struct stack *st, const struct config_job *cj,
 	return;
 
 fail:
-	tmp = xprintf("%s%s%s", ch->what != NULL ? ch->what : "",
-	    ch->what != NULL ? "; " : "", why);
-	free(ch->what);
-	ch->what = tmp;
+	stack_change_say(ch, why);
 	free(why);
 }
 

@@ -562,21 +562,21 @@ START_TEST(test_edit_vim)
 END_TEST
 
 /*
- * A job that stops slowly (its TERM trap waits for the file go) taken out
- * of the file and put back before it has ended: the one put back starts
- * once the old has gone, rather than failing on its name; the same for a
- * replica scaled away and back.
+ * A job that stops slowly (it ignores SIGTERM until the test kills it)
+ * taken out of the file and put back before it has ended: the one put
+ * back starts once the old has gone, rather than failing on its name;
+ * the same for a replica scaled away and back.
  */
 START_TEST(test_readd_stopping)
 {
 	static const char	 slow[] =
-	    "[[job]]\nname = \"sc\"\ncommand = \"trap 'while [ ! -e go ]; "
-	    "do sleep 0.1; done; exit 0' TERM; echo up; while :; do sleep "
-	    "0.1; done\"\nstop_timeout = 60\nreplicas = 2\n";
+	    "[[job]]\nname = \"sc\"\ncommand = \"trap '' TERM; echo up; "
+	    "while :; do sleep 0.1; done\"\nstop_timeout = 60\n"
+	    "replicas = 2\n";
 	static const char	 none[] =
 	    "[[job]]\nname = \"other\"\ncommand = \"sleep 3301\"\n";
 	struct deck		 d;
-	char			*out, path[700];
+	char			*out;
 	long			 old;
 
 	deck_start(&d, "rl9", "config.toml", slow, "-c");
@@ -585,11 +585,8 @@ START_TEST(test_readd_stopping)
 	wait_logs(&d, "sc.2", "up");
 	free(CTL(&d, "scale", "sc", "1"));
 	free(CTL(&d, "scale", "sc", "2"));
-	ck_assert_msg(kill((pid_t)old, 0) == 0, "sc.2 ended too soon");
-	snprintf(path, sizeof path, "%s/go", d.dir);
-	deck_file(&d, "go", "");
+	ck_assert_msg(kill((pid_t)old, SIGKILL) == 0, "sc.2 ended too soon");
 	ck_assert_int_ne(wait_running(&d, "sc.2", old), old);
-	unlink(path);
 
 	old = wait_running(&d, "sc.1", 0);
 	wait_logs(&d, "sc.1", "up");
@@ -599,8 +596,7 @@ START_TEST(test_readd_stopping)
 	out = CTL(&d, "reload");
 	ck_assert_msg(strstr(out, "added      sc") != NULL, "%s", out);
 	free(out);
-	ck_assert_msg(kill((pid_t)old, 0) == 0, "sc.1 ended too soon");
-	deck_file(&d, "go", "");
+	ck_assert_msg(kill((pid_t)old, SIGKILL) == 0, "sc.1 ended too soon");
 	ck_assert_int_ne(wait_running(&d, "sc.1", old), old);
 	wait_running(&d, "sc.2", 0);
 	deck_end(&d);
@@ -634,7 +630,8 @@ END_TEST
 
 /*
  * replicas = 3 then 1 in the file: replica 1 goes on as the job itself
- * (same pid, renamed), the others stop; as 1 then 3 renames the other way.
+ * (same pid, renamed), the others stop; 1 then 3 renames the other way,
+ * and the next reload leaves the renamed job alone.
  */
 START_TEST(test_replicas_down)
 {
@@ -642,6 +639,7 @@ START_TEST(test_replicas_down)
 	    "[[job]]\nname = \"web\"\ncommand = \"sleep 3501\"\n"
 	    "replicas = 3\n";
 	struct deck		 d;
+	char			*out;
 	long			 w1;
 
 	deck_start(&d, "rl11", "config.toml", three, "-c");
@@ -657,6 +655,11 @@ START_TEST(test_replicas_down)
 	free(CTL(&d, "reload"));
 	wait_running(&d, "web.3", 0);
 	ck_assert_int_eq(wait_running(&d, "web.1", 0), w1);
+	/* Renamed, it is not taken for changed at the next reload. */
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "reload: 0 restarted") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
 	deck_end(&d);
 }
 END_TEST
@@ -668,15 +671,15 @@ END_TEST
 START_TEST(test_reload_quitting)
 {
 	static const char	 slow[] =
-	    "[[job]]\nname = \"slow\"\ncommand = \"trap 'while [ ! -e go ]; "
-	    "do sleep 0.1; done; exit 0' TERM; echo up; while :; do sleep "
-	    "0.1; done\"\nstop_timeout = 60\n";
+	    "[[job]]\nname = \"slow\"\ncommand = \"trap '' TERM; echo up; "
+	    "while :; do sleep 0.1; done\"\nstop_timeout = 60\n";
 	struct deck	 d;
 	char		 text[1024], state[64], *out;
+	long		 pid;
 	int		 status;
 
 	deck_start(&d, "rl12", "config.toml", slow, "-c");
-	wait_running(&d, "slow", 0);
+	pid = wait_running(&d, "slow", 0);
 	wait_logs(&d, "slow", "up");
 	snprintf(text, sizeof text, "%s\n[[job]]\nname = \"new\"\n"
 	    "command = \"sleep 3601\"\n", slow);
@@ -689,7 +692,7 @@ START_TEST(test_reload_quitting)
 	job_pid(&d, "new", state, sizeof state);
 	ck_assert_msg(state[0] == '\0', "new is %s while the deck quits",
 	    state);
-	deck_file(&d, "go", "");
+	kill((pid_t)pid, SIGKILL);
 	deck_end(&d);
 }
 END_TEST
