@@ -1919,22 +1919,62 @@ stack_slot_move(struct stack_slot *ns, struct stack_slot *os)
 }
 
 /*
- * A job scaled from one unnumbered job to replicas: its job, if that
- * slot is left, becomes replica 1 (renamed NAME.1) rather than stopping.
+ * New slot ns takes old slot os's place (its state moves): an unchanged
+ * job whose print under os's number differs (its env file's text, say)
+ * is marked to restart (unless scaling); renumbered (NAME to NAME.1 or
+ * back), ns's print is what it is launched with from now on.
  */
 static void
-stack_slots_promote(struct stack *st, struct stack_slot *ns, size_t nn,
-    int *taken)
+stack_slot_take(struct stack *st, const struct config *cfg,
+    struct stack_slot *ns, struct stack_slot *os, struct stack_changes *c,
+    int scaling)
+{
+	struct stack_change	*ch;
+	struct stack_slot	 as = *ns;
+	char			*print;
+	size_t			 nprint;
+
+	ch = stack_change_find(c, ns->cj->name);
+	if (!scaling && ch != NULL && ch->kind == STACK_UNCHANGED &&
+	    os->print != NULL) {
+		as.replica = os->replica;
+		print = stack_print(st, cfg, &as, &nprint);
+		if (print == NULL || nprint != os->nprint ||
+		    memcmp(print, os->print, nprint) != 0) {
+			ch->kind = STACK_RESTARTED;
+			free(ch->what);
+			ch->what = xstrdup("its env files' text");
+		}
+		free(print);
+	}
+	stack_slot_move(ns, os);
+	if (ns->replica != os->replica && ns->print != NULL) {
+		free(ns->print);
+		ns->print = stack_print(st, cfg, ns, &ns->nprint);
+	}
+}
+
+/*
+ * A job scaled from one unnumbered job to replicas: its job, if that
+ * slot is left, becomes replica 1 (renamed NAME.1) rather than stopping;
+ * scaled back to one, replica 1's job becomes the job itself (NAME).
+ */
+static void
+stack_slots_promote(struct stack *st, const struct config *cfg,
+    struct stack_slot *ns, size_t nn, int *taken, struct stack_changes *c,
+    int scaling)
 {
 	struct stack_slot	*os = st->slots;
 	char			*name, *why = NULL;
 	size_t			 i, k;
+	int			 from;
 
 	for (i = 0; i < nn; i++) {
-		if (ns[i].replica != 1 || ns[i].cur != NULL || ns[i].gone)
+		if (ns[i].replica > 1 || ns[i].cur != NULL || ns[i].gone)
 			continue;
+		from = ns[i].replica == 1 ? 0 : 1;
 		for (k = 0; k < st->nslots; k++) {
-			if (!taken[k] && os[k].replica == 0 &&
+			if (!taken[k] && os[k].replica == from &&
 			    strcmp(os[k].cj->name, ns[i].cj->name) == 0)
 				break;
 		}
@@ -1952,23 +1992,21 @@ stack_slots_promote(struct stack *st, struct stack_slot *ns, size_t nn,
 			free(name);
 		}
 		taken[k] = 1;
-		stack_slot_move(&ns[i], &os[k]);
+		stack_slot_take(st, cfg, &ns[i], &os[k], c, scaling);
 	}
 }
 
 /*
- * Match the new slots to the old by name: state moves, an unchanged
- * job whose print differs (its env file's text, say) is marked to
- * restart (unless scaling), and old slots left over leave the stack.
+ * Match the new slots to the old by name (stack_slot_take()), then by
+ * number (stack_slots_promote()); old slots left over leave the stack.
  */
 static void
 stack_slots_match(struct stack *st, const struct config *cfg,
     struct stack_slot *ns, size_t nn, struct stack_changes *c, int scaling)
 {
 	struct stack_slot	*os = st->slots;
-	struct stack_change	*ch;
-	char			*nname, *oname, *print;
-	size_t			 i, k, nprint;
+	char			*nname, *oname;
+	size_t			 i, k;
 	int			*taken;
 
 	taken = xcalloc(st->nslots + 1, sizeof *taken);
@@ -1988,21 +2026,9 @@ stack_slots_match(struct stack *st, const struct config *cfg,
 		if (k == st->nslots)
 			continue;
 		taken[k] = 1;
-		ch = stack_change_find(c, ns[i].cj->name);
-		if (!scaling && ch != NULL && ch->kind == STACK_UNCHANGED &&
-		    os[k].print != NULL) {
-			print = stack_print(st, cfg, &ns[i], &nprint);
-			if (print == NULL || nprint != os[k].nprint ||
-			    memcmp(print, os[k].print, nprint) != 0) {
-				ch->kind = STACK_RESTARTED;
-				free(ch->what);
-				ch->what = xstrdup("its env files' text");
-			}
-			free(print);
-		}
-		stack_slot_move(&ns[i], &os[k]);
+		stack_slot_take(st, cfg, &ns[i], &os[k], c, scaling);
 	}
-	stack_slots_promote(st, ns, nn, taken);
+	stack_slots_promote(st, cfg, ns, nn, taken, c, scaling);
 	for (k = 0; k < st->nslots; k++) {
 		if (!taken[k] && os[k].cur != NULL)
 			stack_leave(st, os[k].cur);
