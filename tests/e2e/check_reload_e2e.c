@@ -11,6 +11,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -697,6 +698,57 @@ START_TEST(test_reload_quitting)
 }
 END_TEST
 
+/* Return whether directory dir holds a file whose name starts with prefix. */
+static int
+dir_has(const char *dir, const char *prefix)
+{
+	DIR		*dp;
+	struct dirent	*de;
+	int		 found = 0;
+
+	ck_assert_ptr_nonnull(dp = opendir(dir));
+	while (!found && (de = readdir(dp)) != NULL)
+		found = strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+	closedir(dp);
+	return found;
+}
+
+/*
+ * The deck quits while an !edit's editor runs: the editor is stopped and
+ * its temporary spec file goes with the deck.
+ */
+START_TEST(test_edit_quit)
+{
+	char		 tmp[] = "/tmp/jobdeck-rl13-XXXXXX", envtmp[64];
+	const char	*env[4];
+	struct deck	 d;
+	int64_t		 end;
+	int		 status;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(envtmp, sizeof envtmp, "TMPDIR=%s", tmp);
+	env[0] = envtmp;
+	env[1] = "VISUAL=sleep 3701; :";
+	env[2] = "EDITOR";
+	env[3] = NULL;
+	deck_start_env(&d, "rl13", "config.toml", stack_v1, "-c", env);
+	wait_running(&d, "db", 0);
+	type_line(&d, "!edit db");
+	end = term_now_ms() + WAIT_MS;
+	while (!dir_has(tmp, "jobdeck-edit-db-")) {
+		ck_assert_msg(term_now_ms() < end, "no spec file in %s", tmp);
+		term_pump(d.t, 50);
+	}
+	free(CTL(&d, "quit"));
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	ck_assert_msg(!dir_has(tmp, "jobdeck-edit-db-"), "the spec file of "
+	    "the !edit outlives the deck in %s", tmp);
+	ck_assert_int_eq(rmdir(tmp), 0);
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -714,6 +766,7 @@ reload_suite(void)
 		{ "reload_max_running", &test_reload_max_running, 60 },
 		{ "replicas_down", &test_replicas_down, 60 },
 		{ "reload_quitting", &test_reload_quitting, 60 },
+		{ "edit_quit", &test_edit_quit, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
