@@ -749,6 +749,39 @@ START_TEST(test_edit_quit)
 }
 END_TEST
 
+/*
+ * A reload changes a job that !kill stopped: it stays stopped ("updated":
+ * the next start takes the new spec), it is not started by the reload.
+ */
+START_TEST(test_reload_killed)
+{
+	struct deck	 d;
+	char		 state[64], *out;
+	long		 pid;
+
+	deck_start(&d, "rl14", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"echo v1; exec sleep 3801\"\n", "-c");
+	pid = wait_running(&d, "a", 0);
+	free(CTL(&d, "kill", "a"));
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)pid, WAIT_MS),
+	    "a's process %ld lives on", pid);
+	deck_file(&d, "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"echo v2; exec sleep 3802\"\n");
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "updated    a (command)") != NULL, "%s",
+	    out);
+	free(out);
+	free(CTL(&d, "ps"));		/* a turn of the deck's loop */
+	ck_assert_int_eq(job_pid(&d, "a", state, sizeof state), pid);
+	ck_assert_msg(strcmp(state, "canceled") == 0, "a is %s after the "
+	    "reload, not canceled", state);
+	free(CTL(&d, "restart", "a"));
+	ck_assert_int_ne(wait_running(&d, "a", pid), pid);
+	wait_logs(&d, "a", "v2");
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -767,6 +800,7 @@ reload_suite(void)
 		{ "replicas_down", &test_replicas_down, 60 },
 		{ "reload_quitting", &test_reload_quitting, 60 },
 		{ "edit_quit", &test_edit_quit, 60 },
+		{ "reload_killed", &test_reload_killed, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
