@@ -782,6 +782,43 @@ START_TEST(test_reload_killed)
 }
 END_TEST
 
+/*
+ * A reload that changes both a job and its dependant with restart = true:
+ * the dependant, restarted for its own change, still waits for the new
+ * run of the job it depends on (its first line names the new db's pid).
+ */
+START_TEST(test_restart_both)
+{
+	static const char	 v1[] =
+	    "[[job]]\nname = \"db\"\ncommand = \"sleep 1; echo $$$$ > db.pid; "
+	    "echo up; exec sleep 3901\"\nready_log = \"up\"\n\n"
+	    "[[job]]\nname = \"app\"\ncommand = \"printf db=; cat db.pid; "
+	    "exec sleep 3902\"\ndepends_on = { db = { condition = "
+	    "\"ready\", restart = true } }\n";
+	struct deck		 d;
+	char			 text[1024], want[64], *p;
+	long			 db, app;
+
+	deck_start(&d, "rl15", "config.toml", v1, "-c");
+	db = wait_running(&d, "db", 0);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	app = wait_running(&d, "app", 0);
+	snprintf(text, sizeof text, "%s", v1);
+	ck_assert_ptr_nonnull(p = strstr(text, "3901"));
+	memcpy(p, "3911", 4);
+	ck_assert_ptr_nonnull(p = strstr(text, "3902"));
+	memcpy(p, "3912", 4);
+	deck_file(&d, "config.toml", text);
+	free(CTL(&d, "reload"));
+	db = wait_running(&d, "db", db);
+	app = wait_running(&d, "app", app);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -801,6 +838,7 @@ reload_suite(void)
 		{ "reload_quitting", &test_reload_quitting, 60 },
 		{ "edit_quit", &test_edit_quit, 60 },
 		{ "reload_killed", &test_reload_killed, 60 },
+		{ "restart_both", &test_restart_both, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
