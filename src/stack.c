@@ -1790,7 +1790,7 @@ stack_order_add(const struct config *cfg, const struct config_job *cj,
 /*
  * Give every job of configured job cj the spec cfg now makes of it: a
  * live one restarts with it (after a stop as !restart's), an ended one
- * keeps it for its next start.  Return how many restarted; an error is
+ * (or one being stopped for good) keeps it for its next start.  Return how many restarted; an error is
  * said in ch's text.
  */
 static int
@@ -1812,7 +1812,9 @@ stack_respec(struct stack *st, const struct config_job *cj,
 		l = launch_new_at(cj, &st->config->settings, st->session, NULL,
 		    0, s[i].replica, st->dir, &why);
 		if (l != NULL) {
-			live = jobtable_is_live(st->jt, job);
+			/* One the user is stopping keeps the spec for later. */
+			live = jobtable_is_live(st->jt, job) &&
+			    !jobtable_is_stopping(st->jt, job);
 			if (jobtable_respec(st->jt, job, launch_spec(l), live,
 			    &why) == 0) {
 				restarted += live;

@@ -819,6 +819,41 @@ START_TEST(test_restart_both)
 }
 END_TEST
 
+/*
+ * A reload changes a job !kill is stopping (it ignores SIGTERM, so its
+ * grace runs): the user's stop stands ("updated"), the job ends canceled
+ * and is not started again.
+ */
+START_TEST(test_reload_stopping)
+{
+	struct deck	 d;
+	char		 state[64], *out;
+	long		 pid;
+
+	deck_start(&d, "rl16", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"trap '' TERM; echo v1; while :; do sleep 0.1; "
+	    "done\"\nstop_timeout = 60\n", "-c");
+	pid = wait_running(&d, "a", 0);
+	wait_logs(&d, "a", "v1");
+	free(CTL(&d, "kill", "a"));
+	deck_file(&d, "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"trap '' TERM; echo v2; while :; do sleep 0.1; "
+	    "done\"\nstop_timeout = 60\n");
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "updated    a (command)") != NULL, "%s",
+	    out);
+	free(out);
+	ck_assert_int_eq(kill((pid_t)pid, SIGKILL), 0);
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)pid, WAIT_MS),
+	    "a's process %ld lives on", pid);
+	free(CTL(&d, "ps"));		/* a turn of the deck's loop */
+	ck_assert_int_eq(job_pid(&d, "a", state, sizeof state), pid);
+	ck_assert_msg(strcmp(state, "canceled") == 0, "a is %s after its "
+	    "stop, not canceled", state);
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -839,6 +874,7 @@ reload_suite(void)
 		{ "edit_quit", &test_edit_quit, 60 },
 		{ "reload_killed", &test_reload_killed, 60 },
 		{ "restart_both", &test_restart_both, 60 },
+		{ "reload_stopping", &test_reload_stopping, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
