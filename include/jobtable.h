@@ -129,6 +129,8 @@ int		 jobtable_count(const struct jobtable *);
 struct job	*jobtable_get(const struct jobtable *, int index);
 int		 jobtable_running(const struct jobtable *);
 int		 jobtable_is_live(const struct jobtable *, const struct job *);
+int		 jobtable_is_stopping(const struct jobtable *,
+		    const struct job *);
 
 int		 jobtable_kill(struct jobtable *, struct job *, int sig);
 int		 jobtable_kill_all(struct jobtable *);

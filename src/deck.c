@@ -598,7 +598,7 @@ deck_watch_config(struct deck *d)
  * Move the deck to cfg (taken; NULL: its file read again): the notes on
  * what of [settings], [keys], [groups] and [browser] changed, the stack
  * reloaded, the old configuration freed.  -1 with *cause when the file
- * does not load: nothing changes.
+ * does not load or the deck is quitting: nothing changes.
  */
 static int
 deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
@@ -609,6 +609,12 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	struct deck_notes	 dn = { NULL, 0 };
 
 	memset(out, 0, sizeof *out);
+	if (d->quitting) {
+		/* Its jobs are stopping: nothing may start now. */
+		config_free(cfg);
+		*cause = xstrdup("the deck is quitting");
+		return -1;
+	}
 	if (cfg == NULL) {
 		if (old->path == NULL) {
 			*cause = xstrdup("no configuration file to read again "
@@ -632,6 +638,10 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 		deck_note(&dn, xstrdup("[browser] not applied: the browser "
 		    "started with the deck: restart the deck"));
 	d->cfg = cfg;
+	/* A lower max_running holds for the reload's own starts. */
+	if (cfg->settings.max_running > 0 && (old->settings.max_running == 0 ||
+	    cfg->settings.max_running < old->settings.max_running))
+		jobtable_set_max_running(d->jt, cfg->settings.max_running);
 	stack_reload(d->stack, cfg, &out->changes, &out->nchanges);
 	if (!deck_same_keys(old, cfg)) {
 		bind_reset(d->bind);

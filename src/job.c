@@ -96,11 +96,6 @@ job_spec_copy(struct job *j, const struct job_spec *spec)
 	j->stop_timeout_ms = spec->stop_timeout_ms > 0 ?
 	    spec->stop_timeout_ms : -1;
 	j->agent = spec->agent != NULL ? xstrdup(spec->agent) : NULL;
-	j->state = JOB_QUEUED;
-	j->child.pid = -1;
-	j->child.out_fd = j->child.in_fd = -1;
-	j->rows = 24;
-	j->cols = 80;
 }
 
 /* Free what job_spec_copy() put into j. */
@@ -138,12 +133,18 @@ job_new(int id, const struct job_spec *spec)
 	j->id = id;
 	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
 	job_spec_copy(j, spec);
+	j->state = JOB_QUEUED;
+	j->child.pid = -1;
+	j->child.out_fd = j->child.in_fd = -1;
+	j->rows = 24;
+	j->cols = 80;
 	return j;
 }
 
 /*
- * Give j a new spec for its next start (its name stays); the caller
- * makes sure it does not run now.
+ * Give j a new spec for its next start (its name, state, process and
+ * size stay: an ended job stays ended); the caller makes sure it does
+ * not run now.
  */
 void
 job_set_spec(struct job *j, const struct job_spec *spec)

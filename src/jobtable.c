@@ -1037,6 +1037,19 @@ jobtable_is_live(const struct jobtable *jt, const struct job *job)
 	return e != NULL && jobtable_live(e);
 }
 
+/*
+ * Return whether job is being stopped for good: a stop is under way (a
+ * kill, its grace) and no start is to follow it.
+ */
+int
+jobtable_is_stopping(const struct jobtable *jt, const struct job *job)
+{
+	struct jobtable_entry	*e = jobtable_entry(jt, job);
+
+	return e != NULL && job_is_running(job) && (e->stopping ||
+	    e->stop != NULL) && !e->restart_asked && !e->start_pending;
+}
+
 /* Return how many jobs are running. */
 int
 jobtable_running(const struct jobtable *jt)

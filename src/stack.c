@@ -72,6 +72,8 @@ struct stack_slot {
 	struct stack_run	*cur;		/* its latest job, or NULL */
 	char			*print;		/* what its job was launched */
 	size_t			 nprint;	/*   with (stack_print()) */
+	int			 after_leave;	/* a leaving job has its name: */
+						/*   start once that has gone */
 
 	/* How its last job ended, once the table forgot it. */
 	int			 gone;
@@ -153,6 +155,7 @@ static int	stack_cj_live(struct stack *, const struct config_job *);
 static void	stack_release_awaits(struct stack *, const char *, int);
 static int	stack_schedule_busy(const struct config_job *, void *);
 static void	stack_schedule_fire(const struct config_job *, void *);
+static void	stack_start_after_leave(struct stack *);
 
 static const struct jobtable_policy stack_policy = {
 	.may_start = stack_may_start,
@@ -1668,6 +1671,7 @@ stack_leave_cb(void *arg)
 	if (again)
 		st->leave_timer = loop_add_timer(st->loop, 100, stack_leave_cb,
 		    st);
+	stack_start_after_leave(st);
 }
 
 /* Remove the leaving jobs that have ended, on the next turn. */
@@ -1690,6 +1694,71 @@ stack_leaving_index(const struct stack *st, const struct job *job)
 			return (int)i;
 	}
 	return -1;
+}
+
+/* Return whether a job leaving the stack still has slot s's name. */
+static int
+stack_name_leaving(const struct stack *st, const struct stack_slot *s)
+{
+	const char	*jn;
+	char		*name;
+	size_t		 i;
+	int		 found = 0;
+
+	name = stack_slot_name(s);
+	for (i = 0; i < st->nleaving && !found; i++) {
+		jn = job_name(st->leaving[i]);
+		found = jn != NULL && strcmp(jn, name) == 0;
+	}
+	free(name);
+	return found;
+}
+
+/*
+ * Start the slots that waited for a leaving job of their name to go (a
+ * job put back, or a replica scaled back, before its old job ended).
+ */
+static void
+stack_start_after_leave(struct stack *st)
+{
+	struct stack_slot	*s;
+	struct job		*job;
+	char			*why = NULL;
+	size_t			 i;
+
+	for (i = 0; i < st->nslots; i++) {
+		s = &st->slots[i];
+		if (!s->after_leave || stack_name_leaving(st, s))
+			continue;
+		s->after_leave = 0;
+		if (s->cur == NULL && stack_spawn_slot(st, s, NULL, 0, &job,
+		    &why) != 0) {
+			free(why);	/* as a start that fails at once */
+			why = NULL;
+		}
+	}
+}
+
+/*
+ * Mark the new slots of cj whose name a leaving job still has, to start
+ * once it has gone; return how many.
+ */
+static int
+stack_slots_after_leave(struct stack *st, const struct config_job *cj)
+{
+	struct stack_slot	*s;
+	size_t			 i, n;
+	int			 marked = 0;
+
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur == NULL && !s[i].gone && stack_name_leaving(st,
+		    &s[i])) {
+			s[i].after_leave = 1;
+			marked++;
+		}
+	}
+	return marked;
 }
 
 /*
@@ -1737,7 +1806,7 @@ stack_order_add(const struct config *cfg, const struct config_job *cj,
 /*
  * Give every job of configured job cj the spec cfg now makes of it: a
  * live one restarts with it (after a stop as !restart's), an ended one
- * keeps it for its next start.  Return how many restarted; an error is
+ * (or one being stopped for good) keeps it for its next start.  Return how many restarted; an error is
  * said in ch's text.
  */
 static int
@@ -1759,7 +1828,9 @@ stack_respec(struct stack *st, const struct config_job *cj,
 		l = launch_new_at(cj, &st->config->settings, st->session, NULL,
 		    0, s[i].replica, st->dir, &why);
 		if (l != NULL) {
-			live = jobtable_is_live(st->jt, job);
+			/* One the user is stopping keeps the spec for later. */
+			live = jobtable_is_live(st->jt, job) &&
+			    !jobtable_is_stopping(st->jt, job);
 			if (jobtable_respec(st->jt, job, launch_spec(l), live,
 			    &why) == 0) {
 				restarted += live;
@@ -1866,22 +1937,62 @@ stack_slot_move(struct stack_slot *ns, struct stack_slot *os)
 }
 
 /*
- * A job scaled from one unnumbered job to replicas: its job, if that
- * slot is left, becomes replica 1 (renamed NAME.1) rather than stopping.
+ * New slot ns takes old slot os's place (its state moves): an unchanged
+ * job whose print under os's number differs (its env file's text, say)
+ * is marked to restart (unless scaling); renumbered (NAME to NAME.1 or
+ * back), ns's print is what it is launched with from now on.
  */
 static void
-stack_slots_promote(struct stack *st, struct stack_slot *ns, size_t nn,
-    int *taken)
+stack_slot_take(struct stack *st, const struct config *cfg,
+    struct stack_slot *ns, struct stack_slot *os, struct stack_changes *c,
+    int scaling)
+{
+	struct stack_change	*ch;
+	struct stack_slot	 as = *ns;
+	char			*print;
+	size_t			 nprint;
+
+	ch = stack_change_find(c, ns->cj->name);
+	if (!scaling && ch != NULL && ch->kind == STACK_UNCHANGED &&
+	    os->print != NULL) {
+		as.replica = os->replica;
+		print = stack_print(st, cfg, &as, &nprint);
+		if (print == NULL || nprint != os->nprint ||
+		    memcmp(print, os->print, nprint) != 0) {
+			ch->kind = STACK_RESTARTED;
+			free(ch->what);
+			ch->what = xstrdup("its env files' text");
+		}
+		free(print);
+	}
+	stack_slot_move(ns, os);
+	if (ns->replica != os->replica && ns->print != NULL) {
+		free(ns->print);
+		ns->print = stack_print(st, cfg, ns, &ns->nprint);
+	}
+}
+
+/*
+ * A job scaled from one unnumbered job to replicas: its job, if that
+ * slot is left, becomes replica 1 (renamed NAME.1) rather than stopping;
+ * scaled back to one, replica 1's job becomes the job itself (NAME).
+ */
+static void
+stack_slots_promote(struct stack *st, const struct config *cfg,
+    struct stack_slot *ns, size_t nn, int *taken, struct stack_changes *c,
+    int scaling)
 {
 	struct stack_slot	*os = st->slots;
 	char			*name, *why = NULL;
 	size_t			 i, k;
+	int			 from;
 
 	for (i = 0; i < nn; i++) {
-		if (ns[i].replica != 1 || ns[i].cur != NULL || ns[i].gone)
+		if (ns[i].replica > 1 || ns[i].cur != NULL || ns[i].gone)
 			continue;
+		from = ns[i].replica == 1 ? 0 : 1;
 		for (k = 0; k < st->nslots; k++) {
-			if (!taken[k] && os[k].replica == 0 &&
+			if (!taken[k] && os[k].replica == from &&
 			    strcmp(os[k].cj->name, ns[i].cj->name) == 0)
 				break;
 		}
@@ -1899,23 +2010,21 @@ stack_slots_promote(struct stack *st, struct stack_slot *ns, size_t nn,
 			free(name);
 		}
 		taken[k] = 1;
-		stack_slot_move(&ns[i], &os[k]);
+		stack_slot_take(st, cfg, &ns[i], &os[k], c, scaling);
 	}
 }
 
 /*
- * Match the new slots to the old by name: state moves, an unchanged
- * job whose print differs (its env file's text, say) is marked to
- * restart (unless scaling), and old slots left over leave the stack.
+ * Match the new slots to the old by name (stack_slot_take()), then by
+ * number (stack_slots_promote()); old slots left over leave the stack.
  */
 static void
 stack_slots_match(struct stack *st, const struct config *cfg,
     struct stack_slot *ns, size_t nn, struct stack_changes *c, int scaling)
 {
 	struct stack_slot	*os = st->slots;
-	struct stack_change	*ch;
-	char			*nname, *oname, *print;
-	size_t			 i, k, nprint;
+	char			*nname, *oname;
+	size_t			 i, k;
 	int			*taken;
 
 	taken = xcalloc(st->nslots + 1, sizeof *taken);
@@ -1935,21 +2044,9 @@ stack_slots_match(struct stack *st, const struct config *cfg,
 		if (k == st->nslots)
 			continue;
 		taken[k] = 1;
-		ch = stack_change_find(c, ns[i].cj->name);
-		if (!scaling && ch != NULL && ch->kind == STACK_UNCHANGED &&
-		    os[k].print != NULL) {
-			print = stack_print(st, cfg, &ns[i], &nprint);
-			if (print == NULL || nprint != os[k].nprint ||
-			    memcmp(print, os[k].print, nprint) != 0) {
-				ch->kind = STACK_RESTARTED;
-				free(ch->what);
-				ch->what = xstrdup("its env files' text");
-			}
-			free(print);
-		}
-		stack_slot_move(&ns[i], &os[k]);
+		stack_slot_take(st, cfg, &ns[i], &os[k], c, scaling);
 	}
-	stack_slots_promote(st, ns, nn, taken);
+	stack_slots_promote(st, cfg, ns, nn, taken, c, scaling);
 	for (k = 0; k < st->nslots; k++) {
 		if (!taken[k] && os[k].cur != NULL)
 			stack_leave(st, os[k].cur);
@@ -2008,10 +2105,23 @@ stack_scales_keep(struct stack *st, const struct config *cfg)
 	}
 }
 
+/* Add text to what a change says ("command; cannot start..."). */
+static void
+stack_change_say(struct stack_change *ch, const char *text)
+{
+	char	*tmp;
+
+	tmp = xprintf("%s%s%s", ch->what != NULL ? ch->what : "",
+	    ch->what != NULL ? "; " : "", text);
+	free(ch->what);
+	ch->what = tmp;
+}
+
 /*
  * Start the slots of cj that have never had a job (an added job that
- * autostarts, new replicas of a job that runs or was scaled); a failure
- * is said in ch's text.
+ * autostarts, new replicas of a job that runs or was scaled), a slot
+ * whose name a job leaving the stack still has once that has gone; a
+ * failure is said in ch's text.
  */
 static void
 stack_start_new_slots(struct stack *st, const struct config_job *cj,
@@ -2019,20 +2129,24 @@ stack_start_new_slots(struct stack *st, const struct config_job *cj,
 {
 	struct stack_slot	*s;
 	struct job		*job;
-	char			*why = NULL, *tmp;
+	char			*why = NULL;
 	size_t			 i, n;
 
-	if (ch->kind == STACK_ADDED) {
-		if (!cj->autostart || stack_start(st, cj, NULL, 0, NULL,
-		    &why) == 0)
+	if (ch->kind == STACK_ADDED && !cj->autostart)
+		return;
+	if (ch->kind != STACK_ADDED && !scaling && !stack_cj_live(st, cj) &&
+	    !cj->autostart)
+		return;
+	if (stack_slots_after_leave(st, cj) > 0)
+		stack_change_say(ch, "starts once its old job has stopped");
+	else if (ch->kind == STACK_ADDED) {
+		if (stack_start(st, cj, NULL, 0, NULL, &why) == 0)
 			return;
 		goto fail;
 	}
-	if (!scaling && !stack_cj_live(st, cj) && !cj->autostart)
-		return;
 	s = stack_slots_of(st, cj, &n);
 	for (i = 0; i < n; i++) {
-		if (s[i].cur != NULL || s[i].gone)
+		if (s[i].cur != NULL || s[i].gone || s[i].after_leave)
 			continue;
 		if (stack_spawn_slot(st, &s[i], NULL, 0, &job, &why) != 0)
 			goto fail;
@@ -2040,10 +2154,7 @@ stack_start_new_slots(struct stack *st, const struct config_job *cj,
 	return;
 
 fail:
-	tmp = xprintf("%s%s%s", ch->what != NULL ? ch->what : "",
-	    ch->what != NULL ? "; " : "", why);
-	free(ch->what);
-	ch->what = tmp;
+	stack_change_say(ch, why);
 	free(why);
 }
 

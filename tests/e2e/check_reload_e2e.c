@@ -11,6 +11,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -568,6 +569,298 @@ START_TEST(test_edit_vim)
 }
 END_TEST
 
+/*
+ * A job that stops slowly (it ignores SIGTERM until the test kills it)
+ * taken out of the file and put back before it has ended: the one put
+ * back starts once the old has gone, rather than failing on its name;
+ * the same for a replica scaled away and back.
+ */
+START_TEST(test_readd_stopping)
+{
+	static const char	 slow[] =
+	    "[[job]]\nname = \"sc\"\ncommand = \"trap '' TERM; echo up; "
+	    "while :; do sleep 0.1; done\"\nstop_timeout = 60\n"
+	    "replicas = 2\n";
+	static const char	 none[] =
+	    "[[job]]\nname = \"other\"\ncommand = \"sleep 3301\"\n";
+	struct deck		 d;
+	char			*out;
+	long			 old;
+
+	deck_start(&d, "rl9", "config.toml", slow, "-c");
+	wait_running(&d, "sc.1", 0);
+	old = wait_running(&d, "sc.2", 0);
+	wait_logs(&d, "sc.2", "up");
+	free(CTL(&d, "scale", "sc", "1"));
+	free(CTL(&d, "scale", "sc", "2"));
+	ck_assert_msg(kill((pid_t)old, SIGKILL) == 0, "sc.2 ended too soon");
+	ck_assert_int_ne(wait_running(&d, "sc.2", old), old);
+
+	old = wait_running(&d, "sc.1", 0);
+	wait_logs(&d, "sc.1", "up");
+	deck_file(&d, "config.toml", none);
+	free(CTL(&d, "reload"));
+	deck_file(&d, "config.toml", slow);
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "added      sc") != NULL, "%s", out);
+	free(out);
+	ck_assert_msg(kill((pid_t)old, SIGKILL) == 0, "sc.1 ended too soon");
+	ck_assert_int_ne(wait_running(&d, "sc.1", old), old);
+	wait_running(&d, "sc.2", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload that lowers max_running and adds jobs: the added ones queue
+ * (the new limit holds for the reload's own starts).
+ */
+START_TEST(test_reload_max_running)
+{
+	struct deck	 d;
+	char		 state[64];
+
+	deck_start(&d, "rl10", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"sleep 3401\"\n", "-c");
+	wait_running(&d, "a", 0);
+	deck_file(&d, "config.toml", "[settings]\nmax_running = 1\n\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"sleep 3401\"\n\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"sleep 3402\"\n");
+	free(CTL(&d, "reload"));
+	job_pid(&d, "b", state, sizeof state);
+	ck_assert_msg(strcmp(state, "queued") == 0, "b is %s, not queued "
+	    "behind a (max_running = 1)", state);
+	free(CTL(&d, "kill", "a"));
+	wait_running(&d, "b", 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * replicas = 3 then 1 in the file: replica 1 goes on as the job itself
+ * (same pid, renamed), the others stop; 1 then 3 renames the other way,
+ * and the next reload leaves the renamed job alone.
+ */
+START_TEST(test_replicas_down)
+{
+	static const char	 three[] =
+	    "[[job]]\nname = \"web\"\ncommand = \"sleep 3501\"\n"
+	    "replicas = 3\n";
+	struct deck		 d;
+	char			*out;
+	long			 w1;
+
+	deck_start(&d, "rl11", "config.toml", three, "-c");
+	w1 = wait_running(&d, "web.1", 0);
+	wait_running(&d, "web.3", 0);
+	deck_file(&d, "config.toml", "[[job]]\nname = \"web\"\n"
+	    "command = \"sleep 3501\"\n");
+	free(CTL(&d, "reload"));
+	wait_gone(&d, "web.3");
+	wait_gone(&d, "web.2");
+	ck_assert_int_eq(wait_running(&d, "web", 0), w1);
+	deck_file(&d, "config.toml", three);
+	free(CTL(&d, "reload"));
+	wait_running(&d, "web.3", 0);
+	ck_assert_int_eq(wait_running(&d, "web.1", 0), w1);
+	/* Renamed, it is not taken for changed at the next reload. */
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "reload: 0 restarted") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(job_pid(&d, "web.1", NULL, 0), w1);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload while the deck quits (a job slow to stop holds it) is refused:
+ * nothing added starts.
+ */
+START_TEST(test_reload_quitting)
+{
+	static const char	 slow[] =
+	    "[[job]]\nname = \"slow\"\ncommand = \"trap '' TERM; echo up; "
+	    "while :; do sleep 0.1; done\"\nstop_timeout = 60\n";
+	struct deck	 d;
+	char		 text[1024], state[64], *out;
+	long		 pid;
+	int		 status;
+
+	deck_start(&d, "rl12", "config.toml", slow, "-c");
+	pid = wait_running(&d, "slow", 0);
+	wait_logs(&d, "slow", "up");
+	snprintf(text, sizeof text, "%s\n[[job]]\nname = \"new\"\n"
+	    "command = \"sleep 3601\"\n", slow);
+	deck_file(&d, "config.toml", text);
+	free(CTL(&d, "quit"));
+	out = ctl_status(&d, &status, "reload", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "quitting") != NULL,
+	    "a reload while quitting: %s", out);
+	free(out);
+	job_pid(&d, "new", state, sizeof state);
+	ck_assert_msg(state[0] == '\0', "new is %s while the deck quits",
+	    state);
+	kill((pid_t)pid, SIGKILL);
+	deck_end(&d);
+}
+END_TEST
+
+/* Return whether directory dir holds a file whose name starts with prefix. */
+static int
+dir_has(const char *dir, const char *prefix)
+{
+	DIR		*dp;
+	struct dirent	*de;
+	int		 found = 0;
+
+	ck_assert_ptr_nonnull(dp = opendir(dir));
+	while (!found && (de = readdir(dp)) != NULL)
+		found = strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+	closedir(dp);
+	return found;
+}
+
+/*
+ * The deck quits while an !edit's editor runs: the editor is stopped and
+ * its temporary spec file goes with the deck.
+ */
+START_TEST(test_edit_quit)
+{
+	char		 tmp[] = "/tmp/jobdeck-rl13-XXXXXX", envtmp[64];
+	const char	*env[4];
+	struct deck	 d;
+	int64_t		 end;
+	int		 status;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(envtmp, sizeof envtmp, "TMPDIR=%s", tmp);
+	env[0] = envtmp;
+	env[1] = "VISUAL=sleep 3701; :";
+	env[2] = "EDITOR";
+	env[3] = NULL;
+	deck_start_env(&d, "rl13", "config.toml", stack_v1, "-c", env);
+	wait_running(&d, "db", 0);
+	type_line(&d, "!edit db");
+	end = term_now_ms() + WAIT_MS;
+	while (!dir_has(tmp, "jobdeck-edit-db-")) {
+		ck_assert_msg(term_now_ms() < end, "no spec file in %s", tmp);
+		term_pump(d.t, 50);
+	}
+	free(CTL(&d, "quit"));
+	ck_assert_msg(term_wait_exit(d.t, WAIT_MS, &status), "the deck did "
+	    "not quit");
+	ck_assert_msg(!dir_has(tmp, "jobdeck-edit-db-"), "the spec file of "
+	    "the !edit outlives the deck in %s", tmp);
+	ck_assert_int_eq(rmdir(tmp), 0);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload changes a job that !kill stopped: it stays stopped ("updated":
+ * the next start takes the new spec), it is not started by the reload.
+ */
+START_TEST(test_reload_killed)
+{
+	struct deck	 d;
+	char		 state[64], *out;
+	long		 pid;
+
+	deck_start(&d, "rl14", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"echo v1; exec sleep 3801\"\n", "-c");
+	pid = wait_running(&d, "a", 0);
+	free(CTL(&d, "kill", "a"));
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)pid, WAIT_MS),
+	    "a's process %ld lives on", pid);
+	deck_file(&d, "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"echo v2; exec sleep 3802\"\n");
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "updated    a (command)") != NULL, "%s",
+	    out);
+	free(out);
+	free(CTL(&d, "ps"));		/* a turn of the deck's loop */
+	ck_assert_int_eq(job_pid(&d, "a", state, sizeof state), pid);
+	ck_assert_msg(strcmp(state, "canceled") == 0, "a is %s after the "
+	    "reload, not canceled", state);
+	free(CTL(&d, "restart", "a"));
+	ck_assert_int_ne(wait_running(&d, "a", pid), pid);
+	wait_logs(&d, "a", "v2");
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload that changes both a job and its dependant with restart = true:
+ * the dependant, restarted for its own change, still waits for the new
+ * run of the job it depends on (its first line names the new db's pid).
+ */
+START_TEST(test_restart_both)
+{
+	static const char	 v1[] =
+	    "[[job]]\nname = \"db\"\ncommand = \"sleep 1; echo $$$$ > db.pid; "
+	    "echo up; exec sleep 3901\"\nready_log = \"up\"\n\n"
+	    "[[job]]\nname = \"app\"\ncommand = \"printf db=; cat db.pid; "
+	    "exec sleep 3902\"\ndepends_on = { db = { condition = "
+	    "\"ready\", restart = true } }\n";
+	struct deck		 d;
+	char			 text[1024], want[64], *p;
+	long			 db, app;
+
+	deck_start(&d, "rl15", "config.toml", v1, "-c");
+	db = wait_running(&d, "db", 0);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	app = wait_running(&d, "app", 0);
+	snprintf(text, sizeof text, "%s", v1);
+	ck_assert_ptr_nonnull(p = strstr(text, "3901"));
+	memcpy(p, "3911", 4);
+	ck_assert_ptr_nonnull(p = strstr(text, "3902"));
+	memcpy(p, "3912", 4);
+	deck_file(&d, "config.toml", text);
+	free(CTL(&d, "reload"));
+	db = wait_running(&d, "db", db);
+	app = wait_running(&d, "app", app);
+	snprintf(want, sizeof want, "db=%ld", db);
+	wait_logs(&d, "app", want);
+	deck_end(&d);
+}
+END_TEST
+
+/*
+ * A reload changes a job !kill is stopping (it ignores SIGTERM, so its
+ * grace runs): the user's stop stands ("updated"), the job ends canceled
+ * and is not started again.
+ */
+START_TEST(test_reload_stopping)
+{
+	struct deck	 d;
+	char		 state[64], *out;
+	long		 pid;
+
+	deck_start(&d, "rl16", "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"trap '' TERM; echo v1; while :; do sleep 0.1; "
+	    "done\"\nstop_timeout = 60\n", "-c");
+	pid = wait_running(&d, "a", 0);
+	wait_logs(&d, "a", "v1");
+	free(CTL(&d, "kill", "a"));
+	deck_file(&d, "config.toml", "[[job]]\nname = \"a\"\n"
+	    "command = \"trap '' TERM; echo v2; while :; do sleep 0.1; "
+	    "done\"\nstop_timeout = 60\n");
+	out = CTL(&d, "reload");
+	ck_assert_msg(strstr(out, "updated    a (command)") != NULL, "%s",
+	    out);
+	free(out);
+	ck_assert_int_eq(kill((pid_t)pid, SIGKILL), 0);
+	ck_assert_msg(term_wait_pid_dead(d.t, (pid_t)pid, WAIT_MS),
+	    "a's process %ld lives on", pid);
+	free(CTL(&d, "ps"));		/* a turn of the deck's loop */
+	ck_assert_int_eq(job_pid(&d, "a", state, sizeof state), pid);
+	ck_assert_msg(strcmp(state, "canceled") == 0, "a is %s after its "
+	    "stop, not canceled", state);
+	deck_end(&d);
+}
+END_TEST
+
 /* The suite. */
 static Suite *
 reload_suite(void)
@@ -581,6 +874,14 @@ reload_suite(void)
 		{ "edit_vim", &test_edit_vim, 90 },
 		{ "restart_dependant", &test_restart_dependant, 60 },
 		{ "scale", &test_scale, 60 },
+		{ "readd_stopping", &test_readd_stopping, 90 },
+		{ "reload_max_running", &test_reload_max_running, 60 },
+		{ "replicas_down", &test_replicas_down, 60 },
+		{ "reload_quitting", &test_reload_quitting, 60 },
+		{ "edit_quit", &test_edit_quit, 60 },
+		{ "reload_killed", &test_reload_killed, 60 },
+		{ "restart_both", &test_restart_both, 60 },
+		{ "reload_stopping", &test_reload_stopping, 60 },
 	};
 	Suite				*s = suite_create("reload_e2e");
 
