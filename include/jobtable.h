@@ -115,6 +115,8 @@ void		 jobtable_set_grace(struct jobtable *, int ms);
 void		 jobtable_set_store(struct jobtable *, struct store *);
 struct store	*jobtable_store(const struct jobtable *);
 struct loop	*jobtable_loop(const struct jobtable *);
+void		 jobtable_close(struct jobtable *);
+int		 jobtable_closed(const struct jobtable *);
 void		 jobtable_set_store_error(struct jobtable *, const char *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);

@@ -298,6 +298,10 @@ cmd_scale_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_error(ctx, "scale: no configured jobs here");
 		return;
 	}
+	if (jobtable_closed(ctx->jt)) {
+		cmd_error(ctx, "scale: the deck is quitting");
+		return;
+	}
 	n = strtol(argv[2], &end, 10);
 	if (*argv[2] == '\0' || *end != '\0' || n < 0 || n > 100000) {
 		cmd_usage_error(ctx, "scale: not a count of replicas: %s",
@@ -454,6 +458,10 @@ cmd_dup_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if ((orig = cmd_find_job(ctx, argv[1])) == NULL)
 		return;
+	if (jobtable_closed(ctx->jt)) {
+		cmd_error(ctx, "dup: the deck is quitting");
+		return;
+	}
 	if (ctx->stack != NULL) {
 		cfg = stack_config(ctx->stack);
 		cj = stack_job_config(ctx->stack, orig);

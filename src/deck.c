@@ -234,8 +234,9 @@ deck_quit_timeout_cb(void *arg)
 static void
 deck_quit(struct deck *d)
 {
-	/* No job on a timer starts while the jobs are stopped. */
+	/* No job starts while the jobs are stopped: on a timer or asked. */
 	stack_end_timers(d->stack);
+	jobtable_close(d->jt);
 	if (d->up != NULL) {
 		up_quit(d->up);
 		return;

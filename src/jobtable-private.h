@@ -61,6 +61,7 @@ struct jobtable_sub {
 
 struct jobtable {
 	struct loop		 *loop;
+	int			  closed;	/* jobtable_close(): no spawns */
 	struct jobtable_entry	**entries;
 	int			  count;
 	int			  alloc;

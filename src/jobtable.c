@@ -377,6 +377,23 @@ jobtable_store(const struct jobtable *jt)
 	return jt->store;
 }
 
+/*
+ * Take no new job from now on (the deck quits): every spawn is refused
+ * with "the deck is quitting".
+ */
+void
+jobtable_close(struct jobtable *jt)
+{
+	jt->closed = 1;
+}
+
+/* Return whether the table takes no new job (jobtable_close()). */
+int
+jobtable_closed(const struct jobtable *jt)
+{
+	return jt->closed;
+}
+
 /* Return the loop the table runs on. */
 struct loop *
 jobtable_loop(const struct jobtable *jt)
@@ -727,6 +744,10 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	struct job_spec		 full = *spec;
 	int			 id;
 
+	if (jt->closed) {
+		*cause = xstrdup("the deck is quitting");
+		return NULL;
+	}
 	/* The deck's settings, never the caller's copies of them. */
 	full.store = jt->store;
 	full.store_error = jt->store_error;

@@ -700,6 +700,23 @@ START_TEST(test_reload_quitting)
 	job_pid(&d, "new", state, sizeof state);
 	ck_assert_msg(state[0] == '\0', "new is %s while the deck quits",
 	    state);
+	/* Nor does any other way of starting a job. */
+	out = ctl_status(&d, &status, "scale", "slow", "2", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "quitting") != NULL,
+	    "a scale while quitting: %s", out);
+	free(out);
+	out = ctl_status(&d, &status, "spawn", "--name", "late", "sleep 3602",
+	    (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "quitting") != NULL,
+	    "a spawn while quitting: %s", out);
+	free(out);
+	out = ctl_status(&d, &status, "dup", "slow", (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "quitting") != NULL,
+	    "a dup while quitting: %s", out);
+	free(out);
+	job_pid(&d, "late", state, sizeof state);
+	ck_assert_msg(state[0] == '\0', "late is %s while the deck quits",
+	    state);
 	kill((pid_t)pid, SIGKILL);
 	deck_end(&d);
 }
