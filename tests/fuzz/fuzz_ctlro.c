@@ -317,12 +317,28 @@ fuzz_ro_setup(void)
 	fuzz_ro.ready = 1;
 }
 
+/* The deck's reload, which a read-only request must never reach. */
+static int
+fuzz_ro_reload(struct config *cfg, struct cmd_reload *out, char **cause,
+    void *arg)
+{
+	(void)cfg;
+	(void)out;
+	(void)cause;
+	(void)arg;
+	fprintf(stderr, "fuzz_ctlro: a read-only request reloaded the deck\n");
+	abort();
+}
+
 /* Run one request on the read-only context; abort if anything changed. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct cmd_deck	deck = { "fuzz", NULL, 1, NULL,
-	    NULL };
+	static const struct cmd_deck	deck = {
+		.name = "fuzz",
+		.started_ms = 1,
+		.reload = fuzz_ro_reload,
+	};
 	struct cmd_ctx	  ctx;
 	const uint8_t	 *nl;
 	char		**argv = NULL, *line, *cause = NULL, *after;
