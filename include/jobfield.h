@@ -61,7 +61,9 @@ enum jobfield_id {
 	JOBFIELD_RUN,
 	JOBFIELD_LOG,		/* its run's file */
 	JOBFIELD_WAITING_FOR,
-	JOBFIELD_READY,		/* null without a readiness probe */
+	JOBFIELD_READY,		/* bool; null without a readiness probe */
+	JOBFIELD_READY_PROBE,	/* its last attempt: "GET /health → 503" */
+	JOBFIELD_READY_AT,	/* when the current run passed it */
 	JOBFIELD_GROUP,
 	JOBFIELD_PRIORITY,
 	JOBFIELD_NOTE,

@@ -295,14 +295,30 @@ jobfield_job_waiting(struct job *job, struct jobfield_value *v)
 	jobfield_string(v, job_waiting_for(job));
 }
 
-/* What its readiness probe says, or nothing without one. */
+/* Whether its readiness probe passed, or nothing without one. */
 static void
 jobfield_job_ready(struct job *job, struct jobfield_value *v)
 {
 	if (job_ready(job) == JOB_READY_NONE)
 		jobfield_null(v);
-	else
-		jobfield_string(v, job_ready_name(job_ready(job)));
+	else {
+		v->kind = JOBFIELD_BOOL;
+		v->n = job_ready(job) == JOB_READY_YES;
+	}
+}
+
+/* Its readiness probe's last attempt ("GET /health → 503"), or nothing. */
+static void
+jobfield_job_ready_probe(struct job *job, struct jobfield_value *v)
+{
+	jobfield_string(v, job_ready_text(job));
+}
+
+/* When its current run passed its readiness probe, or nothing. */
+static void
+jobfield_job_ready_at(struct job *job, struct jobfield_value *v)
+{
+	jobfield_time(v, job_ready_time(job));
 }
 
 /* Its group, or nothing. */
@@ -546,6 +562,10 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_WAITING_FOR] = { "waiting_for", jobfield_job_waiting, NULL,
 	    NULL },
 	[JOBFIELD_READY] = { "ready", jobfield_job_ready, NULL, NULL },
+	[JOBFIELD_READY_PROBE] = { "ready_probe", jobfield_job_ready_probe,
+	    NULL, NULL },
+	[JOBFIELD_READY_AT] = { "ready_at", jobfield_job_ready_at, NULL,
+	    NULL },
 	[JOBFIELD_GROUP] = { "group", jobfield_job_group, NULL, NULL },
 	[JOBFIELD_PRIORITY] = { "priority", jobfield_job_priority, NULL,
 	    NULL },
@@ -850,7 +870,8 @@ jobfield_stored_code(const struct store_meta *m)
 {
 	struct waitstatus_end	 e;
 	static const enum job_state ended[] = {
-		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
+		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT,
+		JOB_BLOCKED
 	};
 	size_t			 i;
 

@@ -123,6 +123,7 @@ static void	stack_job_exited(struct job *, void *);
 static void	stack_job_changed(struct job *, void *);
 static void	stack_job_removed(struct job *, void *);
 static void	stack_ready_result(struct probe *, int, const char *, void *);
+static void	stack_ready_attempt(struct probe *, int, const char *, void *);
 static void	stack_live_result(struct probe *, int, const char *, void *);
 static void	stack_watch_changed(const char *, void *);
 static void	stack_stop_pending(struct stack *);
@@ -142,6 +143,7 @@ static const struct jobtable_cbs stack_cbs = {
 
 static const struct probe_cbs stack_ready_cbs = {
 	.result = stack_ready_result,
+	.attempt = stack_ready_attempt,
 };
 
 static const struct probe_cbs stack_live_cbs = {
@@ -164,15 +166,7 @@ stack_has_probe(const struct config_probe *cp)
 static int
 stack_ended(const struct job *job)
 {
-	switch (job_state(job)) {
-	case JOB_COMPLETED:
-	case JOB_FAILED:
-	case JOB_CANCELED:
-	case JOB_TIMED_OUT:
-		return 1;
-	default:
-		return 0;
-	}
+	return job_is_ended(job);
 }
 
 /* The work of the next turn: ask the gate again, stop a group's jobs. */
@@ -383,7 +377,10 @@ stack_facts(struct stack *st, const struct stack_slot *s,
 	f->pending = f->ended && jobtable_is_live(st->jt, job);
 }
 
-/* Say how a job ended, for a reason: "exit 1", "SIGKILL", "canceled". */
+/*
+ * Say how a job ended, for a reason: "exited 1", "SIGKILL", "canceled",
+ * "blocked".
+ */
 static const char *
 stack_end_text(const struct stack_facts *f, char *buf, size_t size)
 {
@@ -393,13 +390,15 @@ stack_end_text(const struct stack_facts *f, char *buf, size_t size)
 		snprintf(buf, size, "canceled");
 	else if (f->state == JOB_TIMED_OUT)
 		snprintf(buf, size, "timed out");
+	else if (f->state == JOB_BLOCKED)
+		snprintf(buf, size, "blocked");
 	else if (f->status == WAITSTATUS_NONE)
 		snprintf(buf, size, "never ran");
 	else if (WIFSIGNALED(f->status))
 		snprintf(buf, size, "%s", waitstatus_short(f->status, code,
 		    sizeof code));
 	else
-		snprintf(buf, size, "exit %s", waitstatus_short(f->status,
+		snprintf(buf, size, "exited %s", waitstatus_short(f->status,
 		    code, sizeof code));
 	return buf;
 }
@@ -700,6 +699,32 @@ stack_run_live(struct stack_run *r)
 	}
 }
 
+/*
+ * Keep the short text of a readiness attempt on the job ("GET /health →
+ * 503", for the panel and its JSON); subscribers hear of a new one.
+ */
+static void
+stack_ready_text(struct stack_run *r, const char *text)
+{
+	const char	*old = job_ready_text(r->job);
+
+	if (text == NULL || (old != NULL && strcmp(old, text) == 0))
+		return;
+	job_set_ready_text(r->job, text);
+	jobtable_changed(r->st->jt, r->job);
+}
+
+/* A readiness attempt ended (not the last): say how on the job. */
+static void
+stack_ready_attempt(struct probe *p, int ok, const char *text, void *arg)
+{
+	struct stack_run	*r = arg;
+
+	(void)ok;
+	if (p == r->ready && job_is_running(r->job))
+		stack_ready_text(r, text);
+}
+
 /* The readiness probe said: ready (then liveness), or it gave up. */
 static void
 stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
@@ -709,6 +734,8 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 
 	if (p != r->ready && r->ready != NULL)
 		return;		/* an earlier run's */
+	if (job_is_running(r->job) && probe_last(p) != NULL)
+		job_set_ready_text(r->job, probe_last(p));
 	if (!ok)
 		stack_run_fail(r, "not ready", why);
 	else if (job_is_running(r->job)) {
@@ -766,7 +793,10 @@ stack_job_started(struct job *job, void *arg)
 	    &cause) != 0) {
 		stack_run_fail(r, "not ready", cause);
 		free(cause);
+		return;
 	}
+	if (probe_last(r->ready) != NULL)
+		stack_ready_text(r, probe_last(r->ready));
 }
 
 /* A job printed: its log probes read the output. */

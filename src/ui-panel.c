@@ -207,7 +207,12 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		return;
 	case JOB_RUNNING:
 		if (job_ready(job) == JOB_READY_STARTING) {
-			snprintf(text, tsize, "Starting for %s", dur);
+			/* What the probe said last: "(ready: GET / → 503)". */
+			snprintf(text, tsize, "Starting for %s%s%s%s", dur,
+			    job_ready_text(job) != NULL ? " (ready: " : "",
+			    job_ready_text(job) != NULL ?
+			    job_ready_text(job) : "",
+			    job_ready_text(job) != NULL ? ")" : "");
 			*mark = "◌ Starting";
 			*pair = ui_semantic(UI_C_ACTIVE);
 			return;
@@ -248,6 +253,12 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		*mark = "⏱ Timed out";
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
+	case JOB_BLOCKED:
+		/* It never ran: what blocked it, not how long. */
+		job_describe_end(job, text, tsize);
+		*mark = "⊗ Blocked";
+		*pair = ui_semantic(UI_C_FAILED);
+		return;
 	}
 	snprintf(text, tsize, "%s after %s", job_describe_end(job, how,
 	    sizeof how), dur);

@@ -1886,9 +1886,9 @@ START_TEST(test_stack_depends)
 	ck_assert_str_eq(job_wait_reason(api),
 	    "migrate (completed_successfully)");
 	run_ok("!send migrate no\\n");
-	wait_state(api, JOB_FAILED);
+	wait_state(api, JOB_BLOCKED);
 	job_last_line(api, last, sizeof last);
-	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 1)");
+	ck_assert_str_eq(last, "jobdeck: blocked: migrate failed (exited 1)");
 	ck_assert_int_eq(job_state(web), JOB_RUNNING);
 }
 END_TEST
@@ -1912,11 +1912,11 @@ START_TEST(test_stack_dep_fails)
 	run_ok("!run web");
 	api = job_named("api");
 	web = job_named("web");
-	wait_state(web, JOB_FAILED);
-	ck_assert_int_eq(job_state(api), JOB_FAILED);
+	wait_state(web, JOB_BLOCKED);
+	ck_assert_int_eq(job_state(api), JOB_BLOCKED);
 	ck_assert_int_eq(job_state(job_named("migrate")), JOB_FAILED);
-	wait_text_has(api, "migrate failed (exit 2)");
-	wait_text_has(web, "api never started");
+	wait_text_has(api, "blocked: migrate failed (exited 2)");
+	wait_text_has(web, "blocked: api never started (blocked)");
 }
 END_TEST
 
@@ -2022,9 +2022,9 @@ START_TEST(test_stack_pending_restart_killed)
 	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 1);
 	run_ok("!kill migrate");
 	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 0);
-	wait_state(api, JOB_FAILED);
+	wait_state(api, JOB_BLOCKED);
 	job_last_line(api, last, sizeof last);
-	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 2)");
+	ck_assert_str_eq(last, "jobdeck: blocked: migrate failed (exited 2)");
 }
 END_TEST
 

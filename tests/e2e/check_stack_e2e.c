@@ -440,7 +440,7 @@ START_TEST(test_stack_order)
 	EXPECT_IN(d.t, &panel, "Waiting for db (ready)", WAIT_MS);
 	wait_job(&d, "api", "state", "running");
 	wait_job(&d, "worker", "state", "running");
-	assert_job(&d, "db", "ready", "ready");
+	assert_job(&d, "db", "ready", "true");
 	assert_job(&d, "api", "ready", "");
 	assert_job(&d, "worker", "waiting_for", "");
 	assert_job(&d, "migrate", "state", "completed");
@@ -501,12 +501,13 @@ START_TEST(test_stack_probes)
 	free(ctl(&d, "run", "after_http", (const char *)NULL));
 	free(ctl(&d, "run", "after_bad", (const char *)NULL));
 	wait_job(&d, "after_log", "state", "running");
-	assert_job(&d, "logger", "ready", "ready");
+	assert_job(&d, "logger", "ready", "true");
 	wait_job(&d, "after_http", "state", "running");
-	assert_job(&d, "web", "ready", "ready");
-	wait_job(&d, "after_bad", "state", "failed");
+	assert_job(&d, "web", "ready", "true");
+	wait_job(&d, "after_bad", "state", "blocked");
 	assert_job(&d, "bad", "state", "failed");
-	wait_logs(&d, "after_bad", "bad exited before it was ready (exit 3)");
+	wait_logs(&d, "after_bad", "blocked: bad exited before it was ready "
+	    "(exited 3)");
 	deck_close(&d);
 	e2e_cfg_remove();
 }

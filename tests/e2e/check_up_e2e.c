@@ -599,8 +599,8 @@ START_TEST(up_dependency_fails)
 	proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "depfail", NULL);
 	proc_wait(&p, WAIT_MS);
 	ck_assert_msg(p.status == 2, "exit %d\n%s", p.status, p.obuf);
-	ck_assert_msg(strstr(p.obuf, e2e_fmt("api%*s | could not start: %s "
-	    "failed (exit 2)\n", (int)strlen(dep) - 3, "", dep)) != NULL,
+	ck_assert_msg(strstr(p.obuf, e2e_fmt("api%*s | blocked: %s "
+	    "failed (exited 2)\n", (int)strlen(dep) - 3, "", dep)) != NULL,
 	    "%s", p.obuf);
 	ck_assert_ptr_null(strstr(p.obuf, "never"));
 	proc_free(&p);
