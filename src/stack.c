@@ -46,6 +46,8 @@ struct stack_run {
 	struct probe		*ready;		/* this run's readiness probe */
 	struct probe		*live;		/* and its liveness probe */
 	int			 was_ready;	/* this run passed readiness */
+	int64_t			 held_since;	/* held before a start, since */
+	int64_t			 waited_ms;	/* before its last start; -1 */
 	uint64_t		 delay_timer;	/* start_delay, 0: none armed */
 	int			 delayed;	/* start_delay is over */
 
@@ -288,6 +290,8 @@ stack_run_of(struct stack *st, struct job *job)
 	r = xcalloc(1, sizeof *r);
 	r->st = st;
 	r->job = job;
+	r->held_since = loop_now_ms();
+	r->waited_ms = -1;
 	r->slot = st->spawning;
 	r->slot->cur = r;
 	if (st->nruns == st->aruns) {
@@ -415,6 +419,12 @@ stack_cond(const struct config_dep *dep, const char *name,
 	int	can_fail = f->ended && !f->pending;
 
 	stack_end_text(f, end, sizeof end);
+	if (can_fail && f->state == JOB_BLOCKED &&
+	    dep->cond != CONFIG_COND_COMPLETED) {
+		if (why != NULL)
+			*why = xprintf("%s is blocked", name);
+		return JOBTABLE_FAIL;
+	}
 	switch (dep->cond) {
 	case CONFIG_COND_STARTED:
 		if (f->running || (f->ended && f->ran))
@@ -580,6 +590,8 @@ stack_may_start(struct job *job, char **why, void *arg)
 	}
 	if (wait != NULL) {
 		*why = wait;
+		if (r->held_since == 0)
+			r->held_since = loop_now_ms();
 		return JOBTABLE_WAIT;
 	}
 	if (cj->start_delay > 0 && job_starts(job) == 0 && !r->delayed) {
@@ -779,6 +791,8 @@ stack_job_started(struct job *job, void *arg)
 	cj = r->slot->cj;
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
+	r->waited_ms = r->held_since != 0 ? loop_now_ms() - r->held_since : 0;
+	r->held_since = 0;
 	r->was_ready = 0;
 	r->stopping = 0;
 	stack_recheck(st);
@@ -827,6 +841,12 @@ stack_job_exited(struct job *job, void *arg)
 		stack_run_end_probes(st->runs[i]);
 		stack_run_end_delay(st->runs[i]);
 		job_set_ready(job, JOB_READY_NONE);
+		/* Held until it ended without a start (blocked, canceled). */
+		if (st->runs[i]->held_since != 0) {
+			st->runs[i]->waited_ms = loop_now_ms() -
+			    st->runs[i]->held_since;
+			st->runs[i]->held_since = 0;
+		}
 	}
 	stack_recheck(st);
 }
@@ -1356,4 +1376,66 @@ stack_job_config(const struct stack *st, const struct job *job)
 	if ((i = stack_run_index(st, job)) == -1)
 		return NULL;
 	return st->runs[i]->slot->cj;
+}
+
+/*
+ * Return the dependency graph of the stack (stack.h): a node per
+ * configured job (its first replica's job), an edge per depends_on
+ * condition with whether it holds; free it with stack_graph_free().
+ */
+struct stack_graph *
+stack_graph_new(struct stack *st)
+{
+	struct stack_graph	*g;
+	struct stack_graph_node	*node;
+	struct stack_graph_edge	*edge;
+	const struct config_job	*cj;
+	struct stack_slot	*s;
+	struct stack_run	*r;
+	size_t			 i, k, n, nedges = 0;
+
+	g = xcalloc(1, sizeof *g);
+	for (i = 0; st->config != NULL && i < st->config->njobs; i++)
+		nedges += st->config->jobs[i].ndeps;
+	g->nodes = xcalloc(st->nslots + 1, sizeof *g->nodes);
+	g->edges = xcalloc(nedges + 1, sizeof *g->edges);
+	for (i = 0; st->config != NULL && i < st->config->njobs; i++) {
+		cj = &st->config->jobs[i];
+		node = &g->nodes[g->nnodes++];
+		node->name = cj->name;
+		node->waited_ms = -1;
+		s = stack_slots_of(st, cj, &n);
+		if (n > 0 && (r = s[0].cur) != NULL) {
+			node->job = r->job;
+			node->state = job_state_name(job_state(r->job));
+			node->started_at = job_start_time(r->job);
+			node->waiting = r->held_since != 0;
+			if (node->waiting)
+				node->waited_ms = loop_now_ms() -
+				    r->held_since;
+			else
+				node->waited_ms = r->waited_ms;
+		} else if (n > 0 && s[0].gone)
+			node->state = job_state_name(s[0].gone_state);
+		for (k = 0; k < cj->ndeps; k++) {
+			edge = &g->edges[g->nedges++];
+			edge->from = cj->name;
+			edge->to = cj->deps[k].browser ? "browser" :
+			    cj->deps[k].name;
+			edge->condition = stack_cond_name(cj->deps[k].cond);
+			edge->gate = stack_dep_gate(st, &cj->deps[k], NULL);
+		}
+	}
+	return g;
+}
+
+/* Free a graph of stack_graph_new(). */
+void
+stack_graph_free(struct stack_graph *g)
+{
+	if (g == NULL)
+		return;
+	free(g->nodes);
+	free(g->edges);
+	free(g);
 }

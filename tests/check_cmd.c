@@ -593,7 +593,7 @@ static const struct err_case {
 	{ "!logs --follow", "usage: !logs [--follow] ID", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
 	    "waiting, running, stopped, completed, failed, canceled, "
-	    "timed-out)", 0 },
+	    "timed-out, blocked)", 0 },
 	{ "!list --group", "list: --group needs a value (GROUP)", 0 },
 	{ "!start-group", "usage: !start-group GROUP", 0 },
 	{ "!kill-group a b", "usage: !kill-group GROUP", 0 },
