@@ -207,12 +207,15 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		return;
 	case JOB_RUNNING:
 		if (job_ready(job) == JOB_READY_STARTING) {
-			/* What the probe said last: "(ready: GET / → 503)". */
-			snprintf(text, tsize, "Starting for %s%s%s%s", dur,
-			    job_ready_text(job) != NULL ? " (ready: " : "",
-			    job_ready_text(job) != NULL ?
-			    job_ready_text(job) : "",
-			    job_ready_text(job) != NULL ? ")" : "");
+			/*
+			 * What its probe said last, beside the mark: "ready:
+			 * GET /health → 503   ◌ Starting".
+			 */
+			if (job_ready_text(job) != NULL)
+				snprintf(text, tsize, "ready: %s",
+				    job_ready_text(job));
+			else
+				snprintf(text, tsize, "Starting for %s", dur);
 			*mark = "◌ Starting";
 			*pair = ui_semantic(UI_C_ACTIVE);
 			return;
