@@ -183,7 +183,7 @@ static void
 ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
     size_t tsize, const char **mark, int *pair)
 {
-	char	 dur[64], how[64];
+	char	 dur[64], how[64], *safe;
 	size_t	 len;
 
 	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
@@ -257,8 +257,13 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
 	case JOB_BLOCKED:
-		/* It never ran: what blocked it, not how long. */
+		/* It never ran: what blocked it (escaped), not how long. */
 		job_describe_end(job, text, tsize);
+		if (textesc_needed(text, strlen(text))) {
+			safe = textesc_visible(text, strlen(text));
+			snprintf(text, tsize, "%s", safe);
+			free(safe);
+		}
 		*mark = "⊗ Blocked";
 		*pair = ui_semantic(UI_C_FAILED);
 		return;

@@ -906,9 +906,13 @@ ui_notice_failure(struct ui *ui, struct job *job)
 	label = jobfield_label(job, 1);
 	/* The label is cut, never the end: how it ended. */
 	cut = textesc_excerpt(label, strlen(label), 300);
-	if (job_state(job) == JOB_BLOCKED)
-		snprintf(msg, sizeof msg, "[%d] %s %s", job_id(job), cut, how);
-	else
+	if (job_state(job) == JOB_BLOCKED) {
+		/* Its reason may hold a browser's words: escaped. */
+		free(label);
+		label = textesc_excerpt(how, strlen(how), 200);
+		snprintf(msg, sizeof msg, "[%d] %s %s", job_id(job), cut,
+		    label);
+	} else
 		snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,
 		    job_state(job) == JOB_FAILED ? "failed" : "timed out",
 		    how);
