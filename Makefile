@@ -82,6 +82,8 @@ LIB_SRCS = \
 	src/config-stack.c \
 	src/config-keys.c \
 	src/config-help.c \
+	src/config-diff.c \
+	src/config-copy.c \
 	src/expand.c \
 	src/expand-argv.c \
 	src/procfile.c \
@@ -118,6 +120,7 @@ LIB_SRCS = \
 	src/cmd-sink.c \
 	src/cmd-logs.c \
 	src/cmd-stack.c \
+	src/cmd-reload.c \
 	src/cmd-browser.c \
 	src/ctl.c \
 	src/ctl-socket.c \
@@ -192,6 +195,10 @@ $(NEED_OBJ): CHECK_CFLAGS += -DJOBDECK_DEPS_LIST='"$(CURDIR)/scripts/deps.list"'
 	-DJOBDECK_DEPS_SH='"$(CURDIR)/scripts/deps.sh"'
 $(B)/tests/check_need.o: CHECK_CFLAGS += -DJOBDECK_SRCDIR='"$(CURDIR)"'
 check_need_OBJS	   = $(NEED_OBJ)
+# The configuration: the option table, files, stacks, keys, help, diffs.
+CONFIG_OBJS = $(B)/config.o $(B)/config-load.o $(B)/config-stack.o \
+		     $(B)/config-keys.o $(B)/config-help.o $(B)/config-diff.o \
+		     $(B)/config-copy.o
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
@@ -222,9 +229,9 @@ check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/cmd-run.o \
 		     $(B)/cmd-ctl.o $(B)/cmd-history.o $(B)/cmd-grep.o \
 		     $(B)/cmd-wait.o $(B)/cmd-sink.o $(B)/cmd-logs.o \
-		     $(B)/cmd-stack.o $(B)/cmd-browser.o $(B)/grep.o \
+		     $(B)/cmd-stack.o $(B)/cmd-reload.o $(B)/cmd-browser.o $(B)/grep.o \
 		     $(B)/keys.o \
-		     $(B)/launch.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o \
+		     $(B)/launch.o $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o \
 		     $(B)/stack.o $(B)/dotenv.o $(B)/http.o $(B)/probe.o \
 		     $(B)/hostport.o \
 		     $(B)/watch.o $(B)/browser.o $(B)/jsonval.o \
@@ -277,11 +284,11 @@ check_expand_OBJS  = $(BASE_OBJS) $(B)/expand.o $(B)/expand-argv.o
 check_procfile_OBJS = $(BASE_OBJS) $(B)/procfile.o
 check_toml_OBJS	   = $(BASE_OBJS) $(B)/toml.o
 check_config_OBJS  = $(BASE_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/expand.o \
-		     $(B)/expand-argv.o $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/session.o \
+		     $(B)/expand-argv.o $(CONFIG_OBJS) $(B)/session.o \
 		     $(B)/launch.o $(B)/bind.o $(STORE_OBJS) $(B)/dotenv.o \
 		     $(B)/waitstatus.o $(B)/json.o $(B)/hostport.o
 check_dotenv_OBJS  = $(check_job_OBJS) $(B)/dotenv.o $(B)/launch.o \
-		     $(B)/config.o $(B)/config-load.o $(B)/config-stack.o $(B)/config-keys.o $(B)/config-help.o $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
+		     $(CONFIG_OBJS) $(B)/toml.o $(B)/procfile.o $(B)/bind.o \
 		     $(B)/hostport.o
 check_json_OBJS	   = $(BASE_OBJS) $(B)/json.o $(B)/tests/jsonread.o
 check_textesc_OBJS = $(BASE_OBJS)

@@ -62,6 +62,7 @@ enum bind_action {
 	BIND_PASTE,		/* the paste buffer to the selected job */
 	BIND_MESSAGES,		/* the recent messages in a text view */
 	BIND_DETACH,		/* this client leaves; the deck runs on */
+	BIND_RELOAD,		/* !reload: the configuration read again */
 
 	/* BIND_EDIT */
 	BIND_EDIT_LEFT,
@@ -144,6 +145,7 @@ struct bind;
 
 struct bind	*bind_new(void);
 void		 bind_free(struct bind *);
+void		 bind_reset(struct bind *);
 int		 bind_set(struct bind *, enum bind_mode, const char *name,
 		    const char *keys, char **cause);
 enum bind_action bind_lookup(const struct bind *, enum bind_mode, int key);

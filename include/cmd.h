@@ -41,6 +41,7 @@ struct json_buf;
 struct session;
 struct sessionsh;
 struct stack;
+struct stack_change;
 struct texttable;
 
 /* A message a client showed (!messages): when (wall seconds), its text. */
@@ -136,12 +137,31 @@ struct cmd_optval {
 struct cmd_entry;
 
 /* The deck a command runs in, for !deck; NULL: not known (a test). */
+struct cmd_reload;
+
 struct cmd_deck {
 	const char	*name;		/* -S NAME */
 	const char	*config;	/* its configuration file, or NULL */
 	int64_t		 started_ms;	/* wall clock, ms */
 	int		(*clients)(void *arg);	/* attached now; may be NULL */
 	void		*clients_arg;
+	/*
+	 * Move the deck to cfg (taken; NULL: its file read again), its
+	 * settings applied where they can be and its stack reloaded; what
+	 * was done in *out (cmd_reload_clear()).  -1 with *cause when the
+	 * file does not load (nothing changed).  May be NULL: no reloads.
+	 */
+	int		(*reload)(struct config *cfg, struct cmd_reload *out,
+			    char **cause, void *arg);
+	void		*reload_arg;
+};
+
+/* What a reload did: the stack's changes, then the settings'. */
+struct cmd_reload {
+	struct stack_change	*changes;	/* one per configured job */
+	size_t			 nchanges;
+	char			**notes;	/* "kill_timeout applied", */
+	size_t			 nnotes;	/*   "log_dir not applied: ..." */
 };
 
 struct cmd_ctx {
@@ -153,9 +173,9 @@ struct cmd_ctx {
 	void			*arg;
 	struct cmd_sink		*sink;		/* where a task writes (wait, */
 						/*   grep); NULL: none here */
-	const struct config	*config;	/* for !run; NULL: none */
-	struct stack		*stack;		/* starts configured jobs; */
-						/*   NULL: none (!run fails) */
+	struct stack		*stack;		/* the configured jobs (its */
+						/*   configuration, the deck's */
+						/*   now); NULL: none (!run fails) */
 	struct browser		*browser;	/* !browser; NULL: none */
 	int			 json;		/* results as JSON */
 	int			 read_only;	/* only CMD_READ_ONLY commands, */
@@ -217,6 +237,8 @@ struct job		*cmd_start_job(struct cmd_ctx *, const char *command,
 struct job		*cmd_find_job(struct cmd_ctx *, const char *id);
 char			*cmd_leave_hint(void);
 int			 cmd_parse_seconds(const char *, double max, double *);
+char			*cmd_reload_line(const struct cmd_reload *);
+void			 cmd_reload_clear(struct cmd_reload *);
 struct job		*cmd_start_config_job(struct cmd_ctx *,
 			    const struct config_job *,
 			    const struct expand_param *, size_t);

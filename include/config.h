@@ -53,6 +53,8 @@ struct config_settings {
 	int		 on_last_detach;	/* 0 keep, 1 quit (server.h) */
 	int		 pty_size;	/* enum server_size: latest, */
 					/*   smallest, largest */
+	int		 reload;	/* 0 manual (!reload), 1 auto: */
+					/*   the files watched */
 	char		**env_file;	/* dotenv files every job reads, */
 	size_t		 nenv_file;	/*   relative to the config's dir; */
 					/*   also a top-level key */
@@ -308,5 +310,24 @@ void		 config_job_command(const struct config_job *,
 void		 config_set_port_base(struct config *, int base);
 char		*config_dir(const struct config *);
 void		 config_free(struct config *);
+
+/*
+ * config_diff() compares two structs of one section ("job", "settings",
+ * "groups", "browser") over config_options[]: changed(name, arg), when
+ * not NULL, hears each option whose value differs (in table order); it
+ * returns how many did.  Where a job was written (line) is no option.
+ */
+int		 config_diff(const char *section, const void *a, const void *b,
+		    void (*changed)(const char *, void *), void *arg);
+
+/*
+ * config_copy() returns a copy of a configuration that owns all it holds
+ * (config_free()); config_copy_job() copies one job into dst, which then
+ * owns its strings (config_clear_job() frees them).
+ */
+struct config	*config_copy(const struct config *);
+void		 config_copy_job(struct config_job *dst,
+		    const struct config_job *src);
+void		 config_clear_job(struct config_job *);
 
 #endif

@@ -181,6 +181,7 @@ enum job_ready {
 };
 
 struct job	*job_new(int id, const struct job_spec *);
+void		 job_set_spec(struct job *, const struct job_spec *);
 void		 job_free(struct job *);
 
 int		 job_start(struct job *, int rows, int cols,

@@ -15,7 +15,9 @@
  * priority first, then in the order they were queued; a job's time limit,
  * restart policy (with its backoff) and way of stopping (stop_signal,
  * stop_command, stop_timeout) come from its spec and run here too, and
- * the oldest finished jobs beyond keep_finished are dropped.  Other
+ * the oldest finished jobs beyond keep_finished are dropped.  A job may
+ * be given a new spec (jobtable_respec(): a reloaded configuration), which
+ * its next start takes, the same id and name kept.  Other
  * processes the deck starts (a probe's command, the browser, the session
  * shell) are supervised by the same reaper: jobtable_reaper().  A running
  * pty job that went quiet is probed, on a timer and a bounded number a
@@ -131,6 +133,8 @@ int		 jobtable_is_live(const struct jobtable *, const struct job *);
 int		 jobtable_kill(struct jobtable *, struct job *, int sig);
 int		 jobtable_kill_all(struct jobtable *);
 int		 jobtable_restart(struct jobtable *, struct job *, char **cause);
+int		 jobtable_respec(struct jobtable *, struct job *,
+		    const struct job_spec *, int restart, char **cause);
 void		 jobtable_set_max_running(struct jobtable *, int n);
 void		 jobtable_set_keep_finished(struct jobtable *, int n);
 int		 jobtable_remove(struct jobtable *, struct job *,

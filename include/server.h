@@ -43,6 +43,7 @@ struct ctl_attach;
 struct job;
 struct jobtable;
 struct loop;
+struct config;
 struct server;
 struct session;
 
@@ -83,6 +84,7 @@ void		 server_draw(struct server *);
 void		 server_message(struct server *, const char *msg, int error);
 void		 server_quitting(struct server *);
 void		 server_focus_job(struct server *, struct job *);
+void		 server_set_config(struct server *, const struct config *);
 int		 server_clients(const struct server *);
 
 #endif

@@ -17,6 +17,16 @@
  * once the browser has failed; starting it starts a browser that does
  * not run (stack_set_browser(); the caller rechecks on every change).
  *
+ * The stack moves to a reloaded configuration while it runs
+ * (stack_reload()): configured jobs are matched by name; an unchanged
+ * one goes on (same pid, same run), a changed one (any option but its
+ * replicas, autostart and watches; or the text its env files give it)
+ * restarts with its new spec, dependencies first, one added starts if it
+ * autostarts, one removed is stopped as !kill stops it and leaves the
+ * table (its runs stay in the store).  stack_scale() changes how many
+ * replicas a job runs (!scale), the highest-numbered stopped first,
+ * until a reload changes its replicas.
+ *
  * Ownership: the caller owns the struct stack and frees it before the
  * jobtable; the stack borrows the loop, jobtable, config, session and
  * http, and owns its probes, watches and timers.
@@ -56,6 +66,34 @@ int		 stack_kill_group(struct stack *, const char *group,
 		    int *stopped, char **cause);
 const struct config_job *stack_job_config(const struct stack *,
 		    const struct job *);
+const struct config *stack_config(const struct stack *);
+
+/* What a reload or a scale did to one configured job. */
+enum stack_change_kind {
+	STACK_UNCHANGED,	/* its jobs go on untouched */
+	STACK_RESTARTED,	/* its spec changed: its live jobs restarted */
+	STACK_UPDATED,		/*   none was live: the next start takes it */
+	STACK_ADDED,		/* new: started if it autostarts */
+	STACK_REMOVED,		/* gone from the file: stopped, removed */
+	STACK_SCALED		/* only its count of replicas changed */
+};
+
+struct stack_change {
+	char			*name;	/* the configured job's */
+	enum stack_change_kind	 kind;
+	char			*what;	/* the options that changed, */
+					/*   "command, env", and failures; */
+					/*   or NULL */
+	int			 was;	/* replicas before and after (1 for */
+	int			 now;	/*   a job without; 0 when absent) */
+};
+
+void		 stack_reload(struct stack *, const struct config *,
+		    struct stack_change **, size_t *);
+int		 stack_scale(struct stack *, const char *name, int n,
+		    struct stack_change **, size_t *, char **cause);
+void		 stack_changes_free(struct stack_change *, size_t);
+const char	*stack_change_word(enum stack_change_kind);
 
 /*
  * The stack's dependency graph as it stands (!graph): a node per

@@ -92,6 +92,8 @@ void		 ui_end(struct ui *);
 void		 ui_resume(struct ui *);
 size_t		 ui_pending(const struct ui *);
 void		 ui_pane_size(const struct ui *, int *rows, int *cols);
+struct config_settings;
+void		 ui_set_settings(struct ui *, const struct config_settings *);
 void		 ui_message(struct ui *, const char *msg, int error);
 void		 ui_focus_job(struct ui *, struct job *);
 

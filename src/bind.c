@@ -49,6 +49,9 @@ const struct bind_entry bind_defaults[] = {
 	{ BIND_MAIN, BIND_DETACH, "detach", "C-\\",
 	  "detach this terminal: the deck and its jobs run on (jobdeck "
 	  "attach comes back)" },
+	{ BIND_MAIN, BIND_RELOAD, "reload", "F5",
+	  "read the configuration again: restart what changed, start what "
+	  "is new, stop what went (!reload)" },
 
 	{ BIND_EDIT, BIND_SUBMIT, "submit", "Enter",
 	  "run the line (a search: start it)" },
@@ -506,6 +509,21 @@ bind_free(struct bind *b)
 		free(b->map[m]);
 	}
 	free(b);
+}
+
+/*
+ * Give b the default bindings back, in place (the front ends holding it
+ * see the change): a reloaded [keys] is applied over them.
+ */
+void
+bind_reset(struct bind *b)
+{
+	struct bind	*fresh = bind_new();
+	struct bind	 old = *b;
+
+	*b = *fresh;
+	*fresh = old;
+	bind_free(fresh);
 }
 
 /*

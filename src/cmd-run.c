@@ -73,8 +73,8 @@ cmd_run_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	size_t			 nparams;
 	char			*cause = NULL;
 
-	if (ctx->config != NULL)
-		cj = config_find_job(ctx->config, argv[1]);
+	if (ctx->stack != NULL && stack_config(ctx->stack) != NULL)
+		cj = config_find_job(stack_config(ctx->stack), argv[1]);
 	if (cj == NULL) {
 		cmd_error(ctx, "run: no configured job named %s", argv[1]);
 		return;

@@ -59,6 +59,9 @@ extern const struct cmd_entry cmd_rename_entry;
 extern const struct cmd_entry cmd_wait_entry;
 extern const struct cmd_entry cmd_start_group_entry;
 extern const struct cmd_entry cmd_kill_group_entry;
+extern const struct cmd_entry cmd_reload_entry;
+extern const struct cmd_entry cmd_scale_entry;
+extern const struct cmd_entry cmd_dup_entry;
 extern const struct cmd_entry cmd_graph_entry;
 extern const struct cmd_entry cmd_browser_entry;
 extern const struct cmd_entry cmd_next_job_entry;
@@ -100,6 +103,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_restart_entry,
 	&cmd_start_group_entry,
 	&cmd_kill_group_entry,
+	&cmd_reload_entry,
+	&cmd_scale_entry,
+	&cmd_dup_entry,
 	&cmd_graph_entry,
 	&cmd_browser_entry,
 	&cmd_spawn_entry,

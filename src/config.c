@@ -145,6 +145,10 @@ const struct config_option config_options[] = {
 	  .def = "\"keep\"", .choices = "keep|quit",
 	  .help = "the last terminal detached: keep the deck running, or quit",
 	  .offset = SET(on_last_detach) },
+	{ .section = "settings", .name = "reload", .type = CONFIG_ENUM,
+	  .def = "\"manual\"", .choices = "manual|auto",
+	  .help = "auto: reload once the config, Procfile or .env changed",
+	  .offset = SET(reload) },
 	{ .section = "settings", .name = "pty_size", .type = CONFIG_ENUM,
 	  .def = "\"latest\"", .choices = "latest|smallest|largest",
 	  .help = "jobs' terminal size: latest client's pane, smallest, largest",
@@ -1224,6 +1228,13 @@ config_free(struct config *cfg)
 	config_clear("browser", &cfg->browser);
 	free(cfg->path);
 	free(cfg);
+}
+
+/* Free what one configured job holds (not the struct itself). */
+void
+config_clear_job(struct config_job *cj)
+{
+	config_clear("job", cj);
 }
 
 /*

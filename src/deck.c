@@ -32,6 +32,7 @@
 #include "server.h"
 #include "ui.h"
 #include "up.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -67,6 +68,8 @@ struct deck {
 	int			 quitting;
 	uint64_t		 quit_timer;
 	int			 quit_running;	/* jobs running at its arming */
+	struct watch		*cfg_watch;	/* reload = "auto": the files */
+	uint64_t		 reload_timer;	/*   changed: reload next turn */
 };
 
 /*
@@ -394,6 +397,253 @@ deck_env_flag(const char *name)
 	return v != NULL && *v != '\0' && *v != '0';
 }
 
+static void	deck_config_changed(const char *, void *);
+static int	deck_reload(struct config *, struct cmd_reload *, char **,
+		    void *);
+
+static const struct watch_cbs deck_watch_cbs = {
+	.changed = deck_config_changed,
+};
+
+/*
+ * The settings a running deck cannot take, and why; every other one
+ * applies at a reload (deck_apply_settings(), the clients' views, the
+ * jobs' launches).
+ */
+static const struct deck_fixed {
+	const char	*name;
+	const char	*why;
+} deck_fixed[] = {
+	{ "log_dir", "the store opened at start: restart the deck" },
+	{ "max_log_size", "the store opened at start: restart the deck" },
+	{ "keep_history", "the store opened at start: restart the deck" },
+	{ "keep_history_days", "the store opened at start: restart the deck" },
+	{ "max_state_size", "the store opened at start: restart the deck" },
+};
+
+/* A reload's notes on the settings, as they are found. */
+struct deck_notes {
+	char	**v;
+	size_t	  n;
+};
+
+/* Add a note on a setting to a reload's. */
+static void
+deck_note(struct deck_notes *dn, char *note)
+{
+	dn->v = xreallocarray(dn->v, dn->n + 1, sizeof *dn->v);
+	dn->v[dn->n++] = note;
+}
+
+/* config_diff()'s callback over [settings]: a note, applied or not. */
+static void
+deck_setting_changed(const char *name, void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof deck_fixed / sizeof deck_fixed[0]; i++) {
+		if (strcmp(deck_fixed[i].name, name) == 0) {
+			deck_note(arg, xprintf("%s not applied: %s", name,
+			    deck_fixed[i].why));
+			return;
+		}
+	}
+	deck_note(arg, xprintf("%s applied", name));
+}
+
+/* Return whether two configurations bind the same keys. */
+static int
+deck_same_keys(const struct config *a, const struct config *b)
+{
+	size_t	i;
+
+	if (a->nkeys != b->nkeys || ((a->settings.focus_key == NULL) !=
+	    (b->settings.focus_key == NULL)) || (a->settings.focus_key !=
+	    NULL && strcmp(a->settings.focus_key, b->settings.focus_key) != 0))
+		return 0;
+	for (i = 0; i < a->nkeys; i++) {
+		if (a->keys[i].mode != b->keys[i].mode ||
+		    strcmp(a->keys[i].action, b->keys[i].action) != 0 ||
+		    strcmp(a->keys[i].keys, b->keys[i].keys) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Return whether two configurations have the same [groups.NAME] tables. */
+static int
+deck_same_groups(const struct config *a, const struct config *b)
+{
+	size_t	i;
+
+	if (a->ngroups != b->ngroups)
+		return 0;
+	for (i = 0; i < a->ngroups; i++) {
+		if (strcmp(a->groups[i].name, b->groups[i].name) != 0 ||
+		    config_diff("groups", &a->groups[i], &b->groups[i], NULL,
+		    NULL) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Apply the settings the table and the clients take from d->cfg. */
+static void
+deck_apply_settings(struct deck *d)
+{
+	const struct config_settings	*set = &d->cfg->settings;
+
+	jobtable_set_grace(d->jt, (int)(set->kill_timeout * 1000));
+	jobtable_set_max_running(d->jt, set->max_running);
+	jobtable_set_keep_finished(d->jt, set->keep_finished);
+	jobtable_set_scrollback(d->jt, set->scrollback);
+	if (d->server != NULL)
+		server_set_config(d->server, d->cfg);
+}
+
+/* The watched configuration changed and settled: reload, say how it went. */
+static void
+deck_reload_cb(void *arg)
+{
+	struct deck		*d = arg;
+	struct cmd_reload	 r;
+	char			*cause = NULL, *line;
+
+	d->reload_timer = 0;
+	if (deck_reload(NULL, &r, &cause, d) != 0) {
+		deck_say(d, "reload: ", cause);
+		free(cause);
+		return;
+	}
+	line = cmd_reload_line(&r);
+	if (d->server != NULL)
+		server_message(d->server, line, 0);
+	free(line);
+	cmd_reload_clear(&r);
+}
+
+/* A watched file changed: reload on the next turn (not inside the watch). */
+static void
+deck_config_changed(const char *path, void *arg)
+{
+	struct deck	*d = arg;
+
+	(void)path;
+	if (d->reload_timer == 0)
+		d->reload_timer = loop_add_timer(d->loop, 0, deck_reload_cb, d);
+}
+
+/*
+ * Add path to globs, relative to dir (the config's): as written when
+ * relative, its tail when it lies under dir; elsewhere it is not watched.
+ */
+static void
+deck_watch_add(char ***globs, size_t *n, const char *dir, const char *path)
+{
+	size_t	len = strlen(dir);
+
+	if (*path == '/') {
+		if (strncmp(path, dir, len) != 0 || path[len] != '/')
+			return;
+		path += len + 1;
+	}
+	*globs = xreallocarray(*globs, *n + 1, sizeof **globs);
+	(*globs)[(*n)++] = xstrdup(path);
+}
+
+/*
+ * With reload = "auto", watch the configuration file and the env files
+ * beside it (a Procfile's .env); a change reloads once quiet for half a
+ * second.  Made anew at each reload; a failure is said.
+ */
+static void
+deck_watch_config(struct deck *d)
+{
+	const struct config	*cfg = d->cfg;
+	char			**globs = NULL, *dir, *cause = NULL;
+	const char		 *base;
+	size_t			  n = 0, i, k;
+
+	watch_free(d->cfg_watch);
+	d->cfg_watch = NULL;
+	if (cfg->path == NULL || cfg->settings.reload != 1)
+		return;
+	dir = config_dir(cfg);
+	base = strrchr(cfg->path, '/');
+	deck_watch_add(&globs, &n, dir, base != NULL ? base + 1 : cfg->path);
+	for (i = 0; i < cfg->settings.nenv_file; i++)
+		deck_watch_add(&globs, &n, dir, cfg->settings.env_file[i]);
+	for (i = 0; i < cfg->njobs; i++) {
+		for (k = 0; k < cfg->jobs[i].nenv_file; k++)
+			deck_watch_add(&globs, &n, dir,
+			    cfg->jobs[i].env_file[k]);
+	}
+	d->cfg_watch = watch_new(d->loop, dir, globs, n, NULL, 0, 500,
+	    &deck_watch_cbs, d, &cause);
+	if (d->cfg_watch == NULL) {
+		deck_say(d, "reload = \"auto\": cannot watch the "
+		    "configuration: ", cause);
+		free(cause);
+	}
+	for (i = 0; i < n; i++)
+		free(globs[i]);
+	free(globs);
+	free(dir);
+}
+
+/*
+ * Move the deck to cfg (taken; NULL: its file read again): the notes on
+ * what of [settings], [keys], [groups] and [browser] changed, the stack
+ * reloaded, the old configuration freed.  -1 with *cause when the file
+ * does not load: nothing changes.
+ */
+static int
+deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
+    void *arg)
+{
+	struct deck		*d = arg;
+	struct config		*old = d->cfg;
+	struct deck_notes	 dn = { NULL, 0 };
+
+	memset(out, 0, sizeof *out);
+	if (cfg == NULL) {
+		if (old->path == NULL) {
+			*cause = xstrdup("no configuration file to read again "
+			    "(start the deck with -c FILE or -f Procfile)");
+			return -1;
+		}
+		if (config_load(old->path, old->procfile, &cfg, cause) != 0)
+			return -1;
+		/* A Procfile's ports keep the deck's --port-base. */
+		if (cfg->procfile)
+			config_set_port_base(cfg, old->settings.port_base);
+	}
+	config_diff("settings", &old->settings, &cfg->settings,
+	    deck_setting_changed, &dn);
+	if (!deck_same_keys(old, cfg))
+		deck_note(&dn, xstrdup("[keys] applied"));
+	if (!deck_same_groups(old, cfg))
+		deck_note(&dn, xstrdup("[groups] applied"));
+	if (config_diff("browser", &old->browser, &cfg->browser, NULL,
+	    NULL) != 0)
+		deck_note(&dn, xstrdup("[browser] not applied: the browser "
+		    "started with the deck: restart the deck"));
+	d->cfg = cfg;
+	stack_reload(d->stack, cfg, &out->changes, &out->nchanges);
+	if (!deck_same_keys(old, cfg)) {
+		bind_reset(d->bind);
+		config_apply_keys(cfg, d->bind);
+	}
+	deck_apply_settings(d);
+	deck_watch_config(d);
+	config_free(old);
+	out->notes = dn.v;
+	out->nnotes = dn.n;
+	debuglog("deck %s reloaded %s", d->opts.name, cfg->path != NULL ?
+	    cfg->path : "its configuration");
+	return 0;
+}
+
 /* `quit` through the control socket: as !quit. */
 static void
 deck_ctl_quit(void *arg)
@@ -505,6 +755,8 @@ deck_faces_new(struct deck *d, char **cause)
 	d->info.started_ms = loop_wall_ms();
 	d->info.clients = deck_clients;
 	d->info.clients_arg = d;
+	d->info.reload = deck_reload;
+	d->info.reload_arg = d;
 	if (d->opts.headless && !d->opts.serve) {
 		d->opts.up.browser = d->browser;
 		d->opts.up.deck = d->opts.name;
@@ -588,7 +840,6 @@ deck_start(struct deck *d)
 
 	d->ctx.jt = d->jt;
 	d->ctx.session = d->session;
-	d->ctx.config = d->cfg;
 	d->ctx.bind = d->bind;
 	d->ctx.stack = d->stack;
 	d->ctx.browser = d->browser;
@@ -596,6 +847,7 @@ deck_start(struct deck *d)
 	d->ctx.deck = &d->info;
 	deck_browser_follow(d);
 	ctl_start(d->ctl, d->loop, &d->ctx, &deck_ctl_cbs, d);
+	deck_watch_config(d);
 	/* The browser first, so that it shows Starting… at once. */
 	if (d->browser_cause != NULL)
 		deck_say(d, "browser: ", d->browser_cause);
@@ -675,6 +927,9 @@ deck_free(struct deck *d)
 	if (d->quit_timer != 0)
 		loop_cancel_timer(d->loop, d->quit_timer);
 	up_free(d->up);
+	watch_free(d->cfg_watch);
+	if (d->reload_timer != 0)
+		loop_cancel_timer(d->loop, d->reload_timer);
 	stack_free(d->stack);
 	sessionsh_free(d->sessionsh);
 	if (d->cg != NULL) {

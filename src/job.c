@@ -61,15 +61,10 @@ job_copy_strv(char *const *v)
 	return copy;
 }
 
-/* Create a queued job from a spec (copied). */
-struct job *
-job_new(int id, const struct job_spec *spec)
+/* Copy what spec says to run and how into j (its name aside). */
+static void
+job_spec_copy(struct job *j, const struct job_spec *spec)
 {
-	struct job	*j;
-
-	j = xcalloc(1, sizeof *j);
-	j->id = id;
-	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
 	j->argv = spec->argv != NULL ? job_copy_strv(spec->argv) : NULL;
 	j->command = spec->command != NULL ? xstrdup(spec->command) :
 	    expand_shell_join(spec->argv);
@@ -106,15 +101,61 @@ job_new(int id, const struct job_spec *spec)
 	j->child.out_fd = j->child.in_fd = -1;
 	j->rows = 24;
 	j->cols = 80;
+}
+
+/* Free what job_spec_copy() put into j. */
+static void
+job_spec_clear(struct job *j)
+{
+	size_t	i;
+
+	for (i = 0; j->envp != NULL && j->envp[i] != NULL; i++)
+		free(j->envp[i]);
+	free(j->envp);
+	for (i = 0; j->argv != NULL && j->argv[i] != NULL; i++)
+		free(j->argv[i]);
+	free(j->argv);
+	free(j->input);
+	free(j->agent);
+	free(j->group);
+	free(j->stop_command);
+	free(j->command);
+	free(j->shell);
+	free(j->cwd);
+	free(j->store_error);
+	j->envp = j->argv = NULL;
+	j->input = j->agent = j->group = j->stop_command = NULL;
+	j->command = j->shell = j->cwd = j->store_error = NULL;
+}
+
+/* Create a queued job from a spec (copied). */
+struct job *
+job_new(int id, const struct job_spec *spec)
+{
+	struct job	*j;
+
+	j = xcalloc(1, sizeof *j);
+	j->id = id;
+	j->name = spec->name != NULL ? xstrdup(spec->name) : NULL;
+	job_spec_copy(j, spec);
 	return j;
+}
+
+/*
+ * Give j a new spec for its next start (its name stays); the caller
+ * makes sure it does not run now.
+ */
+void
+job_set_spec(struct job *j, const struct job_spec *spec)
+{
+	job_spec_clear(j);
+	job_spec_copy(j, spec);
 }
 
 /* Free a job, closing its fds; the process is not signalled. */
 void
 job_free(struct job *j)
 {
-	size_t	i;
-
 	if (j == NULL)
 		return;
 	pty_child_close(&j->child);
@@ -123,27 +164,14 @@ job_free(struct job *j)
 		vt_free(j->vt);
 	if (j->run != NULL)
 		store_run_close(j->run);
-	for (i = 0; j->envp[i] != NULL; i++)
-		free(j->envp[i]);
-	free(j->envp);
-	for (i = 0; j->argv != NULL && j->argv[i] != NULL; i++)
-		free(j->argv[i]);
-	free(j->argv);
-	free(j->input);
+	job_spec_clear(j);
 	free(j->wait_reason);
 	free(j->ready_text);
 	free(j->note);
 	free(j->start_error);
-	free(j->agent);
 	free(j->exec_error);
-	free(j->group);
-	free(j->stop_command);
 	free(j->name);
-	free(j->command);
-	free(j->shell);
-	free(j->cwd);
 	free(j->log_error);
-	free(j->store_error);
 	free(j->in);
 	free(j->run_list);
 	free(j);

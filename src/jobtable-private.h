@@ -36,6 +36,8 @@ struct jobtable_entry {
 	uint64_t	 timeout_timer;	/* its time limit, 0: none armed */
 	uint64_t	 restart_timer;	/* its restart delay, 0: none armed */
 	int		 restart_asked;	/* jobtable_restart() while it ran */
+	struct job	*respec;	/* jobtable_respec()'s spec for the */
+					/*   next start (a job never run) */
 	int		 stopping;	/* got a kill that ends in SIGKILL */
 	uint64_t	 queue_seq;	/* when it joined the queue */
 	int		 held;		/* kill_all's stop waits on stop_later */
@@ -123,5 +125,6 @@ void	jobtable_killed_cb(struct proc *p, void *arg);
 int	jobtable_schedule(struct jobtable_entry *e, int fresh);
 void	jobtable_start_entry(struct jobtable_entry *e);
 void	jobtable_after_exit(struct jobtable_entry *e);
+void	jobtable_respec_apply(struct jobtable_entry *e);
 
 #endif /* JOBDECK_JOBTABLE_PRIVATE_H */

@@ -186,6 +186,7 @@ jobtable_start_entry(struct jobtable_entry *e)
 		e->start_pending = 1;
 		return;
 	}
+	jobtable_respec_apply(e);
 	if (!jobtable_schedule(e, 0))
 		return;
 	/* What is left of the last run in its grace goes now. */
@@ -333,6 +334,48 @@ jobtable_restart(struct jobtable *jt, struct job *job, char **cause)
 		return 0;
 	jobtable_start_entry(e);
 	return 0;
+}
+
+/* Give an entry's job the spec jobtable_respec() left for its next start. */
+void
+jobtable_respec_apply(struct jobtable_entry *e)
+{
+	if (e->respec == NULL)
+		return;
+	job_set_spec(e->job, job_spec(e->respec));
+	job_free(e->respec);
+	e->respec = NULL;
+}
+
+/*
+ * Give a job a new spec (its name kept), filled in with the deck's
+ * settings as jobtable_spawn() fills one: for its next start, and with
+ * restart set that start comes now (jobtable_restart()).  -1 with *cause
+ * when the restart cannot be.
+ */
+int
+jobtable_respec(struct jobtable *jt, struct job *job,
+    const struct job_spec *spec, int restart, char **cause)
+{
+	struct jobtable_entry	*e;
+	struct job_spec		 full = *spec;
+
+	if ((e = jobtable_entry(jt, job)) == NULL) {
+		*cause = xprintf("no such job");
+		return -1;
+	}
+	full.name = job_name(job);
+	full.store = jt->store;
+	full.store_error = jt->store_error;
+	full.scrollback = jt->scrollback;
+	full.no_pty = spec->no_pty || jt->no_pty;
+	job_free(e->respec);
+	e->respec = job_new(0, &full);
+	if (!job_is_running(job) && e->stop == NULL)
+		jobtable_respec_apply(e);
+	if (!restart)
+		return 0;
+	return jobtable_restart(jt, job, cause);
 }
 
 /* Let at most n jobs run at once (0: no limit); the rest wait queued. */

@@ -116,6 +116,7 @@ jobtable_free(struct jobtable *jt)
 		jobtable_cancel_timers(e);
 		jobtable_stop_close(e);
 		proc_free(e->stop);
+		job_free(e->respec);
 		job_free(e->job);
 		free(e);
 	}
@@ -826,6 +827,7 @@ jobtable_remove_entry(struct jobtable *jt, int i)
 	jobtable_cancel_timers(e);
 	jobtable_stop_close(e);
 	proc_release(e->stop);
+	job_free(e->respec);
 	job_free(e->job);
 	free(e);
 	memmove(&jt->entries[i], &jt->entries[i + 1],

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "ctl.h"
 #include "debuglog.h"
 #include "job.h"
@@ -150,6 +151,25 @@ server_apply_size(struct server *srv)
 	srv->rows = rows;
 	srv->cols = cols;
 	jobtable_set_size(srv->jt, rows, cols);
+}
+
+/*
+ * Take a reloaded configuration: for clients attaching from now on and
+ * the ones attached, the settings each client's view reads; and
+ * on_last_detach and pty_size.
+ */
+void
+server_set_config(struct server *srv, const struct config *cfg)
+{
+	int	i;
+
+	srv->opts.ui.config = cfg;
+	srv->opts.quit_on_last = cfg->settings.on_last_detach == 1;
+	srv->opts.size = (enum server_size)cfg->settings.pty_size;
+	for (i = 0; i < srv->n; i++)
+		ui_set_settings(srv->clients[i]->ui, &cfg->settings);
+	srv->rows = srv->cols = 0;
+	server_apply_size(srv);
 }
 
 /* Make the most recently active attached client the latest (or none). */

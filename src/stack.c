@@ -56,11 +56,19 @@ struct stack_run {
 	int			 stopping;
 };
 
+/* A count of replicas !scale gave a configured job, over its file's. */
+struct stack_scale {
+	char			*name;
+	int			 replicas;
+};
+
 /* One replica of a configured job (the job itself without replicas). */
 struct stack_slot {
 	const struct config_job	*cj;
 	int			 replica;	/* 1..N; 0: no replicas */
 	struct stack_run	*cur;		/* its latest job, or NULL */
+	char			*print;		/* what its job was launched */
+	size_t			 nprint;	/*   with (stack_print()) */
 
 	/* How its last job ended, once the table forgot it. */
 	int			 gone;
@@ -102,6 +110,12 @@ struct stack {
 
 	uint64_t		  tick_timer;	/* the next turn's work */
 	int			  recheck;	/* ask the gate again then */
+
+	struct job		**leaving;	/* jobs a reload took out of */
+	size_t			  nleaving;	/*   the stack: removed from */
+	uint64_t		  leave_timer;	/*   the table once ended */
+	struct stack_scale	 *scales;	/* !scale's counts, by name */
+	size_t			  nscales;
 };
 
 /* What is known of one replica of a job depended on. */
@@ -129,6 +143,8 @@ static void	stack_ready_attempt(struct probe *, int, const char *, void *);
 static void	stack_live_result(struct probe *, int, const char *, void *);
 static void	stack_watch_changed(const char *, void *);
 static void	stack_stop_pending(struct stack *);
+static int	stack_leaving_index(const struct stack *, const struct job *);
+static void	stack_leave_soon(struct stack *);
 
 static const struct jobtable_policy stack_policy = {
 	.may_start = stack_may_start,
@@ -848,6 +864,8 @@ stack_job_exited(struct job *job, void *arg)
 			st->runs[i]->held_since = 0;
 		}
 	}
+	if (stack_leaving_index(st, job) != -1)
+		stack_leave_soon(st);
 	stack_recheck(st);
 }
 
@@ -873,6 +891,11 @@ stack_job_removed(struct job *job, void *arg)
 
 	if ((k = stack_run_index(st, job)) != -1)
 		stack_run_forget(st, (size_t)k);
+	if ((k = stack_leaving_index(st, job)) != -1) {
+		memmove(&st->leaving[k], &st->leaving[k + 1],
+		    (st->nleaving - (size_t)k - 1) * sizeof *st->leaving);
+		st->nleaving--;
+	}
 }
 
 /* Watched files of a configured job changed: restart its jobs. */
@@ -964,6 +987,61 @@ stack_watch_all(struct stack *st)
 	}
 }
 
+/* Return the index of !scale's count for configured job cj, or -1. */
+static int
+stack_scale_index(const struct stack *st, const struct config_job *cj)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nscales; i++) {
+		if (strcmp(st->scales[i].name, cj->name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Return how many replicas configured job cj runs: !scale's, or its own. */
+static int
+stack_replicas(const struct stack *st, const struct config_job *cj)
+{
+	int	i;
+
+	if ((i = stack_scale_index(st, cj)) != -1)
+		return st->scales[i].replicas;
+	return cj->replicas > 1 ? cj->replicas : 1;
+}
+
+/*
+ * Make the slots of config's jobs, each job's replicas together; *n says
+ * how many.
+ */
+static struct stack_slot *
+stack_slots_make(const struct stack *st, const struct config *config,
+    size_t *n)
+{
+	struct stack_slot	*slots;
+	const struct config_job	*cj;
+	size_t			 i, all;
+	int			 r, nr;
+
+	for (i = all = 0; config != NULL && i < config->njobs; i++)
+		all += (size_t)stack_replicas(st, &config->jobs[i]);
+	slots = xcalloc(all + 1, sizeof *slots);
+	*n = 0;
+	for (i = 0; config != NULL && i < config->njobs; i++) {
+		cj = &config->jobs[i];
+		nr = stack_replicas(st, cj);
+		for (r = 1; r <= nr; r++) {
+			slots[*n].cj = cj;
+			/* Scaled once, its jobs keep their numbers. */
+			slots[*n].replica = nr > 1 || cj->replicas > 1 ||
+			    stack_scale_index(st, cj) != -1 ? r : 0;
+			(*n)++;
+		}
+	}
+	return slots;
+}
+
 /*
  * Make the stack of config's jobs on jt: the table's policy, its
  * subscriber, the groups' limits and the watched files.
@@ -973,9 +1051,7 @@ stack_new(struct loop *loop, struct jobtable *jt, const struct config *config,
     struct session *session, struct http *http)
 {
 	struct stack		*st;
-	const struct config_job	*cj;
-	size_t			 i, n;
-	int			 r, nr;
+	size_t			 i;
 
 	st = xcalloc(1, sizeof *st);
 	st->loop = loop;
@@ -985,19 +1061,7 @@ stack_new(struct loop *loop, struct jobtable *jt, const struct config *config,
 	st->http = http;
 	st->dir = config_dir(config);
 	st->sub = -1;
-	for (i = n = 0; config != NULL && i < config->njobs; i++)
-		n += config->jobs[i].replicas > 1 ?
-		    (size_t)config->jobs[i].replicas : 1;
-	st->slots = xcalloc(n + 1, sizeof *st->slots);
-	for (i = 0; config != NULL && i < config->njobs; i++) {
-		cj = &config->jobs[i];
-		nr = cj->replicas > 1 ? cj->replicas : 1;
-		for (r = 1; r <= nr; r++) {
-			st->slots[st->nslots].cj = cj;
-			st->slots[st->nslots].replica = nr > 1 ? r : 0;
-			st->nslots++;
-		}
-	}
+	st->slots = stack_slots_make(st, config, &st->nslots);
 	jobtable_set_policy(jt, &stack_policy, st);
 	st->sub = jobtable_subscribe(jt, &stack_cbs, st);
 	for (i = 0; config != NULL && i < config->ngroups; i++)
@@ -1040,6 +1104,14 @@ stack_free(struct stack *st)
 		loop_cancel_timer(st->loop, st->tick_timer);
 	if (st->own_http)
 		http_free(st->http);
+	if (st->leave_timer != 0)
+		loop_cancel_timer(st->loop, st->leave_timer);
+	free(st->leaving);
+	for (i = 0; i < st->nscales; i++)
+		free(st->scales[i].name);
+	free(st->scales);
+	for (i = 0; i < st->nslots; i++)
+		free(st->slots[i].print);
 	free(st->slots);
 	free(st->watch_errors);
 	free(st->dir);
@@ -1089,6 +1161,102 @@ stack_cj_live(struct stack *st, const struct config_job *cj)
 	return 0;
 }
 
+/* Add a tag and a string that may be NULL ("-") to a print, NUL ended. */
+static void
+stack_print_add(struct xbuf *b, char tag, const char *str)
+{
+	xbuf_add(b, &tag, 1);
+	if (str == NULL)
+		xbuf_add(b, "-", 2);
+	else
+		xbuf_add(b, str, strlen(str) + 1);
+}
+
+/*
+ * Return what slot s's job would be launched with, whatever the session
+ * holds: its command, argv, cwd, input and environment (env files read
+ * now) as *len bytes, or NULL when it cannot be launched.  A reload
+ * restarts a job whose print changed (an env file's text, say).
+ */
+static char *
+stack_print(struct stack *st, const struct config *cfg,
+    const struct stack_slot *s, size_t *len)
+{
+	static char *const	 none[] = { NULL };
+	struct session		*bare;
+	struct launch		*l;
+	const struct job_spec	*js;
+	struct xbuf		 b;
+	char			*why = NULL;
+	size_t			 i;
+
+	bare = session_new(none);
+	l = launch_new_at(s->cj, &cfg->settings, bare, NULL, 0, s->replica,
+	    st->dir, &why);
+	if (l == NULL) {
+		session_free(bare);
+		free(why);
+		return NULL;
+	}
+	js = launch_spec(l);
+	memset(&b, 0, sizeof b);
+	stack_print_add(&b, 'c', js->command);
+	stack_print_add(&b, 'd', js->cwd);
+	stack_print_add(&b, 'i', js->input);
+	for (i = 0; js->argv != NULL && js->argv[i] != NULL; i++)
+		stack_print_add(&b, 'a', js->argv[i]);
+	for (i = 0; js->envp != NULL && js->envp[i] != NULL; i++)
+		stack_print_add(&b, 'e', js->envp[i]);
+	launch_free(l);
+	session_free(bare);	/* the spec's cwd may be the session's */
+	*len = b.len;
+	return b.s;
+}
+
+/*
+ * Spawn slot s's job with params over its own; *job is it.  -1 with
+ * *cause when it cannot start.
+ */
+static int
+stack_spawn_slot(struct stack *st, struct stack_slot *s,
+    const struct expand_param *params, size_t nparams, struct job **job,
+    char **cause)
+{
+	struct stack_run	*prev;
+	struct launch		*l;
+	char			*why = NULL;
+
+	l = launch_new_at(s->cj, &st->config->settings, st->session,
+	    params, nparams, s->replica, st->dir, &why);
+	if (l == NULL)
+		goto fail;
+	prev = s->cur;
+	st->spawning = s;
+	st->spawned = NULL;
+	*job = jobtable_spawn(st->jt, launch_spec(l), &why);
+	launch_free(l);
+	if (*job == NULL) {
+		/* A run the gate made for it goes with it. */
+		if (st->spawned != NULL)
+			stack_run_unborn(st, st->spawned, prev);
+		st->spawning = NULL;
+		goto fail;
+	}
+	stack_run_of(st, *job);	/* the gate may not have seen it */
+	st->spawning = NULL;
+	free(s->print);
+	s->print = stack_print(st, st->config, s, &s->nprint);
+	/* The table told of it as queued: say for what it waits. */
+	if (job_state(*job) == JOB_WAITING)
+		jobtable_changed(st->jt, *job);
+	return 0;
+
+fail:
+	*cause = xprintf("cannot start %s (%s)", s->cj->name, why);
+	free(why);
+	return -1;
+}
+
 /*
  * Spawn each replica of cj (after what it depends on that neither lives
  * nor is satisfied, transitively; path holds the jobs being started, so
@@ -1101,10 +1269,7 @@ stack_start_one(struct stack *st, const struct config_job *cj,
 {
 	const struct config_job	*dcj;
 	struct stack_slot	*s;
-	struct stack_run	*prev;
-	struct launch		*l;
 	struct job		*job;
-	char			*why = NULL;
 	size_t			 i, n;
 
 	for (i = 0; i < depth; i++) {
@@ -1133,41 +1298,19 @@ stack_start_one(struct stack *st, const struct config_job *cj,
 
 	s = stack_slots_of(st, cj, &n);
 	if (n == 0) {
-		*cause = xprintf("cannot start %s (not a job of the stack's "
-		    "configuration)", cj->name);
+		*cause = xprintf("cannot start %s (%s)", cj->name,
+		    stack_replicas(st, cj) == 0 ? "scaled to 0 replicas: "
+		    "!scale it" : "not a job of the stack's configuration");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		l = launch_new_at(cj, &st->config->settings, st->session,
-		    params, nparams, s[i].replica, st->dir, &why);
-		if (l == NULL)
-			goto fail;
-		prev = s[i].cur;
-		st->spawning = &s[i];
-		st->spawned = NULL;
-		job = jobtable_spawn(st->jt, launch_spec(l), &why);
-		launch_free(l);
-		if (job == NULL) {
-			/* A run the gate made for it goes with it. */
-			if (st->spawned != NULL)
-				stack_run_unborn(st, st->spawned, prev);
-			st->spawning = NULL;
-			goto fail;
-		}
-		stack_run_of(st, job);	/* the gate may not have seen it */
-		st->spawning = NULL;
-		/* The table told of it as queued: say for what it waits. */
-		if (job_state(job) == JOB_WAITING)
-			jobtable_changed(st->jt, job);
+		if (stack_spawn_slot(st, &s[i], params, nparams, &job,
+		    cause) != 0)
+			return -1;
 		if (first != NULL && *first == NULL)
 			*first = job;
 	}
 	return 0;
-
-fail:
-	*cause = xprintf("cannot start %s (%s)", cj->name, why);
-	free(why);
-	return -1;
 }
 
 /*
@@ -1367,6 +1510,13 @@ stack_kill_group(struct stack *st, const char *group, int *stopped,
 	return 0;
 }
 
+/* Return the configuration the stack runs now (after reloads), or NULL. */
+const struct config *
+stack_config(const struct stack *st)
+{
+	return st->config;
+}
+
 /* Return the configured job job was started from, or NULL. */
 const struct config_job *
 stack_job_config(const struct stack *st, const struct job *job)
@@ -1376,6 +1526,617 @@ stack_job_config(const struct stack *st, const struct job *job)
 	if ((i = stack_run_index(st, job)) == -1)
 		return NULL;
 	return st->runs[i]->slot->cj;
+}
+
+/*
+ * Reload: the stack moved to another configuration (stack_reload()) or
+ * another count of a job's replicas (stack_scale()).  Slots are matched
+ * by their job's name; a slot's state moves with it, so an unchanged
+ * job's run goes on untouched.
+ */
+
+/* A reload's changes as they are found. */
+struct stack_changes {
+	struct stack_change	*v;
+	size_t			 n;
+};
+
+/* Add a change of kind to configured job name; return it. */
+static struct stack_change *
+stack_change_add(struct stack_changes *c, const char *name,
+    enum stack_change_kind kind, const char *what)
+{
+	struct stack_change	*ch;
+
+	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	ch = &c->v[c->n++];
+	ch->name = xstrdup(name);
+	ch->kind = kind;
+	ch->what = what != NULL ? xstrdup(what) : NULL;
+	return ch;
+}
+
+/* Return the change told of configured job name, or NULL. */
+static struct stack_change *
+stack_change_find(struct stack_changes *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->n; i++) {
+		if (strcmp(c->v[i].name, name) == 0)
+			return &c->v[i];
+	}
+	return NULL;
+}
+
+/* Free changes as stack_reload() returned them. */
+void
+stack_changes_free(struct stack_change *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].what);
+	}
+	free(v);
+}
+
+/* Return the word of a change's kind: "restarted", "added"... */
+const char *
+stack_change_word(enum stack_change_kind kind)
+{
+	switch (kind) {
+	case STACK_UNCHANGED:
+		return "unchanged";
+	case STACK_RESTARTED:
+		return "restarted";
+	case STACK_UPDATED:
+		return "updated";
+	case STACK_ADDED:
+		return "added";
+	case STACK_REMOVED:
+		return "removed";
+	case STACK_SCALED:
+		return "scaled";
+	}
+	return "?";
+}
+
+/*
+ * The options whose change needs no restart: the count of replicas (the
+ * slots change), autostart (for the next deck), the watched files (made
+ * anew).
+ */
+static int
+stack_option_restarts(const char *name)
+{
+	static const char *const	 quiet[] = { "replicas", "autostart",
+	    "watch", "watch_ignore", "watch_debounce" };
+	size_t				 i;
+
+	for (i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+		if (strcmp(quiet[i], name) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* config_diff()'s callback: add a changed option's name to a list. */
+static void
+stack_diff_cb(const char *name, void *arg)
+{
+	struct xbuf	*b = arg;
+
+	if (!stack_option_restarts(name))
+		return;
+	if (b->len > 0)
+		xbuf_add(b, ", ", 2);
+	xbuf_add(b, name, strlen(name));
+}
+
+/*
+ * Remove the leaving jobs that have ended (ones still ending are tried
+ * again shortly).
+ */
+static void
+stack_leave_cb(void *arg)
+{
+	struct stack	*st = arg;
+	struct job	*job;
+	char		*why = NULL;
+	size_t		 i;
+	int		 again = 0;
+
+	st->leave_timer = 0;
+	for (i = 0; i < st->nleaving; i++) {
+		job = st->leaving[i];
+		if (jobtable_is_live(st->jt, job))
+			continue;	/* its end calls again */
+		if (jobtable_remove(st->jt, job, &why) == 0) {
+			i = (size_t)-1;	/* the removal dropped it */
+			continue;
+		}
+		free(why);
+		why = NULL;
+		again = 1;		/* still ending: its leftovers */
+	}
+	if (again)
+		st->leave_timer = loop_add_timer(st->loop, 100, stack_leave_cb,
+		    st);
+}
+
+/* Remove the leaving jobs that have ended, on the next turn. */
+static void
+stack_leave_soon(struct stack *st)
+{
+	if (st->leave_timer == 0 && st->nleaving > 0)
+		st->leave_timer = loop_add_timer(st->loop, 0, stack_leave_cb,
+		    st);
+}
+
+/* Return the index of job among the leaving, or -1. */
+static int
+stack_leaving_index(const struct stack *st, const struct job *job)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nleaving; i++) {
+		if (st->leaving[i] == job)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Take run r's job out of the stack: it is stopped as !kill stops it
+ * (its stop signal or command, its grace) and leaves the table once
+ * ended; its runs stay in the store.
+ */
+static void
+stack_leave(struct stack *st, struct stack_run *r)
+{
+	struct job	*job = r->job;
+
+	stack_run_forget(st, (size_t)stack_run_index(st, job));
+	st->leaving = xreallocarray(st->leaving, st->nleaving + 1,
+	    sizeof *st->leaving);
+	st->leaving[st->nleaving++] = job;
+	if (jobtable_is_live(st->jt, job))
+		jobtable_kill(st->jt, job, SIGTERM);
+	stack_leave_soon(st);
+}
+
+/* Append cfg's job cj and what it depends on (first) to order, once. */
+static void
+stack_order_add(const struct config *cfg, const struct config_job *cj,
+    const struct config_job **order, size_t *n, size_t depth)
+{
+	const struct config_job	*d;
+	size_t			 i;
+
+	for (i = 0; i < *n; i++) {
+		if (order[i] == cj)
+			return;
+	}
+	for (i = 0; i < cj->ndeps && depth < cfg->njobs; i++) {
+		if ((d = config_find_job(cfg, cj->deps[i].name)) != NULL)
+			stack_order_add(cfg, d, order, n, depth + 1);
+	}
+	for (i = 0; i < *n; i++) {
+		if (order[i] == cj)
+			return;
+	}
+	order[(*n)++] = cj;
+}
+
+/*
+ * Give every job of configured job cj the spec cfg now makes of it: a
+ * live one restarts with it (after a stop as !restart's), an ended one
+ * keeps it for its next start.  Return how many restarted; an error is
+ * said in ch's text.
+ */
+static int
+stack_respec(struct stack *st, const struct config_job *cj,
+    struct stack_change *ch)
+{
+	struct stack_slot	*s;
+	struct launch		*l;
+	struct job		*job;
+	char			*why = NULL, *tmp;
+	size_t			 i, n;
+	int			 live, restarted = 0;
+
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur == NULL)
+			continue;
+		job = s[i].cur->job;
+		l = launch_new_at(cj, &st->config->settings, st->session, NULL,
+		    0, s[i].replica, st->dir, &why);
+		if (l != NULL) {
+			live = jobtable_is_live(st->jt, job);
+			if (jobtable_respec(st->jt, job, launch_spec(l), live,
+			    &why) == 0) {
+				restarted += live;
+				free(s[i].print);
+				s[i].print = stack_print(st, st->config, &s[i],
+				    &s[i].nprint);
+				if (live)
+					job_set_note(job, "restarted: its "
+					    "configuration changed");
+				launch_free(l);
+				continue;
+			}
+			launch_free(l);
+		}
+		tmp = xprintf("%s; not restarted: %s", ch->what, why);
+		free(ch->what);
+		ch->what = tmp;
+		free(why);
+		why = NULL;
+	}
+	return restarted;
+}
+
+/* End the file watches; stack_watch_all() makes them anew. */
+static void
+stack_unwatch_all(struct stack *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nwatches; i++)
+		watch_free(st->watches[i].w);
+	free(st->watches);
+	st->watches = NULL;
+	st->nwatches = 0;
+	free(st->watch_errors);
+	st->watch_errors = NULL;
+}
+
+/*
+ * Move slot os's state (its run, how its last job ended, its print) to
+ * ns, which takes os's place.
+ */
+static void
+stack_slot_move(struct stack_slot *ns, struct stack_slot *os)
+{
+	const struct config_job	*cj = ns->cj;
+	int			 replica = ns->replica;
+
+	*ns = *os;
+	ns->cj = cj;
+	ns->replica = replica;
+	if (ns->cur != NULL)
+		ns->cur->slot = ns;
+	os->cur = NULL;
+	os->print = NULL;
+}
+
+/*
+ * A job scaled from one unnumbered job to replicas: its job, if that
+ * slot is left, becomes replica 1 (renamed NAME.1) rather than stopping.
+ */
+static void
+stack_slots_promote(struct stack *st, struct stack_slot *ns, size_t nn,
+    int *taken)
+{
+	struct stack_slot	*os = st->slots;
+	char			*name, *why = NULL;
+	size_t			 i, k;
+
+	for (i = 0; i < nn; i++) {
+		if (ns[i].replica != 1 || ns[i].cur != NULL || ns[i].gone)
+			continue;
+		for (k = 0; k < st->nslots; k++) {
+			if (!taken[k] && os[k].replica == 0 &&
+			    strcmp(os[k].cj->name, ns[i].cj->name) == 0)
+				break;
+		}
+		if (k == st->nslots)
+			continue;
+		if (os[k].cur != NULL) {
+			name = stack_slot_name(&ns[i]);
+			if (jobtable_rename(st->jt, os[k].cur->job, name,
+			    &why) != 0) {
+				free(why);	/* the name is taken: it goes */
+				why = NULL;
+				free(name);
+				continue;
+			}
+			free(name);
+		}
+		taken[k] = 1;
+		stack_slot_move(&ns[i], &os[k]);
+	}
+}
+
+/*
+ * Match the new slots to the old by name: state moves, an unchanged
+ * job whose print differs (its env file's text, say) is marked to
+ * restart (unless scaling), and old slots left over leave the stack.
+ */
+static void
+stack_slots_match(struct stack *st, const struct config *cfg,
+    struct stack_slot *ns, size_t nn, struct stack_changes *c, int scaling)
+{
+	struct stack_slot	*os = st->slots;
+	struct stack_change	*ch;
+	char			*nname, *oname, *print;
+	size_t			 i, k, nprint;
+	int			*taken;
+
+	taken = xcalloc(st->nslots + 1, sizeof *taken);
+	for (i = 0; i < nn; i++) {
+		nname = stack_slot_name(&ns[i]);
+		for (k = 0; k < st->nslots; k++) {
+			if (taken[k])
+				continue;
+			oname = stack_slot_name(&os[k]);
+			if (strcmp(oname, nname) == 0) {
+				free(oname);
+				break;
+			}
+			free(oname);
+		}
+		free(nname);
+		if (k == st->nslots)
+			continue;
+		taken[k] = 1;
+		ch = stack_change_find(c, ns[i].cj->name);
+		if (!scaling && ch != NULL && ch->kind == STACK_UNCHANGED &&
+		    os[k].print != NULL) {
+			print = stack_print(st, cfg, &ns[i], &nprint);
+			if (print == NULL || nprint != os[k].nprint ||
+			    memcmp(print, os[k].print, nprint) != 0) {
+				ch->kind = STACK_RESTARTED;
+				free(ch->what);
+				ch->what = xstrdup("its env files' text");
+			}
+			free(print);
+		}
+		stack_slot_move(&ns[i], &os[k]);
+	}
+	stack_slots_promote(st, ns, nn, taken);
+	for (k = 0; k < st->nslots; k++) {
+		if (!taken[k] && os[k].cur != NULL)
+			stack_leave(st, os[k].cur);
+		free(os[k].print);
+	}
+	free(taken);
+}
+
+/* Say what each of cfg's jobs is to the old configuration: c's entries. */
+static void
+stack_classify(struct stack *st, const struct config *cfg,
+    struct stack_changes *c)
+{
+	const struct config	*old = st->config;
+	const struct config_job	*cj, *ocj;
+	struct xbuf		 b;
+	size_t			 i;
+
+	for (i = 0; cfg != NULL && i < cfg->njobs; i++) {
+		cj = &cfg->jobs[i];
+		ocj = old != NULL ? config_find_job(old, cj->name) : NULL;
+		if (ocj == NULL) {
+			stack_change_add(c, cj->name, STACK_ADDED, NULL);
+			continue;
+		}
+		memset(&b, 0, sizeof b);
+		config_diff("job", ocj, cj, stack_diff_cb, &b);
+		stack_change_add(c, cj->name, b.len > 0 ? STACK_RESTARTED :
+		    STACK_UNCHANGED, b.s);
+		xbuf_clear(&b);
+	}
+	for (i = 0; old != NULL && i < old->njobs; i++) {
+		if (cfg == NULL || config_find_job(cfg, old->jobs[i].name) ==
+		    NULL)
+			stack_change_add(c, old->jobs[i].name, STACK_REMOVED,
+			    NULL);
+	}
+}
+
+/* Forget !scale's counts of jobs gone, or whose replicas the file changed. */
+static void
+stack_scales_keep(struct stack *st, const struct config *cfg)
+{
+	const struct config_job	*ocj, *ncj;
+	size_t			 i;
+
+	for (i = 0; i < st->nscales; i++) {
+		ocj = config_find_job(st->config, st->scales[i].name);
+		ncj = cfg != NULL ? config_find_job(cfg, st->scales[i].name) :
+		    NULL;
+		if (ocj != NULL && ncj != NULL && ocj->replicas ==
+		    ncj->replicas)
+			continue;
+		free(st->scales[i].name);
+		st->scales[i--] = st->scales[--st->nscales];
+	}
+}
+
+/*
+ * Start the slots of cj that have never had a job (an added job that
+ * autostarts, new replicas of a job that runs or was scaled); a failure
+ * is said in ch's text.
+ */
+static void
+stack_start_new_slots(struct stack *st, const struct config_job *cj,
+    struct stack_change *ch, int scaling)
+{
+	struct stack_slot	*s;
+	struct job		*job;
+	char			*why = NULL, *tmp;
+	size_t			 i, n;
+
+	if (ch->kind == STACK_ADDED) {
+		if (!cj->autostart || stack_start(st, cj, NULL, 0, NULL,
+		    &why) == 0)
+			return;
+		goto fail;
+	}
+	if (!scaling && !stack_cj_live(st, cj) && !cj->autostart)
+		return;
+	s = stack_slots_of(st, cj, &n);
+	for (i = 0; i < n; i++) {
+		if (s[i].cur != NULL || s[i].gone)
+			continue;
+		if (stack_spawn_slot(st, &s[i], NULL, 0, &job, &why) != 0)
+			goto fail;
+	}
+	return;
+
+fail:
+	tmp = xprintf("%s%s%s", ch->what != NULL ? ch->what : "",
+	    ch->what != NULL ? "; " : "", why);
+	free(ch->what);
+	ch->what = tmp;
+	free(why);
+}
+
+/* Apply cfg's [groups.NAME] limits, lifting the ones old had and cfg has not. */
+static void
+stack_groups_apply(struct stack *st, const struct config *old,
+    const struct config *cfg)
+{
+	size_t	i, k;
+
+	for (i = 0; old != NULL && i < old->ngroups; i++) {
+		for (k = 0; cfg != NULL && k < cfg->ngroups; k++) {
+			if (strcmp(old->groups[i].name, cfg->groups[k].name) ==
+			    0)
+				break;
+		}
+		if (cfg == NULL || k == cfg->ngroups)
+			jobtable_set_group_limit(st->jt, old->groups[i].name,
+			    0);
+	}
+	for (i = 0; cfg != NULL && i < cfg->ngroups; i++)
+		jobtable_set_group_limit(st->jt, cfg->groups[i].name,
+		    cfg->groups[i].max_running);
+}
+
+/*
+ * Move the stack to cfg (scaling: the same configuration, other counts
+ * of replicas): match slots, stop what left, restart what changed in
+ * dependency order, start what is new; the changes found, one per
+ * configured job, go to *out.
+ */
+static void
+stack_apply(struct stack *st, const struct config *cfg, int scaling,
+    struct stack_change **out, size_t *nout)
+{
+	const struct config	 *old = st->config;
+	const struct config_job	**order;
+	struct stack_changes	  c = { NULL, 0 };
+	struct stack_change	 *ch;
+	struct stack_slot	 *ns;
+	size_t			  nn, i, n, norder = 0, before;
+
+	if (!scaling)
+		stack_scales_keep(st, cfg);
+	stack_classify(st, cfg, &c);
+	/* How many replicas each job had, for "scaled". */
+	for (i = 0; i < c.n; i++) {
+		ch = &c.v[i];
+		if (ch->kind == STACK_ADDED || ch->kind == STACK_REMOVED ||
+		    old == NULL)
+			continue;
+		before = 0;
+		(void)stack_slots_of(st, config_find_job(old, ch->name),
+		    &before);
+		ch->was = (int)before;
+	}
+	ns = stack_slots_make(st, cfg, &nn);
+	stack_slots_match(st, cfg, ns, nn, &c, scaling);
+	free(st->slots);
+	st->slots = ns;
+	st->nslots = nn;
+	st->config = cfg;
+	if (!scaling) {
+		free(st->dir);
+		st->dir = config_dir(cfg);
+		stack_groups_apply(st, old, cfg);
+	}
+	order = xcalloc((cfg != NULL ? cfg->njobs : 0) + 1, sizeof *order);
+	for (i = 0; cfg != NULL && i < cfg->njobs; i++)
+		stack_order_add(cfg, &cfg->jobs[i], order, &norder, 0);
+	for (i = 0; i < norder; i++) {
+		ch = stack_change_find(&c, order[i]->name);
+		(void)stack_slots_of(st, order[i], &n);
+		if (ch->kind != STACK_ADDED && ch->kind != STACK_REMOVED &&
+		    ch->was != (int)n && ch->kind == STACK_UNCHANGED)
+			ch->kind = STACK_SCALED;
+		ch->now = (int)n;
+		if (ch->kind == STACK_RESTARTED &&
+		    stack_respec(st, order[i], ch) == 0)
+			ch->kind = STACK_UPDATED;
+		stack_start_new_slots(st, order[i], ch, scaling);
+	}
+	free(order);
+	if (!scaling) {
+		stack_unwatch_all(st);
+		stack_watch_all(st);
+	}
+	stack_recheck(st);
+	*out = c.v;
+	*nout = c.n;
+}
+
+/*
+ * Move the stack to cfg, which the caller frees after the stack (the old
+ * configuration may go once this returns): unchanged jobs go on, changed
+ * ones restart with their new spec (dependencies first), added ones
+ * start if they autostart, removed ones are stopped and leave the table.
+ * Jobs not from the configuration are never touched.  *out (free with
+ * stack_changes_free()) says what became of each configured job, old or
+ * new, in cfg's order then the removed.
+ */
+void
+stack_reload(struct stack *st, const struct config *cfg,
+    struct stack_change **out, size_t *nout)
+{
+	stack_apply(st, cfg, 0, out, nout);
+}
+
+/*
+ * Run n replicas of configured job name (0 stops them all), stopping the
+ * highest-numbered first, starting new ones as the others run; until a
+ * reload changes its replicas.  -1 with *cause for an unknown job or a
+ * count out of bounds.
+ */
+int
+stack_scale(struct stack *st, const char *name, int n,
+    struct stack_change **out, size_t *nout, char **cause)
+{
+	const struct config_option	*o;
+	const struct config_job		*cj;
+	size_t				 i;
+
+	o = config_find_option("job", "replicas");
+	if (st->config == NULL || (cj = config_find_job(st->config, name)) ==
+	    NULL) {
+		*cause = xprintf("no configured job named %s", name);
+		return -1;
+	}
+	if (n < 0 || n > (int)o->max) {
+		*cause = xprintf("replicas must be a number between 0 and %d",
+		    (int)o->max);
+		return -1;
+	}
+	for (i = 0; i < st->nscales; i++) {
+		if (strcmp(st->scales[i].name, cj->name) == 0)
+			break;
+	}
+	if (i == st->nscales) {
+		st->scales = xreallocarray(st->scales, st->nscales + 1,
+		    sizeof *st->scales);
+		st->scales[st->nscales++].name = xstrdup(cj->name);
+	}
+	st->scales[i].replicas = n;
+	stack_apply(st, st->config, 1, out, nout);
+	return 0;
 }
 
 /*

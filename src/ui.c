@@ -225,6 +225,26 @@ ui_resized(struct ui *ui)
 	ui_resize(ui);
 }
 
+/*
+ * Take the settings a client's view reads (clipboard, panel_width, bell):
+ * at the start and after a reload, laid out anew once the screen is up.
+ */
+void
+ui_set_settings(struct ui *ui, const struct config_settings *set)
+{
+	int	width = ui->panel_width;
+
+	ui->clipboard = set->clipboard;
+	ui->panel_width = set->panel_width;
+	ui->bell = set->bell;
+	if (ui->rows > 0 && width != ui->panel_width) {
+		ui_term_enter(ui->term);
+		ui_layout(ui);
+		ui_mode_resize(ui);
+		ui_dirty(ui, UI_DRAW_ALL, 1);
+	}
+}
+
 /* Leave focus mode. */
 static void
 ui_unfocus(struct ui *ui)
@@ -1252,7 +1272,6 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.session = session;
 	ui->ctx.client = &ui_cmd_client;
 	ui->ctx.arg = ui;
-	ui->ctx.config = opts->config;
 	ui->ctx.stack = opts->stack;
 	ui->ctx.browser = opts->browser;
 	ui->ctx.sessionsh = opts->sessionsh;
@@ -1260,12 +1279,9 @@ ui_new(struct loop *loop, struct jobtable *jt, struct session *session,
 	ui->ctx.read_only = client->read_only;
 	ui->browser = opts->browser;
 	ui->bind = opts->bind;
-	if (opts->config != NULL) {
-		ui->clipboard = opts->config->settings.clipboard;
-		ui->panel_width = opts->config->settings.panel_width;
-		ui->bell = opts->config->settings.bell;
-	} else
-		ui->clipboard = 1;
+	ui->clipboard = 1;
+	if (opts->config != NULL)
+		ui_set_settings(ui, &opts->config->settings);
 	ui->ctx.bind = ui->bind;
 
 	memset(&spec, 0, sizeof spec);

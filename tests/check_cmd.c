@@ -1709,7 +1709,6 @@ stack_load(const char *text)
 	ck_assert_msg(config_parse("test.toml", text, strlen(text),
 	    &rec.config, &cause) == 0, "config: %s", cause);
 	rec.stack = stack_new(rec.loop, rec.jt, rec.config, rec.session, NULL);
-	rec.ctx.config = rec.config;
 	rec.ctx.stack = rec.stack;
 }
 
