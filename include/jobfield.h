@@ -72,6 +72,7 @@ enum jobfield_id {
 	JOBFIELD_EXIT,		/* text: waitstatus_short() */
 	JOBFIELD_STATE_INPUT,	/* text: "running, waiting for input" */
 	JOBFIELD_LABEL,		/* text: the label and what is said of it */
+	JOBFIELD_READY_LINE,	/* text: "no (GET /health → 503)" */
 	JOBFIELD_COUNT
 };
 

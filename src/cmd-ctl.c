@@ -413,9 +413,7 @@ static const struct jobfield_col cmd_status_fields[] = {
 	{ JOBFIELD_STARTED_AT, "started", 0 },
 	{ JOBFIELD_DURATION_MS, "duration", 0 },
 	{ JOBFIELD_EXIT, "exit", 0 },
-	{ JOBFIELD_READY, "ready", 0 },
-	{ JOBFIELD_READY_PROBE, "probe", 0 },
-	{ JOBFIELD_READY_AT, "ready at", 0 },
+	{ JOBFIELD_READY_LINE, "ready", 0 },
 };
 
 #define CMD_STATUS_NFIELDS \

@@ -377,6 +377,31 @@ jobfield_job_state_input(struct job *job, struct jobfield_value *v)
 }
 
 /*
+ * Its readiness as one line of text: "no (GET /health → 503)", "yes
+ * (GET /health → 200, 2026-01-02T03:04:05.678Z)", nothing without a
+ * probe.
+ */
+static void
+jobfield_job_ready_line(struct job *job, struct jobfield_value *v)
+{
+	const char	*text = job_ready_text(job);
+	char		 at[48];
+
+	if (job_ready(job) == JOB_READY_NONE) {
+		jobfield_null(v);
+		return;
+	}
+	at[0] = '\0';
+	if (job_ready_time(job) > 0)
+		job_format_time(job_ready_time(job), at, sizeof at);
+	jobfield_owned(v, xprintf("%s%s%s%s%s%s",
+	    job_ready(job) == JOB_READY_YES ? "yes" : "no",
+	    text != NULL || at[0] != '\0' ? " (" : "", text != NULL ? text : "",
+	    text != NULL && at[0] != '\0' ? ", " : "", at,
+	    text != NULL || at[0] != '\0' ? ")" : ""));
+}
+
+/*
  * Its label (jobfield_label()) and, after it, what a waiting job waits
  * for, its note and the agent that started it.
  */
@@ -579,6 +604,7 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	    NULL },
 	[JOBFIELD_LABEL] = { NULL, jobfield_job_label, jobfield_meta_label,
 	    NULL },
+	[JOBFIELD_READY_LINE] = { NULL, jobfield_job_ready_line, NULL, NULL },
 };
 
 /* Return the row of id, which must have the getter asked for. */

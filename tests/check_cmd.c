@@ -865,8 +865,8 @@ ps_parse(const char *line, struct ps_row *r)
 	char	pid[32], *end;
 	int	m, s, n = 0;
 
-	/* CPU and MEM, between TIME and COMMAND, are skipped. */
-	if (sscanf(line, "%d %31s %31s %31s %dm %ds %*s %*s %n", &r->id,
+	/* READY, CPU and MEM are skipped. */
+	if (sscanf(line, "%d %31s %31s %*s %31s %dm %ds %*s %*s %n", &r->id,
 	    pid, r->state, r->exit, &m, &s, &n) != 6 || n == 0)
 		return 0;
 	r->pid = strcmp(pid, "-") == 0 ? -1 : strtol(pid, &end, 10);
@@ -891,7 +891,8 @@ ps(struct ps_row *rows, int max)
 	h = rec.lines[0];
 	ck_assert_msg(strstr(h, "ID") == h &&
 	    strstr(h, "PID") > h && strstr(h, "STATE") > strstr(h, "PID") &&
-	    strstr(h, "EXIT") > strstr(h, "STATE") &&
+	    strstr(h, "READY") > strstr(h, "STATE") &&
+	    strstr(h, "EXIT") > strstr(h, "READY") &&
 	    strstr(h, "TIME") > strstr(h, "EXIT") &&
 	    strstr(h, "COMMAND") > strstr(h, "TIME"), "header: %s", h);
 	ck_assert_int_le(rec.count - 1, max);
@@ -1915,7 +1916,7 @@ START_TEST(test_stack_dep_fails)
 	ck_assert_int_eq(job_state(api), JOB_BLOCKED);
 	ck_assert_int_eq(job_state(job_named("migrate")), JOB_FAILED);
 	wait_text_has(api, "blocked: migrate failed (exited 2)");
-	wait_text_has(web, "blocked: api never started (blocked)");
+	wait_text_has(web, "blocked: api is blocked");
 }
 END_TEST
 
@@ -2547,8 +2548,9 @@ START_TEST(test_status_since_partial)
 
 	rec_clear();
 	run_ok("!status --since 0:0 1");
-	ck_assert_str_eq(rec.lines[9], "output (from line 0):");
-	ck_assert_str_eq(rec.lines[10], "a");
+	ck_assert_str_eq(rec.lines[9], "ready:    -");
+	ck_assert_str_eq(rec.lines[10], "output (from line 0):");
+	ck_assert_str_eq(rec.lines[11], "a");
 	ck_assert_msg(strncmp(rec.lines[rec.count - 1], "next: status --since "
 	    "", 21) == 0 && strstr(rec.lines[rec.count - 1], " 1") != NULL,
 	    "last line: %s", rec.lines[rec.count - 1]);

@@ -574,7 +574,7 @@ START_TEST(test_stack_ready_line)
 	    " running  no ") != NULL, "%s", out);
 	free(out);
 	out = ctl(&d, "status", "web", (const char *)NULL);
-	ck_assert_msg(strstr(out, "probe:    GET /health → 503\n") != NULL,
+	ck_assert_msg(strstr(out, "ready:    no (GET /health → 503)\n") != NULL,
 	    "%s", out);
 	free(out);
 

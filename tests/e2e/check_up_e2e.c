@@ -1060,7 +1060,7 @@ START_TEST(up_codes)
 		{ "[[job]]\nname = \"held\"\ncommand = \"echo up; sleep 30\"\n"
 		  "[[job]]\nname = \"after\"\ncommand = \"echo never\"\n"
 		  "depends_on = { held = \"completed_successfully\" }\n", 125,
-		  "after   | could not start: held " },
+		  "after   | blocked: held " },
 	};
 	struct box	b;
 	struct proc	p, c;
@@ -1073,7 +1073,7 @@ START_TEST(up_codes)
 		proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "upcodes",
 		    NULL);
 		if (runs[i].code == 125) {
-			/* Canceled (not a failure): what waits on it fails. */
+			/* Canceled (no failure): its dependant is blocked. */
 			proc_wait_text(&p, "held    | up\n", WAIT_MS);
 			ctl_run(&b, &p, &c, "upcodes", "kill", "held", NULL);
 			ck_assert_int_eq(c.status, 0);
