@@ -63,7 +63,9 @@ enum job_state {
 	JOB_COMPLETED,		/* exited 0 */
 	JOB_FAILED,		/* non-zero exit, or a signal nobody asked for */
 	JOB_CANCELED,		/* stopped by the user */
-	JOB_TIMED_OUT
+	JOB_TIMED_OUT,
+	JOB_BLOCKED		/* never ran: a dependency failed (the */
+				/*   reason: job_start_error()); no exit */
 };
 
 /* What to run.  job_new() copies every string; envp may be NULL. */
@@ -166,7 +168,12 @@ enum job_source {
 					/*   otherwise) while it is logged */
 					/*   or to be */
 
-/* What a readiness probe said of the job's current run. */
+/*
+ * What a readiness probe said of the job's current run (job_ready()),
+ * the short text of its last attempt ("GET /health → 503", set by the
+ * stack: job_ready_text()) and the wall time it passed (job_ready_time(),
+ * 0: not yet); a start clears all three.
+ */
 enum job_ready {
 	JOB_READY_NONE,		/* no probe: ready once started */
 	JOB_READY_STARTING,	/* probing, not ready yet */
@@ -208,6 +215,8 @@ void		 job_set_fail(struct job *);
 void		 job_set_timed_out(struct job *);
 void		 job_set_queued(struct job *);
 void		 job_set_start_error(struct job *, const char *why, int64_t now_ms);
+void		 job_set_blocked(struct job *, const char *why, int64_t now_ms);
+int		 job_is_ended(const struct job *);
 const char	*job_start_error(const struct job *);
 int		 job_restart_due(const struct job *);
 int64_t		 job_restart_delay_ms(const struct job *);
@@ -218,6 +227,9 @@ enum ttywait	 job_input_wait(const struct job *);
 const char	*job_waiting_for(const struct job *);
 void		 job_set_ready(struct job *, enum job_ready);
 enum job_ready	 job_ready(const struct job *);
+void		 job_set_ready_text(struct job *, const char *);
+const char	*job_ready_text(const struct job *);
+int64_t		 job_ready_time(const struct job *);
 const char	*job_ready_name(enum job_ready);
 void		 job_set_note(struct job *, const char *note);
 const char	*job_note(const struct job *);

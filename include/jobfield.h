@@ -62,7 +62,9 @@ enum jobfield_id {
 	JOBFIELD_RUN,
 	JOBFIELD_LOG,		/* its run's file */
 	JOBFIELD_WAITING_FOR,
-	JOBFIELD_READY,		/* null without a readiness probe */
+	JOBFIELD_READY,		/* bool; null without a readiness probe */
+	JOBFIELD_READY_PROBE,	/* its last attempt: "GET /health → 503" */
+	JOBFIELD_READY_AT,	/* when the current run passed it */
 	JOBFIELD_GROUP,
 	JOBFIELD_PRIORITY,
 	JOBFIELD_NOTE,
@@ -74,6 +76,7 @@ enum jobfield_id {
 	JOBFIELD_STATE_INPUT,	/* text: "running, waiting for input" */
 	JOBFIELD_LABEL,		/* text: the label and what is said of it */
 	JOBFIELD_NEXT_CLOCK,	/* text: next_run as a local HH:MM:SS */
+	JOBFIELD_READY_LINE,	/* text: "no (GET /health → 503)" */
 	JOBFIELD_COUNT
 };
 

@@ -80,7 +80,8 @@ struct jobtable_cbs {
  * a job (spawn, the queue, !restart, its restart policy): JOBTABLE_GO
  * starts it (or queues it), JOBTABLE_WAIT leaves it JOB_WAITING with
  * *why (allocated) as its reason until jobtable_recheck(), JOBTABLE_FAIL
- * ends it as failed with *why as its start error.  stop_later says a live
+ * ends it JOB_BLOCKED (a dependency failed: it never runs, has no exit
+ * code) with *why as its reason.  stop_later says a live
  * job must go on running until others it serves have stopped: the
  * jobtable_kill_all() of a deck's quit or !kill-all stops it once
  * stop_later says 0 (checked again after every exit), or once nothing but

@@ -54,9 +54,15 @@ struct probe_spec {
 	int		 retries;
 };
 
-/* The probe's one report; why says what failed ("connect: refused"). */
+/*
+ * The probe's one report; why says what failed ("connect: refused").
+ * attempt (optional) is told after every attempt, before any report,
+ * with probe_last()'s text; it must not free the probe.
+ */
 struct probe_cbs {
 	void	(*result)(struct probe *, int ok, const char *why, void *arg);
+	void	(*attempt)(struct probe *, int ok, const char *text,
+		    void *arg);
 };
 
 struct probe	*probe_new(struct loop *, struct jobtable *, struct http *,
@@ -64,6 +70,7 @@ struct probe	*probe_new(struct loop *, struct jobtable *, struct http *,
 		    void *arg, char **cause);
 void		 probe_feed(struct probe *, const char *buf, size_t len);
 const char	*probe_describe(const struct probe *);
+const char	*probe_last(const struct probe *);
 void		 probe_free(struct probe *);
 
 #endif

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobtable.h"
+
 struct browser;
 struct config;
 struct config_job;
@@ -99,5 +101,42 @@ const char	*stack_change_word(enum stack_change_kind);
 void		 stack_end_timers(struct stack *);
 int64_t		 stack_next_run(const struct stack *, const struct job *);
 int64_t		 stack_skipped_runs(const struct stack *, const struct job *);
+/*
+ * The stack's dependency graph as it stands (!graph): a node per
+ * configured job, with its (first replica's) job, state and how long it
+ * was held before its last start (waited_ms: from being spawned, or held
+ * again, to the start; while it is still held, until now; -1: it never
+ * started), and an edge per depends_on condition: from the job that
+ * waits to the one it depends on ("browser": the deck's browser), the
+ * condition's name and what the gate says of it now.  The strings are
+ * the config's, valid while the stack lives.
+ */
+struct stack_graph_node {
+	const char	*name;
+	struct job	*job;		/* NULL: none now */
+	const char	*state;		/* job_state_name(); NULL: never */
+					/*   started */
+	int64_t		 started_at;	/* wall ms of its last start, or 0 */
+	int64_t		 waited_ms;
+	int		 waiting;	/* held now */
+};
+
+struct stack_graph_edge {
+	const char		*from;
+	const char		*to;
+	const char		*condition;	/* "ready", "started"... */
+	enum jobtable_gate	 gate;		/* GO: it holds; FAIL: it */
+						/*   never can */
+};
+
+struct stack_graph {
+	struct stack_graph_node	*nodes;
+	size_t			 nnodes;
+	struct stack_graph_edge	*edges;
+	size_t			 nedges;
+};
+
+struct stack_graph *stack_graph_new(struct stack *);
+void		 stack_graph_free(struct stack_graph *);
 
 #endif

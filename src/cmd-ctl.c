@@ -164,7 +164,8 @@ cmd_parse_states(struct cmd_ctx *ctx, const char *list, unsigned int *mask)
 {
 	static const enum job_state states[] = {
 		JOB_QUEUED, JOB_WAITING, JOB_RUNNING, JOB_STOPPED,
-		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
+		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT,
+		JOB_BLOCKED
 	};
 	const char	*p = list, *end;
 	char		*names, *tmp;
@@ -412,6 +413,7 @@ static const struct jobfield_col cmd_status_fields[] = {
 	{ JOBFIELD_STARTED_AT, "started", 0 },
 	{ JOBFIELD_DURATION_MS, "duration", 0 },
 	{ JOBFIELD_EXIT, "exit", 0 },
+	{ JOBFIELD_READY_LINE, "ready", 0 },
 };
 
 #define CMD_STATUS_NFIELDS \

@@ -153,13 +153,15 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 
 /*
  * The jobs table's view (jobfield.h): NEXT (only when a job is on a
- * timer), then CPU and MEM go first when narrow;
+ * timer), then CPU, MEM and READY (yes, no, - for a job without a
+ * readiness probe) go first when narrow;
  * COMMAND is the label with what a job waits for, its note and its agent.
  */
 static const struct jobfield_col cmd_job_cols[] = {
 	{ JOBFIELD_ID, "ID", 0 },
 	{ JOBFIELD_PID, "PID", 0 },
 	{ JOBFIELD_STATE, "STATE", 0 },
+	{ JOBFIELD_READY, "READY", TEXTTABLE_OPTIONAL },
 	{ JOBFIELD_EXIT, "EXIT", 0 },
 	{ JOBFIELD_DURATION_MS, "TIME", 0 },
 	{ JOBFIELD_CPU_MS, "CPU", TEXTTABLE_OPTIONAL },

@@ -123,13 +123,14 @@ cmd_wait_code(struct jobtable *jt, const struct job *job, int live)
 
 /*
  * Return a wait's line for a job: "[3] web: completed", "[4] api: failed
- * (exit 2)", "[5] db: canceled (SIGTERM)", or how a live one stands and
+ * (exit 2)", "[5] db: canceled (SIGTERM)", "[6] web: blocked: api failed
+ * (exited 2)", or how a live one stands and
  * why it is told now ("running (the wait timed out)").
  */
 static char *
 cmd_wait_line(struct jobtable *jt, struct job *job, const char *why)
 {
-	char		 how[64], name[WAITSTATUS_NAME_MAX], *line, *safe;
+	char		 how[256], name[WAITSTATUS_NAME_MAX], *line, *safe;
 	const char	*label = job_name(job), *state;
 	int		 status = job_end_status(job), code, sig;
 
@@ -144,6 +145,9 @@ cmd_wait_line(struct jobtable *jt, struct job *job, const char *why)
 	else if (jobtable_is_live(jt, job) ||
 	    job_state(job) == JOB_COMPLETED)
 		snprintf(how, sizeof how, "%s", state);
+	else if (job_state(job) == JOB_BLOCKED)
+		snprintf(how, sizeof how, "%s: %s", state,
+		    job_start_error(job));
 	else if (code >= 0)
 		snprintf(how, sizeof how, "%s (exit %d)", state, code);
 	else if (sig > 0)

@@ -64,6 +64,7 @@ extern const struct cmd_entry cmd_reload_entry;
 extern const struct cmd_entry cmd_scale_entry;
 extern const struct cmd_entry cmd_dup_entry;
 extern const struct cmd_entry cmd_edit_entry;
+extern const struct cmd_entry cmd_graph_entry;
 extern const struct cmd_entry cmd_browser_entry;
 extern const struct cmd_entry cmd_next_job_entry;
 extern const struct cmd_entry cmd_prev_job_entry;
@@ -108,6 +109,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_scale_entry,
 	&cmd_dup_entry,
 	&cmd_edit_entry,
+	&cmd_graph_entry,
 	&cmd_browser_entry,
 	&cmd_spawn_entry,
 	&cmd_send_entry,

@@ -31,7 +31,8 @@ static const enum jobfield_id ctl_ev_queued[] = {
 	JOBFIELD_NAME, JOBFIELD_COMMAND
 };
 static const enum jobfield_id ctl_ev_changed[] = {
-	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY, JOBFIELD_NOTE
+	JOBFIELD_STATE, JOBFIELD_WAITING_FOR, JOBFIELD_READY,
+	JOBFIELD_READY_PROBE, JOBFIELD_NOTE
 };
 #define CTL_EV_FIELDS(a)	(sizeof (a) / sizeof (a)[0])
 

@@ -87,6 +87,8 @@ struct job {
 
 	char		 *wait_reason;	/* JOB_WAITING: for what, or NULL */
 	enum job_ready	  ready;	/* the current run's readiness */
+	char		 *ready_text;	/* its probe's last attempt, or NULL */
+	int64_t		  ready_wall;	/* when it passed (wall ms), or 0 */
 	char		 *note;		/* why it last restarted, or NULL */
 	char		 *start_error;	/* why its last start failed, or NULL */
 	char		 *agent;	/* the agent that started it, or NULL */

@@ -167,6 +167,7 @@ job_free(struct job *j)
 		store_run_close(j->run);
 	job_spec_clear(j);
 	free(j->wait_reason);
+	free(j->ready_text);
 	free(j->note);
 	free(j->start_error);
 	free(j->exec_error);
@@ -302,6 +303,9 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	j->ended = 0;
 	j->in_len = 0;
 	j->ready = JOB_READY_NONE;	/* a probe of this run may say more */
+	free(j->ready_text);
+	j->ready_text = NULL;
+	j->ready_wall = 0;
 	j->rows = rows > 0 ? rows : 24;
 	j->cols = cols > 1 ? cols : 80;
 	argv[0] = j->shell;
@@ -893,8 +897,33 @@ job_state_name(enum job_state s)
 		return "canceled";
 	case JOB_TIMED_OUT:
 		return "timed-out";
+	case JOB_BLOCKED:
+		return "blocked";
 	}
 	return "unknown";
+}
+
+/*
+ * Return whether the job has ended: completed, failed, canceled, timed
+ * out or blocked (not queued, waiting or running).
+ */
+int
+job_is_ended(const struct job *j)
+{
+	switch (j->state) {
+	case JOB_COMPLETED:
+	case JOB_FAILED:
+	case JOB_CANCELED:
+	case JOB_TIMED_OUT:
+	case JOB_BLOCKED:
+		return 1;
+	case JOB_QUEUED:
+	case JOB_WAITING:
+	case JOB_RUNNING:
+	case JOB_STOPPED:
+		break;
+	}
+	return 0;
 }
 
 /* Return whether the job's process has not been reaped yet. */
@@ -1052,6 +1081,10 @@ job_describe_end(const struct job *j, char *buf, size_t size)
 	case JOB_WAITING:
 		snprintf(buf, size, "Waiting");
 		return buf;
+	case JOB_BLOCKED:
+		snprintf(buf, size, "Blocked: %s", j->start_error != NULL ?
+		    j->start_error : "a dependency failed");
+		return buf;
 	default:
 		return waitstatus_long(job_end_status(j), buf, size);
 	}
@@ -1075,7 +1108,7 @@ job_store_meta(const struct job *j, struct store_meta *m)
 	m->started = j->started_wall;
 	m->ended = j->ended_wall;
 	m->state = (char *)job_state_name(j->state);
-	if (j->flags & JOB_REAPED) {
+	if ((j->flags & JOB_REAPED) && j->status != WAITSTATUS_NONE) {
 		m->status = j->status;
 		m->has_status = 1;
 	}
@@ -1399,6 +1432,31 @@ job_set_start_error(struct job *j, const char *why, int64_t now)
 }
 
 /*
+ * A job that will not run because a dependency failed (why: "migrate
+ * failed (exited 1)") is blocked: it ends with no exit status (it never
+ * ran), the reason written into its screen and kept as its start error.
+ */
+void
+job_set_blocked(struct job *j, const char *why, int64_t now)
+{
+	char	*line;
+
+	free(j->start_error);
+	j->start_error = xstrdup(why != NULL ? why : "a dependency failed");
+	line = xprintf("\r\njobdeck: blocked: %s\r\n", j->start_error);
+	vt_feed(job_vt_get(j), line, strlen(line));
+	free(line);
+	j->flags = JOB_REAPED;
+	j->input_wait = TTYWAIT_NONE;
+	j->status = WAITSTATUS_NONE;
+	j->ended = now;
+	j->state = JOB_BLOCKED;
+	j->ended_wall = loop_wall_ms();
+	job_store_update(j);
+	job_store_end(j);
+}
+
+/*
  * Return why the job's logging is off, the first time it is asked after
  * logging failed (so it is shown once), else NULL.
  */
@@ -1459,11 +1517,35 @@ job_waiting_for(const struct job *j)
 	return ttywait_name(job_input_wait(j));
 }
 
-/* Set what the readiness probe says of the current run. */
+/* Set what the readiness probe says of the current run (and when). */
 void
 job_set_ready(struct job *j, enum job_ready r)
 {
+	if (r == JOB_READY_YES && j->ready != JOB_READY_YES)
+		j->ready_wall = loop_wall_ms();
 	j->ready = r;
+}
+
+/* Set the short text of the readiness probe's last attempt (NULL: none). */
+void
+job_set_ready_text(struct job *j, const char *text)
+{
+	free(j->ready_text);
+	j->ready_text = text != NULL ? xstrdup(text) : NULL;
+}
+
+/* Return the short text of the readiness probe's last attempt, or NULL. */
+const char *
+job_ready_text(const struct job *j)
+{
+	return j->ready_text;
+}
+
+/* Return when the current run passed its readiness probe (wall ms), or 0. */
+int64_t
+job_ready_time(const struct job *j)
+{
+	return j->ready_wall;
 }
 
 /* Return what the readiness probe says of the current run. */

@@ -295,14 +295,30 @@ jobfield_job_waiting(struct job *job, struct jobfield_value *v)
 	jobfield_string(v, job_waiting_for(job));
 }
 
-/* What its readiness probe says, or nothing without one. */
+/* Whether its readiness probe passed, or nothing without one. */
 static void
 jobfield_job_ready(struct job *job, struct jobfield_value *v)
 {
 	if (job_ready(job) == JOB_READY_NONE)
 		jobfield_null(v);
-	else
-		jobfield_string(v, job_ready_name(job_ready(job)));
+	else {
+		v->kind = JOBFIELD_BOOL;
+		v->n = job_ready(job) == JOB_READY_YES;
+	}
+}
+
+/* Its readiness probe's last attempt ("GET /health → 503"), or nothing. */
+static void
+jobfield_job_ready_probe(struct job *job, struct jobfield_value *v)
+{
+	jobfield_string(v, job_ready_text(job));
+}
+
+/* When its current run passed its readiness probe, or nothing. */
+static void
+jobfield_job_ready_at(struct job *job, struct jobfield_value *v)
+{
+	jobfield_time(v, job_ready_time(job));
 }
 
 /* Its group, or nothing. */
@@ -358,6 +374,31 @@ jobfield_job_state_input(struct job *job, struct jobfield_value *v)
 	    job_state_name(job_state(job)), wait != NULL ?
 	    ", waiting for " : "", wait != NULL ? wait : "");
 	jobfield_string(v, v->buf);
+}
+
+/*
+ * Its readiness as one line of text: "no (GET /health → 503)", "yes
+ * (GET /health → 200, 2026-01-02T03:04:05.678Z)", nothing without a
+ * probe.
+ */
+static void
+jobfield_job_ready_line(struct job *job, struct jobfield_value *v)
+{
+	const char	*text = job_ready_text(job);
+	char		 at[48];
+
+	if (job_ready(job) == JOB_READY_NONE) {
+		jobfield_null(v);
+		return;
+	}
+	at[0] = '\0';
+	if (job_ready_time(job) > 0)
+		job_format_time(job_ready_time(job), at, sizeof at);
+	jobfield_owned(v, xprintf("%s%s%s%s%s%s",
+	    job_ready(job) == JOB_READY_YES ? "yes" : "no",
+	    text != NULL || at[0] != '\0' ? " (" : "", text != NULL ? text : "",
+	    text != NULL && at[0] != '\0' ? ", " : "", at,
+	    text != NULL || at[0] != '\0' ? ")" : ""));
 }
 
 /*
@@ -599,6 +640,10 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_WAITING_FOR] = { "waiting_for", jobfield_job_waiting, NULL,
 	    NULL },
 	[JOBFIELD_READY] = { "ready", jobfield_job_ready, NULL, NULL },
+	[JOBFIELD_READY_PROBE] = { "ready_probe", jobfield_job_ready_probe,
+	    NULL, NULL },
+	[JOBFIELD_READY_AT] = { "ready_at", jobfield_job_ready_at, NULL,
+	    NULL },
 	[JOBFIELD_GROUP] = { "group", jobfield_job_group, NULL, NULL },
 	[JOBFIELD_PRIORITY] = { "priority", jobfield_job_priority, NULL,
 	    NULL },
@@ -616,6 +661,7 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_LABEL] = { NULL, jobfield_job_label, jobfield_meta_label,
 	    NULL },
 	[JOBFIELD_NEXT_CLOCK] = { NULL, jobfield_job_next_clock, NULL, NULL },
+	[JOBFIELD_READY_LINE] = { NULL, jobfield_job_ready_line, NULL, NULL },
 };
 
 /* Return the row of id, which must have the getter asked for. */
@@ -907,7 +953,8 @@ jobfield_stored_code(const struct store_meta *m)
 {
 	struct waitstatus_end	 e;
 	static const enum job_state ended[] = {
-		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT
+		JOB_COMPLETED, JOB_FAILED, JOB_CANCELED, JOB_TIMED_OUT,
+		JOB_BLOCKED
 	};
 	size_t			 i;
 

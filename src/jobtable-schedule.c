@@ -97,7 +97,7 @@ jobtable_enqueue(struct jobtable_entry *e)
  * made, and nobody has heard of it yet).  A job told to wait is held
  * JOB_WAITING with the reason, and subscribers are told: of a fresh job
  * as of a queued one, else of a change when the reason is new.  A job
- * told it cannot start ends failed with the reason as its start error;
+ * told it cannot start ends blocked (job_set_blocked()) with the reason;
  * subscribers hear of its end.  Returns what the policy said.
  */
 static enum jobtable_gate
@@ -132,8 +132,8 @@ jobtable_gate(struct jobtable_entry *e, int fresh)
 		/* What is left of an earlier run's output is over too. */
 		jobtable_unwatch(e);
 		job_close_output(job);
-		job_set_start_error(job, why, loop_now_ms());
-		debuglog("job %d cannot start: %s", job_id(job), why != NULL ?
+		job_set_blocked(job, why, loop_now_ms());
+		debuglog("job %d blocked: %s", job_id(job), why != NULL ?
 		    why : "(no reason)");
 		free(why);
 		if (fresh)

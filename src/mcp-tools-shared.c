@@ -41,6 +41,7 @@ static const struct {
 	{ "failed", 0, "failed" },
 	{ "canceled", 0, "canceled" },
 	{ "timed-out", 0, "timed_out" },
+	{ "blocked", 0, "failed" },	/* a dependency failed */
 	{ NULL, 0, NULL }
 };
 

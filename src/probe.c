@@ -46,6 +46,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -82,6 +83,8 @@ struct probe {
 	enum probe_mode		 mode;
 	char			*target;
 	char			*describe;
+	char			*subject;	/* "GET /health", "cmd" */
+	char			*last;		/* subject → last outcome */
 	int64_t			 interval_ms;
 	int64_t			 timeout_ms;
 	int			 retries;
@@ -124,6 +127,7 @@ static int	probe_tcp_addr(struct probe *, const char *, const char *,
 static int	probe_tcp_parse(struct probe *, const char *, char **);
 static char   **probe_copy_env(char *const *);
 static void	probe_report(struct probe *, int, const char *);
+static void	probe_outcome(struct probe *, const char *);
 static void	probe_attempt_end(struct probe *, int, const char *);
 static void	probe_attempt_cb(void *);
 static void	probe_limit_cb(void *);
@@ -278,6 +282,56 @@ probe_copy_env(char *const *envp)
 }
 
 /*
+ * Return what a probe's short text names before its outcome: "GET
+ * /health" (the URL's path), "tcp 127.0.0.1:5432", "cmd", "log /re/".
+ */
+static char *
+probe_subject(enum probe_kind kind, const char *target)
+{
+	const char	*path;
+
+	switch (kind) {
+	case PROBE_HTTP:
+		path = strstr(target, "://");
+		path = path != NULL ? strchr(path + 3, '/') : NULL;
+		return xprintf("GET %s", path != NULL ? path : "/");
+	case PROBE_TCP:
+		return xprintf("tcp %s", target);
+	case PROBE_LOG:
+		return xprintf("log /%s/", target);
+	case PROBE_CMD:
+		break;
+	}
+	return xstrdup("cmd");
+}
+
+/*
+ * Keep the outcome of the last attempt as the probe's short text,
+ * "GET /health → 503"; the first letter of outcome is made lower case
+ * ("Connection refused" reads "connection refused").
+ */
+static void
+probe_outcome(struct probe *p, const char *outcome)
+{
+	free(p->last);
+	p->last = xprintf("%s → %s", p->subject, outcome);
+	if (p->last[strlen(p->subject) + 5] != '\0')
+		p->last[strlen(p->subject) + 5] = (char)tolower(
+		    (unsigned char)p->last[strlen(p->subject) + 5]);
+}
+
+/*
+ * Return the short text of the probe's last attempt ("GET /health →
+ * 503", "tcp 127.0.0.1:5432 → connection refused", "cmd → exited 1",
+ * "log /ready/ → not seen yet"), or NULL before the first one ends.
+ */
+const char *
+probe_last(const struct probe *p)
+{
+	return p->last;
+}
+
+/*
  * Make a probe and arm its first attempt; NULL with *cause when the spec
  * cannot be probed (a bad regex, a host name, a URL that is not HTTP).
  */
@@ -304,6 +358,9 @@ probe_new(struct loop *loop, struct jobtable *jt, struct http *http,
 	p->target = xstrdup(spec->target);
 	p->describe = xprintf("%s %s", probe_kind_name(spec->kind),
 	    spec->target);
+	p->subject = probe_subject(spec->kind, spec->target);
+	if (p->kind == PROBE_LOG)
+		probe_outcome(p, "not seen yet");
 	p->interval_ms = spec->interval_ms;
 	p->timeout_ms = spec->timeout_ms;
 	p->retries = spec->retries;
@@ -377,6 +434,7 @@ probe_feed(struct probe *p, const char *buf, size_t len)
 		loop_cancel_timer(p->loop, p->timer);
 		p->timer = 0;
 	}
+	probe_outcome(p, "seen");
 	probe_report(p, 1, NULL);
 }
 
@@ -426,6 +484,8 @@ probe_free(struct probe *p)
 	free(p->cwd);
 	free(p->target);
 	free(p->describe);
+	free(p->subject);
+	free(p->last);
 	free(p);
 }
 
@@ -439,13 +499,17 @@ probe_report(struct probe *p, int ok, const char *why)
 }
 
 /*
- * An attempt is over (everything it ran is stopped): report, or arm the
- * next attempt.  The probe may be freed when this returns.
+ * An attempt is over (everything it ran is stopped; its outcome kept by
+ * probe_outcome()): tell the caller of it, then report, or arm the next
+ * attempt.  The probe may be freed when this returns.
  */
 static void
 probe_attempt_end(struct probe *p, int ok, const char *why)
 {
 	int64_t	delay;
+
+	if (p->cbs != NULL && p->cbs->attempt != NULL)
+		p->cbs->attempt(p, ok, p->last, p->arg);
 
 	if (ok) {
 		if (p->mode == PROBE_READY) {
@@ -498,6 +562,7 @@ probe_limit_cb(void *arg)
 	why = xprintf("%s: timed out after %lld ms",
 	    p->kind == PROBE_TCP ? "connect" : "command",
 	    (long long)p->timeout_ms);
+	probe_outcome(p, "timed out");
 	probe_stop_attempt(p);
 	probe_attempt_end(p, 0, why);
 	free(why);
@@ -512,6 +577,7 @@ probe_log_end_cb(void *arg)
 
 	p->timer = 0;
 	why = xprintf("no line matched \"%s\"", p->target);
+	probe_outcome(p, "not seen");
 	probe_report(p, 0, why);
 	free(why);
 }
@@ -542,6 +608,7 @@ probe_cmd_start(struct probe *p)
 		proc_free(p->proc);
 		p->proc = NULL;
 		why = xprintf("command: %s", cause);
+		probe_outcome(p, cause);
 		free(cause);
 		probe_attempt_end(p, 0, why);
 		free(why);
@@ -567,9 +634,10 @@ probe_cmd_exited(struct proc *proc, int status, void *arg)
 	/* The attempt is over: nothing it started outlives it. */
 	proc_release(p->proc);
 	p->proc = NULL;
+	waitstatus_long(status, buf, sizeof buf);
+	probe_outcome(p, buf);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		why = xprintf("command: %s",
-		    waitstatus_long(status, buf, sizeof buf));
+		why = xprintf("command: %s", buf);
 	probe_attempt_end(p, why == NULL, why);
 	free(why);
 }
@@ -618,6 +686,7 @@ probe_tcp_next(struct probe *p)
 				loop_cancel_timer(p->loop, p->timer);
 				p->timer = 0;
 			}
+			probe_outcome(p, "connected");
 			probe_attempt_end(p, 1, NULL);
 			return;
 		} else if ((error = errno) == EINPROGRESS) {
@@ -637,6 +706,7 @@ probe_tcp_next(struct probe *p)
 		p->timer = 0;
 	}
 	why = xprintf("connect: %s", strerror(p->tcp_error));
+	probe_outcome(p, strerror(p->tcp_error));
 	probe_attempt_end(p, 0, why);
 	free(why);
 }
@@ -658,6 +728,7 @@ probe_tcp_cb(int fd, short revents, void *arg)
 			loop_cancel_timer(p->loop, p->timer);
 			p->timer = 0;
 		}
+		probe_outcome(p, "connected");
 		probe_attempt_end(p, 1, NULL);
 		return;
 	}
@@ -687,6 +758,7 @@ probe_http_start(struct probe *p)
 	p->req = http_get(p->http, p->target, p->timeout_ms,
 	    probe_http_done, p, &cause);
 	if (p->req == NULL) {
+		probe_outcome(p, cause);
 		probe_attempt_end(p, 0, cause);
 		free(cause);
 	}
@@ -698,7 +770,7 @@ probe_http_done(long status, const char *body, size_t len,
     const char *error, void *arg)
 {
 	struct probe	*p = arg;
-	char		*why = NULL;
+	char		*why = NULL, code[32];
 
 	(void)body;
 	(void)len;
@@ -709,6 +781,11 @@ probe_http_done(long status, const char *body, size_t len,
 		why = xstrdup("no HTTP status");
 	else if (status < 200 || status > 399)
 		why = xprintf("HTTP %ld", status);
+	if (error == NULL && status != 0) {
+		snprintf(code, sizeof code, "%ld", status);
+		probe_outcome(p, code);
+	} else
+		probe_outcome(p, why);
 	probe_attempt_end(p, why == NULL, why);
 	free(why);
 }

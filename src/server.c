@@ -484,7 +484,8 @@ server_tell_away(struct server *srv, struct server_client *c)
 		    job_end_time(job) == 0)
 			continue;
 		failed |= job_state(job) == JOB_FAILED ||
-		    job_state(job) == JOB_TIMED_OUT;
+		    job_state(job) == JOB_TIMED_OUT ||
+		    job_state(job) == JOB_BLOCKED;
 		if (n++ >= SERVER_AWAY_MAX)
 			continue;
 		job_describe_end(job, how, sizeof how);

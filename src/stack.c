@@ -48,6 +48,8 @@ struct stack_run {
 	struct probe		*ready;		/* this run's readiness probe */
 	struct probe		*live;		/* and its liveness probe */
 	int			 was_ready;	/* this run passed readiness */
+	int64_t			 held_since;	/* held before a start, since */
+	int64_t			 waited_ms;	/* before its last start; -1 */
 	uint64_t		 delay_timer;	/* start_delay, 0: none armed */
 	int			 delayed;	/* start_delay is over */
 
@@ -146,6 +148,7 @@ static void	stack_job_exited(struct job *, void *);
 static void	stack_job_changed(struct job *, void *);
 static void	stack_job_removed(struct job *, void *);
 static void	stack_ready_result(struct probe *, int, const char *, void *);
+static void	stack_ready_attempt(struct probe *, int, const char *, void *);
 static void	stack_live_result(struct probe *, int, const char *, void *);
 static void	stack_watch_changed(const char *, void *);
 static void	stack_stop_pending(struct stack *);
@@ -172,6 +175,7 @@ static const struct jobtable_cbs stack_cbs = {
 
 static const struct probe_cbs stack_ready_cbs = {
 	.result = stack_ready_result,
+	.attempt = stack_ready_attempt,
 };
 
 static const struct probe_cbs stack_live_cbs = {
@@ -199,15 +203,7 @@ stack_has_probe(const struct config_probe *cp)
 static int
 stack_ended(const struct job *job)
 {
-	switch (job_state(job)) {
-	case JOB_COMPLETED:
-	case JOB_FAILED:
-	case JOB_CANCELED:
-	case JOB_TIMED_OUT:
-		return 1;
-	default:
-		return 0;
-	}
+	return job_is_ended(job);
 }
 
 /*
@@ -356,6 +352,8 @@ stack_run_of(struct stack *st, struct job *job)
 	r = xcalloc(1, sizeof *r);
 	r->st = st;
 	r->job = job;
+	r->held_since = loop_now_ms();
+	r->waited_ms = -1;
 	r->slot = st->spawning;
 	r->slot->cur = r;
 	if (st->nruns == st->aruns) {
@@ -446,7 +444,10 @@ stack_facts(struct stack *st, const struct stack_slot *s,
 	f->pending = f->ended && jobtable_is_live(st->jt, job);
 }
 
-/* Say how a job ended, for a reason: "exit 1", "SIGKILL", "canceled". */
+/*
+ * Say how a job ended, for a reason: "exited 1", "SIGKILL", "canceled",
+ * "blocked".
+ */
 static const char *
 stack_end_text(const struct stack_facts *f, char *buf, size_t size)
 {
@@ -456,13 +457,15 @@ stack_end_text(const struct stack_facts *f, char *buf, size_t size)
 		snprintf(buf, size, "canceled");
 	else if (f->state == JOB_TIMED_OUT)
 		snprintf(buf, size, "timed out");
+	else if (f->state == JOB_BLOCKED)
+		snprintf(buf, size, "blocked");
 	else if (f->status == WAITSTATUS_NONE)
 		snprintf(buf, size, "never ran");
 	else if (WIFSIGNALED(f->status))
 		snprintf(buf, size, "%s", waitstatus_short(f->status, code,
 		    sizeof code));
 	else
-		snprintf(buf, size, "exit %s", waitstatus_short(f->status,
+		snprintf(buf, size, "exited %s", waitstatus_short(f->status,
 		    code, sizeof code));
 	return buf;
 }
@@ -479,6 +482,12 @@ stack_cond(const struct config_dep *dep, const char *name,
 	int	can_fail = f->ended && !f->pending;
 
 	stack_end_text(f, end, sizeof end);
+	if (can_fail && f->state == JOB_BLOCKED &&
+	    dep->cond != CONFIG_COND_COMPLETED) {
+		if (why != NULL)
+			*why = xprintf("%s is blocked", name);
+		return JOBTABLE_FAIL;
+	}
 	switch (dep->cond) {
 	case CONFIG_COND_STARTED:
 		if (f->running || (f->ended && f->ran))
@@ -648,6 +657,8 @@ stack_may_start(struct job *job, char **why, void *arg)
 	}
 	if (wait != NULL) {
 		*why = wait;
+		if (r->held_since == 0)
+			r->held_since = loop_now_ms();
 		return JOBTABLE_WAIT;
 	}
 	if (cj->start_delay > 0 && job_starts(job) == 0 && !r->delayed) {
@@ -767,6 +778,32 @@ stack_run_live(struct stack_run *r)
 	}
 }
 
+/*
+ * Keep the short text of a readiness attempt on the job ("GET /health →
+ * 503", for the panel and its JSON); subscribers hear of a new one.
+ */
+static void
+stack_ready_text(struct stack_run *r, const char *text)
+{
+	const char	*old = job_ready_text(r->job);
+
+	if (text == NULL || (old != NULL && strcmp(old, text) == 0))
+		return;
+	job_set_ready_text(r->job, text);
+	jobtable_changed(r->st->jt, r->job);
+}
+
+/* A readiness attempt ended (not the last): say how on the job. */
+static void
+stack_ready_attempt(struct probe *p, int ok, const char *text, void *arg)
+{
+	struct stack_run	*r = arg;
+
+	(void)ok;
+	if (p == r->ready && job_is_running(r->job))
+		stack_ready_text(r, text);
+}
+
 /* The readiness probe said: ready (then liveness), or it gave up. */
 static void
 stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
@@ -776,6 +813,8 @@ stack_ready_result(struct probe *p, int ok, const char *why, void *arg)
 
 	if (p != r->ready && r->ready != NULL)
 		return;		/* an earlier run's */
+	if (job_is_running(r->job) && probe_last(p) != NULL)
+		job_set_ready_text(r->job, probe_last(p));
 	if (!ok)
 		stack_run_fail(r, "not ready", why);
 	else if (job_is_running(r->job)) {
@@ -820,6 +859,8 @@ stack_job_started(struct job *job, void *arg)
 	stack_release_awaits(st, cj->name, 0);
 	stack_run_end_probes(r);
 	stack_run_end_delay(r);
+	r->waited_ms = r->held_since != 0 ? loop_now_ms() - r->held_since : 0;
+	r->held_since = 0;
 	r->was_ready = 0;
 	r->stopping = 0;
 	stack_recheck(st);
@@ -834,7 +875,10 @@ stack_job_started(struct job *job, void *arg)
 	    &cause) != 0) {
 		stack_run_fail(r, "not ready", cause);
 		free(cause);
+		return;
 	}
+	if (probe_last(r->ready) != NULL)
+		stack_ready_text(r, probe_last(r->ready));
 }
 
 /* A job printed: its log probes read the output. */
@@ -866,6 +910,12 @@ stack_job_exited(struct job *job, void *arg)
 		stack_run_end_delay(st->runs[i]);
 		job_set_ready(job, JOB_READY_NONE);
 		timetable_ended(st->timetable, st->runs[i]->slot->cj);
+		/* Held until it ended without a start (blocked, canceled). */
+		if (st->runs[i]->held_since != 0) {
+			st->runs[i]->waited_ms = loop_now_ms() -
+			    st->runs[i]->held_since;
+			st->runs[i]->held_since = 0;
+		}
 	}
 	if (stack_leaving_index(st, job) != -1)
 		stack_leave_soon(st);
@@ -2382,4 +2432,66 @@ stack_skipped_runs(const struct stack *st, const struct job *job)
 	if (st == NULL)
 		return -1;
 	return timetable_skipped(st->timetable, stack_job_config(st, job));
+}
+
+/*
+ * Return the dependency graph of the stack (stack.h): a node per
+ * configured job (its first replica's job), an edge per depends_on
+ * condition with whether it holds; free it with stack_graph_free().
+ */
+struct stack_graph *
+stack_graph_new(struct stack *st)
+{
+	struct stack_graph	*g;
+	struct stack_graph_node	*node;
+	struct stack_graph_edge	*edge;
+	const struct config_job	*cj;
+	struct stack_slot	*s;
+	struct stack_run	*r;
+	size_t			 i, k, n, nedges = 0;
+
+	g = xcalloc(1, sizeof *g);
+	for (i = 0; st->config != NULL && i < st->config->njobs; i++)
+		nedges += st->config->jobs[i].ndeps;
+	g->nodes = xcalloc(st->nslots + 1, sizeof *g->nodes);
+	g->edges = xcalloc(nedges + 1, sizeof *g->edges);
+	for (i = 0; st->config != NULL && i < st->config->njobs; i++) {
+		cj = &st->config->jobs[i];
+		node = &g->nodes[g->nnodes++];
+		node->name = cj->name;
+		node->waited_ms = -1;
+		s = stack_slots_of(st, cj, &n);
+		if (n > 0 && (r = s[0].cur) != NULL) {
+			node->job = r->job;
+			node->state = job_state_name(job_state(r->job));
+			node->started_at = job_start_time(r->job);
+			node->waiting = r->held_since != 0;
+			if (node->waiting)
+				node->waited_ms = loop_now_ms() -
+				    r->held_since;
+			else
+				node->waited_ms = r->waited_ms;
+		} else if (n > 0 && s[0].gone)
+			node->state = job_state_name(s[0].gone_state);
+		for (k = 0; k < cj->ndeps; k++) {
+			edge = &g->edges[g->nedges++];
+			edge->from = cj->name;
+			edge->to = cj->deps[k].browser ? "browser" :
+			    cj->deps[k].name;
+			edge->condition = stack_cond_name(cj->deps[k].cond);
+			edge->gate = stack_dep_gate(st, &cj->deps[k], NULL);
+		}
+	}
+	return g;
+}
+
+/* Free a graph of stack_graph_new(). */
+void
+stack_graph_free(struct stack_graph *g)
+{
+	if (g == NULL)
+		return;
+	free(g->nodes);
+	free(g->edges);
+	free(g);
 }

@@ -183,7 +183,7 @@ static void
 ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
     size_t tsize, const char **mark, int *pair)
 {
-	char	 dur[64], how[64], when[16];
+	char	 dur[64], how[64], when[16], *safe;
 	size_t	 len;
 
 	job_format_duration(job_duration_ms(job, now), dur, sizeof dur);
@@ -207,7 +207,15 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		return;
 	case JOB_RUNNING:
 		if (job_ready(job) == JOB_READY_STARTING) {
-			snprintf(text, tsize, "Starting for %s", dur);
+			/*
+			 * What its probe said last, beside the mark: "ready:
+			 * GET /health → 503   ◌ Starting".
+			 */
+			if (job_ready_text(job) != NULL)
+				snprintf(text, tsize, "ready: %s",
+				    job_ready_text(job));
+			else
+				snprintf(text, tsize, "Starting for %s", dur);
 			*mark = "◌ Starting";
 			*pair = ui_semantic(UI_C_ACTIVE);
 			return;
@@ -248,6 +256,17 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 		*mark = "⏱ Timed out";
 		*pair = ui_semantic(UI_C_FAILED);
 		break;
+	case JOB_BLOCKED:
+		/* It never ran: what blocked it (escaped), not how long. */
+		job_describe_end(job, text, tsize);
+		if (textesc_needed(text, strlen(text))) {
+			safe = textesc_visible(text, strlen(text));
+			snprintf(text, tsize, "%s", safe);
+			free(safe);
+		}
+		*mark = "⊗ Blocked";
+		*pair = ui_semantic(UI_C_FAILED);
+		return;
 	}
 	/* A job on a timer says when it runs next rather than how long. */
 	if (jobfield_next_run(job) >= 0)

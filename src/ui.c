@@ -911,24 +911,34 @@ ui_job_output(struct job *job, const char *buf, size_t len, void *arg)
 }
 
 /*
- * Tell of a job that failed or ran out of time by itself: a line on the
+ * Tell of a job that failed, ran out of time by itself or was blocked (a
+ * dependency failed): a line on the
  * message row, a mark on its entry until it is selected (unless it is
  * the one shown), and the bell when the config asks for it.
  */
 static void
 ui_notice_failure(struct ui *ui, struct job *job)
 {
-	char	how[64], msg[UI_MESSAGE_MAX], *label, *cut;
+	char	how[256], msg[UI_MESSAGE_MAX], *label, *cut;
 
-	if (job_state(job) != JOB_FAILED && job_state(job) != JOB_TIMED_OUT)
+	if (job_state(job) != JOB_FAILED && job_state(job) != JOB_TIMED_OUT &&
+	    job_state(job) != JOB_BLOCKED)
 		return;
 	job_describe_end(job, how, sizeof how);
 	how[0] = (char)tolower((unsigned char)how[0]);
 	label = jobfield_label(job, 1);
 	/* The label is cut, never the end: how it ended. */
 	cut = textesc_excerpt(label, strlen(label), 300);
-	snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,
-	    job_state(job) == JOB_FAILED ? "failed" : "timed out", how);
+	if (job_state(job) == JOB_BLOCKED) {
+		/* Its reason may hold a browser's words: escaped. */
+		free(label);
+		label = textesc_excerpt(how, strlen(how), 200);
+		snprintf(msg, sizeof msg, "[%d] %s %s", job_id(job), cut,
+		    label);
+	} else
+		snprintf(msg, sizeof msg, "[%d] %s %s (%s)", job_id(job), cut,
+		    job_state(job) == JOB_FAILED ? "failed" : "timed out",
+		    how);
 	free(cut);
 	free(label);
 	ui_message(ui, msg, 1);

@@ -391,6 +391,8 @@ up_end_text(const struct up_job *uj, struct job *job)
 	if (!uj->started) {
 		if (job_state(job) == JOB_CANCELED)
 			return xstrdup("canceled before it started");
+		if (job_state(job) == JOB_BLOCKED)
+			return xprintf("blocked: %s", job_start_error(job));
 		if ((why = job_start_error(job)) == NULL)
 			return xstrdup("could not start");
 		return xprintf("could not start: %s", why);
@@ -499,8 +501,9 @@ up_browser_changed(struct browser *b, void *arg)
 
 /*
  * Judge the ends of this turn, now that restart policies have acted: the
- * first job that failed or timed out and will not run again gives the
- * exit status, the code of its end (job_end_code()).  A job the user or
+ * first job that failed, timed out or was blocked (125: a dependency
+ * failed) and will not run again gives the exit status, the code of its
+ * end (job_end_code()).  A job the user or
  * the deck stopped (canceled) has not failed.
  */
 static void
@@ -515,7 +518,8 @@ up_judge(struct up *up)
 		    jobtable_is_live(up->jt, uj->job)))
 			continue;
 		if (uj->end_state != JOB_FAILED &&
-		    uj->end_state != JOB_TIMED_OUT)
+		    uj->end_state != JOB_TIMED_OUT &&
+		    uj->end_state != JOB_BLOCKED)
 			continue;
 		up->failed = 1;
 		up->status = uj->end_code;

@@ -595,7 +595,7 @@ static const struct err_case {
 	{ "!logs --follow", "usage: !logs [--follow] [--all] ID...", 0 },
 	{ "!list --status bogus", "list: unknown status: bogus (queued, "
 	    "waiting, running, stopped, completed, failed, canceled, "
-	    "timed-out)", 0 },
+	    "timed-out, blocked)", 0 },
 	{ "!list --group", "list: --group needs a value (GROUP)", 0 },
 	{ "!start-group", "usage: !start-group GROUP", 0 },
 	{ "!kill-group a b", "usage: !kill-group GROUP", 0 },
@@ -867,8 +867,8 @@ ps_parse(const char *line, struct ps_row *r)
 	char	pid[32], *end;
 	int	m, s, n = 0;
 
-	/* CPU and MEM, between TIME and COMMAND, are skipped. */
-	if (sscanf(line, "%d %31s %31s %31s %dm %ds %*s %*s %n", &r->id,
+	/* READY, CPU and MEM are skipped. */
+	if (sscanf(line, "%d %31s %31s %*s %31s %dm %ds %*s %*s %n", &r->id,
 	    pid, r->state, r->exit, &m, &s, &n) != 6 || n == 0)
 		return 0;
 	r->pid = strcmp(pid, "-") == 0 ? -1 : strtol(pid, &end, 10);
@@ -893,7 +893,8 @@ ps(struct ps_row *rows, int max)
 	h = rec.lines[0];
 	ck_assert_msg(strstr(h, "ID") == h &&
 	    strstr(h, "PID") > h && strstr(h, "STATE") > strstr(h, "PID") &&
-	    strstr(h, "EXIT") > strstr(h, "STATE") &&
+	    strstr(h, "READY") > strstr(h, "STATE") &&
+	    strstr(h, "EXIT") > strstr(h, "READY") &&
 	    strstr(h, "TIME") > strstr(h, "EXIT") &&
 	    strstr(h, "COMMAND") > strstr(h, "TIME"), "header: %s", h);
 	ck_assert_int_le(rec.count - 1, max);
@@ -1887,9 +1888,9 @@ START_TEST(test_stack_depends)
 	ck_assert_str_eq(job_wait_reason(api),
 	    "migrate (completed_successfully)");
 	run_ok("!send migrate no\\n");
-	wait_state(api, JOB_FAILED);
+	wait_state(api, JOB_BLOCKED);
 	job_last_line(api, last, sizeof last);
-	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 1)");
+	ck_assert_str_eq(last, "jobdeck: blocked: migrate failed (exited 1)");
 	ck_assert_int_eq(job_state(web), JOB_RUNNING);
 }
 END_TEST
@@ -1913,11 +1914,11 @@ START_TEST(test_stack_dep_fails)
 	run_ok("!run web");
 	api = job_named("api");
 	web = job_named("web");
-	wait_state(web, JOB_FAILED);
-	ck_assert_int_eq(job_state(api), JOB_FAILED);
+	wait_state(web, JOB_BLOCKED);
+	ck_assert_int_eq(job_state(api), JOB_BLOCKED);
 	ck_assert_int_eq(job_state(job_named("migrate")), JOB_FAILED);
-	wait_text_has(api, "migrate failed (exit 2)");
-	wait_text_has(web, "api never started");
+	wait_text_has(api, "blocked: migrate failed (exited 2)");
+	wait_text_has(web, "blocked: api is blocked");
 }
 END_TEST
 
@@ -2023,9 +2024,9 @@ START_TEST(test_stack_pending_restart_killed)
 	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 1);
 	run_ok("!kill migrate");
 	ck_assert_int_eq(jobtable_is_live(rec.jt, migrate), 0);
-	wait_state(api, JOB_FAILED);
+	wait_state(api, JOB_BLOCKED);
 	job_last_line(api, last, sizeof last);
-	ck_assert_str_eq(last, "jobdeck: migrate failed (exit 2)");
+	ck_assert_str_eq(last, "jobdeck: blocked: migrate failed (exited 2)");
 }
 END_TEST
 
@@ -2549,8 +2550,9 @@ START_TEST(test_status_since_partial)
 
 	rec_clear();
 	run_ok("!status --since 0:0 1");
-	ck_assert_str_eq(rec.lines[9], "output (from line 0):");
-	ck_assert_str_eq(rec.lines[10], "a");
+	ck_assert_str_eq(rec.lines[9], "ready:    -");
+	ck_assert_str_eq(rec.lines[10], "output (from line 0):");
+	ck_assert_str_eq(rec.lines[11], "a");
 	ck_assert_msg(strncmp(rec.lines[rec.count - 1], "next: status --since "
 	    "", 21) == 0 && strstr(rec.lines[rec.count - 1], " 1") != NULL,
 	    "last line: %s", rec.lines[rec.count - 1]);

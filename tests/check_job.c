@@ -203,7 +203,7 @@ chain_next(struct fx *f, struct job *job)
 		set_gate("api", JOBTABLE_FAIL,
 		    "db exited before it was ready (exit 1)");
 	else if (strcmp(job_name(job), "api") == 0)
-		set_gate("web", JOBTABLE_FAIL, "api failed (exit 127)");
+		set_gate("web", JOBTABLE_FAIL, "api never started (blocked)");
 	else
 		return;
 	jobtable_recheck(f->jt);
@@ -2548,12 +2548,16 @@ START_TEST(test_gate_fail_chain)
 	ck_assert_ptr_eq(fx.exited_jobs[0], db);
 	ck_assert_ptr_eq(fx.exited_jobs[1], api);
 	ck_assert_ptr_eq(fx.exited_jobs[2], web);
-	ck_assert_int_eq(job_state(api), JOB_FAILED);
-	ck_assert_int_eq(job_state(web), JOB_FAILED);
-	ck_assert_int_eq(WEXITSTATUS(job_end_status(api)), 127);
-	assert_text_line(api, "jobdeck: db exited before it was ready "
-	    "(exit 1)");
-	assert_text_line(web, "jobdeck: api failed (exit 127)");
+	ck_assert_int_eq(job_state(api), JOB_BLOCKED);
+	ck_assert_int_eq(job_state(web), JOB_BLOCKED);
+	/* Blocked: it never ran, so it has no exit status; code 125. */
+	ck_assert_int_eq(job_end_status(api), WAITSTATUS_NONE);
+	ck_assert_int_eq(job_end_code(api), WAITSTATUS_NOT_RUN);
+	ck_assert_str_eq(job_start_error(web), "api never started (blocked)");
+	assert_text_line(api, "jobdeck: blocked: db exited before it was "
+	    "ready (exit 1)");
+	assert_text_line(web, "jobdeck: blocked: api never started "
+	    "(blocked)");
 	ck_assert_int_eq(fx.started, 1);
 	ck_assert(!output_has("never-"));
 
@@ -2561,10 +2565,10 @@ START_TEST(test_gate_fail_chain)
 	set_gate("x", JOBTABLE_FAIL, "db failed (exit 1)");
 	spec.name = "x";
 	job = spawn_full(&spec, "echo never-x.");
-	ck_assert_int_eq(job_state(job), JOB_FAILED);
+	ck_assert_int_eq(job_state(job), JOB_BLOCKED);
 	ck_assert_int_eq(fx.queued, 2 + 1);
 	ck_assert_int_eq(fx.exited, 4);
-	assert_text_line(job, "jobdeck: db failed (exit 1)");
+	assert_text_line(job, "jobdeck: blocked: db failed (exit 1)");
 }
 END_TEST
 

@@ -44,8 +44,8 @@ static const char *const named[] = {
 	"id", "deck", "name", "command", "argv", "cwd", "state", "pid", "pty",
 	"started_at", "ended_at", "duration_ms", "cpu_ms", "memory_bytes",
 	"exit_code", "signal", "code", "run", "log", "waiting_for", "ready",
-	"group", "priority", "note", "agent", "exec_error", "next_run",
-	"skipped", NULL
+	"ready_probe", "ready_at", "group", "priority", "note", "agent",
+	"exec_error", "next_run", "skipped", NULL
 };
 
 /* What one test drives. */

@@ -65,6 +65,8 @@ struct seen {
 	char		 why[512];
 	int		 free_it;	/* probe_free() from the callback */
 	struct probe	*p;
+	int		 attempts;	/* told of by attempt_cb() */
+	char		 text[512];	/* the last attempt's text */
 };
 
 /* What the test's HTTP server answers. */
@@ -99,7 +101,22 @@ result_cb(struct probe *p, int ok, const char *why, void *arg)
 	}
 }
 
-static const struct probe_cbs cbs = { result_cb };
+static const struct probe_cbs cbs = { result_cb, NULL };
+
+/* Record an attempt's short text (probe_last()). */
+static void
+attempt_cb(struct probe *p, int ok, const char *text, void *arg)
+{
+	struct seen	*s = arg;
+
+	(void)ok;
+	s->attempts++;
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, probe_last(p));
+	snprintf(s->text, sizeof s->text, "%s", text);
+}
+
+static const struct probe_cbs attempt_cbs = { result_cb, attempt_cb };
 
 /* A loop, a jobtable to reap, an http client and a scratch directory. */
 static void
@@ -935,6 +952,77 @@ START_TEST(test_log_chunks_and_colour)
 }
 END_TEST
 
+/*
+ * Each kind's short text of its last attempt (the panel's "ready: ..."),
+ * told after every attempt: "GET /health → 503", "tcp HOST:PORT →
+ * connection refused", "cmd → exited 1", "log /re/ → not seen yet".
+ */
+START_TEST(test_last_texts)
+{
+	struct probe_spec	 spec;
+	struct server		 sv;
+	struct seen		 s;
+	char			 url[128], target[64], want[128];
+	char			*cause = NULL;
+
+	server_start(&sv, SERVER_503);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/health?x=1", sv.port);
+	memset(&spec, 0, sizeof spec);
+	spec.kind = PROBE_HTTP;
+	spec.mode = PROBE_READY;
+	spec.target = url;
+	spec.interval_ms = 50;
+	spec.timeout_ms = 2000;
+	spec.retries = 3;
+	memset(&s, 0, sizeof s);
+	s.p = probe_new(fx.loop, fx.jt, fx.http, &spec, &attempt_cbs, &s,
+	    &cause);
+	ck_assert_msg(s.p != NULL, "%s", cause);
+	ck_assert_ptr_null(probe_last(s.p));
+	run_until_report(&s);
+	ck_assert_int_eq(s.attempts, 3);
+	ck_assert_str_eq(s.text, "GET /health?x=1 → 503");
+	ck_assert_str_eq(probe_last(s.p), "GET /health?x=1 → 503");
+	probe_free(s.p);
+	server_stop(&sv);
+
+	server_start(&sv, SERVER_200);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", sv.port);
+	spec.target = url;
+	memset(&s, 0, sizeof s);
+	s.p = probe_new(fx.loop, fx.jt, fx.http, &spec, &attempt_cbs, &s,
+	    &cause);
+	ck_assert_msg(s.p != NULL, "%s", cause);
+	run_until_report(&s);
+	ck_assert_int_eq(s.ok, 1);
+	ck_assert_str_eq(probe_last(s.p), "GET / → 200");
+	probe_free(s.p);
+	server_stop(&sv);
+
+	snprintf(target, sizeof target, "127.0.0.1:%d", testnet_closed_port());
+	memset(&s, 0, sizeof s);
+	start_probe(&s, PROBE_TCP, PROBE_READY, target, 50, 1000, 1);
+	run_until_report(&s);
+	snprintf(want, sizeof want, "tcp %s → connection refused", target);
+	ck_assert_str_eq(probe_last(s.p), want);
+	probe_free(s.p);
+
+	memset(&s, 0, sizeof s);
+	start_probe(&s, PROBE_CMD, PROBE_READY, "exit 1", 50, 2000, 1);
+	run_until_report(&s);
+	ck_assert_str_eq(probe_last(s.p), "cmd → exited 1");
+	probe_free(s.p);
+
+	memset(&s, 0, sizeof s);
+	start_probe(&s, PROBE_LOG, PROBE_READY, "^ready", 50, 0, 0);
+	ck_assert_str_eq(probe_last(s.p), "log /^ready/ → not seen yet");
+	probe_feed(s.p, "ready now\n", 10);
+	ck_assert_int_eq(s.ok, 1);
+	ck_assert_str_eq(probe_last(s.p), "log /^ready/ → seen");
+	probe_free(s.p);
+}
+END_TEST
+
 /* log: with retries, no matching line fails after retries intervals. */
 START_TEST(test_log_no_match)
 {
@@ -1229,6 +1317,7 @@ probe_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_log_chunks_and_colour);
 	tcase_add_test(tc, test_log_no_match);
+	tcase_add_test(tc, test_last_texts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("live");

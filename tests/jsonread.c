@@ -601,7 +601,8 @@ jsonread_bool(const struct jsonread *v)
 
 /*
  * Return obj's member key as text for a test's assertion: its string, ""
- * for null, "?" when it is missing or neither.
+ * for null, "true" or "false" for a bool, "?" when it is missing or
+ * none of these.
  */
 const char *
 jsonread_text(const struct jsonread *obj, const char *key)
@@ -612,6 +613,8 @@ jsonread_text(const struct jsonread *obj, const char *key)
 		return "?";
 	if (jsonread_type(v) == JSONREAD_NULL)
 		return "";
+	if (jsonread_type(v) == JSONREAD_BOOL)
+		return jsonread_bool(v) ? "true" : "false";
 	return jsonread_string(v, NULL) != NULL ? jsonread_string(v, NULL) :
 	    "?";
 }

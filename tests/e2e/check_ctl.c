@@ -1609,7 +1609,7 @@ START_TEST(test_malformed)
 		{ "kill 999\n", 9, "1\nno such job: 999\n" },
 		{ "!ps -a\n", 7, "2\nusage: !ps\n" },
 		{ "--json ps\n", 10, "0\n{\"jobs\":[]}\n" },
-		{ "ps", 2, "0\nID  PID  STATE  EXIT  TIME  CPU  MEM  "
+		{ "ps", 2, "0\nID  PID  STATE  READY  EXIT  TIME  CPU  MEM  "
 		    "COMMAND\n" },
 	};
 	struct deck	 d;

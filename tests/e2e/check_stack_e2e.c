@@ -74,6 +74,18 @@ static const char listen_py[] =
     "    c, _ = s.accept()\n"
     "    c.close()\n";
 
+/* An HTTP server whose /health answers 503 until the file "up" is there. */
+static const char health_py[] =
+    "import http.server, os, sys\n"
+    "class H(http.server.BaseHTTPRequestHandler):\n"
+    "    def do_GET(self):\n"
+    "        self.send_response(200 if os.path.exists('up') else 503)\n"
+    "        self.end_headers()\n"
+    "    def log_message(self, *a):\n"
+    "        pass\n"
+    "http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), H)"
+    ".serve_forever()\n";
+
 /* A deck under test and its directory. */
 struct deck {
 	struct term	*t;
@@ -409,7 +421,7 @@ START_TEST(test_stack_order)
 	static const char *const ev_wait[] = { "\"event\":\"changed\"",
 	    "\"waiting_for\":\"db (ready)\"", NULL };
 	static const char *const ev_ready[] = { "\"event\":\"changed\"",
-	    "\"ready\":\"ready\"", NULL };
+	    "\"ready\":true", NULL };
 	struct deck	 d;
 	struct bg	 b;
 	char		 toml[4096], buf[4096], *out;
@@ -440,7 +452,7 @@ START_TEST(test_stack_order)
 	EXPECT_IN(d.t, &panel, "Waiting for db (ready)", WAIT_MS);
 	wait_job(&d, "api", "state", "running");
 	wait_job(&d, "worker", "state", "running");
-	assert_job(&d, "db", "ready", "ready");
+	assert_job(&d, "db", "ready", "true");
 	assert_job(&d, "api", "ready", "");
 	assert_job(&d, "worker", "waiting_for", "");
 	assert_job(&d, "migrate", "state", "completed");
@@ -501,12 +513,237 @@ START_TEST(test_stack_probes)
 	free(ctl(&d, "run", "after_http", (const char *)NULL));
 	free(ctl(&d, "run", "after_bad", (const char *)NULL));
 	wait_job(&d, "after_log", "state", "running");
-	assert_job(&d, "logger", "ready", "ready");
+	assert_job(&d, "logger", "ready", "true");
 	wait_job(&d, "after_http", "state", "running");
-	assert_job(&d, "web", "ready", "ready");
-	wait_job(&d, "after_bad", "state", "failed");
+	assert_job(&d, "web", "ready", "true");
+	wait_job(&d, "after_bad", "state", "blocked");
 	assert_job(&d, "bad", "state", "failed");
-	wait_logs(&d, "after_bad", "bad exited before it was ready (exit 3)");
+	wait_logs(&d, "after_bad", "blocked: bad exited before it was ready "
+	    "(exited 3)");
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/* Return a number member of job name's object (`ctl --json list`). */
+static int64_t
+job_number(struct deck *d, const char *name, const char *key)
+{
+	const struct jsonread	*job;
+	struct jsonread		*root;
+	int64_t			 n;
+
+	root = job_json(d, name, &job);
+	ck_assert_msg(job != NULL, "no job %s", name);
+	ck_assert_msg(jsonread_type(jsonread_get(job, key)) ==
+	    JSONREAD_NUMBER, "job %s: %s is not a number", name, key);
+	n = (int64_t)jsonread_number(jsonread_get(job, key));
+	jsonread_free(root);
+	return n;
+}
+
+/*
+ * While a job's readiness probe fails, its panel line says how ("ready:
+ * GET /health → 503" beside "◌ Starting"), !ps's READY says no and its
+ * JSON has ready false and the probe's last result; once the probe
+ * passes, ready is true, ready_at says when, and READY says yes.
+ */
+START_TEST(test_stack_ready_line)
+{
+	struct deck	 d;
+	char		 toml[2048], *out;
+	int		 port = testnet_closed_port();
+
+	deck_dir(&d, "readyline");
+	e2e_put_file(d.dir, "health.py", health_py, 0600);
+	snprintf(toml, sizeof toml,
+	    "[[job]]\nname = \"web\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec python3 health.py %d\"\n"
+	    "ready_http = \"http://127.0.0.1:%d/health\"\n"
+	    "ready_interval = 0.1\n", port, port);
+	deck_start(&d, "readyline", toml);
+	free(ctl(&d, "run", "web", (const char *)NULL));
+	wait_job(&d, "web", "ready_probe", "GET /health → 503");
+	assert_job(&d, "web", "state", "running");
+	assert_job(&d, "web", "ready", "false");
+	assert_job(&d, "web", "ready_at", "");
+	EXPECT_IN(d.t, &panel, "ready: GET /health → 503", WAIT_MS);
+	EXPECT_IN(d.t, &panel, "◌ Starting", WAIT_MS);
+	out = ctl(&d, "ps", (const char *)NULL);
+	ck_assert_msg(strstr(out, " READY ") != NULL && strstr(out,
+	    " running  no ") != NULL, "%s", out);
+	free(out);
+	out = ctl(&d, "status", "web", (const char *)NULL);
+	ck_assert_msg(strstr(out, "ready:    no (GET /health → 503)\n") != NULL,
+	    "%s", out);
+	free(out);
+
+	e2e_put_file(d.dir, "up", "", 0600);
+	wait_job(&d, "web", "ready", "true");
+	assert_job(&d, "web", "ready_probe", "GET /health → 200");
+	assert_job_prefix(&d, "web", "ready_at", "20");
+	EXPECT_GONE_IN(d.t, &panel, "GET /health → 503", WAIT_MS);
+	EXPECT_IN(d.t, &panel, "Running for", WAIT_MS);
+	out = ctl(&d, "ps", (const char *)NULL);
+	ck_assert_msg(strstr(out, " running  yes ") != NULL, "%s", out);
+	free(out);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/*
+ * A job whose dependency failed never runs: it is blocked, says which
+ * dependency failed and how (state, panel, message line, log, ctl wait),
+ * has no exit code (exit_code null, code 125), and ctl wait on it ends
+ * with 125.  A job depending on it is blocked in turn.
+ */
+START_TEST(test_stack_blocked)
+{
+	static const struct term_rect	 bottom = { 39, 0, 1, 120 };
+	const char			*args[] = { "wait", "api", NULL };
+	struct deck			 d;
+	char				*out;
+	int				 status;
+
+	deck_dir(&d, "blocked");
+	deck_start(&d, "blocked",
+	    "[[job]]\nname = \"migrate\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"sleep 0.3; exit 1\"\n"
+	    "[[job]]\nname = \"api\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"echo never-api; exec sleep 100\"\n"
+	    "depends_on = { migrate = \"completed_successfully\" }\n"
+	    "[[job]]\nname = \"web\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"echo never-web; exec sleep 100\"\n"
+	    "depends_on = { api = \"ready\" }\n");
+	free(ctl(&d, "run", "web", (const char *)NULL));
+	wait_job(&d, "api", "state", "blocked");
+	wait_job(&d, "web", "state", "blocked");
+	assert_job(&d, "migrate", "state", "failed");
+	assert_job(&d, "api", "exit_code", "");
+	assert_job(&d, "api", "signal", "");
+	assert_job(&d, "api", "pid", "");
+	ck_assert_int_eq(job_number(&d, "api", "code"), 125);
+	ck_assert_int_eq(job_number(&d, "migrate", "exit_code"), 1);
+	wait_logs(&d, "api", "jobdeck: blocked: migrate failed (exited 1)");
+	wait_logs(&d, "web", "jobdeck: blocked: api is blocked");
+	EXPECT_IN(d.t, &panel, "⊗ Blocked", WAIT_MS);
+	EXPECT_IN(d.t, &panel, "Blocked: migrate failed", WAIT_MS);
+	EXPECT_IN(d.t, &bottom, "blocked: api is blocked", WAIT_MS);
+
+	out = e2e_ctl(d.t, d.name, d.run, args, 0, CTL_MS, &status);
+	ck_assert_msg(status == 125, "ctl wait api: %d: %s", status, out);
+	ck_assert_msg(strstr(out, "] api: blocked: migrate failed (exited "
+	    "1)\n") != NULL, "%s", out);
+	free(out);
+	out = ctl(&d, "logs", "api", (const char *)NULL);
+	ck_assert_msg(strstr(out, "never-api") == NULL, "%s", out);
+	free(out);
+	deck_close(&d);
+	e2e_cfg_remove();
+}
+END_TEST
+
+/* Return the member of `ctl --json graph`'s array key whose name is name. */
+static const struct jsonread *
+graph_node(const struct jsonread *root, const char *name)
+{
+	const struct jsonread	*nodes = jsonread_get(root, "nodes"), *n;
+	size_t			 i;
+
+	for (i = 0; i < jsonread_count(nodes); i++) {
+		n = jsonread_index(nodes, i);
+		if (strcmp(jsonread_text(n, "name"), name) == 0)
+			return n;
+	}
+	ck_abort_msg("no node %s", name);
+	return NULL;
+}
+
+/*
+ * !graph and ctl graph on a stack of three (web needs api started, api
+ * needs db ready): a tree from web down, each edge's condition and
+ * whether it holds, each job's state and wait; --json: the nodes and the
+ * edges.
+ */
+START_TEST(test_stack_graph)
+{
+	static const struct term_rect	 screen = { 0, 0, 40, 120 };
+	struct deck			 d;
+	struct jsonread			*root;
+	const struct jsonread		*edges, *e, *n;
+	char				*out, *cause = NULL;
+	size_t				 i;
+	int				 found = 0;
+
+	deck_dir(&d, "graph");
+	deck_start(&d, "graph",
+	    "[[job]]\nname = \"db\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\nready_cmd = \"test -e up\"\n"
+	    "ready_interval = 0.1\n"
+	    "[[job]]\nname = \"api\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\ndepends_on = { db = \"ready\" }\n"
+	    "[[job]]\nname = \"web\"\ncwd = \"@\"\nautostart = false\n"
+	    "command = \"exec sleep 100\"\n"
+	    "depends_on = { api = \"started\" }\n");
+	free(ctl(&d, "run", "web", (const char *)NULL));
+	wait_job(&d, "db", "state", "running");
+	wait_job(&d, "api", "state", "waiting");
+	out = ctl(&d, "graph", (const char *)NULL);
+	ck_assert_msg(strncmp(out, "web: waiting, ", 14) == 0 &&
+	    strstr(out, "\n└─ api (started …): waiting, ") != NULL &&
+	    strstr(out, "\n   └─ db (ready …): running, waited ") != NULL,
+	    "%s", out);
+	free(out);
+
+	e2e_put_file(d.dir, "up", "", 0600);
+	wait_job(&d, "web", "state", "running");
+	out = ctl(&d, "graph", (const char *)NULL);
+	ck_assert_msg(strncmp(out, "web: running, waited ", 21) == 0 &&
+	    strstr(out, "\n└─ api (started ✓): running, waited ") != NULL &&
+	    strstr(out, "\n   └─ db (ready ✓): running, waited ") != NULL,
+	    "%s", out);
+	free(out);
+
+	out = ctl(&d, "--json", "graph", (const char *)NULL);
+	root = jsonread_parse(out, strlen(out), &cause);
+	ck_assert_msg(root != NULL, "bad JSON (%s): %s", cause, out);
+	ck_assert_int_eq(jsonread_count(jsonread_get(root, "nodes")), 3);
+	n = graph_node(root, "api");
+	ck_assert_str_eq(jsonread_text(n, "state"), "running");
+	ck_assert_msg(jsonread_number(jsonread_get(n, "waited_ms")) > 0,
+	    "api waited no time: %s", out);
+	ck_assert_msg(strncmp(jsonread_text(n, "started_at"), "20", 2) == 0,
+	    "%s", out);
+	ck_assert_str_eq(jsonread_text(n, "waiting"), "false");
+	n = graph_node(root, "db");
+	ck_assert_str_eq(jsonread_text(n, "state"), "running");
+	edges = jsonread_get(root, "edges");
+	ck_assert_int_eq(jsonread_count(edges), 2);
+	for (i = 0; i < jsonread_count(edges); i++) {
+		e = jsonread_index(edges, i);
+		if (strcmp(jsonread_text(e, "from"), "api") == 0) {
+			ck_assert_str_eq(jsonread_text(e, "to"), "db");
+			ck_assert_str_eq(jsonread_text(e, "condition"),
+			    "ready");
+			found++;
+		} else {
+			ck_assert_str_eq(jsonread_text(e, "from"), "web");
+			ck_assert_str_eq(jsonread_text(e, "to"), "api");
+			ck_assert_str_eq(jsonread_text(e, "condition"),
+			    "started");
+			found++;
+		}
+		ck_assert_str_eq(jsonread_text(e, "satisfied"), "true");
+	}
+	ck_assert_int_eq(found, 2);
+	jsonread_free(root);
+	free(out);
+
+	/* At the prompt: the same tree in a view. */
+	e2e_run(d.t, "!graph");
+	EXPECT_IN(d.t, &screen, "└─ api (started ✓): running", WAIT_MS);
+	EXPECT_IN(d.t, &screen, "└─ db (ready ✓): running", WAIT_MS);
 	deck_close(&d);
 	e2e_cfg_remove();
 }
@@ -1028,6 +1265,9 @@ stack_suite(void)
 	static const struct e2e_case	cases[] = {
 		{ "stack_order", &test_stack_order, 30 },
 		{ "stack_probes", &test_stack_probes, 30 },
+		{ "stack_ready_line", &test_stack_ready_line, 30 },
+		{ "stack_blocked", &test_stack_blocked, 30 },
+		{ "stack_graph", &test_stack_graph, 30 },
 		{ "stack_liveness", &test_stack_liveness, 30 },
 		{ "stack_stop", &test_stack_stop, 40 },
 		{ "stack_groups", &test_stack_groups, 30 },

@@ -599,8 +599,8 @@ START_TEST(up_dependency_fails)
 	proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "depfail", NULL);
 	proc_wait(&p, WAIT_MS);
 	ck_assert_msg(p.status == 2, "exit %d\n%s", p.status, p.obuf);
-	ck_assert_msg(strstr(p.obuf, e2e_fmt("api%*s | could not start: %s "
-	    "failed (exit 2)\n", (int)strlen(dep) - 3, "", dep)) != NULL,
+	ck_assert_msg(strstr(p.obuf, e2e_fmt("api%*s | blocked: %s "
+	    "failed (exited 2)\n", (int)strlen(dep) - 3, "", dep)) != NULL,
 	    "%s", p.obuf);
 	ck_assert_ptr_null(strstr(p.obuf, "never"));
 	proc_free(&p);
@@ -1060,7 +1060,7 @@ START_TEST(up_codes)
 		{ "[[job]]\nname = \"held\"\ncommand = \"echo up; sleep 30\"\n"
 		  "[[job]]\nname = \"after\"\ncommand = \"echo never\"\n"
 		  "depends_on = { held = \"completed_successfully\" }\n", 125,
-		  "after   | could not start: held " },
+		  "after   | blocked: held " },
 	};
 	struct box	b;
 	struct proc	p, c;
@@ -1073,7 +1073,7 @@ START_TEST(up_codes)
 		proc_startl(&p, &b, "up", "-c", "up.toml", "-S", "upcodes",
 		    NULL);
 		if (runs[i].code == 125) {
-			/* Canceled (not a failure): what waits on it fails. */
+			/* Canceled (no failure): its dependant is blocked. */
 			proc_wait_text(&p, "held    | up\n", WAIT_MS);
 			ctl_run(&b, &p, &c, "upcodes", "kill", "held", NULL);
 			ck_assert_int_eq(c.status, 0);
