@@ -317,6 +317,13 @@ check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 CHECK_SUITES += logmerge
 check_logmerge_OBJS = $(BASE_OBJS) $(STORE_OBJS) $(B)/logmerge.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
+# A real sshd on 127.0.0.1 (tests/testssh.h) and the OpenSSH behaviour
+# issue 28's jobs on ssh hosts stand on: aliases, one multiplexed
+# connection, a killed master, ssh's own failures.
+CHECK_SUITES += ssh
+TESTSSH_OBJS = $(B)/child.o $(NEED_OBJ) $(B)/tests/testssh.o \
+	       $(B)/tests/testnet.o $(B)/tests/testproc.o
+check_ssh_OBJS	   = $(BASE_OBJS) $(TESTSSH_OBJS)
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
