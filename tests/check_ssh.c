@@ -4,8 +4,9 @@
  * server starts and both aliases log in; ControlMaster with a ControlPath
  * in a private directory carries 20 sessions on ONE TCP connection; a
  * killed master ends its clients and its connection (and what that does
- * to the remote commands, with and without a pty); an unreachable host, a
- * silent one and a refused key fail with ssh's own message.
+ * to the remote commands, with and without a pty: the latter skipped
+ * where sshd gives no pty); an unreachable host, a silent one and a
+ * refused key fail with ssh's own message.
  *
  * Each test's process is a child subreaper, so a remote command whose
  * sshd went away comes back to it (the server runs on this machine) and
@@ -313,30 +314,26 @@ START_TEST(mux_one_connection)
 END_TEST
 
 /*
- * A killed master (SIGKILL) ends its sessions: each client exits 255 and
- * the connection goes; a session with a remote pty loses its command
- * (the hang-up), one without keeps it running on the host: what ends a
- * remote job is not the connection's end.
+ * Kill (SIGKILL) the master of n sessions of `sleep arg` started with a
+ * remote pty or not: each client exits 255 and the connection goes.
  */
-START_TEST(mux_master_killed)
+static void
+master_killed(int tty, const char *arg)
 {
 	struct testssh	 ts;
-	char		 cp[160], arg[64], argt[64];
+	char		 cp[160];
 	pid_t		 master, pids[4];
 	int		 fds[4], i, st;
 
-	subreaper();
 	TESTSSH_START(&ts);
+	if (tty)
+		TESTSSH_NEED_PTY(&ts);
 	snprintf(cp, sizeof cp, "%s/cm", ts.dir);
 	ck_assert_int_eq(mkdir(cp, 0700), 0);
 	snprintf(cp, sizeof cp, "%s/cm/%%C", ts.dir);
-	snprintf(arg, sizeof arg, "5%d.%ld", getpid(), (long)time(NULL));
-	snprintf(argt, sizeof argt, "6%d.%ld", getpid(), (long)time(NULL));
 	master = master_start(&ts, cp);
-	sessions_start(&ts, cp, arg, 0, 2, pids, fds);
-	sessions_start(&ts, cp, argt, 1, 2, pids + 2, fds + 2);
-	ck_assert_int_eq(wait_sleeps(arg, 2), 2);
-	ck_assert_int_eq(wait_sleeps(argt, 2), 2);
+	sessions_start(&ts, cp, arg, tty, 4, pids, fds);
+	ck_assert_int_eq(wait_sleeps(arg, 4), 4);
 	ck_assert_int_eq(testssh_connections(&ts), 1);
 	kill(master, SIGKILL);
 	ck_assert_int_ne(wait_end(master), -1);
@@ -347,11 +344,39 @@ START_TEST(mux_master_killed)
 		close(fds[i]);
 	}
 	ck_assert_int_eq(wait_connections(&ts, 0), 0);
-	/* The pty's commands are hung up... */
-	ck_assert_int_eq(wait_sleeps(argt, 0), 0);
-	/* ...the others are left running, orphans of the host. */
-	ck_assert_int_eq(kill_sleeps(arg), 2);
+	if (tty) {
+		/* The pty's commands are hung up... */
+		ck_assert_int_eq(wait_sleeps(arg, 0), 0);
+	} else {
+		/* ...the others are left running, orphans of the host. */
+		ck_assert_int_eq(kill_sleeps(arg), 4);
+	}
 	testssh_stop(&ts);
+}
+
+/*
+ * A killed master ends its sessions; a command without a remote pty
+ * goes on running on the host: what ends a remote job is not the end of
+ * its connection.
+ */
+START_TEST(mux_master_killed)
+{
+	char	arg[64];
+
+	subreaper();
+	snprintf(arg, sizeof arg, "5%d.%ld", getpid(), (long)time(NULL));
+	master_killed(0, arg);
+}
+END_TEST
+
+/* A killed master ends its sessions; a remote pty's command is hung up. */
+START_TEST(mux_master_killed_pty)
+{
+	char	arg[64];
+
+	subreaper();
+	snprintf(arg, sizeof arg, "6%d.%ld", getpid(), (long)time(NULL));
+	master_killed(1, arg);
 }
 END_TEST
 
@@ -396,6 +421,7 @@ ssh_suite(void)
 	tcase_add_test(tc, ssh_true);
 	tcase_add_test(tc, mux_one_connection);
 	tcase_add_test(tc, mux_master_killed);
+	tcase_add_test(tc, mux_master_killed_pty);
 	tcase_add_test(tc, ssh_failures);
 	suite_add_tcase(s, tc);
 	return s;

@@ -568,6 +568,29 @@ testssh_stop(struct testssh *ts)
 }
 
 /*
+ * Return 0 if ts's server gives a remote pty (ssh -tt), else -1 with why
+ * (sshd's own words): a server not run as root must chown the pty to the
+ * tty group, which fails where /dev/pts is not mounted with gid=5, and
+ * then it closes the whole connection.
+ */
+int
+testssh_pty(struct testssh *ts, char *why, size_t len)
+{
+	const char	*argv[] = { "ssh", "-F", ts->config, "-tt", "jd-a",
+	    "test -t 0", NULL };
+	char		 out[512], log[512];
+	int		 st;
+
+	st = testssh_run(argv, TESTSSH_START_MS, out, sizeof out);
+	if (st == 0)
+		return 0;
+	testssh_tail(ts->log, log, sizeof log);
+	snprintf(why, len, "sshd (uid %ld) gives no remote pty here (ssh -tt "
+	    "status %d): %s", (long)geteuid(), st, log);
+	return -1;
+}
+
+/*
  * Return how many TCP connections to ts's server are established (its
  * client ends: remote 127.0.0.1:port), or -1 if /proc/net/tcp cannot be
  * read.

@@ -31,6 +31,12 @@
  * process) nor the directory (a janitor shell removes it when the test's
  * end closes its pipe).
  *
+ * A remote pty (ssh -tt) needs more of a server not run as root: the
+ * pty's group must already be tty (/dev/pts mounted with gid=5), or sshd
+ * fails its chown and drops the whole connection, every multiplexed
+ * session with it.  testssh_pty() tries one; TESTSSH_NEED_PTY() skips a
+ * test that needs one, with sshd's reason.
+ *
  * testssh_spawn() and testssh_run() run a command (ssh, mostly) from a
  * test with the fork hygiene of child.h: in the background on fds given,
  * dying with the test, or to its end with its output.
@@ -70,6 +76,7 @@ struct testssh {
 int	testssh_start(struct testssh *, char *why, size_t len);
 void	testssh_stop(struct testssh *);
 int	testssh_connections(const struct testssh *);
+int	testssh_pty(struct testssh *, char *why, size_t len);
 pid_t	testssh_spawn(const char *const argv[], int in, int out, int err);
 int	testssh_run(const char *const argv[], int ms, char *out, size_t len);
 
@@ -80,6 +87,17 @@ int	testssh_run(const char *const argv[], int ms, char *out, size_t len);
 	if (testssh_start((ts), testssh_why_,				\
 	    sizeof testssh_why_) == -1)					\
 		TEST_SKIP("%s", testssh_why_);				\
+} while (0)
+
+/* Skip the test, saying why, when ts's server gives no remote pty. */
+#define TESTSSH_NEED_PTY(ts) do {					\
+	char	testssh_why_[1024];					\
+									\
+	if (testssh_pty((ts), testssh_why_,				\
+	    sizeof testssh_why_) == -1) {				\
+		testssh_stop(ts);					\
+		TEST_SKIP("%s", testssh_why_);				\
+	}								\
 } while (0)
 
 #endif
