@@ -586,7 +586,8 @@ testssh_pty(struct testssh *ts, char *why, size_t len)
 		return 0;
 	testssh_tail(ts->log, log, sizeof log);
 	snprintf(why, len, "sshd (uid %ld) gives no remote pty here (ssh -tt "
-	    "status %d): %s", (long)geteuid(), st, log);
+	    "exit %d): %s", (long)geteuid(),
+	    st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1, log);
 	return -1;
 }
 
