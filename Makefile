@@ -317,6 +317,11 @@ check_store_OBJS   = $(BASE_OBJS) $(STORE_OBJS) $(B)/tests/testmnt.o
 CHECK_SUITES += logmerge
 check_logmerge_OBJS = $(BASE_OBJS) $(STORE_OBJS) $(B)/logmerge.o
 check_grep_OBJS	   = $(check_cmd_OBJS) $(B)/tests/testmnt.o
+# The tests' one-node Slurm cluster (tests/testslurm.c) for issue 28:
+# srun, srun --pty, squeue --name, scancel; skips without the packages.
+CHECK_SUITES += slurm
+check_slurm_OBJS   = $(BASE_OBJS) $(NEED_OBJ) $(B)/tests/testslurm.o \
+		     $(B)/tests/testnet.o $(B)/tests/testdir.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)
