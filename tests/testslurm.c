@@ -129,6 +129,8 @@ testslurm_why_log(const struct testslurm *ts, const char *name, char *why,
 			tail[n] = '\0';
 		close(fd);
 	}
+	while ((used = strlen(tail)) > 0 && tail[used - 1] == '\n')
+		tail[used - 1] = '\0';
 	used = strlen(why);
 	if (used < len)
 		snprintf(why + used, len - used, " (%s said: %s) [packages "
