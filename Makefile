@@ -324,6 +324,11 @@ CHECK_SUITES += ssh
 TESTSSH_OBJS = $(B)/child.o $(NEED_OBJ) $(B)/tests/testssh.o \
 	       $(B)/tests/testnet.o $(B)/tests/testproc.o
 check_ssh_OBJS	   = $(BASE_OBJS) $(TESTSSH_OBJS)
+# The tests' one-node Slurm cluster (tests/testslurm.c) for issue 28:
+# srun, srun --pty, squeue --name, scancel; skips without the packages.
+CHECK_SUITES += slurm
+check_slurm_OBJS   = $(BASE_OBJS) $(NEED_OBJ) $(B)/tests/testslurm.o \
+		     $(B)/tests/testnet.o $(B)/tests/testdir.o
 # check_run drives the binary (JOBDECK_BIN), so it links no module.
 check_run_OBJS	   = $(BASE_OBJS) $(B)/tests/jsonread.o $(B)/tests/testproc.o
 CHECK_BINS = $(CHECK_SUITES:%=$(TB)/check_%)

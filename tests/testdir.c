@@ -1,31 +1,30 @@
 /*
  * testdir.c: the scratch directories of the unit suites that make one
- * per test (probes, the browser).
+ * per test (probes, the browser, the Slurm cluster).
  */
-#include <dirent.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "testdir.h"
 
-/* Remove dir's entries (files, empty directories), then dir itself. */
+/* Remove one entry of the tree nftw() walks, depth first. */
+static int
+testdir_remove_one(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove dir and everything under it (symbolic links are not followed). */
 void
 testdir_remove(const char *dir)
 {
-	struct dirent	*de;
-	DIR		*d;
-	char		 path[4096];
-
-	if ((d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
-			    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
-				continue;
-			snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-			if (unlink(path) != 0)
-				rmdir(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
+	nftw(dir, testdir_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -1,6 +1,7 @@
 /*
  * testdir: a unit test's scratch directory removed with what it holds
- * (files and empty directories one level down; nothing is followed).
+ * (every file and directory under it, depth first; symbolic links are
+ * removed, never followed).
  */
 #ifndef JOBDECK_TESTDIR_H
 #define JOBDECK_TESTDIR_H
