@@ -329,7 +329,8 @@ cmd_dup_name_free(struct cmd_ctx *ctx, const struct config *cfg,
     const char *name)
 {
 	struct job	*job;
-	char		*cause = NULL;
+	char		*cause = NULL, *base = NULL;
+	int		 taken;
 
 	if (name_check_job(name, &cause) != 0) {
 		cmd_error(ctx, "dup: %s", cause);
@@ -339,6 +340,15 @@ cmd_dup_name_free(struct cmd_ctx *ctx, const struct config *cfg,
 	if (cfg != NULL && config_find_job(cfg, name) != NULL) {
 		cmd_error(ctx, "dup: a configured job is named %s", name);
 		return 0;
+	}
+	if (cfg != NULL && config_replica_parse(name, &base) != 0) {
+		taken = config_find_job(cfg, base) != NULL;
+		if (taken)
+			cmd_error(ctx, "dup: %s is the name of a replica of %s",
+			    name, base);
+		free(base);
+		if (taken)
+			return 0;
 	}
 	if ((job = jobtable_find(ctx->jt, name, &cause)) != NULL &&
 	    jobtable_is_live(ctx->jt, job)) {
