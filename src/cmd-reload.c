@@ -401,10 +401,9 @@ cmd_dup_configured(struct cmd_ctx *ctx, const struct config_job *cj,
 	}
 	from = xstrdup(cj->name);	/* cj goes with the old configuration */
 	cfg = config_copy(stack_config(ctx->stack));
-	cfg->jobs = xreallocarray(cfg->jobs, cfg->njobs + 2,
+	cfg->jobs = xreallocarray(cfg->jobs, cfg->njobs + 1,
 	    sizeof *cfg->jobs);
 	nj = &cfg->jobs[cfg->njobs++];
-	memset(&cfg->jobs[cfg->njobs], 0, sizeof *nj);
 	config_copy_job(nj, cj);
 	free(nj->name);
 	nj->name = xstrdup(name);
