@@ -287,7 +287,7 @@ check_watch_OBJS   = $(BASE_OBJS) $(B)/loop.o $(B)/watch.o
 # Cron expressions and durations: parsing, every message, the next time
 # in local time across DST (TZ set in the test).
 CHECK_SUITES += cron
-check_cron_OBJS	   = $(BASE_OBJS)
+check_cron_OBJS	   = $(BASE_OBJS) $(NEED_OBJ)
 # The one writer to a reader that may stall, on real pipes and sockets.
 CHECK_SUITES += outq
 check_outq_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/outfd.o $(B)/outq.o

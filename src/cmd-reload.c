@@ -329,7 +329,8 @@ cmd_dup_name_free(struct cmd_ctx *ctx, const struct config *cfg,
     const char *name)
 {
 	struct job	*job;
-	char		*cause = NULL;
+	char		*cause = NULL, *base = NULL;
+	int		 taken;
 
 	if (name_check_job(name, &cause) != 0) {
 		cmd_error(ctx, "dup: %s", cause);
@@ -339,6 +340,15 @@ cmd_dup_name_free(struct cmd_ctx *ctx, const struct config *cfg,
 	if (cfg != NULL && config_find_job(cfg, name) != NULL) {
 		cmd_error(ctx, "dup: a configured job is named %s", name);
 		return 0;
+	}
+	if (cfg != NULL && config_replica_parse(name, &base) != 0) {
+		taken = config_find_job(cfg, base) != NULL;
+		if (taken)
+			cmd_error(ctx, "dup: %s is the name of a replica of %s",
+			    name, base);
+		free(base);
+		if (taken)
+			return 0;
 	}
 	if ((job = jobtable_find(ctx->jt, name, &cause)) != NULL &&
 	    jobtable_is_live(ctx->jt, job)) {
@@ -391,10 +401,9 @@ cmd_dup_configured(struct cmd_ctx *ctx, const struct config_job *cj,
 	}
 	from = xstrdup(cj->name);	/* cj goes with the old configuration */
 	cfg = config_copy(stack_config(ctx->stack));
-	cfg->jobs = xreallocarray(cfg->jobs, cfg->njobs + 2,
+	cfg->jobs = xreallocarray(cfg->jobs, cfg->njobs + 1,
 	    sizeof *cfg->jobs);
 	nj = &cfg->jobs[cfg->njobs++];
-	memset(&cfg->jobs[cfg->njobs], 0, sizeof *nj);
 	config_copy_job(nj, cj);
 	free(nj->name);
 	nj->name = xstrdup(name);

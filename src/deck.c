@@ -608,6 +608,7 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	struct deck		*d = arg;
 	struct config		*old = d->cfg;
 	struct deck_notes	 dn = { NULL, 0 };
+	int			 keys;
 
 	memset(out, 0, sizeof *out);
 	if (d->quitting) {
@@ -630,7 +631,7 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	}
 	config_diff("settings", &old->settings, &cfg->settings,
 	    deck_setting_changed, &dn);
-	if (!deck_same_keys(old, cfg))
+	if ((keys = !deck_same_keys(old, cfg)))
 		deck_note(&dn, xstrdup("[keys] applied"));
 	if (!deck_same_groups(old, cfg))
 		deck_note(&dn, xstrdup("[groups] applied"));
@@ -644,7 +645,7 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	    cfg->settings.max_running < old->settings.max_running))
 		jobtable_set_max_running(d->jt, cfg->settings.max_running);
 	stack_reload(d->stack, cfg, &out->changes, &out->nchanges);
-	if (!deck_same_keys(old, cfg)) {
+	if (keys) {
 		bind_reset(d->bind);
 		config_apply_keys(cfg, d->bind);
 	}

@@ -15,23 +15,23 @@
 
 #include "cron.h"
 #include "duration.h"
+#include "need.h"
 #include "skip.h"
 
-/* Set the local time zone to tz; 0, or -1 when it is not installed. */
-static int
-set_tz(const char *tz)
-{
-	char	path[256];
-
-	if (strcmp(tz, "UTC") != 0) {
-		snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", tz);
-		if (access(path, R_OK) != 0)
-			return -1;
-	}
-	setenv("TZ", tz, 1);
-	tzset();
-	return 0;
-}
+/*
+ * Set the local time zone to tz ("UTC", or a zone of tzdata, which
+ * scripts/deps.list names: the test skips, naming the package, without it).
+ */
+#define USE_TZ(tz) do {							\
+	if (strcmp((tz), "Europe/Berlin") == 0)				\
+		NEED("/usr/share/zoneinfo/Europe/Berlin");		\
+	else if (strcmp((tz), "America/New_York") == 0)			\
+		NEED("/usr/share/zoneinfo/America/New_York");		\
+	else								\
+		ck_assert_str_eq((tz), "UTC");				\
+	setenv("TZ", (tz), 1);						\
+	tzset();							\
+} while (0)
 
 /* Return the UTC instant "YYYY-MM-DD HH:MM:SS". */
 static time_t
@@ -174,8 +174,7 @@ START_TEST(test_next)
 	struct cron		*cr;
 	char			*cause = NULL, buf[64];
 
-	if (set_tz(c->tz) != 0)
-		TEST_SKIP("no zone %s in /usr/share/zoneinfo", c->tz);
+	USE_TZ(c->tz);
 	cr = cron_parse(c->expr, &cause);
 	ck_assert_msg(cr != NULL, "%s: %s", c->expr, cause);
 	ck_assert_msg(strcmp(local(cron_next(cr, utc(c->after)), buf,
@@ -221,8 +220,7 @@ START_TEST(test_series_fall)
 		"2026-10-25 02:30 CET", "2026-10-25 03:00 CET",
 	};
 
-	if (set_tz("Europe/Berlin") != 0)
-		TEST_SKIP("no zone Europe/Berlin in /usr/share/zoneinfo");
+	USE_TZ("Europe/Berlin");
 	check_series("Europe/Berlin", "*/30 * * * *", "2026-10-24 23:00:00",
 	    want, (int)(sizeof want / sizeof want[0]));
 }
@@ -236,8 +234,7 @@ START_TEST(test_series_spring)
 		"2026-03-08 03:00 EDT", "2026-03-08 03:30 EDT",
 	};
 
-	if (set_tz("America/New_York") != 0)
-		TEST_SKIP("no zone America/New_York in /usr/share/zoneinfo");
+	USE_TZ("America/New_York");
 	check_series("America/New_York", "*/30 * * * *", "2026-03-08 05:45:00",
 	    want, (int)(sizeof want / sizeof want[0]));
 }
@@ -251,8 +248,7 @@ START_TEST(test_series_fixed)
 		"2026-11-02 01:30 EST", "2026-11-03 01:30 EST",
 	};
 
-	if (set_tz("America/New_York") != 0)
-		TEST_SKIP("no zone America/New_York in /usr/share/zoneinfo");
+	USE_TZ("America/New_York");
 	check_series("America/New_York", "30 1 * * *", "2026-10-31 00:00:00",
 	    want, (int)(sizeof want / sizeof want[0]));
 }
@@ -266,8 +262,7 @@ START_TEST(test_every_minute_year)
 	time_t		 t, next;
 	int		 i;
 
-	if (set_tz("Europe/Berlin") != 0)
-		TEST_SKIP("no zone Europe/Berlin in /usr/share/zoneinfo");
+	USE_TZ("Europe/Berlin");
 	cr = cron_parse("* * * * *", &cause);
 	ck_assert_ptr_nonnull(cr);
 	t = utc("2026-01-01 00:00:00");

@@ -114,20 +114,12 @@ ctl_status(struct deck *d, int *status, ...)
 static char *
 ctl_ok(struct deck *d, ...)
 {
-	const char	*args[32];
-	va_list		 ap;
-	size_t		 n = 0;
-	int		 status;
-	char		*out;
+	va_list	 ap;
+	char	*out;
 
 	va_start(ap, d);
-	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
-		n++;
+	out = e2e_ctl_okv(d->t, d->name, d->run, 1, ap);
 	va_end(ap);
-	args[n] = NULL;
-	out = e2e_ctl(d->t, d->name, d->run, args, 1, CTL_MS, &status);
-	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
-	    out);
 	return out;
 }
 
@@ -202,24 +194,8 @@ wait_gone(struct deck *d, const char *name)
 }
 
 /* Wait until `ctl logs NAME` holds text. */
-static void
-wait_logs(struct deck *d, const char *name, const char *text)
-{
-	int64_t	 end = term_now_ms() + WAIT_MS;
-	char	*out;
-
-	for (;;) {
-		out = CTL(d, "logs", name);
-		if (strstr(out, text) != NULL) {
-			free(out);
-			return;
-		}
-		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
-		    "%s: %s", text, name, out);
-		free(out);
-		term_pump(d->t, 50);
-	}
-}
+#define wait_logs(d_, job_, text_)					\
+	e2e_wait_logs((d_)->t, (d_)->name, (d_)->run, (job_), (text_), WAIT_MS)
 
 /* Return whether the JSON array key of root holds exactly the names. */
 static int
@@ -310,6 +286,41 @@ START_TEST(test_reload_diff)
 }
 END_TEST
 
+/*
+ * Settings at a reload: [keys] applied at once (the key table !help
+ * gives shows the new key), a store setting said not applied, with why;
+ * the jobs untouched.
+ */
+START_TEST(test_reload_settings)
+{
+	struct deck	 d;
+	char		 text[1024], *out;
+	long		 db;
+
+	deck_start(&d, "rl13", "config.toml", stack_v1, "-c");
+	db = wait_running(&d, "db", 0);
+	out = CTL(&d, "help");
+	ck_assert_msg(strstr(out, "F7") == NULL, "F7 bound already: %s", out);
+	free(out);
+	snprintf(text, sizeof text, "%s\n[settings]\nlog_dir = \"%s/elsewhere\"\n"
+	    "\n[keys]\nredraw = \"F7\"\n", stack_v1, d.dir);
+	deck_file(&d, "config.toml", text);
+	out = CTL(&d, "--json", "reload");
+	ck_assert_msg(strstr(out, "\"log_dir not applied: the store opened at "
+	    "start: restart the deck\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"[keys] applied\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"unchanged\":[\"db\",\"worker\",\"old\"]")
+	    != NULL, "%s", out);
+	free(out);
+	out = CTL(&d, "help");
+	ck_assert_msg(strstr(out, "F7") != NULL, "the reloaded key is not in "
+	    "!help: %s", out);
+	free(out);
+	ck_assert_int_eq(job_pid(&d, "db", NULL, 0), db);
+	deck_end(&d);
+}
+END_TEST
+
 /* A file that does not load changes nothing; the error has its place. */
 START_TEST(test_reload_broken)
 {
@@ -396,6 +407,11 @@ START_TEST(test_dup)
 	out = ctl_status(&d, &status, "dup", "db", "worker", (const char *)NULL);
 	ck_assert_msg(status != 0 && strstr(out, "a configured job is named "
 	    "worker") != NULL, "%s", out);
+	free(out);
+	out = ctl_status(&d, &status, "dup", "db", "worker.2",
+	    (const char *)NULL);
+	ck_assert_msg(status != 0 && strstr(out, "worker.2 is the name of a "
+	    "replica of worker") != NULL, "%s", out);
 	free(out);
 	free(CTL(&d, "spawn", "--name", "mine", "sleep 3008"));
 	free(CTL(&d, "dup", "mine", "yours"));
@@ -885,6 +901,7 @@ reload_suite(void)
 	static const struct e2e_case	cases[] = {
 		{ "reload_diff", &test_reload_diff, 90 },
 		{ "reload_broken", &test_reload_broken, 60 },
+		{ "reload_settings", &test_reload_settings, 60 },
 		{ "reload_auto", &test_reload_auto, 60 },
 		{ "reload_env_key", &test_reload_env_key, 60 },
 		{ "dup", &test_dup, 60 },

@@ -20,7 +20,6 @@
 #include "jsonread.h"
 
 #define WAIT_MS		30000	/* a few runs of a job every second */
-#define CTL_MS		10000	/* one jobdeck ctl */
 
 static const struct term_rect panel = { 0, 0, 39, 40 };
 
@@ -87,27 +86,16 @@ deck_end(struct deck *d)
 	e2e_cfg_remove();
 }
 
-/*
- * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck, reading its screen
- * meanwhile; its stdout (to free), which must come with exit status 0.
- */
+/* Run `jobdeck ctl ARGS...` (NULL-ended) on the deck; its output (to free). */
 static char *
 ctl(struct deck *d, ...)
 {
-	const char	*args[32];
-	va_list		 ap;
-	char		*out;
-	size_t		 n = 0;
-	int		 status;
+	va_list	 ap;
+	char	*out;
 
 	va_start(ap, d);
-	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
-		n++;
+	out = e2e_ctl_okv(d->t, d->name, d->run, 0, ap);
 	va_end(ap);
-	args[n] = NULL;
-	out = e2e_ctl(d->t, d->name, d->run, args, 0, CTL_MS, &status);
-	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
-	    out);
 	return out;
 }
 

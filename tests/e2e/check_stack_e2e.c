@@ -211,27 +211,16 @@ deck_close(struct deck *d)
 	d->t = NULL;
 }
 
-/*
- * Run `jobdeck ctl ARGS...` (NULL-ended) on the deck, reading its screen
- * meanwhile; its stdout (to free), which must come with exit status 0.
- */
+/* Run `jobdeck ctl ARGS...` (NULL-ended) on the deck; its output (to free). */
 static char *
 ctl(struct deck *d, ...)
 {
-	const char	*args[32];
-	va_list		 ap;
-	char		*out;
-	size_t		 n = 0;
-	int		 status;
+	va_list	 ap;
+	char	*out;
 
 	va_start(ap, d);
-	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
-		n++;
+	out = e2e_ctl_okv(d->t, d->name, d->run, 0, ap);
 	va_end(ap);
-	args[n] = NULL;
-	out = e2e_ctl(d->t, d->name, d->run, args, 0, CTL_MS, &status);
-	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
-	    out);
 	return out;
 }
 
@@ -318,24 +307,8 @@ assert_job_prefix(struct deck *d, const char *name, const char *key,
 }
 
 /* Wait until `ctl logs NAME` holds text. */
-static void
-wait_logs(struct deck *d, const char *name, const char *text)
-{
-	int64_t	 end = term_now_ms() + WAIT_MS;
-	char	*out;
-
-	for (;;) {
-		out = ctl(d, "logs", name, (const char *)NULL);
-		if (strstr(out, text) != NULL) {
-			free(out);
-			return;
-		}
-		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
-		    "%s: %s", text, name, out);
-		free(out);
-		term_pump(d->t, 30);
-	}
-}
+#define wait_logs(d_, job_, text_)					\
+	e2e_wait_logs((d_)->t, (d_)->name, (d_)->run, (job_), (text_), WAIT_MS)
 
 /* Start `ctl events` in the background. */
 static void

@@ -353,6 +353,58 @@ e2e_ctl(struct term *t, const char *deck, const char *run,
 	return out;
 }
 
+/*
+ * Run `jobdeck ctl -S deck WORDS...` (the NULL-ended words of ap, stderr
+ * too when err is set) within E2E_CTL_MS, pumping t's screen; its output
+ * (to free), which must come with exit status 0.
+ */
+char *
+e2e_ctl_okv(struct term *t, const char *deck, const char *run, int err,
+    va_list ap)
+{
+	const char	*args[32];
+	char		*out;
+	size_t		 n = 0;
+	int		 status;
+
+	while ((args[n] = va_arg(ap, const char *)) != NULL && n < 31)
+		n++;
+	args[n] = NULL;
+	out = e2e_ctl(t, deck, run, args, err, E2E_CTL_MS, &status);
+	ck_assert_msg(status == 0, "ctl %s: status %d: %s", args[0], status,
+	    out);
+	return out;
+}
+
+/*
+ * Wait until `jobdeck ctl -S deck logs JOB` holds text, at most ms; else
+ * fail with what the logs were.
+ */
+void
+e2e_wait_logs(struct term *t, const char *deck, const char *run,
+    const char *job, const char *text, int ms)
+{
+	const char	*args[] = { "logs", job, NULL };
+	int64_t		 end = term_now_ms() + ms;
+	char		*out;
+	int		 status;
+
+	for (;;) {
+		out = e2e_ctl(t, deck, run, args, 0, E2E_CTL_MS, &status);
+		ck_assert_msg(status == 0, "ctl logs %s: status %d: %s", job,
+		    status, out);
+		if (strstr(out, text) != NULL) {
+			free(out);
+			return;
+		}
+		ck_assert_msg(term_now_ms() < end, "no \"%s\" in the logs of "
+		    "%s after %d ms: %s", text, job, ms, out);
+		free(out);
+		if (t != NULL)
+			term_pump(t, 30);
+	}
+}
+
 /* Write text to name in directory dir with mode, or fail the test. */
 void
 e2e_put_file(const char *dir, const char *name, const char *text, int mode)

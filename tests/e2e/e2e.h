@@ -14,6 +14,7 @@
 #ifndef JOBDECK_E2E_E2E_H
 #define JOBDECK_E2E_E2E_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@
 #include "e2e/term.h"
 
 #define E2E_START_MS	10000	/* wait for the panel of a new deck */
+#define E2E_CTL_MS	15000	/* one jobdeck ctl to its end */
 
 /* Expect text inside a region within ms, or fail with the screen. */
 #define EXPECT_IN(t, r, text, ms)					\
@@ -80,6 +82,10 @@ pid_t		 e2e_ctl_spawn(const char *, const char *,
 		    const char *const *, int, int *);
 char		*e2e_ctl(struct term *, const char *, const char *,
 		    const char *const *, int, int, int *);
+char		*e2e_ctl_okv(struct term *, const char *, const char *, int,
+		    va_list);
+void		 e2e_wait_logs(struct term *, const char *, const char *,
+		    const char *, const char *, int);
 void		 e2e_add_cases(Suite *, const struct e2e_case *, size_t);
 int		 e2e_main(Suite *);
 
