@@ -65,6 +65,9 @@ struct config_settings {
 					/*   smallest, largest */
 	int		 reload;	/* 0 manual (!reload), 1 auto: */
 					/*   the files watched */
+	char		*ssh_command;	/* the ssh program and its options */
+					/*   (sh words; JOBDECK_SSH_COMMAND */
+					/*   wins); NULL: "ssh" */
 	char		**env_file;	/* dotenv files every job reads, */
 	size_t		 nenv_file;	/*   relative to the config's dir; */
 					/*   also a top-level key */
@@ -133,7 +136,10 @@ struct config_job {
 	char		*command;	/* shell string, or the program if args */
 	char		**args;		/* NULL: command is a shell string */
 	size_t		 nargs;		/* args[nargs] is NULL */
-	char		*cwd;		/* NULL: the session's */
+	char		*cwd;		/* NULL: the session's (on a host: */
+					/*   the login directory) */
+	char		*host;		/* NULL: here; a [hosts] name, or */
+					/*   an ssh destination */
 	char		**env;		/* "KEY=VALUE", in file order, NULL- */
 	size_t		 nenv;		/*   terminated; NULL when not set; */
 					/*   KEY is name_check_env()'s */
@@ -193,6 +199,19 @@ struct config_group {
 };
 
 /*
+ * A [hosts.NAME] table: where jobs with host = NAME run.  Exactly one
+ * of ssh (an ssh destination: [user@]host, an ~/.ssh/config alias) and
+ * slurm (srun's options, NULL-terminated; an empty array is allowed).
+ */
+struct config_host {
+	char		*name;		/* name_check_job()'s rules */
+	char		*ssh;
+	char		**slurm;
+	size_t		 nslurm;
+	int		 line;
+};
+
+/*
  * One entry of [keys] ([keys.view], [keys.copy], [keys.edit]): a mode's
  * action and its keys as space-separated names ("none": unbound), already
  * checked with bind_set() in file order after focus_key.
@@ -234,6 +253,8 @@ struct config {
 	struct config_group	*groups;	/* [groups.NAME], file order */
 	size_t			 ngroups;
 	struct config_browser	 browser;	/* [browser] */
+	struct config_host	*hosts;		/* [hosts.NAME], file order */
+	size_t			 nhosts;
 };
 
 /* What an option is, for the table. */

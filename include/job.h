@@ -74,8 +74,10 @@ struct job_spec {
 	const char	 *command;	/* shell string, run as SHELL -c COMMAND */
 	char *const	 *argv;		/* or: a program and its argv, no shell */
 	const char	 *shell;	/* absolute path of the shell */
-	const char	 *cwd;
+	const char	 *cwd;		/* on a host: there (~ its home) */
 	char *const	 *envp;		/* full environment */
+	const char	 *host;		/* NULL: here; a [hosts] name or an */
+					/*   ssh destination (host.h) */
 	struct store	 *store;	/* NULL: not stored (jobtable sets) */
 	const char	 *store_error;	/* why there is no store, or NULL */
 	int		  scrollback;	/* lines, 0: none (jobtable sets) */
