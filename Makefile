@@ -184,7 +184,12 @@ LIB_SRCS = \
 	src/mcp-tools-shared.c \
 	src/mcp-tools-job.c \
 	src/mcp-tools-run.c \
-	src/mcp-tools-stack.c
+	src/mcp-tools-stack.c \
+	src/supcmd.c \
+	src/sshcmd.c \
+	src/host.c \
+	src/host-ssh.c \
+	src/host-slurm.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
 
 # Each unit suite links only the modules it tests.
@@ -207,6 +212,9 @@ check_need_OBJS	   = $(NEED_OBJ)
 CONFIG_OBJS = $(B)/config.o $(B)/config-load.o $(B)/config-stack.o \
 		     $(B)/config-keys.o $(B)/config-help.o $(B)/config-diff.o \
 		     $(B)/config-copy.o $(B)/config-write.o
+# Jobs on other hosts (ssh, Slurm) and the commands beside them.
+HOST_OBJS = $(B)/supcmd.o $(B)/sshcmd.o $(B)/host.o $(B)/host-ssh.o \
+	    $(B)/host-slurm.o $(B)/ctl-socket.o
 # The output store and what it needs.
 STORE_OBJS = $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 	     $(B)/store-meta.o $(B)/store-sweep.o $(B)/store-id.o \
@@ -230,7 +238,7 @@ check_job_OBJS	   = $(BASE_OBJS) $(B)/loop.o $(B)/child.o $(B)/pty.o \
 		     $(B)/store.o $(B)/store-reader.o $(B)/store-lines.o \
 		     $(B)/store-meta.o $(B)/store-sweep.o \
 		     $(B)/store-id.o $(B)/sessionsh.o $(NEED_OBJ) \
-		     $(B)/tests/testproc.o
+		     $(B)/tests/testproc.o $(HOST_OBJS)
 check_cmd_OBJS	   = $(check_job_OBJS) $(B)/bind.o $(B)/cmd.o $(B)/cmd-job.o \
 		     $(B)/texttable.o $(B)/jobfield.o $(B)/jobevent.o \
 		     $(B)/cmd-session.o $(B)/cmd-deck.o $(B)/cmd-ui.o $(B)/cmd-screen.o \

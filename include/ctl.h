@@ -206,6 +206,7 @@ struct ctl_cbs {
 #define CTL_PATH_CREATE		0x1	/* make the directory if need be */
 #define CTL_PATH_READ_ONLY	0x2	/* the read-only socket, NAME.ro */
 
+int		 ctl_socket_dir(int create, char **dir, char **cause);
 int		 ctl_socket_path(const char *name, int flags, char **path,
 		    char **cause);
 #define CTL_CONNECT_NOWAIT	0x1	/* a full backlog: EAGAIN at once */

@@ -40,6 +40,8 @@
 #include "ttywait.h"
 
 struct proc;
+struct hosts;
+struct host_run;
 struct proc_cbs;
 struct proc_reaper;
 struct store;
@@ -205,6 +207,8 @@ int		 job_signal(struct job *, int sig);
 void		 job_set_reaper(struct job *, struct proc_reaper *,
 		    const struct proc_cbs *, void *arg);
 struct proc	*job_proc(const struct job *);
+void		 job_set_hosts(struct job *, struct hosts *);
+const struct host_run *job_remote(const struct job *);
 int		 job_signal_escapees(struct job *, int sig);
 int		 job_lingers(struct job *);
 int		 job_tidy(struct job *);

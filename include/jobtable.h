@@ -47,6 +47,7 @@
 #include "store.h"
 
 struct cgroup;
+struct hosts;
 struct job;
 struct store;
 struct job_spec;
@@ -122,6 +123,7 @@ void		 jobtable_set_store_error(struct jobtable *, const char *);
 void		 jobtable_set_scrollback(struct jobtable *, int lines);
 void		 jobtable_set_no_pty(struct jobtable *, int no_pty);
 void		 jobtable_set_cgroup(struct jobtable *, struct cgroup *);
+void		 jobtable_set_hosts(struct jobtable *, struct hosts *);
 struct proc_reaper *jobtable_reaper(const struct jobtable *);
 int		 jobtable_grace(const struct jobtable *);
 struct job	*jobtable_spawn(struct jobtable *, const struct job_spec *,

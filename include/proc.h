@@ -31,6 +31,10 @@
  * proc_finish() is for after the loop: it stops a process and waits for
  * it, bounded, without the loop.
  *
+ * A relay (proc_set_relay()) takes every signal but 0 for the group: the
+ * leader is a client (ssh, srun) of a group on another machine, signalled
+ * through it; SIGKILL goes to the local group as well.
+ *
  * Ownership: the jobtable owns the reaper; whoever made a struct proc
  * frees it (proc_free(), which signals nothing: proc_kill() first to end
  * it) before the reaper is freed.  The struct cgroup stays the caller's.
@@ -55,6 +59,14 @@ struct proc_cbs {
 	void	(*stopped)(struct proc *, int stopped, void *arg);
 	void	(*killed)(struct proc *, void *arg);	/* grace over */
 	void	(*gone)(struct proc *, void *arg);	/* proc_end()'s */
+};
+
+/*
+ * Who signals a leader's real group for it (proc_set_relay()): a job's
+ * run on a host, whose local leader is only its ssh or srun client.
+ */
+struct proc_relay {
+	int	(*signal)(struct proc *, int sig, void *arg);
 };
 
 /* The reaper's owner's: after every batch of reaped children. */
@@ -82,6 +94,8 @@ void		 proc_hold(struct proc *);
 pid_t		 proc_pid(const struct proc *);
 int		 proc_reaped(const struct proc *);
 int		 proc_signal(struct proc *, int sig);
+void		 proc_set_relay(struct proc *, const struct proc_relay *,
+		    void *arg);
 int		 proc_signal_escapees(struct proc *, int sig);
 void		 proc_stop(struct proc *, int sig, int64_t grace_ms);
 int		 proc_stopping(const struct proc *);

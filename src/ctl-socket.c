@@ -110,7 +110,7 @@ ctl_runtime_fallback(void)
  * /run/user/UID/jobdeck, else /tmp/jobdeck-UID) and check it (made with
  * create); 0 with *dir (for the caller to free), or -1 with *cause.
  */
-static int
+int
 ctl_socket_dir(int create, char **dir, char **cause)
 {
 	const char	*runtime;

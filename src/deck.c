@@ -24,6 +24,7 @@
 #include "deck.h"
 #include "debuglog.h"
 #include "jobfield.h"
+#include "host.h"
 #include "jobtable.h"
 #include "loop.h"
 #include "session.h"
@@ -51,6 +52,7 @@ struct deck {
 	struct cgroup		*cg;
 	struct loop		*loop;
 	struct jobtable		*jt;
+	struct hosts		*hosts;		/* where jobs with a host run */
 	struct browser		*browser;	/* the deck's, or NULL */
 	struct store		*store;
 	struct store_sweep	*sweep;		/* under way, or NULL */
@@ -501,6 +503,8 @@ deck_apply_settings(struct deck *d)
 	jobtable_set_max_running(d->jt, set->max_running);
 	jobtable_set_keep_finished(d->jt, set->keep_finished);
 	jobtable_set_scrollback(d->jt, set->scrollback);
+	hosts_set_config(d->hosts, d->cfg->hosts, d->cfg->nhosts,
+	    set->ssh_command);
 	if (d->server != NULL)
 		server_set_config(d->server, d->cfg);
 }
@@ -733,6 +737,12 @@ deck_core_new(struct deck *d)
 	jobtable_set_max_running(d->jt, cfg->settings.max_running);
 	jobtable_set_keep_finished(d->jt, cfg->settings.keep_finished);
 	jobtable_set_cgroup(d->jt, d->cg);
+	d->hosts = hosts_new(d->loop, jobtable_reaper(d->jt), d->opts.name);
+	hosts_set_config(d->hosts, cfg->hosts, cfg->nhosts,
+	    cfg->settings.ssh_command);
+	jobtable_set_hosts(d->jt, d->hosts);
+	/* What a dead deck of this name left on a Slurm cluster goes. */
+	hosts_sweep(d->hosts);
 	jobtable_subscribe(d->jt, &deck_jobtable_cbs, d);
 	d->log_dir = cfg->settings.log_dir != NULL ?
 	    xstrdup(cfg->settings.log_dir) : store_default_dir();
@@ -984,6 +994,9 @@ deck_free(struct deck *d)
 	if (d->reload_timer != 0)
 		loop_cancel_timer(d->loop, d->reload_timer);
 	deck_timer_fields(NULL);
+	/* The jobs are over: the hosts' connections close. */
+	jobtable_set_hosts(d->jt, NULL);
+	hosts_free(d->hosts);
 	stack_free(d->stack);
 	sessionsh_free(d->sessionsh);
 	if (d->cg != NULL) {

@@ -25,6 +25,7 @@ struct job {
 	char		 *command;
 	char		 *shell;
 	char		 *cwd;
+	char		 *host;		/* NULL: here (host.h) */
 	char		**envp;
 	struct store	 *store;	/* the deck's, borrowed; NULL: none */
 	char		 *store_error;	/* why the deck has none, or NULL */
@@ -73,6 +74,8 @@ struct job {
 	const struct proc_cbs *proc_cbs; /* its runs' events, to the jobtable */
 	void		 *proc_arg;
 	struct proc	 *proc;		/* the last run's, or NULL */
+	struct hosts	 *hosts;	/* the jobtable's, or NULL */
+	struct host_run	 *remote;	/* the last run's on a host, or NULL */
 
 #define JOB_CANCEL	0x1	/* the user asked it to stop */
 #define JOB_REAPED	0x2	/* waitpid() returned its status */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "expand.h"
+#include "host.h"
 #include "job.h"
 #include "job-private.h"
 #include "loop.h"
@@ -70,6 +71,7 @@ job_spec_copy(struct job *j, const struct job_spec *spec)
 	    expand_shell_join(spec->argv);
 	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
+	j->host = spec->host != NULL ? xstrdup(spec->host) : NULL;
 	j->envp = job_copy_strv(spec->envp);
 	j->store = spec->store;
 	j->store_error = spec->store_error != NULL ?
@@ -117,7 +119,9 @@ job_spec_clear(struct job *j)
 	free(j->command);
 	free(j->shell);
 	free(j->cwd);
+	free(j->host);
 	free(j->store_error);
+	j->host = NULL;
 	j->envp = j->argv = NULL;
 	j->input = j->agent = j->group = j->stop_command = NULL;
 	j->command = j->shell = j->cwd = j->store_error = NULL;
@@ -160,6 +164,7 @@ job_free(struct job *j)
 	if (j == NULL)
 		return;
 	pty_child_close(&j->child);
+	host_run_free(j->remote);
 	proc_free(j->proc);
 	if (j->vt != NULL)
 		vt_free(j->vt);
@@ -247,6 +252,8 @@ job_proc(const struct job *j)
 static void
 job_contain(struct job *j)
 {
+	host_run_free(j->remote);
+	j->remote = NULL;
 	proc_release(j->proc);
 	j->proc = proc_new(j->reaper, j->reaper != NULL ?
 	    proc_reaper_cgroup(j->reaper) : NULL, j->id, j->proc_cbs,
@@ -270,6 +277,49 @@ job_describe_exec(const struct job *j, int error)
 	if (error == ENOENT)
 		return xstrdup("not found");
 	return xstrdup(strerror(error));
+}
+
+/*
+ * Make spec run the job on its host (host.h): the engine's client with
+ * the command, cwd and environment the job would have here; 0 or -1.
+ */
+static int
+job_wrap_remote(struct job *j, struct pty_spec *spec, char **cause)
+{
+	extern char	**environ;
+	struct host_cmd	  cmd;
+
+	if (j->hosts == NULL) {
+		*cause = xprintf("%s: no hosts here", j->host);
+		return -1;
+	}
+	memset(&cmd, 0, sizeof cmd);
+	cmd.id = j->id;
+	cmd.command = j->argv != NULL ? NULL : j->command;
+	cmd.argv = j->argv;
+	cmd.shell = j->shell;
+	cmd.cwd = j->cwd;
+	cmd.envp = j->envp;
+	cmd.base = environ;
+	cmd.no_pty = j->no_pty;
+	cmd.rows = j->rows;
+	cmd.cols = j->cols;
+	j->remote = hosts_wrap(j->hosts, j->host, &cmd, spec, cause);
+	return j->remote != NULL ? 0 : -1;
+}
+
+/* Give the job the hosts its runs on a host go through (NULL: none). */
+void
+job_set_hosts(struct job *j, struct hosts *hs)
+{
+	j->hosts = hs;
+}
+
+/* Return the last run's place on its host, or NULL for a local one. */
+const struct host_run *
+job_remote(const struct job *j)
+{
+	return j->remote;
 }
 
 /*
@@ -327,13 +377,20 @@ job_start(struct job *j, int rows, int cols, char *const *deck_env,
 	spec.no_pty = j->no_pty;
 	spec.split_stderr = j->no_pty;	/* stderr lines tagged */
 	spec.null_stdin = j->no_pty && j->input_eof && j->input == NULL;
-	rc = proc_spawn(j->proc, &spec, &j->child, cause);
+	if (j->host != NULL && job_wrap_remote(j, &spec, cause) != 0)
+		rc = -1;
+	else
+		rc = proc_spawn(j->proc, &spec, &j->child, cause);
 	free(env);
 	if (rc != 0) {
+		host_run_free(j->remote);
+		j->remote = NULL;
 		proc_free(j->proc);
 		j->proc = NULL;
 		return -1;
 	}
+	if (j->remote != NULL)
+		host_run_started(j->remote, j->proc);
 	if (j->child.exec_errno != 0)
 		j->exec_error = job_describe_exec(j, j->child.exec_errno);
 
@@ -794,6 +851,8 @@ job_set_exited(struct job *j, int status, int64_t now)
 {
 	j->flags |= JOB_REAPED;
 	j->input_wait = TTYWAIT_NONE;
+	if (j->remote != NULL)
+		host_run_ended(j->remote);
 	j->status = status;
 	j->ended = now;
 	if (j->started == 0)
@@ -1367,6 +1426,7 @@ job_spec(struct job *j)
 	j->view.argv = j->argv;
 	j->view.shell = j->shell;
 	j->view.cwd = j->cwd;
+	j->view.host = j->host;
 	j->view.envp = j->envp;
 	j->view.store = j->store;
 	j->view.store_error = j->store_error;

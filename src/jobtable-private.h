@@ -78,6 +78,7 @@ struct jobtable {
 	int			  scrollback;	/* lines per job */
 	int			  no_pty;	/* every job on pipes */
 	struct proc_reaper	 *reaper;	/* SIGCHLD, containment */
+	struct hosts		 *hosts;	/* the deck's, or NULL */
 	uint64_t		  held_timer;	/* stores held partial lines */
 	uint64_t		  probe_timer;	/* the input probes, 0: none */
 	int64_t			  probe_due;	/* when it fires */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "debuglog.h"
+#include "host.h"
 #include "job.h"
 #include "jobtable.h"
 #include "jobtable-private.h"
@@ -111,9 +112,23 @@ jobtable_gate(struct jobtable_entry *e, int fresh)
 	char			*why = NULL;
 	int			 same;
 
-	if (p == NULL || p->may_start == NULL)
-		return JOBTABLE_GO;
-	gate = p->may_start(job, &why, jt->policy_arg);
+	gate = JOBTABLE_GO;
+	if (p != NULL && p->may_start != NULL)
+		gate = p->may_start(job, &why, jt->policy_arg);
+	if (gate == JOBTABLE_GO && jt->hosts != NULL &&
+	    job_spec(job)->host != NULL) {
+		switch (hosts_gate(jt->hosts, job_spec(job)->host, job_id(job),
+		    &why)) {
+		case HOST_GO:
+			break;
+		case HOST_WAIT:
+			gate = JOBTABLE_WAIT;
+			break;
+		case HOST_FAIL:
+			gate = JOBTABLE_FAIL;
+			break;
+		}
+	}
 	switch (gate) {
 	case JOBTABLE_WAIT:
 		old = job_wait_reason(job);

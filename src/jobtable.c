@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "debuglog.h"
+#include "host.h"
 #include "job.h"
 #include "jobtable.h"
 #include "jobtable-private.h"
@@ -471,6 +472,25 @@ jobtable_set_cgroup(struct jobtable *jt, struct cgroup *cg)
 	proc_reaper_set_cgroup(jt->reaper, cg);
 }
 
+/* A host's state moved: the jobs that wait for it look again. */
+static void
+jobtable_hosts_cb(void *arg)
+{
+	jobtable_recheck(arg);
+}
+
+/*
+ * Give the jobtable the hosts its jobs with a host run on (host.h); their
+ * gate is asked after the policy's.  The hosts stay the caller's.
+ */
+void
+jobtable_set_hosts(struct jobtable *jt, struct hosts *hs)
+{
+	jt->hosts = hs;
+	if (hs != NULL)
+		hosts_set_recheck(hs, jobtable_hosts_cb, jt);
+}
+
 /*
  * Return the deck's reaper, which supervises the processes it starts
  * beside its jobs (probe and stop commands, the browser, the session
@@ -769,6 +789,7 @@ jobtable_spawn(struct jobtable *jt, const struct job_spec *spec,
 	e->job = job;
 	e->out_fd = e->in_fd = e->err_fd = e->stop_fd = -1;
 	job_set_reaper(job, jt->reaper, &jobtable_proc_cbs, e);
+	job_set_hosts(job, jt->hosts);
 	jt->entries[jt->count++] = e;
 
 	if (!jobtable_schedule(e, 1))

@@ -57,6 +57,8 @@ struct proc {
 	int			 ending; /* proc_end(): gone is awaited */
 	uint64_t		 end_timer; /* its bound, 0: none */
 	int64_t			 end_ms; /* the bound, for the log */
+	const struct proc_relay	*relay;	/* signals its real group, or NULL */
+	void			*relay_arg;
 };
 
 struct proc_reaper {
@@ -587,6 +589,14 @@ proc_reaped(const struct proc *p)
 int
 proc_signal(struct proc *p, int sig)
 {
+	int	rc;
+
+	if (p->relay != NULL && sig != 0) {
+		/* The real group is elsewhere; SIGKILL ends ours too. */
+		rc = p->relay->signal(p, sig, p->relay_arg);
+		if (sig != SIGKILL)
+			return rc;
+	}
 	if (p->pid <= 0) {
 		errno = ESRCH;
 		return -1;
@@ -596,6 +606,18 @@ proc_signal(struct proc *p, int sig)
 	if (errno == ESRCH && !p->reaped)
 		return kill(p->pid, sig);
 	return -1;
+}
+
+/*
+ * Give p a relay: every signal but 0 goes to relay->signal() instead of
+ * p's group (SIGKILL to both), for a leader that stands for a group on
+ * another machine (an ssh or srun client).
+ */
+void
+proc_set_relay(struct proc *p, const struct proc_relay *relay, void *arg)
+{
+	p->relay = relay;
+	p->relay_arg = arg;
 }
 
 /*
