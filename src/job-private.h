@@ -25,6 +25,7 @@ struct job {
 	char		 *command;
 	char		 *shell;
 	char		 *cwd;
+	char		 *host;		/* NULL: here (job_spec.host) */
 	char		**envp;
 	struct store	 *store;	/* the deck's, borrowed; NULL: none */
 	char		 *store_error;	/* why the deck has none, or NULL */

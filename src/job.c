@@ -70,6 +70,7 @@ job_spec_copy(struct job *j, const struct job_spec *spec)
 	    expand_shell_join(spec->argv);
 	j->shell = xstrdup(spec->shell != NULL ? spec->shell : "/bin/sh");
 	j->cwd = spec->cwd != NULL ? xstrdup(spec->cwd) : NULL;
+	j->host = spec->host != NULL ? xstrdup(spec->host) : NULL;
 	j->envp = job_copy_strv(spec->envp);
 	j->store = spec->store;
 	j->store_error = spec->store_error != NULL ?
@@ -117,10 +118,11 @@ job_spec_clear(struct job *j)
 	free(j->command);
 	free(j->shell);
 	free(j->cwd);
+	free(j->host);
 	free(j->store_error);
 	j->envp = j->argv = NULL;
 	j->input = j->agent = j->group = j->stop_command = NULL;
-	j->command = j->shell = j->cwd = j->store_error = NULL;
+	j->command = j->shell = j->cwd = j->host = j->store_error = NULL;
 }
 
 /* Create a queued job from a spec (copied). */
@@ -1367,6 +1369,7 @@ job_spec(struct job *j)
 	j->view.argv = j->argv;
 	j->view.shell = j->shell;
 	j->view.cwd = j->cwd;
+	j->view.host = j->host;
 	j->view.envp = j->envp;
 	j->view.store = j->store;
 	j->view.store_error = j->store_error;

@@ -2799,6 +2799,48 @@ END_TEST
  * A shell reading its commands from a terminal gets no value its line
  * editing would act on: refused at start, with the reason.
  */
+/*
+ * A job's host reaches its spec; its cwd is then a directory on that
+ * host, kept as written (~ and all), and no cwd is none (the login
+ * directory there), where a local job's is the session's.
+ */
+START_TEST(test_launch_host)
+{
+	struct config		*cfg;
+	struct session		*session;
+	struct launch		*l;
+	extern char		**environ;
+	char			*cause = NULL;
+
+	cfg = parse_ok("[hosts.build]\nssh = \"me@build1\"\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"make\"\nhost = \"build\"\n"
+	    "cwd = \"~/src/{p}\"\nparams = { p = \"app\" }\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"make\"\nhost = \"me@box\"\n"
+	    "[[job]]\nname = \"c\"\ncommand = \"make\"\n");
+	session = session_new(environ);
+	l = launch_new(&cfg->jobs[0], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_str_eq(launch_spec(l)->host, "build");
+	ck_assert_str_eq(launch_spec(l)->cwd, "~/src/app");
+	launch_free(l);
+	l = launch_new(&cfg->jobs[1], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_str_eq(launch_spec(l)->host, "me@box");
+	ck_assert_ptr_null(launch_spec(l)->cwd);
+	launch_free(l);
+	l = launch_new(&cfg->jobs[2], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_ptr_null(launch_spec(l)->host);
+	ck_assert_str_eq(launch_spec(l)->cwd, session_cwd(session));
+	launch_free(l);
+	session_free(session);
+	config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_launch_terminal)
 {
 	struct config		*cfg;
@@ -3704,6 +3746,7 @@ config_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_launch_hostile);
 	tcase_add_test(tc, test_launch_terminal);
+	tcase_add_test(tc, test_launch_host);
 	tcase_add_test(tc, test_launch_env);
 	suite_add_tcase(s, tc);
 
