@@ -272,8 +272,8 @@ enum config_type {
 };
 
 struct config_option {
-	const char	*section;	/* "settings", "job", "groups" or */
-					/*   "browser" */
+	const char	*section;	/* "settings", "job", "groups", */
+					/*   "hosts" or "browser" */
 	const char	*name;
 	enum config_type type;
 	const char	*def;		/* default as TOML text; NULL: none */
@@ -292,8 +292,8 @@ struct config_option {
 #define CONFIG_TEMPLATE	0x8	/* expanded at start: checked by expand */
 	int		 flags;
 	size_t		 offset;	/* of its field in config_settings, */
-					/*   config_job, config_group or */
-					/*   config_browser */
+					/*   config_job, config_group, */
+					/*   config_host or config_browser */
 	size_t		 count;		/* arrays, tables: their size_t count */
 	int		(*check)(const char *, char **); /* strings and table
 					   keys: extra rule, or NULL */
@@ -349,6 +349,22 @@ void		 config_store_limits(const struct config *,
 		    struct store_limits *);
 const struct config_job *config_find_job(const struct config *,
 		     const char *name);
+/*
+ * Where a job runs (issue 28), the one rule for every front end: a job's
+ * host is a [hosts] name of cfg (config_find_host(); cfg may be NULL:
+ * none) or else an ssh destination: [user@]host or an ssh:// URL, with no
+ * blank or control character, no '-' first (ssh would read an option), at
+ * most one '@', and a non-empty part on each side of it, the host part not
+ * starting with '-' either.  config_check_host() returns 0, or -1 with
+ * *cause 'host "VALUE": not a [hosts] name or an ssh destination' (VALUE
+ * escaped, cut short); config_ssh_destination() is the destination rule
+ * alone ([hosts.NAME] ssh).
+ */
+const struct config_host *config_find_host(const struct config *,
+		     const char *name);
+int		 config_check_host(const struct config *, const char *host,
+		     char **cause);
+int		 config_ssh_destination(const char *);
 void		 config_job_command(const struct config_job *,
 		     const char *shell, struct expand_command *);
 void		 config_set_port_base(struct config *, int base);
@@ -390,9 +406,9 @@ void		 config_free(struct config *);
 
 /*
  * config_diff() compares two structs of one section ("job", "settings",
- * "groups", "browser") over config_options[]: changed(name, arg), when
- * not NULL, hears each option whose value differs (in table order); it
- * returns how many did.  Where a job was written (line) is no option.
+ * "groups", "hosts", "browser") over config_options[]: changed(name,
+ * arg), when not NULL, hears each option whose value differs (in table
+ * order); it returns how many did.  Where a job was written (line) is no option.
  */
 int		 config_diff(const char *section, const void *a, const void *b,
 		    void (*changed)(const char *, void *), void *arg);

@@ -48,6 +48,7 @@ enum jobfield_id {
 	JOBFIELD_COMMAND,
 	JOBFIELD_ARGV,		/* null: a shell command */
 	JOBFIELD_CWD,
+	JOBFIELD_HOST,		/* where it runs (job_spec.host); null: here */
 	JOBFIELD_STATE,		/* job_state_name(), or "lost" */
 	JOBFIELD_PID,
 	JOBFIELD_PTY,

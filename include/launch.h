@@ -23,7 +23,9 @@
  *     reads them as code, refused where other code would, and verbatim
  *     where they are data (see src/expand-argv.c), so they are never
  *     re-parsed by a shell.
- * A relative cwd is taken from the session's.
+ * A relative cwd is taken from the session's.  On a host (the job's
+ * host, copied to the spec), cwd stays as written, a directory there, and
+ * no cwd is none (the login directory).
  *
  * launch_new_at() is launch_new() for replica (1..N of a job with
  * replicas > 1: named config_replica_name(), NAME.replica; 0: the job

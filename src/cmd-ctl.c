@@ -25,6 +25,7 @@
 #include "json.h"
 #include "name.h"
 #include "session.h"
+#include "stack.h"
 #include "vt.h"
 #include "xmalloc.h"
 
@@ -67,7 +68,7 @@ static const struct cmd_option cmd_status_options[] = {
 
 enum {
 	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
-	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT, SPAWN_ESCAPED
+	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT, SPAWN_ESCAPED, SPAWN_HOST
 };
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
@@ -80,6 +81,7 @@ static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_INPUT] = { .name = "--input", .value = "TEXT" },
 	[SPAWN_TIMEOUT] = { .name = "--timeout", .value = "S" },
 	[SPAWN_ESCAPED] = { .name = "--escaped" },
+	[SPAWN_HOST] = { .name = "--host", .value = "H" },
 	{ .name = NULL }
 };
 
@@ -121,7 +123,8 @@ const struct cmd_entry cmd_spawn_entry = {
 	    "stderr apart, no terminal; --input: written to its stdin, then "
 	    "EOF on pipes; --timeout: stopped after S seconds; --escaped: "
 	    "the command, arguments, --cwd and --env carry send's escapes, "
-	    "so a script's lines fit one request)",
+	    "so a script's lines fit one request; --host: run on a [hosts] "
+	    "name or an ssh destination, --cwd a directory there)",
 	.min_args = 1,
 	.max_args = -1,
 	.exec = cmd_spawn_exec,
@@ -722,13 +725,16 @@ cmd_spawn_escaped_free(struct cmd_ctx *ctx, int argc, char **words,
 
 /*
  * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--agent
- * NAME] [--pipes] [--input TEXT] [--timeout S] [--] COMMAND...: start a
+ * NAME] [--pipes] [--input TEXT] [--timeout S] [--escaped] [--host H]
+ * [--] COMMAND...: start a
  * job in the session's cwd and environment (or the given ones): the
  * words joined as a shell command, or with --no-shell the program and
  * its arguments as they are; --agent marks it as an agent's
  * (job_check_agent()); --pipes runs it without a terminal, stdout and
  * stderr apart, its stdin closed once --input is written (/dev/null
- * without); --timeout stops it after S seconds (timed-out).
+ * without); --timeout stops it after S seconds (timed-out); --host runs
+ * it on a [hosts] name or an ssh destination (config_check_host() against
+ * the deck's configuration), --cwd then a directory there as given.
  */
 static void
 cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -736,7 +742,7 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct job_spec	  spec;
 	struct stat	  sb;
 	struct job	 *job;
-	const char	 *name, *cwd, *tail, **sets, *agent;
+	const char	 *name, *cwd, *tail, **sets, *agent, *host;
 	char		**env, **envp, *dir = NULL, *command = NULL;
 	char		 *cause = NULL, *input = NULL, **words;
 	int		  i, k, nsets, no_shell;
@@ -769,7 +775,14 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(cause);
 		goto out;
 	}
-	if (cwd != NULL) {
+	if ((host = ctx->opts[SPAWN_HOST].value) != NULL &&
+	    config_check_host(ctx->stack != NULL ? stack_config(ctx->stack) :
+	    NULL, host, &cause) != 0) {
+		cmd_usage_error(ctx, "spawn: --host: %s", cause);
+		free(cause);
+		goto out;
+	}
+	if (cwd != NULL && host == NULL) {
 		dir = *cwd == '/' ? xstrdup(cwd) :
 		    xprintf("%s/%s", session_cwd(ctx->session), cwd);
 		if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
@@ -801,7 +814,11 @@ cmd_spawn_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	spec.command = command;
 	spec.argv = no_shell ? argv + i : NULL;
 	spec.shell = session_shell(ctx->session);
-	spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
+	if (host != NULL)
+		spec.cwd = cwd;	/* there, as given; NULL: its login dir */
+	else
+		spec.cwd = dir != NULL ? dir : session_cwd(ctx->session);
+	spec.host = host;
 	spec.envp = envp;
 	spec.agent = agent;
 	if (ctx->opts[SPAWN_PIPES].count > 0)

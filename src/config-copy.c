@@ -128,5 +128,11 @@ config_copy(const struct config *cfg)
 		c->groups[i].name = config_copy_str(cfg->groups[i].name);
 		config_copy_section("groups", &c->groups[i]);
 	}
+	c->hosts = xcalloc(cfg->nhosts + 1, sizeof *c->hosts);
+	for (i = 0; i < cfg->nhosts; i++) {
+		c->hosts[i] = cfg->hosts[i];
+		c->hosts[i].name = config_copy_str(cfg->hosts[i].name);
+		config_copy_section("hosts", &c->hosts[i]);
+	}
 	return c;
 }

@@ -70,7 +70,9 @@ config_help_text(void)
 	    "started.  At most one ready_* and one liveness_* probe a job."
 	    "\n[browser] cdp_url = false, or no cdp_url, starts no browser "
 	    "(TOML has no\nnull); browser_image, browser_command and "
-	    "browser_args are for \"auto\" and\nfor !browser start.\n");
+	    "browser_args are for \"auto\" and\nfor !browser start.  "
+	    "A [hosts.NAME] sets exactly one of ssh and slurm; a\njob's "
+	    "host is such a NAME, else an ssh destination ([user@]host).\n");
 	config_help_keys(&b);
 	for (i = 0; i < config_noptions; i++) {
 		free(type[i]);

@@ -1,7 +1,8 @@
 /*
  * config-load.c: reading a configuration file into a struct config
  * (config-private.h): the TOML tree's top level ([settings], [[job]],
- * [groups.NAME], [browser], env_file, [keys]; an unknown key is an error
+ * [groups.NAME], [hosts.NAME], [browser], env_file, [keys]; an unknown
+ * key is an error
  * with a suggestion), a Procfile with foreman's $PORT and a .env beside it,
  * and the file's security.  config_load() reads with open/fstat/read, at
  * most TOML_MAX_INPUT bytes.  The file holds commands jobdeck runs, so, as
@@ -132,6 +133,77 @@ config_unknown_root(struct config_ctx *ctx, const char *key, size_t len,
 }
 
 /*
+ * How [groups.NAME] and [hosts.NAME] are read alike: the section, what
+ * one table is ("group"), the rule of its NAME, and where the array of
+ * structs, its count, and a struct's name and line are.
+ */
+struct config_named {
+	const char	*section;
+	const char	*what;
+	int		(*check)(const char *, char **);
+	size_t		 size;
+	size_t		 name;		/* offset of the char * */
+	size_t		 line;		/* offset of the int */
+};
+
+/*
+ * Apply the table v of section nt: a [SECTION.NAME] table of the
+ * section's options for each NAME (nt's rule), into the array *arr of
+ * *n structs, in file order.
+ */
+static int
+config_named(struct config_ctx *ctx, const struct config_named *nt,
+    const struct toml_value *v, void **arr, size_t *n)
+{
+	const struct toml_value	*tv;
+	const char		*key, *sec = nt->section;
+	char			*e, *msg, *where, *base, *name;
+	size_t			 count, i, len;
+	int			 line, r;
+
+	if (toml_type(v) != TOML_TABLE)
+		return config_fail(ctx, toml_line(v), toml_col(v),
+		    xprintf("%s must be a table of tables ([%s.NAME])", sec,
+		    sec));
+	count = toml_table_size(v);
+	*arr = xcalloc(count == 0 ? 1 : count, nt->size);
+	for (i = 0; i < count; i++) {
+		key = toml_table_key(v, i, &len);
+		if (strlen(key) != len)
+			msg = xprintf("%s names must not contain NUL bytes",
+			    nt->what);
+		else if (nt->check(key, &msg) == 0)
+			msg = NULL;
+		if (msg != NULL)
+			return config_fail(ctx, toml_table_key_line(v, i),
+			    toml_table_key_col(v, i), msg);
+		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
+		tv = toml_table_value(v, i);
+		if (toml_type(tv) != TOML_TABLE) {
+			msg = xprintf("%s.%s must be a table ([%s.%s])", sec, e,
+			    sec, e);
+			free(e);
+			return config_fail(ctx, toml_line(tv), toml_col(tv),
+			    msg);
+		}
+		where = xprintf("[%s.%s]", sec, e);
+		free(e);
+		base = (char *)*arr + i * nt->size;
+		config_init(sec, base);
+		name = xstrndup(key, len);
+		memcpy(base + nt->name, &name, sizeof name);
+		line = toml_line(tv);
+		memcpy(base + nt->line, &line, sizeof line);
+		*n = i + 1;
+		r = config_section(ctx, sec, where, tv, base);
+		free(where);
+		if (r != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Apply the groups table v: a [groups.NAME] table of the "groups" options
  * for each group, NAME following the rule of job names.
  */
@@ -139,50 +211,63 @@ static int
 config_groups(struct config_ctx *ctx, struct config *cfg,
     const struct toml_value *v)
 {
-	struct config_group	*g;
-	const struct toml_value	*gv;
-	const char		*key;
-	char			*e, *msg, *where;
-	size_t			 n, i, len;
+	static const struct config_named nt = { "groups", "group",
+	    config_check_group, sizeof (struct config_group),
+	    offsetof(struct config_group, name),
+	    offsetof(struct config_group, line) };
+	void	*arr = NULL;
+	int	 r;
+
+	r = config_named(ctx, &nt, v, &arr, &cfg->ngroups);
+	cfg->groups = arr;
+	return r;
+}
+
+/*
+ * Apply the hosts table v: a [hosts.NAME] table for each host, NAME
+ * following the rule of job names, with exactly one of ssh and slurm (the
+ * second written is the error).
+ */
+static int
+config_hosts(struct config_ctx *ctx, struct config *cfg,
+    const struct toml_value *v)
+{
+	static const struct config_named nt = { "hosts", "host",
+	    config_check_host_name, sizeof (struct config_host),
+	    offsetof(struct config_host, name),
+	    offsetof(struct config_host, line) };
+	const struct toml_value	*tv, *ssh, *slurm, *later;
+	const struct config_host *h;
+	void			*arr = NULL;
+	char			*e, *msg;
+	size_t			 i;
 	int			 r;
 
-	if (toml_type(v) != TOML_TABLE)
-		return config_fail(ctx, toml_line(v), toml_col(v),
-		    xstrdup("groups must be a table of tables "
-		    "([groups.NAME])"));
-	n = toml_table_size(v);
-	cfg->groups = xcalloc(n == 0 ? 1 : n, sizeof *cfg->groups);
-	for (i = 0; i < n; i++) {
-		key = toml_table_key(v, i, &len);
-		if (strlen(key) != len)
-			msg = xstrdup("group names must not contain NUL bytes");
-		else if (config_check_group(key, &msg) == 0)
-			msg = NULL;
-		if (msg != NULL)
-			return config_fail(ctx, toml_table_key_line(v, i),
-			    toml_table_key_col(v, i), msg);
-		e = textesc_excerpt(key, len, CONFIG_EXCERPT_MAX);
-		gv = toml_table_value(v, i);
-		if (toml_type(gv) != TOML_TABLE) {
-			msg = xprintf("groups.%s must be a table "
-			    "([groups.%s])", e, e);
-			free(e);
-			return config_fail(ctx, toml_line(gv), toml_col(gv),
-			    msg);
+	r = config_named(ctx, &nt, v, &arr, &cfg->nhosts);
+	cfg->hosts = arr;
+	for (i = 0; r == 0 && i < cfg->nhosts; i++) {
+		h = &cfg->hosts[i];
+		tv = toml_table_value(v, i);
+		ssh = toml_table_get(tv, "ssh");
+		slurm = toml_table_get(tv, "slurm");
+		if (ssh != NULL && slurm == NULL)
+			continue;
+		if (ssh == NULL && slurm != NULL)
+			continue;
+		e = textesc_excerpt(h->name, strlen(h->name),
+		    CONFIG_EXCERPT_MAX);
+		if (ssh == NULL) {
+			msg = xprintf("hosts.%s: needs ssh or slurm", e);
+			later = tv;
+		} else {
+			msg = xprintf("hosts.%s: ssh and slurm are exclusive",
+			    e);
+			later = config_before(ssh, slurm) ? slurm : ssh;
 		}
-		where = xprintf("[groups.%s]", e);
 		free(e);
-		g = &cfg->groups[i];
-		config_init("groups", g);
-		g->name = xstrndup(key, len);
-		g->line = toml_line(gv);
-		cfg->ngroups = i + 1;
-		r = config_section(ctx, "groups", where, gv, g);
-		free(where);
-		if (r != 0)
-			return -1;
+		r = config_fail(ctx, toml_line(later), toml_col(later), msg);
 	}
-	return 0;
+	return r;
 }
 
 /*
@@ -211,9 +296,10 @@ config_env_file(struct config_ctx *ctx, struct config *cfg,
 
 /*
  * Apply the root table: [settings], [[job]], [keys], [groups.NAME],
- * [browser] and env_file only; then check the key bindings (focus_key
- * and [keys] together) and the jobs' templates, which need the settings
- * (the shell), wherever they are.
+ * [hosts.NAME], [browser] and env_file only; then check the key bindings
+ * (focus_key and [keys] together), the jobs' templates, which need the
+ * settings (the shell), and their hosts, which need [hosts], wherever
+ * they are.
  */
 static int
 config_root(struct config_ctx *ctx, struct config *cfg,
@@ -243,6 +329,9 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 		} else if (len == 6 && memcmp(key, "groups", 6) == 0) {
 			if (config_groups(ctx, cfg, v) != 0)
 				return -1;
+		} else if (len == 5 && memcmp(key, "hosts", 5) == 0) {
+			if (config_hosts(ctx, cfg, v) != 0)
+				return -1;
 		} else if (len == 8 && memcmp(key, "env_file", 8) == 0) {
 			if (config_env_file(ctx, cfg, v,
 			    toml_table_get(root, "settings")) != 0)
@@ -268,6 +357,8 @@ config_root(struct config_ctx *ctx, struct config *cfg,
 	jobs = toml_table_get(root, "job");
 	for (i = 0; i < cfg->njobs; i++) {
 		if (config_check_templates(ctx, cfg, &cfg->jobs[i],
+		    toml_array_get(jobs, i)) != 0 ||
+		    config_check_job_host(ctx, cfg, &cfg->jobs[i],
 		    toml_array_get(jobs, i)) != 0)
 			return -1;
 	}
@@ -297,7 +388,7 @@ config_step_is(const struct toml_step *step, const char *name)
 /*
  * Return the option a null error's path (toml.h) was written for, the
  * null being its value: NAME at the top level, [SECTION] NAME,
- * [[job]] NAME or [groups.G] NAME; else NULL.
+ * [[job]] NAME, [groups.G] NAME or [hosts.H] NAME; else NULL.
  */
 static const struct config_option *
 config_null_option(const struct toml_error *err)
@@ -316,9 +407,13 @@ config_null_option(const struct toml_error *err)
 	if (n == 3 && config_step_is(&path[0], "groups") &&
 	    path[1].key != NULL)
 		return config_lookup("groups", last->key, last->len);
+	if (n == 3 && config_step_is(&path[0], "hosts") &&
+	    path[1].key != NULL)
+		return config_lookup("hosts", last->key, last->len);
 	for (k = 0; n == 2 && k < config_nsections; k++) {
 		if (strcmp(config_sections[k], "job") != 0 &&
 		    strcmp(config_sections[k], "groups") != 0 &&
+		    strcmp(config_sections[k], "hosts") != 0 &&
 		    config_step_is(&path[0], config_sections[k]))
 			return config_lookup(config_sections[k], last->key,
 			    last->len);
@@ -448,14 +543,18 @@ config_parse_job(const char *name, const char *buf, size_t len,
 	}
 	if (base == NULL)
 		base = def = config_default();
-	/* base's settings and [browser], borrowed: never freed here. */
+	/* base's settings, [browser] and [hosts], borrowed: never freed. */
 	cfg = xcalloc(1, sizeof *cfg);
 	cfg->settings = base->settings;
 	cfg->browser = base->browser;
+	cfg->hosts = base->hosts;
+	cfg->nhosts = base->nhosts;
 	if ((v = config_one_job(&ctx, root)) != NULL &&
 	    config_jobs(&ctx, cfg, v, base) == 0 &&
 	    config_check_browser_deps(&ctx, cfg) == 0 &&
 	    config_check_templates(&ctx, cfg, &cfg->jobs[0],
+	    toml_array_get(v, 0)) == 0 &&
+	    config_check_job_host(&ctx, cfg, &cfg->jobs[0],
 	    toml_array_get(v, 0)) == 0) {
 		*out = xmalloc(sizeof **out);
 		**out = cfg->jobs[0];

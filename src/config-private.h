@@ -1,5 +1,5 @@
 /*
- * config-private.h: what the four parts of the configuration share.
+ * config-private.h: what the parts of the configuration share.
  * config.c owns the option table and setting a value from it;
  * config-load.c reads a file (TOML or Procfile) into a struct config;
  * config-stack.c checks the jobs as a stack once they are read;
@@ -67,6 +67,8 @@ const char	*config_section_table(const char *);
 int		 config_section(struct config_ctx *, const char *,
 		    const char *, const struct toml_value *, void *);
 int		 config_check_group(const char *, char **);
+int		 config_check_host_name(const char *, char **);
+int		 config_graphic(const char *, size_t);
 void		 config_buf_printf(struct config_buf *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 config_procfile_ports(struct config *);
@@ -88,6 +90,9 @@ int		 config_check_stack(struct config_ctx *, const struct config *,
 		    const struct toml_value *, const struct config_names *);
 int		 config_check_browser_deps(struct config_ctx *,
 		    const struct config *);
+int		 config_check_job_host(struct config_ctx *,
+		    const struct config *, const struct config_job *,
+		    const struct toml_value *);
 
 /* config-keys.c: [keys]. */
 int		 config_keys(struct config_ctx *, struct config *,

@@ -13,7 +13,10 @@
  * args, cwd, input and env values are templates, expanded here with the
  * job's params and no environment (command, args and input together
  * through expand_command(), as launch_new() will), so a bad template is a
- * load error at the template at fault, not a failure at start.
+ * load error at the template at fault, not a failure at start.  A job's
+ * host names a [hosts.NAME] or is an ssh destination (config_check_host(),
+ * the one rule every front end checks a host by), once every table is
+ * read, as [hosts] may come after the jobs.
  */
 
 #include <stdint.h>
@@ -611,4 +614,80 @@ config_check_browser_deps(struct config_ctx *ctx, const struct config *cfg)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Return 1 if s is an ssh destination jobdeck passes to ssh as an operand:
+ * no blank or control character, no '-' first (ssh would take an option),
+ * and at most one '@' with something on each side, the host not starting
+ * with '-' either.
+ */
+int
+config_ssh_destination(const char *s)
+{
+	const char	*at;
+
+	if (s == NULL || *s == '\0' || *s == '-' ||
+	    !config_graphic(s, strlen(s)))
+		return 0;
+	if ((at = strchr(s, '@')) == NULL)
+		return 1;
+	return at != s && strchr(at + 1, '@') == NULL && at[1] != '\0' &&
+	    at[1] != '-';
+}
+
+/* Return the [hosts.NAME] table of cfg called name, or NULL. */
+const struct config_host *
+config_find_host(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	if (cfg == NULL || name == NULL)
+		return NULL;
+	for (i = 0; i < cfg->nhosts; i++) {
+		if (strcmp(cfg->hosts[i].name, name) == 0)
+			return &cfg->hosts[i];
+	}
+	return NULL;
+}
+
+/*
+ * Check host, where a job is to run: a [hosts] name of cfg (NULL: none),
+ * else an ssh destination; 0, or -1 with *cause.
+ */
+int
+config_check_host(const struct config *cfg, const char *host, char **cause)
+{
+	char	*e;
+
+	if (config_find_host(cfg, host) != NULL ||
+	    config_ssh_destination(host))
+		return 0;
+	e = textesc_excerpt(host, strlen(host), CONFIG_EXCERPT_MAX);
+	*cause = xprintf("host \"%s\": not a [hosts] name or an ssh "
+	    "destination", e);
+	free(e);
+	return -1;
+}
+
+/*
+ * Check job j's host, whose table is t, once cfg's [hosts] are read: the
+ * error is at the value and names the job.
+ */
+int
+config_check_job_host(struct config_ctx *ctx, const struct config *cfg,
+    const struct config_job *j, const struct toml_value *t)
+{
+	const struct toml_value	*v;
+	char			*msg, *e, *full;
+
+	if (j->host == NULL || config_check_host(cfg, j->host, &msg) == 0)
+		return 0;
+	if ((v = config_job_value(t, JOB(host))) == NULL)
+		v = t;
+	e = textesc_excerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
+	full = xprintf("job %s: %s", e, msg);
+	free(e);
+	free(msg);
+	return config_fail(ctx, toml_line(v), toml_col(v), full);
 }

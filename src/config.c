@@ -20,7 +20,9 @@
  * Strings may not hold NUL bytes.  Job names follow name_check_job() and
  * env names name_check_env() (include/name.h); ready_log is an ERE
  * rxbound_compile() takes, *_tcp is host:port, *_http an http(s):// URL
- * and stop_signal a signal waitstatus_parse_signal() reads.  Errors point
+ * and stop_signal a signal waitstatus_parse_signal() reads; a job's host
+ * and [hosts.NAME] ssh follow config_check_host() (config-stack.c, once
+ * every [hosts] table is read).  Errors point
  * at the value for a bad value and at the key for an unknown key; names
  * quoted in messages are cut to 32 bytes with control characters shown as
  * '?'.
@@ -46,6 +48,7 @@
 
 #define SET(f)	offsetof(struct config_settings, f)
 #define GRP(f)	offsetof(struct config_group, f)
+#define HST(f)	offsetof(struct config_host, f)
 #define BRW(f)	offsetof(struct config_browser, f)
 
 /* An enum option is stored as an int, the index of its choice. */
@@ -56,13 +59,14 @@ _Static_assert(sizeof (enum config_overlap) == sizeof (int),
 
 /* The sections of config_options[], in the order help lists them. */
 const char *const config_sections[] = { "settings", "job", "groups",
-    "browser" };
+    "hosts", "browser" };
 const size_t config_nsections = sizeof config_sections /
     sizeof config_sections[0];
 
 static int	 config_check_key(const char *, char **);
 static int	 config_check_param(const char *, char **);
 static int	 config_check_regex(const char *, char **);
+static int	 config_check_ssh(const char *, char **);
 static int	 config_check_signal(const char *, char **);
 static int	 config_check_ready_tcp(const char *, char **);
 static int	 config_check_ready_http(const char *, char **);
@@ -162,6 +166,9 @@ const struct config_option config_options[] = {
 	  .def = "\"latest\"", .choices = "latest|smallest|largest",
 	  .help = "jobs' terminal size: latest client's pane, smallest, largest",
 	  .offset = SET(pty_size) },
+	{ .section = "settings", .name = "ssh_command", .type = CONFIG_STRING,
+	  .help = "ssh and its options, for hosts; $JOBDECK_SSH_COMMAND wins",
+	  .flags = CONFIG_NONEMPTY, .offset = SET(ssh_command) },
 
 	{ .section = "job", .name = "name", .type = CONFIG_STRING,
 	  .help = "unique; letters, digits, _ . -, and not only digits",
@@ -177,6 +184,10 @@ const struct config_option config_options[] = {
 	{ .section = "job", .name = "cwd", .type = CONFIG_STRING,
 	  .help = "working directory; unset: the session's",
 	  .flags = CONFIG_NONEMPTY | CONFIG_TEMPLATE, .offset = JOB(cwd) },
+	{ .section = "job", .name = "host", .type = CONFIG_STRING,
+	  .help = "where it runs: a [hosts.NAME] or an ssh destination; "
+	  "unset: here",
+	  .flags = CONFIG_NONEMPTY, .offset = JOB(host) },
 	{ .section = "job", .name = "env", .type = CONFIG_STRING_TABLE,
 	  .help = "environment variables set for the job, in file order",
 	  .flags = CONFIG_TEMPLATE, .offset = JOB(env), .count = JOB(nenv),
@@ -341,6 +352,14 @@ const struct config_option config_options[] = {
 	  .help = "jobs of [groups.NAME] running at once; 0: no limit",
 	  .offset = GRP(max_running) },
 
+	{ .section = "hosts", .name = "ssh", .type = CONFIG_STRING,
+	  .help = "ssh destination: [user@]host or a ~/.ssh/config alias",
+	  .flags = CONFIG_NONEMPTY, .offset = HST(ssh),
+	  .check = config_check_ssh },
+	{ .section = "hosts", .name = "slurm", .type = CONFIG_STRING_ARRAY,
+	  .help = "srun options of a Slurm host (not with ssh)",
+	  .offset = HST(slurm), .count = HST(nslurm) },
+
 	{ .section = "browser", .name = "cdp_url",
 	  .type = CONFIG_STRING_OR_FALSE, .def = "false", .choices = "auto",
 	  .off = "no browser",
@@ -400,9 +419,12 @@ config_check_param(const char *s, char **cause)
 	return -1;
 }
 
-/* Check a group's name ([groups.NAME], group =): a job name's rule. */
-int
-config_check_group(const char *s, char **cause)
+/*
+ * Check the name s of a what ("group", "host"), a table's NAME: a job
+ * name's rule.
+ */
+static int
+config_check_like_job(const char *what, const char *s, char **cause)
 {
 	char	*e;
 
@@ -410,8 +432,37 @@ config_check_group(const char *s, char **cause)
 		return 0;
 	free(*cause);
 	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
-	*cause = xprintf("group name '%s' must be like a job name: letters, "
-	    "digits, '_', '.' and '-', not only digits", e);
+	*cause = xprintf("%s name '%s' must be like a job name: letters, "
+	    "digits, '_', '.' and '-', not only digits", what, e);
+	free(e);
+	return -1;
+}
+
+/* Check a group's name ([groups.NAME], group =): a job name's rule. */
+int
+config_check_group(const char *s, char **cause)
+{
+	return config_check_like_job("group", s, cause);
+}
+
+/* Check a host's name ([hosts.NAME]): a job name's rule. */
+int
+config_check_host_name(const char *s, char **cause)
+{
+	return config_check_like_job("host", s, cause);
+}
+
+/* Check [hosts.NAME] ssh: config_ssh_destination()'s rule. */
+static int
+config_check_ssh(const char *s, char **cause)
+{
+	char	*e;
+
+	if (config_ssh_destination(s))
+		return 0;
+	e = textesc_excerpt(s, strlen(s), CONFIG_EXCERPT_MAX);
+	*cause = xprintf("ssh \"%s\" is not an ssh destination ([user@]host, "
+	    "no blanks, no '-' first)", e);
 	free(e);
 	return -1;
 }
@@ -444,7 +495,7 @@ config_check_signal(const char *s, char **cause)
 }
 
 /* Return 1 if s[0..len) has no blank, control character or DEL. */
-static int
+int
 config_graphic(const char *s, size_t len)
 {
 	size_t	i;
@@ -677,7 +728,7 @@ const char *
 config_suggest(const char *section, const char *key, size_t len)
 {
 	static const char	*top[] = { "settings", "job", "keys", "groups",
-				     "browser", "env_file" };
+				     "hosts", "browser", "env_file" };
 	const char		*best = NULL, *cand;
 	size_t			 i, n, bestd = CONFIG_SUGGEST_MAX + 1;
 
@@ -838,6 +889,8 @@ config_init(const char *section, void *base)
 		memset(base, 0, sizeof (struct config_settings));
 	else if (strcmp(section, "groups") == 0)
 		memset(base, 0, sizeof (struct config_group));
+	else if (strcmp(section, "hosts") == 0)
+		memset(base, 0, sizeof (struct config_host));
 	else if (strcmp(section, "browser") == 0)
 		memset(base, 0, sizeof (struct config_browser));
 	else
@@ -1209,6 +1262,8 @@ config_section_table(const char *section)
 		return "[[job]]";
 	if (strcmp(section, "groups") == 0)
 		return "[groups.NAME]";
+	if (strcmp(section, "hosts") == 0)
+		return "[hosts.NAME]";
 	if (strcmp(section, "browser") == 0)
 		return "[browser]";
 	return "[settings]";
@@ -1351,6 +1406,11 @@ config_free(struct config *cfg)
 		free(cfg->groups[i].name);
 	}
 	free(cfg->groups);
+	for (i = 0; i < cfg->nhosts; i++) {
+		config_clear("hosts", &cfg->hosts[i]);
+		free(cfg->hosts[i].name);
+	}
+	free(cfg->hosts);
 	config_clear("settings", &cfg->settings);
 	config_clear("browser", &cfg->browser);
 	free(cfg->path);

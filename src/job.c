@@ -121,10 +121,9 @@ job_spec_clear(struct job *j)
 	free(j->cwd);
 	free(j->host);
 	free(j->store_error);
-	j->host = NULL;
 	j->envp = j->argv = NULL;
 	j->input = j->agent = j->group = j->stop_command = NULL;
-	j->command = j->shell = j->cwd = j->store_error = NULL;
+	j->command = j->shell = j->cwd = j->host = j->store_error = NULL;
 }
 
 /* Create a queued job from a spec (copied). */

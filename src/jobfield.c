@@ -180,6 +180,17 @@ jobfield_job_cwd(struct job *job, struct jobfield_value *v)
 	jobfield_string(v, job_cwd(job));
 }
 
+/*
+ * Where it runs: the host it was given (a [hosts] name or an ssh
+ * destination), or nothing (here).  The one writer of the job object's
+ * host.
+ */
+static void
+jobfield_job_host(struct job *job, struct jobfield_value *v)
+{
+	jobfield_string(v, job_spec(job)->host);
+}
+
 /* Its state's word. */
 static void
 jobfield_job_state(struct job *job, struct jobfield_value *v)
@@ -615,6 +626,7 @@ static const struct jobfield jobfield_rows[JOBFIELD_COUNT] = {
 	[JOBFIELD_ARGV] = { "argv", jobfield_job_argv, jobfield_meta_argv,
 	    NULL },
 	[JOBFIELD_CWD] = { "cwd", jobfield_job_cwd, jobfield_meta_cwd, NULL },
+	[JOBFIELD_HOST] = { "host", jobfield_job_host, NULL, NULL },
 	[JOBFIELD_STATE] = { "state", jobfield_job_state,
 	    jobfield_meta_state, NULL },
 	[JOBFIELD_PID] = { "pid", jobfield_job_pid, jobfield_meta_pid, NULL },

@@ -40,6 +40,7 @@ struct launch {
 	char		**argv;		/* NULL when command runs in a shell */
 	char		 *shell;
 	char		 *cwd;
+	char		 *host;
 	char		 *input;
 	char		**envp;
 	size_t		  nenv;
@@ -305,7 +306,9 @@ launch_expand(struct launch *l, const struct config_job *cj,
 			free(why);
 			return -1;
 		}
-		l->cwd = launch_resolve_cwd(l, l->cwd);
+		/* On a host, a directory there (~ its home): as written. */
+		if (cj->host == NULL)
+			l->cwd = launch_resolve_cwd(l, l->cwd);
 	}
 	return 0;
 }
@@ -365,7 +368,11 @@ launch_new_at(const struct config_job *cj, const struct config_settings *set,
 	l->spec.command = l->command;
 	l->spec.argv = l->argv;
 	l->spec.shell = l->shell;
-	l->spec.cwd = l->cwd != NULL ? l->cwd : session_cwd(session);
+	/* On a host: NULL, its login directory. */
+	l->spec.cwd = l->cwd != NULL || cj->host != NULL ? l->cwd :
+	    session_cwd(session);
+	l->host = cj->host != NULL ? xstrdup(cj->host) : NULL;
+	l->spec.host = l->host;
 	l->spec.envp = l->envp;
 	l->spec.no_pty = !cj->pty;
 	l->spec.input = l->input;
@@ -421,6 +428,7 @@ launch_free(struct launch *l)
 	free(l->command);
 	free(l->shell);
 	free(l->cwd);
+	free(l->host);
 	free(l->input);
 	free(l->group);
 	free(l->stop_command);

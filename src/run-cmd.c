@@ -6,7 +6,9 @@
  * configuration), turned into a command by launch_new() with --param
  * filling its {name}s and --env added to its env (so templating sees it
  * too), or `-- PROGRAM ARG...` exec'd as given, with no shell.  --cwd and
- * --input replace the job's cwd and input as they are, untemplated.
+ * --input replace the job's cwd and input as they are, untemplated;
+ * --host (config_check_host()'s rule) its host, and a local job's cwd
+ * then goes unless --cwd gives one there.
  *
  * The grace from SIGTERM to SIGKILL is the kill_timeout of a
  * configuration file that was read, else RUN_DEFAULT_GRACE_MS.
@@ -50,6 +52,7 @@ enum run_option {
 	RUN_OPT_TIMEOUT,
 	RUN_OPT_INPUT,
 	RUN_OPT_CWD,
+	RUN_OPT_HOST,
 	RUN_OPT_ENV,
 	RUN_OPT_PARAM,
 	RUN_OPT_HELP,
@@ -65,6 +68,9 @@ static const struct cliopt run_options[] = {
 	[RUN_OPT_INPUT] = { "input", 0, "TEXT",
 	    "write TEXT to its stdin (default: /dev/null)", 0 },
 	[RUN_OPT_CWD] = { "cwd", 0, "DIR", "run it in DIR", 0 },
+	[RUN_OPT_HOST] = { "host", 0, "H",
+	    "run it on H: a [hosts] name or an ssh destination\n(default: "
+	    "the job's; DIR is then there)", 0 },
 	[RUN_OPT_ENV] = { "env", 0, "K=V", "set a variable (may be repeated)",
 	    CLIOPT_REPEAT },
 	[RUN_OPT_PARAM] = { "param", 0, "K=V",
@@ -138,6 +144,9 @@ run_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case RUN_OPT_CWD:
 			o->cwd = p.value;
+			break;
+		case RUN_OPT_HOST:
+			o->host = p.value;
 			break;
 		case RUN_OPT_ENV:
 			eq = strchr(p.value, '=');
@@ -227,6 +236,7 @@ run_cmd_free(struct run_cmd *cmd)
 	free(cmd->envp);
 	free(cmd->path);
 	free(cmd->cwd);
+	free(cmd->host);
 	free(cmd->input);
 }
 
@@ -252,6 +262,7 @@ run_cmd_program(const struct run_opts *o, const struct config *cfg,
 	for (i = 0; i < o->nenv; i++)
 		run_env_set(cmd, o->env[i]);
 	cmd->cwd = o->cwd != NULL ? xstrdup(o->cwd) : NULL;
+	cmd->host = o->host != NULL ? xstrdup(o->host) : NULL;
 	cmd->input = o->input != NULL ? xstrdup(o->input) : NULL;
 	cmd->timeout = o->has_timeout ? o->timeout : RUN_DEFAULT_TIMEOUT;
 	cmd->grace_ms = cfg != NULL && cfg->path != NULL ?
@@ -333,9 +344,13 @@ run_cmd_job(const struct run_opts *o, const struct config *cfg,
 	cmd->envp = xcalloc(1, sizeof *cmd->envp);
 	for (i = 0; spec->envp[i] != NULL; i++)
 		run_env_set(cmd, spec->envp[i]);
+	if (o->host != NULL)
+		cmd->host = xstrdup(o->host);
+	else if (spec->host != NULL)
+		cmd->host = xstrdup(spec->host);
 	if (o->cwd != NULL)
 		cmd->cwd = xstrdup(o->cwd);
-	else if (spec->cwd != NULL)
+	else if (spec->cwd != NULL && (o->host == NULL || cj->host != NULL))
 		cmd->cwd = xstrdup(spec->cwd);
 	if (o->input != NULL)
 		cmd->input = xstrdup(o->input);
@@ -370,14 +385,24 @@ run_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if ((rc = run_parse(argc, argv, &o)) != -1)
 		goto out;
-	/* -- PROGRAM reads a configuration only when -c names one. */
-	if (o.job != NULL || o.config != NULL) {
+	/*
+	 * -- PROGRAM reads a configuration only when -c names one, or for
+	 * --host's [hosts].
+	 */
+	if (o.job != NULL || o.config != NULL || o.host != NULL) {
 		if (config_load(o.config, 0, &cfg, &cause) != 0) {
 			fprintf(stderr, "jobdeck: %s\n", cause);
 			free(cause);
 			rc = RUN_EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (o.host != NULL && config_check_host(cfg, o.host, &cause) != 0) {
+		fprintf(stderr, "jobdeck run: --host: %s\n", cause);
+		free(cause);
+		run_usage(stderr, "usage:");
+		rc = RUN_EXIT_USAGE;
+		goto out;
 	}
 	if (o.job != NULL) {
 		if ((rc = run_cmd_job(&o, cfg, &cmd)) != 0)

@@ -30,6 +30,7 @@ struct run_opts {
 	double		  timeout;
 	const char	 *input;	/* --input, or NULL */
 	const char	 *cwd;		/* --cwd, or NULL */
+	const char	 *host;		/* --host, or NULL */
 	char		**env;		/* --env K=V, in order */
 	size_t		  nenv;
 	char		**params;	/* --param K=V, in order */
@@ -44,7 +45,9 @@ struct run_cmd {
 	char		**argv;
 	char		**envp;
 	size_t		  nenv;
-	char		 *cwd;		/* NULL: jobdeck's */
+	char		 *cwd;		/* NULL: jobdeck's (on a host: its */
+					/*   login directory) */
+	char		 *host;		/* NULL: here; else job_spec.host */
 	char		 *input;	/* NULL: stdin is /dev/null */
 	double		  timeout;	/* seconds, 0: none */
 	int64_t		  grace_ms;	/* SIGTERM to SIGKILL */

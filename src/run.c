@@ -672,6 +672,7 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 	spec.argv = cmd->argv;
 	spec.envp = cmd->envp;
 	spec.cwd = cmd->cwd;
+	spec.host = cmd->host;
 	spec.no_pty = 1;
 	spec.input_eof = cmd->input == NULL;	/* stdin /dev/null */
 	spec.no_term = 1;

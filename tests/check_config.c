@@ -100,7 +100,8 @@ dump_settings(struct dump *d, const struct config *cfg)
 	    s->max_running, s->keep_finished);
 	dump_add(d, "env_file=");
 	dump_strings(d, s->env_file, s->nenv_file);
-	dump_add(d, " port_base=%d ", s->port_base);
+	dump_add(d, " port_base=%d ssh_command=%s ", s->port_base,
+	    str(s->ssh_command));
 }
 
 /* Write probe p into d as " name=log|cmd|tcp|http,interval,...". */
@@ -140,6 +141,7 @@ dump_stack(struct dump *d, const struct config_job *j)
 	dump_add(d, " watch_debounce=%g ", j->watch_debounce);
 	dump_add(d, "schedule=%s every=%s overlap=%d ", str(j->schedule),
 	    str(j->every), (int)j->overlap);
+	dump_add(d, "host=%s ", str(j->host));
 }
 
 /* Write the groups of cfg into d as " groups=[name:max_running@line] ". */
@@ -153,6 +155,26 @@ dump_groups(struct dump *d, const struct config *cfg)
 		dump_add(d, "%s%s:%d@%d", i == 0 ? "" : ",",
 		    cfg->groups[i].name, cfg->groups[i].max_running,
 		    cfg->groups[i].line);
+	dump_add(d, "] ");
+}
+
+/* Write the hosts of cfg into d as " hosts=[name:ssh:slurm@line] ". */
+static void
+dump_hosts(struct dump *d, const struct config *cfg)
+{
+	size_t	i;
+
+	dump_add(d, " hosts=[");
+	for (i = 0; i < cfg->nhosts; i++) {
+		dump_add(d, "%s%s:%s:", i == 0 ? "" : ",", cfg->hosts[i].name,
+		    str(cfg->hosts[i].ssh));
+		if (cfg->hosts[i].slurm == NULL)
+			dump_add(d, "(null)");
+		else
+			dump_strings(d, cfg->hosts[i].slurm,
+			    cfg->hosts[i].nslurm);
+		dump_add(d, "@%d", cfg->hosts[i].line);
+	}
 	dump_add(d, "] ");
 }
 
@@ -1018,6 +1040,81 @@ static const struct {
 	  "config.toml:4:13: TOML has no null value: leave the key out" },
 	{ "[groups.g]\nmax_running = null",
 	  "config.toml:2:15: TOML has no null value: leave the key out" },
+	{ "[hosts.g]\nssh = null",
+	  "config.toml:2:7: TOML has no null value: leave the key out" },
+
+	/* [hosts.NAME]: exactly one of ssh and slurm, NAME a job name's. */
+	{ "[hosts.gpu]\nssh = \"a\"\nslurm = []",
+	  "config.toml:3:9: hosts.gpu: ssh and slurm are exclusive" },
+	{ "[hosts.gpu]\nslurm = [\"-p\", \"x\"]\nssh = \"a\"",
+	  "config.toml:3:7: hosts.gpu: ssh and slurm are exclusive" },
+	{ "[hosts.gpu]\n",
+	  "config.toml:1:1: hosts.gpu: needs ssh or slurm" },
+	{ "[hosts.a]\nssh = \"a\"\n[hosts.b]\n",
+	  "config.toml:3:1: hosts.b: needs ssh or slurm" },
+	{ "[hosts.\"a b\"]\nssh = \"x\"",
+	  "config.toml:1:8: host name 'a b' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ "[hosts.12]\n",
+	  "config.toml:1:8: host name '12' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ "[hosts.\"-x\"]\n",
+	  "config.toml:1:8: host name '-x' must be like a job name: "
+	  "letters, digits, '_', '.' and '-', not only digits" },
+	{ "[hosts.\"a\\u0000\"]\n",
+	  "config.toml:1:8: host names must not contain NUL bytes" },
+	{ "hosts = 5",
+	  "config.toml:1:9: hosts must be a table of tables "
+	  "([hosts.NAME])" },
+	{ "hosts.x = 5",
+	  "config.toml:1:11: hosts.x must be a table ([hosts.x])" },
+	{ "[host]\n",
+	  "config.toml:1:1: unknown table [host] (did you mean "
+	  "[hosts.NAME]?)" },
+	{ "[hosts.x]\nshh = \"a\"",
+	  "config.toml:2:1: unknown key 'shh' in [hosts.x] (did you mean "
+	  "'ssh'?)" },
+	{ "[hosts.x]\nssh = \"\"",
+	  "config.toml:2:7: ssh must not be empty" },
+	{ "[hosts.x]\nssh = \"-oProxyCommand=x\"",
+	  "config.toml:2:7: ssh \"-oProxyCommand=x\" is not an ssh "
+	  "destination ([user@]host, no blanks, no '-' first)" },
+	{ "[hosts.x]\nssh = \"a b\"",
+	  "config.toml:2:7: ssh \"a b\" is not an ssh destination "
+	  "([user@]host, no blanks, no '-' first)" },
+	{ "[hosts.x]\nslurm = \"-p gpu\"",
+	  "config.toml:2:9: slurm must be an array of strings" },
+	{ "[hosts.x]\nslurm = [1]",
+	  "config.toml:2:10: slurm must be an array of strings" },
+	{ "[settings]\nssh_command = \"\"",
+	  "config.toml:2:15: ssh_command must not be empty" },
+
+	/* A job's host: a [hosts] name or an ssh destination. */
+	{ JOB "host = \"-oProxyCommand=x\"",
+	  "config.toml:4:8: job web: host \"-oProxyCommand=x\": not a "
+	  "[hosts] name or an ssh destination" },
+	{ JOB "host = \"a b\"\n[hosts.a]\nssh = \"a\"",
+	  "config.toml:4:8: job web: host \"a b\": not a [hosts] name or an "
+	  "ssh destination" },
+	{ JOB "host = \"me@\"",
+	  "config.toml:4:8: job web: host \"me@\": not a [hosts] name or an "
+	  "ssh destination" },
+	{ JOB "host = \"@box\"",
+	  "config.toml:4:8: job web: host \"@box\": not a [hosts] name or "
+	  "an ssh destination" },
+	{ JOB "host = \"a@b@c\"",
+	  "config.toml:4:8: job web: host \"a@b@c\": not a [hosts] name or "
+	  "an ssh destination" },
+	{ JOB "host = \"me@-oProxyCommand=x\"",
+	  "config.toml:4:8: job web: host \"me@-oProxyCommand=x\": not a "
+	  "[hosts] name or an ssh destination" },
+	{ JOB "host = \"box\\nx\"",
+	  "config.toml:4:8: job web: host \"box\\nx\": not a [hosts] name "
+	  "or an ssh destination" },
+	{ JOB "host = \"\"",
+	  "config.toml:4:8: host must not be empty" },
+	{ JOB "host = 1",
+	  "config.toml:4:8: host must be a string" },
 };
 
 START_TEST(test_parse_bad)
@@ -1038,7 +1135,7 @@ END_TEST
 
 /*
  * Configurations that must load, and what the settings (job -1), the
- * groups (job -2), [browser] (job -3) or job number job (its options,
+ * groups (job -2), [browser] (job -3), the hosts (job -4) or job number job (its options,
  * then its stack's) must then contain, as a substring of its dump.
  */
 static const struct {
@@ -1280,6 +1377,26 @@ static const struct {
 	  " cdp_url=auto image=(null) command=(null) args=[] timeout=5 "
 	  "line=1 " },
 	{ "browser.cdp_url = \"auto\"", -3, " cdp_url=auto " },
+
+	/* [hosts.NAME]: one of ssh and slurm; a job's host names one. */
+	{ "[hosts.build]\nssh = \"deploy@build1.example\"\n"
+	  "[hosts.gpu]\nslurm = [\"--partition=gpu\", \"--gres=gpu:1\"]\n"
+	  "[hosts.any]\nslurm = []\n", -4,
+	  " hosts=[build:deploy@build1.example:(null)@1,"
+	  "gpu:(null):[--partition=gpu,--gres=gpu:1]@3,any:(null):[]@5] " },
+	{ "hosts = { a = { ssh = \"ssh://me@box:2222\" } }", -4,
+	  " hosts=[a:ssh://me@box:2222:(null)@1] " },
+	{ "[settings]\nssh_command = \"ssh -F /x/config -p 2222\"", -1,
+	  " ssh_command=ssh -F /x/config -p 2222 " },
+	{ "[settings]\n", -1, " ssh_command=(null) " },
+	{ JOB "host = \"gpu\"\n[hosts.gpu]\nslurm = []", 0, " host=gpu " },
+	{ JOB "host = \"me@box.example\"", 0, " host=me@box.example " },
+	{ JOB, 0, " host=(null) " },
+	/* No [hosts.gpu], but "gpu" is an ssh destination (an alias). */
+	{ JOB "host = \"gpu\"\n[hosts.build]\nssh = \"b\"", 0,
+	  " host=gpu " },
+	{ JOB "host = \"build.example:2222\"", 0,
+	  " host=build.example:2222 " },
 };
 
 START_TEST(test_parse_good)
@@ -1294,6 +1411,8 @@ START_TEST(test_parse_good)
 		dump_groups(&d, cfg);
 	else if (good[_i].job == -3)
 		dump_browser(&d, cfg);
+	else if (good[_i].job == -4)
+		dump_hosts(&d, cfg);
 	else {
 		ck_assert_uint_gt(cfg->njobs, (size_t)good[_i].job);
 		dump_job(&d, &cfg->jobs[good[_i].job]);
@@ -1430,12 +1549,13 @@ START_TEST(test_table_shape)
 	const struct config_option	*o;
 	size_t				 i, j;
 
-	ck_assert_uint_eq(config_noptions, 71);
+	ck_assert_uint_eq(config_noptions, 75);
 	for (i = 0; i < config_noptions; i++) {
 		o = &config_options[i];
 		ck_assert(strcmp(o->section, "settings") == 0 ||
 		    strcmp(o->section, "job") == 0 ||
 		    strcmp(o->section, "groups") == 0 ||
+		    strcmp(o->section, "hosts") == 0 ||
 		    strcmp(o->section, "browser") == 0);
 		ck_assert_ptr_eq(config_find_option(o->section, o->name), o);
 		/* Names are unique in a section. */
@@ -2249,6 +2369,7 @@ START_TEST(test_man_page)
 		ck_assert_msg(config_find_option("settings", name) != NULL ||
 		    config_find_option("job", name) != NULL ||
 		    config_find_option("groups", name) != NULL ||
+		    config_find_option("hosts", name) != NULL ||
 		    config_find_option("browser", name) != NULL,
 		    "man/jobdeck.1 documents unknown option %s", name);
 	}
@@ -2281,7 +2402,11 @@ START_TEST(test_help_text)
 	ck_assert(strstr(help, "[settings]") < strstr(help, "[[job]]"));
 	ck_assert(strstr(help, "\n[[job]]") < strstr(help, "\n[groups.NAME]"));
 	ck_assert(strstr(help, "\n[groups.NAME]") < strstr(help,
+	    "\n[hosts.NAME]\n"));
+	ck_assert(strstr(help, "\n[hosts.NAME]") < strstr(help,
 	    "\n[browser]\n"));
+	ck_assert_ptr_nonnull(strstr(help, "A [hosts.NAME] sets exactly one of "
+	    "ssh and slurm"));
 	ck_assert_ptr_nonnull(strstr(help, " string or false "));
 	ck_assert_ptr_nonnull(strstr(help, " integer 0..1000000 "));
 	ck_assert_ptr_nonnull(strstr(help, " no|on-failure|always "));
@@ -2305,7 +2430,8 @@ START_TEST(test_help_text)
 		from = strstr(help, strcmp(o->section, "settings") == 0 ?
 		    "\n[settings]\n" : strcmp(o->section, "job") == 0 ?
 		    "\n[[job]]\n" : strcmp(o->section, "groups") == 0 ?
-		    "\n[groups.NAME]\n" : "\n[browser]\n");
+		    "\n[groups.NAME]\n" : strcmp(o->section, "hosts") == 0 ?
+		    "\n[hosts.NAME]\n" : "\n[browser]\n");
 		ck_assert_ptr_nonnull(from);
 		to = strstr(from + 1, "\n\n");
 		ck_assert_ptr_nonnull(to);
@@ -2673,6 +2799,48 @@ END_TEST
  * A shell reading its commands from a terminal gets no value its line
  * editing would act on: refused at start, with the reason.
  */
+/*
+ * A job's host reaches its spec; its cwd is then a directory on that
+ * host, kept as written (~ and all), and no cwd is none (the login
+ * directory there), where a local job's is the session's.
+ */
+START_TEST(test_launch_host)
+{
+	struct config		*cfg;
+	struct session		*session;
+	struct launch		*l;
+	extern char		**environ;
+	char			*cause = NULL;
+
+	cfg = parse_ok("[hosts.build]\nssh = \"me@build1\"\n"
+	    "[[job]]\nname = \"a\"\ncommand = \"make\"\nhost = \"build\"\n"
+	    "cwd = \"~/src/{p}\"\nparams = { p = \"app\" }\n"
+	    "[[job]]\nname = \"b\"\ncommand = \"make\"\nhost = \"me@box\"\n"
+	    "[[job]]\nname = \"c\"\ncommand = \"make\"\n");
+	session = session_new(environ);
+	l = launch_new(&cfg->jobs[0], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_str_eq(launch_spec(l)->host, "build");
+	ck_assert_str_eq(launch_spec(l)->cwd, "~/src/app");
+	launch_free(l);
+	l = launch_new(&cfg->jobs[1], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_str_eq(launch_spec(l)->host, "me@box");
+	ck_assert_ptr_null(launch_spec(l)->cwd);
+	launch_free(l);
+	l = launch_new(&cfg->jobs[2], &cfg->settings, session, NULL, 0,
+	    &cause);
+	ck_assert_msg(l != NULL, "%s", cause);
+	ck_assert_ptr_null(launch_spec(l)->host);
+	ck_assert_str_eq(launch_spec(l)->cwd, session_cwd(session));
+	launch_free(l);
+	session_free(session);
+	config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_launch_terminal)
 {
 	struct config		*cfg;
@@ -2843,6 +3011,7 @@ static const struct {
 	{ "schedule", "schedule = \"*/5 9-17 * * MON-FRI\"", 0 },
 	{ "every", "every = \"1h30m\"", 1 },
 	{ "overlap", "overlap = \"queue\"", 0 },
+	{ "host", "host = \"deploy@build1.example\"", 0 },
 };
 
 /* Return the config of job_base_toml. */
@@ -3135,6 +3304,8 @@ START_TEST(test_copy_config)
 	    "[settings]\nkill_timeout = 3\nenv_file = [\"a.env\"]\n"
 	    "[keys]\nzoom = \"F6\"\n"
 	    "[groups.batch]\nmax_running = 2\n"
+	    "[hosts.build]\nssh = \"me@build\"\n"
+	    "[hosts.gpu]\nslurm = [\"-p\", \"gpu\"]\n"
 	    "[browser]\ncdp_url = \"ws://127.0.0.1:9/x\"\n"
 	    "[[job]]\nname = \"a\"\ncommand = \"x\"\nenv = { K = \"v\" }\n"
 	    "params = { p = \"1\" }\ngroup = \"batch\"\n"
@@ -3162,6 +3333,14 @@ START_TEST(test_copy_config)
 	ck_assert_str_eq(copy->groups[0].name, "batch");
 	ck_assert_int_eq(config_diff("groups", &again->groups[0],
 	    &copy->groups[0], NULL, NULL), 0);
+	ck_assert_uint_eq(copy->nhosts, 2);
+	for (i = 0; i < copy->nhosts; i++) {
+		ck_assert_str_eq(copy->hosts[i].name, again->hosts[i].name);
+		ck_assert_int_eq(copy->hosts[i].line, again->hosts[i].line);
+		ck_assert_int_eq(config_diff("hosts", &again->hosts[i],
+		    &copy->hosts[i], NULL, NULL), 0);
+	}
+	ck_assert_ptr_null(copy->hosts[1].slurm[2]);
 	ck_assert_uint_eq(copy->nkeys, 1);
 	ck_assert_str_eq(copy->keys[0].keys, "F6");
 	copy->settings.kill_timeout = 4;
@@ -3170,6 +3349,10 @@ START_TEST(test_copy_config)
 	copy->groups[0].max_running = 3;
 	ck_assert_int_eq(config_diff("groups", &again->groups[0],
 	    &copy->groups[0], NULL, NULL), 1);
+	free(copy->hosts[1].slurm[1]);
+	copy->hosts[1].slurm[1] = strdup("cpu");
+	ck_assert_int_eq(config_diff("hosts", &again->hosts[1],
+	    &copy->hosts[1], NULL, NULL), 1);
 	config_free(copy);
 	config_free(again);
 }
@@ -3327,6 +3510,9 @@ static const struct {
 	const char	*text;
 	const char	*want;
 } job_bad[] = {
+	{ SAMPLE_JOB "host = \"-oProxyCommand=x\"",
+	  "edit:4:8: job w: host \"-oProxyCommand=x\": not a [hosts] name or "
+	  "an ssh destination" },
 	{ SAMPLE_JOB "comand = \"x\"",
 	  "edit:4:1: unknown key 'comand' in [[job]] (did you mean "
 	  "'command'?)" },
@@ -3466,6 +3652,54 @@ START_TEST(test_parse_job_good)
 }
 END_TEST
 
+/*
+ * config_check_host(), the rule every front end checks a host by: a
+ * [hosts] name (found by config_find_host()) or an ssh destination; a
+ * value that ssh would read as an option, or with blanks, control
+ * characters or a second '@', is refused with the value escaped.
+ */
+START_TEST(test_check_host)
+{
+	static const char *const ok[] = { "build", "me@box", "box.example",
+	    "ssh://me@box:2222", "10.0.0.1", "[::1]", "a-b", "u@h-1" };
+	static const char *const no[] = { "-x", "-oProxyCommand=x", "a b",
+	    "a\tb", "@box", "me@", "a@b@c", "me@-p", "", "box\x7f" };
+	static const char	 text[] = "[hosts.gpu]\nslurm = []\n"
+	    "[hosts.build]\nssh = \"me@build1\"\n";
+	const struct config_host *h;
+	struct config		*cfg;
+	char			*cause = NULL;
+	size_t			 i;
+
+	cfg = parse_ok(text);
+	h = config_find_host(cfg, "build");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_str_eq(h->ssh, "me@build1");
+	ck_assert_ptr_eq(config_find_host(cfg, "gpu"), &cfg->hosts[0]);
+	ck_assert_ptr_null(config_find_host(cfg, "me@build1"));
+	ck_assert_ptr_null(config_find_host(NULL, "gpu"));
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		ck_assert_msg(config_check_host(cfg, ok[i], &cause) == 0,
+		    "%s: %s", ok[i], cause);
+		ck_assert_msg(config_check_host(NULL, ok[i], &cause) == 0,
+		    "%s: %s", ok[i], cause);
+	}
+	for (i = 0; i < sizeof no / sizeof no[0]; i++) {
+		ck_assert_msg(config_check_host(cfg, no[i], &cause) == -1,
+		    "%s accepted", no[i]);
+		ck_assert_ptr_nonnull(strstr(cause, "\": not a [hosts] name "
+		    "or an ssh destination"));
+		free(cause);
+		ck_assert_int_eq(config_ssh_destination(no[i]), 0);
+	}
+	ck_assert_int_eq(config_check_host(cfg, "a\tb", &cause), -1);
+	ck_assert_str_eq(cause, "host \"a\\tb\": not a [hosts] name or an "
+	    "ssh destination");
+	free(cause);
+	config_free(cfg);
+}
+END_TEST
+
 /* The config suite. */
 static Suite *
 config_suite(void)
@@ -3482,6 +3716,7 @@ config_suite(void)
 	tcase_add_test(tc, test_store_limits);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_find_job);
+	tcase_add_test(tc, test_check_host);
 	tcase_add_test(tc, test_ready_log_regex);
 	tcase_add_test(tc, test_procfile_ports);
 	tcase_add_loop_test(tc, test_procfile, 0,
@@ -3511,6 +3746,7 @@ config_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_launch_hostile);
 	tcase_add_test(tc, test_launch_terminal);
+	tcase_add_test(tc, test_launch_host);
 	tcase_add_test(tc, test_launch_env);
 	suite_add_tcase(s, tc);
 

@@ -41,7 +41,8 @@ static char *const test_env[] = {
 
 /* Every field with a JSON name, in the table's order (README, man page). */
 static const char *const named[] = {
-	"id", "deck", "name", "command", "argv", "cwd", "state", "pid", "pty",
+	"id", "deck", "name", "command", "argv", "cwd", "host", "state", "pid",
+	"pty",
 	"started_at", "ended_at", "duration_ms", "cpu_ms", "memory_bytes",
 	"exit_code", "signal", "code", "run", "log", "waiting_for", "ready",
 	"ready_probe", "ready_at", "group", "priority", "note", "agent",
@@ -368,6 +369,7 @@ START_TEST(test_json_live)
 	ck_assert(is_null(doc, "exec_error"));
 	ck_assert(is_null(doc, "next_run"));
 	ck_assert(is_null(doc, "skipped"));
+	ck_assert(is_null(doc, "host"));
 	jsonread_free(doc);
 
 	ck_assert_int_eq(jobtable_kill(fx.jt, job, SIGTERM), 0);
@@ -392,6 +394,44 @@ START_TEST(test_json_live)
 	ck_assert_str_eq(some, "{\"code\":143,\"state\":\"canceled\","
 	    "\"name\":\"web\"}");
 	free(some);
+}
+END_TEST
+
+/*
+ * A job's host (job_spec.host, copied by job_new() and freed with the
+ * job) is its object's "host"; a job set a new spec keeps the new one.
+ */
+START_TEST(test_json_host)
+{
+	struct job_spec	 spec;
+	struct jsonread	*doc;
+	struct job	*job;
+	char		 host[] = "me@build1";
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = "far";
+	spec.command = "make";
+	spec.shell = "/bin/sh";
+	spec.envp = test_env;
+	spec.host = host;
+	job = job_new(7, &spec);
+	host[0] = 'X';		/* copied, not borrowed */
+	ck_assert_str_eq(job_spec(job)->host, "me@build1");
+	doc = doc_of(job, NULL);
+	ck_assert_str_eq(jsonread_text(doc, "host"), "me@build1");
+	ck_assert_str_eq(jsonread_text(doc, "name"), "far");
+	jsonread_free(doc);
+	spec.host = "gpu";
+	job_set_spec(job, &spec);
+	doc = doc_of(job, NULL);
+	ck_assert_str_eq(jsonread_text(doc, "host"), "gpu");
+	jsonread_free(doc);
+	spec.host = NULL;
+	job_set_spec(job, &spec);
+	doc = doc_of(job, NULL);
+	ck_assert(is_null(doc, "host"));
+	jsonread_free(doc);
+	job_free(job);
 }
 END_TEST
 
@@ -649,6 +689,7 @@ jobfield_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_json_live);
+	tcase_add_test(tc, test_json_host);
 	tcase_add_test(tc, test_timer_fields);
 	tcase_add_test(tc, test_codes);
 	tcase_add_test(tc, test_codes_never_ran);

@@ -1354,6 +1354,12 @@ static const struct {
 	{ { "--timeout" }, "option '--timeout' needs a value" },
 	{ { "--param", "a=b", "--", "true" }, "--param fills" },
 	{ { "job", "extra" }, "unexpected 'extra'" },
+	{ { "--host", "-oProxyCommand=x", "--", "true" },
+	  "jobdeck run: --host: host \"-oProxyCommand=x\": not a [hosts] "
+	  "name or an ssh destination" },
+	{ { "--host", "a b", "--", "true" }, "--host: host \"a b\": not a" },
+	{ { "--host", "me@", "--", "true" }, "--host: host \"me@\": not a" },
+	{ { "--host" }, "option '--host' needs a value" },
 };
 
 START_TEST(test_usage_errors)

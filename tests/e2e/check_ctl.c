@@ -1182,6 +1182,77 @@ START_TEST(test_run)
 }
 END_TEST
 
+/*
+ * Where a job runs reaches its spec, and so its job object: spawn --host
+ * with a [hosts] name or a bare ssh destination (--cwd then a directory
+ * there, not checked here), a configured job's host through run; a value
+ * ssh would read as an option, or that is no destination, is refused
+ * before anything starts.
+ */
+START_TEST(test_spawn_host)
+{
+	static const char	 text[] = "[hosts.build]\nssh = \"jd-a\"\n"
+	    "[[job]]\nname = \"far\"\ncommand = \"true\"\n"
+	    "host = \"build\"\nautostart = false\n";
+	struct deck		 d;
+	struct ctlres		 r;
+	struct jsonread		*j;
+	const char		*opts[3];
+	char			 dir[] = "/tmp/jobdeck-ctl-cfg.XXXXXX";
+
+	opts[0] = "-c";
+	opts[1] = config_write(text, dir);
+	opts[2] = NULL;
+	deck_open(&d, "spawnhost", opts, NULL, NULL, 0);
+
+	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--host", "build", "--",
+	    "true");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "host"), "build");
+	ck_assert(json_is_null(j, "cwd"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--host", "me@box.invalid",
+	    "--cwd", "~/src/app", "--name", "bare", "--", "true");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "host"), "me@box.invalid");
+	ck_assert_str_eq(json_str(j, "cwd"), "~/src/app");
+	jsonread_free(j);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 0, "--json", "run", "far");
+	j = json_parse(r.out);
+	ck_assert_str_eq(json_str(j, "host"), "build");
+	ck_assert_str_eq(json_str(j, "name"), "far");
+	jsonread_free(j);
+	ctlres_free(&r);
+
+	/* Refused, and nothing started: ids 1 to 3 only. */
+	CTL_EXPECT(&d, &r, 2, "spawn", "--host", "-oProxyCommand=touch x",
+	    "--", "true");
+	ck_assert_str_eq(r.err, "jobdeck ctl: spawn: --host: host "
+	    "\"-oProxyCommand=touch x\": not a [hosts] name or an ssh "
+	    "destination\n");
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 2, "spawn", "--host", "a@b@c", "--", "true");
+	ck_assert_msg(strstr(r.err, "host \"a@b@c\": not a [hosts] name") !=
+	    NULL, "stderr: %s", r.err);
+	ctlres_free(&r);
+	CTL_EXPECT(&d, &r, 1, "status", "4");
+	ctlres_free(&r);
+
+	/* A local job's host is null. */
+	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--", "true");
+	j = json_parse(r.out);
+	ck_assert_int_eq((int)json_num(j, "id"), 4);
+	ck_assert(json_is_null(j, "host"));
+	jsonread_free(j);
+	ctlres_free(&r);
+	term_close(d.t);
+	unlink(opts[1]);
+	rmdir(dir);
+}
+END_TEST
+
 /* spawn: a shell string or a program, name, cwd, env, session cwd. */
 START_TEST(test_spawn)
 {
@@ -4328,6 +4399,7 @@ ctl_suite(void)
 		{ "rm_clear_rename", &test_rm_clear_rename, 30 },
 		{ "run", &test_run, 30 },
 		{ "spawn", &test_spawn, 30 },
+		{ "spawn_host", &test_spawn_host, 30 },
 		{ "session_socket", &test_session_socket, 30 },
 		{ "send", &test_send, 30 },
 		{ "events", &test_events, 30 },
