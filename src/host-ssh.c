@@ -121,7 +121,8 @@ host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 	host_cat(&s, &len, HOST_SCRIPT_KILL);
 	host_cat(&s, &len, "trap : HUP INT TERM QUIT USR1 USR2;"
 	    "echo $$ >\"$D/${T}pid\";P=$PPID;W=$$;"
-	    "(while kill -0 $P 2>/dev/null&&kill -0 $W 2>/dev/null;"
+	    "(trap \"\" HUP INT TERM QUIT USR1 USR2;"
+	    "while kill -0 $P 2>/dev/null&&kill -0 $W 2>/dev/null;"
 	    "do sleep 1;done;k) </dev/null >/dev/null 2>&1 & S=$!;"
 	    "export JOBDECK_REMOTE=$T;");
 	for (i = 0; cmd->envp != NULL && cmd->envp[i] != NULL; i++) {
@@ -268,6 +269,7 @@ host_ssh_poll_cb(void *arg)
 	if (stat(h->ctl_path, &sb) == 0 && S_ISSOCK(sb.st_mode)) {
 		debuglog("host %s: up", h->name);
 		h->state = HOST_UP;
+		h->nwaiting = 0;
 		host_recheck(h->hs);
 		return;
 	}
@@ -399,8 +401,14 @@ host_ssh_signal(struct host_run *run, int sig)
 		return -1;
 	}
 	host_ssh_session_opts(h, opts, 0);
-	script = xprintf(HOST_SCRIPT_DIR "p=$(cat \"$D/%spid\" 2>/dev/null)"
-	    "&&kill -s %s -- -$p", run->token, name);
+	/* SIGKILL takes the watcher with the group: what left it goes too. */
+	if (sig == SIGKILL)
+		script = xprintf(HOST_SCRIPT_DIR "T=%s;%s"
+		    "p=$(cat \"$D/${T}pid\" 2>/dev/null)&&kill -s KILL -- -$p;"
+		    "k;rm -f \"$D/${T}pid\"", run->token, HOST_SCRIPT_KILL);
+	else
+		script = xprintf(HOST_SCRIPT_DIR "p=$(cat \"$D/%spid\" "
+		    "2>/dev/null)&&kill -s %s -- -$p", run->token, name);
 	remote = host_ssh_remote(script);
 	free(script);
 	argv = host_ssh_argv(h, opts, remote, &cause);

@@ -263,7 +263,7 @@ hosts_gate(struct hosts *hs, const char *name, int id, char **why)
 		    sizeof *h->waiting);
 		h->waiting[h->nwaiting++] = id;
 	}
-	*why = xprintf("connecting to %s", h->name);
+	*why = xprintf("the connection to %s", h->name);
 	return HOST_WAIT;
 }
 
