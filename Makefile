@@ -134,6 +134,8 @@ LIB_SRCS = \
 	src/ctl-sink.c \
 	src/ctl-client.c \
 	src/ls.c \
+	src/remote.c \
+	src/sshcmd.c \
 	src/keys.c \
 	src/input.c \
 	src/bind.c \
