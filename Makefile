@@ -326,6 +326,9 @@ CHECK_SUITES += ssh
 TESTSSH_OBJS = $(B)/child.o $(NEED_OBJ) $(B)/tests/testssh.o \
 	       $(B)/tests/testnet.o $(B)/tests/testproc.o
 check_ssh_OBJS	   = $(BASE_OBJS) $(TESTSSH_OBJS)
+# The one rule for the user's ssh command (sshcmd.h), run through /bin/sh.
+CHECK_SUITES += sshcmd
+check_sshcmd_OBJS  = $(BASE_OBJS) $(B)/sshcmd.o
 # The tests' one-node Slurm cluster (tests/testslurm.c) for issue 28:
 # srun, srun --pty, squeue --name, scancel; skips without the packages.
 CHECK_SUITES += slurm
