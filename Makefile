@@ -134,6 +134,8 @@ LIB_SRCS = \
 	src/ctl-sink.c \
 	src/ctl-client.c \
 	src/ls.c \
+	src/remote.c \
+	src/sshcmd.c \
 	src/keys.c \
 	src/input.c \
 	src/bind.c \
@@ -332,6 +334,9 @@ CHECK_SUITES += ssh
 TESTSSH_OBJS = $(B)/child.o $(NEED_OBJ) $(B)/tests/testssh.o \
 	       $(B)/tests/testnet.o $(B)/tests/testproc.o
 check_ssh_OBJS	   = $(BASE_OBJS) $(TESTSSH_OBJS)
+# The one rule for the user's ssh command (sshcmd.h), run through /bin/sh.
+CHECK_SUITES += sshcmd
+check_sshcmd_OBJS  = $(BASE_OBJS) $(B)/sshcmd.o
 # The tests' one-node Slurm cluster (tests/testslurm.c) for issue 28:
 # srun, srun --pty, squeue --name, scancel; skips without the packages.
 CHECK_SUITES += slurm
@@ -399,6 +404,12 @@ RELOAD_E2E_BIN = $(TB)/check_reload_e2e
 RELOAD_E2E_OBJS = $(BASE_OBJS) $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
 	   $(B)/tests/e2e/check_reload_e2e.o $(B)/tests/jsonread.o
+# A deck on another host end to end: ctl, ls and attach -H through the
+# tests' sshd (issue 28); skips when the server cannot start.
+REMOTE_E2E_BIN = $(TB)/check_remote_e2e
+REMOTE_E2E_OBJS = $(sort $(BASE_OBJS) $(B)/tests/e2e/term.o \
+	   $(B)/tests/e2e/e2e.o $(NEED_OBJ) $(TESTSSH_OBJS) \
+	   $(B)/tests/e2e/check_remote_e2e.o)
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
@@ -531,6 +542,10 @@ $(RELOAD_E2E_BIN): $(RELOAD_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(REMOTE_E2E_BIN): $(REMOTE_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -599,7 +614,7 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) \
 	     $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
-	     $(RELOAD_E2E_BIN)
+	     $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN)
 
 # The official MCP TypeScript SDK for check_mcp_e2e's client
 # (tests/mcp/interop.mjs), from the npm registry into the ignored
@@ -625,7 +640,7 @@ test: check-build mcp-sdk
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
 	    $(SCHED_E2E_BIN) \
 	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
-	    $(RELOAD_E2E_BIN)
+	    $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -640,10 +655,11 @@ unit: $(PROG) $(CHECK_BINS)
 
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) \
-    $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) mcp-sdk
+    $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(SCHED_E2E_BIN) \
-	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN)
+	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) \
+	    $(REMOTE_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

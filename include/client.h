@@ -25,6 +25,7 @@
 /* What to attach to and what to bring. */
 struct client_opts {
 	const char	 *name;		/* the deck (-S) */
+	const char	 *host;		/* -H: an ssh destination, or NULL */
 	int		  read_only;	/* -r: NAME.ro */
 	const char	 *config;	/* the config asked for, or NULL */
 	char *const	 *starts;	/* commands to start there */

@@ -1,6 +1,7 @@
 /*
  * client.c: a terminal attached to a running deck (include/client.h), and
- * `jobdeck attach` and `jobdeck kill-deck` around it.
+ * `jobdeck attach` and `jobdeck kill-deck` around it; with -H DEST both
+ * run on ssh destination DEST instead (remote.h).
  */
 #include <sys/socket.h>
 
@@ -23,6 +24,7 @@
 #include "client.h"
 #include "ctl.h"
 #include "ctlconn.h"
+#include "remote.h"
 #include "xmalloc.h"
 
 #define CLIENT_LINE_MAX	1024	/* a line from the deck */
@@ -446,12 +448,16 @@ client_attach(const struct client_opts *o)
 
 enum client_option {
 	CLIENT_OPT_DECK,
+	CLIENT_OPT_HOST,
 	CLIENT_OPT_READ_ONLY,
 	CLIENT_OPT_HELP,
 };
 static const struct cliopt client_options[] = {
 	[CLIENT_OPT_DECK] = { NULL, 'S', "NAME",
 	    "the deck (default: default)", 0 },
+	[CLIENT_OPT_HOST] = { "host", 'H', "DEST",
+	    "the deck on ssh destination DEST: the same\ncommand run there "
+	    "by jobdeck, through ssh\n(attach: ssh -t)", 0 },
 	[CLIENT_OPT_READ_ONLY] = { "read-only", 'r', NULL,
 	    "attach: see everything, scroll, search, copy and\nopen logs, "
 	    "but type nothing into jobs and run\nno command that changes the "
@@ -493,13 +499,15 @@ client_parse(int argc, char **argv, unsigned int modes,
 	o->name = "default";
 	cliopt_begin(&p, prog, client_options, CLIOPT_COUNT(client_options));
 	while (rc == -1 && (i = cliopt_next(&p, argc, argv)) != -1) {
-		if (i >= 0 && client_options[i].flags != 0 &&
+		if (i >= 0 && (client_options[i].flags & CLIOPT_MODES) != 0 &&
 		    !(client_options[i].flags & modes)) {
 			fprintf(stderr, "%s: -%c is for jobdeck attach\n", prog,
 			    client_options[i].ch);
 			rc = 2;
 		} else if (i == CLIENT_OPT_DECK)
 			o->name = p.value;
+		else if (i == CLIENT_OPT_HOST)
+			o->host = p.value;
 		else if (i == CLIENT_OPT_READ_ONLY)
 			o->read_only = 1;
 		else if (i == CLIENT_OPT_HELP) {
@@ -525,33 +533,54 @@ client_parse(int argc, char **argv, unsigned int modes,
 	return rc;
 }
 
-/* jobdeck attach [-S NAME] [-r]: this terminal to a running deck. */
+/*
+ * jobdeck attach [-H DEST] [-S NAME] [-r]: this terminal to a running
+ * deck, here or (-H) on ssh destination DEST through ssh -t.
+ */
 int
 client_attach_main(int argc, char **argv)
 {
-	struct client_opts	o;
-	int			rc;
+	struct client_opts	 o;
+	const char		*words[5];
+	int			 rc, n = 0;
 
 	setlocale(LC_ALL, "");
 	if ((rc = client_parse(argc, argv, CLIENT_ATTACH, &o)) != -1)
 		return rc;
+	if (o.host != NULL) {
+		words[n++] = "attach";
+		words[n++] = "-S";
+		words[n++] = o.name;
+		if (o.read_only)
+			words[n++] = "-r";
+		words[n] = NULL;
+		return remote_exec("jobdeck attach", o.host, words,
+		    REMOTE_TTY);
+	}
 	return client_attach(&o);
 }
 
-/* jobdeck kill-deck [-S NAME]: as `jobdeck ctl -S NAME quit`. */
+/*
+ * jobdeck kill-deck [-H DEST] [-S NAME]: as `jobdeck ctl [-H DEST] -S NAME
+ * quit`.
+ */
 int
 client_kill_main(int argc, char **argv)
 {
 	struct client_opts	 o;
-	char			*av[5];
-	int			 rc;
+	char			*av[7];
+	int			 rc, n = 0;
 
 	if ((rc = client_parse(argc, argv, CLIENT_KILL, &o)) != -1)
 		return rc;
-	av[0] = (char *)"ctl";
-	av[1] = (char *)"-S";
-	av[2] = (char *)o.name;
-	av[3] = (char *)"quit";
-	av[4] = NULL;
-	return ctl_main(4, av);
+	av[n++] = (char *)"ctl";
+	if (o.host != NULL) {
+		av[n++] = (char *)"-H";
+		av[n++] = (char *)o.host;
+	}
+	av[n++] = (char *)"-S";
+	av[n++] = (char *)o.name;
+	av[n++] = (char *)"quit";
+	av[n] = NULL;
+	return ctl_main(n, av);
 }

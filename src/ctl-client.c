@@ -19,7 +19,10 @@
  * `--json` is taken before COMMAND or anywhere among its arguments before
  * a `--` word (write `send ID -- --json` to send that text).  `--read-only`
  * (`-r`), before COMMAND, talks to the deck's read-only socket NAME.ro,
- * where only the commands that look are allowed.
+ * where only the commands that look are allowed.  `-H DEST` (`--host`)
+ * runs the same command with jobdeck on ssh destination DEST instead
+ * (remote.h): the process becomes ssh, whose exit status is the remote
+ * jobdeck's.
  */
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -37,12 +40,14 @@
 #include "ctl.h"
 #include "ctlconn.h"
 #include "loop.h"
+#include "remote.h"
 #include "textesc.h"
 #include "xmalloc.h"
 
 /* The options of jobdeck ctl, before its COMMAND. */
 enum ctl_client_option {
 	CTL_OPT_DECK,
+	CTL_OPT_HOST,
 	CTL_OPT_READ_ONLY,
 	CTL_OPT_JSON,
 	CTL_OPT_HELP,
@@ -50,6 +55,9 @@ enum ctl_client_option {
 static const struct cliopt ctl_client_options[] = {
 	[CTL_OPT_DECK] = { NULL, 'S', "NAME",
 	    "the deck (default: default)", 0 },
+	[CTL_OPT_HOST] = { "host", 'H', "DEST",
+	    "the deck on ssh destination DEST: the same\ncommand run there "
+	    "by jobdeck, through ssh", 0 },
 	[CTL_OPT_READ_ONLY] = { "read-only", 'r', NULL,
 	    "through its read-only socket, where only the\ncommands marked * "
 	    "run (those that only look)", 0 },
@@ -272,8 +280,8 @@ ctl_client_reply(int fd, const char *name)
  * the exit status when done (help printed, or a usage error said).
  */
 static int
-ctl_client_parse(int argc, char **argv, const char **name, int *flags,
-    int *json)
+ctl_client_parse(int argc, char **argv, const char **name,
+    const char **host, int *flags, int *json)
 {
 	struct cliopt_parser	p;
 	int			i, rc = -1;
@@ -284,6 +292,9 @@ ctl_client_parse(int argc, char **argv, const char **name, int *flags,
 		switch (i) {
 		case CTL_OPT_DECK:
 			*name = p.value;
+			break;
+		case CTL_OPT_HOST:
+			*host = p.value;
 			break;
 		case CTL_OPT_READ_ONLY:
 			*flags |= CTL_PATH_READ_ONLY;
@@ -305,22 +316,54 @@ ctl_client_parse(int argc, char **argv, const char **name, int *flags,
 	return rc == -1 ? p.first : -1 - rc;
 }
 
+/*
+ * Run `jobdeck ctl` with the options parsed and argv[i...] (COMMAND and
+ * its arguments) on ssh destination host; returns only on failure.
+ */
+static int
+ctl_client_remote(const char *host, const char *name, int flags, int json,
+    int argc, char **argv, int i)
+{
+	const char	**words;
+	size_t		  n = 0;
+	int		  rc;
+
+	words = xreallocarray(NULL, (size_t)(argc - i) + 6, sizeof *words);
+	words[n++] = "ctl";
+	words[n++] = "-S";
+	words[n++] = name;
+	if (flags & CTL_PATH_READ_ONLY)
+		words[n++] = "-r";
+	if (json)
+		words[n++] = "--json";
+	while (i < argc)
+		words[n++] = argv[i++];
+	words[n] = NULL;
+	rc = remote_exec("jobdeck ctl", host, words, 0);
+	free(words);
+	return rc;
+}
+
 /* Run `jobdeck ctl`; argv[0] is "ctl".  Returns the exit status. */
 int
 ctl_main(int argc, char **argv)
 {
-	const char	*name = "default";
+	const char	*name = "default", *host = NULL;
 	char		*path = NULL, *cause = NULL, *req = NULL, **words;
 	size_t		 len = 0, nwords;
 	int		 i, json = 0, fd, status, k, dashdash = 0;
 	int		 flags = 0;
 
-	if ((i = ctl_client_parse(argc, argv, &name, &flags, &json)) < 0)
+	if ((i = ctl_client_parse(argc, argv, &name, &host, &flags,
+	    &json)) < 0)
 		return -i - 1;
 	if (i >= argc) {
 		ctl_usage(stderr, "usage:");
 		return 2;
 	}
+	if (host != NULL)
+		return ctl_client_remote(host, name, flags, json, argc, argv,
+		    i);
 	for (k = i + 1; k < argc; k++) {
 		if (strcmp(argv[k], "--") == 0)
 			dashdash = 1;

@@ -5,7 +5,8 @@
  * them at a time on one loop, so a deck that does not answer costs its
  * time limit once, not once per deck.  Answers are parsed (jsonval.h)
  * before anything is printed: a table (texttable.h), or an array of the
- * objects as the decks wrote them.
+ * objects as the decks wrote them.  With -H DEST, jobdeck ls runs on
+ * ssh destination DEST instead (remote.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "jsonval.h"
 #include "loop.h"
 #include "ls.h"
+#include "remote.h"
 #include "textesc.h"
 #include "texttable.h"
 #include "xmalloc.h"
@@ -28,10 +30,14 @@
 
 /* The options of jobdeck ls. */
 enum ls_option {
+	LS_OPT_HOST,
 	LS_OPT_JSON,
 	LS_OPT_HELP,
 };
 static const struct cliopt ls_options[] = {
+	[LS_OPT_HOST] = { "host", 'H', "DEST",
+	    "the decks on ssh destination DEST: jobdeck ls\nrun there, "
+	    "through ssh", 0 },
 	[LS_OPT_JSON] = { "json", 0, NULL,
 	    "an array of the decks' objects instead of a table", 0 },
 	[LS_OPT_HELP] = { "help", 'h', NULL, "show this help",
@@ -273,7 +279,7 @@ ls_print_json(const struct ls *ls)
  * printed, or a usage error said).
  */
 static int
-ls_parse(int argc, char **argv, int *json)
+ls_parse(int argc, char **argv, int *json, const char **host)
 {
 	struct cliopt_parser	p;
 	int			i, rc = 0;
@@ -281,6 +287,9 @@ ls_parse(int argc, char **argv, int *json)
 	cliopt_begin(&p, "jobdeck ls", ls_options, CLIOPT_COUNT(ls_options));
 	while (rc == 0 && (i = cliopt_next(&p, argc, argv)) != -1) {
 		switch (i) {
+		case LS_OPT_HOST:
+			*host = p.value;
+			break;
 		case LS_OPT_JSON:
 			*json = 1;
 			break;
@@ -308,13 +317,20 @@ ls_parse(int argc, char **argv, int *json)
 int
 ls_main(int argc, char **argv)
 {
-	struct ls	  ls;
-	char		**names, *cause = NULL;
-	size_t		  n, i;
-	int		  json = 0, rc;
+	static const char *const	  remote[] = { "ls", NULL };
+	static const char *const	  remote_json[] = { "ls", "--json",
+					      NULL };
+	struct ls			  ls;
+	const char			 *host = NULL;
+	char				**names, *cause = NULL;
+	size_t				  n, i;
+	int				  json = 0, rc;
 
-	if ((rc = ls_parse(argc, argv, &json)) != 0)
+	if ((rc = ls_parse(argc, argv, &json, &host)) != 0)
 		return rc - 1;
+	if (host != NULL)
+		return remote_exec("jobdeck ls", host, json ? remote_json :
+		    remote, 0);
 	if (ctl_socket_names(&names, &n, &cause) != 0) {
 		fprintf(stderr, "jobdeck ls: %s\n", cause);
 		free(cause);

@@ -4188,8 +4188,8 @@ START_TEST(test_ls_stopped)
 	argv[3] = NULL;
 	bin_runv_ms(&b, &r, argv, CTL_WAIT_MS);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_msg(strncmp(r.out, "usage: jobdeck ls [--json]\n", 27) == 0,
-	    "%s", r.out);
+	ck_assert_msg(strncmp(r.out, "usage: jobdeck ls [-H DEST] [--json]\n",
+	    37) == 0, "%s", r.out);
 	ctlres_free(&r);
 	for (i = 0; i < sizeof usage / sizeof usage[0]; i++) {
 		argv[1] = usage[i][0];
@@ -4197,8 +4197,8 @@ START_TEST(test_ls_stopped)
 		bin_runv_ms(&b, &r, argv, CTL_WAIT_MS);
 		ck_assert_int_eq(r.status, 2);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_msg(strstr(r.err, "usage: jobdeck ls [--json]\n") !=
-		    NULL, "%s", r.err);
+		ck_assert_msg(strstr(r.err, "usage: jobdeck ls [-H DEST] "
+		    "[--json]\n") != NULL, "%s", r.err);
 		ctlres_free(&r);
 	}
 	term_close(b.t);
