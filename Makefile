@@ -188,7 +188,6 @@ LIB_SRCS = \
 	src/mcp-tools-run.c \
 	src/mcp-tools-stack.c \
 	src/supcmd.c \
-	src/sshcmd.c \
 	src/host.c \
 	src/host-ssh.c \
 	src/host-slurm.c
