@@ -79,6 +79,7 @@ enum host_gate	 hosts_gate(struct hosts *, const char *host, int id,
 struct host_run	*hosts_wrap(struct hosts *, const char *host,
 		    const struct host_cmd *, struct pty_spec *, char **cause);
 int		 hosts_connections(const struct hosts *);
+const char	*hosts_engine(const struct hosts *, const char *host);
 
 void		 host_run_started(struct host_run *, struct proc *);
 void		 host_run_ended(struct host_run *);

@@ -209,6 +209,8 @@ void		 job_set_reaper(struct job *, struct proc_reaper *,
 struct proc	*job_proc(const struct job *);
 void		 job_set_hosts(struct job *, struct hosts *);
 const struct host_run *job_remote(const struct job *);
+const char	*job_host_engine(const struct job *);
+int		 job_is_remote(const struct job *);
 int		 job_signal_escapees(struct job *, int sig);
 int		 job_lingers(struct job *);
 int		 job_tidy(struct job *);

@@ -153,7 +153,7 @@ cmd_show_jobs(struct cmd_ctx *ctx, struct job **jobs, int n)
 
 /*
  * The jobs table's view (jobfield.h): NEXT (only when a job is on a
- * timer), then CPU, MEM and READY (yes, no, - for a job without a
+ * timer) and HOST (only when a job runs on one), then CPU, MEM and READY (yes, no, - for a job without a
  * readiness probe) go first when narrow;
  * COMMAND is the label with what a job waits for, its note and its agent.
  */
@@ -167,6 +167,7 @@ static const struct jobfield_col cmd_job_cols[] = {
 	{ JOBFIELD_CPU_MS, "CPU", TEXTTABLE_OPTIONAL },
 	{ JOBFIELD_MEMORY_BYTES, "MEM", TEXTTABLE_OPTIONAL },
 	{ JOBFIELD_NEXT_CLOCK, "NEXT", TEXTTABLE_OPTIONAL | TEXTTABLE_SPARSE },
+	{ JOBFIELD_HOST, "HOST", TEXTTABLE_SPARSE },
 	{ JOBFIELD_LABEL, "COMMAND", 0 },
 };
 

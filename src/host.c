@@ -297,6 +297,21 @@ hosts_wrap(struct hosts *hs, const char *name, const struct host_cmd *cmd,
 	return run;
 }
 
+/*
+ * Return the engine a run on host name would use ("ssh" or "slurm"),
+ * from the configuration (a name not in it is an ssh destination).
+ */
+const char *
+hosts_engine(const struct hosts *hs, const char *name)
+{
+	const struct config_host	*ch;
+
+	if (hs == NULL || (ch = hosts_config(hs, name)) == NULL ||
+	    ch->ssh != NULL)
+		return "ssh";
+	return "slurm";
+}
+
 /* Return how many ssh masters are up or connecting. */
 int
 hosts_connections(const struct hosts *hs)

@@ -314,6 +314,20 @@ job_set_hosts(struct job *j, struct hosts *hs)
 	j->hosts = hs;
 }
 
+/* Return whether the job runs on a host (host.h), not here. */
+int
+job_is_remote(const struct job *j)
+{
+	return j->host != NULL;
+}
+
+/* Return the engine of the job's host: "ssh" or "slurm". */
+const char *
+job_host_engine(const struct job *j)
+{
+	return hosts_engine(j->hosts, j->host);
+}
+
 /* Return the last run's place on its host, or NULL for a local one. */
 const struct host_run *
 job_remote(const struct job *j)

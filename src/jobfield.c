@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "host.h"
 #include "job.h"
 #include "jobfield.h"
 #include "json.h"
@@ -28,7 +29,8 @@ enum jobfield_kind {
 	JOBFIELD_INT,
 	JOBFIELD_BOOL,
 	JOBFIELD_STRING,
-	JOBFIELD_WORDS
+	JOBFIELD_WORDS,
+	JOBFIELD_JSON		/* own is JSON text; s its text form */
 };
 
 /* One field's value; s points into buf, own, or the job (or meta). */
@@ -188,7 +190,55 @@ jobfield_job_cwd(struct job *job, struct jobfield_value *v)
 static void
 jobfield_job_host(struct job *job, struct jobfield_value *v)
 {
-	jobfield_string(v, job_spec(job)->host);
+	const struct host_run	*run = job_remote(job);
+	const char		*host = job_spec(job)->host, *engine;
+	const char		*id, *state, *nodes, *reason;
+	struct json_buf		 jb;
+
+	if (host == NULL) {
+		jobfield_null(v);
+		return;
+	}
+	engine = run != NULL ? host_run_engine(run) : job_host_engine(job);
+	json_init(&jb);
+	json_object_begin(&jb);
+	json_key(&jb, "name");
+	json_put_string(&jb, host);
+	json_key(&jb, "engine");
+	json_put_string(&jb, engine);
+	if (strcmp(engine, "slurm") == 0) {
+		id = state = nodes = reason = NULL;
+		if (run != NULL)
+			host_run_slurm(run, &id, &state, &nodes, &reason);
+		json_key(&jb, "slurm");
+		json_object_begin(&jb);
+		json_key(&jb, "job_id");
+		if (id != NULL && *id != '\0')
+			json_put_string(&jb, id);
+		else
+			json_put_null(&jb);
+		json_key(&jb, "state");
+		if (state != NULL && *state != '\0')
+			json_put_string(&jb, state);
+		else
+			json_put_null(&jb);
+		json_key(&jb, "nodes");
+		if (nodes != NULL && *nodes != '\0')
+			json_put_string(&jb, nodes);
+		else
+			json_put_null(&jb);
+		json_key(&jb, "reason");
+		if (reason != NULL && *reason != '\0')
+			json_put_string(&jb, reason);
+		else
+			json_put_null(&jb);
+		json_object_end(&jb);
+	}
+	json_object_end(&jb);
+	v->kind = JOBFIELD_JSON;
+	v->own = json_finish(&jb, NULL);
+	v->s = host;
+	json_clear(&jb);
 }
 
 /* Its state's word. */
@@ -303,7 +353,11 @@ jobfield_job_log(struct job *job, struct jobfield_value *v)
 static void
 jobfield_job_waiting(struct job *job, struct jobfield_value *v)
 {
-	jobfield_string(v, job_waiting_for(job));
+	/* What a program on another host reads is not seen from here. */
+	if (job_is_remote(job) && job_state(job) == JOB_RUNNING)
+		jobfield_string(v, "unknown");
+	else
+		jobfield_string(v, job_waiting_for(job));
 }
 
 /* Whether its readiness probe passed, or nothing without one. */
@@ -729,6 +783,9 @@ jobfield_put(struct json_buf *jb, const char *key, struct jobfield_value *v)
 			json_put_string(jb, v->words[i]);
 		json_array_end(jb);
 		break;
+	case JOBFIELD_JSON:
+		json_put_raw(jb, v->own, strlen(v->own));
+		break;
 	}
 	free(v->own);
 }
@@ -755,6 +812,7 @@ jobfield_show(const struct jobfield *f, struct jobfield_value *v)
 		s = xstrdup(v->n ? "yes" : "no");
 		break;
 	case JOBFIELD_STRING:
+	case JOBFIELD_JSON:
 		s = xstrdup(v->s);
 		break;
 	default:

@@ -295,7 +295,9 @@ jobtable_probe_cb(void *arg)
 		e = jt->entries[i];
 		if (e->probe_at == 0)
 			continue;
-		if (!job_is_running(e->job) || !job_is_pty(e->job)) {
+		/* A job on a host has only its ssh or srun client here. */
+		if (!job_is_running(e->job) || !job_is_pty(e->job) ||
+		    job_is_remote(e->job)) {
 			e->probe_at = 0;
 			continue;
 		}

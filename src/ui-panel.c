@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "browser.h"
+#include "host.h"
 #include "job.h"
 #include "jobfield.h"
 #include "jobtable.h"
@@ -175,6 +176,38 @@ ui_layout(struct ui *ui)
 	ui_keep_visible(ui);
 }
 
+static char	*ui_panel_safe(const char *);
+
+/*
+ * Describe a running job on a Slurm host from what squeue said: "Queued
+ * by Slurm (Resources)" while pending, then its node and job id; 0 when
+ * there is nothing to say beyond a local job's words.
+ */
+static int
+ui_job_remote_status(const struct job *job, const char *dur, char *text,
+    size_t tsize, const char **mark, int *pair)
+{
+	const struct host_run	*run = job_remote(job);
+	const char		*id, *state, *nodes, *reason, *words;
+	char			*safe;
+
+	if (run == NULL || (words = host_run_text(run)) == NULL)
+		return 0;
+	host_run_slurm(run, &id, &state, &nodes, &reason);
+	safe = ui_panel_safe(words);
+	if (state != NULL && strcmp(state, "PENDING") == 0) {
+		snprintf(text, tsize, "%s", safe);
+		*mark = "◌ Queued";
+		*pair = ui_semantic(UI_C_DIM);
+	} else {
+		snprintf(text, tsize, "Running for %s on %s", dur, safe);
+		*mark = "◉ Active";
+		*pair = ui_semantic(UI_C_ACTIVE);
+	}
+	free(safe);
+	return 1;
+}
+
 /*
  * Describe a job's state for line two of its panel entry; narrow: the
  * short form of a mark that has one.
@@ -220,6 +253,8 @@ ui_job_status(const struct job *job, int64_t now, int narrow, char *text,
 			*pair = ui_semantic(UI_C_ACTIVE);
 			return;
 		}
+		if (ui_job_remote_status(job, dur, text, tsize, mark, pair))
+			return;
 		snprintf(text, tsize, "Running for %s", dur);
 		*mark = "◉ Active";
 		switch (job_input_wait(job)) {
@@ -314,7 +349,6 @@ ui_panel_notice(struct ui *ui, struct job *job, int on)
 	ui->calls->dirty(UI_DRAW_PANEL, 0, ui->calls_arg);
 }
 
-static char	*ui_panel_safe(const char *);
 
 /*
  * Return the mark of a job an agent started, "agent NAME" (escaped), or
@@ -334,6 +368,33 @@ ui_panel_agent(struct job *job)
 }
 
 /*
+ * Return the entry's label: "NAME: COMMAND" (jobfield_label()), with the
+ * host of a job on one after its name ("test @build: make") or, without
+ * a name, before its command.  Free it.
+ */
+static char *
+ui_panel_label(struct job *job)
+{
+	const char	*host = job_spec(job)->host, *name = job_name(job);
+	char		*label = jobfield_label(job, 0), *safe, *out;
+	size_t		 n;
+
+	if (host == NULL)
+		return label;
+	safe = ui_panel_safe(host);
+	/* A name is [A-Za-z0-9_.-]: the label starts with it verbatim. */
+	n = name != NULL && strncmp(label, name, strlen(name)) == 0 ?
+	    strlen(name) : 0;
+	if (n > 0)
+		out = xprintf("%.*s @%s%s", (int)n, label, safe, label + n);
+	else
+		out = xprintf("@%s: %s", safe, label);
+	free(safe);
+	free(label);
+	return out;
+}
+
+/*
  * Draw the first line of job's entry at y: id, name, command, PID; one
  * line: id, state, name, command, and on the right the agent's mark.
  */
@@ -349,7 +410,7 @@ ui_panel_draw_head(struct ui *ui, struct job *job, int y, attr_t sel,
 
 	notice = ui_panel_noticed(ui, job) ? "! " : "";
 	/* "NAME: COMMAND", escaped: the pane's title and !ps say the same. */
-	label = jobfield_label(job, 0);
+	label = ui_panel_label(job);
 	if (compact) {
 		/* One line: the mark's symbol stands for the state. */
 		snprintf(left, sizeof left, "%s[%d] %.*s %s", notice,
