@@ -68,6 +68,7 @@ struct hosts {
 	char			*deck;
 	char			*instance;	/* DECK.PID: remote files */
 	char			*ssh_command;	/* the setting, or NULL */
+	char			*ctl_dir;	/* DIR/DECK.ssh once made */
 	struct config_host	*cfg;
 	size_t			 ncfg;
 	struct host		**hosts;

@@ -210,7 +210,8 @@ host_ssh_connect(struct host *h)
 			return -1;
 		}
 		h->ctl_path = xprintf("%s/%d", sub, h->index);
-		free(sub);
+		free(h->hs->ctl_dir);
+		h->hs->ctl_dir = sub;
 		if (strlen(h->ctl_path) > HOST_CTL_PATH_MAX) {
 			h->error = xprintf("%s: control path too long (set "
 			    "XDG_RUNTIME_DIR shorter): %s", h->name,

@@ -105,6 +105,9 @@ hosts_free(struct hosts *hs)
 	if (hs->squeue_timer != 0)
 		loop_cancel_timer(hs->loop, hs->squeue_timer);
 	hosts_free_config(hs);
+	if (hs->ctl_dir != NULL)
+		(void)rmdir(hs->ctl_dir);
+	free(hs->ctl_dir);
 	free(hs->ssh_command);
 	free(hs->deck);
 	free(hs->instance);

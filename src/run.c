@@ -107,6 +107,7 @@
 #include "child.h"
 #include "config.h"
 #include "job.h"
+#include "host.h"
 #include "jobtable.h"
 #include "json.h"
 #include "loop.h"
@@ -143,6 +144,9 @@ struct run_stream {
 struct run {
 	struct loop		*loop;
 	struct jobtable		*jt;		/* run's deck of one job */
+	struct hosts		*hosts;		/* --host: where it runs */
+	int			 begun;		/* its leader started */
+	char			*start_error;	/* why it never started */
 	struct job		*job;		/* the child's; NULL: none */
 	int			 sub;		/* run's subscription to jt */
 	struct run_stream	 out;
@@ -187,6 +191,7 @@ static void	run_stream_cb(struct job *, enum store_stream, const char *,
 		    size_t, void *);
 static void	run_input_close(struct run *);
 static void	run_input_cb(int, short, void *);
+static void	run_started_cb(struct job *, void *);
 static void	run_check_done(struct run *);
 static void	run_stop(struct run *, int);
 static void	run_killed(struct run *);
@@ -441,6 +446,7 @@ run_check_done(struct run *r)
 
 /* What run's job table tells the run. */
 static const struct jobtable_cbs run_jobtable_cbs = {
+	.started = run_started_cb,
 	.exited = run_exited_cb,
 	.stream = run_stream_cb,
 };
@@ -455,6 +461,11 @@ run_stop(struct run *r, int sig)
 {
 	struct proc	*p;
 
+	if (r->job != NULL && !r->begun && !r->exited) {
+		/* Still waiting for its host: it never runs. */
+		jobtable_kill(r->jt, r->job, sig);
+		return;
+	}
 	if (r->job == NULL || (p = job_proc(r->job)) == NULL ||
 	    proc_pid(p) <= 0)
 		return;
@@ -581,6 +592,8 @@ run_exited_cb(struct job *job, void *arg)
 	if (job != r->job || r->exited)
 		return;
 	r->exited = 1;
+	if (!r->begun && job_start_error(job) != NULL)
+		r->start_error = xstrdup(job_start_error(job));
 	r->status = job_exit_status(job);
 	r->ended = loop_now_ms();
 	if (r->out.open || r->err.open) {
@@ -658,6 +671,38 @@ run_watch_signals(struct run *r)
 }
 
 /*
+ * The job's leader started: held (no reaping before the loop runs: the
+ * exit is still to come), its streams open, its stdin taken for the input.
+ */
+static void
+run_begin(struct run *r)
+{
+	if (r->begun)
+		return;
+	r->begun = 1;
+	proc_hold(job_proc(r->job));
+	r->out.open = r->err.open = 1;
+	if (r->cmd->input != NULL &&
+	    (r->in_fd = job_take_in_fd(r->job)) != -1) {
+		if (r->input_len > 0)
+			loop_watch_fd(r->loop, r->in_fd, POLLOUT, run_input_cb,
+			    r);
+		else
+			run_input_close(r);
+	}
+}
+
+/* The job started after waiting (for its host's connection). */
+static void
+run_started_cb(struct job *job, void *arg)
+{
+	struct run	*r = arg;
+
+	if (job == r->job)
+		run_begin(r);
+}
+
+/*
  * Spawn the command as the job of run's table, in its containment, and
  * take its stdin for the input; -1 with *cause if it cannot be.
  */
@@ -680,16 +725,9 @@ run_start(struct run *r, const struct run_cmd *cmd, char **cause)
 	spec.own_leftovers = 1;
 	if ((r->job = jobtable_spawn(r->jt, &spec, cause)) == NULL)
 		return -1;
-	/* No reaping before the loop runs: the exit is still to come. */
-	proc_hold(job_proc(r->job));
-	r->out.open = r->err.open = 1;
-	if (cmd->input != NULL && (r->in_fd = job_take_in_fd(r->job)) != -1) {
-		if (r->input_len > 0)
-			loop_watch_fd(r->loop, r->in_fd, POLLOUT, run_input_cb,
-			    r);
-		else
-			run_input_close(r);
-	}
+	/* On a host, it may wait for the connection: it begins then. */
+	if (job_is_running(r->job))
+		run_begin(r);
 	if (cmd->timeout > 0) {
 		ms = (int64_t)(cmd->timeout * 1000);
 		if ((double)ms < cmd->timeout * 1000)
@@ -714,6 +752,11 @@ run_end(struct run *r)
 {
 	struct proc	*p = job_proc(r->job);
 
+	if (p == NULL) {
+		/* It never started (its host could not be reached). */
+		proc_kill_strays();
+		return;
+	}
 	proc_kill(p);
 	cgroup_kill_all(r->cg);
 	if (!r->exited)
@@ -822,7 +865,7 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
     const struct config *cfg)
 {
 	struct run	 r;
-	char		*why = NULL;
+	char		*why = NULL, *hname;
 	int		 spawned, rc;
 
 	memset(&r, 0, sizeof r);
@@ -851,6 +894,16 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 	run_watch_signals(&r);
 	r.cg = cgroup_new(cgroup_env_flags());
 	jobtable_set_cgroup(r.jt, r.cg);
+	if (cmd->host != NULL) {
+		/* Its own connection: a name no deck and no other run has. */
+		hname = xprintf("run.%ld", (long)getpid());
+		r.hosts = hosts_new(r.loop, jobtable_reaper(r.jt), hname);
+		free(hname);
+		if (cfg != NULL)
+			hosts_set_config(r.hosts, cfg->hosts, cfg->nhosts,
+			    cfg->settings.ssh_command);
+		jobtable_set_hosts(r.jt, r.hosts);
+	}
 	run_store_open(&r, dir, cfg);
 
 	r.started = loop_now_ms();
@@ -873,11 +926,19 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 		if (r.err.to != NULL)
 			outq_drop(r.err.to);
 		run_end(&r);
+		if (r.start_error != NULL) {
+			spawned = 0;
+			why = r.start_error;
+			r.start_error = NULL;
+		}
 		if (job_run_id(r.job) != NULL)
 			snprintf(r.run_id, sizeof r.run_id, "%s",
 			    job_run_id(r.job));
 	}
 	r.out.to = r.err.to = NULL;	/* only the report is left */
+	/* The job is over: its host's connection closes. */
+	jobtable_set_hosts(r.jt, NULL);
+	hosts_free(r.hosts);
 	/* The job's run in the store ends with it; then the store. */
 	jobtable_free(r.jt);
 	store_free(r.store);
