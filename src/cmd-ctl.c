@@ -67,12 +67,13 @@ static const struct cmd_option cmd_status_options[] = {
 #define CMD_STATUS_BYTES	(1024 * 1024)
 
 enum {
-	SPAWN_NAME, SPAWN_CWD, SPAWN_ENV, SPAWN_NO_SHELL, SPAWN_AGENT,
-	SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT, SPAWN_ESCAPED, SPAWN_HOST
+	SPAWN_NAME, SPAWN_CWD, SPAWN_HOST, SPAWN_ENV, SPAWN_NO_SHELL,
+	SPAWN_AGENT, SPAWN_PIPES, SPAWN_INPUT, SPAWN_TIMEOUT, SPAWN_ESCAPED
 };
 static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_NAME] = { .name = "--name", .value = "N" },
 	[SPAWN_CWD] = { .name = "--cwd", .value = "DIR" },
+	[SPAWN_HOST] = { .name = "--host", .value = "H" },
 	[SPAWN_ENV] = { .name = "--env", .value = "K=V",
 	    .flags = CMD_OPT_REPEAT },
 	[SPAWN_NO_SHELL] = { .name = "--no-shell" },
@@ -81,7 +82,6 @@ static const struct cmd_option cmd_spawn_options[] = {
 	[SPAWN_INPUT] = { .name = "--input", .value = "TEXT" },
 	[SPAWN_TIMEOUT] = { .name = "--timeout", .value = "S" },
 	[SPAWN_ESCAPED] = { .name = "--escaped" },
-	[SPAWN_HOST] = { .name = "--host", .value = "H" },
 	{ .name = NULL }
 };
 
@@ -724,9 +724,9 @@ cmd_spawn_escaped_free(struct cmd_ctx *ctx, int argc, char **words,
 }
 
 /*
- * !spawn [--name N] [--cwd DIR] [--env K=V]... [--no-shell] [--agent
- * NAME] [--pipes] [--input TEXT] [--timeout S] [--escaped] [--host H]
- * [--] COMMAND...: start a
+ * !spawn [--name N] [--cwd DIR] [--host H] [--env K=V]... [--no-shell]
+ * [--agent NAME] [--pipes] [--input TEXT] [--timeout S] [--escaped] [--]
+ * COMMAND...: start a
  * job in the session's cwd and environment (or the given ones): the
  * words joined as a shell command, or with --no-shell the program and
  * its arguments as they are; --agent marks it as an agent's

@@ -108,6 +108,7 @@ char		*mcp_tools_job_word(const struct jsonval *);
 int		 mcp_tools_arg_bool(const struct jsonval *, const char *, int);
 double		 mcp_tools_arg_seconds(struct mcp_call *,
 		    const struct jsonval *, const char *, double, double);
+int		 mcp_tools_arg_host(struct mcp_call *, const struct jsonval *);
 
 /* mcp-tools-shared.c: results, the tools' job object and status words. */
 void		 mcp_tools_finish(struct mcp_call *, struct json_buf *,

@@ -35,7 +35,7 @@ mcp_tools_terminal(struct mcp_call *call, const struct jsonval *args)
 
 	/* A refusal ends the call and frees tc: nothing may follow it. */
 	if ((timeout = mcp_tools_arg_seconds(call, args, "timeout", 30,
-	    3600)) < 0)
+	    3600)) < 0 || mcp_tools_arg_host(call, args) != 0)
 		return;
 	tc->timeout = timeout;
 	tc->async = mcp_tools_arg_bool(args, "async", 1);
@@ -235,7 +235,7 @@ mcp_tools_run(struct mcp_call *call, const struct jsonval *args)
 	double			 timeout;
 
 	if ((timeout = mcp_tools_arg_seconds(call, args, "timeout", 300,
-	    86400)) < 0)
+	    86400)) < 0 || mcp_tools_arg_host(call, args) != 0)
 		return;
 	tc->timeout = timeout;
 	tc->program = xstrdup(jsonval_get_string(args, "command"));

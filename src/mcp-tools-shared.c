@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "jobfield.h"
 #include "json.h"
 #include "jsonval.h"
@@ -460,6 +461,25 @@ mcp_tools_arg_seconds(struct mcp_call *call, const struct jsonval *args,
 }
 
 /*
+ * Check a call's host argument, when given: config_check_host()'s rule
+ * with no [hosts] known here (every [hosts] name is an ssh destination's
+ * shape; the deck checks it against its own).  0, or -1 when the call
+ * has failed (and its state is gone).
+ */
+int
+mcp_tools_arg_host(struct mcp_call *call, const struct jsonval *args)
+{
+	const char	*host = jsonval_get_string(args, "host");
+	char		*cause = NULL;
+
+	if (host == NULL || config_check_host(NULL, host, &cause) == 0)
+		return 0;
+	mcp_call_fail(call, "%s", cause);
+	free(cause);
+	return -1;
+}
+
+/*
  * Return text escaped for send and spawn --input (their escapes: \\ and
  * \xHH): every byte below 0x20, 0x7f and backslash, so that a request line
  * holds it and the job gets exactly these bytes.  The caller frees it.
@@ -485,16 +505,24 @@ mcp_tools_escape(const char *s, size_t len)
 	return out;
 }
 
-/* Add --cwd and --env words for a call's cwd and env arguments. */
+/*
+ * Add --host, --cwd and --env words for a call's host, cwd and env
+ * arguments (host checked by mcp_tools_arg_host()).
+ */
 void
 mcp_tools_add_place(struct mcp_tools_words *w, const struct jsonval *args)
 {
 	struct jsonval_member	 m;
 	const char		*cwd = jsonval_get_string(args, "cwd");
+	const char		*host = jsonval_get_string(args, "host");
 	void			*iter = NULL;
 
 	char			*kv;
 
+	if (host != NULL) {
+		mcp_tools_add(w, "--host");
+		mcp_tools_add(w, host);
+	}
 	if (cwd != NULL) {
 		mcp_tools_add(w, "--cwd");
 		mcp_tools_add_escaped(w, cwd);

@@ -111,6 +111,11 @@ const char *const mcp_tools_change_words[] = {
 	"\"added\",\"removed\",\"scaled\",\"unchanged\",\"jobs\","	\
 	"\"settings\"]}"
 
+#define MCP_DESC_HOST							\
+	"Where it runs (default: here): a [hosts] name of the deck's "	\
+	"configuration, or an ssh destination such as \"me@build1\"; "	\
+	"cwd is then a directory there."
+
 #define MCP_DESC_JOB_ID							\
 	"The job: its id (a number, as terminal or terminal_job_list "	\
 	"gave it) or its name."
@@ -123,6 +128,7 @@ static const struct mcp_param mcp_tools_terminal_params[] = {
 	    "deck's).", NULL, 0, 0, 0 },
 	{ "env", MCP_STRING_MAP, 0, "Environment variables to set for it, "
 	    "e.g. {\"DEBUG\": \"1\"}.", NULL, 0, 0, 0 },
+	{ "host", MCP_STRING, 0, MCP_DESC_HOST, NULL, 0, 0, 0 },
 	{ "async", MCP_BOOLEAN, 0, "true (the default): start the job and "
 	    "return its job_id at once; follow it with terminal_job_status. "
 	    "false: wait for it to end (at most timeout seconds) and return "
@@ -179,6 +185,7 @@ static const struct mcp_param mcp_tools_run_params[] = {
 	    NULL, 0, 0, 0 },
 	{ "cwd", MCP_STRING, 0, "The directory to run it in (default: the "
 	    "deck's).", NULL, 0, 0, 0 },
+	{ "host", MCP_STRING, 0, MCP_DESC_HOST, NULL, 0, 0, 0 },
 	{ "timeout", MCP_NUMBER, 0, "Seconds before it is killed (default "
 	    "300, at most 86400).", NULL, 0, 86400, 0 },
 	{ "input_data", MCP_STRING, 0, "Text written to its standard input, "

@@ -609,9 +609,13 @@ static const struct err_case {
 	{ "!status", "usage: !status [--incremental] [--since MARK] "
 	    "[--max-bytes N] [--split] ID", 0 },
 	{ "!status 999", "no such job: 999", 0 },
-	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--env "
-	    "K=V]... [--no-shell] [--agent NAME] [--pipes] [--input TEXT] "
-	    "[--timeout S] [--escaped] [--] COMMAND...", 0 },
+	{ "!spawn --name x", "usage: !spawn [--name N] [--cwd DIR] [--host H] "
+	    "[--env K=V]... [--no-shell] [--agent NAME] [--pipes] [--input "
+	    "TEXT] [--timeout S] [--escaped] [--] COMMAND...", 0 },
+	{ "!spawn --host -x -- true", "spawn: --host: host \"-x\": not a "
+	    "[hosts] name or an ssh destination", 0 },
+	{ "!spawn --host 'a b' -- true", "spawn: --host: host \"a b\": not "
+	    "a [hosts] name or an ssh destination", 0 },
 	{ "!spawn --timeout soon -- true", "spawn: --timeout wants seconds "
 	    "from 0 to 31536000 (0: none), not 'soon'", 0 },
 	{ "!spawn --input 'a\\q' -- true", "spawn: --input: unknown escape "

@@ -1936,6 +1936,58 @@ START_TEST(test_words_run)
 END_TEST
 
 /*
+ * The tools that start a command take an optional host: spawn --host H
+ * (before "--"); a host ssh would read as an option, or that is no ssh
+ * destination, is a tool error and the deck is not asked.
+ */
+START_TEST(test_words_host)
+{
+	static const char *const bad[] = { "-oProxyCommand=x", "a b",
+	    "me@", "a@b@c" };
+	struct fake		*f = fake_new(0);
+	const struct jsonread	*r;
+	struct jsonread		*j;
+	const char		*w;
+	char			 args[256];
+	size_t			 i, n;
+
+	fake_init(f);
+	fake_script(f, "spawn", 0, -1, job_json(7, "running", "make", "null"));
+	j = call_tool(f, 1, "terminal", "{\"command\":\"make\",\"host\":"
+	    "\"build\",\"cwd\":\"~/src\"}", 0, &r);
+	w = req_words(f, 0);
+	assert_has(w, "--host|build");
+	assert_has(w, "--cwd|~/src");
+	assert_ends(w, "--|make");
+	ck_assert(strstr(w, "--host|") < strstr(w, "|--|"));
+	jsonread_free(j);
+	fake_clear(f);
+	fake_script(f, "spawn", 0, -1, job_json(8, "running", "make", "null"));
+	fake_script(f, "wait", 0, 0, "[]");
+	fake_script(f, "status", 0, -1, job_json(8, "completed", "make", "0"));
+	j = call_tool(f, 2, "run", "{\"command\":\"make\",\"host\":"
+	    "\"me@build1\"}", 0, &r);
+	w = req_words(f, 1);
+	assert_has(w, "--host|me@build1");
+	ck_assert(strstr(w, "--host|") < strstr(w, "|--|"));
+	jsonread_free(j);
+	fake_clear(f);
+	n = f->nreqs;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(args, sizeof args, "{\"command\":\"make\","
+		    "\"host\":\"%s\"}", bad[i]);
+		j = call_tool(f, 3, i % 2 ? "run" : "terminal", args, 1, &r);
+		ck_assert_msg(strstr(result_text(r), "not a [hosts] name or "
+		    "an ssh destination") != NULL, "%s: %s", bad[i],
+		    result_text(r));
+		ck_assert_uint_eq(f->nreqs, n);
+		jsonread_free(j);
+	}
+	fake_free(f);
+}
+END_TEST
+
+/*
  * A reload report as the deck writes it (cmd-reload.c's --json): a
  * restart, an addition, a removal, a setting not applied.
  */
@@ -2864,6 +2916,7 @@ mcp_suite(void)
 	tcase_add_test(tt, test_words_cancel);
 	tcase_add_test(tt, test_words_send);
 	tcase_add_test(tt, test_words_run);
+	tcase_add_test(tt, test_words_host);
 	tcase_add_test(tt, test_run_codes);
 	tcase_add_test(tt, test_words_reload);
 	tcase_add_test(tt, test_reload_errors);

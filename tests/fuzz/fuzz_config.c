@@ -202,6 +202,25 @@ fuzz_config_check(int rc, struct config *cfg, char *cause, const char *name)
 			abort();
 		fuzz_config_options("groups", &cfg->groups[i]);
 	}
+	/* Hosts: a job name's NAME, exactly one of ssh and slurm. */
+	if (cfg->nhosts > 0 && cfg->hosts == NULL)
+		abort();
+	for (i = 0; i < cfg->nhosts; i++) {
+		len = strlen(cfg->hosts[i].name);
+		if (len == 0 || strspn(cfg->hosts[i].name,
+		    FUZZ_CONFIG_NAME) != len ||
+		    (cfg->hosts[i].ssh == NULL) == (cfg->hosts[i].slurm ==
+		    NULL) || (cfg->hosts[i].ssh != NULL &&
+		    !config_ssh_destination(cfg->hosts[i].ssh)))
+			abort();
+		fuzz_config_options("hosts", &cfg->hosts[i]);
+	}
+	for (i = 0; i < cfg->njobs; i++) {
+		if (cfg->jobs[i].host != NULL && config_find_host(cfg,
+		    cfg->jobs[i].host) == NULL &&
+		    !config_ssh_destination(cfg->jobs[i].host))
+			abort();
+	}
 	u = cfg->browser.cdp_url;
 	if (u != NULL && strcmp(u, "auto") != 0 &&
 	    strncmp(u, "ws://", 5) != 0 && strncmp(u, "wss://", 6) != 0)
