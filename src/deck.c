@@ -476,18 +476,25 @@ deck_same_keys(const struct config *a, const struct config *b)
 	return 1;
 }
 
-/* Return whether two configurations have the same [groups.NAME] tables. */
+/*
+ * Return whether two arrays of [SECTION.NAME] tables (structs of size
+ * bytes whose first member is the name) are the same, in order.
+ */
 static int
-deck_same_groups(const struct config *a, const struct config *b)
+deck_same_tables(const char *section, const void *a, size_t na,
+    const void *b, size_t nb, size_t size)
 {
-	size_t	i;
+	const char	*ta, *tb;
+	size_t		 i;
 
-	if (a->ngroups != b->ngroups)
+	if (na != nb)
 		return 0;
-	for (i = 0; i < a->ngroups; i++) {
-		if (strcmp(a->groups[i].name, b->groups[i].name) != 0 ||
-		    config_diff("groups", &a->groups[i], &b->groups[i], NULL,
-		    NULL) != 0)
+	for (i = 0; i < na; i++) {
+		ta = (const char *)a + i * size;
+		tb = (const char *)b + i * size;
+		if (strcmp(*(char *const *)(const void *)ta,
+		    *(char *const *)(const void *)tb) != 0 ||
+		    config_diff(section, ta, tb, NULL, NULL) != 0)
 			return 0;
 	}
 	return 1;
@@ -637,8 +644,13 @@ deck_reload(struct config *cfg, struct cmd_reload *out, char **cause,
 	    deck_setting_changed, &dn);
 	if ((keys = !deck_same_keys(old, cfg)))
 		deck_note(&dn, xstrdup("[keys] applied"));
-	if (!deck_same_groups(old, cfg))
+	if (!deck_same_tables("groups", old->groups, old->ngroups, cfg->groups,
+	    cfg->ngroups, sizeof *cfg->groups))
 		deck_note(&dn, xstrdup("[groups] applied"));
+	if (!deck_same_tables("hosts", old->hosts, old->nhosts, cfg->hosts,
+	    cfg->nhosts, sizeof *cfg->hosts))
+		deck_note(&dn, xstrdup("[hosts] applied: jobs started from now "
+		    "on use them; running ones keep their connection"));
 	if (config_diff("browser", &old->browser, &cfg->browser, NULL,
 	    NULL) != 0)
 		deck_note(&dn, xstrdup("[browser] not applied: the browser "

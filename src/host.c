@@ -21,6 +21,8 @@
 #include "xmalloc.h"
 
 static int	host_relay_signal(struct proc *, int, void *);
+static const struct config_host *hosts_config(const struct hosts *,
+		    const char *);
 
 static const struct proc_relay host_relay = {
 	.signal = host_relay_signal,
@@ -115,15 +117,41 @@ hosts_free(struct hosts *hs)
 }
 
 /*
+ * Return whether h is still what the configuration in hs makes of its
+ * name: the same engine and ssh destination or srun options.
+ */
+static int
+host_same(const struct hosts *hs, const struct host *h)
+{
+	const struct config_host	*ch = hosts_config(hs, h->name);
+	size_t				 k;
+
+	if (ch == NULL || ch->ssh != NULL) {
+		return h->engine == HOST_SSH && strcmp(h->dest, ch != NULL ?
+		    ch->ssh : h->name) == 0;
+	}
+	if (h->engine != HOST_SLURM)
+		return 0;
+	for (k = 0; k < ch->nslurm; k++) {
+		if (h->slurm[k] == NULL || strcmp(h->slurm[k],
+		    ch->slurm[k]) != 0)
+			return 0;
+	}
+	return h->slurm[k] == NULL;
+}
+
+/*
  * Take the configuration's [hosts] and ssh_command (copied).  A host
- * the new table names otherwise is made anew at its next use (a master
- * of the old one runs on for the runs it serves).
+ * the new table makes something else of (or any, when ssh_command
+ * changed) is made anew at its next use; the old one's master runs on
+ * for the runs it serves, until the deck ends.
  */
 void
 hosts_set_config(struct hosts *hs, const struct config_host *cfg, size_t n,
     const char *ssh_command)
 {
 	size_t	i, k, m;
+	int	same;
 
 	hosts_free_config(hs);
 	hs->cfg = xcalloc(n + 1, sizeof *hs->cfg);
@@ -143,10 +171,15 @@ hosts_set_config(struct hosts *hs, const struct config_host *cfg, size_t n,
 		hs->cfg[i].line = cfg[i].line;
 	}
 	hs->ncfg = n;
+	same = (hs->ssh_command == NULL && ssh_command == NULL) ||
+	    (hs->ssh_command != NULL && ssh_command != NULL &&
+	    strcmp(hs->ssh_command, ssh_command) == 0);
 	free(hs->ssh_command);
 	hs->ssh_command = ssh_command != NULL ? xstrdup(ssh_command) : NULL;
-	for (i = 0; i < hs->nhosts; i++)
-		hs->hosts[i]->stale = 1;
+	for (i = 0; i < hs->nhosts; i++) {
+		if (!same || !host_same(hs, hs->hosts[i]))
+			hs->hosts[i]->stale = 1;
+	}
 }
 
 /* Say whom to tell (the jobtable's recheck) when a host's state moves. */

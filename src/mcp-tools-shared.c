@@ -388,6 +388,9 @@ mcp_tools_put_job(struct json_buf *jb, const struct jsonval *job)
 			    mcp_tools_field(job,
 			    mcp_tools_job_members[i].field));
 	}
+	/* Where it runs: the deck's host object's name (null: here). */
+	mcp_tools_put_string(jb, "host", jsonval_get(mcp_tools_field(job,
+	    JOBFIELD_HOST), "name"));
 }
 
 /* Return a one-line summary of a deck's job object; the caller frees it. */

@@ -71,6 +71,7 @@ const char *const mcp_tools_change_words[] = {
 	"\"state\":{\"type\":\"string\"},"				\
 	"\"command\":" MCP_NULLABLE("string") ","			\
 	"\"cwd\":" MCP_NULLABLE("string") ","				\
+	"\"host\":" MCP_NULLABLE("string") ","				\
 	"\"pid\":" MCP_NULLABLE("integer") ","				\
 	"\"agent\":" MCP_NULLABLE("string") ","			\
 	"\"duration_ms\":" MCP_NULLABLE("integer") ","			\

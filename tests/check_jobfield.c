@@ -399,7 +399,8 @@ END_TEST
 
 /*
  * A job's host (job_spec.host, copied by job_new() and freed with the
- * job) is its object's "host"; a job set a new spec keeps the new one.
+ * job) is its object's "host" ({"name", "engine"}); a job set a new spec
+ * keeps the new one.
  */
 START_TEST(test_json_host)
 {
@@ -418,13 +419,19 @@ START_TEST(test_json_host)
 	host[0] = 'X';		/* copied, not borrowed */
 	ck_assert_str_eq(job_spec(job)->host, "me@build1");
 	doc = doc_of(job, NULL);
-	ck_assert_str_eq(jsonread_text(doc, "host"), "me@build1");
+	/* Not in a [hosts] table: an ssh destination. */
+	ck_assert_str_eq(jsonread_text(jsonread_get(doc, "host"), "name"),
+	    "me@build1");
+	ck_assert_str_eq(jsonread_text(jsonread_get(doc, "host"), "engine"),
+	    "ssh");
+	ck_assert(jsonread_get(jsonread_get(doc, "host"), "slurm") == NULL);
 	ck_assert_str_eq(jsonread_text(doc, "name"), "far");
 	jsonread_free(doc);
 	spec.host = "gpu";
 	job_set_spec(job, &spec);
 	doc = doc_of(job, NULL);
-	ck_assert_str_eq(jsonread_text(doc, "host"), "gpu");
+	ck_assert_str_eq(jsonread_text(jsonread_get(doc, "host"), "name"),
+	    "gpu");
 	jsonread_free(doc);
 	spec.host = NULL;
 	job_set_spec(job, &spec);

@@ -1183,7 +1183,8 @@ START_TEST(test_run)
 END_TEST
 
 /*
- * Where a job runs reaches its spec, and so its job object: spawn --host
+ * Where a job runs reaches its spec, and so its job object's host
+ * ({"name", "engine"}): spawn --host
  * with a [hosts] name or a bare ssh destination (--cwd then a directory
  * there, not checked here), a configured job's host through run; a value
  * ssh would read as an option, or that is no destination, is refused
@@ -1208,20 +1209,22 @@ START_TEST(test_spawn_host)
 	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--host", "build", "--",
 	    "true");
 	j = json_parse(r.out);
-	ck_assert_str_eq(json_str(j, "host"), "build");
+	ck_assert_str_eq(json_str(jsonread_get(j, "host"), "name"), "build");
+	ck_assert_str_eq(json_str(jsonread_get(j, "host"), "engine"), "ssh");
 	ck_assert(json_is_null(j, "cwd"));
 	jsonread_free(j);
 	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "spawn", "--json", "--host", "me@box.invalid",
 	    "--cwd", "~/src/app", "--name", "bare", "--", "true");
 	j = json_parse(r.out);
-	ck_assert_str_eq(json_str(j, "host"), "me@box.invalid");
+	ck_assert_str_eq(json_str(jsonread_get(j, "host"), "name"),
+	    "me@box.invalid");
 	ck_assert_str_eq(json_str(j, "cwd"), "~/src/app");
 	jsonread_free(j);
 	ctlres_free(&r);
 	CTL_EXPECT(&d, &r, 0, "--json", "run", "far");
 	j = json_parse(r.out);
-	ck_assert_str_eq(json_str(j, "host"), "build");
+	ck_assert_str_eq(json_str(jsonread_get(j, "host"), "name"), "build");
 	ck_assert_str_eq(json_str(j, "name"), "far");
 	jsonread_free(j);
 	ctlres_free(&r);
