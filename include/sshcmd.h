@@ -3,7 +3,7 @@
  * JOBDECK_SSH_COMMAND when set and not empty, else the deck's [settings]
  * ssh_command, else "ssh" (sshcmd_program); as git's GIT_SSH_COMMAND it
  * is shell words (`ssh -F ~/.ssh/other -p 2222`), so it runs as
- *	/bin/sh -c 'COMMAND "$@"' ssh [OPTS ...] DEST [REMOTE]
+ *	/bin/sh -c 'exec COMMAND "$@"' ssh [OPTS ...] DEST [REMOTE]
  * and the user's quoting, ~ and variables mean what they mean in a shell,
  * while OPTS, DEST and REMOTE reach ssh as they are, each one word.  A
  * destination that starts with '-' would be an ssh option

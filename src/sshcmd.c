@@ -63,7 +63,7 @@ sshcmd_argv(const char *command, const char *const *opts, const char *dest,
 	argv = xcalloc(nopts + 7, sizeof *argv);
 	argv[n++] = xstrdup("/bin/sh");
 	argv[n++] = xstrdup("-c");
-	argv[n++] = xprintf("%s \"$@\"", command);
+	argv[n++] = xprintf("exec %s \"$@\"", command);
 	argv[n++] = xstrdup("ssh");		/* $0: what sh's errors name */
 	for (i = 0; i < nopts; i++)
 		argv[n++] = xstrdup(opts[i]);

@@ -62,7 +62,8 @@ supcmd_start(struct loop *loop, struct proc_reaper *r, char *const *argv,
 	sc->fd = -1;
 	sc->out = xmalloc(SUPCMD_OUT_MAX + 1);
 	sc->out[0] = '\0';
-	sc->proc = proc_new(r, NULL, 0, &supcmd_proc_cbs, sc);
+	/* Contained as the deck's jobs are: a new deck sweeps what is left. */
+	sc->proc = proc_new(r, proc_reaper_cgroup(r), 0, &supcmd_proc_cbs, sc);
 	memset(&ps, 0, sizeof ps);
 	ps.path = argv[0];
 	ps.argv = argv;

@@ -75,7 +75,7 @@ START_TEST(argv_shape)
 	ck_assert_ptr_nonnull(argv);
 	ck_assert_str_eq(argv[0], "/bin/sh");
 	ck_assert_str_eq(argv[1], "-c");
-	ck_assert_str_eq(argv[2], "ssh -F 'my config' \"$@\"");
+	ck_assert_str_eq(argv[2], "exec ssh -F 'my config' \"$@\"");
 	ck_assert_str_eq(argv[3], "ssh");
 	ck_assert_str_eq(argv[4], "-t");
 	ck_assert_str_eq(argv[5], "-o");
