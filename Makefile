@@ -333,6 +333,11 @@ CHECK_SUITES += ssh
 TESTSSH_OBJS = $(B)/child.o $(NEED_OBJ) $(B)/tests/testssh.o \
 	       $(B)/tests/testnet.o $(B)/tests/testproc.o
 check_ssh_OBJS	   = $(BASE_OBJS) $(TESTSSH_OBJS)
+# What runs a job on another host, without a host: the ssh script run
+# here, proc's relay, supcmd.
+CHECK_SUITES += host
+check_host_OBJS	   = $(check_job_OBJS) $(B)/tests/testdir.o
+$(B)/tests/check_host.o: CHECK_CFLAGS += -Isrc
 # The one rule for the user's ssh command (sshcmd.h), run through /bin/sh.
 CHECK_SUITES += sshcmd
 check_sshcmd_OBJS  = $(BASE_OBJS) $(B)/sshcmd.o

@@ -90,6 +90,8 @@ void	host_ssh_close(struct host *);
 int	host_ssh_wrap(struct host_run *, const struct host_cmd *,
 	    struct pty_spec *, char **cause);
 int	host_ssh_signal(struct host_run *, int sig);
+char	*host_ssh_script(const struct host_run *, const struct host_cmd *);
+char	*host_ssh_remote(const char *script);
 
 int	host_slurm_wrap(struct host_run *, const struct host_cmd *,
 	    struct pty_spec *, char **cause);

@@ -59,7 +59,20 @@ host_cat(char **s, size_t *len, const char *add)
 }
 
 /*
- * Append `V=$(printf "ESC_");V=${V%_};` for value: every byte but
+ * Return whether c is plain: the same in sh's double quotes and in
+ * printf's format (letters, digits, " _./,:@+=").
+ */
+static int
+host_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (c != '\0' && strchr(" _./,:@+=", c) !=
+	    NULL);
+}
+
+/*
+ * Append `V="PLAIN";` for a plain value, else
+ * `V=$(printf "ESC_");V=${V%_};` for value: every byte but
  * letters, digits and " _./,:@+=" as an octal escape, so the text the
  * host's shell reads holds only characters of our making.
  */
@@ -70,11 +83,20 @@ host_cat_value(char **s, size_t *len, const char *var, const char *value)
 	char			 esc[8];
 
 	host_cat(s, len, var);
+	/* Plain text needs no decoding (and no subshell). */
+	for (p = (const unsigned char *)value; *p != '\0'; p++) {
+		if (!host_plain(*p))
+			break;
+	}
+	if (*p == '\0') {
+		host_cat(s, len, "=\"");
+		host_cat(s, len, value);
+		host_cat(s, len, "\";");
+		return;
+	}
 	host_cat(s, len, "=$(printf \"");
 	for (p = (const unsigned char *)value; *p != '\0'; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr(" _./,:@+=", *p) !=
-		    NULL)
+		if (host_plain(*p))
 			snprintf(esc, sizeof esc, "%c", *p);
 		else
 			snprintf(esc, sizeof esc, "\\%03o", *p);
@@ -106,7 +128,7 @@ host_env_has(char *const *env, const char *entry)
  * environment the deck gives beyond its own, the cwd, the command, the
  * end (everything marked killed, the command's status passed on).
  */
-static char *
+char *
 host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 {
 	char		*s = NULL, *tmp;
@@ -114,14 +136,20 @@ host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 	size_t		 len = 0, i;
 
 	host_cat(&s, &len, HOST_SCRIPT_DIR);
-	host_cat(&s, &len, "mkdir -p \"$D\"&&chmod 700 \"$D\"||exit 125;");
+	host_cat(&s, &len, "[ -d \"$D\" ]||mkdir -p -m 700 \"$D\"||exit 125;");
 	tmp = xprintf("T=%s;", run->token);
 	host_cat(&s, &len, tmp);
 	free(tmp);
 	host_cat(&s, &len, HOST_SCRIPT_KILL);
+	/*
+	 * The watcher: GNU tail --pid waits for sshd without a process a
+	 * second (it is marked, so the end's k takes it); elsewhere a loop.
+	 */
 	host_cat(&s, &len, "trap : HUP INT TERM QUIT USR1 USR2;"
 	    "echo $$ >\"$D/${T}pid\";P=$PPID;W=$$;"
 	    "(trap \"\" HUP INT TERM QUIT USR1 USR2;"
+	    "JOBDECK_REMOTE=$T tail --pid=$P -f /dev/null 2>/dev/null||"
+	    "[ $? -gt 128 ]||"
 	    "while kill -0 $P 2>/dev/null&&kill -0 $W 2>/dev/null;"
 	    "do sleep 1;done;k) </dev/null >/dev/null 2>&1 & S=$!;"
 	    "export JOBDECK_REMOTE=$T;");
@@ -166,7 +194,7 @@ host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 }
 
 /* Return the remote command line that runs script under /bin/sh. */
-static char *
+char *
 host_ssh_remote(const char *script)
 {
 	return xprintf("exec /bin/sh -c '%s'", script);
