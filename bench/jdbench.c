@@ -107,6 +107,7 @@ int	forkpty(int *, char *, const struct termios *, const struct winsize *);
 #define JDB_TAIL	400		/* manager output kept for messages */
 #define JDB_SEQ		"seq 1 2000000"
 #define JDB_HOST_JOBS	50		/* jobs of the hosts workload */
+#define JDB_HOST_QUICK	10		/* the same, quick */
 #define JDB_HOST_WAIT	30000		/* ms: all running on the host by then */
 #define JDB_HOST_STEP	5		/* ms between looks at the host */
 
@@ -235,9 +236,9 @@ static const char *const table_titles[TABLE_COUNT] = {
 	"6. kill-all: 200 sleep jobs, from the command until none is left",
 	"10. attach: 200 jobs of a line each in a detached manager; from "
 	    "starting the attach client until its first frame is complete",
-	"11. hosts: 50 jobs of sleep 30 on an ssh host (the tests' sshd on "
-	    "127.0.0.1); from the start until all 50 run there, and the TCP "
-	    "connections to it at the peak",
+	"11. hosts: jobs of sleep 30 on an ssh host (the tests' sshd on "
+	    "127.0.0.1; 50 jobs, quick: 10); from the start until all run "
+	    "there, and the TCP connections to it at the peak",
 };
 
 /* The marker the attach workload's shown job prints (made by tr). */
@@ -307,6 +308,7 @@ struct bench {
 	int		 nkeys;
 	int		 key_gap;	/* ms between keys */
 	int		 idle_secs;
+	int		 host_jobs;	/* jobs of the hosts workload */
 	int		 cur_run;	/* 0-based, for the TSV */
 	int		 wl_on[WL_COUNT];
 	char		 root[200];
@@ -2035,7 +2037,7 @@ hosts_kill(const char *arg)
 
 /*
  * Write the hosts workload's configuration for jobdeck: host "a" is the
- * server's jd-a, and JDB_HOST_JOBS jobs run cmd there.
+ * server's jd-a, and the workload's jobs run cmd there.
  */
 static int
 run_write_hosts(struct run *r, const char *path, const char *cmd)
@@ -2046,7 +2048,7 @@ run_write_hosts(struct run *r, const char *path, const char *cmd)
 	if ((f = fopen(path, "w")) == NULL)
 		return run_fail(r, "%s: %s", path, strerror(errno));
 	fprintf(f, "[hosts.a]\nssh = \"jd-a\"\n");
-	for (i = 0; i < JDB_HOST_JOBS; i++)
+	for (i = 0; i < r->b->host_jobs; i++)
 		fprintf(f, "\n[[job]]\nname = \"h%d\"\ncommand = \"%s\"\n"
 		    "host = \"a\"\n", i, cmd);
 	if (fclose(f) == EOF)
@@ -2055,8 +2057,8 @@ run_write_hosts(struct run *r, const char *path, const char *cmd)
 }
 
 /*
- * Workload 11: JDB_HOST_JOBS jobs of `sleep ARG` (30 s and a fraction
- * that is this run's alone) on an ssh host.  jobdeck: a deck started
+ * Workload 11: host_jobs jobs (50; quick: 10) of `sleep ARG` (30 s and
+ * a fraction that is this run's alone) on an ssh host.  jobdeck: a deck started
  * detached with a configuration of a host "a" (ssh = "jd-a") and the jobs
  * on it; plain ssh (the raw peer): that many `ssh -F CONFIG jd-a sleep
  * ARG` started at once.  Time from the start until every sleep runs on
@@ -2109,7 +2111,7 @@ wl_hosts(struct run *r, double *start, double *conns)
 		argv[5] = NULL;
 		t0 = now_ns();
 		/* Reaped, and killed if need be, by run_stop(). */
-		for (i = 0; i < JDB_HOST_JOBS; i++) {
+		for (i = 0; i < b->host_jobs; i++) {
 			if (run_exec(r, argv, NULL) == -1)
 				return run_fail(r, "fork: %s",
 				    strerror(errno));
@@ -2118,7 +2120,7 @@ wl_hosts(struct run *r, double *start, double *conns)
 	for (;;) {
 		if ((c = testssh_connections(&b->ssh)) > peak)
 			peak = c;
-		if ((n = testproc_sleeps(r->host_arg, NULL)) >= JDB_HOST_JOBS)
+		if ((n = testproc_sleeps(r->host_arg, NULL)) >= b->host_jobs)
 			break;
 		if (jdb_stopping) {
 			run_fail(r, "interrupted");
@@ -2126,7 +2128,7 @@ wl_hosts(struct run *r, double *start, double *conns)
 		}
 		if (now_ns() - t0 > JDB_HOST_WAIT * MS) {
 			run_fail(r, "%d of %d running on the host after %d "
-			    "ms", n, JDB_HOST_JOBS, JDB_HOST_WAIT);
+			    "ms", n, b->host_jobs, JDB_HOST_WAIT);
 			goto out;
 		}
 		/* jobdeck -d returns once the deck listens: 0, or why not. */
@@ -2546,10 +2548,12 @@ main(int argc, char **argv)
 		b->runs = 5;
 		b->nkeys = 50;
 		b->idle_secs = 10;
+		b->host_jobs = JDB_HOST_JOBS;
 	} else if (strcmp(mode, "quick") == 0) {
 		b->runs = 1;
 		b->nkeys = 20;
 		b->idle_secs = 5;
+		b->host_jobs = JDB_HOST_QUICK;
 	} else
 		usage();
 	b->key_gap = 40;
