@@ -56,6 +56,14 @@
  * in a session of its own holds a pipe from jdbench: when jdbench dies,
  * however it dies, the guard kills every process with one of its tags and
  * removes the temporary directory.
+ *
+ * The hosts workload (issue 28) runs jobs on an ssh host, the tests' own
+ * sshd on 127.0.0.1 (tests/testssh.h, linked; bench/ckshim.c stands for
+ * check's assertions the tests' helpers make): a jobdeck deck with 50
+ * jobs on a [hosts] entry against 50 plain `ssh host cmd` started at
+ * once; the time until every job's `sleep 30.N` runs there (its command
+ * line, unique to the run, seen in /proc) and the most TCP connections
+ * established to the server meanwhile.  The raw peer is plain ssh there.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -2022,16 +2030,18 @@ hosts_server(struct run *r)
 	return run_fail(r, "no sshd: %s", b->ssh_why);
 }
 
-/* SIGKILL every `sleep ARG` on this machine (the host's, of one run). */
+/*
+ * SIGKILL every `sleep ARG` on this machine (the host's, of one run),
+ * for 5 s at most.
+ */
 static void
 hosts_kill(const char *arg)
 {
+	int64_t	end = now_ns() + 5000 * MS;
 	pid_t	one;
-	int	i;
 
 	/* One a look: a killed sleep is a zombie, which is not counted. */
-	for (i = 0; i < 4 * JDB_HOST_JOBS && testproc_sleeps(arg, &one) > 0;
-	    i++)
+	while (testproc_sleeps(arg, &one) > 0 && now_ns() < end)
 		kill(one, SIGKILL);
 }
 
