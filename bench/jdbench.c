@@ -2068,11 +2068,11 @@ run_write_hosts(struct run *r, const char *path, const char *cmd)
 
 /*
  * Workload 11: host_jobs jobs (50; quick: 10) of `sleep ARG` (30 s and
- * a fraction that is this run's alone) on an ssh host.  jobdeck: a deck started
- * detached with a configuration of a host "a" (ssh = "jd-a") and the jobs
- * on it; plain ssh (the raw peer): that many `ssh -F CONFIG jd-a sleep
- * ARG` started at once.  Time from the start until every sleep runs on
- * the host (its command line, seen in /proc), and the peak of TCP
+ * a fraction that is this run's alone) on an ssh host.  jobdeck: a deck
+ * started detached with a configuration of a host "a" (ssh = "jd-a") and
+ * the jobs on it; plain ssh (the raw peer): that many `ssh -F CONFIG jd-a
+ * sleep ARG` started at once.  Time from the start until every sleep runs
+ * on the host (its command line, seen in /proc), and the peak of TCP
  * connections established to the server meanwhile.
  */
 static int
