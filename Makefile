@@ -481,7 +481,12 @@ $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ibench -c -o $@ $<
 
-$(BENCH_BIN): $(B)/bench/jdbench.o
+# jdbench's hosts workload starts the tests' sshd (tests/testssh.h);
+# ckshim.o stands for check's assertions there, outside a test runner.
+$(B)/bench/jdbench.o: ALL_CFLAGS += -Itests
+$(B)/bench/ckshim.o: ALL_CFLAGS += $(CHECK_CFLAGS)
+
+$(BENCH_BIN): $(B)/bench/jdbench.o $(B)/bench/ckshim.o $(TESTSSH_OBJS)
 	$(CC) $(OPT) -o $@ $^ -lutil $(LDSAN) $(LDFLAGS)
 
 $(VTBENCH_BIN): $(B)/bench/vtbench.o $(BASE_OBJS) $(VT_OBJS)

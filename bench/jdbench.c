@@ -56,6 +56,14 @@
  * in a session of its own holds a pipe from jdbench: when jdbench dies,
  * however it dies, the guard kills every process with one of its tags and
  * removes the temporary directory.
+ *
+ * The hosts workload (issue 28) runs jobs on an ssh host, the tests' own
+ * sshd on 127.0.0.1 (tests/testssh.h, linked; bench/ckshim.c stands for
+ * check's assertions the tests' helpers make): a jobdeck deck with 50
+ * jobs on a [hosts] entry against 50 plain `ssh host cmd` started at
+ * once; the time until every job's `sleep 30.N` runs there (its command
+ * line, unique to the run, seen in /proc) and the most TCP connections
+ * established to the server meanwhile.  The raw peer is plain ssh there.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -82,6 +90,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "testproc.h"
+#include "testssh.h"
+
 /*
  * The system's <pty.h> is shadowed by the project's include/pty.h under
  * -Iinclude, so declare forkpty() (glibc libutil) here, as src/pty.c
@@ -103,6 +114,10 @@ int	forkpty(int *, char *, const struct termios *, const struct winsize *);
 #define JDB_ENV_MAX	16
 #define JDB_TAIL	400		/* manager output kept for messages */
 #define JDB_SEQ		"seq 1 2000000"
+#define JDB_HOST_JOBS	50		/* jobs of the hosts workload */
+#define JDB_HOST_QUICK	10		/* the same, quick */
+#define JDB_HOST_WAIT	30000		/* ms: all running on the host by then */
+#define JDB_HOST_STEP	5		/* ms between looks at the host */
 
 #define MS		1000000LL	/* nanoseconds */
 
@@ -146,12 +161,13 @@ enum {
 	WL_SCREENFUL,
 	WL_IDLE_MANY,			/* 200 quiet jobs, idle */
 	WL_ATTACH,			/* attach to 200 detached jobs */
+	WL_HOSTS,			/* 50 jobs on an ssh host */
 	WL_COUNT
 };
 
 static const char *const wl_names[WL_COUNT] = {
 	"flood", "echo", "eflood", "idle", "many", "screenful", "idle200",
-	"attach"
+	"attach", "hosts"
 };
 
 /* What is measured; each metric belongs to one table. */
@@ -173,6 +189,8 @@ enum {
 	M_KILL,
 	M_ATTACH_MS,
 	M_ATTACH_KB,
+	M_HOST_START,
+	M_HOST_CONN,
 	M_COUNT
 };
 
@@ -186,6 +204,7 @@ struct metric {
 #define MF_RATIO	0x1		/* print jobdeck's ratios */
 #define MF_RAW		0x2		/* the raw drain has it */
 #define MF_ATTACH	0x4		/* only peers that detach have it */
+#define MF_HOST		0x8		/* jobdeck and plain ssh (raw) only */
 	int		 flags;
 };
 
@@ -208,9 +227,11 @@ static const struct metric metrics[M_COUNT] = {
 	{ 6, "attach", "first_ms", "first frame ms", 2,
 	    MF_RATIO | MF_ATTACH },
 	{ 6, "attach", "drawn_kb", "KB drawn", 1, MF_ATTACH },
+	{ 7, "hosts", "start_s", "start s", 3, MF_RATIO | MF_RAW | MF_HOST },
+	{ 7, "hosts", "connections", "connections", 0, MF_RAW | MF_HOST },
 };
 
-#define TABLE_COUNT	7
+#define TABLE_COUNT	8
 static const char *const table_titles[TABLE_COUNT] = {
 	"1. flood: one job runs " JDB_SEQ " (17 MB); wall time from "
 	    "release to its end, manager CPU",
@@ -223,6 +244,9 @@ static const char *const table_titles[TABLE_COUNT] = {
 	"6. kill-all: 200 sleep jobs, from the command until none is left",
 	"10. attach: 200 jobs of a line each in a detached manager; from "
 	    "starting the attach client until its first frame is complete",
+	"11. hosts: jobs of sleep 30 on an ssh host (the tests' sshd on "
+	    "127.0.0.1; 50 jobs, quick: 10); from the start until all run "
+	    "there, and the TCP connections to it at the peak",
 };
 
 /* The marker the attach workload's shown job prints (made by tr). */
@@ -274,6 +298,7 @@ struct run {
 	size_t		 mark_carry_len;
 	char		 tail[JDB_TAIL];
 	size_t		 tail_len;
+	char		 host_arg[32];	/* hosts: the remote sleeps' argument */
 	char		 why[512];
 };
 
@@ -291,6 +316,7 @@ struct bench {
 	int		 nkeys;
 	int		 key_gap;	/* ms between keys */
 	int		 idle_secs;
+	int		 host_jobs;	/* jobs of the hosts workload */
 	int		 cur_run;	/* 0-based, for the TSV */
 	int		 wl_on[WL_COUNT];
 	char		 root[200];
@@ -301,6 +327,10 @@ struct bench {
 	long		 page_kb;
 	FILE		*tsv;
 	const char	*header;
+	struct testssh	 ssh;		/* the hosts workload's server */
+	int		 ssh_up;	/* 1 running, -1 could not, 0 not yet */
+	char		 ssh_why[1024];
+	char		*ssh_bin;	/* ssh, for the plain ssh peer */
 	struct peer	 peers[PEER_COUNT];
 	double		 res[M_COUNT][PEER_COUNT][JDB_RUNS_MAX];
 	char		*why[M_COUNT][PEER_COUNT];
@@ -360,6 +390,12 @@ static void	 wl_idle(struct bench *, int, int);
 static int	 wl_many(struct run *, double *, double *, double *);
 static int	 wl_screenful(struct run *, double *);
 static int	 wl_attach(struct run *, double *, double *);
+static char	*path_find(const char *);
+static int	 hosts_server(struct run *);
+static void	 hosts_kill(const char *);
+static int	 run_write_hosts(struct run *, const char *, const char *);
+static int	 wl_hosts(struct run *, double *, double *);
+static const char *peer_label(struct bench *, int, int);
 static void	 record(struct bench *, int, int, int, double, const char *);
 static void	 do_one(struct bench *, int, int, int);
 static int	 cmp_double(const void *, const void *);
@@ -385,7 +421,7 @@ usage(void)
 	    "build, driven as jobdeck; a label of up to 12 characters "
 	    "names a peer)\n"
 	    "workloads: flood echo eflood idle many screenful idle200 "
-	    "attach\n");
+	    "attach hosts\n");
 	exit(2);
 }
 
@@ -716,6 +752,9 @@ run_stop(struct run *r)
 		reap_all(r->b);
 		usleep(5000);
 	}
+	/* The host's processes carry sshd's environment, not the tag. */
+	if (r->host_arg[0] != '\0')
+		hosts_kill(r->host_arg);
 	for (i = 0; i < r->nfd; i++) {
 		if (r->fd[i] != -1)
 			close(r->fd[i]);
@@ -1932,6 +1971,215 @@ wl_attach(struct run *r, double *ms, double *kb)
 	return 0;
 }
 
+/* The path of a program found in PATH (execve does not look), or NULL. */
+static char *
+path_find(const char *name)
+{
+	const char	*path = getenv("PATH"), *p, *colon;
+	char		 full[PATH_MAX];
+
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p != '\0'; p = *colon != '\0' ? colon + 1 : colon) {
+		if ((colon = strchr(p, ':')) == NULL)
+			colon = p + strlen(p);
+		snprintf(full, sizeof full, "%.*s/%s", (int)(colon - p), p,
+		    name);
+		if (colon > p && access(full, X_OK) == 0)
+			return xasprintf("%s", full);
+	}
+	return NULL;
+}
+
+/*
+ * Start the hosts workload's server once, the tests' own (tests/testssh.h:
+ * sshd on 127.0.0.1, the aliases jd-a and jd-b), and make one connection
+ * so ssh has its known host before anything is timed; 0, or -1 with why
+ * (then for every run).
+ */
+static int
+hosts_server(struct run *r)
+{
+	struct bench	*b = r->b;
+	const char	*argv[] = { NULL, "-F", NULL, "jd-a", "true", NULL };
+	char		 out[512];
+	int		 st;
+
+	if (b->ssh_up == 0) {
+		b->ssh_up = -1;
+		if ((b->ssh_bin = path_find("ssh")) == NULL)
+			snprintf(b->ssh_why, sizeof b->ssh_why, "ssh not found "
+			    "in PATH (openssh-client, scripts/deps.sh)");
+		else if (testssh_start(&b->ssh, b->ssh_why,
+		    sizeof b->ssh_why) == 0) {
+			argv[0] = b->ssh_bin;
+			argv[2] = b->ssh.config;
+			st = testssh_run(argv, 30000, out, sizeof out);
+			if (st == 0)
+				b->ssh_up = 1;
+			else {
+				out[strcspn(out, "\n")] = '\0';
+				snprintf(b->ssh_why, sizeof b->ssh_why, "ssh "
+				    "jd-a true: status %d: %s", st, out);
+				testssh_stop(&b->ssh);
+			}
+		}
+	}
+	if (b->ssh_up == 1)
+		return 0;
+	return run_fail(r, "no sshd: %s", b->ssh_why);
+}
+
+/*
+ * SIGKILL every `sleep ARG` on this machine (the host's, of one run),
+ * for 5 s at most.
+ */
+static void
+hosts_kill(const char *arg)
+{
+	int64_t	end = now_ns() + 5000 * MS;
+	pid_t	one;
+
+	/* One a look: a killed sleep is a zombie, which is not counted. */
+	while (testproc_sleeps(arg, &one) > 0 && now_ns() < end)
+		kill(one, SIGKILL);
+}
+
+/*
+ * Write the hosts workload's configuration for jobdeck: host "a" is the
+ * server's jd-a, and the workload's jobs run cmd there.
+ */
+static int
+run_write_hosts(struct run *r, const char *path, const char *cmd)
+{
+	FILE	*f;
+	int	 i;
+
+	if ((f = fopen(path, "w")) == NULL)
+		return run_fail(r, "%s: %s", path, strerror(errno));
+	fprintf(f, "[hosts.a]\nssh = \"jd-a\"\n");
+	for (i = 0; i < r->b->host_jobs; i++)
+		fprintf(f, "\n[[job]]\nname = \"h%d\"\ncommand = \"%s\"\n"
+		    "host = \"a\"\n", i, cmd);
+	if (fclose(f) == EOF)
+		return run_fail(r, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+/*
+ * Workload 11: host_jobs jobs (50; quick: 10) of `sleep ARG` (30 s and
+ * a fraction that is this run's alone) on an ssh host.  jobdeck: a deck
+ * started detached with a configuration of a host "a" (ssh = "jd-a") and
+ * the jobs on it; plain ssh (the raw peer): that many `ssh -F CONFIG jd-a
+ * sleep ARG` started at once.  Time from the start until every sleep runs
+ * on the host (its command line, seen in /proc), and the peak of TCP
+ * connections established to the server meanwhile.
+ */
+static int
+wl_hosts(struct run *r, double *start, double *conns)
+{
+	struct bench		*b = r->b;
+	struct timespec		 step = { 0, JDB_HOST_STEP * MS };
+	char			 cmd[64], conf[PATH_MAX], out[PATH_MAX];
+	char			 text[256], *argv[8];
+	int64_t			 t0, t1;
+	pid_t			 pid = -1;
+	int			 i, n = 0, c, peak = 0, st, rc = -1;
+
+	if (hosts_server(r) == -1)
+		return -1;
+	snprintf(r->host_arg, sizeof r->host_arg, "30.%ld%u", (long)getpid(),
+	    b->seq);
+	snprintf(cmd, sizeof cmd, "sleep %s", r->host_arg);
+	if (r->kind == PEER_JOBDECK) {
+		snprintf(conf, sizeof conf, "%.255s/hosts.toml", r->dir);
+		snprintf(out, sizeof out, "%.255s/deck.out", r->dir);
+		if (run_write_hosts(r, conf, cmd) == -1)
+			return -1;
+		for (i = 0; i < JDB_ENV_MAX - 1 && r->env[i] != NULL; i++)
+			;
+		if (i == JDB_ENV_MAX - 1)
+			return run_fail(r, "environment full");
+		r->env[i] = xasprintf("JOBDECK_SSH_COMMAND=%s",
+		    b->ssh.command);
+		argv[0] = b->peers[r->peer].path;
+		argv[1] = (char *)"-d";
+		argv[2] = (char *)"-S";
+		argv[3] = r->sock;
+		argv[4] = (char *)"-c";
+		argv[5] = conf;
+		argv[6] = NULL;
+		t0 = now_ns();
+		if ((pid = run_exec(r, argv, out)) == -1)
+			return run_fail(r, "fork: %s", strerror(errno));
+	} else {
+		argv[0] = b->ssh_bin;
+		argv[1] = (char *)"-F";
+		argv[2] = b->ssh.config;
+		argv[3] = (char *)"jd-a";
+		argv[4] = cmd;
+		argv[5] = NULL;
+		t0 = now_ns();
+		/* Reaped, and killed if need be, by run_stop(). */
+		for (i = 0; i < b->host_jobs; i++) {
+			if (run_exec(r, argv, NULL) == -1)
+				return run_fail(r, "fork: %s",
+				    strerror(errno));
+		}
+	}
+	for (;;) {
+		if ((c = testssh_connections(&b->ssh)) > peak)
+			peak = c;
+		if ((n = testproc_sleeps(r->host_arg, NULL)) >= b->host_jobs)
+			break;
+		if (jdb_stopping) {
+			run_fail(r, "interrupted");
+			goto out;
+		}
+		if (now_ns() - t0 > JDB_HOST_WAIT * MS) {
+			run_fail(r, "%d of %d running on the host after %d "
+			    "ms", n, b->host_jobs, JDB_HOST_WAIT);
+			goto out;
+		}
+		/* jobdeck -d returns once the deck listens: 0, or why not. */
+		if (pid > 0 && waitpid(pid, &st, WNOHANG) == pid) {
+			pid = -1;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				if (read_file(out, text, sizeof text) <= 0)
+					text[0] = '\0';
+				text[strcspn(text, "\n")] = '\0';
+				run_fail(r, "jobdeck -d exited %d: %s",
+				    WIFEXITED(st) ? WEXITSTATUS(st) :
+				    128 + WTERMSIG(st), text);
+				goto out;
+			}
+		}
+		nanosleep(&step, NULL);
+	}
+	t1 = now_ns();
+	*start = (double)(t1 - t0) / 1e9;
+	*conns = peak;
+	rc = 0;
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return rc;
+}
+
+/*
+ * The name a peer goes by for a metric: the raw peer of the hosts
+ * workload is plain ssh.
+ */
+static const char *
+peer_label(struct bench *b, int m, int p)
+{
+	if (p == PEER_RAW && (metrics[m].flags & MF_HOST))
+		return "ssh";
+	return b->peers[p].name;
+}
+
 /* Keep one measurement (NaN with a reason for a failure) and log it. */
 static void
 record(struct bench *b, int m, int peer, int run, double v, const char *why)
@@ -1941,10 +2189,11 @@ record(struct bench *b, int m, int peer, int run, double v, const char *why)
 		b->why[m][peer] = strdup(why);
 	if (isnan(v) && why != NULL) {
 		fprintf(b->tsv, "%d\t%s\t%s\t%s\t\tfail: %s\n", run + 1,
-		    metrics[m].wl, b->peers[peer].name, metrics[m].key, why);
+		    metrics[m].wl, peer_label(b, m, peer), metrics[m].key,
+		    why);
 	} else if (!isnan(v))
 		fprintf(b->tsv, "%d\t%s\t%s\t%s\t\t%.6g\n", run + 1,
-		    metrics[m].wl, b->peers[peer].name, metrics[m].key, v);
+		    metrics[m].wl, peer_label(b, m, peer), metrics[m].key, v);
 	fflush(b->tsv);
 }
 
@@ -1974,6 +2223,9 @@ do_one(struct bench *b, int wl, int peer, int run)
 		break;
 	case WL_ATTACH:
 		rc = wl_attach(&r, &v[0], &v[1]);
+		break;
+	case WL_HOSTS:
+		rc = wl_hosts(&r, &v[0], &v[1]);
 		break;
 	default:
 		rc = wl_screenful(&r, &v[0]);
@@ -2011,6 +2263,12 @@ out:
 		record(b, M_ATTACH_MS, peer, run, v[0], r.why);
 		record(b, M_ATTACH_KB, peer, run, v[1], r.why);
 		fprintf(stderr, " %s %.2fms", b->peers[peer].name, v[0]);
+		break;
+	case WL_HOSTS:
+		record(b, M_HOST_START, peer, run, v[0], r.why);
+		record(b, M_HOST_CONN, peer, run, v[1], r.why);
+		fprintf(stderr, " %s %.2fs/%.0f", peer_label(b, M_HOST_START,
+		    peer), v[0], v[1]);
 		break;
 	default:
 		record(b, M_SCREEN_RSS, peer, run, v[0], r.why);
@@ -2076,13 +2334,14 @@ print_table(struct bench *b, int t)
 {
 	double	 med[M_COUNT][PEER_COUNT];
 	int	 have[M_COUNT][PEER_COUNT], good[M_COUNT][PEER_COUNT];
-	int	 cols[M_COUNT], nc = 0, m, p, c, any;
+	int	 cols[M_COUNT], nc = 0, m, p, c, any, host;
 	char	 cell[64], note[256];
 
 	for (m = 0; m < M_COUNT; m++) {
 		if (metrics[m].table == t)
 			cols[nc++] = m;
 	}
+	host = metrics[cols[0]].flags & MF_HOST;
 	any = 0;
 	for (c = 0; c < nc; c++) {
 		for (p = 0; p < PEER_COUNT; p++) {
@@ -2100,6 +2359,9 @@ print_table(struct bench *b, int t)
 		printf(" %14s", metrics[cols[c]].head);
 	printf("\n");
 	for (p = 0; p < PEER_COUNT; p++) {
+		/* The hosts workload: jobdeck and plain ssh only. */
+		if (host && p != PEER_RAW && b->peers[p].kind != PEER_JOBDECK)
+			continue;
 		if (b->peers[p].path == NULL && p != PEER_RAW) {
 			if (b->peers[p].missing != NULL)
 				printf("  %-14s missing: %s\n",
@@ -2109,7 +2371,7 @@ print_table(struct bench *b, int t)
 		if (p == PEER_RAW && b->peers[p].missing != NULL)
 			continue;
 		note[0] = '\0';
-		printf("  %-14s", b->peers[p].name);
+		printf("  %-14s", peer_label(b, cols[0], p));
 		for (c = 0; c < nc; c++) {
 			m = cols[c];
 			if ((p == PEER_RAW && !(metrics[m].flags & MF_RAW)) ||
@@ -2148,8 +2410,11 @@ print_table(struct bench *b, int t)
 	for (p = PEER_JOBDECK; p <= PEER_JOBDECK2; p++) {
 		if (b->peers[p].path == NULL)
 			continue;
-		snprintf(cell, sizeof cell, "%s/raw", b->peers[p].name);
+		snprintf(cell, sizeof cell, "%s/%s", b->peers[p].name,
+		    peer_label(b, cols[0], PEER_RAW));
 		print_ratio_row(b, cell, cols, nc, med, have, p, PEER_RAW);
+		if (host)
+			continue;
 		snprintf(cell, sizeof cell, "%s/best", b->peers[p].name);
 		print_ratio_row(b, cell, cols, nc, med, have, p, -1);
 	}
@@ -2293,10 +2558,12 @@ main(int argc, char **argv)
 		b->runs = 5;
 		b->nkeys = 50;
 		b->idle_secs = 10;
+		b->host_jobs = JDB_HOST_JOBS;
 	} else if (strcmp(mode, "quick") == 0) {
 		b->runs = 1;
 		b->nkeys = 20;
 		b->idle_secs = 5;
+		b->host_jobs = JDB_HOST_QUICK;
 	} else
 		usage();
 	b->key_gap = 40;
@@ -2427,6 +2694,9 @@ main(int argc, char **argv)
 				if (wl == WL_ATTACH &&
 				    !peer_attaches(b->peers[p].kind))
 					continue;
+				if (wl == WL_HOSTS && p != PEER_RAW &&
+				    b->peers[p].kind != PEER_JOBDECK)
+					continue;
 				if (!b->skip[wl][p])
 					do_one(b, wl, p, run);
 			}
@@ -2440,6 +2710,9 @@ main(int argc, char **argv)
 	printf("\nraw numbers: %s; %.0f s in all\n", tsv,
 	    (now_ns() - t0) / 1e9);
 	fclose(b->tsv);
+	if (b->ssh_up == 1)
+		testssh_stop(&b->ssh);
+	free(b->ssh_bin);
 
 	/* Let the guard sweep and remove the root, and wait for it. */
 	close(b->guard_fd);

@@ -7,7 +7,10 @@
 # every raw number to bench/out/.  A peer that cannot be installed or run
 # is passed on as "missing: reason" and printed so.  Then
 # build/bench/storebench measures the output store (issue 11) against
-# less, GNU grep and tmux, with its tables and its own TSV file.
+# less, GNU grep and tmux, with its tables and its own TSV file.  jdbench's
+# hosts workload (issue 28) starts the tests' sshd itself (openssh-server,
+# which make bench's scripts/deps.sh installs); the raw peer is plain ssh
+# there.
 #
 # Usage: sh bench/run.sh [full|quick]   (from the top of the tree)
 # JOBDECK2=PATH (and JOBDECK2_LABEL=NAME, 12 characters at most) runs a
