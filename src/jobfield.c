@@ -182,6 +182,17 @@ jobfield_job_cwd(struct job *job, struct jobfield_value *v)
 	jobfield_string(v, job_cwd(job));
 }
 
+/* Put key and s, or null when s is NULL or empty (Slurm's unknowns). */
+static void
+jobfield_put_text(struct json_buf *jb, const char *key, const char *s)
+{
+	json_key(jb, key);
+	if (s != NULL && *s != '\0')
+		json_put_string(jb, s);
+	else
+		json_put_null(jb);
+}
+
 /*
  * Where it runs: the host it was given (a [hosts] name or an ssh
  * destination), or nothing (here).  The one writer of the job object's
@@ -212,26 +223,10 @@ jobfield_job_host(struct job *job, struct jobfield_value *v)
 			host_run_slurm(run, &id, &state, &nodes, &reason);
 		json_key(&jb, "slurm");
 		json_object_begin(&jb);
-		json_key(&jb, "job_id");
-		if (id != NULL && *id != '\0')
-			json_put_string(&jb, id);
-		else
-			json_put_null(&jb);
-		json_key(&jb, "state");
-		if (state != NULL && *state != '\0')
-			json_put_string(&jb, state);
-		else
-			json_put_null(&jb);
-		json_key(&jb, "nodes");
-		if (nodes != NULL && *nodes != '\0')
-			json_put_string(&jb, nodes);
-		else
-			json_put_null(&jb);
-		json_key(&jb, "reason");
-		if (reason != NULL && *reason != '\0')
-			json_put_string(&jb, reason);
-		else
-			json_put_null(&jb);
+		jobfield_put_text(&jb, "job_id", id);
+		jobfield_put_text(&jb, "state", state);
+		jobfield_put_text(&jb, "nodes", nodes);
+		jobfield_put_text(&jb, "reason", reason);
 		json_object_end(&jb);
 	}
 	json_object_end(&jb);
