@@ -14,6 +14,7 @@
  * (scancel --user: the cluster is the suite's own) so the next one
  * finds the node free.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -562,13 +563,32 @@ proc_stop_tree(pid_t pid)
 }
 
 /*
+ * Put a squeue that answers two seconds late first in the deck's PATH
+ * (DIR/bin/squeue, then the real one from the PATH it had).
+ */
+static void
+slow_squeue(struct deck *d)
+{
+	char	bin[256], text[9000], path[sizeof d->path];
+
+	snprintf(bin, sizeof bin, "%s/bin", d->dir);
+	ck_assert_int_eq(mkdir(bin, 0700), 0);
+	snprintf(text, sizeof text, "#!/bin/sh\nsleep 2\nPATH='%s' exec "
+	    "squeue \"$@\"\n", d->path + 5);
+	e2e_put_file(bin, "squeue", text, 0700);
+	snprintf(path, sizeof path, "PATH=%s:%s", bin, d->path + 5);
+	memcpy(d->path, path, sizeof path);
+}
+
+/*
  * 6. A deck killed with a job running, and its srun (killed, its child
  * stopped first: a srun that hears the hangup cancels its job itself),
  * leaves its Slurm job in the queue; a new deck of the same name and configuration,
  * whose own job has the old one's Slurm name, cancels it, and its own
  * job runs on.
  */
-START_TEST(test_slurm_sweep)
+static void
+sweep_case(int slow)
 {
 	struct deck	 d;
 	struct term	*dead;
@@ -580,7 +600,6 @@ START_TEST(test_slurm_sweep)
 	int64_t		 end;
 	int		 status;
 
-	CLUSTER();
 	deck_start(&d, "sl6", toml);
 	wait_job(&d, "z", 1, "state", "RUNNING", buf, sizeof buf);
 	wait_job(&d, "z", 1, "job_id", NULL, old, sizeof old);
@@ -601,6 +620,8 @@ START_TEST(test_slurm_sweep)
 	    "%s left the queue by itself:\n%s", old, out);
 	/* Its terminal (and the hung srun) stays till the end. */
 	dead = d.t;
+	if (slow)
+		slow_squeue(&d);
 	deck_open(&d);
 	wait_squeue_gone(d.t, pat);
 	/* Its job is the new one (squeue may name the old one till swept). */
@@ -616,6 +637,21 @@ START_TEST(test_slurm_sweep)
 	(void)kill(srun, SIGKILL);
 	term_close(dead);
 	deck_end(&d);
+}
+
+/* A dead deck's job is cancelled by the next deck of its name. */
+START_TEST(test_slurm_sweep)
+{
+	CLUSTER();
+	sweep_case(0);
+}
+END_TEST
+
+/* ... also when the new deck's squeue is slower than its first job. */
+START_TEST(test_slurm_sweep_slow)
+{
+	CLUSTER();
+	sweep_case(1);
 }
 END_TEST
 
@@ -633,6 +669,7 @@ host_slurm_suite(void)
 		{ "kill", &test_slurm_kill },
 		{ "quit", &test_slurm_quit },
 		{ "sweep", &test_slurm_sweep },
+		{ "sweep_slow", &test_slurm_sweep_slow },
 	};
 	Suite	*s = suite_create("host_slurm_e2e");
 	TCase	*tc;
