@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -56,7 +57,7 @@ struct deck {
 	struct term	*t;
 	char		 name[32];
 	char		 run[PATH_MAX];	/* its XDG_RUNTIME_DIR */
-	char		 dir[128];	/* config and the jobs' cwd */
+	char		 dir[256];	/* config and the jobs' cwd */
 	char		 cfg[256];
 	char		 conf[PATH_MAX + 16];	/* SLURM_CONF=... */
 	char		 path[8192];		/* PATH=... */
@@ -569,7 +570,7 @@ proc_stop_tree(pid_t pid)
 static void
 slow_squeue(struct deck *d)
 {
-	char	bin[256], text[9000], path[sizeof d->path];
+	char	bin[PATH_MAX], text[9000], path[sizeof d->path];
 
 	snprintf(bin, sizeof bin, "%s/bin", d->dir);
 	ck_assert_int_eq(mkdir(bin, 0700), 0);
@@ -655,6 +656,59 @@ START_TEST(test_slurm_sweep_slow)
 }
 END_TEST
 
+/*
+ * 7. jobdeck run --host gpu runs a program in a job of the cluster
+ * without a screen: its stdout and stderr apart, its exit status ours.
+ */
+START_TEST(test_slurm_run_cli)
+{
+	struct deck	 d;
+	char		 out[4096], err[4096];
+	pid_t		 pid;
+	int		 status, fd;
+
+	CLUSTER();
+	memset(&d, 0, sizeof d);
+	snprintf(d.cfg, sizeof d.cfg, "%s", e2e_cfg_write("slurm.toml",
+	    HOSTS));
+	snprintf(d.dir, sizeof d.dir, "%s", d.cfg);
+	*strrchr(d.dir, '/') = '\0';
+	deck_env(&d);
+	ck_assert_int_ne(pid = fork(), -1);
+	if (pid == 0) {
+		if (chdir(d.dir) == -1 || putenv(d.conf) != 0 ||
+		    putenv(d.path) != 0)
+			_exit(127);
+		fd = open("/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		fd = open("out", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 1);
+		fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		execl(e2e_bin(), e2e_bin(), "run", "-c", d.cfg, "--timeout",
+		    "120", "--host", "gpu", "--", "sh", "-c", "echo "
+		    "out:$SLURM_JOB_ID; echo err >&2; exit 3", (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_msg(testslurm_wait(pid, &status, WAIT_MS * 3) == 0,
+	    "jobdeck run did not end");
+	e2e_get_file(d.dir, "out", out, sizeof out);
+	e2e_get_file(d.dir, "err", err, sizeof err);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 3,
+	    "jobdeck run: status 0x%x, not exit 3; out: %s; err: %s", status,
+	    out, err);
+	/* Slurm's job id: it ran in a job of the cluster. */
+	ck_assert_msg(strncmp(out, "out:", 4) == 0 && out[4] >= '1' &&
+	    out[4] <= '9' && strspn(out + 4, "0123456789") ==
+	    strlen(out + 4) - 1 && out[strlen(out) - 1] == '\n',
+	    "stdout: \"%s\" (err: %s)", out, err);
+	ck_assert_msg(strstr(err, "err\n") != NULL && strstr(err, "out") ==
+	    NULL, "stderr: \"%s\"", err);
+	wait_squeue_gone(NULL, "jobdeck-");
+	e2e_cfg_remove();
+}
+END_TEST
+
 /* The suite: one cluster for all its cases, each a test case of its own. */
 static Suite *
 host_slurm_suite(void)
@@ -670,6 +724,7 @@ host_slurm_suite(void)
 		{ "quit", &test_slurm_quit },
 		{ "sweep", &test_slurm_sweep },
 		{ "sweep_slow", &test_slurm_sweep_slow },
+		{ "run", &test_slurm_run_cli },
 	};
 	Suite	*s = suite_create("host_slurm_e2e");
 	TCase	*tc;
