@@ -3,6 +3,8 @@
  * name, cwd and environment, scancel for signals, squeue polled for
  * the panel's words, and what a dead deck of this name left cancelled.
  */
+#include <sys/types.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,14 +179,13 @@ host_slurm_poll_cb(void *arg)
 	host_slurm_poll(hs);
 }
 
-/* Update the run named name from one squeue line's fields. */
+/* Split one squeue line "NAME|ID|STATE|REASON|NODES" into its 5 fields. */
 static void
-host_slurm_update(struct hosts *hs, const char *line, size_t len)
+host_slurm_fields(const char *line, size_t len, const char *f[5],
+    size_t fl[5])
 {
-	const char	*f[5], *end = line + len, *bar;
-	size_t		 fl[5], i, k;
-	struct host_run	*run;
-	char		*text;
+	const char	*end = line + len, *bar;
+	size_t		 k;
 
 	for (k = 0; k < 5; k++) {
 		f[k] = line;
@@ -194,27 +195,108 @@ host_slurm_update(struct hosts *hs, const char *line, size_t len)
 		fl[k] = (size_t)(bar - line);
 		line = bar < end ? bar + 1 : end;
 	}
+}
+
+/* Return the index of the live run whose Slurm name is [name, +len), or -1. */
+static ssize_t
+host_slurm_find(const struct hosts *hs, const char *name, size_t len)
+{
+	size_t	i;
+
 	for (i = 0; i < hs->nruns; i++) {
-		run = hs->runs[i];
-		if (strlen(run->token) != fl[0] ||
-		    strncmp(run->token, f[0], fl[0]) != 0)
-			continue;
-		host_slurm_set(&run->slurm_id, f[1], fl[1]);
-		host_slurm_set(&run->slurm_state, f[2], fl[2]);
-		host_slurm_set(&run->slurm_reason, f[3], fl[3]);
-		host_slurm_set(&run->slurm_nodes, f[4], fl[4]);
-		if (strcmp(run->slurm_state, "PENDING") == 0)
-			text = xprintf("Queued by Slurm (%s)",
-			    run->slurm_reason);
-		else if (*run->slurm_nodes != '\0')
-			text = xprintf("%s · Slurm job %s", run->slurm_nodes,
-			    run->slurm_id);
-		else
-			text = xprintf("Slurm job %s %s", run->slurm_id,
-			    run->slurm_state);
-		free(run->text);
-		run->text = text;
+		if (strlen(hs->runs[i]->token) == len &&
+		    strncmp(hs->runs[i]->token, name, len) == 0)
+			return (ssize_t)i;
 	}
+	return -1;
+}
+
+/* Return the Slurm job id [s, +len) as a number (0: not one). */
+static unsigned long long
+host_slurm_id(const char *s, size_t len)
+{
+	char			*copy;
+	unsigned long long	 id;
+
+	copy = xprintf("%.*s", (int)len, s);
+	id = strtoull(copy, NULL, 10);
+	free(copy);
+	return id;
+}
+
+/* Update run from one squeue line's fields: its id, state and words. */
+static void
+host_slurm_update(struct host_run *run, const char *f[5], const size_t fl[5])
+{
+	char	*text;
+
+	host_slurm_set(&run->slurm_id, f[1], fl[1]);
+	host_slurm_set(&run->slurm_state, f[2], fl[2]);
+	host_slurm_set(&run->slurm_reason, f[3], fl[3]);
+	host_slurm_set(&run->slurm_nodes, f[4], fl[4]);
+	if (strcmp(run->slurm_state, "PENDING") == 0)
+		text = xprintf("Queued by Slurm (%s)", run->slurm_reason);
+	else if (*run->slurm_nodes != '\0')
+		text = xprintf("%s · Slurm job %s", run->slurm_nodes,
+		    run->slurm_id);
+	else
+		text = xprintf("Slurm job %s %s", run->slurm_id,
+		    run->slurm_state);
+	free(run->text);
+	run->text = text;
+}
+
+/*
+ * Read squeue's lines [out, +len) for the live runs.  A job id is a
+ * run's only: a dead deck of this name may have left a job of the same
+ * name (its job ids began at 1 too) that its sweep could not tell from
+ * this run's, and the run's is the newest (the highest id: the dead
+ * deck submitted nothing after it ended).  So each run takes its state
+ * from the newest job of its name and the older ones are cancelled.
+ */
+static void
+host_slurm_read(struct hosts *hs, const char *out, size_t len)
+{
+	const char		*p, *nl, *end = out + len, *f[5];
+	size_t			 fl[5], n = 0, pass, k;
+	unsigned long long	*newest, id;
+	ssize_t			 i;
+	char			**argv = NULL;
+
+	newest = xcalloc(hs->nruns + 1, sizeof *newest);
+	for (pass = 0; pass < 2; pass++) {
+		for (p = out; p < end; p = nl + 1) {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				nl = end;
+			if (nl == p)
+				continue;
+			host_slurm_fields(p, (size_t)(nl - p), f, fl);
+			if ((i = host_slurm_find(hs, f[0], fl[0])) == -1)
+				continue;
+			id = host_slurm_id(f[1], fl[1]);
+			if (pass == 0) {
+				if (id >= newest[i])
+					newest[i] = id;
+			} else if (id == newest[i])
+				host_slurm_update(hs->runs[i], f, fl);
+			else {
+				argv = xreallocarray(argv, n + 3,
+				    sizeof *argv);
+				argv[++n] = xprintf("%.*s", (int)fl[1], f[1]);
+			}
+		}
+	}
+	free(newest);
+	if (n > 0) {
+		argv[0] = xstrdup("scancel");
+		argv[n + 1] = NULL;
+		debuglog("host: cancelling %zu Slurm jobs a dead deck left "
+		    "under this deck's names", n);
+		host_oneshot(hs, argv, "scancel");
+	}
+	for (k = 0; argv != NULL && argv[k] != NULL; k++)
+		free(argv[k]);
+	free(argv);
 }
 
 /* squeue answered: each run's state read, the next poll in a second. */
@@ -223,18 +305,12 @@ host_slurm_squeue_done(struct supcmd *sc, int status, const char *out,
     size_t len, void *arg)
 {
 	struct hosts	*hs = arg;
-	const char	*p = out, *nl, *end = out + len;
 
 	(void)sc;
 	hs->squeue = NULL;
-	if (status == 0) {
-		for (; p < end; p = nl + 1) {
-			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-				nl = end;
-			if (nl > p)
-				host_slurm_update(hs, p, (size_t)(nl - p));
-		}
-	} else
+	if (status == 0)
+		host_slurm_read(hs, out, len);
+	else
 		debuglog("host: squeue failed: %s", out);
 	if (host_slurm_live(hs))
 		hs->squeue_timer = loop_add_timer(hs->loop, HOST_SLURM_POLL_MS,
@@ -284,7 +360,10 @@ host_slurm_sweep_done(struct supcmd *sc, int status, const char *out,
 		if (bar == NULL || (size_t)(bar - p) <= plen ||
 		    strncmp(p, prefix, plen) != 0)
 			continue;
-		/* Not one of this deck's own runs. */
+		/*
+		 * Not one of this deck's own runs (a dead deck's job of the
+		 * same name goes at the run's poll: host_slurm_read()).
+		 */
 		name = xprintf("%.*s", (int)(bar - p), p);
 		for (i = 0; i < hs->nruns; i++) {
 			if (strcmp(hs->runs[i]->token, name) == 0)

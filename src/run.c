@@ -936,11 +936,14 @@ run_execute(const struct run_cmd *cmd, int json, const char *dir,
 			    job_run_id(r.job));
 	}
 	r.out.to = r.err.to = NULL;	/* only the report is left */
-	/* The job is over: its host's connection closes. */
+	/*
+	 * The job's run in the store ends with it; then the store.  Its
+	 * host's connection closes once the job is gone (host.h): the job
+	 * frees its run, which points to the hosts.
+	 */
 	jobtable_set_hosts(r.jt, NULL);
-	hosts_free(r.hosts);
-	/* The job's run in the store ends with it; then the store. */
 	jobtable_free(r.jt);
+	hosts_free(r.hosts);
 	store_free(r.store);
 	rc = run_finish(&r, json, spawned, r.status, why);
 	cgroup_free(r.cg);
