@@ -400,6 +400,8 @@ host_run_ended(struct host_run *run)
 	if (run->proc != NULL)
 		proc_set_relay(run->proc, NULL, NULL);
 	host_run_unlist(run);
+	/* Not listed, so hosts_free() cannot forget it: it forgets them. */
+	run->hs = NULL;
 }
 
 /* Free a run (its leader's relay taken away first). */
