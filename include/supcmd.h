@@ -1,6 +1,7 @@
 /*
  * supcmd: a short supervised command on the deck's loop (proc.h): argv
- * run on pipes (stdin /dev/null, stdout and stderr together), its output
+ * run on pipes (stdin /dev/null, stdout and stderr together), contained
+ * in a job of a cgroup (cgroup.h; NULL: none), its output
  * kept up to SUPCMD_OUT_MAX bytes (the rest read and dropped), killed
  * with all it started once bound_ms passes, and its end told once, with
  * its wait status (WAITSTATUS_NONE when it timed out) and its output.
@@ -20,6 +21,7 @@
 
 #define SUPCMD_OUT_MAX	(64 * 1024)
 
+struct cgroup;
 struct loop;
 struct proc_reaper;
 struct supcmd;
@@ -30,8 +32,9 @@ struct supcmd_cbs {
 };
 
 struct supcmd	*supcmd_start(struct loop *, struct proc_reaper *,
-		    char *const *argv, char *const *envp, int64_t bound_ms,
-		    const struct supcmd_cbs *, void *arg, char **cause);
+		    struct cgroup *, char *const *argv, char *const *envp,
+		    int64_t bound_ms, const struct supcmd_cbs *, void *arg,
+		    char **cause);
 void		 supcmd_signal(struct supcmd *, int sig);
 void		 supcmd_cancel(struct supcmd *);
 int		 supcmd_finish(struct supcmd *, int sig, int64_t grace_ms);

@@ -1,8 +1,8 @@
 /*
  * browser-docker.c: the deck's browser in a container (browser-private.h):
  * `docker version`, `docker run -d`, `docker port` and `docker rm -f`,
- * one at a time, each a supervised process (proc.h) whose output is read
- * into a bounded buffer and whose end moves the start on.
+ * one at a time, each a short supervised command (supcmd.h) whose output
+ * is kept in a bounded buffer and whose end moves the start on.
  */
 #include <sys/wait.h>
 
@@ -22,23 +22,21 @@
 #include "loop.h"
 #include "proc.h"
 #include "pty.h"
+#include "supcmd.h"
 #include "waitstatus.h"
 #include "xmalloc.h"
 
 static int	browser_cmd_run(struct browser *, enum browser_step,
 		    char **, int64_t);
 static void	browser_docker_run(struct browser *);
-static void	browser_cmd_read(struct browser *);
-static void	browser_cmd_fd_cb(int, short, void *);
-static void	browser_cmd_exited(struct proc *, int, void *);
-static void	browser_cmd_timeout_cb(void *);
-static void	browser_cmd_contain_end(struct browser *);
+static void	browser_cmd_ended(struct supcmd *, int, const char *,
+		    size_t, void *);
 static const char *browser_cmd_last(struct browser *);
 static void	browser_cmd_done(struct browser *, int);
 
 /* What a docker command tells. */
-static const struct proc_cbs browser_cmd_cbs = {
-	.exited = browser_cmd_exited,
+static const struct supcmd_cbs browser_cmd_cbs = {
+	.done = browser_cmd_ended,
 };
 
 /* Start in Docker when a daemon answers, else locally. */
@@ -72,29 +70,22 @@ browser_cmd_run(struct browser *b, enum browser_step step, char **argv,
     int64_t ms)
 {
 	char	*path, *cause = NULL;
-	int	 rc;
 
 	if ((path = pty_find_program("docker", NULL)) == NULL)
 		return -1;
-	/* Contained as the browser is: nothing it starts outlives it. */
-	b->cmd.proc = proc_new(jobtable_reaper(b->jt), b->cg, 0,
-	    &browser_cmd_cbs, b);
-	rc = browser_spawn(path, argv, b->cmd.proc, &b->cmd.fd, &cause);
 	free(path);
-	if (rc != 0) {
+	/* Contained as the deck's jobs are: nothing it starts outlives it. */
+	b->cmd.len = 0;
+	b->cmd.out[0] = '\0';
+	b->cmd.sc = supcmd_start(b->loop, jobtable_reaper(b->jt), b->cg,
+	    argv, NULL, ms, &browser_cmd_cbs, b, &cause);
+	if (b->cmd.sc == NULL) {
 		debuglog("browser: docker %s: %s", argv[1], cause);
 		free(cause);
-		proc_free(b->cmd.proc);
-		b->cmd.proc = NULL;
-		b->cmd.fd = -1;
 		return -1;
 	}
 	b->cmd.step = step;
-	b->cmd.len = 0;
-	loop_watch_fd(b->loop, b->cmd.fd, POLLIN, browser_cmd_fd_cb, b);
-	b->cmd.timer = loop_add_timer(b->loop, ms, browser_cmd_timeout_cb, b);
-	debuglog("browser: docker %s (pid %ld)", argv[1],
-	    (long)proc_pid(b->cmd.proc));
+	debuglog("browser: docker %s", argv[1]);
 	return 0;
 }
 
@@ -152,106 +143,36 @@ browser_docker_run(struct browser *b)
 	free(argv);
 }
 
-/* Read the docker command's output, keeping what fits. */
+/*
+ * The docker command ended (WAITSTATUS_NONE: it ran past its bound and
+ * was killed): what it said kept, as much as fits.
+ */
 static void
-browser_cmd_read(struct browser *b)
-{
-	char	buf[4096];
-	ssize_t	n;
-	size_t	room;
-
-	while (b->cmd.fd != -1) {
-		n = read(b->cmd.fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0) {
-			loop_unwatch_fd(b->loop, b->cmd.fd);
-			close(b->cmd.fd);
-			b->cmd.fd = -1;
-			return;
-		}
-		room = sizeof b->cmd.out - 1 - b->cmd.len;
-		if ((size_t)n < room)
-			room = (size_t)n;
-		memcpy(b->cmd.out + b->cmd.len, buf, room);
-		b->cmd.len += room;
-		b->cmd.out[b->cmd.len] = '\0';
-	}
-}
-
-/* The docker command's output is readable. */
-static void
-browser_cmd_fd_cb(int fd, short revents, void *arg)
-{
-	(void)fd;
-	(void)revents;
-	browser_cmd_read(arg);
-}
-
-/* The docker command ended. */
-static void
-browser_cmd_exited(struct proc *p, int status, void *arg)
+browser_cmd_ended(struct supcmd *sc, int status, const char *out,
+    size_t len, void *arg)
 {
 	struct browser	*b = arg;
 
-	(void)p;
-	browser_cancel_timer(b, &b->cmd.timer);
-	browser_cmd_read(b);
-	if (b->cmd.fd != -1) {
-		loop_unwatch_fd(b->loop, b->cmd.fd);
-		close(b->cmd.fd);
-		b->cmd.fd = -1;
+	(void)sc;
+	b->cmd.sc = NULL;
+	if (status == WAITSTATUS_NONE) {
+		out = "timed out";
+		len = strlen(out);
 	}
-	/* Whatever is left in its containment is killed. */
-	proc_release(b->cmd.proc);
-	b->cmd.proc = NULL;
+	if (len > sizeof b->cmd.out - 1)
+		len = sizeof b->cmd.out - 1;
+	memcpy(b->cmd.out, out, len);
+	b->cmd.out[len] = '\0';
+	b->cmd.len = len;
 	browser_cmd_done(b, status);
 }
 
-/* The docker command took too long: killed, it failed. */
-static void
-browser_cmd_timeout_cb(void *arg)
-{
-	struct browser	*b = arg;
-	int		 len;
-
-	b->cmd.timer = 0;
-	browser_cmd_kill(b);
-	len = snprintf(b->cmd.out, sizeof b->cmd.out, "timed out");
-	b->cmd.len = (size_t)len;
-	browser_cmd_done(b, WAITSTATUS_NONE);
-}
-
-/*
- * Kill the docker command in flight and what it started, and forget it
- * (a leader not reaped yet is reaped as a stray).
- */
+/* Kill the docker command in flight and what it started, and forget it. */
 void
 browser_cmd_kill(struct browser *b)
 {
-	browser_cancel_timer(b, &b->cmd.timer);
-	if (b->cmd.fd != -1) {
-		loop_unwatch_fd(b->loop, b->cmd.fd);
-		close(b->cmd.fd);
-		b->cmd.fd = -1;
-	}
-	browser_cmd_contain_end(b);
-}
-
-/*
- * The docker command is given up on: all of it (its group, its
- * containment) is killed, and it is let go of.
- */
-static void
-browser_cmd_contain_end(struct browser *b)
-{
-	if (b->cmd.proc == NULL)
-		return;
-	proc_kill(b->cmd.proc);
-	proc_free(b->cmd.proc);
-	b->cmd.proc = NULL;
+	supcmd_cancel(b->cmd.sc);
+	b->cmd.sc = NULL;
 }
 
 /*
@@ -261,14 +182,10 @@ browser_cmd_contain_end(struct browser *b)
 static const char *
 browser_cmd_last(struct browser *b)
 {
-	char	*nl;
+	const char	*last = supcmd_last_line(b->cmd.out, b->cmd.len);
 
-	while (b->cmd.len > 0 &&
-	    strchr(" \t\r\n", b->cmd.out[b->cmd.len - 1]) != NULL)
-		b->cmd.out[--b->cmd.len] = '\0';
-	b->cmd.out[b->cmd.len] = '\0';
-	nl = strrchr(b->cmd.out, '\n');
-	return nl != NULL ? nl + 1 : b->cmd.out;
+	b->cmd.len = strlen(b->cmd.out);
+	return last;
 }
 
 /* The docker command ended with status (WAITSTATUS_NONE: timed out). */
@@ -351,17 +268,17 @@ browser_cmd_done(struct browser *b, int status)
 void
 browser_free_docker(struct browser *b)
 {
-	if (b->cmd.proc != NULL) {
-		proc_finish(b->cmd.proc, SIGKILL, BROWSER_GRACE_MS, 0);
-		browser_cmd_kill(b);
+	if (b->cmd.sc != NULL) {
+		(void)supcmd_finish(b->cmd.sc, SIGKILL, BROWSER_GRACE_MS);
+		b->cmd.sc = NULL;
 	}
 	if (b->cname == NULL)
 		return;
 	if (browser_docker(b, BROWSER_STEP_RM, "rm", "-f", 0) == 0) {
-		if (!proc_finish(b->cmd.proc, 0, BROWSER_DOCKER_RM_MS, 0))
+		if (!supcmd_finish(b->cmd.sc, 0, BROWSER_DOCKER_RM_MS))
 			debuglog("browser: docker rm -f %s: still running "
 			    "after %d ms", b->cname, BROWSER_DOCKER_RM_MS);
-		browser_cmd_kill(b);
+		b->cmd.sc = NULL;
 	}
 	browser_set_str(&b->cname, NULL);
 	browser_set_str(&b->container, NULL);

@@ -45,12 +45,10 @@ enum browser_step {
 	BROWSER_STEP_RM		/* docker rm -f NAME */
 };
 
-/* A docker command: its process, its output pipe and what it said. */
+/* A docker command (supcmd.h) and what it said. */
 struct browser_cmd {
 	enum browser_step	 step;
-	struct proc		*proc;		/* running, or NULL */
-	int			 fd;
-	uint64_t		 timer;
+	struct supcmd		*sc;		/* running, or NULL */
 	char			 out[BROWSER_OUT_MAX];
 	size_t			 len;
 };

@@ -84,7 +84,6 @@ browser_new(struct loop *loop, struct jobtable *jt, struct cgroup *cg,
 	b->cg = cg;
 	b->http = http;
 	b->fd = -1;
-	b->cmd.fd = -1;
 	b->cdp_url = spec->cdp_url != NULL ? xstrdup(spec->cdp_url) : NULL;
 	b->image = spec->image != NULL ? xstrdup(spec->image) : NULL;
 	b->command = spec->command != NULL ? xstrdup(spec->command) : NULL;
@@ -315,7 +314,7 @@ browser_teardown(struct browser *b, int sig)
 		b->req = NULL;
 	}
 	b->cleaning = 1;
-	if (b->cmd.proc != NULL && b->cmd.step != BROWSER_STEP_RM)
+	if (b->cmd.sc != NULL && b->cmd.step != BROWSER_STEP_RM)
 		browser_cmd_kill(b);
 	if (b->proc != NULL) {
 		if (proc_reaped(b->proc))
@@ -328,7 +327,7 @@ browser_teardown(struct browser *b, int sig)
 	}
 	browser_local_release(b);
 	if (b->cname != NULL) {
-		if (b->cmd.proc == NULL && browser_docker(b, BROWSER_STEP_RM,
+		if (b->cmd.sc == NULL && browser_docker(b, BROWSER_STEP_RM,
 		    "rm", "-f", BROWSER_DOCKER_RM_MS) != 0) {
 			browser_set_str(&b->cname, NULL);
 			browser_set_str(&b->container, NULL);

@@ -82,6 +82,10 @@ struct hosts {
 	int			 next_index;
 };
 
+struct supcmd_cbs;
+
+struct supcmd *host_start(struct hosts *, char **argv, int64_t bound_ms,
+	    const struct supcmd_cbs *, void *arg, char **cause);
 void	host_oneshot(struct hosts *, char **argv, const char *what);
 void	host_recheck(struct hosts *);
 

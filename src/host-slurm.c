@@ -158,8 +158,8 @@ host_slurm_poll(struct hosts *hs)
 	argv[3] = (char *)"-o";
 	argv[4] = (char *)"%j|%i|%T|%r|%N";
 	argv[5] = NULL;
-	hs->squeue = supcmd_start(hs->loop, hs->r, argv, NULL,
-	    HOST_SLURM_CMD_MS, &host_slurm_squeue_cbs, hs, &cause);
+	hs->squeue = host_start(hs, argv, HOST_SLURM_CMD_MS,
+	    &host_slurm_squeue_cbs, hs, &cause);
 	free(tmp);
 	if (hs->squeue == NULL) {
 		debuglog("host: squeue: %s", cause);
@@ -331,8 +331,8 @@ host_slurm_sweep(struct hosts *hs)
 	argv[2] = (char *)"-o";
 	argv[3] = (char *)"%j|%i";
 	argv[4] = NULL;
-	if (supcmd_start(hs->loop, hs->r, argv, NULL, HOST_SLURM_CMD_MS,
-	    &host_slurm_sweep_cbs, hs, &cause) == NULL) {
+	if (host_start(hs, argv, HOST_SLURM_CMD_MS, &host_slurm_sweep_cbs,
+	    hs, &cause) == NULL) {
 		debuglog("host: squeue: %s", cause);
 		free(cause);
 	}

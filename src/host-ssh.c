@@ -269,8 +269,8 @@ host_ssh_connect(struct host *h)
 		h->state = HOST_FAILED;
 		return -1;
 	}
-	h->master = supcmd_start(h->hs->loop, h->hs->r, argv, NULL, 0,
-	    &host_ssh_master_cbs, h, &cause);
+	h->master = host_start(h->hs, argv, 0, &host_ssh_master_cbs, h,
+	    &cause);
 	sshcmd_argv_free(argv);
 	if (h->master == NULL) {
 		h->error = xprintf("%s: %s", h->name, cause);

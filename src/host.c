@@ -475,6 +475,18 @@ host_run_slurm(const struct host_run *run, const char **job_id,
 	*reason = run->slurm_reason;
 }
 
+/*
+ * Start a command beside the runs (supcmd.h), contained as the deck's
+ * jobs are, so a new deck sweeps what a SIGKILLed one left (a master).
+ */
+struct supcmd *
+host_start(struct hosts *hs, char **argv, int64_t bound_ms,
+    const struct supcmd_cbs *cbs, void *arg, char **cause)
+{
+	return supcmd_start(hs->loop, hs->r, proc_reaper_cgroup(hs->r), argv,
+	    NULL, bound_ms, cbs, arg, cause);
+}
+
 /* What a short command beside the runs told: logged when it failed. */
 static void
 host_oneshot_done(struct supcmd *sc, int status, const char *out,
@@ -497,8 +509,8 @@ host_oneshot(struct hosts *hs, char **argv, const char *what)
 {
 	char	*cause = NULL;
 
-	if (supcmd_start(hs->loop, hs->r, argv, NULL, HOST_SIGNAL_MS,
-	    &host_oneshot_cbs, (void *)what, &cause) == NULL) {
+	if (host_start(hs, argv, HOST_SIGNAL_MS, &host_oneshot_cbs,
+	    (void *)what, &cause) == NULL) {
 		debuglog("host: %s: %s", what, cause);
 		free(cause);
 	}

@@ -43,12 +43,13 @@ static const struct proc_cbs supcmd_proc_cbs = {
 
 /*
  * Start argv (argv[0] searched in PATH) with envp (NULL: ours) and a
- * bound; NULL with *cause when it cannot be started.
+ * bound, contained in cg (NULL: not contained); NULL with *cause when it
+ * cannot be started.
  */
 struct supcmd *
-supcmd_start(struct loop *loop, struct proc_reaper *r, char *const *argv,
-    char *const *envp, int64_t bound_ms, const struct supcmd_cbs *cbs,
-    void *arg, char **cause)
+supcmd_start(struct loop *loop, struct proc_reaper *r, struct cgroup *cg,
+    char *const *argv, char *const *envp, int64_t bound_ms,
+    const struct supcmd_cbs *cbs, void *arg, char **cause)
 {
 	extern char		**environ;
 	struct supcmd		 *sc;
@@ -62,8 +63,7 @@ supcmd_start(struct loop *loop, struct proc_reaper *r, char *const *argv,
 	sc->fd = -1;
 	sc->out = xmalloc(SUPCMD_OUT_MAX + 1);
 	sc->out[0] = '\0';
-	/* Contained as the deck's jobs are: a new deck sweeps what is left. */
-	sc->proc = proc_new(r, proc_reaper_cgroup(r), 0, &supcmd_proc_cbs, sc);
+	sc->proc = proc_new(r, cg, 0, &supcmd_proc_cbs, sc);
 	memset(&ps, 0, sizeof ps);
 	ps.path = argv[0];
 	ps.argv = argv;
@@ -134,7 +134,11 @@ supcmd_fd_cb(int fd, short revents, void *arg)
 	supcmd_maybe_done(sc);
 }
 
-/* The command's leader ended: what it left is killed. */
+/*
+ * The command's leader ended: what is left in its containment is killed
+ * (its group is not signalled: what it started in the background may
+ * not have left it yet, and a daemon it started is the point of some).
+ */
 static void
 supcmd_exited(struct proc *p, int status, void *arg)
 {
@@ -143,7 +147,7 @@ supcmd_exited(struct proc *p, int status, void *arg)
 	(void)p;
 	sc->exited = 1;
 	sc->status = status;
-	proc_kill(sc->proc);
+	proc_signal_escapees(sc->proc, SIGKILL);
 	supcmd_maybe_done(sc);
 }
 

@@ -424,7 +424,7 @@ supcmd_run(char **argv, int64_t bound, struct told *t)
 	int64_t			 end = loop_now_ms() + WAIT_MS;
 
 	memset(t, 0, sizeof *t);
-	ck_assert_ptr_nonnull(supcmd_start(loop, r, argv, NULL, bound,
+	ck_assert_ptr_nonnull(supcmd_start(loop, r, NULL, argv, NULL, bound,
 	    &told_cbs, t, &cause));
 	while (t->done == 0 && loop_now_ms() < end)
 		loop_run_once(loop, 100);
@@ -468,7 +468,7 @@ START_TEST(test_supcmd)
 	loop = loop_new();
 	r = proc_reaper_new(loop);
 	/* Not found: exec fails in the child, told as its 127. */
-	if (supcmd_start(loop, r, none, NULL, 0, &told_cbs, &t, &cause) ==
+	if (supcmd_start(loop, r, NULL, none, NULL, 0, &told_cbs, &t, &cause) ==
 	    NULL) {
 		ck_assert_ptr_nonnull(cause);
 		free(cause);
