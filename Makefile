@@ -422,6 +422,13 @@ HOST_SLURM_E2E_OBJS = $(sort $(BASE_OBJS) $(B)/tests/e2e/term.o \
 	   $(B)/tests/e2e/e2e.o $(NEED_OBJ) $(B)/tests/jsonread.o \
 	   $(B)/tests/testslurm.o $(B)/tests/testnet.o $(B)/tests/testdir.o \
 	   $(B)/tests/e2e/check_host_slurm_e2e.o)
+# Jobs on ssh hosts end to end through the tests' sshd (issue 28's cases):
+# env and cwd byte-exact, prompts, resize, signals, a killed connection,
+# one connection for 50 jobs, unreachable hosts, run --host, a dead deck.
+HOST_SSH_E2E_BIN = $(TB)/check_host_ssh_e2e
+HOST_SSH_E2E_OBJS = $(sort $(BASE_OBJS) $(B)/tests/e2e/term.o \
+	   $(B)/tests/e2e/e2e.o $(NEED_OBJ) $(TESTSSH_OBJS) \
+	   $(B)/tests/e2e/check_host_ssh_e2e.o)
 FAULT_BIN = $(TB)/check_fault
 FAULT_OBJS = $(B)/tests/e2e/term.o $(B)/tests/e2e/e2e.o \
 	   $(NEED_OBJ) \
@@ -567,6 +574,10 @@ $(REMOTE_E2E_BIN): $(REMOTE_E2E_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
+$(HOST_SSH_E2E_BIN): $(HOST_SSH_E2E_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 $(FAULT_BIN): $(FAULT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) -o $@ $^ $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
@@ -635,7 +646,8 @@ check-build: $(PROG) $(CHECK_BINS) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) \
 	     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) \
 	     $(MCP_E2E_BIN) $(TOML_TOOLS) \
 	     $(FUZZ_REPLAY) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
-	     $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN)
+	     $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN) \
+	     $(HOST_SSH_E2E_BIN)
 
 # The official MCP TypeScript SDK for check_mcp_e2e's client
 # (tests/mcp/interop.mjs), from the npm registry into the ignored
@@ -661,7 +673,8 @@ test: check-build mcp-sdk
 	    $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) \
 	    $(SCHED_E2E_BIN) \
 	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(FAULT_BIN) $(ATTACH_E2E_BIN) \
-	    $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN)
+	    $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN) \
+	    $(HOST_SSH_E2E_BIN)
 	@$(TB)/toml-conformance $(TOML_TEST)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory manlint
@@ -677,11 +690,11 @@ unit: $(PROG) $(CHECK_BINS)
 e2e: $(PROG) $(E2E_BIN) $(UI_E2E_BINS) $(CTL_BIN) $(UP_BIN) \
     $(STACK_E2E_BIN) $(SCHED_E2E_BIN) $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) \
     $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) $(REMOTE_E2E_BIN) \
-    $(HOST_SLURM_E2E_BIN) mcp-sdk
+    $(HOST_SLURM_E2E_BIN) $(HOST_SSH_E2E_BIN) mcp-sdk
 	@JOBDECK_BIN=$(CURDIR)/$(PROG) sh tests/run.sh $(E2E_BIN) $(UI_E2E_BINS) \
 	    $(CTL_BIN) $(UP_BIN) $(STACK_E2E_BIN) $(SCHED_E2E_BIN) \
 	    $(BROWSER_E2E_BIN) $(MCP_E2E_BIN) $(ATTACH_E2E_BIN) $(RELOAD_E2E_BIN) \
-	    $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN)
+	    $(REMOTE_E2E_BIN) $(HOST_SLURM_E2E_BIN) $(HOST_SSH_E2E_BIN)
 
 .PHONY: fault
 fault: $(PROG) $(FAULT_BIN)

@@ -430,7 +430,11 @@ host_run_free(struct host_run *run)
 	free(run);
 }
 
-/* A signal for the run's group: to the host, while the run lives. */
+/*
+ * A signal for the run's group: to the host, while the run lives; an ssh
+ * run's SIGSTOP and SIGCONT to its local client too, whose stop is what
+ * the job's state shows (its wait status).
+ */
 static int
 host_relay_signal(struct proc *p, int sig, void *arg)
 {
@@ -440,6 +444,8 @@ host_relay_signal(struct proc *p, int sig, void *arg)
 		return 0;
 	if (run->host->engine == HOST_SLURM)
 		return host_slurm_signal(run, sig);
+	if ((sig == SIGSTOP || sig == SIGCONT) && proc_pid(p) > 0)
+		(void)kill(-proc_pid(p), sig);
 	return host_ssh_signal(run, sig);
 }
 
