@@ -123,6 +123,28 @@ host_env_has(char *const *env, const char *entry)
 }
 
 /*
+ * Return whether the variable name (len bytes) is this machine's alone:
+ * the terminal (ssh sends its own), jobdeck's, and what a shell keeps.
+ */
+static int
+host_env_local(const char *name, size_t len)
+{
+	static const char *const local[] = {
+		"TERM", "PWD", "OLDPWD", "SHLVL", "_"
+	};
+	size_t	i;
+
+	if (len >= 8 && strncmp(name, "JOBDECK_", 8) == 0)
+		return 1;
+	for (i = 0; i < sizeof local / sizeof local[0]; i++) {
+		if (strlen(local[i]) == len && strncmp(name, local[i], len) ==
+		    0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Return the script a run is on the host, for `sh -c`: pid file and
  * marker, the watcher that ends the run when its connection does, the
  * environment the deck gives beyond its own, the cwd, the command, the
@@ -157,8 +179,7 @@ host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 		e = cmd->envp[i];
 		if ((eq = strchr(e, '=')) == NULL || !name_is_ident(e,
 		    (size_t)(eq - e)) || host_env_has(cmd->base, e) ||
-		    strncmp(e, "TERM=", 5) == 0 ||
-		    strncmp(e, "JOBDECK_", 8) == 0)
+		    host_env_local(e, (size_t)(eq - e)))
 			continue;
 		host_cat_value(&s, &len, "v", eq + 1);
 		tmp = xprintf("export %.*s=\"$v\";", (int)(eq - e), e);
