@@ -10,6 +10,7 @@
 
 #include "host.h"
 
+struct host_oneshot;
 struct supcmd;
 
 enum host_engine {
@@ -28,6 +29,7 @@ enum host_state {
 #define HOST_SIGNAL_MS		15000	/* a remote signal's bound */
 #define HOST_SLURM_POLL_MS	1000	/* squeue while a run lives */
 #define HOST_SLURM_CMD_MS	15000	/* squeue's, scancel's bound */
+#define HOST_FINISH_MS		5000	/* one in flight, at the end */
 
 struct host {
 	struct hosts		*hs;
@@ -77,6 +79,8 @@ struct hosts {
 	size_t			 nruns;
 	void			(*recheck)(void *);
 	void			*recheck_arg;
+	struct host_oneshot	**oneshots;	/* signals, scancels in flight */
+	size_t			 noneshots;
 	struct supcmd		*squeue;
 	uint64_t		 squeue_timer;
 	int			 next_index;

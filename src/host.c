@@ -21,6 +21,7 @@
 #include "xmalloc.h"
 
 static int	host_relay_signal(struct proc *, int, void *);
+static void	hosts_finish_oneshots(struct hosts *);
 static const struct config_host *hosts_config(const struct hosts *,
 		    const char *);
 
@@ -96,6 +97,7 @@ hosts_free(struct hosts *hs)
 
 	if (hs == NULL)
 		return;
+	hosts_finish_oneshots(hs);
 	for (i = 0; i < hs->nhosts; i++)
 		host_free(hs->hosts[i]);
 	free(hs->hosts);
@@ -493,33 +495,88 @@ host_start(struct hosts *hs, char **argv, int64_t bound_ms,
 	    NULL, bound_ms, cbs, arg, cause);
 }
 
-/* What a short command beside the runs told: logged when it failed. */
+/* A short command beside the runs (a signal, a scancel) in flight. */
+struct host_oneshot {
+	struct hosts	*hs;
+	const char	*what;		/* static text, for the log */
+	struct supcmd	*sc;
+};
+
+/*
+ * A short command beside the runs ended: logged when it failed, and
+ * forgotten.
+ */
 static void
 host_oneshot_done(struct supcmd *sc, int status, const char *out,
     size_t len, void *arg)
 {
+	struct host_oneshot	*o = arg;
+	struct hosts		*hs = o->hs;
+	size_t			 i;
+
 	(void)sc;
 	(void)len;
 	if (status != 0)
-		debuglog("host: %s: %s: %s", (const char *)arg,
+		debuglog("host: %s: %s: %s", o->what,
 		    status == WAITSTATUS_NONE ? "timed out" : "failed", out);
+	for (i = 0; i < hs->noneshots; i++) {
+		if (hs->oneshots[i] == o) {
+			hs->oneshots[i] = hs->oneshots[--hs->noneshots];
+			break;
+		}
+	}
+	free(o);
 }
 
 static const struct supcmd_cbs host_oneshot_cbs = {
 	.done = host_oneshot_done,
 };
 
-/* Run argv beside the runs (a signal, a scancel); what is a static text. */
+/*
+ * Run argv beside the runs (a signal, a scancel); what is a static text.
+ * It is waited for when the hosts are freed: the last SIGKILL or scancel
+ * of a deck that quits still goes out.
+ */
 void
 host_oneshot(struct hosts *hs, char **argv, const char *what)
 {
-	char	*cause = NULL;
+	struct host_oneshot	*o;
+	char			*cause = NULL;
 
-	if (host_start(hs, argv, HOST_SIGNAL_MS, &host_oneshot_cbs,
-	    (void *)what, &cause) == NULL) {
+	o = xcalloc(1, sizeof *o);
+	o->hs = hs;
+	o->what = what;
+	if ((o->sc = host_start(hs, argv, HOST_SIGNAL_MS, &host_oneshot_cbs,
+	    o, &cause)) == NULL) {
 		debuglog("host: %s: %s", what, cause);
 		free(cause);
+		free(o);
+		return;
 	}
+	hs->oneshots = xreallocarray(hs->oneshots, hs->noneshots + 1,
+	    sizeof *hs->oneshots);
+	hs->oneshots[hs->noneshots++] = o;
+}
+
+/*
+ * After the loop: wait for the short commands in flight (bounded), so a
+ * quitting deck's last signals and cancels reach their hosts before the
+ * connections close.
+ */
+static void
+hosts_finish_oneshots(struct hosts *hs)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->noneshots; i++) {
+		if (!supcmd_finish(hs->oneshots[i]->sc, 0, HOST_FINISH_MS))
+			debuglog("host: %s: still running after %d ms",
+			    hs->oneshots[i]->what, HOST_FINISH_MS);
+		free(hs->oneshots[i]);
+	}
+	free(hs->oneshots);
+	hs->oneshots = NULL;
+	hs->noneshots = 0;
 }
 
 /* Cancel, on a Slurm cluster the deck uses, what a dead deck left. */
