@@ -279,6 +279,8 @@ START_TEST(env_exact)
 	int		 st;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	st = sx_ssh(&x, "jd-a", "echo \"$HOME\"", home, sizeof home);
 	ck_assert_msg(st == 0, "remote HOME: %s", home);
 	home[strcspn(home, "\n")] = '\0';
@@ -438,6 +440,8 @@ START_TEST(signals)
 	int		 st;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	sx_open(&x, ONE_HOST, NULL);
 
 	SX_CTL(&x, "spawn", "--name", "t", "--host", "a", "--",
@@ -556,6 +560,8 @@ START_TEST(master_killed)
 	int64_t		 end;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	sx_open(&x, ONE_HOST, NULL);
 	SX_CTL(&x, "spawn", "--name", "m", "--host", "a", "--",
 	    "echo \"RP=$$.\"; sleep 1000");
@@ -604,6 +610,8 @@ START_TEST(one_connection)
 	int64_t		 end;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	cfg = malloc(size);
 	ck_assert_ptr_nonnull(cfg);
 	len = (size_t)snprintf(cfg, size, "%s", ONE_HOST);
@@ -820,6 +828,8 @@ START_TEST(deck_ends)
 	pid_t		 deck;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	sx_open(&x, ONE_HOST, NULL);
 	sx_two_jobs(&x);
 	out = sx_ctl(&x, "quit", (char *)NULL);
@@ -846,6 +856,8 @@ START_TEST(two_hosts)
 	struct sx	 x;
 
 	TESTSSH_START(&x.ts);
+	/* Its jobs are pty jobs: a remote pty, which only root's sshd gives. */
+	TESTSSH_NEED_PTY(&x.ts);
 	sx_open(&x, "[hosts.a]\nssh = \"jd-a\"\n[hosts.b]\nssh = \"jd-b\"\n"
 	    "[[job]]\nname = \"a1\"\nhost = \"a\"\ncommand = \"echo A1; "
 	    "sleep 1000\"\n"
