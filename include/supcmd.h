@@ -38,6 +38,6 @@ struct supcmd	*supcmd_start(struct loop *, struct proc_reaper *,
 void		 supcmd_signal(struct supcmd *, int sig);
 void		 supcmd_cancel(struct supcmd *);
 int		 supcmd_finish(struct supcmd *, int sig, int64_t grace_ms);
-const char	*supcmd_last_line(char *out, size_t len);
+const char	*supcmd_last_line(char *out);
 
 #endif

@@ -182,7 +182,7 @@ browser_cmd_kill(struct browser *b)
 static const char *
 browser_cmd_last(struct browser *b)
 {
-	const char	*last = supcmd_last_line(b->cmd.out, b->cmd.len);
+	const char	*last = supcmd_last_line(b->cmd.out);
 
 	b->cmd.len = strlen(b->cmd.out);
 	return last;

@@ -341,13 +341,14 @@ host_ssh_master_done(struct supcmd *sc, int status, const char *out,
 	const char	*last;
 
 	(void)sc;
+	(void)len;
 	h->master = NULL;
 	if (h->poll_timer != 0) {
 		loop_cancel_timer(h->hs->loop, h->poll_timer);
 		h->poll_timer = 0;
 	}
 	copy = xstrdup(out);
-	last = supcmd_last_line(copy, len);
+	last = supcmd_last_line(copy);
 	free(h->error);
 	if (*last != '\0')
 		h->error = xstrdup(last);

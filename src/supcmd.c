@@ -220,12 +220,13 @@ supcmd_finish(struct supcmd *sc, int sig, int64_t grace_ms)
 }
 
 /*
- * Return the last non-empty line of out (len bytes, NUL-terminated), its
- * trailing blanks cut off in place.
+ * Return the last non-empty line of the string out (what a command said,
+ * up to its first NUL), its trailing blanks cut off in place.
  */
 const char *
-supcmd_last_line(char *out, size_t len)
+supcmd_last_line(char *out)
 {
+	size_t	 len = strlen(out);
 	char	*nl;
 
 	while (len > 0 && strchr(" \t\r\n", out[len - 1]) != NULL)

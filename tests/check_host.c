@@ -408,7 +408,7 @@ told_done(struct supcmd *sc, int status, const char *out, size_t len,
 	t->status = status;
 	t->len = len;
 	snprintf(t->out, sizeof t->out, "%s", out);
-	snprintf(t->last, sizeof t->last, "%s", supcmd_last_line(copy, len));
+	snprintf(t->last, sizeof t->last, "%s", supcmd_last_line(copy));
 	free(copy);
 }
 
