@@ -124,7 +124,8 @@ host_env_has(char *const *env, const char *entry)
 
 /*
  * Return whether the variable name (len bytes) is this machine's alone:
- * the terminal (ssh sends its own), jobdeck's, and what a shell keeps.
+ * the terminal (ssh sends its own), jobdeck's (and the script's _jd_
+ * names), and what a shell keeps.
  */
 static int
 host_env_local(const char *name, size_t len)
@@ -134,7 +135,8 @@ host_env_local(const char *name, size_t len)
 	};
 	size_t	i;
 
-	if (len >= 8 && strncmp(name, "JOBDECK_", 8) == 0)
+	if ((len >= 8 && strncmp(name, "JOBDECK_", 8) == 0) ||
+	    (len >= 4 && strncmp(name, "_jd_", 4) == 0))
 		return 1;
 	for (i = 0; i < sizeof local / sizeof local[0]; i++) {
 		if (strlen(local[i]) == len && strncmp(name, local[i], len) ==
@@ -175,42 +177,48 @@ host_ssh_script(const struct host_run *run, const struct host_cmd *cmd)
 	    "while kill -0 $P 2>/dev/null&&kill -0 $W 2>/dev/null;"
 	    "do sleep 1;done;k) </dev/null >/dev/null 2>&1 & S=$!;"
 	    "export JOBDECK_REMOTE=$T;");
+	/*
+	 * The job's environment, cwd and command in a subshell of their own,
+	 * which execs the command: no value the job sets can change the
+	 * script's own variables (T, S...), and its traps are not the job's.
+	 */
+	host_cat(&s, &len, "(");
 	for (i = 0; cmd->envp != NULL && cmd->envp[i] != NULL; i++) {
 		e = cmd->envp[i];
 		if ((eq = strchr(e, '=')) == NULL || !name_is_ident(e,
 		    (size_t)(eq - e)) || host_env_has(cmd->base, e) ||
 		    host_env_local(e, (size_t)(eq - e)))
 			continue;
-		host_cat_value(&s, &len, "v", eq + 1);
-		tmp = xprintf("export %.*s=\"$v\";", (int)(eq - e), e);
+		host_cat_value(&s, &len, "_jd_v", eq + 1);
+		tmp = xprintf("export %.*s=\"$_jd_v\";", (int)(eq - e), e);
 		host_cat(&s, &len, tmp);
 		free(tmp);
 	}
 	if (cmd->cwd != NULL && cmd->cwd[0] != '\0') {
 		if (strcmp(cmd->cwd, "~") == 0)
-			host_cat(&s, &len, "v=\"$HOME\";");
+			host_cat(&s, &len, "_jd_v=\"$HOME\";");
 		else if (strncmp(cmd->cwd, "~/", 2) == 0) {
-			host_cat_value(&s, &len, "v", cmd->cwd + 2);
-			host_cat(&s, &len, "v=\"$HOME/$v\";");
+			host_cat_value(&s, &len, "_jd_v", cmd->cwd + 2);
+			host_cat(&s, &len, "_jd_v=\"$HOME/$_jd_v\";");
 		} else
-			host_cat_value(&s, &len, "v", cmd->cwd);
-		host_cat(&s, &len, "if cd \"$v\";then ");
-	} else
-		host_cat(&s, &len, "if :;then ");
+			host_cat_value(&s, &len, "_jd_v", cmd->cwd);
+		host_cat(&s, &len, "cd \"$_jd_v\"||exit 1;");
+	}
 	if (cmd->argv != NULL) {
 		host_cat(&s, &len, "set --;");
 		for (i = 0; cmd->argv[i] != NULL; i++) {
-			host_cat_value(&s, &len, "v", cmd->argv[i]);
-			host_cat(&s, &len, "set -- \"$@\" \"$v\";");
+			host_cat_value(&s, &len, "_jd_v", cmd->argv[i]);
+			host_cat(&s, &len, "set -- \"$@\" \"$_jd_v\";");
 		}
-		host_cat(&s, &len, "\"$@\";st=$?;");
+		host_cat(&s, &len, "exec \"$@\");st=$?;");
 	} else {
-		host_cat_value(&s, &len, "v", cmd->command != NULL ?
+		host_cat_value(&s, &len, "_jd_v", cmd->command != NULL ?
 		    cmd->command : "");
-		host_cat(&s, &len, "\"${SHELL:-/bin/sh}\" -c \"$v\";st=$?;");
+		host_cat(&s, &len, "exec \"${SHELL:-/bin/sh}\" -c "
+		    "\"$_jd_v\");st=$?;");
 	}
-	host_cat(&s, &len, "else st=1;fi;kill $S 2>/dev/null;k;"
-	    "rm -f \"$D/${T}pid\";exit $st");
+	host_cat(&s, &len, "kill $S 2>/dev/null;k;rm -f \"$D/${T}pid\";"
+	    "exit $st");
 	return s;
 }
 

@@ -163,6 +163,37 @@ START_TEST(test_script_env_bytes)
 END_TEST
 
 /*
+ * The job's variables cannot change the script's own (its token, the
+ * watcher's pid, its directory): T, S, D, v, k, st arrive as they are,
+ * the run still ends clean, and the script's _jd_ names are not sent.
+ */
+START_TEST(test_script_env_names)
+{
+	char		*envp[] = { "T=", "S=1", "D=/nonexistent", "v=hello",
+	    "k=x", "st=9", "P=1", "W=1", "_jd_v=x", NULL };
+	char		 cmd[512], path[512], *got;
+	struct host_cmd	 hc;
+
+	snprintf(cmd, sizeof cmd, "cd %s && printf '%%s|' \"$T\" \"$S\" "
+	    "\"$D\" \"$v\" \"$k\" \"$st\" \"$P\" \"$W\" "
+	    "\"${_jd_v-unset}\" >names", dir);
+	memset(&hc, 0, sizeof hc);
+	hc.id = 8;
+	hc.command = cmd;
+	hc.envp = envp;
+	hc.no_pty = 1;
+	ck_assert_int_eq(run_script("t8.", &hc), 0);
+	snprintf(path, sizeof path, "%s/names", dir);
+	got = slurp(path, NULL);
+	ck_assert_str_eq(got, "|1|/nonexistent|hello|x|9|1|1|unset|");
+	free(got);
+	/* The pid file went with the run: the script's D and T held. */
+	snprintf(path, sizeof path, "%s/.cache/jobdeck/t8.pid", dir);
+	ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+/*
  * A cwd of ~/x is the host's $HOME/x, a hostile one is entered as it is,
  * and one that cannot be entered ends the run (1) without the command.
  */
@@ -493,6 +524,7 @@ host_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_script_env_bytes);
+	tcase_add_test(tc, test_script_env_names);
 	tcase_add_test(tc, test_script_cwd);
 	tcase_add_test(tc, test_script_argv);
 	tcase_add_test(tc, test_script_leftovers);
