@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "debuglog.h"
 #include "host-private.h"
@@ -30,6 +31,19 @@ static const struct supcmd_cbs host_slurm_squeue_cbs = {
 static const struct supcmd_cbs host_slurm_sweep_cbs = {
 	.done = host_slurm_sweep_done,
 };
+
+/*
+ * Return "--user=UID": every squeue and scancel of ours sees and touches
+ * our own jobs only (another user's deck may use the same job names).
+ */
+static const char *
+host_slurm_user(void)
+{
+	static char	opt[32];
+
+	snprintf(opt, sizeof opt, "--user=%ld", (long)geteuid());
+	return opt;
+}
 
 /*
  * Fill spec with srun running cmd on run's cluster: its name, --pty for a
@@ -83,7 +97,7 @@ host_slurm_wrap(struct host_run *run, const struct host_cmd *cmd,
 int
 host_slurm_signal(struct host_run *run, int sig)
 {
-	char		*argv[5], *name, *opt = NULL;
+	char		*argv[6], *name, *opt = NULL;
 	const char	*abbrev;
 	int		 queued;
 
@@ -94,13 +108,14 @@ host_slurm_signal(struct host_run *run, int sig)
 	name = xprintf("--name=%s", run->token);
 	argv[0] = (char *)"scancel";
 	argv[1] = name;
+	argv[2] = (char *)host_slurm_user();
 	if (sig == SIGKILL || (queued && (sig == SIGTERM || sig == SIGINT ||
 	    sig == SIGHUP)))
-		argv[2] = NULL;
+		argv[3] = NULL;
 	else {
 		opt = xprintf("--signal=%s", abbrev);
-		argv[2] = opt;
-		argv[3] = NULL;
+		argv[3] = opt;
+		argv[4] = NULL;
 	}
 	host_oneshot(run->hs, argv, "scancel");
 	free(name);
@@ -133,7 +148,7 @@ host_slurm_live(const struct hosts *hs)
 void
 host_slurm_poll(struct hosts *hs)
 {
-	char	*argv[6], *names = NULL, *tmp, *cause = NULL;
+	char	*argv[7], *names = NULL, *tmp, *cause = NULL;
 	size_t	 i;
 
 	if (hs->squeue != NULL || !host_slurm_live(hs))
@@ -157,7 +172,8 @@ host_slurm_poll(struct hosts *hs)
 	argv[2] = tmp;
 	argv[3] = (char *)"-o";
 	argv[4] = (char *)"%j|%i|%T|%r|%N";
-	argv[5] = NULL;
+	argv[5] = (char *)host_slurm_user();
+	argv[6] = NULL;
 	hs->squeue = host_start(hs, argv, HOST_SLURM_CMD_MS,
 	    &host_slurm_squeue_cbs, hs, &cause);
 	free(tmp);
@@ -288,8 +304,10 @@ host_slurm_read(struct hosts *hs, const char *out, size_t len)
 	}
 	free(newest);
 	if (n > 0) {
+		argv = xreallocarray(argv, n + 3, sizeof *argv);
 		argv[0] = xstrdup("scancel");
-		argv[n + 1] = NULL;
+		argv[n + 1] = xstrdup(host_slurm_user());
+		argv[n + 2] = NULL;
 		debuglog("host: cancelling %zu Slurm jobs a dead deck left "
 		    "under this deck's names", n);
 		host_oneshot(hs, argv, "scancel");
@@ -324,13 +342,14 @@ host_slurm_squeue_done(struct supcmd *sc, int status, const char *out,
 void
 host_slurm_sweep(struct hosts *hs)
 {
-	char	*argv[5], *cause = NULL;
+	char	*argv[6], *cause = NULL;
 
 	argv[0] = (char *)"squeue";
 	argv[1] = (char *)"-h";
 	argv[2] = (char *)"-o";
 	argv[3] = (char *)"%j|%i";
-	argv[4] = NULL;
+	argv[4] = (char *)host_slurm_user();
+	argv[5] = NULL;
 	if (host_start(hs, argv, HOST_SLURM_CMD_MS, &host_slurm_sweep_cbs,
 	    hs, &cause) == NULL) {
 		debuglog("host: squeue: %s", cause);
@@ -378,8 +397,10 @@ host_slurm_sweep_done(struct supcmd *sc, int status, const char *out,
 	}
 	free(prefix);
 	if (n > 0) {
+		argv = xreallocarray(argv, n + 3, sizeof *argv);
 		argv[0] = xstrdup("scancel");
-		argv[n + 1] = NULL;
+		argv[n + 1] = xstrdup(host_slurm_user());
+		argv[n + 2] = NULL;
 		debuglog("host: cancelling %zu Slurm jobs a dead deck left", n);
 		host_oneshot(hs, argv, "scancel");
 	}
