@@ -82,7 +82,7 @@ int		 hosts_connections(const struct hosts *);
 const char	*hosts_engine(const struct hosts *, const char *host);
 
 void		 host_run_started(struct host_run *, struct proc *);
-void		 host_run_ended(struct host_run *);
+void		 host_run_ended(struct host_run *, int status);
 void		 host_run_free(struct host_run *);
 const char	*host_run_name(const struct host_run *);
 const char	*host_run_engine(const struct host_run *);

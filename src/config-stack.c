@@ -671,8 +671,9 @@ config_check_host(const struct config *cfg, const char *host, char **cause)
 }
 
 /*
- * Check job j's host, whose table is t, once cfg's [hosts] are read: the
- * error is at the value and names the job.
+ * Check job j's host, whose table is t, once cfg's [hosts] are read (and
+ * that it has no stop_command, which would run here): the error is at the
+ * value and names the job.
  */
 int
 config_check_job_host(struct config_ctx *ctx, const struct config *cfg,
@@ -680,10 +681,18 @@ config_check_job_host(struct config_ctx *ctx, const struct config *cfg,
 {
 	const struct toml_value	*v;
 	char			*msg, *e, *full;
+	size_t			 at = JOB(host);
 
-	if (j->host == NULL || config_check_host(cfg, j->host, &msg) == 0)
+	if (j->host == NULL)
 		return 0;
-	if ((v = config_job_value(t, JOB(host))) == NULL)
+	if (j->stop_command != NULL) {
+		/* It would run here, not where the job is. */
+		msg = xstrdup("stop_command does not run on a host: use "
+		    "stop_signal");
+		at = JOB(stop_command);
+	} else if (config_check_host(cfg, j->host, &msg) == 0)
+		return 0;
+	if ((v = config_job_value(t, at)) == NULL)
 		v = t;
 	e = textesc_excerpt(j->name, strlen(j->name), CONFIG_EXCERPT_MAX);
 	full = xprintf("job %s: %s", e, msg);

@@ -1007,7 +1007,8 @@ deck_free(struct deck *d)
 		loop_cancel_timer(d->loop, d->reload_timer);
 	deck_timer_fields(NULL);
 	/* The jobs are over: the hosts' connections close. */
-	jobtable_set_hosts(d->jt, NULL);
+	if (d->jt != NULL)
+		jobtable_set_hosts(d->jt, NULL);
 	hosts_free(d->hosts);
 	stack_free(d->stack);
 	sessionsh_free(d->sessionsh);

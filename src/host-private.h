@@ -26,6 +26,7 @@ enum host_state {
 };
 
 #define HOST_MASTER_POLL_MS	25	/* the socket looked for */
+#define HOST_CONNECT_MS		60000	/* ... until then, at the most */
 #define HOST_SIGNAL_MS		15000	/* a remote signal's bound */
 #define HOST_SLURM_POLL_MS	1000	/* squeue while a run lives */
 #define HOST_SLURM_CMD_MS	15000	/* squeue's, scancel's bound */
@@ -45,6 +46,7 @@ struct host {
 	int			*waiting;	/* ids that waited for this */
 	size_t			 nwaiting;	/*   attempt */
 	uint64_t		 poll_timer;
+	int64_t			 connect_end;	/* the socket's deadline */
 	int			 stale;		/* gone from the config */
 };
 

@@ -46,6 +46,27 @@ host_slurm_user(void)
 }
 
 /*
+ * Return srun's --chdir for cmd's cwd: ~ and ~/x are the job's HOME (the
+ * cluster's nodes share it with the deck's), which srun does not expand.
+ */
+static char *
+host_slurm_chdir(const struct host_cmd *cmd)
+{
+	const char	*home = NULL, *cwd = cmd->cwd;
+	size_t		 i;
+
+	if (strcmp(cwd, "~") != 0 && strncmp(cwd, "~/", 2) != 0)
+		return xprintf("--chdir=%s", cwd);
+	for (i = 0; cmd->envp != NULL && cmd->envp[i] != NULL; i++) {
+		if (strncmp(cmd->envp[i], "HOME=", 5) == 0)
+			home = cmd->envp[i] + 5;
+	}
+	if (home == NULL && (home = getenv("HOME")) == NULL)
+		home = "/";
+	return xprintf("--chdir=%s%s", home, cwd + 1);
+}
+
+/*
  * Fill spec with srun running cmd on run's cluster: its name, --pty for a
  * pty, --chdir, the host's options, then the command (the deck's shell
  * -c, or its argv); the environment is srun's own, exported.
@@ -68,7 +89,7 @@ host_slurm_wrap(struct host_run *run, const struct host_cmd *cmd,
 	if (!cmd->no_pty)
 		run->argv[n++] = xstrdup("--pty");
 	if (cmd->cwd != NULL)
-		run->argv[n++] = xprintf("--chdir=%s", cmd->cwd);
+		run->argv[n++] = host_slurm_chdir(cmd);
 	run->argv[n++] = xstrdup("--export=ALL");
 	for (i = 0; i < nopt; i++)
 		run->argv[n++] = xstrdup(h->slurm[i]);

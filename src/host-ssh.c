@@ -269,13 +269,13 @@ host_ssh_connect(struct host *h)
 		h->ctl_path = xprintf("%s/%d", sub, h->index);
 		free(h->hs->ctl_dir);
 		h->hs->ctl_dir = sub;
-		if (strlen(h->ctl_path) > HOST_CTL_PATH_MAX) {
-			h->error = xprintf("%s: control path too long (set "
-			    "XDG_RUNTIME_DIR shorter): %s", h->name,
-			    h->ctl_path);
-			h->state = HOST_FAILED;
-			return -1;
-		}
+	}
+	/* Each attempt: ssh would run on without its socket. */
+	if (strlen(h->ctl_path) > HOST_CTL_PATH_MAX) {
+		h->error = xprintf("%s: control path too long (set "
+		    "XDG_RUNTIME_DIR shorter): %s", h->name, h->ctl_path);
+		h->state = HOST_FAILED;
+		return -1;
 	}
 	(void)unlink(h->ctl_path);
 	opts[n++] = "-M";
@@ -309,6 +309,7 @@ host_ssh_connect(struct host *h)
 	}
 	debuglog("host %s: connecting to %s", h->name, h->dest);
 	h->state = HOST_CONNECTING;
+	h->connect_end = loop_now_ms() + HOST_CONNECT_MS;
 	h->poll_timer = loop_add_timer(h->hs->loop, HOST_MASTER_POLL_MS,
 	    host_ssh_poll_cb, h);
 	return 0;
@@ -328,6 +329,18 @@ host_ssh_poll_cb(void *arg)
 		debuglog("host %s: up", h->name);
 		h->state = HOST_UP;
 		h->nwaiting = 0;
+		host_recheck(h->hs);
+		return;
+	}
+	if (loop_now_ms() >= h->connect_end) {
+		/* A master that never makes its socket (a wrapper's ssh?). */
+		supcmd_cancel(h->master);
+		h->master = NULL;
+		free(h->error);
+		h->error = xprintf("ssh to %s: no connection after %d s",
+		    h->dest, HOST_CONNECT_MS / 1000);
+		debuglog("host %s: %s", h->name, h->error);
+		h->state = HOST_FAILED;
 		host_recheck(h->hs);
 		return;
 	}

@@ -4,6 +4,8 @@
  * run's spec wrapped by its engine, the relay that signals its real
  * group, and the short commands beside them (supcmd.h).
  */
+#include <sys/wait.h>
+
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,12 +394,21 @@ host_run_unlist(struct host_run *run)
 }
 
 /*
- * The run's leader ended: what is left of it there is the host's script's
- * (or Slurm's) to end, so signals go to the local group alone again.
+ * The run's leader ended with status: what is left of it there is the
+ * host's script's (or Slurm's) to end, so signals go to the local group
+ * alone again.
  */
 void
-host_run_ended(struct host_run *run)
+host_run_ended(struct host_run *run, int status)
 {
+	/*
+	 * An ssh client that died (killed, or ssh's own 255) may leave its
+	 * job running there while the connection lives: end what it marked.
+	 */
+	if (run->host->engine == HOST_SSH && run->hs != NULL && !run->ended &&
+	    (WIFSIGNALED(status) || (WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 255)))
+		(void)host_ssh_signal(run, SIGKILL);
 	run->ended = 1;
 	if (run->proc != NULL)
 		proc_set_relay(run->proc, NULL, NULL);
@@ -566,10 +577,13 @@ host_oneshot(struct hosts *hs, char **argv, const char *what)
 static void
 hosts_finish_oneshots(struct hosts *hs)
 {
+	int64_t	end = loop_now_ms() + HOST_FINISH_MS, left;
 	size_t	i;
 
+	/* One deadline for all of them, not one each. */
 	for (i = 0; i < hs->noneshots; i++) {
-		if (!supcmd_finish(hs->oneshots[i]->sc, 0, HOST_FINISH_MS))
+		left = end - loop_now_ms();
+		if (!supcmd_finish(hs->oneshots[i]->sc, 0, left > 0 ? left : 0))
 			debuglog("host: %s: still running after %d ms",
 			    hs->oneshots[i]->what, HOST_FINISH_MS);
 		free(hs->oneshots[i]);

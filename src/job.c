@@ -865,7 +865,7 @@ job_set_exited(struct job *j, int status, int64_t now)
 	j->flags |= JOB_REAPED;
 	j->input_wait = TTYWAIT_NONE;
 	if (j->remote != NULL)
-		host_run_ended(j->remote);
+		host_run_ended(j->remote, status);
 	j->status = status;
 	j->ended = now;
 	if (j->started == 0)

@@ -1115,6 +1115,10 @@ static const struct {
 	  "config.toml:4:8: host must not be empty" },
 	{ JOB "host = 1",
 	  "config.toml:4:8: host must be a string" },
+	/* A stop command would run here, not on the job's host. */
+	{ JOB "host = \"box\"\nstop_command = \"kill x\"",
+	  "config.toml:5:16: job web: stop_command does not run on a host: "
+	  "use stop_signal" },
 };
 
 START_TEST(test_parse_bad)
@@ -2956,7 +2960,8 @@ static const char job_base_toml[] =
 
 /*
  * A value other than the default for every job option (name and command:
- * SAMPLE_JOB's); alt marks the probes a job cannot have with the others.
+ * SAMPLE_JOB's); alt marks what a job cannot have with the others (the
+ * probes, a host with a stop_command).
  */
 static const struct {
 	const char	*name;
@@ -3011,7 +3016,7 @@ static const struct {
 	{ "schedule", "schedule = \"*/5 9-17 * * MON-FRI\"", 0 },
 	{ "every", "every = \"1h30m\"", 1 },
 	{ "overlap", "overlap = \"queue\"", 0 },
-	{ "host", "host = \"deploy@build1.example\"", 0 },
+	{ "host", "host = \"deploy@build1.example\"", 1 },
 };
 
 /* Return the config of job_base_toml. */
